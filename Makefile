@@ -1,0 +1,30 @@
+# Two commands a newcomer needs: `make serve` and `make test`. Both bootstrap .venv first.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+PORT   ?= 3306
+DATADIR ?= ./data
+
+.PHONY: serve test lint bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+serve: $(STAMP)
+	$(BIN)/rampmeter serve --bind-address=127.0.0.1 --port=$(PORT) --datadir=$(DATADIR)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests
+
+bench: $(STAMP)
+	$(BIN)/rampmeter bench --preset docs
+
+clean:
+	rm -rf $(VENV) build src/*.egg-info .pytest_cache

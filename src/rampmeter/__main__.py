@@ -1,0 +1,3 @@
+from rampmeter.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,5 @@
+"""Placeholder until the composition root lands."""
+
+
+def main() -> int:
+    return 0

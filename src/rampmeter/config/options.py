@@ -1,0 +1,393 @@
+"""The one registry of server options and system variables.
+
+Rules:
+- Every knob rampmeter has is declared here once, as an `Option`: its MariaDB/MySQL name, type,
+  default, range, unit, scope and whether SET may change it at run time. The command line, option
+  files, SHOW VARIABLES, SET validation and the docs table are all generated from this table;
+  nothing else in the project declares a knob.
+- Names, defaults, ranges and units are MariaDB 10.11's unless the comment says otherwise
+  (../shared/reference/threadpool.md §2 and conventions.md §1). Variables from Percona or MySQL
+  Enterprise keep their vendor's name and meaning.
+- `Option.coerce` turns a value from SQL, a flag or a my.cnf line into the stored type. Out of
+  range integers are clamped with a 1292 "Truncated incorrect ... value" warning, as MariaDB does
+  (mysql-test/suite/sys_vars/t/thread_pool_*_basic.test); values of the wrong kind raise 1232 /
+  1231.
+This module imports only errors.
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from rampmeter import errors
+from rampmeter.errors import ServerError, Warning_
+
+
+class Scope(enum.Flag):
+    GLOBAL = 1
+    SESSION = 2
+    BOTH = GLOBAL | SESSION
+
+
+class Kind(enum.Enum):
+    BOOL = "bool"
+    INT = "int"
+    STR = "str"
+    ENUM = "enum"
+    SET = "set"  # comma-separated subset of choices (sql_mode)
+
+
+_TRUE = {"1", "on", "true", "yes"}
+_FALSE = {"0", "off", "false", "no"}
+UINT_MAX = 4294967295
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    kind: Kind
+    default: Any
+    help: str
+    scope: Scope = Scope.GLOBAL
+    dynamic: bool = True
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+    unit: str = ""
+    cli: bool = True          # may be given on the command line / in an option file
+    sysvar: bool = True       # shown by SHOW VARIABLES and readable as @@name
+    session_readonly: bool = False  # the session value exists but SET SESSION is refused
+    aliases: tuple[str, ...] = field(default=())
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+    def coerce(self, value: Any, *, maximum: int | None = None) -> tuple[Any, list[Warning_]]:
+        """Validate `value` for this option; return (stored value, warnings)."""
+        if self.kind is Kind.BOOL:
+            return _coerce_bool(self.name, value), []
+        if self.kind is Kind.INT:
+            return _coerce_int(self, value, maximum)
+        if self.kind is Kind.ENUM:
+            return _coerce_enum(self, value), []
+        if self.kind is Kind.SET:
+            return _coerce_set(self, value), []
+        if value is None:
+            return "", []
+        if isinstance(value, bytes):
+            value = value.decode("utf-8", "replace")
+        return str(value), []
+
+    def display(self, value: Any) -> str:
+        """The text SHOW VARIABLES prints for a stored value."""
+        if self.kind is Kind.BOOL:
+            return "ON" if value else "OFF"
+        if value is None:
+            return ""
+        return str(value)
+
+    def sql_value(self, value: Any) -> Any:
+        """The value SELECT @@name returns (MariaDB returns booleans as 0/1 integers)."""
+        if self.kind is Kind.BOOL:
+            return 1 if value else 0
+        return value
+
+
+def _coerce_bool(name: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, (str, bytes)):
+        text = value.decode() if isinstance(value, bytes) else value
+        low = text.strip().lower()
+        if low in _TRUE:
+            return True
+        if low in _FALSE:
+            return False
+        raise ServerError(errors.ER_WRONG_VALUE_FOR_VAR, name, text)
+    if isinstance(value, float):
+        raise ServerError(errors.ER_WRONG_TYPE_FOR_VAR, name)
+    raise ServerError(errors.ER_WRONG_VALUE_FOR_VAR, name, value)
+
+
+def _coerce_int(opt: Option, value: Any, maximum: int | None) -> tuple[int, list[Warning_]]:
+    if isinstance(value, bool):
+        value = int(value)
+    if isinstance(value, (str, bytes)):
+        text = value.decode() if isinstance(value, bytes) else value
+        try:
+            value = int(text.strip(), 0) if text.strip().lower().startswith("0x") else int(text.strip())
+        except ValueError:
+            raise ServerError(errors.ER_WRONG_TYPE_FOR_VAR, opt.name) from None
+    elif isinstance(value, float):
+        raise ServerError(errors.ER_WRONG_TYPE_FOR_VAR, opt.name)
+    elif not isinstance(value, int):
+        raise ServerError(errors.ER_WRONG_TYPE_FOR_VAR, opt.name)
+    lo = opt.minimum
+    hi = opt.maximum if maximum is None else maximum
+    clamped = value
+    if lo is not None and clamped < lo:
+        clamped = lo
+    if hi is not None and clamped > hi:
+        clamped = hi
+    if clamped != value:
+        return clamped, [Warning_.of(errors.ER_TRUNCATED_WRONG_VALUE, opt.name, value)]
+    return value, []
+
+
+def _coerce_enum(opt: Option, value: Any) -> str:
+    if isinstance(value, bytes):
+        value = value.decode()
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(opt.choices):
+        return opt.choices[value]
+    if isinstance(value, str):
+        low = value.strip().lower()
+        for choice in opt.choices:
+            if choice.lower() == low:
+                return choice
+    raise ServerError(errors.ER_WRONG_VALUE_FOR_VAR, opt.name, value)
+
+
+def _coerce_set(opt: Option, value: Any) -> str:
+    if isinstance(value, bytes):
+        value = value.decode()
+    if not isinstance(value, str):
+        raise ServerError(errors.ER_WRONG_VALUE_FOR_VAR, opt.name, value)
+    parts = [p.strip().upper() for p in value.split(",") if p.strip()]
+    if opt.choices:
+        allowed = {c.upper() for c in opt.choices}
+        for part in parts:
+            if part not in allowed:
+                raise ServerError(errors.ER_WRONG_VALUE_FOR_VAR, opt.name, part)
+    return ",".join(parts)
+
+
+# --- the registry ----------------------------------------------------------------------------
+
+def _cpu_count() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+SERVER_VERSION = "10.11.99-MariaDB-rampmeter"
+
+# sql_mode members MariaDB 10.11 knows (sql/sql_class.h); we store and show them, and honour
+# the few the engine can (ANSI_QUOTES, NO_BACKSLASH_ESCAPES, PIPES_AS_CONCAT are parsed).
+SQL_MODES = (
+    "REAL_AS_FLOAT", "PIPES_AS_CONCAT", "ANSI_QUOTES", "IGNORE_SPACE", "IGNORE_BAD_TABLE_OPTIONS",
+    "ONLY_FULL_GROUP_BY", "NO_UNSIGNED_SUBTRACTION", "NO_DIR_IN_CREATE", "POSTGRESQL", "ORACLE",
+    "MSSQL", "DB2", "MAXDB", "NO_KEY_OPTIONS", "NO_TABLE_OPTIONS", "NO_FIELD_OPTIONS", "MYSQL323",
+    "MYSQL40", "ANSI", "NO_AUTO_VALUE_ON_ZERO", "NO_BACKSLASH_ESCAPES", "STRICT_TRANS_TABLES",
+    "STRICT_ALL_TABLES", "NO_ZERO_IN_DATE", "NO_ZERO_DATE", "ALLOW_INVALID_DATES",
+    "ERROR_FOR_DIVISION_BY_ZERO", "TRADITIONAL", "NO_AUTO_CREATE_USER", "HIGH_NOT_PRECEDENCE",
+    "NO_ENGINE_SUBSTITUTION", "PAD_CHAR_TO_FULL_LENGTH", "EMPTY_STRING_IS_NULL",
+    "SIMULTANEOUS_ASSIGNMENT", "TIME_ROUND_FRACTIONAL",
+)
+
+G, S, B = Scope.GLOBAL, Scope.SESSION, Scope.BOTH
+
+_OPTIONS: list[Option] = [
+    # --- server, network --------------------------------------------------------------------
+    Option("port", Kind.INT, 3306, "TCP port to listen on; 0 picks a free port (tests).",
+           dynamic=False, minimum=0, maximum=65535),
+    Option("bind_address", Kind.STR, "127.0.0.1",
+           "Address to listen on. MariaDB listens on all interfaces by default; rampmeter is a "
+           "development server and binds to loopback unless told otherwise.", dynamic=False),
+    Option("socket", Kind.STR, "", "Unix socket path to listen on as well (empty: none).",
+           dynamic=False),
+    Option("datadir", Kind.STR, "./data", "Directory holding one SQLite file per database, "
+           "the accounts file and the RSA key pair.", dynamic=False),
+    Option("max_connections", Kind.INT, 151, "Client connections allowed at once; one more is "
+           "admitted for an administrator, as MySQL does. Beyond: error 1040.",
+           minimum=1, maximum=100000),
+    Option("extra_port", Kind.INT, 0, "A second TCP port served one thread per connection, so "
+           "an administrator gets in when every pool thread is blocked (0: off).",
+           dynamic=False, minimum=0, maximum=65535),
+    Option("extra_max_connections", Kind.INT, 1, "Connections allowed on extra_port.",
+           minimum=1, maximum=100000),
+    Option("thread_handling", Kind.ENUM, "one-thread-per-connection",
+           "How connections get threads: one thread per connection, or one thread for "
+           "everything (debugging).", dynamic=False,
+           choices=("one-thread-per-connection", "no-threads")),
+    Option("log_error", Kind.STR, "", "Error log file (empty: standard error).", dynamic=False),
+    Option("log_warnings", Kind.INT, 2, "Verbosity of the error log (MariaDB): 0 errors, 1 "
+           "warnings, 2 notes incl. aborted connections.", minimum=0, maximum=4294967295),
+    Option("ssl_cert", Kind.STR, "", "PEM certificate for TLS (with ssl_key).", dynamic=False),
+    Option("ssl_key", Kind.STR, "", "PEM private key for TLS.", dynamic=False),
+    Option("ssl_ca", Kind.STR, "", "PEM CA bundle (client certificates are not required).",
+           dynamic=False),
+    Option("have_ssl", Kind.STR, "DISABLED", "YES when TLS is configured.", dynamic=False,
+           cli=False),
+    Option("metrics_port", Kind.INT, 0, "rampmeter: serve Prometheus /metrics on this port on "
+           "bind_address (0: off).", dynamic=False, minimum=0, maximum=65535),
+    Option("version", Kind.STR, SERVER_VERSION, "Server version string sent in the handshake.",
+           dynamic=False, cli=False),
+    Option("version_comment", Kind.STR, "rampmeter: MySQL protocol, thread pool, SQLite storage",
+           "Shown by the mysql client banner.", dynamic=False, cli=False),
+    Option("version_compile_os", Kind.STR, "Linux", "", dynamic=False, cli=False),
+    Option("version_compile_machine", Kind.STR, os.uname().machine if hasattr(os, "uname") else "",
+           "", dynamic=False, cli=False),
+    Option("protocol_version", Kind.INT, 10, "", dynamic=False, cli=False),
+    Option("hostname", Kind.STR, os.uname().nodename if hasattr(os, "uname") else "localhost",
+           "", dynamic=False, cli=False),
+    Option("server_id", Kind.INT, 1, "", minimum=0, maximum=4294967295),
+    Option("pid_file", Kind.STR, "", "Write the process id to this file.", dynamic=False),
+    Option("lower_case_table_names", Kind.INT, 0, "", dynamic=False, cli=False),
+    Option("license", Kind.STR, "MIT", "", dynamic=False, cli=False),
+    Option("skip_name_resolve", Kind.BOOL, True, "Client host names are never resolved.",
+           dynamic=False),
+    Option("default_authentication_plugin", Kind.ENUM, "mysql_native_password",
+           "Plugin for CREATE USER ... IDENTIFIED BY without WITH, and the one offered in the "
+           "handshake.", dynamic=False,
+           choices=("mysql_native_password", "caching_sha2_password")),
+    Option("performance_schema", Kind.BOOL, False, "", dynamic=False, cli=False),
+    Option("read_only", Kind.BOOL, False, "Refuse writes from non-administrators."),
+    Option("max_user_connections", Kind.INT, 0, "", minimum=0, maximum=4294967295),
+    Option("back_log", Kind.INT, 900, "Listen backlog.", dynamic=False, minimum=1, maximum=65535),
+    # --- timeouts, packets ------------------------------------------------------------------
+    Option("connect_timeout", Kind.INT, 10, "Seconds a client has to finish the handshake.",
+           minimum=2, maximum=31536000, unit="s"),
+    Option("wait_timeout", Kind.INT, 28800, "Seconds an idle non-interactive connection is "
+           "kept.", scope=B, minimum=1, maximum=31536000, unit="s"),
+    Option("interactive_timeout", Kind.INT, 28800, "Seconds an idle interactive connection "
+           "(CLIENT_INTERACTIVE) is kept.", scope=B, minimum=1, maximum=31536000, unit="s"),
+    Option("net_read_timeout", Kind.INT, 30, "Seconds to wait for the rest of a packet.",
+           scope=B, minimum=1, maximum=31536000, unit="s"),
+    Option("net_write_timeout", Kind.INT, 60, "Seconds to wait for a slow reader.",
+           scope=B, minimum=1, maximum=31536000, unit="s"),
+    Option("max_allowed_packet", Kind.INT, 16777216, "Largest packet or statement accepted.",
+           scope=B, minimum=1024, maximum=1073741824, unit="bytes", session_readonly=True),
+    Option("net_buffer_length", Kind.INT, 16384, "", scope=B, minimum=1024, maximum=1048576),
+    Option("lock_wait_timeout", Kind.INT, 86400, "Seconds to wait for a metadata or user lock.",
+           scope=B, minimum=0, maximum=31536000, unit="s"),
+    Option("innodb_lock_wait_timeout", Kind.INT, 50, "Seconds a statement waits for a lock "
+           "held by another transaction (SQLite: the database write lock) before 1205.",
+           scope=B, minimum=0, maximum=100000000, unit="s"),
+    Option("max_statement_time", Kind.INT, 0, "", scope=B, minimum=0, maximum=31536000,
+           unit="s", cli=False),
+    # --- session behaviour ------------------------------------------------------------------
+    Option("autocommit", Kind.BOOL, True, "", scope=B),
+    Option("sql_mode", Kind.SET, "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,"
+           "NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION", "", scope=B, choices=SQL_MODES),
+    Option("transaction_isolation", Kind.ENUM, "REPEATABLE-READ", "", scope=B,
+           choices=("READ-UNCOMMITTED", "READ-COMMITTED", "REPEATABLE-READ", "SERIALIZABLE"),
+           aliases=("tx_isolation",)),
+    Option("transaction_read_only", Kind.BOOL, False, "", scope=B, aliases=("tx_read_only",)),
+    Option("character_set_client", Kind.STR, "utf8mb4", "", scope=B),
+    Option("character_set_connection", Kind.STR, "utf8mb4", "", scope=B),
+    Option("character_set_results", Kind.STR, "utf8mb4", "", scope=B),
+    Option("character_set_server", Kind.STR, "utf8mb4", "", scope=B),
+    Option("character_set_database", Kind.STR, "utf8mb4", "", scope=B),
+    Option("character_set_system", Kind.STR, "utf8mb3", "", dynamic=False, cli=False),
+    Option("character_set_filesystem", Kind.STR, "binary", "", scope=B),
+    Option("collation_connection", Kind.STR, "utf8mb4_general_ci", "", scope=B),
+    Option("collation_server", Kind.STR, "utf8mb4_general_ci", "", scope=B),
+    Option("collation_database", Kind.STR, "utf8mb4_general_ci", "", scope=B),
+    Option("time_zone", Kind.STR, "SYSTEM", "", scope=B),
+    Option("system_time_zone", Kind.STR, "UTC", "", dynamic=False, cli=False),
+    Option("default_storage_engine", Kind.STR, "SQLite", "Every table is stored by the "
+           "configured engine; ENGINE= clauses are accepted and ignored.", scope=B),
+    Option("default_tmp_storage_engine", Kind.STR, "", "", scope=B, cli=False),
+    Option("sql_auto_is_null", Kind.BOOL, False, "", scope=B, cli=False),
+    Option("sql_safe_updates", Kind.BOOL, False, "", scope=B, cli=False),
+    Option("sql_select_limit", Kind.INT, 18446744073709551615, "", scope=B, minimum=0,
+           maximum=18446744073709551615, cli=False),
+    Option("sql_notes", Kind.BOOL, True, "", scope=B, cli=False),
+    Option("sql_warnings", Kind.BOOL, False, "", scope=B, cli=False),
+    Option("sql_quote_show_create", Kind.BOOL, True, "", scope=B, cli=False),
+    Option("foreign_key_checks", Kind.BOOL, True, "", scope=B, cli=False),
+    Option("unique_checks", Kind.BOOL, True, "", scope=B, cli=False),
+    Option("big_tables", Kind.BOOL, False, "", scope=B, cli=False),
+    Option("auto_increment_increment", Kind.INT, 1, "", scope=B, minimum=1, maximum=65535),
+    Option("auto_increment_offset", Kind.INT, 1, "", scope=B, minimum=1, maximum=65535),
+    Option("group_concat_max_len", Kind.INT, 1048576, "", scope=B, minimum=4,
+           maximum=4294967295),
+    Option("div_precision_increment", Kind.INT, 4, "", scope=B, minimum=0, maximum=38),
+    Option("max_join_size", Kind.INT, 18446744073709551615, "", scope=B, minimum=1,
+           maximum=18446744073709551615, cli=False),
+    Option("long_query_time", Kind.INT, 10, "", scope=B, minimum=0, maximum=31536000),
+    Option("init_connect", Kind.STR, "", "SQL run for each non-administrator connection."),
+    Option("query_cache_size", Kind.INT, 0, "", minimum=0, maximum=0, cli=False),
+    Option("query_cache_type", Kind.ENUM, "OFF", "", scope=B, choices=("OFF", "ON", "DEMAND"),
+           cli=False),
+    Option("event_scheduler", Kind.ENUM, "OFF", "", choices=("OFF", "ON", "DISABLED"),
+           cli=False),
+    Option("general_log", Kind.BOOL, False, "", cli=False),
+    Option("slow_query_log", Kind.BOOL, False, "", cli=False),
+    Option("log_bin", Kind.BOOL, False, "", dynamic=False, cli=False),
+    Option("binlog_format", Kind.ENUM, "MIXED", "", scope=B, choices=("MIXED", "STATEMENT", "ROW"),
+           cli=False),
+    Option("sqlite_synchronous", Kind.ENUM, "FULL", "rampmeter: SQLite's synchronous pragma. "
+           "FULL syncs the WAL on every commit (durable, like "
+           "innodb_flush_log_at_trx_commit=1); NORMAL may lose the last commits on power loss.",
+           dynamic=False, choices=("OFF", "NORMAL", "FULL")),
+    # --- the thread pool (MariaDB names unless noted) ---------------------------------------
+    Option("thread_pool_size", Kind.INT, _cpu_count(), "Thread groups. At run time at most "
+           "max(128, the start-up value) (MDEV-5205).", minimum=1, maximum=100000,
+           unit="groups"),
+    Option("thread_pool_stall_limit", Kind.INT, 500, "Timer tick: a group that dequeued "
+           "nothing for this long is stalled and gets another thread.", minimum=1,
+           maximum=UINT_MAX, unit="ms"),
+    Option("thread_pool_oversubscribe", Kind.INT, 3, "Active threads allowed per group "
+           "beyond the first before a worker stops dequeuing.", minimum=1, maximum=65536),
+    Option("thread_pool_max_threads", Kind.INT, 65536, "Pool threads in all groups; a group "
+           "may always have 2.", minimum=1, maximum=65536),
+    Option("thread_pool_idle_timeout", Kind.INT, 60, "Seconds an idle worker waits before it "
+           "exits.", minimum=1, maximum=UINT_MAX, unit="s"),
+    Option("thread_pool_prio_kickup_timer", Kind.INT, 1000, "Milliseconds a statement may wait "
+           "in the low priority queue before it moves to the high one.", minimum=0,
+           maximum=UINT_MAX, unit="ms"),
+    Option("thread_pool_priority", Kind.ENUM, "auto", "high, low, or auto (high inside a "
+           "transaction).", scope=B, choices=("high", "low", "auto")),
+    Option("thread_pool_dedicated_listener", Kind.BOOL, False, "The listener only listens and "
+           "never runs a statement itself."),
+    Option("thread_pool_exact_stats", Kind.BOOL, False, "Stamp queue entries with a precise "
+           "clock instead of the timer's coarse one."),
+    Option("thread_pool_high_prio_mode", Kind.ENUM, "transactions", "Percona: transactions "
+           "(open transactions and lock holders are high priority), statements (everything "
+           "is), none.", scope=B, choices=("transactions", "statements", "none")),
+    Option("thread_pool_high_prio_tickets", Kind.INT, UINT_MAX, "Percona: high priority "
+           "enqueues a connection may make in a row before one goes low.", scope=B,
+           minimum=0, maximum=UINT_MAX),
+    Option("thread_pool_high_priority_connection", Kind.INT, 0, "MySQL Enterprise: 1 sends "
+           "every statement of the session to the high priority queue.", scope=B,
+           minimum=0, maximum=1),
+    Option("thread_pool_max_active_query_threads", Kind.INT, 0, "MySQL Enterprise: active "
+           "threads allowed per group (0: no limit beyond oversubscribe).", minimum=0,
+           maximum=512),
+    Option("thread_pool_max_unused_threads", Kind.INT, 0, "MySQL Enterprise: sleeping workers "
+           "kept per group; more exit (0: no cap).", minimum=0, maximum=4096),
+    Option("thread_pool_max_transactions_limit", Kind.INT, 0, "MySQL Enterprise: transactions "
+           "allowed to run at once per group; new transactions wait (0: off).",
+           minimum=0, maximum=1000000),
+]
+
+REGISTRY: dict[str, Option] = {}
+for _opt in _OPTIONS:
+    REGISTRY[_opt.name] = _opt
+ALIASES: dict[str, str] = {alias: o.name for o in _OPTIONS for alias in o.aliases}
+
+
+def normalize_name(name: str) -> str:
+    """`thread-pool-size` / `THREAD_POOL_SIZE` / `tx_isolation` -> the registry key."""
+    key = name.strip().lower().replace("-", "_")
+    return ALIASES.get(key, key)
+
+
+def lookup(name: str) -> Option | None:
+    return REGISTRY.get(normalize_name(name))
+
+
+def defaults() -> dict[str, Any]:
+    return {name: opt.default for name, opt in REGISTRY.items()}
+
+
+OnChange = Callable[[str, Any], None]

@@ -1,0 +1,217 @@
+"""Where statements execute: the `Engine` / `EngineSession` interface every storage backend
+implements (sqlite.py is the default, embedded one).
+
+Rules:
+- Engines know nothing of the pool, of threads' roles or of packets. An EngineSession is used by
+  one thread at a time (the connection handler guarantees it), but not always the same thread:
+  a pooled connection is served by whichever worker dequeues it.
+- Blocking is reported, never hidden: every wait that can last (SLEEP(), waiting for another
+  session's lock, a user lock, disk sync) runs inside `with self.waiting(WaitReason.X):`, the hook
+  the session hands in. Under the thread pool that hook is wait_begin/wait_end, so the group can
+  start another thread; elsewhere it only counts.
+- `cancel()` may be called from any thread (KILL QUERY, KILL, shutdown). The statement running at
+  that moment, or the next wait it enters, fails with ServerError(ER_QUERY_INTERRUPTED); a cancel
+  that arrives between statements is forgotten when the next statement starts, as MariaDB resets
+  `killed` per statement.
+- Values the SQL asks of the session (CONNECTION_ID(), DATABASE(), USER(), @@vars, @user vars,
+  information_schema rows) come from the `SessionContext` the session passes in, so the engine
+  stays ignorant of the session layer's classes.
+- Every failure is a ServerError with the MySQL code and SQLSTATE a MariaDB user would see.
+"""
+
+from __future__ import annotations
+
+import enum
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from rampmeter.errors import Warning_
+from rampmeter.protocol.columns import Column
+
+
+class WaitReason(enum.Enum):
+    """MariaDB's thd_wait_type (include/mysql/service_thd_wait.h), in THREAD_POOL_WAITS order."""
+
+    UNKNOWN = 0
+    SLEEP = 1
+    DISKIO = 2
+    ROW_LOCK = 3
+    GLOBAL_LOCK = 4
+    META_DATA_LOCK = 5
+    TABLE_LOCK = 6
+    USER_LOCK = 7
+    BINLOG = 8
+    GROUP_COMMIT = 9
+    SYNC = 10
+    NET = 11
+
+
+WaitHook = Callable[[WaitReason], AbstractContextManager[None]]
+
+
+@dataclass(slots=True)
+class ResultSet:
+    """Rows for the client. `rows` may be a lazy iterable; it is consumed exactly once."""
+
+    columns: list[Column]
+    rows: Iterable[Sequence[Any]]
+    warnings: list[Warning_] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class UpdateCount:
+    """An OK packet's worth: rows affected, the AUTO_INCREMENT id generated, the info text."""
+
+    affected_rows: int = 0
+    last_insert_id: int = 0
+    info: str = ""
+    warnings: list[Warning_] = field(default_factory=list)
+
+
+Result = ResultSet | UpdateCount
+
+
+@dataclass(slots=True)
+class PreparedStatement:
+    """A server-side prepared statement: its parameter count and, for queries, its columns."""
+
+    sql: str
+    param_count: int
+    columns: list[Column]
+    handle: Any = None  # engine-private
+
+
+@dataclass(frozen=True, slots=True)
+class TableColumn:
+    """One column as SHOW COLUMNS / information_schema.COLUMNS describe it."""
+
+    name: str
+    column_type: str          # MySQL spelling: "int(11)", "varchar(10)", "char(120)"
+    nullable: bool
+    key: str                  # "PRI", "UNI", "MUL" or ""
+    default: str | None
+    extra: str                # "auto_increment" or ""
+    column: Column            # what a SELECT of this column reports on the wire
+
+
+@dataclass(frozen=True, slots=True)
+class TableIndex:
+    name: str
+    unique: bool
+    columns: tuple[str, ...]
+
+
+class SessionContext(Protocol):
+    """What an engine may ask of the session it serves."""
+
+    @property
+    def connection_id(self) -> int: ...
+
+    @property
+    def user(self) -> str: ...            # "user@host", as USER() returns it
+
+    @property
+    def current_user(self) -> str: ...    # "user@host-pattern", as CURRENT_USER() returns it
+
+    def system_variable(self, name: str, scope: str | None = None) -> Any:
+        """@@name (scope None), @@session.name or @@global.name; raises 1193 if unknown."""
+        ...
+
+    def user_variable(self, name: str) -> Any:
+        """@name; None when unset."""
+        ...
+
+    def set_user_variable(self, name: str, value: Any) -> None: ...
+
+    def virtual_table(self, schema: str, table: str) -> tuple[list[Column], list[tuple[Any, ...]]] | None:
+        """Rows of a server-provided table (information_schema.PROCESSLIST, THREAD_POOL_*...),
+        or None when the session does not provide that table."""
+        ...
+
+
+class EngineSession(ABC):
+    """One client's view of the engine: its current database, transaction and locks."""
+
+    @property
+    @abstractmethod
+    def database(self) -> str | None: ...
+
+    @abstractmethod
+    def use(self, database: str | None) -> None:
+        """Make `database` current; ServerError 1049 if it does not exist."""
+
+    @abstractmethod
+    def execute(self, sql: str) -> Result:
+        """Run one statement (MySQL dialect, no trailing ';')."""
+
+    @abstractmethod
+    def prepare(self, sql: str) -> PreparedStatement: ...
+
+    @abstractmethod
+    def execute_prepared(self, stmt: PreparedStatement, params: Sequence[Any]) -> Result: ...
+
+    def close_prepared(self, stmt: PreparedStatement) -> None:  # noqa: B027 - optional hook
+        pass
+
+    @abstractmethod
+    def cancel(self) -> None:
+        """Interrupt the running statement (thread-safe). See the module rules."""
+
+    @abstractmethod
+    def set_autocommit(self, on: bool) -> None:
+        """SET autocommit: turning it on commits an open transaction, as in MySQL."""
+
+    @property
+    @abstractmethod
+    def in_transaction(self) -> bool: ...
+
+    @property
+    @abstractmethod
+    def holds_locks(self) -> bool:
+        """True while the session holds LOCK TABLES, user locks (GET_LOCK) or the global read
+        lock: the thread pool treats such a session as high priority (Percona lp#1619559)."""
+
+    @property
+    @abstractmethod
+    def last_insert_id(self) -> int: ...
+
+    @abstractmethod
+    def reset(self) -> None:
+        """COM_RESET_CONNECTION / COM_CHANGE_USER: roll back, release locks, forget state."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Roll back any open transaction and release every lock. Idempotent."""
+
+    # --- metadata for SHOW / DESCRIBE / information_schema -----------------------------------
+    @abstractmethod
+    def list_databases(self) -> list[str]: ...
+
+    @abstractmethod
+    def list_tables(self, database: str | None = None) -> list[str]: ...
+
+    @abstractmethod
+    def table_columns(self, table: str, database: str | None = None) -> list[TableColumn]: ...
+
+    @abstractmethod
+    def table_indexes(self, table: str, database: str | None = None) -> list[TableIndex]: ...
+
+    @abstractmethod
+    def show_create_table(self, table: str, database: str | None = None) -> str: ...
+
+
+class Engine(ABC):
+    name = "engine"
+
+    @abstractmethod
+    def open_session(self, context: SessionContext, waiting: WaitHook) -> EngineSession: ...
+
+    @abstractmethod
+    def database_exists(self, name: str) -> bool: ...
+
+    @abstractmethod
+    def close(self) -> None:
+        """Close shared resources after every session is closed (shutdown)."""
