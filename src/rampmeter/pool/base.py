@@ -30,6 +30,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from rampmeter.engine.base import WaitReason
+from rampmeter.sched.priority import PriorityInputs
 
 
 class Verdict(enum.Enum):
@@ -47,6 +48,10 @@ class Connection(Protocol):
 
     def has_buffered_input(self) -> bool:
         """Bytes were received but not yet processed (pipelined commands, TLS records)."""
+        ...
+
+    def priority_inputs(self) -> PriorityInputs:
+        """The session facts the pool's priority rule reads (sched/priority.py)."""
         ...
 
     def idle_timeout(self) -> float:

@@ -61,6 +61,12 @@ def wait_counts() -> dict[WaitReason, int]:
         return dict(_counts)
 
 
+def wait_rows() -> list[tuple[str, int]]:
+    """information_schema.THREAD_POOL_WAITS: (REASON, COUNT) in MariaDB's order."""
+    counts = wait_counts()
+    return [(reason.name, counts[reason]) for reason in WaitReason]
+
+
 def flush_wait_counts() -> None:
     """FLUSH THREAD_POOL_WAITS."""
     with _counts_lock:

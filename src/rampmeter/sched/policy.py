@@ -18,10 +18,14 @@ Where rampmeter differs from MariaDB, and why:
   (< 4 threads: none, < 8: 50 ms, < 16: 100 ms, else 200 ms). MariaDB 10.5+ scales it by
   stall_limit (zero below 500 ms) and its last band reads 20 ms, a likely typo (reference §3.5).
 - Percona's LOW-queue freeze is applied on top of MariaDB's limit: LOW is not dequeued while
-  active + waiting > 1 + oversubscribe (Percona's `>`; TXSQL uses `>=`, which starves a queued
-  statement whenever the threads waiting in locks alone reach the limit). Threads blocked in
-  waits do not count against oversubscribe, so without the freeze a group whose workers all
+  active + lock-waiting > 1 + oversubscribe (Percona's `>`; TXSQL uses `>=`, which starves a
+  queued statement whenever the threads waiting in locks alone reach the limit). Threads blocked
+  in waits do not count against oversubscribe, so without the freeze a group whose workers all
   wait on locks held by a queued connection grows to thread_pool_max_threads (Percona docs).
+  Percona counts every wait; we count only lock waits (row, table, metadata, user, global
+  locks), the case the freeze exists for. A thread in SLEEP() or waiting for the network cannot
+  be waiting on a queued connection's lock, and counting it would run a sleep-heavy workload
+  only 1 + oversubscribe statements at a time.
 - Kick-up follows MySQL Enterprise: a LOW entry older than prio_kickup_timer moves to HIGH, at
   most one per 10 ms per group, checked on every dequeue and every timer tick. MariaDB moves
   every aged entry at each tick, which lets one tick flood the HIGH queue.
@@ -138,7 +142,7 @@ class GroupState:
     waiting: list[Any] = field(default_factory=list)  # sleeping workers, most recent first
     thread_count: int = 0
     active_count: int = 0
-    waiting_count: int = 0       # threads between wait_begin and wait_end (Percona)
+    waiting_count: int = 0       # threads inside a lock wait (Percona's waiting_thread_count)
     connection_count: int = 0
     listener: Any = None
     io_event_count: int = 0
@@ -257,10 +261,16 @@ def create_worker(g: GroupState, cfg: PoolConfig, now: float, total_threads: int
 
 
 def wake_thread(g: GroupState, *, due_to_stall: bool) -> Decision:
-    """Wake the most recently slept worker (LIFO: hot caches, and idle timeouts can work)."""
+    """Wake the most recently slept worker (LIFO: hot caches, and idle timeouts can work).
+
+    The woken worker counts as active from this moment, not from when it gets the lock back:
+    in MariaDB that gap is microseconds, under a GIL it can be milliseconds, and during a
+    connection storm every new arrival would otherwise see "nobody active, nobody asleep" and
+    create a thread."""
     if not g.waiting:
         return NOTHING
     worker = g.waiting.pop(0)
+    g.active_count += 1
     g.counters.wakes += 1
     if due_to_stall:
         g.counters.wakes_due_to_stall += 1
@@ -321,19 +331,22 @@ def on_new_connection(g: GroupState, cfg: PoolConfig, now: float, total_threads:
 
 # --- waits -----------------------------------------------------------------------------------
 
-def wait_begin(g: GroupState, cfg: PoolConfig, now: float, total_threads: int) -> Decision:
+def wait_begin(g: GroupState, cfg: PoolConfig, now: float, total_threads: int, *,
+               lock_wait: bool = False) -> Decision:
     g.active_count -= 1
-    g.waiting_count += 1
+    if lock_wait:
+        g.waiting_count += 1
     if g.active_count == 0 and (not g.is_queue_empty() or g.listener is None):
         return wake_or_create_thread(g, cfg, now, total_threads)
     return NOTHING
 
 
-def wait_end(g: GroupState) -> None:
+def wait_end(g: GroupState, *, lock_wait: bool = False) -> None:
     # No limit is checked here (MariaDB): a thread back from a wait may push active above the
     # limit; the limit applies at its next dequeue.
     g.active_count += 1
-    g.waiting_count -= 1
+    if lock_wait:
+        g.waiting_count -= 1
 
 
 # --- the timer -------------------------------------------------------------------------------
@@ -386,9 +399,11 @@ def go_to_sleep(g: GroupState, worker: Any) -> None:
 
 
 def woke_up(g: GroupState, worker: Any, *, signalled: bool) -> None:
+    if signalled:
+        return  # the waker removed us from the list and counted us active (wake_thread)
     g.active_count += 1
-    if not signalled and worker in g.waiting:
-        g.waiting.remove(worker)  # timeout or spurious wake-up: we were not removed by a waker
+    if worker in g.waiting:
+        g.waiting.remove(worker)  # timeout or spurious wake-up
 
 
 def thread_exit(g: GroupState) -> None:

@@ -142,14 +142,20 @@ def test_throttle_table(threads, delay_ms):
 
 
 def test_wake_or_create_prefers_the_most_recent_sleeper(clock, cfg):
-    g = group(thread_count=3, active_count=1, connection_count=5)
+    g = group(thread_count=3, active_count=2, connection_count=5)
     policy.go_to_sleep(g, "w1")
-    g.active_count += 1
     policy.go_to_sleep(g, "w2")
+    assert g.active_count == 0
     d = policy.wake_or_create_thread(g, cfg, clock.now(), 3)
     assert d.action is Action.WAKE and d.worker == "w2"  # LIFO
     assert g.waiting == ["w1"]
     assert g.counters.wakes == 1
+    assert g.active_count == 1  # the woken worker is active at once
+    policy.woke_up(g, "w2", signalled=True)
+    assert g.active_count == 1
+    # a second wake-or-create sees someone active and is throttled, not a new creation
+    g.last_thread_creation = clock.now()
+    assert policy.wake_or_create_thread(g, cfg, clock.now(), 3).action is Action.WAKE
 
 
 def test_create_without_delay_when_nobody_is_active(clock, cfg):
@@ -241,11 +247,21 @@ def test_new_connections_queue_high_and_get_a_thread(clock, cfg):
 def test_wait_begin_wakes_or_creates_when_the_group_would_idle_with_work(clock, cfg):
     g = group(thread_count=2, active_count=1, connection_count=3, listener="L")
     policy.queue_put(g, "q", Priority.LOW, clock.now())
-    d = policy.wait_begin(g, cfg, clock.now(), 2)
+    d = policy.wait_begin(g, cfg, clock.now(), 2, lock_wait=True)
     assert d.action is Action.CREATE  # active hit 0 with work queued: no throttle
     assert (g.active_count, g.waiting_count) == (1, 1)  # the new thread starts active
-    policy.wait_end(g)
+    policy.wait_end(g, lock_wait=True)
     assert (g.active_count, g.waiting_count) == (2, 0)
+
+
+def test_sleep_waits_do_not_freeze_the_low_queue(clock, cfg):
+    g = group(thread_count=9, active_count=1 + cfg.oversubscribe, connection_count=20,
+              listener="L")
+    for _ in range(1 + cfg.oversubscribe):
+        policy.wait_begin(g, cfg, clock.now(), 9)  # SLEEP(): not a lock wait
+    policy.queue_put(g, "next", Priority.LOW, clock.now())
+    assert not policy.low_queue_frozen(g, cfg)
+    assert policy.queue_get(g, cfg, clock.now(), by_listener=False).item == "next"
 
 
 def test_wait_begin_without_work_and_with_a_listener_does_nothing(clock, cfg):
