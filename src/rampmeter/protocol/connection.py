@@ -1,0 +1,399 @@
+"""ServerProtocol: the server side of one MySQL connection, sans I/O (h11's model).
+
+Rules:
+- Three verbs: `receive_data(bytes)` (b"" = the peer closed), `next_event()` (an Event, or
+  NEED_DATA), and reply methods that return the bytes to write. Nothing here touches a socket,
+  a thread or a clock. Reply to each event before asking for the next one: replies continue
+  the sequence ids of the command being answered.
+- Every phase change goes through `_goto(trigger)`, checked against `_TRANSITIONS`; this table is
+  the whole connection life cycle:
+      GREETING -greeting()-> HANDSHAKE -SSLRequest-> TLS -tls_established()-> HANDSHAKE
+      HANDSHAKE/AUTH -more auth rounds-> AUTH -verified-> COMMAND | -denied-> FAILED
+      COMMAND -COM_CHANGE_USER-> REAUTH (rounds) -> COMMAND (verified or denied)
+      any -peer EOF-> CLOSED;  any -ProtocolViolation-> ERROR (replies still work, events not)
+- Bytes the protocol must send on its own during authentication (AuthSwitchRequest,
+  AuthMoreData) wait in an output buffer: `data_to_send()` returns them, and every reply method
+  puts them in front of its own bytes, so nothing goes out of order.
+- Sequence ids (MySQL protocol docs, "Sequence ID"): the greeting is 0 and the connection phase
+  continues one conversation (response 1, switch 2, ...; after TLS the count goes on); every
+  command starts at 0 and its replies continue from 1, across result sets of one command.
+- Packet limits: 64 KiB before login (a handshake response is a few hundred bytes; MySQL caps
+  connect attributes at 64 KiB), then max_allowed_packet (ER_NET_PACKET_TOO_LARGE, 1153).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rampmeter.errors import ER_HANDSHAKE_ERROR, ProtocolViolation, ServerError
+from rampmeter.protocol import events as ev
+from rampmeter.protocol import packets as pk
+from rampmeter.protocol.auth import (
+    AccountLookup,
+    Authentication,
+    AuthStep,
+    RsaKeyPair,
+    generate_scramble,
+)
+from rampmeter.protocol.columns import Column
+from rampmeter.protocol.commands import Statements, decode_command
+from rampmeter.protocol.constants import (
+    CHARSET_BINARY,
+    SERVER_CAPABILITIES,
+    Capability,
+    ColumnFlag,
+    ColumnType,
+    Command,
+    ServerStatus,
+)
+from rampmeter.protocol.events import NEED_DATA, NeedData
+from rampmeter.protocol.framing import PacketDecoder, frame_into
+from rampmeter.protocol.results import (
+    Encoder,
+    binary_encoder,
+    binary_rows_into,
+    text_rows_into,
+)
+
+__all__ = ["NEED_DATA", "NeedData", "Phase", "ServerProtocol"]
+
+LOGIN_PACKET_LIMIT = 64 * 1024
+
+# How mysqld describes a parameter in COM_STMT_PREPARE_OK: a column named "?" (its type is not
+# known before execute; MySQL 8.0 and MariaDB send a binary string type).
+_PARAM_COLUMN = Column("?", ColumnType.VAR_STRING, 0, ColumnFlag.BINARY, 0, CHARSET_BINARY)
+
+
+class Phase(enum.Enum):
+    GREETING = "greeting"  # greeting() not called yet
+    HANDSHAKE = "handshake"  # waiting for HandshakeResponse41 or SSLRequest
+    TLS = "tls"  # StartTLS emitted; waiting for tls_established()
+    AUTH = "auth"  # login: waiting for the client's next auth packet
+    COMMAND = "command"
+    REAUTH = "reauth"  # COM_CHANGE_USER: waiting for the client's next auth packet
+    FAILED = "failed"  # login refused; nothing more is read
+    CLOSED = "closed"  # the peer closed its end
+    ERROR = "error"  # a ProtocolViolation was raised
+
+
+_TRANSITIONS: dict[tuple[Phase, str], Phase] = {
+    (Phase.GREETING, "greeting"): Phase.HANDSHAKE,
+    (Phase.HANDSHAKE, "ssl_request"): Phase.TLS,
+    (Phase.TLS, "tls_established"): Phase.HANDSHAKE,
+    (Phase.HANDSHAKE, "auth_pending"): Phase.AUTH,
+    (Phase.HANDSHAKE, "authenticated"): Phase.COMMAND,
+    (Phase.HANDSHAKE, "access_denied"): Phase.FAILED,
+    (Phase.AUTH, "auth_pending"): Phase.AUTH,
+    (Phase.AUTH, "authenticated"): Phase.COMMAND,
+    (Phase.AUTH, "access_denied"): Phase.FAILED,
+    (Phase.COMMAND, "auth_pending"): Phase.REAUTH,
+    (Phase.COMMAND, "authenticated"): Phase.COMMAND,
+    (Phase.COMMAND, "access_denied"): Phase.COMMAND,
+    (Phase.REAUTH, "auth_pending"): Phase.REAUTH,
+    (Phase.REAUTH, "authenticated"): Phase.COMMAND,
+    (Phase.REAUTH, "access_denied"): Phase.COMMAND,
+}
+_FROM_ANY_PHASE = {"eof": Phase.CLOSED, "violation": Phase.ERROR}
+_LOGGED_IN = (Phase.COMMAND, Phase.REAUTH)
+_CHANGE_USER = bytes((Command.CHANGE_USER,))
+
+
+@dataclass(slots=True)
+class _Attempt:
+    """Who is logging in (or changing user) while the auth rounds run."""
+
+    auth: Authentication
+    user: str
+    database: str | None
+    charset: int
+    attributes: dict[str, str] = field(default_factory=dict)
+    change_user: bool = False
+
+
+class ServerProtocol:
+    """The server side of one connection (see the module rules)."""
+
+    def __init__(self, *, connection_id: int, server_version: str, accounts: AccountLookup,
+                 capabilities: Capability = SERVER_CAPABILITIES, tls_available: bool = False,
+                 max_allowed_packet: int = 16 * 1024 * 1024,
+                 default_auth_plugin: str = "mysql_native_password",
+                 rsa_keys: RsaKeyPair | None = None, charset: int = 45,
+                 status: ServerStatus = ServerStatus.AUTOCOMMIT, scramble: bytes | None = None,
+                 host: str = "", secure_transport: bool = False) -> None:
+        if scramble is not None and len(scramble) != pk.SCRAMBLE_LENGTH:
+            raise ValueError("the scramble must be 20 bytes")
+        self.connection_id = connection_id
+        self.server_version = server_version
+        self.host = host  # the client's address, for AccountLookup.credentials()
+        self._accounts = accounts
+        self._offered = (capabilities | Capability.SSL if tls_available
+                         else capabilities & ~Capability.SSL)
+        self._tls_available = tls_available
+        # A unix socket is a secure transport for caching_sha2 (mysqld's VIO_TYPE_SOCKET).
+        self._secure_transport = secure_transport
+        self._tls_active = False
+        self._max_allowed_packet = max_allowed_packet
+        self._default_plugin = default_auth_plugin
+        self._rsa_keys = rsa_keys
+        self._charset = charset
+        self._status = status
+        self._scramble = scramble or generate_scramble()
+        self._phase = Phase.GREETING
+        self._decoder = PacketDecoder(LOGIN_PACKET_LIMIT)
+        self._statements = Statements(max_allowed_packet)
+        self._eof = False
+        self._seq = 0  # the sequence id of the next packet we send
+        self._out = bytearray()  # bytes generated during auth, not yet taken
+        self._attempt: _Attempt | None = None
+        self._row_encoders: list[Encoder | None] | None = None  # None: text rows
+        self.client_capabilities = Capability(0)  # as the client sent them
+        self._caps = Capability.PROTOCOL_41  # client & offered: what the replies honour
+
+    # --- state ---------------------------------------------------------------------------
+    @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    @property
+    def scramble(self) -> bytes:
+        return self._scramble
+
+    @property
+    def max_allowed_packet(self) -> int:
+        return self._max_allowed_packet
+
+    @max_allowed_packet.setter
+    def max_allowed_packet(self, value: int) -> None:
+        self._max_allowed_packet = value
+        self._statements.max_long_data = value
+        if self._phase in _LOGGED_IN:
+            self._decoder.max_payload = value
+
+    @property
+    def has_partial_packet(self) -> bool:
+        return self._decoder.has_partial
+
+    @property
+    def has_buffered_input(self) -> bool:
+        return self._decoder.has_buffered or (self._eof and self._phase is not Phase.CLOSED)
+
+    def _goto(self, trigger: str) -> None:
+        try:
+            self._phase = _FROM_ANY_PHASE.get(trigger) or _TRANSITIONS[(self._phase, trigger)]
+        except KeyError:
+            raise RuntimeError(f"no transition {trigger!r} from {self._phase}") from None
+        if self._phase in _LOGGED_IN:
+            self._decoder.max_payload = self._max_allowed_packet
+
+    # --- input ---------------------------------------------------------------------------
+    def receive_data(self, data: bytes) -> None:
+        if self._eof:
+            raise RuntimeError("receive_data() after EOF")
+        if data:
+            self._decoder.feed(data)
+        else:
+            self._eof = True
+
+    def tls_established(self) -> None:
+        self._goto("tls_established")
+        self._tls_active = True
+
+    def next_event(self) -> ev.Event | NeedData:
+        if self._phase is Phase.ERROR:
+            raise ProtocolViolation("the connection already broke the protocol")
+        try:
+            while True:
+                event = self._step()
+                if event is not None:
+                    return event
+        except ProtocolViolation:
+            self._goto("violation")
+            raise
+
+    def _step(self) -> ev.Event | NeedData | None:
+        phase = self._phase
+        if phase is Phase.CLOSED:
+            return ev.ConnectionClosed()
+        packet = None
+        if phase is Phase.COMMAND:
+            self._seq = 1  # a command is seq 0 (checked below): replies, errors too, start at 1
+            packet = self._decoder.next_packet(0)
+        elif phase in (Phase.HANDSHAKE, Phase.AUTH, Phase.REAUTH):
+            packet = self._decoder.next_packet(self._seq)
+        # GREETING, TLS and FAILED read nothing: input waits (or, after a refusal, is dropped).
+        if packet is None:
+            if self._eof:
+                self._goto("eof")
+                return ev.ConnectionClosed()
+            return NEED_DATA
+        payload, last_seq = packet
+        self._seq = (last_seq + 1) & 0xFF
+        if phase is Phase.COMMAND:
+            return self._on_command(payload)
+        if phase is Phase.HANDSHAKE:
+            return self._on_handshake_response(payload)
+        assert self._attempt is not None
+        return self._on_auth_step(self._attempt.auth.feed(payload))
+
+    def _on_handshake_response(self, payload: bytes) -> ev.Event | None:
+        resp = pk.parse_handshake_response(payload, self._offered)
+        if resp.ssl_request and not self._tls_active:
+            if not self._tls_available:
+                raise ProtocolViolation("SSL requested but not offered", code=ER_HANDSHAKE_ERROR)
+            self._goto("ssl_request")
+            return ev.StartTLS(self._decoder.take_buffered())
+        if len(payload) == pk.SSL_REQUEST_SIZE:
+            raise ProtocolViolation("a second SSLRequest", code=ER_HANDSHAKE_ERROR)
+        self.client_capabilities = resp.capabilities
+        self._caps = resp.capabilities & self._offered
+        self._charset = resp.charset
+        return self._start_auth(resp.user, resp.auth_response, resp.plugin, resp.database,
+                                resp.charset, resp.attributes, change_user=False)
+
+    def _start_auth(self, user: str, response: bytes, plugin: str, database: str | None,
+                    charset: int, attributes: dict[str, str], *, change_user: bool,
+                    ) -> ev.Event | None:
+        auth = Authentication(
+            self._accounts.credentials(user, self.host), client_plugin=plugin,
+            client_plugin_auth=bool(self._caps & Capability.PLUGIN_AUTH),
+            default_plugin=self._default_plugin, scramble=self._scramble,
+            secure=self._tls_active or self._secure_transport, rsa_keys=self._rsa_keys)
+        self._attempt = _Attempt(auth, user, database, charset, attributes, change_user)
+        return self._on_auth_step(auth.start(response))
+
+    def _on_auth_step(self, step: AuthStep) -> ev.Event | None:
+        attempt = self._attempt
+        assert attempt is not None
+        if step.send:
+            self._seq = frame_into(self._out, step.send, self._seq)
+        if not step.done:
+            self._goto("auth_pending")
+            return None
+        self._attempt = None
+        if not step.success:
+            self._goto("access_denied")
+            return ev.AccessDenied(attempt.user, attempt.auth.using_password,
+                                   attempt.change_user)
+        self._goto("authenticated")
+        if attempt.change_user:
+            self._statements.clear()  # a new session: mysqld closes the prepared statements
+            self._charset = attempt.charset
+        return ev.Authenticated(attempt.user, attempt.database, attempt.auth.plugin,
+                                self.client_capabilities, attempt.attributes,
+                                attempt.change_user, attempt.charset)
+
+    def _on_command(self, payload: bytes) -> ev.Event | None:
+        if payload[:1] == _CHANGE_USER:
+            cu = pk.parse_change_user(payload, self._caps)
+            return self._start_auth(cu.user, cu.auth_response, cu.plugin, cu.database,
+                                    cu.charset if cu.charset is not None else self._charset,
+                                    cu.attributes, change_user=True)
+        return decode_command(payload, self._statements)
+
+    # --- output --------------------------------------------------------------------------
+    def data_to_send(self) -> bytes:
+        """Bytes the protocol produced on its own (auth rounds); write them before waiting."""
+        out, self._out = self._out, bytearray()
+        return bytes(out)
+
+    def _send(self, *payloads: bytes) -> bytes:
+        out, self._out = self._out, bytearray()
+        seq = self._seq
+        for payload in payloads:
+            seq = frame_into(out, payload, seq)
+        self._seq = seq
+        return bytes(out)
+
+    def greeting(self) -> bytes:
+        self._goto("greeting")
+        payload = pk.handshake_v10(
+            server_version=self.server_version, connection_id=self.connection_id,
+            scramble=self._scramble, capabilities=self._offered, charset=self._charset,
+            status=self._status, auth_plugin=self._default_plugin)
+        self._seq = 0
+        return self._send(payload)
+
+    def _deprecate_eof(self) -> bool:
+        return bool(self._caps & Capability.DEPRECATE_EOF)
+
+    def _eof_payload(self, status: ServerStatus, warnings: int) -> bytes:
+        """The end of a row or definition list: EOF, or an OK with a 0xFE header when the
+        client set CLIENT_DEPRECATE_EOF (protocol docs, OK_Packet)."""
+        if self._deprecate_eof():
+            return pk.ok_packet(0, 0, status, warnings, "", self._caps, header=0xFE)
+        return pk.eof_packet(warnings, status)
+
+    def ok(self, affected_rows: int = 0, last_insert_id: int = 0, *, status: ServerStatus,
+           warnings: int = 0, info: str = "") -> bytes:
+        self._status = status
+        return self._send(pk.ok_packet(affected_rows, last_insert_id, status, warnings, info,
+                                       self._caps))
+
+    def error(self, code: int, sqlstate: str, message: str) -> bytes:
+        return self._send(pk.err_packet(code, sqlstate, message))
+
+    def error_from(self, exc: ServerError) -> bytes:
+        return self.error(exc.code, exc.sqlstate, exc.message)
+
+    def eof_or_ok(self, *, status: ServerStatus, warnings: int = 0) -> bytes:
+        """mysqld's my_eof(): the reply to COM_SET_OPTION (EOF, or 0xFE-OK with DEPRECATE_EOF)."""
+        self._status = status
+        return self._send(self._eof_payload(status, warnings))
+
+    def result_set_start(self, columns: Sequence[Column], *, binary: bool = False) -> bytes:
+        """Column count, the column definitions, and an EOF unless CLIENT_DEPRECATE_EOF."""
+        payloads = [pk.column_count(len(columns))]
+        payloads += [pk.column_definition(col) for col in columns]
+        if not self._deprecate_eof():
+            payloads.append(pk.eof_packet(0, self._status))
+        self._row_encoders = [binary_encoder(col) for col in columns] if binary else None
+        return self._send(*payloads)
+
+    def result_rows(self, rows: Iterable[Sequence[Any]]) -> bytes:
+        """Row packets, text or binary as chosen by result_set_start(); one value per column."""
+        out, self._out = self._out, bytearray()
+        if self._row_encoders is None:
+            self._seq = text_rows_into(out, rows, self._seq)
+        else:
+            self._seq = binary_rows_into(out, rows, self._row_encoders, self._seq)
+        return bytes(out)
+
+    def result_set_end(self, *, status: ServerStatus, warnings: int = 0) -> bytes:
+        """EOF, or the 0xFE-OK of CLIENT_DEPRECATE_EOF. Set MORE_RESULTS_EXISTS in `status`
+        when another result of the same command follows."""
+        self._status = status
+        self._row_encoders = None
+        return self._send(self._eof_payload(status, warnings))
+
+    def result_set(self, columns: Sequence[Column], rows: Iterable[Sequence[Any]], *,
+                   status: ServerStatus, warnings: int = 0, binary: bool = False) -> bytes:
+        return (self.result_set_start(columns, binary=binary) + self.result_rows(rows)
+                + self.result_set_end(status=status, warnings=warnings))
+
+    def prepare_ok(self, statement_id: int, param_count: int, columns: Sequence[Column], *,
+                   warnings: int = 0) -> bytes:
+        """COM_STMT_PREPARE_OK, then parameter and column definitions (each list followed by
+        an EOF unless CLIENT_DEPRECATE_EOF). Registers the statement for COM_STMT_EXECUTE."""
+        self._statements.register(statement_id, param_count)
+        payloads = [pk.prepare_ok_header(statement_id, len(columns), param_count, warnings)]
+        for defs in ([_PARAM_COLUMN] * param_count, columns):
+            if defs:
+                payloads += [pk.column_definition(col) for col in defs]
+                if not self._deprecate_eof():
+                    payloads.append(pk.eof_packet(0, self._status))
+        return self._send(*payloads)
+
+    def field_list(self, columns: Sequence[Column]) -> bytes:
+        """COM_FIELD_LIST reply: definitions with a (NULL) default value, then my_eof()."""
+        payloads = [pk.column_definition(col, True) for col in columns]
+        payloads.append(self._eof_payload(self._status, 0))
+        return self._send(*payloads)
+
+    def statistics(self, text: str) -> bytes:
+        return self._send(pk.plain_string(text))
+
+    def forget_statement(self, statement_id: int) -> None:
+        self._statements.forget(statement_id)

@@ -1,0 +1,245 @@
+"""Payloads of the connection phase and of the generic replies: Initial Handshake v10, SSLRequest,
+HandshakeResponse41, COM_CHANGE_USER, AuthSwitchRequest, AuthMoreData, OK, ERR, EOF, and the
+Column Definition 41.
+
+Rules:
+- Pure functions from values to payload bytes and from payload bytes to small frozen records;
+  no framing, no sequence ids, no state.
+- Layouts follow the MySQL 8.0 protocol docs (dev.mysql.com/doc/dev/mysql-server/latest/
+  page_protocol_connection_phase_packets_*.html, page_protocol_basic_*_packet.html) and agree
+  with MariaDB 10.11's sql/sql_acl.cc and sql/protocol.cc for the flags we offer.
+- Handshake parsing errors are ER_HANDSHAKE_ERROR (1043, "Bad handshake"), what mysqld answers
+  to a malformed response; malformed commands are ER_MALFORMED_PACKET.
+"""
+
+from __future__ import annotations
+
+import codecs
+import functools
+import struct
+from dataclasses import dataclass, field
+
+from rampmeter.errors import ER_HANDSHAKE_ERROR, ER_MALFORMED_PACKET
+from rampmeter.protocol.columns import Column
+from rampmeter.protocol.constants import Capability, ServerStatus
+from rampmeter.protocol.wire import Reader, lenenc_int, lenenc_str
+
+SCRAMBLE_LENGTH = 20
+# The ERR message is cut to MYSQL_ERRMSG_SIZE (512) bytes, as mysqld does (include/mysql_com.h).
+MAX_ERROR_MESSAGE = 512
+# An SSLRequest is the first 32 bytes of a HandshakeResponse41: capabilities (4), max packet
+# size (4), character set (1), 23 filler bytes (protocol docs, Protocol::SSLRequest).
+SSL_REQUEST_SIZE = 32
+
+_TWO_U16 = struct.Struct("<HH")
+
+
+def _text(raw: bytes) -> str:
+    return raw.decode("utf-8", "surrogateescape")
+
+
+# --- Initial Handshake -----------------------------------------------------------------------
+def handshake_v10(*, server_version: str, connection_id: int, scramble: bytes,
+                  capabilities: Capability, charset: int, status: ServerStatus,
+                  auth_plugin: str) -> bytes:
+    """Protocol::HandshakeV10. The 20-byte scramble is split 8 + 12; part 2 is followed by a NUL
+    and the announced auth-plugin-data length is 21 (20 + that NUL), as mysqld sends."""
+    caps = int(capabilities)
+    return b"".join((
+        b"\x0a",
+        server_version.encode("utf-8") + b"\0",
+        (connection_id & 0xFFFFFFFF).to_bytes(4, "little"),
+        scramble[:8], b"\0",
+        (caps & 0xFFFF).to_bytes(2, "little"),
+        bytes((charset & 0xFF,)),
+        int(status).to_bytes(2, "little"),
+        (caps >> 16 & 0xFFFF).to_bytes(2, "little"),
+        bytes((len(scramble) + 1 if caps & Capability.PLUGIN_AUTH else 0,)),
+        bytes(10),  # reserved (MariaDB puts extended capabilities in the last 4; we offer none)
+        scramble[8:], b"\0",
+        auth_plugin.encode("ascii") + b"\0" if caps & Capability.PLUGIN_AUTH else b"",
+    ))
+
+
+@dataclass(frozen=True, slots=True)
+class HandshakeResponse:
+    capabilities: Capability  # as the client sent them
+    max_packet: int
+    charset: int
+    user: str = ""
+    auth_response: bytes = b""
+    database: str | None = None
+    plugin: str = ""
+    attributes: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def ssl_request(self) -> bool:
+        return bool(self.capabilities & Capability.SSL)
+
+
+def parse_handshake_response(payload: bytes, offered: Capability) -> HandshakeResponse:
+    """Protocol::HandshakeResponse41, or only its 32-byte prefix when it is an SSLRequest.
+    Optional fields are read per the capabilities both sides have (client's & offered)."""
+    r = Reader(payload, code=ER_HANDSHAKE_ERROR)
+    if len(payload) < SSL_REQUEST_SIZE:
+        raise r.fail(f"handshake response of {len(payload)} bytes")
+    client_caps = Capability(r.u32())
+    max_packet = r.u32()
+    charset = r.u8()
+    r.fixed(23)
+    if not client_caps & Capability.PROTOCOL_41:
+        # Pre-4.1 clients (HandshakeResponse320) are not served; MySQL 8.0 refuses them too.
+        raise r.fail("client does not speak protocol 4.1")
+    if client_caps & Capability.SSL and r.at_end():
+        return HandshakeResponse(client_caps, max_packet, charset)
+    caps = client_caps & offered
+    user = _text(r.nul_bytes())
+    if caps & Capability.PLUGIN_AUTH_LENENC_CLIENT_DATA:
+        auth = r.lenenc_bytes()
+    elif caps & Capability.SECURE_CONNECTION:
+        auth = r.fixed(r.u8())
+    else:
+        auth = r.nul_or_rest()
+    database = None
+    if caps & Capability.CONNECT_WITH_DB and not r.at_end():
+        database = _text(r.nul_or_rest()) or None
+    plugin = ""
+    if caps & Capability.PLUGIN_AUTH and not r.at_end():
+        plugin = r.nul_or_rest().decode("ascii", "replace")
+    attributes: dict[str, str] = {}
+    if caps & Capability.CONNECT_ATTRS and not r.at_end():
+        attributes = parse_connect_attrs(r)
+    return HandshakeResponse(client_caps, max_packet, charset, user, auth, database, plugin,
+                             attributes)
+
+
+def parse_connect_attrs(r: Reader) -> dict[str, str]:
+    """int<lenenc> total length, then (key, value) pairs of length-encoded strings."""
+    total = r.lenenc_int()
+    sub = Reader(r.fixed(total), code=r.code)
+    attrs: dict[str, str] = {}
+    while not sub.at_end():
+        key = _text(sub.lenenc_bytes())
+        attrs[key] = _text(sub.lenenc_bytes())
+    return attrs
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeUser:
+    user: str
+    auth_response: bytes
+    database: str | None
+    charset: int | None
+    plugin: str
+    attributes: dict[str, str]
+
+
+def parse_change_user(payload: bytes, caps: Capability) -> ChangeUser:
+    """COM_CHANGE_USER (protocol docs): user NUL, auth response (1-byte length with
+    SECURE_CONNECTION, else NUL-terminated), schema NUL, then optionally charset int<2>,
+    plugin name NUL (PLUGIN_AUTH) and connect attributes (CONNECT_ATTRS)."""
+    r = Reader(payload, 1, code=ER_MALFORMED_PACKET)
+    user = _text(r.nul_bytes())
+    auth = r.fixed(r.u8()) if caps & Capability.SECURE_CONNECTION else r.nul_bytes()
+    database = _text(r.nul_or_rest()) or None
+    charset = plugin = None
+    attributes: dict[str, str] = {}
+    if r.remaining >= 2:
+        charset = r.u16()
+        if caps & Capability.PLUGIN_AUTH and not r.at_end():
+            plugin = r.nul_or_rest().decode("ascii", "replace")
+        if caps & Capability.CONNECT_ATTRS and not r.at_end():
+            attributes = parse_connect_attrs(r)
+    return ChangeUser(user, auth, database, charset, plugin or "", attributes)
+
+
+def auth_switch_request(plugin: str, data: bytes) -> bytes:
+    """Protocol::AuthSwitchRequest: 0xFE, plugin name NUL, plugin data (scramble + NUL)."""
+    return b"\xfe" + plugin.encode("ascii") + b"\0" + data
+
+
+def auth_more_data(data: bytes) -> bytes:
+    """Protocol::AuthMoreData: 0x01 then the plugin's bytes."""
+    return b"\x01" + data
+
+
+# --- generic replies -------------------------------------------------------------------------
+def ok_packet(affected_rows: int, last_insert_id: int, status: int, warnings: int, info: str,
+              caps: Capability, header: int = 0x00) -> bytes:
+    """OK_Packet. `header` 0xFE makes it the EOF replacement of CLIENT_DEPRECATE_EOF. Without
+    CLIENT_SESSION_TRACK (not offered) the info, when there is one, is a length-encoded string:
+    the protocol docs say string<EOF>, but mysqld and MariaDB write it with net_store_data()
+    (net_send_ok, sql/protocol.cc) and libmysqlclient, Connector/C and mysql-connector-python
+    read a length first (a raw info loses its first byte there)."""
+    out = bytearray((header,))
+    out += lenenc_int(affected_rows)
+    out += lenenc_int(last_insert_id)
+    if caps & Capability.PROTOCOL_41:
+        out += _TWO_U16.pack(int(status) & 0xFFFF, min(warnings, 0xFFFF))
+    elif caps & Capability.TRANSACTIONS:
+        out += (int(status) & 0xFFFF).to_bytes(2, "little")
+    if info:
+        out += lenenc_str(info)
+    return bytes(out)
+
+
+def _cut_utf8(raw: bytes, limit: int) -> bytes:
+    """At most `limit` bytes of `raw`, never ending inside a UTF-8 character: strict decoders
+    (mysql-connector-python's) reject the whole ERR packet otherwise. Bytes that were not UTF-8
+    to begin with (surrogateescape) are kept as they are."""
+    if len(raw) <= limit:
+        return raw
+    decoder = codecs.getincrementaldecoder("utf-8")("surrogateescape")
+    return decoder.decode(raw[:limit], final=False).encode("utf-8", "surrogateescape")
+
+
+def err_packet(code: int, sqlstate: str, message: str) -> bytes:
+    """ERR_Packet with the 4.1 '#'+SQLSTATE marker, which every client we serve understands
+    (we refuse pre-4.1 clients; before the handshake libmysql and PyMySQL read it too)."""
+    state = (sqlstate.encode("ascii", "replace") + b"HY000")[:5]
+    text = _cut_utf8(message.encode("utf-8", "surrogateescape"), MAX_ERROR_MESSAGE)
+    return b"\xff" + (code & 0xFFFF).to_bytes(2, "little") + b"#" + state + text
+
+
+def eof_packet(warnings: int, status: int) -> bytes:
+    """EOF_Packet (4.1): 0xFE, warnings int<2>, status int<2>."""
+    return b"\xfe" + _TWO_U16.pack(min(warnings, 0xFFFF), int(status) & 0xFFFF)
+
+
+# --- column definitions ----------------------------------------------------------------------
+@functools.lru_cache(maxsize=4096)
+def column_definition(col: Column, field_list: bool = False) -> bytes:
+    """Protocol::ColumnDefinition41: catalog "def", schema, table, org_table, name, org_name,
+    length of the fixed fields (0x0c), charset int<2>, column length int<4>, type int<1>,
+    flags int<2>, decimals int<1>, 2 filler bytes. COM_FIELD_LIST adds the default value
+    (NULL here, 0xFB). Cached: result sets repeat the same columns on every execution."""
+    out = bytearray(b"\x03def")
+    out += lenenc_str(col.schema)
+    out += lenenc_str(col.table)
+    out += lenenc_str(col.org_table or col.table)
+    out += lenenc_str(col.name)
+    out += lenenc_str(col.org_name or col.name)
+    out += b"\x0c"
+    out += struct.pack("<HIBHB", col.charset & 0xFFFF, min(col.length, 0xFFFFFFFF),
+                       int(col.type) & 0xFF, int(col.flags) & 0xFFFF, col.decimals & 0xFF)
+    out += b"\0\0"
+    if field_list:
+        out += b"\xfb"
+    return bytes(out)
+
+
+def column_count(n: int) -> bytes:
+    return lenenc_int(n)
+
+
+def prepare_ok_header(statement_id: int, columns: int, params: int, warnings: int) -> bytes:
+    """COM_STMT_PREPARE_OK: 0x00, statement id int<4>, columns int<2>, params int<2>, a
+    reserved 0x00, warnings int<2>."""
+    return b"\x00" + struct.pack("<IHHBH", statement_id & 0xFFFFFFFF, columns, params, 0,
+                                 min(warnings, 0xFFFF))
+
+
+def plain_string(text: str) -> bytes:
+    """The COM_STATISTICS reply: the text itself, no header byte."""
+    return text.encode("utf-8", "surrogateescape")
+
