@@ -43,6 +43,7 @@ ER_DUP_KEYNAME = 1061
 ER_DUP_ENTRY = 1062
 ER_PARSE_ERROR = 1064
 ER_EMPTY_QUERY = 1065
+ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION = 1792
 ER_NONUNIQ_TABLE = 1066
 ER_INVALID_DEFAULT = 1067
 ER_MULTIPLE_PRI_KEY = 1068
@@ -113,6 +114,8 @@ ER_USER_LOCK_DEADLOCK = 3058
 ER_CONNECTION_KILLED = 1927
 ER_MALFORMED_PACKET = 1835
 ER_CLIENT_INTERACTION_TIMEOUT = 4031
+ER_VARIABLE_IS_READONLY = 1621
+ER_WRONG_VALUE_COUNT_ON_ROW = 1136
 ER_STATEMENT_TIMEOUT = 1969
 ER_MUST_CHANGE_PASSWORD = 1820
 ER_PLUGIN_IS_NOT_LOADED = 1524
@@ -158,6 +161,7 @@ ERRORS: dict[int, ErrorSpec] = {
     ER_DUP_ENTRY: ErrorSpec("ER_DUP_ENTRY", "23000", "Duplicate entry '%s' for key '%s'"),
     ER_PARSE_ERROR: ErrorSpec("ER_PARSE_ERROR", "42000", "You have an error in your SQL syntax; check the manual that corresponds to your MariaDB server version for the right syntax to use near '%s' at line %d"),
     ER_EMPTY_QUERY: ErrorSpec("ER_EMPTY_QUERY", "42000", "Query was empty"),
+    ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION: ErrorSpec("ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION", "25006", "Cannot execute statement in a READ ONLY transaction"),
     ER_NONUNIQ_TABLE: ErrorSpec("ER_NONUNIQ_TABLE", "42000", "Not unique table/alias: '%s'"),
     ER_INVALID_DEFAULT: ErrorSpec("ER_INVALID_DEFAULT", "42000", "Invalid default value for '%s'"),
     ER_MULTIPLE_PRI_KEY: ErrorSpec("ER_MULTIPLE_PRI_KEY", "42000", "Multiple primary key defined"),
@@ -235,6 +239,8 @@ ERRORS: dict[int, ErrorSpec] = {
     ER_STATEMENT_TIMEOUT: ErrorSpec("ER_STATEMENT_TIMEOUT", "70100", "Query execution was interrupted (max_statement_time exceeded)"),
     ER_USER_LOCK_WRONG_NAME: ErrorSpec("ER_USER_LOCK_WRONG_NAME", "42000", "Incorrect user-level lock name '%s'"),
     ER_USER_LOCK_DEADLOCK: ErrorSpec("ER_USER_LOCK_DEADLOCK", "HY000", "Deadlock found when trying to get user-level lock; try rolling back transaction/releasing locks and restarting lock acquisition"),
+    ER_VARIABLE_IS_READONLY: ErrorSpec("ER_VARIABLE_IS_READONLY", "HY000", "%s variable '%s' is read-only. Use SET %s to assign the value"),
+    ER_WRONG_VALUE_COUNT_ON_ROW: ErrorSpec("ER_WRONG_VALUE_COUNT_ON_ROW", "21S01", "Column count doesn't match value count at row %d"),
     ER_CLIENT_INTERACTION_TIMEOUT: ErrorSpec("ER_CLIENT_INTERACTION_TIMEOUT", "HY000", "The client was disconnected by the server because of inactivity. See wait_timeout and interactive_timeout for configuring this behavior."),
 }
 
