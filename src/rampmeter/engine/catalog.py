@@ -160,7 +160,10 @@ def create_table(tree: exp.Create, database: str) -> CreateTable:
             overrides.append((cname, column_types[cname]))
             cname_def = cname_def.replace(placeholder, "INTEGER PRIMARY KEY AUTOINCREMENT")
         else:
-            cname_def = cname_def.replace(placeholder, column_types[cname])
+            # SQLite type names take only numeric arguments; quoted as one identifier,
+            # ENUM('a','b') / SET(...) are accepted and read back unquoted by PRAGMA table_info.
+            ctype = column_types[cname]
+            cname_def = cname_def.replace(placeholder, q(ctype) if "'" in ctype else ctype)
         body.append(cname_def)
     if pk and autoinc is None:
         body.append("PRIMARY KEY (" + ", ".join(q(c) for c in pk) + ")")
@@ -201,6 +204,15 @@ def _constraint_columns(node: exp.Expression | None) -> list[str]:
     if node is None:
         return []
     return [_index_column(node)]
+
+
+def rename_meta_ddl(schema: str, old: str, new: str) -> list[str]:
+    """Statements that move `old`'s rows in the meta table to `new` (RENAME TABLE): without
+    them the AUTO_INCREMENT column's MySQL type would stay behind under the old name."""
+    def lit(text: str) -> str:
+        return "'" + text.replace("'", "''") + "'"
+    return [meta_table_ddl(schema), f"UPDATE {q(schema)}.{META_TABLE} SET table_name = "
+            f"{lit(new)} WHERE table_name = {lit(old)}"]
 
 
 def index_ddl(db: str, table: str, index: str, unique: bool, cols: list[str],
@@ -352,7 +364,7 @@ def _is_number(text: str) -> bool:
 def parse_mysql(sql: str) -> exp.Expression:
     try:
         tree = sqlglot.parse_one(sql, read="mysql")
-    except sqlglot.errors.ParseError:
+    except (sqlglot.errors.ParseError, sqlglot.errors.TokenError):
         raise ServerError(errors.ER_PARSE_ERROR, sql[:80], 1) from None
     if tree is None:
         raise ServerError(errors.ER_PARSE_ERROR, sql[:80], 1)

@@ -1065,6 +1065,7 @@ def _alter(s: SqliteSession, sql: str, ex: Extracted) -> Result:
         elif aw[:1] == ["RENAME"]:
             new = _split_name(action.split()[-1])[1]
             statements.append(f"ALTER TABLE {q(schema)}.{q(stored)} RENAME TO {q(new)}")
+            statements += catalog.rename_meta_ddl(schema, stored, new)
         elif aw[:1] in (["ENGINE"], ["DEFAULT"], ["CHARSET"], ["CONVERT"], ["COMMENT"],
                         ["AUTO_INCREMENT"], ["ROW_FORMAT"], ["FORCE"]):
             continue  # table options: accepted, nothing to change in SQLite
@@ -1094,6 +1095,7 @@ def _rename(s: SqliteSession, sql: str, ex: Extracted) -> Result:
         if stored is None:
             raise ServerError(errors.ER_NO_SUCH_TABLE, schema, old)
         statements.append(f"ALTER TABLE {q(schema)}.{q(stored)} RENAME TO {q(new)}")
+        statements += catalog.rename_meta_ddl(schema, stored, new)
     with _ddl(s):
         for stmt in statements:
             s.conn.execute(stmt)

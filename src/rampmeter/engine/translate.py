@@ -251,14 +251,21 @@ def parse_error(sql: str, near: str | None = None) -> ServerError:
 
 def translate(shape: str, database: str | None, table_meta: TableMeta) -> Plan:
     """Translate one DML shape (see the module rules)."""
+    kind = (shape.split(None, 1) or [""])[0].upper()
+    # sqlglot's MySQL reader has no REPLACE (it falls back to a Command): parse it as the INSERT
+    # it is and generate SQLite's INSERT OR REPLACE.
+    text = "INSERT" + shape[len(kind):] if kind == "REPLACE" else shape
     try:
-        tree = sqlglot.parse_one(shape, read="mysql")
+        tree = sqlglot.parse_one(text, read="mysql")
     except sqlglot.errors.ParseError as e:
         near = _near(shape, e)
         raise parse_error(shape, near) from None
+    except sqlglot.errors.TokenError:  # e.g. an unterminated string literal
+        raise parse_error(shape) from None
     if tree is None or isinstance(tree, exp.Command):
         raise parse_error(shape)
-    kind = shape.split(None, 1)[0].upper()
+    if kind == "REPLACE" and isinstance(tree, exp.Insert):
+        tree.set("alternative", "REPLACE")
     ctes = {c.alias_or_name.lower() for c in tree.find_all(exp.CTE)}
     infoschema: list[str] = []
     aliases: dict[str, tuple[str, str]] = {}
@@ -395,6 +402,10 @@ def _select_list_texts(shape: str) -> list[str] | None:
                 continue
         elif depth == 0 and kind == "comma" and started:
             items.append([])
+            continue
+        if started and kind == "word" and items[-1] and items[-1][-1] == ":" and \
+                re.fullmatch(r"p\d+", text):
+            items[-1][-1] = "?"  # a parameter extract() named :pN; MySQL's name has the `?`
             continue
         if started:
             items[-1].append(text)

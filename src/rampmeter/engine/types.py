@@ -77,7 +77,9 @@ def mysql_spelling(column_type: str) -> str:
             name, args = "tinyint", ["1"]
         elif name == "integer":
             name = "int"
-        text = f"{name}({args[0] if args else length - (1 if unsigned and length > 4 else 0)})"
+        # unsigned drops the sign's column: tinyint(3) ... int(10), but bigint(20) both ways
+        width = length - (1 if unsigned and name != "bigint" else 0)
+        text = f"{name}({args[0] if args else width})"
     elif name in ("decimal", "numeric", "dec", "fixed"):
         prec, scale = (args + ["10", "0"])[:2] if args else ["10", "0"]
         text = f"decimal({prec},{scale})"

@@ -1,0 +1,123 @@
+"""Failures become ServerError with the MySQL code and SQLSTATE a MariaDB client would see."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from rampmeter import errors
+from rampmeter.engine.sqlite import SqliteSession, map_error
+
+from .conftest import fails, rows
+
+
+@pytest.fixture
+def t(session: SqliteSession) -> SqliteSession:
+    session.execute("CREATE TABLE t (id INT PRIMARY KEY, name VARCHAR(10) NOT NULL, "
+                    "email VARCHAR(30), UNIQUE KEY uq_email (email))")
+    session.execute("INSERT INTO t VALUES (1, 'a', 'a@x'), (2, 'b', 'b@x')")
+    return session
+
+
+def test_duplicate_primary_key_is_1062(t: SqliteSession) -> None:
+    err = fails(t, "INSERT INTO t VALUES (1, 'again', NULL)", errors.ER_DUP_ENTRY, "23000")
+    assert "id" in err.message
+
+
+def test_duplicate_unique_key_is_1062(t: SqliteSession) -> None:
+    fails(t, "UPDATE t SET email = 'a@x' WHERE id = 2", errors.ER_DUP_ENTRY, "23000")
+    assert rows(t.execute("SELECT email FROM t WHERE id = 2")) == [("b@x",)]  # unchanged
+
+
+def test_failed_multi_row_insert_inserts_nothing(t: SqliteSession) -> None:
+    fails(t, "INSERT INTO t VALUES (3, 'c', NULL), (1, 'dup', NULL)", errors.ER_DUP_ENTRY)
+    assert rows(t.execute("SELECT id FROM t ORDER BY id")) == [(1,), (2,)]
+
+
+def test_missing_table_is_1146(t: SqliteSession) -> None:
+    err = fails(t, "SELECT * FROM nope", errors.ER_NO_SUCH_TABLE, "42S02")
+    assert err.message == "Table 'db.nope' doesn't exist"
+    fails(t, "INSERT INTO nope VALUES (1)", errors.ER_NO_SUCH_TABLE, "42S02")
+    fails(t, "UPDATE nope SET a = 1", errors.ER_NO_SUCH_TABLE, "42S02")
+
+
+@pytest.mark.parametrize("sql", ["SELEC 1", "SELECT FROM WHERE", "SELECT * FROM t WHERE",
+                                 "SELECT 'unterminated", "INSERT INTO t VALUES ('open)",
+                                 "CREATE TABLE x (a varchar(3) DEFAULT 'open)", "FROBNICATE t"])
+def test_syntax_errors_are_1064(t: SqliteSession, sql: str) -> None:
+    fails(t, sql, errors.ER_PARSE_ERROR, "42000")
+
+
+def test_empty_query_is_1065(t: SqliteSession) -> None:
+    fails(t, "  /* only a comment */ ", errors.ER_EMPTY_QUERY, "42000")
+
+
+def test_unknown_column_is_1054(t: SqliteSession) -> None:
+    err = fails(t, "SELECT nope FROM t", errors.ER_BAD_FIELD_ERROR, "42S22")
+    assert "nope" in err.message
+    fails(t, "UPDATE t SET nope = 1", errors.ER_BAD_FIELD_ERROR, "42S22")
+    fails(t, "SELECT id FROM t WHERE nope = 1", errors.ER_BAD_FIELD_ERROR, "42S22")
+
+
+def test_table_exists_is_1050(t: SqliteSession) -> None:
+    fails(t, "CREATE TABLE t (x int)", errors.ER_TABLE_EXISTS_ERROR, "42S01")
+    fails(t, "create table T (x int)", errors.ER_TABLE_EXISTS_ERROR, "42S01")
+
+
+def test_unknown_table_on_drop_is_1051(t: SqliteSession) -> None:
+    err = fails(t, "DROP TABLE t, nope", errors.ER_BAD_TABLE_ERROR, "42S02")
+    assert "nope" in err.message
+    assert t.list_tables() == ["t"]  # nothing dropped when one name is unknown
+
+
+def test_null_into_not_null_is_1048(t: SqliteSession) -> None:
+    err = fails(t, "INSERT INTO t (id, name) VALUES (5, NULL)", errors.ER_BAD_NULL_ERROR, "23000")
+    assert "name" in err.message
+    fails(t, "UPDATE t SET name = NULL WHERE id = 1", errors.ER_BAD_NULL_ERROR, "23000")
+
+
+def test_no_database_selected_is_1046(open_session: Callable[..., SqliteSession]) -> None:
+    s = open_session()
+    for sql in ("SELECT * FROM t", "INSERT INTO t VALUES (1)", "CREATE TABLE t (a int)",
+                "DROP TABLE t", "DESCRIBE t"):
+        fails(s, sql, errors.ER_NO_DB_ERROR, "3D000")
+
+
+def test_column_count_mismatch_is_1136(t: SqliteSession) -> None:
+    fails(t, "INSERT INTO t VALUES (9)", errors.ER_WRONG_VALUE_COUNT_ON_ROW, "21S01")
+    fails(t, "INSERT INTO t (id, name) VALUES (9, 'x', 'extra')",
+          errors.ER_WRONG_VALUE_COUNT_ON_ROW, "21S01")
+
+
+def test_unknown_database_in_a_qualified_name(t: SqliteSession) -> None:
+    fails(t, "SELECT * FROM nodb.t", errors.ER_NO_SUCH_TABLE, "42S02")
+
+
+def test_an_error_leaves_the_session_usable(t: SqliteSession) -> None:
+    fails(t, "SELECT nope FROM t", errors.ER_BAD_FIELD_ERROR)
+    fails(t, "INSERT INTO t VALUES (1, 'dup', NULL)", errors.ER_DUP_ENTRY)
+    assert rows(t.execute("SELECT COUNT(*) FROM t")) == [(2,)]
+    assert not t.in_transaction
+
+
+@pytest.mark.parametrize(("message", "code"), [
+    ("no such table: main.x", errors.ER_NO_SUCH_TABLE),
+    ("no such column: a.b.c", errors.ER_BAD_FIELD_ERROR),
+    ("UNIQUE constraint failed: t.a, t.b", errors.ER_DUP_ENTRY),
+    ("NOT NULL constraint failed: t.a", errors.ER_BAD_NULL_ERROR),
+    ("table \"t\" already exists", errors.ER_TABLE_EXISTS_ERROR),
+    ("table t has 2 columns but 3 values were supplied", errors.ER_WRONG_VALUE_COUNT_ON_ROW),
+    ("near \"FROM\": syntax error", errors.ER_PARSE_ERROR),
+    ("database is locked", errors.ER_LOCK_WAIT_TIMEOUT),
+    ("something new", errors.ER_UNKNOWN_ERROR),
+])
+def test_map_error(message: str, code: int) -> None:
+    assert map_error(message, "db").code == code
+
+
+def test_map_error_shows_db_table_column_as_table_column() -> None:
+    assert map_error("no such column: db.t.c", "db").message == \
+        "Unknown column 't.c' in 'field list'"
+    assert map_error("no such table: temp.is_tables", None).message == \
+        "Table 'information_schema.TABLES' doesn't exist"
