@@ -69,13 +69,6 @@ class PoolConfig:
     group_count: int = 1
 
     @property
-    def active_limit(self) -> int:
-        limit = 1 + self.oversubscribe
-        if self.max_active_query_threads:
-            limit = min(limit, self.max_active_query_threads)
-        return limit
-
-    @property
     def transactions_per_group(self) -> int:
         """MySQL Enterprise divides thread_pool_max_transactions_limit among the groups."""
         if not self.max_transactions_limit:
@@ -164,8 +157,17 @@ class GroupState:
 # --- limits ----------------------------------------------------------------------------------
 
 def too_many_threads(g: GroupState, cfg: PoolConfig) -> bool:
-    """MariaDB's too_many_threads: enough active threads run; do not dequeue (unless stalled)."""
-    return g.active_count >= cfg.active_limit and not g.stalled
+    """MariaDB's too_many_threads: enough active threads run; do not dequeue (unless stalled).
+
+    active_count includes the asking worker. MariaDB's test is active >= 1 + oversubscribe.
+    MySQL's thread_pool_max_active_query_threads=N allows N threads running statements, the
+    asking one included, so that cap is exceeded only at active > N (with N=1 and MariaDB's
+    ">=" form a lone worker could never dequeue its own group's work)."""
+    if g.stalled:
+        return False
+    if g.active_count >= 1 + cfg.oversubscribe:
+        return True
+    return bool(cfg.max_active_query_threads) and g.active_count > cfg.max_active_query_threads
 
 
 def low_queue_frozen(g: GroupState, cfg: PoolConfig) -> bool:

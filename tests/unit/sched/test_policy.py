@@ -56,9 +56,12 @@ def test_oversubscribe_limit_stops_dequeue_unless_stalled(cfg):
 
 def test_max_active_query_threads_tightens_the_limit():
     cfg = PoolConfig(oversubscribe=3, max_active_query_threads=2)
-    g = group(active_count=2)
-    assert policy.too_many_threads(g, cfg)
-    assert not policy.too_many_threads(group(active_count=1), cfg)
+    # the asking worker is counted: two active means it and one other, which the cap allows
+    assert policy.too_many_threads(group(active_count=3), cfg)
+    assert not policy.too_many_threads(group(active_count=2), cfg)
+    one = PoolConfig(oversubscribe=3, max_active_query_threads=1)
+    assert not policy.too_many_threads(group(active_count=1), one)
+    assert policy.too_many_threads(group(active_count=2), one)
 
 
 def test_percona_low_queue_freeze(clock, cfg):
