@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -34,6 +35,13 @@ def wait_until(predicate: Callable[[], Any], timeout: float = 10.0, interval: fl
         time.sleep(interval)
 
 
+def free_port() -> int:
+    """A TCP port free right now on 127.0.0.1 (for options where 0 means "off")."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
 @dataclass
 class ServerHandle:
     host: str
@@ -48,14 +56,18 @@ class ServerHandle:
         kw.setdefault("password", "")
         kw.setdefault("autocommit", True)
         kw.setdefault("connect_timeout", 10)
+        if "ssl" not in kw:
+            # PyMySQL's default PREFERRED mode builds an SSL context per connect (~30 ms of
+            # certificate loading), which would dominate tests that open thousands.
+            kw.setdefault("ssl_disabled", True)
         return pymysql.connect(host=self.host, port=kw.pop("port", self.port), **kw)
 
-    def query(self, sql: str, **kw: Any) -> list[tuple[Any, ...]]:
+    def query(self, sql: str, **kw: Any) -> tuple[tuple[Any, ...], ...]:
         conn = self.connect(**kw)
         try:
             with conn.cursor() as cur:
                 cur.execute(sql)
-                return list(cur.fetchall())
+                return tuple(cur.fetchall())
         finally:
             conn.close()
 

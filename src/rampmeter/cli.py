@@ -1,5 +1,186 @@
-"""Placeholder until the composition root lands."""
+"""The composition root: `rampmeter serve | bench`. The only module that may import every layer.
+
+`serve` builds, in order: options (command line over option files over defaults) -> logging ->
+the data directory, engine, accounts, RSA keys, TLS -> the connection handler chosen by
+thread_handling (and a one-thread-per-connection handler for extra_port) -> the network server.
+It prints MariaDB's "ready for connections" lines (tools parse the port from them) and stops on
+SIGTERM / SIGINT / SHUTDOWN: stop accepting, roll back open transactions, close every client.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import ssl
+import sys
+import threading
+from pathlib import Path
+
+from rampmeter import __version__
+from rampmeter.config.cmdline import UsageError, help_text, parse_server_args
+from rampmeter.config.variables import GlobalVariables
+from rampmeter.engine.sqlite import SqliteEngine
+from rampmeter.net.connection import ClientConnection
+from rampmeter.net.server import Server
+from rampmeter.obs.logging import setup_logging
+from rampmeter.pool import waits
+from rampmeter.pool.base import ConnectionHandler
+from rampmeter.pool.no_threads import NoThreadsHandler
+from rampmeter.pool.per_thread import PerThreadHandler
+from rampmeter.pool.threadpool import ThreadPool
+from rampmeter.protocol.auth import RsaKeyPair
+from rampmeter.session.accounts import AccountStore
+from rampmeter.session.context import ServerContext
+from rampmeter.session.registry import Registry
 
 
-def main() -> int:
+def build_handler(gv: GlobalVariables) -> ConnectionHandler:
+    handle = ClientConnection.handle
+    mode = gv["thread_handling"]
+    if mode == "no-threads":
+        return NoThreadsHandler(handle)
+    if mode == "pool-of-threads":
+        return ThreadPool(handle, gv)
+    return PerThreadHandler(handle)
+
+
+def tls_context(gv: GlobalVariables) -> ssl.SSLContext | None:
+    cert, key = gv["ssl_cert"], gv["ssl_key"]
+    if not cert and not key:
+        return None
+    if not (cert and key):
+        raise UsageError("--ssl-cert and --ssl-key must be given together")
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.minimum_version = ssl.TLSVersion.TLSv1_2
+    ctx.load_cert_chain(cert, key)
+    if gv["ssl_ca"]:
+        ctx.load_verify_locations(gv["ssl_ca"])
+    return ctx
+
+
+def _no_rows(table: str) -> list[tuple[object, ...]]:
+    if table == "THREAD_POOL_WAITS":  # the wait counters are kept whatever the handler
+        return list(waits.wait_rows())
+    return []
+
+
+class RunningServer:
+    """A started server and the objects behind it (tests start one in-process with this)."""
+
+    def __init__(self, gv: GlobalVariables, log: logging.Logger) -> None:
+        datadir = Path(gv["datadir"])
+        datadir.mkdir(parents=True, exist_ok=True)
+        self.variables = gv
+        self.engine = SqliteEngine(datadir, synchronous=gv["sqlite_synchronous"])
+        tls = tls_context(gv)
+        gv.set_internal("have_ssl", "YES" if tls else "DISABLED")
+        self.handler = build_handler(gv)
+        self.extra_handler = PerThreadHandler(ClientConnection.handle, name="extra") \
+            if gv["extra_port"] else None
+        self.stopped = threading.Event()
+        self.ctx = ServerContext(
+            variables=gv,
+            registry=Registry(lambda: gv["max_connections"], lambda: gv["extra_max_connections"]),
+            accounts=AccountStore(datadir),
+            engine=self.engine,
+            waiting=waits.waiting,
+            rsa_keys=RsaKeyPair.load_or_create(datadir),
+            tls_enabled=tls is not None,
+            handler_status=self._handler_status,
+            pool_table=self.handler.table if isinstance(self.handler, ThreadPool) else _no_rows,
+            flush_pool=self._flush_pool,
+            request_shutdown=lambda: threading.Thread(target=self.stop, daemon=True).start(),
+            log=log,
+        )
+        self.server = Server(self.ctx, self.handler, self.extra_handler, tls)
+        self.server.bind()
+        self.server.start()
+
+    @property
+    def port(self) -> int:
+        return self.server.port
+
+    def _handler_status(self) -> dict[str, int]:
+        status = dict(self.handler.status())
+        if self.extra_handler is not None:
+            status["Threads_created"] = status.get("Threads_created", 0) + \
+                self.extra_handler.threads_created
+        return status
+
+    def _flush_pool(self, what: str) -> None:
+        if isinstance(self.handler, ThreadPool):
+            self.handler.flush(what)
+        elif what == "waits":
+            waits.flush_wait_counts()
+
+    def stop(self) -> None:
+        if self.stopped.is_set():
+            return
+        self.server.stop()
+        self.engine.close()
+        self.stopped.set()
+
+
+def serve(argv: list[str]) -> int:
+    try:
+        args = parse_server_args(argv)
+    except UsageError as exc:
+        print(f"rampmeter serve: {exc}", file=sys.stderr)
+        return 2
+    if args.help:
+        print("usage: rampmeter serve [options]\n")
+        print(help_text())
+        return 0
+    gv = GlobalVariables(args.values)
+    log = setup_logging(gv["log_error"], gv["log_warnings"])
+    for warning in args.warnings:
+        log.warning("%s", warning)
+    if gv["pid_file"]:
+        Path(gv["pid_file"]).write_text(f"{os.getpid()}\n")
+    try:
+        running = RunningServer(gv, log)
+    except (OSError, UsageError, ssl.SSLError) as exc:
+        log.error("%s", exc)
+        log.error("Aborting")
+        return 1
+
+    def on_signal(signum: int, frame: object) -> None:
+        log.info("Received %s: shutting down", signal.Signals(signum).name)
+        threading.Thread(target=running.stop, daemon=True).start()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    socket_path = gv["socket"]
+    log.info("rampmeter %s (%s, %s): ready for connections.", __version__,
+             gv["thread_handling"], running.engine.name)
+    log.info("Version: '%s'  socket: '%s'  port: %d  rampmeter", gv["version"], socket_path,
+             running.port)
+    host = gv["bind_address"]
+    print(f"Connect with:  mariadb -h{host} -P{running.port} -uroot    "
+          f"(data in {Path(gv['datadir']).resolve()})", file=sys.stderr, flush=True)
+    while not running.stopped.wait(0.5):
+        pass
+    log.info("Shutdown complete")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = argparse.ArgumentParser(prog="rampmeter", description=(
+        "A MySQL-compatible server with MariaDB's thread pool, on embedded SQLite."))
+    parser.add_argument("--version", action="version", version=f"rampmeter {__version__}")
+    parser.add_argument("command", choices=["serve", "bench"], help="what to run")
+    if not argv or argv[0] not in ("serve", "bench"):
+        parser.parse_args(argv[:1] or ["--help"])
+        return 2
+    command, rest = argv[0], argv[1:]
+    if command == "serve":
+        return serve(rest)
+    from rampmeter.bench import main as bench_main
+    return bench_main(rest)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -126,7 +126,7 @@ def _apply(result: ServerArgs, name: str, value: str | None, origin: str,
         stored, warnings = opt.coerce(raw)
     except ServerError as exc:
         raise UsageError(f"{origin}: {exc.message}") from None
-    for w in warnings:
+    if warnings:
         result.warnings.append(f"{origin}: option '{opt.flag}': value {raw} adjusted to {stored}")
     result.values[opt.name] = stored
 

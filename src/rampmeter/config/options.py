@@ -213,10 +213,10 @@ _OPTIONS: list[Option] = [
            dynamic=False, minimum=0, maximum=65535),
     Option("extra_max_connections", Kind.INT, 1, "Connections allowed on extra_port.",
            minimum=1, maximum=100000),
-    Option("thread_handling", Kind.ENUM, "one-thread-per-connection",
-           "How connections get threads: one thread per connection, or one thread for "
-           "everything (debugging).", dynamic=False,
-           choices=("one-thread-per-connection", "no-threads")),
+    Option("thread_handling", Kind.ENUM, "pool-of-threads",
+           "How connections get threads: the thread pool (default), one thread per connection, "
+           "or one thread for everything (debugging).", dynamic=False,
+           choices=("one-thread-per-connection", "no-threads", "pool-of-threads")),
     Option("log_error", Kind.STR, "", "Error log file (empty: standard error).", dynamic=False),
     Option("log_warnings", Kind.INT, 2, "Verbosity of the error log (MariaDB): 0 errors, 1 "
            "warnings, 2 notes incl. aborted connections.", minimum=0, maximum=4294967295),

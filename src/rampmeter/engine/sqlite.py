@@ -199,6 +199,7 @@ class SqliteSession(EngineSession):
         self._txn: _Transaction | None = None
         self._autocommit = True
         self._lock_tables = 0  # holds of the write lock for LOCK TABLES / FTWRL
+        self._user_locks = 0  # GET_LOCK holds
         self._cancelled = False
         self._wake = threading.Event()
         self._udf_error: ServerError | None = None
@@ -219,13 +220,9 @@ class SqliteSession(EngineSession):
 
     @property
     def holds_locks(self) -> bool:
-        return self._lock_tables > 0 or self.engine.locks.owner_of(WRITE_LOCK) is self and \
-            self._txn is None or self._holds_user_locks()
-
-    def _holds_user_locks(self) -> bool:
-        return self._user_locks > 0
-
-    _user_locks = 0
+        """LOCK TABLES / FTWRL or GET_LOCK locks (the write lock of a transaction is covered
+        by in_transaction). Plain counters: the pool asks this on every command."""
+        return self._lock_tables > 0 or self._user_locks > 0
 
     @property
     def last_insert_id(self) -> int:

@@ -151,6 +151,7 @@ class ServerProtocol:
         self._row_encoders: list[Encoder | None] | None = None  # None: text rows
         self.client_capabilities = Capability(0)  # as the client sent them
         self._caps = Capability.PROTOCOL_41  # client & offered: what the replies honour
+        self._no_eof = False  # CLIENT_DEPRECATE_EOF agreed (a bool: asked on every reply)
 
     # --- state ---------------------------------------------------------------------------
     @property
@@ -249,6 +250,7 @@ class ServerProtocol:
             raise ProtocolViolation("a second SSLRequest", code=ER_HANDSHAKE_ERROR)
         self.client_capabilities = resp.capabilities
         self._caps = resp.capabilities & self._offered
+        self._no_eof = bool(self._caps & Capability.DEPRECATE_EOF)
         self._charset = resp.charset
         return self._start_auth(resp.user, resp.auth_response, resp.plugin, resp.database,
                                 resp.charset, resp.attributes, change_user=False)
@@ -317,7 +319,7 @@ class ServerProtocol:
         return self._send(payload)
 
     def _deprecate_eof(self) -> bool:
-        return bool(self._caps & Capability.DEPRECATE_EOF)
+        return self._no_eof
 
     def _eof_payload(self, status: ServerStatus, warnings: int) -> bytes:
         """The end of a row or definition list: EOF, or an OK with a 0xFE header when the

@@ -1,0 +1,265 @@
+"""A client socket glued to its protocol object and its session: the only code that calls
+recv/send on client sockets.
+
+Rules:
+- Sockets are non-blocking. `handle()` drains what the kernel has, feeds the protocol, runs every
+  complete command (pipelined ones too, so nothing stays buffered where epoll cannot see it) and
+  writes the replies. It blocks only (a) for the rest of a packet already begun, at most
+  net_read_timeout, and (b) for a slow reader, at most net_write_timeout; both inside
+  `waiting(NET)` so the pool can start another thread (MariaDB MDEV-156).
+- The first `handle()` of a connection sends the greeting and returns: login is event driven, so
+  a client that connects and says nothing does not hold a pool thread (MariaDB logs in on a worker
+  and blocks it up to connect_timeout; the connect_timeout is enforced by the handler's idle
+  timeout here instead).
+- Every failure stays with this connection: a malformed packet gets an ERR when one can still be
+  framed and closes the connection with a log line; an unexpected exception is logged with its
+  traceback and closes only this connection.
+- `close()` is idempotent and may come from any thread; it closes the session (rolling back) and
+  the socket, and frees the max_connections slot exactly once.
+"""
+
+from __future__ import annotations
+
+import logging
+import select
+import socket
+import ssl
+import threading
+import time
+from collections.abc import Callable
+
+from rampmeter import errors
+from rampmeter.engine.base import WaitHook, WaitReason
+from rampmeter.errors import ProtocolViolation, ServerError
+from rampmeter.pool.base import Verdict
+from rampmeter.protocol import events as ev
+from rampmeter.protocol.connection import NEED_DATA, ServerProtocol
+from rampmeter.sched.priority import PriorityInputs
+from rampmeter.session.session import KillState, Session
+
+log = logging.getLogger("rampmeter.net")
+
+_RECV_SIZE = 256 * 1024
+_FLUSH_AT = 256 * 1024
+_POLL_IN = select.POLLIN | select.POLLPRI | select.POLLHUP | select.POLLERR
+_POLL_OUT = select.POLLOUT | select.POLLHUP | select.POLLERR
+
+
+class NetTimeout(Exception):
+    pass
+
+
+class ClientConnection:
+    def __init__(self, sock: socket.socket, host: str, session: Session, proto: ServerProtocol,
+                 *, waiting: WaitHook, tls_context: ssl.SSLContext | None,
+                 on_close: Callable[[ClientConnection], None]) -> None:
+        self.sock: socket.socket = sock
+        self.host = host
+        self.session = session
+        self.proto = proto
+        self.connection_id = session.connection_id
+        self.handler_data: object = None
+        self._fd = sock.fileno()
+        self._waiting = waiting
+        self._tls_context = tls_context
+        self._on_close = on_close
+        self._out = bytearray()
+        self._greeted = False
+        self._closed = False
+        self._close_lock = threading.Lock()
+        session.on_kill = self._shutdown_read
+
+    # --- pool.base.Connection --------------------------------------------------------------
+    def fileno(self) -> int:
+        return self._fd
+
+    def has_buffered_input(self) -> bool:
+        if self.proto.has_buffered_input:
+            return True
+        return isinstance(self.sock, ssl.SSLSocket) and self.sock.pending() > 0
+
+    def idle_timeout(self) -> float:
+        return self.session.idle_timeout()
+
+    def priority_inputs(self) -> PriorityInputs:
+        return self.session.priority_inputs()
+
+    def expire(self) -> None:
+        self.session.expire()
+
+    def close(self) -> None:
+        with self._close_lock:
+            if self._closed:
+                return
+            self._closed = True
+        try:
+            self.session.close()
+        finally:
+            try:
+                self.sock.close()
+            finally:
+                self._on_close(self)
+
+    def begin_shutdown(self) -> None:
+        """Server shutdown: fail a running statement with 1053 and wake an idle connection."""
+        self.session.shutdown()
+
+    # --- serving ---------------------------------------------------------------------------
+    def handle(self) -> Verdict:
+        try:
+            return self._handle()
+        except ProtocolViolation as exc:
+            self._abort(f"malformed packet: {exc.detail}", reply=exc)
+        except NetTimeout as exc:
+            self._abort(str(exc))
+        except (ConnectionError, ssl.SSLError, OSError) as exc:
+            self._abort(f"Got an error reading communication packets: {exc}", quiet=True)
+        except Exception:  # noqa: BLE001 - a bug must cost one connection, not the server
+            log.exception("connection %d: internal error; closing it", self.connection_id)
+            self._abort("internal error", reply=ServerError(errors.ER_UNKNOWN_ERROR,
+                                                            "internal server error"))
+        return Verdict.CLOSE
+
+    def _handle(self) -> Verdict:
+        session, proto = self.session, self.proto
+        if not self._greeted:
+            self._greeted = True
+            self._send_now(proto.greeting())
+            return Verdict.KEEP
+        if session.killed >= KillState.WAIT_TIMEOUT:
+            session.check_killed_before_command(proto, self._write)
+            self._flush()
+            return Verdict.CLOSE
+        self._receive()
+        while True:
+            try:
+                event = proto.next_event()
+            except ProtocolViolation:
+                raise
+            except ServerError as exc:  # a per-command error (unknown statement id...)
+                session.write_error(exc, proto, self._write)
+                continue
+            if event is NEED_DATA:
+                pending = proto.data_to_send()  # auth rounds the protocol answered itself
+                if pending:
+                    self._write(pending)
+                if proto.has_partial_packet:
+                    self._wait_io(_POLL_IN, session.vars["net_read_timeout"], "reading")
+                    self._receive()
+                    continue
+                break
+            if isinstance(event, ev.StartTLS):
+                self._start_tls()
+                continue
+            keep = session.handle(event, proto, self._write)
+            proto.max_allowed_packet = session.vars["max_allowed_packet"]
+            if not keep:
+                self._flush()
+                return Verdict.CLOSE
+        self._flush()
+        return Verdict.KEEP
+
+    def _receive(self) -> None:
+        """Drain the socket without blocking; EOF is passed on to the protocol as b''."""
+        received = 0
+        while True:
+            try:
+                data = self.sock.recv(_RECV_SIZE)
+            except (BlockingIOError, ssl.SSLWantReadError):
+                break
+            except ssl.SSLWantWriteError:
+                self._wait_io(_POLL_OUT, self.session.vars["net_write_timeout"], "writing")
+                continue
+            self.proto.receive_data(data)
+            if not data:
+                break
+            received += len(data)
+            if len(data) < _RECV_SIZE and not self.has_pending_tls():
+                break
+        if received:
+            self.session.counters["Bytes_received"] += received
+
+    def has_pending_tls(self) -> bool:
+        return isinstance(self.sock, ssl.SSLSocket) and self.sock.pending() > 0
+
+    def _write(self, data: bytes) -> None:
+        self._out += data
+        if len(self._out) >= _FLUSH_AT:
+            self._flush()
+
+    def _send_now(self, data: bytes) -> None:
+        self._out += data
+        self._flush()
+
+    def _flush(self) -> None:
+        if not self._out:
+            return
+        view = memoryview(self._out)
+        sent_total = 0
+        try:
+            while sent_total < len(view):
+                try:
+                    sent_total += self.sock.send(view[sent_total:])
+                except (BlockingIOError, ssl.SSLWantWriteError):
+                    self._wait_io(_POLL_OUT, self.session.vars["net_write_timeout"], "writing")
+                except ssl.SSLWantReadError:
+                    self._wait_io(_POLL_IN, self.session.vars["net_write_timeout"], "writing")
+        finally:
+            view.release()
+            del self._out[:sent_total]
+            self.session.counters["Bytes_sent"] += sent_total
+
+    def _wait_io(self, events: int, timeout: float, what: str) -> None:
+        """Block until the socket is ready, reported to the handler as a NET wait."""
+        poller = select.poll()
+        poller.register(self._fd, events)
+        deadline = time.monotonic() + timeout
+        with self._waiting(WaitReason.NET):
+            while True:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise NetTimeout(f"Got timeout {what} communication packets")
+                if poller.poll(remaining * 1000):
+                    return
+
+    def _start_tls(self) -> None:
+        if self._tls_context is None:
+            raise ProtocolViolation("SSLRequest without TLS configured")
+        tls = self._tls_context.wrap_socket(self.sock, server_side=True,
+                                            do_handshake_on_connect=False)
+        self.sock = tls
+        timeout = float(self.session.ctx.variables["connect_timeout"])
+        while True:
+            try:
+                tls.do_handshake()
+                break
+            except ssl.SSLWantReadError:
+                self._wait_io(_POLL_IN, timeout, "reading")
+            except ssl.SSLWantWriteError:
+                self._wait_io(_POLL_OUT, timeout, "writing")
+        self.proto.tls_established()
+        self.session.tls_active = True
+        cipher = tls.cipher()
+        self.session.tls_cipher = cipher[0] if cipher else ""  # type: ignore[attr-defined]
+        self.session.tls_version = tls.version() or ""  # type: ignore[attr-defined]
+
+    def _shutdown_read(self) -> None:
+        """Wake a thread (or epoll) waiting on this socket: MariaDB's post_kill_notification."""
+        try:
+            self.sock.shutdown(socket.SHUT_RD)
+        except OSError:
+            pass
+
+    def _abort(self, why: str, *, reply: ServerError | None = None, quiet: bool = False) -> None:
+        s = self.session
+        s.ctx.registry.aborted(connect=not s.logged_in)
+        level = logging.DEBUG if quiet else logging.WARNING
+        log.log(level, "Aborted connection %d to db: '%s' user: '%s' host: '%s' (%s)",
+                self.connection_id, s.database or "unconnected", s.user or "unauthenticated",
+                self.host, why)
+        if reply is not None:
+            try:
+                self._out.clear()
+                self._send_now(self.proto.error_from(reply))
+            except Exception:  # noqa: BLE001 - best effort on a connection we are dropping
+                pass

@@ -1,0 +1,384 @@
+"""Statements the session answers itself: SET, USE, KILL, FLUSH, account management, SHUTDOWN.
+
+Rules:
+- Each statement function takes (session, sql, tokens) and returns an engine-style Result, so
+  the text and the prepared-statement paths write it the same way.
+- Grammar is MariaDB 10.11's; what we parse we parse completely and anything else is 1064 with
+  MySQL's "near '...'" message, never a silent no-op.
+- Values on the right of SET that are not plain literals (`SET @a = (SELECT ...)`,
+  `SET sql_mode = CONCAT(@@sql_mode, ',X')`) are evaluated by the engine as `SELECT <expr>`.
+- In `SET GLOBAL a = 1, b = 2` the last scope keyword applies to the following assignments,
+  as the MySQL manual says.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rampmeter import errors
+from rampmeter.engine.base import ResultSet, UpdateCount
+from rampmeter.errors import ServerError, Warning_
+from rampmeter.session import sysvars
+from rampmeter.session.accounts import NATIVE, PLUGINS
+from rampmeter.session.sqltext import Token, tokenize, unquote
+
+if TYPE_CHECKING:
+    from rampmeter.session.session import Session
+
+_SCOPES = {"GLOBAL": "global", "SESSION": "session", "LOCAL": "session"}
+
+
+def syntax_error(sql: str, at: int | None = None) -> ServerError:
+    near = sql[at:] if at is not None else sql
+    return ServerError(errors.ER_PARSE_ERROR, near[:80], 1)
+
+
+# --- SET ------------------------------------------------------------------------------------
+
+def set_statement(s: Session, sql: str) -> UpdateCount:
+    toks = tokenize(sql)
+    if not toks or toks[0].upper != "SET":
+        raise syntax_error(sql)
+    warnings: list[Warning_] = []
+    scope: str | None = None
+    for part in _split_commas(toks[1:]):
+        if not part:
+            raise syntax_error(sql)
+        head = part[0].upper
+        if head in _SCOPES and len(part) > 1:
+            scope = _SCOPES[head]
+            part = part[1:]
+            head = part[0].upper
+        if head == "NAMES" and part[0].kind == "ident":
+            _set_names(s, sql, part)
+        elif head in ("CHARSET", "CHARACTER") and part[0].kind == "ident":
+            rest = part[2:] if head == "CHARACTER" else part[1:]
+            value = None if rest and rest[0].upper == "DEFAULT" else _literal_text(sql, rest)
+            sysvars.set_names(s, value)
+        elif head == "TRANSACTION" and part[0].kind == "ident":
+            warnings += _set_transaction(s, sql, scope, part[1:])
+        elif head == "PASSWORD" and part[0].kind == "ident":
+            _set_password(s, sql, part[1:])
+        elif part[0].kind == "uservar":
+            value = _value(s, sql, _after_assign(sql, part))
+            s.set_user_variable(_uservar_name(part[0].text), value)
+        else:
+            warnings += _set_sysvar(s, sql, scope, part)
+    return UpdateCount(warnings=warnings)
+
+
+def _split_commas(toks: list[Token]) -> list[list[Token]]:
+    parts: list[list[Token]] = [[]]
+    depth = 0
+    for t in toks:
+        if t.kind == "op" and t.text == "(":
+            depth += 1
+        elif t.kind == "op" and t.text == ")":
+            depth -= 1
+        elif t.kind == "op" and t.text == "," and depth == 0:
+            parts.append([])
+            continue
+        parts[-1].append(t)
+    return parts
+
+
+def _after_assign(sql: str, part: list[Token]) -> list[Token]:
+    for i, t in enumerate(part):
+        if t.kind == "op" and t.text in ("=", ":="):
+            return part[i + 1:]
+    raise syntax_error(sql, part[-1].end if part else None)
+
+
+def _set_sysvar(s: Session, sql: str, scope: str | None, part: list[Token]) -> list[Warning_]:
+    first = part[0]
+    if first.kind == "sysvar":
+        body = first.text[2:]
+        name = body
+        if "." in body:
+            prefix, name = body.split(".", 1)
+            scope = _SCOPES[prefix.upper()]
+    elif first.kind == "ident":
+        name = unquote(first.text)
+    else:
+        raise syntax_error(sql, first.start)
+    rhs = _after_assign(sql, part)
+    if len(rhs) == 1 and rhs[0].kind == "ident" and rhs[0].upper == "DEFAULT":
+        return sysvars.assign(s, scope, name, None, default=True)
+    return sysvars.assign(s, scope, name, _value(s, sql, rhs))
+
+
+def _value(s: Session, sql: str, rhs: list[Token]) -> Any:
+    """A literal right-hand side directly; anything else through the engine."""
+    if not rhs:
+        raise syntax_error(sql)
+    if len(rhs) == 1:
+        tok = rhs[0]
+        if tok.kind == "str":
+            return unquote(tok.text)
+        if tok.kind == "num":
+            return float(tok.text) if any(c in tok.text for c in ".eE") else int(tok.text)
+        if tok.kind == "ident":
+            word = unquote(tok.text)
+            if word.upper() == "NULL":
+                return None
+            return word
+    if len(rhs) == 2 and rhs[0].text == "-" and rhs[1].kind == "num":
+        return -_value(s, sql, rhs[1:])
+    expr = sql[rhs[0].start:rhs[-1].end]
+    if s.engine is None:
+        raise syntax_error(sql, rhs[0].start)
+    result = s.engine.execute(f"SELECT {expr}")
+    if not isinstance(result, ResultSet):
+        raise syntax_error(sql, rhs[0].start)
+    rows = list(result.rows)
+    return rows[0][0] if rows else None
+
+
+def _literal_text(sql: str, toks: list[Token]) -> str:
+    if not toks:
+        raise syntax_error(sql)
+    return unquote(toks[0].text)
+
+
+def _set_names(s: Session, sql: str, part: list[Token]) -> None:
+    rest = part[1:]
+    if not rest:
+        raise syntax_error(sql)
+    if rest[0].upper == "DEFAULT":
+        sysvars.set_names(s, None)
+        return
+    sysvars.set_names(s, unquote(rest[0].text))
+    if len(rest) >= 3 and rest[1].upper == "COLLATE":
+        s.vars["collation_connection"] = unquote(rest[2].text)
+
+
+def _set_transaction(s: Session, sql: str, scope: str | None,
+                     rest: list[Token]) -> list[Warning_]:
+    words = [t.upper for t in rest]
+    text = " ".join(words)
+    if text.startswith("ISOLATION LEVEL "):
+        level = "-".join(words[2:])
+        return sysvars.assign(s, scope, "transaction_isolation", level)
+    if text == "READ ONLY":
+        return sysvars.assign(s, scope, "transaction_read_only", True)
+    if text == "READ WRITE":
+        return sysvars.assign(s, scope, "transaction_read_only", False)
+    raise syntax_error(sql, rest[0].start if rest else None)
+
+
+def _uservar_name(text: str) -> str:
+    return unquote(text[1:])
+
+
+# --- accounts -------------------------------------------------------------------------------
+
+def _user_spec(sql: str, toks: list[Token], i: int) -> tuple[str, str, int]:
+    """'user'@'host' | user@host | 'user' | CURRENT_USER[()] at toks[i]; returns (user, host, next)."""
+    if i >= len(toks):
+        raise syntax_error(sql)
+    t = toks[i]
+    if t.upper == "CURRENT_USER":
+        j = i + 1
+        if j + 1 < len(toks) and toks[j].text == "(" and toks[j + 1].text == ")":
+            j += 2
+        return "", "", j
+    user = unquote(t.text)
+    j = i + 1
+    host = "%"
+    if j < len(toks) and toks[j].kind == "uservar":  # 'u'@'h' lexes as str + uservar
+        host = unquote(toks[j].text[1:])
+        j += 1
+    elif j + 1 < len(toks) and toks[j].text == "@":
+        host = unquote(toks[j + 1].text)
+        j += 2
+    return user, host, j
+
+
+def _auth_clause(sql: str, toks: list[Token], i: int) -> tuple[str | None, str, int]:
+    """[IDENTIFIED [WITH plugin] [BY 'pw']] -> (plugin or None, password, next index)."""
+    if i >= len(toks) or toks[i].upper != "IDENTIFIED":
+        return None, "", i
+    i += 1
+    plugin = None
+    if i < len(toks) and toks[i].upper == "WITH":
+        plugin = unquote(toks[i + 1].text).lower() if i + 1 < len(toks) else ""
+        if plugin not in PLUGINS:
+            raise ServerError(errors.ER_PLUGIN_IS_NOT_LOADED, plugin)
+        i += 2
+    password = ""
+    if i < len(toks) and toks[i].upper == "BY":
+        if i + 1 >= len(toks) or toks[i + 1].kind != "str":
+            raise syntax_error(sql, toks[i].start)
+        password = unquote(toks[i + 1].text)
+        i += 2
+    elif i < len(toks) and toks[i].upper == "AS":
+        raise ServerError(errors.ER_NOT_SUPPORTED_YET, "IDENTIFIED ... AS 'hash'")
+    return plugin, password, i
+
+
+def _resolve_current(s: Session, user: str, host: str) -> tuple[str, str]:
+    return (s.user, s.account_host) if user == "" and host == "" else (user, host)
+
+
+def create_user(s: Session, sql: str) -> UpdateCount:
+    toks = tokenize(sql)
+    i = 1
+    or_replace = False
+    if i < len(toks) and toks[i].upper == "OR":
+        or_replace, i = True, i + 2
+    i += 1  # USER
+    if_not_exists = False
+    if [t.upper for t in toks[i:i + 3]] == ["IF", "NOT", "EXISTS"]:
+        if_not_exists, i = True, i + 3
+    warnings: list[Warning_] = []
+    default_plugin = s.ctx.variables["default_authentication_plugin"]
+    while i < len(toks):
+        user, host, i = _user_spec(sql, toks, i)
+        plugin, password, i = _auth_clause(sql, toks, i)
+        created = s.ctx.accounts.create(user, host, plugin or default_plugin, password,
+                                        if_not_exists=if_not_exists, or_replace=or_replace)
+        if not created:
+            warnings.append(Warning_("Note", errors.ER_CANNOT_USER,
+                                     f"Can't create user '{user}'@'{host}'; it already exists"))
+        if i < len(toks) and toks[i].text == ",":
+            i += 1
+        elif i < len(toks):
+            break  # resource / TLS options are accepted and ignored
+    return UpdateCount(warnings=warnings)
+
+
+def alter_user(s: Session, sql: str) -> UpdateCount:
+    toks = tokenize(sql)
+    i = 2
+    if_exists = False
+    if [t.upper for t in toks[i:i + 2]] == ["IF", "EXISTS"]:
+        if_exists, i = True, i + 2
+    while i < len(toks):
+        user, host, i = _user_spec(sql, toks, i)
+        user, host = _resolve_current(s, user, host)
+        plugin, password, i = _auth_clause(sql, toks, i)
+        s.ctx.accounts.alter(user, host, plugin, password, if_exists=if_exists)
+        if i < len(toks) and toks[i].text == ",":
+            i += 1
+        elif i < len(toks):
+            break
+    return UpdateCount()
+
+
+def drop_user(s: Session, sql: str) -> UpdateCount:
+    toks = tokenize(sql)
+    i = 2
+    if_exists = False
+    if [t.upper for t in toks[i:i + 2]] == ["IF", "EXISTS"]:
+        if_exists, i = True, i + 2
+    warnings: list[Warning_] = []
+    while i < len(toks):
+        user, host, i = _user_spec(sql, toks, i)
+        if not s.ctx.accounts.drop(user, host, if_exists=if_exists):
+            warnings.append(Warning_("Note", errors.ER_CANNOT_USER,
+                                     f"Can't drop user '{user}'@'{host}'; it doesn't exist"))
+        if i < len(toks) and toks[i].text == ",":
+            i += 1
+    return UpdateCount(warnings=warnings)
+
+
+def _set_password(s: Session, sql: str, rest: list[Token]) -> None:
+    user, host = s.user, s.account_host
+    i = 0
+    if rest and rest[0].upper == "FOR":
+        user, host, i = _user_spec(sql, rest, 1)
+        user, host = _resolve_current(s, user, host)
+    if i >= len(rest) or rest[i].text != "=":
+        raise syntax_error(sql)
+    value = rest[i + 1:]
+    if len(value) == 4 and value[0].upper == "PASSWORD" and value[2].kind == "str":
+        password = unquote(value[2].text)
+    elif len(value) == 1 and value[0].kind == "str":
+        password = unquote(value[0].text)
+    else:
+        raise syntax_error(sql, value[0].start if value else None)
+    account = s.ctx.accounts.find(user, host) if host != "%" else None
+    plugin = account.plugin if account else NATIVE
+    s.ctx.accounts.alter(user, host, plugin, password)
+
+
+def grant(s: Session, sql: str) -> UpdateCount:
+    # No privilege system yet (README): every account may do everything, so GRANT and REVOKE
+    # succeed without changing anything; say so in a note rather than pretend.
+    return UpdateCount(warnings=[Warning_("Note", errors.ER_NOT_SUPPORTED_YET,
+                                          "rampmeter has no privilege system; "
+                                          "GRANT/REVOKE change nothing")])
+
+
+# --- USE, KILL, FLUSH, SHUTDOWN -----------------------------------------------------------------
+
+def use(s: Session, sql: str) -> UpdateCount:
+    toks = tokenize(sql)
+    if len(toks) < 2 or toks[1].kind not in ("ident", "str"):
+        raise syntax_error(sql)
+    assert s.engine is not None
+    s.engine.use(unquote(toks[1].text))
+    return UpdateCount()
+
+
+def kill(s: Session, sql: str) -> UpdateCount:
+    toks = tokenize(sql)
+    i = 1
+    if i < len(toks) and toks[i].upper in ("HARD", "SOFT"):
+        i += 1
+    query_only = False
+    if i < len(toks) and toks[i].upper in ("CONNECTION", "QUERY"):
+        query_only = toks[i].upper == "QUERY"
+        i += 1
+    if i < len(toks) and toks[i].upper in ("ID", "USER"):
+        raise ServerError(errors.ER_NOT_SUPPORTED_YET, f"KILL {toks[i].upper}")
+    rest = toks[i:]
+    if not rest:
+        raise syntax_error(sql)
+    target = _value(s, sql, rest)
+    try:
+        target_id = int(target)
+    except (TypeError, ValueError):
+        raise ServerError(errors.ER_NO_SUCH_THREAD, target) from None
+    s.ctx.registry.kill(target_id, query_only=query_only, killer=s)
+    return UpdateCount()
+
+
+_FLUSH_ENGINE = ("TABLES", "TABLE")
+
+
+def flush(s: Session, sql: str) -> UpdateCount | None:
+    """FLUSH options the session owns; None hands the statement to the engine (FLUSH TABLES)."""
+    toks = tokenize(sql)
+    words = [t.upper for t in toks[1:] if t.kind == "ident"]
+    if words and words[0] in ("NO_WRITE_TO_BINLOG", "LOCAL"):
+        words = words[1:]
+    if not words:
+        raise syntax_error(sql)
+    if words[0] in _FLUSH_ENGINE:
+        return None
+    for word in words:
+        if word == "THREAD_POOL_STATS":
+            s.ctx.flush_pool("stats")
+        elif word == "THREAD_POOL_WAITS":
+            s.ctx.flush_pool("waits")
+        elif word == "PRIVILEGES":
+            s.ctx.accounts.flush()
+        elif word == "STATUS":
+            s.ctx.registry.flush_status()
+        elif word in ("HOSTS", "LOGS", "USER_RESOURCES", "QUERY", "CACHE", "ERROR", "GENERAL",
+                      "SLOW", "BINARY", "ENGINE", "RELAY", "CLIENT_STATISTICS",
+                      "INDEX_STATISTICS", "TABLE_STATISTICS", "USER_STATISTICS"):
+            continue  # nothing to flush in rampmeter: accepted as MariaDB accepts them
+        else:
+            raise syntax_error(sql)
+    return UpdateCount()
+
+
+def shutdown(s: Session, sql: str) -> UpdateCount:
+    if not s.is_admin():
+        raise ServerError(errors.ER_SPECIFIC_ACCESS_DENIED_ERROR, "SHUTDOWN")
+    s.ctx.log.info("Shutdown requested by connection %d ('%s'@'%s')", s.connection_id, s.user,
+                   s.host)
+    s.ctx.request_shutdown()
+    return UpdateCount()

@@ -1,0 +1,311 @@
+"""The COM_* dispatch table: one small function per protocol event.
+
+Each handler has the signature (session, event, proto, write) -> keep_open and writes exactly
+the reply the MySQL protocol prescribes for that command (none for COM_STMT_CLOSE, one OK /
+ERR / result set sequence for the rest). SQL statements go through statements.execute.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from rampmeter import errors
+from rampmeter.errors import ServerError
+from rampmeter.protocol import events as ev
+from rampmeter.protocol.columns import Column
+from rampmeter.protocol.connection import ServerProtocol
+from rampmeter.protocol.constants import Capability
+from rampmeter.session import statements
+from rampmeter.session.session import EngineContext
+from rampmeter.session.sqltext import split_statements
+
+if TYPE_CHECKING:
+    from rampmeter.session.session import Session, Write
+
+# Handshake collation id -> character set name (MariaDB's ctype ids for the common ones).
+_CHARSETS = {8: "latin1", 33: "utf8mb3", 45: "utf8mb4", 46: "utf8mb4", 63: "binary",
+             83: "utf8mb3", 192: "utf8mb3", 224: "utf8mb4", 255: "utf8mb4", 11: "ascii"}
+
+
+def on_authenticated(s: Session, e: ev.Authenticated, proto: ServerProtocol,
+                     write: Write) -> bool:
+    ctx = s.ctx
+    if not e.change_user and not s.extra_port and s.user == "" and \
+            ctx.registry.over_limit_after_login(extra_port=False) and e.user != "root":
+        ctx.registry.aborted(connect=True)
+        write(proto.error_from(ServerError(errors.ER_CON_COUNT_ERROR)))
+        return False
+    account = ctx.accounts.find(e.user, s.host)
+    s.user = e.user
+    s.account_host = account.host if account else s.host
+    s.capabilities = e.client_capabilities
+    s.interactive = bool(e.client_capabilities & Capability.INTERACTIVE)
+    s.multi_statements = bool(e.client_capabilities & Capability.MULTI_STATEMENTS)
+    charset = _CHARSETS.get(e.charset, "utf8mb4")
+    for name in ("character_set_client", "character_set_connection", "character_set_results"):
+        s.vars[name] = charset
+    if s.interactive:
+        s.vars["wait_timeout"] = s.vars["interactive_timeout"]
+    if s.engine is None:
+        s.engine = ctx.engine.open_session(EngineContext(s), s._waiting)
+    else:
+        s.engine.reset()
+        s.prepared.clear()
+        s.user_vars.clear()
+    try:
+        s.engine.use(e.database or None)
+    except ServerError as exc:
+        write(proto.error_from(exc))
+        if not e.change_user:
+            ctx.registry.aborted(connect=True)
+            return False
+        return True
+    if not s.logged_in:
+        ctx.registry.register(s)
+        s.logged_in = True
+    if ctx.variables["init_connect"] and not s.is_admin():
+        for sql in split_statements(ctx.variables["init_connect"]):
+            try:
+                statements.execute(s, sql)
+            except ServerError as exc:
+                ctx.log.warning("Aborted connection %d: init_connect failed: %s",
+                                s.connection_id, exc.message)
+                write(proto.error_from(exc))
+                return False
+    s._end_command()
+    write(proto.ok(status=s.status_flags()))
+    return True
+
+
+def on_access_denied(s: Session, e: ev.AccessDenied, proto: ServerProtocol,
+                     write: Write) -> bool:
+    s.ctx.registry.aborted(connect=not e.change_user)
+    s.ctx.log.info("Access denied for user '%s'@'%s' (using password: %s)", e.user, s.host,
+                   "YES" if e.using_password else "NO")
+    write(proto.error_from(ServerError(errors.ER_ACCESS_DENIED_ERROR, e.user, s.host,
+                                       "YES" if e.using_password else "NO")))
+    return False  # MySQL closes the connection after a failed login or COM_CHANGE_USER
+
+
+def on_query(s: Session, e: ev.Query, proto: ServerProtocol, write: Write) -> bool:
+    sql = e.sql
+    parts = split_statements(sql) if s.multi_statements else [sql.strip().rstrip(";").strip()]
+    if not parts or not parts[0]:
+        s.counters["Questions"] += 1
+        s.write_error(ServerError(errors.ER_EMPTY_QUERY), proto, write)
+        return True
+    last = len(parts) - 1
+    for i, stmt in enumerate(parts):
+        if not s.check_killed_before_command(proto, write):
+            return False
+        s.counters["Questions"] += 1
+        s._begin_command("Query", stmt)
+        if not statements.keeps_warnings(stmt):
+            s.warnings.clear()
+        try:
+            s.executing = True
+            try:
+                result = statements.execute(s, stmt)
+            finally:
+                s.executing = False
+            s.write_result(result, proto, write, more=i < last)
+        except ServerError as exc:
+            exc = s.translate_interrupt(exc)
+            s.write_error(exc, proto, write)
+            s._end_command()
+            return exc.code not in (errors.ER_CONNECTION_KILLED, errors.ER_SERVER_SHUTDOWN)
+    s._end_command()
+    return True
+
+
+def _simple_ok(s: Session, proto: ServerProtocol, write: Write) -> None:
+    write(proto.ok(status=s.status_flags()))
+
+
+def on_init_db(s: Session, e: ev.InitDb, proto: ServerProtocol, write: Write) -> bool:
+    s.counters["Com_change_db"] += 1
+    try:
+        assert s.engine is not None
+        s.engine.use(e.database)
+    except ServerError as exc:
+        s.write_error(exc, proto, write)
+        return True
+    _simple_ok(s, proto, write)
+    return True
+
+
+def on_ping(s: Session, e: ev.Ping, proto: ServerProtocol, write: Write) -> bool:
+    _simple_ok(s, proto, write)
+    return True
+
+
+def on_quit(s: Session, e: ev.Quit, proto: ServerProtocol, write: Write) -> bool:
+    return False
+
+
+def on_connection_closed(s: Session, e: ev.ConnectionClosed, proto: ServerProtocol,
+                         write: Write) -> bool:
+    if s.logged_in and s.killed == 0:
+        # The client went away without COM_QUIT: MariaDB counts an aborted client.
+        s.ctx.registry.aborted(connect=False)
+    elif not s.logged_in:
+        s.ctx.registry.aborted(connect=True)
+    return False
+
+
+def on_statistics(s: Session, e: ev.Statistics, proto: ServerProtocol, write: Write) -> bool:
+    reg = s.ctx.registry
+    counters = reg.summed_counters()
+    uptime = int(time.time() - reg.started)
+    threads = len(reg.sessions())
+    questions = counters["Questions"]
+    text = (f"Uptime: {uptime}  Threads: {threads}  Questions: {questions}  "
+            f"Slow queries: 0  Opens: 0  Open tables: 0  "
+            f"Queries per second avg: {questions / max(uptime, 1):.3f}")
+    write(proto.statistics(text))
+    return True
+
+
+def on_process_kill(s: Session, e: ev.ProcessKill, proto: ServerProtocol, write: Write) -> bool:
+    try:
+        s.ctx.registry.kill(e.connection_id, query_only=False, killer=s)
+    except ServerError as exc:
+        s.write_error(exc, proto, write)
+        return True
+    if e.connection_id == s.connection_id:
+        return False
+    _simple_ok(s, proto, write)
+    return True
+
+
+def on_reset_connection(s: Session, e: ev.ResetConnection, proto: ServerProtocol,
+                        write: Write) -> bool:
+    if s.engine is not None:
+        s.engine.reset()
+    for stmt_id in s.prepared:
+        proto.forget_statement(stmt_id)
+    s.prepared.clear()
+    s.user_vars.clear()
+    s.warnings.clear()
+    gv = s.ctx.variables
+    keep_timeout = s.vars["wait_timeout"] if s.interactive else None
+    s.vars = {name: gv[name] for name in s.vars}
+    if keep_timeout is not None:
+        s.vars["wait_timeout"] = s.vars["interactive_timeout"]
+    _simple_ok(s, proto, write)
+    return True
+
+
+def on_set_option(s: Session, e: ev.SetOption, proto: ServerProtocol, write: Write) -> bool:
+    s.multi_statements = e.multi_statements
+    write(proto.eof_or_ok(status=s.status_flags()) if hasattr(proto, "eof_or_ok")
+          else proto.ok(status=s.status_flags()))
+    return True
+
+
+def on_field_list(s: Session, e: ev.FieldList, proto: ServerProtocol, write: Write) -> bool:
+    assert s.engine is not None
+    try:
+        columns = s.engine.table_columns(e.table)
+    except ServerError as exc:
+        s.write_error(exc, proto, write)
+        return True
+    defs: list[Column] = [c.column for c in columns]
+    write(proto.field_list(defs))
+    return True
+
+
+def on_stmt_prepare(s: Session, e: ev.StmtPrepare, proto: ServerProtocol, write: Write) -> bool:
+    s.counters["Com_stmt_prepare"] += 1
+    s.warnings.clear()
+    try:
+        stmt = statements.prepare(s, e.sql)
+    except ServerError as exc:
+        s.write_error(exc, proto, write)
+        return True
+    stmt_id = next(s._stmt_ids)
+    s.prepared[stmt_id] = stmt
+    write(proto.prepare_ok(stmt_id, stmt.param_count, stmt.columns, warnings=len(s.warnings)))
+    return True
+
+
+def on_stmt_execute(s: Session, e: ev.StmtExecute, proto: ServerProtocol, write: Write) -> bool:
+    s.counters["Com_stmt_execute"] += 1
+    s.counters["Questions"] += 1
+    if not s.check_killed_before_command(proto, write):
+        return False
+    stmt = s.prepared.get(e.statement_id)
+    if stmt is None:
+        s.write_error(ServerError(errors.ER_UNKNOWN_STMT_HANDLER, e.statement_id,
+                                  "mysqld_stmt_execute"), proto, write)
+        return True
+    s._begin_command("Execute", stmt.sql)
+    s.warnings.clear()
+    try:
+        s.executing = True
+        try:
+            result = statements.execute_prepared(s, stmt, e.params)
+        finally:
+            s.executing = False
+        s.write_result(result, proto, write, binary=True)
+    except ServerError as exc:
+        exc = s.translate_interrupt(exc)
+        s.write_error(exc, proto, write)
+        s._end_command()
+        return exc.code not in (errors.ER_CONNECTION_KILLED, errors.ER_SERVER_SHUTDOWN)
+    s._end_command()
+    return True
+
+
+def on_stmt_close(s: Session, e: ev.StmtClose, proto: ServerProtocol, write: Write) -> bool:
+    s.counters["Com_stmt_close"] += 1
+    stmt = s.prepared.pop(e.statement_id, None)
+    if stmt is not None and s.engine is not None:
+        s.engine.close_prepared(stmt)
+    return True
+
+
+def on_stmt_reset(s: Session, e: ev.StmtReset, proto: ServerProtocol, write: Write) -> bool:
+    s.counters["Com_stmt_reset"] += 1
+    if e.statement_id not in s.prepared:
+        s.write_error(ServerError(errors.ER_UNKNOWN_STMT_HANDLER, e.statement_id,
+                                  "mysqld_stmt_reset"), proto, write)
+        return True
+    _simple_ok(s, proto, write)
+    return True
+
+
+def on_stmt_fetch(s: Session, e: ev.StmtFetch, proto: ServerProtocol, write: Write) -> bool:
+    # Cursors (CURSOR_TYPE_READ_ONLY) are not offered: execute always returns the whole
+    # result set, so a fetch has nothing to fetch from.
+    s.write_error(ServerError(errors.ER_UNKNOWN_STMT_HANDLER, e.statement_id,
+                              "mysqld_stmt_fetch"), proto, write)
+    return True
+
+
+def on_unknown(s: Session, e: ev.UnknownCommand, proto: ServerProtocol, write: Write) -> bool:
+    s.write_error(ServerError(errors.ER_UNKNOWN_COM_ERROR), proto, write)
+    return True
+
+
+DISPATCH: dict[type, Any] = {
+    ev.Authenticated: on_authenticated,
+    ev.AccessDenied: on_access_denied,
+    ev.Query: on_query,
+    ev.InitDb: on_init_db,
+    ev.Ping: on_ping,
+    ev.Quit: on_quit,
+    ev.ConnectionClosed: on_connection_closed,
+    ev.Statistics: on_statistics,
+    ev.ProcessKill: on_process_kill,
+    ev.ResetConnection: on_reset_connection,
+    ev.SetOption: on_set_option,
+    ev.FieldList: on_field_list,
+    ev.StmtPrepare: on_stmt_prepare,
+    ev.StmtExecute: on_stmt_execute,
+    ev.StmtClose: on_stmt_close,
+    ev.StmtReset: on_stmt_reset,
+    ev.StmtFetch: on_stmt_fetch,
+    ev.UnknownCommand: on_unknown,
+}

@@ -1,0 +1,43 @@
+"""What every session shares: the server-wide objects, handed down by the composition root.
+
+The session layer sits below pool/ and net/, so what it needs from them (the blocking hook, the
+handler's counters and thread-pool tables, shutdown) arrives here as plain callables.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from rampmeter.config.variables import GlobalVariables
+from rampmeter.engine.base import Engine, WaitHook
+from rampmeter.protocol.auth import RsaKeyPair
+from rampmeter.session.accounts import AccountStore
+from rampmeter.session.registry import Registry
+
+Rows = list[tuple[Any, ...]]
+
+
+def _no_rows(table: str) -> Rows:
+    return []
+
+
+@dataclass
+class ServerContext:
+    variables: GlobalVariables
+    registry: Registry
+    accounts: AccountStore
+    engine: Engine
+    waiting: WaitHook
+    rsa_keys: RsaKeyPair | None = None
+    tls_enabled: bool = False
+    # From the connection handler (pool/): SHOW STATUS rows and the THREAD_POOL_* tables.
+    handler_status: Callable[[], dict[str, int]] = dict
+    pool_table: Callable[[str], Rows] = _no_rows  # rows of information_schema.THREAD_POOL_*
+    flush_pool: Callable[[str], None] = lambda what: None
+    request_shutdown: Callable[[], None] = lambda: None
+    log: logging.Logger = field(default_factory=lambda: logging.getLogger("rampmeter"))
+    started: float = field(default_factory=time.time)

@@ -1,0 +1,164 @@
+"""Server-provided tables: information_schema views of sessions, variables, status and the pool.
+
+Rules:
+- The engine asks `table(session, schema, name)` before running a statement that names one of
+  these tables, then runs the statement over the rows we return, so every SQL construct works
+  on them (WHERE, ORDER BY, SUM...). Tables the engine knows itself (SCHEMATA, TABLES,
+  COLUMNS, STATISTICS) are not ours: we return None for them.
+- Column names and order are MariaDB 10.11's. The four THREAD_POOL_* tables copy MariaDB's
+  sql/threadpool_info.cc exactly (reference/threadpool.md §1.1); their rows come from the
+  connection handler (empty when thread_handling is not pool-of-threads).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from rampmeter.config.options import REGISTRY, Scope
+from rampmeter.protocol.columns import Column, int_column, text_column
+from rampmeter.session.status import status_rows
+
+if TYPE_CHECKING:
+    from rampmeter.session.session import Session
+
+Rows = list[tuple[Any, ...]]
+
+
+def _cols(spec: str) -> list[Column]:
+    """'NAME:int, OTHER:text' -> columns."""
+    out = []
+    for item in spec.split(","):
+        name, kind = item.strip().split(":")
+        out.append(int_column(name) if kind == "int" else text_column(name, length=64))
+    return out
+
+
+THREAD_POOL_COLUMNS: dict[str, list[Column]] = {
+    "THREAD_POOL_GROUPS": _cols(
+        "GROUP_ID:int, CONNECTIONS:int, THREADS:int, ACTIVE_THREADS:int, STANDBY_THREADS:int, "
+        "QUEUE_LENGTH:int, HAS_LISTENER:int, IS_STALLED:int"),
+    "THREAD_POOL_QUEUES": _cols(
+        "GROUP_ID:int, POSITION:int, PRIORITY:int, CONNECTION_ID:int, "
+        "QUEUEING_TIME_MICROSECONDS:int"),
+    "THREAD_POOL_STATS": _cols(
+        "GROUP_ID:int, THREAD_CREATIONS:int, THREAD_CREATIONS_DUE_TO_STALL:int, WAKES:int, "
+        "WAKES_DUE_TO_STALL:int, THROTTLES:int, STALLS:int, POLLS_BY_LISTENER:int, "
+        "POLLS_BY_WORKER:int, DEQUEUES_BY_LISTENER:int, DEQUEUES_BY_WORKER:int"),
+    "THREAD_POOL_WAITS": _cols("REASON:text, COUNT:int"),
+}
+
+_VARIABLE_COLUMNS = _cols("VARIABLE_NAME:text, VARIABLE_VALUE:text")
+
+
+def table(s: Session, schema: str, name: str) -> tuple[list[Column], Rows] | None:
+    if schema.lower() != "information_schema":
+        return None
+    key = name.upper()
+    if key in THREAD_POOL_COLUMNS:
+        return THREAD_POOL_COLUMNS[key], s.ctx.pool_table(key)
+    builder = _BUILDERS.get(key)
+    return builder(s) if builder else None
+
+
+def _processlist(s: Session) -> tuple[list[Column], Rows]:
+    cols = _cols("ID:int, USER:text, HOST:text, DB:text, COMMAND:text, TIME:int, STATE:text, "
+                 "INFO:text, TIME_MS:int, QUERY_ID:int")
+    return cols, processlist_rows(s, full=True, with_ms=True)
+
+
+def processlist_rows(s: Session, *, full: bool, with_ms: bool = False) -> Rows:
+    now = time.monotonic()
+    rows: Rows = []
+    for x in sorted(s.ctx.registry.sessions(), key=lambda x: x.connection_id):
+        elapsed = now - x.command_started
+        info = x.info
+        if info is not None and not full:
+            info = info[:100]
+        state = x.state if x.command != "Sleep" else ""
+        row: tuple[Any, ...] = (x.connection_id, x.user or "unauthenticated user", x.host,
+                                x.database, "Killed" if x.killed >= 3 else x.command,
+                                int(elapsed), state, info)
+        if with_ms:
+            row += (int(elapsed * 1000), 0)
+        rows.append(row)
+    return rows
+
+
+def _variables(s: Session, *, session_scope: bool) -> tuple[list[Column], Rows]:
+    rows: Rows = []
+    for name, opt in sorted(REGISTRY.items()):
+        if not opt.sysvar:
+            continue
+        if session_scope and opt.scope & Scope.SESSION:
+            value = s.vars[name]
+        elif not session_scope and not opt.scope & Scope.GLOBAL:
+            continue
+        else:
+            value = s.ctx.variables[name]
+        rows.append((name.upper(), opt.display(value)))
+    return _VARIABLE_COLUMNS, rows
+
+
+def _status(s: Session, *, scope_global: bool) -> tuple[list[Column], Rows]:
+    rows = [(n.upper(), str(v)) for n, v in status_rows(s, scope_global=scope_global)]
+    return _VARIABLE_COLUMNS, rows
+
+
+def _user_variables(s: Session) -> tuple[list[Column], Rows]:
+    cols = _cols("VARIABLE_NAME:text, VARIABLE_VALUE:text, VARIABLE_TYPE:text, "
+                 "CHARACTER_SET_NAME:text")
+    rows: Rows = []
+    for name, value in sorted(s.user_vars.items()):
+        kind = {int: "INT", float: "DOUBLE", bytes: "VARCHAR"}.get(type(value), "VARCHAR")
+        rows.append((name, None if value is None else str(value), kind, "utf8mb4"))
+    return cols, rows
+
+
+def _engines(s: Session) -> tuple[list[Column], Rows]:
+    cols = _cols("ENGINE:text, SUPPORT:text, COMMENT:text, TRANSACTIONS:text, XA:text, "
+                 "SAVEPOINTS:text")
+    return cols, [("SQLite", "DEFAULT", "Embedded SQLite: one file per database, WAL",
+                   "YES", "NO", "YES")]
+
+
+def _character_sets(s: Session) -> tuple[list[Column], Rows]:
+    cols = _cols("CHARACTER_SET_NAME:text, DEFAULT_COLLATE_NAME:text, DESCRIPTION:text, "
+                 "MAXLEN:int")
+    return cols, CHARSET_ROWS
+
+
+def _collations(s: Session) -> tuple[list[Column], Rows]:
+    cols = _cols("COLLATION_NAME:text, CHARACTER_SET_NAME:text, ID:int, IS_DEFAULT:text, "
+                 "IS_COMPILED:text, SORTLEN:int")
+    return cols, COLLATION_ROWS
+
+
+CHARSET_ROWS: Rows = [
+    ("ascii", "ascii_general_ci", "US ASCII", 1),
+    ("binary", "binary", "Binary pseudo charset", 1),
+    ("latin1", "latin1_swedish_ci", "cp1252 West European", 1),
+    ("utf8mb3", "utf8mb3_general_ci", "UTF-8 Unicode", 3),
+    ("utf8mb4", "utf8mb4_general_ci", "UTF-8 Unicode", 4),
+]
+COLLATION_ROWS: Rows = [
+    ("ascii_general_ci", "ascii", 11, "Yes", "Yes", 1),
+    ("binary", "binary", 63, "Yes", "Yes", 1),
+    ("latin1_swedish_ci", "latin1", 8, "Yes", "Yes", 1),
+    ("utf8mb3_general_ci", "utf8mb3", 33, "Yes", "Yes", 1),
+    ("utf8mb4_general_ci", "utf8mb4", 45, "Yes", "Yes", 1),
+    ("utf8mb4_bin", "utf8mb4", 46, "", "Yes", 1),
+    ("utf8mb4_unicode_ci", "utf8mb4", 224, "", "Yes", 8),
+]
+
+_BUILDERS = {
+    "PROCESSLIST": _processlist,
+    "GLOBAL_VARIABLES": lambda s: _variables(s, session_scope=False),
+    "SESSION_VARIABLES": lambda s: _variables(s, session_scope=True),
+    "GLOBAL_STATUS": lambda s: _status(s, scope_global=True),
+    "SESSION_STATUS": lambda s: _status(s, scope_global=False),
+    "USER_VARIABLES": _user_variables,
+    "ENGINES": _engines,
+    "CHARACTER_SETS": _character_sets,
+    "COLLATIONS": _collations,
+}

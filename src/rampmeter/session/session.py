@@ -1,0 +1,350 @@
+"""One client's server-side state (MariaDB's THD) and the COM_* dispatch table.
+
+Rules:
+- A Session is driven by exactly one thread at a time: `handle(event, proto, write)` runs one
+  protocol event to completion and writes its reply through `write`. Only `kill()` and the
+  read-only views (processlist, status) are called from other threads; they touch only fields
+  that are single assignments (command, info, killed) and the engine's thread-safe cancel().
+- Login: the protocol verifies credentials; here we check the database, the max_connections
+  slot kept for the administrator, and apply interactive_timeout to interactive clients.
+- Statements: a COM_QUERY may carry several statements (CLIENT_MULTI_STATEMENTS); each one's
+  result is written with MORE_RESULTS_EXISTS until the last, and the first error stops the rest,
+  as in MySQL. SQL routing is statements.py's job.
+- Kill: KILL QUERY fails the running statement with 1317 and leaves the session usable; KILL
+  [CONNECTION] fails it with 1927 and closes; a wait_timeout expiry closes silently with an
+  "Aborted connection" note (MariaDB without a 4031-aware version string); shutdown closes with
+  1053 if a statement was running.
+- Per-statement state (warnings, the running statement's text, the kill-query flag) is reset
+  at the start of each statement, never at the end of the thread (PXC-3118).
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+import time
+from collections import Counter
+from collections.abc import Callable
+from contextlib import contextmanager
+from typing import Any
+
+from rampmeter import errors
+from rampmeter.config.options import REGISTRY, Scope
+from rampmeter.engine.base import (
+    EngineSession,
+    PreparedStatement,
+    Result,
+    ResultSet,
+    WaitReason,
+)
+from rampmeter.errors import ServerError, Warning_
+from rampmeter.protocol import events as ev
+from rampmeter.protocol.connection import ServerProtocol
+from rampmeter.protocol.constants import Capability, ServerStatus
+from rampmeter.sched.priority import PriorityInputs
+from rampmeter.session.context import ServerContext
+
+Write = Callable[[bytes], None]
+
+_ROWS_PER_WRITE = 256
+
+# MariaDB's processlist State while a thread waits, by wait reason.
+_WAIT_STATE = {
+    WaitReason.SLEEP: "User sleep",
+    WaitReason.USER_LOCK: "User lock",
+    WaitReason.TABLE_LOCK: "Waiting for table level lock",
+    WaitReason.GLOBAL_LOCK: "Waiting for global read lock",
+    WaitReason.ROW_LOCK: "Waiting for row lock",
+    WaitReason.NET: "Writing to net",
+}
+
+
+_AUTOCOMMIT = int(ServerStatus.AUTOCOMMIT)
+_IN_TRANS = int(ServerStatus.IN_TRANS)
+_MORE_RESULTS = int(ServerStatus.MORE_RESULTS_EXISTS)
+_NO_BACKSLASH_ESCAPES = int(ServerStatus.NO_BACKSLASH_ESCAPES)
+
+
+class EngineContext:
+    """The SessionContext an engine sees: USER() is "name@host" there, while Session.user is
+    the bare account name the rest of the server uses."""
+
+    __slots__ = ("_s",)
+
+    def __init__(self, session: Session) -> None:
+        self._s = session
+
+    @property
+    def connection_id(self) -> int:
+        return self._s.connection_id
+
+    @property
+    def user(self) -> str:
+        return self._s.user_host
+
+    @property
+    def current_user(self) -> str:
+        return self._s.current_user
+
+    def system_variable(self, name: str, scope: str | None = None) -> Any:
+        return self._s.system_variable(name, scope)
+
+    def user_variable(self, name: str) -> Any:
+        return self._s.user_variable(name)
+
+    def set_user_variable(self, name: str, value: Any) -> None:
+        self._s.set_user_variable(name, value)
+
+    def virtual_table(self, schema: str, table: str) -> Any:
+        return self._s.virtual_table(schema, table)
+
+
+class KillState(enum.IntEnum):
+    NONE = 0
+    QUERY = 1
+    WAIT_TIMEOUT = 2
+    CONNECTION = 3
+    SERVER = 4
+
+
+SESSION_OPTIONS = [o for o in REGISTRY.values() if o.scope & Scope.SESSION]
+
+
+class Session:
+    def __init__(self, ctx: ServerContext, connection_id: int, host: str, *,
+                 extra_port: bool = False) -> None:
+        self.ctx = ctx
+        self.connection_id = connection_id
+        self.host = host
+        self.extra_port = extra_port
+        self.user = ""
+        self.account_host = ""
+        self.logged_in = False
+        self.interactive = False
+        self.multi_statements = False
+        self.capabilities = Capability(0)
+        gv = ctx.variables
+        self.vars: dict[str, Any] = {o.name: gv[o.name] for o in SESSION_OPTIONS}
+        self.user_vars: dict[str, Any] = {}
+        self.engine: EngineSession | None = None
+        self.prepared: dict[int, PreparedStatement] = {}
+        self._stmt_ids = itertools.count(1)
+        self.warnings: list[Warning_] = []
+        self.counters: Counter[str] = Counter()
+        self.killed = KillState.NONE
+        # processlist view (single assignments, read by other threads)
+        self.command = "Connect"
+        self.command_started = time.monotonic()
+        self.info: str | None = None
+        self.state = "login"
+        self.executing = False
+        self.on_kill: Callable[[], None] = lambda: None  # net: wake an idle connection
+        self.last_error: str | None = None
+        self.tls_active = False
+
+    # ------------------------------------------------------------------------------------------
+    # SessionContext (what the engine may ask)
+    @property
+    def user_host(self) -> str:
+        return f"{self.user}@{self.host}"
+
+    @property
+    def current_user(self) -> str:
+        return f"{self.user}@{self.account_host}"
+
+    def system_variable(self, name: str, scope: str | None = None) -> Any:
+        from rampmeter.session import sysvars
+        return sysvars.read(self, name, scope)
+
+    def user_variable(self, name: str) -> Any:
+        return self.user_vars.get(name.lower())
+
+    def set_user_variable(self, name: str, value: Any) -> None:
+        self.user_vars[name.lower()] = value
+
+    def virtual_table(self, schema: str, table: str) -> Any:
+        from rampmeter.session import infoschema
+        return infoschema.table(self, schema, table)
+
+    # ------------------------------------------------------------------------------------------
+    # status the pool and SHOW use
+    @property
+    def in_transaction(self) -> bool:
+        return self.engine is not None and self.engine.in_transaction
+
+    @property
+    def holds_locks(self) -> bool:
+        return self.engine is not None and self.engine.holds_locks
+
+    def status_flags(self, more: bool = False) -> int:
+        """SERVER_STATUS bits for the next OK/EOF (plain int arithmetic: this runs on every
+        reply, and IntFlag operations cost a microsecond each)."""
+        flags = _AUTOCOMMIT if self.vars["autocommit"] else 0
+        if self.engine is not None and self.engine.in_transaction:
+            flags |= _IN_TRANS
+        if more:
+            flags |= _MORE_RESULTS
+        if "NO_BACKSLASH_ESCAPES" in self.vars["sql_mode"]:
+            flags |= _NO_BACKSLASH_ESCAPES
+        return flags
+
+    def priority_inputs(self) -> PriorityInputs:
+        v = self.vars
+        return PriorityInputs(
+            in_transaction=self.in_transaction, holds_locks=self.holds_locks,
+            killed=self.killed != KillState.NONE, pool_priority=v["thread_pool_priority"],
+            high_prio_mode=v["thread_pool_high_prio_mode"],
+            high_priority_connection=v["thread_pool_high_priority_connection"],
+            tickets_refill=v["thread_pool_high_prio_tickets"])
+
+    def idle_timeout(self) -> float:
+        if not self.logged_in:
+            return float(self.ctx.variables["connect_timeout"])
+        return float(self.vars["wait_timeout"])
+
+    def may_kill(self, victim: Session) -> bool:
+        # No privilege system yet: MariaDB lets SUPER / CONNECTION ADMIN kill anyone and others
+        # only their own threads; every account here is treated as an administrator.
+        return True
+
+    def is_admin(self) -> bool:
+        return self.user == "root"
+
+    # ------------------------------------------------------------------------------------------
+    # kill (any thread)
+    def kill(self, *, query_only: bool) -> None:
+        state = KillState.QUERY if query_only else KillState.CONNECTION
+        if state > self.killed:
+            self.killed = state
+        if self.engine is not None and self.executing:
+            self.engine.cancel()
+        if not query_only:
+            self.on_kill()
+
+    def expire(self) -> None:
+        """The handler saw the idle timeout pass (wait_timeout / connect_timeout)."""
+        if self.killed < KillState.WAIT_TIMEOUT:
+            self.killed = KillState.WAIT_TIMEOUT
+
+    def shutdown(self) -> None:
+        self.killed = KillState.SERVER
+        if self.engine is not None and self.executing:
+            self.engine.cancel()
+        self.on_kill()
+
+    @contextmanager
+    def _waiting(self, reason: WaitReason) -> Any:
+        """The hook handed to the engine: the handler's wait_begin/end plus processlist state."""
+        previous = self.state
+        self.state = _WAIT_STATE.get(reason, "Waiting")
+        try:
+            with self.ctx.waiting(reason):
+                yield
+        finally:
+            self.state = previous
+
+    # ------------------------------------------------------------------------------------------
+    # the dispatch table
+    def handle(self, event: object, proto: ServerProtocol, write: Write) -> bool:
+        """Run one protocol event; False means: close the connection now."""
+        handler = _DISPATCH.get(type(event))
+        if handler is None:
+            raise TypeError(f"no handler for {event!r}")
+        return handler(self, event, proto, write)
+
+    def _begin_command(self, name: str, info: str | None = None) -> None:
+        self.command = name
+        self.info = info
+        self.command_started = time.monotonic()
+        self.state = "Starting"
+
+    def _end_command(self) -> None:
+        self.command = "Sleep"
+        self.info = None
+        self.state = ""
+        self.command_started = time.monotonic()
+
+    def check_killed_before_command(self, proto: ServerProtocol, write: Write) -> bool:
+        """Called before a command runs: a pending connection kill ends the session here."""
+        killed = self.killed
+        if killed == KillState.QUERY:
+            self.killed = KillState.NONE  # MariaDB resets KILL QUERY between statements
+            return True
+        if killed == KillState.NONE:
+            return True
+        if killed == KillState.WAIT_TIMEOUT:
+            self.ctx.registry.aborted(connect=not self.logged_in)
+            self.ctx.log.info(
+                "Aborted connection %d to db: '%s' user: '%s' host: '%s' (Got timeout reading "
+                "communication packets)", self.connection_id, self.database or "unconnected",
+                self.user or "unauthenticated", self.host)
+            return False
+        if killed == KillState.SERVER:
+            write(proto.error_from(ServerError(errors.ER_SERVER_SHUTDOWN)))
+        return False
+
+    @property
+    def database(self) -> str | None:
+        return self.engine.database if self.engine is not None else None
+
+    # ------------------------------------------------------------------------------------------
+    # results
+    def write_result(self, result: Result, proto: ServerProtocol, write: Write, *,
+                     more: bool = False, binary: bool = False) -> None:
+        if isinstance(result, ResultSet):
+            write(proto.result_set_start(result.columns, binary=binary))
+            batch: list[Any] = []
+            count = 0
+            for row in result.rows:
+                batch.append(row)
+                if len(batch) >= _ROWS_PER_WRITE:
+                    write(proto.result_rows(batch))
+                    count += len(batch)
+                    batch = []
+            if batch:
+                write(proto.result_rows(batch))
+                count += len(batch)
+            self.warnings.extend(result.warnings)
+            self.last_row_count = -1
+            self.found_rows = count
+            write(proto.result_set_end(status=self.status_flags(more),
+                                       warnings=len(self.warnings)))
+        else:
+            self.warnings.extend(result.warnings)
+            self.last_row_count = result.affected_rows
+            write(proto.ok(result.affected_rows, result.last_insert_id,
+                           status=self.status_flags(more), warnings=len(self.warnings),
+                           info=result.info))
+
+    def write_error(self, exc: ServerError, proto: ServerProtocol, write: Write) -> None:
+        self.warnings.append(Warning_("Error", exc.code, exc.message))
+        self.last_error = exc.message
+        write(proto.error_from(exc))
+
+    def translate_interrupt(self, exc: ServerError) -> ServerError:
+        """A statement interrupted by a kill reports what killed it."""
+        if exc.code != errors.ER_QUERY_INTERRUPTED:
+            return exc
+        if self.killed in (KillState.CONNECTION, KillState.WAIT_TIMEOUT):
+            return ServerError(errors.ER_CONNECTION_KILLED)
+        if self.killed == KillState.SERVER:
+            return ServerError(errors.ER_SERVER_SHUTDOWN)
+        return exc
+
+    def close(self) -> None:
+        """Roll back and release everything; the connection is gone. Idempotent."""
+        engine, self.engine = self.engine, None
+        if engine is not None:
+            try:
+                engine.close()
+            except Exception:  # noqa: BLE001 - a failing rollback must not leak the slot
+                self.ctx.log.exception("closing the engine session of connection %d",
+                                       self.connection_id)
+        if self.logged_in:
+            self.ctx.registry.unregister(self)
+            self.logged_in = False
+
+
+from rampmeter.session.commands import DISPATCH as _DISPATCH  # noqa: E402  (table needs Session)
+
+__all__ = ["KillState", "Session", "ev"]

@@ -1,0 +1,163 @@
+"""SHOW statements about the server rather than the data: VARIABLES, STATUS, PROCESSLIST,
+WARNINGS, ENGINES, CHARACTER SET, COLLATION, GRANTS, replication status.
+
+Rules:
+- Column names and order are MariaDB 10.11's (what `mysql`, mysqld_exporter and GUI tools read).
+- `LIKE 'pattern'` is matched here, case-insensitively as the utf8_general_ci columns compare;
+  `WHERE expr` is handed to the engine as a query over the matching information_schema table,
+  so any expression works.
+- SHOW MASTER/SLAVE/REPLICA STATUS answer an empty result, not an error: mysqld_exporter's
+  slave_status collector otherwise reports a failure (conventions.md §2.1).
+- Anything else (SHOW TABLES, SHOW CREATE TABLE, ...) is the engine's: `dispatch` returns None.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from rampmeter import errors
+from rampmeter.engine.base import Result, ResultSet
+from rampmeter.errors import ServerError
+from rampmeter.protocol.columns import Column, int_column, text_column
+from rampmeter.session import infoschema
+from rampmeter.session.sqltext import Token, tokenize, unquote
+from rampmeter.session.status import status_rows
+
+if TYPE_CHECKING:
+    from rampmeter.session.session import Session
+
+
+def like_regex(pattern: str) -> re.Pattern[str]:
+    """MySQL LIKE -> regex: % any run, _ one char, backslash escapes."""
+    out: list[str] = []
+    i = 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\" and i + 1 < len(pattern):
+            out.append(re.escape(pattern[i + 1]))
+            i += 2
+            continue
+        out.append(".*" if ch == "%" else "." if ch == "_" else re.escape(ch))
+        i += 1
+    return re.compile("".join(out) + r"\Z", re.IGNORECASE | re.DOTALL)
+
+
+def _result(names: list[str], rows: list[tuple[Any, ...]],
+            columns: list[Column] | None = None) -> ResultSet:
+    cols = columns or [text_column(n, length=64) for n in names]
+    return ResultSet(cols, rows)
+
+
+def _filter(s: Session, sql: str, toks: list[Token], i: int, rows: list[tuple[Any, ...]],
+            names: list[str], view: str | None) -> Result:
+    """Apply a trailing LIKE / WHERE to (name, value) rows."""
+    if i >= len(toks):
+        return _result(names, rows)
+    word = toks[i].upper
+    if word == "LIKE" and i + 1 < len(toks) and toks[i + 1].kind == "str":
+        rx = like_regex(unquote(toks[i + 1].text))
+        return _result(names, [r for r in rows if rx.match(str(r[0]))])
+    if word == "WHERE" and view is not None and s.engine is not None:
+        cond = sql[toks[i + 1].start:] if i + 1 < len(toks) else ""
+        inner = (f"SELECT VARIABLE_NAME AS `{names[0]}`, VARIABLE_VALUE AS `{names[1]}` "
+                 f"FROM information_schema.{view}")
+        # information_schema spells names in capitals; SHOW keeps its own spelling, so the
+        # engine only decides which names pass and the rows come from the list above.
+        result = s.engine.execute(f"SELECT `{names[0]}` FROM ({inner}) AS v WHERE {cond}")
+        keep = {str(r[0]).upper() for r in result.rows} if isinstance(result, ResultSet) \
+            else set()
+        return _result(names, [r for r in rows if str(r[0]).upper() in keep])
+    raise ServerError(errors.ER_PARSE_ERROR, sql[toks[i].start:][:80], 1)
+
+
+def dispatch(s: Session, sql: str) -> Result | None:
+    toks = tokenize(sql)
+    words = [t.upper for t in toks[1:4]]
+    i = 1
+    scope_global = False
+    if words and words[0] in ("GLOBAL", "SESSION", "LOCAL"):
+        scope_global = words[0] == "GLOBAL"
+        i = 2
+        words = words[1:]
+    full = False
+    if words and words[0] == "FULL":
+        full = True
+        words = words[1:]
+        i += 1
+    if not words:
+        return None
+    what = words[0]
+    if what == "VARIABLES":
+        return _variables(s, sql, toks, i + 1, scope_global)
+    if what == "STATUS":
+        rows = [(n, str(v)) for n, v in status_rows(s, scope_global=scope_global)]
+        view = "GLOBAL_STATUS" if scope_global else "SESSION_STATUS"
+        return _filter(s, sql, toks, i + 1, rows, ["Variable_name", "Value"], view)
+    if what == "PROCESSLIST":
+        return _processlist(s, full)
+    if what in ("WARNINGS", "ERRORS"):
+        return _warnings(s, errors_only=what == "ERRORS")
+    if what == "COUNT":
+        return _count_warnings(s, toks)
+    if what in ("ENGINES",) or words[:2] == ["STORAGE", "ENGINES"]:
+        cols, rows = infoschema._engines(s)
+        return _result(["Engine", "Support", "Comment", "Transactions", "XA", "Savepoints"], rows)
+    if what in ("CHARSET",) or words[:2] == ["CHARACTER", "SET"]:
+        rows = [(n, d, c, m) for n, c, d, m in infoschema.CHARSET_ROWS]
+        return _filter(s, sql, toks, i + (1 if what == "CHARSET" else 2), rows,
+                       ["Charset", "Description", "Default collation", "Maxlen"], None)
+    if what == "COLLATION":
+        rows = [(n, c, i_, d, comp, sl) for n, c, i_, d, comp, sl in infoschema.COLLATION_ROWS]
+        return _filter(s, sql, toks, i + 1, rows,
+                       ["Collation", "Charset", "Id", "Default", "Compiled", "Sortlen"], None)
+    if what == "GRANTS":
+        return _grants(s)
+    if what in ("MASTER", "SLAVE", "REPLICA", "ALL", "BINARY"):
+        return ResultSet([text_column("File"), int_column("Position")], [])
+    if what in ("PLUGINS",):
+        return _result(["Name", "Status", "Type", "Library", "License"],
+                       [("thread_pool", "ACTIVE", "DAEMON", None, "MIT")])
+    if what == "OPEN":
+        return _result(["Database", "Table", "In_use", "Name_locked"], [])
+    return None
+
+
+def _variables(s: Session, sql: str, toks: list[Token], i: int,
+               scope_global: bool) -> Result:
+    cols, rows = infoschema._variables(s, session_scope=not scope_global)
+    pairs = [(name.lower(), value) for name, value in rows]
+    view = "GLOBAL_VARIABLES" if scope_global else "SESSION_VARIABLES"
+    return _filter(s, sql, toks, i, pairs, ["Variable_name", "Value"], view)
+
+
+def _processlist(s: Session, full: bool) -> ResultSet:
+    cols = [int_column("Id"), text_column("User"), text_column("Host"), text_column("db"),
+            text_column("Command"), int_column("Time"), text_column("State"),
+            text_column("Info"), text_column("Progress")]
+    rows = [r + ("0.000",) for r in infoschema.processlist_rows(s, full=full)]
+    return ResultSet(cols, rows)
+
+
+def _warnings(s: Session, *, errors_only: bool) -> ResultSet:
+    cols = [text_column("Level"), int_column("Code"), text_column("Message", length=512)]
+    rows = [(w.level, w.code, w.message) for w in s.warnings
+            if not errors_only or w.level == "Error"]
+    return ResultSet(cols, rows)
+
+
+def _count_warnings(s: Session, toks: list[Token]) -> ResultSet:
+    # SHOW COUNT(*) WARNINGS | ERRORS
+    kind = toks[-1].upper
+    if kind not in ("WARNINGS", "ERRORS"):
+        raise ServerError(errors.ER_PARSE_ERROR, "COUNT", 1)
+    count = len(s.warnings) if kind == "WARNINGS" else \
+        sum(1 for w in s.warnings if w.level == "Error")
+    name = f"@@session.{'warning' if kind == 'WARNINGS' else 'error'}_count"
+    return ResultSet([int_column(name)], [(count,)])
+
+
+def _grants(s: Session) -> ResultSet:
+    who = f"'{s.user}'@'{s.account_host}'"
+    return ResultSet([text_column(f"Grants for {s.user}@{s.account_host}", length=256)],
+                     [(f"GRANT ALL PRIVILEGES ON *.* TO {who} WITH GRANT OPTION",)])

@@ -1,0 +1,84 @@
+"""Status variables: SHOW [GLOBAL|SESSION] STATUS and information_schema.*_STATUS.
+
+Rules:
+- Names and meanings are MariaDB's (conventions.md §1.3); prometheus mysqld_exporter turns every
+  numeric row into mysql_global_status_<name>, so invented counters stay out of this namespace
+  (they belong in information_schema and /metrics).
+- Session scope shows the session's own Com_* / Questions / Bytes counters and the global value
+  of everything else, as MariaDB does.
+- Threads_connected counts client connections, not OS threads: under the pool they differ, and
+  Threadpool_threads / Threadpool_idle_threads say how many threads there are.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rampmeter.session.session import Session
+
+# Com_* counters MariaDB always lists (even at 0), in the order tools expect to find them.
+COM_NAMES = (
+    "Com_admin_commands", "Com_alter_table", "Com_alter_user", "Com_begin", "Com_change_db",
+    "Com_commit", "Com_create_db", "Com_create_index", "Com_create_table", "Com_create_user",
+    "Com_create_view", "Com_delete", "Com_do", "Com_drop_db", "Com_drop_index", "Com_drop_table",
+    "Com_drop_user", "Com_drop_view", "Com_flush", "Com_grant", "Com_insert", "Com_kill",
+    "Com_lock_tables", "Com_release_savepoint", "Com_rename_table", "Com_replace", "Com_revoke",
+    "Com_rollback", "Com_rollback_to_savepoint", "Com_savepoint", "Com_select", "Com_set_option",
+    "Com_show_collations", "Com_show_create_db", "Com_show_create_table", "Com_show_databases",
+    "Com_show_engine_status", "Com_show_fields", "Com_show_grants", "Com_show_keys",
+    "Com_show_processlist", "Com_show_status", "Com_show_storage_engines", "Com_show_tables",
+    "Com_show_variables", "Com_show_warnings", "Com_shutdown", "Com_stmt_close",
+    "Com_stmt_execute", "Com_stmt_fetch", "Com_stmt_prepare", "Com_stmt_reset", "Com_truncate",
+    "Com_unlock_tables", "Com_update",
+)
+
+_SESSION_OWNED = {"Questions", "Queries", "Bytes_received", "Bytes_sent", *COM_NAMES}
+
+
+def status_rows(s: Session, *, scope_global: bool) -> list[tuple[str, Any]]:
+    ctx = s.ctx
+    reg = ctx.registry
+    counters = reg.summed_counters() if scope_global else s.counters
+    sessions = reg.sessions()
+    now = time.time()
+    values: dict[str, Any] = {
+        "Aborted_clients": reg.aborted_clients,
+        "Aborted_connects": reg.aborted_connects,
+        "Bytes_received": counters["Bytes_received"],
+        "Bytes_sent": counters["Bytes_sent"],
+    }
+    for name in COM_NAMES:
+        values[name] = counters[name]
+    values.update({
+        "Connection_errors_max_connections": reg.refused_max_connections,
+        "Connections": reg.connections,
+        "Max_used_connections": reg.max_used,
+        "Max_used_connections_time": time.strftime("%Y-%m-%d %H:%M:%S",
+                                                   time.localtime(reg.max_used_time))
+        if reg.max_used_time else "",
+        "Open_tables": 0,
+        "Queries": counters["Questions"],
+        "Questions": counters["Questions"],
+        "Slow_queries": 0,
+        "Ssl_cipher": "",
+        "Ssl_version": "",
+    })
+    handler = ctx.handler_status()
+    values["Threadpool_idle_threads"] = handler.get("Threadpool_idle_threads", 0)
+    values["Threadpool_threads"] = handler.get("Threadpool_threads", 0)
+    values["Threads_cached"] = 0
+    values["Threads_connected"] = reg.connected + reg.connected_extra
+    values["Threads_created"] = handler.get("Threads_created", 0)
+    values["Threads_running"] = sum(1 for x in sessions if x.executing)
+    values["Uptime"] = int(now - reg.started)
+    values["Uptime_since_flush_status"] = int(now - reg.flushed)
+    if s.tls_active:
+        values["Ssl_cipher"] = getattr(s, "tls_cipher", "")
+        values["Ssl_version"] = getattr(s, "tls_version", "")
+    return sorted(values.items())
+
+
+def is_session_owned(name: str) -> bool:
+    return name in _SESSION_OWNED

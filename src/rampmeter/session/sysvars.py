@@ -1,0 +1,116 @@
+"""Reading and assigning system variables for one session (@@x, SET [GLOBAL|SESSION] x = v).
+
+Rules (MariaDB 10.11 behaviour):
+- @@x reads the session value when the variable has one, else the global value;
+  @@session.x of a global-only variable and @@global.x of a session-only one fail with 1238.
+- SET x (no scope) means SESSION; a global-only variable then fails with 1229 "should be set with
+  SET GLOBAL". A read-only variable fails with 1238 "is a read only variable"; a session value
+  that is read-only (max_allowed_packet) fails with 1621.
+- Values are validated by the registry (`Option.coerce`): clamping with 1292 warnings, 1231 for a
+  bad value, 1232 for a wrong type.
+- Side effects live here, next to the assignment: autocommit commits an open transaction when
+  switched on; character sets are checked against the ones we can speak.
+- A few names are not registry options but session facts: warning_count, error_count,
+  identity / last_insert_id, and the actual TCP port.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rampmeter import errors
+from rampmeter.config.options import Scope, lookup, normalize_name
+from rampmeter.errors import ServerError, Warning_
+
+if TYPE_CHECKING:
+    from rampmeter.session.session import Session
+
+# Character sets a session may name in SET NAMES / character_set_*: we speak UTF-8 on the wire
+# and accept the names clients send for it, plus latin1/ascii/binary which are UTF-8-safe for
+# the ASCII range the tools use them for.
+KNOWN_CHARSETS = {"utf8mb4", "utf8", "utf8mb3", "latin1", "ascii", "binary"}
+_CHARSET_VARS = {"character_set_client", "character_set_connection", "character_set_results",
+                 "character_set_server", "character_set_database"}
+
+
+def read(s: Session, name: str, scope: str | None = None) -> Any:
+    key = normalize_name(name)
+    special = _special(s, key)
+    if special is not _MISSING:
+        return special
+    opt = lookup(key)
+    if opt is None or not opt.sysvar:
+        raise ServerError(errors.ER_UNKNOWN_SYSTEM_VARIABLE, name)
+    scope = (scope or "").lower()
+    if scope == "global":
+        if not opt.scope & Scope.GLOBAL:
+            raise ServerError(errors.ER_INCORRECT_GLOBAL_LOCAL_VAR, opt.name, "SESSION")
+        return opt.sql_value(s.ctx.variables[opt.name])
+    if scope in ("session", "local") and not opt.scope & Scope.SESSION:
+        raise ServerError(errors.ER_INCORRECT_GLOBAL_LOCAL_VAR, opt.name, "GLOBAL")
+    if opt.scope & Scope.SESSION:
+        return opt.sql_value(s.vars[opt.name])
+    return opt.sql_value(s.ctx.variables[opt.name])
+
+
+_MISSING = object()
+
+
+def _special(s: Session, key: str) -> Any:
+    if key == "warning_count":
+        return sum(1 for w in s.warnings if w.level != "Note" or s.vars["sql_notes"])
+    if key == "error_count":
+        return sum(1 for w in s.warnings if w.level == "Error")
+    if key in ("identity", "last_insert_id"):
+        return s.engine.last_insert_id if s.engine is not None else 0
+    if key == "pseudo_thread_id":
+        return s.connection_id
+    return _MISSING
+
+
+def assign(s: Session, scope: str | None, name: str, value: Any, *,
+           default: bool = False) -> list[Warning_]:
+    """SET [scope] name = value; returns the warnings to add to the statement."""
+    opt = lookup(name)
+    if opt is None or not opt.sysvar:
+        raise ServerError(errors.ER_UNKNOWN_SYSTEM_VARIABLE, name)
+    scope = (scope or "session").lower()
+    if scope == "global":
+        if opt.name in _CHARSET_VARS and not default:
+            value = _charset(value)
+        return s.ctx.variables.set(opt.name, value, default=default)
+    if not opt.scope & Scope.SESSION:
+        if not opt.dynamic:
+            raise ServerError(errors.ER_INCORRECT_GLOBAL_LOCAL_VAR, opt.name, "read only")
+        raise ServerError(errors.ER_GLOBAL_VARIABLE, opt.name)
+    if not opt.dynamic:
+        raise ServerError(errors.ER_INCORRECT_GLOBAL_LOCAL_VAR, opt.name, "read only")
+    if opt.session_readonly:
+        raise ServerError(errors.ER_VARIABLE_IS_READONLY, "SESSION", opt.name, "GLOBAL")
+    if default:
+        stored, warnings = s.ctx.variables[opt.name], []
+    elif opt.name in _CHARSET_VARS:
+        stored, warnings = _charset(value), []
+    else:
+        stored, warnings = opt.coerce(value)
+    s.vars[opt.name] = stored
+    if opt.name == "autocommit" and s.engine is not None:
+        s.engine.set_autocommit(bool(stored))
+    return warnings
+
+
+def _charset(value: Any) -> str:
+    if value is None:
+        return "binary"
+    text = value.decode() if isinstance(value, bytes) else str(value)
+    low = text.strip().lower()
+    if low not in KNOWN_CHARSETS:
+        raise ServerError(errors.ER_UNKNOWN_CHARACTER_SET, text)
+    return "utf8mb3" if low == "utf8" else low
+
+
+def set_names(s: Session, charset: str | None) -> None:
+    name = "utf8mb4" if charset is None else _charset(charset)
+    for var in ("character_set_client", "character_set_connection", "character_set_results"):
+        s.vars[var] = name
+    s.vars["collation_connection"] = f"{name}_general_ci" if name != "binary" else "binary"
