@@ -1136,6 +1136,18 @@ def _lock(s: SqliteSession, sql: str, ex: Extracted) -> Result:
     return UpdateCount()
 
 
+def _flush(s: SqliteSession, sql: str, ex: Extracted) -> Result:
+    """FLUSH TABLES [...] (nothing to flush: SQLite has no table cache to empty) and FLUSH
+    TABLES ... WITH READ LOCK / FOR EXPORT: the session holds the write lock until UNLOCK
+    TABLES, so no one writes meanwhile (a global read lock), reported as a GLOBAL_LOCK wait."""
+    words = _words(sql)
+    if "LOCK" in words or "EXPORT" in words:
+        s._implicit_commit()
+        s._acquire_write(WaitReason.GLOBAL_LOCK)
+        s._lock_tables += 1
+    return UpdateCount()
+
+
 def _do(s: SqliteSession, sql: str, ex: Extracted) -> Result:
     body = re.sub(r"^\s*DO\s+", "SELECT ", sql, flags=re.IGNORECASE)
     s._run(extract(body), ())
@@ -1362,7 +1374,7 @@ _STATEMENTS: dict[str, Handler] = {
     "BEGIN": _begin, "START": _begin, "COMMIT": _commit, "ROLLBACK": _commit,
     "SAVEPOINT": _savepoint, "RELEASE": _savepoint,
     "CREATE": _create, "DROP": _drop, "ALTER": _alter, "RENAME": _rename,
-    "TRUNCATE": _truncate, "LOCK": _lock, "UNLOCK": _lock, "DO": _do,
+    "TRUNCATE": _truncate, "LOCK": _lock, "UNLOCK": _lock, "DO": _do, "FLUSH": _flush,
     "SHOW": _show, "DESCRIBE": _describe, "DESC": _describe, "EXPLAIN": _describe,
     "ANALYZE": _table_maintenance, "OPTIMIZE": _table_maintenance,
     "CHECK": _table_maintenance, "REPAIR": _table_maintenance,

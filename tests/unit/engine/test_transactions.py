@@ -399,3 +399,18 @@ def test_committed_data_survives_an_engine_restart(engine: SqliteEngine,
     finally:
         s.close()
         again.close()
+
+
+def test_flush_tables_with_read_lock_blocks_writers_until_unlock(session, open_session, waits):
+    holder = session
+    writer = open_session(2, database="db")
+    holder.execute("CREATE TABLE t (x INT)")
+    holder.execute("FLUSH TABLES WITH READ LOCK")
+    assert holder.holds_locks
+    with pytest.raises(ServerError) as exc:
+        writer.execute("INSERT INTO t VALUES (1)")  # innodb_lock_wait_timeout is 1 s here
+    assert exc.value.code == 1205
+    assert WaitReason.TABLE_LOCK in waits.reasons
+    holder.execute("UNLOCK TABLES")
+    assert not holder.holds_locks
+    writer.execute("INSERT INTO t VALUES (1)")
