@@ -28,9 +28,11 @@ _TOKEN = re.compile(r"""
 """, re.VERBOSE | re.DOTALL)
 
 
-
 def split_statements(sql: str) -> list[str]:
     """Top-level statements of a COM_QUERY, stripped, empty ones dropped (a trailing ';')."""
+    if ";" not in sql:  # the common case: one statement, nothing to tokenize
+        piece = sql.strip()
+        return [piece] if piece else []
     out: list[str] = []
     start = 0
     for m in _TOKEN.finditer(sql):
