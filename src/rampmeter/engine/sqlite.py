@@ -794,29 +794,26 @@ def _begin(s: SqliteSession, sql: str, ex: Extracted) -> Result:
 def _commit(s: SqliteSession, sql: str, ex: Extracted) -> Result:
     words = _words(sql)
     if "SAVEPOINT" in words or "TO" in words:  # ROLLBACK [WORK] TO [SAVEPOINT] x
-        name = _ident(sql.split()[-1])
-        if s._txn is None:
-            raise ServerError(errors.ER_SP_DOES_NOT_EXIST, "SAVEPOINT", name)
-        try:
-            s.conn.execute(f"ROLLBACK TO {q(name)}")
-        except sqlite3.OperationalError:
-            raise ServerError(errors.ER_SP_DOES_NOT_EXIST, "SAVEPOINT", name) from None
-        return UpdateCount()
+        return _to_savepoint(s, "ROLLBACK TO", _ident(sql.split()[-1]))
     s._end("COMMIT" if words[0] == "COMMIT" else "ROLLBACK")
+    return UpdateCount()
+
+
+def _to_savepoint(s: SqliteSession, verb: str, name: str) -> Result:
+    """ROLLBACK TO / RELEASE a savepoint of the open transaction (1305 when there is none)."""
+    if s._txn is None:
+        raise ServerError(errors.ER_SP_DOES_NOT_EXIST, "SAVEPOINT", name)
+    try:
+        s.conn.execute(f"{verb} {q(name)}")
+    except sqlite3.OperationalError:
+        raise ServerError(errors.ER_SP_DOES_NOT_EXIST, "SAVEPOINT", name) from None
     return UpdateCount()
 
 
 def _savepoint(s: SqliteSession, sql: str, ex: Extracted) -> Result:
     words = sql.split()
     if words[0].upper() == "RELEASE":
-        name = _ident(words[-1])
-        if s._txn is None:
-            raise ServerError(errors.ER_SP_DOES_NOT_EXIST, "SAVEPOINT", name)
-        try:
-            s.conn.execute(f"RELEASE {q(name)}")
-        except sqlite3.OperationalError:
-            raise ServerError(errors.ER_SP_DOES_NOT_EXIST, "SAVEPOINT", name) from None
-        return UpdateCount()
+        return _to_savepoint(s, "RELEASE", _ident(words[-1]))
     name = _ident(words[-1])
     if s._txn is None:
         if s._autocommit:
