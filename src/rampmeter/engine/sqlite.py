@@ -476,7 +476,7 @@ class SqliteSession(EngineSession):
             cur = self.conn.execute(plan.sql, values)
             rows = cur.fetchall() if cur.description is not None else None
         except sqlite3.Error as e:
-            raise self._error(e, plan) from None
+            raise self._error(e, plan, values) from None
         finally:
             if statement_lock:
                 self._release_write()
@@ -549,7 +549,8 @@ class SqliteSession(EngineSession):
                 self.conn.executemany(f"INSERT INTO {tname} VALUES ({marks})", rows)
 
     # --- errors -----------------------------------------------------------------------------
-    def _error(self, e: sqlite3.Error, plan: Plan | None = None) -> ServerError:
+    def _error(self, e: sqlite3.Error, plan: Plan | None = None,
+               values: dict[str, Any] | None = None) -> ServerError:
         if self._udf_error is not None:
             err, self._udf_error = self._udf_error, None
             return err
@@ -559,7 +560,35 @@ class SqliteSession(EngineSession):
         if getattr(e, "sqlite_errorcode", 0) == 517:  # SQLITE_BUSY_SNAPSHOT
             self._end("ROLLBACK")
             return ServerError(errors.ER_LOCK_DEADLOCK)
+        if plan is not None and plan.insert_table is not None and \
+                (m := _UNIQUE.search(msg)) is not None:
+            return self._duplicate_entry(plan, values or {}, m.group(1))
         return map_error(msg, self._db)
+
+    def _duplicate_entry(self, plan: Plan, values: dict[str, Any], failed: str) -> ServerError:
+        """1062 as MariaDB words it: the duplicate value (when the INSERT named it) and the
+        key's name (PRIMARY or the index), not SQLite's column list."""
+        cols = [c.strip().split(".")[-1] for c in failed.split(",")]
+        key = "-".join(cols)
+        try:
+            for idx in self.table_indexes(plan.insert_table[1], plan.insert_table[0]):
+                if [c.lower() for c in idx.columns] == [c.lower() for c in cols]:
+                    key = idx.name
+                    break
+        except ServerError:
+            pass
+        shown = []
+        for col in cols:
+            source = (plan.insert_values or {}).get(col.lower())
+            if source is None:
+                return ServerError(errors.ER_DUP_ENTRY, "?", key,
+                                   message=f"Duplicate entry for key '{key}'")
+            is_param, ref = source
+            value = values.get(ref) if is_param else ref
+            if isinstance(value, bytes):
+                value = value.decode("utf-8", "replace")
+            shown.append("NULL" if value is None else str(value))
+        return ServerError(errors.ER_DUP_ENTRY, "-".join(shown)[:192], key)
 
     # --- session functions -------------------------------------------------------------------
     def _register_functions(self) -> None:

@@ -214,6 +214,9 @@ class Plan:
     names: list[str] = field(default_factory=list)
     databases: tuple[str, ...] = ()          # databases the statement touches (to ATTACH)
     insert_columns: frozenset[str] | None = None  # lower-cased INSERT column list, if given
+    # column (lower-cased) -> parameter name or literal text of a one-row INSERT's VALUES:
+    # what a duplicate-key error quotes as the duplicate entry
+    insert_values: dict[str, tuple[bool, str]] | None = None
     multi_row: bool = False                  # INSERT ... VALUES (...), (...)
 
 
@@ -305,10 +308,21 @@ def translate(shape: str, database: str | None, table_meta: TableMeta) -> Plan:
             columns_given = frozenset(e.name.lower() for e in tree.this.expressions)
         values = tree.expression
         multi = isinstance(values, exp.Values) and len(values.expressions) > 1
+        insert_values = None
+        if isinstance(tree.this, exp.Schema) and isinstance(values, exp.Values) and not multi \
+                and values.expressions:
+            insert_values = {}
+            row = values.expressions[0].expressions
+            for col, value in zip(tree.this.expressions, row):
+                if isinstance(value, exp.Placeholder):
+                    insert_values[col.name.lower()] = (True, value.name)
+                elif isinstance(value, exp.Literal):
+                    insert_values[col.name.lower()] = (False, value.name)
         sql = _insert_sql(tree)
         return Plan(sql, kind, None, writes=True,
                     infoschema=tuple(dict.fromkeys(infoschema)), insert_table=insert_table,
-                    databases=dbs, insert_columns=columns_given, multi_row=multi)
+                    databases=dbs, insert_columns=columns_given, multi_row=multi,
+                    insert_values=insert_values)
     select = _leftmost_select(tree)
     names: list[str] = []
     columns: list[Column | None] | None = None

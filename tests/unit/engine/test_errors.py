@@ -8,6 +8,7 @@ import pytest
 
 from rampmeter import errors
 from rampmeter.engine.sqlite import SqliteSession, map_error
+from rampmeter.errors import ServerError
 
 from .conftest import fails, rows
 
@@ -22,7 +23,18 @@ def t(session: SqliteSession) -> SqliteSession:
 
 def test_duplicate_primary_key_is_1062(t: SqliteSession) -> None:
     err = fails(t, "INSERT INTO t VALUES (1, 'again', NULL)", errors.ER_DUP_ENTRY, "23000")
-    assert "id" in err.message
+    assert "for key 'PRIMARY'" in err.message
+
+
+def test_duplicate_entry_quotes_the_value_and_key_as_mariadb(t: SqliteSession) -> None:
+    err = fails(t, "INSERT INTO t (id, name) VALUES (2, 'x')", errors.ER_DUP_ENTRY, "23000")
+    assert err.message == "Duplicate entry '2' for key 'PRIMARY'"
+    err = fails(t, "INSERT INTO t (id, name, email) VALUES (9, 'x', 'b@x')", errors.ER_DUP_ENTRY)
+    assert err.message == "Duplicate entry 'b@x' for key 'uq_email'"
+    stmt = t.prepare("INSERT INTO t (id, name) VALUES (?, ?)")
+    with pytest.raises(ServerError) as exc:
+        t.execute_prepared(stmt, [1, "p"])
+    assert exc.value.message == "Duplicate entry '1' for key 'PRIMARY'"
 
 
 def test_duplicate_unique_key_is_1062(t: SqliteSession) -> None:
