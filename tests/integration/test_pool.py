@@ -93,11 +93,18 @@ def test_select_1_completes_while_long_statements_run(server_factory):
     server = server_factory(thread_pool_size=1, thread_pool_stall_limit=100)
     n = _calibrate(server, 3.0)
     busy = [server.connect() for _ in range(4)]
+    other = server.connect()
     jobs = [_background(c, CPU_BOUND.format(n=n)) for c in busy]
-    time.sleep(0.1)
+    admin_view = server.connect()
+    wait_until(lambda: all(_running(admin_view, c.thread_id()) for c in busy),
+               message="the four long statements to run")
+    # The group is over its oversubscribe limit (4 active >= 1 + 3): the statement waits for
+    # the timer to see the stall (100 ms ticks) and a thread to be created for it.
     start = time.monotonic()
-    assert server.query("SELECT 1") == ((1,),)
-    assert time.monotonic() - start < 1.5
+    with other.cursor() as cur:
+        cur.execute("SELECT 1")
+        assert cur.fetchone() == (1,)
+    assert time.monotonic() - start < 1.0
     for t, _ in jobs:
         t.join(60)
 

@@ -79,6 +79,7 @@ from rampmeter.protocol.columns import Column, int_column, text_column
 
 SUFFIX = ".sqlite3"
 _PLAN_CACHE_LIMIT = 20_000
+_PROGRESS_EVERY = 100_000   # SQLite VM instructions (about a millisecond)
 _CACHE_KIB = 256            # per session and database (SQLite's default is 2000 KiB)
 _DB_NAME = re.compile(r"^[^/\\.\x00][^/\\\x00]{0,63}$")
 
@@ -193,7 +194,11 @@ class SqliteSession(EngineSession):
         self.conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False,
                                     cached_statements=256)
         self.conn.execute("PRAGMA temp_store=MEMORY")
-        self.conn.set_progress_handler(self._progress, 2000)
+        # The progress handler only closes the race of a KILL QUERY that lands just before a
+        # statement starts (sqlite3_interrupt does the rest). Each call takes the GIL, so it
+        # runs rarely: every 2000 instructions, four CPU-bound statements kept the GIL so busy
+        # that a short statement of another connection waited seconds for it.
+        self.conn.set_progress_handler(self._progress, _PROGRESS_EVERY)
         self._attach_limit = self.conn.getlimit(sqlite3.SQLITE_LIMIT_ATTACHED)
         self._attached: dict[str, tuple[str, int]] = {}  # lower name -> (name, generation)
         self._db: str | None = None
