@@ -477,7 +477,10 @@ class SqliteSession(EngineSession):
                 self._begin(explicit=False, write=True)
         elif txn is None and not self._autocommit:
             self._begin(explicit=False, write=False)
+        rowid_before = None
         try:
+            if plan.upsert and not plan.multi_row:
+                rowid_before = self.conn.execute("SELECT last_insert_rowid()").fetchone()[0]
             cur = self.conn.execute(plan.sql, values)
             rows = cur.fetchall() if cur.description is not None else None
         except sqlite3.Error as e:
@@ -491,6 +494,11 @@ class SqliteSession(EngineSession):
             return self._result_set(plan, cur.description, rows)
         affected = max(cur.rowcount, 0)
         self._row_count = affected
+        if rowid_before is not None and affected == 1 and cur.lastrowid == rowid_before:
+            # ON DUPLICATE KEY UPDATE updated the row (an insert would have set a new rowid):
+            # MySQL counts that as 2 affected rows and leaves LAST_INSERT_ID() alone.
+            self._row_count = 2
+            return UpdateCount(2, 0, "")
         if plan.kind in ("INSERT", "REPLACE"):
             return self._insert_result(plan, cur, affected)
         info = ""

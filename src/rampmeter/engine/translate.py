@@ -218,6 +218,7 @@ class Plan:
     # what a duplicate-key error quotes as the duplicate entry
     insert_values: dict[str, tuple[bool, str]] | None = None
     multi_row: bool = False                  # INSERT ... VALUES (...), (...)
+    upsert: bool = False                     # INSERT ... ON DUPLICATE KEY UPDATE
 
 
 # sqlglot node -> the engine's SQLite function that answers it (sqlite.py registers them).
@@ -318,8 +319,10 @@ def translate(shape: str, database: str | None, table_meta: TableMeta) -> Plan:
                     insert_values[col.name.lower()] = (True, value.name)
                 elif isinstance(value, exp.Literal):
                     insert_values[col.name.lower()] = (False, value.name)
+        conflict = tree.args.get("conflict")
+        upsert = isinstance(conflict, exp.OnConflict) and bool(conflict.args.get("duplicate"))
         sql = _insert_sql(tree)
-        return Plan(sql, kind, None, writes=True,
+        return Plan(sql, kind, None, writes=True, upsert=upsert,
                     infoschema=tuple(dict.fromkeys(infoschema)), insert_table=insert_table,
                     databases=dbs, insert_columns=columns_given, multi_row=multi,
                     insert_values=insert_values)

@@ -300,13 +300,15 @@ def test_on_duplicate_key_update(items: SqliteSession) -> None:
         ("apple", "9.00"), ("Banana", "2.00"), ("cherry", "3.25"), ("durian", "4.00")]
 
 
-@pytest.mark.xfail(strict=True, reason="MySQL reports 2 affected rows when ON DUPLICATE KEY "
-                   "UPDATE changes an existing row; SQLite's upsert counts 1 (and the OK "
-                   "packet's insert id is the previous INSERT's rowid)")
 def test_on_duplicate_key_update_counts_an_update_as_two_rows(items: SqliteSession) -> None:
+    before = items.last_insert_id
     result = update(items, "INSERT INTO items (name, price) VALUES ('apple', 9) "
                     "ON DUPLICATE KEY UPDATE price = VALUES(price)")
-    assert result.affected_rows == 2
+    assert (result.affected_rows, result.last_insert_id) == (2, 0)
+    assert items.last_insert_id == before
+    inserted = update(items, "INSERT INTO items (name, price) VALUES ('plum', 4) "
+                      "ON DUPLICATE KEY UPDATE price = VALUES(price)")
+    assert inserted.affected_rows == 1 and inserted.last_insert_id > 0
 
 
 def test_replace_into(items: SqliteSession) -> None:
