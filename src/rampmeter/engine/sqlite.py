@@ -455,13 +455,7 @@ class SqliteSession(EngineSession):
             conn.close()
 
     def _execute_plan(self, plan: Plan, values: dict[str, Any], for_update: bool) -> Result:
-        for db in plan.databases:
-            if db.lower() not in self._attached or \
-                    self._attached[db.lower()][1] != self.engine.generation(db):
-                if self.engine.database_exists(db):
-                    self._attach(db)
-        if plan.infoschema:
-            self._materialize(plan.infoschema)
+        self._make_visible(plan)
         txn = self._txn
         if plan.writes and txn is not None and txn.read_only:
             raise ServerError(errors.ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION)
@@ -505,6 +499,18 @@ class SqliteSession(EngineSession):
         if plan.kind == "UPDATE":
             info = f"Rows matched: {affected}  Changed: {affected}  Warnings: 0"
         return UpdateCount(affected, 0, info)
+
+    def _make_visible(self, plan: Plan) -> None:
+        """Attach the databases the plan reads (a missing one is left to fail as 1146) and
+        materialize its information_schema tables. Per statement: the attached check is a
+        dict probe; the file is looked at only for a database not attached yet."""
+        for db in plan.databases:
+            have = self._attached.get(db.lower())
+            if (have is None or have[1] != self.engine.generation(db)) and \
+                    self.engine.database_exists(db):
+                self._attach(db)
+        if plan.infoschema:
+            self._materialize(plan.infoschema)
 
     def _insert_result(self, plan: Plan, cur: sqlite3.Cursor, affected: int) -> UpdateCount:
         last_id = 0
@@ -1022,12 +1028,18 @@ def _drop(s: SqliteSession, sql: str, ex: Extracted) -> Result:
     raise ServerError(errors.ER_NOT_SUPPORTED_YET, " ".join(words[:3]))
 
 
-def _drop_index(s: SqliteSession, table_text: str, index: str) -> Result:
-    db, table = _split_name(table_text)
+def _existing_table(s: SqliteSession, db: str | None, table: str) -> tuple[str, str]:
+    """(attached schema, stored spelling) of a table DDL is about to change; 1146 if absent."""
     schema = s._schema(db)
     stored = catalog.find_table(s.conn, schema, table)
     if stored is None:
         raise ServerError(errors.ER_NO_SUCH_TABLE, schema, table)
+    return schema, stored
+
+
+def _drop_index(s: SqliteSession, table_text: str, index: str) -> Result:
+    db, table = _split_name(table_text)
+    schema, stored = _existing_table(s, db, table)
     if index.upper() == "PRIMARY":
         raise ServerError(errors.ER_NOT_SUPPORTED_YET, "dropping a PRIMARY KEY")
     with _ddl(s):
@@ -1071,10 +1083,7 @@ def _alter(s: SqliteSession, sql: str, ex: Extracted) -> Result:
     if not m:
         raise ServerError(errors.ER_PARSE_ERROR, sql[:80], 1)
     db, table = _split_name(m.group(1))
-    schema = s._schema(db)
-    stored = catalog.find_table(s.conn, schema, table)
-    if stored is None:
-        raise ServerError(errors.ER_NO_SUCH_TABLE, schema, table)
+    schema, stored = _existing_table(s, db, table)
     statements: list[str] = []
     for action in _split_commas(m.group(2)):
         aw = _words(action)
@@ -1132,10 +1141,7 @@ def _rename(s: SqliteSession, sql: str, ex: Extracted) -> Result:
         db2, new = _split_name(pm.group(2))
         if (db2 or db) != db:
             raise ServerError(errors.ER_NOT_SUPPORTED_YET, "RENAME TABLE across databases")
-        schema = s._schema(db)
-        stored = catalog.find_table(s.conn, schema, old)
-        if stored is None:
-            raise ServerError(errors.ER_NO_SUCH_TABLE, schema, old)
+        schema, stored = _existing_table(s, db, old)
         statements.append(f"ALTER TABLE {q(schema)}.{q(stored)} RENAME TO {q(new)}")
         statements += catalog.rename_meta_ddl(schema, stored, new)
     with _ddl(s):
@@ -1149,10 +1155,7 @@ def _truncate(s: SqliteSession, sql: str, ex: Extracted) -> Result:
     if not m:
         raise ServerError(errors.ER_PARSE_ERROR, sql[:80], 1)
     db, table = _split_name(m.group(1))
-    schema = s._schema(db)
-    stored = catalog.find_table(s.conn, schema, table)
-    if stored is None:
-        raise ServerError(errors.ER_NO_SUCH_TABLE, schema, table)
+    schema, stored = _existing_table(s, db, table)
     with _ddl(s):
         s.conn.execute(f"DELETE FROM {q(schema)}.{q(stored)}")
         try:
@@ -1327,11 +1330,7 @@ def _explain(s: SqliteSession, sql: str) -> Result:
                   "", sql, flags=re.IGNORECASE)
     ex = extract(body)
     plan = s._plan(ex)
-    for db in plan.databases:
-        if s.engine.database_exists(db):
-            s._attach(db)
-    if plan.infoschema:
-        s._materialize(plan.infoschema)
+    s._make_visible(plan)
     try:
         rows = s.conn.execute("EXPLAIN QUERY PLAN " + plan.sql, bind(ex.slots)).fetchall()
     except sqlite3.Error as e:

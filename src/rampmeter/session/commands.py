@@ -8,9 +8,11 @@ ERR / result set sequence for the rest). SQL statements go through statements.ex
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rampmeter import errors
+from rampmeter.engine.base import Result
 from rampmeter.errors import ServerError
 from rampmeter.protocol import events as ev
 from rampmeter.protocol.columns import Column
@@ -103,20 +105,30 @@ def on_query(s: Session, e: ev.Query, proto: ServerProtocol, write: Write) -> bo
         s._begin_command("Query", stmt)
         if not statements.keeps_warnings(stmt):
             s.warnings.clear()
-        try:
-            s.executing = True
-            try:
-                result = statements.execute(s, stmt)
-            finally:
-                s.executing = False
-            s.write_result(result, proto, write, more=i < last)
-        except ServerError as exc:
-            exc = s.translate_interrupt(exc)
-            s.write_error(exc, proto, write)
-            s._end_command()
-            return exc.code not in (errors.ER_CONNECTION_KILLED, errors.ER_SERVER_SHUTDOWN)
+        failed = _run(s, proto, write, statements.execute, stmt, more=i < last)
+        if failed is not None:
+            return failed
     s._end_command()
     return True
+
+
+def _run(s: Session, proto: ServerProtocol, write: Write, statement: Callable[..., Result],
+         *args: Any, more: bool = False, binary: bool = False) -> bool | None:
+    """Run one statement and write its result or error. None when it succeeded; otherwise
+    whether the connection stays open (a kill or a shutdown closes it)."""
+    try:
+        s.executing = True
+        try:
+            result = statement(s, *args)
+        finally:
+            s.executing = False
+        s.write_result(result, proto, write, more=more, binary=binary)
+    except ServerError as exc:
+        exc = s.translate_interrupt(exc)
+        s.write_error(exc, proto, write)
+        s._end_command()
+        return exc.code not in (errors.ER_CONNECTION_KILLED, errors.ER_SERVER_SHUTDOWN)
+    return None
 
 
 def _simple_ok(s: Session, proto: ServerProtocol, write: Write) -> None:
@@ -242,18 +254,9 @@ def on_stmt_execute(s: Session, e: ev.StmtExecute, proto: ServerProtocol, write:
         return True
     s._begin_command("Execute", stmt.sql)
     s.warnings.clear()
-    try:
-        s.executing = True
-        try:
-            result = statements.execute_prepared(s, stmt, e.params)
-        finally:
-            s.executing = False
-        s.write_result(result, proto, write, binary=True)
-    except ServerError as exc:
-        exc = s.translate_interrupt(exc)
-        s.write_error(exc, proto, write)
-        s._end_command()
-        return exc.code not in (errors.ER_CONNECTION_KILLED, errors.ER_SERVER_SHUTDOWN)
+    failed = _run(s, proto, write, statements.execute_prepared, stmt, e.params, binary=True)
+    if failed is not None:
+        return failed
     s._end_command()
     return True
 

@@ -180,7 +180,7 @@ class Session:
         """SERVER_STATUS bits for the next OK/EOF (plain int arithmetic: this runs on every
         reply, and IntFlag operations cost a microsecond each)."""
         flags = _AUTOCOMMIT if self.vars["autocommit"] else 0
-        if self.engine is not None and self.engine.in_transaction:
+        if self.in_transaction:
             flags |= _IN_TRANS
         if more:
             flags |= _MORE_RESULTS

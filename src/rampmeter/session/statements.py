@@ -95,9 +95,8 @@ def _session_route(words: list[str]) -> Route | None:
 
 def keeps_warnings(sql: str) -> bool:
     """SHOW WARNINGS / SHOW ERRORS / SHOW COUNT(*) read the previous statement's diagnostics."""
-    if sql[:4].upper() != "SHOW" and not sql.lstrip()[:4].upper() == "SHOW" and \
-            "/*" not in sql[:8]:
-        return False  # the hot path: no tokenizing for ordinary statements
+    if sql[:4].upper() != "SHOW" and not sql.startswith(("/*", "--", "#")):
+        return False  # the hot path (statements arrive stripped): no tokenizing
     words = leading_words(sql, 2)
     return words[:1] == ["SHOW"] and len(words) > 1 and words[1] in ("WARNINGS", "ERRORS",
                                                                      "COUNT")
