@@ -128,12 +128,53 @@ ER_WRONG_TABLE_NAME = 1103
 ER_WRONG_COLUMN_NAME = 1166
 ER_TOO_LONG_IDENT = 1059
 
+ER_UNKNOWN_COLLATION = 1273
+ER_COLLATION_CHARSET_MISMATCH = 1253
+ER_TRUNCATED_WRONG_VALUE_FOR_FIELD = 1366
+ER_NO_DEFAULT_FOR_FIELD = 1364
+ER_FIELD_SPECIFIED_TWICE = 1110
+ER_TABLE_MUST_HAVE_COLUMNS = 1113
+ER_KEY_COLUMN_DOES_NOT_EXIST = 1072
+ER_WRONG_FIELD_SPEC = 1063
+ER_CANT_REMOVE_ALL_FIELDS = 1090
+ER_PRIMARY_CANT_HAVE_NULL = 1171
+ER_KEY_DOES_NOT_EXISTS = 1176
+ER_TOO_BIG_PRECISION = 1426
+ER_TOO_BIG_SCALE = 1425
+ER_M_BIGGER_THAN_D = 1427
+ER_INVALID_CHARACTER_STRING = 1300
+ER_OPERAND_COLUMNS = 1241
+ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT = 1582
+ER_DISK_FULL = 1021
+ER_DIVISION_BY_ZERO = 1365
+ER_CONSTRAINT_FAILED = 4025
+
 # Warnings (sent in SHOW WARNINGS, counted in OK packets).
 WARN_DATA_TRUNCATED = 1265
 ER_WARN_DEPRECATED_SYNTAX = 1287
 ER_YES = 1003
 
 ERRORS: dict[int, ErrorSpec] = {
+    ER_UNKNOWN_COLLATION: ErrorSpec("ER_UNKNOWN_COLLATION", "HY000", "Unknown collation: '%s'"),
+    ER_COLLATION_CHARSET_MISMATCH: ErrorSpec("ER_COLLATION_CHARSET_MISMATCH", "42000", "COLLATION '%s' is not valid for CHARACTER SET '%s'"),
+    ER_TRUNCATED_WRONG_VALUE_FOR_FIELD: ErrorSpec("ER_TRUNCATED_WRONG_VALUE_FOR_FIELD", "22007", "Incorrect %s value: '%s' for column `%s`.`%s`.`%s` at row %d"),
+    ER_NO_DEFAULT_FOR_FIELD: ErrorSpec("ER_NO_DEFAULT_FOR_FIELD", "HY000", "Field '%s' doesn't have a default value"),
+    ER_FIELD_SPECIFIED_TWICE: ErrorSpec("ER_FIELD_SPECIFIED_TWICE", "42000", "Column '%s' specified twice"),
+    ER_TABLE_MUST_HAVE_COLUMNS: ErrorSpec("ER_TABLE_MUST_HAVE_COLUMNS", "42000", "A table must have at least 1 column"),
+    ER_KEY_COLUMN_DOES_NOT_EXIST: ErrorSpec("ER_KEY_COLUMN_DOES_NOT_EXIST", "42000", "Key column '%s' doesn't exist in table"),
+    ER_WRONG_FIELD_SPEC: ErrorSpec("ER_WRONG_FIELD_SPEC", "42000", "Incorrect column specifier for column '%s'"),
+    ER_CANT_REMOVE_ALL_FIELDS: ErrorSpec("ER_CANT_REMOVE_ALL_FIELDS", "42000", "You can't delete all columns with ALTER TABLE; use DROP TABLE instead"),
+    ER_PRIMARY_CANT_HAVE_NULL: ErrorSpec("ER_PRIMARY_CANT_HAVE_NULL", "42000", "All parts of a PRIMARY KEY must be NOT NULL; if you need NULL in a key, use UNIQUE instead"),
+    ER_KEY_DOES_NOT_EXISTS: ErrorSpec("ER_KEY_DOES_NOT_EXISTS", "42000", "Key '%s' doesn't exist in table '%s'"),
+    ER_TOO_BIG_PRECISION: ErrorSpec("ER_TOO_BIG_PRECISION", "42000", "Too big precision %s specified for '%s'. Maximum is %s"),
+    ER_TOO_BIG_SCALE: ErrorSpec("ER_TOO_BIG_SCALE", "42000", "Too big scale %s specified for '%s'. Maximum is %s"),
+    ER_M_BIGGER_THAN_D: ErrorSpec("ER_M_BIGGER_THAN_D", "42000", "For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '%s')"),
+    ER_INVALID_CHARACTER_STRING: ErrorSpec("ER_INVALID_CHARACTER_STRING", "HY000", "Invalid %s character string: '%s'"),
+    ER_OPERAND_COLUMNS: ErrorSpec("ER_OPERAND_COLUMNS", "21000", "Operand should contain %d column(s)"),
+    ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT: ErrorSpec("ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT", "42000", "Incorrect parameter count in the call to native function '%s'"),
+    ER_DISK_FULL: ErrorSpec("ER_DISK_FULL", "HY000", "Disk full (%s); waiting for someone to free some space... (errno: %s)"),
+    ER_DIVISION_BY_ZERO: ErrorSpec("ER_DIVISION_BY_ZERO", "22012", "Division by 0"),
+    ER_CONSTRAINT_FAILED: ErrorSpec("ER_CONSTRAINT_FAILED", "23000", "CONSTRAINT %s failed for %s"),
     ER_YES: ErrorSpec("ER_YES", "HY000", "YES"),
     ER_CANT_CREATE_DB: ErrorSpec("ER_CANT_CREATE_DB", "HY000", "Can't create database '%s' (errno: %s \"%s\")"),
     ER_DB_CREATE_EXISTS: ErrorSpec("ER_DB_CREATE_EXISTS", "HY000", "Can't create database '%s'; database exists"),

@@ -28,6 +28,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from rampmeter.engine.types import SqlType
 from rampmeter.errors import Warning_
 from rampmeter.protocol.columns import Column
 
@@ -93,8 +94,9 @@ class TableColumn:
     nullable: bool
     key: str                  # "PRI", "UNI", "MUL" or ""
     default: str | None
-    extra: str                # "auto_increment" or ""
+    extra: str                # "auto_increment", "on update current_timestamp()" or ""
     column: Column            # what a SELECT of this column reports on the wire
+    sql_type: SqlType | None = None  # the full MySQL type, when the engine knows it
 
 
 @dataclass(frozen=True, slots=True)

@@ -149,6 +149,9 @@ class ClientConnection:
                     continue
                 break
             if isinstance(event, ev.StartTLS):
+                if event.tls_data:  # cannot happen with bounded reads; never feed it as SQL
+                    raise ProtocolViolation("bytes after the SSLRequest were read as the "
+                                            "protocol's", code=errors.ER_HANDSHAKE_ERROR)
                 self._start_tls()
                 continue
             keep = session.handle(event, proto, self._write)
@@ -160,11 +163,15 @@ class ClientConnection:
         return Verdict.KEEP
 
     def _receive(self) -> None:
-        """Drain the socket without blocking; EOF is passed on to the protocol as b''."""
+        """Drain the socket without blocking; EOF is passed on to the protocol as b''. Before a
+        possible TLS start, read no byte past the client's first packet (reads_up_to_tls)."""
         received = 0
         while True:
+            limit = self.proto.reads_up_to_tls
+            if limit == 0:
+                break
             try:
-                data = self.sock.recv(_RECV_SIZE)
+                data = self.sock.recv(limit if limit is not None else _RECV_SIZE)
             except (BlockingIOError, ssl.SSLWantReadError):
                 break
             except ssl.SSLWantWriteError:
@@ -174,6 +181,8 @@ class ClientConnection:
             if not data:
                 break
             received += len(data)
+            if limit is not None:
+                continue  # a bounded read: go on until the packet is whole or nothing is left
             if len(data) < _RECV_SIZE and not self.has_pending_tls():
                 break
         if received:

@@ -40,6 +40,12 @@ class Column:
     schema: str = ""
     org_name: str = ""
 
+    def named(self, name: str, *, table: str = "", schema: str = "", org_name: str = "",
+              org_table: str | None = None) -> Column:
+        """This column's type under another name (and table)."""
+        return Column(name, self.type, self.length, self.flags, self.decimals, self.charset,
+                      table, table if org_table is None else org_table, schema, org_name)
+
     @property
     def is_numeric(self) -> bool:
         return self.type in _NUMERIC

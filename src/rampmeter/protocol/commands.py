@@ -9,6 +9,9 @@ Rules:
 - A command naming an unknown statement id raises ServerError 1243 (ER_UNKNOWN_STMT_HANDLER)
   for COM_STMT_EXECUTE only, after the packet was consumed: the caller answers it and the
   connection goes on. COM_STMT_CLOSE/RESET/FETCH pass the id on; the session checks it.
+- Text in commands (statement text, names) is passed on as bytes; string parameters of
+  COM_STMT_EXECUTE are decoded in the client's character set (`Statements.codec`), with
+  surrogateescape so that no byte is lost.
 - COM_STMT_SEND_LONG_DATA returns no event (mysqld never replies to it): its bytes accumulate
   per parameter and are merged into the next COM_STMT_EXECUTE, then dropped (also by
   COM_STMT_RESET). A problem with long data is remembered and reported by that execute.
@@ -52,6 +55,7 @@ class Statements:
 
     def __init__(self, max_long_data: int) -> None:
         self.max_long_data = max_long_data
+        self.codec = "utf-8"  # the client's character set: string parameters are decoded in it
         self._by_id: dict[int, Statement] = {}
         self.last_id: int | None = None
 
@@ -75,23 +79,19 @@ class Statements:
         return statement_id in self._by_id
 
 
-def _text(raw: bytes) -> str:
-    return raw.decode("utf-8", "surrogateescape")
-
-
 def _query(payload: bytes, _s: Statements) -> ev.Event:
-    return ev.Query(_text(payload[1:]))
+    return ev.Query(payload[1:])
 
 
 def _init_db(payload: bytes, _s: Statements) -> ev.Event:
-    return ev.InitDb(_text(payload[1:]))
+    return ev.InitDb(payload[1:])
 
 
 def _field_list(payload: bytes, _s: Statements) -> ev.Event:
     """COM_FIELD_LIST: table string[NUL], wildcard string[EOF]."""
     r = Reader(payload, 1)
-    table = _text(r.nul_or_rest())
-    return ev.FieldList(table, _text(r.rest()))
+    table = r.nul_or_rest()
+    return ev.FieldList(table, r.rest())
 
 
 def _process_kill(payload: bytes, _s: Statements) -> ev.Event:
@@ -106,7 +106,7 @@ def _set_option(payload: bytes, _s: Statements) -> ev.Event:
 
 
 def _stmt_prepare(payload: bytes, _s: Statements) -> ev.Event:
-    return ev.StmtPrepare(_text(payload[1:]))
+    return ev.StmtPrepare(payload[1:])
 
 
 def _stmt_close(payload: bytes, stmts: Statements) -> ev.Event:
@@ -173,14 +173,14 @@ def _stmt_execute(payload: bytes, stmts: Statements) -> ev.Event:
     try:
         if st.error is not None:
             raise st.error
-        params = _decode_params(r, st) if st.param_count else ()
+        params = _decode_params(r, st, stmts.codec) if st.param_count else ()
     finally:
         st.long_data.clear()
         st.error = None
     return ev.StmtExecute(statement_id, flags, params)
 
 
-def _decode_params(r: Reader, st: Statement) -> tuple[Any, ...]:
+def _decode_params(r: Reader, st: Statement, st_codec: str) -> tuple[Any, ...]:
     n = st.param_count
     nulls = r.fixed((n + 7) // 8)
     if r.u8():
@@ -195,9 +195,9 @@ def _decode_params(r: Reader, st: Statement) -> tuple[Any, ...]:
         if nulls[i >> 3] & (1 << (i & 7)):
             params.append(None)
         elif i in long_data:
-            params.append(long_data_value(bytes(long_data[i]), type_code))
+            params.append(long_data_value(bytes(long_data[i]), type_code, st_codec))
         else:
-            params.append(decode_binary_value(r, type_code, unsigned))
+            params.append(decode_binary_value(r, type_code, unsigned, st_codec))
     return tuple(params)
 
 

@@ -17,6 +17,11 @@ Rules:
 - Sequence ids (MySQL protocol docs, "Sequence ID"): the greeting is 0 and the connection phase
   continues one conversation (response 1, switch 2, ...; after TLS the count goes on); every
   command starts at 0 and its replies continue from 1, across result sets of one command.
+- Character sets: statement text reaches the session as bytes; `set_charsets()` tells the protocol
+  the client's character set (to decode string parameters) and the results' one. Results in a
+  character set other than UTF-8 are converted here, in one place, with their column
+  definitions: text columns then report that set's collation id and a length of characters
+  times its bytes per character, as MariaDB does. UTF-8 results are the fast path: nothing to do.
 - Packet limits: 64 KiB before login (a handshake response is a few hundred bytes; MySQL caps
   connect attributes at 64 KiB), then max_allowed_packet (ER_NET_PACKET_TOO_LARGE, 1153).
 """
@@ -57,6 +62,7 @@ from rampmeter.protocol.results import (
     binary_rows_into,
     text_rows_into,
 )
+from rampmeter.protocol.wire import encode_text
 
 __all__ = ["NEED_DATA", "NeedData", "Phase", "ServerProtocol"]
 
@@ -149,6 +155,7 @@ class ServerProtocol:
         self._out = bytearray()  # bytes generated during auth, not yet taken
         self._attempt: _Attempt | None = None
         self._row_encoders: list[Encoder | None] | None = None  # None: text rows
+        self._results: tuple[str, int, int] | None = None  # (codec, collation, maxlen) or UTF-8
         self.client_capabilities = Capability(0)  # as the client sent them
         self._caps = Capability.PROTOCOL_41  # client & offered: what the replies honour
         self._no_eof = False  # CLIENT_DEPRECATE_EOF agreed (a bool: asked on every reply)
@@ -172,6 +179,15 @@ class ServerProtocol:
         self._statements.max_long_data = value
         if self._phase in _LOGGED_IN:
             self._decoder.max_payload = value
+
+    @property
+    def reads_up_to_tls(self) -> int | None:
+        """Before TLS may start (the client's first packet could be an SSLRequest, and the TLS
+        handshake follows it at once), the bytes that end that packet, which is all the caller
+        may read: the TLS layer must read what comes next itself. None when reading is free."""
+        if self._phase is Phase.HANDSHAKE and self._tls_available and not self._tls_active:
+            return self._decoder.bytes_to_packet_end()  # 0: the packet is whole, stop reading
+        return None
 
     @property
     def has_partial_packet(self) -> bool:
@@ -345,10 +361,35 @@ class ServerProtocol:
         self._status = status
         return self._send(self._eof_payload(status, warnings))
 
+    def set_charsets(self, *, client_codec: str = "utf-8", results_codec: str | None = None,
+                     results_collation: int = 45, results_maxlen: int = 4) -> None:
+        """character_set_client / character_set_results changed (SET NAMES, SET ...)."""
+        self._statements.codec = client_codec
+        if results_codec in (None, "utf-8"):
+            self._results = None
+        else:
+            self._results = (results_codec, results_collation, results_maxlen)
+
+    def _definition(self, col: Column, field_list: bool = False) -> bytes:
+        if self._results is None:
+            return pk.column_definition(col, field_list)
+        codec, collation, maxlen = self._results
+        if col.charset != CHARSET_BINARY:
+            col = Column(col.name, col.type, col.length // 4 * maxlen if col.length % 4 == 0
+                         else col.length, col.flags, col.decimals, collation, col.table,
+                         col.org_table, col.schema, col.org_name)
+        return pk.column_definition(col, field_list, codec)
+
+    def _convert(self, rows: Iterable[Sequence[Any]]) -> Iterable[Sequence[Any]]:
+        if self._results is None:
+            return rows
+        codec = self._results[0]
+        return ([encode_text(v, codec) if type(v) is str else v for v in row] for row in rows)
+
     def result_set_start(self, columns: Sequence[Column], *, binary: bool = False) -> bytes:
         """Column count, the column definitions, and an EOF unless CLIENT_DEPRECATE_EOF."""
         payloads = [pk.column_count(len(columns))]
-        payloads += [pk.column_definition(col) for col in columns]
+        payloads += [self._definition(col) for col in columns]
         if not self._deprecate_eof():
             payloads.append(pk.eof_packet(0, self._status))
         self._row_encoders = [binary_encoder(col) for col in columns] if binary else None
@@ -357,6 +398,7 @@ class ServerProtocol:
     def result_rows(self, rows: Iterable[Sequence[Any]]) -> bytes:
         """Row packets, text or binary as chosen by result_set_start(); one value per column."""
         out, self._out = self._out, bytearray()
+        rows = self._convert(rows)
         if self._row_encoders is None:
             self._seq = text_rows_into(out, rows, self._seq)
         else:
@@ -383,14 +425,14 @@ class ServerProtocol:
         payloads = [pk.prepare_ok_header(statement_id, len(columns), param_count, warnings)]
         for defs in ([_PARAM_COLUMN] * param_count, columns):
             if defs:
-                payloads += [pk.column_definition(col) for col in defs]
+                payloads += [self._definition(col) for col in defs]
                 if not self._deprecate_eof():
                     payloads.append(pk.eof_packet(0, self._status))
         return self._send(*payloads)
 
     def field_list(self, columns: Sequence[Column]) -> bytes:
         """COM_FIELD_LIST reply: definitions with a (NULL) default value, then my_eof()."""
-        payloads = [pk.column_definition(col, True) for col in columns]
+        payloads = [self._definition(col, True) for col in columns]
         payloads.append(self._eof_payload(self._status, 0))
         return self._send(*payloads)
 

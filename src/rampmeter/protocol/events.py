@@ -4,6 +4,8 @@ the `NEED_DATA` sentinel.
 Rules:
 - Events are frozen, slotted dataclasses carrying decoded Python values only (str, int, bytes,
   tuples); never a packet, never a reference into a buffer. Do not subclass them.
+- Text a command carries (statement text, a database or table name) stays bytes: it is in the
+  client's character set, which the session knows and the protocol does not.
 - Each event names the reply the caller owes (see its docstring): the protocol layer never
   decides *what* to answer, only how to encode it.
 - `NEED_DATA` (the single instance of `NeedData`) means: feed more bytes with receive_data(),
@@ -84,12 +86,12 @@ class ConnectionClosed(Event):
 # --- command phase: replies are ok()/error()/result sets unless noted ----------------------
 @dataclass(frozen=True, slots=True)
 class Query(Event):
-    sql: str
+    sql: bytes
 
 
 @dataclass(frozen=True, slots=True)
 class InitDb(Event):
-    database: str
+    database: bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,15 +130,15 @@ class SetOption(Event):
 class FieldList(Event):
     """COM_FIELD_LIST: reply `field_list(columns)`."""
 
-    table: str
-    wildcard: str
+    table: bytes
+    wildcard: bytes
 
 
 @dataclass(frozen=True, slots=True)
 class StmtPrepare(Event):
     """Reply `prepare_ok(...)` (which registers the statement) or `error()`."""
 
-    sql: str
+    sql: bytes
 
 
 @dataclass(frozen=True, slots=True)

@@ -104,6 +104,16 @@ class PacketDecoder:
         b, p = self._buf, self._pos
         return avail < HEADER_SIZE + (b[p] | b[p + 1] << 8 | b[p + 2] << 16)
 
+    def bytes_to_packet_end(self) -> int:
+        """How many more bytes end the packet being received (a header first, then its
+        payload): a reader that must not read past one packet asks for exactly these."""
+        avail = len(self._buf) - self._pos
+        if avail < HEADER_SIZE:
+            return HEADER_SIZE - avail
+        b, p = self._buf, self._pos
+        n = b[p] | b[p + 1] << 8 | b[p + 2] << 16
+        return max(HEADER_SIZE + n - avail, 0)
+
     def take_buffered(self) -> bytes:
         """Remove and return every unconsumed byte (what follows an SSLRequest is TLS data)."""
         data = bytes(self._buf[self._pos:])

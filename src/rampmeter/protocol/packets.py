@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from rampmeter.errors import ER_HANDSHAKE_ERROR, ER_MALFORMED_PACKET
 from rampmeter.protocol.columns import Column
 from rampmeter.protocol.constants import Capability, ServerStatus
-from rampmeter.protocol.wire import Reader, lenenc_int, lenenc_str
+from rampmeter.protocol.wire import Reader, encode_text, lenenc_bytes, lenenc_int, lenenc_str
 
 SCRAMBLE_LENGTH = 20
 # The ERR message is cut to MYSQL_ERRMSG_SIZE (512) bytes, as mysqld does (include/mysql_com.h).
@@ -39,6 +39,20 @@ def _text(raw: bytes) -> str:
 
 
 # --- Initial Handshake -----------------------------------------------------------------------
+# MariaDB 10+ prefixes its version with "5.5.5-" in the handshake (its RPL_VERSION_HACK): clients
+# written for MySQL read 5.5 and do not take MySQL 8's defaults (mysql-connector would send
+# SET NAMES ... COLLATE utf8mb4_0900_ai_ci, which MariaDB 10.11 does not know). MariaDB's own
+# clients strip the prefix.
+_VERSION_HACK = "5.5.5-"
+
+
+def _advertised(version: str) -> str:
+    major = version.split(".", 1)[0]
+    if major.isdigit() and int(major) >= 10 and not version.startswith(_VERSION_HACK):
+        return _VERSION_HACK + version
+    return version
+
+
 def handshake_v10(*, server_version: str, connection_id: int, scramble: bytes,
                   capabilities: Capability, charset: int, status: ServerStatus,
                   auth_plugin: str) -> bytes:
@@ -47,7 +61,7 @@ def handshake_v10(*, server_version: str, connection_id: int, scramble: bytes,
     caps = int(capabilities)
     return b"".join((
         b"\x0a",
-        server_version.encode("utf-8") + b"\0",
+        _advertised(server_version).encode("utf-8") + b"\0",
         (connection_id & 0xFFFFFFFF).to_bytes(4, "little"),
         scramble[:8], b"\0",
         (caps & 0xFFFF).to_bytes(2, "little"),
@@ -208,17 +222,22 @@ def eof_packet(warnings: int, status: int) -> bytes:
 
 # --- column definitions ----------------------------------------------------------------------
 @functools.lru_cache(maxsize=4096)
-def column_definition(col: Column, field_list: bool = False) -> bytes:
+def column_definition(col: Column, field_list: bool = False, codec: str = "utf-8") -> bytes:
     """Protocol::ColumnDefinition41: catalog "def", schema, table, org_table, name, org_name,
     length of the fixed fields (0x0c), charset int<2>, column length int<4>, type int<1>,
     flags int<2>, decimals int<1>, 2 filler bytes. COM_FIELD_LIST adds the default value
     (NULL here, 0xFB). Cached: result sets repeat the same columns on every execution."""
     out = bytearray(b"\x03def")
-    out += lenenc_str(col.schema)
-    out += lenenc_str(col.table)
-    out += lenenc_str(col.org_table or col.table)
-    out += lenenc_str(col.name)
-    out += lenenc_str(col.org_name or col.name)
+    if codec == "utf-8":
+        out += lenenc_str(col.schema)
+        out += lenenc_str(col.table)
+        out += lenenc_str(col.org_table or col.table)
+        out += lenenc_str(col.name)
+        out += lenenc_str(col.org_name or col.name)
+    else:  # names in the results' character set
+        for text in (col.schema, col.table, col.org_table or col.table, col.name,
+                     col.org_name or col.name):
+            out += lenenc_bytes(encode_text(text, codec))
     out += b"\x0c"
     out += struct.pack("<HIBHB", col.charset & 0xFFFF, min(col.length, 0xFFFFFFFF),
                        int(col.type) & 0xFF, int(col.flags) & 0xFFFF, col.decimals & 0xFF)

@@ -410,7 +410,8 @@ def _decode_time(r: Reader) -> dt.timedelta:
     return -td if neg else td
 
 
-def decode_binary_value(r: Reader, type_code: int, unsigned: bool) -> Any:
+def decode_binary_value(r: Reader, type_code: int, unsigned: bool,
+                        codec: str = "utf-8") -> Any:
     """One non-NULL parameter value of the given MYSQL_TYPE_* code."""
     ints = _PARAM_INTS.get(type_code)
     if ints is not None:
@@ -430,12 +431,12 @@ def decode_binary_value(r: Reader, type_code: int, unsigned: bool) -> Any:
     raw = r.lenenc_bytes()
     if type_code in BYTES_TYPES:
         return raw
-    return raw.decode("utf-8", "surrogateescape")  # string types, DECIMAL, and unknown types
+    return raw.decode(codec, "surrogateescape")  # string types, DECIMAL, and unknown types
 
 
-def long_data_value(data: bytes, type_code: int) -> Any:
+def long_data_value(data: bytes, type_code: int, codec: str = "utf-8") -> Any:
     """A parameter sent with COM_STMT_SEND_LONG_DATA: bytes for BLOB types, else text (mysqld
     converts long data as a string whatever the bound type)."""
     if type_code in BYTES_TYPES:
         return data
-    return data.decode("utf-8", "surrogateescape")
+    return data.decode(codec, "surrogateescape")

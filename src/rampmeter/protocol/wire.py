@@ -14,6 +14,7 @@ This module imports only the standard library and rampmeter.errors.
 
 from __future__ import annotations
 
+import codecs
 import struct
 
 from rampmeter.errors import ER_MALFORMED_PACKET, ProtocolViolation
@@ -125,6 +126,27 @@ def lenenc_bytes(data: bytes) -> bytes:
     if n < 0xFB:
         return bytes((n,)) + data
     return lenenc_int(n) + data
+
+
+def _fallback(e: UnicodeError) -> tuple[bytes | str, int]:
+    """Encoding error handler 'rampmeter': a lone surrogate (a byte that arrived invalid and was
+    kept by surrogateescape) becomes that byte again; a character the target character set
+    cannot hold becomes '?', as MariaDB converts it."""
+    if not isinstance(e, UnicodeEncodeError):
+        raise e
+    out = bytearray()
+    for ch in e.object[e.start:e.end]:
+        code = ord(ch)
+        out += bytes((code - 0xDC00,)) if 0xDC80 <= code <= 0xDCFF else b"?"
+    return bytes(out), e.end
+
+
+codecs.register_error("rampmeter", _fallback)
+
+
+def encode_text(text: str, codec: str) -> bytes:
+    """Text in `codec` (see _fallback for what does not fit)."""
+    return text.encode(codec, "rampmeter")
 
 
 def lenenc_str(text: str) -> bytes:

@@ -1,8 +1,9 @@
 """Statements the session answers itself: SET, USE, KILL, FLUSH, account management, SHUTDOWN.
 
 Rules:
-- Each statement function takes (session, sql, tokens) and returns an engine-style Result, so
-  the text and the prepared-statement paths write it the same way.
+- Each statement function takes (session, statement) and returns an engine-style Result, so
+  the text and the prepared-statement paths write it the same way. It reads the statement's
+  tokens (the front door made them; sql/statement.py), never the text again.
 - Grammar is MariaDB 10.11's; what we parse we parse completely and anything else is 1064 with
   MySQL's "near '...'" message, never a silent no-op.
 - Values on the right of SET that are not plain literals (`SET @a = (SELECT ...)`,
@@ -20,7 +21,9 @@ from rampmeter.engine.base import ResultSet, UpdateCount
 from rampmeter.errors import ServerError, Warning_
 from rampmeter.session import sysvars
 from rampmeter.session.accounts import NATIVE, PLUGINS
-from rampmeter.session.sqltext import Token, tokenize, unquote
+from rampmeter.sql.lexer import Token, ident_value, string_value
+from rampmeter.sql.lexer import syntax_error as _syntax_error
+from rampmeter.sql.statement import Statement
 
 if TYPE_CHECKING:
     from rampmeter.session.session import Session
@@ -28,15 +31,28 @@ if TYPE_CHECKING:
 _SCOPES = {"GLOBAL": "global", "SESSION": "session", "LOCAL": "session"}
 
 
+_NAME = ("word", "qident")
+
+
 def syntax_error(sql: str, at: int | None = None) -> ServerError:
-    near = sql[at:] if at is not None else sql
-    return ServerError(errors.ER_PARSE_ERROR, near[:80], 1)
+    return _syntax_error(sql, at if at is not None else 0)
+
+
+def unquote(text: str) -> str:
+    """The value of a string or (quoted) identifier token's text."""
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        return string_value(text)
+    return ident_value(text)
+
+
+def _parts(stmt: Statement) -> tuple[str, list[Token]]:
+    return stmt.text, list(stmt.tokens or ())
 
 
 # --- SET ------------------------------------------------------------------------------------
 
-def set_statement(s: Session, sql: str) -> UpdateCount:
-    toks = tokenize(sql)
+def set_statement(s: Session, stmt: Statement) -> UpdateCount:
+    sql, toks = _parts(stmt)
     if not toks or toks[0].upper != "SET":
         raise syntax_error(sql)
     warnings: list[Warning_] = []
@@ -49,15 +65,15 @@ def set_statement(s: Session, sql: str) -> UpdateCount:
             scope = _SCOPES[head]
             part = part[1:]
             head = part[0].upper
-        if head == "NAMES" and part[0].kind == "ident":
+        if head == "NAMES" and part[0].kind in _NAME:
             _set_names(s, sql, part)
-        elif head in ("CHARSET", "CHARACTER") and part[0].kind == "ident":
+        elif head in ("CHARSET", "CHARACTER") and part[0].kind in _NAME:
             rest = part[2:] if head == "CHARACTER" else part[1:]
             value = None if rest and rest[0].upper == "DEFAULT" else _literal_text(sql, rest)
             sysvars.set_names(s, value)
-        elif head == "TRANSACTION" and part[0].kind == "ident":
+        elif head == "TRANSACTION" and part[0].kind in _NAME:
             warnings += _set_transaction(s, sql, scope, part[1:])
-        elif head == "PASSWORD" and part[0].kind == "ident":
+        elif head == "PASSWORD" and part[0].kind in _NAME:
             _set_password(s, sql, part[1:])
         elif part[0].kind == "uservar":
             value = _value(s, sql, _after_assign(sql, part))
@@ -97,12 +113,12 @@ def _set_sysvar(s: Session, sql: str, scope: str | None, part: list[Token]) -> l
         if "." in body:
             prefix, name = body.split(".", 1)
             scope = _SCOPES[prefix.upper()]
-    elif first.kind == "ident":
+    elif first.kind in _NAME:
         name = unquote(first.text)
     else:
         raise syntax_error(sql, first.start)
     rhs = _after_assign(sql, part)
-    if len(rhs) == 1 and rhs[0].kind == "ident" and rhs[0].upper == "DEFAULT":
+    if len(rhs) == 1 and rhs[0].kind in _NAME and rhs[0].upper == "DEFAULT":
         return sysvars.assign(s, scope, name, None, default=True)
     return sysvars.assign(s, scope, name, _value(s, sql, rhs))
 
@@ -117,7 +133,7 @@ def _value(s: Session, sql: str, rhs: list[Token]) -> Any:
             return unquote(tok.text)
         if tok.kind == "num":
             return float(tok.text) if any(c in tok.text for c in ".eE") else int(tok.text)
-        if tok.kind == "ident":
+        if tok.kind in _NAME:
             word = unquote(tok.text)
             if word.upper() == "NULL":
                 return None
@@ -147,9 +163,9 @@ def _set_names(s: Session, sql: str, part: list[Token]) -> None:
     if rest[0].upper == "DEFAULT":
         sysvars.set_names(s, None)
         return
-    sysvars.set_names(s, unquote(rest[0].text))
-    if len(rest) >= 3 and rest[1].upper == "COLLATE":
-        s.vars["collation_connection"] = unquote(rest[2].text)
+    collation = unquote(rest[2].text) if len(rest) >= 3 and rest[1].upper == "COLLATE" \
+        else None
+    sysvars.set_names(s, unquote(rest[0].text), collation)
 
 
 def _set_transaction(s: Session, sql: str, scope: str | None,
@@ -220,8 +236,8 @@ def _resolve_current(s: Session, user: str, host: str) -> tuple[str, str]:
     return (s.user, s.account_host) if user == "" and host == "" else (user, host)
 
 
-def create_user(s: Session, sql: str) -> UpdateCount:
-    toks = tokenize(sql)
+def create_user(s: Session, stmt: Statement) -> UpdateCount:
+    sql, toks = _parts(stmt)
     i = 1
     or_replace = False
     if i < len(toks) and toks[i].upper == "OR":
@@ -247,8 +263,8 @@ def create_user(s: Session, sql: str) -> UpdateCount:
     return UpdateCount(warnings=warnings)
 
 
-def alter_user(s: Session, sql: str) -> UpdateCount:
-    toks = tokenize(sql)
+def alter_user(s: Session, stmt: Statement) -> UpdateCount:
+    sql, toks = _parts(stmt)
     i = 2
     if_exists = False
     if [t.upper for t in toks[i:i + 2]] == ["IF", "EXISTS"]:
@@ -265,8 +281,8 @@ def alter_user(s: Session, sql: str) -> UpdateCount:
     return UpdateCount()
 
 
-def drop_user(s: Session, sql: str) -> UpdateCount:
-    toks = tokenize(sql)
+def drop_user(s: Session, stmt: Statement) -> UpdateCount:
+    sql, toks = _parts(stmt)
     i = 2
     if_exists = False
     if [t.upper for t in toks[i:i + 2]] == ["IF", "EXISTS"]:
@@ -302,7 +318,7 @@ def _set_password(s: Session, sql: str, rest: list[Token]) -> None:
     s.ctx.accounts.alter(user, host, plugin, password)
 
 
-def grant(s: Session, sql: str) -> UpdateCount:
+def grant(s: Session, stmt: Statement) -> UpdateCount:
     # No privilege system yet (README): every account may do everything, so GRANT and REVOKE
     # succeed without changing anything; say so in a note rather than pretend.
     return UpdateCount(warnings=[Warning_("Note", errors.ER_NOT_SUPPORTED_YET,
@@ -312,17 +328,17 @@ def grant(s: Session, sql: str) -> UpdateCount:
 
 # --- USE, KILL, FLUSH, SHUTDOWN -----------------------------------------------------------------
 
-def use(s: Session, sql: str) -> UpdateCount:
-    toks = tokenize(sql)
-    if len(toks) < 2 or toks[1].kind not in ("ident", "str"):
+def use(s: Session, stmt: Statement) -> UpdateCount:
+    sql, toks = _parts(stmt)
+    if len(toks) < 2 or toks[1].kind not in ("word", "qident", "str"):
         raise syntax_error(sql)
     assert s.engine is not None
     s.engine.use(unquote(toks[1].text))
     return UpdateCount()
 
 
-def kill(s: Session, sql: str) -> UpdateCount:
-    toks = tokenize(sql)
+def kill(s: Session, stmt: Statement) -> UpdateCount:
+    sql, toks = _parts(stmt)
     i = 1
     if i < len(toks) and toks[i].upper in ("HARD", "SOFT"):
         i += 1
@@ -347,10 +363,10 @@ def kill(s: Session, sql: str) -> UpdateCount:
 _FLUSH_ENGINE = ("TABLES", "TABLE")
 
 
-def flush(s: Session, sql: str) -> UpdateCount | None:
+def flush(s: Session, stmt: Statement) -> UpdateCount | None:
     """FLUSH options the session owns; None hands the statement to the engine (FLUSH TABLES)."""
-    toks = tokenize(sql)
-    words = [t.upper for t in toks[1:] if t.kind == "ident"]
+    sql, toks = _parts(stmt)
+    words = [t.upper for t in toks[1:] if t.kind in _NAME]
     if words and words[0] in ("NO_WRITE_TO_BINLOG", "LOCAL"):
         words = words[1:]
     if not words:
@@ -375,7 +391,7 @@ def flush(s: Session, sql: str) -> UpdateCount | None:
     return UpdateCount()
 
 
-def shutdown(s: Session, sql: str) -> UpdateCount:
+def shutdown(s: Session, stmt: Statement) -> UpdateCount:
     if not s.is_admin():
         raise ServerError(errors.ER_SPECIFIC_ACCESS_DENIED_ERROR, "SHUTDOWN")
     s.ctx.log.info("Shutdown requested by connection %d ('%s'@'%s')", s.connection_id, s.user,

@@ -20,14 +20,11 @@ from rampmeter.protocol.connection import ServerProtocol
 from rampmeter.protocol.constants import Capability
 from rampmeter.session import statements
 from rampmeter.session.session import EngineContext
-from rampmeter.session.sqltext import split_statements
+from rampmeter.sql import charsets
 
 if TYPE_CHECKING:
     from rampmeter.session.session import Session, Write
 
-# Handshake collation id -> character set name (MariaDB's ctype ids for the common ones).
-_CHARSETS = {8: "latin1", 33: "utf8mb3", 45: "utf8mb4", 46: "utf8mb4", 63: "binary",
-             83: "utf8mb3", 192: "utf8mb3", 224: "utf8mb4", 255: "utf8mb4", 11: "ascii"}
 
 
 def on_authenticated(s: Session, e: ev.Authenticated, proto: ServerProtocol,
@@ -44,9 +41,16 @@ def on_authenticated(s: Session, e: ev.Authenticated, proto: ServerProtocol,
     s.capabilities = e.client_capabilities
     s.interactive = bool(e.client_capabilities & Capability.INTERACTIVE)
     s.multi_statements = bool(e.client_capabilities & Capability.MULTI_STATEMENTS)
-    charset = _CHARSETS.get(e.charset, "utf8mb4")
+    # The handshake's collation id names the client's character set (MariaDB falls back to the
+    # server's when it does not know the id, or when it cannot be a client character set).
+    coll = charsets.collation_by_id(e.charset)
+    cs = charsets.charset(coll.charset) if coll is not None else None
+    if cs is None or not cs.client_usable:
+        cs, coll = charsets.UTF8MB4, charsets.default_collation("utf8mb4")
     for name in ("character_set_client", "character_set_connection", "character_set_results"):
-        s.vars[name] = charset
+        s.vars[name] = cs.name
+    s.vars["collation_connection"] = coll.name if coll is not None else cs.default_collation
+    s.sync_charsets(proto)
     if s.interactive:
         s.vars["wait_timeout"] = s.vars["interactive_timeout"]
     if s.engine is None:
@@ -67,9 +71,14 @@ def on_authenticated(s: Session, e: ev.Authenticated, proto: ServerProtocol,
         ctx.registry.register(s)
         s.logged_in = True
     if ctx.variables["init_connect"] and not s.is_admin():
-        for sql in split_statements(ctx.variables["init_connect"]):
+        try:
+            init = s.scan_all(ctx.variables["init_connect"])
+        except ServerError as exc:
+            write(proto.error_from(exc))
+            return False
+        for stmt in init:
             try:
-                statements.execute(s, sql)
+                statements.execute(s, stmt)
             except ServerError as exc:
                 ctx.log.warning("Aborted connection %d: init_connect failed: %s",
                                 s.connection_id, exc.message)
@@ -91,10 +100,19 @@ def on_access_denied(s: Session, e: ev.AccessDenied, proto: ServerProtocol,
 
 
 def on_query(s: Session, e: ev.Query, proto: ServerProtocol, write: Write) -> bool:
-    sql = e.sql
-    parts = split_statements(sql) if s.multi_statements else [sql.strip().rstrip(";").strip()]
-    if not parts or not parts[0]:
+    text = s.decode(e.sql)
+    try:
+        parts = s.scan_all(text) if s.multi_statements else [s.scan(text)]
+    except ServerError as exc:  # an unterminated string or comment, a stray byte...
         s.counters["Questions"] += 1
+        s._begin_command("Query", text)
+        s.warnings.clear()
+        s.write_error(exc, proto, write)
+        s._end_command()
+        return True
+    if not parts or not parts[0].kind and not parts[0].shape:
+        s.counters["Questions"] += 1
+        s.warnings.clear()
         s.write_error(ServerError(errors.ER_EMPTY_QUERY), proto, write)
         return True
     last = len(parts) - 1
@@ -102,8 +120,8 @@ def on_query(s: Session, e: ev.Query, proto: ServerProtocol, write: Write) -> bo
         if not s.check_killed_before_command(proto, write):
             return False
         s.counters["Questions"] += 1
-        s._begin_command("Query", stmt)
-        if not statements.keeps_warnings(stmt):
+        s._begin_command("Query", stmt.text)
+        if not stmt.keeps_warnings:
             s.warnings.clear()
         failed = _run(s, proto, write, statements.execute, stmt, more=i < last)
         if failed is not None:
@@ -122,8 +140,12 @@ def _run(s: Session, proto: ServerProtocol, write: Write, statement: Callable[..
             result = statement(s, *args)
         finally:
             s.executing = False
+        if s.charsets_changed:
+            s.sync_charsets(proto)
         s.write_result(result, proto, write, more=more, binary=binary)
     except ServerError as exc:
+        if s.charsets_changed:
+            s.sync_charsets(proto)
         exc = s.translate_interrupt(exc)
         s.write_error(exc, proto, write)
         s._end_command()
@@ -139,7 +161,10 @@ def on_init_db(s: Session, e: ev.InitDb, proto: ServerProtocol, write: Write) ->
     s.counters["Com_change_db"] += 1
     try:
         assert s.engine is not None
-        s.engine.use(e.database)
+        name = s.decode(e.database)
+        if not charsets.is_valid(name):
+            raise ServerError(errors.ER_BAD_DB_ERROR, s.shown(name))
+        s.engine.use(name)
     except ServerError as exc:
         s.write_error(exc, proto, write)
         return True
@@ -218,8 +243,18 @@ def on_set_option(s: Session, e: ev.SetOption, proto: ServerProtocol, write: Wri
 
 def on_field_list(s: Session, e: ev.FieldList, proto: ServerProtocol, write: Write) -> bool:
     assert s.engine is not None
+    s.counters["Com_show_fields"] += 1
+    s.warnings.clear()
     try:
-        columns = s.engine.table_columns(e.table)
+        table = s.decode(e.table)
+        if not charsets.is_valid(table) or not table:
+            raise ServerError(errors.ER_NO_SUCH_TABLE, s.database or "", s.shown(table))
+        columns = s.engine.table_columns(table)
+        wildcard = s.decode(e.wildcard)
+        if wildcard:
+            from rampmeter.session.show import like_regex
+            rx = like_regex(wildcard)
+            columns = [c for c in columns if rx.match(c.name)]
     except ServerError as exc:
         s.write_error(exc, proto, write)
         return True
@@ -232,7 +267,7 @@ def on_stmt_prepare(s: Session, e: ev.StmtPrepare, proto: ServerProtocol, write:
     s.counters["Com_stmt_prepare"] += 1
     s.warnings.clear()
     try:
-        stmt = statements.prepare(s, e.sql)
+        stmt = statements.prepare(s, s.scan(s.decode(e.sql), client_params=True))
     except ServerError as exc:
         s.write_error(exc, proto, write)
         return True

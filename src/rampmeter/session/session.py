@@ -43,6 +43,9 @@ from rampmeter.protocol.connection import ServerProtocol
 from rampmeter.protocol.constants import Capability, ServerStatus
 from rampmeter.sched.priority import PriorityInputs
 from rampmeter.session.context import ServerContext
+from rampmeter.sql import charsets
+from rampmeter.sql.lexer import Dialect
+from rampmeter.sql.statement import Statement, scan, scan_all
 
 Write = Callable[[bytes], None]
 
@@ -98,6 +101,11 @@ class EngineContext:
     def virtual_table(self, schema: str, table: str) -> Any:
         return self._s.virtual_table(schema, table)
 
+    @property
+    def client_found_rows(self) -> bool:
+        """CLIENT_FOUND_ROWS: affected rows of an UPDATE are the rows it matched."""
+        return bool(self._s.capabilities & Capability.FOUND_ROWS)
+
 
 class KillState(enum.IntEnum):
     NONE = 0
@@ -141,6 +149,41 @@ class Session:
         self.on_kill: Callable[[], None] = lambda: None  # net: wake an idle connection
         self.last_error: str | None = None
         self.tls_active = False
+        self.charsets_changed = False  # SET NAMES & co.: tell the protocol (sync_charsets)
+
+    # ------------------------------------------------------------------------------------------
+    # the front door: bytes in the client's character set -> scanned statements
+    def client_charset(self) -> charsets.Charset:
+        return charsets.charset(self.vars["character_set_client"]) or charsets.UTF8MB4
+
+    def decode(self, raw: bytes) -> str:
+        return self.client_charset().decode(raw)
+
+    @staticmethod
+    def shown(text: str) -> str:
+        """Text with invalid bytes, as an error message quotes it."""
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+    def dialect(self) -> Dialect:
+        return Dialect.of(self.vars["sql_mode"])
+
+    def scan(self, text: str, *, client_params: bool = False) -> Statement:
+        return scan(text, self.dialect(), self.client_charset(), client_params=client_params)
+
+    def scan_all(self, text: str) -> list[Statement]:
+        return scan_all(text, self.dialect(), self.client_charset())
+
+    def sync_charsets(self, proto: ServerProtocol) -> None:
+        """Give the protocol the client's and the results' character sets."""
+        self.charsets_changed = False
+        client = self.client_charset()
+        results = charsets.charset(self.vars["character_set_results"] or "binary")
+        if results is None or results.is_binary or not results.codec:
+            results = charsets.UTF8MB4
+        proto.set_charsets(client_codec=client.codec or "utf-8",
+                           results_codec=results.codec or "utf-8",
+                           results_collation=charsets.default_collation(results.name).id,
+                           results_maxlen=results.maxlen)
 
     # ------------------------------------------------------------------------------------------
     # SessionContext (what the engine may ask)

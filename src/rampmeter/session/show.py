@@ -16,13 +16,13 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from rampmeter import errors
 from rampmeter.engine.base import Result, ResultSet
-from rampmeter.errors import ServerError
 from rampmeter.protocol.columns import Column, int_column, text_column
 from rampmeter.session import infoschema
-from rampmeter.session.sqltext import Token, tokenize, unquote
+from rampmeter.session.admin import unquote
 from rampmeter.session.status import status_rows
+from rampmeter.sql.lexer import Token, syntax_error
+from rampmeter.sql.statement import Statement
 
 if TYPE_CHECKING:
     from rampmeter.session.session import Session
@@ -68,11 +68,11 @@ def _filter(s: Session, sql: str, toks: list[Token], i: int, rows: list[tuple[An
         keep = {str(r[0]).upper() for r in result.rows} if isinstance(result, ResultSet) \
             else set()
         return _result(names, [r for r in rows if str(r[0]).upper() in keep])
-    raise ServerError(errors.ER_PARSE_ERROR, sql[toks[i].start:][:80], 1)
+    raise syntax_error(sql, toks[i].start)
 
 
-def dispatch(s: Session, sql: str) -> Result | None:
-    toks = tokenize(sql)
+def dispatch(s: Session, stmt: Statement) -> Result | None:
+    sql, toks = stmt.text, list(stmt.tokens or ())
     words = [t.upper for t in toks[1:4]]
     i = 1
     scope_global = False
@@ -150,7 +150,7 @@ def _count_warnings(s: Session, toks: list[Token]) -> ResultSet:
     # SHOW COUNT(*) WARNINGS | ERRORS
     kind = toks[-1].upper
     if kind not in ("WARNINGS", "ERRORS"):
-        raise ServerError(errors.ER_PARSE_ERROR, "COUNT", 1)
+        raise syntax_error(" ".join(t.text for t in toks), 0)
     count = len(s.warnings) if kind == "WARNINGS" else \
         sum(1 for w in s.warnings if w.level == "Error")
     name = f"@@session.{'warning' if kind == 'WARNINGS' else 'error'}_count"

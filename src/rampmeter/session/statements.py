@@ -1,14 +1,15 @@
-"""Routing one SQL statement: to the session's own handlers or to the engine.
+"""Routing one scanned statement: to the session's own handlers or to the engine.
 
 Rules:
-- The route is decided by the leading keywords only (sqltext.leading_words): SET, USE, KILL,
-  SHOW <server things>, FLUSH <server things>, CREATE/ALTER/DROP USER, GRANT/REVOKE and SHUTDOWN
-  are the session's; everything else, including SELECT @@var and information_schema queries, is
-  the engine's, which asks the session for those values through SessionContext.
+- The route is decided by the statement's leading words (Statement.words, from the front door):
+  SET, USE, KILL, SHOW <server things>, FLUSH <server things>, CREATE/ALTER/DROP USER,
+  GRANT/REVOKE and SHUTDOWN are the session's; everything else, including SELECT @@var and
+  information_schema queries, is the engine's, which asks the session for those values
+  through SessionContext.
 - Every statement bumps its Com_* counter (MariaDB names) before it runs, as MariaDB counts
   statements that then fail.
 - Prepared statements of session-routed SQL (a driver may prepare `SET NAMES` or `SHOW ...`) are
-  kept as text and run through the same route at execute time.
+  kept scanned and run through the same route at execute time.
 """
 
 from __future__ import annotations
@@ -20,12 +21,12 @@ from rampmeter import errors
 from rampmeter.engine.base import PreparedStatement, Result
 from rampmeter.errors import ServerError
 from rampmeter.session import admin, show
-from rampmeter.session.sqltext import leading_words
+from rampmeter.sql.statement import Statement
 
 if TYPE_CHECKING:
     from rampmeter.session.session import Session
 
-Route = Callable[["Session", str], "Result | None"]
+Route = Callable[["Session", Statement], "Result | None"]
 
 _SESSION_ROUTES: dict[str, Route] = {
     "SET": admin.set_statement,
@@ -75,7 +76,7 @@ _COM = {
 _SCOPE_WORDS = {"GLOBAL", "SESSION", "LOCAL", "FULL"}
 
 
-def com_name(words: list[str]) -> str | None:
+def com_name(words: Sequence[str]) -> str | None:
     if not words:
         return None
     first = words[0]
@@ -83,54 +84,77 @@ def com_name(words: list[str]) -> str | None:
     return _COM.get((first, second)) or _COM.get((first, None))
 
 
-def _session_route(words: list[str]) -> Route | None:
+def _session_route(words: Sequence[str]) -> Route | None:
     if not words:
         return None
     first = words[0]
     if first in _USER_ROUTES and len(words) > 1 and (
-            words[1] == "USER" or words[1:3] == ["OR", "REPLACE"] and "USER" in words):
+            words[1] == "USER" or tuple(words[1:3]) == ("OR", "REPLACE") and "USER" in words):
         return _USER_ROUTES[first]
     return _SESSION_ROUTES.get(first)
 
 
-def keeps_warnings(sql: str) -> bool:
-    """SHOW WARNINGS / SHOW ERRORS / SHOW COUNT(*) read the previous statement's diagnostics."""
-    if sql[:4].upper() != "SHOW" and not sql.startswith(("/*", "--", "#")):
-        return False  # the hot path (statements arrive stripped): no tokenizing
-    words = leading_words(sql, 2)
-    return words[:1] == ["SHOW"] and len(words) > 1 and words[1] in ("WARNINGS", "ERRORS",
-                                                                     "COUNT")
-
-
-def execute(s: Session, sql: str) -> Result:
-    words = leading_words(sql, 4)
+def execute(s: Session, stmt: Statement) -> Result:
+    words = stmt.words
     name = com_name(words)
     if name:
         s.counters[name] += 1
     route = _session_route(words)
     if route is not None:
-        result = route(s, sql)
+        result = route(s, stmt)
         if result is not None:
             return result
     if s.engine is None:
         raise ServerError(errors.ER_UNKNOWN_ERROR, "no engine session")
-    return s.engine.execute(sql)
+    return s.engine.execute(stmt)
 
 
 _SESSION_STATEMENT = "session"
 
 
-def prepare(s: Session, sql: str) -> PreparedStatement:
-    if _session_route(leading_words(sql, 4)) is not None:
-        return PreparedStatement(sql, 0, [], handle=_SESSION_STATEMENT)
+def prepare(s: Session, stmt: Statement) -> PreparedStatement:
+    if _session_route(stmt.words) is not None:
+        return PreparedStatement(stmt.text, stmt.param_count, [],
+                                 handle=(_SESSION_STATEMENT, stmt))
     assert s.engine is not None
-    return s.engine.prepare(sql)
+    return s.engine.prepare(stmt)
 
 
-def execute_prepared(s: Session, stmt: PreparedStatement, params: Sequence[Any]) -> Result:
-    if stmt.handle is _SESSION_STATEMENT:
+def execute_prepared(s: Session, prepared: PreparedStatement, params: Sequence[Any]) -> Result:
+    handle = prepared.handle
+    if isinstance(handle, tuple) and handle[0] == _SESSION_STATEMENT:
+        stmt = handle[1]
         if params:
-            raise ServerError(errors.ER_WRONG_ARGUMENTS, "mysqld_stmt_execute")
-        return execute(s, stmt.sql)
+            stmt = s.scan(_substitute(stmt, params))
+        return execute(s, stmt)
     assert s.engine is not None
-    return s.engine.execute_prepared(stmt, params)
+    return s.engine.execute_prepared(prepared, params)
+
+
+def _substitute(stmt: Statement, params: Sequence[Any]) -> str:
+    """The statement's text with each `?` replaced by its value as a literal (session-routed
+    statements read literals; `SET @a = ?`, `SHOW VARIABLES LIKE ?`)."""
+    out: list[str] = []
+    pos = 0
+    k = 0
+    for t in stmt.tokens or ():
+        if t.kind == "param":
+            out.append(stmt.text[pos:t.start])
+            out.append(_literal(params[k]))
+            k += 1
+            pos = t.end
+    out.append(stmt.text[pos:])
+    return "".join(out)
+
+
+def _literal(v: Any) -> str:
+    if v is None:
+        return "NULL"
+    if isinstance(v, bool):
+        return str(int(v))
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, bytes):
+        return "X'" + v.hex() + "'"
+    text = str(v)
+    return "'" + text.replace("\\", "\\\\").replace("'", "''") + "'"

@@ -21,14 +21,11 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.config.options import Scope, lookup, normalize_name
 from rampmeter.errors import ServerError, Warning_
+from rampmeter.sql import charsets
 
 if TYPE_CHECKING:
     from rampmeter.session.session import Session
 
-# Character sets a session may name in SET NAMES / character_set_*: we speak UTF-8 on the wire
-# and accept the names clients send for it, plus latin1/ascii/binary which are UTF-8-safe for
-# the ASCII range the tools use them for.
-KNOWN_CHARSETS = {"utf8mb4", "utf8", "utf8mb3", "latin1", "ascii", "binary"}
 _CHARSET_VARS = {"character_set_client", "character_set_connection", "character_set_results",
                  "character_set_server", "character_set_database"}
 
@@ -90,7 +87,8 @@ def assign(s: Session, scope: str | None, name: str, value: Any, *,
     if default:
         stored, warnings = s.ctx.variables[opt.name], []
     elif opt.name in _CHARSET_VARS:
-        stored, warnings = _charset(value), []
+        stored, warnings = _charset(value, client=opt.name == "character_set_client"), []
+        s.charsets_changed = True
     else:
         stored, warnings = opt.coerce(value)
     s.vars[opt.name] = stored
@@ -99,18 +97,32 @@ def assign(s: Session, scope: str | None, name: str, value: Any, *,
     return warnings
 
 
-def _charset(value: Any) -> str:
+def _charset(value: Any, *, client: bool = False, variable: str = "character_set_client"
+             ) -> str:
+    """A character set name as MariaDB checks it: 1115 for an unknown one; 1231 for one that
+    cannot be a client's (ucs2, utf16, utf32: their text cannot be lexed as SQL)."""
     if value is None:
         return "binary"
     text = value.decode() if isinstance(value, bytes) else str(value)
-    low = text.strip().lower()
-    if low not in KNOWN_CHARSETS:
+    cs = charsets.charset(text)
+    if cs is None:
         raise ServerError(errors.ER_UNKNOWN_CHARACTER_SET, text)
-    return "utf8mb3" if low == "utf8" else low
+    if client and not cs.client_usable:
+        raise ServerError(errors.ER_WRONG_VALUE_FOR_VAR, variable, text)
+    return cs.name
 
 
-def set_names(s: Session, charset: str | None) -> None:
-    name = "utf8mb4" if charset is None else _charset(charset)
+def set_names(s: Session, charset: str | None, collation: str | None = None) -> None:
+    name = "utf8mb4" if charset is None else _charset(charset, client=True)
+    coll = charsets.default_collation(name).name
+    if collation is not None:
+        found = charsets.collation(collation)
+        if found is None:
+            raise ServerError(errors.ER_UNKNOWN_COLLATION, collation)
+        if found.charset != name:
+            raise ServerError(errors.ER_COLLATION_CHARSET_MISMATCH, found.name, name)
+        coll = found.name
     for var in ("character_set_client", "character_set_connection", "character_set_results"):
         s.vars[var] = name
-    s.vars["collation_connection"] = f"{name}_general_ci" if name != "binary" else "binary"
+    s.vars["collation_connection"] = coll
+    s.charsets_changed = True

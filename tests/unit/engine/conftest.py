@@ -30,7 +30,10 @@ class FakeContext:
             "version": "10.11.99-rampmeter-test",
             "autocommit": True,
             "max_connections": 151,
+            "sql_mode": "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,"
+                        "NO_ENGINE_SUBSTITUTION",  # MariaDB 10.11's default
         }
+        self.client_found_rows = False
         self.global_variables: dict[str, Any] = {"max_connections": 1000}
         self.user_variables: dict[str, Any] = {}
         self.calls: list[tuple[str, str | None]] = []

@@ -7,7 +7,8 @@ from collections.abc import Callable
 import pytest
 
 from rampmeter import errors
-from rampmeter.engine.sqlite import SqliteSession, map_error
+from rampmeter.engine.sqlite import SqliteSession
+from rampmeter.engine.sqlite.errmap import map_error
 from rampmeter.errors import ServerError
 
 from .conftest import fails, rows

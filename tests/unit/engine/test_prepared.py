@@ -58,8 +58,8 @@ def test_parameters_are_not_accepted_in_ddl(typed: SqliteSession) -> None:
     ("s", "it's a \\ \"quote\" ?", "it's a \\ \"quote\" ?"),
     ("s", "ünïcödé ✓", "ünïcödé ✓"),
     ("f", 2.5, 2.5),
-    ("d", Decimal("3.25"), "3.25"),
-    ("d", Decimal("7"), "7.00"),
+    ("d", Decimal("3.25"), Decimal("3.25")),
+    ("d", Decimal("7"), Decimal("7.00")),
     ("ts", dt.datetime(2024, 1, 2, 3, 4, 5), "2024-01-02 03:04:05"),
     ("day", dt.date(2024, 2, 29), "2024-02-29"),
     ("b", b"\x00\x01\xffbinary", b"\x00\x01\xffbinary"),
@@ -82,7 +82,7 @@ def test_all_types_in_one_statement_and_reuse(typed: SqliteSession) -> None:
         typed.execute_prepared(insert, [params[0] + k, *params[1:]])
     select = typed.prepare("SELECT i, s, f, d, ts, b, n FROM v WHERE i >= ? ORDER BY i")
     assert rows(typed.execute_prepared(select, [2])) == [
-        (i, "x", 1.25, "9.99", "2020-05-06 07:08:09", b"\x00", None) for i in (2, 3)]
+        (i, "x", 1.25, Decimal("9.99"), "2020-05-06 07:08:09", b"\x00", None) for i in (2, 3)]
 
 
 def test_param_binding_is_not_sql_injection(typed: SqliteSession) -> None:

@@ -250,24 +250,30 @@ def test_select_reports_table_column_types(items: SqliteSession) -> None:
     assert name_col.flags & ColumnFlag.NOT_NULL
     assert price_col.type == ColumnType.NEWDECIMAL and price_col.decimals == 2
     assert note_col.type == ColumnType.BLOB
-    assert rows(result) == [(1, "apple", "1.50", None), (2, "Banana", "2.00", None),
-                            (3, "cherry", "3.25", None)]
+    assert rows(result) == [(1, "apple", Decimal("1.50"), None),
+                            (2, "Banana", Decimal("2.00"), None),
+                            (3, "cherry", Decimal("3.25"), None)]
 
 
-def test_expression_columns_are_typed_from_their_values(items: SqliteSession) -> None:
-    result = items.execute("SELECT COUNT(*), MAX(name), 1.5, NULL, 'x' AS s FROM items")
+def test_expression_columns_are_typed_as_mariadb_types_them(items: SqliteSession) -> None:
+    result = items.execute("SELECT COUNT(*), MAX(name), 1.5, NULL, 'x' AS s, 1e0, SUM(cat) "
+                           "FROM items")
     assert isinstance(result, ResultSet)
-    assert [c.name for c in result.columns] == ["COUNT(*)", "MAX(name)", "1.5", "NULL", "s"]
+    assert [c.name for c in result.columns] == ["COUNT(*)", "MAX(name)", "1.5", "NULL", "s",
+                                                "1e0", "SUM(cat)"]
     assert [c.type for c in result.columns] == [ColumnType.LONGLONG, ColumnType.VAR_STRING,
-                                                ColumnType.DOUBLE, ColumnType.NULL,
-                                                ColumnType.VAR_STRING]
+                                                ColumnType.NEWDECIMAL, ColumnType.NULL,
+                                                ColumnType.VAR_STRING, ColumnType.DOUBLE,
+                                                ColumnType.NEWDECIMAL]
+    assert rows(result) == [(3, "cherry", Decimal("1.5"), None, "x", 1.0, Decimal("4"))]
 
 
 def test_decimal_values_are_padded_to_the_scale(session: SqliteSession) -> None:
     session.execute("CREATE TABLE m (amount DECIMAL(10,2), whole DECIMAL(5,0))")
     session.execute("INSERT INTO m VALUES (5, 5), (0.1, 12), (-3.456, 0)")
     assert rows(session.execute("SELECT amount, whole FROM m")) == [
-        ("5.00", "5"), ("0.10", "12"), ("-3.46", "0")]
+        (Decimal("5.00"), Decimal("5")), (Decimal("0.10"), Decimal("12")),
+        (Decimal("-3.46"), Decimal("0"))]
 
 
 def test_text_comparison_is_case_insensitive(items: SqliteSession) -> None:
@@ -297,7 +303,8 @@ def test_on_duplicate_key_update(items: SqliteSession) -> None:
     items.execute("INSERT INTO items (name, price) VALUES ('durian', 4) "
                   "ON DUPLICATE KEY UPDATE price = VALUES(price)")
     assert rows(items.execute("SELECT name, price FROM items ORDER BY id")) == [
-        ("apple", "9.00"), ("Banana", "2.00"), ("cherry", "3.25"), ("durian", "4.00")]
+        ("apple", Decimal("9.00")), ("Banana", Decimal("2.00")), ("cherry", Decimal("3.25")),
+        ("durian", Decimal("4.00"))]
 
 
 def test_on_duplicate_key_update_counts_an_update_as_two_rows(items: SqliteSession) -> None:
@@ -315,7 +322,8 @@ def test_replace_into(items: SqliteSession) -> None:
     update(items, "REPLACE INTO items (id, name, price) VALUES (1, 'apricot', 7)")
     update(items, "REPLACE INTO items SET id = 10, name = 'kiwi'")
     assert rows(items.execute("SELECT id, name, price FROM items ORDER BY id")) == [
-        (1, "apricot", "7.00"), (2, "Banana", "2.00"), (3, "cherry", "3.25"), (10, "kiwi", None)]
+        (1, "apricot", Decimal("7.00")), (2, "Banana", Decimal("2.00")),
+        (3, "cherry", Decimal("3.25")), (10, "kiwi", None)]
 
 
 def test_insert_select_across_databases(items: SqliteSession) -> None:

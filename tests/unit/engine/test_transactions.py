@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from decimal import Decimal
 
 import pytest
 
@@ -25,6 +26,7 @@ from .conftest import (
     scalar,
     set_lock_wait_timeout,
     start,
+    update,
 )
 
 Opener = Callable[..., SqliteSession]
@@ -125,18 +127,58 @@ def test_read_only_transaction_rejects_writes(pair: tuple[SqliteSession, SqliteS
     a.execute("COMMIT")
 
 
-def test_snapshot_overtaken_by_another_writer_is_a_deadlock_1213(
+def test_read_then_write_after_another_commit_succeeds(
         pair: tuple[SqliteSession, SqliteSession]) -> None:
+    """autocommit=0 (PyMySQL's default): a transaction that read, then writes after someone
+    else committed, succeeds as in MariaDB (no 1213), and its write acts on the latest rows."""
     a, b = pair
     a.set_autocommit(False)
     assert count(a) == 1  # a's snapshot starts here
     b.execute("INSERT INTO t VALUES (2, 'two')")  # autocommit: committed at once
-    fails(a, "UPDATE t SET v = 'x' WHERE id = 1", errors.ER_LOCK_DEADLOCK, "40001")
-    assert not a.in_transaction  # the victim's transaction was rolled back
-    assert a.engine.locks.owner_of(WRITE_LOCK) is None
-    a.execute("UPDATE t SET v = 'x' WHERE id = 1")  # a retry sees the new snapshot
+    assert count(a) == 1  # repeatable read: a still sees its snapshot
+    assert update(a, "UPDATE t SET v = 'x'").affected_rows == 2  # the write sees row 2
+    assert a.txn.holds_write()
     a.execute("COMMIT")
-    assert rows(b.execute("SELECT v FROM t WHERE id = 1")) == [("x",)]
+    assert not a.txn.holds_write()
+    assert rows(b.execute("SELECT v FROM t ORDER BY id")) == [("x",), ("x",)]
+
+
+def test_explicit_transaction_keeps_its_savepoints_across_the_first_write(
+        pair: tuple[SqliteSession, SqliteSession]) -> None:
+    a, b = pair
+    a.execute("BEGIN")
+    assert count(a) == 1
+    a.execute("SAVEPOINT s1")
+    b.execute("INSERT INTO t VALUES (2, 'two')")
+    a.execute("INSERT INTO t VALUES (3, 'three')")  # first write: a fresh snapshot
+    a.execute("ROLLBACK TO SAVEPOINT s1")           # the savepoint survived it
+    a.execute("INSERT INTO t VALUES (4, 'four')")
+    a.execute("COMMIT")
+    assert rows(b.execute("SELECT id FROM t ORDER BY id")) == [(1,), (2,), (4,)]
+
+
+def test_concurrent_read_then_write_transactions_all_commit(open_session: Opener) -> None:
+    """Many autocommit=0 sessions, each reading then writing, interleaved: all succeed."""
+    first = open_session(1, lock_wait_timeout=10)
+    first.execute("CREATE DATABASE db")
+    first.use("db")
+    first.execute("CREATE TABLE c (id INT PRIMARY KEY, n INT)")
+    first.execute("INSERT INTO c VALUES (1, 0)")
+    sessions = [open_session(10 + i, database="db", lock_wait_timeout=10) for i in range(8)]
+    for s in sessions:
+        s.set_autocommit(False)
+
+    def job(s: SqliteSession) -> None:
+        for _ in range(5):
+            scalar(s, "SELECT n FROM c WHERE id = 1")
+            s.execute("UPDATE c SET n = n + 1 WHERE id = 1")
+            s.execute("COMMIT")
+
+    workers = [start(lambda s=s: job(s)) for s in sessions]
+    for w in workers:
+        w.finish(timeout=20)
+        assert w.error is None, w.error
+    assert scalar(first, "SELECT n FROM c WHERE id = 1") == 40
 
 
 # --- the write lock, its waits and its timeout -----------------------------------------------------
@@ -192,7 +234,7 @@ def test_select_for_update_in_a_transaction_takes_the_write_lock(
     a, b = pair
     a.set_autocommit(False)
     assert rows(a.execute("SELECT v FROM t WHERE id = 1 FOR UPDATE")) == [("one",)]
-    assert a.engine.locks.owner_of(WRITE_LOCK) is a
+    assert a.engine.locks.owner_of(WRITE_LOCK) is a.txn
     set_lock_wait_timeout(b, 0.05)
     fails(b, "DELETE FROM t", errors.ER_LOCK_WAIT_TIMEOUT)
     assert waits.reasons == [WaitReason.TABLE_LOCK]
@@ -217,13 +259,14 @@ def test_cancel_of_a_lock_wait_is_1317(open_session: Opener, waits: WaitRecorder
     a.execute("CREATE TABLE t (id INT)")
     b = open_session(2, database="db", lock_wait_timeout=30)
     a.execute("BEGIN")
+    a.execute("INSERT INTO t VALUES (0)")  # the first write takes the lock
     worker = start(lambda: b.execute("INSERT INTO t VALUES (1)"))
     waits.wait_entered(WaitReason.TABLE_LOCK)
     b.cancel()
     worker.finish(timeout=2)
     assert isinstance(worker.error, ServerError)
     assert (worker.error.code, worker.error.sqlstate) == (errors.ER_QUERY_INTERRUPTED, "70100")
-    assert a.engine.locks.owner_of(WRITE_LOCK) is a  # the holder is unaffected
+    assert a.engine.locks.owner_of(WRITE_LOCK) is a.txn  # the holder is unaffected
     a.execute("COMMIT")
     assert b.execute("INSERT INTO t VALUES (2)").affected_rows == 1  # type: ignore[union-attr]
 
@@ -393,7 +436,8 @@ def test_committed_data_survives_an_engine_restart(engine: SqliteEngine,
     try:
         assert "keep" in s.list_databases()
         s.use("keep")
-        assert rows(s.execute("SELECT id, v FROM t ORDER BY id")) == [(1, "1.50"), (2, "2.25")]
+        assert rows(s.execute("SELECT id, v FROM t ORDER BY id")) == [
+            (1, Decimal("1.50")), (2, Decimal("2.25"))]
         assert [c.extra for c in s.table_columns("t")] == ["auto_increment", ""]
         assert s.execute("INSERT INTO t (v) VALUES (3)").last_insert_id == 3  # type: ignore
     finally:

@@ -1,4 +1,4 @@
-"""translate.translate(): MySQL shapes -> SQLite plans; and the engine's per-shape plan cache."""
+"""translate.translate(): scanned MySQL statements -> SQLite plans; the per-shape plan cache."""
 
 from __future__ import annotations
 
@@ -9,35 +9,38 @@ import pytest
 import sqlglot
 
 from rampmeter import errors
-from rampmeter.engine import translate as translate_mod
-from rampmeter.engine.base import TableColumn
 from rampmeter.engine.sqlite import SqliteEngine, SqliteSession
-from rampmeter.engine.translate import extract, translate
-from rampmeter.engine.types import column_for_type
+from rampmeter.engine.sqlite import translate as translate_mod
+from rampmeter.engine.sqlite.catalog import ColumnDef, TableDef
+from rampmeter.engine.sqlite.translate import Plan, translate
+from rampmeter.engine.types import parse_type
 from rampmeter.errors import ServerError
-from rampmeter.protocol.constants import ColumnType
+from rampmeter.sql.statement import scan
 
 from .conftest import rows, scalar
 
 
-def meta_for(tables: dict[tuple[str, str], list[tuple[str, str]]]) -> Callable[
-        [str, str], list[TableColumn] | None]:
-    def table_meta(db: str, table: str) -> list[TableColumn] | None:
-        cols = tables.get((db, table))
+def tables_of(spec: dict[tuple[str, str], list[tuple[str, str]]]
+              ) -> Callable[[str, str], TableDef | None]:
+    def lookup(db: str, table: str) -> TableDef | None:
+        cols = spec.get((db, table))
         if cols is None:
             return None
-        return [TableColumn(n, t, True, "", None, "", column_for_type(n, t, table=table,
-                                                                     schema=db))
-                for n, t in cols]
-    return table_meta
+        return TableDef(table, [ColumnDef(n, parse_type(t)) for n, t in cols], primary=["id"])
+    return lookup
 
 
-META = meta_for({("db", "t"): [("id", "int"), ("name", "varchar(10)"), ("price", "decimal(10,2)")]})
+LOOKUP = tables_of({("db", "t"): [("id", "int"), ("name", "varchar(10)"),
+                                  ("price", "decimal(10,2)")]})
+
+
+def plan_of(sql: str, db: str | None = "db") -> Plan:
+    return translate(scan(sql), db, LOOKUP)
 
 
 def test_tables_are_qualified_with_the_current_database() -> None:
-    plan = translate("SELECT name FROM t WHERE id = :p0", "db", META)
-    assert '"db"."t"' in plan.sql or '"db".t' in plan.sql
+    plan = plan_of("SELECT name FROM t WHERE id = 5")
+    assert '"db".t' in plan.sql or '"db"."t"' in plan.sql
     assert plan.kind == "SELECT"
     assert plan.databases == ("db",)
     assert not plan.writes
@@ -45,84 +48,111 @@ def test_tables_are_qualified_with_the_current_database() -> None:
 
 def test_no_database_selected_is_1046() -> None:
     with pytest.raises(ServerError) as info:
-        translate("SELECT a FROM t", None, META)
+        plan_of("SELECT a FROM t", None)
     assert info.value.code == errors.ER_NO_DB_ERROR
 
 
-def test_result_columns_come_from_table_types() -> None:
-    plan = translate("SELECT id, name AS n, price, id + 1 FROM t", "db", META)
-    assert plan.columns is not None
-    id_col, name_col, price_col, expr = plan.columns
-    assert id_col is not None and id_col.type == ColumnType.LONG
-    assert name_col is not None and name_col.type == ColumnType.VAR_STRING
-    assert name_col.name == "n"
-    assert price_col is not None and price_col.decimals == 2
-    assert expr is None  # an expression: inferred from the values at run time
-    assert plan.names == ["id", "n", "price", "id + 1"]
+def test_result_columns_come_from_table_types_and_inference() -> None:
+    plan = plan_of("SELECT id, name AS n, price, id + 1, price * 2, 'x' FROM t")
+    assert plan.outputs is not None
+    id_o, name_o, price_o, add_o, mul_o, lit_o = plan.outputs
+    assert id_o.sql_type == parse_type("int") and id_o.name == "id" and id_o.org_table == "t"
+    assert name_o.name == "n" and name_o.org_name == "name"
+    assert price_o.sql_type is not None and price_o.sql_type.scale == 2
+    assert add_o.sql_type is not None and add_o.sql_type.name == "bigint"
+    assert add_o.name == 3  # named at execution by the statement's item text
+    assert mul_o.sql_type is not None and (mul_o.sql_type.name, mul_o.sql_type.scale) == (
+        "decimal", 2)
+    assert lit_o.literal_slot == 2  # a bare literal: typed from its value (slot s2)
 
 
 def test_star_expands_to_every_table_column() -> None:
-    plan = translate("SELECT * FROM t", "db", META)
-    assert plan.columns is not None
-    assert [c.name for c in plan.columns if c] == ["id", "name", "price"]
+    plan = plan_of("SELECT * FROM t")
+    assert plan.outputs is not None
+    assert [o.name for o in plan.outputs] == ["id", "name", "price"]
 
 
 def test_limit_offset_count_is_rewritten_keeping_parameter_names() -> None:
-    plan = translate("SELECT id FROM t LIMIT :p0, :p1", "db", META)
-    assert "LIMIT :p1 OFFSET :p0" in plan.sql
+    plan = plan_of("SELECT id FROM t LIMIT 5, 10")
+    assert "LIMIT :i1 OFFSET :i0" in plan.sql
 
 
-def test_from_dual_is_dropped_and_select_list_named_by_text() -> None:
-    plan = translate("SELECT 1 + 1, 'abc' FROM DUAL", None, META)
+def test_from_dual_is_dropped() -> None:
+    plan = plan_of("SELECT 1 + 1, 'abc' FROM DUAL", None)
     assert "dual" not in plan.sql.lower()
-    assert plan.names == ["1 + 1", "abc"]
 
 
 def test_session_functions_and_variables_become_engine_functions() -> None:
-    plan = translate("SELECT @@session.autocommit, @x, DATABASE(), USER(), VERSION()", None,
-                     META)
+    plan = plan_of("SELECT @@session.autocommit, @x, DATABASE(), USER(), VERSION()", None)
     sql = plan.sql.lower()
     for fn in ("rm_sysvar", "rm_uservar", "rm_database", "rm_user", "rm_version"):
         assert fn in sql
 
 
-def test_insert_plan_records_table_columns_and_rows() -> None:
-    plan = translate("INSERT INTO t (Name, price) VALUES (:p0, :p1), (:p2, :p3)", "db", META)
+def test_length_counts_bytes_and_char_length_characters() -> None:
+    plan = plan_of("SELECT LENGTH(name), CHAR_LENGTH(name) FROM t")
+    assert "LENGTH(CAST(" in plan.sql.upper() and "AS BLOB)" in plan.sql.upper()
+
+
+def test_insert_plan_records_stores_and_rows() -> None:
+    plan = plan_of("INSERT INTO t (Name, price) VALUES ('a', 1.5), ('b', 2)")
     assert plan.kind == "INSERT" and plan.writes
-    assert plan.insert_table == ("db", "t")
+    assert plan.target == ("db", "t")
     assert plan.insert_columns == frozenset({"name", "price"})
-    assert plan.multi_row
+    assert plan.rows == 2
+    assert [(s.slot, s.column.name, s.row) for s in plan.stores] == [
+        ("s0", "name", 1), ("n1_1", "price", 1), ("s2", "name", 2), ("i3", "price", 2)]
+
+
+def test_computed_values_are_converted_in_sqlite() -> None:
+    plan = plan_of("UPDATE t SET price = price * 2, name = 'x' WHERE id = 1")
+    assert "rm_cv(" in plan.sql.lower()
+    assert [c.name for c, _row in plan.casts] == ["price"]
+    assert [s.slot for s in plan.stores] == ["s1"]
+
+
+def test_unknown_and_repeated_insert_columns() -> None:
+    with pytest.raises(ServerError) as info:
+        plan_of("INSERT INTO t (nope) VALUES (1)")
+    assert info.value.code == errors.ER_BAD_FIELD_ERROR
+    with pytest.raises(ServerError) as info:
+        plan_of("INSERT INTO t (id, id) VALUES (1, 2)")
+    assert info.value.code == 1110
+    with pytest.raises(ServerError) as info:
+        plan_of("INSERT INTO t (id, name) VALUES (1)")
+    assert info.value.code == errors.ER_WRONG_VALUE_COUNT_ON_ROW
 
 
 def test_on_duplicate_key_update_becomes_an_upsert() -> None:
-    plan = translate("INSERT INTO t (id, name) VALUES (:p0, :p1) "
-                     "ON DUPLICATE KEY UPDATE name = VALUES(name)", "db", META)
+    plan = plan_of("INSERT INTO t (id, name) VALUES (1, 'a') "
+                   "ON DUPLICATE KEY UPDATE name = VALUES(name)")
     assert "ON CONFLICT DO UPDATE SET" in plan.sql
     assert "excluded.name" in plan.sql
+    assert plan.upsert and plan.track_changes
 
 
 def test_replace_becomes_insert_or_replace() -> None:
-    plan = translate("REPLACE INTO t (id, name) VALUES (:p0, :p1)", "db", META)
+    plan = plan_of("REPLACE INTO t (id, name) VALUES (1, 'a')")
     assert plan.sql.startswith("INSERT OR REPLACE INTO")
-    assert plan.kind == "REPLACE" and plan.writes
-    assert plan.insert_table == ("db", "t")
+    assert plan.kind == "REPLACE" and plan.writes and plan.replace
+    assert plan.target == ("db", "t")
 
 
 def test_information_schema_tables_are_redirected_to_temp_tables() -> None:
-    plan = translate("SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = :p0",
-                     None, META)
+    plan = plan_of("SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'd'",
+                   None)
     assert plan.infoschema == ("TABLES",)
     assert '"is_tables"' in plan.sql
     assert plan.databases == ()
 
 
-@pytest.mark.parametrize("shape", ["SELEC 1", "SELECT FROM WHERE", "SELECT a FROM t WHERE 'open",
-                                   "INSERT INTO"])
-def test_unparsable_shapes_are_1064(shape: str) -> None:
+@pytest.mark.parametrize("sql", ["SELECT FROM WHERE", "INSERT INTO", "SELECT a FROM t WHERE"])
+def test_unparsable_statements_are_1064_quoting_the_client_text(sql: str) -> None:
     with pytest.raises(ServerError) as info:
-        translate(shape, "db", META)
+        plan_of(sql)
     assert info.value.code == errors.ER_PARSE_ERROR
     assert info.value.sqlstate == "42000"
+    assert ":i" not in info.value.message and ":s" not in info.value.message
 
 
 # --- the engine's shape cache ---------------------------------------------------------------
@@ -149,7 +179,7 @@ def test_point_selects_with_different_literals_parse_once(
         got = rows(session.execute(f"SELECT c FROM t WHERE id = {n}"))
         assert got == ([("seven",)] if n == 7 else [("eight",)] if n == 8 else [])
     selects = [s for s in parse_counter if s.startswith("SELECT c FROM t")]
-    assert selects == ["SELECT c FROM t WHERE id = :p0"]
+    assert selects == ["SELECT c FROM t WHERE id = :i0"]
     assert len(engine.plans) == before + 1
 
 
@@ -166,7 +196,7 @@ def test_plan_cache_is_keyed_by_database(open_session: Callable[..., SqliteSessi
     s.use("b")
     assert scalar(s, "SELECT v FROM t WHERE id = 1") == "b"  # not a's cached plan
     assert scalar(s, "SELECT v FROM t WHERE id = 2 OR 1 = 1") == "b"
-    assert len([p for p in parse_counter if p == "SELECT v FROM t WHERE id = :p0"]) == 2
+    assert len([p for p in parse_counter if p == "SELECT v FROM t WHERE id = :i0"]) == 2
 
 
 def test_ddl_invalidates_cached_plans(session: SqliteSession, engine: SqliteEngine) -> None:
@@ -174,16 +204,16 @@ def test_ddl_invalidates_cached_plans(session: SqliteSession, engine: SqliteEngi
     session.execute("SELECT * FROM t WHERE id = 1")
     assert engine.plans
     session.execute("ALTER TABLE t ADD COLUMN extra varchar(3) DEFAULT 'x'")
-    assert not engine.plans
+    assert not engine.plans or all(key[2] == engine.schema_version for key in engine.plans)
     session.execute("INSERT INTO t (id) VALUES (1)")
     result = session.execute("SELECT * FROM t WHERE id = 1")
     assert [c.name for c in result.columns] == ["id", "extra"]  # type: ignore[union-attr]
     assert rows(result) == [(1, "x")]
 
 
-def test_extract_shape_matches_the_plan_key(session: SqliteSession,
+def test_scanned_shape_is_the_plan_key(session: SqliteSession,
                                             engine: SqliteEngine) -> None:
     session.execute("CREATE TABLE t (id int)")
     session.execute("SELECT id FROM t WHERE id = 42")
-    shape = extract("SELECT id FROM t WHERE id = 42").shape
+    shape = scan("SELECT id FROM t WHERE id = 42").shape
     assert (shape, "db", engine.schema_version) in engine.plans

@@ -420,7 +420,7 @@ def test_feed_without_a_pending_round_fails() -> None:
 
 # --- COM_CHANGE_USER -------------------------------------------------------------------------
 def test_change_user_native(pair: Pair) -> None:
-    assert pair.command(b"\x16DO 1") == [ev.StmtPrepare("DO 1")]
+    assert pair.command(b"\x16DO 1") == [ev.StmtPrepare(b"DO 1")]
     pair.client.receive(pair.server.prepare_ok(1, 0, []))
     assert pair.client.read() == b"\x00\x01\x00\x00\x00" + bytes(7)
     events = pair.to_server(pair.client.change_user("alice", b"secret", database="db2"))

@@ -237,3 +237,14 @@ def test_random_chunk_sizes_give_the_same_payloads(sizes: list[int], data: st.Da
             seq = (packet[1] + 1) & 0xFF
     assert got == payloads
     assert not dec.has_buffered
+
+
+def test_bytes_to_packet_end_counts_header_then_payload() -> None:
+    d = PacketDecoder(1000)
+    assert d.bytes_to_packet_end() == 4
+    d.feed(b"\x05\x00")
+    assert d.bytes_to_packet_end() == 2
+    d.feed(b"\x00\x01ab")
+    assert d.bytes_to_packet_end() == 3
+    d.feed(b"cde")
+    assert d.bytes_to_packet_end() == 0  # whole: a reader bound to one packet stops here

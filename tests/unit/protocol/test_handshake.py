@@ -33,7 +33,7 @@ def test_greeting_fields(make_pair: MakePair) -> None:
     assert p.server.phase is Phase.GREETING
     g = p.start()
     assert p.server.phase is Phase.HANDSHAKE
-    assert g.version == "10.11.6-MariaDB-rampmeter"
+    assert g.version == "5.5.5-10.11.6-MariaDB-rampmeter"  # MariaDB's RPL_VERSION_HACK
     assert g.connection_id == 0x01020304
     assert g.scramble == SCRAMBLE
     assert len(g.scramble) == 20

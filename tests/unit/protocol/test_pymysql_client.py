@@ -86,8 +86,8 @@ class FakeSocket:
         if isinstance(e, ev.AccessDenied):
             return s.error(1045, "28000", f"Access denied for user '{e.user}'@'localhost'")
         if isinstance(e, ev.Query):
-            self.queries.append(e.sql)
-            return self.query(e.sql)
+            self.queries.append(e.sql.decode())
+            return self.query(e.sql.decode())
         if isinstance(e, ev.Ping | ev.InitDb):
             return s.ok(status=AUTOCOMMIT)
         if isinstance(e, ev.Quit):
@@ -169,7 +169,7 @@ def test_pymysql_ok_fields_errors_and_multi_results() -> None:
     conn.ping(reconnect=False)
     conn.select_db("other")
     conn.kill(77)  # PyMySQL 1.1 sends it as a statement, not COM_PROCESS_KILL
-    assert sock.events[-3:] == [ev.Ping(), ev.InitDb("other"), ev.Query("KILL 77")]
+    assert sock.events[-3:] == [ev.Ping(), ev.InitDb(b"other"), ev.Query(b"KILL 77")]
 
 
 def test_pymysql_packets_over_16mib() -> None:

@@ -60,7 +60,7 @@ def _pair(deprecate_eof: bool = False, **kw: Any) -> Pair:
     """A logged-in pair (no fixtures: usable inside @given) that has just received a query."""
     p = fresh_pair(CLIENT_CAPS | Capability.DEPRECATE_EOF if deprecate_eof else CLIENT_CAPS,
                    **kw)
-    assert p.command(b"\x03SELECT") == [ev.Query("SELECT")]
+    assert p.command(b"\x03SELECT") == [ev.Query(b"SELECT")]
     return p
 
 

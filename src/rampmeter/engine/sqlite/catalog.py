@@ -1,0 +1,532 @@
+"""Tables as MariaDB describes them, kept in SQLite: the table model, its SQLite DDL, and reading
+both back.
+
+Rules:
+- A `TableDef` holds what MariaDB knows of a table: columns with their full MySQL types
+  (types.SqlType), nullability, defaults, AUTO_INCREMENT, ON UPDATE, comments; the primary key;
+  indexes with prefix lengths and direction; CHECK constraints; table options. SQLite holds the
+  rows, NOT NULL, keys and indexes; everything else is one JSON row per table in
+  `_rampmeter_tables` in the same file, written in the same transaction as the DDL. SQLite's
+  schema says which columns and indexes exist; the JSON row adds what SQLite cannot say.
+- Column declared types in SQLite are the storage affinity (types.SqlType.affinity), never the
+  MySQL spelling: SQLite derives affinity from the declared type's words, and MySQL spellings
+  such as `bigint(20) unsigned` are not even valid SQLite type names.
+- An AUTO_INCREMENT column must be the whole primary key: SQLite's INTEGER PRIMARY KEY
+  AUTOINCREMENT, which also never reuses an id, as InnoDB does not.
+- SQLite index names are per database and MySQL's per table, so the SQLite name is
+  "<table>.<index>"; SHOW INDEX prints the part after the dot.
+- Text columns with a case-insensitive collation compare with SQLite's NOCASE (ASCII folding;
+  docs/sql.md says how that differs from utf8mb4_general_ci).
+- Files written by earlier versions have `_rampmeter_columns` (table, column, MySQL type) and MySQL
+  spellings as declared types: both are still read.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from rampmeter import errors
+from rampmeter.engine import values
+from rampmeter.engine.base import TableColumn, TableIndex
+from rampmeter.engine.types import SqlType, make_type, parse_type
+from rampmeter.errors import ServerError
+from rampmeter.protocol.constants import ColumnFlag
+
+META_TABLE = "_rampmeter_tables"
+LEGACY_META = "_rampmeter_columns"
+HIDDEN_PREFIXES = ("sqlite_", "_rampmeter")
+DEFAULT_CHARSET = "utf8mb4"
+DEFAULT_COLLATION = "utf8mb4_general_ci"
+
+
+def q(name: str) -> str:
+    """A quoted SQLite identifier."""
+    return '"' + name.replace('"', '""') + '"'
+
+
+def lit(value: Any) -> str:
+    """A SQLite literal for a stored value."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return str(int(value))
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, bytes):
+        return "X'" + value.hex() + "'"
+    return "'" + str(value).replace("'", "''") + "'"
+
+
+@dataclass(frozen=True, slots=True)
+class Default:
+    """A column's DEFAULT: kind 'value' (a constant, stored form in `value`), 'now' (the
+    current time, `value` = fsp), 'expr' (an expression, `value` = its MySQL text)."""
+
+    kind: str
+    value: Any = None
+    shown: str = ""   # as SHOW CREATE TABLE prints it
+
+
+@dataclass(slots=True)
+class ColumnDef:
+    name: str
+    type: SqlType
+    nullable: bool = True
+    default: Default | None = None   # None: no DEFAULT clause
+    auto_increment: bool = False
+    on_update: int | None = None     # ON UPDATE CURRENT_TIMESTAMP(fsp)
+    comment: str = ""
+
+    @property
+    def has_default(self) -> bool:
+        return self.default is not None or self.nullable or self.auto_increment
+
+
+@dataclass(slots=True)
+class IndexDef:
+    name: str
+    unique: bool
+    columns: list[str]
+    prefixes: list[int | None] = field(default_factory=list)
+    desc: list[bool] = field(default_factory=list)
+    kind: str = ""          # '' | 'FULLTEXT' | 'SPATIAL'
+    comment: str = ""
+
+
+@dataclass(slots=True)
+class TableDef:
+    name: str
+    columns: list[ColumnDef]
+    primary: list[str] = field(default_factory=list)
+    indexes: list[IndexDef] = field(default_factory=list)
+    checks: list[tuple[str, str]] = field(default_factory=list)  # (name, MySQL expression)
+    charset: str = DEFAULT_CHARSET
+    collation: str = DEFAULT_COLLATION
+    comment: str = ""
+    engine: str = "InnoDB"
+    auto_increment: int | None = None   # AUTO_INCREMENT=N of CREATE TABLE
+    renamed: dict[str, str] = field(default_factory=dict)  # ALTER: new column -> old name
+
+    def column(self, name: str) -> ColumnDef | None:
+        low = name.lower()
+        for c in self.columns:
+            if c.name.lower() == low:
+                return c
+        return None
+
+    @property
+    def auto_column(self) -> ColumnDef | None:
+        return next((c for c in self.columns if c.auto_increment), None)
+
+
+# --- SQLite DDL for a TableDef ---------------------------------------------------------------
+def _collate(t: SqlType) -> str:
+    return " COLLATE NOCASE" if t.case_insensitive else ""
+
+
+def column_sql(c: ColumnDef, tdef: TableDef) -> str:
+    if c.auto_increment:
+        return f"{q(c.name)} INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL"
+    parts = [q(c.name), c.type.affinity + _collate(c.type)]
+    if not c.nullable:
+        parts.append("NOT NULL")
+    if c.default is not None and c.default.kind == "value":
+        parts.append("DEFAULT " + lit(c.default.value))
+    return " ".join(parts)
+
+
+def create_sql(tdef: TableDef, schema: str, name: str | None = None, *,
+               if_not_exists: bool = False) -> list[str]:
+    """CREATE TABLE and CREATE INDEX statements for `tdef` in `schema`."""
+    table = name or tdef.name
+    body = [column_sql(c, tdef) for c in tdef.columns]
+    auto = tdef.auto_column
+    if tdef.primary and not (auto is not None and tdef.primary == [auto.name]):
+        body.append("PRIMARY KEY (" + ", ".join(q(c) for c in tdef.primary) + ")")
+    out = [f"CREATE TABLE {'IF NOT EXISTS ' if if_not_exists else ''}{q(schema)}.{q(table)} "
+           f"({', '.join(body)})"]
+    out += [index_sql(schema, table, i, tdef) for i in tdef.indexes if not i.kind]
+    return out
+
+
+def index_sql(schema: str, table: str, idx: IndexDef, tdef: TableDef | None = None) -> str:
+    cols = []
+    for k, col in enumerate(idx.columns):
+        text = q(col)
+        if tdef is not None:
+            c = tdef.column(col)
+            if c is not None:
+                text += _collate(c.type)
+        if k < len(idx.desc) and idx.desc[k]:
+            text += " DESC"
+        cols.append(text)
+    return (f"CREATE {'UNIQUE ' if idx.unique else ''}INDEX {q(schema)}."
+            f"{q(table + '.' + idx.name)} ON {q(table)} ({', '.join(cols)})")
+
+
+def meta_table_ddl(schema: str) -> str:
+    return (f"CREATE TABLE IF NOT EXISTS {q(schema)}.{META_TABLE} (table_name TEXT PRIMARY KEY, "
+            "spec TEXT NOT NULL)")
+
+
+def meta_write_sql(schema: str) -> str:
+    return f"INSERT OR REPLACE INTO {q(schema)}.{META_TABLE} VALUES (?, ?)"
+
+
+def meta_delete_sql(schema: str) -> str:
+    return f"DELETE FROM {q(schema)}.{META_TABLE} WHERE table_name = ?"
+
+
+def spec_json(tdef: TableDef) -> str:
+    cols = {}
+    for c in tdef.columns:
+        d: dict[str, Any] = {"type": c.type.stored_spelling()}
+        if c.default is not None:
+            d["default"] = [c.default.kind, _jsonable(c.default.value), c.default.shown]
+        if c.auto_increment:
+            d["auto"] = True
+        if c.on_update is not None:
+            d["on_update"] = c.on_update
+        if c.comment:
+            d["comment"] = c.comment
+        cols[c.name] = d
+    idx = {i.name: {"prefixes": i.prefixes, "desc": i.desc, "kind": i.kind,
+                    "comment": i.comment, "columns": i.columns, "unique": i.unique}
+           for i in tdef.indexes}
+    return json.dumps({"columns": cols, "indexes": idx, "checks": tdef.checks,
+                       "charset": tdef.charset, "collation": tdef.collation,
+                       "comment": tdef.comment, "engine": tdef.engine})
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, bytes):
+        return {"hex": v.hex()}
+    return v
+
+
+def _from_json(v: Any) -> Any:
+    if isinstance(v, dict) and "hex" in v:
+        return bytes.fromhex(v["hex"])
+    return v
+
+
+# --- reading back -----------------------------------------------------------------------------
+def table_names(conn: sqlite3.Connection, schema: str) -> list[str]:
+    rows = conn.execute(f"SELECT name FROM {q(schema)}.sqlite_master WHERE type='table' "
+                        "ORDER BY name").fetchall()
+    return [r[0] for r in rows if not r[0].startswith(HIDDEN_PREFIXES)]
+
+
+def find_table(conn: sqlite3.Connection, schema: str, table: str) -> str | None:
+    """The stored spelling of `table` (SQLite matches names case-insensitively)."""
+    row = conn.execute(f"SELECT name FROM {q(schema)}.sqlite_master WHERE type='table' AND "
+                       "name = ? COLLATE NOCASE", (table,)).fetchone()
+    if row is None or row[0].startswith(HIDDEN_PREFIXES):
+        return None
+    return row[0]
+
+
+def _spec(conn: sqlite3.Connection, schema: str, table: str) -> dict[str, Any]:
+    try:
+        row = conn.execute(f"SELECT spec FROM {q(schema)}.{META_TABLE} WHERE table_name = ?",
+                           (table,)).fetchone()
+    except sqlite3.OperationalError:
+        row = None
+    if row is not None:
+        return json.loads(row[0])
+    legacy: dict[str, Any] = {"columns": {}, "legacy": True}
+    try:
+        for col, ctype in conn.execute(f"SELECT column_name, column_type FROM {q(schema)}."
+                                       f"{LEGACY_META} WHERE table_name = ?", (table,)):
+            legacy["columns"][col] = {"type": ctype, "auto": True}
+    except sqlite3.OperationalError:
+        pass
+    return legacy
+
+
+def load_table(conn: sqlite3.Connection, schema: str, table: str) -> TableDef:
+    spec = _spec(conn, schema, table)
+    colspec = spec.get("columns", {})
+    info = conn.execute(f"PRAGMA {q(schema)}.table_info({q(table)})").fetchall()
+    columns: list[ColumnDef] = []
+    primary = [r[1] for r in sorted(info, key=lambda r: r[5]) if r[5]]
+    for _cid, name, decl, notnull, dflt, pkpos in info:
+        cs = colspec.get(name, {})
+        type_text = cs.get("type") or decl or "text"
+        try:
+            t = parse_type(type_text)
+        except (ValueError, ServerError):
+            t = _legacy_type(decl or "")
+        if t.is_text and t.charset is None:
+            t = replace(t, charset=spec.get("charset", DEFAULT_CHARSET),
+                        collation=spec.get("collation", DEFAULT_COLLATION))
+        default = None
+        if "default" in cs:
+            kind, value, shown = cs["default"]
+            default = Default(kind, _from_json(value), shown)
+        elif spec.get("legacy") and dflt is not None:
+            default = _legacy_default(dflt)
+        columns.append(ColumnDef(
+            name, t, nullable=not notnull and not pkpos, default=default,
+            auto_increment=bool(cs.get("auto")), on_update=cs.get("on_update"),
+            comment=cs.get("comment", "")))
+    idxspec = spec.get("indexes", {})
+    indexes: list[IndexDef] = []
+    for row in conn.execute(f"PRAGMA {q(schema)}.index_list({q(table)})").fetchall():
+        sname, unique, origin = row[1], bool(row[2]), row[3]
+        if origin == "pk":
+            continue
+        cols = [r[2] for r in conn.execute(f"PRAGMA {q(schema)}.index_info({q(sname)})")]
+        shown = sname.split(".", 1)[1] if sname.startswith(table + ".") else sname
+        extra = idxspec.get(shown, {})
+        indexes.append(IndexDef(shown, unique, cols, extra.get("prefixes") or [],
+                                extra.get("desc") or [], extra.get("kind", ""),
+                                extra.get("comment", "")))
+    for name, extra in idxspec.items():  # FULLTEXT / SPATIAL: kept, not built
+        if extra.get("kind"):
+            indexes.append(IndexDef(name, False, extra.get("columns", []),
+                                    extra.get("prefixes") or [], [], extra["kind"]))
+    order = {name.lower(): k for k, name in enumerate(idxspec)}  # creation order
+    indexes.sort(key=lambda i: order.get(i.name.lower(), len(order)))
+    return TableDef(table, columns, primary, indexes, [tuple(c) for c in spec.get("checks", [])],
+                    spec.get("charset", DEFAULT_CHARSET), spec.get("collation", DEFAULT_COLLATION),
+                    spec.get("comment", ""), spec.get("engine", "InnoDB"))
+
+
+def _legacy_type(decl: str) -> SqlType:
+    upper = decl.upper()
+    if "INT" in upper:
+        return make_type("bigint", [])
+    if any(k in upper for k in ("REAL", "FLOA", "DOUB")):
+        return make_type("double", [])
+    if "BLOB" in upper:
+        return make_type("blob", [])
+    return make_type("text", [])
+
+
+def _legacy_default(text: str) -> Default | None:
+    if text.upper() == "NULL":
+        return Default("value", None, "NULL")
+    if text.upper().startswith("CURRENT_TIMESTAMP"):
+        return Default("now", 0, "current_timestamp()")
+    if len(text) >= 2 and text[0] == text[-1] == "'":
+        v = text[1:-1].replace("''", "'")
+        return Default("value", v, "'" + v.replace("'", "''") + "'")
+    try:
+        num: Any = int(text)
+    except ValueError:
+        try:
+            num = float(text)
+        except ValueError:
+            return Default("value", text, text)
+    return Default("value", num, text)
+
+
+def sequence_next(conn: sqlite3.Connection, schema: str, table: str) -> int | None:
+    try:
+        row = conn.execute(f"SELECT seq FROM {q(schema)}.sqlite_sequence WHERE name = ?",
+                           (table,)).fetchone()
+    except sqlite3.OperationalError:
+        return None
+    return row[0] + 1 if row else None
+
+
+# --- the engine-neutral view (SHOW COLUMNS, information_schema, result metadata) -------------
+def key_flags(tdef: TableDef) -> dict[str, tuple[str, int]]:
+    """column -> (SHOW COLUMNS Key, wire flags for keys)."""
+    out: dict[str, tuple[str, int]] = {}
+    for c in tdef.primary:
+        out[c.lower()] = ("PRI", ColumnFlag.PRI_KEY)
+    for i in tdef.indexes:
+        if not i.columns or i.kind:
+            continue
+        first = i.columns[0].lower()
+        if first in out:
+            continue
+        if i.unique and len(i.columns) == 1:
+            out[first] = ("UNI", ColumnFlag.UNIQUE_KEY)
+        else:
+            out[first] = ("MUL", ColumnFlag.MULTIPLE_KEY)
+    return out
+
+
+def table_columns(tdef: TableDef, schema: str) -> list[TableColumn]:
+    keys = key_flags(tdef)
+    in_keys = {c.lower() for c in tdef.primary}
+    for i in tdef.indexes:
+        in_keys.update(c.lower() for c in i.columns)
+    out = []
+    for c in tdef.columns:
+        key, flags = keys.get(c.name.lower(), ("", 0))
+        if not c.nullable:
+            flags |= ColumnFlag.NOT_NULL
+        if c.auto_increment:
+            flags |= ColumnFlag.AUTO_INCREMENT
+        if c.name.lower() in in_keys:
+            flags |= 0x4000  # PART_KEY_FLAG
+        if c.type.is_blob:
+            flags |= ColumnFlag.BLOB
+        if not c.has_default:
+            flags |= ColumnFlag.NO_DEFAULT_VALUE
+        if c.on_update is not None:
+            flags |= ColumnFlag.ON_UPDATE_NOW
+        if c.type.name == "timestamp":
+            flags |= ColumnFlag.TIMESTAMP
+        extra = "auto_increment" if c.auto_increment else (
+            "on update " + _now_spelling(c.on_update) if c.on_update is not None else "")
+        out.append(TableColumn(
+            name=c.name, column_type=c.type.spelling(), nullable=c.nullable, key=key,
+            default=describe_default(c), extra=extra,
+            column=c.type.column(c.name, flags=flags, table=tdef.name, schema=schema),
+            sql_type=c.type))
+    return out
+
+
+def _now_spelling(fsp: int) -> str:
+    return f"current_timestamp({fsp})" if fsp else "current_timestamp()"
+
+
+def describe_default(c: ColumnDef) -> str | None:
+    """The Default column of SHOW COLUMNS / information_schema.COLUMNS (MariaDB 10.11)."""
+    d = c.default
+    if d is None or d.kind == "value" and d.value is None:
+        return None
+    if d.kind == "now":
+        return _now_spelling(d.value or 0)
+    if d.kind == "expr":
+        return d.shown
+    if c.type.is_blob:
+        return d.shown  # MariaDB shows BLOB/TEXT defaults as expressions: 'abc' with quotes
+    shown = d.shown
+    if len(shown) >= 2 and shown[0] == shown[-1] == "'":
+        return shown[1:-1].replace("''", "'")
+    return shown
+
+
+def table_indexes(tdef: TableDef) -> list[TableIndex]:
+    out: list[TableIndex] = []
+    if tdef.primary:
+        out.append(TableIndex("PRIMARY", True, tuple(tdef.primary)))
+    ordered = sorted(tdef.indexes, key=lambda i: not i.unique)
+    out += [TableIndex(i.name, i.unique, tuple(i.columns)) for i in ordered]
+    return out
+
+
+def show_create(tdef: TableDef, auto_next: int | None) -> str:
+    lines = []
+    for c in tdef.columns:
+        line = f"  `{_bq(c.name)}` {c.type.spelling()}"
+        line += c.type.charset_clause(tdef.charset, tdef.collation)
+        if not c.nullable:
+            line += " NOT NULL"
+        elif c.type.name == "timestamp":
+            line += " NULL"
+        if c.auto_increment:
+            line += " AUTO_INCREMENT"
+        elif c.default is not None:
+            if c.default.kind == "value" and c.default.value is None:
+                line += " DEFAULT NULL"
+            else:
+                line += " DEFAULT " + (c.default.shown if c.default.kind != "now"
+                                       else _now_spelling(c.default.value or 0))
+        elif c.nullable:
+            line += " DEFAULT NULL"
+        if c.on_update is not None:
+            line += " ON UPDATE " + _now_spelling(c.on_update)
+        if c.comment:
+            line += " COMMENT " + _quote(c.comment)
+        if c.type.name == "json":
+            line += f" CHECK (json_valid(`{_bq(c.name)}`))"
+        lines.append(line)
+    if tdef.primary:
+        lines.append("  PRIMARY KEY (" + ",".join(f"`{_bq(c)}`" for c in tdef.primary) + ")")
+    for i in sorted(tdef.indexes, key=lambda i: (not i.unique, bool(i.kind))):
+        cols = []
+        for k, col in enumerate(i.columns):
+            text = f"`{_bq(col)}`"
+            if k < len(i.prefixes) and i.prefixes[k]:
+                text += f"({i.prefixes[k]})"
+            if k < len(i.desc) and i.desc[k]:
+                text += " DESC"
+            cols.append(text)
+        kind = "UNIQUE KEY" if i.unique else f"{i.kind} KEY" if i.kind else "KEY"
+        line = f"  {kind} `{_bq(i.name)}` ({','.join(cols)})"
+        if i.comment:
+            line += " COMMENT " + _quote(i.comment)
+        lines.append(line)
+    for name, expr in tdef.checks:
+        lines.append(f"  CONSTRAINT `{_bq(name)}` CHECK ({expr})")
+    opts = f") ENGINE={tdef.engine}"
+    if auto_next is not None and auto_next > 1:
+        opts += f" AUTO_INCREMENT={auto_next}"
+    opts += f" DEFAULT CHARSET={tdef.charset} COLLATE={tdef.collation}"
+    if tdef.comment:
+        opts += " COMMENT=" + _quote(tdef.comment)
+    return f"CREATE TABLE `{_bq(tdef.name)}` (\n" + ",\n".join(lines) + "\n" + opts
+
+
+def _bq(name: str) -> str:
+    return name.replace("`", "``")
+
+
+def _quote(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+def stored_default(c: ColumnDef) -> Any:
+    """The value an INSERT that leaves `c` out stores (constant defaults only)."""
+    if c.default is None or c.default.kind != "value":
+        return None
+    return c.default.value
+
+
+def implicit_default(t: SqlType) -> Any:
+    """What a NOT NULL column without a default gets when sql_mode is not strict."""
+    if t.is_numeric:
+        return 0
+    if t.name == "date":
+        return "0000-00-00"
+    if t.name in ("datetime", "timestamp"):
+        return "0000-00-00 00:00:00" + ("." + "0" * t.fsp if t.fsp else "")
+    if t.name == "time":
+        return "00:00:00"
+    if t.name == "enum":
+        return t.members[0] if t.members else ""
+    if t.is_binary_string:
+        return b"\0" * (t.width or 0) if t.name == "binary" else b""
+    return ""
+
+
+def check_value_default(c: ColumnDef, value: Any) -> Default:
+    """A constant DEFAULT for column `c`: stored and shown as MariaDB does (1067 when the value
+    does not fit the type)."""
+    if value is None:
+        if not c.nullable:
+            raise ServerError(errors.ER_INVALID_DEFAULT, c.name)
+        return Default("value", None, "NULL")
+    stored, problem = values.store(c.type, value)
+    if problem is not None and not problem.note:
+        raise ServerError(errors.ER_INVALID_DEFAULT, c.name)
+    return Default("value", stored, show_default(c.type, stored))
+
+
+def show_default(t: SqlType, stored: Any) -> str:
+    load = values.load(t)
+    v = load(stored) if load is not None else stored
+    if t.name == "bit":
+        n = int.from_bytes(v, "big") if isinstance(v, bytes) else int(v)
+        return f"b'{n:b}'"
+    if t.is_numeric and not isinstance(v, (str, bytes)):
+        from rampmeter.protocol.results import text_value
+        return text_value(v).decode()
+    if t.is_numeric and isinstance(v, str):
+        return v
+    if isinstance(v, bytes):
+        text = v.decode("utf-8", "surrogateescape")
+    else:
+        from rampmeter.protocol.results import text_value
+        text = text_value(v).decode("utf-8", "surrogateescape")
+    return "'" + text.replace("\\", "\\\\").replace("'", "''") + "'"

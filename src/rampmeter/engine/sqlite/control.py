@@ -1,0 +1,113 @@
+"""Statements about transactions and locks: BEGIN / START TRANSACTION, COMMIT, ROLLBACK [TO
+SAVEPOINT], SAVEPOINT, RELEASE SAVEPOINT, LOCK / UNLOCK TABLES, FLUSH TABLES [WITH READ LOCK].
+
+Each reads its statement word by word (sql/reader.py) and asks the session's Transactions
+object (txn.py) to act; grammar is MariaDB 10.11's, anything else is 1064.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rampmeter.engine.base import Result, UpdateCount, WaitReason
+from rampmeter.sql.reader import Reader
+from rampmeter.sql.statement import Statement
+
+if TYPE_CHECKING:
+    from rampmeter.engine.sqlite.session import SqliteSession
+
+def begin(s: SqliteSession, stmt: Statement) -> Result:
+    r = Reader(stmt)
+    read_only = False
+    if r.accept("BEGIN"):
+        r.accept("WORK")
+    else:
+        r.expect("START", "TRANSACTION")
+        while not r.done:
+            if r.accept("READ", "ONLY"):
+                read_only = True
+            elif r.accept("READ", "WRITE"):
+                read_only = False
+            elif r.accept("WITH", "CONSISTENT", "SNAPSHOT"):
+                pass  # every transaction reads a snapshot (txn.py)
+            else:
+                raise r.error()
+            if not r.done:
+                r.expect(",")
+    r.end()
+    s.txn.begin(read_only=read_only)
+    return UpdateCount()
+
+
+def _chain_release(r: Reader) -> None:
+    """[AND [NO] CHAIN] [[NO] RELEASE]: accepted; chaining and release are not offered."""
+    if r.accept("AND"):
+        r.accept("NO")
+        r.expect("CHAIN")
+    if r.accept("NO"):
+        r.expect("RELEASE")
+    else:
+        r.accept("RELEASE")
+
+
+def commit(s: SqliteSession, stmt: Statement) -> Result:
+    r = Reader(stmt)
+    verb = r.next().text.upper()
+    r.accept("WORK")
+    if verb == "ROLLBACK" and r.accept("TO"):
+        r.accept("SAVEPOINT")
+        name = r.name()
+        r.end()
+        s.txn.to_savepoint("ROLLBACK TO", name)
+        return UpdateCount()
+    _chain_release(r)
+    r.end()
+    if verb == "COMMIT":
+        s.txn.commit()
+    else:
+        s.txn.rollback()
+    return UpdateCount()
+
+
+def savepoint(s: SqliteSession, stmt: Statement) -> Result:
+    r = Reader(stmt)
+    if r.accept("RELEASE"):
+        r.expect("SAVEPOINT")
+        name = r.name()
+        r.end()
+        s.txn.to_savepoint("RELEASE", name)
+        return UpdateCount()
+    r.expect("SAVEPOINT")
+    name = r.name()
+    r.end()
+    s.txn.savepoint(name)
+    return UpdateCount()
+
+
+def lock(s: SqliteSession, stmt: Statement) -> Result:
+    r = Reader(stmt)
+    if r.accept("UNLOCK"):
+        if not r.accept_any("TABLES", "TABLE"):
+            raise r.error()
+        r.end()
+        s.txn.unlock_tables()
+        return UpdateCount()
+    r.expect("LOCK")
+    if not r.accept_any("TABLES", "TABLE"):
+        raise r.error()
+    # tbl [[AS] alias] {READ [LOCAL] | [LOW_PRIORITY] WRITE [CONCURRENT]}, ...
+    for part in r.split_commas():
+        if not part:
+            raise r.error()
+    s.txn.lock_tables(WaitReason.TABLE_LOCK)
+    return UpdateCount()
+
+
+def flush(s: SqliteSession, stmt: Statement) -> Result:
+    """FLUSH TABLES [...] (nothing to flush: SQLite keeps no table cache to empty) and FLUSH
+    TABLES ... WITH READ LOCK / FOR EXPORT: the session holds the write lock until UNLOCK
+    TABLES, so nobody writes meanwhile (a global read lock), reported as a GLOBAL_LOCK wait."""
+    toks = [t.text.upper() for t in stmt.tokens or ()]
+    if "LOCK" in toks or "EXPORT" in toks:
+        s.txn.lock_tables(WaitReason.GLOBAL_LOCK)
+    return UpdateCount()

@@ -1,0 +1,560 @@
+"""Reading MariaDB's table definitions word by word: CREATE TABLE's column and key definitions
+and table options, the same pieces ALTER TABLE uses.
+
+Rules:
+- The grammar is MariaDB 10.11's (CREATE TABLE in the Knowledge Base). A column type is read as
+  the client wrote it (types.parse_type on its text), not through sqlglot, whose MySQL type
+  reading loses what MariaDB keeps (INT8 is BIGINT, LONG is MEDIUMTEXT, REAL is DOUBLE,
+  NATIONAL CHAR is utf8mb3, ZEROFILL, CHAR(n) BINARY).
+- Expressions (DEFAULT (expr), CHECK (expr)) are kept as the client's text; they are checked by
+  parsing them when they are used.
+- An unnamed key is named after its first column, with _2, _3... when that name is taken
+  (MariaDB's rule). A column-level PRIMARY KEY or UNIQUE is a key like any other.
+- What a definition asks for that rampmeter cannot do is 1235 (generated columns, spatial
+  types, functional key parts); what MariaDB refuses is its error (1060 duplicate column, 1068
+  two primary keys, 1075 AUTO_INCREMENT that is not a key, 1067 bad default, 1171 NULL in a
+  primary key...).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from rampmeter import errors
+from rampmeter.engine.sqlite.catalog import (
+    ColumnDef,
+    Default,
+    IndexDef,
+    TableDef,
+    check_value_default,
+)
+from rampmeter.engine.types import parse_type, with_table_defaults
+from rampmeter.errors import ServerError
+from rampmeter.sql import charsets
+from rampmeter.sql.lexer import Token, bit_value, hex_value, string_value
+from rampmeter.sql.reader import Reader
+
+_NOW = ("CURRENT_TIMESTAMP", "NOW", "LOCALTIME", "LOCALTIMESTAMP")
+_COLUMN_ATTRS = frozenset({"NOT", "NULL", "DEFAULT", "AUTO_INCREMENT", "UNIQUE", "PRIMARY",
+                           "FIRST", "AFTER",
+                           "KEY", "COMMENT", "COLLATE", "ON", "CHECK", "REFERENCES",
+                           "GENERATED", "AS", "INVISIBLE", "COLUMN_FORMAT", "STORAGE",
+                           "SERIAL", "ZEROFILL", "CONSTRAINT", "REF_SYSTEM_ID",
+                           "WITH", "WITHOUT", "PERSISTENT", "VIRTUAL", "STORED"})
+_KEY_STARTS = frozenset({"PRIMARY", "KEY", "INDEX", "UNIQUE", "FULLTEXT", "SPATIAL",
+                         "CONSTRAINT", "FOREIGN", "CHECK", "PERIOD"})
+
+
+@dataclass(slots=True)
+class ColumnSpec:
+    """A column definition as written, before it joins a table."""
+
+    column: ColumnDef
+    primary: bool = False
+    unique: bool = False
+    check: str | None = None
+    charset_given: bool = False
+
+
+@dataclass(slots=True)
+class KeySpec:
+    kind: str                     # PRIMARY, UNIQUE, KEY, FULLTEXT, SPATIAL, FOREIGN, CHECK
+    name: str | None
+    columns: list[str] = field(default_factory=list)
+    prefixes: list[int | None] = field(default_factory=list)
+    desc: list[bool] = field(default_factory=list)
+    check: str | None = None
+    comment: str = ""
+
+
+def _text(r: Reader, first: int, last: int) -> str:
+    return r.text_between(first, last)
+
+
+def read_parenthesized(r: Reader) -> str:
+    """`( ... )` -> the text inside, as the client wrote it."""
+    r.expect("(")
+    start = r.i
+    depth = 1
+    while True:
+        t = r.next()
+        if t.text == "(":
+            depth += 1
+        elif t.text == ")":
+            depth -= 1
+            if depth == 0:
+                break
+    if r.i - 1 == start:
+        return ""
+    return _text(r, start, r.i - 2)
+
+
+def read_type(r: Reader):  # noqa: ANN201 - SqlType
+    """The data type at the reader, up to the first column attribute."""
+    start = r.i
+    depth = 0
+    while not r.done:
+        t = r.peek()
+        assert t is not None
+        if depth == 0 and (t.text in (",", ")") or
+                           t.kind == "word" and t.text.upper() in _COLUMN_ATTRS):
+            break
+        if t.text == "(":
+            depth += 1
+        elif t.text == ")":
+            depth -= 1
+        r.i += 1
+    if r.i == start:
+        raise r.error()
+    text = _text(r, start, r.i - 1)
+    first = r.toks[start].text.upper()
+    if first in ("GEOMETRY", "POINT", "LINESTRING", "POLYGON", "MULTIPOINT",
+                 "MULTILINESTRING", "MULTIPOLYGON", "GEOMETRYCOLLECTION"):
+        raise ServerError(errors.ER_NOT_SUPPORTED_YET, "spatial types")
+    try:
+        return parse_type(text)
+    except ValueError:
+        raise r.error(r.toks[start]) from None
+
+
+def _default_value(r: Reader, col: ColumnDef) -> Default:
+    t = r.peek()
+    if t is None:
+        raise r.error()
+    if t.text == "(":
+        expr = read_parenthesized(r)
+        return _expr_default(expr, col)
+    if t.kind == "word" and t.text.upper() in _NOW:
+        r.i += 1
+        fsp = 0
+        if r.at("("):
+            inner = read_parenthesized(r).strip()
+            fsp = int(inner) if inner.isdigit() else 0
+        if not col.type.is_temporal or col.type.name in ("date", "time"):
+            raise ServerError(errors.ER_INVALID_DEFAULT, col.name)
+        return Default("now", fsp)
+    negative = False
+    if t.text in ("-", "+"):
+        negative = t.text == "-"
+        r.i += 1
+        t = r.next()
+    else:
+        r.i += 1
+    value = literal(t, r)
+    if negative:
+        if not isinstance(value, (int, float)) and not hasattr(value, "as_tuple"):
+            raise r.error(t)
+        value = -value
+    if t.kind == "word" and t.text.upper() not in ("NULL", "TRUE", "FALSE") and \
+            t.kind != "str":
+        # an expression without parentheses: DEFAULT concat('a','b')
+        start = r.i - 1
+        if r.at("("):
+            read_parenthesized(r)
+        return _expr_default(_text(r, start, r.i - 1), col)
+    return check_value_default(col, value)
+
+
+def _expr_default(expr: str, col: ColumnDef) -> Default:
+    import sqlglot
+    try:
+        tree = sqlglot.parse_one(expr, read="mysql")
+    except (sqlglot.errors.ParseError, sqlglot.errors.TokenError):
+        raise ServerError(errors.ER_INVALID_DEFAULT, col.name) from None
+    from sqlglot import exp
+    if isinstance(tree, exp.Literal) or isinstance(tree, exp.Neg) and \
+            isinstance(tree.this, exp.Literal):
+        text = tree.sql("mysql")
+        value: Any = tree.name if isinstance(tree, exp.Literal) and tree.is_string else text
+        if not (isinstance(tree, exp.Literal) and tree.is_string):
+            try:
+                value = int(text)
+            except ValueError:
+                value = float(text)
+        d = check_value_default(col, value)
+        return Default(d.kind, d.value, f"({tree.sql('mysql')})" if not col.type.is_blob
+                       else d.shown)
+    shown = tree.sql("mysql")
+    if isinstance(tree, exp.Paren) or isinstance(tree, exp.Binary):
+        shown = f"({shown})" if not shown.startswith("(") else shown
+    return Default("expr", expr, shown)
+
+
+def literal(t: Token, r: Reader) -> Any:
+    """A literal token's value (for DEFAULT and table options)."""
+    if t.kind == "str":
+        return string_value(t.text, r.stmt.dialect.backslash_escapes)
+    if t.kind == "num":
+        text = t.text
+        if "e" in text.lower():
+            return float(text)
+        if "." in text:
+            from decimal import Decimal
+            return Decimal(text)
+        return int(text)
+    if t.kind == "hex":
+        return hex_value(t.text)
+    if t.kind == "bit":
+        return bit_value(t.text)
+    if t.kind == "word":
+        w = t.text.upper()
+        if w == "NULL":
+            return None
+        if w == "TRUE":
+            return 1
+        if w == "FALSE":
+            return 0
+        return t.text
+    if t.kind == "nullsym":
+        return None
+    raise r.error(t)
+
+
+def read_column(r: Reader, name: str, table_charset: str, table_collation: str) -> ColumnSpec:
+    """A column definition after its name."""
+    t = read_type(r)
+    serial = False
+    if r.toks[r.i - 1].text.upper() == "SERIAL" and t.name == "bigint":
+        serial = True
+    col = ColumnDef(name, t)
+    spec = ColumnSpec(col)
+    explicit_null = False
+    while not r.done and not r.at(",") and not r.at(")") and not r.at("FIRST") and \
+            not r.at("AFTER"):
+        if r.accept("NOT", "NULL"):
+            col.nullable = False
+        elif r.accept("NULL"):
+            col.nullable = True
+            explicit_null = True
+        elif r.accept("DEFAULT"):
+            col.default = _default_value(r, col)
+        elif r.accept("ON", "UPDATE"):
+            word = r.next().text.upper()
+            if word not in _NOW:
+                raise r.error()
+            fsp = 0
+            if r.at("("):
+                inner = read_parenthesized(r).strip()
+                fsp = int(inner) if inner.isdigit() else 0
+            col.on_update = fsp
+        elif r.accept("AUTO_INCREMENT"):
+            col.auto_increment = True
+        elif r.accept("UNIQUE"):
+            r.accept("KEY")
+            spec.unique = True
+        elif r.accept("PRIMARY"):
+            r.expect("KEY")
+            spec.primary = True
+        elif r.accept("KEY"):
+            spec.primary = True
+        elif r.accept("COMMENT"):
+            col.comment = r.string()
+        elif r.accept("ZEROFILL"):
+            col.type = replace(col.type, zerofill=True, unsigned=True)
+        elif r.accept("COLLATE"):
+            coll_name = r.name_or_string().lower()
+            coll = charsets.collation(coll_name)
+            if coll is None:
+                raise ServerError(errors.ER_UNKNOWN_COLLATION, coll_name)
+            if col.type.is_text:
+                col.type = replace(col.type, charset=coll.charset, collation=coll.name)
+        elif r.accept("CHECK"):
+            spec.check = read_parenthesized(r)
+        elif r.accept("CONSTRAINT"):
+            if not r.at("CHECK"):
+                r.name()
+        elif r.accept_any("INVISIBLE"):
+            pass
+        elif r.accept("COLUMN_FORMAT") or r.accept("STORAGE"):
+            r.next()
+        elif r.accept("REF_SYSTEM_ID"):
+            r.accept("=")
+            r.next()
+        elif r.at("REFERENCES"):
+            _skip_reference(r)
+        elif r.at("GENERATED") or r.at("AS"):
+            raise ServerError(errors.ER_NOT_SUPPORTED_YET, "generated columns")
+        elif r.accept("SERIAL", "DEFAULT", "VALUE"):
+            col.nullable = False
+            col.auto_increment = True
+            spec.unique = True
+        else:
+            raise r.error()
+    if serial:
+        col.nullable = False
+        col.auto_increment = True
+        spec.unique = True
+    # TIMESTAMP: explicit_defaults_for_timestamp=ON (MariaDB 10.10+), an ordinary column.
+    if spec.check is not None and col.type.name == "longtext" and \
+            _is_json_check(spec.check, name):
+        # What SHOW CREATE TABLE prints for a JSON column, read back: it is JSON again.
+        col.type = replace(col.type, name="json", charset="utf8mb4", collation="utf8mb4_bin")
+        spec.check = None
+    if col.type.is_text:
+        spec.charset_given = col.type.charset is not None
+        col.type = with_table_defaults(col.type, table_charset, table_collation)
+    if spec.primary:
+        if explicit_null:
+            raise ServerError(1171, message="All parts of a PRIMARY KEY must be NOT NULL; if "
+                              "you need NULL in a key, use UNIQUE instead")
+        col.nullable = False
+    if col.default is not None and col.default.kind == "value" and col.default.value is None \
+            and not col.nullable:
+        raise ServerError(errors.ER_INVALID_DEFAULT, col.name)
+    return spec
+
+
+def _is_json_check(check: str, column: str) -> bool:
+    text = "".join(check.split()).lower()
+    name = column.lower()
+    return text in (f"json_valid(`{name}`)", f"json_valid({name})")
+
+
+def _skip_reference(r: Reader) -> None:
+    r.expect("REFERENCES")
+    r.qualified_name()
+    if r.at("("):
+        read_parenthesized(r)
+    while r.peek_word() in ("MATCH", "ON"):
+        if r.accept("MATCH"):
+            r.next()
+            continue
+        r.expect("ON")
+        r.next()  # DELETE / UPDATE
+        if r.accept("SET"):
+            r.next()  # NULL / DEFAULT
+        elif r.accept("NO"):
+            r.expect("ACTION")
+        else:
+            r.next()  # RESTRICT / CASCADE
+
+
+def read_key_columns(r: Reader, key: KeySpec) -> None:
+    r.expect("(")
+    while True:
+        if r.at("("):
+            raise ServerError(errors.ER_NOT_SUPPORTED_YET, "functional key parts")
+        key.columns.append(r.name())
+        prefix = None
+        if r.at("("):
+            inner = read_parenthesized(r).strip()
+            prefix = int(inner) if inner.isdigit() else None
+        key.prefixes.append(prefix)
+        desc = False
+        if r.accept("DESC"):
+            desc = True
+        else:
+            r.accept("ASC")
+        key.desc.append(desc)
+        if r.accept(")"):
+            return
+        r.expect(",")
+
+
+def _index_options(r: Reader, key: KeySpec) -> None:
+    while True:
+        if r.accept("USING"):
+            r.next()
+        elif r.accept("KEY_BLOCK_SIZE"):
+            r.accept("=")
+            r.next()
+        elif r.accept("COMMENT"):
+            key.comment = r.string()
+        elif r.accept("WITH", "PARSER"):
+            r.name()
+        elif r.accept_any("VISIBLE", "INVISIBLE", "IGNORED", "NOT"):
+            r.accept("IGNORED")
+        elif r.accept("CLUSTERING"):
+            r.accept("=")
+            r.next()
+        else:
+            return
+
+
+def read_key(r: Reader) -> KeySpec:
+    """A key definition (PRIMARY KEY, UNIQUE, KEY / INDEX, FULLTEXT, FOREIGN KEY, CHECK)."""
+    constraint: str | None = None
+    if r.accept("CONSTRAINT"):
+        if not r.at("PRIMARY") and not r.at("UNIQUE") and not r.at("FOREIGN") and \
+                not r.at("CHECK"):
+            constraint = r.name()
+    if r.accept("CHECK"):
+        return KeySpec("CHECK", constraint, check=read_parenthesized(r))
+    if r.accept("PRIMARY"):
+        r.expect("KEY")
+        key = KeySpec("PRIMARY", "PRIMARY")
+        if r.accept("USING"):
+            r.next()
+        read_key_columns(r, key)
+        _index_options(r, key)
+        return key
+    if r.accept("FOREIGN"):
+        r.expect("KEY")
+        key = KeySpec("FOREIGN", constraint)
+        if not r.at("("):
+            key.name = r.name()
+        read_key_columns(r, key)
+        _skip_reference(r)
+        return key
+    kind = "KEY"
+    if r.accept("UNIQUE"):
+        kind = "UNIQUE"
+        r.accept_any("KEY", "INDEX")
+    elif r.accept_any("FULLTEXT", "SPATIAL"):
+        kind = r.toks[r.i - 1].text.upper()
+        r.accept_any("KEY", "INDEX")
+    elif not r.accept_any("KEY", "INDEX"):
+        raise r.error()
+    key = KeySpec(kind, constraint)
+    if r.accept("IF", "NOT", "EXISTS"):
+        pass
+    if not r.at("(") and not r.at("USING"):
+        key.name = r.name()
+    if r.accept("USING"):
+        r.next()
+    read_key_columns(r, key)
+    _index_options(r, key)
+    return key
+
+
+def is_key_start(r: Reader) -> bool:
+    w = r.peek_word()
+    if w not in _KEY_STARTS:
+        return False
+    # a column may be called `key`... only when it is quoted: bare KEY / INDEX start a key
+    return True
+
+
+def read_table_options(r: Reader) -> dict[str, Any]:
+    """ENGINE=x [DEFAULT] CHARSET=y COLLATE=z COMMENT='...' AUTO_INCREMENT=n ..."""
+    opts: dict[str, Any] = {}
+    while not r.done:
+        if r.accept(","):
+            continue
+        r.accept("DEFAULT")
+        word = r.peek_word()
+        if not word:
+            raise r.error()
+        r.i += 1
+        if word == "CHARACTER":
+            r.expect("SET")
+            word = "CHARSET"
+        elif word in ("PARTITION",):
+            raise ServerError(errors.ER_NOT_SUPPORTED_YET, "partitioning")
+        r.accept("=")
+        t = r.next()
+        value = literal(t, r) if t.kind != "qident" else t.text.strip("`")
+        opts[word] = value
+    return opts
+
+
+def build_table(name: str, columns: list[ColumnSpec], keys: list[KeySpec],
+                options: dict[str, Any]) -> TableDef:
+    """The TableDef of a CREATE TABLE (module rules: names, checks, MariaDB's errors)."""
+    charset, collation = table_charset(options)
+    tdef = TableDef(name, [c.column for c in columns], charset=charset, collation=collation,
+                    comment=str(options.get("COMMENT", "") or ""),
+                    engine=str(options.get("ENGINE", "InnoDB")))
+    seen: set[str] = set()
+    for c in tdef.columns:
+        if c.name.lower() in seen:
+            raise ServerError(errors.ER_DUP_FIELDNAME, c.name)
+        seen.add(c.name.lower())
+    primary: list[str] | None = None
+    for spec in columns:
+        if spec.primary:
+            if primary is not None:
+                raise ServerError(errors.ER_MULTIPLE_PRI_KEY)
+            primary = [spec.column.name]
+    used: set[str] = set()
+    indexes: list[IndexDef] = []
+    checks: list[tuple[str, str]] = []
+
+    def add_index(kname: str | None, unique: bool, cols: list[str], prefixes: list[int | None],
+                  desc: list[bool], kind: str = "", comment: str = "") -> None:
+        for col in cols:
+            if tdef.column(col) is None:
+                raise ServerError(errors.ER_KEY_COLUMN_DOES_NOT_EXITS
+                                  if hasattr(errors, "ER_KEY_COLUMN_DOES_NOT_EXITS") else 1072,
+                                  message=f"Key column '{col}' doesn't exist in table")
+        base = kname or cols[0]
+        final = base
+        n = 2
+        if kname is not None and final.lower() in used:
+            raise ServerError(errors.ER_DUP_KEYNAME, final)
+        while final.lower() in used or final.upper() == "PRIMARY":
+            final = f"{base}_{n}"
+            n += 1
+        used.add(final.lower())
+        stored_cols = [tdef.column(c).name for c in cols]  # type: ignore[union-attr]
+        indexes.append(IndexDef(final, unique, stored_cols, prefixes, desc, kind, comment))
+
+    for spec in columns:
+        if spec.unique:
+            add_index(None, True, [spec.column.name], [None], [False])
+        if spec.check is not None:
+            checks.append((spec.column.name, spec.check))
+    for key in keys:
+        if key.kind == "PRIMARY":
+            if primary is not None:
+                raise ServerError(errors.ER_MULTIPLE_PRI_KEY)
+            for col in key.columns:
+                c = tdef.column(col)
+                if c is None:
+                    raise ServerError(1072, message=f"Key column '{col}' doesn't exist in "
+                                      "table")
+                c.nullable = False
+            primary = [tdef.column(c).name for c in key.columns]  # type: ignore[union-attr]
+        elif key.kind in ("UNIQUE", "KEY"):
+            add_index(key.name, key.kind == "UNIQUE", key.columns, key.prefixes, key.desc,
+                      comment=key.comment)
+        elif key.kind in ("FULLTEXT", "SPATIAL"):
+            add_index(key.name, False, key.columns, key.prefixes, key.desc, key.kind)
+        elif key.kind == "CHECK":
+            checks.append((key.name or f"CONSTRAINT_{len(checks) + 1}", key.check or ""))
+        # FOREIGN KEY: accepted, not kept yet (docs/sql.md)
+    tdef.primary = primary or []
+    tdef.indexes = indexes
+    tdef.checks = checks
+    auto = [c for c in tdef.columns if c.auto_increment]
+    if len(auto) > 1:
+        raise ServerError(errors.ER_WRONG_AUTO_KEY)
+    if auto:
+        a = auto[0]
+        if not a.type.is_integer and not a.type.is_float:
+            raise ServerError(1063, message=f"Incorrect column specifier for column "
+                              f"'{a.name}'")
+        keyed = tdef.primary[:1] == [a.name] or any(
+            i.columns[:1] == [a.name] for i in indexes if not i.kind)
+        if not keyed:
+            raise ServerError(errors.ER_WRONG_AUTO_KEY)
+        if tdef.primary != [a.name]:
+            raise ServerError(errors.ER_NOT_SUPPORTED_YET,
+                              "AUTO_INCREMENT on a column that is not the whole PRIMARY KEY")
+        a.nullable = False
+    if "AUTO_INCREMENT" in options:
+        try:
+            tdef.auto_increment = int(options["AUTO_INCREMENT"])
+        except (TypeError, ValueError):
+            pass
+    return tdef
+
+
+def table_charset(options: dict[str, Any]) -> tuple[str, str]:
+    cs_name = options.get("CHARSET")
+    coll_name = options.get("COLLATE")
+    if coll_name:
+        coll = charsets.collation(str(coll_name))
+        if coll is None:
+            raise ServerError(errors.ER_UNKNOWN_COLLATION, coll_name)
+        if cs_name and charsets.charset(str(cs_name)) is not None and \
+                charsets.charset(str(cs_name)).name != coll.charset:  # type: ignore[union-attr]
+            raise ServerError(1253, coll.name, cs_name)
+        return coll.charset, coll.name
+    if cs_name:
+        cs = charsets.charset(str(cs_name))
+        if cs is None:
+            raise ServerError(errors.ER_UNKNOWN_CHARACTER_SET, cs_name)
+        return cs.name, cs.default_collation
+    return "utf8mb4", "utf8mb4_general_ci"

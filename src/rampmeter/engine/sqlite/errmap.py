@@ -1,0 +1,117 @@
+"""SQLite's errors -> the MySQL errors a MariaDB user would have seen.
+
+Rules:
+- `map_error(message, database)` reads SQLite's message (its codes say too little: a missing
+  table and a syntax error are both SQLITE_ERROR) and builds the MySQL error: 1146, 1054, 1062,
+  1048, 1050, 1305, 1136, 1052, 1064, 1205, 1366, 4025, 1241, 1582, 1021.
+- Whatever has no MySQL equivalent is 1105 with SQLite's own words, and is logged by the
+  caller: that is a fault of ours to fix, not a user error.
+- `duplicate_entry` words 1062 as MariaDB does: the duplicate value when the statement named it
+  and the key's name (PRIMARY or the index), not SQLite's column list.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rampmeter import errors
+from rampmeter.engine.sqlite.catalog import TableDef
+from rampmeter.errors import ServerError
+
+INFORMATION_SCHEMA = "information_schema"
+
+_NO_SUCH_TABLE = re.compile(r"no such table: (?:(\S+?)\.)?(\S+)$")
+_NO_SUCH_COLUMN = re.compile(r"no such column: (.+)$")
+UNIQUE = re.compile(r"UNIQUE constraint failed: (.+)$")
+_PRIMARY = re.compile(r"PRIMARY KEY constraint failed: (.+)$")
+_NOT_NULL = re.compile(r"NOT NULL constraint failed: (?:\S+\.)?(\S+)$")
+_EXISTS = re.compile(r"table (?:\"?)(\S+?)(?:\"?) already exists")
+_FUNCTION = re.compile(r"no such function: (\S+)")
+_VALUES = re.compile(r"(\d+) values for (\d+) columns|table \S+ has (\d+) columns but (\d+) "
+                     r"values were supplied")
+_TERM = re.compile(r"(\d+)(?:st|nd|rd|th) ORDER BY term out of range")
+
+
+def map_error(msg: str, database: str | None) -> ServerError:
+    if m := _NO_SUCH_TABLE.search(msg):
+        db = m.group(1) or database or ""
+        table = m.group(2)
+        if db == "temp" and table.startswith("is_"):
+            return ServerError(errors.ER_NO_SUCH_TABLE, INFORMATION_SCHEMA, table[3:].upper())
+        return ServerError(errors.ER_NO_SUCH_TABLE, db, table)
+    if m := _NO_SUCH_COLUMN.search(msg):
+        col = m.group(1)
+        parts = col.split(".")
+        if len(parts) == 3:  # db.table.col: shown as MySQL does, table.col
+            col = ".".join(parts[1:])
+        return ServerError(errors.ER_BAD_FIELD_ERROR, col, "field list")
+    if m := _TERM.search(msg):
+        return ServerError(errors.ER_BAD_FIELD_ERROR, m.group(1), "order clause")
+    if m := UNIQUE.search(msg) or _PRIMARY.search(msg):
+        cols = [c.strip().split(".")[-1] for c in m.group(1).split(",")]
+        return ServerError(errors.ER_DUP_ENTRY, message=f"Duplicate entry for key "
+                           f"'{'-'.join(cols)}'")
+    if m := _NOT_NULL.search(msg):
+        return ServerError(errors.ER_BAD_NULL_ERROR, m.group(1))
+    if m := _EXISTS.search(msg):
+        return ServerError(errors.ER_TABLE_EXISTS_ERROR, m.group(1))
+    if m := _FUNCTION.search(msg):
+        return ServerError(errors.ER_SP_DOES_NOT_EXIST, "FUNCTION",
+                           f"{database}.{m.group(1)}" if database else m.group(1))
+    if _VALUES.search(msg):
+        return ServerError(errors.ER_WRONG_VALUE_COUNT_ON_ROW, 1)
+    if "ambiguous column name" in msg:
+        col = msg.rsplit(":", 1)[-1].strip().split(".")[-1]
+        return ServerError(errors.ER_NON_UNIQ_ERROR, col, "field list")
+    if "syntax error" in msg or "incomplete input" in msg or "unrecognized token" in msg:
+        near = re.search(r'near "(.*)"', msg)
+        return ServerError(errors.ER_PARSE_ERROR, near.group(1) if near else "", 1)
+    if "database is locked" in msg or "database table is locked" in msg:
+        return ServerError(errors.ER_LOCK_WAIT_TIMEOUT)
+    if "datatype mismatch" in msg:
+        return ServerError(1366, message="Incorrect integer value for column", sqlstate="22007")
+    if "CHECK constraint failed" in msg:
+        return ServerError(4025, message=f"CONSTRAINT {msg.rsplit(':', 1)[-1].strip()} failed",
+                           sqlstate="23000")
+    if "sub-select returns" in msg or "row value misused" in msg:
+        return ServerError(1241, message="Operand should contain 1 column(s)", sqlstate="21000")
+    if "wrong number of arguments to function" in msg:
+        fn = re.search(r"function (\w+)", msg)
+        return ServerError(1582, message="Incorrect parameter count in the call to native "
+                           f"function '{fn.group(1) if fn else ''}'", sqlstate="42000")
+    if "too many terms in compound SELECT" in msg or "Expression tree is too large" in msg \
+            or "too many SQL variables" in msg or "parser stack overflow" in msg:
+        return ServerError(errors.ER_TOO_BIG_SELECT, message=f"Statement too complex: {msg}")
+    if "string or blob too big" in msg:
+        return ServerError(errors.ER_TOO_LONG_STRING if hasattr(errors, "ER_TOO_LONG_STRING")
+                           else 1162, message="Result of the statement is too large")
+    if "disk" in msg and ("full" in msg or "I/O" in msg):
+        return ServerError(1021, message=f"Disk full or I/O error: {msg}", sqlstate="HY000")
+    return ServerError(errors.ER_UNKNOWN_ERROR, msg)
+
+
+def duplicate_entry(failed: str, tdef: TableDef | None, shown_values: dict[str, Any]
+                    ) -> ServerError:
+    """1062 for SQLite's 'UNIQUE constraint failed: db.t.a, db.t.b' (see the module rules).
+    `shown_values` maps lower-cased column names to the values the statement stored."""
+    cols = [c.strip().split(".")[-1] for c in failed.split(",")]
+    key = "-".join(cols)
+    if tdef is not None:
+        low = [c.lower() for c in cols]
+        if [c.lower() for c in tdef.primary] == low:
+            key = "PRIMARY"
+        else:
+            for idx in tdef.indexes:
+                if [c.lower() for c in idx.columns] == low:
+                    key = idx.name
+                    break
+    shown = []
+    for col in cols:
+        if col.lower() not in shown_values:
+            return ServerError(errors.ER_DUP_ENTRY, message=f"Duplicate entry for key '{key}'")
+        value = shown_values[col.lower()]
+        if isinstance(value, bytes):
+            value = value.decode("utf-8", "replace")
+        shown.append("NULL" if value is None else str(value))
+    return ServerError(errors.ER_DUP_ENTRY, "-".join(shown)[:192], key)

@@ -1,0 +1,319 @@
+"""The MySQL type of an expression, as MariaDB 10.11 would compute it, from the parsed shape.
+
+Rules:
+- `Typer(tables).infer(node)` returns a types.SqlType, or None when it cannot say (the engine
+  then guesses from the values, as before). It runs on the MySQL tree, before the tree is
+  rewritten for SQLite, once per shape.
+- Literals are typed by their placeholder (statement.slot_kind): int, unsigned 64-bit, exact
+  decimal with its scale, double, text, binary string; a client's `?` is unknown.
+- Arithmetic follows MariaDB's result types: + - * of integers is BIGINT, with an exact decimal
+  DECIMAL (scale: the larger for + and -, the sum for *), with a double or a string DOUBLE;
+  `/` is DECIMAL with the dividend's scale plus div_precision_increment (4), or DOUBLE; DIV is
+  BIGINT. SUM of an exact type is DECIMAL of its scale, AVG adds 4 to the scale; SUM / AVG of
+  DOUBLE are DOUBLE; COUNT is BIGINT; MIN / MAX keep their argument's type.
+- CASE / IF / IFNULL / COALESCE / GREATEST / LEAST merge their branches: all integers stay
+  integer, exact ones with a decimal become DECIMAL with the largest scale, a double makes
+  DOUBLE, anything else (strings, temporal mixes) VARCHAR.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlglot import exp
+
+from rampmeter.engine import types as T
+from rampmeter.engine.types import SqlType
+from rampmeter.sql.statement import slot_kind
+
+DIV_PRECISION_INCREMENT = 4  # MariaDB's default div_precision_increment
+_BOOL = SqlType("int", 1)
+_COUNT = SqlType("bigint", 21)
+_TEXT = T.varchar(255)
+
+Lookup = Callable[[str | None, str], SqlType | None]
+
+
+def _exact(t: SqlType | None) -> bool:
+    return t is not None and (t.is_integer or t.is_decimal or t.name in ("bit", "year"))
+
+
+def _scale(t: SqlType) -> int:
+    return t.scale or 0 if t.is_decimal else 0
+
+
+def _numeric_result(a: SqlType | None, b: SqlType | None, scale: Callable[[int, int], int]
+                    ) -> SqlType | None:
+    if a is None or b is None:
+        return None
+    if a.name == "null":
+        return b if b.is_numeric else T.DOUBLE
+    if b.name == "null":
+        return a if a.is_numeric else T.DOUBLE
+    if not (_exact(a) and _exact(b)):
+        return T.DOUBLE
+    if a.is_decimal or b.is_decimal:
+        s = scale(_scale(a), _scale(b))
+        whole = max((a.width or 10) - _scale(a), (b.width or 10) - _scale(b)) + 1
+        return T.decimal(whole + s, s)
+    return T.UBIGINT if a.unsigned and b.unsigned else T.BIGINT
+
+
+def merge(types: list[SqlType | None]) -> SqlType | None:
+    """The type of a value that is one of `types` (CASE branches, COALESCE, UNION columns)."""
+    if None in types:
+        return None
+    known = [t for t in types if t is not None and t.name != "null"]
+    if not known:
+        return T.NULL if types else None
+    first = known[0]
+    if all(t == first for t in known):
+        return first
+    if all(_exact(t) for t in known):
+        if any(t.is_decimal for t in known):
+            s = max(_scale(t) for t in known)
+            whole = max((t.width or 10) - _scale(t) for t in known)
+            return T.decimal(whole + s, s)
+        return T.BIGINT
+    if all(t.is_numeric for t in known):
+        return T.DOUBLE
+    if all(t.is_temporal and t.name == first.name for t in known):
+        return T.SqlType(first.name, None, max(t.fsp for t in known))
+    if any(t.is_binary_string for t in known):
+        return T.varbinary(max((t.max_chars or 255) for t in known))
+    return T.varchar(max((t.max_chars or 255) for t in known))
+
+
+class Typer:
+    def __init__(self, column_type: Lookup) -> None:
+        self._column_type = column_type
+
+    def infer(self, node: exp.Expression) -> SqlType | None:
+        try:
+            return self._infer(node)
+        except (RecursionError, ValueError, TypeError):
+            return None
+
+    def _infer(self, e: exp.Expression) -> SqlType | None:  # noqa: C901 - a table of cases
+        if isinstance(e, (exp.Alias, exp.Paren)):
+            return self._infer(e.this)
+        if isinstance(e, exp.Placeholder):
+            return _placeholder_type(e.name)
+        if isinstance(e, exp.Column):
+            if isinstance(e.this, exp.Star):
+                return None
+            return self._column_type(e.table or None, e.name)
+        if isinstance(e, exp.Literal):
+            if e.is_string:
+                return T.varchar(len(e.name))
+            text = e.name
+            if "e" in text.lower():
+                return T.DOUBLE
+            if "." in text:
+                return T.decimal(len(text.replace(".", "").lstrip("-")),
+                                 len(text) - text.index(".") - 1)
+            return T.BIGINT
+        if isinstance(e, exp.Null):
+            return T.NULL
+        if isinstance(e, exp.Boolean):
+            return _BOOL
+        if isinstance(e, exp.Neg):
+            t = self._infer(e.this)
+            return t if t is None or t.is_numeric else T.DOUBLE
+        if isinstance(e, (exp.Add, exp.Sub)):
+            return self._temporal_or(e, lambda a, b: _numeric_result(a, b, max))
+        if isinstance(e, exp.Mul):
+            return _numeric_result(self._infer(e.this), self._infer(e.expression),
+                                   lambda x, y: x + y)
+        if isinstance(e, exp.Div):
+            a, b = self._infer(e.this), self._infer(e.expression)
+            if a is None or b is None:
+                return None
+            if _exact(a) and _exact(b):
+                s = _scale(a) + DIV_PRECISION_INCREMENT
+                whole = (a.width or 10) - _scale(a) + _scale(b)
+                return T.decimal(whole + s, s)
+            return T.DOUBLE
+        if isinstance(e, exp.IntDiv):
+            return T.BIGINT
+        if isinstance(e, exp.Mod):
+            return _numeric_result(self._infer(e.this), self._infer(e.expression), max)
+        if isinstance(e, (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.And,
+                          exp.Or, exp.Not, exp.Like, exp.ILike, exp.In, exp.Is, exp.Between,
+                          exp.Exists, exp.NullSafeEQ, exp.RegexpLike, exp.Xor)):
+            return _BOOL
+        if isinstance(e, (exp.BitwiseAnd, exp.BitwiseOr, exp.BitwiseXor, exp.BitwiseNot,
+                          exp.BitwiseLeftShift, exp.BitwiseRightShift)):
+            return T.UBIGINT
+        if isinstance(e, exp.Count):
+            return _COUNT
+        if isinstance(e, exp.Sum):
+            t = self._infer(e.this)
+            if t is None:
+                return None
+            if _exact(t):
+                return T.decimal((t.width or 20) + 22, _scale(t))
+            return T.DOUBLE
+        if isinstance(e, exp.Avg):
+            t = self._infer(e.this)
+            if t is None:
+                return None
+            if _exact(t):
+                return T.decimal((t.width or 20) + 4, _scale(t) + DIV_PRECISION_INCREMENT)
+            return T.DOUBLE
+        if isinstance(e, (exp.Min, exp.Max)):
+            return self._infer(e.this)
+        if isinstance(e, exp.Cast):
+            return cast_type(e.to)
+        if isinstance(e, (exp.Coalesce, exp.Greatest, exp.Least)):
+            return merge([self._infer(x) for x in [e.this, *e.expressions]])
+        if isinstance(e, exp.If):
+            return merge([self._infer(e.args["true"]), self._infer(e.args.get("false")
+                                                                   or exp.null())])
+        if isinstance(e, exp.Case):
+            branches = [self._infer(i.args["true"]) for i in e.args.get("ifs") or []]
+            branches.append(self._infer(e.args.get("default") or exp.null()))
+            return merge(branches)
+        if isinstance(e, exp.Subquery) or isinstance(e, exp.Select):
+            sel = e.this if isinstance(e, exp.Subquery) else e
+            if isinstance(sel, exp.Select) and len(sel.expressions) == 1:
+                return self._infer(sel.expressions[0])
+            return None
+        if isinstance(e, (exp.Length, exp.StrPosition, exp.Year, exp.Month, exp.Day,
+                          exp.DayOfWeek, exp.DayOfMonth, exp.DayOfYear, exp.WeekOfYear)):
+            return T.BIGINT
+        if isinstance(e, (exp.Concat, exp.ConcatWs, exp.Upper, exp.Lower, exp.Substring,
+                          exp.Trim, exp.Pad, exp.Left, exp.Right, exp.GroupConcat,
+                          exp.TimeToStr, exp.Initcap)):
+            args = [a for a in e.args.values() if isinstance(a, exp.Expression)]
+            kinds = [self._infer(a) for a in args[:1]]
+            if kinds and kinds[0] is not None and kinds[0].is_binary_string:
+                return T.varbinary(kinds[0].max_chars or 255)
+            return _TEXT
+        if isinstance(e, exp.CurrentDate):
+            return T.DATE
+        if isinstance(e, (exp.CurrentTimestamp, exp.Localtime)):
+            return SqlType("datetime", None, _fsp_arg(e.this))
+        if isinstance(e, exp.CurrentTime):
+            return SqlType("time", None, _fsp_arg(e.this))
+        if isinstance(e, (exp.Round, exp.Trunc)):
+            t = self._infer(e.this)
+            digits = e.args.get("decimals")
+            if t is None:
+                return None
+            if _exact(t):
+                s = _int_literal(digits)
+                if s is None:
+                    return t
+                return T.decimal(max((t.width or 10) - _scale(t) + max(s, 0), 1), max(s, 0)) \
+                    if t.is_decimal or s > 0 else T.BIGINT
+            return T.DOUBLE
+        if isinstance(e, (exp.Abs,)):
+            return self._infer(e.this)
+        if isinstance(e, (exp.Ceil, exp.Floor)):
+            t = self._infer(e.this)
+            return T.BIGINT if _exact(t) else T.DOUBLE if t is not None else None
+        if isinstance(e, (exp.Sqrt, exp.Ln, exp.Log, exp.Exp, exp.Pow, exp.Rand)):
+            return T.DOUBLE
+        if isinstance(e, exp.Anonymous):
+            return _anonymous(e.name.upper())
+        return None
+
+    def _temporal_or(self, e: exp.Binary, numeric: Callable[[SqlType | None, SqlType | None],
+                                                            SqlType | None]) -> SqlType | None:
+        a, b = self._infer(e.this), self._infer(e.expression)
+        if isinstance(e.expression, exp.Interval) and a is not None and a.is_temporal:
+            return a
+        return numeric(a, b)
+
+
+def _int_literal(node: exp.Expression | None) -> int | None:
+    if node is None:
+        return 0
+    if isinstance(node, exp.Literal) and not node.is_string:
+        try:
+            return int(node.name)
+        except ValueError:
+            return None
+    if isinstance(node, exp.Neg):
+        inner = _int_literal(node.this)
+        return -inner if inner is not None else None
+    return None
+
+
+def _fsp_arg(node: exp.Expression | None) -> int:
+    n = _int_literal(node) if node is not None else 0
+    return max(0, min(n or 0, 6))
+
+
+def _placeholder_type(name: str) -> SqlType | None:
+    try:
+        kind, _index, scale = slot_kind(name)
+    except (ValueError, IndexError):
+        return None
+    if kind == "i":
+        return T.BIGINT
+    if kind == "u":
+        return T.UBIGINT
+    if kind == "n":
+        return T.decimal(65, scale)
+    if kind == "f":
+        return T.DOUBLE
+    if kind == "s":
+        return _TEXT
+    if kind == "b":
+        return T.varbinary(255)
+    return None
+
+
+_ANON = {
+    "CHAR_LENGTH": T.BIGINT, "OCTET_LENGTH": T.BIGINT, "LAST_INSERT_ID": T.UBIGINT,
+    "CONNECTION_ID": T.UBIGINT, "ROW_COUNT": T.BIGINT, "FOUND_ROWS": T.BIGINT,
+    "SLEEP": _BOOL, "GET_LOCK": _BOOL, "RELEASE_LOCK": _BOOL, "IS_FREE_LOCK": _BOOL,
+    "IS_USED_LOCK": T.UBIGINT, "RELEASE_ALL_LOCKS": T.BIGINT,
+    "DATABASE": T.varchar(64), "SCHEMA": T.varchar(64), "USER": T.varchar(141),
+    "CURRENT_USER": T.varchar(141), "SYSTEM_USER": T.varchar(141),
+    "SESSION_USER": T.varchar(141), "VERSION": T.varchar(64), "UUID": T.varchar(36),
+    "MD5": T.varchar(32), "SHA1": T.varchar(40), "UNIX_TIMESTAMP": T.BIGINT,
+    "NOW": T.DATETIME, "SYSDATE": T.DATETIME, "LOCALTIMESTAMP": T.DATETIME,
+    "UTC_TIMESTAMP": T.DATETIME, "CURDATE": T.DATE, "CURTIME": T.TIME,
+    "FROM_UNIXTIME": T.DATETIME, "BENCHMARK": T.BIGINT, "STRCMP": T.BIGINT,
+}
+
+
+def _anonymous(name: str) -> SqlType | None:
+    return _ANON.get(name)
+
+
+def cast_type(to: exp.Expression | None) -> SqlType | None:
+    """CAST(x AS <to>) -> the result type."""
+    if not isinstance(to, exp.DataType):
+        return None
+    dtype = to.this
+    D = exp.DataType.Type
+    params = [p.this.name if isinstance(p, exp.DataTypeParam) else p.name
+              for p in to.expressions]
+    nums = [int(p) for p in params if str(p).isdigit()]
+    if dtype in (D.BIGINT, D.INT, D.SMALLINT, D.TINYINT, D.MEDIUMINT):
+        return T.BIGINT
+    if dtype in (D.UBIGINT, D.UINT, D.USMALLINT, D.UTINYINT, D.UMEDIUMINT):
+        return T.UBIGINT
+    if dtype in (D.DECIMAL, D.UDECIMAL):
+        prec = nums[0] if nums else 10
+        scale = nums[1] if len(nums) > 1 else 0
+        return T.decimal(prec, scale)
+    if dtype in (D.DOUBLE, D.FLOAT):
+        return T.DOUBLE if dtype == D.DOUBLE else SqlType("float")
+    if dtype == D.DATE:
+        return T.DATE
+    if dtype in (D.DATETIME, D.TIMESTAMP, D.DATETIME64):
+        return SqlType("datetime", None, nums[0] if nums else 0)
+    if dtype == D.TIME:
+        return SqlType("time", None, nums[0] if nums else 0)
+    if dtype in (D.BINARY, D.VARBINARY):
+        return T.varbinary(nums[0] if nums else 255)
+    if dtype in (D.CHAR, D.VARCHAR, D.NCHAR, D.NVARCHAR, D.TEXT):
+        return T.varchar(nums[0] if nums else 255)
+    if dtype == D.JSON:
+        return T.longtext()
+    return None

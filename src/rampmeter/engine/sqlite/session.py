@@ -1,0 +1,440 @@
+"""SqliteSession: one client's door into the SQLite engine. It owns an engine handle (handle.py)
+and the transaction state (txn.py), and sends each statement to the room that runs it.
+
+Rules:
+- Rooms: DML to dml.py, transaction and lock statements to control.py, schema statements to
+  ddl.py, SHOW / DESCRIBE / EXPLAIN to show.py; information_schema tables come from
+  infoschema.py (or from the session layer, through SessionContext.virtual_table); SQL functions
+  from functions.py, SQLite's errors through errmap.py. Rooms use this class's public methods
+  and attributes only, and never each other's internals.
+- A statement arrives scanned (sql/statement.py). Text (str) is scanned here with the session's
+  sql_mode, for callers inside the server and for tests.
+- cancel() (KILL QUERY / KILL / shutdown, any thread) sets a flag, wakes SLEEP and lock waits,
+  and interrupts SQLite; the statement fails with 1317. The flag is cleared when the next
+  statement starts.
+- Every error is a ServerError; an SQLite error with no MySQL meaning becomes 1105 and is
+  logged here with the statement, because it is a fault of ours.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from rampmeter import errors
+from rampmeter.engine.base import (
+    EngineSession,
+    PreparedStatement,
+    Result,
+    SessionContext,
+    TableColumn,
+    TableIndex,
+    WaitHook,
+    WaitReason,
+)
+from rampmeter.engine.sqlite import catalog, control, ddl, dml, errmap, functions, show
+from rampmeter.engine.sqlite.catalog import TableDef
+from rampmeter.engine.sqlite.dml import Execution
+from rampmeter.engine.sqlite.handle import Handle
+from rampmeter.engine.sqlite.infoschema import TABLES as INFOSCHEMA_TABLES
+from rampmeter.engine.sqlite.storage import INFORMATION_SCHEMA, SqliteEngine
+from rampmeter.engine.sqlite.translate import Plan, temp_name, translate
+from rampmeter.engine.sqlite.txn import Transactions
+from rampmeter.errors import ServerError
+from rampmeter.protocol.columns import Column, text_column
+from rampmeter.sql.lexer import Dialect
+from rampmeter.sql.statement import Statement, scan
+
+log = logging.getLogger("rampmeter.engine")
+
+_HANDLERS = {
+    "BEGIN": control.begin, "START": control.begin, "COMMIT": control.commit,
+    "ROLLBACK": control.commit, "SAVEPOINT": control.savepoint,
+    "RELEASE": control.savepoint, "LOCK": control.lock, "UNLOCK": control.lock,
+    "FLUSH": control.flush, **ddl.HANDLERS, **show.HANDLERS,
+}
+
+
+class Stats:
+    """Per-session values SQL can read: LAST_INSERT_ID(), FOUND_ROWS(), ROW_COUNT()."""
+
+    __slots__ = ("last_insert_id", "found_rows", "row_count")
+
+    def __init__(self) -> None:
+        self.last_insert_id = 0
+        self.found_rows = 0
+        self.row_count = -1
+
+
+class SqliteSession(EngineSession):
+    def __init__(self, engine: SqliteEngine, context: SessionContext, waiting: WaitHook) -> None:
+        self.engine = engine
+        self.context = context
+        self.waiting = waiting
+        self._cancelled = False
+        self._wake = threading.Event()
+        self._function_error: ServerError | None = None
+        self.handle = Handle(engine, self.cancelled)
+        self.txn = Transactions(self.handle, engine.locks, waiting, cancelled=self.cancelled,
+                                lock_timeout=self._lock_timeout,
+                                connection_id=getattr(context, "connection_id", 0))
+        self.stats = Stats()
+        self.current: Execution | None = None
+        self._db: str | None = None
+        functions.register(self.handle, self, engine.locks)
+
+    # --- state ---------------------------------------------------------------------------------
+    @property
+    def database(self) -> str | None:
+        return self._db
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.txn.in_transaction
+
+    @property
+    def holds_locks(self) -> bool:
+        return self.txn.holds_locks
+
+    @property
+    def last_insert_id(self) -> int:
+        return self.stats.last_insert_id
+
+    def set_last_insert_id(self, value: int) -> None:
+        self.stats.last_insert_id = value
+
+    def found_rows(self) -> int:
+        return self.stats.found_rows
+
+    def row_count(self) -> int:
+        return self.stats.row_count
+
+    def sql_mode(self) -> str:
+        try:
+            return str(self.context.system_variable("sql_mode") or "")
+        except ServerError:
+            return ""
+
+    def context_found_rows(self) -> bool:
+        """Did the client ask for matched rather than changed rows (CLIENT_FOUND_ROWS)?"""
+        return bool(getattr(self.context, "client_found_rows", False))
+
+    def use(self, database: str | None) -> None:
+        if database is None:
+            self._db = None
+            return
+        if not self.engine.database_exists(database):
+            raise ServerError(errors.ER_BAD_DB_ERROR, database)
+        if database.lower() != INFORMATION_SCHEMA:
+            self.handle.attach(database, self._db)
+        self._db = database
+
+    def set_autocommit(self, on: bool) -> None:
+        self.txn.set_autocommit(on)
+
+    def _lock_timeout(self) -> float:
+        try:
+            return float(self.context.system_variable("innodb_lock_wait_timeout"))
+        except ServerError:
+            return 50.0
+
+    # --- cancel (any thread) -----------------------------------------------------------------------
+    def cancel(self) -> None:
+        self._cancelled = True
+        self._wake.set()
+        self.engine.locks.wake_all()
+        self.handle.interrupt()
+
+    def cancelled(self) -> bool:
+        return self._cancelled
+
+    def sleep(self, seconds: float) -> None:
+        with self.waiting(WaitReason.SLEEP):
+            self._wake.wait(seconds)
+        if self._cancelled:
+            raise ServerError(errors.ER_QUERY_INTERRUPTED)
+
+    def _start_statement(self) -> None:
+        self._cancelled = False
+        self._wake.clear()
+        self._function_error = None
+
+    # --- what functions.py may ask ------------------------------------------------------------
+    def function_failed(self, error: ServerError) -> None:
+        self._function_error = error
+
+    def cast(self, index: int, value: Any) -> Any:
+        ex = self.current
+        return value if ex is None else dml.sqlite_value(ex.cast(index, value))
+
+    def row_updated(self, changed: int) -> None:
+        if self.current is not None:
+            self.current.row_updated(changed)
+
+    def row_deleted(self) -> None:
+        if self.current is not None:
+            self.current.row_deleted()
+
+    def user_locks(self) -> Transactions:
+        return self.txn
+
+    # --- statements ----------------------------------------------------------------------------
+    def scan(self, text: str, *, client_params: bool = False) -> Statement:
+        return scan(text, Dialect.of(self.sql_mode()), client_params=client_params)
+
+    def execute(self, stmt: Statement | str) -> Result:
+        if isinstance(stmt, str):
+            stmt = self.scan(stmt)
+        self._start_statement()
+        return self._run(stmt, ())
+
+    def prepare(self, stmt: Statement | str) -> PreparedStatement:
+        if isinstance(stmt, str):
+            stmt = self.scan(stmt, client_params=True)
+        self._start_statement()
+        columns: list[Column] = []
+        if stmt.is_dml:
+            plan = self.plan(stmt)
+            columns = _prepared_columns(plan, stmt)
+        elif stmt.kind not in _HANDLERS:
+            if not stmt.kind:
+                raise ServerError(errors.ER_EMPTY_QUERY)
+            raise stmt.syntax_error()
+        elif stmt.param_count and stmt.kind not in ("SHOW", "DESCRIBE", "DESC", "EXPLAIN"):
+            raise ServerError(errors.ER_NOT_SUPPORTED_YET, "parameters in this statement")
+        return PreparedStatement(stmt.text, stmt.param_count, columns, handle=stmt)
+
+    def execute_prepared(self, prepared: PreparedStatement, params: Sequence[Any]) -> Result:
+        self._start_statement()
+        stmt = prepared.handle
+        if not isinstance(stmt, Statement):
+            stmt = self.scan(prepared.sql, client_params=True)
+        if len(params) != stmt.param_count:
+            raise ServerError(errors.ER_WRONG_ARGUMENTS, "mysqld_stmt_execute")
+        return self._run(stmt, params)
+
+    def _run(self, stmt: Statement, params: Sequence[Any]) -> Result:
+        if stmt.is_dml:
+            return dml.run(self, stmt, params)
+        handler = _HANDLERS.get(stmt.kind)
+        if handler is None:
+            if not stmt.kind:
+                raise ServerError(errors.ER_EMPTY_QUERY)
+            raise stmt.syntax_error()
+        return handler(self, stmt)
+
+    def plan(self, stmt: Statement) -> Plan:
+        engine = self.engine
+        key = (stmt.shape, self._db, engine.schema_version)
+        plan = engine.cached_plan(key)
+        if plan is None:
+            plan = translate(stmt, self._db, self.table_def)
+            engine.cache_plan(key, plan)
+        return plan
+
+    def make_visible(self, plan: Plan) -> None:
+        """Attach the databases the plan reads (a missing one is left to fail as 1146) and
+        materialize its information_schema tables."""
+        for db in plan.databases:
+            if not self.handle.attached(db) and self.engine.database_exists(db):
+                self.handle.attach(db, self._db)
+        if plan.infoschema:
+            self._materialize(plan.infoschema)
+
+    def _materialize(self, tables: Sequence[str]) -> None:
+        for name in tables:
+            data = self._infoschema(name)
+            if data is None:
+                raise ServerError(errors.ER_NO_SUCH_TABLE, INFORMATION_SCHEMA, name)
+            cols, rows = data
+            tname = f"temp.{catalog.q(temp_name(name))}"
+            self.handle.execute(f"DROP TABLE IF EXISTS {tname}")
+            self.handle.execute(f"CREATE TABLE {tname} ("
+                                f"{', '.join(catalog.q(c.name) + ' COLLATE NOCASE' for c in cols)})")
+            if rows:
+                marks = ", ".join("?" * len(cols))
+                self.handle.executemany(f"INSERT INTO {tname} VALUES ({marks})",
+                                        [tuple(dml.sqlite_value(v) for v in r) for r in rows])
+
+    def _infoschema(self, name: str) -> tuple[list[Column], list[tuple[Any, ...]]] | None:
+        provided = self.context.virtual_table(INFORMATION_SCHEMA, name)
+        if provided is not None:
+            return provided
+        builder = INFOSCHEMA_TABLES.get(name.upper())
+        return builder(self) if builder else None
+
+    # --- tables -----------------------------------------------------------------------------
+    def schema(self, database: str | None) -> str:
+        """The attached schema of `database` (the current one when None): 1046 / 1049."""
+        db = database or self._db
+        if db is None:
+            raise ServerError(errors.ER_NO_DB_ERROR)
+        if not self.engine.database_exists(db) or db.lower() == INFORMATION_SCHEMA:
+            raise ServerError(errors.ER_BAD_DB_ERROR, db)
+        return self.handle.attach(db, self._db)
+
+    def find_table(self, schema: str, table: str) -> str | None:
+        return catalog.find_table(self.handle.conn, schema, table)
+
+    def load_table(self, schema: str, table: str) -> TableDef:
+        return catalog.load_table(self.handle.conn, schema, table)
+
+    def table_def(self, database: str, table: str) -> TableDef | None:
+        """The definition of database.table, cached per schema version; None if absent."""
+        if database.lower() == INFORMATION_SCHEMA:
+            return None
+        key = (database.lower(), table.lower(), self.engine.schema_version)
+        cached = self.engine.cached_table(key)
+        if cached is not False:
+            return cached  # type: ignore[return-value]
+        try:
+            with self.handle.meta_conn(database, self._db) as (conn, schema):
+                stored = catalog.find_table(conn, schema, table)
+                tdef = catalog.load_table(conn, schema, stored) if stored else None
+        except (ServerError, sqlite3.Error):
+            tdef = None
+        self.engine.cache_table(key, tdef)
+        return tdef
+
+    def resolve_table(self, database: str | None, table: str) -> tuple[str, str]:
+        """(database, stored table name) of an existing table; 1046 / 1049 / 1146."""
+        db = database or self._db
+        if db is None:
+            raise ServerError(errors.ER_NO_DB_ERROR)
+        if not self.engine.database_exists(db):
+            raise ServerError(errors.ER_BAD_DB_ERROR, db)
+        if db.lower() == INFORMATION_SCHEMA:
+            if table.upper() in INFOSCHEMA_TABLES or \
+                    self.context.virtual_table(INFORMATION_SCHEMA, table) is not None:
+                return db, table.upper()
+            raise ServerError(errors.ER_NO_SUCH_TABLE, db, table)
+        tdef = self.table_def(db, table)
+        if tdef is None:
+            raise ServerError(errors.ER_NO_SUCH_TABLE, db, table)
+        return db, tdef.name
+
+    def existing_table(self, database: str | None, table: str) -> tuple[str, TableDef]:
+        """(attached schema, definition) of a table DDL is about to change; 1146 if absent."""
+        schema = self.schema(database)
+        stored = self.find_table(schema, table)
+        if stored is None:
+            raise ServerError(errors.ER_NO_SUCH_TABLE, schema, table)
+        return schema, self.load_table(schema, stored)
+
+    @contextmanager
+    def ddl(self) -> Iterator[None]:
+        """The context of a schema change: one transaction under the lock, then the schema
+        version moves (cached plans and definitions are dropped)."""
+        try:
+            with self.txn.ddl():
+                yield
+        except sqlite3.Error as e:
+            raise self.sqlite_error(e) from None
+        finally:
+            self.engine.schema_changed()
+
+    # --- errors ---------------------------------------------------------------------------------
+    def sqlite_error(self, e: sqlite3.Error, plan: Plan | None = None,
+                     bound: dict[str, Any] | None = None) -> ServerError:
+        if self._function_error is not None:
+            err, self._function_error = self._function_error, None
+            return err
+        msg = str(e)
+        if self._cancelled or msg == "interrupted":
+            return ServerError(errors.ER_QUERY_INTERRUPTED)
+        if getattr(e, "sqlite_errorcode", 0) == 517:  # SQLITE_BUSY_SNAPSHOT
+            self.txn.lost()
+            return ServerError(errors.ER_LOCK_DEADLOCK)
+        if plan is not None and plan.target is not None and \
+                (m := errmap.UNIQUE.search(msg)) is not None:
+            tdef = self.table_def(*plan.target)
+            shown = {}
+            if plan.insert_values and bound is not None:
+                shown = {col: _shown_value(bound.get(slot))
+                         for col, slot in plan.insert_values.items()}
+            return errmap.duplicate_entry(m.group(1), tdef, shown)
+        err = errmap.map_error(msg, self._db)
+        if err.code == errors.ER_UNKNOWN_ERROR:
+            log.warning("SQLite error without a MySQL equivalent: %s (plan: %s)", msg,
+                        plan.sql if plan is not None else "-")
+        return err
+
+    # --- metadata -------------------------------------------------------------------------------
+    def list_databases(self) -> list[str]:
+        return self.engine.databases()
+
+    def list_tables(self, database: str | None = None) -> list[str]:
+        db = database or self._db
+        if db is None:
+            raise ServerError(errors.ER_NO_DB_ERROR)
+        if db.lower() == INFORMATION_SCHEMA:
+            return sorted(INFOSCHEMA_TABLES)
+        with self.handle.meta_conn(db, self._db) as (conn, schema):
+            return catalog.table_names(conn, schema)
+
+    def table_columns(self, table: str, database: str | None = None) -> list[TableColumn]:
+        db, stored = self.resolve_table(database, table)
+        if db.lower() == INFORMATION_SCHEMA:
+            data = self._infoschema(stored)
+            if data is None:
+                raise ServerError(errors.ER_NO_SUCH_TABLE, db, table)
+            return [TableColumn(c.name, "varchar(64)", True, "", None, "", c) for c in data[0]]
+        tdef = self.table_def(db, stored)
+        assert tdef is not None
+        return catalog.table_columns(tdef, db)
+
+    def table_indexes(self, table: str, database: str | None = None) -> list[TableIndex]:
+        db, stored = self.resolve_table(database, table)
+        tdef = self.table_def(db, stored)
+        return catalog.table_indexes(tdef) if tdef is not None else []
+
+    def show_create_table(self, table: str, database: str | None = None) -> str:
+        db, stored = self.resolve_table(database, table)
+        tdef = self.table_def(db, stored)
+        if tdef is None:
+            raise ServerError(errors.ER_NO_SUCH_TABLE, db, table)
+        with self.handle.meta_conn(db, self._db) as (conn, schema):
+            auto = catalog.sequence_next(conn, schema, stored)
+        return catalog.show_create(tdef, auto)
+
+    # --- life cycle --------------------------------------------------------------------------------
+    def reset(self) -> None:
+        self.txn.release_everything()
+        self.stats = Stats()
+
+    def close(self) -> None:
+        self.txn.release_everything()
+        self.handle.close()
+
+
+def _shown_value(v: Any) -> Any:
+    if isinstance(v, str) and v[:1] == "~" and v[1:].isdigit():
+        return int(v[1:])
+    return v
+
+
+def _prepared_columns(plan: Plan, stmt: Statement) -> list[Column]:
+    """The columns COM_STMT_PREPARE announces for a query (what is known before execute)."""
+    if plan.outputs is None:
+        return []
+    out: list[Column] = []
+    for o in plan.outputs:
+        name = o.name
+        if isinstance(name, int):
+            name = stmt.items[name] if stmt.items is not None and name < len(stmt.items) \
+                else "?"
+        elif name is None:
+            name = "?"
+        if o.sql_type is not None:
+            col = o.sql_type.column(name, flags=o.flags)
+            if o.org_table:
+                col = col.named(name, table=o.table, schema=o.schema, org_name=o.org_name,
+                                org_table=o.org_table)
+            out.append(col)
+        else:
+            out.append(text_column(name))
+    return out

@@ -1,0 +1,315 @@
+"""SHOW and DESCRIBE about the data: databases, tables, columns, indexes, CREATE TABLE / DATABASE,
+TABLE STATUS; EXPLAIN.
+
+Rules:
+- Column names and order are MariaDB 10.11's (what the mariadb CLI, dump tools and ORMs read).
+- `LIKE 'pattern'` is matched here, case-insensitively; `WHERE expr` is evaluated by SQLite over
+  the rows of the answer, so any expression on its columns works.
+- SHOW statements about the server (VARIABLES, STATUS, PROCESSLIST, ...) are the session's; the
+  session hands everything else here.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import sqlglot
+
+from rampmeter import errors
+from rampmeter.engine.base import Result, ResultSet
+from rampmeter.engine.sqlite import catalog
+from rampmeter.engine.sqlite.infoschema import TABLES as INFOSCHEMA_TABLES
+from rampmeter.engine.sqlite.infoschema import table_info
+from rampmeter.engine.sqlite.storage import INFORMATION_SCHEMA
+from rampmeter.errors import ServerError
+from rampmeter.protocol.columns import Column, int_column, text_column
+from rampmeter.sql.reader import Reader
+from rampmeter.sql.statement import Statement, scan
+
+if TYPE_CHECKING:
+    from rampmeter.engine.sqlite.session import SqliteSession
+
+Rows = list[tuple[Any, ...]]
+
+
+def like_matcher(pattern: str) -> Callable[[str], bool]:
+    out: list[str] = []
+    i = 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\" and i + 1 < len(pattern):
+            out.append(re.escape(pattern[i + 1]))
+            i += 2
+            continue
+        out.append(".*" if ch == "%" else "." if ch == "_" else re.escape(ch))
+        i += 1
+    rx = re.compile("".join(out) + r"\Z", re.IGNORECASE | re.DOTALL)
+    return lambda name: bool(rx.match(name))
+
+
+def _filtered(s: SqliteSession, r: Reader, columns: list[Column], rows: Rows,
+              key: int = 0) -> ResultSet:
+    """Apply a trailing LIKE 'p' (to column `key`) or WHERE expr to an answer."""
+    if r.done:
+        return ResultSet(columns, rows)
+    if r.accept("LIKE"):
+        match = like_matcher(r.string())
+        r.end()
+        return ResultSet(columns, [row for row in rows if match(str(row[key]))])
+    if r.accept("WHERE"):
+        return ResultSet(columns, where(s, r.rest_text(), columns, rows))
+    raise r.error()
+
+
+def where(s: SqliteSession, expr: str, columns: list[Column], rows: Rows) -> Rows:
+    """The rows for which the MySQL expression `expr` over the answer's columns is true."""
+    names = [c.name for c in columns]
+    try:
+        tree = sqlglot.parse_one(f"SELECT * FROM rm_show WHERE {expr}", read="mysql")
+        cond = tree.args["where"].this.sql(dialect="sqlite")
+    except (sqlglot.errors.ParseError, sqlglot.errors.TokenError, KeyError):
+        raise ServerError(errors.ER_PARSE_ERROR, expr[:80], 1) from None
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.execute("CREATE TABLE rm_show (" + ", ".join(
+            f"{catalog.q(n)} COLLATE NOCASE" for n in names) + ", rm_index)")
+        conn.executemany(f"INSERT INTO rm_show VALUES ({', '.join('?' * (len(names) + 1))})",
+                         [(*row, i) for i, row in enumerate(rows)])
+        keep = {i for (i,) in conn.execute(f"SELECT rm_index FROM rm_show WHERE {cond}")}
+    except sqlite3.Error as e:
+        raise ServerError(errors.ER_BAD_FIELD_ERROR, str(e).rsplit(":", 1)[-1].strip(),
+                          "where clause") from None
+    finally:
+        conn.close()
+    return [row for i, row in enumerate(rows) if i in keep]
+
+
+def show(s: SqliteSession, stmt: Statement) -> Result:
+    r = Reader(stmt)
+    r.expect("SHOW")
+    full = r.accept("FULL")
+    r.accept("EXTENDED")
+    full = full or r.accept("FULL")
+    if r.accept_any("DATABASES", "SCHEMAS"):
+        cols = [text_column("Database", length=64)]
+        return _filtered(s, r, cols, [(d,) for d in s.list_databases()])
+    if r.accept("TABLES"):
+        return _show_tables(s, r, full)
+    if r.accept_any("COLUMNS", "FIELDS"):
+        db, table = _from_table(r)
+        return _describe_table(s, r, db, table, full)
+    if r.accept_any("INDEX", "INDEXES", "KEYS"):
+        db, table = _from_table(r)
+        return _show_index(s, r, db, table)
+    if r.accept("CREATE"):
+        return _show_create(s, r)
+    if r.accept("TABLE", "STATUS"):
+        db = _from_db(r) or s.database
+        return _table_status(s, r, db)
+    if r.accept("TRIGGERS"):
+        cols = [text_column(n, length=64) for n in (
+            "Trigger", "Event", "Table", "Statement", "Timing", "Created", "sql_mode",
+            "Definer", "character_set_client", "collation_connection",
+            "Database Collation")]
+        _from_db(r)
+        return _filtered(s, r, cols, [])
+    if r.accept("EVENTS"):
+        cols = [text_column(n, length=64) for n in (
+            "Db", "Name", "Definer", "Time zone", "Type", "Execute at", "Interval value",
+            "Interval field", "Starts", "Ends", "Status", "Originator",
+            "character_set_client", "collation_connection", "Database Collation")]
+        _from_db(r)
+        return _filtered(s, r, cols, [])
+    if r.accept_any("PROCEDURE", "FUNCTION", "PACKAGE"):
+        r.expect("STATUS")
+        cols = [text_column(n, length=64) for n in (
+            "Db", "Name", "Type", "Definer", "Modified", "Created", "Security_type",
+            "Comment", "character_set_client", "collation_connection",
+            "Database Collation")]
+        return _filtered(s, r, cols, [])
+    raise r.error()
+
+
+def _from_db(r: Reader) -> str | None:
+    if r.accept_any("FROM", "IN"):
+        return r.name()
+    return None
+
+
+def _from_table(r: Reader) -> tuple[str | None, str]:
+    if not r.accept_any("FROM", "IN"):
+        raise r.error()
+    db, table = r.qualified_name()
+    other = _from_db(r)
+    return (other or db), table
+
+
+def _show_tables(s: SqliteSession, r: Reader, full: bool) -> Result:
+    db = _from_db(r) or s.database
+    if db is None:
+        raise ServerError(errors.ER_NO_DB_ERROR)
+    if not s.engine.database_exists(db):
+        raise ServerError(errors.ER_BAD_DB_ERROR, db)
+    names = s.list_tables(db)
+    cols = [text_column(f"Tables_in_{db}", length=64)]
+    if full:
+        cols.append(text_column("Table_type", length=64))
+        kind = "SYSTEM VIEW" if db.lower() == INFORMATION_SCHEMA else "BASE TABLE"
+        return _filtered(s, r, cols, [(n, kind) for n in names])
+    return _filtered(s, r, cols, [(n,) for n in names])
+
+
+def _describe_table(s: SqliteSession, r: Reader | None, db: str | None, table: str,
+                    full: bool, match: Callable[[str], bool] | None = None) -> Result:
+    cols = s.table_columns(table, db)
+    names = ["Field", "Type", "Null", "Key", "Default", "Extra"]
+    if full:
+        names = ["Field", "Type", "Collation", "Null", "Key", "Default", "Extra", "Privileges",
+                 "Comment"]
+    rows: Rows = []
+    tdef = s.table_def(*s.resolve_table(db, table))
+    comments = {c.name: c.comment for c in tdef.columns} if tdef is not None else {}
+    for c in cols:
+        if match is not None and not match(c.name):
+            continue
+        base = [c.name, c.column_type, "YES" if c.nullable else "NO", c.key, c.default,
+                c.extra]
+        if full:
+            t = c.sql_type
+            collation = t.collation if t is not None and t.is_text else None
+            base = base[:2] + [collation] + base[2:] + ["select,insert,update,references",
+                                                        comments.get(c.name, "")]
+        rows.append(tuple(base))
+    columns = [text_column(n, length=64) for n in names]
+    if r is None:
+        return ResultSet(columns, rows)
+    return _filtered(s, r, columns, rows)
+
+
+def _show_index(s: SqliteSession, r: Reader, db: str | None, table: str) -> Result:
+    dbname, stored = s.resolve_table(db, table)
+    tdef = s.table_def(dbname, stored)
+    if tdef is None:
+        raise ServerError(errors.ER_NO_SUCH_TABLE, dbname, table)
+    nullable = {c.name: c.nullable for c in tdef.columns}
+    names = ["Table", "Non_unique", "Key_name", "Seq_in_index", "Column_name", "Collation",
+             "Cardinality", "Sub_part", "Packed", "Null", "Index_type", "Comment",
+             "Index_comment", "Ignored"]
+    rows: Rows = []
+    if tdef.primary:
+        for seq, col in enumerate(tdef.primary, 1):
+            rows.append((tdef.name, 0, "PRIMARY", seq, col, "A", None, None, None, "",
+                         "BTREE", "", "", "NO"))
+    for idx in sorted(tdef.indexes, key=lambda i: not i.unique):
+        for seq, col in enumerate(idx.columns, 1):
+            prefix = idx.prefixes[seq - 1] if seq - 1 < len(idx.prefixes) else None
+            desc = idx.desc[seq - 1] if seq - 1 < len(idx.desc) else False
+            rows.append((tdef.name, 0 if idx.unique else 1, idx.name, seq, col,
+                         None if idx.kind else "D" if desc else "A", None, prefix, None,
+                         "YES" if nullable.get(col) else "", idx.kind or "BTREE", "",
+                         idx.comment, "NO"))
+    columns = [int_column(n) if n in ("Non_unique", "Seq_in_index", "Cardinality",
+                                       "Sub_part") else text_column(n, length=64)
+               for n in names]
+    return _filtered(s, r, columns, rows)
+
+
+def _show_create(s: SqliteSession, r: Reader) -> Result:
+    if r.accept_any("DATABASE", "SCHEMA"):
+        r.accept("IF", "NOT", "EXISTS")
+        name = r.name()
+        r.end()
+        if not s.engine.database_exists(name):
+            raise ServerError(errors.ER_BAD_DB_ERROR, name)
+        return ResultSet([text_column("Database", length=64),
+                          text_column("Create Database", length=1024)],
+                         [(name, f"CREATE DATABASE `{name}` /*!40100 DEFAULT CHARACTER SET "
+                           "utf8mb4 COLLATE utf8mb4_general_ci */")])
+    if r.accept("TABLE"):
+        db, table = r.qualified_name()
+        r.end()
+        dbname, stored = s.resolve_table(db, table)
+        text = s.show_create_table(stored, dbname)
+        return ResultSet([text_column("Table", length=64),
+                          text_column("Create Table", length=1024)], [(stored, text)])
+    if r.at("VIEW") or r.at("TRIGGER") or r.at("PROCEDURE") or r.at("FUNCTION") or \
+            r.at("EVENT"):
+        what = r.next().text.upper()
+        db, name = r.qualified_name()
+        if what == "VIEW":
+            raise ServerError(errors.ER_NO_SUCH_TABLE, db or s.database or "", name)
+        raise ServerError(errors.ER_SP_DOES_NOT_EXIST, what, name)
+    raise r.error()
+
+
+def _table_status(s: SqliteSession, r: Reader, db: str | None) -> Result:
+    if db is None:
+        raise ServerError(errors.ER_NO_DB_ERROR)
+    names = ["Name", "Engine", "Version", "Row_format", "Rows", "Avg_row_length", "Data_length",
+             "Max_data_length", "Index_length", "Data_free", "Auto_increment", "Create_time",
+             "Update_time", "Check_time", "Collation", "Checksum", "Create_options", "Comment",
+             "Max_index_length", "Temporary"]
+    rows: Rows = []
+    for t in s.list_tables(db):
+        info = table_info(s, db, t)
+        tdef = s.table_def(db, t)
+        engine = tdef.engine if tdef is not None else "InnoDB"
+        collation = tdef.collation if tdef is not None else "utf8mb4_general_ci"
+        rows.append((t, engine, 10, "Dynamic", info["rows"], 0, 0, 0, 0, 0, info["auto"],
+                     None, None, None, collation, None, "",
+                     tdef.comment if tdef is not None else "", 0, "N"))
+    ints = {"Version", "Rows", "Avg_row_length", "Data_length", "Max_data_length",
+            "Index_length", "Data_free", "Auto_increment", "Checksum", "Max_index_length"}
+    cols = [int_column(n) if n in ints else text_column(n, length=64) for n in names]
+    return _filtered(s, r, cols, rows)
+
+
+def describe(s: SqliteSession, stmt: Statement) -> Result:
+    r = Reader(stmt)
+    r.next()  # DESCRIBE / DESC / EXPLAIN
+    if r.peek_word() in ("SELECT", "INSERT", "UPDATE", "DELETE", "REPLACE", "WITH",
+                         "EXTENDED", "PARTITIONS", "FORMAT", "ANALYZE") or r.at("("):
+        return _explain(s, r)
+    db, table = r.qualified_name()
+    match = None
+    if not r.done:
+        t = r.next()
+        pattern = t.text
+        if t.kind == "str":
+            from rampmeter.sql.lexer import string_value
+            pattern = string_value(t.text)
+        elif t.kind == "qident":
+            pattern = t.text[1:-1].replace("``", "`")
+        match = like_matcher(pattern)
+    return _describe_table(s, None, db, table, False, match)
+
+
+def _explain(s: SqliteSession, r: Reader) -> Result:
+    if r.accept("FORMAT"):
+        r.expect("=")
+        r.next()
+    r.accept_any("EXTENDED", "PARTITIONS")
+    inner = scan(r.rest_text(), r.stmt.dialect, r.stmt.charset)
+    if not inner.is_dml:
+        raise r.error()
+    plan = s.plan(inner)
+    s.make_visible(plan)
+    from rampmeter.engine.sqlite.dml import bind
+    try:
+        found = s.handle.execute("EXPLAIN QUERY PLAN " + plan.sql, bind(inner, [])).fetchall()
+    except sqlite3.Error as e:
+        raise s.sqlite_error(e, plan) from None
+    names = ["id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref",
+             "rows", "Extra"]
+    rows = [(1, "SIMPLE", None, None, None, None, None, None, None, detail)
+            for _id, _parent, _unused, detail in found]
+    cols = [int_column(n) if n in ("id", "rows") else text_column(n, length=64)
+            for n in names]
+    return ResultSet(cols, rows)
+
+
+HANDLERS = {"SHOW": show, "DESCRIBE": describe, "DESC": describe, "EXPLAIN": describe}
+_ = INFOSCHEMA_TABLES

@@ -1,0 +1,570 @@
+"""A scanned DML statement -> a SQLite plan: made once per shape, cached by the engine.
+
+Rules:
+- Input is a Statement (sql/statement.py): its shape has every literal as a typed placeholder,
+  so one plan serves every statement of that shape; the values are bound at execution.
+- sqlglot parses the shape as MySQL; the tree is rewritten and generated as SQLite:
+  tables qualified with their database (each MySQL database is an ATTACHed SQLite file),
+  information_schema tables redirected to temp tables the engine fills, @@vars / @vars and the
+  session's functions turned into the engine's SQLite functions (functions.py), LENGTH counting
+  bytes and CHAR_LENGTH characters, ON DUPLICATE KEY UPDATE into SQLite's upsert, REPLACE into
+  INSERT OR REPLACE, FROM DUAL dropped.
+- Queries: every output column gets a name rule (its alias, the table column's name, or the
+  select item's text from Statement.items - resolved at execution, because literals of the
+  same shape differ), a MySQL type (infer.py, or the table column's) and the function that
+  turns stored values into wire values (values.load).
+- Writes: every value an INSERT / REPLACE / UPDATE stores is converted to its column's type
+  before SQLite sees it (values.store): a placeholder is converted in Python when bound
+  (`Plan.stores`), any other expression is wrapped in rm_cv(expr, n), which converts in SQLite
+  row by row (`Plan.casts`). NULL and DEFAULT in VALUES, and the columns an INSERT leaves out,
+  become explicit values here, so strict mode can answer 1048 / 1364 and non-strict mode can
+  store MariaDB's implicit defaults.
+- Syntax errors quote the client's text (Statement.syntax_error), never the shape.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlglot
+from sqlglot import exp
+
+from rampmeter import errors
+from rampmeter.engine import types as T
+from rampmeter.engine import values
+from rampmeter.engine.sqlite.catalog import ColumnDef, TableDef, implicit_default
+from rampmeter.engine.sqlite.infer import Typer
+from rampmeter.engine.types import SqlType
+from rampmeter.errors import ServerError
+from rampmeter.sql.statement import Statement
+
+logging.getLogger("sqlglot").setLevel(logging.ERROR)  # it warns about what we strip on purpose
+
+INFORMATION_SCHEMA = "information_schema"
+TableLookup = Callable[[str, str], "TableDef | None"]
+
+
+def temp_name(table: str) -> str:
+    return f"is_{table.lower()}"
+
+
+@dataclass(slots=True)
+class Output:
+    """One result column: `name` is fixed (str), an index into Statement.items (int), or None
+    (SQLite's own name: a star expanded over a table we cannot describe)."""
+
+    name: str | int | None
+    sql_type: SqlType | None = None     # None: guess from the values
+    table: str = ""                     # for a table column: its table alias, table, schema
+    org_table: str = ""
+    schema: str = ""
+    org_name: str = ""
+    flags: int = 0
+    load: Callable[[Any], Any] | None = None
+    literal_slot: int | None = None     # a bare literal: typed from its value at execution
+
+
+@dataclass(slots=True)
+class Store:
+    """A placeholder whose value is stored into `column` (converted when bound)."""
+
+    slot: str
+    column: ColumnDef
+    row: int
+
+
+@dataclass(slots=True)
+class Plan:
+    sql: str
+    kind: str                                  # SELECT, INSERT, REPLACE, UPDATE, DELETE, ...
+    writes: bool = False
+    databases: tuple[str, ...] = ()            # databases to ATTACH
+    infoschema: tuple[str, ...] = ()           # information_schema tables to materialize
+    outputs: list[Output] | None = None        # queries
+    target: tuple[str, str] | None = None      # (db, stored table) written
+    stores: list[Store] = field(default_factory=list)
+    casts: list[tuple[ColumnDef, int]] = field(default_factory=list)  # rm_cv(expr, n)
+    fixed: dict[str, Any] = field(default_factory=dict)    # synthetic placeholders
+    missing: list[str] = field(default_factory=list)       # NOT NULL columns left out
+    null_slots: dict[str, tuple[ColumnDef, int]] = field(default_factory=dict)
+    insert_columns: frozenset[str] | None = None
+    insert_values: dict[str, str] | None = None            # column -> placeholder (1 row)
+    rows: int = 0                              # VALUES rows
+    upsert: bool = False
+    replace: bool = False
+    ignore: bool = False
+    auto_column: str | None = None
+    track_changes: bool = False                # UPDATE / upsert: count changed rows
+
+
+def parse(stmt: Statement, text: str) -> exp.Expression:
+    """sqlglot's MySQL tree of `text` (the shape, or a rewrite of it); 1064 on failure."""
+    try:
+        tree = sqlglot.parse_one(text, read="mysql")
+    except sqlglot.errors.ParseError as e:
+        raise _syntax(stmt, text, e) from None
+    except (sqlglot.errors.TokenError, RecursionError, ValueError):
+        raise stmt.syntax_error() from None
+    if tree is None or isinstance(tree, exp.Command):
+        raise stmt.syntax_error()
+    return tree
+
+
+def _syntax(stmt: Statement, text: str, e: sqlglot.errors.ParseError) -> ServerError:
+    offset = len(stmt.shape) - len(text) if text != stmt.shape else 0
+    for err in e.errors:
+        line, col = err.get("line"), err.get("col")
+        highlight = err.get("highlight") or ""
+        if line is not None and col is not None:
+            lines = text.split("\n")
+            pos = sum(len(x) + 1 for x in lines[:line - 1]) + col - len(highlight)
+            return stmt.syntax_error(max(0, pos + offset))  # type: ignore[return-value]
+    return stmt.syntax_error()  # type: ignore[return-value]
+
+
+class _Tables:
+    """The tables a statement names: alias -> (db, table, TableDef or None)."""
+
+    def __init__(self, lookup: TableLookup) -> None:
+        self.lookup = lookup
+        self.by_alias: dict[str, tuple[str, str, TableDef | None]] = {}
+
+    def add(self, alias: str, db: str, table: str) -> TableDef | None:
+        tdef = self.lookup(db, table) if db.lower() != INFORMATION_SCHEMA else None
+        self.by_alias[alias.lower()] = (db, table, tdef)
+        return tdef
+
+    def column_type(self, qualifier: str | None, name: str) -> SqlType | None:
+        found = self.find(qualifier, name)
+        return found[1].type if found else None
+
+    def find(self, qualifier: str | None, name: str) -> tuple[str, ColumnDef, str] | None:
+        entries = [qualifier.lower()] if qualifier else list(self.by_alias)
+        for alias in entries:
+            entry = self.by_alias.get(alias)
+            if entry is None or entry[2] is None:
+                continue
+            col = entry[2].column(name)
+            if col is not None:
+                return alias, col, entry[0]
+        return None
+
+
+def translate(stmt: Statement, database: str | None, lookup: TableLookup) -> Plan:
+    kind = stmt.kind
+    shape = stmt.shape
+    text = shape
+    if kind == "REPLACE":
+        # sqlglot's MySQL reader has no REPLACE: parse it as the INSERT it is.
+        idx = shape.upper().index("REPLACE")
+        text = shape[:idx] + "INSERT" + shape[idx + 7:]
+    elif kind == "DO":
+        idx = shape.upper().index("DO")
+        text = shape[:idx] + "SELECT" + shape[idx + 2:]
+    tree = parse(stmt, text)
+    tables = _Tables(lookup)
+    infoschema = _qualify(tree, database, tables)
+    plan = Plan("", kind, infoschema=tuple(dict.fromkeys(infoschema)))
+    plan.databases = tuple(dict.fromkeys(
+        db for db, _t, _d in tables.by_alias.values() if db.lower() != INFORMATION_SCHEMA))
+    typer = Typer(tables.column_type)
+    if isinstance(tree, exp.Insert):
+        _plan_insert(tree, stmt, plan, tables, typer, replace=kind == "REPLACE")
+    elif isinstance(tree, exp.Update):
+        _plan_update(tree, stmt, plan, tables)
+    elif isinstance(tree, exp.Delete):
+        plan.writes = True
+        target = tree.this
+        if isinstance(target, exp.Table):
+            entry = tables.by_alias.get((target.alias or target.name).lower())
+            if entry is not None:
+                plan.target = (entry[0], entry[2].name if entry[2] else entry[1])
+    else:
+        select = _leftmost_select(tree)
+        if select is not None and kind != "DO":
+            plan.outputs = _outputs(select, stmt, tables, typer)
+    _rewrite(tree)
+    plan.sql = _generate(tree, plan)
+    return plan
+
+
+# --- tables -----------------------------------------------------------------------------------
+def _qualify(tree: exp.Expression, database: str | None, tables: _Tables) -> list[str]:
+    ctes = {c.alias_or_name.lower() for c in tree.find_all(exp.CTE)}
+    infoschema: list[str] = []
+    for table in list(tree.find_all(exp.Table)):
+        name = table.name
+        if not name:
+            continue
+        db = table.db
+        if not db:
+            if name.lower() in ctes:
+                continue
+            if name.lower() == "dual" and isinstance(table.parent, exp.From):
+                table.parent.pop()
+                continue
+            if database is None:
+                raise ServerError(errors.ER_NO_DB_ERROR)
+            db = database
+        alias = table.alias or name
+        if db.lower() == INFORMATION_SCHEMA:
+            infoschema.append(name.upper())
+            table.set("db", exp.to_identifier("temp"))
+            table.set("this", exp.to_identifier(temp_name(name), quoted=True))
+            table.set("alias", exp.TableAlias(this=exp.to_identifier(alias)))
+            tables.by_alias[alias.lower()] = (INFORMATION_SCHEMA, name.upper(), None)
+            continue
+        tdef = tables.add(alias, db, name)
+        if tdef is not None and tdef.name != name:
+            table.set("this", exp.to_identifier(tdef.name, quoted=True))
+            if not table.alias:
+                table.set("alias", exp.TableAlias(this=exp.to_identifier(name)))
+        table.set("db", exp.to_identifier(db, quoted=True))
+    return infoschema
+
+
+def _leftmost_select(tree: exp.Expression) -> exp.Select | None:
+    node = tree
+    while isinstance(node, (exp.Union, exp.Except, exp.Intersect, exp.Subquery)):
+        node = node.this
+    return node if isinstance(node, exp.Select) else None
+
+
+# --- result columns ----------------------------------------------------------------------------
+def _outputs(select: exp.Select, stmt: Statement, tables: _Tables,
+             typer: Typer) -> list[Output] | None:
+    outs: list[Output] = []
+    items = stmt.items
+    for i, e in enumerate(select.expressions):
+        inner = e.this if isinstance(e, exp.Alias) else e
+        if isinstance(inner, exp.Star) or isinstance(inner, exp.Column) and \
+                isinstance(inner.this, exp.Star):
+            qual = inner.table.lower() if isinstance(inner, exp.Column) else ""
+            aliases = [qual] if qual else list(tables.by_alias)
+            for alias in aliases:
+                entry = tables.by_alias.get(alias)
+                if entry is None or entry[2] is None:
+                    return None  # unknown width: name and type everything from SQLite
+                db, _t, tdef = entry
+                outs.extend(_table_output(c, alias, tdef, db, c.name) for c in tdef.columns)
+            continue
+        alias = e.alias if isinstance(e, exp.Alias) else None
+        if isinstance(inner, exp.Column):
+            found = tables.find(inner.table or None, inner.name)
+            if found is not None:
+                alias_name, col, db = found
+                tdef = tables.by_alias[alias_name][2]
+                assert tdef is not None
+                outs.append(_table_output(col, alias_name, tdef, db, alias or inner.name))
+                continue
+            outs.append(Output(alias or inner.name))
+            continue
+        name: str | int | None = alias if alias else (i if items is not None and
+                                                      i < len(items) else None)
+        t = typer.infer(inner)
+        out = Output(name, t, load=values.load(t) if t is not None else None)
+        if isinstance(inner, exp.Placeholder) and inner.name[0] in "iunfsb":
+            out.literal_slot = int(inner.name[1:].split("_")[0])
+        elif isinstance(inner, exp.Neg) and isinstance(inner.this, exp.Placeholder):
+            out.sql_type = t
+        outs.append(out)
+    return outs
+
+
+def _table_output(col: ColumnDef, alias: str, tdef: TableDef, db: str, name: str) -> Output:
+    from rampmeter.engine.sqlite.catalog import table_columns
+    wire = {c.name: c.column.flags for c in table_columns(tdef, db)}
+    return Output(name, col.type, table=alias if alias != tdef.name.lower() else tdef.name,
+                  org_table=tdef.name, schema=db, org_name=col.name,
+                  flags=wire.get(col.name, 0), load=values.load(col.type))
+
+
+# --- writes ---------------------------------------------------------------------------------
+class _Values:
+    """Turns the values a statement stores into placeholders or rm_cv() calls (module rules)."""
+
+    def __init__(self, plan: Plan, tdef: TableDef) -> None:
+        self.plan = plan
+        self.tdef = tdef
+        self.n = 0
+
+    def synthetic(self, value: Any) -> exp.Placeholder:
+        name = f"z{len(self.plan.fixed)}"
+        self.plan.fixed[name] = value
+        return exp.Placeholder(this=name)
+
+    def value(self, node: exp.Expression, col: ColumnDef, row: int) -> exp.Expression:
+        if isinstance(node, exp.Placeholder):
+            self.plan.stores.append(Store(node.name, col, row))
+            return node
+        if isinstance(node, exp.Null):
+            ph = self.synthetic(None)
+            self.plan.null_slots[ph.name] = (col, row)
+            return ph
+        if _is_default(node):
+            return self.default(col, row)
+        self.plan.casts.append((col, row))
+        return exp.Anonymous(this="rm_cv", expressions=[
+            node, exp.Literal.number(len(self.plan.casts) - 1)])
+
+    def default(self, col: ColumnDef, row: int) -> exp.Expression:
+        d = col.default
+        if col.auto_increment:
+            return exp.null()
+        if d is None:
+            if col.nullable:
+                return exp.null()
+            self.plan.missing.append(col.name)
+            return self.synthetic(implicit_default(col.type))
+        if d.kind == "value":
+            if d.value is None and not col.nullable:
+                ph = self.synthetic(None)
+                self.plan.null_slots[ph.name] = (col, row)
+                return ph
+            return self.synthetic(d.value)
+        if d.kind == "now":
+            return _now_call(col)
+        return self.value(sqlglot.parse_one(d.value, read="mysql"), col, row)
+
+
+def _is_default(node: exp.Expression) -> bool:
+    return isinstance(node, (exp.Var, exp.Column)) and node.name.upper() == "DEFAULT" and \
+        not (isinstance(node, exp.Column) and node.table)
+
+
+def _now_call(col: ColumnDef) -> exp.Expression:
+    fsp = col.type.fsp
+    call = exp.Anonymous(this="rm_now", expressions=[exp.Literal.number(fsp)] if fsp else [])
+    if col.type.name == "date":
+        return exp.Anonymous(this="substr", expressions=[call, exp.Literal.number(1),
+                                                         exp.Literal.number(10)])
+    return call
+
+
+def _target(tree: exp.Expression, tables: _Tables) -> tuple[str, str, TableDef]:
+    target = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
+    if not isinstance(target, exp.Table):
+        raise ServerError(errors.ER_NOT_SUPPORTED_YET, "this kind of target")
+    entry = tables.by_alias.get((target.alias or target.name).lower())
+    if entry is None:
+        raise ServerError(errors.ER_NO_SUCH_TABLE, "", target.name)
+    db, name, tdef = entry
+    if tdef is None:
+        if db.lower() == INFORMATION_SCHEMA:
+            raise ServerError(errors.ER_DBACCESS_DENIED_ERROR, "", "", INFORMATION_SCHEMA,
+                              message="Access denied for user to database "
+                              "'information_schema'")
+        raise ServerError(errors.ER_NO_SUCH_TABLE, db, name)
+    return db, name, tdef
+
+
+def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables, typer: Typer,
+                 *, replace: bool) -> None:
+    db, _name, tdef = _target(tree, tables)
+    plan.writes = True
+    plan.target = (db, tdef.name)
+    plan.replace = replace
+    plan.ignore = bool(tree.args.get("ignore"))
+    auto = tdef.auto_column
+    plan.auto_column = auto.name if auto else None
+    if isinstance(tree.this, exp.Schema):
+        names = [e.name for e in tree.this.expressions]
+    else:
+        names = [c.name for c in tdef.columns]
+    cols: list[ColumnDef] = []
+    seen: set[str] = set()
+    for n in names:
+        col = tdef.column(n)
+        if col is None:
+            raise ServerError(errors.ER_BAD_FIELD_ERROR, n, "field list")
+        if col.name.lower() in seen:
+            raise ServerError(1110, message=f"Column '{col.name}' specified twice")
+        seen.add(col.name.lower())
+        cols.append(col)
+    plan.insert_columns = frozenset(c.name.lower() for c in cols)
+    conv = _Values(plan, tdef)
+    left_out = [c for c in tdef.columns if c.name.lower() not in seen]
+    source = tree.expression
+    if isinstance(source, exp.Values):
+        rows = source.expressions
+        plan.rows = len(rows)
+        new_rows = []
+        for r, row in enumerate(rows, 1):
+            vals = list(row.expressions) if isinstance(row, exp.Tuple) else [row]
+            if len(vals) != len(cols) and not (not vals and isinstance(tree.this, exp.Table)
+                                               or not vals and not cols):
+                raise ServerError(errors.ER_WRONG_VALUE_COUNT_ON_ROW, r)
+            out_vals = [conv.value(v, c, r) for v, c in zip(vals, cols)]
+            out_vals += [conv.default(c, r) for c in left_out]
+            new_rows.append(exp.Tuple(expressions=out_vals))
+        source.set("expressions", new_rows)
+        if plan.rows == 1 and cols:
+            plan.insert_values = {c.name.lower(): v.name for c, v in
+                                  zip(cols, new_rows[0].expressions)
+                                  if isinstance(v, exp.Placeholder)}
+    elif isinstance(source, (exp.Select, exp.Union, exp.Subquery)):
+        select = _leftmost_select(source)
+        if select is not None:
+            if len(select.expressions) != len(cols) and not any(
+                    isinstance(x, exp.Star) for x in select.expressions):
+                raise ServerError(errors.ER_WRONG_VALUE_COUNT_ON_ROW, 1)
+            if not any(isinstance(x, exp.Star) or isinstance(x, exp.Column) and
+                       isinstance(x.this, exp.Star) for x in select.expressions):
+                new = []
+                for x, c in zip(select.expressions, cols):
+                    plan.casts.append((c, 0))
+                    new.append(exp.Anonymous(this="rm_cv", expressions=[
+                        x.this if isinstance(x, exp.Alias) else x,
+                        exp.Literal.number(len(plan.casts) - 1)]))
+                new.extend(conv.default(c, 0) for c in left_out)
+                select.set("expressions", new)
+    else:
+        raise ServerError(errors.ER_NOT_SUPPORTED_YET, "this INSERT source")
+    if left_out:
+        tree.set("this", exp.Schema(this=tree.this.this if isinstance(tree.this, exp.Schema)
+                                    else tree.this,
+                                    expressions=[exp.to_identifier(c.name, quoted=True)
+                                                 for c in cols + left_out]))
+    conflict = tree.args.get("conflict")
+    if isinstance(conflict, exp.OnConflict) and conflict.args.get("duplicate"):
+        plan.upsert = True
+        plan.track_changes = True
+        for eq in conflict.expressions:
+            col = tdef.column(eq.this.name)
+            if col is None:
+                raise ServerError(errors.ER_BAD_FIELD_ERROR, eq.this.name, "field list")
+            eq.set("expression", conv.value(eq.expression, col, 1))
+
+
+def _plan_update(tree: exp.Update, stmt: Statement, plan: Plan, tables: _Tables) -> None:
+    plan.writes = True
+    plan.track_changes = True
+    target = tree.this
+    if not isinstance(target, exp.Table) or tree.args.get("from_") or \
+            tree.args.get("joins") or tree.find(exp.Join):
+        # multi-table UPDATE: left to SQLite as it is (issue 9 brings the rest)
+        raise ServerError(errors.ER_NOT_SUPPORTED_YET, "multi-table UPDATE")
+    db, _name, tdef = _target(tree, tables)
+    plan.target = (db, tdef.name)
+    conv = _Values(plan, tdef)
+    set_names = set()
+    for eq in tree.expressions:
+        if not isinstance(eq, exp.EQ):
+            continue
+        col_node = eq.this
+        col = tdef.column(col_node.name)
+        if col is None:
+            raise ServerError(errors.ER_BAD_FIELD_ERROR, col_node.sql("mysql"), "field list")
+        set_names.add(col.name.lower())
+        col_node.set("table", None)
+        eq.set("expression", conv.value(eq.expression, col, 1))
+    for col in tdef.columns:
+        if col.on_update is not None and col.name.lower() not in set_names:
+            tree.append("expressions", exp.EQ(this=exp.column(col.name, quoted=True),
+                                              expression=_now_call(col)))
+
+
+# --- rewrites for SQLite ------------------------------------------------------------------------
+_FUNCTION_NODES: dict[type[exp.Expression], str] = {
+    exp.CurrentSchema: "rm_database",
+    exp.CurrentVersion: "rm_version",
+    exp.CurrentUser: "rm_current_user",
+    exp.SessionUser: "rm_user",
+    exp.CurrentTimestamp: "rm_now",
+    exp.CurrentDate: "rm_curdate",
+    exp.CurrentTime: "rm_curtime",
+    exp.UtcTimestamp: "rm_utc_timestamp",
+    exp.Localtime: "rm_now",
+}
+_ANONYMOUS = {"USER": "rm_user", "SYSTEM_USER": "rm_user", "NOW": "rm_now",
+              "SYSDATE": "rm_now", "LOCALTIMESTAMP": "rm_now", "SCHEMA": "rm_database",
+              "DATABASE": "rm_database", "VERSION": "rm_version",
+              "CURRENT_USER": "rm_current_user", "UNIX_TIMESTAMP": "rm_unix_timestamp",
+              "OCTET_LENGTH": "rm_octet_length", "CURDATE": "rm_curdate",
+              "CURTIME": "rm_curtime"}
+
+
+def _rewrite(tree: exp.Expression) -> None:
+    for node in list(tree.walk()):
+        if isinstance(node, exp.SessionParameter):
+            kind = node.args.get("kind")
+            node.replace(exp.Anonymous(this="rm_sysvar", expressions=[
+                exp.Literal.string(node.name),
+                exp.Literal.string(str(kind)) if kind else exp.null()]))
+        elif isinstance(node, exp.Parameter):
+            node.replace(exp.Anonymous(this="rm_uservar", expressions=[
+                exp.Literal.string(node.name)]))
+        elif isinstance(node, exp.Length):
+            arg = node.this
+            if node.args.get("binary"):  # LENGTH(): bytes
+                node.replace(exp.Anonymous(this="length", expressions=[
+                    exp.Cast(this=arg, to=exp.DataType.build("BLOB"))]))
+            else:  # CHAR_LENGTH(): characters (of a binary string: bytes)
+                node.replace(exp.Anonymous(this="length", expressions=[arg]))
+        elif type(node) in _FUNCTION_NODES:
+            args = [a for a in node.args.values() if isinstance(a, exp.Expression)]
+            node.replace(exp.Anonymous(this=_FUNCTION_NODES[type(node)], expressions=args))
+        elif isinstance(node, exp.Anonymous) and node.name.upper() in _ANONYMOUS:
+            node.set("this", _ANONYMOUS[node.name.upper()])
+        elif isinstance(node, exp.UnixToTime):
+            node.replace(exp.Anonymous(this="rm_from_unixtime", expressions=[node.this]))
+
+
+def _generate(tree: exp.Expression, plan: Plan) -> str:
+    if isinstance(tree, exp.Insert):
+        return _insert_sql(tree, plan)
+    try:
+        return tree.sql(dialect="sqlite")
+    except (sqlglot.errors.UnsupportedError, ValueError) as e:
+        raise ServerError(errors.ER_NOT_SUPPORTED_YET, str(e)[:64]) from None
+
+
+def _insert_sql(tree: exp.Insert, plan: Plan) -> str:
+    conflict = tree.args.get("conflict")
+    if plan.replace:
+        tree.set("alternative", "REPLACE")
+    if not (isinstance(conflict, exp.OnConflict) and conflict.args.get("duplicate")):
+        return tree.sql(dialect="sqlite")
+    # ON DUPLICATE KEY UPDATE a = VALUES(a)  ->  ON CONFLICT DO UPDATE SET a = excluded.a
+    tree.set("conflict", None)
+    sets = []
+    for eq in conflict.expressions:
+        for call in list(eq.find_all(exp.Anonymous)):
+            if call.name.upper() == "VALUES" and call.expressions:
+                call.replace(exp.column(call.expressions[0].name, table="excluded"))
+        for call in list(eq.find_all(exp.Values)):
+            if call.expressions:
+                first = call.expressions[0]
+                call.replace(exp.column(first.name, table="excluded"))
+        for col in list(eq.this.find_all(exp.Column)):
+            col.set("table", None)
+        sets.append(eq.sql(dialect="sqlite"))
+    body = tree.sql(dialect="sqlite")
+    if isinstance(tree.expression, exp.Select):
+        body += " WHERE TRUE"  # sqlite.org/lang_upsert: the parsing ambiguity
+    return f"{body} ON CONFLICT DO UPDATE SET {', '.join(sets)}"
+
+
+def literal_type(value: Any) -> SqlType:
+    """The type MariaDB gives a bare literal of this value (SELECT 1, SELECT 'abc')."""
+    if isinstance(value, bool):
+        return SqlType("int", 1)
+    if isinstance(value, int):
+        digits = len(str(abs(value))) + (value < 0)
+        if value > 2**63 - 1:
+            return SqlType("bigint", 20, unsigned=True)
+        return SqlType("int" if digits < 10 else "bigint", digits)
+    if isinstance(value, float):
+        return SqlType("double", None, None)
+    if hasattr(value, "as_tuple"):  # Decimal
+        t = value.as_tuple()
+        scale = -t.exponent if isinstance(t.exponent, int) and t.exponent < 0 else 0
+        return T.decimal(max(len(t.digits), scale, 1), scale)
+    if isinstance(value, bytes):
+        return T.varbinary(len(value))
+    if isinstance(value, str):
+        return T.varchar(len(value))
+    return T.NULL

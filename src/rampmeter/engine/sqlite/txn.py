@@ -1,0 +1,284 @@
+"""Transaction and lock state of one session: the one object that says BEGIN, COMMIT, ROLLBACK,
+SAVEPOINT, takes and gives back the engine's write lock, and keeps LOCK TABLES / FLUSH TABLES
+WITH READ LOCK / GET_LOCK counts.
+
+How InnoDB's behaviour maps onto SQLite (docs/sql.md has the user's version):
+- SQLite has one writer per database file and snapshot reads (WAL). Writers queue on the
+  engine's write lock in Python (locks.py), so a wait is visible to the thread pool (TABLE_LOCK)
+  and bounded by innodb_lock_wait_timeout (1205); KILL QUERY ends it (1317).
+- Every transaction starts deferred: BEGIN, START TRANSACTION [READ ONLY | READ WRITE | WITH
+  CONSISTENT SNAPSHOT] and the implicit one of autocommit=0 read a snapshot and take no lock.
+  This is REPEATABLE READ for reads, as InnoDB's consistent reads are.
+- At its first write (or SELECT ... FOR UPDATE / LOCK IN SHARE MODE), a transaction takes the
+  write lock, and then - having written nothing yet - moves its snapshot to the latest commit
+  (ROLLBACK, BEGIN IMMEDIATE, its savepoints made again). InnoDB's writes and locking reads act
+  on the latest committed rows too, so the statement sees what it would see in MariaDB and a
+  transaction never fails because someone else committed after its first read (SQLite's
+  BUSY_SNAPSHOT, which earlier versions reported as 1213). What differs: reads after that point
+  see the newer snapshot, where InnoDB would keep showing the old one for rows the transaction
+  did not touch. The lock is held until COMMIT / ROLLBACK, so no later write can fail.
+- An autocommit write holds the lock for its one statement. DDL commits what is open first
+  (MySQL's implicit commit) and runs under the lock as one SQLite transaction.
+- LOCK TABLES and FLUSH TABLES WITH READ LOCK hold the write lock until UNLOCK TABLES (the
+  latter reported as a GLOBAL_LOCK wait); both commit first, as in MySQL.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+from rampmeter import errors
+from rampmeter.engine.base import WaitHook, WaitReason
+from rampmeter.engine.locks import WRITE_LOCK, WaitAborted
+from rampmeter.engine.sqlite.catalog import q
+from rampmeter.errors import ServerError
+
+if TYPE_CHECKING:
+    from rampmeter.engine.locks import LockTable
+    from rampmeter.engine.sqlite.handle import Handle
+
+
+class _Open:
+    """The open transaction."""
+
+    __slots__ = ("explicit", "read_only", "wrote", "owns_lock", "savepoints")
+
+    def __init__(self, *, explicit: bool, read_only: bool = False) -> None:
+        self.explicit = explicit
+        self.read_only = read_only
+        self.wrote = False               # has the write lock and a fresh snapshot
+        self.owns_lock = False           # took the write lock itself (not LOCK TABLES')
+        self.savepoints: list[str] = []  # in creation order
+
+
+class Transactions:
+    def __init__(self, handle: Handle, locks: LockTable, waiting: WaitHook, *,
+                 cancelled: Callable[[], bool], lock_timeout: Callable[[], float],
+                 connection_id: int = 0) -> None:
+        self.connection_id = connection_id  # IS_USED_LOCK() names the owner by it
+        self._handle = handle
+        self._locks = locks
+        self._waiting = waiting
+        self._cancelled = cancelled
+        self._lock_timeout = lock_timeout
+        self._txn: _Open | None = None
+        self.autocommit = True
+        self._table_locks = 0   # holds of the write lock for LOCK TABLES / FTWRL
+        self.user_locks = 0     # GET_LOCK holds (functions.py keeps the count)
+
+    # --- state ------------------------------------------------------------------------------
+    @property
+    def in_transaction(self) -> bool:
+        return self._txn is not None
+
+    @property
+    def holds_locks(self) -> bool:
+        """LOCK TABLES / FTWRL or GET_LOCK locks; plain counters, asked on every command."""
+        return self._table_locks > 0 or self.user_locks > 0
+
+    @property
+    def read_only(self) -> bool:
+        return self._txn is not None and self._txn.read_only
+
+    def holds_write(self) -> bool:
+        return self._locks.owner_of(WRITE_LOCK) is self
+
+    # --- the write lock --------------------------------------------------------------------
+    def _acquire(self, reason: WaitReason = WaitReason.TABLE_LOCK) -> None:
+        if self._locks.try_acquire(WRITE_LOCK, self):
+            return
+        with self._waiting(reason):
+            try:
+                ok = self._locks.acquire(WRITE_LOCK, self, self._lock_timeout(),
+                                         self._cancelled)
+            except WaitAborted:
+                raise ServerError(errors.ER_QUERY_INTERRUPTED) from None
+        if not ok:
+            raise ServerError(errors.ER_LOCK_WAIT_TIMEOUT)
+
+    def _release(self) -> None:
+        self._locks.release(WRITE_LOCK, self)
+
+    # --- transactions -------------------------------------------------------------------------
+    def begin(self, *, read_only: bool = False) -> None:
+        """BEGIN / START TRANSACTION: commit what is open, start a deferred transaction."""
+        self.implicit_commit()
+        self._handle.execute("BEGIN")
+        self._txn = _Open(explicit=True, read_only=read_only)
+
+    def before_statement(self) -> None:
+        """autocommit=0: the first statement opens the implicit transaction."""
+        if self._txn is None and not self.autocommit:
+            self._handle.execute("BEGIN")
+            self._txn = _Open(explicit=False)
+
+    def end(self, how: str) -> None:
+        """COMMIT or ROLLBACK the open transaction (if any) and give the write lock back."""
+        txn, self._txn = self._txn, None
+        try:
+            if txn is not None and self._handle.in_transaction:
+                self._handle.execute(how)
+        finally:
+            if how == "COMMIT":
+                self._handle.committed()
+            else:
+                self._handle.rolled_back()
+            if txn is not None and txn.owns_lock:
+                self._release()
+
+    def commit(self) -> None:
+        self.end("COMMIT")
+
+    def rollback(self) -> None:
+        self.end("ROLLBACK")
+
+    def implicit_commit(self) -> None:
+        if self._txn is not None:
+            self.end("COMMIT")
+
+    def set_autocommit(self, on: bool) -> None:
+        if on and not self.autocommit:
+            self.implicit_commit()
+        self.autocommit = on
+
+    def lost(self) -> None:
+        """SQLite rolled the transaction back on its own (an error it cannot recover)."""
+        self.end("ROLLBACK")
+
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        """Around a write, or a locking read inside a transaction: hold the write lock as the
+        module rules say."""
+        txn = self._txn
+        if txn is not None and txn.read_only:
+            raise ServerError(errors.ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION)
+        statement_lock = False
+        if txn is not None:
+            if not txn.wrote:
+                if not self.holds_write():
+                    self._acquire()
+                    txn.owns_lock = True
+                self._fresh_snapshot(txn)
+        elif not self.autocommit:
+            owns = not self.holds_write()
+            if owns:
+                self._acquire()
+            try:
+                self._handle.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error:
+                if owns:
+                    self._release()
+                raise
+            self._txn = _Open(explicit=False)
+            self._txn.wrote = True
+            self._txn.owns_lock = owns
+        elif not self.holds_write():
+            self._acquire()
+            statement_lock = True
+        try:
+            yield
+        finally:
+            if statement_lock:
+                self._release()
+
+    def _fresh_snapshot(self, txn: _Open) -> None:
+        """Holding the write lock, with nothing written: restart on the latest commit."""
+        try:
+            if self._handle.in_transaction:
+                self._handle.execute("ROLLBACK")
+                self._handle.rolled_back()
+            self._handle.execute("BEGIN IMMEDIATE")
+            for name in txn.savepoints:
+                self._handle.execute(f"SAVEPOINT {q(name)}")
+        except sqlite3.Error:
+            if txn.owns_lock:
+                self._release()
+            self._txn = None
+            raise
+        txn.wrote = True
+
+    # --- savepoints -------------------------------------------------------------------------
+    def savepoint(self, name: str) -> None:
+        if self._txn is None:
+            if self.autocommit:
+                return  # MySQL: a savepoint outside a transaction is a no-op
+            self.before_statement()
+        assert self._txn is not None
+        self._handle.execute(f"SAVEPOINT {q(name)}")
+        sps = self._txn.savepoints
+        if name.lower() in (s.lower() for s in sps):  # MySQL replaces a same-named savepoint
+            sps[:] = [s for s in sps if s.lower() != name.lower()]
+        sps.append(name)
+
+    def to_savepoint(self, verb: str, name: str) -> None:
+        """ROLLBACK TO / RELEASE a savepoint of the open transaction (1305 when unknown)."""
+        txn = self._txn
+        if txn is None or name.lower() not in (s.lower() for s in txn.savepoints):
+            raise ServerError(errors.ER_SP_DOES_NOT_EXIST, "SAVEPOINT", name)
+        try:
+            self._handle.execute(f"{verb} {q(name)}")
+        except sqlite3.OperationalError:
+            raise ServerError(errors.ER_SP_DOES_NOT_EXIST, "SAVEPOINT", name) from None
+        if verb == "ROLLBACK TO":
+            self._handle.rolled_back()  # may have undone temp triggers: they are made again
+        idx = [s.lower() for s in txn.savepoints].index(name.lower())
+        # ROLLBACK TO keeps the savepoint, RELEASE drops it; both drop the later ones.
+        del txn.savepoints[idx + (1 if verb == "ROLLBACK TO" else 0):]
+
+    # --- DDL and table locks ---------------------------------------------------------------
+    @contextmanager
+    def ddl(self) -> Iterator[None]:
+        """One atomic schema change under the write lock, after an implicit commit."""
+        self.implicit_commit()
+        self._acquire()
+        try:
+            self._handle.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                self._handle.execute("ROLLBACK")
+                self._handle.rolled_back()
+                raise
+            self._handle.execute("COMMIT")
+            self._handle.committed()
+        finally:
+            self._release()
+
+    @contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """The write lock for work outside any SQLite transaction (DROP DATABASE)."""
+        self.implicit_commit()
+        self._acquire()
+        try:
+            yield
+        finally:
+            self._release()
+
+    def lock_tables(self, reason: WaitReason = WaitReason.TABLE_LOCK) -> None:
+        """LOCK TABLES / FLUSH TABLES WITH READ LOCK: commit, then hold the write lock."""
+        self.implicit_commit()
+        self.unlock_tables()
+        self._acquire(reason)
+        self._table_locks += 1
+
+    def unlock_tables(self) -> None:
+        if self._table_locks:
+            self.implicit_commit()
+            while self._table_locks:
+                self._release()
+                self._table_locks -= 1
+
+    # --- life cycle -----------------------------------------------------------------------------
+    def release_everything(self) -> None:
+        """Roll back and give back every lock of the session (reset, close)."""
+        try:
+            self.end("ROLLBACK")
+        except sqlite3.Error:
+            pass
+        self._locks.release_all(self, names=lambda n: True)
+        self._table_locks = 0
+        self.user_locks = 0
+        self.autocommit = True

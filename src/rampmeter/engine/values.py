@@ -1,0 +1,712 @@
+"""Values into and out of typed columns: what MariaDB stores for a value, what it says when the
+value does not fit, and what a stored value looks like to the client.
+
+Rules:
+- `store(t, v)` converts one value for a column of type `t` and returns (stored, problem). The
+  problem, when there is one, is what MariaDB reports (measured on 10.11.19, default sql_mode):
+  1264 out of range (the stored value is clamped), 1265 data truncated (a string with a number
+  in front of junk, an invalid ENUM member, a DECIMAL rounded to its scale - the last only a
+  Note), 1366 incorrect value (no number at all, invalid bytes for the character set), 1406 data
+  too long, 1292 incorrect date / time. The caller decides what strict mode makes of it
+  (statement error, or a warning and the fixed value); a 1265 Note never fails a statement.
+- Storage forms in SQLite (types.SqlType.affinity names the column's affinity):
+  integers as INTEGER, except BIGINT UNSIGNED values above 2^63-1, which SQLite cannot hold:
+  they are TEXT '~' + 20 digits, so they sort after every integer and among themselves, compare
+  equal to the same literal, and read back exactly (arithmetic on them is not exact);
+  DECIMAL as INTEGER when integral and within 64 bits, else REAL (exact to 15 significant
+  digits), read back quantized to the column's scale; FLOAT / DOUBLE as REAL; text, ENUM, SET,
+  JSON as TEXT; DATE 'YYYY-MM-DD', DATETIME / TIMESTAMP 'YYYY-MM-DD HH:MM:SS' plus exactly fsp
+  fraction digits (so text order is time order), TIME '[-]HH:MM:SS[.f]'; YEAR and BIT as
+  INTEGER; binary strings as BLOB (BINARY(n) padded with 0x00 to n bytes, as MariaDB does).
+- `load(t)` returns the function that turns stored values of a column of type `t` into what the
+  wire encoders expect (Decimal quantized to the scale, bytes for binary strings and BIT, the
+  zero-padded text of a ZEROFILL number, ...), or None when stored values go out as they are.
+- Fractional seconds beyond a column's precision are truncated, not rounded (MariaDB 10.11
+  without TIME_ROUND_FRACTIONAL).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import re
+from collections.abc import Callable
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from typing import Any, NamedTuple
+
+from rampmeter import errors
+from rampmeter.engine.types import SqlType
+from rampmeter.sql import charsets
+
+_NUMBER = re.compile(r"[ \t\n\r\f\v]*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)")
+_INT_MAX = 2**63 - 1
+BIG_UNSIGNED = "~"
+
+
+class Problem(NamedTuple):
+    code: int
+    kind: str = ""       # 'integer', 'decimal', 'double', 'string', 'date', 'datetime', 'time'
+    shown: str = ""      # the offending value as the message quotes it
+    note: bool = False   # a Note (DECIMAL rounding), never an error
+
+
+def _num_text(v: Any) -> str:
+    if isinstance(v, bytes):
+        return v.decode("latin-1")
+    return str(v)
+
+
+def parse_number(text: str) -> tuple[Decimal | float | None, bool]:
+    """The number at the front of `text` and whether the whole text was that number (trailing
+    whitespace allowed), as MariaDB's string-to-number conversion reads it."""
+    m = _NUMBER.match(text)
+    if m is None:
+        return None, False
+    token = m.group(1)
+    whole = not text[m.end():].strip(" \t\n\r\f\v")
+    try:
+        if "e" in token or "E" in token:
+            return float(token), whole
+        return Decimal(token), whole
+    except (InvalidOperation, ValueError, OverflowError):
+        return None, False
+
+
+def _round_half_up(d: Decimal) -> int:
+    return int(d.to_integral_value(ROUND_HALF_UP))
+
+
+# --- integers ---------------------------------------------------------------------------------
+def _store_int(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
+    problem = None
+    if type(v) is int:
+        n = v
+    elif isinstance(v, bool):
+        n = int(v)
+    elif isinstance(v, float):
+        if not math.isfinite(v):
+            lo, hi = t.int_range
+            return _int_stored(hi if v > 0 else lo), Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
+        n = _round_half_up(Decimal(repr(v)))
+    elif isinstance(v, Decimal):
+        n = _round_half_up(v)
+    elif isinstance(v, (str, bytes)):
+        text = _num_text(v)
+        num, whole = parse_number(text)
+        if num is None:
+            return 0, Problem(errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD, "integer", text)
+        n = _round_half_up(Decimal(repr(num)) if isinstance(num, float) else num) \
+            if not (isinstance(num, float) and not math.isfinite(num)) else 0
+        if not whole:
+            problem = Problem(errors.WARN_DATA_TRUNCATED)
+    elif isinstance(v, (dt.datetime, dt.date, dt.timedelta, dt.time)):
+        n = int(re.sub(r"\D", "", _temporal_text(v)) or 0)
+    else:
+        return 0, Problem(errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD, "integer", str(v))
+    lo, hi = t.int_range
+    if n < lo or n > hi:
+        return _int_stored(lo if n < lo else hi), Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
+    return _int_stored(n), problem
+
+
+def _int_stored(n: int) -> Any:
+    return n if n <= _INT_MAX else f"{BIG_UNSIGNED}{n:020d}"
+
+
+def big_unsigned(n: int) -> str:
+    """The stored (and bound) form of an unsigned value above BIGINT's range."""
+    return f"{BIG_UNSIGNED}{n:020d}"
+
+
+def _load_int(v: Any) -> Any:
+    if type(v) is int or v is None:
+        return v
+    if isinstance(v, str) and v[:1] == BIG_UNSIGNED:
+        return int(v[1:])
+    if isinstance(v, float):
+        return int(v) if math.isfinite(v) else 0
+    return v
+
+
+# --- DECIMAL --------------------------------------------------------------------------------
+def _to_decimal(v: Any) -> tuple[Decimal | None, Problem | None]:
+    if isinstance(v, Decimal):
+        return v, None
+    if isinstance(v, bool):
+        return Decimal(int(v)), None
+    if isinstance(v, int):
+        return Decimal(v), None
+    if isinstance(v, float):
+        if not math.isfinite(v):
+            return None, Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
+        return Decimal(repr(v)), None
+    if isinstance(v, (str, bytes)):
+        text = _num_text(v)
+        num, whole = parse_number(text)
+        if num is None:
+            return None, Problem(errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD, "decimal", text)
+        d = Decimal(repr(num)) if isinstance(num, float) else num
+        return d, None if whole else Problem(errors.WARN_DATA_TRUNCATED)
+    return None, Problem(errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD, "decimal", str(v))
+
+
+def _store_decimal(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
+    d, problem = _to_decimal(v)
+    if d is None:
+        if problem is not None and problem.code == errors.ER_WARN_DATA_OUT_OF_RANGE:
+            return _decimal_stored(_decimal_max(t)), problem
+        return 0, problem
+    scale = t.scale or 0
+    q = d.quantize(Decimal(1).scaleb(-scale), ROUND_HALF_UP)
+    if problem is None and q != d:
+        problem = Problem(errors.WARN_DATA_TRUNCATED, note=True)
+    top = _decimal_max(t)
+    if t.unsigned and q < 0:
+        return 0, Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
+    if abs(q) > top:
+        return _decimal_stored(top if q > 0 else -top), Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
+    return _decimal_stored(q), problem
+
+
+def _decimal_max(t: SqlType) -> Decimal:
+    prec, scale = t.width or 10, t.scale or 0
+    return Decimal("9" * (prec - scale) + ("." + "9" * scale if scale else "") or "0")
+
+
+def _decimal_stored(d: Decimal) -> int | float:
+    if d == d.to_integral_value() and abs(d) <= _INT_MAX:
+        return int(d)
+    return float(d)
+
+
+def decimal_loader(scale: int) -> Callable[[Any], Any]:
+    quantum = Decimal(1).scaleb(-scale)
+
+    def load(v: Any) -> Any:
+        if v is None:
+            return None
+        if isinstance(v, float):
+            if not math.isfinite(v):
+                return v
+            d = Decimal(repr(v))
+        elif isinstance(v, int):
+            d = Decimal(v)
+        elif isinstance(v, Decimal):
+            d = v
+        else:
+            d, _p = _to_decimal(v)
+            if d is None:
+                return v
+        try:
+            return d.quantize(quantum, ROUND_HALF_UP)
+        except InvalidOperation:  # too many digits for the context
+            return d
+    return load
+
+
+# --- FLOAT / DOUBLE ---------------------------------------------------------------------------
+def _store_float(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
+    problem = None
+    if isinstance(v, (int, float, Decimal)) and not isinstance(v, bool):
+        f = float(v)
+    elif isinstance(v, (str, bytes)):
+        text = _num_text(v)
+        num, whole = parse_number(text)
+        if num is None:
+            return 0.0, Problem(errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD, "double", text)
+        f = float(num)
+        if not whole:
+            problem = Problem(errors.WARN_DATA_TRUNCATED)
+    elif isinstance(v, bool):
+        f = float(v)
+    else:
+        return 0.0, Problem(errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD, "double", str(v))
+    if not math.isfinite(f):
+        return 0.0, Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
+    if t.width is not None and t.scale is not None:
+        f = round(f, t.scale)
+        top = 10.0 ** (t.width - t.scale) - 10.0 ** -t.scale
+        if abs(f) > top:
+            return math.copysign(top, f), Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
+    if t.name == "float" and abs(f) > 3.402823466e38:
+        return math.copysign(3.402823466e38, f), Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
+    if t.unsigned and f < 0:
+        return 0.0, Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
+    return f, problem
+
+
+def _float_loader(t: SqlType) -> Callable[[Any], Any] | None:
+    if t.width is not None and t.scale is not None:
+        scale = t.scale
+
+        def fixed(v: Any) -> Any:  # DOUBLE(M,D) prints D decimals, as MariaDB does
+            return None if v is None else f"{float(v):.{scale}f}"
+        return fixed
+    if t.name == "float":
+        def single(v: Any) -> Any:  # FLOAT holds about 6 significant digits (FLT_DIG)
+            if v is None or not isinstance(v, (int, float)):
+                return v
+            return float(f"{float(v):.6g}")
+        return single
+    return None
+
+
+# --- strings ----------------------------------------------------------------------------------
+def _store_text(t: SqlType, v: Any, client: charsets.Charset) -> tuple[Any, Problem | None]:
+    problem = None
+    if isinstance(v, str):
+        text = v
+    elif isinstance(v, bytes):
+        text = v.decode("utf-8", "surrogateescape") if client.codec == "utf-8" else \
+            client.decode(v)
+        if not charsets.is_valid(text):
+            shown = _hex_prefix(v)
+            text = "".join(ch if not "\udc80" <= ch <= "\udcff" else "?" for ch in text)
+            problem = Problem(errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD, "string", shown)
+    elif isinstance(v, float):
+        from rampmeter.protocol.results import format_float
+        text = format_float(v)
+    elif isinstance(v, Decimal):
+        text = format(v, "f")
+    elif isinstance(v, (dt.datetime, dt.date, dt.timedelta, dt.time)):
+        text = _temporal_text(v)
+    else:
+        text = str(v)
+    if t.name == "enum":
+        return _store_enum(t, v, text)
+    if t.name == "set":
+        return _store_set(t, v, text)
+    if t.name == "json":
+        try:
+            json.loads(text)
+        except ValueError:
+            return text, Problem(4025)
+        return text, problem
+    if t.charset not in (None, "utf8mb4", "utf8mb3", "binary") and not text.isascii():
+        cs = charsets.charset(t.charset)
+        if cs is not None and cs.codec:
+            fitted = cs.encode(text).decode(cs.codec, "replace")
+            if fitted != text:
+                problem = problem or Problem(errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD,
+                                             "string", _hex_prefix(text.encode()))
+                text = fitted
+    if t.charset == "utf8mb3" and any(ord(ch) > 0xFFFF for ch in text):
+        problem = problem or Problem(errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD, "string",
+                                     _hex_prefix(text.encode()))
+        text = "".join("?" if ord(ch) > 0xFFFF else ch for ch in text)
+    limit = t.max_chars
+    if t.name == "char":
+        text = text.rstrip(" ")
+    if limit is not None and len(text) > limit:
+        cut = text[:limit]
+        if text[limit:].strip(" ") == "" and t.name in ("char", "varchar"):
+            return cut, Problem(errors.WARN_DATA_TRUNCATED, note=True)
+        return cut, Problem(errors.ER_DATA_TOO_LONG)
+    return text, problem
+
+
+def _hex_prefix(raw: bytes) -> str:
+    """How MariaDB quotes invalid bytes in 1366: \\xFF for each byte, at most a few."""
+    return "".join(f"\\x{b:02X}" if b >= 0x80 else chr(b) for b in raw[:8]) + \
+        ("..." if len(raw) > 8 else "")
+
+
+def _store_enum(t: SqlType, v: Any, text: str) -> tuple[Any, Problem | None]:
+    if isinstance(v, int) and not isinstance(v, bool):
+        if 1 <= v <= len(t.members):
+            return t.members[v - 1], None
+        return "", Problem(errors.WARN_DATA_TRUNCATED)
+    folded = text.rstrip(" ").lower()
+    for m in t.members:
+        if m.lower() == folded:
+            return m, None
+    if text.isdigit() and 1 <= int(text) <= len(t.members):
+        return t.members[int(text) - 1], None
+    return "", Problem(errors.WARN_DATA_TRUNCATED)
+
+
+def _store_set(t: SqlType, v: Any, text: str) -> tuple[Any, Problem | None]:
+    if isinstance(v, int) and not isinstance(v, bool):
+        if v < 0 or v >= 1 << len(t.members):
+            return "", Problem(errors.WARN_DATA_TRUNCATED)
+        return ",".join(m for i, m in enumerate(t.members) if v >> i & 1), None
+    if text == "":
+        return "", None
+    wanted = {p.lower() for p in text.split(",")}
+    chosen = [m for m in t.members if m.lower() in wanted]
+    problem = None
+    if len(chosen) < len(wanted):
+        problem = Problem(errors.WARN_DATA_TRUNCATED)
+    return ",".join(chosen), problem
+
+
+def _store_binary(t: SqlType, v: Any, client: charsets.Charset) -> tuple[Any, Problem | None]:
+    if isinstance(v, bytes):
+        raw = v
+    elif isinstance(v, str):
+        raw = client.encode(v)
+    elif isinstance(v, float):
+        from rampmeter.protocol.results import format_float
+        raw = format_float(v).encode()
+    elif isinstance(v, Decimal):
+        raw = format(v, "f").encode()
+    elif isinstance(v, (dt.datetime, dt.date, dt.timedelta, dt.time)):
+        raw = _temporal_text(v).encode()
+    else:
+        raw = str(v).encode()
+    limit = t.max_chars
+    if limit is not None and len(raw) > limit:
+        return raw[:limit], Problem(errors.ER_DATA_TOO_LONG)
+    if t.name == "binary" and limit is not None and len(raw) < limit:
+        raw = raw + b"\0" * (limit - len(raw))
+    return raw, None
+
+
+def _load_binary(v: Any) -> Any:
+    if isinstance(v, str):
+        return v.encode("utf-8", "surrogateescape")
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        from rampmeter.protocol.results import format_float
+        return (str(v) if isinstance(v, int) else format_float(v)).encode()
+    return v
+
+
+def _load_text(v: Any) -> Any:
+    if isinstance(v, bytes):
+        return v.decode("utf-8", "surrogateescape")
+    if isinstance(v, float):
+        from rampmeter.protocol.results import format_float
+        return format_float(v)
+    if isinstance(v, int) and not isinstance(v, bool):
+        return str(v)
+    return v
+
+
+# --- BIT and YEAR -----------------------------------------------------------------------------
+def _store_bit(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
+    if isinstance(v, bytes):
+        n = int.from_bytes(v, "big") if v else 0
+    elif isinstance(v, bool):
+        n = int(v)
+    elif isinstance(v, int):
+        n = v
+    else:
+        stored, problem = _store_int(SqlType("bigint", 20, unsigned=True), v)
+        n = _load_int(stored)
+        if problem is not None and problem.code != errors.WARN_DATA_TRUNCATED:
+            return 0, problem
+    bits = t.width or 1
+    if n < 0 or n >= 1 << bits:
+        return (1 << bits) - 1 if n > 0 else 0, Problem(errors.ER_DATA_TOO_LONG)
+    return n, None
+
+
+def _bit_loader(t: SqlType) -> Callable[[Any], Any]:
+    size = ((t.width or 1) + 7) // 8
+
+    def load(v: Any) -> Any:
+        if v is None or isinstance(v, bytes):
+            return v
+        n = int(v) if not isinstance(v, str) else int(v or 0)
+        return n.to_bytes(size, "big") if n >= 0 else bytes(size)
+    return load
+
+
+def _store_year(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
+    as_text = isinstance(v, (str, bytes))
+    stored, problem = _store_int(SqlType("int", 11), v)
+    if problem is not None and problem.code != errors.WARN_DATA_TRUNCATED:
+        return 0, problem
+    n = stored
+    if as_text and 0 <= n <= 99 and _num_text(v).strip():
+        n = 2000 + n if n < 70 else 1900 + n
+    elif not as_text and 1 <= n <= 99:
+        n = 2000 + n if n < 70 else 1900 + n
+    if n != 0 and not 1901 <= n <= 2155:
+        return 0, Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
+    return n, problem
+
+
+# --- temporal ---------------------------------------------------------------------------------
+_DATETIME_RX = re.compile(
+    r"\s*(\d{1,4})[-/.:](\d{1,2})[-/.:](\d{1,2})"
+    r"(?:(?:[T ]+|\s*)(\d{1,2})(?:[:.](\d{1,2})(?:[:.](\d{1,2})(?:\.(\d*))?)?)?)?\s*$")
+_DIGITS_RX = re.compile(r"\s*(\d{6}|\d{8}|\d{12}|\d{14})(?:\.(\d*))?\s*$")
+_TIME_RX = re.compile(r"\s*(-)?\s*(?:(\d+)\s+)?(\d+)(?::(\d{1,2})(?::(\d{1,2}))?)?(?:\.(\d*))?\s*$")
+
+
+def _temporal_text(v: Any) -> str:
+    if isinstance(v, dt.datetime):
+        return v.replace(tzinfo=None).isoformat(" ")
+    if isinstance(v, dt.date):
+        return v.isoformat()
+    if isinstance(v, dt.timedelta):
+        return _timedelta_text(v, 6)
+    if isinstance(v, dt.time):
+        return v.isoformat()
+    return str(v)
+
+
+def _timedelta_text(td: dt.timedelta, fsp: int) -> str:
+    us = (td.days * 86400 + td.seconds) * 1_000_000 + td.microseconds
+    sign = "-" if us < 0 else ""
+    secs, micro = divmod(abs(us), 1_000_000)
+    h, rem = divmod(secs, 3600)
+    text = f"{sign}{h:02d}:{rem // 60:02d}:{rem % 60:02d}"
+    if fsp:
+        text += "." + f"{micro:06d}"[:fsp]
+    return text
+
+
+def _year4(y: str) -> int:
+    n = int(y)
+    if len(y) <= 2:
+        return 2000 + n if n < 70 else 1900 + n
+    return n
+
+
+def parse_datetime(text: str) -> tuple[int, int, int, int, int, int, str] | None:
+    """(y, m, d, hh, mm, ss, fraction digits) from MySQL's datetime spellings, or None."""
+    m = _DATETIME_RX.match(text)
+    if m:
+        y, mo, d, h, mi, s, frac = m.groups()
+        return (_year4(y), int(mo), int(d), int(h or 0), int(mi or 0), int(s or 0), frac or "")
+    m = _DIGITS_RX.match(text)
+    if m:
+        digits, frac = m.group(1), m.group(2) or ""
+        if len(digits) in (6, 12):
+            y, rest = _year4(digits[:2]), digits[2:]
+        else:
+            y, rest = int(digits[:4]), digits[4:]
+        parts = [int(rest[i:i + 2]) for i in range(0, len(rest), 2)] + [0, 0, 0]
+        return (y, parts[0], parts[1], parts[2], parts[3], parts[4], frac)
+    return None
+
+
+def _valid_date(y: int, mo: int, d: int) -> bool:
+    if y == mo == d == 0:
+        return True  # the zero date (NO_ZERO_DATE is not in MariaDB 10.11's default sql_mode)
+    if mo == 0 or d == 0:
+        return 0 <= mo <= 12 and 0 <= d <= 31  # zero parts (NO_ZERO_IN_DATE is not either)
+    if not 1 <= mo <= 12:
+        return False
+    try:
+        dt.date(max(y, 1), mo, d)
+    except ValueError:
+        return False
+    return True
+
+
+def _store_temporal(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
+    name = t.name
+    if name == "time":
+        return _store_time(t, v)
+    kind = "date" if name == "date" else "datetime"
+    zero = "0000-00-00" if name == "date" else "0000-00-00 00:00:00" + (
+        "." + "0" * t.fsp if t.fsp else "")
+    if isinstance(v, dt.datetime):
+        parts = (v.year, v.month, v.day, v.hour, v.minute, v.second, f"{v.microsecond:06d}")
+    elif isinstance(v, dt.date):
+        parts = (v.year, v.month, v.day, 0, 0, 0, "")
+    elif isinstance(v, (int, Decimal)) and not isinstance(v, bool):
+        if v == 0:
+            return zero, None
+        parsed = parse_datetime(str(v))
+        if parsed is None:
+            return zero, Problem(errors.ER_TRUNCATED_WRONG_VALUE, kind, str(v))
+        parts = parsed
+    elif isinstance(v, (str, bytes)):
+        text = _num_text(v)
+        parsed = parse_datetime(text)
+        if parsed is None:
+            return zero, Problem(errors.ER_TRUNCATED_WRONG_VALUE, kind, text)
+        parts = parsed
+    else:
+        return zero, Problem(errors.ER_TRUNCATED_WRONG_VALUE, kind, str(v))
+    y, mo, d, h, mi, s, frac = parts
+    if not _valid_date(y, mo, d) or h > 23 or mi > 59 or s > 59 or y > 9999:
+        return zero, Problem(errors.ER_TRUNCATED_WRONG_VALUE, kind, _temporal_shown(v))
+    if name == "date":
+        problem = None
+        if h or mi or s or frac.strip("0"):
+            problem = Problem(errors.WARN_DATA_TRUNCATED, note=True)
+        return f"{y:04d}-{mo:02d}-{d:02d}", problem
+    text = f"{y:04d}-{mo:02d}-{d:02d} {h:02d}:{mi:02d}:{s:02d}"
+    if t.fsp:
+        text += "." + (frac + "000000")[:t.fsp]
+    return text, None
+
+
+def _temporal_shown(v: Any) -> str:
+    return _num_text(v) if isinstance(v, (str, bytes)) else _temporal_text(v)
+
+
+def _store_time(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
+    fsp = t.fsp
+    if isinstance(v, dt.timedelta):
+        td = v
+    elif isinstance(v, dt.datetime):
+        td = dt.timedelta(hours=v.hour, minutes=v.minute, seconds=v.second,
+                          microseconds=v.microsecond)
+    elif isinstance(v, dt.time):
+        td = dt.timedelta(hours=v.hour, minutes=v.minute, seconds=v.second,
+                          microseconds=v.microsecond)
+    else:
+        text = _num_text(v) if isinstance(v, (str, bytes)) else str(v)
+        parsed = _parse_time(text)
+        if parsed is None:
+            dtp = parse_datetime(text)
+            if dtp is None:
+                return "00:00:00", Problem(errors.ER_TRUNCATED_WRONG_VALUE, "time", text)
+            td = dt.timedelta(hours=dtp[3], minutes=dtp[4], seconds=dtp[5])
+        else:
+            td = parsed
+            if td is _BAD_TIME:
+                return "00:00:00", Problem(errors.ER_TRUNCATED_WRONG_VALUE, "time", text)
+    limit = dt.timedelta(hours=838, minutes=59, seconds=59)
+    if abs(td) > limit + dt.timedelta(microseconds=999999):
+        td = limit if td > dt.timedelta(0) else -limit
+        return _timedelta_text(td, fsp), Problem(errors.ER_TRUNCATED_WRONG_VALUE, "time",
+                                                 _temporal_shown(v))
+    return _timedelta_text(td, fsp), None
+
+
+_BAD_TIME = dt.timedelta(days=-999999)
+
+
+def _parse_time(text: str) -> dt.timedelta | None:
+    m = _TIME_RX.match(text)
+    if not m:
+        return None
+    neg, days, a, b, c, frac = m.groups()
+    if b is None and c is None:
+        # HHMMSS / MMSS / SS as a number
+        digits = a.rjust(6, "0")
+        h, mi, s = int(digits[:-4]), int(digits[-4:-2]), int(digits[-2:])
+    elif c is None:
+        h, mi, s = int(a), int(b), 0
+    else:
+        h, mi, s = int(a), int(b), int(c)
+    if mi > 59 or s > 59:
+        return _BAD_TIME
+    h += int(days or 0) * 24
+    micro = int((frac or "0").ljust(6, "0")[:6])
+    td = dt.timedelta(hours=h, minutes=mi, seconds=s, microseconds=micro)
+    return -td if neg else td
+
+
+def _datetime_loader(t: SqlType) -> Callable[[Any], Any]:
+    fsp = t.fsp
+    width = 19 + (fsp + 1 if fsp else 0)
+
+    def load(v: Any) -> Any:
+        if type(v) is str and len(v) == width:
+            return v
+        if v is None:
+            return None
+        stored, _p = _store_temporal(t, v)
+        return stored
+    return load
+
+
+def _time_loader(t: SqlType) -> Callable[[Any], Any]:
+    def load(v: Any) -> Any:
+        if v is None:
+            return None
+        stored, _p = _store_time(t, v)
+        return stored
+    return load
+
+
+# --- the two doors -----------------------------------------------------------------------------
+def store(t: SqlType, v: Any, client: charsets.Charset = charsets.UTF8MB4
+          ) -> tuple[Any, Problem | None]:
+    """One value for a column of type `t` -> (stored value, problem or None)."""
+    if v is None:
+        return None, None
+    n = t.name
+    if t.is_integer:
+        return _store_int(t, v)
+    if n == "decimal":
+        return _store_decimal(t, v)
+    if n in ("float", "double"):
+        return _store_float(t, v)
+    if t.is_text:
+        return _store_text(t, v, client)
+    if t.is_binary_string:
+        return _store_binary(t, v, client)
+    if n in ("date", "datetime", "timestamp", "time"):
+        return _store_temporal(t, v)
+    if n == "year":
+        return _store_year(t, v)
+    if n == "bit":
+        return _store_bit(t, v)
+    return v, None
+
+
+def load(t: SqlType) -> Callable[[Any], Any] | None:
+    """How stored values of type `t` go to the wire (see the module rules)."""
+    n = t.name
+    if t.is_integer:
+        if t.zerofill:
+            width = t.width or 0
+
+            def zerofill(v: Any) -> Any:
+                v = _load_int(v)
+                return None if v is None else str(v).rjust(width, "0")
+            return zerofill
+        if n == "bigint" and t.unsigned:
+            return _load_int  # values above 2^63-1 are stored as text (module rules)
+        return None  # INTEGER affinity: SQLite gives ints back
+    if n == "decimal":
+        loader = decimal_loader(t.scale or 0)
+        if t.zerofill:
+            width = (t.width or 10) + (1 if t.scale else 0)
+
+            def zero_dec(v: Any) -> Any:
+                d = loader(v)
+                return None if d is None else format(d, "f").rjust(width, "0")
+            return zero_dec
+        return loader
+    if n in ("float", "double"):
+        return _float_loader(t)
+    if t.is_binary_string:
+        return _load_binary
+    if t.is_text:
+        return _load_text
+    if n in ("datetime", "timestamp"):
+        return _datetime_loader(t)
+    if n == "time":
+        return _time_loader(t)
+    if n == "bit":
+        return _bit_loader(t)
+    if n in ("year", "date"):
+        return None
+    return None
+
+
+def problem_error(p: Problem, column: str, row: int, table: tuple[str, str] | None = None
+                  ) -> errors.ServerError:
+    """The ServerError (or warning text) MariaDB gives for `p` on `column` at `row`."""
+    return errors.ServerError(p.code, message=problem_message(p, column, row, table))
+
+
+def problem_message(p: Problem, column: str, row: int,
+                    table: tuple[str, str] | None = None) -> str:
+    db, tbl = table or ("", "")
+    if p.code == errors.ER_WARN_DATA_OUT_OF_RANGE:
+        return f"Out of range value for column '{column}' at row {row}"
+    if p.code == errors.WARN_DATA_TRUNCATED:
+        return f"Data truncated for column '{column}' at row {row}"
+    if p.code == errors.ER_DATA_TOO_LONG:
+        return f"Data too long for column '{column}' at row {row}"
+    if p.code == errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD:
+        return (f"Incorrect {p.kind} value: '{p.shown[:128]}' for column `{db}`.`{tbl}`."
+                f"`{column}` at row {row}")
+    if p.code == errors.ER_TRUNCATED_WRONG_VALUE:
+        return (f"Incorrect {p.kind} value: '{p.shown[:128]}' for column `{db}`.`{tbl}`."
+                f"`{column}` at row {row}")
+    if p.code == 4025:
+        return f"CONSTRAINT `{column}` failed for `{db}`.`{tbl}`"
+    return errors.format_message(p.code)

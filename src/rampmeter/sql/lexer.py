@@ -1,0 +1,277 @@
+"""The one lexer of SQL text: MariaDB 10.11's tokens, over text decoded with surrogateescape.
+
+Rules:
+- Input is `str` decoded from the client's bytes by charsets.Charset.decode, so every byte is
+  kept (invalid ones as lone surrogates) and multi-byte character sets whose second byte may be
+  0x5C (sjis, gbk, big5) cannot fake a backslash: the codec has already paired the bytes.
+- One compiled pattern per `Dialect` (sql_mode's ANSI_QUOTES and NO_BACKSLASH_ESCAPES change
+  what a quote means). Two consumers use it: `tokens()` below (statements the session and the
+  engine read word by word: SET, SHOW, DDL...) and statement.scan() (the front door, which walks
+  the same matches without building Token objects, because it runs for every statement).
+- Whitespace is ASCII whitespace only, as in MariaDB's lexer. `--` starts a comment only when
+  followed by whitespace, a control character or the end; `#` always does.
+- Executable comments (`/*! ... */`, `/*!NNNNN ... */`, `/*M!NNNNNN ... */`): the content is SQL
+  when `included()` says so, and then only the markers disappear. MariaDB 10.11 runs a 5-digit
+  version below 50700 (MySQL 5.7 and later are MySQL's own dialect, which MariaDB skips) and a
+  6-digit version up to its own version id; measured on 10.11.19: /*!50699 ran, /*!50700,
+  /*!80000 and /*!99999 did not, /*!100000 ran, /*!101120 did not.
+- A NUL byte ends the statement when only NULs and whitespace follow it (mariadb-slap sends one);
+  anywhere else outside a string it is a syntax error, as MariaDB's lexer makes it a character
+  token no rule accepts.
+- `\\N` outside a string is NULL. `?` is a parameter marker. A `:` directly followed by a word is
+  refused (1064): our shapes use `:name` placeholders, and MariaDB has no such token either.
+- Literal values: `string_value` (escapes: \\0 \\' \\" \\b \\n \\r \\t \\Z \\\\; \\% and \\_ keep their
+  backslash for LIKE; any other \\x is x; a doubled quote is one quote), `hex_value` (X'..' must
+  have an even number of digits; 0x.. is padded on the left), `bit_value`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from rampmeter import errors
+from rampmeter.config.options import SERVER_VERSION
+from rampmeter.errors import ServerError
+
+
+def _version_id(version: str) -> int:
+    """'10.11.99-MariaDB-rampmeter' -> 101199 (MYSQL_VERSION_ID)."""
+    m = re.match(r"(\d+)\.(\d+)\.(\d+)", version)
+    if not m:
+        return 0
+    major, minor, patch = (int(x) for x in m.groups())
+    return major * 10000 + minor * 100 + patch
+
+
+VERSION_ID = _version_id(SERVER_VERSION)
+_MYSQL_ONLY_FROM = 50700  # 5-digit versions from here on are skipped (see the module rules)
+
+
+@dataclass(frozen=True, slots=True)
+class Dialect:
+    """The sql_mode flags that change lexing."""
+
+    backslash_escapes: bool = True   # off with NO_BACKSLASH_ESCAPES
+    ansi_quotes: bool = False        # "x" is an identifier with ANSI_QUOTES
+    version_id: int = VERSION_ID
+
+    @staticmethod
+    def of(sql_mode: str) -> Dialect:
+        if "ANSI_QUOTES" not in sql_mode and "NO_BACKSLASH_ESCAPES" not in sql_mode:
+            return DEFAULT
+        modes = set(sql_mode.upper().split(","))
+        return Dialect("NO_BACKSLASH_ESCAPES" not in modes, "ANSI_QUOTES" in modes
+                       or "ANSI" in modes)
+
+
+DEFAULT = Dialect()
+
+_IDCHAR = r"[\w$\u0080-\U0010ffff]"
+_IDSTART = r"[A-Za-z_$\u0080-\U0010ffff]"
+
+
+@cache
+def pattern(dialect: Dialect = DEFAULT) -> re.Pattern[str]:
+    """The token pattern for `dialect`; `lastgroup` names the token kind ('dq' is a
+    double-quoted string, or an identifier under ANSI_QUOTES: `dq_kind` says which)."""
+    if dialect.backslash_escapes:
+        sq, dq = r"'(?:[^'\\]|\\.|'')*'", r'"(?:[^"\\]|\\.|"")*"'
+    else:
+        sq, dq = r"'(?:[^']|'')*'", r'"(?:[^"]|"")*"'
+    if dialect.ansi_quotes:
+        dq = r'"(?:[^"]|"")*"'
+    return re.compile(rf"""
+        (?P<ws>[ \t\n\r\f\v]+)
+      | (?P<xopen>/\*M?!(?:\d{{6}}|\d{{5}})?)
+      | (?P<comment>/\*.*?\*/|--(?=[ \t\n\r\f\v\x00-\x1f]|\Z)[^\n]*|\#[^\n]*)
+      | (?P<unclosed>/\*)
+      | (?P<xclose>\*/)
+      | (?P<str>{sq})
+      | (?P<dq>{dq})
+      | (?P<qident2>`(?:[^`]|``)*`)
+      | (?P<hex>[xX]'[^']*'|0x[0-9a-fA-F]+(?!{_IDCHAR}))
+      | (?P<bit>[bB]'[^']*'|0b[01]+(?!{_IDCHAR}))
+      | (?P<num>(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?(?!{_IDCHAR}))
+      | (?P<word>{_IDSTART}{_IDCHAR}*|\d+[A-Za-z_$\u0080-\U0010ffff]{_IDCHAR}*)
+      | (?P<sysvar>@@(?:(?i:global|session|local)\.)?(?:[\w$]+|`(?:[^`]|``)*`))
+      | (?P<uservar>@(?:[\w$.]+|'(?:[^'\\]|\\.|'')*'|"(?:[^"\\]|\\.|"")*"|`(?:[^`]|``)*`))
+      | (?P<param>\?)
+      | (?P<nullsym>\\N(?!{_IDCHAR}))
+      | (?P<op>:=|<=>|<<|>>|<=|>=|<>|!=|&&|\|\||->>|->|[-+*/%&|^~!=<>(),.;{{}}@\[\]])
+      | (?P<colon>:(?!{_IDCHAR}))
+      | (?P<bad>.)
+    """, re.VERBOSE | re.DOTALL)
+
+
+def dq_kind(dialect: Dialect) -> str:
+    return "qident" if dialect.ansi_quotes else "str"
+
+
+def included(opener: str, dialect: Dialect = DEFAULT) -> bool:
+    """Whether the content of the executable comment opened by `opener` ('/*!', '/*!40101',
+    '/*M!100500') is SQL (see the module rules)."""
+    digits = opener.lstrip("/*M!")
+    if not digits:
+        return not opener.startswith("/*M")  # /*M! without a version: MariaDB skips it
+    version = int(digits)
+    if len(digits) == 5:
+        return version < _MYSQL_ONLY_FROM
+    return version <= dialect.version_id
+
+
+def syntax_error(text: str, pos: int) -> ServerError:
+    """1064 as MariaDB words it: the text from the offending token on, and its line."""
+    pos = max(0, min(pos, len(text)))
+    line = text.count("\n", 0, pos) + 1
+    return ServerError(errors.ER_PARSE_ERROR, text[pos:pos + 80], line)
+
+
+def strip_end(text: str) -> str:
+    """The statement without trailing whitespace, NULs and semicolons' whitespace."""
+    return text.rstrip(" \t\n\r\f\v\x00")
+
+
+# --- literal values -------------------------------------------------------------------------
+_ESCAPES = {"0": "\0", "'": "'", '"': '"', "b": "\b", "n": "\n", "r": "\r", "t": "\t",
+            "Z": "\x1a", "\\": "\\", "%": "\\%", "_": "\\_"}
+_ESCAPE_RX = re.compile(r"\\(.)", re.DOTALL)
+
+
+def string_value(quoted: str, backslash_escapes: bool = True) -> str:
+    """The value of a quoted string token ('...' or "...")."""
+    q = quoted[0]
+    body = quoted[1:-1]
+    if q * 2 in body:
+        if backslash_escapes and "\\" in body:
+            return _unescape_with_doubles(body, q)
+        body = body.replace(q * 2, q)
+    if backslash_escapes and "\\" in body:
+        return _ESCAPE_RX.sub(lambda m: _ESCAPES.get(m.group(1), m.group(1)), body)
+    return body
+
+
+def _unescape_with_doubles(body: str, q: str) -> str:
+    out: list[str] = []
+    i, n = 0, len(body)
+    while i < n:
+        ch = body[i]
+        if ch == "\\" and i + 1 < n:
+            out.append(_ESCAPES.get(body[i + 1], body[i + 1]))
+            i += 2
+        elif ch == q and i + 1 < n and body[i + 1] == q:
+            out.append(q)
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+def ident_value(quoted: str) -> str:
+    """The name in a `quoted` identifier (or an ANSI "quoted" one); a bare word as it is."""
+    if len(quoted) >= 2 and quoted[0] == quoted[-1] and quoted[0] in "`\"":
+        q = quoted[0]
+        return quoted[1:-1].replace(q * 2, q)
+    return quoted
+
+
+def hex_value(text: str) -> bytes | None:
+    """X'4142' / 0x4142 -> b'AB'; None when X'..' is malformed (odd length, non-hex digit)."""
+    if text[0] in "xX":
+        digits = text[2:-1]
+        if len(digits) % 2:
+            return None
+    else:
+        digits = text[2:]
+        if len(digits) % 2:
+            digits = "0" + digits
+    try:
+        return bytes.fromhex(digits)
+    except ValueError:
+        return None
+
+
+def bit_value(text: str) -> bytes | None:
+    """b'101' / 0b101 -> the bits as big-endian bytes (b'' for b'')."""
+    digits = text[2:-1] if text[0] in "bB" else text[2:]
+    if digits and set(digits) - {"0", "1"}:
+        return None
+    if not digits:
+        return b""
+    n = int(digits, 2)
+    return n.to_bytes((len(digits) + 7) // 8, "big")
+
+
+# --- tokens for the statements read word by word ----------------------------------------------
+class Token:
+    """One token: kind (see `pattern`; quoted identifiers are 'qident', backquoted or ANSI),
+    the text as written, and its place in the statement."""
+
+    __slots__ = ("kind", "text", "start", "end")
+
+    def __init__(self, kind: str, text: str, start: int, end: int) -> None:
+        self.kind, self.text, self.start, self.end = kind, text, start, end
+
+    @property
+    def upper(self) -> str:
+        return self.text.upper()
+
+    def is_word(self, *words: str) -> bool:
+        return self.kind == "word" and self.text.upper() in words
+
+    @property
+    def is_name(self) -> bool:
+        """A word or a quoted identifier: something that can name a table or column."""
+        return self.kind in ("word", "qident")
+
+    def __repr__(self) -> str:
+        return f"Token({self.kind}, {self.text!r})"
+
+
+def tokens(text: str, dialect: Dialect = DEFAULT) -> list[Token]:
+    """The tokens of `text`, comments and whitespace dropped, executable comments opened.
+    Raises 1064 at an unterminated string, identifier or comment, or a stray character."""
+    out: list[Token] = []
+    rx = pattern(dialect)
+    pos = 0
+    n = len(text)
+    in_exec = False
+    while pos < n:
+        m = rx.match(text, pos)
+        assert m is not None  # 'bad' matches any character
+        kind = m.lastgroup
+        end = m.end()
+        if kind == "ws" or kind == "comment":
+            pos = end
+            continue
+        if kind == "xopen":
+            if included(m.group(), dialect):
+                in_exec = True
+                pos = end
+            else:
+                close = text.find("*/", end)
+                if close < 0:
+                    raise syntax_error(text, m.start())
+                pos = close + 2
+            continue
+        if kind == "xclose" and in_exec:
+            in_exec = False
+            pos = end
+            continue
+        if kind == "bad" or kind == "unclosed":
+            if text[m.start()] == "\x00" and not strip_end(text[m.start():]):
+                break
+            raise syntax_error(text, m.start())
+        if kind == "colon":
+            kind = "op"
+        elif kind == "dq":
+            kind = dq_kind(dialect)
+        elif kind == "qident2":
+            kind = "qident"
+        elif kind == "xclose":
+            kind = "op"
+        out.append(Token(kind or "op", m.group(), m.start(), end))
+        pos = end
+    return out

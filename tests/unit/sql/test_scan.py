@@ -1,0 +1,288 @@
+"""sql/statement.py, the front door: a statement's words, shape, literal slots and item names."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rampmeter import errors
+from rampmeter.errors import ServerError
+from rampmeter.sql import charsets
+from rampmeter.sql.lexer import Dialect, string_value
+from rampmeter.sql.statement import ClientParam, scan, scan_all, slot_kind
+
+BIGINT_MAX = 2**63 - 1
+
+
+def mysql_quote(value: str, style: str) -> str:
+    """A MySQL string literal whose value is `value` (three legal spellings)."""
+    body = value.replace("\\", "\\\\")
+    if style == "backslash":
+        return "'" + body.replace("'", "\\'") + "'"
+    if style == "doubled":
+        return "'" + body.replace("'", "''") + "'"
+    return '"' + body.replace('"', '""') + '"'  # double-quoted (ANSI_QUOTES off)
+
+
+quote_styles = st.sampled_from(["backslash", "doubled", "double_quoted"])
+# Text rich in the characters that break naive scanners: quotes, backslashes, comment openers.
+tricky_text = st.text(alphabet=st.sampled_from(list("ab'\"\\%_?:-#/*! \n\t0é")) |
+                      st.characters(blacklist_categories=("Cs",)), max_size=20)
+
+
+# --- shapes and slots ----------------------------------------------------------------------
+@settings(max_examples=200, deadline=None)
+@given(a=st.integers(0, BIGINT_MAX), b=st.integers(0, BIGINT_MAX), s=tricky_text,
+       style=quote_styles)
+def test_statements_differing_only_in_literals_share_a_shape(a: int, b: int, s: str,
+                                                             style: str) -> None:
+    reference = scan("SELECT c FROM t WHERE id = 1 AND name = 'x' AND k IN (2, 3)")
+    got = scan(f"SELECT c FROM t WHERE id = {a} AND name = {mysql_quote(s, style)} "
+               f"AND k IN ({b}, 3)")
+    assert got.shape == reference.shape
+    assert got.shape == "SELECT c FROM t WHERE id = :i0 AND name = :s1 AND k IN (:i2, :i3)"
+    assert got.slots == (a, s, b, 3)
+    assert got.names == ("i0", "s1", "i2", "i3")
+
+
+@settings(max_examples=100, deadline=None)
+@given(values=st.lists(st.one_of(st.integers(0, BIGINT_MAX), tricky_text), min_size=1,
+                       max_size=6), style=quote_styles)
+def test_slots_come_back_in_textual_order(values: list[int | str], style: str) -> None:
+    literals = [str(v) if isinstance(v, int) else mysql_quote(v, style) for v in values]
+    got = scan(f"INSERT INTO t VALUES ({', '.join(literals)})")
+    assert list(got.slots) == values
+    kinds = ["i" if isinstance(v, int) else "s" for v in values]
+    assert got.shape == "INSERT INTO t VALUES (" + ", ".join(
+        f":{k}{i}" for i, k in enumerate(kinds)) + ")"
+
+
+def test_numbers_are_typed_as_mysql_types_literals() -> None:
+    got = scan("UPDATE t SET a = 1.5, b = 2e3, c = .5, d = 7, f = 1.250 WHERE e = -2")
+    assert got.slots == (Decimal("1.5"), 2000.0, Decimal(".5"), 7, Decimal("1.250"), 2)
+    assert got.names == ("n0_1", "f1", "n2_1", "i3", "n4_3", "i5")
+    assert slot_kind("n4_3") == ("n", 4, 3)
+    assert got.shape.endswith("WHERE e = -:i5")  # the sign is an operator, it stays in the text
+
+
+def test_integers_beyond_bigint_are_unsigned_then_decimal() -> None:
+    got = scan(f"SELECT a FROM t WHERE b = {BIGINT_MAX + 1} AND c = {2**64} AND d = {BIGINT_MAX}")
+    assert got.slots == (BIGINT_MAX + 1, Decimal(2**64), BIGINT_MAX)
+    assert got.names == ("u0", "n1_0", "i2")
+
+
+@pytest.mark.parametrize(("literal", "value"), [
+    (r"'a\nb'", "a\nb"), (r"'a\tb'", "a\tb"), (r"'\0'", "\0"), (r"'\Z'", "\x1a"),
+    (r"'it\'s'", "it's"), ("'it''s'", "it's"), ('"say ""hi"""', 'say "hi"'),
+    (r"'back\\slash'", "back\\slash"), (r"'\x'", "x"),
+    (r"'100\%'", "100\\%"), (r"'a\_b'", "a\\_b"),  # MySQL keeps the backslash of \% and \_
+])
+def test_string_escapes_are_decoded_as_mysql_does(literal: str, value: str) -> None:
+    assert string_value(literal) == value
+    assert scan(f"SELECT a FROM t WHERE b = {literal}").slots == (value,)
+
+
+def test_no_backslash_escapes_mode_keeps_backslashes() -> None:
+    dialect = Dialect.of("NO_BACKSLASH_ESCAPES")
+    assert scan(r"SELECT a FROM t WHERE b = 'a\nb'", dialect).slots == ("a\\nb",)
+
+
+def test_ansi_quotes_make_double_quotes_identifiers() -> None:
+    got = scan('SELECT "col" FROM t WHERE "x" = \'v\'', Dialect.of("ANSI_QUOTES"))
+    assert got.shape == "SELECT `col` FROM t WHERE `x` = :s0"
+
+
+def test_select_list_literals_are_slots_named_by_their_text() -> None:
+    got = scan("SELECT 1, 'a', c + 2, CONCAT(c, 'x'), 1.50 FROM t WHERE d = 3")
+    assert got.shape == "SELECT :i0, :s1, c + :i2, CONCAT(c, :s3), :n4_2 FROM t WHERE d = :i5"
+    assert got.items == ("1", "a", "c + 2", "CONCAT(c, 'x')", "1.50")
+
+
+def test_item_names_are_the_text_as_typed() -> None:
+    got = scan("SELECT 1 /* c */ + 1, 'a' 'b', _binary'x', \\N, 1/*!100000 +1*/, t.a AS x")
+    assert got.items == ("1 /* c */ + 1", "ab", "x", "NULL", "1 +1", "t.a AS x")
+
+
+def test_string_after_an_operand_is_an_alias() -> None:
+    got = scan("SELECT 1 'one', a 'two', COUNT(*) 'n' FROM t WHERE b LIKE 'x%'")
+    assert got.shape == "SELECT :i0 'one', a 'two', COUNT(*) 'n' FROM t WHERE b LIKE :s1"
+
+
+def test_adjacent_strings_concatenate() -> None:
+    assert scan("SELECT a FROM t WHERE b = 'x' 'y' \"z\"").slots == ("xyz",)
+
+
+def test_subquery_where_is_parametrized_inside_a_select_list() -> None:
+    got = scan("SELECT (SELECT 1 FROM u WHERE a = 3) FROM t WHERE b = 4")
+    assert got.shape == "SELECT (SELECT :i0 FROM u WHERE a = :i1) FROM t WHERE b = :i2"
+
+
+def test_literal_after_interval_stays_inline() -> None:
+    got = scan("SELECT a FROM t WHERE d > NOW() - INTERVAL 3 DAY AND e = 5")
+    assert got.shape == "SELECT a FROM t WHERE d > NOW() - INTERVAL 3 DAY AND e = :i0"
+
+
+def test_order_by_and_group_by_positions_stay_inline_but_limit_is_parametrized() -> None:
+    got = scan("SELECT a, COUNT(*) FROM t WHERE b = 1 GROUP BY 1 ORDER BY 2 DESC LIMIT 5, 10")
+    assert got.shape == ("SELECT a, COUNT(*) FROM t WHERE b = :i0 GROUP BY 1 ORDER BY 2 DESC "
+                         "LIMIT :i1, :i2")
+
+
+def test_type_arguments_and_typed_literals_stay_inline() -> None:
+    got = scan("SELECT a FROM t WHERE b = CAST(3 AS DECIMAL(10,2)) AND c = DATE '2020-01-02'")
+    assert got.shape == ("SELECT a FROM t WHERE b = CAST(:i0 AS DECIMAL(10,2)) AND "
+                         "c = DATE '2020-01-02'")
+
+
+def test_charset_introducers_reinterpret_the_bytes() -> None:
+    latin1 = charsets.charset("latin1")
+    assert latin1 is not None
+    text = latin1.decode(b"SELECT a FROM t WHERE s = _utf8mb4'\xc3\xa9' AND b = _binary'\xe9'"
+                         b" AND l = '\xe9' AND n = N'y'")
+    got = scan(text, charset=latin1)
+    assert got.slots == ("é", b"\xe9", "é", "y")
+    assert got.names == ("s0", "b1", "s2", "s3")
+
+
+def test_binary_literals_are_bytes() -> None:
+    got = scan("INSERT INTO t VALUES (X'00ff', 0x0102, b'1000001', 0b11, _binary'\\0a')")
+    assert got.slots == (b"\x00\xff", b"\x01\x02", b"A", b"\x03", b"\x00a")
+
+
+def test_invalid_utf8_in_a_string_is_a_binary_string() -> None:
+    text = b"INSERT INTO t VALUES ('a\xffb')".decode("utf-8", "surrogateescape")
+    assert scan(text).slots == (b"a\xffb",)
+
+
+@pytest.mark.parametrize("bad", ["X'0'", "X'zz'", "b'12'"])
+def test_malformed_binary_literals_are_1064(bad: str) -> None:
+    with pytest.raises(ServerError) as info:
+        scan(f"SELECT a FROM t WHERE b = {bad}")
+    assert info.value.code == errors.ER_PARSE_ERROR
+
+
+@pytest.mark.parametrize("sql", [
+    "CREATE TABLE t (a varchar(10) DEFAULT 'x', b int DEFAULT 5)",
+    "ALTER TABLE t ADD COLUMN c int DEFAULT 7",
+    "SHOW TABLES LIKE 'a%'",
+    "DROP TABLE IF EXISTS t",
+    "CREATE DATABASE x",
+])
+def test_no_parameters_outside_dml(sql: str) -> None:
+    got = scan(sql)
+    assert got.slots == ()
+    assert got.shape == sql
+    assert got.tokens is not None and got.tokens[0].text.upper() == sql.split()[0]
+
+
+def test_comments_are_removed() -> None:
+    got = scan("SELECT /* hint 1 */ a -- trailing 2\nFROM t # hash 3\nWHERE b = 4 /* 'x' */;")
+    assert got.shape == "SELECT a FROM t WHERE b = :i0"
+
+
+def test_double_dash_without_space_is_an_operator_not_a_comment() -> None:
+    got = scan("SELECT a FROM t WHERE b = 3--1")
+    assert got.shape == "SELECT a FROM t WHERE b = :i0--:i1"
+
+
+def test_comment_markers_inside_strings_are_data() -> None:
+    got = scan("SELECT a FROM t WHERE b = '/* not */ -- a # comment'")
+    assert got.slots == ("/* not */ -- a # comment",)
+
+
+@pytest.mark.parametrize(("sql", "shape"), [
+    ("SELECT /*!40001 SQL_NO_CACHE */ a FROM t WHERE b = 1",
+     "SELECT SQL_NO_CACHE a FROM t WHERE b = :i0"),
+    ("SELECT /*! STRAIGHT_JOIN */ a FROM t", "SELECT STRAIGHT_JOIN a FROM t"),
+    ("/*!40101 SET NAMES utf8mb4 */", "SET NAMES utf8mb4"),
+    ("SELECT a /*M!100500 , b */ FROM t", "SELECT a , b FROM t"),
+    # MariaDB skips MySQL 5.7+ versions and versions newer than itself
+    ("SELECT a /*!50700 , b */ FROM t", "SELECT a FROM t"),
+    ("SELECT a /*!80000 , 'it''s' */ FROM t", "SELECT a FROM t"),
+    ("SELECT a /*!999999 , b */ FROM t", "SELECT a FROM t"),
+])
+def test_executable_comments(sql: str, shape: str) -> None:
+    assert scan(sql).shape == shape
+
+
+def test_words_skip_comments_and_open_executable_ones() -> None:
+    assert scan("SHOW /*!50002 GLOBAL */ STATUS LIKE 'x'").words[:3] == ("SHOW", "GLOBAL",
+                                                                         "STATUS")
+    assert scan("/* c */ select 1").kind == "SELECT"
+    assert scan("(SELECT 1) UNION (SELECT 2)").kind == "SELECT"
+    assert scan("").kind == ""
+
+
+def test_trailing_semicolon_and_nul_end_the_statement() -> None:
+    assert scan("  \n select 1 ;  ").shape == "select :i0"
+    assert scan("select 1\0").shape == "select :i0"  # mariadb-slap sends a NUL
+    assert scan("select 1;\0\0").shape == "select :i0"
+
+
+@pytest.mark.parametrize("sql", ["select 1\0 + 1", "select 'unterminated", "select `x",
+                                 "select 1 /* open", "select :p0", "select 1; select 2"])
+def test_bad_text_is_1064_quoting_the_client_text(sql: str) -> None:
+    with pytest.raises(ServerError) as info:
+        scan(sql)
+    assert info.value.code == errors.ER_PARSE_ERROR
+    assert "near '" in info.value.message
+
+
+def test_scan_all_splits_at_top_level_semicolons() -> None:
+    got = scan_all("select 1; select ';' ; /* ; */ select 2;;")
+    assert [s.shape for s in got] == ["select :i0", "select :s0", "select :i0"]
+    assert [s.text for s in got] == ["select 1", "select ';'", "/* ; */ select 2"]
+
+
+def test_client_params_in_prepare_mode() -> None:
+    got = scan("SELECT a, ? FROM t WHERE b = ? AND c = 'lit' AND d = ?", client_params=True)
+    assert got.shape == "SELECT a, :q0 FROM t WHERE b = :q1 AND c = :s2 AND d = :q3"
+    assert got.slots == (ClientParam(0), ClientParam(1), "lit", ClientParam(2))
+    assert got.param_count == 3
+    assert got.items == ("a", "?")
+
+
+def test_question_mark_outside_prepare_mode_is_1064() -> None:
+    with pytest.raises(ServerError) as info:
+        scan("SELECT a FROM t WHERE b = ?")
+    assert info.value.code == errors.ER_PARSE_ERROR
+
+
+def test_question_mark_inside_a_string_is_data() -> None:
+    got = scan("SELECT a FROM t WHERE b = '?' AND c = ?", client_params=True)
+    assert got.slots == ("?", ClientParam(0))
+
+
+@pytest.mark.parametrize(("sql", "for_update"), [
+    ("SELECT a FROM t WHERE id = 1 FOR UPDATE", True),
+    ("select a from t where id = 1 for update", True),
+    ("SELECT a FROM t WHERE id = 1 LOCK IN SHARE MODE", True),
+    ("SELECT a FROM t WHERE id = 1 FOR SHARE", True),
+    ("SELECT a FROM t WHERE id = 1", False),
+    ("SELECT 'for update' FROM t", False),
+    ("UPDATE t SET a = 1", False),
+    ("SELECT a FROM t /* FOR UPDATE */", False),
+])
+def test_for_update_detection(sql: str, for_update: bool) -> None:
+    assert scan(sql).for_update is for_update
+
+
+def test_syntax_error_position_maps_back_to_the_client_text() -> None:
+    stmt = scan("SELECT a FROM t WHERE b = 'x' AND c = 1 +")
+    err = stmt.syntax_error(stmt.shape.index("+"))
+    assert "near '+' at line 1" in err.args[0]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=60))
+def test_any_bytes_scan_or_fail_with_1064(raw: bytes) -> None:
+    text = raw.decode("utf-8", "surrogateescape")
+    code = None
+    try:
+        scan_all(text)
+    except ServerError as e:
+        code = e.code
+    assert code in (None, errors.ER_PARSE_ERROR)
