@@ -38,10 +38,24 @@ def drivers(*names: str, xfail: dict[str, str] | None = None,
     """pytest params for `driver`: the names given (default: every driver), each marked
     xfail(strict) where rampmeter differs (`xfail` per driver, or `xfail_all`)."""
     out = []
+    unknown = set(xfail or {}) - set(names or drv.ALL)
+    assert not unknown, f"xfail reasons for drivers not in the test: {unknown}"
     for name in names or drv.ALL:
         reason = (xfail or {}).get(name, xfail_all)
         marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
         out.append(pytest.param(name, id=name, marks=marks))
+    return out
+
+
+def cases(names: Any, xfail: dict[str, str] | None = None) -> list[Any]:
+    """pytest params for a case name, each marked xfail(strict) where rampmeter differs."""
+    out = []
+    for name in names:
+        reason = (xfail or {}).get(name)
+        marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+        out.append(pytest.param(name, id=name, marks=marks))
+    unknown = set(xfail or {}) - set(names)
+    assert not unknown, f"xfail reasons for unknown cases: {unknown}"
     return out
 
 

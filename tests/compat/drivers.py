@@ -25,6 +25,7 @@ Rules:
 from __future__ import annotations
 
 import asyncio
+import socket
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -276,6 +277,12 @@ class ConnectorDriver(SyncDriver):
             connection_timeout=10, read_timeout=30)
         # mysql.connector silently falls back to pure Python when the extension is missing
         assert (type(conn).__name__ == "CMySQLConnection") != self.use_pure, type(conn)
+        sock = getattr(getattr(conn, "_socket", None), "sock", None)
+        if sock is not None:
+            # The pure driver writes COM_STMT_CLOSE and the next COM_STMT_PREPARE as two small
+            # packets without TCP_NODELAY: Nagle + delayed ACK cost 40 ms per prepared
+            # statement on any server. Timing only; the bytes sent are the same.
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         return conn
 
     def error(self, exc: BaseException) -> tuple[Any, str | None, str] | None:
