@@ -1,9 +1,11 @@
-"""Compat fixtures: one MariaDB (the oracle) and one rampmeter for the whole session, a fresh
+"""Compat fixtures: one MariaDB (the oracle) and one rampmeter for the compat package, a fresh
 database of the same name on each for every test, and the drivers to talk to them.
 
 Rules:
 - No mariadbd on the machine: every compat test is skipped (CI installs mariadb-server).
 - rampmeter runs in this process on 127.0.0.1:0 (tests/conftest.py start_inprocess).
+- The servers are package-scoped, not session-scoped: they stop when the last compat test is
+  done, so their threads are gone before other packages' tests (which count threads) run.
 - `compat.run(driver, steps)` runs the steps on MariaDB, then on rampmeter, each in the test's
   own database, and returns both answers (compare.Answers); `compat.check(...)` also asserts
   they are the same. `compat.setup(...)` runs preparatory SQL on both and fails loudly if either
@@ -66,7 +68,7 @@ def on_rampmeter(reason: str | None) -> Any:
             pytest.param("rampmeter", id="rampmeter", marks=marks)]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def mariadb_endpoint() -> Iterator[Endpoint]:
     if not MariaDB.available():
         pytest.skip("mariadbd / mariadb-install-db not installed (apt-get install mariadb-server)")
@@ -78,7 +80,7 @@ def mariadb_endpoint() -> Iterator[Endpoint]:
         server.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def rampmeter_endpoint(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Endpoint]:
     from tests.conftest import start_inprocess
     datadir = tmp_path_factory.mktemp("compat-rampmeter")
@@ -90,7 +92,7 @@ def rampmeter_endpoint(tmp_path_factory: pytest.TempPathFactory) -> Iterator[End
         handle.running.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def runner() -> Iterator[drv.Runner]:
     r = drv.Runner(cext=Worker())
     try:
