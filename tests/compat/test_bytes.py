@@ -16,14 +16,6 @@ from tests.compat.drivers import Options, Step
 
 ALL_BYTES = bytes(range(256))
 
-RAW_TEXT = ("raw bytes escaped into the statement text (not UTF-8): 1105 internal server error, "
-            "then the connection is closed (next statement 2013)")
-STRING_PARAM = ("bytes sent as a MYSQL_TYPE_STRING parameter (COM_STMT_EXECUTE): 1105 "
-                "(UnicodeEncodeError, surrogates) and the connection is closed")
-BYTES_PARAM = {"mysqlclient": RAW_TEXT, "connector": RAW_TEXT, "connector-c": RAW_TEXT,
-               "aiomysql": "_binary'<raw bytes>' (aiomysql's escaping): 1105, connection closed",
-               "connector-prep": STRING_PARAM, "connector-c-prep": STRING_PARAM}
-INVALID_UTF8_1105 = "a statement that is not valid UTF-8: 1105, connection closed"
 
 
 def as_bytes(value: object) -> bytes:
@@ -31,7 +23,7 @@ def as_bytes(value: object) -> bytes:
     return bytes(value)
 
 
-@pytest.mark.parametrize("driver", drivers(xfail=BYTES_PARAM))
+@pytest.mark.parametrize("driver", drivers())
 def test_blob_parameter_holds_all_256_byte_values(compat, driver):
     compat.setup("CREATE TABLE t (id INT PRIMARY KEY, b BLOB, vb VARBINARY(300))")
     a = compat.run(driver, [
@@ -46,7 +38,7 @@ def test_blob_parameter_holds_all_256_byte_values(compat, driver):
     a.assert_same(columns=[1])
 
 
-@pytest.mark.parametrize("driver", drivers(xfail=BYTES_PARAM))
+@pytest.mark.parametrize("driver", drivers())
 def test_blob_parameters_of_each_single_byte(compat, driver):
     """Every byte alone, the escaped ones (NUL, quote, backslash, ^Z) included, in one batch."""
     compat.setup("CREATE TABLE t (id INT PRIMARY KEY, b VARBINARY(4))")
@@ -60,7 +52,7 @@ def test_blob_parameters_of_each_single_byte(compat, driver):
 
 
 @pytest.mark.parametrize("driver", drivers("pymysql", "mysqlclient", "connector", "connector-c",
-                                           "aiomysql", "raw-bin", xfail_all=INVALID_UTF8_1105))
+                                           "aiomysql", "raw-bin"))
 def test_invalid_utf8_in_a_string_literal(compat, driver):
     compat.setup("CREATE TABLE t (id INT PRIMARY KEY, b BLOB)")
     a = compat.run(driver, [
@@ -72,9 +64,7 @@ def test_invalid_utf8_in_a_string_literal(compat, driver):
     a.assert_same()
 
 
-@pytest.mark.parametrize("driver", drivers("raw-bin", xfail_all=(
-    "rampmeter answers, but a column definition carries the literal's raw invalid bytes (as "
-    "its name), which the client cannot decode; MariaDB's is valid UTF-8")))
+@pytest.mark.parametrize("driver", drivers("raw-bin"))
 def test_invalid_utf8_literal_comes_back_as_sent(compat, driver):
     """MariaDB returns the bytes of an invalid utf8mb4 literal unchanged (charset 45)."""
     a = compat.run(driver, [b"SELECT '\xff\xfe'"])
@@ -83,7 +73,7 @@ def test_invalid_utf8_literal_comes_back_as_sent(compat, driver):
 
 
 @pytest.mark.parametrize("driver", drivers("pymysql", "mysqlclient", "connector", "aiomysql",
-                                           "raw-bin", xfail_all="1105 'the query contains a null character'"))
+                                           "raw-bin"))
 def test_statement_may_end_in_nul(compat, driver):
     """mariadb-slap sends a NUL after each statement (COM_QUERY; raw-bin: COM_STMT_PREPARE)."""
     a = compat.run(driver, [b"SELECT 1\x00", "SELECT 2"])
@@ -91,7 +81,7 @@ def test_statement_may_end_in_nul(compat, driver):
     a.assert_same()
 
 
-@pytest.mark.parametrize("driver", drivers("pymysql", "raw-bin", xfail_all="1105 'the query contains a null character'"))
+@pytest.mark.parametrize("driver", drivers("pymysql", "raw-bin"))
 def test_statement_may_end_in_semicolon_nul(compat, driver):
     """Only for clients without CLIENT_MULTI_STATEMENTS: with it (mysqlclient, mysql-connector,
     aiomysql by default) MariaDB reads a second, empty statement after the ';' (1065)."""
@@ -124,27 +114,10 @@ LITERALS: dict[str, tuple[list[str | bytes], list[int]]] = {
 }
 
 
-HEX_LITERAL_TYPE = ("announced as BLOB (252) without the UNSIGNED flag; MariaDB: VAR_STRING (253) "
-                    "with BINARY|UNSIGNED (160)")
-BIT_LITERAL = "is the integer 97; MariaDB: the binary string b'a' (VAR_STRING, charset 63)"
 LITERAL_XFAIL = {
-    "_binary": "_binary'...' introducer: 1064 syntax error",
-    "_utf8mb4": "_utf8mb4'...' introducer: 1064 syntax error",
-    "_utf8mb4-collate": "_utf8mb4'...' COLLATE utf8mb4_bin: 1064 syntax error",
-    "_latin1": "_latin1'caf\\xe9': 1105 and the connection is closed (raw-bin: an undecodable "
-               "column definition)",
-    "_binary-invalid-utf8": "_binary'\\xff\\x00\\xfe': 1105 and the connection is closed "
-                            "(raw-bin: an undecodable column definition)",
-    "x-quoted": "X'616263' " + HEX_LITERAL_TYPE,
-    "0x": "0x616263 " + HEX_LITERAL_TYPE,
-    "0x-as-number": "0x10 + 0 and 0xFFFFFFFFFFFFFFFF + 0 are 0; MariaDB 16 and 18446744073709551615",
-    "b-quoted": "b'01100001' " + BIT_LITERAL,
-    "0b": "0b01100001 " + BIT_LITERAL,
-    "n-quoted": "N'...': 1064 syntax error",
-    "backslash-escapes": "'\\0' in a literal: 1105 'the query contains a null character'",
-    "quote-doubling": "adjacent literals 'a' 'b' give the column name \"a' 'b\"; MariaDB 'ab'",
-    "nul-byte-in-literal": "a NUL byte inside a literal: 1105 'the query contains a null "
-                           "character'",
+    "_latin1": "a charset introducer other than _binary / _utf8* turns the literal into Unicode "
+               "at once, so HEX(_latin1'caf\\xe9') is the UTF-8 636166C3A9 (MariaDB 636166E9); "
+               "see docs/sql.md",
 }
 
 
@@ -157,9 +130,7 @@ def test_string_literal_forms(compat, driver, form):
     a.assert_same(columns=columns)
 
 
-@pytest.mark.parametrize("driver", drivers(xfail_all=(
-    "BINARY(4) is not padded with 0x00: b'\\x00\\xff' comes back (MariaDB "
-    "b'\\x00\\xff\\x00\\x00'), LENGTH 2, and it compares equal to X'00FF'")))
+@pytest.mark.parametrize("driver", drivers())
 def test_binary_columns_return_exact_bytes_with_charset_63(compat, driver):
     compat.setup(
         "CREATE TABLE t (id INT PRIMARY KEY, bn BINARY(4), vb VARBINARY(8), tb TINYBLOB, "
@@ -173,10 +144,7 @@ def test_binary_columns_return_exact_bytes_with_charset_63(compat, driver):
     a.assert_same(columns=[0])
 
 
-@pytest.mark.parametrize("driver", drivers("pymysql", "mysqlclient", "connector", "aiomysql",
-                                           xfail_all=(
-    "after SET NAMES latin1, a statement with the latin1 byte 0xE9: 1105 and the connection is "
-    "closed")))
+@pytest.mark.parametrize("driver", drivers("pymysql", "mysqlclient", "connector", "aiomysql"))
 def test_set_names_latin1_statement_bytes(compat, driver):
     """After SET NAMES latin1 a statement's bytes are latin1: 0xE9 is é, stored as utf8mb4."""
     compat.setup("CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(10))")
@@ -193,9 +161,7 @@ def test_set_names_latin1_statement_bytes(compat, driver):
     a.assert_same()
 
 
-@pytest.mark.parametrize("driver", drivers("pymysql", "mysqlclient", "connector", "aiomysql",
-                                           xfail_all=(
-    "a latin1 connection's INSERT of 'café' (byte 0xE9): 1105 and the connection is closed")))
+@pytest.mark.parametrize("driver", drivers("pymysql", "mysqlclient", "connector", "aiomysql"))
 def test_driver_charset_latin1(compat, driver):
     """The driver itself set to latin1: it encodes parameters and decodes results as latin1."""
     compat.setup("CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(10))")
@@ -208,9 +174,7 @@ def test_driver_charset_latin1(compat, driver):
     a.assert_same(columns=[2])
 
 
-@pytest.mark.parametrize("driver", drivers("pymysql", "raw-bin", xfail_all=(
-    "after SET NAMES binary results are still text (str, charset 45; MariaDB bytes, charset "
-    "63) and LENGTH(v) counts characters (4; MariaDB 5)")))
+@pytest.mark.parametrize("driver", drivers("pymysql", "raw-bin"))
 def test_set_names_binary(compat, driver):
     """SET NAMES binary: statement bytes are taken as they are; results are not converted and
     come back as bytes."""
@@ -227,9 +191,7 @@ def test_set_names_binary(compat, driver):
     a.assert_same(columns=[4])
 
 
-@pytest.mark.parametrize("driver", drivers("pymysql", "connector-prep", xfail_all=(
-    "LENGTH counts characters: LENGTH('café') = 4 (MariaDB 5), LENGTH('€') = 1 (3); and "
-    "_binary'ab' is a 1064")))
+@pytest.mark.parametrize("driver", drivers("pymysql", "connector-prep"))
 def test_length_is_bytes_char_length_is_characters(compat, driver):
     compat.setup("CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(10), b BLOB)",
                  "INSERT INTO t VALUES (1, 'café€', 'café€')")
@@ -244,8 +206,7 @@ def test_length_is_bytes_char_length_is_characters(compat, driver):
     a.assert_same()
 
 
-@pytest.mark.parametrize("driver", drivers("pymysql", xfail_all=(
-    "OCTET_LENGTH: 1305 FUNCTION does not exist")))
+@pytest.mark.parametrize("driver", drivers("pymysql"))
 def test_length_synonyms(compat, driver):
     a = compat.run(driver, ["SELECT OCTET_LENGTH('€'), CHARACTER_LENGTH('€'), BIT_LENGTH('é')"])
     assert a.maria[0].rows == ((3, 1, 16),)

@@ -34,26 +34,6 @@ CASES: dict[str, tuple[list[str], object]] = {
 }
 
 
-CASE_XFAIL = {
-    "order-by-999-1054": "1105 '1st ORDER BY term out of range - should be between 1 and 1' "
-                         "(SQLite's message) instead of 1054",
-    "group-by-5-1054": "1105 '1st GROUP BY term out of range ...' instead of 1054",
-    "duplicate-column-1060": "1105 'duplicate column name: a' instead of 1060",
-    "select-star-without-tables-1096": "1105 'no tables specified' instead of 1096",
-    "insert-unknown-column-1054": "1105 'table ... has no column named nope' instead of 1054",
-    "union-column-count-1222": "1105 'SELECTs to the left and right of UNION do not have the "
-                               "same number of result columns' instead of 1222",
-    "subquery-returns-2-rows-1242": "answers 1 instead of 1242 Subquery returns more than 1 row",
-    "table-name-too-long-1103": "a 65-character table name is accepted (MariaDB 1103)",
-    "column-name-too-long-1059": "a 65-character column name is accepted (MariaDB 1059)",
-    "assign-user-variable": "SELECT @v := 1: 1105 'unrecognized token: \":\"'",
-    "json-extract-malformed-is-null": "1105 'malformed JSON' instead of NULL with warning 4038",
-    "json-valid-malformed-note": "JSON_VALID('{bad') is 0 without MariaDB's Note 4038",
-    "sleep-of-a-string-is-0": "1105 'user-defined function raised exception' instead of 0 "
-                              "with warning 1292",
-}
-
-
 @pytest.fixture
 def table_t(compat):
     compat.setup("CREATE TABLE t (a INT)", "INSERT INTO t VALUES (1), (2)")
@@ -72,14 +52,14 @@ def _check(table_t, driver, case):
 
 
 @pytest.mark.parametrize("driver", drivers("pymysql"))
-@pytest.mark.parametrize("case", cases(CASES, CASE_XFAIL))
+@pytest.mark.parametrize("case", cases(CASES))
 def test_query_error_codes(table_t, driver, case):
     """COM_QUERY."""
     _check(table_t, driver, case)
 
 
 @pytest.mark.parametrize("driver", drivers("connector-prep", "raw-bin"))
-@pytest.mark.parametrize("case", cases(CASES, CASE_XFAIL))
+@pytest.mark.parametrize("case", cases(CASES))
 def test_prepare_error_codes(table_t, driver, case):
     """COM_STMT_PREPARE: errors carry the code COM_QUERY would give."""
     _check(table_t, driver, case)
@@ -95,16 +75,8 @@ SYNTAX_MESSAGES = {"selec": "SELEC 1", "unterminated-quote": "SELECT 'abc",
                    "form-typo": "SELECT * FORM t"}
 
 
-NEAR = "the 'near' text starts at another token: "
-# what rampmeter quotes after "near"
-NEAR_XFAIL = {"unterminated-quote": NEAR + "'SELECT 'abc' (MariaDB ''abc')",
-              "from-without-table": NEAR + "'FROM' (MariaDB '' at the end)",
-              "incomplete-plus": NEAR + "'+' (MariaDB '' at the end)",
-              "form-typo": NEAR + "'t' (MariaDB 'FORM t')"}
-
-
 @pytest.mark.parametrize("driver", drivers("pymysql", "raw-bin"))
-@pytest.mark.parametrize("case", cases(SYNTAX_MESSAGES, NEAR_XFAIL))
+@pytest.mark.parametrize("case", cases(SYNTAX_MESSAGES))
 def test_syntax_error_message_quotes_the_rest_of_the_statement(compat, driver, case):
     """1064's text: "... near '<the rest of the statement from the error>' at line N"."""
     a = compat.run(driver, [SYNTAX_MESSAGES[case]])
@@ -124,15 +96,8 @@ DEEP = {
 }
 
 
-RECURSION = ("RecursionError in the server: 1105 'internal server error' and the connection is "
-             "closed")
-DEEP_XFAIL = {"parentheses-100": RECURSION, "parentheses-1000": RECURSION,
-              "not-200": RECURSION, "concat-100": RECURSION,
-              "subqueries-30": "1105 'parser stack overflow' (SQLite's)"}
-
-
 @pytest.mark.parametrize("driver", drivers("pymysql"))
-@pytest.mark.parametrize("case", cases(DEEP, DEEP_XFAIL))
+@pytest.mark.parametrize("case", cases(DEEP))
 def test_deep_or_huge_statement(compat, driver, case):
     a = compat.run(driver, [DEEP[case], "SELECT 1"])
     assert a.maria[0].error is None
@@ -140,8 +105,7 @@ def test_deep_or_huge_statement(compat, driver, case):
 
 
 @pytest.mark.parametrize("driver", drivers("raw-bin"))
-@pytest.mark.parametrize("case", cases(["parentheses-1000", "plus-500"],
-                                       {"parentheses-1000": RECURSION}))
+@pytest.mark.parametrize("case", cases(["parentheses-1000", "plus-500"]))
 def test_deep_statement_prepared(compat, driver, case):
     a = compat.run(driver, [DEEP[case], "SELECT 1"])
     assert a.maria[0].error is None

@@ -49,15 +49,7 @@ def _check(compat, driver: str, steps: list[Step]) -> None:
                                                                      a.ramp[0].error)
 
 
-RANDOM_TEXT = {
-    "pymysql": "COM_QUERY with invalid UTF-8 (e.g. b'SELECT \\xff'): 1105 and the connection is "
-               "closed",
-    "raw-bin": "COM_STMT_PREPARE with invalid UTF-8 is answered, but the column definitions "
-               "carry the raw bytes as names (MariaDB's are valid UTF-8), which the client "
-               "cannot decode"}
-
-
-@pytest.mark.parametrize("driver", drivers("pymysql", "raw-bin", xfail=RANDOM_TEXT))
+@pytest.mark.parametrize("driver", drivers("pymysql", "raw-bin"))
 @FUZZ
 @given(data=TEXT)
 def test_random_statement_text(compat, driver, data):
@@ -65,7 +57,7 @@ def test_random_statement_text(compat, driver, data):
     _check(compat, driver, [Step(b"SELECT " + data)])
 
 
-@pytest.mark.parametrize("driver", drivers("pymysql", "raw-bin", xfail=RANDOM_TEXT))
+@pytest.mark.parametrize("driver", drivers("pymysql", "raw-bin"))
 @FUZZ
 @given(data=TEXT)
 def test_random_bytes_inside_a_literal(compat, driver, data):

@@ -22,9 +22,7 @@ def kv(compat):
     return compat
 
 
-@pytest.mark.parametrize("driver", drivers(*AFFECTED, xfail_all=(
-    "affected rows are matched rows without CLIENT_FOUND_ROWS: 1 and 2 (MariaDB 0 and 1), "
-    "ROW_COUNT() likewise")))
+@pytest.mark.parametrize("driver", drivers(*AFFECTED))
 def test_update_that_changes_nothing_affects_0_rows(kv, driver):
     a = kv.run(driver, ["UPDATE kv SET v = 'a' WHERE k = 1",
                         "UPDATE kv SET v = 'a' WHERE k IN (1, 2)",
@@ -41,8 +39,7 @@ def test_update_with_client_found_rows_counts_matched_rows(kv, driver):
     a.assert_same()
 
 
-@pytest.mark.parametrize("driver", drivers(*AFFECTED, xfail_all=(
-    "a one-row ON DUPLICATE KEY UPDATE that changes nothing reports 2 (MariaDB 0)")))
+@pytest.mark.parametrize("driver", drivers(*AFFECTED))
 def test_insert_on_duplicate_key_update_affected_rows(kv, driver):
     a = kv.run(driver, [
         "INSERT INTO kv (k, v) VALUES (4, 'd') ON DUPLICATE KEY UPDATE v = VALUES(v)",  # 1
@@ -56,8 +53,7 @@ def test_insert_on_duplicate_key_update_affected_rows(kv, driver):
     a.assert_same()
 
 
-@pytest.mark.parametrize("driver", drivers(*AFFECTED, xfail_all=(
-    "with CLIENT_FOUND_ROWS an unchanged duplicate reports 2 (MariaDB 1)")))
+@pytest.mark.parametrize("driver", drivers(*AFFECTED))
 def test_insert_on_duplicate_key_update_with_client_found_rows(kv, driver):
     a = kv.run(driver, [
         "INSERT INTO kv (k, v) VALUES (1, 'z') ON DUPLICATE KEY UPDATE v = VALUES(v)",  # 2
@@ -67,8 +63,7 @@ def test_insert_on_duplicate_key_update_with_client_found_rows(kv, driver):
     a.assert_same()
 
 
-@pytest.mark.parametrize("driver", drivers(*AFFECTED, xfail_all=(
-    "REPLACE counts 1 per replaced row: 1 (MariaDB 2) and 3 for 2 replaced + 1 new (MariaDB 5)")))
+@pytest.mark.parametrize("driver", drivers(*AFFECTED))
 def test_replace_affected_rows(kv, driver):
     a = kv.run(driver, [
         "REPLACE INTO kv (k, v) VALUES (9, 'new')",              # 1: inserted
@@ -81,8 +76,7 @@ def test_replace_affected_rows(kv, driver):
     a.assert_same()
 
 
-@pytest.mark.parametrize("driver", drivers("pymysql", "mysqlclient", xfail_all=(
-    "INSERT IGNORE that skips a duplicate gives no warning 1062")))
+@pytest.mark.parametrize("driver", drivers("pymysql", "mysqlclient"))
 def test_insert_ignore_and_delete_affected_rows(kv, driver):
     a = kv.run(driver, ["INSERT IGNORE INTO kv (k, v) VALUES (1, 'dup'), (7, 'new')",
                         "DELETE FROM kv WHERE k > 100",
@@ -125,16 +119,7 @@ STRICT_CASES = {
 
 
 @pytest.mark.parametrize("driver", drivers("pymysql", "connector-prep"))
-@pytest.mark.parametrize("case", cases(STRICT_CASES, {
-    "1406-too-long": "no 1406: 'abcdef' is stored whole in VARCHAR(3)",
-    "1366-not-an-integer": "no 1366: 'abc' is stored in an INT column",
-    "1364-no-default": "1048 Column 'nn' cannot be null instead of 1364 (HY000)",
-    "1264-out-of-range": "no 1264: 300 is stored in a TINYINT",
-    "1365-division-by-zero": "no 1365: 1 / 0 is inserted as NULL",
-    "1292-bad-date": "no 1292: '2024-02-30' is stored in a DATE",
-    "1366-not-a-decimal": "no 1366: 'x1' is stored in a DECIMAL(5,2)",
-    "1406-update": "no 1406: UPDATE stores 'abcdef' whole in VARCHAR(3)",
-}))
+@pytest.mark.parametrize("case", cases(STRICT_CASES))
 def test_strict_mode_error(strict, driver, case):
     statement, code = STRICT_CASES[case]
     a = strict.run(driver, ["INSERT INTO s (id, nn) VALUES (0, 0)", statement,
@@ -144,16 +129,7 @@ def test_strict_mode_error(strict, driver, case):
 
 
 @pytest.mark.parametrize("driver", drivers("pymysql", "connector-prep"))
-@pytest.mark.parametrize("case", cases(STRICT_CASES, {
-    "1406-too-long": "stored whole, no warning 1265 (MariaDB stores 'abc')",
-    "1366-not-an-integer": "'abc' stored in INT without warning 1366 (MariaDB stores 0; the "
-                           "client then cannot parse rampmeter's row)",
-    "1364-no-default": "error 1048 instead of warning 1364 and the implicit default 0",
-    "1264-out-of-range": "300 stored in TINYINT without warning 1264 (MariaDB stores 127)",
-    "1292-bad-date": "'2024-02-30' stored without warning 1265 (MariaDB stores 0000-00-00)",
-    "1366-not-a-decimal": "'x1' stored in DECIMAL without warning 1366 (MariaDB stores 0.00)",
-    "1406-update": "UPDATE stores 'abcdef' whole, no warning 1265",
-}))
+@pytest.mark.parametrize("case", cases(STRICT_CASES))
 def test_non_strict_mode_warning(strict, driver, case):
     """With sql_mode='' the same statements store an adjusted value and warn (1048 for a
     single-row INSERT stays an error)."""
@@ -163,8 +139,7 @@ def test_non_strict_mode_warning(strict, driver, case):
     a.assert_same(("rows", "error", "rowcount", "warnings", "warning_text"))
 
 
-@pytest.mark.parametrize("driver", drivers("pymysql", xfail_all=(
-    "no 1406: both rows are inserted")))
+@pytest.mark.parametrize("driver", drivers("pymysql"))
 def test_strict_mode_multi_row_insert_is_all_or_nothing(strict, driver):
     a = strict.run(driver, [
         "INSERT INTO s (id, v, nn) VALUES (1, 'ok', 0), (2, 'too long', 0)",
@@ -174,8 +149,7 @@ def test_strict_mode_multi_row_insert_is_all_or_nothing(strict, driver):
     a.assert_same()
 
 
-@pytest.mark.parametrize("driver", drivers("pymysql", xfail_all=(
-    "1 / 0, 1 % 0, 1 DIV 0 are NULL without the three warnings 1365")))
+@pytest.mark.parametrize("driver", drivers("pymysql"))
 def test_division_by_zero_in_select_is_null_with_warning(compat, driver):
     a = compat.run(driver, ["SELECT 1 / 0, 1 % 0, 1 DIV 0"])
     assert a.maria[0].rows == ((None, None, None),)
@@ -201,8 +175,7 @@ def test_zero_dates(compat, driver):
     a.assert_same()
 
 
-@pytest.mark.parametrize("driver", drivers("pymysql", xfail_all=(
-    "NO_ZERO_DATE / NO_ZERO_IN_DATE are not enforced: both dates are stored, no 1292")))
+@pytest.mark.parametrize("driver", drivers("pymysql"))
 def test_zero_date_with_no_zero_date_mode(compat, driver):
     compat.setup("CREATE TABLE z (id INT PRIMARY KEY, d DATE)")
     a = compat.run(driver, [
@@ -216,9 +189,7 @@ def test_zero_date_with_no_zero_date_mode(compat, driver):
 
 
 @pytest.mark.parametrize("driver", drivers("pymysql", "mysqlclient", "connector",
-                                           "connector-prep", "aiomysql", xfail_all=(
-    "inserting 0 into an AUTO_INCREMENT column stores 0 (lastrowid 0) instead of generating "
-    "the next value")))
+                                           "connector-prep", "aiomysql"))
 def test_auto_increment_zero_generates_a_value(compat, driver):
     compat.setup("CREATE TABLE ai (id INT AUTO_INCREMENT PRIMARY KEY, v VARCHAR(5))")
     a = compat.run(driver, [

@@ -19,8 +19,6 @@ from tests.compat.conftest import admin, drivers, on_rampmeter
 from tests.compat.drivers import Options, Step
 from tests.conftest import wait_until
 
-DEADLOCK_1213 = ("1213 Deadlock on the transaction's first write because another connection "
-                 "committed after the transaction's first read (MariaDB: OK)")
 ONE_WRITER = ("one writer at a time: a second transaction's UPDATE of a row nobody holds waits "
               "for the first one's write lock and ends in 1205 (MariaDB: OK at once)")
 TX = {"a": Options(autocommit=False)}            # a: a driver's default, autocommit off
@@ -35,8 +33,7 @@ def accounts(compat):
 
 
 @pytest.mark.parametrize("driver", drivers("pymysql", "mysqlclient", "connector", "connector-c",
-                                           "aiomysql", "connector-prep",
-                                           xfail_all=DEADLOCK_1213))
+                                           "aiomysql", "connector-prep"))
 def test_read_then_write_after_another_commit(accounts, driver):
     a = accounts.run(driver, [
         Step("SELECT v FROM acc WHERE id = 1"),                  # a's snapshot starts
@@ -50,7 +47,7 @@ def test_read_then_write_after_another_commit(accounts, driver):
     a.assert_same()
 
 
-@pytest.mark.parametrize("driver", drivers("pymysql", "aiomysql", xfail_all=DEADLOCK_1213))
+@pytest.mark.parametrize("driver", drivers("pymysql", "aiomysql"))
 def test_insert_after_read_while_another_inserted(accounts, driver):
     a = accounts.run(driver, [
         Step("SELECT COUNT(*) FROM acc"),
@@ -77,7 +74,7 @@ def test_repeatable_read_snapshot(accounts, driver):
     a.assert_same()
 
 
-@pytest.mark.parametrize("driver", drivers("pymysql", "mysqlclient", xfail_all=DEADLOCK_1213))
+@pytest.mark.parametrize("driver", drivers("pymysql", "mysqlclient"))
 def test_update_reads_the_latest_committed_row(accounts, driver):
     """InnoDB: an UPDATE reads the latest committed version, not a's snapshot; afterwards a
     sees its own change."""
@@ -225,9 +222,7 @@ async def _pool_jobs(host: str, port: int, db: str) -> tuple[list[object], int]:
         await pool.wait_closed()
 
 
-@pytest.mark.parametrize("target", on_rampmeter(
-    "about a third or more of the jobs fail with 1213 Deadlock (read snapshot, then write "
-    "after another job committed)"))
+@pytest.mark.parametrize("target", on_rampmeter(None))
 def test_aiomysql_pool_of_100_read_then_write_jobs(compat, target):
     compat.setup("CREATE TABLE counters (id INT PRIMARY KEY, v INT NOT NULL)",
                  "INSERT INTO counters VALUES " + ", ".join(f"({i}, 0)" for i in range(ROWS)))

@@ -22,16 +22,10 @@ def driver_sees_unsigned_bigint(driver: str, type_: str) -> bool:
     (RuntimeError "Failed raising error."). Such a test still compares the two servers."""
     return not (driver == "connector-c-prep" and type_ == "BIGINT")
 
-UNSIGNED_DDL = "CREATE TABLE with bigint(20) unsigned [zerofill]: 1064 near 'unsigned'"
-BIGINT_UNSIGNED = ("BIGINT UNSIGNED above 2**63-1 comes back as the float 1.8446744073709552e19 "
-                   "(text protocol: drivers fail to parse it as an int; u + 0 is a DOUBLE)")
 
-
-def integer_params(xfail_bigint: str) -> list[object]:
-    """(type, driver) params; rampmeter differs for BIGINT only."""
-    return [pytest.param(t, d, id=f"{t}-{d}", marks=[pytest.mark.xfail(
-                strict=True, reason=xfail_bigint)] if t == "BIGINT" else [])
-            for t in INTEGERS for d in ALL]
+def integer_params() -> list[object]:
+    """(type, driver) params."""
+    return [pytest.param(t, d, id=f"{t}-{d}") for t in INTEGERS for d in ALL]
 
 
 # type -> (min, max) of the signed and the unsigned column
@@ -44,7 +38,7 @@ INTEGERS = {
 }
 
 
-@pytest.mark.parametrize(("type_", "driver"), integer_params(BIGINT_UNSIGNED))
+@pytest.mark.parametrize(("type_", "driver"), integer_params())
 def test_integer_full_range_literals(compat, driver, type_):
     """The extremes of the signed and the unsigned column, sent as literals; metadata too
     (type code and the UNSIGNED flag, which the binary protocol needs to decode)."""
@@ -60,7 +54,7 @@ def test_integer_full_range_literals(compat, driver, type_):
     a.assert_same(columns=[1])
 
 
-@pytest.mark.parametrize(("type_", "driver"), integer_params(BIGINT_UNSIGNED))
+@pytest.mark.parametrize(("type_", "driver"), integer_params())
 def test_integer_full_range_parameters(compat, driver, type_):
     """The same extremes sent as bound parameters (unsigned LONGLONG in the binary protocol)."""
     (lo, hi), (ulo, uhi) = INTEGERS[type_]
@@ -76,9 +70,7 @@ def test_integer_full_range_parameters(compat, driver, type_):
     a.assert_same()
 
 
-@pytest.mark.parametrize("driver", drivers("pymysql", "connector-prep", xfail_all=(
-    "no 1264: out-of-range values are stored as sent (text protocol) or clamped to the range "
-    "(binary protocol)")))
+@pytest.mark.parametrize("driver", drivers("pymysql", "connector-prep"))
 @pytest.mark.parametrize("type_", INTEGERS)
 def test_integer_out_of_range_is_1264_in_strict_mode(compat, driver, type_):
     (lo, hi), (_, uhi) = INTEGERS[type_]
@@ -94,9 +86,7 @@ def test_integer_out_of_range_is_1264_in_strict_mode(compat, driver, type_):
     a.assert_same()
 
 
-@pytest.mark.parametrize("driver", drivers("pymysql", "raw-bin", xfail_all=(
-    "18446744073709551615 and 9223372036854775808 are DOUBLEs, ~0 and CAST(-1 AS UNSIGNED) "
-    "are -1, no Note 1105, no 1690 on CAST(18446744073709551615 AS SIGNED)")))
+@pytest.mark.parametrize("driver", drivers("pymysql", "raw-bin"))
 def test_unsigned_expressions(compat, driver):
     a = compat.run(driver, [
         "SELECT 18446744073709551615, ~0, CAST(-1 AS UNSIGNED), 9223372036854775808",
@@ -108,9 +98,7 @@ def test_unsigned_expressions(compat, driver):
     a.assert_same(columns=[0])
 
 
-@pytest.mark.parametrize("driver", drivers("pymysql", "mysqlclient", "connector-prep", xfail_all=(
-    "every integer expression is announced LONGLONG (8); MariaDB: LONG (3) for 1 and "
-    "LENGTH('a')")))
+@pytest.mark.parametrize("driver", drivers("pymysql", "mysqlclient", "connector-prep"))
 def test_integer_expression_type_codes(compat, driver):
     """What clients see as the type of integer expressions: MariaDB says LONG (3) for short
     literals and lengths, LONGLONG (8) for wide ones and for COUNT."""
@@ -120,8 +108,7 @@ def test_integer_expression_type_codes(compat, driver):
     a.assert_same(columns=[0])
 
 
-@pytest.mark.parametrize("driver", drivers("pymysql", "mysqlclient", "connector", "raw-bin",
-                                           xfail_all=UNSIGNED_DDL))
+@pytest.mark.parametrize("driver", drivers("pymysql", "mysqlclient", "connector", "raw-bin"))
 def test_unsigned_zerofill_in_ddl(compat, driver):
     a = compat.run(driver, [
         "CREATE TABLE t (a bigint(20) unsigned zerofill, b int(10) unsigned NOT NULL DEFAULT '0',"
@@ -154,8 +141,7 @@ TABLES = {
 
 
 @pytest.mark.parametrize(("table", "target"), [
-    pytest.param(table, target, id=f"{table}-{target}", marks=[pytest.mark.xfail(
-        strict=True, reason=UNSIGNED_DDL)] if (table, target) == ("integers", "rampmeter") else [])
+    pytest.param(table, target, id=f"{table}-{target}")
     for table in TABLES for target in ("mariadb", "rampmeter")])
 def test_show_create_table_executes_again(compat, target, table):
     """Whatever CREATE TABLE accepted, SHOW CREATE TABLE prints so that it runs again and
@@ -168,15 +154,7 @@ def test_show_create_table_executes_again(compat, target, table):
     assert again[2].rows[0][1] == text
 
 
-ENGINE_SQLITE = ("prints ENGINE=SQLite (MariaDB: ENGINE=InnoDB, which is what was asked; MariaDB "
-                 "itself rejects ENGINE=SQLite with 1286 under NO_ENGINE_SUBSTITUTION)")
-
-
-@pytest.mark.parametrize("table", cases(TABLES, {
-    "integers": UNSIGNED_DDL,
-    "decimals-and-times": ENGINE_SQLITE + "; timestamp(3) NULL DEFAULT NULL loses its NULL",
-    "strings": ENGINE_SQLITE,
-    "keys": ENGINE_SQLITE}))
+@pytest.mark.parametrize("table", cases(TABLES))
 def test_show_create_table_text(compat, table):
     """SHOW CREATE TABLE prints what MariaDB prints (tools diff it, ORMs parse it)."""
     a = compat.run("pymysql", [TABLES[table], "SHOW CREATE TABLE t"])
@@ -187,9 +165,7 @@ def test_show_create_table_text(compat, table):
 
 
 @pytest.mark.parametrize("driver", drivers("pymysql", "mysqlclient", "connector",
-                                           "connector-prep", "raw-bin", xfail_all=(
-    "DECIMAL literals and their arithmetic are DOUBLE (type 5, decimals 31): 0.1 + 0.2 = "
-    "0.30000000000000004, 1/3 = 0.3333333333333333, -0.00 = -0.0, the 30-digit CAST a float")))
+                                           "connector-prep", "raw-bin"))
 def test_decimal_literal_arithmetic(compat, driver):
     a = compat.run(driver, [
         "SELECT 0.1 + 0.2, 1.10 * 3, 10.00 / 4, 1 / 3, 2.50 - 0.005",
@@ -206,18 +182,14 @@ def money(compat):
     return compat
 
 
-@pytest.mark.parametrize("driver", drivers(xfail_all=(
-    "SUM(DECIMAL(10,2)) is the DOUBLE 22.490000000000002 (MariaDB Decimal('22.49'), NEWDECIMAL "
-    "with 2 decimals)")))
+@pytest.mark.parametrize("driver", drivers())
 def test_decimal_sum_keeps_scale(money, driver):
     a = money.run(driver, ["SELECT SUM(d) FROM m"])
     assert a.maria[0].rows == ((D("22.49"),),)
     a.assert_same(columns=[0])
 
 
-@pytest.mark.parametrize("driver", drivers(xfail_all=(
-    "AVG(DECIMAL(10,2)) is the DOUBLE 7.496666666666667 (MariaDB Decimal('7.496667'), 6 "
-    "decimals)")))
+@pytest.mark.parametrize("driver", drivers())
 def test_decimal_avg_adds_four_to_scale(money, driver):
     a = money.run(driver, ["SELECT AVG(d) FROM m"])
     assert a.maria[0].rows == ((D("7.496667"),),)
@@ -225,18 +197,14 @@ def test_decimal_avg_adds_four_to_scale(money, driver):
 
 
 @pytest.mark.parametrize("driver", drivers("pymysql", "mysqlclient", "connector-prep",
-                                           "raw-bin", xfail_all=(
-    "SUM(INT) is the LONGLONG 7 and AVG(INT) the DOUBLE 2.3333333333333335 (MariaDB: "
-    "NEWDECIMAL 7 and 2.3333)")))
+                                           "raw-bin"))
 def test_integer_sum_and_avg_are_decimal(money, driver):
     a = money.run(driver, ["SELECT SUM(i), AVG(i) FROM m"])
     assert a.maria[0].rows == ((D("7"), D("2.3333")),)
     a.assert_same(columns=[0])
 
 
-@pytest.mark.parametrize("driver", drivers(xfail_all=(
-    "MIN/MAX/SUM and d * 1, d + 0 of DECIMAL(10,2) 2.50 are DOUBLE 2.5; CAST(d AS CHAR) is "
-    "'2.5' (the column itself and parameters are right)")))
+@pytest.mark.parametrize("driver", drivers())
 def test_decimal_250_in_every_path(compat, driver):
     """DECIMAL(10,2) 2.50 is 2.50 as a column, through MIN/MAX/SUM, as a parameter, and in
     the text and the binary protocol."""
@@ -269,11 +237,7 @@ def times(compat):
 TZ = "SET time_zone = '+00:00'"
 
 
-FRACTION_DECIMALS = ("DATETIME(6) / TIME(3) / TIMESTAMP(3) columns are announced with 0 decimals, and "
-    "TIMESTAMP without the UNSIGNED flag MariaDB sets (values are right)")
-
-
-@pytest.mark.parametrize("driver", drivers(xfail_all=FRACTION_DECIMALS))
+@pytest.mark.parametrize("driver", drivers())
 def test_fractional_seconds_stored_and_returned(times, driver):
     a = times.run(driver, [
         TZ,
@@ -285,8 +249,7 @@ def test_fractional_seconds_stored_and_returned(times, driver):
     a.assert_same(columns=[2])
 
 
-@pytest.mark.parametrize("driver", drivers("pymysql", "mysqlclient", "connector", "raw-bin",
-                                           xfail_all=FRACTION_DECIMALS))
+@pytest.mark.parametrize("driver", drivers("pymysql", "mysqlclient", "connector", "raw-bin"))
 def test_fractional_seconds_column_decimals(times, driver):
     """The column definitions announce the fractional digits (a client that trusts them keeps
     the microseconds); checked on an empty result so only the metadata speaks."""
@@ -297,18 +260,14 @@ def test_fractional_seconds_column_decimals(times, driver):
     a.assert_same(columns=[0])
 
 
-@pytest.mark.parametrize("driver", drivers("raw-bin", xfail_all=(
-    "COM_STMT_PREPARE and EXECUTE announce 0 decimals for DATETIME(6) / TIME(3) / "
-    "TIMESTAMP(3)")))
+@pytest.mark.parametrize("driver", drivers("raw-bin"))
 def test_fractional_seconds_decimals_at_prepare(times, driver):
     a = times.run(driver, ["SELECT dt, t3, ts, d0, dt3 FROM tm"])
     assert [c.decimals for c in a.maria[0].prepare_columns] == [6, 3, 3, 0, 3]
     a.assert_same(("rows", "error", "columns", "prepare_columns"))
 
 
-@pytest.mark.parametrize("driver", drivers(xfail_all=(
-    "a datetime parameter keeps all 6 digits in DATETIME(3) and DATETIME columns (MariaDB "
-    "truncates to .678000 and .000000)")))
+@pytest.mark.parametrize("driver", drivers())
 def test_fractional_seconds_parameters(times, driver):
     a = times.run(driver, [
         TZ,
@@ -321,9 +280,7 @@ def test_fractional_seconds_parameters(times, driver):
     a.assert_same()
 
 
-@pytest.mark.parametrize("driver", drivers("pymysql", "raw-bin", xfail_all=(
-    "literals keep their digits: DATETIME(3) .123999, DATETIME .999000, TIME(3) .999900 (MariaDB "
-    "truncates to the column's precision)")))
+@pytest.mark.parametrize("driver", drivers("pymysql", "raw-bin"))
 def test_fractional_seconds_truncated_to_column_precision(times, driver):
     a = times.run(driver, [
         TZ,
@@ -335,9 +292,7 @@ def test_fractional_seconds_truncated_to_column_precision(times, driver):
 
 
 @pytest.mark.parametrize("driver", drivers("pymysql", "mysqlclient", "connector-prep",
-                                           "raw-bin", xfail_all=(
-    "CAST(... AS DATETIME(3)) / AS TIME(2) are strings without the fraction (VAR_STRING, "
-    "charset 45); MICROSECOND(): 1305")))
+                                           "raw-bin"))
 def test_fractional_seconds_in_expressions(compat, driver):
     a = compat.run(driver, [
         "SELECT CAST('2024-01-02 03:04:05.5' AS DATETIME(3)), CAST('01:02:03.25' AS TIME(2))",
@@ -346,18 +301,14 @@ def test_fractional_seconds_in_expressions(compat, driver):
     a.assert_same(columns=[0])
 
 
-@pytest.mark.parametrize("driver", drivers("pymysql", "raw-bin", xfail_all=(
-    "NOW(6), CURTIME(3), SYSDATE(6) are announced as VAR_STRING (253, charset 45) instead of "
-    "DATETIME/TIME with 6/3 decimals")))
+@pytest.mark.parametrize("driver", drivers("pymysql", "raw-bin"))
 def test_now6_announces_six_decimals(compat, driver):
     """NOW(6) / CURTIME(3): the values differ between servers, the metadata must not."""
     a = compat.run(driver, ["SELECT NOW(6), CURTIME(3), SYSDATE(6)"])
     a.assert_same(("error", "columns"))
 
 
-@pytest.mark.parametrize("driver", drivers("pymysql", xfail_all=(
-    "UTC_TIMESTAMP(6): 1582 Incorrect parameter count in the call to native function "
-    "'RM_UTC_TIMESTAMP'")))
+@pytest.mark.parametrize("driver", drivers("pymysql"))
 def test_utc_timestamp_with_precision(compat, driver):
     a = compat.run(driver, ["SELECT UTC_TIMESTAMP(6), UTC_TIME(3)"])
     assert a.maria[0].error is None

@@ -240,7 +240,10 @@ _OPTIONS: list[Option] = [
            "", dynamic=False, cli=False),
     Option("server_id", Kind.INT, 1, "", minimum=0, maximum=4294967295),
     Option("pid_file", Kind.STR, "", "Write the process id to this file.", dynamic=False),
-    Option("lower_case_table_names", Kind.INT, 0, "", dynamic=False, cli=False),
+    # 2: table names are kept as given and compared case-insensitively (SQLite's own rule for
+    # them); MariaDB on Linux says 0 and tells `t` from `T`. Database names are case-sensitive
+    # (file names), as with 0. docs/sql.md lists this.
+    Option("lower_case_table_names", Kind.INT, 2, "", dynamic=False, cli=False),
     Option("license", Kind.STR, "MIT", "", dynamic=False, cli=False),
     Option("skip_name_resolve", Kind.BOOL, True, "Client host names are never resolved.",
            dynamic=False),

@@ -70,6 +70,7 @@ class UpdateCount:
     last_insert_id: int = 0
     info: str = ""
     warnings: list[Warning_] = field(default_factory=list)
+    row_count: int | None = None  # ROW_COUNT() after it, when not affected_rows (UPDATE)
 
 
 Result = ResultSet | UpdateCount
@@ -127,6 +128,9 @@ class SessionContext(Protocol):
         ...
 
     def set_user_variable(self, name: str, value: Any) -> None: ...
+
+    @property
+    def row_count(self) -> int: ...       # ROW_COUNT(): what the previous statement did
 
     def virtual_table(self, schema: str, table: str) -> tuple[list[Column], list[tuple[Any, ...]]] | None:
         """Rows of a server-provided table (information_schema.PROCESSLIST, THREAD_POOL_*...),

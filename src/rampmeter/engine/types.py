@@ -204,10 +204,7 @@ class SqlType:
         coll = self.collation or charsets.default_collation(self.charset).name
         if self.charset == table_charset and coll == table_collation:
             return ""
-        if coll == charsets.default_collation(self.charset).name and \
-                self.charset != table_charset:
-            return f" CHARACTER SET {self.charset}"
-        return f" CHARACTER SET {self.charset} COLLATE {coll}"
+        return f" CHARACTER SET {self.charset} COLLATE {coll}"  # both, as 10.11 prints them
 
     # --- what the wire says ----------------------------------------------------------------
     def column(self, name: str, *, flags: int = 0, table: str = "", schema: str = "",
@@ -289,7 +286,8 @@ def _column(t: SqlType, flags: int, results: str) -> Column:
 
 
 # --- parsing a type's spelling ----------------------------------------------------------------
-def parse_type(text: str) -> SqlType:
+def parse_type(text: str, table_charset: str = "utf8mb4",
+               table_collation: str | None = None) -> SqlType:
     """A MariaDB column type spelling -> SqlType (see the module rules). ValueError if it is
     not one."""
     from rampmeter.sql.lexer import string_value, tokens  # below us; imported late for speed
@@ -354,7 +352,8 @@ def parse_type(text: str) -> SqlType:
         i += 1
     return make_type(name, args, unsigned=unsigned, zerofill=zerofill, charset=charset,
                      collation=collation, binary_attr=binary_attr, national=national,
-                     original=words)
+                     original=words, table_charset=table_charset,
+                     table_collation=table_collation)
 
 
 def _name_token(toks: list, i: int) -> str:  # type: ignore[type-arg]

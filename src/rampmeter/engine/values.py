@@ -32,13 +32,14 @@ import json
 import math
 import re
 from collections.abc import Callable
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation, localcontext
 from typing import Any, NamedTuple
 
 from rampmeter import errors
 from rampmeter.engine.types import SqlType
 from rampmeter.sql import charsets
 
+_WIDE = Context(prec=100)  # DECIMAL(65, 30) needs more than Python's default 28 digits
 _NUMBER = re.compile(r"[ \t\n\r\f\v]*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)")
 _INT_MAX = 2**63 - 1
 BIG_UNSIGNED = "~"
@@ -158,7 +159,8 @@ def _store_decimal(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
             return _decimal_stored(_decimal_max(t)), problem
         return 0, problem
     scale = t.scale or 0
-    q = d.quantize(Decimal(1).scaleb(-scale), ROUND_HALF_UP)
+    with localcontext(_WIDE):
+        q = d.quantize(Decimal(1).scaleb(-scale), ROUND_HALF_UP)
     if problem is None and q != d:
         problem = Problem(errors.WARN_DATA_TRUNCATED, note=True)
     top = _decimal_max(t)
@@ -199,8 +201,9 @@ def decimal_loader(scale: int) -> Callable[[Any], Any]:
             if d is None:
                 return v
         try:
-            return d.quantize(quantum, ROUND_HALF_UP)
-        except InvalidOperation:  # too many digits for the context
+            with localcontext(_WIDE):
+                return d.quantize(quantum, ROUND_HALF_UP)
+        except InvalidOperation:
             return d
     return load
 
@@ -498,7 +501,8 @@ def _valid_date(y: int, mo: int, d: int) -> bool:
     return True
 
 
-def _store_temporal(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
+def _store_temporal(t: SqlType, v: Any, zero_date: bool = True,
+                    zero_in_date: bool = True) -> tuple[Any, Problem | None]:
     name = t.name
     if name == "time":
         return _store_time(t, v)
@@ -525,7 +529,9 @@ def _store_temporal(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
     else:
         return zero, Problem(errors.ER_TRUNCATED_WRONG_VALUE, kind, str(v))
     y, mo, d, h, mi, s, frac = parts
-    if not _valid_date(y, mo, d) or h > 23 or mi > 59 or s > 59 or y > 9999:
+    if not _valid_date(y, mo, d) or h > 23 or mi > 59 or s > 59 or y > 9999 or \
+            not zero_date and y == mo == d == 0 or \
+            not zero_in_date and (mo == 0 or d == 0) and not (y == mo == d == 0):
         return zero, Problem(errors.ER_TRUNCATED_WRONG_VALUE, kind, _temporal_shown(v))
     if name == "date":
         problem = None
@@ -620,9 +626,10 @@ def _time_loader(t: SqlType) -> Callable[[Any], Any]:
 
 
 # --- the two doors -----------------------------------------------------------------------------
-def store(t: SqlType, v: Any, client: charsets.Charset = charsets.UTF8MB4
-          ) -> tuple[Any, Problem | None]:
-    """One value for a column of type `t` -> (stored value, problem or None)."""
+def store(t: SqlType, v: Any, client: charsets.Charset = charsets.UTF8MB4, *,
+          zero_date: bool = True, zero_in_date: bool = True) -> tuple[Any, Problem | None]:
+    """One value for a column of type `t` -> (stored value, problem or None). `zero_date` and
+    `zero_in_date` are off under sql_mode NO_ZERO_DATE / NO_ZERO_IN_DATE."""
     if v is None:
         return None, None
     n = t.name
@@ -637,7 +644,7 @@ def store(t: SqlType, v: Any, client: charsets.Charset = charsets.UTF8MB4
     if t.is_binary_string:
         return _store_binary(t, v, client)
     if n in ("date", "datetime", "timestamp", "time"):
-        return _store_temporal(t, v)
+        return _store_temporal(t, v, zero_date, zero_in_date)
     if n == "year":
         return _store_year(t, v)
     if n == "bit":
@@ -684,6 +691,25 @@ def load(t: SqlType) -> Callable[[Any], Any] | None:
     if n in ("year", "date"):
         return None
     return None
+
+
+def _load_uint(v: Any) -> Any:
+    """An unsigned 64-bit expression: SQLite computed it signed, so a negative is its
+    two's complement (bit operations), and big stored values are text."""
+    if type(v) is int:
+        return v + (1 << 64) if v < 0 else v
+    return _load_int(v)
+
+
+def load_expression(t: SqlType) -> Callable[[Any], Any] | None:
+    """How values of a computed column of type `t` go to the wire."""
+    if t.is_integer:
+        if t.unsigned:
+            return _load_uint
+        return _load_int
+    if t.name in ("datetime", "timestamp", "time"):
+        return None  # expressions give their own text
+    return load(t)
 
 
 def problem_error(p: Problem, column: str, row: int, table: tuple[str, str] | None = None

@@ -10,8 +10,8 @@ Rules:
   for COM_STMT_EXECUTE only, after the packet was consumed: the caller answers it and the
   connection goes on. COM_STMT_CLOSE/RESET/FETCH pass the id on; the session checks it.
 - Text in commands (statement text, names) is passed on as bytes; string parameters of
-  COM_STMT_EXECUTE are decoded in the client's character set (`Statements.codec`), with
-  surrogateescape so that no byte is lost.
+  COM_STMT_EXECUTE are decoded in the client's character set (`Statements.codec`), and stay
+  bytes when they are not valid in it, so that no byte is lost.
 - COM_STMT_SEND_LONG_DATA returns no event (mysqld never replies to it): its bytes accumulate
   per parameter and are merged into the next COM_STMT_EXECUTE, then dropped (also by
   COM_STMT_RESET). A problem with long data is remembered and reported by that execute.

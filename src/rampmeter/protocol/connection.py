@@ -365,7 +365,7 @@ class ServerProtocol:
                      results_collation: int = 45, results_maxlen: int = 4) -> None:
         """character_set_client / character_set_results changed (SET NAMES, SET ...)."""
         self._statements.codec = client_codec
-        if results_codec in (None, "utf-8"):
+        if results_codec in (None, "utf-8") and results_collation == 45:
             self._results = None
         else:
             self._results = (results_codec, results_collation, results_maxlen)

@@ -211,7 +211,9 @@ def err_packet(code: int, sqlstate: str, message: str) -> bytes:
     """ERR_Packet with the 4.1 '#'+SQLSTATE marker, which every client we serve understands
     (we refuse pre-4.1 clients; before the handshake libmysql and PyMySQL read it too)."""
     state = (sqlstate.encode("ascii", "replace") + b"HY000")[:5]
-    text = _cut_utf8(message.encode("utf-8", "surrogateescape"), MAX_ERROR_MESSAGE)
+    # A byte that arrived invalid (a lone surrogate) is shown as '?', as MariaDB converts it:
+    # the message must be valid UTF-8 for the client to read it.
+    text = _cut_utf8(message.encode("utf-8", "replace"), MAX_ERROR_MESSAGE)
     return b"\xff" + (code & 0xFFFF).to_bytes(2, "little") + b"#" + state + text
 
 

@@ -431,7 +431,16 @@ def decode_binary_value(r: Reader, type_code: int, unsigned: bool,
     raw = r.lenenc_bytes()
     if type_code in BYTES_TYPES:
         return raw
-    return raw.decode(codec, "surrogateescape")  # string types, DECIMAL, and unknown types
+    return _text(raw, codec)  # string types, DECIMAL, and unknown types
+
+
+def _text(raw: bytes, codec: str) -> str | bytes:
+    """A string parameter in the client's character set; bytes not valid in it are kept as the
+    bytes they are (MariaDB keeps them too: HEX(?) shows them, a text column refuses them)."""
+    try:
+        return raw.decode(codec)
+    except UnicodeDecodeError:
+        return raw
 
 
 def long_data_value(data: bytes, type_code: int, codec: str = "utf-8") -> Any:
@@ -439,4 +448,4 @@ def long_data_value(data: bytes, type_code: int, codec: str = "utf-8") -> Any:
     converts long data as a string whatever the bound type)."""
     if type_code in BYTES_TYPES:
         return data
-    return data.decode(codec, "surrogateescape")
+    return _text(data, codec)

@@ -332,8 +332,7 @@ def use(s: Session, stmt: Statement) -> UpdateCount:
     sql, toks = _parts(stmt)
     if len(toks) < 2 or toks[1].kind not in ("word", "qident", "str"):
         raise syntax_error(sql)
-    assert s.engine is not None
-    s.engine.use(unquote(toks[1].text))
+    s.use_database(unquote(toks[1].text))
     return UpdateCount()
 
 

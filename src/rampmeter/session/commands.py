@@ -106,13 +106,13 @@ def on_query(s: Session, e: ev.Query, proto: ServerProtocol, write: Write) -> bo
     except ServerError as exc:  # an unterminated string or comment, a stray byte...
         s.counters["Questions"] += 1
         s._begin_command("Query", text)
-        s.warnings.clear()
+        s.clear_warnings()
         s.write_error(exc, proto, write)
         s._end_command()
         return True
     if not parts or not parts[0].kind and not parts[0].shape:
         s.counters["Questions"] += 1
-        s.warnings.clear()
+        s.clear_warnings()
         s.write_error(ServerError(errors.ER_EMPTY_QUERY), proto, write)
         return True
     last = len(parts) - 1
@@ -121,8 +121,7 @@ def on_query(s: Session, e: ev.Query, proto: ServerProtocol, write: Write) -> bo
             return False
         s.counters["Questions"] += 1
         s._begin_command("Query", stmt.text)
-        if not stmt.keeps_warnings:
-            s.warnings.clear()
+        s.new_statement(stmt)
         failed = _run(s, proto, write, statements.execute, stmt, more=i < last)
         if failed is not None:
             return failed
@@ -154,6 +153,7 @@ def _run(s: Session, proto: ServerProtocol, write: Write, statement: Callable[..
 
 
 def _simple_ok(s: Session, proto: ServerProtocol, write: Write) -> None:
+    s.last_row_count = 0  # MariaDB: after COM_PING / COM_INIT_DB, ROW_COUNT() is 0
     write(proto.ok(status=s.status_flags()))
 
 
@@ -161,10 +161,7 @@ def on_init_db(s: Session, e: ev.InitDb, proto: ServerProtocol, write: Write) ->
     s.counters["Com_change_db"] += 1
     try:
         assert s.engine is not None
-        name = s.decode(e.database)
-        if not charsets.is_valid(name):
-            raise ServerError(errors.ER_BAD_DB_ERROR, s.shown(name))
-        s.engine.use(name)
+        s.use_database(s.decode(e.database))
     except ServerError as exc:
         s.write_error(exc, proto, write)
         return True
@@ -224,7 +221,7 @@ def on_reset_connection(s: Session, e: ev.ResetConnection, proto: ServerProtocol
         proto.forget_statement(stmt_id)
     s.prepared.clear()
     s.user_vars.clear()
-    s.warnings.clear()
+    s.clear_warnings()
     gv = s.ctx.variables
     keep_timeout = s.vars["wait_timeout"] if s.interactive else None
     s.vars = {name: gv[name] for name in s.vars}
@@ -244,7 +241,7 @@ def on_set_option(s: Session, e: ev.SetOption, proto: ServerProtocol, write: Wri
 def on_field_list(s: Session, e: ev.FieldList, proto: ServerProtocol, write: Write) -> bool:
     assert s.engine is not None
     s.counters["Com_show_fields"] += 1
-    s.warnings.clear()
+    s.clear_warnings()
     try:
         table = s.decode(e.table)
         if not charsets.is_valid(table) or not table:
@@ -265,7 +262,7 @@ def on_field_list(s: Session, e: ev.FieldList, proto: ServerProtocol, write: Wri
 
 def on_stmt_prepare(s: Session, e: ev.StmtPrepare, proto: ServerProtocol, write: Write) -> bool:
     s.counters["Com_stmt_prepare"] += 1
-    s.warnings.clear()
+    s.clear_warnings()
     try:
         stmt = statements.prepare(s, s.scan(s.decode(e.sql), client_params=True))
     except ServerError as exc:
@@ -288,7 +285,7 @@ def on_stmt_execute(s: Session, e: ev.StmtExecute, proto: ServerProtocol, write:
                                   "mysqld_stmt_execute"), proto, write)
         return True
     s._begin_command("Execute", stmt.sql)
-    s.warnings.clear()
+    s.clear_warnings()
     failed = _run(s, proto, write, statements.execute_prepared, stmt, e.params, binary=True)
     if failed is not None:
         return failed

@@ -24,7 +24,7 @@ import enum
 import itertools
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -102,6 +102,10 @@ class EngineContext:
         return self._s.virtual_table(schema, table)
 
     @property
+    def row_count(self) -> int:
+        return self._s.last_row_count
+
+    @property
     def client_found_rows(self) -> bool:
         """CLIENT_FOUND_ROWS: affected rows of an UPDATE are the rows it matched."""
         return bool(self._s.capabilities & Capability.FOUND_ROWS)
@@ -138,6 +142,7 @@ class Session:
         self.prepared: dict[int, PreparedStatement] = {}
         self._stmt_ids = itertools.count(1)
         self.warnings: list[Warning_] = []
+        self.stale_warnings = False  # they belong to an earlier statement (see new_statement)
         self.counters: Counter[str] = Counter()
         self.killed = KillState.NONE
         # processlist view (single assignments, read by other threads)
@@ -150,6 +155,8 @@ class Session:
         self.last_error: str | None = None
         self.tls_active = False
         self.charsets_changed = False  # SET NAMES & co.: tell the protocol (sync_charsets)
+        self.last_row_count = -1       # ROW_COUNT()
+        self.found_rows = 0
 
     # ------------------------------------------------------------------------------------------
     # the front door: bytes in the client's character set -> scanned statements
@@ -163,6 +170,21 @@ class Session:
     def shown(text: str) -> str:
         """Text with invalid bytes, as an error message quotes it."""
         return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+    def use_database(self, name: str) -> None:
+        """USE / COM_INIT_DB: MariaDB's checks of the name, then the engine's 1049."""
+        assert self.engine is not None
+        if not name:
+            raise ServerError(errors.ER_NO_DB_ERROR)
+        if not charsets.is_valid(name) or any(ord(ch) > 0xFFFF for ch in name):
+            # identifiers are utf8mb3 in MariaDB: neither invalid bytes nor 4-byte characters
+            cs = self.client_charset()
+            raw = cs.encode(name)
+            shown = "".join(chr(b) if 0x20 <= b <= 0x7E else f"\\x{b:02X}" for b in raw)
+            raise ServerError(errors.ER_INVALID_CHARACTER_STRING, cs.name, shown)
+        if "\0" in name or len(name) > 64 or name.endswith(" "):
+            raise ServerError(errors.ER_WRONG_DB_NAME, name.split("\0")[0])
+        self.engine.use(name)
 
     def dialect(self) -> Dialect:
         return Dialect.of(self.vars["sql_mode"])
@@ -178,8 +200,12 @@ class Session:
         self.charsets_changed = False
         client = self.client_charset()
         results = charsets.charset(self.vars["character_set_results"] or "binary")
-        if results is None or results.is_binary or not results.codec:
+        if results is None or not results.codec:
             results = charsets.UTF8MB4
+        if results.is_binary:  # no conversion: the stored UTF-8, announced as binary (63)
+            proto.set_charsets(client_codec=client.codec or "utf-8", results_codec="utf-8",
+                               results_collation=63, results_maxlen=4)
+            return
         proto.set_charsets(client_codec=client.codec or "utf-8",
                            results_codec=results.codec or "utf-8",
                            results_collation=charsets.default_collation(results.name).id,
@@ -332,6 +358,33 @@ class Session:
 
     # ------------------------------------------------------------------------------------------
     # results
+    def new_statement(self, stmt: Statement) -> None:
+        """Diagnostics at the start of a statement, as MariaDB keeps them: a statement that
+        names a table clears the previous statement's warnings; one that does not (SELECT 1,
+        SET, DO, BEGIN) leaves them for SHOW WARNINGS until it raises a condition itself;
+        SHOW WARNINGS / ERRORS read them."""
+        if stmt.keeps_warnings:
+            self.stale_warnings = True  # kept to be read, but not this statement's own
+            return
+        if stmt.uses_tables:
+            self.warnings.clear()
+            self.stale_warnings = False
+        else:
+            self.stale_warnings = True
+
+    def clear_warnings(self) -> None:
+        self.warnings.clear()
+        self.stale_warnings = False
+
+    def _add_conditions(self, conditions: Sequence[Warning_]) -> int:
+        """Add this statement's conditions; the count its OK / EOF packet reports."""
+        if self.stale_warnings:
+            if not conditions:
+                return 0
+            self.clear_warnings()
+        self.warnings.extend(conditions)
+        return len(self.warnings)
+
     def write_result(self, result: Result, proto: ServerProtocol, write: Write, *,
                      more: bool = False, binary: bool = False) -> None:
         if isinstance(result, ResultSet):
@@ -347,20 +400,20 @@ class Session:
             if batch:
                 write(proto.result_rows(batch))
                 count += len(batch)
-            self.warnings.extend(result.warnings)
+            warnings = self._add_conditions(result.warnings)
             self.last_row_count = -1
             self.found_rows = count
-            write(proto.result_set_end(status=self.status_flags(more),
-                                       warnings=len(self.warnings)))
+            write(proto.result_set_end(status=self.status_flags(more), warnings=warnings))
         else:
-            self.warnings.extend(result.warnings)
-            self.last_row_count = result.affected_rows
+            warnings = self._add_conditions(result.warnings)
+            self.last_row_count = result.affected_rows if result.row_count is None \
+                else result.row_count
             write(proto.ok(result.affected_rows, result.last_insert_id,
-                           status=self.status_flags(more), warnings=len(self.warnings),
+                           status=self.status_flags(more), warnings=warnings,
                            info=result.info))
 
     def write_error(self, exc: ServerError, proto: ServerProtocol, write: Write) -> None:
-        self.warnings.append(Warning_("Error", exc.code, exc.message))
+        self._add_conditions((Warning_("Error", exc.code, exc.message),))
         self.last_error = exc.message
         write(proto.error_from(exc))
 

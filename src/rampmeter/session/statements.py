@@ -76,10 +76,18 @@ _COM = {
 _SCOPE_WORDS = {"GLOBAL", "SESSION", "LOCAL", "FULL"}
 
 
+# First words whose counter does not depend on the second word (the common statements).
+_COM_BY_FIRST = {first: name for (first, second), name in _COM.items() if second is None
+                 and not any(f == first and s is not None for f, s in _COM)}
+
+
 def com_name(words: Sequence[str]) -> str | None:
     if not words:
         return None
     first = words[0]
+    name = _COM_BY_FIRST.get(first)
+    if name is not None:
+        return name
     second = next((w for w in words[1:] if w not in _SCOPE_WORDS), None)
     return _COM.get((first, second)) or _COM.get((first, None))
 

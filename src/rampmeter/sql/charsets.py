@@ -9,8 +9,9 @@ Rules:
 - MariaDB's latin1 is Windows-1252 with the five bytes cp1252 leaves undefined (0x81, 0x8D,
   0x8F, 0x90, 0x9D) mapped to the C1 controls of the same number, so it decodes every byte; we
   build that table rather than use Python's cp1252, which rejects them.
-- `binary` has no text: its codec is latin-1, the identity on bytes, so decoding never fails
-  and encoding gives the bytes back.
+- `binary` has no text: statement text in it is read as UTF-8 (surrogateescape keeps any byte),
+  because converting binary to utf8mb4 copies the bytes in MariaDB; its string literals are
+  binary strings (statement.py).
 - A character set with no Python codec (armscii8, dec8, geostd8, hp8, keybcs2, swe7) can be
   named and shown but not used as a client character set (ER_UNKNOWN_CHARACTER_SET on SET NAMES).
 - ucs2, utf16, utf16le and utf32 cannot be client character sets (MariaDB answers SET NAMES
@@ -30,7 +31,7 @@ _CHARSETS: dict[str, tuple[str, int, str]] = {
     "armscii8": ("", 1, "ARMSCII-8 Armenian"),
     "ascii": ("ascii", 1, "US ASCII"),
     "big5": ("big5", 2, "Big5 Traditional Chinese"),
-    "binary": ("latin-1", 1, "Binary pseudo charset"),
+    "binary": ("utf-8", 1, "Binary pseudo charset"),
     "cp1250": ("cp1250", 1, "Windows Central European"),
     "cp1251": ("cp1251", 1, "Windows Cyrillic"),
     "cp1256": ("cp1256", 1, "Windows Arabic"),

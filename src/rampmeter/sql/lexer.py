@@ -68,14 +68,20 @@ class Dialect:
 
 DEFAULT = Dialect()
 
-_IDCHAR = r"[\w$\u0080-\U0010ffff]"
-_IDSTART = r"[A-Za-z_$\u0080-\U0010ffff]"
+# Identifier characters: letters, digits, _, $ and any valid non-ASCII character. A lone
+# surrogate (an invalid byte kept by surrogateescape) is not one: it is a stray byte (1064).
+_IDCHAR = r"[\w$\u0080-\ud7ff\ue000-\U0010ffff]"
+_IDSTART = r"[A-Za-z_$\u0080-\ud7ff\ue000-\U0010ffff]"
 
 
 @cache
 def pattern(dialect: Dialect = DEFAULT) -> re.Pattern[str]:
-    """The token pattern for `dialect`; `lastgroup` names the token kind ('dq' is a
-    double-quoted string, or an identifier under ANSI_QUOTES: `dq_kind` says which)."""
+    """The token pattern for `dialect`. Each match is one token with the whitespace before it:
+    `lastgroup` names the token's kind and `start(kind)` where it begins ('dq' is a
+    double-quoted string, or an identifier under ANSI_QUOTES: `dq_kind` says which; 'end' is
+    the empty token after trailing whitespace). Common tokens come first: the alternatives are
+    tried in order, and order also settles what could be read two ways (x'41' is hex, not the
+    word x; -- is a comment only before whitespace)."""
     if dialect.backslash_escapes:
         sq, dq = r"'(?:[^'\\]|\\.|'')*'", r'"(?:[^"\\]|\\.|"")*"'
     else:
@@ -83,25 +89,30 @@ def pattern(dialect: Dialect = DEFAULT) -> re.Pattern[str]:
     if dialect.ansi_quotes:
         dq = r'"(?:[^"]|"")*"'
     return re.compile(rf"""
-        (?P<ws>[ \t\n\r\f\v]+)
-      | (?P<xopen>/\*M?!(?:\d{{6}}|\d{{5}})?)
-      | (?P<comment>/\*.*?\*/|--(?=[ \t\n\r\f\v\x00-\x1f]|\Z)[^\n]*|\#[^\n]*)
-      | (?P<unclosed>/\*)
-      | (?P<xclose>\*/)
-      | (?P<str>{sq})
-      | (?P<dq>{dq})
-      | (?P<qident2>`(?:[^`]|``)*`)
-      | (?P<hex>[xX]'[^']*'|0x[0-9a-fA-F]+(?!{_IDCHAR}))
-      | (?P<bit>[bB]'[^']*'|0b[01]+(?!{_IDCHAR}))
-      | (?P<num>(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?(?!{_IDCHAR}))
-      | (?P<word>{_IDSTART}{_IDCHAR}*|\d+[A-Za-z_$\u0080-\U0010ffff]{_IDCHAR}*)
-      | (?P<sysvar>@@(?:(?i:global|session|local)\.)?(?:[\w$]+|`(?:[^`]|``)*`))
-      | (?P<uservar>@(?:[\w$.]+|'(?:[^'\\]|\\.|'')*'|"(?:[^"\\]|\\.|"")*"|`(?:[^`]|``)*`))
-      | (?P<param>\?)
-      | (?P<nullsym>\\N(?!{_IDCHAR}))
-      | (?P<op>:=|<=>|<<|>>|<=|>=|<>|!=|&&|\|\||->>|->|[-+*/%&|^~!=<>(),.;{{}}@\[\]])
-      | (?P<colon>:(?!{_IDCHAR}))
-      | (?P<bad>.)
+        [ \t\n\r\f\v]*
+        (?:
+          (?P<word>(?![xXbB]'){_IDSTART}{_IDCHAR}*)
+        | (?P<num>(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?(?!{_IDCHAR}))
+        | (?P<op><=>|<<|>>|<=|>=|<>|!=|&&|\|\||:=|[=,()<>!+%^~&|;.{{}}\[\]])
+        | (?P<str>{sq})
+        | (?P<xopen>/\*M?!(?:\d{{6}}|\d{{5}})?)
+        | (?P<comment>/\*.*?\*/|--(?=[ \t\n\r\f\v\x00-\x1f]|\Z)[^\n]*|\#[^\n]*)
+        | (?P<unclosed>/\*)
+        | (?P<xclose>\*/)
+        | (?P<dq>{dq})
+        | (?P<qident2>`(?:[^`]|``)*`)
+        | (?P<hex>[xX]'[^']*'|0x[0-9a-fA-F]+(?!{_IDCHAR}))
+        | (?P<bit>[bB]'[^']*'|0b[01]+(?!{_IDCHAR}))
+        | (?P<word2>[xXbB](?=')|\d+[A-Za-z_$\u0080-\ud7ff\ue000-\U0010ffff]{_IDCHAR}*)
+        | (?P<sysvar>@@(?:(?i:global|session|local)\.)?(?:[\w$]+|`(?:[^`]|``)*`))
+        | (?P<uservar>@(?:[\w$.]+|'(?:[^'\\]|\\.|'')*'|"(?:[^"\\]|\\.|"")*"|`(?:[^`]|``)*`))
+        | (?P<param>\?)
+        | (?P<nullsym>\\N(?!{_IDCHAR}))
+        | (?P<op2>->>|->|[-*/@])
+        | (?P<colon>:(?!{_IDCHAR}))
+        | (?P<end>\Z)
+        | (?P<bad>.)
+        )
     """, re.VERBOSE | re.DOTALL)
 
 
@@ -125,7 +136,24 @@ def syntax_error(text: str, pos: int) -> ServerError:
     """1064 as MariaDB words it: the text from the offending token on, and its line."""
     pos = max(0, min(pos, len(text)))
     line = text.count("\n", 0, pos) + 1
-    return ServerError(errors.ER_PARSE_ERROR, text[pos:pos + 80], line)
+    near = strip_end(text[pos:])
+    # MariaDB's '%-.80T': at most 80 bytes; a longer text is cut to 77 and '...' added
+    raw = near.encode("utf-8", "replace")
+    if len(raw) > 80:
+        near = raw[:77].decode("utf-8", "ignore") + "..."
+    return ServerError(errors.ER_PARSE_ERROR, near, line)
+
+
+def shown_bytes(text: str) -> str:
+    """Text as MariaDB quotes a string with invalid bytes in it: each one as \\xHH."""
+    if charset_valid(text):
+        return text
+    return "".join(f"\\x{ord(ch) - 0xDC00:02X}" if 0xDC80 <= ord(ch) <= 0xDCFF else ch
+                   for ch in text)
+
+
+def charset_valid(text: str) -> bool:
+    return text.isascii() or not any("\udc80" <= ch <= "\udcff" for ch in text)
 
 
 def strip_end(text: str) -> str:
@@ -238,22 +266,24 @@ def tokens(text: str, dialect: Dialect = DEFAULT) -> list[Token]:
     pos = 0
     n = len(text)
     in_exec = False
-    while pos < n:
+    while pos <= n:
         m = rx.match(text, pos)
-        assert m is not None  # 'bad' matches any character
-        kind = m.lastgroup
-        end = m.end()
-        if kind == "ws" or kind == "comment":
+        assert m is not None  # 'bad' matches any character, 'end' the end
+        kind = m.lastgroup or "bad"
+        start, end = m.start(kind), m.end()
+        if kind == "end":
+            break
+        if kind == "comment":
             pos = end
             continue
         if kind == "xopen":
-            if included(m.group(), dialect):
+            if included(text[start:end], dialect):
                 in_exec = True
                 pos = end
             else:
                 close = text.find("*/", end)
                 if close < 0:
-                    raise syntax_error(text, m.start())
+                    raise syntax_error(text, start)
                 pos = close + 2
             continue
         if kind == "xclose" and in_exec:
@@ -261,17 +291,14 @@ def tokens(text: str, dialect: Dialect = DEFAULT) -> list[Token]:
             pos = end
             continue
         if kind == "bad" or kind == "unclosed":
-            if text[m.start()] == "\x00" and not strip_end(text[m.start():]):
+            if text[start] == "\x00" and not strip_end(text[start:]):
                 break
-            raise syntax_error(text, m.start())
-        if kind == "colon":
-            kind = "op"
-        elif kind == "dq":
-            kind = dq_kind(dialect)
-        elif kind == "qident2":
-            kind = "qident"
-        elif kind == "xclose":
-            kind = "op"
-        out.append(Token(kind or "op", m.group(), m.start(), end))
+            raise syntax_error(text, start)
+        out.append(Token(TOKEN_KIND.get(kind, kind) if kind != "dq" else dq_kind(dialect),
+                         text[start:end], start, end))
         pos = end
     return out
+
+
+# Pattern group -> token kind (the groups that exist only to order the alternatives).
+TOKEN_KIND = {"word2": "word", "op2": "op", "colon": "op", "xclose": "op", "qident2": "qident"}

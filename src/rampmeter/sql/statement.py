@@ -14,7 +14,8 @@ Rules:
   select is planned once whatever its key.
 - Placeholders name their slot and the literal's type, so that a plan, made once per shape, can
   type its results: `:i3` int, `:u3` unsigned 64-bit int beyond BIGINT, `:n3_2` exact decimal of
-  scale 2, `:f3` double, `:s3` text, `:b3` binary string, `:q3` a client's `?` (typed only at
+  scale 2, `:f3` double, `:s3` text, `:b3` binary string, `:x3` a hexadecimal or bit literal
+  (a binary string that is a number in arithmetic), `:q3` a client's `?` (typed only at
   execute). `slot_kind(name)` reads one back.
 - Literals stay in the shape where a placeholder would change the statement: numbers after
   ORDER BY / GROUP BY / PARTITION BY (positions), inside a type's parentheses (DECIMAL(10,2)),
@@ -32,21 +33,27 @@ Rules:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from rampmeter import errors
+from rampmeter.errors import ServerError
 from rampmeter.sql import charsets
 from rampmeter.sql.charsets import Charset
 from rampmeter.sql.lexer import (
     DEFAULT,
+    TOKEN_KIND,
     Dialect,
     Token,
     bit_value,
+    charset_valid,
     dq_kind,
     hex_value,
     included,
     pattern,
+    shown_bytes,
     string_value,
     strip_end,
     syntax_error,
@@ -64,7 +71,13 @@ _LIST_END = frozenset({"FROM", "INTO", "WHERE", "GROUP", "HAVING", "ORDER", "LIM
 _CLAUSE_START = frozenset({"WHERE", "HAVING", "LIMIT", "ON", "SET", "VALUES", "VALUE", "USING",
                            "FROM", "JOIN", "INTO", "UNION", "EXCEPT", "INTERSECT", "SELECT",
                            "WINDOW", "FOR", "LOCK", "ROWS", "RANGE", "OFFSET"})
-_TYPE_WORDS = frozenset({"DECIMAL", "NUMERIC", "DEC", "FIXED", "CHAR", "VARCHAR", "BINARY",
+# Words whose parentheses keep their numbers in the shape: a type's arguments (DECIMAL(10,2)),
+# and the functions whose result type depends on a literal argument: fractional-second
+# precision (NOW(6)) or a number of decimals (ROUND(x, 2)).
+_TYPE_WORDS = frozenset({"NOW", "CURRENT_TIMESTAMP", "LOCALTIME", "LOCALTIMESTAMP", "SYSDATE",
+                         "CURTIME", "CURRENT_TIME", "UTC_TIMESTAMP", "UTC_TIME",
+                         "ROUND", "TRUNCATE", "FORMAT",
+                         "DECIMAL", "NUMERIC", "DEC", "FIXED", "CHAR", "VARCHAR", "BINARY",
                          "VARBINARY", "DATETIME", "TIME", "TIMESTAMP", "FLOAT", "DOUBLE", "NCHAR",
                          "INT", "INTEGER", "TINYINT", "SMALLINT", "MEDIUMINT", "BIGINT", "SIGNED",
                          "UNSIGNED", "REAL", "BIT", "YEAR", "CHARACTER", "NVARCHAR"})
@@ -107,6 +120,11 @@ def slot_kind(name: str) -> tuple[str, int, int]:
     return kind, int(rest), 0
 
 
+_TABLELESS = frozenset(("BEGIN", "START", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE", "USE",
+                        "XA", "SHUTDOWN", "KILL", "SIGNAL", "RESIGNAL", "GET", "UNLOCK"))
+_FROM = re.compile(r"\bFROM\s+(DUAL\b)?", re.IGNORECASE)
+
+
 class Statement:
     """One statement, scanned (see the module rules). Read-only after scan."""
 
@@ -139,6 +157,18 @@ class Statement:
         """SHOW WARNINGS / ERRORS / COUNT(*) read the previous statement's diagnostics."""
         return self.kind == "SHOW" and len(self.words) > 1 and self.words[1] in (
             "WARNINGS", "ERRORS", "COUNT")
+
+    @property
+    def uses_tables(self) -> bool:
+        """Whether the statement names a table, which is when MariaDB clears the previous
+        statement's warnings before running it (a table-less SELECT, SET, DO, BEGIN... keeps
+        them for SHOW WARNINGS unless it raises conditions of its own)."""
+        kind = self.kind
+        if kind in _TABLELESS:
+            return False
+        if kind in ("SELECT", "SET", "DO", "VALUES", "("):
+            return any(m.group(1) is None for m in _FROM.finditer(self.shape))
+        return True
 
     def syntax_error(self, shape_pos: int | None = None) -> Exception:
         """1064 quoting the client's text, from the place `shape_pos` of the shape maps to."""
@@ -179,9 +209,12 @@ class _Item:
 
     def close(self, text: str, end: int) -> None:
         if self.literal is not None and self.tokens == 1:
+            # MariaDB names a lone string literal by its value: '' when the value is not valid
+            # UTF-8, and a NUL shown as \x00
             value = self.literal
-            name = value.decode("utf-8", "surrogateescape") if isinstance(value, bytes) \
-                else value
+            if isinstance(value, bytes):
+                value = value.decode("utf-8", "surrogateescape")
+            name = value.replace("\0", "\\x00") if charset_valid(value) else ""
         else:
             pieces, pos = [], self.start
             for a, b in self.markers:
@@ -189,7 +222,7 @@ class _Item:
                     pieces.append(text[pos:a])
                     pos = b
             pieces.append(text[pos:end])
-            name = "".join(pieces).strip(" \t\n\r\f\v")
+            name = shown_bytes("".join(pieces).strip(" \t\n\r\f\v"))
             if name == "\\N":
                 name = "NULL"
         self.names.append(name)
@@ -198,162 +231,209 @@ class _Item:
         self.literal = None
 
 
-def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,
+# Words the scanner acts on (module rules); every other word is only copied to the shape.
+_W_SELECT, _W_END, _W_BY, _W_CLAUSE, _W_FORUPD, _W_TYPE, _W_MOD, _W_N = range(1, 9)
+_WORD_ACTION: dict[str, int] = {}
+for _w in _CLAUSE_START:
+    _WORD_ACTION[_w] = _W_CLAUSE
+for _w in _LIST_END:
+    _WORD_ACTION[_w] = _W_END
+for _w in _SELECT_MODIFIERS:
+    _WORD_ACTION[_w] = _W_MOD
+for _w in _TYPE_WORDS:
+    _WORD_ACTION.setdefault(_w, _W_TYPE)
+for _w in ("UPDATE", "MODE", "SHARE"):
+    _WORD_ACTION.setdefault(_w, _W_FORUPD)
+_WORD_ACTION.update({"SELECT": _W_SELECT, "BY": _W_BY, "N": _W_N})
+_SPACE = " "
+
+
+class _Builder:
+    """One statement while it is scanned."""
+
+    __slots__ = ("start", "out", "slots", "names", "words", "toks", "n_client", "for_update",
+                 "item")
+
+    def __init__(self, start: int) -> None:
+        self.start = start
+        self.out: list[str] = []
+        self.slots: list[Any] = []
+        self.names: list[str] = []
+        self.words: list[str] = []
+        self.toks: list[Token] | None = None
+        self.n_client = 0
+        self.for_update = False
+        self.item: _Item | None = None
+
+    def finish(self, text: str, end: int, dialect: Dialect, cs: Charset) -> Statement:
+        item = self.item
+        if item is not None and item.active:
+            item.close(text, end)
+        out = self.out
+        shape = "".join(out).strip()
+        return Statement(text[self.start:end].strip(" \t\n\r\f\v\x00"), tuple(self.words),
+                         shape, tuple(self.slots), tuple(self.names), self.n_client,
+                         tuple(item.names) if item is not None else None, self.for_update,
+                         tuple(self.toks) if self.toks is not None else None, dialect, cs)
+
+
+def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa: C901
           multi: bool) -> list[Statement]:
+    """The scanner (module rules). One pass over the lexer's matches; per-token work is kept
+    to a dictionary lookup for most words, because every statement pays for it."""
     rx = pattern(dialect)
     dq = dq_kind(dialect)
     backslash = dialect.backslash_escapes
     n = len(text)
-    end_of_text = len(strip_end(text))
-    out_stmts: list[Statement] = []
+    stmts: list[Statement] = []
+    word_action = _WORD_ACTION.get
 
-    # per statement state
-    stmt_start = 0
-    out: list[str] = []
-    slots: list[Any] = []
-    words: list[str] = []
-    words_open = True        # still collecting leading words
+    b = _Builder(0)
+    out = b.out
+    slots = b.slots
+    words = b.words
+    words_open = True         # still collecting leading words
     parametrize = False
     toks: list[Token] | None = None
-    inline = [False]         # per paren depth: numbers stay literal (ORDER BY ..., type args)
+    inline = [False]          # per paren depth: numbers stay literal (ORDER BY, type args)
     depth = 0
-    prev = ""                # previous significant token: upper word, or a marker for others
+    prev = ""                 # previous significant token: upper word, or a marker for others
     prev_kind = ""
     pending_type_paren = False
-    last_string_slot = -1    # slot index of the previous token when it was a string literal
+    last_string_slot = -1     # slot index of the previous token when it was a string literal
     intro: Charset | None = None  # a charset introducer waiting for its literal
     intro_out = -1
-    n_client = 0
-    for_update = False
     item: _Item | None = None
     select_seen = False
     in_exec = False
-
-    def finish(end: int) -> None:
-        nonlocal stmt_start, out, slots, words, words_open, parametrize, toks, inline, depth
-        nonlocal prev, prev_kind, pending_type_paren, last_string_slot, intro, n_client
-        nonlocal for_update, item, select_seen
-        if item is not None and item.active:
-            item.close(text, end)
-        shape = "".join(out).strip()
-        stmt_text = text[stmt_start:end].strip(" \t\n\r\f\v\x00")
-        names = tuple(p[1:] for p in out if p[:1] == ":" and len(p) > 1 and
-                      p[1] in "iunfsbq") if slots else ()
-        out_stmts.append(Statement(
-            stmt_text, tuple(words), shape, tuple(slots), names, n_client,
-            tuple(item.names) if item is not None else None, for_update,
-            tuple(toks) if toks is not None else None, dialect, cs))
-        out, slots, words, words_open, parametrize, toks = [], [], [], True, False, None
-        inline, depth, prev, prev_kind, pending_type_paren = [False], 0, "", "", False
-        last_string_slot, intro, n_client, for_update, item, select_seen = -1, None, 0, False, \
-            None, False
+    unary_minus = -1          # where a unary '-' sits in `out` (folded into a number after it)
 
     pos = 0
     while True:
         restart = -1
         for m in rx.finditer(text, pos):
             kind = m.lastgroup
-            tok = m.group()
-            start = m.start()
-            if kind == "ws" or kind == "comment":
-                if out and out[-1] != " ":
-                    out.append(" ")
-                continue
-            if kind == "xopen":
-                if included(tok, dialect):
-                    in_exec = True
-                    if item is not None and item.active:
-                        item.markers.append((start, m.end()))
-                    if out and out[-1] != " ":
-                        out.append(" ")
-                    continue
-                close = text.find("*/", m.end())
-                if close < 0:
-                    raise syntax_error(text, start)
-                restart = close + 2
-                if out and out[-1] != " ":
-                    out.append(" ")
-                break
-            if kind == "xclose" and in_exec:
-                in_exec = False
-                if item is not None and item.active:
-                    item.markers.append((start, m.end()))
-                if out and out[-1] != " ":
-                    out.append(" ")
-                continue
-            if kind == "bad" or kind == "unclosed":
-                if tok == "\x00" and start >= end_of_text:
-                    break
-                raise syntax_error(text, start)
-            if kind == "op" and tok == ";" and depth == 0:
-                if not multi:
-                    # Only an empty statement may follow (a trailing ';').
-                    rest = text[m.end():]
-                    if strip_end(rest).strip(" \t\n\r\f\v;"):
-                        raise syntax_error(text, m.end() + (len(rest) - len(rest.lstrip())))
-                    finish(start)
-                    return out_stmts
-                finish(start)
-                stmt_start = m.end()
-                continue
-
-            # --- a significant token ------------------------------------------------------
-            if words_open and kind != "word":
-                words_open = False
-                if not words and tok == "(":
-                    words.append("SELECT")
-                    parametrize = True
-            if toks is not None:
-                tk = kind if kind not in ("dq", "qident2", "colon", "xclose") else (
-                    dq if kind == "dq" else "qident" if kind == "qident2" else "op")
-                toks.append(Token(tk, tok, start, m.end()))
-            if item is not None and item.active:
-                item.tokens += 1
-
+            start = m.start(kind)  # type: ignore[arg-type]
+            if unary_minus >= 0 and kind != "num" and kind != "comment":
+                if not (kind == "op2" and unary_minus == len(out)):
+                    unary_minus = -1
+            if start != m.start() and out and out[-1] is not _SPACE:
+                out.append(_SPACE)
             if kind == "word":
+                end = m.end()
+                tok = text[start:end]
                 upper = tok.upper()
                 if words_open:
                     if not words:
                         parametrize = upper in DML
                         if not parametrize:
-                            toks = [Token("word", tok, start, m.end())]
+                            toks = b.toks = []
                     if len(words) < 6:
                         words.append(upper)
+                if toks is not None:
+                    toks.append(Token("word", tok, start, end))
+                if item is not None and item.active:
+                    item.tokens += 1
                 if parametrize:
-                    if upper == "SELECT":
-                        if not select_seen and (depth == 0 or words[:1] != ["WITH"]):
-                            select_seen = True
-                            item = _Item(depth, m.end())
-                            item.tokens = 0
-                        inline[-1] = False
-                    elif item is not None and item.active and depth == item.depth:
-                        if upper in _LIST_END:
-                            item.tokens -= 1
-                            item.close(text, start)
-                            item.active = False
-                        elif upper in _SELECT_MODIFIERS and item.tokens == 1 and \
-                                not item.names:
-                            item.start = m.end()
-                            item.tokens = 0
-                    if upper == "BY" and prev in ("ORDER", "GROUP", "PARTITION"):
-                        inline[-1] = True
-                    elif upper in _CLAUSE_START:
-                        inline[-1] = False
-                    if depth == 0 and (upper == "UPDATE" and prev == "FOR" or
-                                       upper == "MODE" and prev == "SHARE" or
-                                       upper == "SHARE" and prev == "FOR"):
-                        for_update = True
-                    intro = None
-                    if tok[0] == "_" and len(tok) > 1:
-                        intro = charsets.charset(tok[1:])
-                        intro_out = len(out)
-                    elif upper == "N" and m.end() < n and text[m.end()] == "'":
-                        intro, intro_out = charsets.charset("utf8mb3"), len(out)
-                    pending_type_paren = upper in _TYPE_WORDS
+                    action = word_action(upper)
+                    if intro is not None:
+                        intro = None
+                    if action is not None:
+                        if action == _W_SELECT:
+                            if not select_seen and (depth == 0 or words[0] != "WITH"):
+                                select_seen = True
+                                item = b.item = _Item(depth, end)
+                            inline[-1] = False
+                        elif item is not None and item.active and depth == item.depth:
+                            if action == _W_END:
+                                item.tokens -= 1
+                                item.close(text, start)
+                                item.active = False
+                            elif action == _W_MOD and item.tokens == 1 and not item.names:
+                                item.start = end
+                                item.tokens = 0
+                        if action == _W_BY:
+                            if prev in ("ORDER", "GROUP", "PARTITION"):
+                                inline[-1] = True
+                        elif action == _W_CLAUSE or action == _W_END:
+                            inline[-1] = False
+                        if depth == 0 and (upper == "UPDATE" and prev == "FOR" or
+                                           upper == "MODE" and prev == "SHARE" or
+                                           upper == "SHARE" and prev == "FOR"):
+                            b.for_update = True
+                        if action == _W_N and end < n and text[end] == "'":
+                            intro, intro_out = charsets.charset("utf8mb3"), len(out)
+                        pending_type_paren = action == _W_TYPE
+                    else:
+                        pending_type_paren = False
+                        if tok[0] == "_" and len(tok) > 1:
+                            intro = charsets.charset(tok[1:])
+                            intro_out = len(out)
                 out.append(tok)
-                prev, prev_kind = upper, "word"
+                prev = upper
+                prev_kind = "word"
                 last_string_slot = -1
                 continue
+
+            if kind == "end":
+                break
+            end = m.end()
+            tok = text[start:end]
+            if kind == "comment":
+                if out and out[-1] is not _SPACE:
+                    out.append(_SPACE)
+                continue
+            if kind == "xopen":
+                if out and out[-1] is not _SPACE:
+                    out.append(_SPACE)
+                if included(tok, dialect):
+                    in_exec = True
+                    if item is not None and item.active:
+                        item.markers.append((start, end))
+                    continue
+                close = text.find("*/", end)
+                if close < 0:
+                    raise syntax_error(text, start)
+                restart = close + 2
+                break
+            if kind == "xclose" and in_exec:
+                in_exec = False
+                if item is not None and item.active:
+                    item.markers.append((start, end))
+                if out and out[-1] is not _SPACE:
+                    out.append(_SPACE)
+                continue
+            if kind == "bad" or kind == "unclosed":
+                if tok == "\x00" and not strip_end(text[start:]):
+                    break
+                raise syntax_error(text, start)
+            if tok == ";" and depth == 0:
+                if not multi:
+                    # Only an empty statement may follow (a trailing ';').
+                    rest = text[end:]
+                    if strip_end(rest).strip(" \t\n\r\f\v;"):
+                        raise syntax_error(text, end + (len(rest) - len(rest.lstrip())))
+                    stmts.append(b.finish(text, start, dialect, cs))
+                    return stmts
+                stmts.append(b.finish(text, start, dialect, cs))
+                b = _Builder(end)
+                out, slots, words = b.out, b.slots, b.words
+                words_open, parametrize, toks, inline, depth = True, False, None, [False], 0
+                prev, prev_kind, pending_type_paren, last_string_slot = "", "", False, -1
+                intro, item, select_seen = None, None, False
+                continue
+
+            # --- a significant token that is not a word -------------------------------------
+            if words_open:
+                words_open = False
+                if not words and tok == "(":
+                    words.append("SELECT")
+                    parametrize = True
+            if toks is not None:
+                toks.append(Token(dq if kind == "dq" else TOKEN_KIND.get(kind, kind),
+                                  tok, start, end))
+            if item is not None and item.active:
+                item.tokens += 1
 
             if kind == "str" or kind == "dq" and dq == "str":
                 value: Any = string_value(tok, backslash)
@@ -368,19 +448,24 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,
                     continue
                 value = _string_slot(value, intro, cs)
                 had_intro = intro is not None
+                # a binary string (`_binary'..'`, or any literal under SET NAMES binary) is :b;
+                # other literals are text even with bytes invalid in their character set, which
+                # MariaDB keeps as they are and announces in that character set
+                binary = isinstance(value, bytes) and (intro or cs).is_binary
                 if had_intro:
                     del out[intro_out:]
+                    if out and out[-1] is not _SPACE and start != m.start():
+                        out.append(_SPACE)
                     intro = None
                 concat = last_string_slot >= 0
-                if concat:
-                    old = slots[last_string_slot]
-                    slots[last_string_slot] = _concat(old, value)
-                    _retype(out, last_string_slot, slots[last_string_slot])
+                if concat:  # 'a' 'b': one literal, of the first one's kind
+                    slots[last_string_slot] = _concat(slots[last_string_slot], value)
                 else:
+                    last_string_slot = len(slots)
                     slots.append(value)
-                    last_string_slot = len(slots) - 1
-                    out.append(":" + slot_name("b" if isinstance(value, bytes) else "s",
-                                               last_string_slot))
+                    name = slot_name("b" if binary else "s", last_string_slot)
+                    b.names.append(name)
+                    out.append(":" + name)
                 if item is not None and item.active:
                     item.tokens -= had_intro + concat  # one literal, however it was spelled
                     if item.tokens == 1:
@@ -389,42 +474,49 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,
                 continue
             last_string_slot = -1
 
-            if kind in ("hex", "bit") and parametrize:
+            if kind == "num":
+                if parametrize and not inline[-1] and prev != "INTERVAL":
+                    if unary_minus >= 0 and unary_minus >= len(out) - 2:
+                        # -9223372036854775808 is one BIGINT literal, not 0 - 2^63
+                        del out[unary_minus:]
+                        tok = "-" + tok
+                    name = _number_slot(tok, slots)
+                    b.names.append(name)
+                    out.append(":" + name)
+                else:
+                    out.append(tok)
+                intro = None
+                prev, prev_kind = tok, "num"
+                continue
+            if kind == "hex" or kind == "bit":
                 raw = hex_value(tok) if kind == "hex" else bit_value(tok)
                 if raw is None:
                     raise syntax_error(text, start)
-                value = raw
-                if intro is not None:
-                    if not intro.is_binary:
-                        value = _string_slot(intro.decode(raw), None, intro)
-                    del out[intro_out:]
-                    intro = None
-                slots.append(value)
-                out.append(":" + slot_name("b" if isinstance(value, bytes) else "s",
-                                           len(slots) - 1))
-                prev, prev_kind = "0x", "num"
-                continue
-            if kind in ("hex", "bit"):
-                if hex_value(tok) is None if kind == "hex" else bit_value(tok) is None:
-                    raise syntax_error(text, start)
-                out.append(tok)
+                if parametrize:
+                    value = raw
+                    if intro is not None:
+                        if not intro.is_binary:
+                            value = _string_slot(intro.decode(raw), None, intro)
+                        del out[intro_out:]
+                        intro = None
+                    # x: a hexadecimal or bit literal, a binary string that is also a number
+                    name = slot_name("x" if isinstance(value, bytes) else "s", len(slots))
+                    slots.append(value)
+                    b.names.append(name)
+                    out.append(":" + name)
+                else:
+                    out.append(tok)
                 prev, prev_kind = "0x", "num"
                 continue
             intro = None
-
-            if kind == "num":
-                if parametrize and not inline[-1] and prev != "INTERVAL":
-                    out.append(":" + _number_slot(tok, slots))
-                else:
-                    out.append(tok)
-                prev, prev_kind = tok, "num"
-                continue
             if kind == "param":
                 if not client_params:
                     raise syntax_error(text, start)  # `?` belongs to COM_STMT_PREPARE only
-                slots.append(ClientParam(n_client))
-                out.append(":" + slot_name("q", len(slots) - 1))
-                n_client += 1
+                name = slot_name("q", len(slots))
+                slots.append(ClientParam(b.n_client))
+                b.names.append(name)
+                out.append(":" + name)
+                b.n_client += 1
                 prev, prev_kind = "?", "param"
                 continue
             if kind == "nullsym":
@@ -432,10 +524,19 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,
                 prev, prev_kind = "NULL", "word"
                 continue
             if kind == "dq" or kind == "qident2":
+                if not charset_valid(tok):
+                    raise ServerError(errors.ER_INVALID_CHARACTER_STRING, cs.name,
+                                      shown_bytes(tok[1:-1]))
                 if kind == "dq":  # ANSI_QUOTES: "x" is an identifier; give the engine `x`
                     tok = "`" + tok[1:-1].replace('""', '"').replace("`", "``") + "`"
                 out.append(tok)
                 prev, prev_kind = "`", "ident"
+                continue
+            if kind == "word2":  # a word that begins with digits
+                if words_open and not words:
+                    parametrize = False
+                out.append(tok)
+                prev, prev_kind = tok.upper(), "word"
                 continue
             # operators, variables, punctuation
             if tok == "(":
@@ -452,17 +553,20 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,
             elif tok == "," and item is not None and item.active and depth == item.depth:
                 item.tokens -= 1
                 item.close(text, start)
-                item.start = m.end()
+                item.start = end
             pending_type_paren = False
-            out.append(tok if kind != "xclose" else "*/")
+            if tok == "-" and parametrize and not _is_alias(prev, prev_kind) and \
+                    prev_kind != "str":
+                unary_minus = len(out)
+            out.append(tok)
             prev, prev_kind = tok, ("close" if tok == ")" else kind or "op")
         else:
             break
         if restart < 0:
             break
         pos = restart
-    finish(n)
-    return out_stmts
+    stmts.append(b.finish(text, n, dialect, cs))
+    return stmts
 
 
 def _is_alias(prev: str, prev_kind: str) -> bool:
@@ -478,7 +582,7 @@ def _is_alias(prev: str, prev_kind: str) -> bool:
 def _string_slot(value: str, intro: Charset | None, client: Charset) -> str | bytes:
     """A string literal's slot value: text, or bytes for a binary string (module rules)."""
     if intro is None:
-        if charsets.is_valid(value):
+        if charsets.is_valid(value) and not client.is_binary:
             return value
         return client.encode(value)
     if intro.is_binary:
@@ -495,15 +599,6 @@ def _concat(a: Any, b: Any) -> Any:
         bb = b if isinstance(b, bytes) else b.encode("utf-8", "surrogateescape")
         return ab + bb
     return a + b
-
-
-def _retype(out: list[str], index: int, value: Any) -> None:
-    """After concatenation a text slot may have become binary: rename its placeholder."""
-    want = ":" + slot_name("b" if isinstance(value, bytes) else "s", index)
-    for i in range(len(out) - 1, -1, -1):
-        if out[i][1:] in (slot_name("s", index), slot_name("b", index)) and out[i][0] == ":":
-            out[i] = want
-            return
 
 
 def _number_slot(tok: str, slots: list[Any]) -> str:
@@ -524,15 +619,32 @@ def _number_slot(tok: str, slots: list[Any]) -> str:
     return slot_name("n", index, 0)
 
 
+class _Tok:
+    """A match seen as its token alone (the pattern's matches carry leading whitespace)."""
+
+    __slots__ = ("lastgroup", "_text", "_start")
+
+    def __init__(self, m: re.Match[str]) -> None:
+        self.lastgroup = m.lastgroup
+        self._start = m.start(m.lastgroup or 0)
+        self._text = m.string[self._start:m.end()]
+
+    def group(self) -> str:
+        return self._text
+
+    def start(self) -> int:
+        return self._start
+
+
 def _text_position(stmt: Statement, shape_pos: int) -> int:
     """Map a position in the shape back to the client's text (for error messages): walk the
     tokens of both in step. Only the error path pays for this."""
     shape = stmt.shape
     text = stmt.text
     rx = pattern(stmt.dialect)
-    shape_toks = [m for m in rx.finditer(shape) if m.lastgroup not in ("ws", "comment")]
-    text_toks = [m for m in rx.finditer(text) if m.lastgroup not in ("ws", "comment", "xopen",
-                                                                     "xclose")]
+    skip = ("end", "comment", "xopen", "xclose")
+    shape_toks = [_Tok(m) for m in rx.finditer(shape) if m.lastgroup not in skip]
+    text_toks = [_Tok(m) for m in rx.finditer(text) if m.lastgroup not in skip]
     # Count the significant shape tokens before shape_pos; the text token with the same
     # ordinal is where the error is. Placeholders (":" + name) are two shape tokens for one
     # literal (or several, for concatenated strings and introducers): fold them.

@@ -34,6 +34,7 @@ class FakeContext:
                         "NO_ENGINE_SUBSTITUTION",  # MariaDB 10.11's default
         }
         self.client_found_rows = False
+        self.row_count = -1
         self.global_variables: dict[str, Any] = {"max_connections": 1000}
         self.user_variables: dict[str, Any] = {}
         self.calls: list[tuple[str, str | None]] = []

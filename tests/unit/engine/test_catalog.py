@@ -38,7 +38,7 @@ D1_SHOWN = """CREATE TABLE `d1` (
   `j` time DEFAULT '10:00:00',
   `k` blob DEFAULT NULL,
   `l` text DEFAULT 'abc',
-  `m` varchar(5) CHARACTER SET latin1 DEFAULT NULL,
+  `m` varchar(5) CHARACTER SET latin1 COLLATE latin1_swedish_ci DEFAULT NULL,
   `n` longtext CHARACTER SET utf8mb4 COLLATE utf8mb4_bin DEFAULT NULL CHECK (json_valid(`n`)),
   `o` int(11) NOT NULL,
   `p` double DEFAULT -10000000000,

@@ -62,10 +62,16 @@ def test_slots_come_back_in_textual_order(values: list[int | str], style: str) -
 
 def test_numbers_are_typed_as_mysql_types_literals() -> None:
     got = scan("UPDATE t SET a = 1.5, b = 2e3, c = .5, d = 7, f = 1.250 WHERE e = -2")
-    assert got.slots == (Decimal("1.5"), 2000.0, Decimal(".5"), 7, Decimal("1.250"), 2)
+    assert got.slots == (Decimal("1.5"), 2000.0, Decimal(".5"), 7, Decimal("1.250"), -2)
     assert got.names == ("n0_1", "f1", "n2_1", "i3", "n4_3", "i5")
     assert slot_kind("n4_3") == ("n", 4, 3)
-    assert got.shape.endswith("WHERE e = -:i5")  # the sign is an operator, it stays in the text
+    assert got.shape.endswith("WHERE e = :i5")  # a unary minus is part of the literal
+
+
+def test_unary_minus_is_folded_binary_minus_is_not() -> None:
+    got = scan("SELECT -9223372036854775808, 5 -1, a - 1, (-2), x = - 3, - a, 3--1")
+    assert got.slots == (-2**63, 5, 1, 1, -2, -3, 3, -1)
+    assert got.shape == "SELECT :i0, :i1 -:i2, a - :i3, (:i4), x = :i5, - a, :i6-:i7"
 
 
 def test_integers_beyond_bigint_are_unsigned_then_decimal() -> None:
@@ -104,6 +110,8 @@ def test_select_list_literals_are_slots_named_by_their_text() -> None:
 def test_item_names_are_the_text_as_typed() -> None:
     got = scan("SELECT 1 /* c */ + 1, 'a' 'b', _binary'x', \\N, 1/*!100000 +1*/, t.a AS x")
     assert got.items == ("1 /* c */ + 1", "ab", "x", "NULL", "1 +1", "t.a AS x")
+    bad = b"SELECT HEX('u\xa2')".decode("utf-8", "surrogateescape")
+    assert scan(bad).items == ("HEX('u\\xA2')",)  # invalid bytes named as MariaDB names them
 
 
 def test_string_after_an_operand_is_an_alias() -> None:
@@ -185,7 +193,8 @@ def test_comments_are_removed() -> None:
 
 def test_double_dash_without_space_is_an_operator_not_a_comment() -> None:
     got = scan("SELECT a FROM t WHERE b = 3--1")
-    assert got.shape == "SELECT a FROM t WHERE b = :i0--:i1"
+    assert got.shape == "SELECT a FROM t WHERE b = :i0-:i1"  # 3 - (-1)
+    assert got.slots == (3, -1)
 
 
 def test_comment_markers_inside_strings_are_data() -> None:
@@ -223,7 +232,8 @@ def test_trailing_semicolon_and_nul_end_the_statement() -> None:
 
 
 @pytest.mark.parametrize("sql", ["select 1\0 + 1", "select 'unterminated", "select `x",
-                                 "select 1 /* open", "select :p0", "select 1; select 2"])
+                                 "select 1 /* open", "select :p0", "select 1; select 2",
+                                 b"select \xff".decode("utf-8", "surrogateescape")])
 def test_bad_text_is_1064_quoting_the_client_text(sql: str) -> None:
     with pytest.raises(ServerError) as info:
         scan(sql)
@@ -286,3 +296,10 @@ def test_any_bytes_scan_or_fail_with_1064(raw: bytes) -> None:
     except ServerError as e:
         code = e.code
     assert code in (None, errors.ER_PARSE_ERROR)
+
+
+def test_invalid_bytes_in_a_quoted_identifier_are_1300() -> None:
+    with pytest.raises(ServerError) as info:
+        scan(b"SELECT `\xffa`".decode("utf-8", "surrogateescape"))
+    assert (info.value.code, info.value.message) == (
+        errors.ER_INVALID_CHARACTER_STRING, "Invalid utf8mb4 character string: '\\xFFa'")

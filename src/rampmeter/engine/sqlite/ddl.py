@@ -35,6 +35,8 @@ from rampmeter.engine.sqlite.definitions import (
     ColumnSpec,
     KeySpec,
     build_table,
+    check_column_name,
+    check_table_name,
     is_key_start,
     read_column,
     read_key,
@@ -403,6 +405,7 @@ def _alter_add(r: Reader, new: TableDef) -> None:
         if r.at("("):
             raise ServerError(errors.ER_NOT_SUPPORTED_YET, "ADD COLUMN (...)")
         name = r.name()
+        check_column_name(name)
         spec = read_column(r, name, new.charset, new.collation)
         if new.column(name) is not None:
             raise ServerError(errors.ER_DUP_FIELDNAME, name)
@@ -494,6 +497,7 @@ def _alter_drop(r: Reader, new: TableDef) -> None:
 
 
 def _rename_column(new: TableDef, old: str, newname: str) -> None:
+    check_column_name(newname)
     if new.column(newname) is not None and newname.lower() != old.lower():
         raise ServerError(errors.ER_DUP_FIELDNAME, newname)
     for c in new.columns:
@@ -585,6 +589,7 @@ def _rebuild(s: SqliteSession, schema: str, old: TableDef, new: TableDef) -> Non
 
 # --- RENAME / TRUNCATE -----------------------------------------------------------------------
 def _rename_table(s: SqliteSession, schema: str, old: str, new: str) -> None:
+    check_table_name(new)
     if s.find_table(schema, new) is not None and new.lower() != old.lower():
         raise ServerError(errors.ER_TABLE_EXISTS_ERROR, new)
     with s.ddl():

@@ -29,7 +29,7 @@ from rampmeter.engine.sqlite.catalog import (
     TableDef,
     check_value_default,
 )
-from rampmeter.engine.types import parse_type, with_table_defaults
+from rampmeter.engine.types import parse_type
 from rampmeter.errors import ServerError
 from rampmeter.sql import charsets
 from rampmeter.sql.lexer import Token, bit_value, hex_value, string_value
@@ -54,7 +54,6 @@ class ColumnSpec:
     primary: bool = False
     unique: bool = False
     check: str | None = None
-    charset_given: bool = False
 
 
 @dataclass(slots=True)
@@ -90,7 +89,8 @@ def read_parenthesized(r: Reader) -> str:
     return _text(r, start, r.i - 2)
 
 
-def read_type(r: Reader):  # noqa: ANN201 - SqlType
+def read_type(r: Reader, table_charset: str = "utf8mb4",  # noqa: ANN201 - SqlType
+              table_collation: str | None = None):
     """The data type at the reader, up to the first column attribute."""
     start = r.i
     depth = 0
@@ -113,7 +113,7 @@ def read_type(r: Reader):  # noqa: ANN201 - SqlType
                  "MULTILINESTRING", "MULTIPOLYGON", "GEOMETRYCOLLECTION"):
         raise ServerError(errors.ER_NOT_SUPPORTED_YET, "spatial types")
     try:
-        return parse_type(text)
+        return parse_type(text, table_charset, table_collation)
     except ValueError:
         raise r.error(r.toks[start]) from None
 
@@ -213,7 +213,7 @@ def literal(t: Token, r: Reader) -> Any:
 
 def read_column(r: Reader, name: str, table_charset: str, table_collation: str) -> ColumnSpec:
     """A column definition after its name."""
-    t = read_type(r)
+    t = read_type(r, table_charset, table_collation)
     serial = False
     if r.toks[r.i - 1].text.upper() == "SERIAL" and t.name == "bigint":
         serial = True
@@ -291,9 +291,6 @@ def read_column(r: Reader, name: str, table_charset: str, table_collation: str) 
         # What SHOW CREATE TABLE prints for a JSON column, read back: it is JSON again.
         col.type = replace(col.type, name="json", charset="utf8mb4", collation="utf8mb4_bin")
         spec.check = None
-    if col.type.is_text:
-        spec.charset_given = col.type.charset is not None
-        col.type = with_table_defaults(col.type, table_charset, table_collation)
     if spec.primary:
         if explicit_null:
             raise ServerError(1171, message="All parts of a PRIMARY KEY must be NOT NULL; if "
@@ -449,9 +446,27 @@ def read_table_options(r: Reader) -> dict[str, Any]:
     return opts
 
 
+_NAME_MAX = 64  # NAME_CHAR_LEN: the longest table, column or key name MariaDB takes
+
+
+def check_table_name(name: str) -> None:
+    if not name or len(name) > _NAME_MAX or name.endswith(" "):
+        raise ServerError(errors.ER_WRONG_TABLE_NAME, name)
+
+
+def check_column_name(name: str) -> None:
+    if len(name) > _NAME_MAX:
+        raise ServerError(errors.ER_TOO_LONG_IDENT, name)
+    if not name or name.endswith(" "):
+        raise ServerError(errors.ER_WRONG_COLUMN_NAME, name)
+
+
 def build_table(name: str, columns: list[ColumnSpec], keys: list[KeySpec],
                 options: dict[str, Any]) -> TableDef:
     """The TableDef of a CREATE TABLE (module rules: names, checks, MariaDB's errors)."""
+    check_table_name(name)
+    for spec in columns:
+        check_column_name(spec.column.name)
     charset, collation = table_charset(options)
     tdef = TableDef(name, [c.column for c in columns], charset=charset, collation=collation,
                     comment=str(options.get("COMMENT", "") or ""),

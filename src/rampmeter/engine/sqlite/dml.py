@@ -49,13 +49,17 @@ class Execution:
     """One DML statement while it runs: strictness, warnings, the counters triggers feed."""
 
     __slots__ = ("plan", "strict", "ignore", "no_auto_zero", "warnings", "updated",
-                 "changed", "deleted", "client", "_cast_rows")
+                 "changed", "deleted", "client", "_cast_rows", "zero_date", "zero_in_date",
+                 "deleted_rows")
 
     def __init__(self, plan: Plan, sql_mode: str, client: Any) -> None:
         self.plan = plan
         self.strict = "STRICT_TRANS_TABLES" in sql_mode or "STRICT_ALL_TABLES" in sql_mode
         self.ignore = plan.ignore
         self.no_auto_zero = "NO_AUTO_VALUE_ON_ZERO" in sql_mode
+        self.zero_date = "NO_ZERO_DATE" not in sql_mode
+        self.zero_in_date = "NO_ZERO_IN_DATE" not in sql_mode
+        self.deleted_rows: list[tuple[Any, ...]] = []
         self.warnings: list[Warning_] = []
         self.updated = 0
         self.changed = 0
@@ -70,7 +74,8 @@ class Execution:
             return None
         if col.auto_increment and not self.no_auto_zero and _is_zero(value):
             return None
-        stored, problem = values.store(col.type, value, self.client)
+        stored, problem = values.store(col.type, value, self.client,
+                                       zero_date=self.zero_date, zero_in_date=self.zero_in_date)
         if problem is None:
             return stored
         message = values.problem_message(problem, col.name, max(row, 1), self.plan.target)
@@ -115,8 +120,10 @@ class Execution:
         if changed:
             self.changed += 1
 
-    def row_deleted(self) -> None:
+    def row_deleted(self, old: tuple[Any, ...]) -> None:
         self.deleted += 1
+        if self.plan.replace:
+            self.deleted_rows.append(old)
 
 
 def _is_zero(value: Any) -> bool:
@@ -212,12 +219,18 @@ def _query(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any])
             cur = s.handle.execute(plan.sql, bound)
             rows = cur.fetchall() if cur.description is not None else []
         except sqlite3.Error as e:
-            raise s.sqlite_error(e) from None
+            raise s.sqlite_error(e, plan, bound) from None
     s.stats.found_rows = len(rows)
+    if plan.kind == "DO":  # evaluated for its effects; the client gets an OK
+        s.stats.row_count = 0
+        return UpdateCount(0, warnings=list(s.warnings))
     s.stats.row_count = -1
     if cur.description is None:
-        return ResultSet([], [])
-    return result_set(plan, stmt, cur.description, rows)
+        return ResultSet([], [], list(s.warnings))
+    result = result_set(plan, stmt, cur.description, rows)
+    if s.warnings:
+        result.warnings.extend(s.warnings)
+    return result
 
 
 def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
@@ -237,12 +250,12 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
         s.current = None
     matched = max(cur.rowcount, 0)
     found = s.context_found_rows()
-    warnings = ex.warnings
+    warnings = ex.warnings + s.warnings if s.warnings else ex.warnings
     if plan.kind == "UPDATE":
         affected = matched if found else ex.changed
-        s.stats.row_count = affected
+        s.stats.row_count = ex.changed  # MariaDB's ROW_COUNT(): changed rows, whatever the flag
         return UpdateCount(affected, 0, f"Rows matched: {matched}  Changed: {ex.changed}  "
-                           f"Warnings: {len(warnings)}", warnings)
+                           f"Warnings: {len(warnings)}", warnings, row_count=ex.changed)
     if plan.kind == "DELETE":
         s.stats.row_count = matched
         return UpdateCount(matched, 0, "", warnings)
@@ -254,12 +267,13 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
         duplicates = ex.updated
     elif plan.replace:
         inserted = matched
-        affected = matched + ex.deleted
+        affected = matched + ex.deleted - _identical_replacements(s, plan, bound, ex)
         duplicates = ex.deleted
     else:
         inserted = affected = matched
-        if plan.ignore:
-            duplicates = max(plan.rows - matched, 0)
+        if plan.ignore and plan.rows > matched:
+            duplicates = plan.rows - matched
+            warnings = warnings + _ignored_duplicates(s, plan, bound, duplicates)
     s.stats.row_count = affected
     last_id = 0
     if inserted > 0 and plan.auto_column is not None and cur.lastrowid:
@@ -276,6 +290,55 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
         info = f"Records: {max(plan.rows, inserted)}  Duplicates: {duplicates}  " \
                f"Warnings: {len(warnings)}"
     return UpdateCount(affected, last_id, info, warnings)
+
+
+def _identical_replacements(s: SqliteSession, plan: Plan, bound: dict[str, Any],
+                            ex: Execution) -> int:
+    """REPLACE of a row by an identical one counts 1, not 2, in MariaDB, which replaces a row
+    in place when the primary key is the table's only unique key. How many of the deleted rows
+    were identical to a row the statement inserted?"""
+    if not ex.deleted_rows or plan.target is None:
+        return 0
+    tdef = s.table_def(*plan.target)
+    if tdef is None or any(i.unique for i in tdef.indexes) or plan.insert_columns is None:
+        return 0
+    given = plan.insert_columns
+    defaults: dict[str, Any] = {}
+    for c in tdef.columns:
+        if c.name.lower() not in given:
+            if c.default is not None and c.default.kind != "value":
+                return 0  # a default computed per row: cannot say
+            defaults[c.name.lower()] = c.default.value if c.default is not None else None
+    rows: dict[int, dict[str, Any]] = {}
+    for store in plan.stores:
+        rows.setdefault(store.row, dict(defaults))[store.column.name.lower()] = \
+            bound.get(store.slot)
+    for slot, (col, row) in plan.null_slots.items():
+        rows.setdefault(row, dict(defaults))[col.name.lower()] = bound.get(slot)
+    inserted = {tuple(r.get(c.name.lower()) for c in tdef.columns) for r in rows.values()
+                if len(r) == len(tdef.columns)}
+    return sum(1 for old in ex.deleted_rows if tuple(old) in inserted)
+
+
+def _ignored_duplicates(s: SqliteSession, plan: Plan, bound: dict[str, Any],
+                        count: int) -> list[Warning_]:
+    """INSERT IGNORE: MariaDB warns 1062 for each row it skipped. A one-row INSERT is probed
+    (the plain INSERT, rolled back) for the exact message; several rows get the key's."""
+    message = "Duplicate entry for key"
+    if plan.rows == 1 and plan.sql.startswith("INSERT OR IGNORE"):
+        probe = "INSERT" + plan.sql[len("INSERT OR IGNORE"):]
+        try:
+            s.handle.execute("SAVEPOINT rm_probe")
+            try:
+                s.handle.execute(probe, bound)
+            finally:
+                s.handle.execute("ROLLBACK TO rm_probe")
+                s.handle.execute("RELEASE rm_probe")
+        except sqlite3.IntegrityError as e:
+            message = s.sqlite_error(e, plan, bound).message
+        except sqlite3.Error:
+            pass
+    return [Warning_("Warning", errors.ER_DUP_ENTRY, message) for _ in range(count)]
 
 
 def _generated(plan: Plan, bound: dict[str, Any]) -> bool:
@@ -310,7 +373,8 @@ def ensure_triggers(s: SqliteSession, plan: Plan) -> None:
             body = f"SELECT rm_row_updated({changed});"
             event = "UPDATE"
         else:
-            body = "SELECT rm_row_deleted();"
+            old = ", ".join(f"OLD.{q(c.name)}" for c in tdef.columns)
+            body = f"SELECT rm_row_deleted({old});"
             event = "DELETE"
         handle.execute(f"CREATE TEMP TRIGGER {q(name)} AFTER {event} ON {q(db)}.{q(table)} "
                        f"BEGIN {body} END")
@@ -336,8 +400,9 @@ def result_set(plan: Plan, stmt: Statement, description: Any, rows: list[Any]) -
         elif name is None:
             name = sqlite_name
         if o.literal_slot is not None and o.literal_slot < len(stmt.slots):
-            t = literal_type(stmt.slots[o.literal_slot])
-            columns.append(t.column(name, flags=0x81 if t.is_numeric else 0x1))
+            slot = o.literal_slot
+            t = literal_type(stmt.slots[slot], text=stmt.names[slot][:1] == "s")
+            columns.append(t.column(name, flags=(0x81 if t.is_numeric else 0x1) | o.flags))
         elif o.sql_type is not None:
             columns.append(o.sql_type.column(name, flags=o.flags, table=o.table,
                                              schema=o.schema, org_name=o.org_name)

@@ -30,7 +30,7 @@ _EXISTS = re.compile(r"table (?:\"?)(\S+?)(?:\"?) already exists")
 _FUNCTION = re.compile(r"no such function: (\S+)")
 _VALUES = re.compile(r"(\d+) values for (\d+) columns|table \S+ has (\d+) columns but (\d+) "
                      r"values were supplied")
-_TERM = re.compile(r"(\d+)(?:st|nd|rd|th) ORDER BY term out of range")
+_TERM = re.compile(r"(\d+)(?:st|nd|rd|th) (ORDER|GROUP) BY term out of range")
 
 
 def map_error(msg: str, database: str | None) -> ServerError:
@@ -47,7 +47,8 @@ def map_error(msg: str, database: str | None) -> ServerError:
             col = ".".join(parts[1:])
         return ServerError(errors.ER_BAD_FIELD_ERROR, col, "field list")
     if m := _TERM.search(msg):
-        return ServerError(errors.ER_BAD_FIELD_ERROR, m.group(1), "order clause")
+        return ServerError(errors.ER_BAD_FIELD_ERROR, m.group(1),
+                           "order clause" if m.group(2) == "ORDER" else "group statement")
     if m := UNIQUE.search(msg) or _PRIMARY.search(msg):
         cols = [c.strip().split(".")[-1] for c in m.group(1).split(",")]
         return ServerError(errors.ER_DUP_ENTRY, message=f"Duplicate entry for key "
@@ -61,6 +62,11 @@ def map_error(msg: str, database: str | None) -> ServerError:
                            f"{database}.{m.group(1)}" if database else m.group(1))
     if _VALUES.search(msg):
         return ServerError(errors.ER_WRONG_VALUE_COUNT_ON_ROW, 1)
+    if "no tables specified" in msg:
+        return ServerError(errors.ER_NO_TABLES_USED)
+    if "do not have the same number of result columns" in msg:
+        return ServerError(1222, message="The used SELECT statements have a different number "
+                           "of columns", sqlstate="21000")
     if "ambiguous column name" in msg:
         col = msg.rsplit(":", 1)[-1].strip().split(".")[-1]
         return ServerError(errors.ER_NON_UNIQ_ERROR, col, "field list")

@@ -16,18 +16,24 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import json
 import random
+import re
 import time
 import uuid
 from collections.abc import Callable
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Context, Decimal, localcontext
 from typing import Any, Protocol
 
 from rampmeter import errors
+from rampmeter.engine import values
 from rampmeter.engine.base import SessionContext, WaitHook, WaitReason
 from rampmeter.engine.locks import LockTable, WaitAborted
+from rampmeter.engine.types import SqlType
 from rampmeter.engine.values import parse_number
 from rampmeter.errors import ServerError
+from rampmeter.sql import charsets
+from rampmeter.sql.lexer import shown_bytes
 
 
 class Host(Protocol):
@@ -56,9 +62,13 @@ class Host(Protocol):
 
     def cast(self, index: int, value: Any) -> Any: ...
 
+    def warn(self, code: int, message: str, level: str = "Warning") -> None: ...
+
+    def division_by_zero(self) -> None: ...
+
     def row_updated(self, changed: int) -> None: ...
 
-    def row_deleted(self) -> None: ...
+    def row_deleted(self, *old: Any) -> None: ...
 
     def user_locks(self) -> UserLocks: ...
 
@@ -79,6 +89,25 @@ def _number(v: Any) -> float:
 
 def _bytes(v: Any) -> bytes:
     return v if isinstance(v, bytes) else str(v).encode("utf-8", "surrogateescape")
+
+
+def _show(v: Any) -> str:
+    return v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v)
+
+
+def _signed_int(v: Any) -> int:
+    if isinstance(v, str) and v[:1] == "~":
+        return int(v[1:])
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return int(v)
+    num, _whole = parse_number(_show(v))
+    return int(num) if num is not None else 0
+
+
+def _utc_text(fsp: Any) -> str:
+    n = max(0, min(int(_number(fsp)), 6))
+    text = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+    return text[:20 + n] if n else text[:19]
 
 
 def _now() -> dt.datetime:
@@ -122,6 +151,196 @@ def _hash(algorithm: str) -> Callable[[Any], Any]:
     return digest
 
 
+_U64 = (1 << 64) - 1
+
+
+def _u64(v: Any) -> int:
+    """A value as MariaDB's unsigned 64-bit bit operations read it."""
+    if v is None:
+        return 0
+    if isinstance(v, str) and v[:1] == "~":
+        return int(v[1:])
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        n = int(v)
+    else:
+        num, _whole = parse_number(v.decode("latin-1") if isinstance(v, bytes) else str(v))
+        n = int(num) if num is not None else 0
+    return n & _U64
+
+
+def _as_sqlite_int(n: int) -> Any:
+    return n if n <= 2**63 - 1 else f"~{n:020d}"
+
+
+def bitop(op: str, a: Any, b: Any) -> Any:
+    if a is None or op != "~" and b is None:
+        return None
+    x, y = _u64(a), _u64(b)
+    if op == "~":
+        r = ~x & _U64
+    elif op == "&":
+        r = x & y
+    elif op == "|":
+        r = x | y
+    elif op == "^":
+        r = x ^ y
+    elif op == "<<":
+        r = (x << y) & _U64 if y < 64 else 0
+    else:
+        r = x >> y if y < 64 else 0
+    return _as_sqlite_int(r)
+
+
+def uarith(op: str, a: Any, b: Any, text: str) -> Any:
+    """Integer arithmetic with an UNSIGNED side, exact over 64 bits: out of 0..2^64-1 is
+    MariaDB's 1690."""
+    if a is None or b is None:
+        return None
+    if isinstance(a, float) or isinstance(b, float):
+        fa, fb = float(_signed_int(a)) if not isinstance(a, float) else a, \
+            float(_signed_int(b)) if not isinstance(b, float) else b
+        return fa + fb if op == "+" else fa - fb if op == "-" else fa * fb if op == "*" else \
+            (int(fa / fb) if fb else None)
+    x, y = _signed_int(a), _signed_int(b)
+    if op == "+":
+        r = x + y
+    elif op == "-":
+        r = x - y
+    elif op == "*":
+        r = x * y
+    else:
+        if y == 0:
+            return None
+        r = abs(x) // abs(y) * (1 if (x >= 0) == (y >= 0) else -1)
+    if r < 0 or r > _U64:
+        raise ServerError(errors.ER_DATA_OUT_OF_RANGE, message="BIGINT UNSIGNED value is out "
+                          f"of range in '{text}'", sqlstate="22003")
+    return _as_sqlite_int(r)
+
+
+def _too_many_rows() -> None:
+    raise ServerError(1242, message="Subquery returns more than 1 row", sqlstate="21000")
+
+
+def _microsecond(v: Any) -> Any:
+    if v is None:
+        return None
+    text = str(v)
+    if "." not in text:
+        return 0
+    frac = text.rsplit(".", 1)[1]
+    return int((frac + "000000")[:6]) if frac.isdigit() else 0
+
+
+def _json_extract(host: Host, doc: Any, paths: tuple[Any, ...]) -> Any:
+    """JSON_EXTRACT(doc, path, ...): the value at each path (an array of them when several
+    paths), as JSON text; malformed JSON is NULL with warning 4038, as in MariaDB."""
+    if doc is None or any(p is None for p in paths):
+        return None
+    text = _show(doc)
+    try:
+        value = json.loads(text)
+    except ValueError as e:
+        pos = getattr(e, "pos", 0)
+        host.warn(4038, f"Syntax error in JSON text in argument 1 to function 'json_extract' "
+                  f"at position {pos + 1}")
+        return None
+    found = []
+    for path in paths:
+        steps = _json_path(_show(path))
+        if steps is None:
+            host.warn(4042, "Syntax error in JSON path in argument 2 to function "
+                      "'json_extract' at position 1")
+            return None
+        cur: Any = value
+        ok = True
+        for step in steps:
+            if isinstance(step, int) and isinstance(cur, list) and step < len(cur):
+                cur = cur[step]
+            elif isinstance(step, str) and isinstance(cur, dict) and step in cur:
+                cur = cur[step]
+            else:
+                ok = False
+                break
+        if ok:
+            found.append(cur)
+    if not found:
+        return None
+    result = found[0] if len(paths) == 1 else found
+    return json.dumps(result, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _json_path(path: str) -> list[str | int] | None:
+    """'$.a[2].b' -> ['a', 2, 'b']; None when it is not a simple JSON path."""
+    path = path.strip()
+    if not path.startswith("$"):
+        return None
+    steps: list[str | int] = []
+    for m in re.finditer(r'\.(?:"((?:[^"\\]|\\.)*)"|([\w$]+))|\[(\d+)\]', path[1:]):
+        if m.group(3) is not None:
+            steps.append(int(m.group(3)))
+        else:
+            steps.append(m.group(1) if m.group(1) is not None else m.group(2))
+    rebuilt = "".join(m.group(0) for m in re.finditer(
+        r'\.(?:"(?:[^"\\]|\\.)*"|[\w$]+)|\[\d+\]', path[1:]))
+    return steps if rebuilt == path[1:] else None
+
+
+# --- character sets: values are Unicode text (or bytes) inside SQLite; these give the bytes or
+# the characters MariaDB would have in the named character set.
+def encode_as(v: Any, charset: str) -> Any:
+    """The bytes of v in `charset` (LENGTH / HEX / OCTET_LENGTH of a latin1 column count those)."""
+    if v is None or isinstance(v, bytes):
+        return v
+    cs = charsets.charset(charset)
+    text = _show(v)
+    return cs.encode(text) if cs is not None else text.encode("utf-8", "surrogateescape")
+
+
+def hex_of(v: Any, mode: str) -> Any:
+    """HEX(): a number (mode 'n', or a Python number when the type is unknown) in base 16 as an
+    unsigned 64-bit integer after rounding; a string, its bytes in `mode`'s character set."""
+    if v is None:
+        return None
+    if mode == "n" or mode == "" and isinstance(v, (int, float)):
+        if isinstance(v, str) and v[:1] == "~":
+            n = int(v[1:])
+        else:
+            d = v if isinstance(v, int) else Decimal(repr(v)) if isinstance(v, float) else \
+                parse_number(_show(v))[0] or Decimal(0)
+            n = int(Decimal(d).to_integral_value(ROUND_HALF_UP))
+        if n > _U64 or n < -(1 << 63):
+            n = _U64 if n > 0 else 1 << 63
+        return format(n & _U64, "X")
+    data = v if isinstance(v, bytes) else encode_as(v, mode or "utf8mb4")
+    return data.hex().upper()
+
+
+def unhex(v: Any) -> Any:
+    if v is None:
+        return None
+    text = _show(v)
+    if len(text) % 2:
+        text = "0" + text
+    try:
+        return bytes.fromhex(text) if all(c in _HEXDIGITS for c in text) else None
+    except ValueError:
+        return None
+
+
+_HEXDIGITS = frozenset("0123456789abcdefABCDEF")
+
+
+def shown(data: bytes, cs: Any, from_invalid: bool = False) -> str:
+    """Bytes quoted in a message: read in `cs`, invalid bytes as \\xHH (1300 quotes from the
+    first invalid one on)."""
+    text = cs.decode(data)
+    if from_invalid:
+        first = next((i for i, ch in enumerate(text) if 0xDC80 <= ord(ch) <= 0xDCFF), 0)
+        text = text[first:]
+    return shown_bytes(text)
+
+
 def register(handle: Any, host: Host, locks: LockTable) -> None:
     """Register every function on `handle` (a Handle), answering for `host`."""
 
@@ -153,10 +372,33 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         return value
 
     def sleep(seconds: Any) -> int:
+        if isinstance(seconds, (str, bytes)):
+            num, whole = parse_number(_show(seconds))
+            if num is None or not whole:
+                host.warn(errors.ER_TRUNCATED_WRONG_VALUE,
+                          f"Truncated incorrect DOUBLE value: '{_show(seconds)}'")
         secs = _number(seconds)
         if secs > 0:
             host.sleep(secs)
         return 0
+
+    def setvar(name: str, value: Any) -> Any:
+        host.context.set_user_variable(name, value)
+        return value
+
+    def json_extract(doc: Any, *paths: Any) -> Any:
+        return _json_extract(host, doc, paths)
+
+    def json_valid(doc: Any) -> Any:
+        if doc is None:
+            return None
+        try:
+            json.loads(_show(doc))
+        except ValueError as e:
+            host.warn(4038, "Syntax error in JSON text in argument 1 to function 'json_valid' "
+                      f"at position {getattr(e, 'pos', 0) + 1}", level="Note")
+            return 0
+        return 1
 
     def lock_name(name: Any) -> str:
         return "user:" + str(name).lower()
@@ -204,6 +446,98 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         owner.user_locks = 0
         return freed
 
+    def div0() -> None:
+        host.division_by_zero()
+        return None
+
+    utf8 = charsets.charset("utf8mb4")
+
+    def invalid_string(data: bytes, cs: Any) -> None:
+        host.warn(errors.ER_INVALID_CHARACTER_STRING, f"Invalid {cs.name} character string: "
+                  f"'{shown(data, cs, from_invalid=True)}'")
+
+    def to_charset(v: Any, to: str, source: str) -> Any:
+        """CONVERT(v USING to) / CAST(v AS CHAR CHARACTER SET to): characters `to` cannot hold
+        become '?'; bytes are read in `to` (binary: bytes as they are, text in `source`)."""
+        if v is None:
+            return None
+        cs = charsets.charset(to)
+        assert cs is not None  # checked at translation
+        if cs.is_binary:
+            return encode_as(v, source)
+        if isinstance(v, bytes):
+            text = cs.decode(v)
+            if not charsets.is_valid(text):
+                invalid_string(v, cs)
+                text = "".join("?" if 0xDC80 <= ord(c) <= 0xDCFF else c for c in text)
+            return text
+        text = _show(v)
+        return cs.decode(cs.encode(text)) if cs.name not in ("utf8mb4", "utf8mb3") else text
+
+    def cast_char(v: Any, length: int, source: str) -> Any:
+        """CAST(v AS CHAR[(n)]): text in the connection's character set, n characters at most
+        (warning 1292 past them)."""
+        if v is None:
+            return None
+        text = to_charset(v, "utf8mb4", source)
+        if 0 <= length < len(text):
+            host.warn(errors.ER_TRUNCATED_WRONG_VALUE,
+                      f"Truncated incorrect CHAR({length}) value: '{text}'")
+            text = text[:length]
+        return text
+
+    def cast_binary(v: Any, length: int, source: str) -> Any:
+        """CAST(v AS BINARY[(n)]): the bytes, padded with NUL to n or cut there (1292)."""
+        if v is None:
+            return None
+        data = encode_as(v, source)
+        if length >= 0:
+            if len(data) > length:
+                host.warn(errors.ER_TRUNCATED_WRONG_VALUE, f"Truncated incorrect "
+                          f"BINARY({length}) value: '{shown(data, utf8)}'")
+                data = data[:length]
+            data = data.ljust(length, b"\0")
+        return data
+
+    def cast_temporal(v: Any, kind: str, fsp: int) -> Any:
+        if v is None:
+            return None
+        t = SqlType(kind, None, int(fsp) if kind != "date" else None)
+        stored, problem = values.store(t, v)
+        if problem is not None and not problem.note:
+            host.warn(errors.ER_TRUNCATED_WRONG_VALUE,
+                      f"Incorrect {kind} value: '{_show(v)}'")
+            return None
+        return stored
+
+    def cast_decimal(v: Any, prec: int, scale: int) -> Any:
+        if v is None:
+            return None
+        t = SqlType("decimal", int(prec), int(scale))
+        d, problem = values._to_decimal(v)
+        if d is None:
+            host.warn(errors.ER_TRUNCATED_WRONG_VALUE, f"Truncated incorrect DECIMAL value: "
+                      f"'{_show(v)}'")
+            d = Decimal(0)
+        top = values._decimal_max(t)
+        with localcontext(Context(prec=100)):
+            q = d.quantize(Decimal(1).scaleb(-int(scale)), ROUND_HALF_UP)
+        if abs(q) > top:
+            host.warn(errors.ER_WARN_DATA_OUT_OF_RANGE, "Out of range value for column "
+                      f"'{_show(v)}' at row 1")
+            q = top if q > 0 else -top
+        del problem
+        return format(q, "f")  # text: SQLite's REAL would lose the digits beyond 15
+
+    def cast_unsigned(v: Any) -> Any:
+        if v is None:
+            return None
+        n = _signed_int(v)
+        if n < 0:
+            host.warn(errors.ER_UNKNOWN_ERROR, "Cast to unsigned converted negative integer "
+                      "to it's positive complement", level="Note")
+        return _as_sqlite_int(n & _U64)
+
     ctx = host.context
     fns: list[tuple[str, int, Callable[..., Any]]] = [
         ("rm_sysvar", 2, guarded(sysvar)), ("rm_uservar", 1, uservar),
@@ -237,8 +571,31 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         ("concat_ws", -1, _concat_ws),
         ("benchmark", 2, lambda n, v: 0),
         ("rm_cv", 2, guarded(lambda v, i: host.cast(i, v))),
+        ("rm_div0", 0, guarded(div0)),
+        ("rm_setvar", 2, setvar),
+        ("rm_json_extract", -1, json_extract),
+        ("rm_json_valid", 1, json_valid),
+        ("rm_bitop", 3, bitop),
+        ("rm_uarith", 4, guarded(uarith)),
+        ("rm_subquery_rows", 0, guarded(_too_many_rows)),
+        ("rm_bin2num", 1, lambda v: None if v is None else _as_sqlite_int(
+            int.from_bytes(v, "big") if isinstance(v, bytes) else _u64(v))),
+        ("rm_cast_temporal", 3, guarded(cast_temporal)),
+        ("rm_to_charset", 3, to_charset),
+        ("rm_cast_char", 3, cast_char),
+        ("rm_cast_binary", 3, cast_binary),
+        ("rm_encode", 2, encode_as),
+        ("rm_hex", 2, hex_of),
+        ("unhex", 1, unhex),
+        ("rm_cast_decimal", 3, guarded(cast_decimal)),
+        ("rm_cast_unsigned", 1, guarded(cast_unsigned)),
+        ("rm_microsecond", 1, _microsecond),
+        ("rm_utc_timestamp", 1, lambda fsp: _utc_text(fsp)),
+        ("rm_utc_time", 0, lambda: _utc_text(0)[11:]),
+        ("rm_utc_time", 1, lambda fsp: _utc_text(fsp)[11:]),
+        ("rm_utc_date", 0, lambda: _utc_text(0)[:10]),
         ("rm_row_updated", 1, host.row_updated),
-        ("rm_row_deleted", 0, host.row_deleted),
+        ("rm_row_deleted", -1, host.row_deleted),
     ]
     for name, nargs, fn in fns:
         handle.create_function(name, nargs, fn)

@@ -24,18 +24,26 @@ from sqlglot import exp
 
 from rampmeter.engine import types as T
 from rampmeter.engine.types import SqlType
+from rampmeter.sql import charsets
 from rampmeter.sql.statement import slot_kind
 
 DIV_PRECISION_INCREMENT = 4  # MariaDB's default div_precision_increment
 _BOOL = SqlType("int", 1)
+_INT10 = SqlType("int", 10)
 _COUNT = SqlType("bigint", 21)
 _TEXT = T.varchar(255)
 
 Lookup = Callable[[str | None, str], SqlType | None]
 
 
+HEX = SqlType("varbinary", 255, unsigned=True, charset="binary")  # X'..', 0x.., b'..'
+
+
 def _exact(t: SqlType | None) -> bool:
-    return t is not None and (t.is_integer or t.is_decimal or t.name in ("bit", "year"))
+    """An exact number: integers, DECIMAL, BIT, YEAR, and hex / bit literals (which are
+    numbers in arithmetic)."""
+    return t is not None and (t.is_integer or t.is_decimal or t.name in ("bit", "year")
+                              or t is HEX)
 
 
 def _scale(t: SqlType) -> int:
@@ -56,7 +64,13 @@ def _numeric_result(a: SqlType | None, b: SqlType | None, scale: Callable[[int, 
         s = scale(_scale(a), _scale(b))
         whole = max((a.width or 10) - _scale(a), (b.width or 10) - _scale(b)) + 1
         return T.decimal(whole + s, s)
-    return T.UBIGINT if a.unsigned and b.unsigned else T.BIGINT
+    # MariaDB: integer arithmetic is UNSIGNED when either side is (so 0 - CAST(1 AS UNSIGNED)
+    # is out of range, error 1690), unless sql_mode has NO_UNSIGNED_SUBTRACTION.
+    return T.UBIGINT if a.unsigned or b.unsigned else T.BIGINT
+
+
+def is_unsigned_integer(t: SqlType | None) -> bool:
+    return t is not None and (t.unsigned and (t.is_integer or t is HEX) or t is HEX)
 
 
 def merge(types: list[SqlType | None]) -> SqlType | None:
@@ -134,8 +148,9 @@ class Typer:
                 whole = (a.width or 10) - _scale(a) + _scale(b)
                 return T.decimal(whole + s, s)
             return T.DOUBLE
-        if isinstance(e, exp.IntDiv):
-            return T.BIGINT
+        if isinstance(e, exp.IntDiv):  # unsigned when either side is, like + - *
+            a, b = self._infer(e.this), self._infer(e.expression)
+            return T.UBIGINT if is_unsigned_integer(a) or is_unsigned_integer(b) else T.BIGINT
         if isinstance(e, exp.Mod):
             return _numeric_result(self._infer(e.this), self._infer(e.expression), max)
         if isinstance(e, (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.And,
@@ -180,8 +195,22 @@ class Typer:
                 return self._infer(sel.expressions[0])
             return None
         if isinstance(e, (exp.Length, exp.StrPosition, exp.Year, exp.Month, exp.Day,
-                          exp.DayOfWeek, exp.DayOfMonth, exp.DayOfYear, exp.WeekOfYear)):
-            return T.BIGINT
+                          exp.DayOfWeek, exp.DayOfMonth, exp.DayOfYear, exp.WeekOfYear,
+                          exp.BitLength)):
+            return _INT10
+        if isinstance(e, exp.Collate):
+            t = self._infer(e.this)
+            coll = e.expression.name.lower() if e.expression is not None else ""
+            if t is not None and t.is_text and coll:
+                from dataclasses import replace
+                return replace(t, collation=coll)
+            return t
+        if isinstance(e, (exp.UtcTimestamp,)):
+            return SqlType("datetime", None, _fsp_arg(e.this))
+        if isinstance(e, (exp.UtcTime,)):
+            return SqlType("time", None, _fsp_arg(e.this))
+        if isinstance(e, exp.UtcDate):
+            return T.DATE
         if isinstance(e, (exp.Concat, exp.ConcatWs, exp.Upper, exp.Lower, exp.Substring,
                           exp.Trim, exp.Pad, exp.Left, exp.Right, exp.GroupConcat,
                           exp.TimeToStr, exp.Initcap)):
@@ -216,7 +245,14 @@ class Typer:
         if isinstance(e, (exp.Sqrt, exp.Ln, exp.Log, exp.Exp, exp.Pow, exp.Rand)):
             return T.DOUBLE
         if isinstance(e, exp.Anonymous):
-            return _anonymous(e.name.upper())
+            name = e.name.upper()
+            if name in _FSP_FUNCTIONS and e.expressions:
+                return SqlType(_FSP_FUNCTIONS[name], None, _fsp_arg(e.expressions[0]))
+            return _anonymous(name)
+        if isinstance(e, exp.JSONExtract):
+            return T.longtext()
+        if isinstance(e, exp.PropertyEQ):
+            return self._infer(e.expression)
         return None
 
     def _temporal_or(self, e: exp.Binary, numeric: Callable[[SqlType | None, SqlType | None],
@@ -261,13 +297,16 @@ def _placeholder_type(name: str) -> SqlType | None:
         return T.DOUBLE
     if kind == "s":
         return _TEXT
+    if kind == "x":
+        return HEX
     if kind == "b":
         return T.varbinary(255)
     return None
 
 
 _ANON = {
-    "CHAR_LENGTH": T.BIGINT, "OCTET_LENGTH": T.BIGINT, "LAST_INSERT_ID": T.UBIGINT,
+    "RM_BIN2NUM": T.UBIGINT,  # a hex or bit literal used as a number
+    "CHAR_LENGTH": _INT10, "OCTET_LENGTH": _INT10, "MICROSECOND": T.BIGINT, "LAST_INSERT_ID": T.UBIGINT,
     "CONNECTION_ID": T.UBIGINT, "ROW_COUNT": T.BIGINT, "FOUND_ROWS": T.BIGINT,
     "SLEEP": _BOOL, "GET_LOCK": _BOOL, "RELEASE_LOCK": _BOOL, "IS_FREE_LOCK": _BOOL,
     "IS_USED_LOCK": T.UBIGINT, "RELEASE_ALL_LOCKS": T.BIGINT,
@@ -281,8 +320,30 @@ _ANON = {
 }
 
 
+_FSP_FUNCTIONS = {"NOW": "datetime", "SYSDATE": "datetime", "LOCALTIMESTAMP": "datetime",
+                  "LOCALTIME": "datetime", "CURTIME": "time", "UTC_TIMESTAMP": "datetime",
+                  "UTC_TIME": "time"}
+
+
 def _anonymous(name: str) -> SqlType | None:
     return _ANON.get(name)
+
+
+def charset_of(t: SqlType | None) -> str | None:
+    """The character set of a string type ('binary' for binary strings); None if not known
+    or not a string."""
+    if t is None:
+        return None
+    if t.is_binary_string or t.name == "varbinary":
+        return "binary"
+    if t.is_text:
+        if t.charset:
+            return t.charset
+        if t.collation:
+            c = charsets.collation(t.collation)
+            return c.charset if c is not None else None
+        return "utf8mb4"
+    return None
 
 
 def cast_type(to: exp.Expression | None) -> SqlType | None:
@@ -314,6 +375,13 @@ def cast_type(to: exp.Expression | None) -> SqlType | None:
         return T.varbinary(nums[0] if nums else 255)
     if dtype in (D.CHAR, D.VARCHAR, D.NCHAR, D.NVARCHAR, D.TEXT):
         return T.varchar(nums[0] if nums else 255)
+    if dtype == D.CHARACTER_SET:  # CONVERT(x USING cs), CAST(x AS CHAR CHARACTER SET cs)
+        kind = to.args.get("kind")
+        name = kind.name.lower() if isinstance(kind, exp.Expression) else "utf8mb4"
+        if name == "binary":
+            return T.varbinary(255)
+        cs = charsets.charset(name)
+        return T.varchar(255, charset=cs.name if cs is not None else "utf8mb4")
     if dtype == D.JSON:
         return T.longtext()
     return None

@@ -19,6 +19,7 @@ Rules:
 from __future__ import annotations
 
 import logging
+import re
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
@@ -44,7 +45,7 @@ from rampmeter.engine.sqlite.infoschema import TABLES as INFOSCHEMA_TABLES
 from rampmeter.engine.sqlite.storage import INFORMATION_SCHEMA, SqliteEngine
 from rampmeter.engine.sqlite.translate import Plan, temp_name, translate
 from rampmeter.engine.sqlite.txn import Transactions
-from rampmeter.errors import ServerError
+from rampmeter.errors import ServerError, Warning_
 from rampmeter.protocol.columns import Column, text_column
 from rampmeter.sql.lexer import Dialect
 from rampmeter.sql.statement import Statement, scan
@@ -84,6 +85,7 @@ class SqliteSession(EngineSession):
                                 connection_id=getattr(context, "connection_id", 0))
         self.stats = Stats()
         self.current: Execution | None = None
+        self.warnings: list[Warning_] = []  # raised by functions while the statement runs
         self._db: str | None = None
         functions.register(self.handle, self, engine.locks)
 
@@ -111,7 +113,7 @@ class SqliteSession(EngineSession):
         return self.stats.found_rows
 
     def row_count(self) -> int:
-        return self.stats.row_count
+        return int(getattr(self.context, "row_count", self.stats.row_count))
 
     def sql_mode(self) -> str:
         try:
@@ -160,7 +162,10 @@ class SqliteSession(EngineSession):
 
     def _start_statement(self) -> None:
         self._cancelled = False
-        self._wake.clear()
+        if self.warnings:
+            self.warnings = []
+        if self._wake.is_set():  # clear() takes the event's lock: only when needed
+            self._wake.clear()
         self._function_error = None
 
     # --- what functions.py may ask ------------------------------------------------------------
@@ -171,13 +176,27 @@ class SqliteSession(EngineSession):
         ex = self.current
         return value if ex is None else dml.sqlite_value(ex.cast(index, value))
 
+    def warn(self, code: int, message: str, level: str = "Warning") -> None:
+        self.warnings.append(Warning_(level, code, message))
+
+    def division_by_zero(self) -> None:
+        """x / 0: NULL, with warning 1365 under ERROR_FOR_DIVISION_BY_ZERO; a statement that
+        stores the result fails with it in strict mode (MariaDB)."""
+        mode = self.sql_mode()
+        if "ERROR_FOR_DIVISION_BY_ZERO" not in mode:
+            return
+        ex = self.current
+        if ex is not None and ex.strict and not ex.ignore:
+            raise ServerError(errors.ER_DIVISION_BY_ZERO)
+        self.warn(errors.ER_DIVISION_BY_ZERO, "Division by 0")
+
     def row_updated(self, changed: int) -> None:
         if self.current is not None:
             self.current.row_updated(changed)
 
-    def row_deleted(self) -> None:
+    def row_deleted(self, *old: Any) -> None:
         if self.current is not None:
-            self.current.row_deleted()
+            self.current.row_deleted(old)
 
     def user_locks(self) -> Transactions:
         return self.txn
@@ -200,6 +219,7 @@ class SqliteSession(EngineSession):
         if stmt.is_dml:
             plan = self.plan(stmt)
             columns = _prepared_columns(plan, stmt)
+            self._compile(stmt, plan)
         elif stmt.kind not in _HANDLERS:
             if not stmt.kind:
                 raise ServerError(errors.ER_EMPTY_QUERY)
@@ -216,6 +236,19 @@ class SqliteSession(EngineSession):
         if len(params) != stmt.param_count:
             raise ServerError(errors.ER_WRONG_ARGUMENTS, "mysqld_stmt_execute")
         return self._run(stmt, params)
+
+    def _compile(self, stmt: Statement, plan: Plan) -> None:
+        """Let SQLite compile the plan without running it, so that what MariaDB refuses at
+        COM_STMT_PREPARE (an unknown column, a UNION of different widths...) fails here too."""
+        if plan.infoschema:
+            return  # its temp tables are made at execution
+        self.make_visible(plan)
+        names = dict.fromkeys(stmt.names)
+        names.update(dict.fromkeys(plan.fixed))
+        try:
+            self.handle.execute("EXPLAIN " + plan.sql, names).fetchall()
+        except sqlite3.Error as e:
+            raise self.sqlite_error(e, plan) from None
 
     def _run(self, stmt: Statement, params: Sequence[Any]) -> Result:
         if stmt.is_dml:
@@ -342,6 +375,9 @@ class SqliteSession(EngineSession):
                      bound: dict[str, Any] | None = None) -> ServerError:
         if self._function_error is not None:
             err, self._function_error = self._function_error, None
+            if err.code == errors.ER_DATA_OUT_OF_RANGE and bound:
+                err = ServerError(err.code, message=_with_literals(err.message, bound),
+                                  sqlstate=err.sqlstate)
             return err
         msg = str(e)
         if self._cancelled or msg == "interrupted":
@@ -409,6 +445,25 @@ class SqliteSession(EngineSession):
     def close(self) -> None:
         self.txn.release_everything()
         self.handle.close()
+
+
+_SLOT = re.compile(r"RM_BIN2NUM\((:[a-z]\w*)\)|:([a-z]\d+(?:_\d+)?)\b")
+
+
+def _with_literals(message: str, bound: dict[str, Any]) -> str:
+    """An expression quoted in a message, with its literals back in place of the plan's
+    placeholders (`:u0 - :i1` -> `18446744073709551615 - 1`)."""
+    def literal(m: re.Match[str]) -> str:
+        name = (m.group(1) or ":" + m.group(2))[1:]
+        if name not in bound:
+            return m.group(0)
+        v = _shown_value(bound[name])
+        if isinstance(v, bytes):
+            return "0x" + v.hex() if name[:1] == "x" else "'" + v.decode("utf-8", "replace") + "'"
+        if isinstance(v, str):
+            return "'" + v + "'"
+        return "NULL" if v is None else str(v)
+    return _SLOT.sub(literal, message)
 
 
 def _shown_value(v: Any) -> Any:

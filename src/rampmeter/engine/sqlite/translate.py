@@ -25,6 +25,7 @@ Rules:
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,12 +37,19 @@ from rampmeter import errors
 from rampmeter.engine import types as T
 from rampmeter.engine import values
 from rampmeter.engine.sqlite.catalog import ColumnDef, TableDef, implicit_default
-from rampmeter.engine.sqlite.infer import Typer
+from rampmeter.engine.sqlite.infer import Typer, charset_of, is_unsigned_integer
 from rampmeter.engine.types import SqlType
 from rampmeter.errors import ServerError
+from rampmeter.sql import charsets, lexer
 from rampmeter.sql.statement import Statement
 
 logging.getLogger("sqlglot").setLevel(logging.ERROR)  # it warns about what we strip on purpose
+# sqlglot parses and generates by recursion: MariaDB answers statements with a thousand nested
+# parentheses, so we need more than Python's default 1000 frames. Since 3.11 Python-to-Python
+# calls take no C stack, so this costs memory per frame only while a deep statement is handled.
+_RECURSION = 40_000
+if sys.getrecursionlimit() < _RECURSION:
+    sys.setrecursionlimit(_RECURSION)
 
 INFORMATION_SCHEMA = "information_schema"
 TableLookup = Callable[[str, str], "TableDef | None"]
@@ -110,19 +118,53 @@ def parse(stmt: Statement, text: str) -> exp.Expression:
         raise stmt.syntax_error() from None
     if tree is None or isinstance(tree, exp.Command):
         raise stmt.syntax_error()
+    for alias in tree.find_all(exp.Alias):
+        if isinstance(alias.this, exp.Star) or isinstance(alias.this, exp.Column) and \
+                isinstance(alias.this.this, exp.Star):
+            star = _aliased_star(text)
+            offset = len(stmt.shape) - len(text)
+            raise stmt.syntax_error(None if star is None else star + offset)
     return tree
+
+
+# What may follow a `*` in a select list; anything else is an alias MariaDB refuses there.
+_AFTER_STAR = frozenset(("FROM", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "UNION",
+                         "EXCEPT", "INTERSECT", "INTO", "FOR", "LOCK", "WINDOW", "PROCEDURE",
+                         "OFFSET", "FETCH", "RETURNING", ",", ")", ";", ""))
 
 
 def _syntax(stmt: Statement, text: str, e: sqlglot.errors.ParseError) -> ServerError:
     offset = len(stmt.shape) - len(text) if text != stmt.shape else 0
+    star = _aliased_star(text)
+    if star is not None:  # sqlglot reads `* FORM t` as `* AS FORM`, then fails at t
+        return stmt.syntax_error(star + offset)  # type: ignore[return-value]
     for err in e.errors:
         line, col = err.get("line"), err.get("col")
         highlight = err.get("highlight") or ""
+        description = err.get("description") or ""
         if line is not None and col is not None:
             lines = text.split("\n")
-            pos = sum(len(x) + 1 for x in lines[:line - 1]) + col - len(highlight)
+            end = sum(len(x) + 1 for x in lines[:line - 1]) + col
+            pos = end - len(highlight)
+            if "SENTINEL" in description or (
+                    "Required keyword" in description and not text[end:].strip()):
+                pos = len(text)  # the statement ended too soon: MariaDB says near ''
             return stmt.syntax_error(max(0, pos + offset))  # type: ignore[return-value]
     return stmt.syntax_error()  # type: ignore[return-value]
+
+
+def _aliased_star(text: str) -> int | None:
+    """Where a select list's `*` (or `t.*`) is followed by something that is not a clause:
+    MariaDB's grammar has no alias for it and reports the error there."""
+    try:
+        toks = lexer.tokens(text)
+    except ServerError:
+        return None
+    for i, t in enumerate(toks[1:-1], 1):
+        if t.text == "*" and toks[i - 1].upper in ("SELECT", ",", ".", "DISTINCT", "ALL") \
+                and toks[i + 1].upper not in _AFTER_STAR:
+            return toks[i + 1].start
+    return None
 
 
 class _Tables:
@@ -186,9 +228,219 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup) -> Pla
         select = _leftmost_select(tree)
         if select is not None and kind != "DO":
             plan.outputs = _outputs(select, stmt, tables, typer)
+    _typed_rewrites(tree, typer)
     _rewrite(tree)
     plan.sql = _generate(tree, plan)
     return plan
+
+
+def expression_flags(t: SqlType | None) -> int:
+    """MariaDB marks a computed column BINARY when it is a number, a time or a binary string
+    (measured: SUM(d), 1 + 1, NOW() all carry flag 128)."""
+    if t is None:
+        return 0
+    if t.is_numeric or t.is_temporal or t.is_binary_string or t.name in ("null", "year"):
+        return 0x80
+    if t.is_text and (t.collation or "").endswith("_bin"):
+        return 0x80
+    return 0
+
+
+# --- rewrites that need the MySQL types ------------------------------------------------------
+def _call(name: str, *args: exp.Expression) -> exp.Anonymous:
+    return exp.Anonymous(this=name, expressions=list(args))
+
+
+def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
+    """What SQLite computes differently from MariaDB, fixed where the types say so: division by
+    zero (NULL and warning 1365, or the error under strict ERROR_FOR_DIVISION_BY_ZERO writes),
+    unsigned 64-bit bit operations, casts to temporal / DECIMAL / UNSIGNED types, and DECIMALs
+    turned into text (CAST AS CHAR, CONCAT) keeping their scale."""
+    # Hex and bit literals first: their parents are still the operators they stand in.
+    for node in list(tree.find_all(exp.Placeholder)):
+        if node.name[:1] == "x" and isinstance(
+                node.parent, (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.IntDiv, exp.Mod,
+                              exp.Neg, exp.GT, exp.GTE, exp.LT, exp.LTE)):
+            node.replace(_call("rm_bin2num", node.copy()))  # 0x10 + 0 is 16
+    # Then top-down; a replacement keeps the original children (moved, not copied), so the
+    # walk still reaches them and nested rewrites land in the tree.
+    for node in list(tree.walk()):
+        if isinstance(node, (exp.Add, exp.Sub, exp.Mul, exp.IntDiv)) and (
+                is_unsigned_integer(typer.infer(node.this)) or
+                is_unsigned_integer(typer.infer(node.expression))):
+            # unsigned 64-bit arithmetic, which SQLite's signed integers cannot do
+            op = {exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.IntDiv: "DIV"}[type(node)]
+            text = exp.Literal.string(node.sql("mysql")[:64])
+            node.replace(_call("rm_uarith", exp.Literal.string(op), node.this,
+                               node.expression, text))
+        elif isinstance(node, exp.Subquery) and _scalar_position(node):
+            _check_one_row(node)
+        elif isinstance(node, (exp.Div, exp.IntDiv, exp.Mod)):
+            case = exp.Case(ifs=[exp.If(this=exp.EQ(this=node.expression.copy(),
+                                                    expression=exp.Literal.number(0)),
+                                        true=_call("rm_div0"))])
+            node.replace(case)
+            case.set("default", node)
+        elif isinstance(node, exp.BitwiseNot):
+            node.replace(_call("rm_bitop", exp.Literal.string("~"), node.this,
+                               exp.Literal.number(0)))
+        elif isinstance(node, (exp.BitwiseXor, exp.BitwiseAnd, exp.BitwiseOr,
+                               exp.BitwiseLeftShift, exp.BitwiseRightShift)):
+            op = {exp.BitwiseXor: "^", exp.BitwiseAnd: "&", exp.BitwiseOr: "|",
+                  exp.BitwiseLeftShift: "<<", exp.BitwiseRightShift: ">>"}[type(node)]
+            node.replace(_call("rm_bitop", exp.Literal.string(op), node.this, node.expression))
+        elif isinstance(node, exp.Xor):
+            # a XOR b: NULL if either is NULL, else truth of one but not both; the operands
+            # appear twice, so the second use is a copy
+            a, b = node.this, node.expression
+            case = exp.Case(
+                ifs=[exp.If(this=exp.Or(this=exp.Is(this=a.copy(), expression=exp.null()),
+                                        expression=exp.Is(this=b.copy(),
+                                                          expression=exp.null())),
+                            true=exp.null())])
+            node.replace(case)
+            case.set("default", exp.NEQ(
+                this=exp.Paren(this=exp.NEQ(this=a, expression=exp.Literal.number(0))),
+                expression=exp.Paren(this=exp.NEQ(this=b, expression=exp.Literal.number(0)))))
+        elif isinstance(node, exp.BitLength):
+            arg = node.this
+            cs = charset_of(typer.infer(arg))
+            data = _call("rm_encode", arg, exp.Literal.string(cs)) \
+                if cs is not None and cs not in _UTF8 and cs != "binary" else \
+                exp.Cast(this=arg, to=exp.DataType.build("BLOB"))
+            node.replace(exp.Mul(this=_call("length", data), expression=exp.Literal.number(8)))
+        elif isinstance(node, exp.Cast):
+            _rewrite_cast(node, typer)
+        elif isinstance(node, exp.Collate):
+            _rewrite_collate(node, typer)
+        elif isinstance(node, exp.Hex):
+            t = typer.infer(node.this)
+            mode = "n" if t is not None and t.is_numeric else charset_of(t) or ""
+            node.replace(_call("rm_hex", node.this, exp.Literal.string(mode)))
+        elif isinstance(node, exp.Length) and node.args.get("binary") \
+                or isinstance(node, exp.Anonymous) and node.name.upper() == "OCTET_LENGTH":
+            # bytes of a string: those of its own character set
+            arg = node.this if not isinstance(node, exp.Anonymous) else \
+                (node.expressions[0] if node.expressions else None)
+            cs = charset_of(typer.infer(arg)) if arg is not None else None
+            if cs is not None and cs not in _UTF8 and cs != "binary":
+                _wrap(arg, lambda a, c=cs: _call("rm_encode", a, exp.Literal.string(c)))
+        elif isinstance(node, (exp.Concat, exp.ConcatWs)):
+            for arg in list(node.expressions):
+                t = typer.infer(arg)
+                if t is not None and t.is_decimal:
+                    _wrap(arg, lambda a, s=t.scale or 0: _decimal_text(a, s))
+
+
+def _wrap(node: exp.Expression, make) -> None:
+    """Put `make(node)` where node was, with node itself (not a copy) inside, so a walk that
+    has yet to reach node's descendants still rewrites them in the tree."""
+    hole = exp.Null()
+    node.replace(hole)
+    hole.replace(make(node))
+
+
+def _scalar_position(node: exp.Subquery) -> bool:
+    """A subquery used as a value (not a table, not IN / EXISTS / a comparison with ANY)."""
+    parent = node.parent
+    return parent is not None and not isinstance(parent, (
+        exp.From, exp.Join, exp.In, exp.Exists, exp.Any, exp.All, exp.Union, exp.Except,
+        exp.Intersect, exp.Lateral, exp.Insert, exp.Table, exp.CTE))
+
+
+def _check_one_row(node: exp.Subquery) -> None:
+    """(SELECT x ...) used as a value must yield at most one row (MariaDB 1242); SQLite would
+    take the first. Read it through a derived table of at most two rows."""
+    inner = node.this
+    select = _leftmost_select(inner) if isinstance(inner, exp.Expression) else None
+    if select is None or len(select.expressions) != 1 or \
+            isinstance(select.expressions[0], exp.Star):
+        return
+    if isinstance(inner, exp.Select) and inner.args.get("from_") is None:
+        return  # no table: one row at most already
+    first = select.expressions[0]
+    value = first.this if isinstance(first, exp.Alias) else first
+    # exp.alias_ would name a subquery as a table; the column needs an Alias node
+    select.set("expressions", [exp.Alias(this=value, alias=exp.to_identifier("rm_v",
+                                                                            quoted=True))])
+    derived = exp.Subquery(this=inner, alias=exp.TableAlias(
+        this=exp.to_identifier("rm_one")))
+    # the builders copy their arguments unless told not to; inner must stay the same object
+    limited = exp.select("*").from_(derived, copy=False).limit(2, copy=False)
+    wrapper = exp.select(exp.Case(
+        ifs=[exp.If(this=exp.GT(this=exp.Count(this=exp.Star()),
+                                expression=exp.Literal.number(1)),
+                    true=_call("rm_subquery_rows"))],
+        default=exp.Max(this=exp.column("rm_v", quoted=True)))).from_(
+        exp.Subquery(this=limited, alias=exp.TableAlias(this=exp.to_identifier("rm_two"))),
+        copy=False)
+    node.set("this", wrapper)
+
+
+def _decimal_text(node: exp.Expression, scale: int) -> exp.Expression:
+    return _call("printf", exp.Literal.string(f"%.{scale}f"), node)
+
+
+def _rewrite_cast(node: exp.Cast, typer: Typer) -> None:
+    to = node.to
+    if not isinstance(to, exp.DataType):
+        return
+    D = exp.DataType.Type
+    params = [p.this.name if isinstance(p, exp.DataTypeParam) else p.name
+              for p in to.expressions]
+    nums = [int(p) for p in params if str(p).isdigit()]
+    dtype = to.this
+    if dtype in (D.DATETIME, D.TIMESTAMP, D.DATE, D.TIME, D.DATETIME64):
+        kind = {D.DATE: "date", D.TIME: "time"}.get(dtype, "datetime")
+        node.replace(_call("rm_cast_temporal", node.this, exp.Literal.string(kind),
+                           exp.Literal.number(nums[0] if nums else 0)))
+    elif dtype in (D.DECIMAL, D.UDECIMAL):
+        prec = nums[0] if nums else 10
+        scale = nums[1] if len(nums) > 1 else 0
+        node.replace(_call("rm_cast_decimal", node.this, exp.Literal.number(prec),
+                           exp.Literal.number(scale)))
+    elif dtype in (D.UBIGINT, D.UINT, D.USMALLINT, D.UTINYINT, D.UMEDIUMINT):
+        node.replace(_call("rm_cast_unsigned", node.this))
+    elif dtype in (D.CHAR, D.VARCHAR, D.NCHAR, D.NVARCHAR, D.TEXT):
+        t = typer.infer(node.this)
+        if t is not None and t.is_decimal:
+            node.set("this", _decimal_text(node.this, t.scale or 0))
+        source = charset_of(t)
+        if nums or source not in _UTF8:  # a length to cut at, or bytes to read as text
+            node.replace(_call("rm_cast_char", node.this, exp.Literal.number(
+                nums[0] if nums else -1), exp.Literal.string(source or "utf8mb4")))
+    elif dtype == D.CHARACTER_SET:
+        kind = to.args.get("kind")
+        name = kind.name if isinstance(kind, exp.Expression) else "utf8mb4"
+        cs = charsets.charset(name)
+        if cs is None:
+            raise ServerError(errors.ER_UNKNOWN_CHARACTER_SET, name)
+        source = charset_of(typer.infer(node.this)) or "utf8mb4"
+        node.replace(_call("rm_to_charset", node.this, exp.Literal.string(cs.name),
+                           exp.Literal.string(source)))
+    elif dtype in (D.BINARY, D.VARBINARY):
+        source = charset_of(typer.infer(node.this)) or "utf8mb4"
+        if nums or source not in _UTF8 and source != "binary":
+            node.replace(_call("rm_cast_binary", node.this, exp.Literal.number(
+                nums[0] if nums else -1), exp.Literal.string(source)))
+
+
+_UTF8 = ("utf8mb4", "utf8mb3", "ascii")  # held in SQLite as they are
+
+
+def _rewrite_collate(node: exp.Collate, typer: Typer) -> None:
+    """x COLLATE name: MariaDB's collation names, checked (1273 unknown, 1253 not for x's
+    character set), compare as SQLite's BINARY (_bin, binary) or NOCASE (_ci: ASCII folding,
+    see docs/sql.md)."""
+    name = node.expression.name
+    coll = charsets.collation(name)
+    if coll is None:
+        raise ServerError(errors.ER_UNKNOWN_COLLATION, name)
+    source = charset_of(typer.infer(node.this))
+    if source is not None and source != "binary" and \
+            charsets.charset(source) is not charsets.charset(coll.charset):
+        raise ServerError(errors.ER_COLLATION_CHARSET_MISMATCH, coll.name, source)
+    node.set("expression", exp.var("NOCASE" if coll.case_insensitive else "BINARY"))
 
 
 # --- tables -----------------------------------------------------------------------------------
@@ -265,9 +517,12 @@ def _outputs(select: exp.Select, stmt: Statement, tables: _Tables,
         name: str | int | None = alias if alias else (i if items is not None and
                                                       i < len(items) else None)
         t = typer.infer(inner)
-        out = Output(name, t, load=values.load(t) if t is not None else None)
-        if isinstance(inner, exp.Placeholder) and inner.name[0] in "iunfsb":
+        out = Output(name, t, flags=expression_flags(t),
+                     load=values.load_expression(t) if t is not None else None)
+        if isinstance(inner, exp.Placeholder) and inner.name[0] in "iunfsbx":
             out.literal_slot = int(inner.name[1:].split("_")[0])
+            if inner.name[0] == "x":
+                out.flags = 0xA0  # MariaDB: a hex / bit literal is BINARY and UNSIGNED
         elif isinstance(inner, exp.Neg) and isinstance(inner.this, exp.Placeholder):
             out.sql_type = t
         outs.append(out)
@@ -477,6 +732,8 @@ _FUNCTION_NODES: dict[type[exp.Expression], str] = {
     exp.CurrentDate: "rm_curdate",
     exp.CurrentTime: "rm_curtime",
     exp.UtcTimestamp: "rm_utc_timestamp",
+    exp.UtcTime: "rm_utc_time",
+    exp.UtcDate: "rm_utc_date",
     exp.Localtime: "rm_now",
 }
 _ANONYMOUS = {"USER": "rm_user", "SYSTEM_USER": "rm_user", "NOW": "rm_now",
@@ -484,7 +741,8 @@ _ANONYMOUS = {"USER": "rm_user", "SYSTEM_USER": "rm_user", "NOW": "rm_now",
               "DATABASE": "rm_database", "VERSION": "rm_version",
               "CURRENT_USER": "rm_current_user", "UNIX_TIMESTAMP": "rm_unix_timestamp",
               "OCTET_LENGTH": "rm_octet_length", "CURDATE": "rm_curdate",
-              "CURTIME": "rm_curtime"}
+              "CURTIME": "rm_curtime", "MICROSECOND": "rm_microsecond",
+              "UTC_TIME": "rm_utc_time", "UTC_DATE": "rm_utc_date"}
 
 
 def _rewrite(tree: exp.Expression) -> None:
@@ -494,9 +752,21 @@ def _rewrite(tree: exp.Expression) -> None:
             node.replace(exp.Anonymous(this="rm_sysvar", expressions=[
                 exp.Literal.string(node.name),
                 exp.Literal.string(str(kind)) if kind else exp.null()]))
-        elif isinstance(node, exp.Parameter):
+        elif isinstance(node, exp.PropertyEQ) and isinstance(node.this, exp.Parameter):
+            node.replace(exp.Anonymous(this="rm_setvar", expressions=[  # @v := expr
+                exp.Literal.string(node.this.name), node.expression]))
+        elif isinstance(node, exp.Parameter) and node.parent is not None:
             node.replace(exp.Anonymous(this="rm_uservar", expressions=[
                 exp.Literal.string(node.name)]))
+        elif isinstance(node, exp.Anonymous) and node.name.upper() == "JSON_VALID" or \
+                type(node).__name__ == "JSONValid":
+            args = [a for a in ([node.this] if not isinstance(node, exp.Anonymous)
+                                else node.expressions) if isinstance(a, exp.Expression)]
+            node.replace(exp.Anonymous(this="rm_json_valid", expressions=args))
+        elif isinstance(node, exp.JSONExtract):
+            paths = [node.expression] + list(node.expressions or [])
+            node.replace(exp.Anonymous(this="rm_json_extract",
+                                       expressions=[node.this, *paths]))
         elif isinstance(node, exp.Length):
             arg = node.this
             if node.args.get("binary"):  # LENGTH(): bytes
@@ -511,13 +781,82 @@ def _rewrite(tree: exp.Expression) -> None:
             node.set("this", _ANONYMOUS[node.name.upper()])
         elif isinstance(node, exp.UnixToTime):
             node.replace(exp.Anonymous(this="rm_from_unixtime", expressions=[node.this]))
+    _flatten(tree)
+
+
+# Nodes that need no parentheses of their own: SQLite's parser has a fixed stack (about 100
+# levels), so MariaDB's ((((1)))) or NOT NOT NOT ... 1, which it answers, would otherwise be a
+# "parser stack overflow" here.
+_ATOMS = (exp.Literal, exp.Column, exp.Placeholder, exp.Null, exp.Boolean, exp.Paren,
+          exp.Func, exp.Subquery, exp.Star)
+
+
+_CHAINS = (exp.Add, exp.Mul, exp.And, exp.Or, exp.DPipe)
+
+
+def _flatten(tree: exp.Expression) -> None:
+    """Drop parentheses around atoms, pairs of NOT and subqueries that only compute a value,
+    and make long chains of one associative operator (1+1+...+1) balanced trees: SQLite also
+    limits an expression's depth to 1000."""
+    for node in list(tree.walk()):
+        if isinstance(node, _CHAINS) and node.parent is not None and \
+                not isinstance(node.parent, type(node)):
+            _balance(node)
+            continue
+        if isinstance(node, exp.Paren) and node.parent is not None:
+            inner = node.this
+            while isinstance(inner, exp.Paren):
+                inner = inner.this
+            if isinstance(inner, _ATOMS) and not isinstance(inner, exp.Paren):
+                node.replace(inner)
+        elif isinstance(node, exp.Not) and isinstance(node.this, exp.Not) and \
+                node.parent is not None:
+            inner = node.this.this
+            depth = 2
+            while isinstance(inner, exp.Not) and isinstance(inner.this, exp.Not):
+                inner = inner.this.this
+                depth += 2
+            # NOT NOT x is x's truth value: 1, 0, or NULL (MariaDB reads x as a number)
+            node.replace(exp.NEQ(this=exp.Cast(this=inner, to=exp.DataType.build("NUMERIC")),
+                                 expression=exp.Literal.number(0)))
+        elif isinstance(node, exp.Subquery) and node.parent is not None and \
+                not isinstance(node.parent, (exp.From, exp.Join, exp.In, exp.Exists)):
+            sel = node.this
+            if isinstance(sel, exp.Select) and len(sel.expressions) == 1 and not any(
+                    sel.args.get(k) for k in ("from_", "from", "where", "group", "having",
+                                              "order", "limit", "joins", "distinct")):
+                value = sel.expressions[0]
+                if isinstance(value, exp.Alias):
+                    value = value.this
+                node.replace(exp.Paren(this=value))  # (SELECT x) without FROM is x
+
+
+def _balance(node: exp.Expression) -> None:
+    """a+b+c+d, parsed as ((a+b)+c)+d, as (a+b)+(c+d): same value, depth log2(n)."""
+    kind = type(node)
+    terms: list[exp.Expression] = []
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        if type(cur) is kind:
+            stack.append(cur.expression)
+            stack.append(cur.this)
+        else:
+            terms.append(cur)
+    if len(terms) <= 32:
+        return
+    while len(terms) > 1:  # parenthesized, or SQLite would read it left-deep again
+        paired = [exp.Paren(this=kind(this=terms[i], expression=terms[i + 1]))
+                  if i + 1 < len(terms) else terms[i] for i in range(0, len(terms), 2)]
+        terms = paired
+    node.replace(terms[0])
 
 
 def _generate(tree: exp.Expression, plan: Plan) -> str:
     if isinstance(tree, exp.Insert):
         return _insert_sql(tree, plan)
     try:
-        return tree.sql(dialect="sqlite")
+        return tree.sql(dialect="sqlite", normalize_functions=False)
     except (sqlglot.errors.UnsupportedError, ValueError) as e:
         raise ServerError(errors.ER_NOT_SUPPORTED_YET, str(e)[:64]) from None
 
@@ -527,7 +866,7 @@ def _insert_sql(tree: exp.Insert, plan: Plan) -> str:
     if plan.replace:
         tree.set("alternative", "REPLACE")
     if not (isinstance(conflict, exp.OnConflict) and conflict.args.get("duplicate")):
-        return tree.sql(dialect="sqlite")
+        return tree.sql(dialect="sqlite", normalize_functions=False)
     # ON DUPLICATE KEY UPDATE a = VALUES(a)  ->  ON CONFLICT DO UPDATE SET a = excluded.a
     tree.set("conflict", None)
     sets = []
@@ -541,15 +880,16 @@ def _insert_sql(tree: exp.Insert, plan: Plan) -> str:
                 call.replace(exp.column(first.name, table="excluded"))
         for col in list(eq.this.find_all(exp.Column)):
             col.set("table", None)
-        sets.append(eq.sql(dialect="sqlite"))
-    body = tree.sql(dialect="sqlite")
+        sets.append(eq.sql(dialect="sqlite", normalize_functions=False))
+    body = tree.sql(dialect="sqlite", normalize_functions=False)
     if isinstance(tree.expression, exp.Select):
         body += " WHERE TRUE"  # sqlite.org/lang_upsert: the parsing ambiguity
     return f"{body} ON CONFLICT DO UPDATE SET {', '.join(sets)}"
 
 
-def literal_type(value: Any) -> SqlType:
-    """The type MariaDB gives a bare literal of this value (SELECT 1, SELECT 'abc')."""
+def literal_type(value: Any, text: bool = False) -> SqlType:
+    """The type MariaDB gives a bare literal of this value (SELECT 1, SELECT 'abc'); `text`:
+    bytes of a text literal (not valid in its character set, and kept as they are)."""
     if isinstance(value, bool):
         return SqlType("int", 1)
     if isinstance(value, int):
@@ -563,8 +903,8 @@ def literal_type(value: Any) -> SqlType:
         t = value.as_tuple()
         scale = -t.exponent if isinstance(t.exponent, int) and t.exponent < 0 else 0
         return T.decimal(max(len(t.digits), scale, 1), scale)
-    if isinstance(value, bytes):
+    if isinstance(value, bytes) and not text:
         return T.varbinary(len(value))
-    if isinstance(value, str):
+    if isinstance(value, (str, bytes)):
         return T.varchar(len(value))
     return T.NULL
