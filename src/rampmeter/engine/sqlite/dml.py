@@ -178,6 +178,8 @@ def run(s: SqliteSession, stmt: Statement, params: Sequence[Any]) -> ResultSet |
     plan = s.plan(stmt)
     s.make_visible(plan)
     bound = bind(stmt, params)
+    if plan.fixed:
+        bound.update(plan.fixed)
     if not plan.writes:
         return _query(s, stmt, plan, bound)
     ex = Execution(plan, s.sql_mode(), stmt.charset)
@@ -272,7 +274,9 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
     else:
         inserted = affected = matched
         if plan.ignore and plan.rows > matched:
-            duplicates = plan.rows - matched
+            # rows skipped by a foreign key (fkcheck.py warned of them) are no duplicates
+            skipped = sum(1 for w in s.warnings if w.code in (1451, 1452))
+            duplicates = max(plan.rows - matched - skipped, 0)
             warnings = warnings + _ignored_duplicates(s, plan, bound, duplicates)
     s.stats.row_count = affected
     last_id = 0
@@ -358,11 +362,13 @@ def ensure_triggers(s: SqliteSession, plan: Plan) -> None:
     tdef = s.table_def(db, table)
     if tdef is None:
         return
-    version = s.engine.schema_version
+    schema, stored = tdef.location or (db, table)  # a temporary table: where it lives
+    # a temporary table is made and dropped without a schema version of its own
+    version = s.engine.schema_version if tdef.location is None else -s.temp_version
     handle = s.handle
     kinds = (["upd"] if plan.track_changes else []) + (["del"] if plan.replace else [])
     for kind in kinds:
-        key = (kind, db.lower(), table.lower())
+        key = (kind, schema.lower(), stored.lower())
         if handle.triggers.get(key) == version:
             continue
         name = f"rm_{kind}_{abs(hash(key)) % 10**12}"
@@ -376,8 +382,8 @@ def ensure_triggers(s: SqliteSession, plan: Plan) -> None:
             old = ", ".join(f"OLD.{q(c.name)}" for c in tdef.columns)
             body = f"SELECT rm_row_deleted({old});"
             event = "DELETE"
-        handle.execute(f"CREATE TEMP TRIGGER {q(name)} AFTER {event} ON {q(db)}.{q(table)} "
-                       f"BEGIN {body} END")
+        handle.execute(f"CREATE TEMP TRIGGER {q(name)} AFTER {event} ON {q(schema)}."
+                       f"{q(stored)} BEGIN {body} END")
         handle.trigger_made(key, version)
 
 

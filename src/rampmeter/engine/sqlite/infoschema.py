@@ -71,7 +71,11 @@ def tables(s: SqliteSession) -> tuple[list[Column], Rows]:
              "MAX_INDEX_LENGTH", "TEMPORARY"]
     rows: Rows = []
     for db in _user_databases(s):
+        is_view = s.list_views(db)
         for t in _readable_tables(s, db):
+            if t in is_view:
+                rows.append(("def", db, t, "VIEW") + (None,) * 16 + ("VIEW", None, None))
+                continue
             info = table_info(s, db, t)
             tdef = s.table_def(db, t)
             rows.append(("def", db, t, "BASE TABLE", tdef.engine if tdef else "InnoDB", 10,

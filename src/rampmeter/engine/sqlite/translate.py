@@ -173,6 +173,9 @@ class _Tables:
     def __init__(self, lookup: TableLookup) -> None:
         self.lookup = lookup
         self.by_alias: dict[str, tuple[str, str, TableDef | None]] = {}
+        self.more_databases: list[str] = []    # read by the views the statement names
+        self.fixed: dict[str, Any] = {}        # the literals of those views
+        self.views = 0
 
     def add(self, alias: str, db: str, table: str) -> TableDef | None:
         tdef = self.lookup(db, table) if db.lower() != INFORMATION_SCHEMA else None
@@ -211,7 +214,9 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup) -> Pla
     infoschema = _qualify(tree, database, tables)
     plan = Plan("", kind, infoschema=tuple(dict.fromkeys(infoschema)))
     plan.databases = tuple(dict.fromkeys(
-        db for db, _t, _d in tables.by_alias.values() if db.lower() != INFORMATION_SCHEMA))
+        [db for db, _t, _d in tables.by_alias.values() if db.lower() != INFORMATION_SCHEMA] +
+        tables.more_databases))
+    plan.fixed.update(tables.fixed)
     typer = Typer(tables.column_type)
     if isinstance(tree, exp.Insert):
         _plan_insert(tree, stmt, plan, tables, typer, replace=kind == "REPLACE")
@@ -470,7 +475,15 @@ def _qualify(tree: exp.Expression, database: str | None, tables: _Tables) -> lis
             tables.by_alias[alias.lower()] = (INFORMATION_SCHEMA, name.upper(), None)
             continue
         tdef = tables.add(alias, db, name)
-        if tdef is not None and tdef.name != name:
+        if tdef is not None and tdef.view is not None:
+            infoschema += _expand_view(table, tdef, alias, tables)
+            continue
+        if tdef is not None and tdef.location is not None:  # a temporary table
+            db, stored = tdef.location
+            table.set("this", exp.to_identifier(stored, quoted=True))
+            if not table.alias:
+                table.set("alias", exp.TableAlias(this=exp.to_identifier(name)))
+        elif tdef is not None and tdef.name != name:
             table.set("this", exp.to_identifier(tdef.name, quoted=True))
             if not table.alias:
                 table.set("alias", exp.TableAlias(this=exp.to_identifier(name)))
@@ -478,11 +491,36 @@ def _qualify(tree: exp.Expression, database: str | None, tables: _Tables) -> lis
     return infoschema
 
 
+def _expand_view(table: exp.Table, tdef: TableDef, alias: str, tables: _Tables) -> list[str]:
+    """A view named by a statement becomes its SELECT, a derived table (views.py)."""
+    from rampmeter.engine.sqlite import views
+    if isinstance(table.parent, (exp.Insert, exp.Update, exp.Delete, exp.Schema)):
+        raise ServerError(errors.ER_NOT_SUPPORTED_YET, "writing through a view")
+    if tables.views > 64:  # a view that reads itself, through others
+        raise views.broken_error(tdef.view)
+    tree, fixed = views.expansion(tdef.view, tables.views)
+    tables.views += 1
+    tables.fixed.update(fixed)
+    inner = _Tables(tables.lookup)
+    inner.views = tables.views
+    found = _qualify(tree, tdef.view.database, inner)
+    tables.views = inner.views
+    tables.fixed.update(inner.fixed)
+    tables.more_databases += [d for d, _t, _x in inner.by_alias.values()
+                              if d.lower() != INFORMATION_SCHEMA] + inner.more_databases
+    table.replace(exp.Subquery(this=tree, alias=exp.TableAlias(
+        this=exp.to_identifier(alias, quoted=True))))
+    return found
+
+
 def _leftmost_select(tree: exp.Expression) -> exp.Select | None:
     node = tree
     while isinstance(node, (exp.Union, exp.Except, exp.Intersect, exp.Subquery)):
         node = node.this
     return node if isinstance(node, exp.Select) else None
+
+
+leftmost_select = _leftmost_select
 
 
 # --- result columns ----------------------------------------------------------------------------
