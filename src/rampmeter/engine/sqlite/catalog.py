@@ -476,6 +476,8 @@ def show_create(tdef: TableDef, auto_next: int | None) -> str:
             line += " COMMENT " + _quote(c.comment)
         if c.type.name == "json":
             line += f" CHECK (json_valid(`{_bq(c.name)}`))"
+        line += "".join(f" CHECK ({_check_text(e)})" for n, e in tdef.checks
+                        if n.lower() == c.name.lower())
         lines.append(line)
     if tdef.primary:
         lines.append("  PRIMARY KEY (" + ",".join(f"`{_bq(c)}`" for c in tdef.primary) + ")")
@@ -495,8 +497,9 @@ def show_create(tdef: TableDef, auto_next: int | None) -> str:
         lines.append(line)
     # InnoDB lists the foreign keys by name
     lines.extend("  " + foreign_clause(fk) for fk in sorted(tdef.foreign, key=lambda f: f.name))
-    for name, expr in tdef.checks:
-        lines.append(f"  CONSTRAINT `{_bq(name)}` CHECK ({expr})")
+    columns = {c.name.lower() for c in tdef.columns}
+    lines.extend(f"  CONSTRAINT `{_bq(name)}` CHECK ({_check_text(expr)})"
+                 for name, expr in tdef.checks if name.lower() not in columns)
     opts = f") ENGINE={tdef.engine}"
     if auto_next is not None and auto_next > 1:
         opts += f" AUTO_INCREMENT={auto_next}"
@@ -504,6 +507,13 @@ def show_create(tdef: TableDef, auto_next: int | None) -> str:
     if tdef.comment:
         opts += " COMMENT=" + _quote(tdef.comment)
     return f"CREATE TABLE `{_bq(tdef.name)}` (\n" + ",\n".join(lines) + "\n" + opts
+
+
+def _check_text(expr: str) -> str:
+    """A CHECK expression as MariaDB prints it (a column-level one is named after its column
+    and printed in its column's line)."""
+    from rampmeter.engine.sqlite.sqltext import expression
+    return expression(expr)
 
 
 def foreign_clause(fk: ForeignKey, qualify: str | None = None) -> str:

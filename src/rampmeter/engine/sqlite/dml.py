@@ -246,11 +246,16 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
                 cur = s.handle.execute(plan.sql, bound)
                 if cur.description is not None:
                     cur.fetchall()
+                matched = max(cur.rowcount, 0) if plan.first_counts else 0
+                for sql, target, counts in plan.steps:  # multi-table (multi.py)
+                    if target is not None and plan.track_changes:
+                        ensure_triggers(s, plan, target)
+                    step = s.handle.execute(sql, bound)
+                    matched += max(step.rowcount, 0) if counts else 0
             except sqlite3.Error as e:
                 raise s.sqlite_error(e, plan, bound) from None
     finally:
         s.current = None
-    matched = max(cur.rowcount, 0)
     found = s.context_found_rows()
     warnings = ex.warnings + s.warnings if s.warnings else ex.warnings
     if plan.kind == "UPDATE":
@@ -354,11 +359,14 @@ def _generated(plan: Plan, bound: dict[str, Any]) -> bool:
     return any(col.name.lower() == auto for col, _r in plan.null_slots.values())
 
 
-def ensure_triggers(s: SqliteSession, plan: Plan) -> None:
-    """The temp triggers that count changed / deleted rows of the plan's target table."""
-    if plan.target is None:
+def ensure_triggers(s: SqliteSession, plan: Plan, target: tuple[str, str] | None = None
+                    ) -> None:
+    """The temp triggers that count changed / deleted rows of the plan's target table (or
+    of `target`, one of a multi-table UPDATE's)."""
+    target = target or plan.target
+    if target is None:
         return
-    db, table = plan.target
+    db, table = target
     tdef = s.table_def(db, table)
     if tdef is None:
         return

@@ -1,4 +1,5 @@
-"""information_schema tables the engine knows: SCHEMATA, TABLES, COLUMNS, STATISTICS.
+"""information_schema tables the engine knows: SCHEMATA, TABLES, COLUMNS, STATISTICS here;
+keys and constraints in infoschema_keys.py, views and the other objects in infoschema_objects.py.
 
 Rules:
 - Column names and order are MariaDB 10.11's. A statement that names one of these tables gets it
@@ -178,3 +179,9 @@ def statistics(s: SqliteSession) -> tuple[list[Column], Rows]:
 TABLES: dict[str, Callable[[SqliteSession], tuple[list[Column], Rows]]] = {
     "SCHEMATA": schemata, "TABLES": tables, "COLUMNS": columns, "STATISTICS": statistics,
 }
+
+# The tables about keys and about other objects live in rooms of their own.
+from rampmeter.engine.sqlite import infoschema_keys, infoschema_objects  # noqa: E402
+
+TABLES.update(infoschema_keys.TABLES)
+TABLES.update(infoschema_objects.TABLES)

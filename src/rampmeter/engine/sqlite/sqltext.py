@@ -121,8 +121,18 @@ _RENAMED = {"SUBSTRING": "substr", "NOW": "current_timestamp", "CURRENTTIMESTAMP
             "current_timestamp", "CURRENT_TIMESTAMP": "current_timestamp"}
 
 
+def expression(text: str) -> str:
+    """MariaDB's canonical text of an expression that names no table (CHECK clauses)."""
+    try:
+        tree = sqlglot.parse_one(f"SELECT {text}", read="mysql")
+        assert isinstance(tree, exp.Select)
+        return _Printer(None, "").expr(tree.expressions[0])
+    except Exception:  # noqa: BLE001 - text sqlglot cannot read: shown as it was written
+        return text
+
+
 class _Printer:
-    def __init__(self, s: SqliteSession, database: str) -> None:
+    def __init__(self, s: SqliteSession | None, database: str) -> None:
         self.s = s
         self.database = database
         self.scopes: list[list[tuple[str, str, TableDef | None, str]]] = []
@@ -200,7 +210,7 @@ class _Printer:
             if t.find_ancestor(exp.Select) is not node:
                 continue
             db = t.db or self.database
-            tdef = self.s.table_def(db, t.name) if t.name else None
+            tdef = self.s.table_def(db, t.name) if t.name and self.s is not None else None
             out.append((t.alias or t.name, t.name, tdef, db))
         out.extend((sub.alias, sub.alias, _derived(sub.this), "")
                    for sub in node.find_all(exp.Subquery)
