@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.engine.base import Result, UpdateCount
 from rampmeter.engine.sqlite import alter_checks as checks
-from rampmeter.engine.sqlite import foreign, keys, rebuild
+from rampmeter.engine.sqlite import fkcheck, foreign, keys, rebuild
 from rampmeter.engine.sqlite.catalog import (
     ColumnDef,
     Default,
@@ -506,12 +506,15 @@ def _finish(a: _Alter, ignore: bool) -> Result:
     strict = ("STRICT_TRANS_TABLES" in mode or "STRICT_ALL_TABLES" in mode) and not ignore
     others = [child for child, _fk in checks.children(a)] if _parent_changed(a) else []
     outcome = rebuild.apply(s, a.schema, a.old, t, database=a.database, others=others,
-                            after=lambda: checks.check_rows(a), strict=strict, fills=a.fills)
+                            after=lambda: checks.check_rows(a), strict=strict, fills=a.fills,
+                            copy=bool(a.new_foreign) and fkcheck.checks_on(s))
     if a.auto_increment is not None and t.auto_column is not None:
         checks.set_auto_increment(s, a.schema, t, a.auto_increment)
     if a.rename_to is not None and a.rename_to != t.name:
         rebuild.rename_table(s, a.schema, a.database, t.name, a.rename_to)
-    warnings = a.notes + outcome.warnings
+    old_names = {i.name.lower() for i in a.old.indexes}
+    warnings = a.notes + [n for n in t.notes if n.message.split("`")[1].lower()
+                          not in old_names] + outcome.warnings
     if a.only_rename:
         return UpdateCount(warnings=warnings)
     return UpdateCount(outcome.copied, 0, f"Records: {outcome.copied}  Duplicates: 0  "

@@ -129,6 +129,7 @@ class TableDef:
     foreign: list[ForeignKey] = field(default_factory=list)
     location: tuple[str, str] | None = None  # (SQLite schema, table): a temporary table
     view: Any = None                          # views.ViewDef: a view, columns typed
+    notes: list[Any] = field(default_factory=list)  # keys.py's notes, for the statement
 
     def column(self, name: str) -> ColumnDef | None:
         low = name.lower()

@@ -168,7 +168,7 @@ def make(s: SqliteSession, target: Target, tdef: TableDef) -> Result:
         if tdef.foreign:
             raise foreign.cannot_create(target.database, target.table)
         temporary.create(s, target.database, tdef, replace=existing is not None)
-        return UpdateCount()
+        return UpdateCount(warnings=list(tdef.notes))
     if existing is not None and s.find_view(target.schema, target.table) is not None:
         raise ServerError(1347, message=f"'{target.database}.{target.table}' is not of type "
                           "'BASE TABLE'", sqlstate="HY000")
@@ -183,7 +183,7 @@ def make(s: SqliteSession, target: Target, tdef: TableDef) -> Result:
         if tdef.auto_increment and tdef.auto_increment > 1 and tdef.auto_column is not None:
             s.handle.execute(f"INSERT INTO {q(target.schema)}.sqlite_sequence (name, seq) "
                              "VALUES (?, ?)", (tdef.name, tdef.auto_increment - 1))
-    return UpdateCount()
+    return UpdateCount(warnings=list(tdef.notes))
 
 
 def _check_foreign(s: SqliteSession, target: Target, tdef: TableDef) -> list[TableDef]:

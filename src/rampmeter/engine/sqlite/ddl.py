@@ -107,7 +107,7 @@ def _create_index(s: SqliteSession, r: Reader, unique: bool, kind: str) -> Resul
         iname, key.columns, unique, key.prefixes, key.desc,
         kind if kind in ("FULLTEXT", "SPATIAL") else "", key.comment)])
     rebuild.apply(s, schema, tdef, new, database=db or s.database or schema)
-    return UpdateCount()
+    return UpdateCount(warnings=[n for n in new.notes if f"`{iname}`" in n.message])
 
 
 # --- DROP ----------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ Rules (MariaDB 10.11's mysql_prepare_create_table, measured against 10.11.19):
 - Unnamed keys are named after their first column, with _2, _3... when that name is taken
   (or is PRIMARY); redundant generated keys take no name. A name given twice is 1061.
 - Columns named by a key must exist (1072) and are stored with the table's spelling.
+- A key on the same columns as an earlier one of its kind is kept, with Note 1831.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from dataclasses import dataclass, field
 
 from rampmeter import errors
 from rampmeter.engine.sqlite.catalog import IndexDef, TableDef
-from rampmeter.errors import ServerError
+from rampmeter.errors import ServerError, Warning_
 
 PRIMARY = "PRIMARY"
 
@@ -113,6 +114,20 @@ def assemble(tdef: TableDef, keys: list[NewKey]) -> None:
                                 "" if k.kind == PRIMARY else k.kind, k.comment, k.generated))
     tdef.primary = primary
     tdef.indexes = indexes
+    tdef.notes = _duplicates(indexes)
+
+
+def _duplicates(indexes: list[IndexDef]) -> list[Warning_]:
+    """Note 1831 for a key that repeats an earlier one (MariaDB warns, and keeps both)."""
+    out = []
+    for k, idx in enumerate(indexes):
+        same = [i for i in indexes[:k] if i.unique == idx.unique and i.kind == idx.kind and
+                [c.lower() for c in i.columns] == [c.lower() for c in idx.columns] and
+                i.prefixes == idx.prefixes]
+        if same:
+            out.append(Warning_("Note", 1831, f"Duplicate index `{idx.name}`. This is "
+                                "deprecated and will be disallowed in a future release"))
+    return out
 
 
 def existing(tdef: TableDef) -> list[NewKey]:

@@ -20,6 +20,7 @@ Rules:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +32,19 @@ from rampmeter.errors import ServerError
 
 if TYPE_CHECKING:
     from rampmeter.engine.sqlite.catalog import ColumnDef, TableDef
+
+_MODIFIERS = re.compile(r"^(UPDATE|DELETE)((?:\s+(?:LOW_PRIORITY|QUICK))*)\s+IGNORE\b",
+                        re.IGNORECASE)
+
+
+def strip_ignore(text: str) -> tuple[str, bool]:
+    """UPDATE / DELETE [LOW_PRIORITY] [QUICK] IGNORE: the text without IGNORE (sqlglot reads
+    none), and whether it was there. LOW_PRIORITY and QUICK change nothing here."""
+    m = _MODIFIERS.match(text)
+    if m is None:
+        return text, False
+    return m.group(1) + text[m.end():], True
+
 
 # (tree, target (db, table) or None, whether its row count is the statement's)
 Step = tuple[exp.Expression, "tuple[str, str] | None", bool]

@@ -16,8 +16,9 @@ Rules:
 - A new column gets its default in every existing row (the implicit default of its type when
   it has none and is NOT NULL); a new AUTO_INCREMENT column numbers the rows 1, 2, ...
 - The OK packet: "N rows affected" and Records: N when MariaDB would copy the table (a column
-  changes type other than a longer string of the same character set), else 0; warnings
-  counted.
+  changes type other than a longer string of the same character set, the primary key is
+  dropped or changed, a CHECK constraint is added, or a foreign key is added with
+  foreign_key_checks=1), else 0; warnings counted.
 """
 
 from __future__ import annotations
@@ -95,6 +96,11 @@ def converted(old: TableDef, new: TableDef) -> list[ColumnDef]:
 
 def copies(old: TableDef, new: TableDef) -> bool:
     """Would MariaDB copy the rows (module rules)?"""
+    was = [new.renamed.get(c, c).lower() for c in new.primary]
+    if old.primary and [c.lower() for c in old.primary] != was:
+        return True
+    if any(c not in old.checks for c in new.checks):
+        return True
     for c in new.columns:
         was = old.column(_source(new, c))
         if was is None or was.type.stored_spelling() == c.type.stored_spelling():
@@ -109,11 +115,13 @@ def copies(old: TableDef, new: TableDef) -> bool:
 
 def apply(s: SqliteSession, schema: str, old: TableDef, new: TableDef, *, database: str,
           others: Sequence[TableDef] = (), after: Callable[[], None] | None = None,
-          strict: bool = True, fills: dict[str, Any] | None = None) -> Outcome:
+          strict: bool = True, fills: dict[str, Any] | None = None,
+          copy: bool = False) -> Outcome:
     """Make `old` become `new` (module rules); `others`: tables whose JSON rows change too
     (constraints that name this table); `after`: checks to run before the commit; `fills`:
-    values for new columns (an expression default, evaluated by the caller)."""
-    outcome = Outcome(copies=copies(old, new))
+    values for new columns (an expression default, evaluated by the caller); `copy`: MariaDB
+    copies the rows whatever changed (it adds a checked foreign key by copying)."""
+    outcome = Outcome(copies=copy or copies(old, new))
     with s.ddl(), fkcheck.maintained(s, schema, database):
         h = s.handle
         h.execute(meta_table_ddl(schema))
@@ -124,6 +132,9 @@ def apply(s: SqliteSession, schema: str, old: TableDef, new: TableDef, *, databa
             for i in new.indexes:
                 if not i.kind:
                     h.execute(index_sql(schema, new.name, i, new))
+            if outcome.copies:
+                outcome.copied = h.execute(f"SELECT COUNT(*) FROM {q(schema)}."
+                                           f"{q(new.name)}").fetchone()[0]
         else:
             count = _rebuild(s, schema, old, new, outcome, database, strict,
                              fills or {})

@@ -213,6 +213,9 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup) -> Pla
     elif kind == "DO":
         idx = shape.upper().index("DO")
         text = shape[:idx] + "SELECT" + shape[idx + 2:]
+    ignore = False
+    if kind in ("UPDATE", "DELETE"):
+        text, ignore = multi.strip_ignore(text)
     tree = parse(stmt, text)
     tables = _Tables(lookup)
     infoschema = _qualify(tree, database, tables)
@@ -223,6 +226,7 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup) -> Pla
     plan.fixed.update(tables.fixed)
     typer = Typer(tables.column_type)
     steps: list[multi.Step] = []
+    plan.ignore = ignore
     if isinstance(tree, exp.Insert):
         _plan_insert(tree, stmt, plan, tables, typer, replace=kind == "REPLACE")
     elif isinstance(tree, exp.Update):
@@ -252,6 +256,8 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup) -> Pla
     _typed_rewrites(tree, typer)
     _rewrite(tree)
     plan.sql = _generate(tree, plan)
+    if ignore and plan.sql.startswith("UPDATE "):  # duplicates skip the row, as in MariaDB
+        plan.sql = "UPDATE OR IGNORE " + plan.sql[len("UPDATE "):]
     return plan
 
 
