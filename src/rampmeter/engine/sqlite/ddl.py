@@ -199,8 +199,9 @@ def _drop_tables(s: SqliteSession, r: Reader, only_temporary: bool) -> Result:
         raise ServerError(errors.ER_BAD_TABLE_ERROR, ",".join(missing))
     if failure is not None:
         raise failure
-    return UpdateCount(warnings=[Warning_.of(errors.ER_BAD_TABLE_ERROR, t, level="Note")
-                                 for t in missing])
+    # one Note naming them all, as MariaDB 10.11 words it
+    return UpdateCount(warnings=[Warning_.of(errors.ER_BAD_TABLE_ERROR, ",".join(missing),
+                                             level="Note")] if missing else [])
 
 
 def _drop_base_tables(s: SqliteSession, schema: str, database: str, tables: list[str]

@@ -273,7 +273,7 @@ class _Printer:
         if isinstance(e, exp.Null):
             return "NULL"
         if isinstance(e, exp.Boolean):
-            return "1" if e.this else "0"
+            return "1" if e.this else "0"  # (after IS: true / false, see _is_operand)
         if isinstance(e, exp.Paren):
             return "(" + self.expr(e.this) + ")"
         if isinstance(e, exp.Neg):
@@ -290,7 +290,7 @@ class _Printer:
                 return (f"{self.expr(inner.this)} not between {self.expr(inner.args['low'])} "
                         f"and {self.expr(inner.args['high'])}")
             if isinstance(inner, exp.Is):
-                return f"{self.expr(inner.this)} is not {self.expr(inner.expression)}"
+                return f"{self.expr(inner.this)} is not {self._is_operand(inner.expression)}"
             if isinstance(inner, exp.EQ):
                 return f"{self.expr(inner.this)} <> {self.expr(inner.expression)}"
             if isinstance(inner, exp.Exists):
@@ -299,7 +299,7 @@ class _Printer:
         if type(e) in _BINARY:
             return f"{self.expr(e.this)} {_BINARY[type(e)]} {self.expr(e.expression)}"
         if isinstance(e, exp.Is):
-            return f"{self.expr(e.this)} is {self.expr(e.expression)}"
+            return f"{self.expr(e.this)} is {self._is_operand(e.expression)}"
         if isinstance(e, exp.In):
             return self._in(e, " in ")
         if isinstance(e, exp.Between):
@@ -333,6 +333,10 @@ class _Printer:
         if isinstance(e, (exp.Func, exp.Anonymous)):
             return self._function(e)
         return e.sql("mysql")
+
+    def _is_operand(self, e: exp.Expression) -> str:
+        """IS NULL / IS TRUE: MariaDB prints the keyword in lower case there."""
+        return self.expr(e).lower() if isinstance(e, (exp.Null, exp.Boolean)) else self.expr(e)
 
     def _in(self, e: exp.In, word: str) -> str:
         query = e.args.get("query")

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.engine import types as T
 from rampmeter.engine.base import Result, ResultSet, UpdateCount
-from rampmeter.engine.sqlite.catalog import ColumnDef, TableDef, q
+from rampmeter.engine.sqlite.catalog import ColumnDef, Default, TableDef, q
 from rampmeter.errors import ServerError, Warning_
 from rampmeter.protocol.columns import text_column
 from rampmeter.sql.lexer import Dialect
@@ -126,9 +126,10 @@ def load_typed(s: SqliteSession, conn: sqlite3.Connection, schema: str, database
     for k, col in enumerate(view.columns):
         o = outputs[k] if k < len(outputs) and len(outputs) == len(view.columns) else None
         base = _source_column(s, o)
-        if base is not None:
-            columns.append(ColumnDef(col, base.type, base.nullable, base.default,
-                                     comment=""))
+        if base is not None:  # a table's column: its type, NOT NULL and default (an
+            # AUTO_INCREMENT one's default is 0, as MariaDB shows it)
+            default = Default("value", 0, "0") if base.auto_increment else base.default
+            columns.append(ColumnDef(col, base.type, base.nullable, default))
         else:
             t = o.sql_type if o is not None and o.sql_type is not None else T.varchar(255)
             columns.append(ColumnDef(col, t))
@@ -321,8 +322,7 @@ def drop(s: SqliteSession, r: Reader) -> Result:
     message = f"Unknown VIEW: '{','.join(missing)}'"
     if missing and not if_exists:
         raise ServerError(4092, message=message, sqlstate="42S02")
-    return UpdateCount(warnings=[Warning_("Note", 4092, f"Unknown VIEW: '{m}'")
-                                 for m in missing])
+    return UpdateCount(warnings=[Warning_("Note", 4092, message)] if missing else [])
 
 
 # --- SHOW CREATE VIEW ----------------------------------------------------------------------------
