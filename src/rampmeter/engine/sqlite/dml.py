@@ -267,7 +267,7 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
         s.stats.row_count = matched
         return UpdateCount(matched, 0, "", warnings)
     # INSERT / REPLACE
-    duplicates = 0
+    duplicates = offered = 0
     if plan.upsert:
         inserted = matched - ex.updated
         affected = inserted + 2 * ex.changed + (ex.updated - ex.changed if found else 0)
@@ -278,10 +278,12 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
         duplicates = ex.deleted
     else:
         inserted = affected = matched
-        if plan.ignore and plan.rows > matched:
+        # INSERT ... SELECT: the rows the query offered, as rm_cv counted them
+        offered = plan.rows or max(ex._cast_rows.values(), default=matched)
+        if plan.ignore and offered > matched:
             # rows skipped by a foreign key (fkcheck.py warned of them) are no duplicates
             skipped = sum(1 for w in s.warnings if w.code in (1451, 1452))
-            duplicates = max(plan.rows - matched - skipped, 0)
+            duplicates = max(offered - matched - skipped, 0)
             warnings = warnings + _ignored_duplicates(s, plan, bound, duplicates)
     s.stats.row_count = affected
     last_id = 0
@@ -296,7 +298,7 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
             s.set_last_insert_id(last_id)
     info = ""
     if plan.rows > 1 or plan.kind == "INSERT" and plan.rows == 0:
-        info = f"Records: {max(plan.rows, inserted)}  Duplicates: {duplicates}  " \
+        info = f"Records: {max(plan.rows, inserted, offered)}  Duplicates: {duplicates}  " \
                f"Warnings: {len(warnings)}"
     return UpdateCount(affected, last_id, info, warnings)
 

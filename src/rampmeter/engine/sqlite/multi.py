@@ -28,6 +28,7 @@ import sqlglot
 from sqlglot import exp
 
 from rampmeter import errors
+from rampmeter.engine.sqlite import updates
 from rampmeter.errors import ServerError
 
 if TYPE_CHECKING:
@@ -103,15 +104,18 @@ def plan_update(tree: exp.Update, by_alias: dict[str, Entry],
         conv = values_for(tdef)
         items: list[exp.Expression] = [exp.alias_(_rowid(alias), "rm_rowid", quoted=True)]
         assigns = []
-        given = {c.name.lower() for c, _v in pairs}
-        pairs += [(c, now_call(c)) for c in tdef.columns
-                  if c.on_update is not None and c.name.lower() not in given]
+        new_values = []
         for k, (col, value) in enumerate(pairs):
-            node = conv.value(value.copy(), col, 1) if col.on_update is None or \
-                col.name.lower() in given else value
+            node = conv.value(value.copy(), col, 1)
             items.append(exp.Alias(this=node, alias=exp.to_identifier(f"c{k}", quoted=True)))
-            assigns.append(exp.EQ(this=exp.column(col.name, quoted=True),
-                                  expression=exp.column(f"c{k}", table="rm_j", quoted=True)))
+            new = exp.column(f"c{k}", table="rm_j", quoted=True)
+            assigns.append(exp.EQ(this=exp.column(col.name, quoted=True), expression=new))
+            new_values.append((col.name, new))
+        given = {c.name.lower() for c, _v in pairs}
+        assigns += [exp.EQ(this=exp.column(c.name, quoted=True),
+                           expression=updates.on_update(c, now_call(c), new_values))
+                    for c in tdef.columns if c.on_update is not None and
+                    c.name.lower() not in given]
         others = [a for a in nodes if a != alias]
         if others:  # a row joining several: the values of the first (SQLite's min() rule)
             items.append(exp.alias_(exp.Min(this=_rowid(others[0])), "rm_first",

@@ -47,6 +47,7 @@ from rampmeter.engine.sqlite import (
     functions,
     show,
     temporary,
+    updates,
     views,
 )
 from rampmeter.engine.sqlite.catalog import TableDef
@@ -103,6 +104,7 @@ class SqliteSession(EngineSession):
         self.fk_suspended = False
         functions.register(self.handle, self, engine.locks)
         fkcheck.register(self)
+        updates.register(self)
 
     # --- state ---------------------------------------------------------------------------------
     @property

@@ -36,7 +36,7 @@ from sqlglot import exp
 from rampmeter import errors
 from rampmeter.engine import types as T
 from rampmeter.engine import values
-from rampmeter.engine.sqlite import multi
+from rampmeter.engine.sqlite import multi, updates
 from rampmeter.engine.sqlite.catalog import ColumnDef, TableDef, implicit_default
 from rampmeter.engine.sqlite.infer import Typer, charset_of, is_unsigned_integer
 from rampmeter.engine.types import SqlType
@@ -769,6 +769,7 @@ def _plan_update(tree: exp.Update, stmt: Statement, plan: Plan, tables: _Tables
     plan.target = (db, tdef.name)
     conv = _Values(plan, tdef)
     set_names = set()
+    pairs = []
     for eq in tree.expressions:
         if not isinstance(eq, exp.EQ):
             continue
@@ -779,10 +780,12 @@ def _plan_update(tree: exp.Update, stmt: Statement, plan: Plan, tables: _Tables
         set_names.add(col.name.lower())
         col_node.set("table", None)
         eq.set("expression", conv.value(eq.expression, col, 1))
+        pairs.append((col.name, eq.expression))
     for col in tdef.columns:
         if col.on_update is not None and col.name.lower() not in set_names:
             tree.append("expressions", exp.EQ(this=exp.column(col.name, quoted=True),
-                                              expression=_now_call(col)))
+                                              expression=updates.on_update(
+                                                  col, _now_call(col), pairs)))
     return []
 
 
