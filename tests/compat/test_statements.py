@@ -151,3 +151,32 @@ def test_information_schema_columns(ab, driver, table):
     a = ab.run(driver, [f"SELECT * FROM information_schema.{table} LIMIT 0"])
     assert a.maria[0].error is None
     assert [c.name for c in a.ramp[0].columns] == [c.name for c in a.maria[0].columns]
+
+
+EVERY_TYPE = (
+    "CREATE TABLE ty (id INT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY, a INT DEFAULT 5, "
+    "b DECIMAL(10,2) DEFAULT 2.5, c VARCHAR(10) DEFAULT 'x''y', d DATETIME(3) DEFAULT "
+    "CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3), e TIMESTAMP NOT NULL DEFAULT "
+    "CURRENT_TIMESTAMP, f FLOAT DEFAULT 1.5, g ENUM('a','b') NOT NULL, h BIT(3) DEFAULT b'101', "
+    "i DATE DEFAULT '2020-01-01', j TIME(2), k BLOB, l TEXT DEFAULT 'abc', m VARCHAR(5) "
+    "CHARACTER SET latin1, n JSON, o BIGINT NOT NULL, p DOUBLE, q CHAR(2) DEFAULT '', "
+    "r VARBINARY(3), s YEAR, t TINYINT(1), u INT DEFAULT (1+1), v SET('x','y') DEFAULT 'x', "
+    "w MEDIUMTEXT, x BINARY(4), y DOUBLE(10,3), z SMALLINT UNSIGNED ZEROFILL, "
+    "UNIQUE KEY uq (c, i), KEY kd (d))")
+
+
+@pytest.mark.parametrize("driver", drivers(*BOTH))
+def test_information_schema_of_every_type(compat, driver):
+    compat.setup(EVERY_TYPE, "CREATE TABLE plain (a INT)")
+    compat.check(driver, [
+        "SELECT * FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() "
+        "ORDER BY TABLE_NAME, ORDINAL_POSITION",
+        "SELECT TABLE_NAME, NON_UNIQUE, INDEX_SCHEMA, INDEX_NAME, SEQ_IN_INDEX, COLUMN_NAME, "
+        "COLLATION, SUB_PART, PACKED, NULLABLE, INDEX_TYPE, COMMENT, INDEX_COMMENT, IGNORED "
+        "FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() "
+        "ORDER BY TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX",
+        "SELECT TABLE_NAME, TABLE_TYPE, ENGINE, VERSION, ROW_FORMAT, TABLE_COLLATION, "
+        "CREATE_OPTIONS, TABLE_COMMENT, TEMPORARY, AUTO_INCREMENT FROM information_schema.TABLES "
+        "WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME",
+        "SHOW FULL COLUMNS FROM ty",
+    ])

@@ -22,7 +22,7 @@ from rampmeter import errors
 from rampmeter.engine.base import Result, ResultSet
 from rampmeter.engine.sqlite import catalog, views
 from rampmeter.engine.sqlite.infoschema import TABLES as INFOSCHEMA_TABLES
-from rampmeter.engine.sqlite.infoschema import table_info
+from rampmeter.engine.sqlite.infoschema import frm_version, table_info
 from rampmeter.engine.sqlite.storage import INFORMATION_SCHEMA
 from rampmeter.errors import ServerError
 from rampmeter.protocol.columns import Column, int_column, text_column
@@ -267,7 +267,7 @@ def _table_status(s: SqliteSession, r: Reader, db: str | None) -> Result:
         tdef = s.table_def(db, t)
         engine = tdef.engine if tdef is not None else "InnoDB"
         collation = tdef.collation if tdef is not None else "utf8mb4_general_ci"
-        rows.append((t, engine, 10, "Dynamic", info["rows"], 0, 0, 0, 0, 0, info["auto"],
+        rows.append((t, engine, frm_version(tdef), "Dynamic", info["rows"], 0, 0, 0, 0, 0, info["auto"],
                      None, None, None, collation, None, "",
                      tdef.comment if tdef is not None else "", 0, "N"))
     ints = {"Version", "Rows", "Avg_row_length", "Data_length", "Max_data_length",

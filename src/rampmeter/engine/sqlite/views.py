@@ -114,17 +114,28 @@ def load_typed(s: SqliteSession, conn: sqlite3.Connection, schema: str, database
     view = load(conn, schema, name)
     if view is None:
         return None
+    from rampmeter.engine.sqlite.dml import bind
     from rampmeter.engine.sqlite.translate import translate
+    stmt = statement(view)
     try:
-        plan = translate(statement(view), view.database, s.table_def)
-    except ServerError as e:
-        view.broken = e.message
+        plan = translate(stmt, view.database, s.table_def)
+        # and run for no rows: a table or column gone is a broken view (1356). Not EXPLAIN:
+        # a cached EXPLAIN statement lists its old program without seeing the schema change.
+        s.make_visible(plan)
+        s.handle.execute(f"SELECT * FROM ({plan.sql}) LIMIT 0",
+                         {**bind(stmt, []), **plan.fixed}).fetchall()
+    except (ServerError, sqlite3.Error) as e:
+        view.broken = str(e)
         return TableDef(view.name, [ColumnDef(c, T.varchar(255)) for c in view.columns],
                         view=view)
     outputs = plan.outputs or []
+    by_name = {_output_name(o, stmt).lower(): o for o in outputs}
     columns = []
     for k, col in enumerate(view.columns):
-        o = outputs[k] if k < len(outputs) and len(outputs) == len(view.columns) else None
+        if view.star:  # read by name: the tables may have more columns now
+            o = by_name.get(col.lower())
+        else:
+            o = outputs[k] if k < len(outputs) and len(outputs) == len(view.columns) else None
         base = _source_column(s, o)
         if base is not None:  # a table's column: its type, NOT NULL and default (an
             # AUTO_INCREMENT one's default is 0, as MariaDB shows it)
@@ -134,6 +145,13 @@ def load_typed(s: SqliteSession, conn: sqlite3.Connection, schema: str, database
             t = o.sql_type if o is not None and o.sql_type is not None else T.varchar(255)
             columns.append(ColumnDef(col, t))
     return TableDef(view.name, columns, view=view)
+
+
+def _output_name(o: Any, stmt: Statement) -> str:
+    name = o.name
+    if isinstance(name, int) and stmt.items is not None and name < len(stmt.items):
+        return stmt.items[name]
+    return name if isinstance(name, str) else ""
 
 
 def _source_column(s: SqliteSession, o: Any) -> ColumnDef | None:
