@@ -117,3 +117,10 @@ def test_alter_keeps_rows_counter_and_foreign_keys(session: SqliteSession) -> No
     assert rows(session.execute("SELECT note, id, pid FROM c ORDER BY id")) == \
         [("", 1, 1), ("n", 3, 1)]  # the counter survived the rebuild
     fails(session, "INSERT INTO c (note, pid) VALUES ('n', 5)", 1452)  # and the constraint  # and so did the constraint
+
+
+def test_reset_drops_temporary_tables(session: SqliteSession) -> None:
+    session.execute("CREATE TEMPORARY TABLE tt (a int)")
+    session.reset()
+    session.use("db")
+    fails(session, "SELECT * FROM tt", 1146)

@@ -485,6 +485,7 @@ class SqliteSession(EngineSession):
     # --- life cycle --------------------------------------------------------------------------------
     def reset(self) -> None:
         self.txn.release_everything()
+        temporary.drop_all(self)
         self.stats = Stats()
 
     def close(self) -> None:

@@ -99,6 +99,17 @@ def drop(s: SqliteSession, database: str, table: str) -> bool:
 _VERSIONS = itertools.count(1)
 
 
+def drop_all(s: SqliteSession) -> None:
+    """COM_RESET_CONNECTION / COM_CHANGE_USER: the session's temporary tables go."""
+    if not s.temp_tables:
+        return
+    for name in catalog.table_names(s.handle.conn, SCHEMA):
+        if "/" in name:
+            drop(s, *logical(name))
+    s.temp_tables = 0
+    changed(s)
+
+
 def changed(s: SqliteSession) -> None:
     """A session's temporary tables changed: its plans that named them are stale. Versions
     are unique across sessions, so one session's plans never serve another."""
