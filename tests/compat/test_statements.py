@@ -23,7 +23,7 @@ def ab(compat):
     return compat
 
 
-@pytest.mark.parametrize("driver", drivers(*BOTH, "connector"))
+@pytest.mark.parametrize("driver", drivers(*BOTH, "connector", "connector-prep"))
 def test_multi_table_update(ab, driver):
     ab.check(driver, [
         "UPDATE a JOIN b ON a.id = b.aid SET a.v = b.x",
@@ -40,7 +40,7 @@ def test_multi_table_update(ab, driver):
     ])
 
 
-@pytest.mark.parametrize("driver", drivers(*BOTH, "connector"))
+@pytest.mark.parametrize("driver", drivers(*BOTH, "connector", "connector-prep"))
 def test_multi_table_delete(ab, driver):
     ab.check(driver, [
         "DELETE a FROM a JOIN b ON a.id = b.aid WHERE b.x > 250",

@@ -54,7 +54,7 @@ def test_show_create_view(src, driver):
         assert _body(r) == _body(m)
 
 
-@pytest.mark.parametrize("driver", drivers(*BOTH, "connector", "raw-bin"))
+@pytest.mark.parametrize("driver", drivers(*BOTH, "connector", "connector-prep", "raw-bin"))
 def test_reading_views(src, driver):
     src.setup(*SIMPLE)
     src.check(driver, [

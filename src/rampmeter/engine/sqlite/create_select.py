@@ -16,6 +16,7 @@ Rules (MariaDB 10.11, measured):
 
 from __future__ import annotations
 
+import sqlite3
 from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
@@ -88,6 +89,12 @@ def _undo(s: SqliteSession, target: Target) -> None:
 
 def _result_columns(s: SqliteSession, query: Statement) -> list[ColumnDef]:
     plan = s.plan(query)
+    s.make_visible(plan)
+    try:  # run for no rows: a missing table or column is the query's own error
+        s.handle.execute(f"SELECT * FROM ({plan.sql}) LIMIT 0",
+                         {**dml.bind(query, []), **plan.fixed}).fetchall()
+    except sqlite3.Error as e:
+        raise s.sqlite_error(e, plan) from None
     select = leftmost_select(parse(query, query.shape))
     items = _items(select)
     outputs = plan.outputs
