@@ -498,7 +498,8 @@ def _qualify(tree: exp.Expression, database: str | None, tables: _Tables) -> lis
             continue
         tdef = tables.add(alias, db, name)
         if tdef is not None and tdef.view is not None:
-            infoschema += _expand_view(table, tdef, alias, tables)
+            from rampmeter.engine.sqlite import views
+            infoschema += views.expand(table, tdef, alias, tables, _qualify, _Tables)
             continue
         if tdef is not None and tdef.location is not None:  # a temporary table
             db, stored = tdef.location
@@ -511,28 +512,6 @@ def _qualify(tree: exp.Expression, database: str | None, tables: _Tables) -> lis
                 table.set("alias", exp.TableAlias(this=exp.to_identifier(name)))
         table.set("db", exp.to_identifier(db, quoted=True))
     return infoschema
-
-
-def _expand_view(table: exp.Table, tdef: TableDef, alias: str, tables: _Tables) -> list[str]:
-    """A view named by a statement becomes its SELECT, a derived table (views.py)."""
-    from rampmeter.engine.sqlite import views
-    if isinstance(table.parent, (exp.Insert, exp.Update, exp.Delete, exp.Schema)):
-        raise ServerError(errors.ER_NOT_SUPPORTED_YET, "writing through a view")
-    if tables.views > 64:  # a view that reads itself, through others
-        raise views.broken_error(tdef.view)
-    tree, fixed = views.expansion(tdef.view, tables.views)
-    tables.views += 1
-    tables.fixed.update(fixed)
-    inner = _Tables(tables.lookup)
-    inner.views = tables.views
-    found = _qualify(tree, tdef.view.database, inner)
-    tables.views = inner.views
-    tables.fixed.update(inner.fixed)
-    tables.more_databases += [d for d, _t, _x in inner.by_alias.values()
-                              if d.lower() != INFORMATION_SCHEMA] + inner.more_databases
-    table.replace(exp.Subquery(this=tree, alias=exp.TableAlias(
-        this=exp.to_identifier(alias, quoted=True))))
-    return found
 
 
 def _leftmost_select(tree: exp.Expression) -> exp.Select | None:

@@ -7,7 +7,7 @@ Rules:
   created, as MariaDB fixes them (`*` included) - and MariaDB's canonical text of the query
   (sqltext.py), which SHOW CREATE VIEW and information_schema.VIEWS print. SQLite never sees a
   view: a statement that names one reads its SELECT as a derived table (translate.py calls
-  `expansion`), so views work across databases and with every rewrite DML gets.
+  `expand`), so views work across databases and with every rewrite DML gets.
 - A view's columns are typed by planning its SELECT (`load_typed`), once per schema version
   (the engine caches definitions), so result metadata, DESCRIBE and information_schema.COLUMNS
   carry real types. A view whose tables or columns are gone is error 1356 when used.
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
     from rampmeter.engine.sqlite.session import SqliteSession
 
 META = "_rampmeter_views"
+INFORMATION_SCHEMA = "information_schema"
 _QUERY_KINDS = ("SELECT", "WITH", "VALUES", "TABLE")
 
 
@@ -196,6 +198,32 @@ def expansion(view: ViewDef, number: int) -> tuple[exp.Expression, dict[str, Any
             items.append(E.Alias(this=value, alias=E.to_identifier(col, quoted=True)))
         select.set("expressions", items)
     return tree, fixed
+
+
+def expand(table: exp.Table, tdef: TableDef, alias: str, tables: Any,
+           qualify: Callable[..., list[str]], new_tables: Callable[[Any], Any]) -> list[str]:
+    """translate.py's hook: the view `table` names becomes its SELECT, a derived table named
+    `alias`, qualified in the view's own database (`qualify`, with a scope of its own made by
+    `new_tables`); returns the information_schema tables it reads."""
+    from sqlglot import exp as E
+    view = tdef.view
+    if isinstance(table.parent, (E.Insert, E.Update, E.Delete, E.Schema)):
+        raise ServerError(errors.ER_NOT_SUPPORTED_YET, "writing through a view")
+    if tables.views > 64:  # a view that reads itself, through others
+        raise broken_error(view)
+    tree, fixed = expansion(view, tables.views)
+    tables.views += 1
+    tables.fixed.update(fixed)
+    inner = new_tables(tables.lookup)
+    inner.views = tables.views
+    found = qualify(tree, view.database, inner)
+    tables.views = inner.views
+    tables.fixed.update(inner.fixed)
+    tables.more_databases += [d for d, _t, _x in inner.by_alias.values()
+                              if d.lower() != INFORMATION_SCHEMA] + inner.more_databases
+    table.replace(E.Subquery(this=tree, alias=E.TableAlias(
+        this=E.to_identifier(alias, quoted=True))))
+    return found
 
 
 def broken_error(view: ViewDef) -> ServerError:
