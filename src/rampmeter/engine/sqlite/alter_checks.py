@@ -100,12 +100,7 @@ def index_name(a: _Alter, low: str) -> str:
 
 def constraint_names(a: _Alter) -> set[str]:
     """Foreign key names of the database, this table's old ones excluded (InnoDB: per db)."""
-    conn = a.s.handle.conn
-    names: set[str] = set()
-    for table in fkcheck.all_tables(conn, a.schema).values():
-        if table.name.lower() == a.name.lower():
-            continue
-        names.update(f.name.lower() for f in table.foreign)
+    names = fkcheck.constraint_names(a.s.handle.conn, a.schema, a.name)
     names.update(f.name.lower() for f in a.new.foreign if f not in a.new_foreign)
     return names
 

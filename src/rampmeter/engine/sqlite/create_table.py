@@ -197,8 +197,7 @@ def _check_foreign(s: SqliteSession, target: Target, tdef: TableDef) -> list[Tab
         return []
     checks_on = fkcheck.checks_on(s)
     if tdef.foreign:
-        taken = {f.name.lower() for t in fkcheck.all_tables(conn, schema).values()
-                 if t.name.lower() != tdef.name.lower() for f in t.foreign}
+        taken = fkcheck.constraint_names(conn, schema, tdef.name)
         for fk in tdef.foreign:
             if fk.name.lower() in taken:
                 raise foreign.cannot_create(database, tdef.name, foreign.DUPLICATE)

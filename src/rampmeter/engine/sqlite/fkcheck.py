@@ -33,7 +33,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from rampmeter.engine.sqlite import catalog, foreign
-from rampmeter.engine.sqlite.catalog import ForeignKey, TableDef, q
+from rampmeter.engine.sqlite.catalog import ForeignKey, q
 from rampmeter.errors import ServerError
 
 if TYPE_CHECKING:
@@ -84,19 +84,6 @@ def suspended(s: SqliteSession) -> Iterator[None]:
 
 
 # --- the triggers ----------------------------------------------------------------------------
-def all_tables(conn: sqlite3.Connection, schema: str) -> dict[str, TableDef]:
-    return {t: catalog.load_table(conn, schema, t) for t in catalog.table_names(conn, schema)}
-
-
-def _any_foreign(conn: sqlite3.Connection, schema: str) -> bool:
-    try:
-        row = conn.execute(f"SELECT 1 FROM {q(schema)}.{catalog.META_TABLE} WHERE spec LIKE "
-                           "'%\"foreign\": [[%' LIMIT 1").fetchone()
-    except sqlite3.OperationalError:
-        return False
-    return row is not None
-
-
 def drop_triggers(conn: sqlite3.Connection, schema: str) -> None:
     names = [r[0] for r in conn.execute(
         f"SELECT name FROM {q(schema)}.sqlite_master WHERE type = 'trigger' AND name LIKE "
@@ -106,19 +93,39 @@ def drop_triggers(conn: sqlite3.Connection, schema: str) -> None:
 
 
 def make_triggers(conn: sqlite3.Connection, schema: str, database: str) -> None:
-    if not _any_foreign(conn, schema):
+    """The triggers of every constraint of the database, read from the JSON rows alone (a DDL
+    runs this: it must stay cheap for a database of many tables)."""
+    constraints = _constraints(conn, schema)
+    if not constraints:
         return
-    tables = all_tables(conn, schema)
-    lower = {name.lower(): tdef for name, tdef in tables.items()}
+    names = {n.lower(): n for n in catalog.table_names(conn, schema)}
     n = 0
-    for child in tables.values():
-        for fk in child.foreign:
-            parent = lower.get(fk.ref_table.lower()) if fk.ref_db is None else None
-            if parent is None:
-                continue
-            for sql in _trigger_sql(schema, database, child, fk, parent, n):
-                conn.execute(sql)
-            n += 1
+    for child, fk in constraints:
+        parent = names.get(fk.ref_table.lower()) if fk.ref_db is None else None
+        if parent is None or child.lower() not in names:
+            continue
+        for sql in _trigger_sql(schema, database, names[child.lower()], fk, parent, n):
+            conn.execute(sql)
+        n += 1
+
+
+def constraint_names(conn: sqlite3.Connection, schema: str, but: str) -> set[str]:
+    """The foreign key names of the database (lower case), table `but`'s left out: InnoDB
+    wants them unique per database."""
+    return {fk.name.lower() for table, fk in _constraints(conn, schema)
+            if table.lower() != but.lower()}
+
+
+def _constraints(conn: sqlite3.Connection, schema: str) -> list[tuple[str, ForeignKey]]:
+    try:
+        rows = conn.execute(f"SELECT table_name, spec FROM {q(schema)}.{catalog.META_TABLE} "
+                            "WHERE spec LIKE '%\"foreign\": [[%'").fetchall()
+    except sqlite3.OperationalError:
+        return []
+    return [(table, ForeignKey(name, cols, ref_table, ref_cols, ref_db, on_delete, on_update))
+            for table, spec in rows
+            for name, cols, ref_db, ref_table, ref_cols, on_delete, on_update
+            in json.loads(spec)["foreign"]]
 
 
 @contextmanager
@@ -156,24 +163,23 @@ def _failing(name: str, timing: str, table: str, cond: str, message: str, code: 
                     f"{_lit(message)}); SELECT RAISE(IGNORE); END"]
 
 
-def _trigger_sql(schema: str, database: str, child: TableDef, fk: ForeignKey,
-                 parent: TableDef, n: int) -> list[str]:
+def _trigger_sql(schema: str, database: str, child: str, fk: ForeignKey, parent: str,
+                 n: int) -> list[str]:
     cols, refs = fk.columns, fk.ref_columns
-    ctable, ptable = q(child.name), q(parent.name)
+    ctable, ptable = q(child), q(parent)
     base = f"{PREFIX}{n}"
     out: list[str] = []
     # the child: a key that has no parent row
     present = " AND ".join(f"NEW.{q(c)} IS NOT NULL" for c in cols)
     orphan = f"{present} AND NOT EXISTS (SELECT 1 FROM {ptable} WHERE " \
              f"{_match('', refs, 'NEW.', cols)})"
-    message = foreign.child_row_message(database, child.name, fk)
-    out += _failing(base + "_ci", "INSERT", child.name, orphan, message, 1452, schema,
-                    after=True)
+    message = foreign.child_row_message(database, child, fk)
+    out += _failing(base + "_ci", "INSERT", child, orphan, message, 1452, schema, after=True)
     of = ", ".join(q(c) for c in cols)
-    out += _failing(base + "_cu", f"UPDATE OF {of}", child.name,
-                    f"{_changed(cols)} AND {orphan}", message, 1452, schema, after=True)
+    out += _failing(base + "_cu", f"UPDATE OF {of}", child, f"{_changed(cols)} AND {orphan}",
+                    message, 1452, schema, after=True)
     # the parent: rows that still have children
-    message = foreign.parent_row_message(database, child.name, fk)
+    message = foreign.parent_row_message(database, child, fk)
     referenced = f"EXISTS (SELECT 1 FROM {ctable} WHERE {_match('', cols, 'OLD.', refs)})"
     pof = ", ".join(q(c) for c in refs)
     for event, action in (("DELETE", fk.on_delete), ("UPDATE", fk.on_update)):
@@ -181,8 +187,7 @@ def _trigger_sql(schema: str, database: str, child: TableDef, fk: ForeignKey,
         when = "" if event == "DELETE" else f" AND {_changed(refs)}"
         name = f"{base}_p{event[0].lower()}"
         if action in _FAILING:
-            out += _failing(name, timing, parent.name, f"{referenced}{when}", message, 1451,
-                            schema)
+            out += _failing(name, timing, parent, f"{referenced}{when}", message, 1451, schema)
             continue
         if action == "CASCADE" and event == "DELETE":
             body = f"DELETE FROM {ctable} WHERE {_match('', cols, 'OLD.', refs)};"
