@@ -80,7 +80,8 @@ def _undo(s: SqliteSession, target: Target) -> None:
         temporary.drop(s, target.database, target.table)
         return
     from rampmeter.engine.sqlite import catalog, fkcheck
-    with s.ddl(), fkcheck.maintained(s, target.schema, target.database):
+    with s.ddl(), fkcheck.maintained(s, target.schema, target.database,
+                                     [target.table]):
         stored = s.find_table(target.schema, target.table)
         if stored is not None:
             s.handle.execute(f"DROP TABLE {q(target.schema)}.{q(stored)}")

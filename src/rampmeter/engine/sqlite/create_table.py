@@ -173,7 +173,8 @@ def make(s: SqliteSession, target: Target, tdef: TableDef) -> Result:
         raise ServerError(1347, message=f"'{target.database}.{target.table}' is not of type "
                           "'BASE TABLE'", sqlstate="HY000")
     children = _check_foreign(s, target, tdef)
-    with s.ddl(), fkcheck.maintained(s, target.schema, target.database):
+    with s.ddl(), fkcheck.maintained(s, target.schema, target.database,
+                                     [tdef.name, existing or tdef.name]):
         if existing is not None:
             s.handle.execute(f"DROP TABLE {q(target.schema)}.{q(existing)}")
             s.handle.execute(catalog.meta_delete_sql(target.schema), (existing,))

@@ -208,7 +208,7 @@ def _drop_base_tables(s: SqliteSession, schema: str, database: str, tables: list
                       ) -> ServerError | None:
     failure = None
     checks = fkcheck.checks_on(s)
-    with s.ddl(), fkcheck.maintained(s, schema, database):
+    with s.ddl(), fkcheck.maintained(s, schema, database, tables):
         dropped: set[str] = set()
         for table in tables:
             if checks and any(c.lower() not in dropped and c.lower() != table.lower()

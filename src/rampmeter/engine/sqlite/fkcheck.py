@@ -15,9 +15,10 @@ Rules:
   (nothing is checked and no action runs, as in MariaDB), 1 when on, 2 when on and the
   statement is INSERT / UPDATE / DELETE IGNORE, which skips the row with the error as a
   warning instead of failing.
-- The triggers of a database are made again from the catalog after every DDL that can change
-  them (`maintained`): all rm_fk_* triggers are dropped first, so SQLite's table rebuilds and
-  renames never see them, and made again at the end, in the same transaction. Constraints
+- A constraint's triggers are named after it (rm_fk_<constraint>_...). Around every DDL that
+  can change them (`maintained`), the triggers of the constraints that involve the tables it
+  changes are dropped first, so SQLite's table rebuilds and renames never see them, and made
+  again at the end from the catalog, in the same transaction. Constraints
   whose referenced table is missing (created with foreign_key_checks=0) or in another database
   (a trigger may only name tables of its own file) get no trigger.
 - TRUNCATE and DROP TABLE of a referenced table are refused (1701, 1451) while checks are on;
@@ -28,7 +29,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -84,29 +85,47 @@ def suspended(s: SqliteSession) -> Iterator[None]:
 
 
 # --- the triggers ----------------------------------------------------------------------------
-def drop_triggers(conn: sqlite3.Connection, schema: str) -> None:
-    names = [r[0] for r in conn.execute(
-        f"SELECT name FROM {q(schema)}.sqlite_master WHERE type = 'trigger' AND name LIKE "
-        f"'{PREFIX}%'")]
+_SUFFIXES = ("ci_e", "ci_w", "cu_e", "cu_w", "pd", "pd_e", "pd_w", "pu", "pu_e", "pu_w")
+
+
+def trigger_base(fk: ForeignKey) -> str:
+    """Triggers are named after their constraint (names are unique in a database)."""
+    return f"{PREFIX}{fk.name.lower()}_"
+
+
+def _touches(child: str, fk: ForeignKey, tables: set[str] | None) -> bool:
+    return tables is None or child.lower() in tables or \
+        fk.ref_db is None and fk.ref_table.lower() in tables
+
+
+def drop_triggers(conn: sqlite3.Connection, schema: str, tables: set[str] | None = None
+                  ) -> None:
+    """The triggers of the constraints that involve `tables` (all when None)."""
+    if tables is None:
+        names = [r[0] for r in conn.execute(
+            f"SELECT name FROM {q(schema)}.sqlite_master WHERE type = 'trigger' AND name LIKE "
+            f"'{PREFIX}%'")]
+    else:
+        names = [trigger_base(fk) + suffix for child, fk in _constraints(conn, schema)
+                 if _touches(child, fk, tables) for suffix in _SUFFIXES]
     for name in names:
         conn.execute(f"DROP TRIGGER IF EXISTS {q(schema)}.{q(name)}")
 
 
-def make_triggers(conn: sqlite3.Connection, schema: str, database: str) -> None:
-    """The triggers of every constraint of the database, read from the JSON rows alone (a DDL
-    runs this: it must stay cheap for a database of many tables)."""
-    constraints = _constraints(conn, schema)
+def make_triggers(conn: sqlite3.Connection, schema: str, database: str,
+                  tables: set[str] | None = None) -> None:
+    """The triggers of the constraints that involve `tables` (all when None), read from the
+    JSON rows alone: every DDL runs this, it must stay cheap in a database of many tables."""
+    constraints = [(c, fk) for c, fk in _constraints(conn, schema) if _touches(c, fk, tables)]
     if not constraints:
         return
     names = {n.lower(): n for n in catalog.table_names(conn, schema)}
-    n = 0
     for child, fk in constraints:
         parent = names.get(fk.ref_table.lower()) if fk.ref_db is None else None
         if parent is None or child.lower() not in names:
             continue
-        for sql in _trigger_sql(schema, database, names[child.lower()], fk, parent, n):
+        for sql in _trigger_sql(schema, database, names[child.lower()], fk, parent):
             conn.execute(sql)
-        n += 1
 
 
 def constraint_names(conn: sqlite3.Connection, schema: str, but: str) -> set[str]:
@@ -129,12 +148,16 @@ def _constraints(conn: sqlite3.Connection, schema: str) -> list[tuple[str, Forei
 
 
 @contextmanager
-def maintained(s: SqliteSession, schema: str, database: str | None = None) -> Iterator[None]:
-    """Inside a DDL transaction: the database's FK triggers dropped, then made again."""
+def maintained(s: SqliteSession, schema: str, database: str | None = None,
+               tables: Iterable[str] | None = None) -> Iterator[None]:
+    """Inside a DDL transaction: the triggers of the constraints that involve `tables` (the
+    ones the DDL changes, under their old and new names; all when None) dropped, then made
+    again from what the DDL left."""
     conn = s.handle.conn
-    drop_triggers(conn, schema)
+    touched = None if tables is None else {t.lower() for t in tables}
+    drop_triggers(conn, schema, touched)
     yield
-    make_triggers(conn, schema, database or schema)
+    make_triggers(conn, schema, database or schema, touched)
 
 
 def _lit(text: str) -> str:
@@ -163,11 +186,11 @@ def _failing(name: str, timing: str, table: str, cond: str, message: str, code: 
                     f"{_lit(message)}); SELECT RAISE(IGNORE); END"]
 
 
-def _trigger_sql(schema: str, database: str, child: str, fk: ForeignKey, parent: str,
-                 n: int) -> list[str]:
+def _trigger_sql(schema: str, database: str, child: str, fk: ForeignKey, parent: str
+                 ) -> list[str]:
     cols, refs = fk.columns, fk.ref_columns
     ctable, ptable = q(child), q(parent)
-    base = f"{PREFIX}{n}"
+    base = trigger_base(fk)[:-1]
     out: list[str] = []
     # the child: a key that has no parent row
     present = " AND ".join(f"NEW.{q(c)} IS NOT NULL" for c in cols)

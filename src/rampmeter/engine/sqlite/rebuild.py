@@ -122,7 +122,7 @@ def apply(s: SqliteSession, schema: str, old: TableDef, new: TableDef, *, databa
     values for new columns (an expression default, evaluated by the caller); `copy`: MariaDB
     copies the rows whatever changed (it adds a checked foreign key by copying)."""
     outcome = Outcome(copies=copy or copies(old, new))
-    with s.ddl(), fkcheck.maintained(s, schema, database):
+    with s.ddl(), fkcheck.maintained(s, schema, database, [old.name, new.name]):
         h = s.handle
         h.execute(meta_table_ddl(schema))
         if _sqlite_shape(old) == _sqlite_shape(new) and not converted(old, new):
@@ -273,7 +273,7 @@ def rename_table(s: SqliteSession, schema: str, database: str, old: str, new: st
         new = temporary.physical(temporary.logical(old)[0], new)
     if s.find_table(schema, new) is not None and new.lower() != old.lower():
         raise ServerError(errors.ER_TABLE_EXISTS_ERROR, new)
-    with s.ddl(), fkcheck.maintained(s, schema, database):
+    with s.ddl(), fkcheck.maintained(s, schema, database, [old, new]):
         h = s.handle
         h.execute(meta_table_ddl(schema))
         tdef = s.load_table(schema, old)
