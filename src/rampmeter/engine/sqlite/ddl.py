@@ -1,17 +1,21 @@
 """Schema statements: CREATE / DROP DATABASE, CREATE / DROP / ALTER / RENAME / TRUNCATE TABLE,
-CREATE / DROP INDEX, and the table maintenance statements (ANALYZE, OPTIMIZE, CHECK, REPAIR).
+CREATE / DROP INDEX, CREATE / ALTER / DROP VIEW, and the table maintenance statements (ANALYZE,
+OPTIMIZE, CHECK, REPAIR). The bigger rooms: create_table.py (and create_select.py), alter.py,
+views.py, temporary.py; rebuild.py makes a table what its new definition says.
 
 Rules:
 - Each commits what is open first (MySQL's implicit commit) and changes the schema as one SQLite
   transaction under the write lock (txn.ddl), writing the table's `_rampmeter_tables` row in the
-  same transaction, then moves the engine's schema version so cached plans are dropped.
-- ALTER TABLE rebuilds the table when SQLite's own ALTER cannot do the change: a new table with
-  the new definition, the rows copied (converted to the new types), the old one dropped, the new
-  one renamed - SQLite's documented twelve-step procedure, in one transaction.
+  same transaction, then moves the engine's schema version so cached plans are dropped. The
+  foreign-key triggers of the tables it changes are made again in that transaction
+  (fkcheck.maintained). CREATE / DROP of a temporary table take no lock and commit nothing.
+- DROP TABLE drops a temporary table of that name first; of a list it drops what exists and
+  reports the unknown names after (one 1051 or Note), and refuses (1451) a table another one
+  still references while foreign_key_checks=1, going on with the rest, as MariaDB does.
+  TRUNCATE of a referenced table is 1701 then.
 - Database names are checked here (storage.valid_database_name): a name that is not valid text,
   or not a safe file name, is 1102 and never reaches the data directory.
 """
-
 from __future__ import annotations
 
 from collections.abc import Callable
