@@ -52,7 +52,7 @@ def create(s: SqliteSession, r: Reader, target: Target, columns: list[ColumnSpec
     defined = {c.column.name.lower() for c in columns}
     result = _result_columns(s, query)
     specs = list(columns) + [ColumnSpec(c) for c in result if c.name.lower() not in defined]
-    tdef = build_table(target.table, specs, keys, options, target.database)
+    tdef = build_table(target.table, specs, keys, options, database=target.database)
     made = make(s, target, tdef)
     if made.warnings:  # IF NOT EXISTS found the table: nothing inserted (MariaDB)
         return made

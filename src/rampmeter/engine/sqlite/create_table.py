@@ -83,7 +83,7 @@ def create_table(s: SqliteSession, r: Reader, *, or_replace: bool, temporary: bo
         return create_select.create(s, r, target, columns, keys, options)
     if not columns:
         raise ServerError(1113, message="A table must have at least 1 column")
-    tdef = build_table(table, columns, keys, options, target.database)
+    tdef = build_table(table, columns, keys, options, database=target.database)
     return make(s, target, tdef)
 
 

@@ -451,7 +451,7 @@ def check_column_name(name: str) -> None:
 
 
 def build_table(name: str, columns: list[ColumnSpec], keys_: list[KeySpec],
-                options: dict[str, Any], database: str = "") -> TableDef:
+                options: dict[str, Any], *, database: str = "") -> TableDef:
     """The TableDef of a CREATE TABLE (module rules: names, checks, MariaDB's errors)."""
     check_table_name(name)
     for spec in columns:
