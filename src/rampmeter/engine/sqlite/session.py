@@ -95,6 +95,7 @@ class SqliteSession(EngineSession):
         self.txn = Transactions(self.handle, engine.locks, waiting, cancelled=self.cancelled,
                                 lock_timeout=self._lock_timeout,
                                 connection_id=getattr(context, "connection_id", 0))
+        self.handle.step_out = self.txn.step_out
         self.stats = Stats()
         self.current: Execution | None = None
         self.warnings: list[Warning_] = []  # raised by functions while the statement runs

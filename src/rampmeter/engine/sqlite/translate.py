@@ -217,6 +217,10 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup) -> Pla
     if kind in ("UPDATE", "DELETE"):
         text, ignore = multi.strip_ignore(text)
     tree = parse(stmt, text)
+    for select in tree.find_all(exp.Select):
+        # SQL_NO_CACHE, HIGH_PRIORITY, STRAIGHT_JOIN...: hints to MariaDB's optimizer and
+        # query cache, none of which SQLite has (mariadb-dump sends SQL_NO_CACHE).
+        select.set("operation_modifiers", None)
     tables = _Tables(lookup)
     infoschema = _qualify(tree, database, tables)
     plan = Plan("", kind, infoschema=tuple(dict.fromkeys(infoschema)))
