@@ -296,6 +296,11 @@ _OPTIONS: list[Option] = [
     Option("collation_database", Kind.STR, "utf8mb4_general_ci", "", scope=B),
     Option("time_zone", Kind.STR, "SYSTEM", "", scope=B),
     Option("system_time_zone", Kind.STR, "UTC", "", dynamic=False, cli=False),
+    Option("local_infile", Kind.BOOL, True, "Allow LOAD DATA LOCAL INFILE (the client sends "
+           "the file); off: error 1148."),
+    Option("secure_file_priv", Kind.STR, "", "LOAD DATA INFILE (without LOCAL) reads server "
+           "files only under this directory (empty: anywhere the server can read).",
+           dynamic=False),
     Option("default_storage_engine", Kind.STR, "SQLite", "Every table is stored by the "
            "configured engine; ENGINE= clauses are accepted and ignored.", scope=B),
     Option("default_tmp_storage_engine", Kind.STR, "", "", scope=B, cli=False),

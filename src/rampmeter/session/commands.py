@@ -17,7 +17,7 @@ from rampmeter.errors import ServerError
 from rampmeter.protocol import events as ev
 from rampmeter.protocol.columns import Column
 from rampmeter.protocol.connection import ServerProtocol
-from rampmeter.protocol.constants import Capability
+from rampmeter.protocol.constants import Capability, Command
 from rampmeter.session import statements
 from rampmeter.session.session import EngineContext
 from rampmeter.sql import charsets
@@ -322,6 +322,12 @@ def on_stmt_fetch(s: Session, e: ev.StmtFetch, proto: ServerProtocol, write: Wri
 
 
 def on_unknown(s: Session, e: ev.UnknownCommand, proto: ServerProtocol, write: Write) -> bool:
+    if e.command == Command.REFRESH:
+        # COM_REFRESH (mariadb-admin refresh / reload / flush-logs / flush-hosts): there are
+        # no logs, host cache or table cache to flush; MariaDB answers OK.
+        s.counters["Com_flush"] += 1
+        _simple_ok(s, proto, write)
+        return True
     s.write_error(ServerError(errors.ER_UNKNOWN_COM_ERROR), proto, write)
     return True
 

@@ -153,6 +153,9 @@ class Session:
         self.state = "login"
         self.executing = False
         self.on_kill: Callable[[], None] = lambda: None  # net: wake an idle connection
+        # net: LOAD DATA LOCAL INFILE's exchange - ask the client for a file, get its bytes
+        # (None: this connection cannot; the client did not offer CLIENT_LOCAL_FILES).
+        self.client_file: Callable[[bytes], bytes] | None = None
         self.last_error: str | None = None
         self.tls_active = False
         self.charsets_changed = False  # SET NAMES & co.: tell the protocol (sync_charsets)

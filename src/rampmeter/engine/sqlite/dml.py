@@ -326,9 +326,33 @@ def _identical_replacements(s: SqliteSession, plan: Plan, bound: dict[str, Any],
             bound.get(store.slot)
     for slot, (col, row) in plan.null_slots.items():
         rows.setdefault(row, dict(defaults))[col.name.lower()] = bound.get(slot)
-    inserted = {tuple(r.get(c.name.lower()) for c in tdef.columns) for r in rows.values()
-                if len(r) == len(tdef.columns)}
-    return sum(1 for old in ex.deleted_rows if tuple(old) in inserted)
+    if len(rows) == 1:
+        inserted = {tuple(r.get(c.name.lower()) for c in tdef.columns) for r in rows.values()
+                    if len(r) == len(tdef.columns)}
+        return sum(1 for old in ex.deleted_rows if tuple(old) in inserted)
+    # Several rows: replay them in order, so that a row replacing another row of the same
+    # statement is compared with that row, not with the table's old one.
+    # A key's first deletion is the table's old row only when the key was deleted as often as
+    # the statement wrote it (otherwise every deletion was of the statement's own rows).
+    key_at = [i for i, c in enumerate(tdef.columns) if c.name in tdef.primary]
+    if any(len(r) != len(tdef.columns) for r in rows.values()):
+        return 0
+    ordered = [tuple(r.get(c.name.lower()) for c in tdef.columns) for _n, r in
+               sorted(rows.items())]
+    written: dict[tuple[Any, ...], int] = {}
+    for row in ordered:
+        key = tuple(row[i] for i in key_at)
+        written[key] = written.get(key, 0) + 1
+    deleted: dict[tuple[Any, ...], list[tuple[Any, ...]]] = {}
+    for old in ex.deleted_rows:
+        deleted.setdefault(tuple(old[i] for i in key_at), []).append(tuple(old))
+    seen = {key: olds[0] for key, olds in deleted.items() if len(olds) == written.get(key)}
+    identical = 0
+    for row in ordered:
+        key = tuple(row[i] for i in key_at)
+        identical += seen.get(key) == row
+        seen[key] = row
+    return identical
 
 
 def _ignored_duplicates(s: SqliteSession, plan: Plan, bound: dict[str, Any],
