@@ -108,19 +108,23 @@ def test_dump_from_mariadb_restores_into_rampmeter(rampmeter_endpoint: Endpoint,
         assert restored[table][1] == create, table
 
 
-def test_all_databases_into_a_fresh_server(rampmeter_endpoint: Endpoint, tmp_path: Path) -> None:
+def test_all_databases_into_a_fresh_server(tmp_path: Path) -> None:
+    """Two servers of their own: --all-databases takes every database of the source."""
     from tests.conftest import start_inprocess
-    dbs = [fresh_database(rampmeter_endpoint, f"dump_all_{n}") for n in range(3)]
-    for db in dbs:
-        populate(rampmeter_endpoint, db)
-    text = dump(rampmeter_endpoint, "--all-databases")
-    (tmp_path / "data").mkdir()
-    handle = start_inprocess(tmp_path / "data")
+    handles = []
     try:
-        fresh = Endpoint("rampmeter", handle.host, handle.port)
-        restore(fresh, text)
+        for name in ("source", "target"):
+            (tmp_path / name).mkdir()
+            handles.append(start_inprocess(tmp_path / name))
+        source, target = (Endpoint("rampmeter", h.host, h.port) for h in handles)
+        dbs = [fresh_database(source, f"dump_all_{n}") for n in range(3)]
         for db in dbs:
-            assert snapshot(fresh, db) == snapshot(rampmeter_endpoint, db)
+            populate(source, db)
+        text = dump(source, "--all-databases")
+        restore(target, text)
+        for db in dbs:
+            assert snapshot(target, db) == snapshot(source, db)
     finally:
-        assert handle.running is not None
-        handle.running.stop()
+        for h in handles:
+            assert h.running is not None
+            h.running.stop()

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.engine import values
 from rampmeter.engine.base import ResultSet, UpdateCount
+from rampmeter.engine.sqlite import timefns
 from rampmeter.engine.sqlite.catalog import ColumnDef, implicit_default, q
 from rampmeter.engine.sqlite.translate import Plan, literal_type
 from rampmeter.engine.types import SqlType, column_for_values
@@ -50,7 +51,7 @@ class Execution:
 
     __slots__ = ("plan", "strict", "ignore", "no_auto_zero", "warnings", "updated",
                  "changed", "deleted", "client", "_cast_rows", "zero_date", "zero_in_date",
-                 "deleted_rows")
+                 "deleted_rows", "zone")
 
     def __init__(self, plan: Plan, sql_mode: str, client: Any) -> None:
         self.plan = plan
@@ -60,6 +61,7 @@ class Execution:
         self.zero_date = "NO_ZERO_DATE" not in sql_mode
         self.zero_in_date = "NO_ZERO_IN_DATE" not in sql_mode
         self.deleted_rows: list[tuple[Any, ...]] = []
+        self.zone: Any = None  # the session's time zone when not UTC (tzcolumns.py)
         self.warnings: list[Warning_] = []
         self.updated = 0
         self.changed = 0
@@ -76,6 +78,8 @@ class Execution:
             return None
         stored, problem = values.store(col.type, value, self.client,
                                        zero_date=self.zero_date, zero_in_date=self.zero_in_date)
+        if self.zone is not None and col.type.name == "timestamp":
+            stored = timefns.shift(stored, self.zone, to_utc=True)  # tzcolumns.py
         if problem is None:
             return stored
         message = values.problem_message(problem, col.name, max(row, 1), self.plan.target)
@@ -183,6 +187,9 @@ def run(s: SqliteSession, stmt: Statement, params: Sequence[Any]) -> ResultSet |
     if not plan.writes:
         return _query(s, stmt, plan, bound)
     ex = Execution(plan, s.sql_mode(), stmt.charset)
+    zone = s.time_zone()
+    if not zone.is_utc:
+        ex.zone = zone
     raw = raw_values(stmt, params) if plan.stores else {}
     for store in plan.stores:
         value = raw.get(store.slot)
@@ -229,6 +236,12 @@ def _query(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any])
     s.stats.row_count = -1
     if cur.description is None:
         return ResultSet([], [], list(s.warnings))
+    if plan.tz_outputs and rows:  # TIMESTAMP columns, UTC -> the session's zone (tzcolumns.py)
+        zone = s.time_zone()
+        rows = [list(r) for r in rows]
+        for r in rows:
+            for i in plan.tz_outputs:
+                r[i] = timefns.shift(r[i], zone, to_utc=False)
     result = result_set(plan, stmt, cur.description, rows)
     if s.warnings:
         result.warnings.extend(s.warnings)

@@ -18,6 +18,7 @@ Rules:
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import re
 import sqlite3
@@ -27,6 +28,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from rampmeter import errors
+from rampmeter.config import timezones
+from rampmeter.config.timezones import Zone
 from rampmeter.engine.base import (
     EngineSession,
     PreparedStatement,
@@ -47,6 +50,7 @@ from rampmeter.engine.sqlite import (
     functions,
     show,
     temporary,
+    timefns,
     updates,
     views,
 )
@@ -104,6 +108,8 @@ class SqliteSession(EngineSession):
         self.temp_version = 0
         self.fk_suspended = False
         functions.register(self.handle, self, engine.locks)
+        timefns.register(self.handle, self)
+        self._utc: dt.datetime | None = None   # the statement's clock reading (timefns.py)
         fkcheck.register(self)
         updates.register(self)
 
@@ -132,6 +138,20 @@ class SqliteSession(EngineSession):
 
     def row_count(self) -> int:
         return int(getattr(self.context, "row_count", self.stats.row_count))
+
+    def time_zone(self) -> Zone:
+        """The session's @@time_zone (validated when it was set)."""
+        try:
+            return timezones.zone(str(self.context.system_variable("time_zone"))) or \
+                timezones.SYSTEM
+        except ServerError:
+            return timezones.SYSTEM
+
+    def statement_utc(self) -> dt.datetime:
+        """The moment the running statement started, in UTC (read once, on first use)."""
+        if self._utc is None:
+            self._utc = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+        return self._utc
 
     def sql_mode(self) -> str:
         try:
@@ -180,6 +200,7 @@ class SqliteSession(EngineSession):
 
     def _start_statement(self) -> None:
         self._cancelled = False
+        self._utc = None
         if self.warnings:
             self.warnings = []
         if self._wake.is_set():  # clear() takes the event's lock: only when needed
@@ -280,12 +301,13 @@ class SqliteSession(EngineSession):
 
     def plan(self, stmt: Statement) -> Plan:
         engine = self.engine
-        key: tuple[Any, ...] = (stmt.shape, self._db, engine.schema_version)
+        shift = not self.time_zone().is_utc
+        key: tuple[Any, ...] = (stmt.shape, self._db, engine.schema_version, shift)
         if self.temp_tables:  # plans naming temporary tables are this session's own
             key += (temporary.plan_token(self),)
         plan = engine.cached_plan(key)
         if plan is None:
-            plan = translate(stmt, self._db, self.table_def)
+            plan = translate(stmt, self._db, self.table_def, zone_shift=shift)
             engine.cache_plan(key, plan)
         return plan
 
