@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.engine import values
 from rampmeter.engine.base import ResultSet, UpdateCount
-from rampmeter.engine.sqlite import timefns
+from rampmeter.engine.sqlite import batch, timefns
 from rampmeter.engine.sqlite.catalog import ColumnDef, implicit_default, q
 from rampmeter.engine.sqlite.translate import Plan, literal_type
 from rampmeter.engine.types import SqlType, column_for_values
@@ -179,6 +179,10 @@ def raw_values(stmt: Statement, params: Sequence[Any]) -> dict[str, Any]:
 
 # --- running ---------------------------------------------------------------------------------
 def run(s: SqliteSession, stmt: Statement, params: Sequence[Any]) -> ResultSet | UpdateCount:
+    if stmt.kind == "INSERT" and len(stmt.names) > _BATCH_FROM:
+        done = batch.run(s, stmt, params)   # many rows of one shape: one plan, one executemany
+        if done is not None:
+            return done
     plan = s.plan(stmt)
     s.make_visible(plan)
     bound = bind(stmt, params)
@@ -186,37 +190,61 @@ def run(s: SqliteSession, stmt: Statement, params: Sequence[Any]) -> ResultSet |
         bound.update(plan.fixed)
     if not plan.writes:
         return _query(s, stmt, plan, bound)
+    ex = execution(s, plan, stmt)
+    raw = raw_values(stmt, params) if plan.stores else {}
+    convert_row(plan, ex, raw, bound, None, multi=plan.rows > 1 or plan.kind == "UPDATE")
+    missing_columns(plan, ex, max(plan.rows, 1))
+    return _write(s, stmt, plan, bound, ex)
+
+
+def write_batch(s: SqliteSession, stmt: Statement, plan: Plan, rows: list[dict[str, Any]],
+                ex: Execution) -> UpdateCount:
+    return _write(s, stmt, plan, rows[0], ex, rows)
+
+
+_BATCH_FROM = 1   # placeholders: a batch has at least two rows of one value
+
+
+def execution(s: SqliteSession, plan: Plan, stmt: Statement) -> Execution:
     ex = Execution(plan, s.sql_mode(), stmt.charset)
     zone = s.time_zone()
     if not zone.is_utc:
         ex.zone = zone
-    raw = raw_values(stmt, params) if plan.stores else {}
+    return ex
+
+
+def convert_row(plan: Plan, ex: Execution, raw: dict[str, Any], bound: dict[str, Any],
+                row: int | None, *, multi: bool) -> None:
+    """Convert the values the plan stores (`raw`, as the client sent them) into `bound`;
+    `row` overrides the plan's row numbers (a batch's rows share a one-row plan)."""
     for store in plan.stores:
         value = raw.get(store.slot)
+        at = store.row if row is None else row
         if value is None:
             if store.column.auto_increment:
                 bound[store.slot] = None
                 continue
             if not store.column.nullable:
-                bound[store.slot] = sqlite_value(
-                    ex.null_into(store.column, store.row, multi=plan.rows > 1 or
-                                 plan.kind == "UPDATE"))
+                bound[store.slot] = sqlite_value(ex.null_into(store.column, at, multi=multi))
             continue
-        bound[store.slot] = sqlite_value(ex.convert(store.column, value, store.row))
-    for slot, value in plan.fixed.items():
-        bound[slot] = value
-    for slot, (col, row) in plan.null_slots.items():
+        bound[store.slot] = sqlite_value(ex.convert(store.column, value, at))
+    bound.update(plan.fixed)
+    for slot, (col, at) in plan.null_slots.items():
         if not col.nullable and not col.auto_increment:
-            bound[slot] = sqlite_value(ex.null_into(col, row, multi=plan.rows > 1 or
-                                                    plan.kind == "UPDATE"))
-    if plan.missing:
-        if ex.strict and not ex.ignore:
-            raise ServerError(1364, message=f"Field '{plan.missing[0]}' doesn't have a "
-                              "default value")
-        for _row in range(max(plan.rows, 1)):
-            ex.warnings.extend(Warning_("Warning", 1364, f"Field '{name}' doesn't have a "
-                                        "default value") for name in plan.missing)
-    return _write(s, stmt, plan, bound, ex)
+            bound[slot] = sqlite_value(ex.null_into(col, at if row is None else row,
+                                                    multi=multi))
+
+
+def missing_columns(plan: Plan, ex: Execution, rows: int) -> None:
+    """NOT NULL columns without a default that the INSERT left out: 1364."""
+    if not plan.missing:
+        return
+    if ex.strict and not ex.ignore:
+        raise ServerError(1364, message=f"Field '{plan.missing[0]}' doesn't have a "
+                          "default value")
+    for _row in range(rows):
+        ex.warnings.extend(Warning_("Warning", 1364, f"Field '{name}' doesn't have a "
+                                    "default value") for name in plan.missing)
 
 
 def _query(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any]) -> ResultSet:
@@ -249,14 +277,19 @@ def _query(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any])
 
 
 def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
-           ex: Execution) -> UpdateCount:
+           ex: Execution, rows: list[dict[str, Any]] | None = None) -> UpdateCount:
+    """Run a write plan; `rows`: a batch's parameters (one-row plan, batch.py), run as one
+    executemany that stands or falls as a whole, as one multi-row INSERT does."""
     s.current = ex
     try:
         with s.txn.writing():
             try:
                 if plan.track_changes or plan.replace:
                     ensure_triggers(s, plan)
-                cur = s.handle.execute(plan.sql, bound)
+                if rows is not None:
+                    cur = batch.executemany(s, plan.sql, rows)
+                else:
+                    cur = s.handle.execute(plan.sql, bound)
                 if cur.description is not None:
                     cur.fetchall()
                 matched = max(cur.rowcount, 0) if plan.first_counts else 0
@@ -292,26 +325,31 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
     else:
         inserted = affected = matched
         # INSERT ... SELECT: the rows the query offered, as rm_cv counted them
-        offered = plan.rows or max(ex._cast_rows.values(), default=matched)
+        offered = (plan.rows if rows is None else len(rows)) or \
+            max(ex._cast_rows.values(), default=matched)
         if plan.ignore and offered > matched:
             # rows skipped by a foreign key (fkcheck.py warned of them) are no duplicates
             skipped = sum(1 for w in s.warnings if w.code in (1451, 1452))
             duplicates = max(offered - matched - skipped, 0)
-            warnings = warnings + _ignored_duplicates(s, plan, bound, duplicates)
+            warnings = warnings + _ignored_duplicates(s, plan, bound, duplicates,
+                                                      probe=rows is None)
     s.stats.row_count = affected
     last_id = 0
-    if inserted > 0 and plan.auto_column is not None and cur.lastrowid:
+    lastrowid = cur.lastrowid if rows is None else \
+        s.handle.execute("SELECT last_insert_rowid()").fetchone()[0]
+    if inserted > 0 and plan.auto_column is not None and lastrowid:
         explicit = plan.insert_columns is not None and \
             plan.auto_column.lower() in plan.insert_columns and \
-            not _generated(plan, bound)
+            not any(_generated(plan, b) for b in (rows or [bound]))
         if explicit:
-            last_id = cur.lastrowid
+            last_id = lastrowid
         else:
-            last_id = cur.lastrowid - inserted + 1
+            last_id = lastrowid - inserted + 1
             s.set_last_insert_id(last_id)
     info = ""
-    if plan.rows > 1 or plan.kind == "INSERT" and plan.rows == 0:
-        info = f"Records: {max(plan.rows, inserted, offered)}  Duplicates: {duplicates}  " \
+    count = plan.rows if rows is None else len(rows)
+    if count > 1 or plan.kind == "INSERT" and count == 0:
+        info = f"Records: {max(count, inserted, offered)}  Duplicates: {duplicates}  " \
                f"Warnings: {len(warnings)}"
     return UpdateCount(affected, last_id, info, warnings)
 
@@ -369,11 +407,11 @@ def _identical_replacements(s: SqliteSession, plan: Plan, bound: dict[str, Any],
 
 
 def _ignored_duplicates(s: SqliteSession, plan: Plan, bound: dict[str, Any],
-                        count: int) -> list[Warning_]:
+                        count: int, *, probe: bool = True) -> list[Warning_]:
     """INSERT IGNORE: MariaDB warns 1062 for each row it skipped. A one-row INSERT is probed
     (the plain INSERT, rolled back) for the exact message; several rows get the key's."""
     message = "Duplicate entry for key"
-    if plan.rows == 1 and plan.sql.startswith("INSERT OR IGNORE"):
+    if probe and plan.rows == 1 and plan.sql.startswith("INSERT OR IGNORE"):
         probe = "INSERT" + plan.sql[len("INSERT OR IGNORE"):]
         try:
             s.handle.execute("SAVEPOINT rm_probe")
