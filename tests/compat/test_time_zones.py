@@ -8,37 +8,20 @@ mariadb-tzinfo-to-sql, as an administrator would load them.
 
 from __future__ import annotations
 
-import subprocess
 from typing import Any
 
 import pymysql
 import pytest
 
-from tests.compat.servers import Endpoint, which
-from tests.compat.tools import connect, fresh_database
+from tests.compat.servers import Endpoint
+from tests.compat.tools import connect, fresh_database, load_zones
 
 ZONES = ("Europe/Paris", "America/New_York", "UTC", "Asia/Kolkata", "Australia/Lord_Howe")
 
 
 @pytest.fixture(scope="module")
 def maria_zones(mariadb_endpoint: Endpoint) -> Endpoint:
-    tool = which("mariadb-tzinfo-to-sql", "mysql_tzinfo_to_sql")
-    if tool is None:
-        pytest.skip("mariadb-tzinfo-to-sql not installed")
-    conn = connect(mariadb_endpoint, "mysql")
-    try:
-        with conn.cursor() as cur:
-            for name in ZONES:
-                cur.execute("SELECT COUNT(*) FROM time_zone_name WHERE Name = %s", (name,))
-                if cur.fetchone()[0]:
-                    continue
-                sql = subprocess.run([tool, f"/usr/share/zoneinfo/{name}", name],
-                                     capture_output=True, check=True, timeout=30).stdout
-                for statement in sql.decode().split(";\n"):
-                    if statement.strip():
-                        cur.execute(statement)
-    finally:
-        conn.close()
+    load_zones(mariadb_endpoint, ZONES)
     return mariadb_endpoint
 
 

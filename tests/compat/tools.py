@@ -91,3 +91,25 @@ def fresh_database(ep: Endpoint, name: str) -> str:
 def write(path: Path, data: bytes) -> Path:
     path.write_bytes(data)
     return path
+
+
+def load_zones(ep: Endpoint, zones: tuple[str, ...]) -> None:
+    """Named time zones into a MariaDB's mysql.time_zone* tables, from the system's zoneinfo
+    through mariadb-tzinfo-to-sql, as an administrator loads them (once per zone)."""
+    converter = which("mariadb-tzinfo-to-sql", "mysql_tzinfo_to_sql")
+    if converter is None:
+        pytest.skip("mariadb-tzinfo-to-sql not installed")
+    conn = connect(ep, "mysql")
+    try:
+        with conn.cursor() as cur:
+            for name in zones:
+                cur.execute("SELECT COUNT(*) FROM time_zone_name WHERE Name = %s", (name,))
+                if cur.fetchone()[0]:
+                    continue
+                sql = subprocess.run([converter, f"/usr/share/zoneinfo/{name}", name],
+                                     capture_output=True, check=True, timeout=30).stdout
+                for statement in sql.decode().split(";\n"):
+                    if statement.strip():
+                        cur.execute(statement)
+    finally:
+        conn.close()

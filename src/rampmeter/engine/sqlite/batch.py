@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from rampmeter.sql.statement import ClientParam, Statement
 
 if TYPE_CHECKING:
-    from rampmeter.engine.base import UpdateCount
+    from rampmeter.engine.base import ResultSet, UpdateCount
     from rampmeter.engine.sqlite.session import SqliteSession
     from rampmeter.engine.types import SqlType
 
@@ -150,13 +150,14 @@ def _batch(stmt: Statement, values_at: int, end: int, first: list[str], kinds: l
     return Batch(one, slot_rows, tail)
 
 
-def run(s: SqliteSession, stmt: Statement, params: Any) -> UpdateCount | None:
+def run(s: SqliteSession, stmt: Statement, params: Any) -> UpdateCount | ResultSet | None:
     from rampmeter.engine.sqlite import dml
     b = split(stmt)
     if b is None:
         return None
     plan = s.plan(b.one_row)
-    if not plan.writes or plan.replace or plan.steps or plan.kind != "INSERT":
+    if not plan.writes or plan.replace or plan.steps or plan.kind != "INSERT" or \
+            plan.returning:
         return None
     s.make_visible(plan)
     ex = dml.execution(s, plan, b.one_row)

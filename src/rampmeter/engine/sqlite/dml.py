@@ -198,7 +198,7 @@ def run(s: SqliteSession, stmt: Statement, params: Sequence[Any]) -> ResultSet |
 
 
 def write_batch(s: SqliteSession, stmt: Statement, plan: Plan, rows: list[dict[str, Any]],
-                ex: Execution) -> UpdateCount:
+                ex: Execution) -> UpdateCount | ResultSet:
     return _write(s, stmt, plan, rows[0], ex, rows)
 
 
@@ -277,7 +277,8 @@ def _query(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any])
 
 
 def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
-           ex: Execution, rows: list[dict[str, Any]] | None = None) -> UpdateCount:
+           ex: Execution, rows: list[dict[str, Any]] | None = None
+           ) -> UpdateCount | ResultSet:
     """Run a write plan; `rows`: a batch's parameters (one-row plan, batch.py), run as one
     executemany that stands or falls as a whole, as one multi-row INSERT does."""
     s.current = ex
@@ -290,8 +291,7 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
                     cur = batch.executemany(s, plan.sql, rows)
                 else:
                     cur = s.handle.execute(plan.sql, bound)
-                if cur.description is not None:
-                    cur.fetchall()
+                returned = cur.fetchall() if cur.description is not None else None
                 matched = max(cur.rowcount, 0) if plan.first_counts else 0
                 for sql, target, counts in plan.steps:  # multi-table (multi.py)
                     if target is not None and plan.track_changes:
@@ -311,6 +311,10 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
                            f"Warnings: {len(warnings)}", warnings, row_count=ex.changed)
     if plan.kind == "DELETE":
         s.stats.row_count = matched
+        if plan.returning and returned is not None:
+            result = result_set(plan, stmt, cur.description, returned)
+            result.warnings.extend(warnings)
+            return result
         return UpdateCount(matched, 0, "", warnings)
     # INSERT / REPLACE
     duplicates = offered = 0
@@ -334,6 +338,10 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
             warnings = warnings + _ignored_duplicates(s, plan, bound, duplicates,
                                                       probe=rows is None)
     s.stats.row_count = affected
+    if plan.returning and returned is not None:
+        result = result_set(plan, stmt, cur.description, returned)
+        result.warnings.extend(warnings)
+        return result
     last_id = 0
     lastrowid = cur.lastrowid if rows is None else \
         s.handle.execute("SELECT last_insert_rowid()").fetchone()[0]

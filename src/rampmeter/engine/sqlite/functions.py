@@ -1,6 +1,6 @@
 """SQL functions the engine registers on each handle: values of the session (@@vars, @vars,
 CONNECTION_ID(), DATABASE(), USER(), LAST_INSERT_ID()...), time, user locks, SLEEP, and the
-engine's own helpers (the clock and time-zone functions are timefns.py's; rm_cv converts a stored value, rm_row_* count changed rows).
+engine's own helpers (rm_cv converts a stored value, rm_row_* count changed rows).
 
 Rules:
 - A function reaches the session only through `Host`, the narrow face SqliteSession shows it;
@@ -14,10 +14,12 @@ Rules:
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 import random
 import re
+import time
 import uuid
 from collections.abc import Callable
 from decimal import ROUND_HALF_UP, Context, Decimal, localcontext
@@ -100,6 +102,37 @@ def _signed_int(v: Any) -> int:
         return int(v)
     num, _whole = parse_number(_show(v))
     return int(num) if num is not None else 0
+
+
+def _utc_text(fsp: Any) -> str:
+    n = max(0, min(int(_number(fsp)), 6))
+    text = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+    return text[:20 + n] if n else text[:19]
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now()
+
+
+def now_text(fsp: Any = 0) -> str:
+    n = max(0, min(int(_number(fsp)), 6))
+    text = _now().strftime("%Y-%m-%d %H:%M:%S.%f")
+    return text[:20 + n] if n else text[:19]
+
+
+def _unix_timestamp(value: Any) -> Any:
+    if value is None:
+        return None
+    try:
+        return int(dt.datetime.fromisoformat(str(value)).timestamp())
+    except ValueError:
+        return 0
+
+
+def _from_unixtime(value: Any) -> Any:
+    if value is None:
+        return None
+    return dt.datetime.fromtimestamp(_number(value)).strftime("%Y-%m-%d %H:%M:%S")
 
 
 def _rand(seed: Any = None) -> float:
@@ -516,6 +549,15 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         ("last_insert_id", 0, lambda: host.last_insert_id),
         ("last_insert_id", 1, set_last_insert_id),
         ("found_rows", 0, host.found_rows), ("row_count", 0, host.row_count),
+        ("rm_now", 0, now_text), ("rm_now", 1, now_text),
+        ("rm_curdate", 0, lambda: _now().strftime("%Y-%m-%d")),
+        ("rm_curtime", 0, lambda: now_text()[11:]),
+        ("rm_curtime", 1, lambda fsp: now_text(fsp)[11:]),
+        ("rm_utc_timestamp", 0,
+         lambda: dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M:%S")),
+        ("rm_unix_timestamp", 0, lambda: int(time.time())),
+        ("rm_unix_timestamp", 1, _unix_timestamp),
+        ("rm_from_unixtime", 1, _from_unixtime),
         ("rm_octet_length", 1, lambda v: None if v is None else len(_bytes(v))),
         ("sleep", 1, guarded(sleep)),
         ("get_lock", 2, guarded(get_lock)), ("release_lock", 1, release_lock),
@@ -548,6 +590,10 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         ("rm_cast_decimal", 3, guarded(cast_decimal)),
         ("rm_cast_unsigned", 1, guarded(cast_unsigned)),
         ("rm_microsecond", 1, _microsecond),
+        ("rm_utc_timestamp", 1, lambda fsp: _utc_text(fsp)),
+        ("rm_utc_time", 0, lambda: _utc_text(0)[11:]),
+        ("rm_utc_time", 1, lambda fsp: _utc_text(fsp)[11:]),
+        ("rm_utc_date", 0, lambda: _utc_text(0)[:10]),
         ("rm_row_updated", 1, host.row_updated),
         ("rm_row_deleted", -1, host.row_deleted),
     ]

@@ -48,6 +48,7 @@ from rampmeter.engine.sqlite import (
     errmap,
     fkcheck,
     functions,
+    jsonfns,
     show,
     temporary,
     timefns,
@@ -108,7 +109,8 @@ class SqliteSession(EngineSession):
         self.temp_version = 0
         self.fk_suspended = False
         functions.register(self.handle, self, engine.locks)
-        timefns.register(self.handle, self)
+        timefns.register(self.handle, self)   # after functions: its clock functions win
+        jsonfns.register(self.handle)
         self._utc: dt.datetime | None = None   # the statement's clock reading (timefns.py)
         fkcheck.register(self)
         updates.register(self)

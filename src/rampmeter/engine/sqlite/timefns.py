@@ -1,4 +1,5 @@
-"""The SQL functions that depend on the session's time zone, registered per handle.
+"""The SQL functions that depend on the session's time zone, registered per handle after
+functions.py's, whose rm_now / rm_curdate / rm_unix_timestamp / ... they replace.
 
 Rules (MariaDB 10.11's, checked against it in tests/compat/test_time_zones.py):
 - One clock reading per statement: NOW(), CURRENT_TIMESTAMP, CURDATE(), CURTIME(), SYSDATE(),

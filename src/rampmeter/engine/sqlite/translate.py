@@ -112,6 +112,7 @@ class Plan:
     steps: list[tuple[str, tuple[str, str] | None, bool]] = field(default_factory=list)
     first_counts: bool = True                  # do `sql`'s rows count as affected rows
     tz_outputs: list[int] = field(default_factory=list)  # TIMESTAMP outputs (tzcolumns.py)
+    returning: bool = False                    # INSERT / REPLACE / DELETE ... RETURNING
 
 
 def parse(stmt: Statement, text: str) -> exp.Expression:
@@ -254,6 +255,13 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup, *,
         select = _leftmost_select(tree)
         if select is not None and kind != "DO":
             plan.outputs = _outputs(select, stmt, tables, typer)
+    returning = tree.args.get("returning")
+    if isinstance(returning, exp.Returning) and plan.writes:
+        # MariaDB 10.5+: the written rows come back as a result set (Django uses it)
+        plan.returning = True
+        plan.outputs = _outputs(exp.Select(expressions=[e.copy() for e in
+                                                        returning.expressions]),
+                                stmt, tables, typer)
     if steps:  # a multi-table UPDATE / DELETE: several SQLite statements (multi.py)
         for step, _target, _counts in steps:
             _typed_rewrites(step, typer)
@@ -874,7 +882,9 @@ def _flatten(tree: exp.Expression) -> None:
             inner = node.this
             while isinstance(inner, exp.Paren):
                 inner = inner.this
-            if isinstance(inner, _ATOMS) and not isinstance(inner, exp.Paren):
+            # sqlglot's AND / OR / XOR and some binary operators are Funcs too: not atoms
+            if isinstance(inner, _ATOMS) and not isinstance(
+                    inner, (exp.Paren, exp.Connector, exp.Binary)):
                 node.replace(inner)
         elif isinstance(node, exp.Not) and isinstance(node.this, exp.Not) and \
                 node.parent is not None:
