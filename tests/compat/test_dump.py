@@ -68,7 +68,8 @@ def names(request: pytest.FixtureRequest) -> str:
 
 
 def dump(ep: Endpoint, *args: str) -> bytes:
-    return run_tool("mariadb-dump", ep, "--single-transaction", *args).stdout
+    return run_tool("mariadb-dump", ep, "--single-transaction", "--routines", "--events",
+                    "--triggers", *args).stdout
 
 
 @pytest.mark.parametrize("hexblob", [pytest.param(False, id="plain"),

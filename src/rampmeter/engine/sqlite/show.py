@@ -124,6 +124,7 @@ def show(s: SqliteSession, stmt: Statement) -> Result:
         _from_db(r)
         return _filtered(s, r, cols, [])
     if r.accept_any("PROCEDURE", "FUNCTION", "PACKAGE"):
+        r.accept("BODY")   # SHOW PACKAGE BODY STATUS (mariadb-dump --routines)
         r.expect("STATUS")
         cols = [text_column(n, length=64) for n in (
             "Db", "Name", "Type", "Definer", "Modified", "Created", "Security_type",
