@@ -83,3 +83,17 @@ def test_executemany(t, driver):
              [("ok", 1, None), ("r5", 2, None)], many=True),
         "SELECT COUNT(*) FROM t",
     ], checks=("rows", "error", "rowcount"), connect={"a": Options(autocommit=True)})
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql", "mysqlclient", "connector-prep"))
+def test_batch_upsert(t, driver):
+    t.check(driver, [
+        "INSERT INTO t (id, name, n) VALUES (1, 'a', 1), (2, 'b', 2), (3, 'c', 3)",
+        "INSERT INTO t (id, name, n) VALUES (1, 'a', 5), (4, 'd', 4), (2, 'b', 2) "
+        "ON DUPLICATE KEY UPDATE n = n + 10",
+        "SELECT id, name, n FROM t ORDER BY id",
+        "INSERT INTO t (id, name, n) VALUES (1, 'x', 1), (5, 'e', 5), (5, 'f', 6) "
+        "ON DUPLICATE KEY UPDATE name = VALUES(name), n = VALUES(n)",
+        "SELECT id, name, n FROM t ORDER BY id",
+        "SELECT LAST_INSERT_ID()",
+    ])

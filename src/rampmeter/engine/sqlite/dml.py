@@ -350,7 +350,9 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
             plan.auto_column.lower() in plan.insert_columns and \
             not any(_generated(plan, b) for b in (rows or [bound]))
         if explicit:
-            last_id = lastrowid
+            # an upsert's last row may have updated a row: its id is the one MariaDB reports
+            last_id = (_last_explicit_id(plan, rows[-1] if rows else bound) if plan.upsert
+                       else None) or lastrowid
         else:
             last_id = lastrowid - inserted + 1
             s.set_last_insert_id(last_id)
@@ -433,6 +435,16 @@ def _ignored_duplicates(s: SqliteSession, plan: Plan, bound: dict[str, Any],
         except sqlite3.Error:
             pass
     return [Warning_("Warning", errors.ER_DUP_ENTRY, message) for _ in range(count)]
+
+
+def _last_explicit_id(plan: Plan, bound: dict[str, Any]) -> Any:
+    """The AUTO_INCREMENT value the statement's last row gave (None when it gave none)."""
+    auto = (plan.auto_column or "").lower()
+    stores = [st for st in plan.stores if st.column.name.lower() == auto]
+    if not stores:
+        return None
+    value = bound.get(max(stores, key=lambda st: st.row).slot)
+    return value if isinstance(value, int) else None
 
 
 def _generated(plan: Plan, bound: dict[str, Any]) -> bool:
