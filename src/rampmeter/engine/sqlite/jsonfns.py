@@ -1,6 +1,6 @@
 """The JSON functions ORMs emit, registered per handle under their MariaDB names (SQLite would
-otherwise use its own json_type, with other answers): JSON_UNQUOTE, JSON_CONTAINS_PATH,
-JSON_CONTAINS, JSON_TYPE, JSON_QUOTE, JSON_LENGTH, JSON_KEYS. JSON_EXTRACT and JSON_VALID are
+otherwise use its own json_type, with other answers): JSON_UNQUOTE, JSON_VALUE,
+JSON_CONTAINS_PATH, JSON_CONTAINS, JSON_TYPE, JSON_QUOTE, JSON_LENGTH, JSON_KEYS. JSON_EXTRACT and JSON_VALID are
 functions.py's.
 
 Rules (MariaDB 10.11's):
@@ -8,6 +8,8 @@ Rules (MariaDB 10.11's):
   warns 4038; not repeated here).
 - Paths are `$`, `.key`, `."quoted key"`, `[n]` (functions._json_path); JSON_CONTAINS_PATH's
   mode is 'one' or 'all'.
+- JSON_VALUE(doc, path): the scalar at path as text (a string unquoted, true / false / null
+  as MariaDB writes them: 'true', 'false', NULL); NULL for an object, an array or no value.
 - JSON_UNQUOTE of a JSON string literal ("...") gives its text with escapes undone; anything
   else comes back unchanged. JSON_TYPE names are MariaDB's: OBJECT, ARRAY, STRING, INTEGER,
   DOUBLE, BOOLEAN, NULL.
@@ -69,6 +71,20 @@ def json_unquote(v: Any) -> Any:
             return text
         return out if isinstance(out, str) else text
     return text
+
+
+def json_value(doc: Any, path: Any) -> Any:
+    if doc is None or path is None:
+        return None
+    value = _load(doc)
+    if value is _MISSING:
+        return None
+    found = _at(value, path)
+    if found is _MISSING or found is None or isinstance(found, (dict, list)):
+        return None
+    if isinstance(found, bool):
+        return "true" if found else "false"
+    return found if isinstance(found, str) else _dump(found)
 
 
 def json_contains_path(doc: Any, mode: Any, *paths: Any) -> Any:
@@ -155,7 +171,8 @@ def json_keys(doc: Any, path: Any = _MISSING) -> Any:
 
 def register(handle: Handle) -> None:
     for name, nargs, fn in (
-            ("json_unquote", 1, json_unquote), ("json_contains_path", -1, json_contains_path),
+            ("json_unquote", 1, json_unquote), ("json_value", 2, json_value),
+            ("json_contains_path", -1, json_contains_path),
             ("json_contains", 2, json_contains), ("json_contains", 3, json_contains),
             ("json_type", 1, json_type), ("json_quote", 1, json_quote),
             ("json_length", 1, json_length), ("json_length", 2, json_length),
