@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rampmeter.engine.base import Result, UpdateCount, WaitReason
+from rampmeter.engine.sqlite.storage import INFORMATION_SCHEMA
 from rampmeter.sql.reader import Reader
 from rampmeter.sql.statement import Statement
 
@@ -36,7 +37,8 @@ def begin(s: SqliteSession, stmt: Statement) -> Result:
                 r.expect(",")
     r.end()
     if snapshot:
-        s.txn.begin_snapshot(s.engine.databases(), read_only=read_only)
+        s.txn.begin_snapshot([db for db in s.engine.databases()
+                              if db.lower() != INFORMATION_SCHEMA], read_only=read_only)
     else:
         s.txn.begin(read_only=read_only)
     return UpdateCount()
