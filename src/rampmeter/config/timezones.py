@@ -52,7 +52,7 @@ class Zone:
         if self.offset is not None:
             return not self.offset
         if self.info is None:
-            return _system_is_utc()
+            return _SYSTEM_IS_UTC
         return self.name.upper() in ("UTC", "ETC/UTC", "UCT", "ZULU", "ETC/UCT", "ETC/ZULU",
                                      "UNIVERSAL", "ETC/UNIVERSAL", "GMT", "ETC/GMT")
 
@@ -75,8 +75,8 @@ class Zone:
         return utc.replace(tzinfo=dt.UTC).astimezone(self.info).replace(tzinfo=None)
 
 
-def _system_is_utc() -> bool:
-    return time.timezone == 0 and time.altzone == 0
+# The process's zone is read once, at start (as MariaDB reads system_time_zone).
+_SYSTEM_IS_UTC = time.timezone == 0 and time.altzone == 0
 
 
 SYSTEM = Zone("SYSTEM")

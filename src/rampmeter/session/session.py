@@ -110,6 +110,11 @@ class EngineContext:
         """CLIENT_FOUND_ROWS: affected rows of an UPDATE are the rows it matched."""
         return bool(self._s.capabilities & Capability.FOUND_ROWS)
 
+    @property
+    def time_zone(self) -> str:
+        """@@session.time_zone, read on every statement (a dict read, not a lookup)."""
+        return str(self._s.vars["time_zone"])
+
 
 class KillState(enum.IntEnum):
     NONE = 0

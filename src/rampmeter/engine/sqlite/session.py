@@ -112,6 +112,8 @@ class SqliteSession(EngineSession):
         timefns.register(self.handle, self)   # after functions: its clock functions win
         jsonfns.register(self.handle)
         self._utc: dt.datetime | None = None   # the statement's clock reading (timefns.py)
+        self._zone_text = "SYSTEM"
+        self._zone: Zone = timezones.SYSTEM
         fkcheck.register(self)
         updates.register(self)
 
@@ -142,12 +144,18 @@ class SqliteSession(EngineSession):
         return int(getattr(self.context, "row_count", self.stats.row_count))
 
     def time_zone(self) -> Zone:
-        """The session's @@time_zone (validated when it was set)."""
-        try:
-            return timezones.zone(str(self.context.system_variable("time_zone"))) or \
-                timezones.SYSTEM
-        except ServerError:
-            return timezones.SYSTEM
+        """The session's @@time_zone (validated when it was set). Asked by every statement
+        (plans differ for UTC and other zones), so the last answer is kept."""
+        text = getattr(self.context, "time_zone", None)
+        if text is None:
+            try:
+                text = str(self.context.system_variable("time_zone"))
+            except ServerError:
+                text = "SYSTEM"
+        if text != self._zone_text:
+            self._zone = timezones.zone(text) or timezones.SYSTEM
+            self._zone_text = text
+        return self._zone
 
     def statement_utc(self) -> dt.datetime:
         """The moment the running statement started, in UTC (read once, on first use)."""
