@@ -48,7 +48,9 @@ def test_tls_session_and_sha2_full_auth_over_it(server_factory, tmp_path, handli
     cert, key = _self_signed(tmp_path)
     server = server_factory(ssl_cert=str(cert), ssl_key=str(key), thread_handling=handling)
     assert server.query("SELECT @@have_ssl") == (("YES",),)
-    server.query("CREATE USER 'tls'@'%' IDENTIFIED WITH caching_sha2_password BY 'pw'")
+    server.query("CREATE USER 'tls'@'%' IDENTIFIED WITH caching_sha2_password BY 'pw' "
+                 "REQUIRE SSL")
+    server.query("GRANT ALL ON tlsdb.* TO 'tls'@'%'")
     conn = pymysql.connect(host=server.host, port=server.port, user="tls", password="pw",
                            ssl=_client_context())
     try:
@@ -69,12 +71,16 @@ def test_tls_session_and_sha2_full_auth_over_it(server_factory, tmp_path, handli
             assert cur.fetchone()[0].startswith("tls@")
     finally:
         conn.close()
-    # a client that does not ask for TLS still gets in, in the clear
+    # a client that does not ask for TLS still gets in, in the clear, unless its account
+    # REQUIRE SSL: then the right password over plain TCP is 1045, as MariaDB answers
     plain = server.connect()
     with plain.cursor() as cur:
         cur.execute("SHOW SESSION STATUS LIKE 'Ssl_cipher'")
         assert cur.fetchone()[1] == ""
     plain.close()
+    with pytest.raises(pymysql.err.OperationalError) as denied:
+        server.connect(user="tls", password="pw")
+    assert denied.value.args[0] == 1045
 
 
 @pytest.mark.skipif(shutil.which("mariadb") is None, reason="mariadb client not installed")

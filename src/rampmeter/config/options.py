@@ -247,6 +247,9 @@ _OPTIONS: list[Option] = [
     Option("license", Kind.STR, "MIT", "", dynamic=False, cli=False),
     Option("skip_name_resolve", Kind.BOOL, True, "Client host names are never resolved.",
            dynamic=False),
+    Option("skip_grant_tables", Kind.BOOL, False, "Start without checking passwords or "
+           "privileges (to recover a lost root password or a damaged grant file); FLUSH "
+           "PRIVILEGES turns checking on.", dynamic=False, sysvar=False),
     Option("default_authentication_plugin", Kind.ENUM, "mysql_native_password",
            "Plugin for CREATE USER ... IDENTIFIED BY without WITH, and the one offered in the "
            "handshake.", dynamic=False,

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.engine.base import PreparedStatement, Result
 from rampmeter.errors import ServerError
-from rampmeter.session import admin, show
+from rampmeter.session import admin, grantsql, required, show, usersql
 from rampmeter.sql.statement import Statement
 
 if TYPE_CHECKING:
@@ -34,14 +34,20 @@ _SESSION_ROUTES: dict[str, Route] = {
     "KILL": admin.kill,
     "FLUSH": admin.flush,
     "SHOW": show.dispatch,
-    "GRANT": admin.grant,
-    "REVOKE": admin.grant,
+    "GRANT": grantsql.grant,
+    "REVOKE": grantsql.revoke,
     "SHUTDOWN": admin.shutdown,
 }
-_USER_ROUTES: dict[str, Route] = {
-    "CREATE": admin.create_user,
-    "ALTER": admin.alter_user,
-    "DROP": admin.drop_user,
+# (first word, object word) -> route: account statements.
+_USER_ROUTES: dict[tuple[str, str], Route] = {
+    ("CREATE", "USER"): usersql.create_user,
+    ("ALTER", "USER"): usersql.alter_user,
+    ("DROP", "USER"): usersql.drop_user,
+    ("RENAME", "USER"): usersql.rename_user,
+    ("CREATE", "ROLE"): grantsql.create_role,
+    ("DROP", "ROLE"): grantsql.drop_role,
+    ("SET", "ROLE"): grantsql.set_role,
+    ("SET", "DEFAULT"): grantsql.set_default_role,
 }
 
 # (first word, second word) -> Com_* status name; a None second word matches any.
@@ -72,6 +78,8 @@ _COM = {
     "Com_show_fields", ("SHOW", "FIELDS"): "Com_show_fields", ("SHOW", "INDEX"): "Com_show_keys",
     ("SHOW", "KEYS"): "Com_show_keys", ("SHOW", "ENGINES"): "Com_show_storage_engines",
     ("SHOW", "GRANTS"): "Com_show_grants", ("SHOW", "COLLATION"): "Com_show_collations",
+    ("CREATE", "ROLE"): "Com_create_role", ("DROP", "ROLE"): "Com_drop_role",
+    ("RENAME", "USER"): "Com_rename_user",
 }
 _SCOPE_WORDS = {"GLOBAL", "SESSION", "LOCAL", "FULL"}
 
@@ -96,9 +104,15 @@ def _session_route(words: Sequence[str]) -> Route | None:
     if not words:
         return None
     first = words[0]
-    if first in _USER_ROUTES and len(words) > 1 and (
-            words[1] == "USER" or tuple(words[1:3]) == ("OR", "REPLACE") and "USER" in words):
-        return _USER_ROUTES[first]
+    if len(words) > 1:
+        second = words[1]
+        if second in ("OR", "IF") and len(words) > 3:  # CREATE OR REPLACE USER / ROLE
+            second = words[3] if second == "OR" else second
+        if first == "SET" and second == "DEFAULT" and words[2:3] != ("ROLE",):
+            second = ""
+        route = _USER_ROUTES.get((first, second))
+        if route is not None:
+            return route
     return _SESSION_ROUTES.get(first)
 
 
@@ -107,6 +121,10 @@ def execute(s: Session, stmt: Statement) -> Result:
     name = com_name(words)
     if name:
         s.counters[name] += 1
+    sec = s.security
+    if sec is not None and sec.hourly is not None:
+        key, limits = sec.hourly
+        s.ctx.user_connections.statement(key, limits, stmt.kind in _UPDATES)
     route = _session_route(words)
     if route is not None:
         result = route(s, stmt)
@@ -114,7 +132,13 @@ def execute(s: Session, stmt: Statement) -> Result:
             return result
     if s.engine is None:
         raise ServerError(errors.ER_UNKNOWN_ERROR, "no engine session")
+    required.check(s, stmt)
     return s.engine.execute(stmt)
+
+
+# Statements MAX_UPDATES_PER_HOUR counts (MariaDB's CF_CHANGES_DATA commands).
+_UPDATES = frozenset({"INSERT", "REPLACE", "UPDATE", "DELETE", "CREATE", "DROP", "ALTER",
+                      "RENAME", "TRUNCATE", "GRANT", "REVOKE", "LOAD", "SET"})
 
 
 _SESSION_STATEMENT = "session"
@@ -125,6 +149,7 @@ def prepare(s: Session, stmt: Statement) -> PreparedStatement:
         return PreparedStatement(stmt.text, stmt.param_count, [],
                                  handle=(_SESSION_STATEMENT, stmt))
     assert s.engine is not None
+    required.check(s, stmt)
     return s.engine.prepare(stmt)
 
 
@@ -136,6 +161,8 @@ def execute_prepared(s: Session, prepared: PreparedStatement, params: Sequence[A
             stmt = s.scan(_substitute(stmt, params))
         return execute(s, stmt)
     assert s.engine is not None
+    if isinstance(handle, Statement):
+        required.check(s, handle)  # privileges may have changed since the prepare
     return s.engine.execute_prepared(prepared, params)
 
 

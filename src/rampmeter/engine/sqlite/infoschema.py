@@ -100,7 +100,10 @@ def columns(s: SqliteSession) -> tuple[list[Column], Rows]:
             if tdef is None:
                 continue
             described = {c.name: c for c in catalog.table_columns(tdef, db)}
+            visible = getattr(s.context, "visible", None)
             for pos, c in enumerate(tdef.columns, 1):
+                if visible is not None and not visible(db, t, c.name):
+                    continue
                 tc = described[c.name]
                 st = c.type
                 chars = st.max_chars if st.is_string else None

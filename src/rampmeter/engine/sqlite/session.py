@@ -32,12 +32,14 @@ from rampmeter.engine.base import (
     PreparedStatement,
     Result,
     SessionContext,
+    TableAccess,
     TableColumn,
     TableIndex,
     WaitHook,
     WaitReason,
 )
 from rampmeter.engine.sqlite import catalog, control, ddl, dml, errmap, functions, show
+from rampmeter.engine.sqlite.access import table_access
 from rampmeter.engine.sqlite.catalog import TableDef
 from rampmeter.engine.sqlite.dml import Execution
 from rampmeter.engine.sqlite.handle import Handle
@@ -269,6 +271,18 @@ class SqliteSession(EngineSession):
             engine.cache_plan(key, plan)
         return plan
 
+    def access(self, stmt: Statement | str) -> tuple[TableAccess, ...]:
+        """What a DML statement reads and writes, per table (access.py), cached by shape."""
+        if isinstance(stmt, str):
+            stmt = self.scan(stmt)
+        engine = self.engine
+        key = (stmt.shape, self._db, engine.schema_version, "access")
+        found = engine.cached_plan(key)
+        if found is None:
+            found = table_access(stmt, self._db, self.table_def)
+            engine.cache_plan(key, found)
+        return found  # type: ignore[no-any-return]
+
     def make_visible(self, plan: Plan) -> None:
         """Attach the databases the plan reads (a missing one is left to fail as 1146) and
         materialize its information_schema tables."""
@@ -401,16 +415,22 @@ class SqliteSession(EngineSession):
 
     # --- metadata -------------------------------------------------------------------------------
     def list_databases(self) -> list[str]:
-        return self.engine.databases()
+        """The databases this session's account may see (SessionContext.visible)."""
+        visible = getattr(self.context, "visible", None)
+        names = self.engine.databases()
+        return names if visible is None else [d for d in names if visible(d)]
 
     def list_tables(self, database: str | None = None) -> list[str]:
+        """The tables of a database this session's account may see."""
         db = database or self._db
         if db is None:
             raise ServerError(errors.ER_NO_DB_ERROR)
         if db.lower() == INFORMATION_SCHEMA:
             return sorted(INFOSCHEMA_TABLES)
         with self.handle.meta_conn(db, self._db) as (conn, schema):
-            return catalog.table_names(conn, schema)
+            names = catalog.table_names(conn, schema)
+        visible = getattr(self.context, "visible", None)
+        return names if visible is None else [t for t in names if visible(db, t)]
 
     def table_columns(self, table: str, database: str | None = None) -> list[TableColumn]:
         db, stored = self.resolve_table(database, table)

@@ -195,7 +195,10 @@ class _Tables:
         return None
 
 
-def translate(stmt: Statement, database: str | None, lookup: TableLookup) -> Plan:
+def qualified(stmt: Statement, database: str | None,
+              lookup: TableLookup) -> tuple[exp.Expression, _Tables, list[str]]:
+    """The statement's sqlglot tree with every table qualified by its database, the tables it
+    names, and the information_schema tables it reads (also what access.py reads)."""
     kind = stmt.kind
     shape = stmt.shape
     text = shape
@@ -209,6 +212,12 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup) -> Pla
     tree = parse(stmt, text)
     tables = _Tables(lookup)
     infoschema = _qualify(tree, database, tables)
+    return tree, tables, infoschema
+
+
+def translate(stmt: Statement, database: str | None, lookup: TableLookup) -> Plan:
+    kind = stmt.kind
+    tree, tables, infoschema = qualified(stmt, database, lookup)
     plan = Plan("", kind, infoschema=tuple(dict.fromkeys(infoschema)))
     plan.databases = tuple(dict.fromkeys(
         db for db, _t, _d in tables.by_alias.values() if db.lower() != INFORMATION_SCHEMA))

@@ -1,0 +1,224 @@
+"""Which tables and columns a DML statement reads and writes: the engine's answer to
+EngineSession.access, for the session's privilege checks (session/privileges.py).
+
+Rules:
+- Read from the statement's sqlglot tree once its tables are qualified (translate.qualified),
+  before any rewrite, and cached with the plans (by shape, database and schema version), so a
+  shape is analysed once whoever runs it.
+- A table that does not exist is reported too (exists=False): privileges are checked before
+  existence, so an account without privileges gets 1142, not 1146, as in MariaDB.
+- Columns are resolved as MariaDB resolves names: a qualified column belongs to the table of
+  that alias; an unqualified one to the nearest enclosing query (or UPDATE / DELETE) whose own
+  tables have a column of that name (so a correlated subquery's outer columns are the outer
+  table's); a name that is a select-list alias in ORDER BY / GROUP BY / HAVING is the alias.
+  Columns of derived tables and CTEs are checked where the derived query reads them.
+- Writes: INSERT / REPLACE into the target's listed columns (every column without a list);
+  ON DUPLICATE KEY UPDATE updates its SET columns; REPLACE also deletes; UPDATE writes its SET
+  columns; DELETE deletes from its targets. Everything else a statement names is read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlglot import exp
+
+from rampmeter.engine.base import TableAccess
+from rampmeter.engine.sqlite.catalog import TableDef
+from rampmeter.engine.sqlite.translate import INFORMATION_SCHEMA, TableLookup, qualified
+from rampmeter.sql.statement import Statement
+
+_QUERY_NODES = (exp.Select, exp.Update, exp.Delete)
+_ALIAS_SCOPES = (exp.Order, exp.Group, exp.Having)
+
+
+@dataclass
+class _Use:
+    database: str
+    table: str
+    tdef: TableDef | None
+    read: bool = False
+    insert: bool = False
+    update: bool = False
+    delete: bool = False
+    upsert: bool = False
+    columns_read: dict[str, None] = field(default_factory=dict)
+    inserted: dict[str, None] = field(default_factory=dict)
+    updated: dict[str, None] = field(default_factory=dict)
+    star: bool = False
+
+    def frozen(self) -> TableAccess:
+        star = tuple(c.name for c in self.tdef.columns) if self.star and self.tdef else ()
+        return TableAccess(self.database, self.table, self.tdef is not None, self.read,
+                           self.insert, self.update, self.delete, self.upsert,
+                           tuple(self.columns_read), tuple(self.inserted),
+                           tuple(self.updated), star)
+
+
+def table_access(stmt: Statement, database: str | None,
+                 lookup: TableLookup) -> tuple[TableAccess, ...]:
+    tree, tables, _infoschema = qualified(stmt, database, lookup)
+    return _Analysis(tree, tables.by_alias).run(replace=stmt.kind == "REPLACE")
+
+
+class _Analysis:
+    def __init__(self, tree: exp.Expression,
+                 by_alias: dict[str, tuple[str, str, TableDef | None]]) -> None:
+        self.tree = tree
+        self.by_alias = by_alias
+        self.uses: dict[tuple[str, str], _Use] = {}
+        self.skip: set[int] = set()     # ids of Column nodes that are write targets
+
+    def use(self, alias: str) -> _Use | None:
+        entry = self.by_alias.get(alias.lower())
+        if entry is None or entry[0].lower() == INFORMATION_SCHEMA:
+            return None
+        db, name, tdef = entry
+        stored = tdef.name if tdef is not None else name
+        key = (db, stored.lower())
+        found = self.uses.get(key)
+        if found is None:
+            found = self.uses[key] = _Use(db, stored, tdef)
+        return found
+
+    def run(self, *, replace: bool) -> tuple[TableAccess, ...]:
+        tree = self.tree
+        targets: set[int] = set()
+        if isinstance(tree, exp.Insert):
+            targets = self._insert(tree, replace)
+        elif isinstance(tree, exp.Update):
+            targets = self._update(tree)
+        elif isinstance(tree, exp.Delete):
+            targets = self._delete(tree)
+        for table in tree.find_all(exp.Table):
+            if id(table) in targets or not table.name:
+                continue
+            u = self.use(table.alias_or_name)
+            if u is not None:
+                u.read = True
+        for col in tree.find_all(exp.Column):
+            if id(col) not in self.skip:
+                self._column(col)
+        for select in tree.find_all(exp.Select):
+            if any(isinstance(e, exp.Star) for e in select.expressions):
+                for alias in _own_tables(select):
+                    u = self.use(alias)
+                    if u is not None:
+                        u.star = True
+        return tuple(u.frozen() for u in self.uses.values())
+
+    # --- writes ---------------------------------------------------------------------------
+    def _insert(self, tree: exp.Insert, replace: bool) -> set[int]:
+        node = tree.this
+        table = node.this if isinstance(node, exp.Schema) else node
+        if not isinstance(table, exp.Table):
+            return set()
+        u = self.use(table.alias_or_name)
+        if u is None:
+            return {id(table)}
+        u.insert = True
+        u.delete = replace
+        if isinstance(node, exp.Schema):
+            for c in node.expressions:
+                u.inserted[c.name] = None
+                self.skip.add(id(c))
+        elif u.tdef is not None:
+            for cd in u.tdef.columns:
+                u.inserted[cd.name] = None
+        conflict = tree.args.get("conflict")
+        if isinstance(conflict, exp.OnConflict):
+            u.upsert = True
+            u.update = True
+            for eq in conflict.expressions or ():
+                if isinstance(eq, exp.EQ) and isinstance(eq.this, exp.Column):
+                    u.updated[eq.this.name] = None
+                    self.skip.add(id(eq.this))
+        return {id(table)}
+
+    def _update(self, tree: exp.Update) -> set[int]:
+        target = tree.this
+        default = target.alias_or_name if isinstance(target, exp.Table) else None
+        for eq in tree.expressions:
+            if not isinstance(eq, exp.EQ) or not isinstance(eq.this, exp.Column):
+                continue
+            col = eq.this
+            u = self.use(col.table or default or "")
+            if u is not None:
+                u.update = True
+                u.updated[col.name] = None
+            self.skip.add(id(col))
+        return set()
+
+    def _delete(self, tree: exp.Delete) -> set[int]:
+        named = tree.args.get("tables") or [tree.this]
+        out: set[int] = set()
+        for t in named:
+            if isinstance(t, exp.Table):
+                u = self.use(t.alias_or_name)
+                if u is not None:
+                    u.delete = True
+                if tree.args.get("tables") is None:
+                    out.add(id(t))
+        return out
+
+    # --- reads ----------------------------------------------------------------------------
+    def _column(self, col: exp.Column) -> None:
+        if isinstance(col.this, exp.Star):
+            u = self.use(col.table)
+            if u is not None:
+                u.star = u.read = True
+            return
+        name = col.name
+        if col.table:
+            u = self.use(col.table)
+            if u is not None and (u.tdef is None or u.tdef.column(name) is not None):
+                u.columns_read[name] = None
+            return
+        for query in _enclosing_queries(col):
+            if _is_select_alias(col, query):
+                return
+            for alias in _own_tables(query):
+                u = self.use(alias)
+                if u is not None and u.tdef is not None and u.tdef.column(name) is not None:
+                    u.columns_read[name] = None
+                    return
+
+
+def _enclosing_queries(node: exp.Expression):  # noqa: ANN202 - a generator of query nodes
+    parent = node.parent
+    while parent is not None:
+        if isinstance(parent, _QUERY_NODES):
+            yield parent
+        parent = parent.parent
+
+
+def _is_select_alias(col: exp.Column, query: exp.Expression) -> bool:
+    if not isinstance(query, exp.Select):
+        return False
+    inside = col.find_ancestor(*_ALIAS_SCOPES)
+    if inside is None or inside.parent is not query:
+        return False
+    return any(isinstance(e, exp.Alias) and e.alias.lower() == col.name.lower()
+               for e in query.expressions)
+
+
+def _own_tables(query: exp.Expression) -> list[str]:
+    """Aliases of the tables a query reads directly (not those of its subqueries)."""
+    candidates: list[exp.Expression] = []
+    if isinstance(query, exp.Select):
+        frm = query.args.get("from_")
+        if frm is not None:
+            candidates.append(frm.this)
+        candidates.extend(j.this for j in query.args.get("joins") or ())
+    else:
+        candidates.append(query.this)
+        for key in ("using", "tables", "from_"):
+            extra = query.args.get(key)
+            if isinstance(extra, list):
+                candidates.extend(extra)
+            elif isinstance(extra, exp.From):
+                candidates.append(extra.this)
+        this = query.this
+        if isinstance(this, exp.Table):
+            candidates.extend(j.this for j in this.args.get("joins") or ())
+    return [c.alias_or_name for c in candidates if isinstance(c, exp.Table) and c.name]
