@@ -34,6 +34,7 @@ from rampmeter.protocol.auth import RsaKeyPair
 from rampmeter.session.aclfile import DamagedGrantFile
 from rampmeter.session.aclstore import AccountStore
 from rampmeter.session.context import ServerContext
+from rampmeter.session.mysqldb import MysqlMirror
 from rampmeter.session.registry import Registry
 
 
@@ -100,6 +101,11 @@ class RunningServer:
             request_shutdown=lambda: threading.Thread(target=self.stop, daemon=True).start(),
             log=log,
         )
+        self.mirror = MysqlMirror(self.engine, gv, log)
+        try:
+            accounts.add_listener(self.mirror)
+        except Exception:  # noqa: BLE001 - the grant file is the truth; the view can wait
+            log.exception("could not write the mysql database's grant tables")
         self.server = Server(self.ctx, self.handler, self.extra_handler, tls)
         self.server.bind()
         self.server.start()
@@ -125,6 +131,7 @@ class RunningServer:
         if self.stopped.is_set():
             return
         self.server.stop()
+        self.mirror.close()
         self.engine.close()
         self.stopped.set()
 

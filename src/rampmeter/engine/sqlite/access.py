@@ -136,18 +136,24 @@ class _Analysis:
         return {id(table)}
 
     def _update(self, tree: exp.Update) -> set[int]:
+        """The tables whose columns are SET are written, not read (their other columns are
+        checked as columns read); the other tables of a multi-table UPDATE are read."""
         target = tree.this
         default = target.alias_or_name if isinstance(target, exp.Table) else None
+        written: set[str] = set()
         for eq in tree.expressions:
             if not isinstance(eq, exp.EQ) or not isinstance(eq.this, exp.Column):
                 continue
             col = eq.this
-            u = self.use(col.table or default or "")
+            alias = col.table or default or ""
+            u = self.use(alias)
             if u is not None:
                 u.update = True
                 u.updated[col.name] = None
+                written.add(alias.lower())
             self.skip.add(id(col))
-        return set()
+        return {id(t) for t in tree.find_all(exp.Table)
+                if t.alias_or_name.lower() in written}
 
     def _delete(self, tree: exp.Delete) -> set[int]:
         named = tree.args.get("tables") or [tree.this]
