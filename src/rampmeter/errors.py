@@ -289,6 +289,7 @@ ERRORS: dict[int, ErrorSpec] = {
 # Privileges and accounts (session/privileges.py). Texts and SQLSTATEs as MariaDB 10.11 sends
 # them (measured with the mariadb client against 10.11.19).
 ER_OPEN_AS_READONLY = 1036
+ER_NOT_FORM_FILE = 1033
 ER_PASSWD_LENGTH = 1372
 ER_ERROR_ON_WRITE = 1026
 ER_USER_CREATE_EXISTS = 1973
@@ -312,6 +313,7 @@ ER_ACCOUNT_HAS_BEEN_LOCKED = 4151
 
 ERRORS.update({
     ER_PASSWD_LENGTH: ErrorSpec("ER_PASSWD_LENGTH", "HY000", "Password hash should be a 41-digit hexadecimal number"),
+    ER_NOT_FORM_FILE: ErrorSpec("ER_NOT_FORM_FILE", "HY000", "Incorrect information in file: '%s'"),
     ER_OPEN_AS_READONLY: ErrorSpec("ER_OPEN_AS_READONLY", "HY000", "Table '%s' is read only"),
     ER_ERROR_ON_WRITE: ErrorSpec("ER_ERROR_ON_WRITE", "HY000", "Error writing file '%s' (errno: %d \"%s\")"),
     ER_USER_CREATE_EXISTS: ErrorSpec("ER_USER_CREATE_EXISTS", "HY000", "Can't create user '%s'@'%s'; it already exists"),

@@ -154,7 +154,8 @@ class SessionContext(Protocol):
 
     # Optional: `visible(database, table=None, column=None) -> bool`, whether the account may
     # see that database / table / column; engines list only what it allows (SHOW DATABASES,
-    # SHOW TABLES, information_schema). Contexts without it see everything.
+    # SHOW TABLES, information_schema). Contexts without it see everything. Optional too:
+    # `column_privileges(database, table, column) -> str`, COLUMNS.PRIVILEGES ('select,insert').
 
     def virtual_table(self, schema: str, table: str) -> tuple[list[Column], list[tuple[Any, ...]]] | None:
         """Rows of a server-provided table (information_schema.PROCESSLIST, THREAD_POOL_*...),

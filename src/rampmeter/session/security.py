@@ -24,6 +24,7 @@ from rampmeter.session.grants import GrantTables, TableAccessBits
 from rampmeter.session.privileges import (
     ADMIN_ACLS,
     ALL_BITS,
+    COL_ACLS,
     DB_ACLS,
     TABLE_ACLS,
     P,
@@ -225,6 +226,11 @@ class SecurityContext:
             return True
         t = self.table_bits(db, table)
         return bool(t.table & TABLE_ACLS or t.column(column))
+
+    def column_bits(self, db: str, table: str, column: str) -> int:
+        """What the account may do with one column (global | database | table | column)."""
+        t = self.table_bits(db, table)
+        return (self.db_bits(db) | t.table | t.column(column)) & COL_ACLS
 
     def may_see_threads_of(self, login_user: str) -> bool:
         """PROCESSLIST and the pool's queue: other users' threads need PROCESS."""

@@ -44,6 +44,7 @@ from rampmeter.protocol.constants import Capability, ServerStatus
 from rampmeter.sched.priority import PriorityInputs
 from rampmeter.session.context import ServerContext
 from rampmeter.session.names import check_database_name
+from rampmeter.session.privileges import COL_ACLS, P
 from rampmeter.session.security import SecurityContext
 from rampmeter.sql import charsets
 from rampmeter.sql.lexer import Dialect
@@ -63,6 +64,9 @@ _WAIT_STATE = {
     WaitReason.NET: "Writing to net",
 }
 
+
+_COLUMN_PRIVILEGES = ((P.SELECT, "select"), (P.INSERT, "insert"), (P.UPDATE, "update"),
+                      (P.REFERENCES, "references"))
 
 _AUTOCOMMIT = int(ServerStatus.AUTOCOMMIT)
 _IN_TRANS = int(ServerStatus.IN_TRANS)
@@ -107,6 +111,13 @@ class EngineContext:
         if column is None:
             return sec.may_see_table(database, table)
         return sec.may_see_column(database, table, column)
+
+    def column_privileges(self, database: str, table: str, column: str) -> str:
+        """information_schema.COLUMNS.PRIVILEGES: what the account may do with the column."""
+        sec = self._s.security
+        bits = COL_ACLS if sec is None or sec.unchecked else \
+            sec.column_bits(database, table, column)
+        return ",".join(name for bit, name in _COLUMN_PRIVILEGES if bits & bit)
 
     def system_variable(self, name: str, scope: str | None = None) -> Any:
         return self._s.system_variable(name, scope)

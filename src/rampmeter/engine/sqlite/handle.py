@@ -21,6 +21,7 @@ Rules:
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -35,6 +36,9 @@ if TYPE_CHECKING:
 
 _PROGRESS_EVERY = 100_000   # SQLite VM instructions (about a millisecond)
 _CACHE_KIB = 256            # page cache per session and database (SQLite's default: 2000 KiB)
+
+
+log = logging.getLogger("rampmeter.engine")
 
 
 class Handle:
@@ -112,13 +116,23 @@ class Handle:
         while len(self._attached) >= self._attach_limit - 1:
             victim = next(k for k in self._attached if k != (current or "").lower())
             self.detach(victim)
-        self.conn.execute(f"ATTACH DATABASE ? AS {q(database)}",
-                          (str(self.engine.path(database)),))
-        self.conn.execute(f"PRAGMA {q(database)}.synchronous={self.engine.synchronous}")
-        # Thousands of sessions each with SQLite's default 2 MiB page cache per database cost
-        # gigabytes (611 MiB RSS at 1024 sysbench read-only connections); the OS page cache
-        # holds the file for everyone anyway.
-        self.conn.execute(f"PRAGMA {q(database)}.cache_size=-{_CACHE_KIB}")
+        try:
+            self.conn.execute(f"ATTACH DATABASE ? AS {q(database)}",
+                              (str(self.engine.path(database)),))
+            self.conn.execute(f"PRAGMA {q(database)}.synchronous={self.engine.synchronous}")
+            # Thousands of sessions each with SQLite's default 2 MiB page cache per database
+            # cost gigabytes (611 MiB RSS at 1024 sysbench read-only connections); the OS page
+            # cache holds the file for everyone anyway.
+            self.conn.execute(f"PRAGMA {q(database)}.cache_size=-{_CACHE_KIB}")
+        except sqlite3.DatabaseError as exc:
+            # A damaged file (not SQLite, unreadable): this client's error, nobody else's.
+            try:
+                self.conn.execute(f"DETACH DATABASE {q(database)}")
+            except sqlite3.Error:
+                pass
+            log.warning("database %r cannot be opened: %s", database, exc)
+            raise ServerError(errors.ER_NOT_FORM_FILE,
+                              f"./{self.engine.path(database).name}") from None
         self._attached[key] = (database, gen)
         return database
 

@@ -101,6 +101,7 @@ def columns(s: SqliteSession) -> tuple[list[Column], Rows]:
                 continue
             described = {c.name: c for c in catalog.table_columns(tdef, db)}
             visible = getattr(s.context, "visible", None)
+            privileges = getattr(s.context, "column_privileges", None)
             for pos, c in enumerate(tdef.columns, 1):
                 if visible is not None and not visible(db, t, c.name):
                     continue
@@ -133,7 +134,8 @@ def columns(s: SqliteSession) -> tuple[list[Column], Rows]:
                              scale, st.fsp if st.is_temporal and st.name != "date" else None,
                              st.charset if st.is_text else None,
                              st.collation if st.is_text else None, tc.column_type, tc.key,
-                             tc.extra, "select,insert,update,references", c.comment, "NEVER",
+                             tc.extra, privileges(db, t, c.name) if privileges else
+                             "select,insert,update,references", c.comment, "NEVER",
                              None))
     ints = {"ORDINAL_POSITION", "CHARACTER_MAXIMUM_LENGTH", "CHARACTER_OCTET_LENGTH",
             "NUMERIC_PRECISION", "NUMERIC_SCALE", "DATETIME_PRECISION"}

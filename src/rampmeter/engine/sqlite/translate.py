@@ -736,6 +736,7 @@ _FUNCTION_NODES: dict[type[exp.Expression], str] = {
     exp.CurrentSchema: "rm_database",
     exp.CurrentVersion: "rm_version",
     exp.CurrentUser: "rm_current_user",
+    exp.CurrentRole: "rm_current_role",
     exp.SessionUser: "rm_user",
     exp.CurrentTimestamp: "rm_now",
     exp.CurrentDate: "rm_curdate",
