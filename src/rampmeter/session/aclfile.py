@@ -85,7 +85,10 @@ def _str(item: dict[str, Any], key: str, default: str | None = None) -> str:
     return value
 
 
-def _int(item: dict[str, Any], key: str, default: int = 0, maximum: int = 2**64 - 1) -> int:
+def _int(item: dict[str, Any], key: str, default: int | None = 0,
+         maximum: int = 2**64 - 1) -> int:
+    if default is None and key not in item:
+        raise ValueError(f"{key!r} is missing")
     value = item.get(key, default)
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= maximum:
         raise ValueError(f"{key!r} must be an integer in 0..{maximum}, not {value!r}")
@@ -136,7 +139,7 @@ def _read_v2(data: dict[str, Any]) -> GrantTables:
         tables.accounts[acct.key] = acct
     for item in _list(data, "db"):
         tables.dbs.append(DbGrant(_str(item, "user"), _str(item, "host"), _str(item, "db"),
-                                  _int(item, "access")))
+                                  _int(item, "access", None)))
     for item in _list(data, "tables"):
         columns = item.get("columns", {})
         if not isinstance(columns, dict) or not all(
@@ -144,7 +147,7 @@ def _read_v2(data: dict[str, Any]) -> GrantTables:
                 for k, v in columns.items()):
             raise ValueError("table grant columns must map names to integers")
         g = TableGrant(_str(item, "user"), _str(item, "host"), _str(item, "db"),
-                       _str(item, "table"), _int(item, "access"), dict(columns),
+                       _str(item, "table"), _int(item, "access", None), dict(columns),
                        _str(item, "grantor", ""))
         tables.tables[(g.user, g.host.lower(), g.db, g.table.lower())] = g
     for item in _list(data, "roles"):
