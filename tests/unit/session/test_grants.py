@@ -131,3 +131,24 @@ def test_all_privileges_skip_every_check(tmp_path: Path) -> None:
     sec = SecurityContext(store, user="root", host="127.0.0.1", account=root)
     assert sec.unchecked
     sec.check_table(TableNeed("x", "y", DB_ACLS))
+
+
+def test_thread_pool_queue_rows_of_others_need_process(tmp_path: Path) -> None:
+    """information_schema.THREAD_POOL_QUEUES: another user's queued connection is shown only
+    to an account with PROCESS (issue 10: the pool's tables follow the privileges)."""
+    from types import SimpleNamespace
+
+    from rampmeter.session import infoschema
+
+    t = _tables()
+    mine = SimpleNamespace(user="u")
+    theirs = SimpleNamespace(user="root")
+    sessions = {1: mine, 2: theirs}
+    queue = [(0, 0, 1, 1, 10), (0, 1, 1, 2, 20), (0, 2, 1, None, 30)]
+    for role, expected in ((None, [1]), ("r2", [1, 2, None])):
+        sec = _sec(t, role)
+        s = SimpleNamespace(security=sec, ctx=SimpleNamespace(
+            pool_table=lambda name: queue, registry=SimpleNamespace(get=sessions.get)))
+        s.may_see = lambda other, sec=sec: sec.may_see_threads_of(other.user)
+        _cols, rows = infoschema.table(s, "information_schema", "THREAD_POOL_QUEUES")
+        assert [r[3] for r in rows] == expected
