@@ -192,6 +192,8 @@ def test_database_grants_and_the_current_database(tables: Accounts) -> None:
         f"WHERE TABLE_SCHEMA = '{db}' ORDER BY 1",
         f"GRANT SELECT ON {db}.t TO '{user}'@'%'", f"GRANT DELETE ON {db}.t TO '{user}'@'%'",
         f"GRANT SELECT ON {db}.* TO '{user}'@'%'", f"GRANT UPDATE ON {db}.* TO '{user}'@'%'",
+        f"GRANT SELECT ON {db}.t TO '{user}_new'@'%' IDENTIFIED BY 'x'",
+        f"GRANT SELECT ON {db}.t TO '{user}_new'@'%'",
     ], database=db)
 
 

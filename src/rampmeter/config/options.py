@@ -256,7 +256,9 @@ _OPTIONS: list[Option] = [
            choices=("mysql_native_password", "caching_sha2_password")),
     Option("performance_schema", Kind.BOOL, False, "", dynamic=False, cli=False),
     Option("read_only", Kind.BOOL, False, "Refuse writes from non-administrators."),
-    Option("max_user_connections", Kind.INT, 0, "", minimum=0, maximum=4294967295),
+    Option("max_user_connections", Kind.INT, 0, "Sessions one account may have at once (0: no "
+           "limit); an account's own MAX_USER_CONNECTIONS wins.", minimum=0,
+           maximum=4294967295),
     Option("back_log", Kind.INT, 900, "Listen backlog.", dynamic=False, minimum=1, maximum=65535),
     # --- timeouts, packets ------------------------------------------------------------------
     Option("connect_timeout", Kind.INT, 10, "Seconds a client has to finish the handshake.",

@@ -210,8 +210,7 @@ def grant(s: Session, stmt: Statement) -> UpdateCount:
     if table is not None:
         _existing_table(s, db or "", table, columns)
     auto_create = "NO_AUTO_CREATE_USER" not in s.vars["sql_mode"]
-    account_change = opts.ssl is not None or opts.limits or opts.locked is not None
-    if account_change or any(a is not None for *_, a in grantees):
+    if opts.ssl is not None or opts.limits or opts.locked is not None:
         require_user_admin(s, P.UPDATE)
     grantor = s.current_user
 
@@ -262,6 +261,7 @@ def _grantee_account(s: Session, t: GrantTables, user: str, host: str, auth: Aut
         acct = Account(user, host, plugin, auth_string(auth, plugin) if auth else "")
         t.accounts[acct.key] = acct
     elif auth is not None:
+        require_user_admin(s, P.UPDATE)  # a new password for an existing account
         acct.plugin = auth.plugin or acct.plugin
         acct.auth_string = auth_string(auth, acct.plugin)
     return acct

@@ -93,7 +93,20 @@ def needs(s: Session, stmt: Statement) -> list[TableNeed]:
 def dml_needs(s: Session, stmt: Statement) -> list[TableNeed]:
     if s.engine is None:
         return []
-    return [_table_need(a) for a in s.engine.access(stmt)]
+    access = s.engine.access(stmt)
+    cached = _NEEDS.get(id(access))
+    if cached is not None and cached[0] is access:
+        return cached[1]
+    found = [_table_need(a) for a in access]
+    if len(_NEEDS) > 4096:
+        _NEEDS.clear()
+    _NEEDS[id(access)] = (access, found)
+    return found
+
+
+# The engine caches a shape's access tuple; its needs are kept beside it (by identity, the
+# tuple held so that its id is not reused).
+_NEEDS: dict[int, tuple[tuple[TableAccess, ...], list[TableNeed]]] = {}
 
 
 def _table_need(a: TableAccess) -> TableNeed:

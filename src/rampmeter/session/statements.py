@@ -2,10 +2,14 @@
 
 Rules:
 - The route is decided by the statement's leading words (Statement.words, from the front door):
-  SET, USE, KILL, SHOW <server things>, FLUSH <server things>, CREATE/ALTER/DROP USER,
-  GRANT/REVOKE and SHUTDOWN are the session's; everything else, including SELECT @@var and
+  SET, USE, KILL, SHOW <server things>, FLUSH <server things>, CREATE / ALTER / DROP / RENAME
+  USER, CREATE / DROP ROLE, SET [DEFAULT] ROLE, GRANT / REVOKE and SHUTDOWN are the session's
+  (each checks its own privileges); everything else, including SELECT @@var and
   information_schema queries, is the engine's, which asks the session for those values
   through SessionContext.
+- An engine statement is checked before the engine runs it (required.py: privileges.py's
+  rules), at COM_STMT_PREPARE and again at each execute; an account's hourly limits count
+  every statement (login.py).
 - Every statement bumps its Com_* counter (MariaDB names) before it runs, as MariaDB counts
   statements that then fail.
 - Prepared statements of session-routed SQL (a driver may prepare `SET NAMES` or `SHOW ...`) are
