@@ -118,6 +118,7 @@ class TableAccess:
     columns_inserted: tuple[str, ...] = ()
     columns_updated: tuple[str, ...] = ()
     star: tuple[str, ...] = ()
+    temporary: bool = False             # the session's own temporary table: no check applies
 
 
 @dataclass(frozen=True, slots=True)

@@ -125,10 +125,7 @@ def execute(s: Session, stmt: Statement) -> Result:
     name = com_name(words)
     if name:
         s.counters[name] += 1
-    sec = s.security
-    if sec is not None and sec.hourly is not None:
-        key, limits = sec.hourly
-        s.ctx.user_connections.statement(key, limits, stmt.kind in _UPDATES)
+    _count_hourly(s, stmt)
     route = _session_route(words)
     if route is not None:
         result = route(s, stmt)
@@ -138,6 +135,14 @@ def execute(s: Session, stmt: Statement) -> Result:
         raise ServerError(errors.ER_UNKNOWN_ERROR, "no engine session")
     required.check(s, stmt)
     return s.engine.execute(stmt)
+
+
+def _count_hourly(s: Session, stmt: Statement) -> None:
+    """MAX_QUERIES_PER_HOUR / MAX_UPDATES_PER_HOUR of the account (login.py), 1226 past them."""
+    sec = s.security
+    if sec is not None and sec.hourly is not None:
+        key, limits = sec.hourly
+        s.ctx.user_connections.statement(key, limits, stmt.kind in _UPDATES)
 
 
 # Statements MAX_UPDATES_PER_HOUR counts (MariaDB's CF_CHANGES_DATA commands).
@@ -166,6 +171,7 @@ def execute_prepared(s: Session, prepared: PreparedStatement, params: Sequence[A
         return execute(s, stmt)
     assert s.engine is not None
     if isinstance(handle, Statement):
+        _count_hourly(s, handle)
         required.check(s, handle)  # privileges may have changed since the prepare
     return s.engine.execute_prepared(prepared, params)
 
