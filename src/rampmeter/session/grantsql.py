@@ -1,5 +1,5 @@
-"""GRANT, REVOKE, CREATE / DROP ROLE, SET ROLE and SET DEFAULT ROLE (privileges.py states the
-model; here is the grammar and the order of checks, MariaDB 10.11's, measured).
+"""GRANT and REVOKE (privileges.py states the model; here is the grammar and the order of checks,
+MariaDB 10.11's, measured). The role statements are roles.py's.
 
 Rules:
 - GRANT privileges ON level TO accounts [REQUIRE ...] [WITH GRANT OPTION | limits]; level is
@@ -14,10 +14,8 @@ Rules:
 - REVOKE mirrors GRANT; a grant that is not there is 1141 (global, database) or 1147 (table).
   REVOKE of table privileges also takes them from the table's columns; a row left with no
   privilege is deleted. REVOKE ALL PRIVILEGES, GRANT OPTION FROM a needs CREATE USER.
-- Roles: GRANT / REVOKE role needs the ADMIN OPTION on it - MariaDB asks it of root too (1698).
-  A role that does not exist is 1959; a grant that would make a cycle is 1961; a revoke of a
-  role not granted is 1962. A grantee written without @host is a role when such a role exists,
-  else 'name'@'%'.
+- A grantee written without @host is a role when such a role exists, else 'name'@'%'
+  (roles.resolve_grantee).
 - Everything a statement changes is one change of the grant file (aclstore.change): all of it
   or none.
 """
@@ -28,9 +26,10 @@ from typing import TYPE_CHECKING
 
 from rampmeter import errors
 from rampmeter.engine.base import UpdateCount
-from rampmeter.errors import ServerError, Warning_
+from rampmeter.errors import ServerError
+from rampmeter.session import roles
 from rampmeter.session.accounts import Account
-from rampmeter.session.grants import DbGrant, GrantTables, RoleGrant, TableGrant, merge_columns
+from rampmeter.session.grants import DbGrant, GrantTables, TableGrant, merge_columns
 from rampmeter.session.names import check_database_name
 from rampmeter.session.privileges import (
     BY_NAME,
@@ -41,14 +40,13 @@ from rampmeter.session.privileges import (
     P,
     denied_db,
 )
-from rampmeter.session.security import TableNeed, unknown_role
+from rampmeter.session.security import TableNeed
 from rampmeter.session.usersql import (
     Auth,
     auth_string,
     read_account,
     read_auth,
     read_options,
-    require_mysql_db,
     require_user_admin,
 )
 from rampmeter.sql.reader import Reader
@@ -151,13 +149,6 @@ def _grantees(s: Session, r: Reader, *, auth: bool) -> list[tuple[str, str, bool
             return out
 
 
-def _resolve(t: GrantTables, user: str, host: str, given: bool) -> tuple[str, str]:
-    """A grantee written without @host is a role when one has that name."""
-    if not given and t.role(user) is not None:
-        return user, ""
-    return user, host
-
-
 # --- the grantor's right --------------------------------------------------------------------------
 
 def _check_grantor(s: Session, db: str | None, table: str | None, bits: int,
@@ -194,7 +185,7 @@ def _existing_table(s: Session, db: str, table: str, columns: dict[str, int]) ->
 def grant(s: Session, stmt: Statement) -> UpdateCount:
     r = Reader(stmt, 1)
     if not _has_on(r):
-        return _grant_roles(s, r)
+        return roles.grant_roles(s, r)
     items = _read_privileges(r)
     r.expect("ON")
     db, table = _read_level(s, r)
@@ -216,7 +207,7 @@ def grant(s: Session, stmt: Statement) -> UpdateCount:
 
     def apply(t: GrantTables) -> None:
         for user, host, given, auth in grantees:
-            user, host = _resolve(t, user, host, given)
+            user, host = roles.resolve_grantee(t, user, host, given)
             acct = _grantee_account(s, t, user, host, auth, auto_create)
             opts.apply(acct)
             if db is None:
@@ -296,7 +287,7 @@ def revoke(s: Session, stmt: Statement) -> UpdateCount:
     if r.at("ALL") and _revoke_all_form(r):
         return _revoke_all(s, r)
     if not _has_on(r):
-        return _revoke_roles(s, r)
+        return roles.revoke_roles(s, r)
     items = _read_privileges(r)
     r.expect("ON")
     db, table = _read_level(s, r)
@@ -308,7 +299,7 @@ def revoke(s: Session, stmt: Statement) -> UpdateCount:
 
     def apply(t: GrantTables) -> None:
         for user, host, given, _ in grantees:
-            user, host = _resolve(t, user, host, given)
+            user, host = roles.resolve_grantee(t, user, host, given)
             if db is None:
                 acct = t.role(user) if host == "" else t.account(user, host)
                 if acct is None:
@@ -342,7 +333,7 @@ def _revoke_all(s: Session, r: Reader) -> UpdateCount:
 
     def apply(t: GrantTables) -> None:
         for user, host, given, _ in grantees:
-            user, host = _resolve(t, user, host, given)
+            user, host = roles.resolve_grantee(t, user, host, given)
             acct = t.role(user) if host == "" else t.account(user, host)
             if acct is None:
                 raise ServerError(errors.ER_NONEXISTING_GRANT, user, host)
@@ -381,209 +372,3 @@ def _take_table(t: GrantTables, user: str, host: str, db: str, table: str, bits:
             del row.columns[col]
     if row.empty:
         del t.tables[(row.user, row.host.lower(), row.db, row.table.lower())]
-
-
-# --- roles -----------------------------------------------------------------------------------------
-
-def _role_names(r: Reader) -> list[str]:
-    names = [r.name_or_string()]
-    while r.accept(","):
-        names.append(r.name_or_string())
-    return names
-
-
-def _check_admin(s: Session, t: GrantTables, role: str) -> None:
-    sec = s.security
-    if sec is None or sec.store.skip_grants:
-        return
-    rg = t.role_grant(sec.priv_user, sec.priv_host, role)
-    if rg is None or not rg.admin:
-        raise ServerError(errors.ER_ACCESS_DENIED_NO_PASSWORD_ERROR, sec.priv_user,
-                          sec.priv_host)
-
-
-def _grant_roles(s: Session, r: Reader) -> UpdateCount:
-    roles = _role_names(r)
-    r.expect("TO")
-    grantees = _grantees(s, r, auth=False)
-    admin = r.accept("WITH", "ADMIN", "OPTION")
-    r.end()
-
-    def apply(t: GrantTables) -> None:
-        for role in roles:
-            if t.role(role) is None:
-                raise unknown_role(role)
-            _check_admin(s, t, role)
-            for user, host, given, _ in grantees:
-                user, host = _resolve(t, user, host, given)
-                target = t.role(user) if host == "" else t.account(user, host)
-                if target is None:
-                    raise ServerError(errors.ER_PASSWORD_NO_MATCH)
-                if host == "" and (user == role or user in t.role_closure(role)):
-                    raise ServerError(errors.ER_CANNOT_GRANT_ROLE, role, target.display())
-                existing = t.role_grant(user, host, role)
-                if existing is None:
-                    t.roles.append(RoleGrant(user, host, role, admin))
-                elif admin:
-                    existing.admin = True
-            t.changed()
-
-    s.ctx.accounts.change(apply)
-    return UpdateCount()
-
-
-def _revoke_roles(s: Session, r: Reader) -> UpdateCount:
-    admin_only = r.accept("ADMIN", "OPTION", "FOR")
-    roles = _role_names(r)
-    r.expect("FROM")
-    grantees = _grantees(s, r, auth=False)
-    r.end()
-
-    def apply(t: GrantTables) -> None:
-        for role in roles:
-            if t.role(role) is None:
-                raise unknown_role(role)
-            _check_admin(s, t, role)
-            for user, host, given, _ in grantees:
-                user, host = _resolve(t, user, host, given)
-                existing = t.role_grant(user, host, role)
-                if existing is None:
-                    shown = f"'{user}'" if host == "" else f"'{user}'@'{host}'"
-                    raise ServerError(errors.ER_CANNOT_REVOKE_ROLE, role, shown)
-                if admin_only:
-                    existing.admin = False
-                else:
-                    t.roles.remove(existing)
-            t.changed()
-
-    s.ctx.accounts.change(apply)
-    return UpdateCount()
-
-
-_RESERVED_ROLES = ("NONE", "PUBLIC")
-
-
-def _valid_role_name(name: str) -> None:
-    if name == "" or name.upper() in _RESERVED_ROLES:
-        raise unknown_role(name.upper() if name else "")
-
-
-def create_role(s: Session, stmt: Statement) -> UpdateCount:
-    r = Reader(stmt, 1)
-    or_replace = r.accept("OR", "REPLACE")
-    r.expect("ROLE")
-    if_not_exists = r.accept("IF", "NOT", "EXISTS")
-    names = _role_names(r)
-    admin: tuple[str, str] | None = None
-    sec = s.security
-    if r.accept("WITH", "ADMIN"):
-        if r.accept("CURRENT_ROLE"):
-            r.accept("(", ")")
-            admin = (sec.role, "") if sec is not None and sec.role else None
-        else:
-            admin = read_account(s, r)[:2]
-    elif sec is not None:
-        admin = (sec.priv_user, sec.priv_host)
-    r.end()
-    for name in names:
-        _valid_role_name(name)
-    require_user_admin(s, P.INSERT)
-    notes: list[Warning_] = []
-
-    def apply(t: GrantTables) -> None:
-        for name in names:
-            if t.role(name) is not None:
-                if or_replace:
-                    t.drop_account(name, "")
-                elif if_not_exists:
-                    notes.append(Warning_.of(errors.ER_ROLE_CREATE_EXISTS, name, level="Note"))
-                    continue
-                else:
-                    raise ServerError(errors.ER_CANNOT_USER, "CREATE ROLE", f"'{name}'")
-            role = Account(name, "", is_role=True)
-            t.accounts[role.key] = role
-            if admin is not None:
-                t.roles.append(RoleGrant(admin[0], admin[1], name, True))
-
-    s.ctx.accounts.change(apply)
-    return UpdateCount(warnings=notes)
-
-
-def drop_role(s: Session, stmt: Statement) -> UpdateCount:
-    r = Reader(stmt, 2)
-    if_exists = r.accept("IF", "EXISTS")
-    names = _role_names(r)
-    r.end()
-    require_user_admin(s, P.DELETE)
-    notes: list[Warning_] = []
-
-    def apply(t: GrantTables) -> None:
-        failed = []
-        for name in names:
-            if t.role(name) is None:
-                if if_exists:
-                    notes.append(Warning_.of(errors.ER_ROLE_DROP_EXISTS, name, level="Note"))
-                else:
-                    failed.append(f"'{name}'")
-                continue
-            t.drop_account(name, "")
-        if failed:
-            raise ServerError(errors.ER_CANNOT_USER, "DROP ROLE", ",".join(failed))
-
-    s.ctx.accounts.change(apply)
-    return UpdateCount(warnings=notes)
-
-
-def _not_granted(user: str, host: str, role: str) -> ServerError:
-    q = "`" + "`@`".join(x.replace("`", "``") for x in (user, host)) + "`"
-    return ServerError(errors.ER_INVALID_ROLE,
-                       message=f"User {q} has not been granted role `{role}`")
-
-
-def set_role(s: Session, stmt: Statement) -> UpdateCount:
-    """SET ROLE role | NONE: the role must be granted to the account itself (1959)."""
-    r = Reader(stmt, 2)
-    role = None if r.accept("NONE") else r.name_or_string()
-    r.end()
-    sec = s.security
-    if sec is None:
-        return UpdateCount()
-    t = s.ctx.accounts.tables
-    if role is not None and not sec.store.skip_grants:
-        if t.role(role) is None:
-            raise unknown_role(role)
-        if t.role_grant(sec.priv_user, sec.priv_host, role) is None:
-            raise _not_granted(sec.priv_user, sec.priv_host, role)
-    sec.set_role(role)
-    return UpdateCount()
-
-
-def set_default_role(s: Session, stmt: Statement) -> UpdateCount:
-    """SET DEFAULT ROLE role | NONE [FOR account]: applied at the account's next logins."""
-    r = Reader(stmt, 3)
-    role = None if r.accept("NONE") else r.name_or_string()
-    sec = s.security
-    if r.accept("FOR"):
-        user, host, _ = read_account(s, r)
-    elif sec is not None:
-        user, host = sec.priv_user, sec.priv_host
-    else:
-        user, host = s.user, s.account_host
-    r.end()
-    if sec is not None and (user, host.lower()) != (sec.priv_user, sec.priv_host.lower()):
-        require_mysql_db(s, P.UPDATE)
-
-    def apply(t: GrantTables) -> None:
-        acct = t.account(user, host)
-        if acct is None or acct.is_role:
-            raise ServerError(errors.ER_PASSWORD_NO_MATCH)
-        if role is not None:
-            if t.role(role) is None:
-                raise unknown_role(role)
-            if t.role_grant(user, host, role) is None:
-                raise _not_granted(user, host, role)
-        acct.default_role = role or ""
-
-    s.ctx.accounts.change(apply)
-    return UpdateCount()
-

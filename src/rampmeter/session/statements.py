@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.engine.base import PreparedStatement, Result
 from rampmeter.errors import ServerError
-from rampmeter.session import admin, grantsql, required, show, usersql
+from rampmeter.session import admin, grantsql, required, roles, show, usersql
 from rampmeter.sql.statement import Statement
 
 if TYPE_CHECKING:
@@ -48,10 +48,10 @@ _USER_ROUTES: dict[tuple[str, str], Route] = {
     ("ALTER", "USER"): usersql.alter_user,
     ("DROP", "USER"): usersql.drop_user,
     ("RENAME", "USER"): usersql.rename_user,
-    ("CREATE", "ROLE"): grantsql.create_role,
-    ("DROP", "ROLE"): grantsql.drop_role,
-    ("SET", "ROLE"): grantsql.set_role,
-    ("SET", "DEFAULT"): grantsql.set_default_role,
+    ("CREATE", "ROLE"): roles.create_role,
+    ("DROP", "ROLE"): roles.drop_role,
+    ("SET", "ROLE"): roles.set_role,
+    ("SET", "DEFAULT"): roles.set_default_role,
 }
 
 # (first word, second word) -> Com_* status name; a None second word matches any.
