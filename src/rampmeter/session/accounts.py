@@ -129,7 +129,8 @@ def valid_auth_string(plugin: str, auth_string: str) -> bool:
 # --- host patterns ------------------------------------------------------------------------------
 
 @lru_cache(maxsize=4096)
-def _host_regex(pattern: str) -> re.Pattern[str]:
+def wildcard_regex(pattern: str, ignore_case: bool = True) -> re.Pattern[str]:
+    """MySQL's % / _ pattern ('\\' escapes) as a regex (hosts, database grants, LIKE)."""
     out: list[str] = []
     i = 0
     while i < len(pattern):
@@ -140,7 +141,8 @@ def _host_regex(pattern: str) -> re.Pattern[str]:
             continue
         out.append(".*" if ch == "%" else "." if ch == "_" else re.escape(ch))
         i += 1
-    return re.compile("".join(out) + r"\Z", re.IGNORECASE | re.DOTALL)
+    flags = re.DOTALL | (re.IGNORECASE if ignore_case else 0)
+    return re.compile("".join(out) + r"\Z", flags)
 
 
 def _is_loopback(host: str) -> bool:
@@ -175,7 +177,7 @@ def host_matches(pattern: str, host: str) -> bool:
     netmask = _netmask_match(pattern, host)
     if netmask is not None:
         return netmask
-    return bool(_host_regex(pattern).match(host))
+    return bool(wildcard_regex(pattern).match(host))
 
 
 def has_wildcards(pattern: str) -> bool:

@@ -19,12 +19,17 @@ Rules:
 from __future__ import annotations
 
 import copy
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
 
-from rampmeter.session.accounts import Account, find_login, get_sort, host_matches, sort_accounts
+from rampmeter.session.accounts import (
+    Account,
+    find_login,
+    get_sort,
+    host_matches,
+    sort_accounts,
+    wildcard_regex,
+)
 
 
 @dataclass
@@ -102,23 +107,8 @@ class TableAccessBits:
         return bits
 
 
-@lru_cache(maxsize=4096)
-def _db_regex(pattern: str) -> re.Pattern[str]:
-    out: list[str] = []
-    i = 0
-    while i < len(pattern):
-        ch = pattern[i]
-        if ch == "\\" and i + 1 < len(pattern):
-            out.append(re.escape(pattern[i + 1]))
-            i += 2
-            continue
-        out.append(".*" if ch == "%" else "." if ch == "_" else re.escape(ch))
-        i += 1
-    return re.compile("".join(out) + r"\Z", re.DOTALL)
-
-
 def db_matches(pattern: str, db: str) -> bool:
-    return pattern == db or bool(_db_regex(pattern).match(db))
+    return pattern == db or bool(wildcard_regex(pattern, ignore_case=False).match(db))
 
 
 def _tkey(user: str, host: str, db: str, table: str) -> tuple[str, str, str, str]:

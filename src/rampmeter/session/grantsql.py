@@ -149,6 +149,17 @@ def _grantees(s: Session, r: Reader, *, auth: bool) -> list[tuple[str, str, bool
             return out
 
 
+def _privileges_on(s: Session, r: Reader, direction: str) -> tuple[
+        str | None, str | None, int, dict[str, int], list[tuple[str, str, bool, Auth | None]]]:
+    """privileges ON level TO | FROM accounts -> (db, table, bits, columns, grantees)."""
+    items = _read_privileges(r)
+    r.expect("ON")
+    db, table = _read_level(s, r)
+    bits, columns = _level_bits(items, db, table)
+    r.expect(direction)
+    return db, table, bits, columns, _grantees(s, r, auth=direction == "TO")
+
+
 # --- the grantor's right --------------------------------------------------------------------------
 
 def _check_grantor(s: Session, db: str | None, table: str | None, bits: int,
@@ -186,12 +197,7 @@ def grant(s: Session, stmt: Statement) -> UpdateCount:
     r = Reader(stmt, 1)
     if not _has_on(r):
         return roles.grant_roles(s, r)
-    items = _read_privileges(r)
-    r.expect("ON")
-    db, table = _read_level(s, r)
-    bits, columns = _level_bits(items, db, table)
-    r.expect("TO")
-    grantees = _grantees(s, r, auth=True)
+    db, table, bits, columns, grantees = _privileges_on(s, r, "TO")
     opts = read_options(r, grant=True)
     if opts.grant_option:
         bits |= P.GRANT
@@ -288,12 +294,7 @@ def revoke(s: Session, stmt: Statement) -> UpdateCount:
         return _revoke_all(s, r)
     if not _has_on(r):
         return roles.revoke_roles(s, r)
-    items = _read_privileges(r)
-    r.expect("ON")
-    db, table = _read_level(s, r)
-    bits, columns = _level_bits(items, db, table)
-    r.expect("FROM")
-    grantees = _grantees(s, r, auth=False)
+    db, table, bits, columns, grantees = _privileges_on(s, r, "FROM")
     r.end()
     _check_grantor(s, db, table, bits & ~P.GRANT, columns)
 

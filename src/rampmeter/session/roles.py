@@ -15,6 +15,7 @@ Rules:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rampmeter import errors
@@ -64,12 +65,13 @@ def _check_admin(s: Session, t: GrantTables, role: str) -> None:
                           sec.priv_host)
 
 
-def grant_roles(s: Session, r: Reader) -> UpdateCount:
-    roles = _role_names(r)
-    r.expect("TO")
-    grantees = _grantees(s, r)
-    admin = r.accept("WITH", "ADMIN", "OPTION")
-    r.end()
+Pair = Callable[[GrantTables, str, str, str], None]
+
+
+def _for_each_pair(s: Session, roles: list[str], grantees: list[tuple[str, str, bool]],
+                   fn: Pair) -> UpdateCount:
+    """Check each role (1959, 1698) and run fn(t, role, user, host) for every grantee, all
+    in one change of the grant file."""
 
     def apply(t: GrantTables) -> None:
         for role in roles:
@@ -77,21 +79,33 @@ def grant_roles(s: Session, r: Reader) -> UpdateCount:
                 raise unknown_role(role)
             _check_admin(s, t, role)
             for user, host, given in grantees:
-                user, host = resolve_grantee(t, user, host, given)
-                target = t.role(user) if host == "" else t.account(user, host)
-                if target is None:
-                    raise ServerError(errors.ER_PASSWORD_NO_MATCH)
-                if host == "" and (user == role or user in t.role_closure(role)):
-                    raise ServerError(errors.ER_CANNOT_GRANT_ROLE, role, target.display())
-                existing = t.role_grant(user, host, role)
-                if existing is None:
-                    t.roles.append(RoleGrant(user, host, role, admin))
-                elif admin:
-                    existing.admin = True
+                fn(t, role, *resolve_grantee(t, user, host, given))
             t.changed()
 
     s.ctx.accounts.change(apply)
     return UpdateCount()
+
+
+def grant_roles(s: Session, r: Reader) -> UpdateCount:
+    roles = _role_names(r)
+    r.expect("TO")
+    grantees = _grantees(s, r)
+    admin = r.accept("WITH", "ADMIN", "OPTION")
+    r.end()
+
+    def grant_one(t: GrantTables, role: str, user: str, host: str) -> None:
+        target = t.role(user) if host == "" else t.account(user, host)
+        if target is None:
+            raise ServerError(errors.ER_PASSWORD_NO_MATCH)
+        if host == "" and (user == role or user in t.role_closure(role)):
+            raise ServerError(errors.ER_CANNOT_GRANT_ROLE, role, target.display())
+        existing = t.role_grant(user, host, role)
+        if existing is None:
+            t.roles.append(RoleGrant(user, host, role, admin))
+        elif admin:
+            existing.admin = True
+
+    return _for_each_pair(s, roles, grantees, grant_one)
 
 
 def revoke_roles(s: Session, r: Reader) -> UpdateCount:
@@ -101,25 +115,17 @@ def revoke_roles(s: Session, r: Reader) -> UpdateCount:
     grantees = _grantees(s, r)
     r.end()
 
-    def apply(t: GrantTables) -> None:
-        for role in roles:
-            if t.role(role) is None:
-                raise unknown_role(role)
-            _check_admin(s, t, role)
-            for user, host, given in grantees:
-                user, host = resolve_grantee(t, user, host, given)
-                existing = t.role_grant(user, host, role)
-                if existing is None:
-                    shown = f"'{user}'" if host == "" else f"'{user}'@'{host}'"
-                    raise ServerError(errors.ER_CANNOT_REVOKE_ROLE, role, shown)
-                if admin_only:
-                    existing.admin = False
-                else:
-                    t.roles.remove(existing)
-            t.changed()
+    def revoke_one(t: GrantTables, role: str, user: str, host: str) -> None:
+        existing = t.role_grant(user, host, role)
+        if existing is None:
+            shown = f"'{user}'" if host == "" else f"'{user}'@'{host}'"
+            raise ServerError(errors.ER_CANNOT_REVOKE_ROLE, role, shown)
+        if admin_only:
+            existing.admin = False
+        else:
+            t.roles.remove(existing)
 
-    s.ctx.accounts.change(apply)
-    return UpdateCount()
+    return _for_each_pair(s, roles, grantees, revoke_one)
 
 
 _RESERVED_ROLES = ("NONE", "PUBLIC")

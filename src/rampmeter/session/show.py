@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from rampmeter.engine.base import Result, ResultSet
 from rampmeter.protocol.columns import Column, int_column, text_column
 from rampmeter.session import infoschema, showgrants
+from rampmeter.session.accounts import wildcard_regex
 from rampmeter.session.admin import unquote
 from rampmeter.session.privileges import P
 from rampmeter.session.status import status_rows
@@ -35,17 +36,7 @@ if TYPE_CHECKING:
 
 def like_regex(pattern: str) -> re.Pattern[str]:
     """MySQL LIKE -> regex: % any run, _ one char, backslash escapes."""
-    out: list[str] = []
-    i = 0
-    while i < len(pattern):
-        ch = pattern[i]
-        if ch == "\\" and i + 1 < len(pattern):
-            out.append(re.escape(pattern[i + 1]))
-            i += 2
-            continue
-        out.append(".*" if ch == "%" else "." if ch == "_" else re.escape(ch))
-        i += 1
-    return re.compile("".join(out) + r"\Z", re.IGNORECASE | re.DOTALL)
+    return wildcard_regex(pattern)
 
 
 def _result(names: list[str], rows: list[tuple[Any, ...]],
