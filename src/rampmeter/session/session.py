@@ -5,8 +5,10 @@ Rules:
   protocol event to completion and writes its reply through `write`. Only `kill()` and the
   read-only views (processlist, status) are called from other threads; they touch only fields
   that are single assignments (command, info, killed) and the engine's thread-safe cancel().
-- Login: the protocol verifies credentials; here we check the database, the max_connections
-  slot kept for the administrator, and apply interactive_timeout to interactive clients.
+- Login: the protocol verifies credentials; commands.on_authenticated then applies the account's
+  rules (login.py: lock, TLS requirement, connection limits), the max_connections slot kept for
+  SUPER / CONNECTION ADMIN, the privileges on the initial database, and interactive_timeout.
+  The session's SecurityContext (security.py) answers every privilege question afterwards.
 - Statements: a COM_QUERY may carry several statements (CLIENT_MULTI_STATEMENTS); each one's
   result is written with MORE_RESULTS_EXISTS until the last, and the first error stops the rest,
   as in MySQL. SQL routing is statements.py's job.
