@@ -136,6 +136,7 @@ def _start_session(s: Session, e: ev.Authenticated, proto: ServerProtocol) -> No
     else:
         s.engine.reset()
         s.prepared.clear()
+        s.sql_prepared.clear()
         s.user_vars.clear()
 
 
@@ -270,6 +271,7 @@ def on_reset_connection(s: Session, e: ev.ResetConnection, proto: ServerProtocol
     for stmt_id in s.prepared:
         proto.forget_statement(stmt_id)
     s.prepared.clear()
+    s.sql_prepared.clear()
     s.user_vars.clear()
     s.clear_warnings()
     gv = s.ctx.variables

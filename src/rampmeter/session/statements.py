@@ -12,6 +12,8 @@ Rules:
   every statement (login.py).
 - Every statement bumps its Com_* counter (MariaDB names) before it runs, as MariaDB counts
   statements that then fail.
+- PREPARE / EXECUTE / DEALLOCATE PREPARE in SQL text are the session's (sqlprepare.py): they
+  prepare and execute through the same two functions below as COM_STMT_*.
 - Prepared statements of session-routed SQL (a driver may prepare `SET NAMES` or `SHOW ...`) are
   kept scanned and run through the same route at execute time.
 """
@@ -24,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.engine.base import PreparedStatement, Result
 from rampmeter.errors import ServerError
-from rampmeter.session import admin, grantsql, required, roles, show, usersql
+from rampmeter.session import admin, grantsql, required, roles, show, sqlprepare, usersql
 from rampmeter.sql.statement import Statement
 
 if TYPE_CHECKING:
@@ -41,6 +43,9 @@ _SESSION_ROUTES: dict[str, Route] = {
     "GRANT": grantsql.grant,
     "REVOKE": grantsql.revoke,
     "SHUTDOWN": admin.shutdown,
+    "PREPARE": sqlprepare.prepare,
+    "EXECUTE": sqlprepare.execute,
+    "DEALLOCATE": sqlprepare.deallocate,
 }
 # (first word, object word) -> route: account statements.
 _USER_ROUTES: dict[tuple[str, str], Route] = {
@@ -84,6 +89,8 @@ _COM = {
     ("SHOW", "GRANTS"): "Com_show_grants", ("SHOW", "COLLATION"): "Com_show_collations",
     ("CREATE", "ROLE"): "Com_create_role", ("DROP", "ROLE"): "Com_drop_role",
     ("RENAME", "USER"): "Com_rename_user",
+    ("PREPARE", None): "Com_prepare_sql", ("EXECUTE", None): "Com_execute_sql",
+    ("DEALLOCATE", None): "Com_dealloc_sql", ("DROP", "PREPARE"): "Com_dealloc_sql",
 }
 _SCOPE_WORDS = {"GLOBAL", "SESSION", "LOCAL", "FULL"}
 
@@ -108,10 +115,12 @@ def _session_route(words: Sequence[str]) -> Route | None:
     if not words:
         return None
     first = words[0]
+    if first == "DROP" and len(words) > 1 and words[1] == "PREPARE":
+        return sqlprepare.deallocate
     if len(words) > 1:
         second = words[1]
-        if second in ("OR", "IF") and len(words) > 3:  # CREATE OR REPLACE USER / ROLE
-            second = words[3] if second == "OR" else second
+        if second == "OR" and len(words) > 3:  # CREATE OR REPLACE USER / ROLE
+            second = words[3]
         if first == "SET" and second == "DEFAULT" and words[2:3] != ("ROLE",):
             second = ""
         route = _USER_ROUTES.get((first, second))

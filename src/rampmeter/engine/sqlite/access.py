@@ -15,18 +15,25 @@ Rules:
 - Writes: INSERT / REPLACE into the target's listed columns (every column without a list);
   ON DUPLICATE KEY UPDATE updates its SET columns; REPLACE also deletes; UPDATE writes its SET
   columns; DELETE deletes from its targets. Everything else a statement names is read.
+- A view is read like a table (SELECT on the view and on the view's columns): what its query
+  reads is the view's definer's business (MariaDB's default SQL SECURITY DEFINER), so the
+  tables inside the expansion translate.py made are not reported. A view with SQL SECURITY
+  INVOKER also reports what its query reads, for the reader to be checked on it.
+- A session's temporary table is reported with temporary=True (MariaDB checks nothing on it).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from sqlglot import exp
 
 from rampmeter.engine.base import TableAccess
 from rampmeter.engine.sqlite.catalog import TableDef
 from rampmeter.engine.sqlite.translate import INFORMATION_SCHEMA, TableLookup, qualified
-from rampmeter.sql.statement import Statement
+from rampmeter.sql.lexer import Dialect
+from rampmeter.sql.statement import Statement, scan
 
 _QUERY_NODES = (exp.Select, exp.Update, exp.Delete)
 _ALIAS_SCOPES = (exp.Order, exp.Group, exp.Having)
@@ -49,16 +56,26 @@ class _Use:
 
     def frozen(self) -> TableAccess:
         star = tuple(c.name for c in self.tdef.columns) if self.star and self.tdef else ()
+        temporary = self.tdef is not None and self.tdef.location is not None
         return TableAccess(self.database, self.table, self.tdef is not None, self.read,
                            self.insert, self.update, self.delete, self.upsert,
                            tuple(self.columns_read), tuple(self.inserted),
-                           tuple(self.updated), star)
+                           tuple(self.updated), star, temporary)
 
 
-def table_access(stmt: Statement, database: str | None,
-                 lookup: TableLookup) -> tuple[TableAccess, ...]:
+_VIEW_DEPTH = 16  # views of views reported through SQL SECURITY INVOKER, at most this deep
+
+
+def table_access(stmt: Statement, database: str | None, lookup: TableLookup,
+                 depth: int = 0) -> tuple[TableAccess, ...]:
     tree, tables, _infoschema = qualified(stmt, database, lookup)
-    return _Analysis(tree, tables.by_alias).run(replace=stmt.kind == "REPLACE")
+    analysis = _Analysis(tree, tables.by_alias)
+    found = analysis.run(replace=stmt.kind == "REPLACE")
+    for view in analysis.invoker_views:
+        if depth < _VIEW_DEPTH:
+            inner = scan(view.text, Dialect.of(view.sql_mode))
+            found += table_access(inner, view.database, lookup, depth + 1)
+    return found
 
 
 class _Analysis:
@@ -67,7 +84,9 @@ class _Analysis:
         self.tree = tree
         self.by_alias = by_alias
         self.uses: dict[tuple[str, str], _Use] = {}
-        self.skip: set[int] = set()     # ids of Column nodes that are write targets
+        self.skip: set[int] = set()     # ids of nodes not to analyse (write targets, views' own)
+        self.view_aliases: set[str] = set()
+        self.invoker_views: list[Any] = []
 
     def use(self, alias: str) -> _Use | None:
         entry = self.by_alias.get(alias.lower())
@@ -90,8 +109,9 @@ class _Analysis:
             targets = self._update(tree)
         elif isinstance(tree, exp.Delete):
             targets = self._delete(tree)
+        self._views(tree)
         for table in tree.find_all(exp.Table):
-            if id(table) in targets or not table.name:
+            if id(table) in targets or id(table) in self.skip or not table.name:
                 continue
             u = self.use(table.alias_or_name)
             if u is not None:
@@ -100,12 +120,30 @@ class _Analysis:
             if id(col) not in self.skip:
                 self._column(col)
         for select in tree.find_all(exp.Select):
+            if id(select) in self.skip:
+                continue
             if any(isinstance(e, exp.Star) for e in select.expressions):
-                for alias in _own_tables(select):
+                for alias in _own_tables(select, self.view_aliases):
                     u = self.use(alias)
                     if u is not None:
                         u.star = True
         return tuple(u.frozen() for u in self.uses.values())
+
+    def _views(self, tree: exp.Expression) -> None:
+        """Each view the statement names became a derived table (translate.py): the view is
+        read; what its query reads is not this statement's (module rules)."""
+        for sub in list(tree.find_all(exp.Subquery)):
+            alias = sub.alias
+            entry = self.by_alias.get(alias.lower()) if alias else None
+            if entry is None or entry[2] is None or entry[2].view is None:
+                continue
+            self.view_aliases.add(alias.lower())
+            u = self.use(alias)
+            if u is not None:
+                u.read = True
+            if entry[2].view.security == "INVOKER":
+                self.invoker_views.append(entry[2].view)
+            self.skip.update(id(n) for n in sub.this.walk())
 
     # --- writes ---------------------------------------------------------------------------
     def _insert(self, tree: exp.Insert, replace: bool) -> set[int]:
@@ -183,7 +221,7 @@ class _Analysis:
         for query in _enclosing_queries(col):
             if _is_select_alias(col, query):
                 return
-            for alias in _own_tables(query):
+            for alias in _own_tables(query, self.view_aliases):
                 u = self.use(alias)
                 if u is not None and u.tdef is not None and u.tdef.column(name) is not None:
                     u.columns_read[name] = None
@@ -208,8 +246,9 @@ def _is_select_alias(col: exp.Column, query: exp.Expression) -> bool:
                for e in query.expressions)
 
 
-def _own_tables(query: exp.Expression) -> list[str]:
-    """Aliases of the tables a query reads directly (not those of its subqueries)."""
+def _own_tables(query: exp.Expression, views: set[str] = frozenset()) -> list[str]:  # type: ignore[assignment]
+    """Aliases of the tables (and views) a query reads directly, not those of its
+    subqueries."""
     candidates: list[exp.Expression] = []
     if isinstance(query, exp.Select):
         frm = query.args.get("from_")
@@ -227,4 +266,5 @@ def _own_tables(query: exp.Expression) -> list[str]:
         this = query.this
         if isinstance(this, exp.Table):
             candidates.extend(j.this for j in this.args.get("joins") or ())
-    return [c.alias_or_name for c in candidates if isinstance(c, exp.Table) and c.name]
+    return [c.alias_or_name for c in candidates if isinstance(c, exp.Table) and c.name or
+            isinstance(c, exp.Subquery) and c.alias and c.alias.lower() in views]
