@@ -327,3 +327,24 @@ def test_identifiers_mariadb_refuses(acct: Accounts) -> None:
     acct.same("root", ["CREATE DATABASE `e\U0001F600x`", f"CREATE TABLE {acct.db}.`t\U0001F600` "
                        "(a INT)", f"CREATE TABLE {acct.db}.t (`c\U0001F600` INT)",
                        "CREATE DATABASE `trail `", "CREATE DATABASE ``"])
+
+
+def test_views_and_temporary_tables(tables: Accounts) -> None:
+    """A DEFINER view lends its query to a reader with SELECT on the view; an INVOKER view
+    does not (1356); SHOW CREATE VIEW needs SHOW VIEW; a session's temporary tables need no
+    privilege beyond CREATE TEMPORARY TABLES."""
+    user = _user(tables)
+    db = tables.db
+    tables.root(f"CREATE SQL SECURITY DEFINER VIEW {db}.vd AS SELECT a FROM {db}.t",
+                f"CREATE SQL SECURITY INVOKER VIEW {db}.vi AS SELECT a FROM {db}.t",
+                f"GRANT SELECT ON {db}.vd TO '{user}'@'%'",
+                f"GRANT SELECT ON {db}.vi TO '{user}'@'%'",
+                f"GRANT CREATE TEMPORARY TABLES ON {db}.* TO '{user}'@'%'")
+    tables.same(user, [
+        "SELECT * FROM vd", "SELECT a FROM vd WHERE a = 1", "SELECT * FROM vi", "SELECT * FROM t",
+        "SHOW CREATE VIEW vd", f"CREATE VIEW {db}.v2 AS SELECT 1",
+        "CREATE TEMPORARY TABLE tt (x INT)", "INSERT INTO tt VALUES (1)", "SELECT * FROM tt",
+        "UPDATE tt SET x = 2", "SELECT * FROM tt", "DROP TABLE tt", "SELECT * FROM tt",
+        "CREATE TEMPORARY TABLE t (z INT)", "INSERT INTO t VALUES (5)", "SELECT * FROM t",
+        "DROP TEMPORARY TABLE t", "SELECT * FROM t", "CREATE TABLE tt2 (x INT)",
+    ], database=db)

@@ -119,6 +119,8 @@ class TableAccess:
     columns_updated: tuple[str, ...] = ()
     star: tuple[str, ...] = ()
     temporary: bool = False             # the session's own temporary table: no check applies
+    via_view: str = ""                  # `db`.`v`: read by the query of this SQL SECURITY
+                                        # INVOKER view (a denial is the view's 1356)
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,6 +235,10 @@ class EngineSession(ABC):
 
     @abstractmethod
     def show_create_table(self, table: str, database: str | None = None) -> str: ...
+
+    def is_temporary(self, database: str | None, table: str) -> bool:
+        """Is database.table this session's own temporary table? (Privileges do not apply.)"""
+        return False
 
     def access(self, stmt: Any) -> tuple[TableAccess, ...]:
         """The tables a DML statement (a scanned sql.statement.Statement) reads and writes,

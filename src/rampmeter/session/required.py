@@ -9,6 +9,10 @@ Rules:
 - Schema statements, SHOW / DESCRIBE of tables, LOCK TABLES: the object names are read from
   the statement's tokens (sql/reader.py). A name without a database is in the current one;
   with no current database nothing is checked here and the engine answers 1046.
+- A session's own temporary tables need no privilege (MariaDB checks nothing on them), except
+  that creating a table of the same name is still CREATE on the database's table; a table read
+  through an SQL SECURITY INVOKER view is checked for the reader, and a denial is the view's
+  1356, as in MariaDB.
 - The `mysql` database is the grant tables' mirror (mysqldb.py): writing to it, or dropping or
   altering it, is refused for every account, root included (1036 for a table, 1044 for the
   database), because the grant file, not those tables, holds the grants.
@@ -56,13 +60,29 @@ def check(s: Session, stmt: Statement) -> None:
             _refuse_mysql_writes(need)
     if sec is None or sec.unchecked:
         return
+    engine = s.engine
     for need in found:
         if need.table:
-            sec.check_table(need)
+            if not need.bits & P.CREATE and engine is not None and \
+                    engine.is_temporary(need.db, need.table):
+                continue  # the session's own temporary table: MariaDB checks nothing
+            try:
+                sec.check_table(need)
+            except ServerError as exc:
+                if need.via_view and exc.code in (1142, 1143):
+                    raise _invalid_view(need.via_view) from None
+                raise
         elif need.bits:
             sec.check_db(need.db, need.bits)
         elif not sec.may_see_db(need.db):
             raise denied_db(sec.priv_user, sec.priv_host, need.db)
+
+
+def _invalid_view(name: str) -> ServerError:
+    """MariaDB's answer when an SQL SECURITY INVOKER view reads what its reader may not."""
+    return ServerError(1356, message=f"View '{name}' references invalid table(s) or column(s) "
+                       "or function(s) or definer/invoker of view lack rights to use them",
+                       sqlstate="HY000")
 
 
 def _refuse_mysql_writes(need: TableNeed) -> None:
@@ -123,7 +143,8 @@ def _table_need(a: TableAccess) -> TableNeed:
         columns.append((P.UPDATE, a.columns_updated))
     if a.columns_read:
         columns.append((P.SELECT, a.columns_read))
-    return TableNeed(a.database, a.table, int(bits), tuple(columns), a.star)
+    return TableNeed(a.database, a.table, int(bits), tuple(columns), a.star,
+                     via_view=a.via_view)
 
 
 def _where(s: Session, db: str | None) -> str | None:
@@ -341,8 +362,10 @@ def _show(s: Session, r: Reader) -> Iterator[TableNeed]:
             yield TableNeed(db, name, any_privilege=True)
         return
     if r.accept("CREATE"):
-        if r.accept_any("TABLE", "VIEW"):
+        if r.accept("TABLE"):
             yield from _table(s, r, 0, any_privilege=True, command="SHOW")
+        elif r.accept("VIEW"):
+            yield from _table(s, r, P.SHOW_VIEW)
         elif r.accept_any("DATABASE", "SCHEMA"):
             r.accept("IF", "NOT", "EXISTS")
             yield TableNeed(r.name(), "")

@@ -53,6 +53,7 @@ class TableNeed:
     star: tuple[str, ...] = ()                        # `*`: these columns all need SELECT
     any_privilege: bool = False                       # any privilege on the table will do
     command: str | None = None                        # the word 1142 names ("SHOW")
+    via_view: str = ""                                # read by this SQL SECURITY INVOKER view
 
 
 class SecurityContext:

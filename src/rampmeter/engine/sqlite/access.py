@@ -24,7 +24,7 @@ Rules:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlglot import exp
@@ -74,7 +74,9 @@ def table_access(stmt: Statement, database: str | None, lookup: TableLookup,
     for view in analysis.invoker_views:
         if depth < _VIEW_DEPTH:
             inner = scan(view.text, Dialect.of(view.sql_mode))
-            found += table_access(inner, view.database, lookup, depth + 1)
+            name = f"{view.database}.{view.name}"
+            found += tuple(replace(a, via_view=name)
+                           for a in table_access(inner, view.database, lookup, depth + 1))
     return found
 
 

@@ -295,12 +295,20 @@ class SqliteSession(EngineSession):
         if isinstance(stmt, str):
             stmt = self.scan(stmt)
         engine = self.engine
-        key = (stmt.shape, self._db, engine.schema_version, "access")
+        key: tuple[Any, ...] = (stmt.shape, self._db, engine.schema_version, "access")
+        if self.temp_tables:  # temporary tables shadow others: this session's own answer
+            key += (temporary.plan_token(self),)
         found = engine.cached_plan(key)
         if found is None:
             found = table_access(stmt, self._db, self.table_def)
             engine.cache_plan(key, found)
         return found  # type: ignore[no-any-return]
+
+    def is_temporary(self, database: str | None, table: str) -> bool:
+        """Is database.table this session's temporary table (no privilege applies to it)?"""
+        db = database or self._db
+        return bool(self.temp_tables) and db is not None and \
+            temporary.find(self, db, table) is not None
 
     def make_visible(self, plan: Plan) -> None:
         """Attach the databases the plan reads (a missing one is left to fail as 1146) and
