@@ -60,12 +60,6 @@ def tls_context(gv: GlobalVariables) -> ssl.SSLContext | None:
     return ctx
 
 
-def _no_rows(table: str) -> list[tuple[object, ...]]:
-    if table == "THREAD_POOL_WAITS":  # the wait counters are kept whatever the handler
-        return list(waits.wait_rows())
-    return []
-
-
 class RunningServer:
     """A started server and the objects behind it (tests start one in-process with this)."""
 
@@ -89,8 +83,8 @@ class RunningServer:
             rsa_keys=RsaKeyPair.load_or_create(datadir),
             tls_enabled=tls is not None,
             handler_status=self._handler_status,
-            pool_table=self.handler.table if isinstance(self.handler, ThreadPool) else _no_rows,
-            flush_pool=self._flush_pool,
+            pool_table=self.handler.table,
+            flush_pool=self.handler.flush,
             request_shutdown=lambda: threading.Thread(target=self.stop, daemon=True).start(),
             log=log,
         )
@@ -108,12 +102,6 @@ class RunningServer:
             status["Threads_created"] = status.get("Threads_created", 0) + \
                 self.extra_handler.threads_created
         return status
-
-    def _flush_pool(self, what: str) -> None:
-        if isinstance(self.handler, ThreadPool):
-            self.handler.flush(what)
-        elif what == "waits":
-            waits.flush_wait_counts()
 
     def stop(self) -> None:
         if self.stopped.is_set():

@@ -14,6 +14,10 @@ Rules:
 - Every failure stays with this connection: a malformed packet gets an ERR when one can still be
   framed and closes the connection with a log line; an unexpected exception is logged with its
   traceback and closes only this connection.
+- After every `handle()` the connection asks its session for a fresh `snapshot`
+  (sched/snapshot.py), on this thread and before the handler re-arms the socket: that attribute
+  is all a handler reads of the session. A kill (KILL, wait_timeout, a vanished client) swaps in
+  a copy marked killed, so the next request is queued HIGH.
 - `close()` is idempotent and may come from any thread; it closes the session (rolling back) and
   the socket, and frees the max_connections slot exactly once.
 """
@@ -34,7 +38,7 @@ from rampmeter.errors import ProtocolViolation, ServerError
 from rampmeter.pool.base import Verdict
 from rampmeter.protocol import events as ev
 from rampmeter.protocol.connection import NEED_DATA, ServerProtocol
-from rampmeter.sched.priority import PriorityInputs
+from rampmeter.sched.snapshot import SessionSnapshot
 from rampmeter.session.session import KillState, Session
 
 log = logging.getLogger("rampmeter.net")
@@ -67,7 +71,8 @@ class ClientConnection:
         self._greeted = False
         self._closed = False
         self._close_lock = threading.Lock()
-        session.on_kill = self._shutdown_read
+        self.snapshot: SessionSnapshot = session.pool_snapshot()
+        session.on_kill = self._on_kill
 
     # --- pool.base.Connection --------------------------------------------------------------
     def fileno(self) -> int:
@@ -78,14 +83,23 @@ class ClientConnection:
             return True
         return isinstance(self.sock, ssl.SSLSocket) and self.sock.pending() > 0
 
-    def idle_timeout(self) -> float:
-        return self.session.idle_timeout()
-
-    def priority_inputs(self) -> PriorityInputs:
-        return self.session.priority_inputs()
-
     def expire(self) -> None:
         self.session.expire()
+        self.snapshot = self.snapshot._replace(killed=True)
+
+    def client_gone(self) -> None:
+        """The client hung up while its request was queued or running (the pool saw
+        EPOLLRDHUP): count an aborted client once, and stop the statement as KILL would."""
+        s = self.session
+        if not s.vanished:
+            s.vanished = True
+            s.ctx.registry.aborted(connect=not s.logged_in)
+            level = logging.INFO if s.logged_in else logging.DEBUG
+            log.log(level, "Aborted connection %d to db: '%s' user: '%s' host: '%s' (the "
+                    "client went away while its request was queued or running)",
+                    self.connection_id, s.database or "unconnected",
+                    s.user or "unauthenticated", self.host)
+        s.kill(query_only=False)
 
     def close(self) -> None:
         with self._close_lock:
@@ -121,6 +135,12 @@ class ClientConnection:
         return Verdict.CLOSE
 
     def _handle(self) -> Verdict:
+        verdict = self._serve()
+        if verdict is Verdict.KEEP:
+            self.snapshot = self.session.pool_snapshot()
+        return verdict
+
+    def _serve(self) -> Verdict:
         session, proto = self.session, self.proto
         if not self._greeted:
             self._greeted = True
@@ -252,6 +272,10 @@ class ClientConnection:
         self.session.tls_cipher = cipher[0] if cipher else ""  # type: ignore[attr-defined]
         self.session.tls_version = tls.version() or ""  # type: ignore[attr-defined]
 
+    def _on_kill(self) -> None:
+        self.snapshot = self.snapshot._replace(killed=True)
+        self._shutdown_read()
+
     def _shutdown_read(self) -> None:
         """Wake a thread (or epoll) waiting on this socket: MariaDB's post_kill_notification."""
         try:
@@ -261,6 +285,8 @@ class ClientConnection:
 
     def _abort(self, why: str, *, reply: ServerError | None = None, quiet: bool = False) -> None:
         s = self.session
+        if s.vanished:
+            return  # counted and logged when the pool saw the client go (client_gone)
         s.ctx.registry.aborted(connect=not s.logged_in)
         level = logging.DEBUG if quiet else logging.WARNING
         log.log(level, "Aborted connection %d to db: '%s' user: '%s' host: '%s' (%s)",

@@ -72,7 +72,7 @@ class PerThreadHandler(ConnectionHandler):
             while not self._stopping:
                 if self._handle(conn) is Verdict.CLOSE:
                     break
-                if not wait_readable(conn, conn.idle_timeout()):
+                if not wait_readable(conn, conn.snapshot.idle_timeout):
                     conn.expire()
         finally:
             conn.close()

@@ -14,7 +14,7 @@ from rampmeter.pool import waits
 from rampmeter.pool.base import Verdict
 from rampmeter.pool.threadpool import ThreadPool
 from rampmeter.sched.clock import VirtualClock
-from rampmeter.sched.priority import PriorityInputs
+from rampmeter.sched.snapshot import SessionSnapshot
 from tests.conftest import wait_until
 
 pytestmark = pytest.mark.timeout(30)
@@ -38,9 +38,10 @@ class ScriptedConn:
         self.threads: set[str] = set()
         self.expired = False
         self.closed = False
-        self._idle_timeout = idle_timeout
         self._lock = threading.Lock()
         self.greeted = False
+        self.gone = False
+        self.snapshot = SessionSnapshot(logged_in=True, idle_timeout=idle_timeout)
 
     def fileno(self) -> int:
         return self.server_sock.fileno()
@@ -48,14 +49,13 @@ class ScriptedConn:
     def has_buffered_input(self) -> bool:
         return False
 
-    def idle_timeout(self) -> float:
-        return self._idle_timeout
-
-    def priority_inputs(self) -> PriorityInputs:
-        return PriorityInputs(killed=self.expired)
-
     def expire(self) -> None:
         self.expired = True
+        self.snapshot = self.snapshot._replace(killed=True)
+
+    def client_gone(self) -> None:
+        self.gone = True
+        self.release.set()
 
     def close(self) -> None:
         self.closed = True
