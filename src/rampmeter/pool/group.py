@@ -96,6 +96,7 @@ class Group:
         self.conns: dict[int, PoolConn] = {}   # registered fds
         self.members: set[PoolConn] = set()    # every connection of the group, in any state
         self.workers: set[Worker] = set()      # threads of the group (tp_thread_state)
+        self.running: set[PoolConn] = set()    # connections a thread is serving now
         self._numbers = 0
 
     # --- decisions ---------------------------------------------------------------------------
@@ -129,11 +130,13 @@ class Group:
                 leaving: bool = False) -> None:
         """Queue a connection by its session's snapshot. Lock held."""
         snap = pc.conn.snapshot
-        if pc.tickets is None:
-            pc.tickets = snap.high_prio_tickets
+        if pc.tickets is None and snap.logged_in:
+            pc.tickets = snap.high_prio_tickets  # Percona: from the session's value
+        tickets = pc.tickets or 0
         if priority is None:
-            priority = Priority.HIGH if leaving else choose_priority(snap, pc.tickets)
-        pc.tickets = spend_ticket(priority, pc.tickets, snap)
+            priority = Priority.HIGH if leaving else choose_priority(snap, tickets)
+        if pc.tickets is not None:
+            pc.tickets = spend_ticket(priority, tickets, snap)
         held, new_trx = trxlimit.classify(snap, leaving=leaving)
         pc.state = ConnState.QUEUED
         policy.queue_put(self.state, pc, priority, self.env.stamp(now), held=held,
@@ -173,7 +176,8 @@ class Group:
     def _drop_queued(self, pc: PoolConn, now: float) -> None:
         """The client of a queued request hung up: the request is not run; the connection is
         queued HIGH again, as a job to close it (ThreadPool.serve)."""
-        policy.remove(self.state, pc)
+        if policy.remove(self.state, pc) is None:
+            return  # not in a queue (the timer is handing it over itself)
         pc.vanished = True
         self.state.counters.vanished_queued += 1
         policy.queue_put(self.state, pc, Priority.HIGH, self.env.stamp(now))
@@ -183,6 +187,7 @@ class Group:
             return None
         pc: PoolConn = entry.item
         pc.state = ConnState.RUNNING
+        self.running.add(pc)
         pc.delay = trxlimit.delay(self.env.cfg, entry.new_trx)
         worker.running_since = now
         worker.stall_counted = False
@@ -332,6 +337,7 @@ class Group:
                 trxlimit.transaction_done(self.state, pc)
             pc.deadline = deadline
             pc.state = ConnState.IDLE
+            self.running.discard(pc)
             if pc.registered:
                 self.epoll.modify(pc.fd, ARM)
             else:
@@ -352,6 +358,7 @@ class Group:
                     pass
                 self.conns.pop(pc.fd, None)
                 pc.registered = False
+            self.running.discard(pc)
             if pc in self.members:
                 self.members.discard(pc)
                 st.connection_count -= 1
@@ -412,6 +419,39 @@ class Group:
                 self.apply(policy.wake_or_create_thread(st, self.env.cfg, now,
                                                         self.total_threads()))
         return earliest
+
+    def sweep_hangups(self, now: float) -> None:
+        """Timer: with no listener polling (it is running a request itself), look for clients
+        that hung up while queued or running, so that is noticed within one tick anyway."""
+        with self.lock:
+            st = self.state
+            if st.listener is not None or st.shutdown:
+                return
+            watched = [pc for pc in self.running if not pc.vanished]
+            watched += [e.item for q in (st.high, st.low) for e in q if not e.item.vanished]
+        if not watched:
+            return
+        poller = select.poll()
+        for pc in watched:
+            poller.register(pc.fd, select.POLLRDHUP)
+        gone = {fd for fd, ev in poller.poll(0)
+                if ev & (select.POLLRDHUP | select.POLLHUP | select.POLLERR)
+                and not ev & select.POLLNVAL}
+        if not gone:
+            return
+        vanished = []
+        with self.lock:
+            for pc in watched:
+                if pc.fd not in gone or pc.vanished:
+                    continue
+                if pc.state is ConnState.QUEUED:
+                    self._drop_queued(pc, now)
+                elif pc.state is ConnState.RUNNING:
+                    pc.vanished = True
+                    self.state.counters.vanished_running += 1
+                    vanished.append(pc)
+        for pc in vanished:
+            pc.conn.client_gone()
 
     def count_stalled(self, now: float) -> None:
         """Timer: count running requests that outlived the stall limit (MySQL's

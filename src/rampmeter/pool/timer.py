@@ -5,7 +5,8 @@ Rules:
 - The tick is a timed wait on a Condition; SET GLOBAL thread_pool_stall_limit notifies it, and
   the next wait uses the new interval. Work is done only when a wait times out, as in MariaDB.
 - Each tick refreshes the pool's coarse clock, runs check_stall for every group that has
-  connections (under that group's lock, one group at a time), then, if the earliest idle
+  connections (under that group's lock, one group at a time), looks for vanished clients in
+  groups that have no listener polling at that moment, then, if the earliest idle
   deadline has passed, sweeps the idle connections of every group: an expired one whose next
   request is not already readable is killed (queued HIGH, closed by its next handle()).
 - The timer knows the pool only through its PoolEnv and two callables (the current groups, and
@@ -109,6 +110,7 @@ class Timer:
                 decision = policy.check_stall(group.state, env.cfg, now, env.counts.threads)
                 group.apply(decision)
                 group.count_stalled(now)
+            group.sweep_hangups(now)
         if self.timeouts.take(now):
             earliest = float("inf")
             for group in groups:

@@ -79,7 +79,7 @@ class SqliteSession(EngineSession):
         self._cancelled = False
         self._wake = threading.Event()
         self._function_error: ServerError | None = None
-        self.handle = Handle(engine, self.cancelled)
+        self.handle = Handle(engine, self.cancelled, waiting)
         self.txn = Transactions(self.handle, engine.locks, waiting, cancelled=self.cancelled,
                                 lock_timeout=self._lock_timeout,
                                 connection_id=getattr(context, "connection_id", 0))
