@@ -160,9 +160,11 @@ def too_many_threads(g: GroupState, cfg: PoolConfig) -> bool:
     return bool(cfg.max_active_query_threads) and g.active_count > cfg.max_active_query_threads
 
 
-def low_queue_frozen(g: GroupState, cfg: PoolConfig) -> bool:
-    """Percona's too_many_busy_threads: active + waiting threads exceed the limit."""
-    return g.active_count + g.waiting_count > 1 + cfg.oversubscribe
+def low_queue_frozen(g: GroupState, cfg: PoolConfig, *, joining: int = 0) -> bool:
+    """Percona's too_many_busy_threads: active + waiting threads exceed the limit. A dequeuing
+    worker is itself active; `joining` counts threads not yet active that would be (the timer
+    asks whether a thread it wakes could take LOW work)."""
+    return g.active_count + joining + g.waiting_count > 1 + cfg.oversubscribe
 
 
 def throttle_interval(thread_count: int, cfg: PoolConfig) -> float:
@@ -405,11 +407,13 @@ def _runnable(queue: deque[Entry], held_back: bool) -> bool:
 
 
 def _has_runnable(g: GroupState, cfg: PoolConfig, now: float) -> bool:
-    # Percona: a frozen LOW queue counts as empty, so the timer does not fight the freeze; and
-    # entries held back by the transaction limit are not work a new thread could do.
+    # Percona: a frozen LOW queue counts as empty, so the timer does not fight the freeze - and
+    # "frozen" is judged with the thread it would wake counted, or it would wake one every other
+    # tick only to see it freeze and sleep again. Entries held back by the transaction limit are
+    # not work a new thread could do either.
     held_back = trxlimit.limit_reached(g, cfg, now)
     return _runnable(g.high, held_back) or (
-        not low_queue_frozen(g, cfg) and _runnable(g.low, held_back))
+        not low_queue_frozen(g, cfg, joining=1) and _runnable(g.low, held_back))
 
 
 # --- sleeping and exiting --------------------------------------------------------------------

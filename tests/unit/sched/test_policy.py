@@ -353,6 +353,12 @@ def test_timer_does_not_fight_the_low_queue_freeze(clock, cfg):
     policy.queue_put(g, "frozen", Priority.LOW, clock.now())
     assert policy.check_stall(g, cfg, clock.now(), 5).action is Action.NONE
     assert not g.stalled
+    # nobody active, lock waiters at the limit: a worker it woke would freeze the queue the
+    # moment it asked (it is active itself), so the timer does not wake one
+    g = group(thread_count=4, active_count=0, waiting_count=1 + cfg.oversubscribe,
+              connection_count=9, listener="L", io_event_count=1)
+    policy.queue_put(g, "frozen", Priority.LOW, clock.now())
+    assert policy.check_stall(g, cfg, clock.now(), 4).action is Action.NONE
 
 
 def test_two_cpu_bound_statements_second_starts_one_tick_later(clock):
