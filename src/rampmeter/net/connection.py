@@ -47,6 +47,7 @@ _RECV_SIZE = 256 * 1024
 _FLUSH_AT = 256 * 1024
 _POLL_IN = select.POLLIN | select.POLLPRI | select.POLLHUP | select.POLLERR
 _POLL_OUT = select.POLLOUT | select.POLLHUP | select.POLLERR
+_COM_QUIT_PACKET = b"\x01\x00\x00\x00\x01"  # payload length 1, sequence 0, COM_QUIT
 
 
 class NetTimeout(Exception):
@@ -87,19 +88,33 @@ class ClientConnection:
         self.session.expire()
         self.snapshot = self.snapshot._replace(killed=True)
 
-    def client_gone(self) -> None:
-        """The client hung up while its request was queued or running (the pool saw
-        EPOLLRDHUP): count an aborted client once, and stop the statement as KILL would."""
+    def said_goodbye(self) -> bool:
+        """Is a COM_QUIT the next packet on the socket? Peeks at plaintext sockets only; a TLS
+        record cannot be read without consuming it, so there the answer is False."""
+        if isinstance(self.sock, ssl.SSLSocket) or self.proto.has_buffered_input:
+            return False
+        try:
+            head = self.sock.recv(5, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+        except OSError:
+            return False
+        return head == _COM_QUIT_PACKET
+
+    def client_gone(self, *, running: bool) -> bool:
+        """The pool saw the client hang up mid-request (pool.base.Connection.client_gone)."""
         s = self.session
+        if self.said_goodbye() or (running and not s.executing):
+            return False
         if not s.vanished:
             s.vanished = True
             s.ctx.registry.aborted(connect=not s.logged_in)
             level = logging.INFO if s.logged_in else logging.DEBUG
             log.log(level, "Aborted connection %d to db: '%s' user: '%s' host: '%s' (the "
-                    "client went away while its request was queued or running)",
-                    self.connection_id, s.database or "unconnected",
-                    s.user or "unauthenticated", self.host)
-        s.kill(query_only=False)
+                    "client went away while its request was %s)", self.connection_id,
+                    s.database or "unconnected", s.user or "unauthenticated", self.host,
+                    "running" if running else "queued")
+        if running:
+            s.kill(query_only=False)  # the statement stops as under KILL; the connection closes
+        return True
 
     def close(self) -> None:
         with self._close_lock:

@@ -67,9 +67,16 @@ class Connection(Protocol):
         """The idle timeout passed: mark the session killed so the next handle() closes it."""
         ...
 
-    def client_gone(self) -> None:
-        """The client hung up while a request was queued or running: stop the statement (as
-        KILL does) and count an aborted client; the handler then closes the connection."""
+    def said_goodbye(self) -> bool:
+        """The next thing on the socket is the client's COM_QUIT (a hang-up after it is an
+        ordinary end, not a vanished client). Looks at the socket only; False when unknown."""
+        ...
+
+    def client_gone(self, *, running: bool) -> bool:
+        """The client hung up while its request was queued (`running` False: the request will
+        not run) or running. Returns True when that cut a request short: an aborted client is
+        counted and a running statement is stopped as KILL stops it; False when the client was
+        in fact between requests (nothing to stop). The handler then closes the connection."""
         ...
 
     def close(self) -> None:

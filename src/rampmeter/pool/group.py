@@ -6,8 +6,9 @@ Rules:
   is carried out by `apply` before the lock is released (MariaDB signals and creates under the
   group mutex too). What the group needs from the pool comes from a PoolEnv (env.py).
 - Under the lock the group reads a connection's snapshot (`conn.snapshot`, sched/snapshot.py)
-  and nothing else of it: it never calls the session or the engine with the lock held. Calls
-  that reach the session (expire, client_gone) are made after the lock is released.
+  and, after a hang-up, asks whether a COM_QUIT waits on its socket (a peek); it never calls
+  the session or the engine with the lock held. Calls that reach the session (expire,
+  client_gone) are made after the lock is released.
 - Sockets are registered one-shot. Idle: EPOLLIN | EPOLLRDHUP, so a request or a hang-up hands
   the connection to exactly one thread. Queued or running: EPOLLRDHUP only (TXSQL's disconnect
   detection), so a client that goes away meanwhile is noticed - a queued request of a vanished
@@ -164,23 +165,45 @@ class Group:
                 if not hangup:
                     self.epoll.modify(fd, WATCH_HANGUP)
                 queued += 1
-            elif hangup and not pc.vanished and pc.state is ConnState.QUEUED:
-                self._drop_queued(pc, now)
-                queued += 1
-            elif hangup and not pc.vanished and pc.state is ConnState.RUNNING:
-                pc.vanished = True
-                self.state.counters.vanished_running += 1
-                vanished.append(pc)
+            elif hangup and not pc.vanished:
+                queued += self._hung_up(pc, now, vanished)
         return queued, vanished
 
-    def _drop_queued(self, pc: PoolConn, now: float) -> None:
-        """The client of a queued request hung up: the request is not run; the connection is
-        queued HIGH again, as a job to close it (ThreadPool.serve)."""
+    def _hung_up(self, pc: PoolConn, now: float, running: list[PoolConn]) -> int:
+        """The client of a queued or running request hung up. A COM_QUIT waiting on the socket
+        makes it an ordinary goodbye (the quit is queued HIGH, past any limit). Otherwise a
+        queued request is dropped unrun; a running one is handed back in `running` for the
+        caller to stop without the lock. Returns how many requests were queued. Lock held."""
+        if pc.conn.said_goodbye():
+            if pc.state is ConnState.QUEUED and policy.remove(self.state, pc) is not None:
+                self.enqueue(pc, now, leaving=True)
+                return 1
+            return 0
+        if pc.state is ConnState.QUEUED:
+            return self._drop_queued(pc, now)
+        if pc.state is ConnState.RUNNING:
+            running.append(pc)
+        return 0
+
+    def _drop_queued(self, pc: PoolConn, now: float) -> int:
+        """A queued request of a vanished client is not run: the connection is queued HIGH
+        again, as a job to close it (ThreadPool.serve). Lock held."""
         if policy.remove(self.state, pc) is None:
-            return  # not in a queue (the timer is handing it over itself)
+            return 0  # not in a queue (the timer is handing it over itself)
         pc.vanished = True
         self.state.counters.vanished_queued += 1
         policy.queue_put(self.state, pc, Priority.HIGH, self.env.stamp(now))
+        return 1
+
+    def stop_vanished(self, running: list[PoolConn]) -> None:
+        """Stop the statements of clients that hung up mid-request (as KILL would). Called
+        without the lock: this reaches the session."""
+        for pc in running:
+            if pc.conn.client_gone(running=True):
+                with self.lock:
+                    if not pc.vanished:
+                        pc.vanished = True
+                        self.state.counters.vanished_running += 1
 
     def _dequeued(self, entry: Entry | None, worker: Worker, now: float) -> PoolConn | None:
         if entry is None:
@@ -221,8 +244,8 @@ class Group:
                 if queued and taken is None:
                     self.apply(policy.after_listener_enqueue(st, cfg, now,
                                                              self.total_threads()))
-            for pc in vanished:
-                pc.conn.client_gone()
+            if vanished:
+                self.stop_vanished(vanished)
             if taken is not None:
                 return taken
 
@@ -253,7 +276,7 @@ class Group:
                         if events:
                             queued, vanished = self._enqueue_events(events, now)
                             if vanished:
-                                self._stop_vanished(vanished)  # drops the lock: look again
+                                self._stop_vanished_unlocked(vanished)  # look again after
                             if queued or vanished:
                                 continue
                     if not policy.may_sleep(cfg, self.env.counts.sleepers):
@@ -263,13 +286,11 @@ class Group:
             finally:
                 policy.get_event_done(st)
 
-    def _stop_vanished(self, vanished: list[PoolConn]) -> None:
-        """Stop the statements of vanished clients without holding the lock. Lock held on
-        entry and on return."""
+    def _stop_vanished_unlocked(self, vanished: list[PoolConn]) -> None:
+        """stop_vanished from a caller that holds the lock (released meanwhile)."""
         self.lock.release()
         try:
-            for pc in vanished:
-                pc.conn.client_gone()
+            self.stop_vanished(vanished)
         finally:
             self.lock.acquire()
 
@@ -439,19 +460,13 @@ class Group:
                 and not ev & select.POLLNVAL}
         if not gone:
             return
-        vanished = []
+        running: list[PoolConn] = []
         with self.lock:
             for pc in watched:
-                if pc.fd not in gone or pc.vanished:
-                    continue
-                if pc.state is ConnState.QUEUED:
-                    self._drop_queued(pc, now)
-                elif pc.state is ConnState.RUNNING:
-                    pc.vanished = True
-                    self.state.counters.vanished_running += 1
-                    vanished.append(pc)
-        for pc in vanished:
-            pc.conn.client_gone()
+                if pc.fd in gone and not pc.vanished:
+                    self._hung_up(pc, now, running)
+        if running:
+            self.stop_vanished(running)
 
     def count_stalled(self, now: float) -> None:
         """Timer: count running requests that outlived the stall limit (MySQL's

@@ -177,7 +177,7 @@ class ThreadPool(ConnectionHandler):
     def serve(self, pc: PoolConn) -> None:
         conn = pc.conn
         if pc.vanished:
-            conn.client_gone()  # its request is dropped unrun; count it, close it
+            conn.client_gone(running=False)  # its request is dropped unrun; count it, close it
             self._close(pc)
             return
         if pc.delay:

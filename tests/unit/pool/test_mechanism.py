@@ -69,10 +69,14 @@ class ScriptedConn:
         self.expired = True
         self.snapshot = self.snapshot._replace(killed=True)
 
-    def client_gone(self) -> None:
+    def said_goodbye(self) -> bool:
+        return False
+
+    def client_gone(self, *, running: bool) -> bool:
         self._check_locks()
         self.gone = True
         self.release.set()
+        return True
 
     def close(self) -> None:
         self.closed = True
