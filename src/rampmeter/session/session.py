@@ -101,6 +101,9 @@ class EngineContext:
     def virtual_table(self, schema: str, table: str) -> Any:
         return self._s.virtual_table(schema, table)
 
+    def virtual_tables(self, schema: str) -> list[str]:
+        return self._s.virtual_tables(schema)
+
     @property
     def row_count(self) -> int:
         return self._s.last_row_count
@@ -235,6 +238,10 @@ class Session:
     def virtual_table(self, schema: str, table: str) -> Any:
         from rampmeter.session import infoschema
         return infoschema.table(self, schema, table)
+
+    def virtual_tables(self, schema: str) -> list[str]:
+        from rampmeter.session import infoschema
+        return infoschema.tables_of(schema)
 
     # ------------------------------------------------------------------------------------------
     # status the pool and SHOW use
