@@ -367,7 +367,7 @@ _OPTIONS: list[Option] = [
            "threads allowed per group (0: no limit beyond oversubscribe).", minimum=0,
            maximum=512),
     Option("thread_pool_max_unused_threads", Kind.INT, 0, "MySQL Enterprise: sleeping workers "
-           "kept per group; more exit (0: no cap).", minimum=0, maximum=4096),
+           "kept in the whole pool; more exit (0: no cap).", minimum=0, maximum=4096),
     Option("thread_pool_max_transactions_limit", Kind.INT, 0, "MySQL Enterprise: open "
            "transactions allowed at once, divided among the groups; new transactions and new "
            "connections wait while a group's share is in use (0: off).",
