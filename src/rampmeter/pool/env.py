@@ -7,8 +7,9 @@ Rules:
   direction inside pool/ is plain: env <- group <- timer <- threadpool.
 - Pool-wide counts (worker threads, sleeping workers) live in `PoolCounts` under their own lock.
   A group updates them while it holds its own lock; the order is always group lock, then the
-  counts lock, never the reverse. No group reads another group's state to learn a total
-  (MariaDB reads other groups' counters without their locks; we do not).
+  counts lock, never the reverse. A decision reads the current value (one attribute read); no
+  group reads another group's state to learn a total (MariaDB sums other groups' counters
+  without their locks; we do not).
 - The coarse clock is the timer's last reading: queue stamps use it unless
   thread_pool_exact_stats is ON (MariaDB: a clock read saved per request).
 """
