@@ -213,9 +213,12 @@ _OPTIONS: list[Option] = [
            dynamic=False, minimum=0, maximum=65535),
     Option("extra_max_connections", Kind.INT, 1, "Connections allowed on extra_port.",
            minimum=1, maximum=100000),
+    # Dynamic as in TXSQL: SET GLOBAL switches between the pool and one thread per connection
+    # (pool/switch.py); no-threads is a start-up choice only.
     Option("thread_handling", Kind.ENUM, "pool-of-threads",
            "How connections get threads: the thread pool (default), one thread per connection, "
-           "or one thread for everything (debugging).", dynamic=False,
+           "or one thread for everything (debugging). SET GLOBAL switches between the first two "
+           "without a restart.",
            choices=("one-thread-per-connection", "no-threads", "pool-of-threads")),
     Option("log_error", Kind.STR, "", "Error log file (empty: standard error).", dynamic=False),
     Option("log_warnings", Kind.INT, 2, "Verbosity of the error log (MariaDB): 0 errors, 1 "

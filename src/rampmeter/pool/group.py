@@ -367,11 +367,14 @@ class Group:
                 pc.registered = True
         return True
 
-    def detach(self, pc: PoolConn, *, closing: bool) -> float | None:
-        """Take a connection out of this group (closing, or moving to another group). Returns
-        when its open transaction started, if it holds a slot here."""
+    def detach(self, pc: PoolConn, *, closing: bool, moved: bool = False) -> float | None:
+        """Take a connection out of this group (closing, moving to another group, or - moved -
+        to another thread_handling). Returns when its open transaction started, if it holds a
+        slot here."""
         with self.lock:
             st = self.state
+            if moved:
+                st.counters.moved_to_per_thread += 1
             if pc.registered:
                 try:
                     self.epoll.unregister(pc.fd)
@@ -402,6 +405,47 @@ class Group:
             if st.thread_count == 0:
                 self.apply(policy.create_worker(st, self.env.cfg, now, self.total_threads(),
                                                 due_to_stall=False))
+
+    def adopt(self, pc: PoolConn, now: float, *, queue: bool) -> None:
+        """A connection arrives from one-thread-per-connection at its command boundary. With
+        `queue` its next request is already buffered: queue it now, or nobody would see it."""
+        with self.lock:
+            st = self.state
+            self.members.add(pc)
+            st.connection_count += 1
+            st.counters.moved_from_per_thread += 1
+            if queue:
+                self.enqueue(pc, now)
+                if st.active_count == 0:
+                    self.apply(policy.wake_or_create_thread(st, self.env.cfg, now,
+                                                            self.total_threads()))
+            elif st.thread_count == 0:  # someone must listen for its next request
+                self.apply(policy.create_worker(st, self.env.cfg, now, self.total_threads(),
+                                                due_to_stall=False))
+
+    def evict_idle(self) -> list[PoolConn]:
+        """Take every idle connection out of the group, for another thread_handling."""
+        out: list[PoolConn] = []
+        with self.lock:
+            st = self.state
+            for pc in list(self.conns.values()):
+                if pc.state is not ConnState.IDLE:
+                    continue
+                try:
+                    self.epoll.unregister(pc.fd)
+                except OSError:
+                    pass
+                self.conns.pop(pc.fd, None)
+                pc.registered = False
+                pc.state = ConnState.CLOSED
+                self.members.discard(pc)
+                st.connection_count -= 1
+                st.counters.moved_to_per_thread += 1
+                st.trx_started.pop(pc, None)
+                out.append(pc)
+            if out and policy.should_leave(st):
+                self._wake_all()
+        return out
 
     def add_new(self, pc: PoolConn, now: float) -> None:
         with self.lock:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from rampmeter.config.variables import GlobalVariables
@@ -97,6 +98,8 @@ class ThreadPool(ConnectionHandler):
         self._blocked = policy.BlockedMonitor()
         self._stopped = False
         self._stopping = threading.Event()  # ends transaction delays at shutdown
+        # pool/switch.py: may another handler take this connection now? (conn, detach) -> bool
+        self.release: Callable[[Connection, Callable[[], None]], bool] | None = None
         self.timer = Timer(self.env, self.active_groups, self.timeouts)
         self._resize(variables["thread_pool_size"])
         for name in _CFG_VARS:
@@ -188,8 +191,56 @@ class ThreadPool(ConnectionHandler):
         except BaseException:  # handle() catches everything; this is the last line of defence
             log.exception("connection %d: unexpected error in handle()", conn.connection_id)
             verdict = Verdict.CLOSE
-        if verdict is Verdict.CLOSE or pc.vanished or not self.start_io(pc):
+        if verdict is Verdict.CLOSE or pc.vanished:
             self._close(pc)
+        elif self.release is not None and self.release(conn, lambda: self._move_out(pc)):
+            pass  # a command boundary: another handler serves it now (pool/switch.py)
+        elif not self.start_io(pc):
+            self._close(pc)
+
+    def _move_out(self, pc: PoolConn) -> None:
+        """Forget a connection another handler takes over (it is not armed: not ours)."""
+        pc.group.detach(pc, closing=False, moved=True)
+        pc.state = ConnState.CLOSED
+        with self._conns_lock:
+            self._conns.pop(id(pc), None)
+
+    def adopt(self, conn: Connection) -> None:
+        """Take a connection from another handler at its command boundary (pool/switch.py):
+        arm it in its group, or queue it at once if its next request is already buffered."""
+        group = self.group_for(conn.connection_id)
+        pc = PoolConn(conn, group)
+        conn.handler_data = pc
+        with self._conns_lock:
+            if self._stopped:
+                conn.close()
+                return
+            self._conns[id(pc)] = pc
+        now = self.clock.now()
+        if conn.has_buffered_input():
+            group.adopt(pc, now, queue=True)
+            return
+        group.adopt(pc, now, queue=False)
+        if not self.start_io(pc):
+            self._close(pc)
+
+    def evict_idle(self) -> list[Connection]:
+        """Hand over every idle connection (pool/switch.py): take them out of their groups'
+        epolls and return them. Queued and running ones move at their next command boundary."""
+        out: list[Connection] = []
+        for group in self.active_groups():
+            for pc in group.evict_idle():
+                with self._conns_lock:
+                    self._conns.pop(id(pc), None)
+                out.append(pc.conn)
+        return out
+
+    def connection_count(self) -> int:
+        total = 0
+        for g in self.active_groups():
+            with g.lock:
+                total += g.state.connection_count
+        return total
 
     def start_io(self, pc: PoolConn) -> bool:
         """Re-arm the connection in its (maybe new) group with its idle deadline."""
