@@ -12,7 +12,14 @@ import time
 import pytest
 
 from tests.conftest import free_port, wait_until
-from tests.integration.test_pool import CPU_BOUND, _background, _calibrate, _queued, _running
+from tests.integration.test_pool import (
+    CPU_BOUND,
+    ONE_AT_A_TIME,
+    _background,
+    _calibrate,
+    _queued,
+    _running,
+)
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -89,10 +96,7 @@ def test_a_cpu_bound_statement_of_a_vanished_client_is_stopped_within_a_tick(ser
 
 
 def test_a_queued_request_of_a_vanished_client_is_dropped_unrun(server_factory):
-    server = server_factory(thread_pool_size=1, thread_pool_oversubscribe=1,
-                            thread_pool_max_active_query_threads=1,
-                            thread_pool_dedicated_listener=1, thread_pool_stall_limit=60000,
-                            extra_port=free_port())
+    server = server_factory(**ONE_AT_A_TIME, extra_port=free_port())
     server.query("CREATE DATABASE dq")
     server.query("CREATE TABLE dq.t (x INT)")
     admin = server.connect(port=server.extra_port)

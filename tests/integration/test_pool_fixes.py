@@ -12,7 +12,14 @@ import pymysql
 import pytest
 
 from tests.conftest import free_port, wait_until
-from tests.integration.test_pool import CPU_BOUND, _background, _calibrate, _queued, _running
+from tests.integration.test_pool import (
+    CPU_BOUND,
+    ONE_AT_A_TIME,
+    _background,
+    _calibrate,
+    _queued,
+    _running,
+)
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -151,10 +158,7 @@ def test_login_and_lock_holders_pass_a_frozen_low_queue(server_factory):
 
 
 def test_high_prio_tickets_start_from_the_sessions_value(server_factory):
-    server = server_factory(thread_pool_size=1, thread_pool_oversubscribe=1,
-                            thread_pool_max_active_query_threads=1,
-                            thread_pool_dedicated_listener=1, thread_pool_stall_limit=60000,
-                            extra_port=free_port())
+    server = server_factory(**ONE_AT_A_TIME, extra_port=free_port())
     server.query("SET GLOBAL thread_pool_high_prio_tickets = 0")
     admin = server.connect(port=server.extra_port)
     trx = server.connect()  # its session starts with 0 tickets

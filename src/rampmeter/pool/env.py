@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rampmeter.sched.clock import Clock
 from rampmeter.sched.policy import PoolConfig
@@ -51,20 +51,17 @@ class PoolCounts:
 
 
 class PoolEnv:
-    __slots__ = ("cfg", "clock", "counts", "coarse_now", "start_worker", "creation_blocked",
-                 "on_event")
+    __slots__ = ("cfg", "clock", "counts", "coarse_now", "start_worker", "creation_blocked")
 
     def __init__(self, cfg: PoolConfig, clock: Clock, *,
                  start_worker: Callable[[Group], None],
-                 creation_blocked: Callable[[], None],
-                 on_event: Callable[[str, Any], None] | None = None) -> None:
+                 creation_blocked: Callable[[], None]) -> None:
         self.cfg = cfg
         self.clock = clock
         self.counts = PoolCounts()
         self.coarse_now = clock.now()
         self.start_worker = start_worker
         self.creation_blocked = creation_blocked
-        self.on_event = on_event or (lambda what, data: None)
 
     def stamp(self, now: float) -> float:
         return now if self.cfg.exact_stats else self.coarse_now

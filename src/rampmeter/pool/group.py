@@ -375,13 +375,7 @@ class Group:
             st = self.state
             if moved:
                 st.counters.moved_to_per_thread += 1
-            if pc.registered:
-                try:
-                    self.epoll.unregister(pc.fd)
-                except OSError:
-                    pass
-                self.conns.pop(pc.fd, None)
-                pc.registered = False
+            self._unregister(pc)
             self.running.discard(pc)
             if pc in self.members:
                 self.members.discard(pc)
@@ -405,6 +399,16 @@ class Group:
             if st.thread_count == 0:
                 self.apply(policy.create_worker(st, self.env.cfg, now, self.total_threads(),
                                                 due_to_stall=False))
+
+    def _unregister(self, pc: PoolConn) -> None:
+        """Take the socket out of the epoll. Lock held."""
+        if pc.registered:
+            try:
+                self.epoll.unregister(pc.fd)
+            except OSError:
+                pass
+            self.conns.pop(pc.fd, None)
+            pc.registered = False
 
     def adopt(self, pc: PoolConn, now: float, *, queue: bool) -> None:
         """A connection arrives from one-thread-per-connection at its command boundary. With
@@ -431,12 +435,7 @@ class Group:
             for pc in list(self.conns.values()):
                 if pc.state is not ConnState.IDLE:
                     continue
-                try:
-                    self.epoll.unregister(pc.fd)
-                except OSError:
-                    pass
-                self.conns.pop(pc.fd, None)
-                pc.registered = False
+                self._unregister(pc)
                 pc.state = ConnState.CLOSED
                 self.members.discard(pc)
                 st.connection_count -= 1

@@ -208,15 +208,10 @@ class ThreadPool(ConnectionHandler):
     def adopt(self, conn: Connection) -> None:
         """Take a connection from another handler at its command boundary (pool/switch.py):
         arm it in its group, or queue it at once if its next request is already buffered."""
-        group = self.group_for(conn.connection_id)
-        pc = PoolConn(conn, group)
-        conn.handler_data = pc
-        with self._conns_lock:
-            if self._stopped:
-                conn.close()
-                return
-            self._conns[id(pc)] = pc
-        now = self.clock.now()
+        pc = self._register(conn)
+        if pc is None:
+            return
+        group, now = pc.group, self.clock.now()
         if conn.has_buffered_input():
             group.adopt(pc, now, queue=True)
             return
@@ -270,15 +265,21 @@ class ThreadPool(ConnectionHandler):
         self.timer.start()
 
     def add_connection(self, conn: Connection) -> None:
-        group = self.group_for(conn.connection_id)
-        pc = PoolConn(conn, group)
+        pc = self._register(conn)
+        if pc is not None:
+            pc.group.add_new(pc, self.clock.now())
+
+    def _register(self, conn: Connection) -> PoolConn | None:
+        """The pool's record of a connection, in its group by id; None (and the connection
+        closed) once the pool is stopping."""
+        pc = PoolConn(conn, self.group_for(conn.connection_id))
         conn.handler_data = pc
         with self._conns_lock:
             if self._stopped:
                 conn.close()
-                return
+                return None
             self._conns[id(pc)] = pc
-        group.add_new(pc, self.clock.now())
+        return pc
 
     def wait_begin(self, reason: WaitReason) -> None:
         worker = getattr(_local, "worker", None)

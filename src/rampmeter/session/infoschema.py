@@ -19,9 +19,9 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from rampmeter.config.options import REGISTRY, Scope
-from rampmeter.protocol.columns import Column, int_column, text_column
+from rampmeter.protocol.columns import Column
 from rampmeter.session.status import status_rows
-from rampmeter.session.tpstatus import PERFORMANCE_SCHEMA
+from rampmeter.session.tpstatus import PERFORMANCE_SCHEMA, columns
 
 if TYPE_CHECKING:
     from rampmeter.session.session import Session
@@ -29,13 +29,7 @@ if TYPE_CHECKING:
 Rows = list[tuple[Any, ...]]
 
 
-def _cols(spec: str) -> list[Column]:
-    """'NAME:int, OTHER:text' -> columns."""
-    out = []
-    for item in spec.split(","):
-        name, kind = item.strip().split(":")
-        out.append(int_column(name) if kind == "int" else text_column(name, length=64))
-    return out
+_cols = columns  # 'NAME:int, OTHER:text' -> columns (session/tpstatus.py)
 
 
 THREAD_POOL_COLUMNS: dict[str, list[Column]] = {
