@@ -211,7 +211,7 @@ class Group:
         pc: PoolConn = entry.item
         pc.state = ConnState.RUNNING
         self.running.add(pc)
-        pc.delay = trxlimit.delay(self.env.cfg, entry.new_trx)
+        pc.delay = trxlimit.delay(self.env.cfg, entry.new_trx) if entry.new_trx else 0.0
         worker.running_since = now
         worker.stall_counted = False
         self.state.counters.queries_executed += 1

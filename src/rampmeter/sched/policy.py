@@ -227,7 +227,7 @@ def queue_get(g: GroupState, cfg: PoolConfig, now: float, *, by_listener: bool) 
     if g.low:
         kick_up(g, cfg, now)
     g.queue_event_count += 1
-    held_back = trxlimit.limit_reached(g, cfg, now)
+    held_back = bool(cfg.max_transactions_limit) and trxlimit.limit_reached(g, cfg, now)
     entry = _take(g.high, held_back)
     c = g.counters
     if entry is not None:
