@@ -58,6 +58,7 @@ def on_authenticated(s: Session, e: ev.Authenticated, proto: ServerProtocol,
     else:
         s.engine.reset()
         s.prepared.clear()
+        s.sql_prepared.clear()
         s.user_vars.clear()
     try:
         s.engine.use(e.database or None)
@@ -220,6 +221,7 @@ def on_reset_connection(s: Session, e: ev.ResetConnection, proto: ServerProtocol
     for stmt_id in s.prepared:
         proto.forget_statement(stmt_id)
     s.prepared.clear()
+    s.sql_prepared.clear()
     s.user_vars.clear()
     s.clear_warnings()
     gv = s.ctx.variables

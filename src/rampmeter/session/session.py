@@ -143,6 +143,7 @@ class Session:
         self.user_vars: dict[str, Any] = {}
         self.engine: EngineSession | None = None
         self.prepared: dict[int, PreparedStatement] = {}
+        self.sql_prepared: dict[str, PreparedStatement] = {}  # PREPARE name FROM ...
         self._stmt_ids = itertools.count(1)
         self.warnings: list[Warning_] = []
         self.stale_warnings = False  # they belong to an earlier statement (see new_statement)

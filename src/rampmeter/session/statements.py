@@ -8,6 +8,8 @@ Rules:
   through SessionContext.
 - Every statement bumps its Com_* counter (MariaDB names) before it runs, as MariaDB counts
   statements that then fail.
+- PREPARE / EXECUTE / DEALLOCATE PREPARE in SQL text are the session's (sqlprepare.py): they
+  prepare and execute through the same two functions below as COM_STMT_*.
 - Prepared statements of session-routed SQL (a driver may prepare `SET NAMES` or `SHOW ...`) are
   kept scanned and run through the same route at execute time.
 """
@@ -20,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.engine.base import PreparedStatement, Result
 from rampmeter.errors import ServerError
-from rampmeter.session import admin, show
+from rampmeter.session import admin, show, sqlprepare
 from rampmeter.sql.statement import Statement
 
 if TYPE_CHECKING:
@@ -37,6 +39,9 @@ _SESSION_ROUTES: dict[str, Route] = {
     "GRANT": admin.grant,
     "REVOKE": admin.grant,
     "SHUTDOWN": admin.shutdown,
+    "PREPARE": sqlprepare.prepare,
+    "EXECUTE": sqlprepare.execute,
+    "DEALLOCATE": sqlprepare.deallocate,
 }
 _USER_ROUTES: dict[str, Route] = {
     "CREATE": admin.create_user,
@@ -72,6 +77,8 @@ _COM = {
     "Com_show_fields", ("SHOW", "FIELDS"): "Com_show_fields", ("SHOW", "INDEX"): "Com_show_keys",
     ("SHOW", "KEYS"): "Com_show_keys", ("SHOW", "ENGINES"): "Com_show_storage_engines",
     ("SHOW", "GRANTS"): "Com_show_grants", ("SHOW", "COLLATION"): "Com_show_collations",
+    ("PREPARE", None): "Com_prepare_sql", ("EXECUTE", None): "Com_execute_sql",
+    ("DEALLOCATE", None): "Com_dealloc_sql", ("DROP", "PREPARE"): "Com_dealloc_sql",
 }
 _SCOPE_WORDS = {"GLOBAL", "SESSION", "LOCAL", "FULL"}
 
@@ -96,6 +103,8 @@ def _session_route(words: Sequence[str]) -> Route | None:
     if not words:
         return None
     first = words[0]
+    if first == "DROP" and len(words) > 1 and words[1] == "PREPARE":
+        return sqlprepare.deallocate
     if first in _USER_ROUTES and len(words) > 1 and (
             words[1] == "USER" or tuple(words[1:3]) == ("OR", "REPLACE") and "USER" in words):
         return _USER_ROUTES[first]

@@ -178,6 +178,8 @@ def run(s: SqliteSession, stmt: Statement, params: Sequence[Any]) -> ResultSet |
     plan = s.plan(stmt)
     s.make_visible(plan)
     bound = bind(stmt, params)
+    if plan.fixed:
+        bound.update(plan.fixed)
     if not plan.writes:
         return _query(s, stmt, plan, bound)
     ex = Execution(plan, s.sql_mode(), stmt.charset)
@@ -244,11 +246,16 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
                 cur = s.handle.execute(plan.sql, bound)
                 if cur.description is not None:
                     cur.fetchall()
+                matched = max(cur.rowcount, 0) if plan.first_counts else 0
+                for sql, target, counts in plan.steps:  # multi-table (multi.py)
+                    if target is not None and plan.track_changes:
+                        ensure_triggers(s, plan, target)
+                    step = s.handle.execute(sql, bound)
+                    matched += max(step.rowcount, 0) if counts else 0
             except sqlite3.Error as e:
                 raise s.sqlite_error(e, plan, bound) from None
     finally:
         s.current = None
-    matched = max(cur.rowcount, 0)
     found = s.context_found_rows()
     warnings = ex.warnings + s.warnings if s.warnings else ex.warnings
     if plan.kind == "UPDATE":
@@ -260,7 +267,7 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
         s.stats.row_count = matched
         return UpdateCount(matched, 0, "", warnings)
     # INSERT / REPLACE
-    duplicates = 0
+    duplicates = offered = 0
     if plan.upsert:
         inserted = matched - ex.updated
         affected = inserted + 2 * ex.changed + (ex.updated - ex.changed if found else 0)
@@ -271,8 +278,12 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
         duplicates = ex.deleted
     else:
         inserted = affected = matched
-        if plan.ignore and plan.rows > matched:
-            duplicates = plan.rows - matched
+        # INSERT ... SELECT: the rows the query offered, as rm_cv counted them
+        offered = plan.rows or max(ex._cast_rows.values(), default=matched)
+        if plan.ignore and offered > matched:
+            # rows skipped by a foreign key (fkcheck.py warned of them) are no duplicates
+            skipped = sum(1 for w in s.warnings if w.code in (1451, 1452))
+            duplicates = max(offered - matched - skipped, 0)
             warnings = warnings + _ignored_duplicates(s, plan, bound, duplicates)
     s.stats.row_count = affected
     last_id = 0
@@ -287,7 +298,7 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
             s.set_last_insert_id(last_id)
     info = ""
     if plan.rows > 1 or plan.kind == "INSERT" and plan.rows == 0:
-        info = f"Records: {max(plan.rows, inserted)}  Duplicates: {duplicates}  " \
+        info = f"Records: {max(plan.rows, inserted, offered)}  Duplicates: {duplicates}  " \
                f"Warnings: {len(warnings)}"
     return UpdateCount(affected, last_id, info, warnings)
 
@@ -350,19 +361,24 @@ def _generated(plan: Plan, bound: dict[str, Any]) -> bool:
     return any(col.name.lower() == auto for col, _r in plan.null_slots.values())
 
 
-def ensure_triggers(s: SqliteSession, plan: Plan) -> None:
-    """The temp triggers that count changed / deleted rows of the plan's target table."""
-    if plan.target is None:
+def ensure_triggers(s: SqliteSession, plan: Plan, target: tuple[str, str] | None = None
+                    ) -> None:
+    """The temp triggers that count changed / deleted rows of the plan's target table (or
+    of `target`, one of a multi-table UPDATE's)."""
+    target = target or plan.target
+    if target is None:
         return
-    db, table = plan.target
+    db, table = target
     tdef = s.table_def(db, table)
     if tdef is None:
         return
-    version = s.engine.schema_version
+    schema, stored = tdef.location or (db, table)  # a temporary table: where it lives
+    # a temporary table is made and dropped without a schema version of its own
+    version = s.engine.schema_version if tdef.location is None else -s.temp_version
     handle = s.handle
     kinds = (["upd"] if plan.track_changes else []) + (["del"] if plan.replace else [])
     for kind in kinds:
-        key = (kind, db.lower(), table.lower())
+        key = (kind, schema.lower(), stored.lower())
         if handle.triggers.get(key) == version:
             continue
         name = f"rm_{kind}_{abs(hash(key)) % 10**12}"
@@ -376,8 +392,8 @@ def ensure_triggers(s: SqliteSession, plan: Plan) -> None:
             old = ", ".join(f"OLD.{q(c.name)}" for c in tdef.columns)
             body = f"SELECT rm_row_deleted({old});"
             event = "DELETE"
-        handle.execute(f"CREATE TEMP TRIGGER {q(name)} AFTER {event} ON {q(db)}.{q(table)} "
-                       f"BEGIN {body} END")
+        handle.execute(f"CREATE TEMP TRIGGER {q(name)} AFTER {event} ON {q(schema)}."
+                       f"{q(stored)} BEGIN {body} END")
         handle.trigger_made(key, version)
 
 

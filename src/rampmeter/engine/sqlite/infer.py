@@ -111,6 +111,8 @@ class Typer:
     def _infer(self, e: exp.Expression) -> SqlType | None:  # noqa: C901 - a table of cases
         if isinstance(e, (exp.Alias, exp.Paren)):
             return self._infer(e.this)
+        if isinstance(e, exp.Window):
+            return self._window(e.this)
         if isinstance(e, exp.Placeholder):
             return _placeholder_type(e.name)
         if isinstance(e, exp.Column):
@@ -254,6 +256,18 @@ class Typer:
         if isinstance(e, exp.PropertyEQ):
             return self._infer(e.expression)
         return None
+
+    def _window(self, f: exp.Expression) -> SqlType | None:
+        """A window function: the ranking ones are BIGINT(21), PERCENT_RANK / CUME_DIST are
+        DOUBLE, LAG / LEAD / FIRST_VALUE... keep their argument's type, aggregates theirs."""
+        name = type(f).__name__
+        if name in ("RowNumber", "Rank", "DenseRank", "Ntile"):
+            return _COUNT
+        if name in ("PercentRank", "CumeDist"):
+            return T.DOUBLE
+        if name in ("Lag", "Lead", "FirstValue", "LastValue", "NthValue"):
+            return self._infer(f.this)
+        return self._infer(f)
 
     def _temporal_or(self, e: exp.Binary, numeric: Callable[[SqlType | None, SqlType | None],
                                                             SqlType | None]) -> SqlType | None:

@@ -37,7 +37,19 @@ from rampmeter.engine.base import (
     WaitHook,
     WaitReason,
 )
-from rampmeter.engine.sqlite import catalog, control, ddl, dml, errmap, functions, show
+from rampmeter.engine.sqlite import (
+    catalog,
+    control,
+    ddl,
+    dml,
+    errmap,
+    fkcheck,
+    functions,
+    show,
+    temporary,
+    updates,
+    views,
+)
 from rampmeter.engine.sqlite.catalog import TableDef
 from rampmeter.engine.sqlite.dml import Execution
 from rampmeter.engine.sqlite.handle import Handle
@@ -92,7 +104,12 @@ class SqliteSession(EngineSession):
         self.current: Execution | None = None
         self.warnings: list[Warning_] = []  # raised by functions while the statement runs
         self._db: str | None = None
+        self.temp_tables = 0     # temporary.py: how many this session holds
+        self.temp_version = 0
+        self.fk_suspended = False
         functions.register(self.handle, self, engine.locks)
+        fkcheck.register(self)
+        updates.register(self)
 
     # --- state ---------------------------------------------------------------------------------
     @property
@@ -279,7 +296,9 @@ class SqliteSession(EngineSession):
 
     def plan(self, stmt: Statement) -> Plan:
         engine = self.engine
-        key = (stmt.shape, self._db, engine.schema_version)
+        key: tuple[Any, ...] = (stmt.shape, self._db, engine.schema_version)
+        if self.temp_tables:  # plans naming temporary tables are this session's own
+            key += (temporary.plan_token(self),)
         plan = engine.cached_plan(key)
         if plan is None:
             plan = translate(stmt, self._db, self.table_def)
@@ -339,6 +358,10 @@ class SqliteSession(EngineSession):
         """The definition of database.table, cached per schema version; None if absent."""
         if database.lower() in VIRTUAL_SCHEMAS:
             return None
+        if self.temp_tables:
+            temp = temporary.load(self, database, table)
+            if temp is not None:
+                return temp
         key = (database.lower(), table.lower(), self.engine.schema_version)
         cached = self.engine.cached_table(key)
         if cached is not False:
@@ -346,7 +369,8 @@ class SqliteSession(EngineSession):
         try:
             with self.handle.meta_conn(database, self._db) as (conn, schema):
                 stored = catalog.find_table(conn, schema, table)
-                tdef = catalog.load_table(conn, schema, stored) if stored else None
+                tdef = catalog.load_table(conn, schema, stored) if stored else \
+                    views.load_typed(self, conn, schema, database, table)
         except (ServerError, sqlite3.Error):
             tdef = None
         self.engine.cache_table(key, tdef)
@@ -374,12 +398,23 @@ class SqliteSession(EngineSession):
         return db, tdef.name
 
     def existing_table(self, database: str | None, table: str) -> tuple[str, TableDef]:
-        """(attached schema, definition) of a table DDL is about to change; 1146 if absent."""
+        """(attached schema, definition) of a table DDL is about to change; 1146 if absent.
+        A temporary table is ('temp', its definition under its physical name)."""
         schema = self.schema(database)
+        if self.temp_tables:
+            temp = temporary.find(self, database or schema, table)
+            if temp is not None:
+                return temporary.SCHEMA, temporary.load_physical(self, temp)
         stored = self.find_table(schema, table)
         if stored is None:
+            if self.find_view(schema, table) is not None:
+                raise ServerError(1347, message=f"'{database or schema}.{table}' is not of "
+                                  "type 'BASE TABLE'", sqlstate="HY000")
             raise ServerError(errors.ER_NO_SUCH_TABLE, schema, table)
         return schema, self.load_table(schema, stored)
+
+    def find_view(self, schema: str, name: str) -> str | None:
+        return views.find(self.handle.conn, schema, name)
 
     @contextmanager
     def ddl(self) -> Iterator[None]:
@@ -436,7 +471,14 @@ class SqliteSession(EngineSession):
         if db.lower() in SESSION_SCHEMAS:
             return sorted(self._provided(db.lower()))
         with self.handle.meta_conn(db, self._db) as (conn, schema):
-            return catalog.table_names(conn, schema)
+            return sorted(catalog.table_names(conn, schema) + views.names(conn, schema))
+
+    def list_views(self, database: str) -> set[str]:
+        """The names among list_tables(database) that are views."""
+        if database.lower() in VIRTUAL_SCHEMAS:
+            return set()
+        with self.handle.meta_conn(database, self._db) as (conn, schema):
+            return set(views.names(conn, schema))
 
     def table_columns(self, table: str, database: str | None = None) -> list[TableColumn]:
         db, stored = self.resolve_table(database, table)
@@ -459,6 +501,9 @@ class SqliteSession(EngineSession):
         tdef = self.table_def(db, stored)
         if tdef is None:
             raise ServerError(errors.ER_NO_SUCH_TABLE, db, table)
+        if tdef.location is not None:  # a temporary table
+            auto = catalog.sequence_next(self.handle.conn, *tdef.location)
+            return "CREATE TEMPORARY" + catalog.show_create(tdef, auto)[len("CREATE"):]
         with self.handle.meta_conn(db, self._db) as (conn, schema):
             auto = catalog.sequence_next(conn, schema, stored)
         return catalog.show_create(tdef, auto)
@@ -466,6 +511,7 @@ class SqliteSession(EngineSession):
     # --- life cycle --------------------------------------------------------------------------------
     def reset(self) -> None:
         self.txn.release_everything()
+        temporary.drop_all(self)
         self.stats = Stats()
 
     def close(self) -> None:

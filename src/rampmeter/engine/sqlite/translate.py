@@ -36,6 +36,7 @@ from sqlglot import exp
 from rampmeter import errors
 from rampmeter.engine import types as T
 from rampmeter.engine import values
+from rampmeter.engine.sqlite import multi, updates
 from rampmeter.engine.sqlite.catalog import ColumnDef, TableDef, implicit_default
 from rampmeter.engine.sqlite.infer import Typer, charset_of, is_unsigned_integer
 from rampmeter.engine.types import SqlType
@@ -120,6 +121,9 @@ class Plan:
     ignore: bool = False
     auto_column: str | None = None
     track_changes: bool = False                # UPDATE / upsert: count changed rows
+    # multi-table UPDATE / DELETE: statements after `sql` (sql, target, counts its rows)
+    steps: list[tuple[str, tuple[str, str] | None, bool]] = field(default_factory=list)
+    first_counts: bool = True                  # do `sql`'s rows count as affected rows
 
 
 def parse(stmt: Statement, text: str) -> exp.Expression:
@@ -187,6 +191,9 @@ class _Tables:
     def __init__(self, lookup: TableLookup) -> None:
         self.lookup = lookup
         self.by_alias: dict[str, tuple[str, str, TableDef | None]] = {}
+        self.more_databases: list[str] = []    # read by the views the statement names
+        self.fixed: dict[str, Any] = {}        # the literals of those views
+        self.views = 0
 
     def add(self, alias: str, db: str, table: str) -> TableDef | None:
         tdef = self.lookup(db, table) if db.lower() not in VIRTUAL_SCHEMAS else None
@@ -220,33 +227,53 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup) -> Pla
     elif kind == "DO":
         idx = shape.upper().index("DO")
         text = shape[:idx] + "SELECT" + shape[idx + 2:]
+    ignore = False
+    if kind in ("UPDATE", "DELETE"):
+        text, ignore = multi.strip_ignore(text)
     tree = parse(stmt, text)
     tables = _Tables(lookup)
     infoschema = _qualify(tree, database, tables)
     plan = Plan("", kind, infoschema=tuple(dict.fromkeys(infoschema)))
     plan.databases = tuple(dict.fromkeys(
-        db for db, _t, _d in tables.by_alias.values() if db.lower() not in VIRTUAL_SCHEMAS))
+        [db for db, _t, _d in tables.by_alias.values() if db.lower() not in VIRTUAL_SCHEMAS] +
+        tables.more_databases))
+    plan.fixed.update(tables.fixed)
     typer = Typer(tables.column_type)
+    steps: list[multi.Step] = []
+    plan.ignore = ignore
     if isinstance(tree, exp.Insert):
         _plan_insert(tree, stmt, plan, tables, typer, replace=kind == "REPLACE")
     elif isinstance(tree, exp.Update):
-        _plan_update(tree, stmt, plan, tables)
+        steps = _plan_update(tree, stmt, plan, tables)
     elif isinstance(tree, exp.Delete):
         plan.writes = True
+        steps = multi.plan_delete(tree, tables.by_alias)
         target = tree.this
-        if isinstance(target, exp.Table):
+        if steps:
+            plan.target = next(t for _s, t, _c in steps if t is not None)
+        elif isinstance(target, exp.Table):
             entry = tables.by_alias.get((target.alias or target.name).lower())
             if entry is not None and entry[0] in VIRTUAL_SCHEMAS:
-                _target(tree, tables)  # 1044: the virtual schemas are read-only
+                raise _read_only(entry[0])
             if entry is not None:
                 plan.target = (entry[0], entry[2].name if entry[2] else entry[1])
     else:
         select = _leftmost_select(tree)
         if select is not None and kind != "DO":
             plan.outputs = _outputs(select, stmt, tables, typer)
+    if steps:  # a multi-table UPDATE / DELETE: several SQLite statements (multi.py)
+        for step, _target, _counts in steps:
+            _typed_rewrites(step, typer)
+            _rewrite(step)
+        plan.sql = _generate(steps[0][0], plan)
+        plan.first_counts = steps[0][2]
+        plan.steps = [(_generate(t, plan), target, counts) for t, target, counts in steps[1:]]
+        return plan
     _typed_rewrites(tree, typer)
     _rewrite(tree)
     plan.sql = _generate(tree, plan)
+    if ignore and plan.sql.startswith("UPDATE "):  # duplicates skip the row, as in MariaDB
+        plan.sql = "UPDATE OR IGNORE " + plan.sql[len("UPDATE "):]
     return plan
 
 
@@ -487,7 +514,16 @@ def _qualify(tree: exp.Expression, database: str | None, tables: _Tables) -> lis
             tables.by_alias[alias.lower()] = (db.lower(), split_key(key)[1], None)
             continue
         tdef = tables.add(alias, db, name)
-        if tdef is not None and tdef.name != name:
+        if tdef is not None and tdef.view is not None:
+            from rampmeter.engine.sqlite import views
+            infoschema += views.expand(table, tdef, alias, tables, _qualify, _Tables)
+            continue
+        if tdef is not None and tdef.location is not None:  # a temporary table
+            db, stored = tdef.location
+            table.set("this", exp.to_identifier(stored, quoted=True))
+            if not table.alias:
+                table.set("alias", exp.TableAlias(this=exp.to_identifier(name)))
+        elif tdef is not None and tdef.name != name:
             table.set("this", exp.to_identifier(tdef.name, quoted=True))
             if not table.alias:
                 table.set("alias", exp.TableAlias(this=exp.to_identifier(name)))
@@ -500,6 +536,9 @@ def _leftmost_select(tree: exp.Expression) -> exp.Select | None:
     while isinstance(node, (exp.Union, exp.Except, exp.Intersect, exp.Subquery)):
         node = node.this
     return node if isinstance(node, exp.Select) else None
+
+
+leftmost_select = _leftmost_select
 
 
 # --- result columns ----------------------------------------------------------------------------
@@ -616,6 +655,12 @@ def _now_call(col: ColumnDef) -> exp.Expression:
     return call
 
 
+def _read_only(db: str) -> ServerError:
+    """1044: information_schema and performance_schema cannot be written."""
+    return ServerError(errors.ER_DBACCESS_DENIED_ERROR, "", "", db.lower(),
+                       message=f"Access denied for user to database '{db.lower()}'")
+
+
 def _target(tree: exp.Expression, tables: _Tables) -> tuple[str, str, TableDef]:
     target = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
     if not isinstance(target, exp.Table):
@@ -626,9 +671,7 @@ def _target(tree: exp.Expression, tables: _Tables) -> tuple[str, str, TableDef]:
     db, name, tdef = entry
     if tdef is None:
         if db.lower() in VIRTUAL_SCHEMAS:
-            raise ServerError(errors.ER_DBACCESS_DENIED_ERROR, "", "", db.lower(),
-                              message="Access denied for user to database "
-                              f"'{db.lower()}'")
+            raise _read_only(db)
         raise ServerError(errors.ER_NO_SUCH_TABLE, db, name)
     return db, name, tdef
 
@@ -711,18 +754,22 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
             eq.set("expression", conv.value(eq.expression, col, 1))
 
 
-def _plan_update(tree: exp.Update, stmt: Statement, plan: Plan, tables: _Tables) -> None:
+def _plan_update(tree: exp.Update, stmt: Statement, plan: Plan, tables: _Tables
+                 ) -> list[multi.Step]:
     plan.writes = True
     plan.track_changes = True
     target = tree.this
-    if not isinstance(target, exp.Table) or tree.args.get("from_") or \
-            tree.args.get("joins") or tree.find(exp.Join):
-        # multi-table UPDATE: left to SQLite as it is (issue 9 brings the rest)
-        raise ServerError(errors.ER_NOT_SUPPORTED_YET, "multi-table UPDATE")
+    steps = multi.plan_update(tree, tables.by_alias, lambda t: _Values(plan, t), _now_call)
+    if steps:
+        plan.target = steps[0][1]
+        return steps
+    if not isinstance(target, exp.Table) or tree.args.get("from_"):
+        raise ServerError(errors.ER_NOT_SUPPORTED_YET, "this UPDATE")
     db, _name, tdef = _target(tree, tables)
     plan.target = (db, tdef.name)
     conv = _Values(plan, tdef)
     set_names = set()
+    pairs = []
     for eq in tree.expressions:
         if not isinstance(eq, exp.EQ):
             continue
@@ -733,10 +780,13 @@ def _plan_update(tree: exp.Update, stmt: Statement, plan: Plan, tables: _Tables)
         set_names.add(col.name.lower())
         col_node.set("table", None)
         eq.set("expression", conv.value(eq.expression, col, 1))
+        pairs.append((col.name, eq.expression))
     for col in tdef.columns:
         if col.on_update is not None and col.name.lower() not in set_names:
             tree.append("expressions", exp.EQ(this=exp.column(col.name, quoted=True),
-                                              expression=_now_call(col)))
+                                              expression=updates.on_update(
+                                                  col, _now_call(col), pairs)))
+    return []
 
 
 # --- rewrites for SQLite ------------------------------------------------------------------------

@@ -1,0 +1,54 @@
+"""Issue 9, item 2: PREPARE ... FROM / EXECUTE ... USING / DEALLOCATE PREPARE in SQL text, as
+MariaDB 10.11 answers them (values from user variables, literals and expressions; 1210, 1243;
+the inner statement's own errors)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.compat.conftest import drivers
+
+STEPS = [
+    "CREATE TABLE src (id INT AUTO_INCREMENT PRIMARY KEY, a VARCHAR(10))",
+    "PREPARE s1 FROM 'SELECT ? + 1 AS x, ?'",
+    "SET @a = 5, @b = 'str'",
+    "EXECUTE s1 USING @a, @b",
+    "EXECUTE s1 USING 1, 'lit'",
+    "EXECUTE s1 USING 1 + 2, CONCAT('a', 'b')",
+    "EXECUTE s1",
+    "EXECUTE s1 USING @a",
+    "EXECUTE nosuch",
+    "SET @q = 'SELECT COUNT(*) FROM src WHERE id > ?'",
+    "PREPARE s2 FROM @q",
+    "EXECUTE s2 USING @a",
+    "PREPARE s3 FROM 'INSERT INTO src (a) VALUES (?)'",
+    "EXECUTE s3 USING @b",
+    "EXECUTE s3 USING @undefined_is_null",
+    "SELECT ROW_COUNT(), LAST_INSERT_ID()",
+    "SELECT id, a FROM src ORDER BY id",
+    "DEALLOCATE PREPARE s1",
+    "DROP PREPARE s2",
+    "DEALLOCATE PREPARE s1",
+    "PREPARE s4 FROM 'SELEC 1'",
+    "PREPARE s4 FROM 'SET @z = ?'",
+    "EXECUTE s4 USING 7",
+    "SELECT @z",
+    "PREPARE S5 FROM 'SELECT a FROM src WHERE id = ?'",
+    "EXECUTE s5 USING 1",
+    "PREPARE s5 FROM 'SELECT 2'",
+    "EXECUTE S5",
+]
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql", "mysqlclient", "connector"))
+def test_prepare_execute_deallocate(compat, driver):
+    compat.check(driver, STEPS, checks=("rows", "error", "message", "rowcount", "warnings"))
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_counters(compat, driver):
+    a = compat.run(driver, [
+        "PREPARE s1 FROM 'SELECT 1'", "EXECUTE s1", "DEALLOCATE PREPARE s1",
+        "SHOW SESSION STATUS WHERE Variable_name IN ('Com_prepare_sql', 'Com_execute_sql', "
+        "'Com_dealloc_sql')"])
+    a.assert_same()
