@@ -18,10 +18,11 @@ import sys
 import threading
 from pathlib import Path
 
-from rampmeter import __version__
+from rampmeter import __version__, errors
 from rampmeter.config.cmdline import UsageError, help_text, parse_server_args
 from rampmeter.config.variables import GlobalVariables
 from rampmeter.engine.sqlite import SqliteEngine
+from rampmeter.errors import ServerError
 from rampmeter.net.connection import ClientConnection
 from rampmeter.net.server import Server
 from rampmeter.obs.logging import setup_logging
@@ -29,7 +30,7 @@ from rampmeter.pool import waits
 from rampmeter.pool.base import ConnectionHandler
 from rampmeter.pool.no_threads import NoThreadsHandler
 from rampmeter.pool.per_thread import PerThreadHandler
-from rampmeter.pool.threadpool import ThreadPool
+from rampmeter.pool.switch import Switchboard
 from rampmeter.protocol.auth import RsaKeyPair
 from rampmeter.session.aclfile import DamagedGrantFile
 from rampmeter.session.aclstore import AccountStore
@@ -39,13 +40,17 @@ from rampmeter.session.registry import Registry
 
 
 def build_handler(gv: GlobalVariables) -> ConnectionHandler:
+    """no-threads, or the pool and one-thread-per-connection behind one Switchboard, so SET
+    GLOBAL thread_handling switches between them at run time (pool/switch.py)."""
     handle = ClientConnection.handle
-    mode = gv["thread_handling"]
-    if mode == "no-threads":
+    if gv["thread_handling"] == "no-threads":
+        gv.on_validate("thread_handling", _refuse_switch)
         return NoThreadsHandler(handle)
-    if mode == "pool-of-threads":
-        return ThreadPool(handle, gv)
-    return PerThreadHandler(handle)
+    return Switchboard(handle, gv)
+
+
+def _refuse_switch(name: str, value: object) -> None:
+    raise ServerError(errors.ER_WRONG_VALUE_FOR_VAR, name, value)
 
 
 def tls_context(gv: GlobalVariables) -> ssl.SSLContext | None:
@@ -61,12 +66,6 @@ def tls_context(gv: GlobalVariables) -> ssl.SSLContext | None:
         ctx.load_verify_locations(gv["ssl_ca"])
         ctx.verify_mode = ssl.CERT_OPTIONAL  # client certificates, for REQUIRE X509
     return ctx
-
-
-def _no_rows(table: str) -> list[tuple[object, ...]]:
-    if table == "THREAD_POOL_WAITS":  # the wait counters are kept whatever the handler
-        return list(waits.wait_rows())
-    return []
 
 
 class RunningServer:
@@ -96,8 +95,8 @@ class RunningServer:
             rsa_keys=RsaKeyPair.load_or_create(datadir),
             tls_enabled=tls is not None,
             handler_status=self._handler_status,
-            pool_table=self.handler.table if isinstance(self.handler, ThreadPool) else _no_rows,
-            flush_pool=self._flush_pool,
+            pool_table=self.handler.table,
+            flush_pool=self.handler.flush,
             request_shutdown=lambda: threading.Thread(target=self.stop, daemon=True).start(),
             log=log,
         )
@@ -120,12 +119,6 @@ class RunningServer:
             status["Threads_created"] = status.get("Threads_created", 0) + \
                 self.extra_handler.threads_created
         return status
-
-    def _flush_pool(self, what: str) -> None:
-        if isinstance(self.handler, ThreadPool):
-            self.handler.flush(what)
-        elif what == "waits":
-            waits.flush_wait_counts()
 
     def stop(self) -> None:
         if self.stopped.is_set():

@@ -164,6 +164,11 @@ def test_server_administration_needs_privileges(shop: ServerHandle) -> None:
     assert err(conn, "GRANT SELECT ON *.* TO 'app'@'%'") == (
         1045, "Access denied for user 'app'@'%' (using password: YES)")
     assert err(conn, "SHOW GRANTS FOR root@localhost")[0] == 1044
+    # the pool's per-thread state is performance_schema's: SELECT on it is needed, as in MySQL
+    assert err(conn, "SELECT * FROM performance_schema.tp_thread_state") == (
+        1142, "SELECT command denied to user 'app'@'127.0.0.1' for table "
+              "`performance_schema`.`tp_thread_state`")
+    assert ("performance_schema",) not in rows(conn, "SHOW DATABASES")
     shop.query("GRANT CONNECTION ADMIN ON *.* TO 'app'@'%'")
     with app(shop).cursor() as cur:  # global privileges count from the next login
         cur.execute("SET GLOBAL thread_pool_stall_limit = 123")

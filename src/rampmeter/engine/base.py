@@ -165,6 +165,11 @@ class SessionContext(Protocol):
         or None when the session does not provide that table."""
         ...
 
+    def virtual_tables(self, schema: str) -> list[str]:
+        """The tables the session provides in a schema only it fills (performance_schema); an
+        engine shows such a schema when this is not empty. Optional: absent means none."""
+        ...
+
 
 class EngineSession(ABC):
     """One client's view of the engine: its current database, transaction and locks."""

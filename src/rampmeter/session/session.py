@@ -43,7 +43,7 @@ from rampmeter.errors import ServerError, Warning_
 from rampmeter.protocol import events as ev
 from rampmeter.protocol.connection import ServerProtocol
 from rampmeter.protocol.constants import Capability, ServerStatus
-from rampmeter.sched.priority import PriorityInputs
+from rampmeter.sched.snapshot import SessionSnapshot
 from rampmeter.session.context import ServerContext
 from rampmeter.session.names import check_database_name
 from rampmeter.session.privileges import COL_ACLS, P
@@ -133,6 +133,9 @@ class EngineContext:
     def virtual_table(self, schema: str, table: str) -> Any:
         return self._s.virtual_table(schema, table)
 
+    def virtual_tables(self, schema: str) -> list[str]:
+        return self._s.virtual_tables(schema)
+
     @property
     def row_count(self) -> int:
         return self._s.last_row_count
@@ -185,6 +188,7 @@ class Session:
         self.state = "login"
         self.executing = False
         self.on_kill: Callable[[], None] = lambda: None  # net: wake an idle connection
+        self.vanished = False  # the client hung up mid-request (counted as aborted once)
         self.last_error: str | None = None
         self.tls_active = False
         self.tls_peer: dict[str, Any] | None = None  # the verified client certificate (net/)
@@ -268,6 +272,10 @@ class Session:
         from rampmeter.session import infoschema
         return infoschema.table(self, schema, table)
 
+    def virtual_tables(self, schema: str) -> list[str]:
+        from rampmeter.session import infoschema
+        return infoschema.tables_of(schema)
+
     # ------------------------------------------------------------------------------------------
     # status the pool and SHOW use
     @property
@@ -290,19 +298,25 @@ class Session:
             flags |= _NO_BACKSLASH_ESCAPES
         return flags
 
-    def priority_inputs(self) -> PriorityInputs:
+    def pool_snapshot(self) -> SessionSnapshot:
+        """What the connection handler may know of this session until its next command
+        (sched/snapshot.py). Built once per command, on the session's own thread."""
         v = self.vars
-        return PriorityInputs(
-            in_transaction=self.in_transaction, holds_locks=self.holds_locks,
-            killed=self.killed != KillState.NONE, pool_priority=v["thread_pool_priority"],
-            high_prio_mode=v["thread_pool_high_prio_mode"],
-            high_priority_connection=v["thread_pool_high_priority_connection"],
-            tickets_refill=v["thread_pool_high_prio_tickets"])
+        engine = self.engine
+        logged_in = self.logged_in
+        return SessionSnapshot(
+            logged_in, engine is not None and engine.in_transaction,
+            engine is not None and engine.holds_locks, self.killed != KillState.NONE,
+            self.is_pool_admin(), v["thread_pool_priority"], v["thread_pool_high_prio_mode"],
+            v["thread_pool_high_priority_connection"], v["thread_pool_high_prio_tickets"],
+            float(v["wait_timeout"] if logged_in else self.ctx.variables["connect_timeout"]))
 
-    def idle_timeout(self) -> float:
-        if not self.logged_in:
-            return float(self.ctx.variables["connect_timeout"])
-        return float(self.vars["wait_timeout"])
+    def is_pool_admin(self) -> bool:
+        """Exempt from thread_pool_max_transactions_limit: MySQL Enterprise grants that with the
+        TP_CONNECTION_ADMIN privilege, which no account has by default. There is no privilege
+        system yet, so today only extra_port connections are (and they never enter the pool);
+        root is not, as MySQL's root is not without the grant."""
+        return self.extra_port
 
     def may_kill(self, victim: Session) -> bool:
         """MariaDB: SUPER / CONNECTION ADMIN kill anyone, others only their own threads."""

@@ -1,5 +1,6 @@
 """SHOW statements about the server rather than the data: VARIABLES, STATUS, PROCESSLIST,
-WARNINGS, ENGINES, CHARACTER SET, COLLATION, GRANTS, replication status.
+WARNINGS, ENGINES, CHARACTER SET, COLLATION, GRANTS, replication status, and TXSQL's
+THREADPOOL STATUS (a row per thread group; session/tpstatus.py).
 
 Rules:
 - Column names and order are MariaDB 10.11's (what `mysql`, mysqld_exporter and GUI tools read).
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from rampmeter.engine.base import Result, ResultSet
 from rampmeter.protocol.columns import Column, int_column, text_column
-from rampmeter.session import infoschema, showgrants
+from rampmeter.session import infoschema, showgrants, tpstatus
 from rampmeter.session.accounts import wildcard_regex
 from rampmeter.session.admin import unquote
 from rampmeter.session.privileges import P
@@ -117,6 +118,8 @@ def dispatch(s: Session, stmt: Statement) -> Result | None:
     if what in ("PLUGINS",):
         return _result(["Name", "Status", "Type", "Library", "License"],
                        [("thread_pool", "ACTIVE", "DAEMON", None, "MIT")])
+    if what == "THREADPOOL" and words[1:2] == ["STATUS"]:
+        return ResultSet(tpstatus.THREADPOOL_STATUS, s.ctx.pool_table("THREADPOOL_STATUS"))
     if what == "OPEN":
         return _result(["Database", "Table", "In_use", "Name_locked"], [])
     return None

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from rampmeter.engine.sqlite import catalog
 from rampmeter.engine.sqlite.catalog import q
-from rampmeter.engine.sqlite.storage import INFORMATION_SCHEMA
+from rampmeter.engine.sqlite.storage import INFORMATION_SCHEMA, SESSION_SCHEMAS, VIRTUAL_SCHEMAS
 from rampmeter.engine.types import SqlType
 from rampmeter.errors import ServerError
 from rampmeter.protocol.columns import Column, int_column, text_column
@@ -48,7 +48,7 @@ def table_info(s: SqliteSession, db: str, table: str) -> dict[str, Any]:
 
 
 def _user_databases(s: SqliteSession) -> list[str]:
-    return [d for d in s.list_databases() if d.lower() != INFORMATION_SCHEMA]
+    return [d for d in s.list_databases() if d.lower() not in VIRTUAL_SCHEMAS]
 
 
 def _readable_tables(s: SqliteSession, db: str) -> list[str]:
@@ -97,6 +97,11 @@ def tables(s: SqliteSession) -> tuple[list[Column], Rows]:
     rows.extend(("def", INFORMATION_SCHEMA, t, "SYSTEM VIEW", "MEMORY", 10, "Fixed", None, 0, 0,
                  0, 0, 0, None, None, None, None, "utf8mb4_general_ci", None, "", "", 0, "Y")
                 for t in sorted(TABLES))
+    for schema in SESSION_SCHEMAS:  # performance_schema, when the session provides it
+        if s.is_virtual(schema):
+            rows.extend(("def", schema, t, "BASE TABLE", schema.upper(), 10, "Fixed", None, 0,
+                         0, 0, 0, 0, None, None, None, None, "utf8mb4_general_ci", None, "", "",
+                         0, "N") for t in s.list_tables(schema))
     ints = {"VERSION", "TABLE_ROWS", "AVG_ROW_LENGTH", "DATA_LENGTH", "MAX_DATA_LENGTH",
             "INDEX_LENGTH", "DATA_FREE", "AUTO_INCREMENT", "CHECKSUM", "MAX_INDEX_LENGTH"}
     return [int_column(n) if n in ints else text_column(n, length=64) for n in names], rows
