@@ -29,6 +29,9 @@ Rules (MariaDB 10.11's, sql/sql_load.cc and the LOAD DATA page):
   binary character set receive the field's bytes, others its text in the file's character set
   (CHARACTER SET, else character_set_database). `@var` entries set user variables, which SET
   expressions read: each `@var` in a SET expression becomes a parameter of the row.
+- Privileges (privileges.py): without LOCAL the FILE privilege; and each generated INSERT /
+  REPLACE is checked as that statement would be (required.check: INSERT, and DELETE for
+  REPLACE, on the table and its columns) before it runs.
 - The OK packet's info is MariaDB's "Records: n  Deleted: n  Skipped: n  Warnings: n".
 """
 
@@ -44,6 +47,8 @@ from rampmeter import errors
 from rampmeter.engine.base import TableColumn, UpdateCount
 from rampmeter.errors import ServerError, Warning_
 from rampmeter.protocol.constants import CHARSET_BINARY
+from rampmeter.session import required
+from rampmeter.session.privileges import P
 from rampmeter.sql import charsets
 from rampmeter.sql.lexer import Dialect, ident_value, tokens
 from rampmeter.sql.reader import Reader
@@ -247,6 +252,8 @@ def load_data(s: Session, stmt: Statement) -> UpdateCount:
 
 def _read(s: Session, spec: LoadSpec) -> bytes:
     name = spec.filename.encode("utf-8", "surrogateescape")
+    if not spec.local and s.security is not None:
+        s.security.check_global(P.FILE)
     if spec.local:
         if not s.ctx.variables["local_infile"] or s.client_file is None:
             raise ServerError(errors.ER_LOAD_INFILE_CAPABILITY_DISABLED)
@@ -371,7 +378,9 @@ class _Loader:
         sql = f"{self.verb} INTO {self.table} ({', '.join(cols)}) VALUES " + \
             ", ".join([row] * rows)
         assert s.engine is not None
-        return s.engine.prepare(s.scan(sql, client_params=True)), recipe
+        stmt = s.scan(sql, client_params=True)
+        required.check(s, stmt)
+        return s.engine.prepare(stmt), recipe
 
     def _insert(self, batch: list[list[Any]], before: int) -> None:
         s = self.s

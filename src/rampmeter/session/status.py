@@ -71,6 +71,8 @@ def status_rows(s: Session, *, scope_global: bool) -> list[tuple[str, Any]]:
     values["Threads_cached"] = 0
     values["Threads_connected"] = reg.connected + reg.connected_extra
     values["Threads_created"] = handler.get("Threads_created", 0)
+    # rampmeter's thread_handling switch (pool/switch.py): connections in each mode, moves
+    values.update({k: v for k, v in handler.items() if k.startswith("Thread_handling_")})
     values["Threads_running"] = sum(1 for x in sessions if x.executing)
     values["Uptime"] = int(now - reg.started)
     values["Uptime_since_flush_status"] = int(now - reg.flushed)

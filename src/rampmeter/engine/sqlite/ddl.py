@@ -18,6 +18,7 @@ Rules:
 """
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -36,7 +37,7 @@ from rampmeter.engine.sqlite.alter import alter_table
 from rampmeter.engine.sqlite.catalog import meta_delete_sql, meta_table_ddl, q
 from rampmeter.engine.sqlite.create_table import create_table
 from rampmeter.engine.sqlite.definitions import KeySpec, read_key_columns
-from rampmeter.engine.sqlite.storage import INFORMATION_SCHEMA, valid_database_name
+from rampmeter.engine.sqlite.storage import VIRTUAL_SCHEMAS, valid_database_name
 from rampmeter.errors import ServerError, Warning_
 from rampmeter.protocol.columns import text_column
 from rampmeter.sql.reader import Reader
@@ -70,7 +71,7 @@ def _create_database(s: SqliteSession, r: Reader, or_replace: bool) -> Result:
     name = r.name()
     while not r.done:  # [DEFAULT] CHARACTER SET / COLLATE / COMMENT: accepted
         r.next()
-    if not valid_database_name(name) or name.lower() in ("main", "temp", INFORMATION_SCHEMA):
+    if not valid_database_name(name) or name.lower() in ("main", "temp", *VIRTUAL_SCHEMAS):
         raise ServerError(errors.ER_WRONG_DB_NAME, _shown(name))
     s.txn.implicit_commit()
     engine = s.engine
@@ -138,7 +139,7 @@ def _drop_database(s: SqliteSession, r: Reader) -> Result:
     if_exists = r.accept("IF", "EXISTS")
     name = r.name()
     r.end()
-    if name.lower() == INFORMATION_SCHEMA:
+    if name.lower() in VIRTUAL_SCHEMAS:
         user = s.context.user
         raise ServerError(errors.ER_DBACCESS_DENIED_ERROR, user.split("@")[0],
                           user.split("@")[-1], name)
@@ -150,8 +151,11 @@ def _drop_database(s: SqliteSession, r: Reader) -> Result:
         raise ServerError(errors.ER_DB_DROP_EXISTS, name)
     with s.txn.exclusive():
         try:
-            with s.handle.meta_conn(name, s.database) as (conn, schema):
-                tables = len(catalog.table_names(conn, schema))
+            try:
+                with s.handle.meta_conn(name, s.database) as (conn, schema):
+                    tables = len(catalog.table_names(conn, schema))
+            except (ServerError, sqlite3.Error):
+                tables = 0  # a damaged file: DROP DATABASE is how it is cleaned up
             s.handle.detach(name)
             s.engine.remove_database_files(name)
         finally:

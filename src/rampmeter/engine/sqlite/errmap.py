@@ -44,6 +44,8 @@ def map_error(msg: str, database: str | None) -> ServerError:
         table = m.group(2)
         if db == "temp" and table.startswith("is_"):
             return ServerError(errors.ER_NO_SUCH_TABLE, INFORMATION_SCHEMA, table[3:].upper())
+        if db == "temp" and table.startswith("pe_"):
+            return ServerError(errors.ER_NO_SUCH_TABLE, "performance_schema", table[3:])
         return ServerError(errors.ER_NO_SUCH_TABLE, db, table)
     if m := _NO_SUCH_COLUMN.search(msg):
         col = m.group(1)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from rampmeter.engine.sqlite import catalog
 from rampmeter.engine.sqlite.catalog import q
-from rampmeter.engine.sqlite.storage import INFORMATION_SCHEMA
+from rampmeter.engine.sqlite.storage import INFORMATION_SCHEMA, SESSION_SCHEMAS, VIRTUAL_SCHEMAS
 from rampmeter.engine.types import SqlType
 from rampmeter.errors import ServerError
 from rampmeter.protocol.columns import Column, int_column, text_column
@@ -48,7 +48,7 @@ def table_info(s: SqliteSession, db: str, table: str) -> dict[str, Any]:
 
 
 def _user_databases(s: SqliteSession) -> list[str]:
-    return [d for d in s.list_databases() if d.lower() != INFORMATION_SCHEMA]
+    return [d for d in s.list_databases() if d.lower() not in VIRTUAL_SCHEMAS]
 
 
 def _readable_tables(s: SqliteSession, db: str) -> list[str]:
@@ -56,6 +56,15 @@ def _readable_tables(s: SqliteSession, db: str) -> list[str]:
         return s.list_tables(db)
     except (ServerError, sqlite3.Error):
         return []
+
+
+def _readable_views(s: SqliteSession, db: str) -> set[str]:
+    """The views of `db`; none when its file cannot be read (a damaged database is skipped,
+    never a failure of every query that lists tables)."""
+    try:
+        return s.list_views(db)
+    except (ServerError, sqlite3.Error):
+        return set()
 
 
 def schemata(s: SqliteSession) -> tuple[list[Column], Rows]:
@@ -73,7 +82,7 @@ def tables(s: SqliteSession) -> tuple[list[Column], Rows]:
              "MAX_INDEX_LENGTH", "TEMPORARY"]
     rows: Rows = []
     for db in _user_databases(s):
-        is_view = s.list_views(db)
+        is_view = _readable_views(s, db)
         for t in _readable_tables(s, db):
             if t in is_view:
                 rows.append(("def", db, t, "VIEW") + (None,) * 16 + ("VIEW", None, None))
@@ -88,6 +97,11 @@ def tables(s: SqliteSession) -> tuple[list[Column], Rows]:
     rows.extend(("def", INFORMATION_SCHEMA, t, "SYSTEM VIEW", "MEMORY", 10, "Fixed", None, 0, 0,
                  0, 0, 0, None, None, None, None, "utf8mb4_general_ci", None, "", "", 0, "Y")
                 for t in sorted(TABLES))
+    for schema in SESSION_SCHEMAS:  # performance_schema, when the session provides it
+        if s.is_virtual(schema):
+            rows.extend(("def", schema, t, "BASE TABLE", schema.upper(), 10, "Fixed", None, 0,
+                         0, 0, 0, 0, None, None, None, None, "utf8mb4_general_ci", None, "", "",
+                         0, "N") for t in s.list_tables(schema))
     ints = {"VERSION", "TABLE_ROWS", "AVG_ROW_LENGTH", "DATA_LENGTH", "MAX_DATA_LENGTH",
             "INDEX_LENGTH", "DATA_FREE", "AUTO_INCREMENT", "CHECKSUM", "MAX_INDEX_LENGTH"}
     return [int_column(n) if n in ints else text_column(n, length=64) for n in names], rows
@@ -107,7 +121,11 @@ def columns(s: SqliteSession) -> tuple[list[Column], Rows]:
             if tdef is None:
                 continue
             described = {c.name: c for c in catalog.table_columns(tdef, db)}
+            visible = getattr(s.context, "visible", None)
+            privileges = getattr(s.context, "column_privileges", None)
             for pos, c in enumerate(tdef.columns, 1):
+                if visible is not None and not visible(db, t, c.name):
+                    continue
                 tc = described[c.name]
                 st = c.type
                 chars, octets = _lengths(st)
@@ -129,7 +147,8 @@ def columns(s: SqliteSession) -> tuple[list[Column], Rows]:
                              scale, st.fsp if st.is_temporal and st.name != "date" else None,
                              st.charset if st.is_text else None,
                              st.collation if st.is_text else None, tc.column_type, tc.key,
-                             tc.extra, "select,insert,update,references", c.comment, "NEVER",
+                             tc.extra, privileges(db, t, c.name) if privileges else
+                             "select,insert,update,references", c.comment, "NEVER",
                              None))
     ints = {"ORDINAL_POSITION", "CHARACTER_MAXIMUM_LENGTH", "CHARACTER_OCTET_LENGTH",
             "NUMERIC_PRECISION", "NUMERIC_SCALE", "DATETIME_PRECISION"}

@@ -35,6 +35,7 @@ from rampmeter.engine.base import (
     PreparedStatement,
     Result,
     SessionContext,
+    TableAccess,
     TableColumn,
     TableIndex,
     WaitHook,
@@ -55,12 +56,18 @@ from rampmeter.engine.sqlite import (
     updates,
     views,
 )
+from rampmeter.engine.sqlite.access import table_access
 from rampmeter.engine.sqlite.catalog import TableDef
 from rampmeter.engine.sqlite.dml import Execution
 from rampmeter.engine.sqlite.handle import Handle
 from rampmeter.engine.sqlite.infoschema import TABLES as INFOSCHEMA_TABLES
-from rampmeter.engine.sqlite.storage import INFORMATION_SCHEMA, SqliteEngine
-from rampmeter.engine.sqlite.translate import Plan, temp_name, translate
+from rampmeter.engine.sqlite.storage import (
+    INFORMATION_SCHEMA,
+    SESSION_SCHEMAS,
+    VIRTUAL_SCHEMAS,
+    SqliteEngine,
+)
+from rampmeter.engine.sqlite.translate import Plan, split_key, temp_name, translate, virtual_key
 from rampmeter.engine.sqlite.txn import Transactions
 from rampmeter.errors import ServerError, Warning_
 from rampmeter.protocol.columns import Column, text_column
@@ -96,7 +103,7 @@ class SqliteSession(EngineSession):
         self._cancelled = False
         self._wake = threading.Event()
         self._function_error: ServerError | None = None
-        self.handle = Handle(engine, self.cancelled)
+        self.handle = Handle(engine, self.cancelled, waiting)
         self.txn = Transactions(self.handle, engine.locks, waiting, cancelled=self.cancelled,
                                 lock_timeout=self._lock_timeout,
                                 connection_id=getattr(context, "connection_id", 0))
@@ -177,11 +184,23 @@ class SqliteSession(EngineSession):
         if database is None:
             self._db = None
             return
-        if not self.engine.database_exists(database):
+        if not self.database_known(database):
             raise ServerError(errors.ER_BAD_DB_ERROR, database)
-        if database.lower() != INFORMATION_SCHEMA:
+        if database.lower() not in VIRTUAL_SCHEMAS:
             self.handle.attach(database, self._db)
         self._db = database
+
+    # --- virtual schemas: information_schema, and those only the session provides ----------
+    def _provided(self, schema: str) -> list[str]:
+        names = getattr(self.context, "virtual_tables", None)
+        return list(names(schema)) if names is not None else []
+
+    def is_virtual(self, database: str) -> bool:
+        db = database.lower()
+        return db == INFORMATION_SCHEMA or (db in SESSION_SCHEMAS and bool(self._provided(db)))
+
+    def database_known(self, database: str) -> bool:
+        return self.engine.database_exists(database) or self.is_virtual(database)
 
     def set_autocommit(self, on: bool) -> None:
         self.txn.set_autocommit(on)
@@ -321,9 +340,29 @@ class SqliteSession(EngineSession):
             engine.cache_plan(key, plan)
         return plan
 
+    def access(self, stmt: Statement | str) -> tuple[TableAccess, ...]:
+        """What a DML statement reads and writes, per table (access.py), cached by shape."""
+        if isinstance(stmt, str):
+            stmt = self.scan(stmt)
+        engine = self.engine
+        key: tuple[Any, ...] = (stmt.shape, self._db, engine.schema_version, "access")
+        if self.temp_tables:  # temporary tables shadow others: this session's own answer
+            key += (temporary.plan_token(self),)
+        found = engine.cached_plan(key)
+        if found is None:
+            found = table_access(stmt, self._db, self.table_def)
+            engine.cache_plan(key, found)
+        return found  # type: ignore[no-any-return]
+
+    def is_temporary(self, database: str | None, table: str) -> bool:
+        """Is database.table this session's temporary table (no privilege applies to it)?"""
+        db = database or self._db
+        return bool(self.temp_tables) and db is not None and \
+            temporary.find(self, db, table) is not None
+
     def make_visible(self, plan: Plan) -> None:
         """Attach the databases the plan reads (a missing one is left to fail as 1146) and
-        materialize its information_schema tables."""
+        materialize its virtual tables (information_schema, performance_schema)."""
         for db in plan.databases:
             if not self.handle.attached(db) and self.engine.database_exists(db):
                 self.handle.attach(db, self._db)
@@ -331,12 +370,12 @@ class SqliteSession(EngineSession):
             self._materialize(plan.infoschema)
 
     def _materialize(self, tables: Sequence[str]) -> None:
-        for name in tables:
-            data = self._infoschema(name)
+        for key in tables:
+            data = self._infoschema(key)
             if data is None:
-                raise ServerError(errors.ER_NO_SUCH_TABLE, INFORMATION_SCHEMA, name)
+                raise ServerError(errors.ER_NO_SUCH_TABLE, *split_key(key))
             cols, rows = data
-            tname = f"temp.{catalog.q(temp_name(name))}"
+            tname = f"temp.{catalog.q(temp_name(key))}"
             self.handle.execute(f"DROP TABLE IF EXISTS {tname}")
             self.handle.execute(f"CREATE TABLE {tname} ("
                                 f"{', '.join(catalog.q(c.name) + ' COLLATE NOCASE' for c in cols)})")
@@ -345,9 +384,11 @@ class SqliteSession(EngineSession):
                 self.handle.executemany(f"INSERT INTO {tname} VALUES ({marks})",
                                         [tuple(dml.sqlite_value(v) for v in r) for r in rows])
 
-    def _infoschema(self, name: str) -> tuple[list[Column], list[tuple[Any, ...]]] | None:
-        provided = self.context.virtual_table(INFORMATION_SCHEMA, name)
-        if provided is not None:
+    def _infoschema(self, key: str) -> tuple[list[Column], list[tuple[Any, ...]]] | None:
+        """The columns and rows of the virtual table `key` (translate.virtual_key)."""
+        schema, name = split_key(key)
+        provided = self.context.virtual_table(schema, name)
+        if provided is not None or schema != INFORMATION_SCHEMA:
             return provided
         builder = INFOSCHEMA_TABLES.get(name.upper())
         return builder(self) if builder else None
@@ -358,7 +399,7 @@ class SqliteSession(EngineSession):
         db = database or self._db
         if db is None:
             raise ServerError(errors.ER_NO_DB_ERROR)
-        if not self.engine.database_exists(db) or db.lower() == INFORMATION_SCHEMA:
+        if not self.engine.database_exists(db) or db.lower() in VIRTUAL_SCHEMAS:
             raise ServerError(errors.ER_BAD_DB_ERROR, db)
         return self.handle.attach(db, self._db)
 
@@ -370,7 +411,7 @@ class SqliteSession(EngineSession):
 
     def table_def(self, database: str, table: str) -> TableDef | None:
         """The definition of database.table, cached per schema version; None if absent."""
-        if database.lower() == INFORMATION_SCHEMA:
+        if database.lower() in VIRTUAL_SCHEMAS:
             return None
         if self.temp_tables:
             temp = temporary.load(self, database, table)
@@ -395,12 +436,16 @@ class SqliteSession(EngineSession):
         db = database or self._db
         if db is None:
             raise ServerError(errors.ER_NO_DB_ERROR)
-        if not self.engine.database_exists(db):
+        if not self.database_known(db):
             raise ServerError(errors.ER_BAD_DB_ERROR, db)
         if db.lower() == INFORMATION_SCHEMA:
             if table.upper() in INFOSCHEMA_TABLES or \
                     self.context.virtual_table(INFORMATION_SCHEMA, table) is not None:
                 return db, table.upper()
+            raise ServerError(errors.ER_NO_SUCH_TABLE, db, table)
+        if db.lower() in SESSION_SCHEMAS:
+            if table.lower() in self._provided(db.lower()):
+                return db, table.lower()
             raise ServerError(errors.ER_NO_SUCH_TABLE, db, table)
         tdef = self.table_def(db, table)
         if tdef is None:
@@ -469,28 +514,38 @@ class SqliteSession(EngineSession):
 
     # --- metadata -------------------------------------------------------------------------------
     def list_databases(self) -> list[str]:
-        return self.engine.databases()
+        """The databases this session's account may see (SessionContext.visible)."""
+        provided = [s for s in SESSION_SCHEMAS if self._provided(s)]
+        names = sorted([*self.engine.databases(), *provided], key=str.lower)
+        visible = getattr(self.context, "visible", None)
+        return names if visible is None else [d for d in names if visible(d)]
 
     def list_tables(self, database: str | None = None) -> list[str]:
+        """The tables of a database this session's account may see."""
         db = database or self._db
         if db is None:
             raise ServerError(errors.ER_NO_DB_ERROR)
         if db.lower() == INFORMATION_SCHEMA:
             return sorted(INFOSCHEMA_TABLES)
-        with self.handle.meta_conn(db, self._db) as (conn, schema):
-            return sorted(catalog.table_names(conn, schema) + views.names(conn, schema))
+        if db.lower() in SESSION_SCHEMAS:
+            names = sorted(self._provided(db.lower()))
+        else:
+            with self.handle.meta_conn(db, self._db) as (conn, schema):
+                names = sorted(catalog.table_names(conn, schema) + views.names(conn, schema))
+        visible = getattr(self.context, "visible", None)
+        return names if visible is None else [t for t in names if visible(db, t)]
 
     def list_views(self, database: str) -> set[str]:
         """The names among list_tables(database) that are views."""
-        if database.lower() == INFORMATION_SCHEMA:
+        if database.lower() in VIRTUAL_SCHEMAS:
             return set()
         with self.handle.meta_conn(database, self._db) as (conn, schema):
             return set(views.names(conn, schema))
 
     def table_columns(self, table: str, database: str | None = None) -> list[TableColumn]:
         db, stored = self.resolve_table(database, table)
-        if db.lower() == INFORMATION_SCHEMA:
-            data = self._infoschema(stored)
+        if db.lower() in VIRTUAL_SCHEMAS:
+            data = self._infoschema(virtual_key(db, stored))
             if data is None:
                 raise ServerError(errors.ER_NO_SUCH_TABLE, db, table)
             return [TableColumn(c.name, "varchar(64)", True, "", None, "", c) for c in data[0]]

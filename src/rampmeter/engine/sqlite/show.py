@@ -152,7 +152,7 @@ def _show_tables(s: SqliteSession, r: Reader, full: bool) -> Result:
     db = _from_db(r) or s.database
     if db is None:
         raise ServerError(errors.ER_NO_DB_ERROR)
-    if not s.engine.database_exists(db):
+    if not s.database_known(db):
         raise ServerError(errors.ER_BAD_DB_ERROR, db)
     names = s.list_tables(db)
     cols = [text_column(f"Tables_in_{db}", length=64)]
@@ -224,7 +224,7 @@ def _show_create(s: SqliteSession, r: Reader) -> Result:
         r.accept("IF", "NOT", "EXISTS")
         name = r.name()
         r.end()
-        if not s.engine.database_exists(name):
+        if not s.database_known(name):
             raise ServerError(errors.ER_BAD_DB_ERROR, name)
         return ResultSet([text_column("Database", length=64),
                           text_column("Create Database", length=1024)],

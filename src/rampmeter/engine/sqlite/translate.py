@@ -53,11 +53,25 @@ if sys.getrecursionlimit() < _RECURSION:
     sys.setrecursionlimit(_RECURSION)
 
 INFORMATION_SCHEMA = "information_schema"
+VIRTUAL_SCHEMAS = ("information_schema", "performance_schema")  # storage.VIRTUAL_SCHEMAS
 TableLookup = Callable[[str, str], "TableDef | None"]
 
 
-def temp_name(table: str) -> str:
-    return f"is_{table.lower()}"
+def virtual_key(db: str, table: str) -> str:
+    """How a plan names a table it materializes: `TABLE` for information_schema (MariaDB
+    spells them in capitals), `schema.table` for the other virtual schemas."""
+    schema = db.lower()
+    return table.upper() if schema == INFORMATION_SCHEMA else f"{schema}.{table.lower()}"
+
+
+def split_key(key: str) -> tuple[str, str]:
+    schema, _, table = key.rpartition(".")
+    return schema or INFORMATION_SCHEMA, table
+
+
+def temp_name(key: str) -> str:
+    schema, table = split_key(key)
+    return f"{'is' if schema == INFORMATION_SCHEMA else schema[:2]}_{table.lower()}"
 
 
 @dataclass(slots=True)
@@ -92,7 +106,7 @@ class Plan:
     kind: str                                  # SELECT, INSERT, REPLACE, UPDATE, DELETE, ...
     writes: bool = False
     databases: tuple[str, ...] = ()            # databases to ATTACH
-    infoschema: tuple[str, ...] = ()           # information_schema tables to materialize
+    infoschema: tuple[str, ...] = ()           # virtual tables to materialize (virtual_key)
     outputs: list[Output] | None = None        # queries
     target: tuple[str, str] | None = None      # (db, stored table) written
     stores: list[Store] = field(default_factory=list)
@@ -185,7 +199,7 @@ class _Tables:
         self.views = 0
 
     def add(self, alias: str, db: str, table: str) -> TableDef | None:
-        tdef = self.lookup(db, table) if db.lower() != INFORMATION_SCHEMA else None
+        tdef = self.lookup(db, table) if db.lower() not in VIRTUAL_SCHEMAS else None
         self.by_alias[alias.lower()] = (db, table, tdef)
         return tdef
 
@@ -205,10 +219,10 @@ class _Tables:
         return None
 
 
-def translate(stmt: Statement, database: str | None, lookup: TableLookup, *,
-              zone_shift: bool = False) -> Plan:
-    """`zone_shift`: the session's time zone is not UTC, so TIMESTAMP columns are read
-    through rm_from_utc (tzcolumns.py)."""
+def qualified(stmt: Statement, database: str | None,
+              lookup: TableLookup) -> tuple[exp.Expression, _Tables, list[str]]:
+    """The statement's sqlglot tree with every table qualified by its database, the tables it
+    names, and the information_schema tables it reads (also what access.py reads)."""
     kind = stmt.kind
     shape = stmt.shape
     text = shape
@@ -219,9 +233,8 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup, *,
     elif kind == "DO":
         idx = shape.upper().index("DO")
         text = shape[:idx] + "SELECT" + shape[idx + 2:]
-    ignore = False
     if kind in ("UPDATE", "DELETE"):
-        text, ignore = multi.strip_ignore(text)
+        text, _ignore = multi.strip_ignore(text)
     tree = parse(stmt, text)
     for select in tree.find_all(exp.Select):
         # SQL_NO_CACHE, HIGH_PRIORITY, STRAIGHT_JOIN...: hints to MariaDB's optimizer and
@@ -229,9 +242,19 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup, *,
         select.set("operation_modifiers", None)
     tables = _Tables(lookup)
     infoschema = _qualify(tree, database, tables)
+    return tree, tables, infoschema
+
+
+def translate(stmt: Statement, database: str | None, lookup: TableLookup, *,
+              zone_shift: bool = False) -> Plan:
+    """`zone_shift`: the session's time zone is not UTC, so TIMESTAMP columns are read
+    through rm_from_utc (tzcolumns.py)."""
+    kind = stmt.kind
+    tree, tables, infoschema = qualified(stmt, database, lookup)
+    ignore = kind in ("UPDATE", "DELETE") and multi.strip_ignore(stmt.shape)[1]
     plan = Plan("", kind, infoschema=tuple(dict.fromkeys(infoschema)))
     plan.databases = tuple(dict.fromkeys(
-        [db for db, _t, _d in tables.by_alias.values() if db.lower() != INFORMATION_SCHEMA] +
+        [db for db, _t, _d in tables.by_alias.values() if db.lower() not in VIRTUAL_SCHEMAS] +
         tables.more_databases))
     plan.fixed.update(tables.fixed)
     typer = Typer(tables.column_type)
@@ -249,6 +272,8 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup, *,
             plan.target = next(t for _s, t, _c in steps if t is not None)
         elif isinstance(target, exp.Table):
             entry = tables.by_alias.get((target.alias or target.name).lower())
+            if entry is not None and entry[0] in VIRTUAL_SCHEMAS:
+                raise _read_only(entry[0])
             if entry is not None:
                 plan.target = (entry[0], entry[2].name if entry[2] else entry[1])
     else:
@@ -511,12 +536,13 @@ def _qualify(tree: exp.Expression, database: str | None, tables: _Tables) -> lis
                 raise ServerError(errors.ER_NO_DB_ERROR)
             db = database
         alias = table.alias or name
-        if db.lower() == INFORMATION_SCHEMA:
-            infoschema.append(name.upper())
+        if db.lower() in VIRTUAL_SCHEMAS:
+            key = virtual_key(db, name)
+            infoschema.append(key)
             table.set("db", exp.to_identifier("temp"))
-            table.set("this", exp.to_identifier(temp_name(name), quoted=True))
+            table.set("this", exp.to_identifier(temp_name(key), quoted=True))
             table.set("alias", exp.TableAlias(this=exp.to_identifier(alias)))
-            tables.by_alias[alias.lower()] = (INFORMATION_SCHEMA, name.upper(), None)
+            tables.by_alias[alias.lower()] = (db.lower(), split_key(key)[1], None)
             continue
         tdef = tables.add(alias, db, name)
         if tdef is not None and tdef.view is not None:
@@ -663,6 +689,12 @@ def _now_call(col: ColumnDef) -> exp.Expression:
     return call
 
 
+def _read_only(db: str) -> ServerError:
+    """1044: information_schema and performance_schema cannot be written."""
+    return ServerError(errors.ER_DBACCESS_DENIED_ERROR, "", "", db.lower(),
+                       message=f"Access denied for user to database '{db.lower()}'")
+
+
 def _target(tree: exp.Expression, tables: _Tables) -> tuple[str, str, TableDef]:
     target = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
     if not isinstance(target, exp.Table):
@@ -672,10 +704,8 @@ def _target(tree: exp.Expression, tables: _Tables) -> tuple[str, str, TableDef]:
         raise ServerError(errors.ER_NO_SUCH_TABLE, "", target.name)
     db, name, tdef = entry
     if tdef is None:
-        if db.lower() == INFORMATION_SCHEMA:
-            raise ServerError(errors.ER_DBACCESS_DENIED_ERROR, "", "", INFORMATION_SCHEMA,
-                              message="Access denied for user to database "
-                              "'information_schema'")
+        if db.lower() in VIRTUAL_SCHEMAS:
+            raise _read_only(db)
         raise ServerError(errors.ER_NO_SUCH_TABLE, db, name)
     return db, name, tdef
 
@@ -798,6 +828,7 @@ _FUNCTION_NODES: dict[type[exp.Expression], str] = {
     exp.CurrentSchema: "rm_database",
     exp.CurrentVersion: "rm_version",
     exp.CurrentUser: "rm_current_user",
+    exp.CurrentRole: "rm_current_role",
     exp.SessionUser: "rm_user",
     exp.CurrentTimestamp: "rm_now",
     exp.CurrentDate: "rm_curdate",

@@ -28,6 +28,10 @@ How InnoDB's behaviour maps onto SQLite (docs/sql.md has the user's version):
   --all-databases). One that has written refuses with ER_NOT_SUPPORTED_YET.
 - LOCK TABLES and FLUSH TABLES WITH READ LOCK hold the write lock until UNLOCK TABLES (the
   latter reported as a GLOBAL_LOCK wait); both commit first, as in MySQL.
+- The fsync of a commit is reported as a DISKIO wait when sqlite_synchronous makes commits sync
+  (FULL, EXTRA), so under the thread pool a group whose worker sits in fsync can run another
+  statement. Autocommit writes then run as BEGIN IMMEDIATE .. COMMIT, which SQLite does
+  implicitly anyway, so that the COMMIT - where the sync happens - is a call of its own.
 """
 
 from __future__ import annotations
@@ -158,7 +162,10 @@ class Transactions:
         txn, self._txn = self._txn, None
         try:
             if txn is not None and self._handle.in_transaction:
-                self._handle.execute(how)
+                if how == "COMMIT" and txn.wrote:
+                    self._commit()
+                else:
+                    self._handle.execute(how)
         finally:
             if how == "COMMIT":
                 self._handle.committed()
@@ -169,6 +176,17 @@ class Transactions:
 
     def commit(self) -> None:
         self.end("COMMIT")
+
+    def _syncs(self) -> bool:
+        return self._handle.engine.synchronous in ("FULL", "EXTRA")
+
+    def _commit(self) -> None:
+        """COMMIT a transaction that wrote; its fsync is a DISKIO wait."""
+        if self._syncs():
+            with self._waiting(WaitReason.DISKIO):
+                self._handle.execute("COMMIT")
+        else:
+            self._handle.execute("COMMIT")
 
     def rollback(self) -> None:
         self.end("ROLLBACK")
@@ -213,11 +231,32 @@ class Transactions:
             self._txn = _Open(explicit=False)
             self._txn.wrote = True
             self._txn.owns_lock = owns
-        elif not self.holds_write():
-            self._acquire()
-            statement_lock = True
+        else:
+            if not self.holds_write():
+                self._acquire()
+                statement_lock = True
+            if self._syncs():
+                yield from self._autocommit_write(statement_lock)
+                return
         try:
             yield
+        finally:
+            if statement_lock:
+                self._release()
+
+    def _autocommit_write(self, statement_lock: bool) -> Iterator[None]:
+        """One autocommit write as BEGIN IMMEDIATE .. COMMIT, so its fsync is reported."""
+        try:
+            self._handle.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+                self._commit()
+            except BaseException:
+                if self._handle.in_transaction:
+                    self._handle.execute("ROLLBACK")
+                self._handle.rolled_back()
+                raise
+            self._handle.committed()
         finally:
             if statement_lock:
                 self._release()
@@ -280,7 +319,7 @@ class Transactions:
                 self._handle.execute("ROLLBACK")
                 self._handle.rolled_back()
                 raise
-            self._handle.execute("COMMIT")
+            self._commit()
             self._handle.committed()
         finally:
             self._release()
