@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.engine import values
 from rampmeter.engine.base import ResultSet, UpdateCount
-from rampmeter.engine.sqlite import batch, timefns
+from rampmeter.engine.sqlite import batch, selectinto, timefns
 from rampmeter.engine.sqlite.catalog import ColumnDef, implicit_default, q
 from rampmeter.engine.sqlite.translate import Plan, literal_type
 from rampmeter.engine.types import SqlType, column_for_values
@@ -179,6 +179,10 @@ def raw_values(stmt: Statement, params: Sequence[Any]) -> dict[str, Any]:
 
 # --- running ---------------------------------------------------------------------------------
 def run(s: SqliteSession, stmt: Statement, params: Sequence[Any]) -> ResultSet | UpdateCount:
+    if stmt.kind in ("SELECT", "WITH") and selectinto.MAYBE.search(stmt.shape):
+        found = selectinto.split(stmt)   # SELECT ... INTO @var
+        if found is not None:
+            return selectinto.assign(s, run(s, found[0], params), found[1], found[2])
     if stmt.kind == "INSERT" and len(stmt.names) > _BATCH_FROM:
         done = batch.run(s, stmt, params)   # many rows of one shape: one plan, one executemany
         if done is not None:
