@@ -46,7 +46,7 @@ def test_batch_strict_errors_insert_nothing(t, driver):
         "INSERT INTO t (name, n) VALUES ('a', 1), ('b', 2), ('a', 3), ('d', 4)",
         "INSERT INTO t (name, n) VALUES ('a', 1), ('b', 'x'), ('c', 3), ('d', 4)",
         "SELECT COUNT(*) FROM t",
-    ], checks=("rows", "error", "rowcount"))
+    ], checks=("rows", "error", "message", "rowcount"))
 
 
 @pytest.mark.parametrize("driver", drivers("pymysql", "mysqlclient"))
@@ -57,8 +57,9 @@ def test_batch_not_strict_warns_per_row(t, driver):
         "('c', 300, 'junk'), (NULL, -1, '2024-02-30 00:00:00'), ('e', 'x', NULL)",
         "SELECT name, n, made FROM t ORDER BY id",
         "INSERT IGNORE INTO t (name, n) VALUES ('a', 1), ('new', 2), ('c', 3), ('new2', 4)",
+        "INSERT IGNORE INTO t (name, n) VALUES ('x', 1), ('new', 300), ('y', 3), ('a', 4)",
         "SELECT name FROM t ORDER BY id",
-    ], checks=("rows", "error", "rowcount", "warnings"))
+    ], checks=("rows", "error", "rowcount", "warnings", "warning_text"))
 
 
 @pytest.mark.parametrize("driver", drivers("pymysql", "mysqlclient"))

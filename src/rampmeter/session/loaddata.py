@@ -408,12 +408,16 @@ class _Loader:
         self.affected += result.affected_rows
         if result.last_insert_id and not self.last_id:
             self.last_id = result.last_insert_id
-        for w in result.warnings:
+        rows_of = result.warning_rows or []
+        for i, w in enumerate(result.warnings):
             w = _renumbered_warning(w, before)
             m = _ROW_IN_MESSAGE.search(w.message)
-            # a duplicate names no row: after the rows' own warnings
-            row = int(m.group(1)) if m else before + len(batch)
-            self.warnings.append((row, 0 if m else 3, len(self.warnings), w))
+            given = rows_of[i] if i < len(rows_of) else 0
+            # the engine's row for each warning (a duplicate names none in its text); after
+            # this loader's own warnings of that row (phase 3), as MariaDB stores then warns
+            row = before + given if given else int(m.group(1)) if m else before + len(batch)
+            phase = 3 if w.code == errors.ER_DUP_ENTRY else 0
+            self.warnings.append((row, phase, len(self.warnings), w))
 
     def _value(self, target: str, raw: bytes | None) -> Any:
         if raw is None or target.lower() in self.binary:

@@ -30,11 +30,13 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from rampmeter.errors import ServerError
 from rampmeter.sql.statement import ClientParam, Statement
 
 if TYPE_CHECKING:
     from rampmeter.engine.base import ResultSet, UpdateCount
     from rampmeter.engine.sqlite.session import SqliteSession
+    from rampmeter.engine.sqlite.translate import Plan
     from rampmeter.engine.types import SqlType
 
 _VALUES = re.compile(r"\bVALUES?\s*(?=\()", re.IGNORECASE)
@@ -169,6 +171,7 @@ def run(s: SqliteSession, stmt: Statement, params: Any) -> UpdateCount | ResultS
     nulls = [(slot, col) for slot, (col, _r) in plan.null_slots.items()
              if not col.nullable and not col.auto_increment]
     rows: list[dict[str, Any]] = []
+    ends: list[int] = []   # len(ex.warnings) after each row's conversions
     for number, row in enumerate(b.rows, 1):
         bound = dict(shared)
         for name, k in zip(names, row, strict=True):
@@ -185,8 +188,9 @@ def run(s: SqliteSession, stmt: Statement, params: Any) -> UpdateCount | ResultS
         for slot, col in nulls:
             bound[slot] = dml.sqlite_value(ex.null_into(col, number, multi=True))
         rows.append(bound)
+        ends.append(len(ex.warnings))
     dml.missing_columns(plan, ex, len(rows))
-    return dml.write_batch(s, stmt, plan, rows, ex)
+    return dml.write_batch(s, stmt, plan, rows, ex, ends)
 
 
 # --- stored values without the general conversion ------------------------------------------------
@@ -245,25 +249,106 @@ def _fast(t: SqlType, ex: Any) -> Callable[[Any], Any] | None:
     return None
 
 
-def executemany(s: SqliteSession, sql: str, rows: list[dict[str, Any]]) -> sqlite3.Cursor:
-    """All rows or none: a savepoint inside a transaction, else one of its own."""
+class Outcome:
+    """What a batch did: rows written, and the rows INSERT IGNORE skipped as duplicates."""
+
+    __slots__ = ("rowcount", "skipped", "description")
+
+    def __init__(self, rowcount: int, skipped: list[int]) -> None:
+        self.rowcount = rowcount
+        self.skipped = skipped
+        self.description = None
+
+
+def executemany(s: SqliteSession, plan: Plan, rows: list[dict[str, Any]]) -> Outcome:
+    """All rows or none: a savepoint inside a transaction, else a transaction of its own.
+    INSERT IGNORE runs row by row, to know which rows it skipped (MariaDB warns of each with
+    its value); a failing batch is replayed row by row to name the row that failed, so the
+    error is the one-row statement's (1062 with the duplicate value, as MariaDB says it)."""
     h = s.handle
     own = not h.in_transaction
     h.execute("BEGIN" if own else "SAVEPOINT rm_batch")
     try:
-        cur = h.executemany(sql, rows)
-    except BaseException:
-        if own:
-            if h.in_transaction:
-                h.execute("ROLLBACK")
-            h.rolled_back()
+        if plan.sql.startswith("INSERT OR IGNORE"):
+            outcome = _one_by_one(s, plan.sql, rows)
         else:
-            h.execute("ROLLBACK TO rm_batch")
-            h.execute("RELEASE rm_batch")
+            outcome = Outcome(h.executemany(plan.sql, rows).rowcount, [])
+    except sqlite3.Error as e:
+        _undo(h, own)
+        raise _failing_row(s, plan, rows, own) or e from None
+    except BaseException:
+        _undo(h, own)
         raise
     if own:
         h.execute("COMMIT")
         h.committed()
     else:
         h.execute("RELEASE rm_batch")
-    return cur
+    return outcome
+
+
+def _undo(h: Any, own: bool) -> None:
+    if own:
+        if h.in_transaction:
+            h.execute("ROLLBACK")
+        h.rolled_back()
+    else:
+        h.execute("ROLLBACK TO rm_batch")
+        h.execute("RELEASE rm_batch")
+
+
+def _one_by_one(s: SqliteSession, sql: str, rows: list[dict[str, Any]]) -> Outcome:
+    total = 0
+    skipped: list[int] = []
+    for k, row in enumerate(rows):
+        before = len(s.warnings)
+        n = s.handle.execute(sql, row).rowcount
+        total += n
+        if n == 0 and not any(w.code in (1451, 1452) for w in s.warnings[before:]):
+            skipped.append(k)   # a duplicate (a foreign key's skip has warned already)
+    return Outcome(total, skipped)
+
+
+def _failing_row(s: SqliteSession, plan: Plan, rows: list[dict[str, Any]],
+                 own: bool) -> ServerError | None:
+    """The error of the first row that fails on its own (the batch is undone already)."""
+    h = s.handle
+    h.execute("BEGIN" if own else "SAVEPOINT rm_find")
+    try:
+        for row in rows:
+            try:
+                h.execute(plan.sql, row)
+            except sqlite3.Error as e:
+                return s.sqlite_error(e, plan, row)
+        return None
+    finally:
+        if own:
+            if h.in_transaction:
+                h.execute("ROLLBACK")
+            h.rolled_back()
+        else:
+            h.execute("ROLLBACK TO rm_find")
+            h.execute("RELEASE rm_find")
+
+
+def duplicate_messages(s: SqliteSession, plan: Plan, rows: list[dict[str, Any]],
+                       skipped: list[int]) -> dict[int, str]:
+    """INSERT IGNORE: the 1062 text of each skipped row, as the plain INSERT of that row
+    says it now (probed in a savepoint, undone)."""
+    probe = "INSERT" + plan.sql[len("INSERT OR IGNORE"):]
+    out: dict[int, str] = {}
+    h = s.handle
+    for k in skipped:
+        message = "Duplicate entry for key"
+        h.execute("SAVEPOINT rm_probe")
+        try:
+            h.execute(probe, rows[k])
+        except sqlite3.IntegrityError as e:
+            message = s.sqlite_error(e, plan, rows[k]).message
+        except sqlite3.Error:
+            pass
+        finally:
+            h.execute("ROLLBACK TO rm_probe")
+            h.execute("RELEASE rm_probe")
+        out[k] = message
+    return out

@@ -202,8 +202,8 @@ def run(s: SqliteSession, stmt: Statement, params: Sequence[Any]) -> ResultSet |
 
 
 def write_batch(s: SqliteSession, stmt: Statement, plan: Plan, rows: list[dict[str, Any]],
-                ex: Execution) -> UpdateCount | ResultSet:
-    return _write(s, stmt, plan, rows[0], ex, rows)
+                ex: Execution, ends: list[int]) -> UpdateCount | ResultSet:
+    return _write(s, stmt, plan, rows[0], ex, rows, ends)
 
 
 _BATCH_FROM = 1   # placeholders: a batch has at least two rows of one value
@@ -281,10 +281,11 @@ def _query(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any])
 
 
 def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
-           ex: Execution, rows: list[dict[str, Any]] | None = None
-           ) -> UpdateCount | ResultSet:
+           ex: Execution, rows: list[dict[str, Any]] | None = None,
+           ends: list[int] | None = None) -> UpdateCount | ResultSet:
     """Run a write plan; `rows`: a batch's parameters (one-row plan, batch.py), run as one
-    executemany that stands or falls as a whole, as one multi-row INSERT does."""
+    executemany that stands or falls as a whole, as one multi-row INSERT does; `ends`: where
+    each of its rows' conversion warnings end in ex.warnings."""
     s.current = ex
     try:
         with s.txn.writing():
@@ -292,7 +293,7 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
                 if plan.track_changes or plan.replace:
                     ensure_triggers(s, plan)
                 if rows is not None:
-                    cur = batch.executemany(s, plan.sql, rows)
+                    cur = batch.executemany(s, plan, rows)
                 else:
                     cur = s.handle.execute(plan.sql, bound)
                 returned = cur.fetchall() if cur.description is not None else None
@@ -322,6 +323,7 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
         return UpdateCount(matched, 0, "", warnings)
     # INSERT / REPLACE
     duplicates = offered = 0
+    warning_rows: list[int] | None = None
     if plan.upsert:
         inserted = matched - ex.updated
         affected = inserted + 2 * ex.changed + (ex.updated - ex.changed if found else 0)
@@ -335,12 +337,14 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
         # INSERT ... SELECT: the rows the query offered, as rm_cv counted them
         offered = (plan.rows if rows is None else len(rows)) or \
             max(ex._cast_rows.values(), default=matched)
-        if plan.ignore and offered > matched:
+        if rows is not None and ends is not None:   # a batch: its warnings row by row
+            duplicates = len(cur.skipped)
+            warnings, warning_rows = _batch_warnings(s, plan, rows, ends, ex, cur.skipped)
+        elif plan.ignore and offered > matched:
             # rows skipped by a foreign key (fkcheck.py warned of them) are no duplicates
             skipped = sum(1 for w in s.warnings if w.code in (1451, 1452))
             duplicates = max(offered - matched - skipped, 0)
-            warnings = warnings + _ignored_duplicates(s, plan, bound, duplicates,
-                                                      probe=rows is None)
+            warnings = warnings + _ignored_duplicates(s, plan, bound, duplicates)
     s.stats.row_count = affected
     if plan.returning and returned is not None:
         result = result_set(plan, stmt, cur.description, returned)
@@ -365,7 +369,27 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
     if count > 1 or plan.kind == "INSERT" and count == 0:
         info = f"Records: {max(count, inserted, offered)}  Duplicates: {duplicates}  " \
                f"Warnings: {len(warnings)}"
-    return UpdateCount(affected, last_id, info, warnings)
+    return UpdateCount(affected, last_id, info, warnings, warning_rows=warning_rows)
+
+
+def _batch_warnings(s: SqliteSession, plan: Plan, rows: list[dict[str, Any]],
+                    ends: list[int], ex: Execution, skipped: list[int]
+                    ) -> tuple[list[Warning_], list[int]]:
+    """A batch's warnings in MariaDB's order: each row's conversions, then its duplicate
+    (INSERT IGNORE); then what functions and foreign keys said. With each one's row."""
+    dup = batch.duplicate_messages(s, plan, rows, skipped) if skipped else {}
+    out: list[Warning_] = []
+    at: list[int] = []
+    start = 0
+    for k, end in enumerate(ends):
+        out.extend(ex.warnings[start:end])
+        at.extend([k + 1] * (end - start))
+        if k in dup:
+            out.append(Warning_("Warning", errors.ER_DUP_ENTRY, dup[k]))
+            at.append(k + 1)
+        start = end
+    rest = ex.warnings[start:] + s.warnings
+    return out + rest, at + [0] * len(rest)
 
 
 def _identical_replacements(s: SqliteSession, plan: Plan, bound: dict[str, Any],
@@ -421,11 +445,11 @@ def _identical_replacements(s: SqliteSession, plan: Plan, bound: dict[str, Any],
 
 
 def _ignored_duplicates(s: SqliteSession, plan: Plan, bound: dict[str, Any],
-                        count: int, *, probe: bool = True) -> list[Warning_]:
+                        count: int) -> list[Warning_]:
     """INSERT IGNORE: MariaDB warns 1062 for each row it skipped. A one-row INSERT is probed
     (the plain INSERT, rolled back) for the exact message; several rows get the key's."""
     message = "Duplicate entry for key"
-    if probe and plan.rows == 1 and plan.sql.startswith("INSERT OR IGNORE"):
+    if plan.rows == 1 and plan.sql.startswith("INSERT OR IGNORE"):
         probe = "INSERT" + plan.sql[len("INSERT OR IGNORE"):]
         try:
             s.handle.execute("SAVEPOINT rm_probe")
