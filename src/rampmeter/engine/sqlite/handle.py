@@ -61,10 +61,6 @@ def _no_wait(reason: WaitReason) -> Any:
     return nullcontext()
 
 
-def _never() -> bool:
-    return False
-
-
 def _busy(exc: sqlite3.Error) -> bool:
     code = getattr(exc, "sqlite_errorcode", None)
     return code is not None and code & 0xFF == _SQLITE_BUSY and code != _SQLITE_BUSY_SNAPSHOT
@@ -134,6 +130,7 @@ class Handle:
         self.triggers: dict[tuple[str, str, str], int] = {}  # (kind, db, table) -> version
         self._pending: set[tuple[str, str, str]] = set()  # made inside the open transaction
         self._version = engine.schema_version  # the DDL this handle has caught up with
+        self._last: Any = None                 # the session it was last lent to
         self._closed = False
         # Set by the session: a context manager that leaves the SQLite transaction for the
         # duration of an ATTACH / DETACH and comes back (or refuses with a ServerError).
@@ -143,20 +140,21 @@ class Handle:
     def lend(self, session: Any) -> None:
         """From now on the handle serves `session` (handles.py borrows, the session lends)."""
         self.occupant.session = session
-        self.refresh()
-        conn = self.conn
-        assert isinstance(conn, _Connection)
-        conn.waiting = session.waiting
-        conn.cancelled = session.cancelled  # type: ignore[method-assign]
-        self.step_out = session.txn.step_out
+        if self.engine.schema_version != self._version:
+            self.refresh()
+        if self._last is not session:  # the session that had it last often takes it again
+            self._last = session
+            conn = self.conn
+            assert isinstance(conn, _Connection)
+            conn.waiting = session.waiting
+            conn.cancelled = session.cancelled  # type: ignore[method-assign]
+            self.step_out = session.txn.step_out
 
     def vacate(self) -> None:
+        """Nobody holds the handle: its functions answer for no session. (The busy-wait hooks
+        stay those of the last holder until the next lend sets them: nothing runs on an idle
+        handle but the pool's own ROLLBACK.)"""
         self.occupant.session = None
-        conn = self.conn
-        assert isinstance(conn, _Connection)
-        conn.waiting = _no_wait
-        conn.cancelled = _never  # type: ignore[method-assign]
-        self.step_out = None
 
     # --- running SQL ---------------------------------------------------------------------
     def execute(self, sql: str, params: Any = ()) -> sqlite3.Cursor:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from rampmeter.engine.sqlite.handle import Handle
@@ -116,15 +117,17 @@ class HandlePool:
         self.engine = engine
         self.idle_limit = idle_limit
         self._lock = threading.Lock()
-        self._idle: list[Handle] = []
+        self._idle: deque[Handle] = deque()
         self._closed = False
         self.opened = 0      # handles open now (idle or lent)
         self.created = 0     # handles ever opened (a steady load stops adding to it)
 
     def borrow(self) -> Handle:
+        try:
+            return self._idle.pop()   # deque: a thread-safe pop, no lock on the hot path
+        except IndexError:
+            pass
         with self._lock:
-            if self._idle:
-                return self._idle.pop()
             self.opened += 1
             self.created += 1
         try:
@@ -146,10 +149,15 @@ class HandlePool:
             except Exception:  # noqa: BLE001 - a handle we cannot clean is closed instead
                 self.discard(handle)
                 return
-        with self._lock:
-            if not self._closed and len(self._idle) < self.idle_limit:
-                self._idle.append(handle)
+        idle = self._idle
+        if len(idle) < self.idle_limit and not self._closed:
+            # thread-safe append; two racing returns may keep one more than idle_limit
+            idle.append(handle)
+            if not self._closed:
                 return
+            self.close()   # closed meanwhile: do not keep it
+            return
+        with self._lock:
             self.opened -= 1
         handle.close()
 
@@ -165,9 +173,12 @@ class HandlePool:
 
     def close(self) -> None:
         """Shutdown: close the idle handles; those still lent are closed when given back."""
-        with self._lock:
-            self._closed = True
-            idle, self._idle = self._idle, []
-            self.opened -= len(idle)
-        for handle in idle:
+        self._closed = True
+        while True:
+            try:
+                handle = self._idle.pop()
+            except IndexError:
+                return
+            with self._lock:
+                self.opened -= 1
             handle.close()
