@@ -20,15 +20,18 @@ Rules:
   engine already queue on its write lock (locks.py), so this is for other processes and for
   SQLite's brief exclusive moments (WAL recovery). BUSY_SNAPSHOT is not retried: waiting
   cannot fix it.
-- Interrupts: `interrupt()` (any thread) calls sqlite3_interrupt; a progress handler every
-  _PROGRESS_EVERY VM instructions asks `cancelled()` too, which closes the race of an interrupt
-  that lands just before a statement starts.
+- Interrupts: a progress handler every _PROGRESS_EVERY VM instructions (about a millisecond)
+  asks the session that holds the handle whether it was cancelled (KILL / KILL QUERY). No
+  sqlite3_interrupt() from the killing thread: by the time it ran, the handle might have been
+  given back and be running another session's statement; the progress handler always asks
+  the right session, with no lock between cancel() and giving a handle back.
 - Temp triggers count the rows an UPDATE / upsert changes and a REPLACE deletes (dml.py): they
   are created per table on first need and re-created when the schema version moves.
 - This is the unit DESIGN.md calls an engine handle. Sessions do not own one: they borrow one
   from the engine's pool (handles.py) for a command, and keep it between commands only while
-  pinned (pinning.py). `lend(session)` makes the handle that session's (its waits, its cancel
-  flag, its transaction's step_out, the functions' Occupant); `vacate()` forgets it.
+  pinned (pinning.py). `lend(session)` makes the handle that session's: everything that asks
+  for the session (functions, the progress handler, busy waits, step_out) asks the handle's
+  Occupant, so lending is one assignment; `vacate()` forgets it.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ from contextlib import contextmanager, nullcontext
 from typing import TYPE_CHECKING, Any
 
 from rampmeter import errors
-from rampmeter.engine.base import WaitHook, WaitReason
+from rampmeter.engine.base import WaitReason
 from rampmeter.engine.sqlite.catalog import q
 from rampmeter.errors import ServerError
 
@@ -67,10 +70,10 @@ def _busy(exc: sqlite3.Error) -> bool:
 
 
 class _Connection(sqlite3.Connection):
-    """A sqlite3 connection whose SQLITE_BUSY retries are waits the thread pool sees."""
+    """A sqlite3 connection whose SQLITE_BUSY retries are waits the thread pool sees (those of
+    the session holding the handle, through its Occupant)."""
 
-    waiting: WaitHook = staticmethod(_no_wait)  # type: ignore[assignment]
-    cancelled: Callable[[], bool] = staticmethod(lambda: False)  # type: ignore[assignment]
+    occupant: Any = None
 
     def execute(self, sql: str, params: Any = (), /) -> sqlite3.Cursor:  # type: ignore[override]
         try:
@@ -94,11 +97,13 @@ class _Connection(sqlite3.Connection):
         as a wait the thread pool sees."""
         deadline = time.monotonic() + BUSY_BUDGET
         step = 0
-        with self.waiting(WaitReason.TABLE_LOCK):
+        session = self.occupant.session if self.occupant is not None else None
+        waiting = session.waiting if session is not None else _no_wait
+        with waiting(WaitReason.TABLE_LOCK):
             while True:
                 time.sleep(_BUSY_STEPS[min(step, len(_BUSY_STEPS) - 1)] / 1000.0)
                 step += 1
-                if self.cancelled():
+                if session is not None and session.cancelled():
                     raise ServerError(errors.ER_QUERY_INTERRUPTED)
                 try:
                     return attempt()
@@ -118,6 +123,7 @@ class Handle:
         conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False,
                                cached_statements=256, timeout=0, factory=_Connection)
         assert isinstance(conn, _Connection)
+        conn.occupant = self.occupant
         self.conn = conn
         self.conn.execute("PRAGMA temp_store=MEMORY")
         # REPLACE's deletions fire DELETE triggers only with recursive_triggers on (dml.py).
@@ -130,11 +136,7 @@ class Handle:
         self.triggers: dict[tuple[str, str, str], int] = {}  # (kind, db, table) -> version
         self._pending: set[tuple[str, str, str]] = set()  # made inside the open transaction
         self._version = engine.schema_version  # the DDL this handle has caught up with
-        self._last: Any = None                 # the session it was last lent to
         self._closed = False
-        # Set by the session: a context manager that leaves the SQLite transaction for the
-        # duration of an ATTACH / DETACH and comes back (or refuses with a ServerError).
-        self.step_out: Callable[[str], Any] | None = None
 
     # --- who holds it ------------------------------------------------------------------------
     def lend(self, session: Any) -> None:
@@ -142,18 +144,9 @@ class Handle:
         self.occupant.session = session
         if self.engine.schema_version != self._version:
             self.refresh()
-        if self._last is not session:  # the session that had it last often takes it again
-            self._last = session
-            conn = self.conn
-            assert isinstance(conn, _Connection)
-            conn.waiting = session.waiting
-            conn.cancelled = session.cancelled  # type: ignore[method-assign]
-            self.step_out = session.txn.step_out
 
     def vacate(self) -> None:
-        """Nobody holds the handle: its functions answer for no session. (The busy-wait hooks
-        stay those of the last holder until the next lend sets them: nothing runs on an idle
-        handle but the pool's own ROLLBACK.)"""
+        """Nobody holds the handle: its functions answer for no session."""
         self.occupant.session = None
 
     # --- running SQL ---------------------------------------------------------------------
@@ -210,12 +203,6 @@ class Handle:
             self.triggers.pop(key, None)
         self._pending.clear()
 
-    def interrupt(self) -> None:
-        try:
-            self.conn.interrupt()
-        except sqlite3.ProgrammingError:
-            pass  # closed meanwhile
-
     # --- databases ------------------------------------------------------------------------
     def attached(self, database: str) -> bool:
         """Is `database` attached (and not dropped since)? A yes counts as a use: the
@@ -242,10 +229,13 @@ class Handle:
         if not self.engine.database_exists(database):
             raise ServerError(errors.ER_BAD_DB_ERROR, database)
         if self.conn.in_transaction:
-            if self.step_out is None:
+            # leave the SQLite transaction for the ATTACH and come back, or refuse
+            # (txn.Transactions.step_out)
+            session = self.occupant.session
+            if session is None:
                 raise ServerError(errors.ER_NOT_SUPPORTED_YET,
                                   f"a first use of database {database} inside a transaction")
-            with self.step_out(database):
+            with session.txn.step_out(database):
                 return self._attach(database, key, gen, current)
         return self._attach(database, key, gen, current)
 

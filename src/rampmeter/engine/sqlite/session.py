@@ -14,11 +14,10 @@ Rules:
   every command) gives it back unless the session is pinned (pinning.py decides, from `held()`).
   Nothing of the session is left on a handle it gives back: settings are read per statement
   through SessionContext, functions find the session through the handle's Occupant.
-- cancel() (KILL QUERY / KILL / shutdown, any thread) sets a flag, wakes SLEEP and lock waits,
-  and interrupts the handle the session holds at that moment, if any (under `_lend_lock`, so
-  a handle already given back, maybe running another session's statement, is never
-  interrupted); the statement fails with 1317. The flag is cleared when the next statement
-  starts.
+- cancel() (KILL QUERY / KILL / shutdown, any thread) sets a flag and wakes SLEEP and lock
+  waits; SQLite's progress handler on the handle the session holds sees the flag within about
+  a millisecond of VM work (handle.py), so only this session's statement stops; it fails with
+  1317. The flag is cleared when the next statement starts.
 - Every error is a ServerError; an SQLite error with no MySQL meaning becomes 1105 and is
   logged here with the statement, because it is a fault of ours.
 """
@@ -107,7 +106,6 @@ class SqliteSession(EngineSession):
         self._wake = threading.Event()
         self._function_error: ServerError | None = None
         self._handle: Handle | None = None     # borrowed from engine.handles, see idle()
-        self._lend_lock = threading.Lock()     # giving the handle back vs cancel()
         self.txn = Transactions(lambda: self.handle, engine.locks, waiting,
                                 cancelled=self.cancelled, lock_timeout=self._lock_timeout,
                                 connection_id=getattr(context, "connection_id", 0),
@@ -163,8 +161,7 @@ class SqliteSession(EngineSession):
         self._give_back()
 
     def _give_back(self, *, discard: bool = False) -> None:
-        with self._lend_lock:
-            h, self._handle = self._handle, None
+        h, self._handle = self._handle, None
         if h is None:
             return
         if discard:
@@ -264,10 +261,6 @@ class SqliteSession(EngineSession):
         self._cancelled = True
         self._wake.set()
         self.engine.locks.wake_all()
-        with self._lend_lock:
-            h = self._handle
-            if h is not None:
-                h.interrupt()
 
     def cancelled(self) -> bool:
         return self._cancelled
