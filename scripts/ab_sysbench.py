@@ -4,7 +4,7 @@
 same run, taking turns, so that whatever else the machine does lands on both alike. This starts
 one server per tree (`python -m rampmeter serve` with PYTHONPATH=<tree>/src, the same Python),
 prepares sysbench's table on each (1 table x --table-size rows), then runs
-`sysbench <script> --threads=N --time=T` against A, B, A, B, ... (--rounds times each) and
+`sysbench <script> --threads=N --time=T` against A, B, B, A, A, B ... (--rounds times each) and
 prints each run's qps and the server's CPU per statement (utime + stime from /proc/<pid>/stat
 over the run, divided by the statements sysbench counted).
 
@@ -129,7 +129,8 @@ def main(argv: list[str] | None = None) -> int:
             prepare(s, args)
         results: dict[str, list[tuple[float, float]]] = {"A": [], "B": []}
         for r in range(args.rounds):
-            for s in servers:
+            # ABBA: whichever runs first in a round was seen to win by a few per cent
+            for s in (servers if r % 2 == 0 else servers[::-1]):
                 qps, us = one_run(s, args)
                 results[s.label].append((qps, us))
                 print(f"round {r + 1} {s.label}: {qps:8.0f} qps  {us:6.1f} us/stmt", flush=True)
