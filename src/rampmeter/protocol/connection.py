@@ -107,6 +107,12 @@ _LOGGED_IN = (Phase.COMMAND, Phase.REAUTH)
 _CHANGE_USER = bytes((Command.CHANGE_USER,))
 
 
+# Result descriptions seen (result_set_start): (id(columns), results charsets) -> (columns,
+# packets, binary encoders). Shared by all connections; bounded by clearing (plans are few).
+_DESCRIBED: dict[tuple[int, Any], tuple[Any, list[bytes], list[Encoder | None] | None]] = {}
+_DESCRIBED_MAX = 1024
+
+
 @dataclass(slots=True)
 class _Attempt:
     """Who is logging in (or changing user) while the auth rounds run."""
@@ -387,13 +393,24 @@ class ServerProtocol:
         return ([encode_text(v, codec) if type(v) is str else v for v in row] for row in rows)
 
     def result_set_start(self, columns: Sequence[Column], *, binary: bool = False) -> bytes:
-        """Column count, the column definitions, and an EOF unless CLIENT_DEPRECATE_EOF."""
-        payloads = [pk.column_count(len(columns))]
-        payloads += [self._definition(col) for col in columns]
-        if not self._deprecate_eof():
-            payloads.append(pk.eof_packet(0, self._status))
-        self._row_encoders = [binary_encoder(col) for col in columns] if binary else None
-        return self._send(*payloads)
+        """Column count, the column definitions, and an EOF unless CLIENT_DEPRECATE_EOF.
+        A tuple of columns is a result description an engine built once and shares (a plan's):
+        its packets and row encoders are built once per results character set and kept."""
+        key = (id(columns), self._results)
+        known = _DESCRIBED.get(key) if type(columns) is tuple else None
+        if known is None or known[0] is not columns:
+            shared = type(columns) is tuple
+            known = (columns, [pk.column_count(len(columns))] +
+                     [self._definition(col) for col in columns],
+                     [binary_encoder(col) for col in columns] if binary or shared else None)
+            if shared:
+                if len(_DESCRIBED) >= _DESCRIBED_MAX:
+                    _DESCRIBED.clear()
+                _DESCRIBED[key] = known
+        self._row_encoders = known[2] if binary else None
+        if self._no_eof:
+            return self._send(*known[1])
+        return self._send(*known[1], pk.eof_packet(0, self._status))
 
     def result_rows(self, rows: Iterable[Sequence[Any]]) -> bytes:
         """Row packets, text or binary as chosen by result_set_start(); one value per column."""

@@ -522,15 +522,44 @@ def ensure_triggers(s: SqliteSession, plan: Plan, target: tuple[str, str] | None
 
 # --- results ---------------------------------------------------------------------------------
 def result_set(plan: Plan, stmt: Statement, description: Any, rows: list[Any]) -> ResultSet:
-    names = [d[0] for d in description]
+    """The result's columns and rows. The columns depend on the plan, the statement's select
+    list as typed (`items`) and SQLite's column names; unless one is typed from the values or
+    a literal, they are built once per plan and reused (`plan.columns_memo`: the key they were
+    built for, and the column list, which every later result shares: read-only)."""
+    names = tuple([d[0] for d in description])
+    memo = plan.columns_memo
+    if memo is not None and memo[0] == names and memo[1] == stmt.items:
+        columns, loaders = memo[2], memo[3]
+    else:
+        columns, loaders, fixed = _columns(plan, stmt, names, rows)
+        if fixed:
+            columns = tuple(columns)  # shared by the plan's results: the protocol keeps their
+            plan.columns_memo = (names, stmt.items, columns, loaders)  # packets (by identity)
+    if loaders and rows:
+        fixed_rows = []
+        for r in rows:
+            row = list(r)
+            for i, fn in loaders:
+                row[i] = fn(row[i])
+            fixed_rows.append(row)
+        rows = fixed_rows
+    return ResultSet(columns, rows)
+
+
+def _columns(plan: Plan, stmt: Statement, names: tuple[str, ...], rows: list[Any]
+             ) -> tuple[Sequence[Column], list[tuple[int, Callable[[Any], Any]]], bool]:
+    """The columns and value loaders of a result; whether they hold for every execution of
+    the plan (none typed from the values or a literal)."""
     outputs = plan.outputs if plan.outputs is not None and len(plan.outputs) == len(names) \
         else None
     columns: list[Column] = []
     loaders: list[tuple[int, Callable[[Any], Any]]] = []
+    fixed = outputs is not None
     for i, sqlite_name in enumerate(names):
         o = outputs[i] if outputs is not None else None
         if o is None:
             columns.append(column_for_values(sqlite_name, (r[i] for r in rows)))
+            fixed = False
             continue
         name = o.name
         if isinstance(name, int):
@@ -542,6 +571,7 @@ def result_set(plan: Plan, stmt: Statement, description: Any, rows: list[Any]) -
             slot = o.literal_slot
             t = literal_type(stmt.slots[slot], text=stmt.names[slot][:1] == "s")
             columns.append(t.column(name, flags=(0x81 if t.is_numeric else 0x1) | o.flags))
+            fixed = False
         elif o.sql_type is not None:
             columns.append(o.sql_type.column(name, flags=o.flags, table=o.table,
                                              schema=o.schema, org_name=o.org_name)
@@ -552,14 +582,7 @@ def result_set(plan: Plan, stmt: Statement, description: Any, rows: list[Any]) -
                                         org_name=o.org_name, org_table=o.org_table)
         else:
             columns.append(column_for_values(name, (r[i] for r in rows)))
+            fixed = False
         if o.load is not None:
             loaders.append((i, o.load))
-    if loaders and rows:
-        fixed = []
-        for r in rows:
-            row = list(r)
-            for i, fn in loaders:
-                row[i] = fn(row[i])
-            fixed.append(row)
-        rows = fixed
-    return ResultSet(columns, rows)
+    return columns, loaders, fixed

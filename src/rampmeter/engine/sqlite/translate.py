@@ -127,6 +127,7 @@ class Plan:
     first_counts: bool = True                  # do `sql`'s rows count as affected rows
     tz_outputs: list[int] = field(default_factory=list)  # TIMESTAMP outputs (tzcolumns.py)
     returning: bool = False                    # INSERT / REPLACE / DELETE ... RETURNING
+    columns_memo: Any = None                   # result columns built once (dml.result_set)
 
 
 def parse(stmt: Statement, text: str) -> exp.Expression:
