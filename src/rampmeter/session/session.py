@@ -48,9 +48,9 @@ from rampmeter.session.context import ServerContext
 from rampmeter.session.names import check_database_name
 from rampmeter.session.privileges import COL_ACLS, P
 from rampmeter.session.security import SecurityContext
-from rampmeter.sql import charsets
+from rampmeter.sql import charsets, scancache
 from rampmeter.sql.lexer import Dialect
-from rampmeter.sql.statement import Statement, scan, scan_all
+from rampmeter.sql.statement import Statement, scan
 
 Write = Callable[[bytes], None]
 
@@ -234,10 +234,12 @@ class Session:
         return Dialect.of(self.vars["sql_mode"])
 
     def scan(self, text: str, *, client_params: bool = False) -> Statement:
-        return scan(text, self.dialect(), self.client_charset(), client_params=client_params)
+        if client_params:
+            return scan(text, self.dialect(), self.client_charset(), client_params=True)
+        return scancache.scan(text, self.dialect(), self.client_charset())
 
     def scan_all(self, text: str) -> list[Statement]:
-        return scan_all(text, self.dialect(), self.client_charset())
+        return scancache.scan_all(text, self.dialect(), self.client_charset())
 
     def sync_charsets(self, proto: ServerProtocol) -> None:
         """Give the protocol the client's and the results' character sets."""

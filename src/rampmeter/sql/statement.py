@@ -131,7 +131,7 @@ class Statement:
     """One statement, scanned (see the module rules). Read-only after scan."""
 
     __slots__ = ("text", "words", "kind", "shape", "slots", "names", "param_count", "items",
-                 "for_update", "tokens", "dialect", "charset")
+                 "for_update", "tokens", "dialect", "charset", "_uses_tables")
 
     def __init__(self, text: str, words: tuple[str, ...], shape: str, slots: tuple[Any, ...],
                  names: tuple[str, ...], param_count: int, items: tuple[str, ...] | None,
@@ -149,6 +149,15 @@ class Statement:
         self.tokens = tokens      # for non-DML statements: their tokens, positions in `text`
         self.dialect = dialect
         self.charset = charset
+        self._uses_tables: bool | None = None
+
+    def with_values(self, text: str, slots: tuple[Any, ...]) -> Statement:
+        """This statement as another text of the same shape spells it: the same placeholders
+        with other values (scancache.py, which knows when that holds)."""
+        other = Statement(text, self.words, self.shape, slots, self.names, self.param_count,
+                          self.items, self.for_update, self.tokens, self.dialect, self.charset)
+        other._uses_tables = self._uses_tables
+        return other
 
     @property
     def is_dml(self) -> bool:
@@ -165,12 +174,17 @@ class Statement:
         """Whether the statement names a table, which is when MariaDB clears the previous
         statement's warnings before running it (a table-less SELECT, SET, DO, BEGIN... keeps
         them for SHOW WARNINGS unless it raises conditions of its own)."""
-        kind = self.kind
-        if kind in _TABLELESS:
-            return False
-        if kind in ("SELECT", "SET", "DO", "VALUES", "("):
-            return any(m.group(1) is None for m in _FROM.finditer(self.shape))
-        return True
+        uses = self._uses_tables
+        if uses is None:
+            kind = self.kind
+            if kind in _TABLELESS:
+                uses = False
+            elif kind in ("SELECT", "SET", "DO", "VALUES", "("):
+                uses = any(m.group(1) is None for m in _FROM.finditer(self.shape))
+            else:
+                uses = True
+            self._uses_tables = uses
+        return uses
 
     def syntax_error(self, shape_pos: int | None = None) -> Exception:
         """1064 quoting the client's text, from the place `shape_pos` of the shape maps to."""

@@ -295,7 +295,10 @@ def test_any_bytes_scan_or_fail_with_1064(raw: bytes) -> None:
         scan_all(text)
     except ServerError as e:
         code = e.code
-    assert code in (None, errors.ER_PARSE_ERROR)
+    # an identifier with a character beyond the BMP is 1300, as MariaDB says (its identifiers
+    # are utf8mb3): hypothesis finds one now and then
+    assert code in (None, errors.ER_PARSE_ERROR) or \
+        code == errors.ER_INVALID_CHARACTER_STRING and any(ord(c) > 0xFFFF for c in text)
 
 
 def test_invalid_bytes_in_a_quoted_identifier_are_1300() -> None:
