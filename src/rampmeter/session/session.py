@@ -205,11 +205,17 @@ class Session:
         self.charsets_changed = False  # SET NAMES & co.: tell the protocol (sync_charsets)
         self.last_row_count = -1       # ROW_COUNT()
         self.found_rows = 0
+        # the front door's inputs, kept with the variable values they were made from
+        self._client_cs: tuple[Any, charsets.Charset] = (None, charsets.UTF8MB4)
+        self._dialect: tuple[Any, Dialect] = (None, Dialect.of(""))
 
     # ------------------------------------------------------------------------------------------
     # the front door: bytes in the client's character set -> scanned statements
     def client_charset(self) -> charsets.Charset:
-        return charsets.charset(self.vars["character_set_client"]) or charsets.UTF8MB4
+        name = self.vars["character_set_client"]
+        if name is not self._client_cs[0]:  # looked up again only when the variable changed
+            self._client_cs = (name, charsets.charset(name) or charsets.UTF8MB4)
+        return self._client_cs[1]
 
     def decode(self, raw: bytes) -> str:
         return self.client_charset().decode(raw)
@@ -231,7 +237,10 @@ class Session:
             sec.set_db(name, bits)
 
     def dialect(self) -> Dialect:
-        return Dialect.of(self.vars["sql_mode"])
+        mode = self.vars["sql_mode"]
+        if mode is not self._dialect[0]:  # made again only when sql_mode changed
+            self._dialect = (mode, Dialect.of(mode))
+        return self._dialect[1]
 
     def scan(self, text: str, *, client_params: bool = False) -> Statement:
         if client_params:
