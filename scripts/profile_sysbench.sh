@@ -4,7 +4,7 @@
 # while 16 (or THREADS) sysbench threads run; raw collapsed stacks go to OUT, for
 # scripts/profile_summary.py.
 #
-#   scripts/profile_sysbench.sh TREE OUT [disable|auto] [THREADS]   # TREE: has src/rampmeter
+#   [SCRIPT=oltp_read_only] scripts/profile_sysbench.sh TREE OUT [disable|auto] [THREADS]
 #   .venv/bin/pip install py-spy                          # once (not a test dependency)
 #
 # The server listens on 127.0.0.1 only and is stopped at the end.
@@ -20,7 +20,7 @@ trap 'kill $PID 2>/dev/null || true; wait $PID 2>/dev/null || true; rm -rf "$D"'
 for _ in $(seq 150); do grep -q "ready for connections" "$D/log" 2>/dev/null && break; sleep 0.2; done
 PORT=$(grep -o "port: [0-9]*" "$D/log" | head -1 | cut -d' ' -f2)
 mariadb -h127.0.0.1 -P"$PORT" -uroot -e "CREATE DATABASE sbtest"
-SB="sysbench oltp_point_select --mysql-host=127.0.0.1 --mysql-port=$PORT --mysql-user=root
+SB="sysbench ${SCRIPT:-oltp_point_select} --mysql-host=127.0.0.1 --mysql-port=$PORT --mysql-user=root
     --mysql-db=sbtest --tables=1 --table-size=10000 --db-ps-mode=$PS"
 $SB --threads=1 prepare > /dev/null
 $SB --threads=$THREADS --time=5 run > /dev/null          # warm: plans cached, handles open

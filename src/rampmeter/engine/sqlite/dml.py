@@ -178,8 +178,22 @@ def raw_values(stmt: Statement, params: Sequence[Any]) -> dict[str, Any]:
 
 
 # --- running ---------------------------------------------------------------------------------
+def _maybe_into(shape: str) -> bool:
+    """Might the query assign to variables (SELECT ... INTO @var)? Asked of every query, so
+    kept per shape (bounded: cleared when full)."""
+    found = _INTO_SEEN.get(shape)
+    if found is None:
+        if len(_INTO_SEEN) >= 4096:
+            _INTO_SEEN.clear()
+        found = _INTO_SEEN[shape] = selectinto.MAYBE.search(shape) is not None
+    return found
+
+
+_INTO_SEEN: dict[str, bool] = {}
+
+
 def run(s: SqliteSession, stmt: Statement, params: Sequence[Any]) -> ResultSet | UpdateCount:
-    if stmt.kind in ("SELECT", "WITH") and selectinto.MAYBE.search(stmt.shape):
+    if stmt.kind in ("SELECT", "WITH") and _maybe_into(stmt.shape):
         found = selectinto.split(stmt)   # SELECT ... INTO @var
         if found is not None:
             return selectinto.assign(s, run(s, found[0], params), found[1], found[2])
