@@ -550,14 +550,25 @@ def result_set(plan: Plan, stmt: Statement, description: Any, rows: list[Any]) -
             columns = tuple(columns)  # shared by the plan's results: the protocol keeps their
             plan.columns_memo = (names, stmt.items, columns, loaders)  # packets (by identity)
     if loaders and rows:
-        fixed_rows = []
-        for r in rows:
-            row = list(r)
-            for i, fn in loaders:
-                row[i] = fn(row[i])
-            fixed_rows.append(row)
-        rows = fixed_rows
+        rows = _loaded(rows, loaders)
     return ResultSet(columns, rows)
+
+
+def _loaded(rows: list[Any], loaders: list[tuple[int, Callable[[Any], Any]]]) -> list[Any]:
+    """Rows with their stored values loaded (values.load); with one loader, a row whose value
+    it would pass through unchanged is kept as SQLite gave it (no copy)."""
+    if len(loaders) == 1:
+        i, fn = loaders[0]
+        passes = values.PASSES.get(fn, ())
+        return [r if type(r[i]) in passes else _load_row(r, loaders) for r in rows]
+    return [_load_row(r, loaders) for r in rows]
+
+
+def _load_row(r: Sequence[Any], loaders: list[tuple[int, Callable[[Any], Any]]]) -> list[Any]:
+    row = list(r)
+    for i, fn in loaders:
+        row[i] = fn(row[i])
+    return row
 
 
 def _columns(plan: Plan, stmt: Statement, names: tuple[str, ...], rows: list[Any]
