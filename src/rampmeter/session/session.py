@@ -466,6 +466,14 @@ class Session:
     def write_result(self, result: Result, proto: ServerProtocol, write: Write, *,
                      more: bool = False, binary: bool = False) -> None:
         if isinstance(result, ResultSet):
+            rows = result.rows
+            if type(rows) is list and len(rows) <= _ROWS_PER_WRITE:  # small: one buffer
+                warnings = self._add_conditions(result.warnings)
+                self.last_row_count = -1
+                self.found_rows = len(rows)
+                write(proto.result_set(result.columns, rows, status=self.status_flags(more),
+                                       warnings=warnings, binary=binary))
+                return
             write(proto.result_set_start(result.columns, binary=binary))
             batch: list[Any] = []
             count = 0
