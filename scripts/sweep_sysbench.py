@@ -8,7 +8,8 @@ each ps mode runs `sysbench <script> --threads=N --time=T` against each server i
 (alternating which goes first). Per run: qps, and the server's utime + stime from
 /proc/<pid>/stat over the run divided by the statements sysbench counted.
 
-  .venv/bin/python scripts/sweep_sysbench.py --connections 1,16,256,1024,2048 --time 10
+  .venv/bin/python scripts/sweep_sysbench.py --connections 1,16,256,1024,2048 --time 10 \
+      [--before /tmp/rm-before]     # and a tree to compare with (git worktree add ...)
 
 Servers listen on 127.0.0.1 only and are stopped at the end, whatever happens.
 """
@@ -67,14 +68,28 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--target", action="append", default=[],
                    help="bench target specs [rampmeter:pool=--thread-handling=pool-of-threads, "
                         "mariadb:pool=--thread-handling=pool-of-threads]")
+    p.add_argument("--before", type=Path,
+                   help="also run rampmeter from this source tree (its src/ first on "
+                        "PYTHONPATH), as the target rampmeter:before")
     args = p.parse_args(argv)
     counts = [int(c) for c in args.connections.split(",")]
     specs = args.target or ["rampmeter:pool=--thread-handling=pool-of-threads",
                             "mariadb:pool=--thread-handling=pool-of-threads"]
+    if args.before is not None:
+        specs = ["rampmeter:before=--thread-handling=pool-of-threads", *specs]
     targets = [Target(parse_target(s)) for s in specs]
     try:
         for t in targets:
-            t.start(max(counts) + 16)
+            saved = os.environ.get("PYTHONPATH")
+            if t.spec.label == "rampmeter:before":
+                os.environ["PYTHONPATH"] = str(args.before.resolve() / "src")
+            try:
+                t.start(max(counts) + 16)
+            finally:
+                if saved is None:
+                    os.environ.pop("PYTHONPATH", None)
+                else:
+                    os.environ["PYTHONPATH"] = saved
             assert t.endpoint is not None
             subprocess.run(["mariadb", "-h127.0.0.1", f"-P{t.endpoint.port}", "-uroot",
                             "-e", "CREATE DATABASE IF NOT EXISTS sbtest"], check=True,
@@ -83,9 +98,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.script}, 1 table x {args.table_size} rows, {args.time} s a step")
         print("| connections | ps mode | " + " | ".join(
             f"{t.spec.label} qps (CPU/stmt)" for t in targets) + " |")
-        for i, n in enumerate(counts):
+        step = 0
+        for n in counts:
             for ps in args.ps_modes.split(","):
-                order = targets if i % 2 == 0 else targets[::-1]
+                order = targets if step % 2 == 0 else targets[::-1]
+                step += 1
                 got = {t.spec.label: one_run(t, args, n, ps) for t in order}
                 print(f"| {n} | {ps} | " + " | ".join(
                     f"{got[t.spec.label][0]:.0f} ({got[t.spec.label][1]:.0f} us)"
