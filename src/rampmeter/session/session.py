@@ -48,7 +48,7 @@ from rampmeter.session.context import ServerContext
 from rampmeter.session.names import check_database_name
 from rampmeter.session.privileges import COL_ACLS, P
 from rampmeter.session.security import SecurityContext
-from rampmeter.sql import charsets
+from rampmeter.sql import charsets, limits
 from rampmeter.sql.lexer import Dialect
 from rampmeter.sql.statement import Statement, scan, scan_all
 
@@ -226,9 +226,11 @@ class Session:
         return Dialect.of(self.vars["sql_mode"])
 
     def scan(self, text: str, *, client_params: bool = False) -> Statement:
+        limits.check(text)  # depth and nesting, before anything recursive reads it
         return scan(text, self.dialect(), self.client_charset(), client_params=client_params)
 
     def scan_all(self, text: str) -> list[Statement]:
+        limits.check(text)
         return scan_all(text, self.dialect(), self.client_charset())
 
     def sync_charsets(self, proto: ServerProtocol) -> None:

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.engine import values
 from rampmeter.engine.base import ResultSet, UpdateCount
+from rampmeter.engine.sqlite import inlist
 from rampmeter.engine.sqlite.catalog import ColumnDef, implicit_default, q
 from rampmeter.engine.sqlite.translate import Plan, literal_type
 from rampmeter.engine.types import SqlType, column_for_values
@@ -175,9 +176,11 @@ def raw_values(stmt: Statement, params: Sequence[Any]) -> dict[str, Any]:
 
 # --- running ---------------------------------------------------------------------------------
 def run(s: SqliteSession, stmt: Statement, params: Sequence[Any]) -> ResultSet | UpdateCount:
-    plan = s.plan(stmt)
-    s.make_visible(plan)
+    plan = s.plan(stmt, in_lists=True)
     bound = bind(stmt, params)
+    if plan.lists and not inlist.bind(plan.lists, bound):
+        plan = s.plan(stmt)  # a list item JSON cannot carry: the long form
+    s.make_visible(plan)
     if plan.fixed:
         bound.update(plan.fixed)
     if not plan.writes:

@@ -46,6 +46,7 @@ from rampmeter.engine.sqlite import (
     errmap,
     fkcheck,
     functions,
+    inlist,
     show,
     temporary,
     updates,
@@ -296,14 +297,19 @@ class SqliteSession(EngineSession):
             raise stmt.syntax_error()
         return handler(self, stmt)
 
-    def plan(self, stmt: Statement) -> Plan:
+    def plan(self, stmt: Statement, *, in_lists: bool = False) -> Plan:
+        """The statement's plan, cached by shape. `in_lists`: long IN lists may be one JSON
+        parameter (inlist.py), for callers that bind with inlist.bind (dml.run)."""
         engine = self.engine
         key: tuple[Any, ...] = (stmt.shape, self._db, engine.schema_version)
+        if not in_lists:
+            key += ("long",)
         if self.temp_tables:  # plans naming temporary tables are this session's own
             key += (temporary.plan_token(self),)
         plan = engine.cached_plan(key)
         if plan is None:
-            plan = translate(stmt, self._db, self.table_def)
+            plan = inlist.plan(stmt, self._db, self.table_def) if in_lists else \
+                translate(stmt, self._db, self.table_def)
             engine.cache_plan(key, plan)
         return plan
 

@@ -36,7 +36,7 @@ from sqlglot import exp
 from rampmeter import errors
 from rampmeter.engine import types as T
 from rampmeter.engine import values
-from rampmeter.engine.sqlite import multi, updates
+from rampmeter.engine.sqlite import inlist, multi, updates
 from rampmeter.engine.sqlite.catalog import ColumnDef, TableDef, implicit_default
 from rampmeter.engine.sqlite.infer import Typer, charset_of, is_unsigned_integer
 from rampmeter.engine.types import SqlType
@@ -124,6 +124,8 @@ class Plan:
     # multi-table UPDATE / DELETE: statements after `sql` (sql, target, counts its rows)
     steps: list[tuple[str, tuple[str, str] | None, bool]] = field(default_factory=list)
     first_counts: bool = True                  # do `sql`'s rows count as affected rows
+    # long IN lists read from one JSON parameter (inlist.py): first slot -> all slots
+    lists: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def parse(stmt: Statement, text: str) -> exp.Expression:
@@ -216,10 +218,13 @@ class _Tables:
         return None
 
 
-def qualified(stmt: Statement, database: str | None,
-              lookup: TableLookup) -> tuple[exp.Expression, _Tables, list[str]]:
+def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
+              lists: dict[str, tuple[str, ...]] | None = None,
+              ) -> tuple[exp.Expression, _Tables, list[str]]:
     """The statement's sqlglot tree with every table qualified by its database, the tables it
-    names, and the information_schema tables it reads (also what access.py reads)."""
+    names, and the information_schema tables it reads (also what access.py reads). With
+    `lists`, long literal IN lists are cut to their first item and recorded there
+    (inlist.py)."""
     kind = stmt.kind
     shape = stmt.shape
     text = shape
@@ -232,15 +237,20 @@ def qualified(stmt: Statement, database: str | None,
         text = shape[:idx] + "SELECT" + shape[idx + 2:]
     if kind in ("UPDATE", "DELETE"):
         text, _ignore = multi.strip_ignore(text)
+    if lists is not None:
+        text, found = inlist.collapse(text)
+        lists.update(found)
     tree = parse(stmt, text)
     tables = _Tables(lookup)
     infoschema = _qualify(tree, database, tables)
     return tree, tables, infoschema
 
 
-def translate(stmt: Statement, database: str | None, lookup: TableLookup) -> Plan:
+def translate(stmt: Statement, database: str | None, lookup: TableLookup,
+              lists: dict[str, tuple[str, ...]] | None = None) -> Plan:
+    """The plan of a DML statement; with `lists`, see qualified (and inlist.plan)."""
     kind = stmt.kind
-    tree, tables, infoschema = qualified(stmt, database, lookup)
+    tree, tables, infoschema = qualified(stmt, database, lookup, lists)
     ignore = kind in ("UPDATE", "DELETE") and multi.strip_ignore(stmt.shape)[1]
     plan = Plan("", kind, infoschema=tuple(dict.fromkeys(infoschema)))
     plan.databases = tuple(dict.fromkeys(
@@ -314,6 +324,7 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
                 node.parent, (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.IntDiv, exp.Mod,
                               exp.Neg, exp.GT, exp.GTE, exp.LT, exp.LTE)):
             node.replace(_call("rm_bin2num", node.copy()))  # 0x10 + 0 is 16
+    typer.forget()
     # Then top-down; a replacement keeps the original children (moved, not copied), so the
     # walk still reaches them and nested rewrites land in the tree.
     for node in list(tree.walk()):
