@@ -107,6 +107,8 @@ class ClientConnection:
         if not s.vanished:
             s.vanished = True
             s.ctx.registry.aborted(connect=not s.logged_in)
+            if not s.logged_in:
+                s.ctx.hosts.handshake_error(self.host)
             level = logging.INFO if s.logged_in else logging.DEBUG
             log.log(level, "Aborted connection %d to db: '%s' user: '%s' host: '%s' (the "
                     "client went away while its request was %s)", self.connection_id,
@@ -258,13 +260,20 @@ class ClientConnection:
         poller = select.poll()
         poller.register(self._fd, events)
         deadline = time.monotonic() + timeout
-        with self._waiting(WaitReason.NET):
-            while True:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise NetTimeout(f"Got timeout {what} communication packets")
-                if poller.poll(remaining * 1000):
-                    return
+        session = self.session
+        state = session.state
+        if what == "writing":
+            session.state = "Writing to net"  # a slow reader, as MariaDB's processlist says
+        try:
+            with self._waiting(WaitReason.NET):
+                while True:
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0:
+                        raise NetTimeout(f"Got timeout {what} communication packets")
+                    if poller.poll(remaining * 1000):
+                        return
+        finally:
+            session.state = state
 
     def _start_tls(self) -> None:
         if self._tls_context is None:
@@ -305,6 +314,8 @@ class ClientConnection:
         if s.vanished:
             return  # counted and logged when the pool saw the client go (client_gone)
         s.ctx.registry.aborted(connect=not s.logged_in)
+        if not s.logged_in:
+            s.ctx.hosts.handshake_error(self.host)  # max_connect_errors (hostcache.py)
         level = logging.DEBUG if quiet else logging.WARNING
         log.log(level, "Aborted connection %d to db: '%s' user: '%s' host: '%s' (%s)",
                 self.connection_id, s.database or "unconnected", s.user or "unauthenticated",

@@ -85,6 +85,7 @@ def on_authenticated(s: Session, e: ev.Authenticated, proto: ServerProtocol,
     if not s.logged_in:
         ctx.registry.register(s)
         s.logged_in = True
+        s.ctx.hosts.logged_in(s.host)  # a host's handshake errors are forgiven
     if ctx.variables["init_connect"] and not s.is_admin():
         try:
             init = s.scan_all(ctx.variables["init_connect"])
@@ -185,14 +186,14 @@ def _run(s: Session, proto: ServerProtocol, write: Write, statement: Callable[..
     """Run one statement and write its result or error. None when it succeeded; otherwise
     whether the connection stays open (a kill or a shutdown closes it)."""
     try:
-        s.executing = True
+        s.executing = True  # until the last row is written: results are streamed (KILL)
         try:
             result = statement(s, *args)
+            if s.charsets_changed:
+                s.sync_charsets(proto)
+            s.write_result(result, proto, write, more=more, binary=binary)
         finally:
             s.executing = False
-        if s.charsets_changed:
-            s.sync_charsets(proto)
-        s.write_result(result, proto, write, more=more, binary=binary)
     except ServerError as exc:
         if s.charsets_changed:
             s.sync_charsets(proto)

@@ -399,6 +399,8 @@ class Session:
             return True
         if killed == KillState.WAIT_TIMEOUT:
             self.ctx.registry.aborted(connect=not self.logged_in)
+            if not self.logged_in:  # connect_timeout passed mid-handshake (hostcache.py)
+                self.ctx.hosts.handshake_error(self.host)
             self.ctx.log.info(
                 "Aborted connection %d to db: '%s' user: '%s' host: '%s' (Got timeout reading "
                 "communication packets)", self.connection_id, self.database or "unconnected",
@@ -447,12 +449,18 @@ class Session:
             write(proto.result_set_start(result.columns, binary=binary))
             batch: list[Any] = []
             count = 0
-            for row in result.rows:
-                batch.append(row)
-                if len(batch) >= _ROWS_PER_WRITE:
-                    write(proto.result_rows(batch))
-                    count += len(batch)
-                    batch = []
+            rows = iter(result.rows)  # may be read from the engine as it goes (streamed)
+            try:
+                for row in rows:
+                    batch.append(row)
+                    if len(batch) >= _ROWS_PER_WRITE:
+                        write(proto.result_rows(batch))
+                        count += len(batch)
+                        batch = []
+            finally:
+                close = getattr(rows, "close", None)
+                if close is not None:
+                    close()  # a stream given up (an error, a client gone) frees its cursor
             if batch:
                 write(proto.result_rows(batch))
                 count += len(batch)

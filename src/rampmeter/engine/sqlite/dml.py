@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.engine import values
 from rampmeter.engine.base import ResultSet, UpdateCount
-from rampmeter.engine.sqlite import inlist
+from rampmeter.engine.sqlite import inlist, stream
 from rampmeter.engine.sqlite.catalog import ColumnDef, implicit_default, q
 from rampmeter.engine.sqlite.translate import Plan, literal_type
 from rampmeter.engine.types import SqlType, column_for_values
@@ -218,11 +218,17 @@ def run(s: SqliteSession, stmt: Statement, params: Sequence[Any]) -> ResultSet |
 def _query(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any]) -> ResultSet:
     txn = s.txn
     txn.before_statement()
-    guard: Any = txn.writing() if stmt.for_update and txn.in_transaction else nullcontext()
+    locked = stmt.for_update and txn.in_transaction
+    guard: Any = txn.writing() if locked else nullcontext()
+    more = False
     with guard:
         try:
             cur = s.handle.execute(plan.sql, bound)
-            rows = cur.fetchall() if cur.description is not None else []
+            rows = cur.fetchmany(stream.PREFIX) if cur.description is not None else []
+            if len(rows) == stream.PREFIX:
+                more = not (locked or plan.infoschema or plan.kind == "DO")
+                if not more:
+                    rows += cur.fetchall()
         except sqlite3.Error as e:
             raise s.sqlite_error(e, plan, bound) from None
     s.stats.found_rows = len(rows)
@@ -235,6 +241,9 @@ def _query(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any])
     result = result_set(plan, stmt, cur.description, rows)
     if s.warnings:
         result.warnings.extend(s.warnings)
+    if more:  # the rest is read as the client is sent it (stream.py)
+        result.rows = stream.rows(s, plan, bound, cur, result, list(result.rows),
+                                  row_loader(plan, len(cur.description)))
     return result
 
 
@@ -435,11 +444,23 @@ def result_set(plan: Plan, stmt: Statement, description: Any, rows: list[Any]) -
         if o.load is not None:
             loaders.append((i, o.load))
     if loaders and rows:
-        fixed = []
-        for r in rows:
-            row = list(r)
-            for i, fn in loaders:
-                row[i] = fn(row[i])
-            fixed.append(row)
-        rows = fixed
+        rows = list(map(_loader(loaders), rows))
     return ResultSet(columns, rows)
+
+
+def row_loader(plan: Plan, width: int) -> Callable[[Any], Any] | None:
+    """What result_set does to each row, for rows read later (stream.py)."""
+    outputs = plan.outputs
+    if outputs is None or len(outputs) != width:
+        return None
+    loaders = [(i, o.load) for i, o in enumerate(outputs) if o is not None and o.load is not None]
+    return _loader(loaders) if loaders else None
+
+
+def _loader(loaders: list[tuple[int, Callable[[Any], Any]]]) -> Callable[[Any], Any]:
+    def load(r: Any) -> list[Any]:
+        row = list(r)
+        for i, fn in loaders:
+            row[i] = fn(row[i])
+        return row
+    return load
