@@ -13,7 +13,8 @@ Rules:
   timeout here instead).
 - Every failure stays with this connection: a malformed packet gets an ERR when one can still be
   framed and closes the connection with a log line; an unexpected exception is logged with its
-  traceback and closes only this connection.
+  traceback and closes only this connection. Those lines are rate-limited (ratelog.py), so a
+  flood of bad clients cannot fill the disk.
 - After every `handle()` the connection asks its session for a fresh `snapshot`
   (sched/snapshot.py), on this thread and before the handler re-arms the socket: that attribute
   is all a handler reads of the session. A kill (KILL, wait_timeout, a vanished client) swaps in
@@ -32,7 +33,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from rampmeter import errors
+from rampmeter import errors, ratelog
 from rampmeter.engine.base import WaitHook, WaitReason
 from rampmeter.errors import ProtocolViolation, ServerError
 from rampmeter.pool.base import Verdict
@@ -42,6 +43,7 @@ from rampmeter.sched.snapshot import SessionSnapshot
 from rampmeter.session.session import KillState, Session
 
 log = logging.getLogger("rampmeter.net")
+_limited = ratelog.limited(log)  # one line per offending connection, until a flood
 
 _RECV_SIZE = 256 * 1024
 _FLUSH_AT = 256 * 1024
@@ -110,7 +112,7 @@ class ClientConnection:
             if not s.logged_in:
                 s.ctx.hosts.handshake_error(self.host)
             level = logging.INFO if s.logged_in else logging.DEBUG
-            log.log(level, "Aborted connection %d to db: '%s' user: '%s' host: '%s' (the "
+            _limited.log("aborted", level, "Aborted connection %d to db: '%s' user: '%s' host: '%s' (the "
                     "client went away while its request was %s)", self.connection_id,
                     s.database or "unconnected", s.user or "unauthenticated", self.host,
                     "running" if running else "queued")
@@ -146,7 +148,8 @@ class ClientConnection:
         except (ConnectionError, ssl.SSLError, OSError) as exc:
             self._abort(f"Got an error reading communication packets: {exc}", quiet=True)
         except Exception:  # noqa: BLE001 - a bug must cost one connection, not the server
-            log.exception("connection %d: internal error; closing it", self.connection_id)
+            _limited.log("internal", logging.ERROR, "connection %d: internal error; closing it",
+                         self.connection_id, exc_info=True)
             self._abort("internal error", reply=ServerError(errors.ER_UNKNOWN_ERROR,
                                                             "internal server error"))
         return Verdict.CLOSE
@@ -317,7 +320,7 @@ class ClientConnection:
         if not s.logged_in:
             s.ctx.hosts.handshake_error(self.host)  # max_connect_errors (hostcache.py)
         level = logging.DEBUG if quiet else logging.WARNING
-        log.log(level, "Aborted connection %d to db: '%s' user: '%s' host: '%s' (%s)",
+        _limited.log("aborted", level, "Aborted connection %d to db: '%s' user: '%s' host: '%s' (%s)",
                 self.connection_id, s.database or "unconnected", s.user or "unauthenticated",
                 self.host, why)
         if reply is not None:

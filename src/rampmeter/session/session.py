@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import enum
 import itertools
+import logging
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from rampmeter import errors
+from rampmeter import errors, ratelog
 from rampmeter.config.options import REGISTRY, Scope
 from rampmeter.engine.base import (
     EngineSession,
@@ -401,8 +402,8 @@ class Session:
             self.ctx.registry.aborted(connect=not self.logged_in)
             if not self.logged_in:  # connect_timeout passed mid-handshake (hostcache.py)
                 self.ctx.hosts.handshake_error(self.host)
-            self.ctx.log.info(
-                "Aborted connection %d to db: '%s' user: '%s' host: '%s' (Got timeout reading "
+            ratelog.limited(self.ctx.log).log(
+                "aborted", logging.INFO, "Aborted connection %d to db: '%s' user: '%s' host: '%s' (Got timeout reading "
                 "communication packets)", self.connection_id, self.database or "unconnected",
                 self.user or "unauthenticated", self.host)
             return False

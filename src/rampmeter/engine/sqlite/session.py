@@ -26,7 +26,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from rampmeter import errors
+from rampmeter import errors, ratelog
 from rampmeter.engine.base import (
     EngineSession,
     PreparedStatement,
@@ -479,6 +479,15 @@ class SqliteSession(EngineSession):
                 shown = {col: _shown_value(bound.get(slot))
                          for col, slot in plan.insert_values.items()}
             return errmap.duplicate_entry(m.group(1), tdef, shown)
+        target = plan.target if plan is not None else None
+        stored = errmap.storage_error(getattr(e, "sqlite_errorcode", None), msg,
+                                      target[0] if target else self._db,
+                                      target[1] if target else None)
+        if stored is not None:
+            ratelog.limited(log).log("storage", logging.ERROR, "%s (SQLite: %s; connection %s)",
+                                     stored.message, msg, getattr(self.context,
+                                                                  "connection_id", "?"))
+            return stored
         err = errmap.map_error(msg, self._db)
         if err.code == errors.ER_UNKNOWN_ERROR:
             log.warning("SQLite error without a MySQL equivalent: %s (plan: %s)", msg,
