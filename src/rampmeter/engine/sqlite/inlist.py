@@ -51,23 +51,25 @@ def collapse(text: str) -> tuple[str, dict[str, tuple[str, ...]]]:
     return _LIST.sub(cut, text), lists
 
 
-def plan(stmt: Statement, database: str | None, lookup: TableLookup) -> Plan:
+def plan(stmt: Statement, database: str | None, lookup: TableLookup, *,
+         zone_shift: bool = False) -> Plan:
     """translate.translate with long IN lists collapsed when the plan allows it (the rules);
     otherwise the long form's plan. The caller binds `plan.lists` with `bind`."""
     from rampmeter.engine.sqlite.translate import translate  # it imports collapse from here
 
     lists: dict[str, tuple[str, ...]] = {}
     try:
-        found = translate(stmt, database, lookup, lists)
+        found = translate(stmt, database, lookup, lists, zone_shift=zone_shift)
     except ServerError:
         if not lists:
             raise
-        return translate(stmt, database, lookup)  # the error's position is the long form's
+        # the error's position is the long form's
+        return translate(stmt, database, lookup, zone_shift=zone_shift)
     if not lists:
         return found
     sqls = expand([found.sql] + [sql for sql, _t, _c in found.steps], lists)
     if sqls is None:
-        return translate(stmt, database, lookup)
+        return translate(stmt, database, lookup, zone_shift=zone_shift)
     found.sql = sqls[0]
     found.steps = [(sql, t, c) for sql, (_s, t, c) in zip(sqls[1:], found.steps)]
     found.lists = lists
