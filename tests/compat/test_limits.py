@@ -32,7 +32,6 @@ REFUSED = {
 @pytest.mark.parametrize("driver", drivers("pymysql"))
 @pytest.mark.parametrize("case", cases(ANSWERED, xfail={
     "case-30": "SQLite's parser stack (about 100 levels) holds fewer nested CASE (docs/sql.md)",
-    "concat-5k": "CONCAT becomes a || chain SQLite nests left-deep: 1104 past 1000 items",
     "parentheses-10k": "sqlglot's recursion: 1064 past a few thousand parentheses",
 }))
 def test_answered_as_mariadb_answers(compat, driver, case):

@@ -284,7 +284,7 @@ def crashing(tmp: Path, quick: bool) -> Figures:
     totals = {"rounds": rounds, "acked_rows": 0, "acked_transactions": 0, "lost": 0,
               "partial": 0}
     for r in range(rounds):
-        server = start_process(tmp)
+        server = start_process(tmp, "--sqlite-synchronous=FULL")  # the default, not the tests'
         try:
             if r == 0:
                 crash.prepare(server)

@@ -36,6 +36,10 @@ _STACK_MARGIN = 32_000         # what MariaDB's check_stack_overrun asks to keep
 # bytes per level such that the limit is where MariaDB's stack check trips (299 008 - 32 000)
 _BYTES_PER_LEVEL = (THREAD_STACK - _STACK_MARGIN) // MAX_EXPRESSION_DEPTH + 1
 
+# Shorter texts cannot be past either limit: every level of depth costs at least one character
+# (`-` / `~` / `!` are one-character unary operators) and every nested subquery "(SELECT" seven.
+_SHORT = min(MAX_EXPRESSION_DEPTH, MAX_SELECT_NESTING * len("(SELECT"))
+
 _TOKEN = re.compile(r"""
     '(?:[^'\\]|\\.|'')*'         # string literal
   | /\*.*?\*/                   # comment
@@ -71,6 +75,8 @@ class _Frame:
 def check(text: str) -> None:
     """Raise 1436 / 1473 when a statement (or a multi-statement text) is past the limits above;
     else return."""
+    if len(text) < _SHORT:
+        return  # the per-statement cost of the common case: one len()
     frames = [_Frame(0)]
     deepest = 0
     nesting = 0
