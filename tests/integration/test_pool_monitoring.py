@@ -37,6 +37,8 @@ PS_COLUMNS = {
         "BINLOG_WAITS", "GROUP_COMMIT_WAITS", "FSYNC_WAITS"],
     "tp_thread_state": ["TP_GROUP_ID", "TP_THREAD_NUMBER", "PROCESS_COUNT", "WAIT_TYPE",
                         "TP_THREAD_TYPE", "THREAD_ID"],
+    # MySQL 9's table, the columns rampmeter fills (session/tpstatus.py)
+    "tp_connections": ["CONNECTION_ID", "TP_GROUP_ID", "STATE", "ACTIVE_FLAG"],
 }
 
 
@@ -90,8 +92,13 @@ def test_performance_schema_tables_have_mysql_s_columns_and_take_where(pool):
         _query(admin, "DELETE FROM performance_schema.tp_thread_state")
     assert info.value.args[0] == 1044  # read-only
     with pytest.raises(pymysql.err.ProgrammingError) as info:
-        _query(admin, "SELECT * FROM performance_schema.tp_connections")
+        _query(admin, "SELECT * FROM performance_schema.tp_no_such_table")
     assert info.value.args[0] == 1146
+    me = server.connect()
+    _, rows = _query(admin, "SELECT TP_GROUP_ID, STATE, ACTIVE_FLAG FROM "
+                            f"performance_schema.tp_connections WHERE CONNECTION_ID = "
+                            f"{me.thread_id()}")
+    assert rows == [(me.thread_id() % 3, "Armed", 0)]  # id % thread_pool_size, idle
 
 
 def test_every_table_reads_the_same_counters(pool):

@@ -33,9 +33,10 @@ from typing import Any
 
 from rampmeter.pool.base import Connection
 from rampmeter.pool.env import PoolEnv
-from rampmeter.sched import policy, trxlimit
+from rampmeter.sched import balance, policy, trxlimit
 from rampmeter.sched.policy import Action, Decision, Entry, GroupState
 from rampmeter.sched.priority import Priority, choose_priority, spend_ticket
+from rampmeter.sched.snapshot import SessionSnapshot
 
 ARM = select.EPOLLIN | select.EPOLLRDHUP | select.EPOLLONESHOT
 WATCH_HANGUP = select.EPOLLRDHUP | select.EPOLLONESHOT  # (EPOLLHUP/ERR are always reported)
@@ -54,7 +55,7 @@ class PoolConn:
     """The pool's bookkeeping for one connection (the connection's `handler_data`)."""
 
     __slots__ = ("conn", "group", "state", "deadline", "tickets", "fix_group", "registered",
-                 "fd", "vanished", "delay")
+                 "fd", "vanished", "delay", "moved_at")
 
     def __init__(self, conn: Connection, group: Group) -> None:
         self.conn = conn
@@ -67,6 +68,7 @@ class PoolConn:
         self.fd = conn.fileno()
         self.vanished = False  # the client hung up while queued or running
         self.delay = 0.0       # thread_pool_transaction_delay before this request runs
+        self.moved_at = float("-inf")  # when load balancing last moved it (sched/balance.py)
 
 
 class Worker:
@@ -375,25 +377,51 @@ class Group:
             st = self.state
             if moved:
                 st.counters.moved_to_per_thread += 1
-            self._unregister(pc)
-            self.running.discard(pc)
-            if pc in self.members:
-                self.members.discard(pc)
-                st.connection_count -= 1
-                if closing:
-                    st.counters.connections_closed += 1
-            since = st.trx_started.pop(pc, None)
-            if policy.should_leave(st):
-                self._wake_all()
+            elif not closing:
+                st.counters.moved_out += 1
+            return self._leave(pc, closing=closing)
+
+    def _leave(self, pc: PoolConn, *, closing: bool) -> float | None:
+        """detach's work. Lock held."""
+        st = self.state
+        self._unregister(pc)
+        self.running.discard(pc)
+        if pc in self.members:
+            self.members.discard(pc)
+            st.connection_count -= 1
+            if closing:
+                st.counters.connections_closed += 1
+        since = st.trx_started.pop(pc, None)
+        if policy.should_leave(st):
+            self._wake_all()
         return since
 
+    def migrate_out(self, pc: PoolConn, snap: SessionSnapshot, now: float) -> int | None:
+        """Load balancing at a command boundary (sched/balance.py): if the last tick's plan lets
+        this idle connection leave, take it out of this group (socket off our epoll, counts,
+        one unit of the tick's budget) and return the destination group's id. The connection
+        is not armed anywhere, so no event can reach a thread of either group meanwhile."""
+        with self.lock:
+            st = self.state
+            move = st.move
+            if st.shutdown or not balance.may_move(
+                    move, in_transaction=snap.in_transaction, holds_locks=snap.holds_locks,
+                    moved_at=pc.moved_at, now=now, tick_s=self.env.cfg.stall_limit_ms / 1000.0):
+                return None
+            st.move = move._replace(budget=move.budget - 1)
+            st.counters.moved_out += 1
+            self._leave(pc, closing=False)
+            return move.target
+
     def attach(self, pc: PoolConn, now: float, trx_since: float | None) -> None:
-        """A connection moved here (thread_pool_size changed; MariaDB change_group)."""
+        """A connection moved here from another group (thread_pool_size changed, MariaDB
+        change_group; or load balancing)."""
         with self.lock:
             st = self.state
             pc.group = self
             self.members.add(pc)
             st.connection_count += 1
+            st.counters.moved_in += 1
             if trx_since is not None:
                 st.trx_started[pc] = trx_since
             if st.thread_count == 0:

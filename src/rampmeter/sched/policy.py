@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rampmeter.sched import trxlimit
+from rampmeter.sched.balance import STAY, LoadHistory, Move
 from rampmeter.sched.counters import Counters
 from rampmeter.sched.priority import Priority
 
@@ -82,6 +83,7 @@ class PoolConfig:
     max_transactions_limit: int = 0
     transaction_delay_ms: int = 0
     longrun_trx_limit_ms: int = 2000
+    group_assignment: str = "modulo"   # sched/balance.py: modulo | load
     group_count: int = 1
 
 
@@ -134,6 +136,8 @@ class GroupState:
     last_kickup: float = float("-inf")
     trx_started: dict[Any, float] = field(default_factory=dict)  # open transactions by item
     retired: bool = False        # beyond thread_pool_size after a shrink: drain, then leave
+    load: LoadHistory = field(default_factory=LoadHistory)  # sched/balance.py, timer-sampled
+    move: Move = STAY            # what the last tick lets idle connections do (balance.py)
     shutdown: bool = False
     counters: Counters = field(default_factory=Counters)
 

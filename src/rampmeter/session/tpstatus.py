@@ -15,6 +15,11 @@ Rules:
     tp_thread_state (8.0.32 columns). Where MySQL's value has no counterpart here it is stated in
     docs/threadpool.md: CONNECT_THREAD_COUNT is 0 (a login runs on an ordinary worker),
     ALGORITHM is 0, STALL_LIMIT is thread_pool_stall_limit in ms (MySQL counts 10 ms units).
+  - MySQL 9's performance_schema.tp_connections, the columns rampmeter can fill truly: which
+    group a connection is in now (load balancing moves it, sched/balance.py), its STATE
+    (Armed: idle in its group's epoll; Queued; Attached: a thread runs its request; Killed:
+    killed, timed out or its client vanished) and ACTIVE_FLAG. MySQL's thread numbers,
+    cleanup stages and timestamps are not kept.
 - performance_schema tables are queried like any table (the engine materializes them, as it
   does information_schema's); they are read-only.
 """
@@ -60,6 +65,8 @@ PERFORMANCE_SCHEMA: dict[str, list[Column]] = {
         "WAKE_THREAD_STALL_CHECKER, SLEEP_WAITS, DISK_IO_WAITS, ROW_LOCK_WAITS, "
         "GLOBAL_LOCK_WAITS, META_DATA_LOCK_WAITS, TABLE_LOCK_WAITS, USER_LOCK_WAITS, "
         "BINLOG_WAITS, GROUP_COMMIT_WAITS, FSYNC_WAITS"),
+    "tp_connections": columns(
+        "CONNECTION_ID:int, TP_GROUP_ID:int, STATE:text, ACTIVE_FLAG:int"),
     "tp_thread_state": columns(
         "TP_GROUP_ID:int, TP_THREAD_NUMBER:int, PROCESS_COUNT:int, WAIT_TYPE:text, "
         "TP_THREAD_TYPE:text, THREAD_ID:int"),
