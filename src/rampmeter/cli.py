@@ -32,8 +32,10 @@ from rampmeter.pool.no_threads import NoThreadsHandler
 from rampmeter.pool.per_thread import PerThreadHandler
 from rampmeter.pool.switch import Switchboard
 from rampmeter.protocol.auth import RsaKeyPair
-from rampmeter.session.accounts import AccountStore
+from rampmeter.session.aclfile import DamagedGrantFile
+from rampmeter.session.aclstore import AccountStore
 from rampmeter.session.context import ServerContext
+from rampmeter.session.mysqldb import MysqlMirror
 from rampmeter.session.registry import Registry
 
 
@@ -62,6 +64,7 @@ def tls_context(gv: GlobalVariables) -> ssl.SSLContext | None:
     ctx.load_cert_chain(cert, key)
     if gv["ssl_ca"]:
         ctx.load_verify_locations(gv["ssl_ca"])
+        ctx.verify_mode = ssl.CERT_OPTIONAL  # client certificates, for REQUIRE X509
     return ctx
 
 
@@ -79,10 +82,14 @@ class RunningServer:
         self.extra_handler = PerThreadHandler(ClientConnection.handle, name="extra") \
             if gv["extra_port"] else None
         self.stopped = threading.Event()
+        accounts = AccountStore(datadir, skip_grant_tables=gv["skip_grant_tables"], log=log)
+        if gv["skip_grant_tables"]:
+            log.warning("--skip-grant-tables: every login is accepted and no privilege is "
+                        "checked until FLUSH PRIVILEGES")
         self.ctx = ServerContext(
             variables=gv,
             registry=Registry(lambda: gv["max_connections"], lambda: gv["extra_max_connections"]),
-            accounts=AccountStore(datadir),
+            accounts=accounts,
             engine=self.engine,
             waiting=waits.waiting,
             rsa_keys=RsaKeyPair.load_or_create(datadir),
@@ -93,6 +100,11 @@ class RunningServer:
             request_shutdown=lambda: threading.Thread(target=self.stop, daemon=True).start(),
             log=log,
         )
+        self.mirror = MysqlMirror(self.engine, gv, log)
+        try:
+            accounts.add_listener(self.mirror)
+        except Exception:  # noqa: BLE001 - the grant file is the truth; the view can wait
+            log.exception("could not write the mysql database's grant tables")
         self.server = Server(self.ctx, self.handler, self.extra_handler, tls)
         self.server.bind()
         self.server.start()
@@ -112,6 +124,7 @@ class RunningServer:
         if self.stopped.is_set():
             return
         self.server.stop()
+        self.mirror.close()
         self.engine.close()
         self.stopped.set()
 
@@ -136,6 +149,10 @@ def serve(argv: list[str]) -> int:
         running = RunningServer(gv, log)
     except (OSError, UsageError, ssl.SSLError) as exc:
         log.error("%s", exc)
+        log.error("Aborting")
+        return 1
+    except DamagedGrantFile as exc:
+        log.error("Fatal error: %s", exc)
         log.error("Aborting")
         return 1
 

@@ -250,13 +250,18 @@ _OPTIONS: list[Option] = [
     Option("license", Kind.STR, "MIT", "", dynamic=False, cli=False),
     Option("skip_name_resolve", Kind.BOOL, True, "Client host names are never resolved.",
            dynamic=False),
+    Option("skip_grant_tables", Kind.BOOL, False, "Start without checking passwords or "
+           "privileges (to recover a lost root password or a damaged grant file); FLUSH "
+           "PRIVILEGES turns checking on.", dynamic=False, sysvar=False),
     Option("default_authentication_plugin", Kind.ENUM, "mysql_native_password",
            "Plugin for CREATE USER ... IDENTIFIED BY without WITH, and the one offered in the "
            "handshake.", dynamic=False,
            choices=("mysql_native_password", "caching_sha2_password")),
     Option("performance_schema", Kind.BOOL, False, "", dynamic=False, cli=False),
     Option("read_only", Kind.BOOL, False, "Refuse writes from non-administrators."),
-    Option("max_user_connections", Kind.INT, 0, "", minimum=0, maximum=4294967295),
+    Option("max_user_connections", Kind.INT, 0, "Sessions one account may have at once (0: no "
+           "limit); an account's own MAX_USER_CONNECTIONS wins.", minimum=0,
+           maximum=4294967295),
     Option("back_log", Kind.INT, 900, "Listen backlog.", dynamic=False, minimum=1, maximum=65535),
     # --- timeouts, packets ------------------------------------------------------------------
     Option("connect_timeout", Kind.INT, 10, "Seconds a client has to finish the handshake.",

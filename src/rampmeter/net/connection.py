@@ -286,6 +286,8 @@ class ClientConnection:
         cipher = tls.cipher()
         self.session.tls_cipher = cipher[0] if cipher else ""  # type: ignore[attr-defined]
         self.session.tls_version = tls.version() or ""  # type: ignore[attr-defined]
+        # the client's certificate when --ssl-ca verified one (REQUIRE X509 / SUBJECT / ISSUER)
+        self.session.tls_peer = tls.getpeercert() or None
 
     def _on_kill(self) -> None:
         self.snapshot = self.snapshot._replace(killed=True)

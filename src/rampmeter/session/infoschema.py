@@ -5,6 +5,8 @@ Rules:
   these tables, then runs the statement over the rows we return, so every SQL construct works
   on them (WHERE, ORDER BY, SUM...). Tables the engine knows itself (SCHEMATA, TABLES,
   COLUMNS, STATISTICS) are not ours: we return None for them.
+- Rows of other users' sessions (PROCESSLIST, THREAD_POOL_QUEUES) only with PROCESS; the
+  privilege tables (USER_PRIVILEGES, ...) are privtables.py's.
 - Column names and order are MariaDB 10.11's. The four THREAD_POOL_* tables copy MariaDB's
   sql/threadpool_info.cc exactly (reference/threadpool.md §1.1); their rows come from the
   connection handler (empty when thread_handling is not pool-of-threads).
@@ -20,6 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 from rampmeter.config.options import REGISTRY, Scope
 from rampmeter.protocol.columns import Column
+from rampmeter.session import privtables
+from rampmeter.session.privileges import P
 from rampmeter.session.status import status_rows
 from rampmeter.session.tpstatus import PERFORMANCE_SCHEMA, columns
 
@@ -63,9 +67,20 @@ def table(s: Session, schema: str, name: str) -> tuple[list[Column], Rows] | Non
         return None
     key = name.upper()
     if key in THREAD_POOL_COLUMNS:
-        return THREAD_POOL_COLUMNS[key], s.ctx.pool_table(key)
-    builder = _BUILDERS.get(key)
+        rows = s.ctx.pool_table(key)
+        if key == "THREAD_POOL_QUEUES":
+            rows = [r for r in rows if _may_see_connection(s, r[3])]
+        return THREAD_POOL_COLUMNS[key], rows
+    builder = _BUILDERS.get(key) or privtables.BUILDERS.get(key)
     return builder(s) if builder else None
+
+
+def _may_see_connection(s: Session, connection_id: Any) -> bool:
+    """Another user's queued connection is shown only with PROCESS (privileges.py)."""
+    if s.security is None or s.security.has(P.PROCESS):
+        return True
+    other = s.ctx.registry.get(connection_id) if connection_id is not None else None
+    return other is not None and s.may_see(other)
 
 
 def _processlist(s: Session) -> tuple[list[Column], Rows]:
@@ -78,6 +93,8 @@ def processlist_rows(s: Session, *, full: bool, with_ms: bool = False) -> Rows:
     now = time.monotonic()
     rows: Rows = []
     for x in sorted(s.ctx.registry.sessions(), key=lambda x: x.connection_id):
+        if not s.may_see(x):
+            continue
         elapsed = now - x.command_started
         info = x.info
         if info is not None and not full:

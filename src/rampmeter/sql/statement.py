@@ -51,9 +51,11 @@ from rampmeter.sql.lexer import (
     charset_valid,
     dq_kind,
     hex_value,
+    identifier_valid,
     included,
     pattern,
     shown_bytes,
+    shown_identifier,
     string_value,
     strip_end,
     syntax_error,
@@ -322,6 +324,9 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
             if kind == "word":
                 end = m.end()
                 tok = text[start:end]
+                if not tok.isascii() and not identifier_valid(tok):
+                    raise ServerError(errors.ER_INVALID_CHARACTER_STRING, cs.name,
+                                      shown_identifier(tok))
                 upper = tok.upper()
                 if words_open:
                     if not words:
@@ -524,9 +529,9 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                 prev, prev_kind = "NULL", "word"
                 continue
             if kind == "dq" or kind == "qident2":
-                if not charset_valid(tok):
+                if not identifier_valid(tok):
                     raise ServerError(errors.ER_INVALID_CHARACTER_STRING, cs.name,
-                                      shown_bytes(tok[1:-1]))
+                                      shown_identifier(tok[1:-1]))
                 if kind == "dq":  # ANSI_QUOTES: "x" is an identifier; give the engine `x`
                     tok = "`" + tok[1:-1].replace('""', '"').replace("`", "``") + "`"
                 out.append(tok)

@@ -18,6 +18,7 @@ Rules:
 """
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -150,8 +151,11 @@ def _drop_database(s: SqliteSession, r: Reader) -> Result:
         raise ServerError(errors.ER_DB_DROP_EXISTS, name)
     with s.txn.exclusive():
         try:
-            with s.handle.meta_conn(name, s.database) as (conn, schema):
-                tables = len(catalog.table_names(conn, schema))
+            try:
+                with s.handle.meta_conn(name, s.database) as (conn, schema):
+                    tables = len(catalog.table_names(conn, schema))
+            except (ServerError, sqlite3.Error):
+                tables = 0  # a damaged file: DROP DATABASE is how it is cleaned up
             s.handle.detach(name)
             s.engine.remove_database_files(name)
         finally:

@@ -29,6 +29,7 @@ Rules:
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
@@ -100,6 +101,9 @@ class _Connection(sqlite3.Connection):
                 except sqlite3.OperationalError as exc:
                     if not _busy(exc) or time.monotonic() >= deadline:
                         raise
+
+
+log = logging.getLogger("rampmeter.engine")
 
 
 class Handle:
@@ -182,13 +186,23 @@ class Handle:
         while len(self._attached) >= self._attach_limit - 1:
             victim = next(k for k in self._attached if k != (current or "").lower())
             self.detach(victim)
-        self.conn.execute(f"ATTACH DATABASE ? AS {q(database)}",
-                          (str(self.engine.path(database)),))
-        self.conn.execute(f"PRAGMA {q(database)}.synchronous={self.engine.synchronous}")
-        # Thousands of sessions each with SQLite's default 2 MiB page cache per database cost
-        # gigabytes (611 MiB RSS at 1024 sysbench read-only connections); the OS page cache
-        # holds the file for everyone anyway.
-        self.conn.execute(f"PRAGMA {q(database)}.cache_size=-{_CACHE_KIB}")
+        try:
+            self.conn.execute(f"ATTACH DATABASE ? AS {q(database)}",
+                              (str(self.engine.path(database)),))
+            self.conn.execute(f"PRAGMA {q(database)}.synchronous={self.engine.synchronous}")
+            # Thousands of sessions each with SQLite's default 2 MiB page cache per database
+            # cost gigabytes (611 MiB RSS at 1024 sysbench read-only connections); the OS page
+            # cache holds the file for everyone anyway.
+            self.conn.execute(f"PRAGMA {q(database)}.cache_size=-{_CACHE_KIB}")
+        except sqlite3.DatabaseError as exc:
+            # A damaged file (not SQLite, unreadable): this client's error, nobody else's.
+            try:
+                self.conn.execute(f"DETACH DATABASE {q(database)}")
+            except sqlite3.Error:
+                pass
+            log.warning("database %r cannot be opened: %s", database, exc)
+            raise ServerError(errors.ER_NOT_FORM_FILE,
+                              f"./{self.engine.path(database).name}") from None
         self._attached[key] = (database, gen)
         return database
 

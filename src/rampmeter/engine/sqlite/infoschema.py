@@ -58,6 +58,15 @@ def _readable_tables(s: SqliteSession, db: str) -> list[str]:
         return []
 
 
+def _readable_views(s: SqliteSession, db: str) -> set[str]:
+    """The views of `db`; none when its file cannot be read (a damaged database is skipped,
+    never a failure of every query that lists tables)."""
+    try:
+        return s.list_views(db)
+    except (ServerError, sqlite3.Error):
+        return set()
+
+
 def schemata(s: SqliteSession) -> tuple[list[Column], Rows]:
     names = ["CATALOG_NAME", "SCHEMA_NAME", "DEFAULT_CHARACTER_SET_NAME",
              "DEFAULT_COLLATION_NAME", "SQL_PATH", "SCHEMA_COMMENT"]
@@ -73,7 +82,7 @@ def tables(s: SqliteSession) -> tuple[list[Column], Rows]:
              "MAX_INDEX_LENGTH", "TEMPORARY"]
     rows: Rows = []
     for db in _user_databases(s):
-        is_view = s.list_views(db)
+        is_view = _readable_views(s, db)
         for t in _readable_tables(s, db):
             if t in is_view:
                 rows.append(("def", db, t, "VIEW") + (None,) * 16 + ("VIEW", None, None))
@@ -112,7 +121,11 @@ def columns(s: SqliteSession) -> tuple[list[Column], Rows]:
             if tdef is None:
                 continue
             described = {c.name: c for c in catalog.table_columns(tdef, db)}
+            visible = getattr(s.context, "visible", None)
+            privileges = getattr(s.context, "column_privileges", None)
             for pos, c in enumerate(tdef.columns, 1):
+                if visible is not None and not visible(db, t, c.name):
+                    continue
                 tc = described[c.name]
                 st = c.type
                 chars, octets = _lengths(st)
@@ -134,7 +147,8 @@ def columns(s: SqliteSession) -> tuple[list[Column], Rows]:
                              scale, st.fsp if st.is_temporal and st.name != "date" else None,
                              st.charset if st.is_text else None,
                              st.collation if st.is_text else None, tc.column_type, tc.key,
-                             tc.extra, "select,insert,update,references", c.comment, "NEVER",
+                             tc.extra, privileges(db, t, c.name) if privileges else
+                             "select,insert,update,references", c.comment, "NEVER",
                              None))
     ints = {"ORDINAL_POSITION", "CHARACTER_MAXIMUM_LENGTH", "CHARACTER_OCTET_LENGTH",
             "NUMERIC_PRECISION", "NUMERIC_SCALE", "DATETIME_PRECISION"}

@@ -37,7 +37,7 @@ def _views(s: SqliteSession) -> tuple[list[Column], Rows]:
                     "COLLATION_CONNECTION ALGORITHM")
     rows: Rows = []
     for db in infoschema._user_databases(s):
-        for name in sorted(s.list_views(db)):
+        for name in sorted(infoschema._readable_views(s, db)):
             tdef = s.table_def(db, name)
             v = tdef.view if tdef is not None else None
             if v is None:
@@ -59,7 +59,7 @@ def _partitions(s: SqliteSession) -> tuple[list[Column], Rows]:
                     "AVG_ROW_LENGTH DATA_LENGTH MAX_DATA_LENGTH INDEX_LENGTH DATA_FREE CHECKSUM")
     rows: Rows = []
     for db in infoschema._user_databases(s):
-        is_view = s.list_views(db)
+        is_view = infoschema._readable_views(s, db)
         for t in infoschema._readable_tables(s, db):
             if t in is_view:
                 continue

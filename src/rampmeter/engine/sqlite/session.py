@@ -32,6 +32,7 @@ from rampmeter.engine.base import (
     PreparedStatement,
     Result,
     SessionContext,
+    TableAccess,
     TableColumn,
     TableIndex,
     WaitHook,
@@ -50,6 +51,7 @@ from rampmeter.engine.sqlite import (
     updates,
     views,
 )
+from rampmeter.engine.sqlite.access import table_access
 from rampmeter.engine.sqlite.catalog import TableDef
 from rampmeter.engine.sqlite.dml import Execution
 from rampmeter.engine.sqlite.handle import Handle
@@ -305,6 +307,26 @@ class SqliteSession(EngineSession):
             engine.cache_plan(key, plan)
         return plan
 
+    def access(self, stmt: Statement | str) -> tuple[TableAccess, ...]:
+        """What a DML statement reads and writes, per table (access.py), cached by shape."""
+        if isinstance(stmt, str):
+            stmt = self.scan(stmt)
+        engine = self.engine
+        key: tuple[Any, ...] = (stmt.shape, self._db, engine.schema_version, "access")
+        if self.temp_tables:  # temporary tables shadow others: this session's own answer
+            key += (temporary.plan_token(self),)
+        found = engine.cached_plan(key)
+        if found is None:
+            found = table_access(stmt, self._db, self.table_def)
+            engine.cache_plan(key, found)
+        return found  # type: ignore[no-any-return]
+
+    def is_temporary(self, database: str | None, table: str) -> bool:
+        """Is database.table this session's temporary table (no privilege applies to it)?"""
+        db = database or self._db
+        return bool(self.temp_tables) and db is not None and \
+            temporary.find(self, db, table) is not None
+
     def make_visible(self, plan: Plan) -> None:
         """Attach the databases the plan reads (a missing one is left to fail as 1146) and
         materialize its virtual tables (information_schema, performance_schema)."""
@@ -459,19 +481,26 @@ class SqliteSession(EngineSession):
 
     # --- metadata -------------------------------------------------------------------------------
     def list_databases(self) -> list[str]:
+        """The databases this session's account may see (SessionContext.visible)."""
         provided = [s for s in SESSION_SCHEMAS if self._provided(s)]
-        return sorted([*self.engine.databases(), *provided], key=str.lower)
+        names = sorted([*self.engine.databases(), *provided], key=str.lower)
+        visible = getattr(self.context, "visible", None)
+        return names if visible is None else [d for d in names if visible(d)]
 
     def list_tables(self, database: str | None = None) -> list[str]:
+        """The tables of a database this session's account may see."""
         db = database or self._db
         if db is None:
             raise ServerError(errors.ER_NO_DB_ERROR)
         if db.lower() == INFORMATION_SCHEMA:
             return sorted(INFOSCHEMA_TABLES)
         if db.lower() in SESSION_SCHEMAS:
-            return sorted(self._provided(db.lower()))
-        with self.handle.meta_conn(db, self._db) as (conn, schema):
-            return sorted(catalog.table_names(conn, schema) + views.names(conn, schema))
+            names = sorted(self._provided(db.lower()))
+        else:
+            with self.handle.meta_conn(db, self._db) as (conn, schema):
+                names = sorted(catalog.table_names(conn, schema) + views.names(conn, schema))
+        visible = getattr(self.context, "visible", None)
+        return names if visible is None else [t for t in names if visible(db, t)]
 
     def list_views(self, database: str) -> set[str]:
         """The names among list_tables(database) that are views."""

@@ -73,7 +73,7 @@ class SqliteEngine(Engine):
         names = []
         for p in self.datadir.glob("*" + SUFFIX):
             name = p.name[:-len(SUFFIX)]
-            if valid_database_name(name):
+            if valid_database_name(name) and p.is_file():  # not a directory or dangling link
                 names.append(name)
         return sorted([INFORMATION_SCHEMA, *names], key=str.lower)
 

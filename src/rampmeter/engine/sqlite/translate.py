@@ -216,7 +216,10 @@ class _Tables:
         return None
 
 
-def translate(stmt: Statement, database: str | None, lookup: TableLookup) -> Plan:
+def qualified(stmt: Statement, database: str | None,
+              lookup: TableLookup) -> tuple[exp.Expression, _Tables, list[str]]:
+    """The statement's sqlglot tree with every table qualified by its database, the tables it
+    names, and the information_schema tables it reads (also what access.py reads)."""
     kind = stmt.kind
     shape = stmt.shape
     text = shape
@@ -227,12 +230,18 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup) -> Pla
     elif kind == "DO":
         idx = shape.upper().index("DO")
         text = shape[:idx] + "SELECT" + shape[idx + 2:]
-    ignore = False
     if kind in ("UPDATE", "DELETE"):
-        text, ignore = multi.strip_ignore(text)
+        text, _ignore = multi.strip_ignore(text)
     tree = parse(stmt, text)
     tables = _Tables(lookup)
     infoschema = _qualify(tree, database, tables)
+    return tree, tables, infoschema
+
+
+def translate(stmt: Statement, database: str | None, lookup: TableLookup) -> Plan:
+    kind = stmt.kind
+    tree, tables, infoschema = qualified(stmt, database, lookup)
+    ignore = kind in ("UPDATE", "DELETE") and multi.strip_ignore(stmt.shape)[1]
     plan = Plan("", kind, infoschema=tuple(dict.fromkeys(infoschema)))
     plan.databases = tuple(dict.fromkeys(
         [db for db, _t, _d in tables.by_alias.values() if db.lower() not in VIRTUAL_SCHEMAS] +
@@ -794,6 +803,7 @@ _FUNCTION_NODES: dict[type[exp.Expression], str] = {
     exp.CurrentSchema: "rm_database",
     exp.CurrentVersion: "rm_version",
     exp.CurrentUser: "rm_current_user",
+    exp.CurrentRole: "rm_current_role",
     exp.SessionUser: "rm_user",
     exp.CurrentTimestamp: "rm_now",
     exp.CurrentDate: "rm_curdate",

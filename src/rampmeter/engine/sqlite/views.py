@@ -14,9 +14,10 @@ Rules:
 - Errors are MariaDB's: 1050 the name is taken (by a table or a view), 1347 ALTER VIEW / SHOW
   CREATE VIEW of a table, 4092 DROP VIEW of something that is not a view, 1353 a column list of
   the wrong length, 1060 duplicate column names, 1351 a user variable in the SELECT.
-- ALGORITHM, DEFINER, SQL SECURITY and WITH CHECK OPTION are kept and shown, and do nothing
-  (rampmeter has no privileges, and views are read-only: an INSERT / UPDATE / DELETE through a
-  view is 1235; docs/sql.md).
+- ALGORITHM, DEFINER and WITH CHECK OPTION are kept and shown, and do nothing (views are
+  read-only: an INSERT / UPDATE / DELETE through a view is 1235; docs/sql.md). SQL SECURITY
+  decides whose privileges the view's query is read with: a DEFINER view is checked as the
+  object it is, an INVOKER view's tables for its reader too (access.py).
 """
 
 from __future__ import annotations
