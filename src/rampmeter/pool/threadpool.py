@@ -106,6 +106,10 @@ class ThreadPool(ConnectionHandler):
         self._moves_lock = threading.Lock()
         # pool/switch.py: may another handler take this connection now? (conn, detach) -> bool
         self.release: Callable[[Connection, Callable[[], None]], bool] | None = None
+        # True while another handler wants our connections (set by pool/switch.py under its
+        # lock): the per-command check is this one attribute read, not a call and a lock.
+        # A connection that read False just before it was set moves at its next boundary.
+        self.handing_over = False
         self.timer = Timer(self.env, self.active_groups, self.timeouts)
         self._resize(variables["thread_pool_size"])
         for name in _CFG_VARS:
@@ -233,7 +237,8 @@ class ThreadPool(ConnectionHandler):
             verdict = Verdict.CLOSE
         if verdict is Verdict.CLOSE or pc.vanished:
             self._close(pc)
-        elif self.release is not None and self.release(conn, lambda: self._move_out(pc)):
+        elif self.handing_over and self.release is not None \
+                and self.release(conn, lambda: self._move_out(pc)):
             pass  # a command boundary: another handler serves it now (pool/switch.py)
         elif not self.start_io(pc):
             self._close(pc)
