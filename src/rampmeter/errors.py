@@ -58,6 +58,13 @@ ER_TOO_BIG_SELECT = 1104
 ER_UNKNOWN_PROCEDURE = 1106
 ER_UNKNOWN_CHARACTER_SET = 1115
 ER_NOT_ALLOWED_COMMAND = 1148
+ER_FILE_NOT_FOUND = 29
+ER_TOO_MANY_ROWS = 1172
+ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT = 1222
+ER_SP_FETCH_NO_DATA = 1329
+ER_LOAD_INFILE_CAPABILITY_DISABLED = 4166
+ER_WARN_TOO_FEW_RECORDS = 1261
+ER_WARN_TOO_MANY_RECORDS = 1262
 ER_NO_SUCH_TABLE = 1146
 ER_NET_PACKET_TOO_LARGE = 1153
 ER_NET_READ_ERROR_FROM_PIPE = 1154
@@ -222,6 +229,13 @@ ERRORS: dict[int, ErrorSpec] = {
     ER_UNKNOWN_CHARACTER_SET: ErrorSpec("ER_UNKNOWN_CHARACTER_SET", "42000", "Unknown character set: '%s'"),
     ER_PASSWORD_NO_MATCH: ErrorSpec("ER_PASSWORD_NO_MATCH", "28000", "Can't find any matching row in the user table"),
     ER_NO_SUCH_TABLE: ErrorSpec("ER_NO_SUCH_TABLE", "42S02", "Table '%s.%s' doesn't exist"),
+    ER_LOAD_INFILE_CAPABILITY_DISABLED: ErrorSpec("ER_LOAD_INFILE_CAPABILITY_DISABLED", "HY000", "The used command is not allowed because the MariaDB server or client has disabled the local infile capability"),
+    ER_TOO_MANY_ROWS: ErrorSpec("ER_TOO_MANY_ROWS", "42000", "Result consisted of more than one row"),
+    ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT: ErrorSpec("ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT", "21000", "The used SELECT statements have a different number of columns"),
+    ER_SP_FETCH_NO_DATA: ErrorSpec("ER_SP_FETCH_NO_DATA", "02000", "No data - zero rows fetched, selected, or processed"),
+    ER_FILE_NOT_FOUND: ErrorSpec("ER_FILE_NOT_FOUND", "HY000", "File '%s' not found (Errcode: %s)"),
+    ER_WARN_TOO_FEW_RECORDS: ErrorSpec("ER_WARN_TOO_FEW_RECORDS", "01000", "Row %s doesn't contain data for all columns"),
+    ER_WARN_TOO_MANY_RECORDS: ErrorSpec("ER_WARN_TOO_MANY_RECORDS", "01000", "Row %s was truncated; it contained more data than there were input columns"),
     ER_NOT_ALLOWED_COMMAND: ErrorSpec("ER_NOT_ALLOWED_COMMAND", "42000", "The used command is not allowed because the MariaDB server or client has disabled the local infile capability"),
     ER_NET_PACKET_TOO_LARGE: ErrorSpec("ER_NET_PACKET_TOO_LARGE", "08S01", "Got a packet bigger than 'max_allowed_packet' bytes"),
     ER_NET_READ_ERROR_FROM_PIPE: ErrorSpec("ER_NET_READ_ERROR_FROM_PIPE", "08S01", "Got a read error from the connection pipe"),

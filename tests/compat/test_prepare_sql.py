@@ -52,3 +52,27 @@ def test_counters(compat, driver):
         "SHOW SESSION STATUS WHERE Variable_name IN ('Com_prepare_sql', 'Com_execute_sql', "
         "'Com_dealloc_sql')"])
     a.assert_same()
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql", "mysqlclient"))
+def test_execute_immediate_and_select_into(compat, driver):
+    """What mariadb-dump --system=users ends with, and the SELECT ... INTO @var before it."""
+    compat.check(driver, [
+        "CREATE TABLE v (id INT PRIMARY KEY, name VARCHAR(10))",
+        "INSERT INTO v VALUES (1, 'one'), (2, 'two')",
+        "SELECT COALESCE(NULL, 'NONE') INTO @role",
+        "SELECT @role",
+        "SELECT id, name INTO @i, @n FROM v WHERE id = 2",
+        "SELECT name FROM v WHERE id = 1 INTO @n",
+        "SELECT @i, @n",
+        "SELECT name INTO @n FROM v WHERE id = 9",
+        "SELECT @n",
+        "SELECT name INTO @n FROM v",
+        "SELECT id, name INTO @n FROM v WHERE id = 1",
+        "EXECUTE IMMEDIATE CONCAT('SELECT ', @i, ' + 1')",
+        "SET @q = 'SELECT name FROM v WHERE id = ?'",
+        "EXECUTE IMMEDIATE @q USING 1",
+        "EXECUTE IMMEDIATE 'INSERT INTO v VALUES (3, ?)' USING 'three'",
+        "SELECT COUNT(*) FROM v",
+        "/*!80001 SELECT 'mysql 8 only' */",
+    ])

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rampmeter import errors
+from rampmeter.config import timezones
 from rampmeter.errors import ServerError, Warning_
 
 
@@ -62,6 +63,8 @@ class Option:
     sysvar: bool = True       # shown by SHOW VARIABLES and readable as @@name
     session_readonly: bool = False  # the session value exists but SET SESSION is refused
     aliases: tuple[str, ...] = field(default=())
+    # A STR option's validator: the value to store for a given text (raises ServerError).
+    check: Callable[[str], str] | None = None
 
     @property
     def flag(self) -> str:
@@ -81,6 +84,8 @@ class Option:
             return "", []
         if isinstance(value, bytes):
             value = value.decode("utf-8", "replace")
+        if self.check is not None:
+            return self.check(str(value)), []
         return str(value), []
 
     def display(self, value: Any) -> str:
@@ -302,8 +307,16 @@ _OPTIONS: list[Option] = [
     Option("collation_connection", Kind.STR, "utf8mb4_general_ci", "", scope=B),
     Option("collation_server", Kind.STR, "utf8mb4_general_ci", "", scope=B),
     Option("collation_database", Kind.STR, "utf8mb4_general_ci", "", scope=B),
-    Option("time_zone", Kind.STR, "SYSTEM", "", scope=B),
-    Option("system_time_zone", Kind.STR, "UTC", "", dynamic=False, cli=False),
+    Option("time_zone", Kind.STR, "SYSTEM", "The time zone sessions start in "
+           "(--default-time-zone): SYSTEM, an offset such as +02:00, or a zoneinfo name.",
+           scope=B, check=timezones.check, aliases=("default_time_zone",)),
+    Option("system_time_zone", Kind.STR, timezones.SYSTEM_TIME_ZONE, "", dynamic=False,
+           cli=False),
+    Option("local_infile", Kind.BOOL, True, "Allow LOAD DATA LOCAL INFILE (the client sends "
+           "the file); off: error 1148."),
+    Option("secure_file_priv", Kind.STR, "", "LOAD DATA INFILE (without LOCAL) reads server "
+           "files only under this directory (empty: anywhere the server can read).",
+           dynamic=False),
     Option("default_storage_engine", Kind.STR, "SQLite", "Every table is stored by the "
            "configured engine; ENGINE= clauses are accepted and ignored.", scope=B),
     Option("default_tmp_storage_engine", Kind.STR, "", "", scope=B, cli=False),

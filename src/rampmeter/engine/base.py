@@ -71,6 +71,9 @@ class UpdateCount:
     info: str = ""
     warnings: list[Warning_] = field(default_factory=list)
     row_count: int | None = None  # ROW_COUNT() after it, when not affected_rows (UPDATE)
+    # a multi-row INSERT's warnings: the row (1-based, 0 unknown) each one is about, for a
+    # caller that interleaves warnings of its own per row (LOAD DATA)
+    warning_rows: list[int] | None = None
 
 
 Result = ResultSet | UpdateCount

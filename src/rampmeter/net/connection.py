@@ -74,6 +74,7 @@ class ClientConnection:
         self._close_lock = threading.Lock()
         self.snapshot: SessionSnapshot = session.pool_snapshot()
         session.on_kill = self._on_kill
+        session.client_file = self._client_file
 
     # --- pool.base.Connection --------------------------------------------------------------
     def fileno(self) -> int:
@@ -196,6 +197,26 @@ class ClientConnection:
                 return Verdict.CLOSE
         self._flush()
         return Verdict.KEEP
+
+    def _client_file(self, filename: bytes) -> bytes:
+        """LOAD DATA LOCAL INFILE: ask the client for `filename` and read every packet of it
+        up to the empty one (a refusal is just that empty packet), waiting as for any packet
+        (net_read_timeout, a NET wait). Always read to the end, so the protocol stays in step."""
+        proto = self.proto
+        if not proto.client_sends_files:
+            raise ServerError(errors.ER_LOAD_INFILE_CAPABILITY_DISABLED)
+        self._send_now(proto.local_infile_request(filename))
+        chunks: list[bytes] = []
+        while True:
+            packet = proto.next_infile_packet()
+            if packet is NEED_DATA:
+                self._wait_io(_POLL_IN, self.session.vars["net_read_timeout"], "reading")
+                self._receive()
+                continue
+            assert isinstance(packet, bytes)
+            if not packet:
+                return b"".join(chunks)
+            chunks.append(packet)
 
     def _receive(self) -> None:
         """Drain the socket without blocking; EOF is passed on to the protocol as b''. Before a

@@ -17,7 +17,7 @@ from rampmeter.errors import ServerError
 from rampmeter.protocol import events as ev
 from rampmeter.protocol.columns import Column
 from rampmeter.protocol.connection import ServerProtocol
-from rampmeter.protocol.constants import Capability
+from rampmeter.protocol.constants import Capability, Command
 from rampmeter.session import login, statements
 from rampmeter.session.names import check_database_name
 from rampmeter.session.security import SecurityContext, TableNeed
@@ -163,6 +163,9 @@ def on_query(s: Session, e: ev.Query, proto: ServerProtocol, write: Write) -> bo
         return True
     if not parts or not parts[0].kind and not parts[0].shape:
         s.counters["Questions"] += 1
+        if text.strip(" \t\n\r\f\v;\0"):  # only comments: MariaDB answers OK
+            write(proto.ok(status=s.status_flags()))
+            return True
         s.clear_warnings()
         s.write_error(ServerError(errors.ER_EMPTY_QUERY), proto, write)
         return True
@@ -377,6 +380,12 @@ def on_stmt_fetch(s: Session, e: ev.StmtFetch, proto: ServerProtocol, write: Wri
 
 
 def on_unknown(s: Session, e: ev.UnknownCommand, proto: ServerProtocol, write: Write) -> bool:
+    if e.command == Command.REFRESH:
+        # COM_REFRESH (mariadb-admin refresh / reload / flush-logs / flush-hosts): there are
+        # no logs, host cache or table cache to flush; MariaDB answers OK.
+        s.counters["Com_flush"] += 1
+        _simple_ok(s, proto, write)
+        return True
     s.write_error(ServerError(errors.ER_UNKNOWN_COM_ERROR), proto, write)
     return True
 

@@ -1,6 +1,6 @@
 """The `mysql` database: the grant tables as tools read them (mysql.user, mysql.db,
 mysql.tables_priv, mysql.columns_priv, mysql.roles_mapping, mysql.global_priv), kept equal to
-the grant file.
+the grant file; and the (empty) log tables general_log and slow_log.
 
 Rules:
 - The grant file (aclfile.py) is the truth; these tables are its mirror, rewritten through the
@@ -82,6 +82,21 @@ TABLES: dict[str, str] = {
     "roles_mapping": _KEY + "User char(128) NOT NULL DEFAULT '', "
                      "Role char(128) NOT NULL DEFAULT '', Admin_option " + _YN + ", "
                      "UNIQUE KEY Host (Host, User, Role)) COMMENT='Granted roles'",
+    # The log tables, always empty (no general or slow log is kept): mariadb-dump
+    # --all-databases asks for their structure whatever SHOW TABLES says (issue 9).
+    "general_log": "event_time timestamp(6) NOT NULL DEFAULT current_timestamp(6) ON UPDATE "
+                   "current_timestamp(6), user_host mediumtext NOT NULL, "
+                   "thread_id bigint(21) unsigned NOT NULL, server_id int(10) unsigned NOT NULL, "
+                   "command_type varchar(64) NOT NULL, argument mediumtext NOT NULL) "
+                   "CHARSET=utf8mb3 COMMENT='General log'",
+    "slow_log": "start_time timestamp(6) NOT NULL DEFAULT current_timestamp(6) ON UPDATE "
+                "current_timestamp(6), user_host mediumtext NOT NULL, query_time time(6) NOT NULL, "
+                "lock_time time(6) NOT NULL, rows_sent bigint(20) unsigned NOT NULL, "
+                "rows_examined bigint(20) unsigned NOT NULL, db varchar(512) NOT NULL, "
+                "last_insert_id int(11) NOT NULL, insert_id int(11) NOT NULL, "
+                "server_id int(10) unsigned NOT NULL, sql_text mediumtext NOT NULL, "
+                "thread_id bigint(21) unsigned NOT NULL, rows_affected bigint(20) unsigned NOT NULL) "
+                "CHARSET=utf8mb3 COMMENT='Slow log'",
 }
 
 

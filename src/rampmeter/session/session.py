@@ -145,6 +145,11 @@ class EngineContext:
         """CLIENT_FOUND_ROWS: affected rows of an UPDATE are the rows it matched."""
         return bool(self._s.capabilities & Capability.FOUND_ROWS)
 
+    @property
+    def time_zone(self) -> str:
+        """@@session.time_zone, read on every statement (a dict read, not a lookup)."""
+        return str(self._s.vars["time_zone"])
+
 
 class KillState(enum.IntEnum):
     NONE = 0
@@ -188,6 +193,9 @@ class Session:
         self.state = "login"
         self.executing = False
         self.on_kill: Callable[[], None] = lambda: None  # net: wake an idle connection
+        # net: LOAD DATA LOCAL INFILE's exchange - ask the client for a file, get its bytes
+        # (None: this connection cannot; the client did not offer CLIENT_LOCAL_FILES).
+        self.client_file: Callable[[bytes], bytes] | None = None
         self.vanished = False  # the client hung up mid-request (counted as aborted once)
         self.last_error: str | None = None
         self.tls_active = False

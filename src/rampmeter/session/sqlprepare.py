@@ -1,5 +1,5 @@
 """Prepared statements in SQL text: PREPARE name FROM 'text' | @var, EXECUTE name [USING a, b],
-DEALLOCATE | DROP PREPARE name.
+DEALLOCATE | DROP PREPARE name, EXECUTE IMMEDIATE.
 
 Rules (MariaDB 10.11, measured):
 - A name is the session's, case-insensitive; PREPARE of a taken name replaces the statement.
@@ -9,6 +9,9 @@ Rules (MariaDB 10.11, measured):
 - EXECUTE ... USING takes one value per marker: a user variable (its value, NULL when unset), a
   literal, or any expression (evaluated by the engine as SELECT expr). A different count is
   1210; an unknown name is 1243 (for EXECUTE and DEALLOCATE PREPARE alike).
+- EXECUTE IMMEDIATE expr [USING ...] (mariadb-dump --system=users ends with one): the text is
+  a literal, a user variable or an expression (CONCAT(...)) evaluated by the engine; it is
+  prepared and executed at once, and named nowhere.
 - The statements go with the session: COM_CHANGE_USER and COM_RESET_CONNECTION drop them.
 """
 
@@ -65,15 +68,41 @@ def prepare(s: Session, stmt: Statement) -> Result:
 
 def execute(s: Session, stmt: Statement) -> Result:
     toks = list(stmt.tokens or ())
+    if len(toks) > 2 and toks[1].upper == "IMMEDIATE" and toks[1].kind == "word":
+        return _immediate(s, stmt, toks)
     name = _name(stmt, toks, 1)
     prepared = s.sql_prepared.get(name.lower())
     if prepared is None:
         raise _unknown(name, "EXECUTE")
+    return _run(s, stmt, prepared, toks[2:])
+
+
+def _immediate(s: Session, stmt: Statement, toks: list[Token]) -> Result:
+    using = next((k for k, t in enumerate(toks) if k > 2 and t.upper == "USING" and
+                  t.kind == "word"), len(toks))
+    source = toks[2:using]
+    if len(source) == 1 and source[0].kind == "uservar":
+        value = s.user_variable(_uservar_name(source[0].text))
+    else:
+        value = _value(s, stmt.text, source)
+    if value is None:
+        raise syntax_error(stmt.text, source[0].start)
+    text = value.decode("utf-8", "surrogateescape") if isinstance(value, bytes) else str(value)
+    prepared = statements.prepare(s, s.scan(text, client_params=True))
+    try:
+        return _run(s, stmt, prepared, toks[using:])
+    finally:
+        if s.engine is not None and not isinstance(prepared.handle, tuple):
+            s.engine.close_prepared(prepared)
+
+
+def _run(s: Session, stmt: Statement, prepared: Any, rest: list[Token]) -> Result:
+    toks = rest
     params: list[Any] = []
-    if len(toks) > 2:
-        if toks[2].upper != "USING" or len(toks) == 3:
-            raise syntax_error(stmt.text, toks[2].start)
-        for part in _split_commas(toks[3:]):
+    if toks:
+        if toks[0].upper != "USING" or len(toks) == 1:
+            raise syntax_error(stmt.text, toks[0].start)
+        for part in _split_commas(toks[1:]):
             if not part:
                 raise syntax_error(stmt.text)
             if len(part) == 1 and part[0].kind == "uservar":

@@ -26,7 +26,16 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.engine.base import PreparedStatement, Result
 from rampmeter.errors import ServerError
-from rampmeter.session import admin, grantsql, required, roles, show, sqlprepare, usersql
+from rampmeter.session import (
+    admin,
+    grantsql,
+    loaddata,
+    required,
+    roles,
+    show,
+    sqlprepare,
+    usersql,
+)
 from rampmeter.sql.statement import Statement
 
 if TYPE_CHECKING:
@@ -46,6 +55,7 @@ _SESSION_ROUTES: dict[str, Route] = {
     "PREPARE": sqlprepare.prepare,
     "EXECUTE": sqlprepare.execute,
     "DEALLOCATE": sqlprepare.deallocate,
+    "LOAD": loaddata.load_data,
 }
 # (first word, object word) -> route: account statements.
 _USER_ROUTES: dict[tuple[str, str], Route] = {
@@ -68,7 +78,7 @@ _COM = {
     ("ROLLBACK", None): "Com_rollback", ("SAVEPOINT", None): "Com_savepoint",
     ("RELEASE", None): "Com_release_savepoint", ("SET", None): "Com_set_option",
     ("USE", None): "Com_change_db", ("KILL", None): "Com_kill", ("FLUSH", None): "Com_flush",
-    ("TRUNCATE", None): "Com_truncate", ("DO", None): "Com_do",
+    ("TRUNCATE", None): "Com_truncate", ("LOAD", None): "Com_load", ("DO", None): "Com_do",
     ("LOCK", None): "Com_lock_tables", ("UNLOCK", None): "Com_unlock_tables",
     ("GRANT", None): "Com_grant", ("REVOKE", None): "Com_revoke",
     ("SHUTDOWN", None): "Com_shutdown", ("RENAME", None): "Com_rename_table",

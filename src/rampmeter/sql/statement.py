@@ -273,10 +273,16 @@ class _Builder:
             item.close(text, end)
         out = self.out
         shape = "".join(out).strip()
-        return Statement(text[self.start:end].strip(" \t\n\r\f\v\x00"), tuple(self.words),
+        raw = text[self.start:end]
+        body = raw.lstrip(" \t\n\r\f\v\x00")
+        toks = self.toks
+        base = self.start + len(raw) - len(body)
+        if toks is not None and base:  # token places count from the statement's own text
+            toks = [Token(t.kind, t.text, t.start - base, t.end - base) for t in toks]
+        return Statement(body.rstrip(" \t\n\r\f\v\x00"), tuple(self.words),
                          shape, tuple(self.slots), tuple(self.names), self.n_client,
                          tuple(item.names) if item is not None else None, self.for_update,
-                         tuple(self.toks) if self.toks is not None else None, dialect, cs)
+                         tuple(toks) if toks is not None else None, dialect, cs)
 
 
 def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa: C901

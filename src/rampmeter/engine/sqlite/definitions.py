@@ -18,6 +18,7 @@ Rules:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -170,6 +171,11 @@ def _expr_default(expr: str, col: ColumnDef) -> Default:
     except (sqlglot.errors.ParseError, sqlglot.errors.TokenError):
         raise ServerError(errors.ER_INVALID_DEFAULT, col.name) from None
     from sqlglot import exp
+    now = re.fullmatch(r"\s*(?:now|current_timestamp|localtime|localtimestamp)\s*"
+                       r"(?:\(\s*(\d*)\s*\))?\s*", expr, re.IGNORECASE)
+    if now is not None and col.type.name in ("datetime", "timestamp"):
+        # DEFAULT (NOW()) is DEFAULT CURRENT_TIMESTAMP to MariaDB (SQLAlchemy writes it so)
+        return Default("now", int(now.group(1) or 0))
     if isinstance(tree, exp.Literal) or isinstance(tree, exp.Neg) and \
             isinstance(tree.this, exp.Literal):
         text = tree.sql("mysql")

@@ -6,8 +6,10 @@ Rules:
   SQLite attaches at most SQLITE_LIMIT_ATTACHED files; the least recently attached one that is
   not the current database is detached to make room.
 - ATTACH is impossible inside a transaction. A database first used inside one is read through a
-  short-lived read-only connection for metadata (`meta_conn`); DML on it waits for the
-  transaction to end (ER_NOT_SUPPORTED_YET, docs/sql.md).
+  short-lived read-only connection for metadata (`meta_conn`). To run statements on it, the
+  handle asks its owner to step out of the SQLite transaction for the ATTACH (`step_out`,
+  txn.Transactions.step_out): allowed while the transaction has written nothing, else
+  ER_NOT_SUPPORTED_YET (docs/sql.md). mariadb-dump --single-transaction needs the former.
 - A dropped database (its generation bumped by the engine) is detached before reuse, so a
   re-created database of the same name is a new file.
 - Busy waits are reported: SQLite's own busy handler (the sqlite3 module's 5 s timeout) would
@@ -127,6 +129,9 @@ class Handle:
         self.triggers: dict[tuple[str, str, str], int] = {}  # (kind, db, table) -> version
         self._pending: set[tuple[str, str, str]] = set()  # made inside the open transaction
         self._closed = False
+        # Set by the session: a context manager that leaves the SQLite transaction for the
+        # duration of an ATTACH / DETACH and comes back (or refuses with a ServerError).
+        self.step_out: Callable[[str], Any] | None = None
 
     # --- running SQL ---------------------------------------------------------------------
     def execute(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
@@ -181,8 +186,14 @@ class Handle:
         if not self.engine.database_exists(database):
             raise ServerError(errors.ER_BAD_DB_ERROR, database)
         if self.conn.in_transaction:
-            raise ServerError(errors.ER_NOT_SUPPORTED_YET,
-                              f"a first use of database {database} inside a transaction")
+            if self.step_out is None:
+                raise ServerError(errors.ER_NOT_SUPPORTED_YET,
+                                  f"a first use of database {database} inside a transaction")
+            with self.step_out(database):
+                return self._attach(database, key, gen, current)
+        return self._attach(database, key, gen, current)
+
+    def _attach(self, database: str, key: str, gen: int, current: str | None) -> str:
         while len(self._attached) >= self._attach_limit - 1:
             victim = next(k for k in self._attached if k != (current or "").lower())
             self.detach(victim)
@@ -216,6 +227,10 @@ class Handle:
             self.conn.execute(f"DETACH DATABASE {q(entry[0])}")
         except sqlite3.OperationalError:
             pass
+
+    def attachable(self) -> int:
+        """How many more databases can be attached without detaching one."""
+        return self._attach_limit - 1 - len(self._attached)
 
     @contextmanager
     def meta_conn(self, database: str, current: str | None = None

@@ -209,6 +209,14 @@ class Typer:
             return t
         if isinstance(e, (exp.UtcTimestamp,)):
             return SqlType("datetime", None, _fsp_arg(e.this))
+        if isinstance(e, exp.UnixToTime):  # FROM_UNIXTIME(n): n's fractional digits
+            t = self._infer(e.this)
+            return SqlType("datetime", None, min(t.scale or 0, 6) if t is not None and
+                           t.name == "decimal" else 0)
+        if isinstance(e, exp.ConvertTimezone):
+            t = self._infer(e.args["timestamp"]) if e.args.get("timestamp") else None
+            return SqlType("datetime", None, t.fsp if t is not None and t.is_temporal
+                           and t.fsp else 0)
         if isinstance(e, (exp.UtcTime,)):
             return SqlType("time", None, _fsp_arg(e.this))
         if isinstance(e, exp.UtcDate):

@@ -18,6 +18,7 @@ Rules:
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import re
 import sqlite3
@@ -27,6 +28,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from rampmeter import errors
+from rampmeter.config import timezones
+from rampmeter.config.timezones import Zone
 from rampmeter.engine.base import (
     EngineSession,
     PreparedStatement,
@@ -46,8 +49,10 @@ from rampmeter.engine.sqlite import (
     errmap,
     fkcheck,
     functions,
+    jsonfns,
     show,
     temporary,
+    timefns,
     updates,
     views,
 )
@@ -102,6 +107,7 @@ class SqliteSession(EngineSession):
         self.txn = Transactions(self.handle, engine.locks, waiting, cancelled=self.cancelled,
                                 lock_timeout=self._lock_timeout,
                                 connection_id=getattr(context, "connection_id", 0))
+        self.handle.step_out = self.txn.step_out
         self.stats = Stats()
         self.current: Execution | None = None
         self.warnings: list[Warning_] = []  # raised by functions while the statement runs
@@ -110,6 +116,11 @@ class SqliteSession(EngineSession):
         self.temp_version = 0
         self.fk_suspended = False
         functions.register(self.handle, self, engine.locks)
+        timefns.register(self.handle, self)   # after functions: its clock functions win
+        jsonfns.register(self.handle)
+        self._utc: dt.datetime | None = None   # the statement's clock reading (timefns.py)
+        self._zone_text = "SYSTEM"
+        self._zone: Zone = timezones.SYSTEM
         fkcheck.register(self)
         updates.register(self)
 
@@ -138,6 +149,26 @@ class SqliteSession(EngineSession):
 
     def row_count(self) -> int:
         return int(getattr(self.context, "row_count", self.stats.row_count))
+
+    def time_zone(self) -> Zone:
+        """The session's @@time_zone (validated when it was set). Asked by every statement
+        (plans differ for UTC and other zones), so the last answer is kept."""
+        text = getattr(self.context, "time_zone", None)
+        if text is None:
+            try:
+                text = str(self.context.system_variable("time_zone"))
+            except ServerError:
+                text = "SYSTEM"
+        if text != self._zone_text:
+            self._zone = timezones.zone(text) or timezones.SYSTEM
+            self._zone_text = text
+        return self._zone
+
+    def statement_utc(self) -> dt.datetime:
+        """The moment the running statement started, in UTC (read once, on first use)."""
+        if self._utc is None:
+            self._utc = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+        return self._utc
 
     def sql_mode(self) -> str:
         try:
@@ -198,6 +229,7 @@ class SqliteSession(EngineSession):
 
     def _start_statement(self) -> None:
         self._cancelled = False
+        self._utc = None
         if self.warnings:
             self.warnings = []
         if self._wake.is_set():  # clear() takes the event's lock: only when needed
@@ -298,12 +330,13 @@ class SqliteSession(EngineSession):
 
     def plan(self, stmt: Statement) -> Plan:
         engine = self.engine
-        key: tuple[Any, ...] = (stmt.shape, self._db, engine.schema_version)
+        shift = not self.time_zone().is_utc
+        key: tuple[Any, ...] = (stmt.shape, self._db, engine.schema_version, shift)
         if self.temp_tables:  # plans naming temporary tables are this session's own
             key += (temporary.plan_token(self),)
         plan = engine.cached_plan(key)
         if plan is None:
-            plan = translate(stmt, self._db, self.table_def)
+            plan = translate(stmt, self._db, self.table_def, zone_shift=shift)
             engine.cache_plan(key, plan)
         return plan
 

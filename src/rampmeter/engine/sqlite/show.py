@@ -124,6 +124,7 @@ def show(s: SqliteSession, stmt: Statement) -> Result:
         _from_db(r)
         return _filtered(s, r, cols, [])
     if r.accept_any("PROCEDURE", "FUNCTION", "PACKAGE"):
+        r.accept("BODY")   # SHOW PACKAGE BODY STATUS (mariadb-dump --routines)
         r.expect("STATUS")
         cols = [text_column(n, length=64) for n in (
             "Db", "Name", "Type", "Definer", "Modified", "Created", "Security_type",
@@ -220,14 +221,15 @@ def _show_index(s: SqliteSession, r: Reader, db: str | None, table: str) -> Resu
 
 def _show_create(s: SqliteSession, r: Reader) -> Result:
     if r.accept_any("DATABASE", "SCHEMA"):
-        r.accept("IF", "NOT", "EXISTS")
+        # mariadb-dump asks IF NOT EXISTS, and prints the answer into the dump as it is
+        if_not = "/*!32312 IF NOT EXISTS*/ " if r.accept("IF", "NOT", "EXISTS") else ""
         name = r.name()
         r.end()
         if not s.database_known(name):
             raise ServerError(errors.ER_BAD_DB_ERROR, name)
         return ResultSet([text_column("Database", length=64),
                           text_column("Create Database", length=1024)],
-                         [(name, f"CREATE DATABASE `{name}` /*!40100 DEFAULT CHARACTER SET "
+                         [(name, f"CREATE DATABASE {if_not}`{name}` /*!40100 DEFAULT CHARACTER SET "
                            "utf8mb4 COLLATE utf8mb4_general_ci */")])
     if r.accept("VIEW"):
         db, name = r.qualified_name()

@@ -219,6 +219,11 @@ class _Printer:
         return out
 
     def _table(self, node: exp.Expression) -> str:
+        if isinstance(node, exp.Subquery) and isinstance(node.this, exp.Table) and \
+                node.this.args.get("joins"):  # `from (a join b on(..))`, as views are printed
+            inner = node.this.copy()
+            joins = inner.args.pop("joins")
+            return self._from(inner, joins)
         if isinstance(node, exp.Subquery):
             return "(" + self.query(node.this) + ")" + (f" {_q(node.alias)}" if node.alias
                                                          else "")
@@ -237,6 +242,8 @@ class _Printer:
             word = f"{side} join" if side else "join"
             right = self._table(j.this)
             on = j.args.get("on")
+            while isinstance(on, exp.Paren):
+                on = on.this
             cond = f" on({self.expr(on)})" if on is not None else ""
             text = f"({text} {word} {right}{cond})"
         return text

@@ -36,7 +36,7 @@ from sqlglot import exp
 from rampmeter import errors
 from rampmeter.engine import types as T
 from rampmeter.engine import values
-from rampmeter.engine.sqlite import multi, updates
+from rampmeter.engine.sqlite import multi, tzcolumns, updates
 from rampmeter.engine.sqlite.catalog import ColumnDef, TableDef, implicit_default
 from rampmeter.engine.sqlite.infer import Typer, charset_of, is_unsigned_integer
 from rampmeter.engine.types import SqlType
@@ -88,6 +88,7 @@ class Output:
     flags: int = 0
     load: Callable[[Any], Any] | None = None
     literal_slot: int | None = None     # a bare literal: typed from its value at execution
+    view: bool = False                  # a column of a view (not of a base table)
 
 
 @dataclass(slots=True)
@@ -124,6 +125,8 @@ class Plan:
     # multi-table UPDATE / DELETE: statements after `sql` (sql, target, counts its rows)
     steps: list[tuple[str, tuple[str, str] | None, bool]] = field(default_factory=list)
     first_counts: bool = True                  # do `sql`'s rows count as affected rows
+    tz_outputs: list[int] = field(default_factory=list)  # TIMESTAMP outputs (tzcolumns.py)
+    returning: bool = False                    # INSERT / REPLACE / DELETE ... RETURNING
 
 
 def parse(stmt: Statement, text: str) -> exp.Expression:
@@ -233,12 +236,19 @@ def qualified(stmt: Statement, database: str | None,
     if kind in ("UPDATE", "DELETE"):
         text, _ignore = multi.strip_ignore(text)
     tree = parse(stmt, text)
+    for select in tree.find_all(exp.Select):
+        # SQL_NO_CACHE, HIGH_PRIORITY, STRAIGHT_JOIN...: hints to MariaDB's optimizer and
+        # query cache, none of which SQLite has (mariadb-dump sends SQL_NO_CACHE).
+        select.set("operation_modifiers", None)
     tables = _Tables(lookup)
     infoschema = _qualify(tree, database, tables)
     return tree, tables, infoschema
 
 
-def translate(stmt: Statement, database: str | None, lookup: TableLookup) -> Plan:
+def translate(stmt: Statement, database: str | None, lookup: TableLookup, *,
+              zone_shift: bool = False) -> Plan:
+    """`zone_shift`: the session's time zone is not UTC, so TIMESTAMP columns are read
+    through rm_from_utc (tzcolumns.py)."""
     kind = stmt.kind
     tree, tables, infoschema = qualified(stmt, database, lookup)
     ignore = kind in ("UPDATE", "DELETE") and multi.strip_ignore(stmt.shape)[1]
@@ -270,15 +280,27 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup) -> Pla
         select = _leftmost_select(tree)
         if select is not None and kind != "DO":
             plan.outputs = _outputs(select, stmt, tables, typer)
+    returning = tree.args.get("returning")
+    if isinstance(returning, exp.Returning) and plan.writes:
+        # MariaDB 10.5+: the written rows come back as a result set (Django uses it)
+        plan.returning = True
+        plan.outputs = _outputs(exp.Select(expressions=[e.copy() for e in
+                                                        returning.expressions]),
+                                stmt, tables, typer)
     if steps:  # a multi-table UPDATE / DELETE: several SQLite statements (multi.py)
         for step, _target, _counts in steps:
             _typed_rewrites(step, typer)
+            if zone_shift:
+                tzcolumns.wrap_reads(step, typer, outputs_in_python=False)
             _rewrite(step)
         plan.sql = _generate(steps[0][0], plan)
         plan.first_counts = steps[0][2]
         plan.steps = [(_generate(t, plan), target, counts) for t, target, counts in steps[1:]]
         return plan
     _typed_rewrites(tree, typer)
+    if zone_shift:
+        plan.tz_outputs = tzcolumns.python_outputs(tree, plan.outputs)
+        tzcolumns.wrap_reads(tree, typer, outputs_in_python=True)
     _rewrite(tree)
     plan.sql = _generate(tree, plan)
     if ignore and plan.sql.startswith("UPDATE "):  # duplicates skip the row, as in MariaDB
@@ -599,7 +621,8 @@ def _table_output(col: ColumnDef, alias: str, tdef: TableDef, db: str, name: str
     wire = {c.name: c.column.flags for c in table_columns(tdef, db)}
     return Output(name, col.type, table=alias if alias != tdef.name.lower() else tdef.name,
                   org_table=tdef.name, schema=db, org_name=col.name,
-                  flags=wire.get(col.name, 0), load=values.load(col.type))
+                  flags=wire.get(col.name, 0), load=values.load(col.type),
+                  view=tdef.view is not None)
 
 
 # --- writes ---------------------------------------------------------------------------------
@@ -657,7 +680,9 @@ def _is_default(node: exp.Expression) -> bool:
 
 def _now_call(col: ColumnDef) -> exp.Expression:
     fsp = col.type.fsp
-    call = exp.Anonymous(this="rm_now", expressions=[exp.Literal.number(fsp)] if fsp else [])
+    # a TIMESTAMP column stores UTC (tzcolumns.py): its "now" is UTC_TIMESTAMP()
+    now = "rm_utc_timestamp" if col.type.name == "timestamp" else "rm_now"
+    call = exp.Anonymous(this=now, expressions=[exp.Literal.number(fsp)] if fsp else [])
     if col.type.name == "date":
         return exp.Anonymous(this="substr", expressions=[call, exp.Literal.number(1),
                                                          exp.Literal.number(10)])
@@ -856,6 +881,10 @@ def _rewrite(tree: exp.Expression) -> None:
             node.replace(exp.Anonymous(this=_FUNCTION_NODES[type(node)], expressions=args))
         elif isinstance(node, exp.Anonymous) and node.name.upper() in _ANONYMOUS:
             node.set("this", _ANONYMOUS[node.name.upper()])
+        elif isinstance(node, exp.ConvertTimezone):
+            node.replace(exp.Anonymous(this="rm_convert_tz", expressions=[
+                node.args.get("timestamp"), node.args.get("source_tz"),
+                node.args.get("target_tz")]))
         elif isinstance(node, exp.UnixToTime):
             node.replace(exp.Anonymous(this="rm_from_unixtime", expressions=[node.this]))
     _flatten(tree)
@@ -884,7 +913,9 @@ def _flatten(tree: exp.Expression) -> None:
             inner = node.this
             while isinstance(inner, exp.Paren):
                 inner = inner.this
-            if isinstance(inner, _ATOMS) and not isinstance(inner, exp.Paren):
+            # sqlglot's AND / OR / XOR and some binary operators are Funcs too: not atoms
+            if isinstance(inner, _ATOMS) and not isinstance(
+                    inner, (exp.Paren, exp.Connector, exp.Binary)):
                 node.replace(inner)
         elif isinstance(node, exp.Not) and isinstance(node.this, exp.Not) and \
                 node.parent is not None:
