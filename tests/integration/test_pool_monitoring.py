@@ -59,7 +59,8 @@ def test_show_threadpool_status_is_txsql_s_a_row_per_group(pool):
     server, admin = pool
     conns = [server.connect() for _ in range(6)]
     names, rows = _query(admin, "SHOW THREADPOOL STATUS")
-    assert names == [*TXSQL_COLUMNS, "disconnects_queued", "disconnects_running"]
+    assert names == [*TXSQL_COLUMNS, "disconnects_queued", "disconnects_running",
+                     "lock_holder_escapes"]
     assert [r[0] for r in rows] == [0, 1, 2]
     assert sum(r[names.index("connection_count")] for r in rows) == 6
     # reading resets events_consumed and the average: the next read counts only what ran since

@@ -242,6 +242,11 @@ def test_mdev38219_a_lock_holder_gets_a_thread_past_max_threads(server_factory):
             t.join(20)
             assert "end" in box and "error" not in box, box
         assert _count(admin, "SELECT COUNT(*) FROM mx.t") == 3
+        with admin.cursor() as cur:
+            cur.execute("SHOW THREADPOOL STATUS")
+            names = [d[0] for d in cur.description]
+            escapes = sum(r[names.index("lock_holder_escapes")] for r in cur.fetchall())
+        assert escapes >= 1
     finally:
         _kill_all(admin, [holder, *writers])
 

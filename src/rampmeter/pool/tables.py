@@ -72,7 +72,8 @@ def _txsql_status(g: Group, cfg: PoolConfig, now: float) -> list[Row]:
         "connections_moved_from_per_thread": c.moved_from_per_thread,
         "connections_moved_to_per_thread": c.moved_to_per_thread,
         "events_consumed": consumed, "average_wait_usecs_in_queue": average,
-        "disconnects_queued": c.vanished_queued, "disconnects_running": c.vanished_running}]
+        "disconnects_queued": c.vanished_queued, "disconnects_running": c.vanished_running,
+        "lock_holder_escapes": c.holder_escapes}]
 
 
 def _stalled_now(g: Group, cfg: PoolConfig, now: float) -> int:

@@ -6,9 +6,11 @@ Rules:
   built one group at a time under that group's lock, in the column order declared here.
 - MariaDB's four information_schema.THREAD_POOL_* tables are in infoschema.py (exact copies of
   sql/threadpool_info.cc). Here:
-  - TXSQL's `SHOW THREADPOOL STATUS`: a row per group, its 25 columns in TXSQL's order, then two
+  - TXSQL's `SHOW THREADPOOL STATUS`: a row per group, its 25 columns in TXSQL's order, then
     columns of our own, appended as TDSQL builds append theirs: `disconnects_queued` and
-    `disconnects_running` (clients that vanished while their request waited or ran).
+    `disconnects_running` (clients that vanished while their request waited or ran), and
+    `lock_holder_escapes` (threads created past thread_pool_max_threads so that a lock
+    holder's request could run: MDEV-38219, sched/policy.py).
     Reading it resets events_consumed and average_wait_usecs_in_queue, as in TXSQL.
     max_req_latency_us is microseconds (TXSQL's source; its documentation says ms).
   - MySQL Enterprise's performance_schema.tp_thread_group_state, tp_thread_group_stats and
@@ -49,7 +51,8 @@ THREADPOOL_STATUS = _ints(
     "oversubscribed_num, mysql_cond_timedwait_num, check_stall_nolistener, check_stall_stall, "
     "max_req_latency_us, conns_timeout_killed, connections_moved_in, connections_moved_out, "
     "connections_moved_from_per_thread, connections_moved_to_per_thread, events_consumed, "
-    "average_wait_usecs_in_queue, disconnects_queued, disconnects_running")
+    "average_wait_usecs_in_queue, disconnects_queued, disconnects_running, "
+    "lock_holder_escapes")
 
 PERFORMANCE_SCHEMA: dict[str, list[Column]] = {
     "tp_thread_group_state": _ints(
