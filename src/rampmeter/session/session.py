@@ -320,10 +320,12 @@ class Session:
             float(v["wait_timeout"] if logged_in else self.ctx.variables["connect_timeout"]))
 
     def is_pool_admin(self) -> bool:
-        """Exempt from thread_pool_max_transactions_limit: MySQL Enterprise grants that with the
-        TP_CONNECTION_ADMIN privilege, which no account has by default. There is no privilege
-        system yet, so today only extra_port connections are (and they never enter the pool);
-        root is not, as MySQL's root is not without the grant."""
+        """Exempt from thread_pool_max_transactions_limit (sched/trxlimit.py): MySQL Enterprise
+        grants that with the TP_CONNECTION_ADMIN privilege, which no account has by default.
+        THE HOOK for the privilege system (issue 10): return True here for a session whose
+        account holds that privilege (the snapshot carries it to the pool after each command).
+        Today only extra_port connections are (and they never enter the pool); root is not, as
+        MySQL's root is not without the grant."""
         return self.extra_port
 
     def may_kill(self, victim: Session) -> bool:
