@@ -18,7 +18,7 @@ import pymysql
 import pytest
 
 from tests.conftest import start_process, stop_process
-from tests.stress.crash import check_after_crash, prepare, run_until_killed
+from tests.stress.crash import check_after_crash, integrity, prepare, run_until_killed
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -34,6 +34,7 @@ def test_kill_9_loses_no_acknowledged_commit(tmp_path):
             if server.process.poll() is None:
                 server.process.kill()
             server.process.wait(10)
+        assert integrity(tmp_path) == {}  # after the crash, before recovery
         server = start_process(tmp_path)
         try:
             report = check_after_crash(server, acked)
@@ -118,6 +119,7 @@ def test_a_full_disk_is_an_error_for_the_writer_and_reads_go_on(small_disk: Path
     finally:
         out = stop_process(server)
     assert "Disk full" in out or "disk is full" in out, out[-2000:]
+    assert integrity(datadir) == {}
     server = start_process(datadir)
     try:
         rows = server.query("SELECT COUNT(*), MIN(id), MAX(id) FROM d.t")

@@ -282,7 +282,7 @@ def fuzzing(tmp: Path, quick: bool) -> Figures:
 def crashing(tmp: Path, quick: bool) -> Figures:
     rounds, commits = (2, 100) if quick else (10, 400)
     totals = {"rounds": rounds, "acked_rows": 0, "acked_transactions": 0, "lost": 0,
-              "partial": 0}
+              "partial": 0, "corrupt_files": 0}
     for r in range(rounds):
         server = start_process(tmp, "--sqlite-synchronous=FULL")  # the default, not the tests'
         try:
@@ -293,6 +293,7 @@ def crashing(tmp: Path, quick: bool) -> Figures:
             assert server.process is not None
             if server.process.poll() is None:
                 server.process.kill()
+        totals["corrupt_files"] += len(crash.integrity(tmp))  # PRAGMA integrity_check
         server = start_process(tmp)
         try:
             report = crash.check_after_crash(server, acked)
