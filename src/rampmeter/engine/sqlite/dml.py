@@ -287,7 +287,7 @@ def _query(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any])
         result.warnings.extend(s.warnings)
     if more:  # the rest is read as the client is sent it (stream.py)
         result.rows = stream.rows(s, plan, bound, cur, result, list(result.rows),
-                                  _tail_loader(s, plan, len(cur.description)))
+                                  stream.loader(s, plan, len(cur.description)))
     return result
 
 
@@ -566,38 +566,5 @@ def result_set(plan: Plan, stmt: Statement, description: Any, rows: list[Any]) -
         if o.load is not None:
             loaders.append((i, o.load))
     if loaders and rows:
-        rows = list(map(_loader(loaders), rows))
+        rows = list(map(stream.apply(loaders), rows))
     return ResultSet(columns, rows)
-
-
-def _tail_loader(s: SqliteSession, plan: Plan, width: int) -> Callable[[Any], Any] | None:
-    """What _query and result_set do to each row, for the rows streamed after the first."""
-    load = row_loader(plan, width)
-    if not plan.tz_outputs:
-        return load
-    zone = s.time_zone()
-
-    def shifted(r: Any) -> Any:
-        row = list(r)
-        for i in plan.tz_outputs:
-            row[i] = timefns.shift(row[i], zone, to_utc=False)
-        return load(row) if load is not None else row
-    return shifted
-
-
-def row_loader(plan: Plan, width: int) -> Callable[[Any], Any] | None:
-    """What result_set does to each row, for rows read later (stream.py)."""
-    outputs = plan.outputs
-    if outputs is None or len(outputs) != width:
-        return None
-    loaders = [(i, o.load) for i, o in enumerate(outputs) if o is not None and o.load is not None]
-    return _loader(loaders) if loaders else None
-
-
-def _loader(loaders: list[tuple[int, Callable[[Any], Any]]]) -> Callable[[Any], Any]:
-    def load(r: Any) -> list[Any]:
-        row = list(r)
-        for i, fn in loaders:
-            row[i] = fn(row[i])
-        return row
-    return load

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from rampmeter.engine.base import ResultSet
+from rampmeter.engine.sqlite import timefns
 
 if TYPE_CHECKING:
     from rampmeter.engine.sqlite.session import SqliteSession
@@ -59,3 +60,32 @@ def rows(s: SqliteSession, plan: Plan, bound: dict[str, Any], cur: sqlite3.Curso
             result.warnings.extend(s.warnings[first_warning:])
     finally:
         cur.close()
+
+
+def loader(s: SqliteSession, plan: Plan, width: int) -> Callable[[Any], Any] | None:
+    """What dml._query and dml.result_set do to each row (the time zone shift of TIMESTAMP
+    outputs, then each output's load), for the rows read after the first PREFIX."""
+    outputs = plan.outputs
+    loads = [(i, o.load) for i, o in enumerate(outputs) if o is not None and o.load is not None] \
+        if outputs is not None and len(outputs) == width else []
+    load = apply(loads) if loads else None
+    if not plan.tz_outputs:
+        return load
+    zone = s.time_zone()
+
+    def shifted(r: Any) -> Any:
+        row = list(r)
+        for i in plan.tz_outputs:
+            row[i] = timefns.shift(row[i], zone, to_utc=False)
+        return load(row) if load is not None else row
+    return shifted
+
+
+def apply(loads: list[tuple[int, Callable[[Any], Any]]]) -> Callable[[Any], Any]:
+    """One row through each (column index, load) of `loads`."""
+    def load(r: Any) -> list[Any]:
+        row = list(r)
+        for i, fn in loads:
+            row[i] = fn(row[i])
+        return row
+    return load
