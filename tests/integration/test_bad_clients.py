@@ -66,6 +66,7 @@ def test_handshake_errors_block_a_host_until_flush_hosts(server_factory):
         server.connect(bind_address=OTHER_HOST)
     assert blocked.value.args[0] == 1129
     assert "is blocked because of many connection errors" in blocked.value.args[1]
+    assert server.status("Connection_errors_host_blocked") >= 2
     # 127.0.0.1 is never blocked; the administrator unblocks with mariadb-admin
     assert server.query("SELECT 1") == ((1,),)
     done = subprocess.run(["mariadb-admin", "-h127.0.0.1", f"-P{server.port}", "-uroot",
