@@ -20,6 +20,10 @@ DEEP = MAX_EXPRESSION_DEPTH + 1
     "SELECT 1 IN (" + ",".join(["1+1"] * 5000) + ")",      # commas start a new operand
     "SELECT " + "(" * 5000 + "1" + ")" * 5000,            # bare parentheses are folded
     "SELECT 1" + "+1" * 600 + ";SELECT 1" + "+1" * 600,   # each statement on its own
+    # precedence: n ORed comparisons are n + 1 deep, not 2n
+    "SELECT 1 FROM t WHERE " + " OR ".join(f"a = {i} AND b = -{i}" for i in range(700)),
+    "SELECT 1 FROM t WHERE " + " OR ".join(f"a = 'x{i}'" for i in range(700)),
+    "SELECT 1" + " + 2 * 3" * 700,
 ])
 def test_within_the_limits(text: str) -> None:
     check(text)
