@@ -113,10 +113,11 @@ class ClientConnection:
             if not s.logged_in:
                 s.ctx.hosts.handshake_error(self.host)
             level = logging.INFO if s.logged_in else logging.DEBUG
-            _limited.log("aborted", level, "Aborted connection %d to db: '%s' user: '%s' host: '%s' (the "
-                    "client went away while its request was %s)", self.connection_id,
-                    s.database or "unconnected", s.user or "unauthenticated", self.host,
-                    "running" if running else "queued")
+            _limited.log("aborted", level, "Aborted connection %d to db: '%s' user: '%s' "
+                         "host: '%s' (the client went away while its request was %s)",
+                         self.connection_id, s.database or "unconnected",
+                         s.user or "unauthenticated", self.host,
+                         "running" if running else "queued")
         if running:
             s.kill(query_only=False)  # the statement stops as under KILL; the connection closes
         return True
@@ -341,9 +342,9 @@ class ClientConnection:
         if not s.logged_in:
             s.ctx.hosts.handshake_error(self.host)  # max_connect_errors (hostcache.py)
         level = logging.DEBUG if quiet else logging.WARNING
-        _limited.log("aborted", level, "Aborted connection %d to db: '%s' user: '%s' host: '%s' (%s)",
-                self.connection_id, s.database or "unconnected", s.user or "unauthenticated",
-                self.host, why)
+        _limited.log("aborted", level, "Aborted connection %d to db: '%s' user: '%s' host: '%s' "
+                     "(%s)", self.connection_id, s.database or "unconnected",
+                     s.user or "unauthenticated", self.host, why)
         if reply is not None:
             try:
                 self._out.clear()

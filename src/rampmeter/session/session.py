@@ -417,9 +417,9 @@ class Session:
             if not self.logged_in:  # connect_timeout passed mid-handshake (hostcache.py)
                 self.ctx.hosts.handshake_error(self.host)
             ratelog.limited(self.ctx.log).log(
-                "aborted", logging.INFO, "Aborted connection %d to db: '%s' user: '%s' host: '%s' (Got timeout reading "
-                "communication packets)", self.connection_id, self.database or "unconnected",
-                self.user or "unauthenticated", self.host)
+                "aborted", logging.INFO, "Aborted connection %d to db: '%s' user: '%s' host: "
+                "'%s' (Got timeout reading communication packets)", self.connection_id,
+                self.database or "unconnected", self.user or "unauthenticated", self.host)
             return False
         if killed == KillState.SERVER:
             write(proto.error_from(ServerError(errors.ER_SERVER_SHUTDOWN)))
