@@ -94,6 +94,11 @@ class _Attack:
 
     def _execute(self, real_id: int) -> bytes:
         r = self.rng
+        if r.random() < 0.3:  # well formed for `SELECT ?, ?`, then possibly cut short
+            payload = (b"\x17" + struct.pack("<IBI", real_id, 0, 1) + b"\x00\x01"
+                       + b"\x08\x00\xfd\x00" + struct.pack("<q", r.randint(-9, 9))
+                       + b"\x03abc")
+            return payload[: r.choice([len(payload), r.randint(1, len(payload))])]
         stmt_id = r.choice([real_id, real_id + 1, 0, 0xFFFFFFFF, r.randint(0, (1 << 32) - 1)])
         params = r.choice([b"", b"\x00", b"\x01" + self._garbage(8), self._garbage(40)])
         types = b"".join(struct.pack("<BB", r.choice([0, 1, 3, 8, 10, 12, 15, 246, 252, 253,

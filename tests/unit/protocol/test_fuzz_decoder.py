@@ -11,7 +11,7 @@ import struct
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rampmeter.errors import ServerError
+from rampmeter.errors import ProtocolViolation, ServerError
 from rampmeter.protocol import NEED_DATA
 from rampmeter.protocol import events as ev
 from rampmeter.protocol.columns import text_column
@@ -36,11 +36,19 @@ EXECUTE = st.tuples(STMT_ID, st.integers(0, 255), st.integers(0, 2**32 - 1),
                     st.binary(max_size=4), st.sampled_from([b"", b"\x00", b"\x01"]),
                     st.binary(max_size=24), st.binary(max_size=40)).map(
     lambda t: b"\x17" + struct.pack("<IBI", t[0], t[1], t[2]) + t[3] + t[4] + t[5] + t[6])
+# a well-formed execute of the two-parameter statement (id 1), its values possibly cut short
+_VALUE = st.one_of(
+    st.integers(-2**63, 2**63 - 1).map(lambda n: (b"\x08\x00", struct.pack("<q", n))),
+    st.binary(max_size=30).map(lambda b: (b"\xfd\x00", bytes((len(b),)) + b)),
+    st.just((b"\x06\x00", b"")))
+VALID_EXECUTE = st.tuples(_VALUE, _VALUE, st.integers(0, 3), st.integers(0, 40)).map(
+    lambda t: (b"\x17" + struct.pack("<IBI", 1, 0, 1) + bytes((t[2],)) + b"\x01" + t[0][0]
+               + t[1][0] + t[0][1] + t[1][1])[: 14 + 4 + t[3] if t[3] < 40 else None])
 LONG_DATA = st.tuples(STMT_ID, st.integers(0, 0xFFFF), st.binary(max_size=64)).map(
     lambda t: b"\x18" + struct.pack("<IH", t[0], t[1]) + t[2])
 CHANGE_USER = st.binary(max_size=80).map(lambda b: b"\x11" + b)
 PAYLOAD = st.one_of(st.tuples(COMMAND_BYTE, st.binary(max_size=64)).map(
-    lambda t: bytes((t[0],)) + t[1]), EXECUTE, LONG_DATA, CHANGE_USER)
+    lambda t: bytes((t[0],)) + t[1]), EXECUTE, VALID_EXECUTE, LONG_DATA, CHANGE_USER)
 # a well-framed command, a lying header, or raw garbage
 CHUNK = st.one_of(PAYLOAD.map(lambda p: frame(p, 0)), st.tuples(HEADER, st.binary(max_size=64))
                   .map(lambda t: t[0] + t[1]), st.binary(max_size=64))
@@ -53,8 +61,11 @@ def _feed(server: ServerProtocol, chunks: list[bytes]) -> None:
         for _ in range(1000):
             try:
                 event = server.next_event()
-            except ServerError:  # ProtocolViolation too: the connection's own error
+            except ProtocolViolation:  # the connection is closed with its error
                 return
+            except ServerError:  # a command's own error (unknown statement...): go on
+                server.data_to_send()
+                continue
             if event is NEED_DATA:
                 break
             assert isinstance(event, ev.Event)
