@@ -8,6 +8,8 @@ Rules:
   ("... (and 4 812 more like it since 12:00:01 were not logged)").
 - The worst case is bounded: RATE lines per second per kind, whatever the clients send; with
   the defaults, about 10 lines a second, a few megabytes a day.
+- One limiter per server (ServerContext.rate_log; the engine has its own), so servers in one
+  process (tests) do not spend each other's budget; a bucket is per logger and kind.
 - Thread-safe; clocks come from time.monotonic (tests may pass their own).
 - Bottom layer (like errors.py): the engine, the session and the network code all use it.
 """
@@ -24,22 +26,22 @@ RATE = 10.0         # lines per second after that
 
 
 class RateLimitedLog:
-    def __init__(self, logger: logging.Logger, *, burst: int = BURST, rate: float = RATE,
+    def __init__(self, *, burst: int = BURST, rate: float = RATE,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self.logger = logger
         self.burst = burst
         self.rate = rate
         self.clock = clock
         self._lock = threading.Lock()
-        self._buckets: dict[str, list[float]] = {}   # key -> [tokens, last refill]
-        self._dropped: dict[str, int] = {}
+        self._buckets: dict[tuple[str, str], list[float]] = {}  # -> [tokens, last refill]
+        self._dropped: dict[tuple[str, str], int] = {}
         self.suppressed = 0                          # lines left out in all (a status figure)
 
-    def log(self, key: str, level: int, msg: str, *args: object, exc_info: bool = False
-            ) -> bool:
+    def log(self, logger: logging.Logger, kind: str, level: int, msg: str, *args: object,
+            exc_info: bool = False) -> bool:
         """Write the line unless its kind is over the limit; True when it was written."""
-        if not self.logger.isEnabledFor(level):
+        if not logger.isEnabledFor(level):
             return False
+        key = (logger.name, kind)
         now = self.clock()
         with self._lock:
             bucket = self._buckets.get(key)
@@ -56,18 +58,6 @@ class RateLimitedLog:
         if dropped:
             msg += " (and %d more like it were not logged: rate limit)"
             args = (*args, dropped)
-        self.logger.log(level, msg, *args, exc_info=exc_info)
+        logger.log(level, msg, *args, exc_info=exc_info)
         return True
 
-
-_limited: dict[str, RateLimitedLog] = {}
-_limited_lock = threading.Lock()
-
-
-def limited(logger: logging.Logger) -> RateLimitedLog:
-    """The one limiter of `logger` (so every caller shares its buckets)."""
-    with _limited_lock:
-        found = _limited.get(logger.name)
-        if found is None or found.logger is not logger:
-            found = _limited[logger.name] = RateLimitedLog(logger)
-        return found

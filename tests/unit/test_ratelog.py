@@ -18,13 +18,14 @@ class _Clock:
 
 def test_a_flood_is_bounded_and_the_next_line_counts_what_was_left_out(caplog):
     clock = _Clock()
-    limited = RateLimitedLog(logging.getLogger("t.ratelog"), burst=5, rate=2.0, clock=clock)
+    limited = RateLimitedLog(burst=5, rate=2.0, clock=clock)
+    log = logging.getLogger("t.ratelog")
     with caplog.at_level(logging.INFO, logger="t.ratelog"):
-        written = [limited.log("k", logging.INFO, "line %d", i) for i in range(1000)]
+        written = [limited.log(log, "k", logging.INFO, "line %d", i) for i in range(1000)]
         assert sum(written) == 5 and limited.suppressed == 995
         clock.now += 0.5  # one token back
-        assert limited.log("k", logging.INFO, "after")
-        assert limited.log("other", logging.INFO, "another kind is not limited by this one")
+        assert limited.log(log, "k", logging.INFO, "after")
+        assert limited.log(log, "other", logging.INFO, "another kind is not limited by this one")
     texts = [r.getMessage() for r in caplog.records]
     assert texts[:5] == [f"line {i}" for i in range(5)]
     assert texts[5] == "after (and 995 more like it were not logged: rate limit)"

@@ -33,7 +33,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from rampmeter import errors, ratelog
+from rampmeter import errors
 from rampmeter.engine.base import WaitHook, WaitReason
 from rampmeter.errors import ProtocolViolation, ServerError
 from rampmeter.pool.base import Verdict
@@ -43,7 +43,6 @@ from rampmeter.sched.snapshot import SessionSnapshot
 from rampmeter.session.session import KillState, Session
 
 log = logging.getLogger("rampmeter.net")
-_limited = ratelog.limited(log)  # one line per offending connection, until a flood
 
 _RECV_SIZE = 256 * 1024
 _FLUSH_AT = 256 * 1024
@@ -113,7 +112,7 @@ class ClientConnection:
             if not s.logged_in:
                 s.ctx.hosts.handshake_error(self.host)
             level = logging.INFO if s.logged_in else logging.DEBUG
-            _limited.log("aborted", level, "Aborted connection %d to db: '%s' user: '%s' "
+            s.ctx.rate_log.log(log, "aborted", level, "Aborted connection %d to db: '%s' user: '%s' "
                          "host: '%s' (the client went away while its request was %s)",
                          self.connection_id, s.database or "unconnected",
                          s.user or "unauthenticated", self.host,
@@ -150,8 +149,9 @@ class ClientConnection:
         except (ConnectionError, ssl.SSLError, OSError) as exc:
             self._abort(f"Got an error reading communication packets: {exc}", quiet=True)
         except Exception:  # noqa: BLE001 - a bug must cost one connection, not the server
-            _limited.log("internal", logging.ERROR, "connection %d: internal error; closing it",
-                         self.connection_id, exc_info=True)
+            self.session.ctx.rate_log.log(
+                log, "internal", logging.ERROR, "connection %d: internal error; closing it",
+                self.connection_id, exc_info=True)
             self._abort("internal error", reply=ServerError(errors.ER_UNKNOWN_ERROR,
                                                             "internal server error"))
         return Verdict.CLOSE
@@ -342,7 +342,7 @@ class ClientConnection:
         if not s.logged_in:
             s.ctx.hosts.handshake_error(self.host)  # max_connect_errors (hostcache.py)
         level = logging.DEBUG if quiet else logging.WARNING
-        _limited.log("aborted", level, "Aborted connection %d to db: '%s' user: '%s' host: '%s' "
+        s.ctx.rate_log.log(log, "aborted", level, "Aborted connection %d to db: '%s' user: '%s' host: '%s' "
                      "(%s)", self.connection_id, s.database or "unconnected",
                      s.user or "unauthenticated", self.host, why)
         if reply is not None:

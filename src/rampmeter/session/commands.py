@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from rampmeter import errors, ratelog
+from rampmeter import errors
 from rampmeter.engine.base import Result
 from rampmeter.errors import ServerError
 from rampmeter.protocol import events as ev
@@ -145,9 +145,9 @@ def _start_session(s: Session, e: ev.Authenticated, proto: ServerProtocol) -> No
 def on_access_denied(s: Session, e: ev.AccessDenied, proto: ServerProtocol,
                      write: Write) -> bool:
     s.ctx.registry.aborted(connect=not e.change_user)
-    ratelog.limited(s.ctx.log).log(
-        "access denied", logging.INFO, "Access denied for user '%s'@'%s' (using password: %s)",
-        e.user, s.host, "YES" if e.using_password else "NO")
+    s.ctx.rate_log.log(s.ctx.log, "access denied", logging.INFO,
+                       "Access denied for user '%s'@'%s' (using password: %s)", e.user, s.host,
+                       "YES" if e.using_password else "NO")
     write(proto.error_from(ServerError(errors.ER_ACCESS_DENIED_ERROR, e.user, s.host,
                                        "YES" if e.using_password else "NO")))
     return False  # MySQL closes the connection after a failed login or COM_CHANGE_USER

@@ -15,6 +15,7 @@ from typing import Any
 from rampmeter.config.variables import GlobalVariables
 from rampmeter.engine.base import Engine, WaitHook
 from rampmeter.protocol.auth import RsaKeyPair
+from rampmeter.ratelog import RateLimitedLog
 from rampmeter.session.aclstore import AccountStore
 from rampmeter.session.hostcache import HostCache
 from rampmeter.session.login import UserConnections
@@ -45,6 +46,7 @@ class ServerContext:
     user_connections: UserConnections = field(default_factory=UserConnections)
     started: float = field(default_factory=time.time)
     hosts: HostCache = field(init=False)  # max_connect_errors (hostcache.py)
+    rate_log: RateLimitedLog = field(default_factory=RateLimitedLog)  # lines clients cause
 
     def __post_init__(self) -> None:
         gv = self.variables

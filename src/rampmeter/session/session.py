@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from rampmeter import errors, ratelog
+from rampmeter import errors
 from rampmeter.config.options import REGISTRY, Scope
 from rampmeter.engine.base import (
     EngineSession,
@@ -416,8 +416,8 @@ class Session:
             self.ctx.registry.aborted(connect=not self.logged_in)
             if not self.logged_in:  # connect_timeout passed mid-handshake (hostcache.py)
                 self.ctx.hosts.handshake_error(self.host)
-            ratelog.limited(self.ctx.log).log(
-                "aborted", logging.INFO, "Aborted connection %d to db: '%s' user: '%s' host: "
+            self.ctx.rate_log.log(
+                self.ctx.log, "aborted", logging.INFO, "Aborted connection %d to db: '%s' user: '%s' host: "
                 "'%s' (Got timeout reading communication packets)", self.connection_id,
                 self.database or "unconnected", self.user or "unauthenticated", self.host)
             return False

@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from typing import TYPE_CHECKING, Any
 
-from rampmeter import errors, ratelog
+from rampmeter import errors
 from rampmeter.engine.base import WaitHook, WaitReason
 from rampmeter.engine.sqlite.catalog import q
 from rampmeter.errors import ServerError
@@ -230,7 +230,7 @@ class Handle:
         except sqlite3.OperationalError:
             if os.access(path.parent, os.W_OK) or not path.exists():
                 raise
-        ratelog.limited(log).log("read-only", logging.WARNING, "database %r is on a read-only "
+        self.engine.rate_log.log(log, "read-only", logging.WARNING, "database %r is on a read-only "
                                  "file system: opened read-only, writes fail with 1036", database)
         uri = "file:" + urllib.parse.quote(str(path)) + "?immutable=1"
         self.conn.execute(f"ATTACH DATABASE ? AS {q(database)}", (uri,))

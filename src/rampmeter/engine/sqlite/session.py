@@ -27,7 +27,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from rampmeter import errors, ratelog
+from rampmeter import errors
 from rampmeter.config import timezones
 from rampmeter.config.timezones import Zone
 from rampmeter.engine.base import (
@@ -518,7 +518,7 @@ class SqliteSession(EngineSession):
                                       target[0] if target else self._db,
                                       target[1] if target else None)
         if stored is not None:
-            ratelog.limited(log).log("storage", logging.ERROR, "%s (SQLite: %s; connection %s)",
+            self.engine.rate_log.log(log, "storage", logging.ERROR, "%s (SQLite: %s; connection %s)",
                                      stored.message, msg, getattr(self.context,
                                                                   "connection_id", "?"))
             return stored
