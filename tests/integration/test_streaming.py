@@ -88,7 +88,8 @@ def test_a_reader_slower_than_net_write_timeout_is_disconnected_and_logged(serve
     sql = "SELECT * FROM s.t"
     conn = server.connect()
     with conn.cursor() as cur:
-        cur.execute("SET SESSION net_write_timeout = 1")
+        # long enough that a loaded machine's poll still sees the blocked state
+        cur.execute("SET SESSION net_write_timeout = 3")
     sock = conn._sock
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     conn._execute_command(3, sql)
@@ -96,8 +97,9 @@ def test_a_reader_slower_than_net_write_timeout_is_disconnected_and_logged(serve
                message="the slow reader's statement to block")
     wait_until(lambda: _state(admin, sql) is None, timeout=30,
                message="the slow reader to be disconnected after net_write_timeout")
-    log = (server.datadir / "error.log").read_text()
-    assert "Got timeout writing communication packets" in log
+    wait_until(lambda: "Got timeout writing communication packets"
+               in (server.datadir / "error.log").read_text(), timeout=10,
+               message="the timeout's log line")
     sock.shutdown(socket.SHUT_RDWR)
     assert server.query("SELECT 1") == ((1,),)
 
