@@ -1,0 +1,300 @@
+"""The bridge from the server's full `Engine` / `EngineSession` interface (engine/base.py, what
+the session layer calls) to the small one an author implements (engine/custom.py).
+
+Rules:
+- `load(spec)` turns `--engine=module:name` into an Engine: `name` is a class or any callable
+  returning a CustomEngine (wrapped here) or a full Engine (used as it is). A bad spec is a
+  ValueError whose text the command line prints.
+- Per statement, in order: an empty statement is 1065; BEGIN / START TRANSACTION / COMMIT /
+  ROLLBACK (not ROLLBACK TO) call the session's begin / commit / rollback; what serverside.py
+  answers is answered there; everything else is `CustomSession.execute(Query)`. With
+  autocommit off, begin() is called before a statement when no transaction is open (MySQL's
+  implicit start).
+- Prepared statements: COM_STMT_PREPARE keeps the scanned statement (its `?` count is the
+  front door's); each execute replaces every `?` by its value as a SQL literal and runs the
+  resulting text as a statement. Result columns are described at execute, not at prepare
+  (clients read them from the execute's result set).
+- A ServerError from the engine goes to the client as it is; any other exception is the
+  engine's bug: logged with its traceback, 1105 to that client, the connection kept.
+- Privilege checks (session/required.py) need the tables a statement reads and writes: they
+  come from sqlglot's tree of the statement, table by table (no column-level detail: an
+  account with only column grants on a custom engine's table is refused; docs/engine.md).
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rampmeter import errors
+from rampmeter.engine import serverside
+from rampmeter.engine.base import (
+    Engine,
+    EngineSession,
+    PreparedStatement,
+    Result,
+    ResultSet,
+    SessionContext,
+    TableAccess,
+    TableColumn,
+    TableIndex,
+    UpdateCount,
+    WaitHook,
+)
+from rampmeter.engine.custom import CustomEngine, CustomSession, Query, parse_mysql
+from rampmeter.errors import ServerError
+from rampmeter.sql.lexer import tokens
+from rampmeter.sql.statement import Statement, scan
+
+log = logging.getLogger("rampmeter.engine")
+
+
+def load(spec: str) -> Engine:
+    """`package.module:ClassOrFactory` -> a ready Engine (see the module rules)."""
+    module_name, _, attr = spec.partition(":")
+    if not module_name or not attr:
+        raise ValueError(f"--engine={spec}: expected module:name, e.g. "
+                         "rampmeter.engine.examples.kv:KvEngine")
+    try:
+        factory: Callable[[], Any] = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"--engine={spec}: {exc}") from exc
+    made = factory()
+    if isinstance(made, CustomEngine):
+        return CustomEngineAdapter(made)
+    if isinstance(made, Engine):
+        return made
+    raise ValueError(f"--engine={spec}: {attr}() made a {type(made).__name__}, not a "
+                     "rampmeter.engine.custom.CustomEngine")
+
+
+class CustomEngineAdapter(Engine):
+    def __init__(self, custom: CustomEngine) -> None:
+        self.custom = custom
+        self.name = custom.name
+
+    def open_session(self, context: SessionContext, waiting: WaitHook) -> EngineSession:
+        return AdaptedSession(self.custom, context, waiting)
+
+    def database_exists(self, name: str) -> bool:
+        return serverside.find_database(self.custom, name) is not None
+
+    def close(self) -> None:
+        self.custom.close()
+
+
+# The words a MariaDB 10.11 statement can begin with (sql_yacc.yy's `verb_clause`): any other
+# first word is a syntax error (1064) before the engine sees it, as MariaDB answers.
+STATEMENT_WORDS = frozenset("""
+    ALTER ANALYZE BACKUP BEGIN BINLOG CACHE CALL CHANGE CHECK CHECKSUM COMMIT CREATE
+    DEALLOCATE DELETE DESC DESCRIBE DO DROP EXECUTE EXPLAIN FLUSH GET GRANT HANDLER HELP
+    INSTALL INSERT KILL LOAD LOCK OPTIMIZE PREPARE PURGE RELEASE RENAME REPAIR REPLACE RESET
+    RESIGNAL REVOKE ROLLBACK SAVEPOINT SELECT SET SHOW SHUTDOWN SIGNAL START STOP TABLE
+    TRUNCATE UNINSTALL UNLOCK UPDATE USE VALUES WITH XA""".split())
+
+_BEGIN = {("BEGIN",), ("BEGIN", "WORK"), ("START", "TRANSACTION")}
+_COMMIT = {("COMMIT",), ("COMMIT", "WORK")}
+_ROLLBACK = {("ROLLBACK",), ("ROLLBACK", "WORK")}
+
+
+class AdaptedSession(EngineSession):
+    def __init__(self, custom: CustomEngine, context: SessionContext, waiting: WaitHook) -> None:
+        self._engine = custom
+        self._context = context
+        self._s: CustomSession = custom.open(context)
+        self._s._waiting = waiting
+        self._db: str | None = None
+        self._last_id = 0
+        self._autocommit = True
+        self._closed = False
+
+    # --- statements ------------------------------------------------------------------------------
+    def execute(self, sql: Statement | str) -> Result:
+        stmt = scan(sql) if isinstance(sql, str) else sql
+        self._s.killed = False
+        return self._guarded(self._run, stmt)
+
+    def _run(self, stmt: Statement) -> Result:
+        s = self._s
+        words = stmt.words
+        if not stmt.kind:
+            raise ServerError(errors.ER_EMPTY_QUERY)
+        if stmt.kind not in STATEMENT_WORDS:
+            raise stmt.syntax_error()
+        if words in _BEGIN:
+            s.begin()
+            return UpdateCount()
+        if words in _COMMIT:
+            s.commit()
+            return UpdateCount()
+        if words in _ROLLBACK:
+            s.rollback()
+            return UpdateCount()
+        answer = serverside.answer(self._engine, self._db, self._context, self._last_id, stmt)
+        if answer is not None:
+            return answer
+        if not self._autocommit and not s.in_transaction:
+            s.begin()
+        result = s.execute(Query(stmt.text, stmt.kind, self._db))
+        if isinstance(result, UpdateCount):
+            if result.last_insert_id:
+                self._last_id = result.last_insert_id
+        elif not isinstance(result, ResultSet):
+            raise TypeError(f"execute() returned {type(result).__name__}, not rows() or ok()")
+        return result
+
+    def _guarded(self, fn: Callable[..., Result], *args: Any) -> Result:
+        try:
+            return fn(*args)
+        except ServerError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the engine's bug costs one statement
+            log.exception("engine %s failed", self._engine.name)
+            raise ServerError(errors.ER_UNKNOWN_ERROR,
+                              f"engine error: {type(exc).__name__}: {exc}") from None
+
+    def prepare(self, sql: Statement | str) -> PreparedStatement:
+        stmt = scan(sql, client_params=True) if isinstance(sql, str) else sql
+        if not stmt.kind:
+            raise ServerError(errors.ER_EMPTY_QUERY)
+        return PreparedStatement(stmt.text, stmt.param_count, [], handle=stmt)
+
+    def execute_prepared(self, stmt: PreparedStatement, params: Sequence[Any]) -> Result:
+        if len(params) != stmt.param_count:
+            raise ServerError(errors.ER_WRONG_ARGUMENTS, "mysqld_stmt_execute")
+        text = stmt.sql if not params else inline(stmt.sql, params)
+        return self.execute(text)
+
+    def cancel(self) -> None:
+        self._s.cancel()
+
+    # --- state -----------------------------------------------------------------------------------
+    @property
+    def database(self) -> str | None:
+        return self._db
+
+    def use(self, database: str | None) -> None:
+        if database is None:
+            self._db = None
+            return
+        found = serverside.find_database(self._engine, database)
+        if found is None:
+            raise ServerError(errors.ER_BAD_DB_ERROR, database)
+        self._db = found
+
+    def set_autocommit(self, on: bool) -> None:
+        if on and self._s.in_transaction:
+            self._guarded(self._commit)
+        self._autocommit = on
+        self._s.set_autocommit(on)
+
+    def _commit(self) -> Result:
+        self._s.commit()
+        return UpdateCount()
+
+    def _rollback(self) -> Result:
+        self._s.rollback()
+        return UpdateCount()
+
+    @property
+    def in_transaction(self) -> bool:
+        return self._s.in_transaction
+
+    @property
+    def holds_locks(self) -> bool:
+        return False
+
+    @property
+    def last_insert_id(self) -> int:
+        return self._last_id
+
+    def reset(self) -> None:
+        self._guarded(self._rollback)
+        self._last_id = 0
+        self._autocommit = True
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self._guarded(self._rollback)
+        finally:
+            self._s.close()
+
+    # --- metadata ----------------------------------------------------------------------------------
+    def list_databases(self) -> list[str]:
+        return list(self._engine.databases())
+
+    def list_tables(self, database: str | None = None) -> list[str]:
+        db = database or self._db
+        return list(self._engine.tables(db)) if db else []
+
+    def table_columns(self, table: str, database: str | None = None) -> list[TableColumn]:
+        return serverside.table_columns(self._engine, database or self._db, table)
+
+    def table_indexes(self, table: str, database: str | None = None) -> list[TableIndex]:
+        keys = tuple(c.name for c in self.table_columns(table, database) if c.key == "PRI")
+        return [TableIndex("PRIMARY", True, keys)] if keys else []
+
+    def show_create_table(self, table: str, database: str | None = None) -> str:
+        return serverside.create_table(self._engine, database or self._db, table)
+
+    def access(self, stmt: Any) -> tuple[TableAccess, ...]:
+        """The tables of a DML statement, from its sqlglot tree (see the module rules)."""
+        from sqlglot import exp
+        tree = parse_mysql(stmt.text)
+        kind = stmt.kind
+        written = tree.this if kind in ("INSERT", "REPLACE", "UPDATE", "DELETE") and \
+            isinstance(tree.this, exp.Table) else None
+        if isinstance(tree, exp.Insert) and isinstance(tree.this, exp.Schema):
+            written = tree.this.this
+        out: dict[tuple[str, str], TableAccess] = {}
+        for t in tree.find_all(exp.Table):
+            if not t.name or t.name.upper() == "DUAL" and not t.db:
+                continue
+            db = t.db or self._db
+            if db is None:
+                raise ServerError(errors.ER_NO_DB_ERROR)
+            found = serverside.find_database(self._engine, db)
+            exists = found is not None and any(
+                n.lower() == t.name.lower() for n in self._engine.tables(found))
+            writes = t is written
+            out[(db.lower(), t.name.lower())] = TableAccess(
+                found or db, t.name, exists, read=not writes or kind in ("UPDATE", "DELETE"),
+                insert=writes and kind in ("INSERT", "REPLACE"),
+                delete=writes and kind in ("DELETE", "REPLACE"),
+                update=writes and kind == "UPDATE")
+        return tuple(out.values())
+
+
+def inline(sql: str, params: Sequence[Any]) -> str:
+    """`sql` with each client `?` replaced by its value as a MySQL literal."""
+    out: list[str] = []
+    pos = 0
+    k = 0
+    for t in tokens(sql):
+        if t.kind == "param":
+            out.append(sql[pos:t.start])
+            out.append(literal(params[k]))
+            k += 1
+            pos = t.end
+    out.append(sql[pos:])
+    return "".join(out)
+
+
+def literal(v: Any) -> str:
+    if v is None:
+        return "NULL"
+    if isinstance(v, bool):
+        return str(int(v))
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        return repr(v) if "e" in repr(v) or "n" in repr(v) else f"{v!r}e0"
+    if isinstance(v, (bytes, bytearray, memoryview)):
+        return "X'" + bytes(v).hex() + "'"
+    text = str(v)  # str, Decimal, dates and times
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
