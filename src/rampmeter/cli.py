@@ -79,6 +79,9 @@ class RunningServer:
         self.variables = gv
         self.engine: Engine = load_engine(gv["engine"]) if gv["engine"] else \
             SqliteEngine(datadir, synchronous=gv["sqlite_synchronous"])
+        if not isinstance(self.engine, SqliteEngine):  # the banner names what serves the data
+            gv.set_internal("version_comment",
+                            f"rampmeter: MySQL protocol, thread pool, {self.engine.name} engine")
         tls = tls_context(gv)
         gv.set_internal("have_ssl", "YES" if tls else "DISABLED")
         self.handler = build_handler(gv)

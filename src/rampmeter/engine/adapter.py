@@ -297,4 +297,5 @@ def literal(v: Any) -> str:
     if isinstance(v, (bytes, bytearray, memoryview)):
         return "X'" + bytes(v).hex() + "'"
     text = str(v)  # str, Decimal, dates and times
-    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    return "'" + text.replace("\\", "\\\\").replace("'", "''") + "'"
+

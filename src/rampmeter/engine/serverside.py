@@ -145,7 +145,8 @@ def _tableless(database: str | None, context: SessionContext, last_insert_id: in
                                                              "from", "from_")):
         return None
     source = tree.args.get("from") or tree.args.get("from_")
-    if source is not None and source.sql(dialect="mysql").upper() != "FROM DUAL":
+    if source is not None and not (isinstance(source.this, exp.Table) and
+                                   source.this.name.upper() == "DUAL" and not source.this.db):
         return None
     values: list[Any] = []
     names: list[str] = []

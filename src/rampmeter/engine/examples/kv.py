@@ -37,11 +37,11 @@ class Table:
     def convert(self, i: int, v: Any, row: int) -> Any:
         """A value as column i stores it; 1048 / 1366 as MariaDB's strict mode answers."""
         t = self.types[i]
-        if v is None:
-            if i == 0:
-                raise ServerError(errors.ER_BAD_NULL_ERROR, self.names[0])
-            return None
+        if v is None and i == 0:
+            raise ServerError(errors.ER_BAD_NULL_ERROR, self.names[0])
         try:
+            if v is None:
+                return None
             if t.is_integer:
                 return int(Decimal(str(v)).to_integral_exact())
             if t.is_float:
@@ -51,7 +51,7 @@ class Table:
         except (ValueError, ArithmeticError, InvalidOperation):
             raise ServerError(errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD, t.name, v, DB,
                               self.name, self.names[i], row) from None
-        return v if isinstance(v, bytes) else str(v)
+        return str(v)
 
     def column(self, name: str, where: str) -> int:
         for i, n in enumerate(self.names):
@@ -78,9 +78,7 @@ class KvEngine(CustomEngine):
     def columns(self, database: str, table: str) -> list[Any] | None:
         with self.lock:
             t = self.store.get(table.lower()) if database.lower() == DB else None
-        if t is None:
-            return None
-        return [(t.names[0], t.spellings[0], "PRI"), (t.names[1], t.spellings[1])]
+        return t and [(t.names[0], t.spellings[0], "PRI"), (t.names[1], t.spellings[1])]
 
 
 class KvSession(CustomSession):
@@ -96,13 +94,16 @@ class KvSession(CustomSession):
         with self.engine.lock:
             return handler(tree, query)
 
-    def table(self, node: Any, query: Query, *, missing_ok: bool = False) -> Table | None:
+    def find(self, node: Any, query: Query) -> Table | None:
         db = node.db or query.database
         if db is None:
             raise ServerError(errors.ER_NO_DB_ERROR)
-        t = self.engine.store.get(node.name.lower()) if db.lower() == DB else None
-        if t is None and not missing_ok:
-            raise ServerError(errors.ER_NO_SUCH_TABLE, db, node.name)
+        return self.engine.store.get(node.name.lower()) if db.lower() == DB else None
+
+    def table(self, node: Any, query: Query) -> Table:
+        t = self.find(node, query)
+        if t is None:
+            raise ServerError(errors.ER_NO_SUCH_TABLE, node.db or query.database, node.name)
         return t
 
     def create(self, tree: exp.Create, query: Query) -> Any:
@@ -114,7 +115,7 @@ class KvSession(CustomSession):
         if len(defs) != 2 or len(keys) != 1 or defs[0].name.lower() not in keys:
             raise ServerError(errors.ER_NOT_SUPPORTED_YET,
                               "kv tables other than (key PRIMARY KEY, value)")
-        if self.table(tree.this.this, query, missing_ok=True) is not None:
+        if self.find(tree.this.this, query) is not None:
             if tree.args.get("exists"):
                 return ok()
             raise ServerError(errors.ER_TABLE_EXISTS_ERROR, tree.this.this.name)
@@ -127,14 +128,14 @@ class KvSession(CustomSession):
         if tree.args.get("kind") != "TABLE":
             raise ServerError(errors.ER_NOT_SUPPORTED_YET, "DROP other than DROP TABLE")
         for node in tree.args.get("tables") or tree.expressions:
-            if self.table(node, query, missing_ok=bool(tree.args.get("exists"))) is not None:
-                del self.engine.store[node.name.lower()]
+            if tree.args.get("exists") and self.find(node, query) is None:
+                continue
+            del self.engine.store[self.table(node, query).name.lower()]
         return ok()
 
     def insert(self, tree: exp.Insert, query: Query) -> Any:
         target = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
         t = self.table(target, query)
-        assert t is not None
         order = [0, 1]
         if isinstance(tree.this, exp.Schema):
             order = [t.column(c.name, "field list") for c in tree.this.expressions]
@@ -163,8 +164,7 @@ class KvSession(CustomSession):
         if source is None or not isinstance(source.this, exp.Table) or tree.args.get("joins"):
             raise ServerError(errors.ER_NOT_SUPPORTED_YET, "SELECT other than from one kv table")
         t = self.table(source.this, query)
-        assert t is not None
-        picks: list[tuple[str, int]] = []
+        picks: list[tuple[str, int]] = []  # (result column name, 0 key / 1 value)
         for item in tree.expressions:
             node = item.this if isinstance(item, exp.Alias) else item
             if isinstance(node, exp.Star):
@@ -173,13 +173,12 @@ class KvSession(CustomSession):
                 picks.append((item.alias_or_name, t.column(node.name, "field list")))
             else:
                 raise ServerError(errors.ER_NOT_SUPPORTED_YET, "expressions in the kv engine")
-        cols = [(name, t.spellings[i]) for name, i in picks]
         data = [(k, t.rows[k]) for k in self.matching(tree, t)]
-        return rows(cols, [tuple(pair[i] for _, i in picks) for pair in data])
+        return rows([(name, t.spellings[i]) for name, i in picks],
+                    [tuple(pair[i] for _, i in picks) for pair in data])
 
     def update(self, tree: exp.Update, query: Query) -> Any:
         t = self.table(tree.this, query)
-        assert t is not None
         changes = []
         for eq in tree.expressions:
             if t.column(eq.this.name, "field list") != 1:
@@ -187,14 +186,12 @@ class KvSession(CustomSession):
             changes.append(t.convert(1, value(eq.expression), 1))
         keys = self.matching(tree, t)
         changed = [k for k in keys if t.rows[k] != changes[-1]]
-        for k in changed:
-            t.rows[k] = changes[-1]
+        t.rows.update((k, changes[-1]) for k in changed)
         return ok(len(changed), info=f"Rows matched: {len(keys)}  Changed: {len(changed)}  "
                   "Warnings: 0")
 
     def delete(self, tree: exp.Delete, query: Query) -> Any:
         t = self.table(tree.this, query)
-        assert t is not None
         keys = self.matching(tree, t)
         for k in keys:
             del t.rows[k]
@@ -204,18 +201,15 @@ class KvSession(CustomSession):
         """Keys the WHERE selects (none: every key), in key order."""
         where = tree.args.get("where")
         if where is None:
-            return sorted(t.rows, key=lambda k: (str(type(k)), k))
+            return sorted(t.rows)  # one table's keys all have the key column's type
         cond = where.this
-        if isinstance(cond, exp.EQ) and isinstance(cond.this, exp.Column):
-            wanted = [cond.expression]
-        elif isinstance(cond, exp.In) and isinstance(cond.this, exp.Column):
-            wanted = cond.expressions
-        else:
+        wanted = [cond.expression] if isinstance(cond, exp.EQ) else \
+            cond.expressions if isinstance(cond, exp.In) else None
+        if wanted is None or not isinstance(cond.this, exp.Column) or \
+                t.column(cond.this.name, "where clause") != 0:
             raise ServerError(errors.ER_NOT_SUPPORTED_YET, "WHERE other than key = / IN (...)")
-        if t.column(cond.this.name, "where clause") != 0:
-            raise ServerError(errors.ER_NOT_SUPPORTED_YET, "WHERE on a kv value")
         keys = {t.convert(0, value(e), 1) for e in wanted if value(e) is not None}
-        return sorted((k for k in keys if k in t.rows), key=lambda k: (str(type(k)), k))
+        return sorted(k for k in keys if k in t.rows)
 
 
 def value(node: exp.Expression) -> Any:
@@ -225,12 +219,8 @@ def value(node: exp.Expression) -> Any:
         return -v if isinstance(v, (int, Decimal, float)) else None
     if isinstance(node, exp.Null):
         return None
-    if isinstance(node, exp.Boolean):
-        return int(bool(node.this))
     if isinstance(node, exp.Literal):
         if node.is_string:
             return node.this
         return int(node.this) if node.this.isdigit() else Decimal(node.this)
-    if isinstance(node, exp.HexString):
-        return bytes.fromhex(node.this)
     raise ServerError(errors.ER_NOT_SUPPORTED_YET, f"{node.sql('mysql')} in the kv engine")
