@@ -262,3 +262,19 @@ def test_an_engine_bug_is_1105_for_that_statement_only(server_factory):
     with conn.cursor() as cur:
         cur.execute("SELECT x")
         assert cur.fetchone() == (42,)
+
+
+def test_the_pool_tables_are_there_for_a_custom_engine(kv):
+    conn = kv.connect(database="kv")
+    with conn.cursor() as cur:
+        cur.execute("SELECT COUNT(*), SUM(CONNECTIONS) >= 1 "
+                    "FROM information_schema.THREAD_POOL_GROUPS")
+        assert cur.fetchone() == (2, 1)
+        cur.execute("SELECT ID, DB, INFO FROM information_schema.PROCESSLIST WHERE ID = "
+                    "CONNECTION_ID()")
+        assert cur.fetchone()[:2] == (conn.thread_id(), "kv")
+        cur.execute("SELECT COUNT(*) FROM performance_schema.tp_thread_group_state")
+        assert cur.fetchone() == (2,)
+        cur.execute("SELECT v FROM t WHERE k = 'none'")  # the kv engine still answers the rest
+        assert cur.fetchall() == ()
+        assert _error(lambda: cur.execute("SELECT * FROM information_schema.TABLES"))[0] == 1146

@@ -16,6 +16,11 @@ Rules:
   (clients read them from the execute's result set).
 - A ServerError from the engine goes to the client as it is; any other exception is the
   engine's bug: logged with its traceback, 1105 to that client, the connection kept.
+- The server's own tables (information_schema.PROCESSLIST, THREAD_POOL_*, GLOBAL_STATUS...,
+  performance_schema.tp_*: those SessionContext.virtual_table provides) are queried through a
+  private, empty SQLite engine made on first use, which runs any SELECT over them; a SELECT is
+  sent there when every table it names is one of those. information_schema's catalog tables
+  (TABLES, COLUMNS...) are not provided for custom engines (docs/engine.md).
 - Privilege checks (session/required.py) need the tables a statement reads and writes: they
   come from sqlglot's tree of the statement, table by table (no column-level detail: an
   account with only column grants on a custom engine's table is refused; docs/engine.md).
@@ -25,6 +30,9 @@ from __future__ import annotations
 
 import importlib
 import logging
+import re
+import tempfile
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -74,16 +82,37 @@ class CustomEngineAdapter(Engine):
     def __init__(self, custom: CustomEngine) -> None:
         self.custom = custom
         self.name = custom.name
+        self._lock = threading.Lock()
+        self._system: Engine | None = None
+        self._system_dir: tempfile.TemporaryDirectory[str] | None = None
 
     def open_session(self, context: SessionContext, waiting: WaitHook) -> EngineSession:
-        return AdaptedSession(self.custom, context, waiting)
+        return AdaptedSession(self, context, waiting)
 
     def database_exists(self, name: str) -> bool:
         return serverside.find_database(self.custom, name) is not None
 
-    def close(self) -> None:
-        self.custom.close()
+    def system(self) -> Engine:
+        """The SQLite engine that runs queries over the server's own tables (made once)."""
+        with self._lock:
+            if self._system is None:
+                from rampmeter.engine.sqlite import SqliteEngine
+                self._system_dir = tempfile.TemporaryDirectory(prefix="rampmeter-system-")
+                self._system = SqliteEngine(self._system_dir.name, synchronous="OFF")
+            return self._system
 
+    def close(self) -> None:
+        try:
+            self.custom.close()
+        finally:
+            with self._lock:
+                if self._system is not None:
+                    self._system.close()
+                if self._system_dir is not None:
+                    self._system_dir.cleanup()
+
+
+_SERVER_SCHEMAS = re.compile(r"information_schema|performance_schema", re.IGNORECASE)
 
 # The words a MariaDB 10.11 statement can begin with (sql_yacc.yy's `verb_clause`): any other
 # first word is a syntax error (1064) before the engine sees it, as MariaDB answers.
@@ -100,17 +129,21 @@ _ROLLBACK = {("ROLLBACK",), ("ROLLBACK", "WORK")}
 
 
 class AdaptedSession(EngineSession):
-    def __init__(self, custom: CustomEngine, context: SessionContext, waiting: WaitHook) -> None:
-        self._engine = custom
+    def __init__(self, adapter: CustomEngineAdapter, context: SessionContext,
+                 waiting: WaitHook) -> None:
+        self._adapter = adapter
+        self._engine = adapter.custom
         self._context = context
-        self._s: CustomSession = custom.open(context)
+        self._waiting = waiting
+        self._system: EngineSession | None = None
+        self._s: CustomSession = self._engine.open(context)
         self._s._waiting = waiting
         self._db: str | None = None
         self._last_id = 0
         self._autocommit = True
         self._closed = False
 
-    # --- statements ------------------------------------------------------------------------------
+    # --- statements ---------------------------------------------------------------------------
     def execute(self, sql: Statement | str) -> Result:
         stmt = scan(sql) if isinstance(sql, str) else sql
         self._s.killed = False
@@ -135,6 +168,9 @@ class AdaptedSession(EngineSession):
         answer = serverside.answer(self._engine, self._db, self._context, self._last_id, stmt)
         if answer is not None:
             return answer
+        if stmt.kind == "SELECT" and _SERVER_SCHEMAS.search(stmt.shape) and \
+                self._server_tables_only(stmt):
+            return self._system_session().execute(stmt)
         if not self._autocommit and not s.in_transaction:
             s.begin()
         result = s.execute(Query(stmt.text, stmt.kind, self._db))
@@ -169,8 +205,27 @@ class AdaptedSession(EngineSession):
 
     def cancel(self) -> None:
         self._s.cancel()
+        if self._system is not None:
+            self._system.cancel()
 
-    # --- state -----------------------------------------------------------------------------------
+    # --- the server's own tables --------------------------------------------------------------
+    def _server_tables_only(self, stmt: Statement) -> bool:
+        from sqlglot import exp
+        tables = list(parse_mysql(stmt.text).find_all(exp.Table))
+        return bool(tables) and all(
+            t.db.lower() in ("information_schema", "performance_schema") and
+            self._context.virtual_table(t.db, t.name) is not None for t in tables)
+
+    def _system_session(self) -> EngineSession:
+        if self._system is None:
+            self._system = self._adapter.system().open_session(self._context, self._waiting)
+        return self._system
+
+    def idle(self) -> None:
+        if self._system is not None:
+            self._system.idle()
+
+    # --- state --------------------------------------------------------------------------------
     @property
     def database(self) -> str | None:
         return self._db
@@ -222,9 +277,13 @@ class AdaptedSession(EngineSession):
         try:
             self._guarded(self._rollback)
         finally:
-            self._s.close()
+            try:
+                self._s.close()
+            finally:
+                if self._system is not None:
+                    self._system.close()
 
-    # --- metadata ----------------------------------------------------------------------------------
+    # --- metadata -----------------------------------------------------------------------------
     def list_databases(self) -> list[str]:
         return list(self._engine.databases())
 
@@ -258,6 +317,8 @@ class AdaptedSession(EngineSession):
             db = t.db or self._db
             if db is None:
                 raise ServerError(errors.ER_NO_DB_ERROR)
+            if db.lower() == "information_schema":
+                continue  # readable by every account, as in MariaDB (rows are filtered)
             found = serverside.find_database(self._engine, db)
             exists = found is not None and any(
                 n.lower() == t.name.lower() for n in self._engine.tables(found))
