@@ -16,6 +16,11 @@ Rules:
   (clients read them from the execute's result set).
 - A ServerError from the engine goes to the client as it is; any other exception is the
   engine's bug: logged with its traceback, 1105 to that client, the connection kept.
+- Other table-less SELECTs and DOs (`SELECT 1 + 1`, `SELECT NOW()`, `SET x = CONCAT(...)`'s
+  value, `DO SLEEP(1)`) run on that same private SQLite engine, so expressions mean what they
+  mean in MariaDB, unless they use DATABASE(), LAST_INSERT_ID(), FOUND_ROWS() or ROW_COUNT()
+  (the custom session's values) or the private engine does not know a name in them (1054,
+  1305: a function or word of the engine's own): then they are the engine's.
 - The server's own tables (information_schema.PROCESSLIST, THREAD_POOL_*, GLOBAL_STATUS...,
   performance_schema.tp_*: those SessionContext.virtual_table provides) are queried through a
   private, empty SQLite engine made on first use, which runs any SELECT over them; a SELECT is
@@ -113,6 +118,12 @@ class CustomEngineAdapter(Engine):
 
 
 _SERVER_SCHEMAS = re.compile(r"information_schema|performance_schema", re.IGNORECASE)
+# Functions whose value is the custom session's, not the private SQLite engine's.
+_SESSION_FUNCTIONS = re.compile(r"\b(DATABASE|SCHEMA|LAST_INSERT_ID|FOUND_ROWS|ROW_COUNT)\s*\(",
+                                re.IGNORECASE)
+# A table-less statement the private engine does not know the names of (a function or a word
+# of the engine's own) is the engine's to answer.
+_NOT_THE_SERVERS = frozenset({errors.ER_BAD_FIELD_ERROR, 1305})  # 1305: FUNCTION does not exist
 
 # The words a MariaDB 10.11 statement can begin with (sql_yacc.yy's `verb_clause`): any other
 # first word is a syntax error (1064) before the engine sees it, as MariaDB answers.
@@ -171,6 +182,13 @@ class AdaptedSession(EngineSession):
         if stmt.kind == "SELECT" and _SERVER_SCHEMAS.search(stmt.shape) and \
                 self._server_tables_only(stmt):
             return self._system_session().execute(stmt)
+        if stmt.kind in ("SELECT", "DO") and not stmt.uses_tables and \
+                not _SESSION_FUNCTIONS.search(stmt.shape):
+            try:
+                return self._system_session().execute(stmt)
+            except ServerError as exc:
+                if exc.code not in _NOT_THE_SERVERS:
+                    raise
         if not self._autocommit and not s.in_transaction:
             s.begin()
         result = s.execute(Query(stmt.text, stmt.kind, self._db))

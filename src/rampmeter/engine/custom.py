@@ -21,7 +21,8 @@ Rules (what the server promises an engine, and what it asks back):
   ask of any server (engine/adapter.py and engine/serverside.py): SET, SHOW VARIABLES / STATUS
   / PROCESSLIST, KILL, USE (checked against `databases()`), accounts and GRANT, SELECTs of
   system and user variables and of DATABASE(), USER(), VERSION(), CONNECTION_ID(),
-  LAST_INSERT_ID() and literals, SHOW DATABASES / TABLES / COLUMNS / CREATE TABLE and
+  LAST_INSERT_ID() and literals, other table-less SELECTs (MariaDB's expressions), queries
+  over the server's own information_schema / performance_schema tables, SHOW DATABASES / TABLES / COLUMNS / CREATE TABLE and
   DESCRIBE from the catalog methods, BEGIN / COMMIT / ROLLBACK through `begin` / `commit` /
   `rollback` (no-ops by default: an engine without transactions accepts them, as MariaDB's
   MyISAM does), and prepared statements: each `?` is replaced by its value as a SQL literal,

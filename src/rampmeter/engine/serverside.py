@@ -16,7 +16,9 @@ Rules:
   tables(), columns()), with MariaDB 10.11's column names; LIKE is matched case-insensitively.
   Errors are MariaDB's: 1046 with no current database, 1049 for an unknown one, 1146 for an
   unknown table.
-- information_schema is not provided for custom engines (docs/engine.md says so).
+- What this module does not answer may still be the server's: adapter.py runs other
+  table-less SELECTs and queries over the server's own information_schema tables on a private
+  SQLite engine. information_schema's catalog tables are not built for custom engines.
 """
 
 from __future__ import annotations
