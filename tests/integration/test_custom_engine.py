@@ -128,6 +128,22 @@ def test_mysql_connector_sqlstate_and_prepared_statements(kv):
         conn.close()
 
 
+def test_mysqlclient(kv):
+    import MySQLdb
+    conn = MySQLdb.connect(host=kv.host, port=kv.port, user="root", database="kv")
+    try:
+        cur = conn.cursor()
+        assert cur.execute("INSERT INTO t VALUES (%s, %s), (%s, %s)", ("m1", "x", "m2", "y")) == 2
+        conn.commit()  # a COMMIT statement: the kv engine's no-op commit()
+        cur.execute("SELECT v, k FROM t WHERE k IN (%s, %s)", ("m2", "m1"))
+        assert cur.fetchall() == (("x", "m1"), ("y", "m2"))
+        with pytest.raises(MySQLdb.IntegrityError) as info:
+            cur.execute("INSERT INTO t VALUES ('m1', 'z')")
+        assert info.value.args[0] == 1062
+    finally:
+        conn.close()
+
+
 def test_many_concurrent_clients(kv):
     clients, rounds = 48, 20
     failures: list[BaseException] = []

@@ -74,7 +74,11 @@ def load(spec: str) -> Engine:
         factory: Callable[[], Any] = getattr(importlib.import_module(module_name), attr)
     except (ImportError, AttributeError) as exc:
         raise ValueError(f"--engine={spec}: {exc}") from exc
-    made = factory()
+    try:
+        made = factory()
+    except Exception as exc:  # noqa: BLE001 - reported as the bad --engine it is
+        raise ValueError(f"--engine={spec}: {attr}() failed: {type(exc).__name__}: {exc}") \
+            from exc
     if isinstance(made, CustomEngine):
         return CustomEngineAdapter(made)
     if isinstance(made, Engine):
@@ -132,7 +136,8 @@ STATEMENT_WORDS = frozenset("""
     DEALLOCATE DELETE DESC DESCRIBE DO DROP EXECUTE EXPLAIN FLUSH GET GRANT HANDLER HELP
     INSTALL INSERT KILL LOAD LOCK OPTIMIZE PREPARE PURGE RELEASE RENAME REPAIR REPLACE RESET
     RESIGNAL REVOKE ROLLBACK SAVEPOINT SELECT SET SHOW SHUTDOWN SIGNAL START STOP TABLE
-    TRUNCATE UNINSTALL UNLOCK UPDATE USE VALUES WITH XA""".split())
+    TRUNCATE UNINSTALL UNLOCK UPDATE USE VALUES WITH XA
+    CASE FOR IF LOOP REPEAT WHILE""".split())  # the last: compound statements (MariaDB 10.1+)
 
 _BEGIN = {("BEGIN",), ("BEGIN", "WORK"), ("START", "TRANSACTION")}
 _COMMIT = {("COMMIT",), ("COMMIT", "WORK")}

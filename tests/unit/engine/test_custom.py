@@ -190,8 +190,8 @@ def test_load_checks_the_spec():
     assert isinstance(load("rampmeter.engine.examples.kv:KvEngine"), CustomEngineAdapter)
     for spec, text in (("kv", "module:name"), ("no_such_mod:X", "No module named"),
                        ("rampmeter.engine.examples.kv:Nope", "Nope"),
-                       ("rampmeter.engine.examples.kv:Table", "takes|missing|argument")):
-        with pytest.raises((ValueError, TypeError), match=text):
+                       ("rampmeter.engine.examples.kv:Table", "failed: TypeError")):
+        with pytest.raises(ValueError, match=text):
             load(spec)
     with pytest.raises(ValueError, match="not a"):
         load("builtins:object")
