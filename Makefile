@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 PORT   ?= 3306
 DATADIR ?= ./data
 
-.PHONY: serve test lint bench clean
+.PHONY: serve test lint bench fuzz stress clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,6 +25,14 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/rampmeter bench --preset docs
+
+# The long runs behind docs/reliability.md (CI runs short slices of each in `make test`).
+PACKETS ?= 100000
+fuzz: $(STAMP)
+	$(BIN)/python -m tests.stress.fuzz --packets $(PACKETS)
+
+stress: $(STAMP)
+	$(BIN)/python -m tests.stress.run --json stress-figures.json
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache

@@ -269,6 +269,11 @@ _OPTIONS: list[Option] = [
            maximum=4294967295),
     Option("back_log", Kind.INT, 900, "Listen backlog.", dynamic=False, minimum=1, maximum=65535),
     # --- timeouts, packets ------------------------------------------------------------------
+    Option("max_connect_errors", Kind.INT, 100, "Handshake errors in a row after which a host "
+           "is blocked until FLUSH HOSTS (session/hostcache.py).", minimum=1,
+           maximum=4294967295),
+    Option("host_cache_size", Kind.INT, 128, "Hosts whose handshake errors are remembered.",
+           minimum=0, maximum=65536),
     Option("connect_timeout", Kind.INT, 10, "Seconds a client has to finish the handshake.",
            minimum=2, maximum=31536000, unit="s"),
     Option("wait_timeout", Kind.INT, 28800, "Seconds an idle non-interactive connection is "
@@ -405,6 +410,12 @@ _OPTIONS: list[Option] = [
            "transaction slot of a group is held by a transaction older than this many "
            "milliseconds, the group's limit is suspended (0: never).", minimum=0,
            maximum=86400000, unit="ms"),
+    # Name and values argued in sched/balance.py (TXSQL's own parameter names are not public).
+    Option("thread_pool_group_assignment", Kind.ENUM, "modulo", "rampmeter (TXSQL's load "
+           "balancing): modulo puts a connection in group id % thread_pool_size (MariaDB); "
+           "load puts a new connection in a group that is not busy and moves idle connections "
+           "out of overloaded groups at their command boundary.",
+           choices=("modulo", "load")),
     Option("thread_pool_prio_kickup_rate", Kind.INT, 0, "rampmeter: low priority entries "
            "moved to the high queue per second per group once past the kick-up timer. 0 moves "
            "every aged entry at each check (MariaDB); 100 is MySQL Enterprise's one per 10 ms.",

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import enum
 import itertools
+import logging
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -48,7 +49,7 @@ from rampmeter.session.context import ServerContext
 from rampmeter.session.names import check_database_name
 from rampmeter.session.privileges import COL_ACLS, P
 from rampmeter.session.security import SecurityContext
-from rampmeter.sql import charsets
+from rampmeter.sql import charsets, limits
 from rampmeter.sql.lexer import Dialect
 from rampmeter.sql.statement import Statement, scan, scan_all
 
@@ -234,9 +235,11 @@ class Session:
         return Dialect.of(self.vars["sql_mode"])
 
     def scan(self, text: str, *, client_params: bool = False) -> Statement:
+        limits.check(text)  # depth and nesting, before anything recursive reads it
         return scan(text, self.dialect(), self.client_charset(), client_params=client_params)
 
     def scan_all(self, text: str) -> list[Statement]:
+        limits.check(text)
         return scan_all(text, self.dialect(), self.client_charset())
 
     def sync_charsets(self, proto: ServerProtocol) -> None:
@@ -320,11 +323,17 @@ class Session:
             float(v["wait_timeout"] if logged_in else self.ctx.variables["connect_timeout"]))
 
     def is_pool_admin(self) -> bool:
-        """Exempt from thread_pool_max_transactions_limit: MySQL Enterprise grants that with the
-        TP_CONNECTION_ADMIN privilege, which no account has by default. There is no privilege
-        system yet, so today only extra_port connections are (and they never enter the pool);
-        root is not, as MySQL's root is not without the grant."""
-        return self.extra_port
+        """Exempt from thread_pool_max_transactions_limit (sched/trxlimit.py). MySQL Enterprise
+        exempts accounts with TP_CONNECTION_ADMIN; MariaDB has no such privilege, and its
+        nearest, CONNECTION ADMIN (or SUPER, which includes it in 10.11), is what already
+        lets an administrator past max_connections. So: extra_port connections (which never
+        enter the pool anyway) and accounts with SUPER / CONNECTION ADMIN. root has ALL, so it
+        is exempt, as MySQL's root is (it holds every dynamic privilege); applications that
+        the limit is meant to hold back run as ordinary accounts. The snapshot carries the
+        answer to the pool after each command, so a GRANT takes effect at the next login, as
+        global privileges do in MariaDB."""
+        sec = self.security
+        return self.extra_port or (sec is not None and sec.is_admin())
 
     def may_kill(self, victim: Session) -> bool:
         """MariaDB: SUPER / CONNECTION ADMIN kill anyone, others only their own threads."""
@@ -410,10 +419,12 @@ class Session:
             return True
         if killed == KillState.WAIT_TIMEOUT:
             self.ctx.registry.aborted(connect=not self.logged_in)
-            self.ctx.log.info(
-                "Aborted connection %d to db: '%s' user: '%s' host: '%s' (Got timeout reading "
-                "communication packets)", self.connection_id, self.database or "unconnected",
-                self.user or "unauthenticated", self.host)
+            if not self.logged_in:  # connect_timeout passed mid-handshake (hostcache.py)
+                self.ctx.hosts.handshake_error(self.host)
+            self.ctx.rate_log.log(
+                self.ctx.log, "aborted", logging.INFO, "Aborted connection %d to db: '%s' user: '%s' host: "
+                "'%s' (Got timeout reading communication packets)", self.connection_id,
+                self.database or "unconnected", self.user or "unauthenticated", self.host)
             return False
         if killed == KillState.SERVER:
             write(proto.error_from(ServerError(errors.ER_SERVER_SHUTDOWN)))
@@ -458,12 +469,18 @@ class Session:
             write(proto.result_set_start(result.columns, binary=binary))
             batch: list[Any] = []
             count = 0
-            for row in result.rows:
-                batch.append(row)
-                if len(batch) >= _ROWS_PER_WRITE:
-                    write(proto.result_rows(batch))
-                    count += len(batch)
-                    batch = []
+            rows = iter(result.rows)  # may be read from the engine as it goes (streamed)
+            try:
+                for row in rows:
+                    batch.append(row)
+                    if len(batch) >= _ROWS_PER_WRITE:
+                        write(proto.result_rows(batch))
+                        count += len(batch)
+                        batch = []
+            finally:
+                close = getattr(rows, "close", None)
+                if close is not None:
+                    close()  # a stream given up (an error, a client gone) frees its cursor
             if batch:
                 write(proto.result_rows(batch))
                 count += len(batch)

@@ -52,6 +52,7 @@ def status_rows(s: Session, *, scope_global: bool) -> list[tuple[str, Any]]:
     for name in COM_NAMES:
         values[name] = counters[name]
     values.update({
+        "Connection_errors_host_blocked": ctx.hosts.blocked_connects,
         "Connection_errors_max_connections": reg.refused_max_connections,
         "Connections": reg.connections,
         "Max_used_connections": reg.max_used,
@@ -73,6 +74,8 @@ def status_rows(s: Session, *, scope_global: bool) -> list[tuple[str, Any]]:
     values["Threads_created"] = handler.get("Threads_created", 0)
     # rampmeter's thread_handling switch (pool/switch.py): connections in each mode, moves
     values.update({k: v for k, v in handler.items() if k.startswith("Thread_handling_")})
+    # rampmeter's group load balancing (sched/balance.py): connections moved between groups
+    values["Thread_pool_connections_moved"] = handler.get("Thread_pool_connections_moved", 0)
     values["Threads_running"] = sum(1 for x in sessions if x.executing)
     values["Uptime"] = int(now - reg.started)
     values["Uptime_since_flush_status"] = int(now - reg.flushed)

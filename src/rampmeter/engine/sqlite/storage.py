@@ -29,6 +29,7 @@ from rampmeter.engine.locks import LockTable
 from rampmeter.engine.sqlite import catalog
 from rampmeter.engine.sqlite.catalog import TableDef
 from rampmeter.engine.sqlite.handles import IDLE_LIMIT, HandlePool
+from rampmeter.ratelog import RateLimitedLog
 from rampmeter.sql import charsets
 
 if TYPE_CHECKING:
@@ -58,6 +59,7 @@ class SqliteEngine(Engine):
         self.datadir.mkdir(parents=True, exist_ok=True)
         self.synchronous = synchronous.upper()
         self.locks = LockTable()
+        self.rate_log = RateLimitedLog()  # storage errors clients cause (ratelog.py)
         self.lock = threading.Lock()   # database creation and cache replacement
         self.schema_version = 0
         self._generation: dict[str, int] = {}  # db -> bumped when dropped

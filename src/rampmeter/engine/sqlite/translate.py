@@ -36,7 +36,7 @@ from sqlglot import exp
 from rampmeter import errors
 from rampmeter.engine import types as T
 from rampmeter.engine import values
-from rampmeter.engine.sqlite import multi, tzcolumns, updates
+from rampmeter.engine.sqlite import inlist, multi, tzcolumns, updates
 from rampmeter.engine.sqlite.catalog import ColumnDef, TableDef, implicit_default
 from rampmeter.engine.sqlite.infer import Typer, charset_of, is_unsigned_integer
 from rampmeter.engine.types import SqlType
@@ -125,6 +125,8 @@ class Plan:
     # multi-table UPDATE / DELETE: statements after `sql` (sql, target, counts its rows)
     steps: list[tuple[str, tuple[str, str] | None, bool]] = field(default_factory=list)
     first_counts: bool = True                  # do `sql`'s rows count as affected rows
+    # long IN lists read from one JSON parameter (inlist.py): first slot -> all slots
+    lists: dict[str, tuple[str, ...]] = field(default_factory=dict)
     tz_outputs: list[int] = field(default_factory=list)  # TIMESTAMP outputs (tzcolumns.py)
     returning: bool = False                    # INSERT / REPLACE / DELETE ... RETURNING
 
@@ -219,10 +221,13 @@ class _Tables:
         return None
 
 
-def qualified(stmt: Statement, database: str | None,
-              lookup: TableLookup) -> tuple[exp.Expression, _Tables, list[str]]:
+def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
+              lists: dict[str, tuple[str, ...]] | None = None,
+              ) -> tuple[exp.Expression, _Tables, list[str]]:
     """The statement's sqlglot tree with every table qualified by its database, the tables it
-    names, and the information_schema tables it reads (also what access.py reads)."""
+    names, and the information_schema tables it reads (also what access.py reads). With
+    `lists`, long literal IN lists are cut to their first item and recorded there
+    (inlist.py)."""
     kind = stmt.kind
     shape = stmt.shape
     text = shape
@@ -235,6 +240,9 @@ def qualified(stmt: Statement, database: str | None,
         text = shape[:idx] + "SELECT" + shape[idx + 2:]
     if kind in ("UPDATE", "DELETE"):
         text, _ignore = multi.strip_ignore(text)
+    if lists is not None:
+        text, found = inlist.collapse(text)
+        lists.update(found)
     tree = parse(stmt, text)
     for select in tree.find_all(exp.Select):
         # SQL_NO_CACHE, HIGH_PRIORITY, STRAIGHT_JOIN...: hints to MariaDB's optimizer and
@@ -245,12 +253,14 @@ def qualified(stmt: Statement, database: str | None,
     return tree, tables, infoschema
 
 
-def translate(stmt: Statement, database: str | None, lookup: TableLookup, *,
+def translate(stmt: Statement, database: str | None, lookup: TableLookup,
+              lists: dict[str, tuple[str, ...]] | None = None, *,
               zone_shift: bool = False) -> Plan:
-    """`zone_shift`: the session's time zone is not UTC, so TIMESTAMP columns are read
+    """The plan of a DML statement. With `lists`, see qualified (and inlist.plan).
+    `zone_shift`: the session's time zone is not UTC, so TIMESTAMP columns are read
     through rm_from_utc (tzcolumns.py)."""
     kind = stmt.kind
-    tree, tables, infoschema = qualified(stmt, database, lookup)
+    tree, tables, infoschema = qualified(stmt, database, lookup, lists)
     ignore = kind in ("UPDATE", "DELETE") and multi.strip_ignore(stmt.shape)[1]
     plan = Plan("", kind, infoschema=tuple(dict.fromkeys(infoschema)))
     plan.databases = tuple(dict.fromkeys(
@@ -336,6 +346,7 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
                 node.parent, (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.IntDiv, exp.Mod,
                               exp.Neg, exp.GT, exp.GTE, exp.LT, exp.LTE)):
             node.replace(_call("rm_bin2num", node.copy()))  # 0x10 + 0 is 16
+    typer.forget()
     # Then top-down; a replacement keeps the original children (moved, not copied), so the
     # walk still reaches them and nested rewrites land in the tree.
     for node in list(tree.walk()):
@@ -909,6 +920,8 @@ def _flatten(tree: exp.Expression) -> None:
                 not isinstance(node.parent, type(node)):
             _balance(node)
             continue
+        if isinstance(node, exp.Concat) and len(node.expressions) > _GROUP:
+            _balance_concat(node)
         if isinstance(node, exp.Paren) and node.parent is not None:
             inner = node.this
             while isinstance(inner, exp.Paren):
@@ -958,6 +971,22 @@ def _balance(node: exp.Expression) -> None:
                   if i + 1 < len(terms) else terms[i] for i in range(0, len(terms), 2)]
         terms = paired
     node.replace(terms[0])
+
+
+_GROUP = 32
+
+
+def _balance_concat(node: exp.Concat) -> None:
+    """CONCAT(a, b, ..., z) becomes a || b || ... || z, which SQLite reads left-deep (depth
+    limit 1000): groups of _GROUP in parentheses keep it _GROUP * log(n) deep, so a CONCAT of
+    100 000 arguments is answered as MariaDB answers it."""
+    args = list(node.expressions)
+    while len(args) > _GROUP:
+        args = [exp.Paren(this=exp.Concat(expressions=args[i:i + _GROUP],
+                                          safe=node.args.get("safe"),
+                                          coalesce=node.args.get("coalesce")))
+                if i + 1 < len(args) else args[i] for i in range(0, len(args), _GROUP)]
+    node.set("expressions", args)
 
 
 def _generate(tree: exp.Expression, plan: Plan) -> str:
