@@ -233,7 +233,17 @@ class GateSession(CustomSession):
             return ok(1)
         if word == "bug":
             return 1 // 0
+        if word == "many":  # typed columns: the generator is read as rows are sent
+            return rows([("n", "bigint"), ("s", "varchar(20)")],
+                        ((i, f"row {i}") for i in range(50_000)))
+        if word == "broken":
+            return rows([("n", "int")], _broken())
         return rows(["answer"], [(42,)])
+
+
+def _broken() -> Any:
+    yield from ((i,) for i in range(10))
+    raise RuntimeError("the backend went away")
 
 
 class GateEngine(CustomEngine):
@@ -300,3 +310,20 @@ def test_the_pool_tables_are_there_for_a_custom_engine(kv):
         cur.execute("SELECT v FROM t WHERE k = 'none'")  # the kv engine still answers the rest
         assert cur.fetchall() == ()
         assert _error(lambda: cur.execute("SELECT * FROM information_schema.TABLES"))[0] == 1146
+
+
+def test_streamed_rows_and_a_failure_while_sending_them(server_factory):
+    server = server_factory(engine=f"{__name__}:GateEngine")
+    conn = server.connect()
+    with conn.cursor(pymysql.cursors.SSCursor) as cur:
+        cur.execute("SELECT many")
+        count = 0
+        for n, text in cur:
+            assert text == f"row {n}"
+            count += 1
+        assert count == 50_000
+    code, message = _error(lambda: conn.cursor().execute("SELECT broken"))
+    assert code == 1105 and "the backend went away" in message
+    with conn.cursor() as cur:
+        cur.execute("SELECT x")
+        assert cur.fetchone() == (42,)

@@ -15,7 +15,8 @@ Rules:
   resulting text as a statement. Result columns are described at execute, not at prepare
   (clients read them from the execute's result set).
 - A ServerError from the engine goes to the client as it is; any other exception is the
-  engine's bug: logged with its traceback, 1105 to that client, the connection kept.
+  engine's bug: logged with its traceback, 1105 to that client, the connection kept. Rows
+  that are not a list are read as they are sent, under the same rule.
 - Other table-less SELECTs and DOs (`SELECT 1 + 1`, `SELECT NOW()`, `SET x = CONCAT(...)`'s
   value, `DO SLEEP(1)`) run on that same private SQLite engine, so expressions mean what they
   mean in MariaDB, unless they use DATABASE(), LAST_INSERT_ID(), FOUND_ROWS() or ROW_COUNT()
@@ -38,7 +39,7 @@ import logging
 import re
 import tempfile
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from rampmeter import errors
@@ -202,7 +203,31 @@ class AdaptedSession(EngineSession):
                 self._last_id = result.last_insert_id
         elif not isinstance(result, ResultSet):
             raise TypeError(f"execute() returned {type(result).__name__}, not rows() or ok()")
+        elif not isinstance(result.rows, (list, tuple)):
+            result.rows = self._streamed(result.rows)
         return result
+
+    def _streamed(self, rows: Iterable[Sequence[Any]]) -> Iterator[Sequence[Any]]:
+        """Rows read as they are sent: an engine's bug while reading them is 1105 too (the
+        session sends it after the rows already sent, as mysqld ends a failing result)."""
+        source = iter(rows)
+        try:
+            while True:
+                try:
+                    row = next(source)
+                except StopIteration:
+                    return
+                except ServerError:
+                    raise
+                except Exception as exc:  # noqa: BLE001 - the engine's bug costs one result
+                    log.exception("engine %s failed while sending rows", self._engine.name)
+                    raise ServerError(errors.ER_UNKNOWN_ERROR,
+                                      f"engine error: {type(exc).__name__}: {exc}") from None
+                yield row
+        finally:
+            close = getattr(source, "close", None)
+            if close is not None:
+                close()
 
     def _guarded(self, fn: Callable[..., Result], *args: Any) -> Result:
         try:

@@ -120,7 +120,12 @@ def rows(columns: Sequence[str | tuple[str, str] | Column], data: Iterable[Seque
     """A result set. Each column is a Column, a (name, MySQL type) pair such as
     ("id", "bigint") or ("name", "varchar(64)"), or a bare name whose type is guessed from its
     values (int -> BIGINT, float -> DOUBLE, Decimal -> DECIMAL, bytes -> BLOB, else text).
-    Values are Python values: int, float, Decimal, str, bytes, datetime/date/timedelta, None."""
+    Values are Python values: int, float, Decimal, str, bytes, datetime/date/timedelta, None.
+    When every column has a type, `data` is read as the rows are sent (a generator streams a
+    large result); otherwise it is read whole first, to guess the types."""
+    if not any(isinstance(c, str) for c in columns):
+        return ResultSet([c if isinstance(c, Column) else parse_type(c[1]).column(c[0])
+                          for c in columns], data)
     data = list(data)
     out: list[Column] = []
     for i, c in enumerate(columns):

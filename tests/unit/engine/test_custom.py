@@ -195,3 +195,18 @@ def test_load_checks_the_spec():
             load(spec)
     with pytest.raises(ValueError, match="not a"):
         load("builtins:object")
+
+
+def test_the_smallest_engine_of_docs_engine_md_runs():
+    import pathlib
+    import re
+    doc = (pathlib.Path(__file__).parents[3] / "docs" / "engine.md").read_text()
+    code_text = re.search(r"```python\n# myengine.py\n(.*?)```", doc, re.S).group(1)
+    namespace: dict[str, Any] = {}
+    exec(compile(code_text, "docs/engine.md", "exec"), namespace)  # noqa: S102 - our own doc
+    s = CustomEngineAdapter(namespace["HelloEngine"]()).open_session(Context(),
+                                                                     lambda r: nullcontext())
+    s.use("hello")
+    assert run(s, "SELECT * FROM anything") == (["greeting", "n"], [("hello", 1), ("world", 2)])
+    assert run(s, "INSERT INTO x VALUES (1)").affected_rows == 1
+    assert code(s, "DELETE FROM x") == 1235
