@@ -29,7 +29,9 @@ Rules:
   (TABLES, COLUMNS...) are not provided for custom engines (docs/engine.md).
 - Privilege checks (session/required.py) need the tables a statement reads and writes: they
   come from sqlglot's tree of the statement, table by table (no column-level detail: an
-  account with only column grants on a custom engine's table is refused; docs/engine.md).
+  account with only column grants on a custom engine's table is refused; docs/engine.md). A
+  statement sqlglot cannot read is refused (1064) for an account whose privileges are
+  checked, rather than run unchecked.
 """
 
 from __future__ import annotations
@@ -243,6 +245,8 @@ class AdaptedSession(EngineSession):
         stmt = scan(sql, client_params=True) if isinstance(sql, str) else sql
         if not stmt.kind:
             raise ServerError(errors.ER_EMPTY_QUERY)
+        if stmt.kind not in STATEMENT_WORDS:
+            raise stmt.syntax_error()
         return PreparedStatement(stmt.text, stmt.param_count, [], handle=stmt)
 
     def execute_prepared(self, stmt: PreparedStatement, params: Sequence[Any]) -> Result:
@@ -259,7 +263,10 @@ class AdaptedSession(EngineSession):
     # --- the server's own tables --------------------------------------------------------------
     def _server_tables_only(self, stmt: Statement) -> bool:
         from sqlglot import exp
-        tables = list(parse_mysql(stmt.text).find_all(exp.Table))
+        try:
+            tables = list(parse_mysql(stmt.text).find_all(exp.Table))
+        except ServerError:
+            return False  # not sqlglot's SQL: the engine's to answer
         return bool(tables) and all(
             t.db.lower() in ("information_schema", "performance_schema") and
             self._context.virtual_table(t.db, t.name) is not None for t in tables)
