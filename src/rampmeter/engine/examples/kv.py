@@ -40,18 +40,14 @@ class Table:
         if v is None and i == 0:
             raise ServerError(errors.ER_BAD_NULL_ERROR, self.names[0])
         try:
-            if v is None:
-                return None
-            if t.is_integer:
-                return int(Decimal(str(v)).to_integral_exact())
-            if t.is_float:
-                return float(v)
-            if t.is_decimal:
-                return Decimal(str(v))
+            if v is None or not (t.is_integer or t.is_float or t.is_decimal):
+                return v if v is None else str(v)
+            return int(Decimal(str(v)).to_integral_value()) if t.is_integer else \
+                float(v) if t.is_float else Decimal(str(v))
         except (ValueError, ArithmeticError, InvalidOperation):
-            raise ServerError(errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD, t.name, v, DB,
-                              self.name, self.names[i], row) from None
-        return str(v)
+            raise ServerError(errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD, "integer" if
+                              t.is_integer else t.name, v, DB, self.name, self.names[i],
+                              row) from None
 
     def column(self, name: str, where: str) -> int:
         for i, n in enumerate(self.names):
