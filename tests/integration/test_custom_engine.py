@@ -210,6 +210,37 @@ def test_mariadb_cli_against_rampmeter_serve_engine(tmp_path):
         stop_process(server)
 
 
+# A sysbench script: a prepared point select whose result buffers libmariadb binds from the
+# prepare's column definitions (a prepare answered without them leaves sysbench waiting).
+_SYSBENCH_PS = """
+function thread_init()
+  con = sysbench.sql.driver():connect()
+  stmt = con:prepare("SELECT k, v FROM t WHERE k = ?")
+  param = stmt:bind_create(sysbench.sql.type.INT)
+  stmt:bind_param(param)
+end
+function event()
+  param:set(sysbench.rand.uniform(1, 3))
+  local rs = stmt:execute()
+  if rs.nrows ~= 1 then error("expected one row, got " .. tostring(rs.nrows)) end
+end
+"""
+
+
+@pytest.mark.skipif(shutil.which("sysbench") is None, reason="sysbench not installed")
+def test_sysbench_prepared_point_selects(kv, tmp_path):
+    kv.query("INSERT INTO kv.t VALUES ('1', 'a'), ('2', 'b'), ('3', 'c')")
+    script = tmp_path / "kv_ps.lua"
+    script.write_text(_SYSBENCH_PS)
+    out = subprocess.run(["sysbench", str(script), "--mysql-host=127.0.0.1",
+                          f"--mysql-port={kv.port}", "--mysql-user=root", "--mysql-db=kv",
+                          "--threads=4", "--events=400", "--time=0", "--db-ps-mode=auto", "run"],
+                         capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "ignored errors:                      0" in out.stdout, out.stdout
+    assert "total number of events:              400" in out.stdout, out.stdout
+
+
 def test_bad_engine_spec_stops_the_server_with_a_message(tmp_path):
     from tests.conftest import start_inprocess
     with pytest.raises(ValueError, match="module:name"):

@@ -12,8 +12,10 @@ Rules:
   implicit start).
 - Prepared statements: COM_STMT_PREPARE keeps the scanned statement (its `?` count is the
   front door's); each execute replaces every `?` by its value as a SQL literal and runs the
-  resulting text as a statement. Result columns are described at execute, not at prepare
-  (clients read them from the execute's result set).
+  resulting text as a statement. A statement that answers rows is described at prepare, as
+  MariaDB does (C clients bind their buffers from that answer; sysbench waits forever
+  without it): the same routing with NULL for every `?`, ending in the session's
+  `describe(query)` instead of `execute(query)`.
 - A ServerError from the engine goes to the client as it is; any other exception is the
   engine's bug: logged with its traceback, 1105 to that client, the connection kept. Rows
   that are not a list are read as they are sent, under the same rule.
@@ -142,6 +144,10 @@ STATEMENT_WORDS = frozenset("""
     TRUNCATE UNINSTALL UNLOCK UPDATE USE VALUES WITH XA
     CASE FOR IF LOOP REPEAT WHILE""".split())  # the last: compound statements (MariaDB 10.1+)
 
+# Statements that answer rows: their columns are described at COM_STMT_PREPARE.
+_RESULT_KINDS = frozenset({"SELECT", "WITH", "VALUES", "TABLE", "SHOW", "DESCRIBE", "DESC",
+                           "EXPLAIN"})
+
 _BEGIN = {("BEGIN",), ("BEGIN", "WORK"), ("START", "TRANSACTION")}
 _COMMIT = {("COMMIT",), ("COMMIT", "WORK")}
 _ROLLBACK = {("ROLLBACK",), ("ROLLBACK", "WORK")}
@@ -168,7 +174,9 @@ class AdaptedSession(EngineSession):
         self._s.killed = False
         return self._guarded(self._run, stmt)
 
-    def _run(self, stmt: Statement) -> Result:
+    def _run(self, stmt: Statement, describe: bool = False) -> Result:
+        """Run `stmt`; with `describe`, only learn its result columns (an empty ResultSet, or
+        an UpdateCount for a statement without rows)."""
         s = self._s
         words = stmt.words
         if not stmt.kind:
@@ -197,6 +205,9 @@ class AdaptedSession(EngineSession):
             except ServerError as exc:
                 if exc.code not in _NOT_THE_SERVERS:
                     raise
+        if describe:
+            columns = s.describe(Query(stmt.text, stmt.kind, self._db))
+            return UpdateCount() if columns is None else ResultSet(list(columns), [])
         if not self._autocommit and not s.in_transaction:
             s.begin()
         result = s.execute(Query(stmt.text, stmt.kind, self._db))
@@ -247,7 +258,18 @@ class AdaptedSession(EngineSession):
             raise ServerError(errors.ER_EMPTY_QUERY)
         if stmt.kind not in STATEMENT_WORDS:
             raise stmt.syntax_error()
-        return PreparedStatement(stmt.text, stmt.param_count, [], handle=stmt)
+        columns: list[Any] = []
+        if stmt.kind in _RESULT_KINDS:  # MariaDB describes a query's result at prepare
+            probe = scan(inline(stmt.text, [None] * stmt.param_count)) if stmt.param_count \
+                else stmt
+            self._s.killed = False
+            described = self._guarded(self._run, probe, True)
+            if isinstance(described, ResultSet):
+                columns = described.columns
+                close = getattr(described.rows, "close", None)
+                if close is not None:
+                    close()
+        return PreparedStatement(stmt.text, stmt.param_count, columns, handle=stmt)
 
     def execute_prepared(self, stmt: PreparedStatement, params: Sequence[Any]) -> Result:
         if len(params) != stmt.param_count:

@@ -27,6 +27,8 @@ Rules (what the server promises an engine, and what it asks back):
   `rollback` (no-ops by default: an engine without transactions accepts them, as MariaDB's
   MyISAM does), and prepared statements: each `?` is replaced by its value as a SQL literal,
   so `execute` only ever sees complete statement text.
+- A prepared query's result columns come from `describe(query)` at COM_STMT_PREPARE (by default
+  the query run once with NULL parameters), as MariaDB sends them before any execute.
 - The text is the client's, decoded in its character set (Query.sql); `Query.parse()` gives a
   sqlglot tree in the MySQL dialect for an engine that wants one (a syntax error is 1064).
 """
@@ -155,6 +157,20 @@ class CustomSession:
 
     def execute(self, query: Query) -> Result:
         raise ServerError(errors.ER_NOT_SUPPORTED_YET, query.kind or "this statement")
+
+    def describe(self, query: Query) -> list[Column] | None:
+        """The result columns of a statement being prepared (COM_STMT_PREPARE), None when it
+        returns no rows: MariaDB sends them with the prepare's answer, and C clients (sysbench,
+        libmariadb applications) bind their buffers from them. `query.sql` has NULL in place of
+        each `?`. The default runs the statement and keeps only its columns: override it when
+        running a query to describe it is wrong (side effects) or costly."""
+        result = self.execute(query)
+        if not isinstance(result, ResultSet):
+            return None
+        close = getattr(result.rows, "close", None)
+        if close is not None:
+            close()
+        return result.columns
 
     # --- optional: transactions (no-ops unless the engine has them) ----------------------------
     @property

@@ -137,7 +137,14 @@ def test_prepared_parameters_become_literals():
     assert inline("SELECT ?", ["back\\slash"]) == "SELECT 'back\\\\slash'"
     s = kv_session()
     stmt = s.prepare(scan("INSERT INTO t VALUES (?, ?)", client_params=True))
-    assert stmt.param_count == 2
+    assert (stmt.param_count, stmt.columns) == (2, [])
+    query = s.prepare(scan("SELECT v, k AS key_ FROM t WHERE k = ?", client_params=True))
+    assert [(c.name, c.type) for c in query.columns] == [  # described at prepare, as MariaDB
+        ("v", ColumnType.VAR_STRING), ("key_", ColumnType.LONG)]
+    assert [c.name for c in s.prepare(scan("SHOW TABLES")).columns] == ["Tables_in_kv"]
+    with pytest.raises(ServerError) as info:
+        s.prepare(scan("SELECT * FROM nope WHERE k = ?", client_params=True))
+    assert info.value.code == 1146  # MariaDB refuses it at prepare too
     assert s.execute_prepared(stmt, [5, "five"]).affected_rows == 1
     with pytest.raises(ServerError) as info:
         s.execute_prepared(stmt, [6])
