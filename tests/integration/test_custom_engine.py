@@ -88,6 +88,29 @@ def test_connect_time_queries_and_catalog_are_answered_by_the_server(kv):
         assert cur.fetchall() == (("thread_handling", "pool-of-threads"),)
 
 
+def test_com_field_list_reads_the_catalog(kv):
+    """COM_FIELD_LIST (the mariadb CLI's column-name completion): column definitions, then EOF."""
+    from pymysql.constants import COMMAND
+    conn = kv.connect(database="kv")
+    conn._execute_command(COMMAND.COM_FIELD_LIST, b"t\0")
+    names = []
+    while True:
+        packet = conn._read_packet()
+        if packet.is_eof_packet():
+            break
+        names.append(_field_name(packet))
+    assert names == ["k", "v"]
+    with conn.cursor() as cur:  # the connection goes on
+        cur.execute("SELECT @@version_comment LIMIT 1")
+        assert "kv engine" in cur.fetchone()[0]
+
+
+def _field_name(packet: Any) -> str:
+    for _ in range(4):  # a column definition: catalog, schema, table, org_table, name...
+        packet.read_length_coded_string()
+    return packet.read_length_coded_string().decode()
+
+
 def test_errors_have_mariadb_codes_and_keep_the_connection(kv):
     conn = kv.connect(database="kv")
     cur = conn.cursor()
