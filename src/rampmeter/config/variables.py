@@ -66,7 +66,8 @@ class GlobalVariables:
         if default:
             stored, warnings = opt.default, []
         else:
-            stored, warnings = opt.coerce(value, maximum=self._runtime_max.get(opt.name))
+            stored, warnings = opt.coerce(value, maximum=self._runtime_max.get(opt.name),
+                                          current=self._values[opt.name])
         with self._lock:
             self._values[opt.name] = stored
             listeners = list(self._listeners.get(opt.name, ()))

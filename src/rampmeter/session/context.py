@@ -41,3 +41,7 @@ class ServerContext:
     request_shutdown: Callable[[], None] = lambda: None
     log: logging.Logger = field(default_factory=lambda: logging.getLogger("rampmeter"))
     started: float = field(default_factory=time.time)
+
+    def __post_init__(self) -> None:
+        from rampmeter.session.sysvars import pair_startup
+        pair_startup(self.variables)
