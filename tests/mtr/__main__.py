@@ -6,6 +6,7 @@
         --jobs N                            workers, each with its own servers (default 2)
         --timeout S                         per test (default 120)
         --out DIR                           results files (default build/mtr)
+        --keep-going                        run past failures, count the differing lines
         NAME ...                            a subset (default: the whole list)
     python -m tests.mtr report [--docs]     summary from the results files; --docs rewrites
                                             the generated block of docs/compat.md
@@ -43,6 +44,9 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--timeout", type=float, default=120.0)
     run.add_argument("--out", type=Path, default=DEFAULT_OUT)
     run.add_argument("--quiet", action="store_true", help="print the summary only")
+    run.add_argument("--keep-going", action="store_true",
+                     help="run past failures and record how many output lines differ "
+                          "(extra.distance): how far each test is from passing")
     rep = sub.add_parser("report", help="summarise the results files")
     rep.add_argument("--out", type=Path, default=DEFAULT_OUT)
     rep.add_argument("--docs", action="store_true", help="rewrite docs/compat.md's block")
@@ -66,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         kinds = ["mariadb", "rampmeter"] if args.server == "both" else [args.server]
         for kind in kinds:
             outcomes = run_all(kind, names, jobs=args.jobs, timeout=args.timeout,
-                               echo=not args.quiet)
+                               echo=not args.quiet, keep_going=args.keep_going)
             report.merge(args.out / f"{kind}.json", kind, outcomes)
         print(report.summary(args.out, names if args.names else None))
         return 0

@@ -49,7 +49,9 @@ class Outcome:
         return {k: v for k, v in data.items() if v not in ("", 0, {}) or k == "status"}
 
 
-def run_test(server: Server, name: str, timeout: float) -> Outcome:
+def run_test(server: Server, name: str, timeout: float, keep_going: bool = False) -> Outcome:
+    """`keep_going`: run past failures (mariadb-test --continue-on-error) and record in
+    extra['distance'] how many lines of the output differ: how far a test is from passing."""
     test = MYSQL_TEST_DIR / "main" / f"{name}.test"
     logdir = server.vardir / "log"
     # mariadb-test writes NAME.reject beside the result file: give it a copy in our var dir,
@@ -64,6 +66,8 @@ def run_test(server: Server, name: str, timeout: float) -> Outcome:
            f"--tmpdir={server.vardir / 'tmp'}", f"--logdir={logdir}",
            "--character-sets-dir=/usr/share/mysql/charsets", "--max-connect-retries=5",
            f"--test-file={test}", f"--result-file={result}", "--tail-lines=0", "--silent"]
+    if keep_going:
+        cmd.append("--continue-on-error")
     started = time.monotonic()
     try:
         done = subprocess.run(cmd, capture_output=True, timeout=timeout, env=server.env(),
@@ -86,7 +90,18 @@ def run_test(server: Server, name: str, timeout: float) -> Outcome:
     reject = logdir / f"{name}.reject"
     if not reject.exists():  # no output to compare: the client's own words are all we have
         out.error = " ".join(text.split())[-600:]
+    elif keep_going:
+        out.extra["distance"] = str(distance(reject, result))
     return _locate(out, reject, result)
+
+
+def distance(produced: Path, expected_file: Path) -> int:
+    """Lines added or removed between the expected output and what the server gave."""
+    import difflib
+    a = expected_file.read_bytes().decode("latin-1").splitlines()
+    b = produced.read_bytes().decode("latin-1").splitlines()
+    return sum(1 for line in difflib.unified_diff(a, b, lineterm="", n=0)
+               if line[:1] in "+-" and not line.startswith(("+++", "---")))
 
 
 def _skip_reason(text: str) -> str:

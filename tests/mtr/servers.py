@@ -315,7 +315,8 @@ class Rampmeter(Server):
         shutil.rmtree(self.datadir, ignore_errors=True)
         self.datadir.mkdir(parents=True)  # var/mysqld.1/data as in mariadb-test-run
         self.log.unlink(missing_ok=True)
-        loose = [o.replace("--", "--loose-", 1) for o in mtr_mysqld_options(self.vardir)]
+        loose = [o if o.startswith("--loose-") else o.replace("--", "--loose-", 1)
+                 for o in mtr_mysqld_options(self.vardir)]
         cmd = [self.python, "-m", "rampmeter", "serve", *loose, "--port=0",
                "--bind-address=127.0.0.1", f"--socket={self.socket}",
                f"--datadir={self.datadir}", f"--log-error={self.log}",

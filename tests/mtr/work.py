@@ -36,10 +36,10 @@ class Worker:
         self.server.start()
         self.baseline = self.server.fingerprint()
 
-    def run(self, name: str, timeout: float) -> Outcome:
+    def run(self, name: str, timeout: float, keep_going: bool = False) -> Outcome:
         if not self.server.alive():
             self.start()
-        outcome = run_test(self.server, name, timeout)
+        outcome = run_test(self.server, name, timeout, keep_going)
         if outcome.status != "pass" or not self._clean():
             if not self.server.alive() and outcome.status != "pass":
                 outcome.extra["server"] = "the server died: " + self.server.tail()[-400:]
@@ -61,7 +61,7 @@ class Worker:
 
 
 def run_all(kind: str, names: list[str], jobs: int, timeout: float,
-            echo: bool = True) -> list[Outcome]:
+            echo: bool = True, keep_going: bool = False) -> list[Outcome]:
     root = make_workdir(f"rampmeter-mtr-{kind}-")
     try:
         if kind == "mariadb":
@@ -70,13 +70,13 @@ def run_all(kind: str, names: list[str], jobs: int, timeout: float,
             workers = [Worker(lambda d: MariaDB(d, template), root, i) for i in range(jobs)]
         else:
             workers = [Worker(Rampmeter, root, i) for i in range(jobs)]
-        return _drive(workers, names, timeout, kind, echo)
+        return _drive(workers, names, timeout, kind, echo, keep_going)
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
 
 def _drive(workers: list[Worker], names: list[str], timeout: float, kind: str,
-           echo: bool) -> list[Outcome]:
+           echo: bool, keep_going: bool) -> list[Outcome]:
     todo: queue.Queue[str] = queue.Queue()
     for name in names:
         todo.put(name)
@@ -92,7 +92,7 @@ def _drive(workers: list[Worker], names: list[str], timeout: float, kind: str,
                     name = todo.get_nowait()
                 except queue.Empty:
                     return
-                outcome = worker.run(name, timeout)
+                outcome = worker.run(name, timeout, keep_going)
                 with lock:
                     outcomes.append(outcome)
                     if echo:

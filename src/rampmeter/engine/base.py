@@ -123,6 +123,12 @@ class SessionContext(Protocol):
         """@@name (scope None), @@session.name or @@global.name; raises 1193 if unknown."""
         ...
 
+    @property
+    def translation(self) -> tuple[str, int]:
+        """The session variables that change how a statement is translated:
+        (collation_connection, div_precision_increment). Engines key cached plans on it."""
+        ...
+
     def user_variable(self, name: str) -> Any:
         """@name; None when unset."""
         ...

@@ -433,7 +433,7 @@ def _store_year(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
 
 # --- temporal ---------------------------------------------------------------------------------
 _DATETIME_RX = re.compile(
-    r"\s*(\d{1,4})[-/.:](\d{1,2})[-/.:](\d{1,2})"
+    r"\s*(\d{1,4})[-/.:]0*(\d{1,2})[-/.:]0*(\d{1,2})"
     r"(?:(?:[T ]+|\s*)(\d{1,2})(?:[:.](\d{1,2})(?:[:.](\d{1,2})(?:\.(\d*))?)?)?)?\s*$")
 _DIGITS_RX = re.compile(r"\s*(\d{6}|\d{8}|\d{12}|\d{14})(?:\.(\d*))?\s*$")
 _TIME_RX = re.compile(r"\s*(-)?\s*(?:(\d+)\s+)?(\d+)(?::(\d{1,2})(?::(\d{1,2}))?)?(?:\.(\d*))?\s*$")
@@ -709,7 +709,17 @@ def load_expression(t: SqlType) -> Callable[[Any], Any] | None:
         return _load_int
     if t.name in ("datetime", "timestamp", "time"):
         return None  # expressions give their own text
+    if t.name == "decimal" and t.scale is None:
+        return _load_decimal_as_given  # ROUND(d, n): the function gave the digits
     return load(t)
+
+
+def _load_decimal_as_given(v: Any) -> Any:
+    if v is None or isinstance(v, int):
+        return v
+    if isinstance(v, float):
+        return Decimal(repr(v))
+    return Decimal(v) if isinstance(v, str) else v
 
 
 def problem_error(p: Problem, column: str, row: int, table: tuple[str, str] | None = None

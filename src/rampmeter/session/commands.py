@@ -112,6 +112,9 @@ def on_query(s: Session, e: ev.Query, proto: ServerProtocol, write: Write) -> bo
         return True
     if not parts or not parts[0].kind and not parts[0].shape:
         s.counters["Questions"] += 1
+        if text.strip(" \t\n\r\f\v;\0"):  # only comments: MariaDB answers OK
+            write(proto.ok(status=s.status_flags()))
+            return True
         s.clear_warnings()
         s.write_error(ServerError(errors.ER_EMPTY_QUERY), proto, write)
         return True

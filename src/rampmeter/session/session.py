@@ -92,6 +92,11 @@ class EngineContext:
     def system_variable(self, name: str, scope: str | None = None) -> Any:
         return self._s.system_variable(name, scope)
 
+    @property
+    def translation(self) -> tuple[str, int]:
+        v = self._s.vars
+        return v["collation_connection"], v["div_precision_increment"]
+
     def user_variable(self, name: str) -> Any:
         return self._s.user_variable(name)
 

@@ -95,7 +95,7 @@ _OPERAND_BEFORE = frozenset({
     "MEMBER", "OF", "DO", "UNION", "TABLE", "PASSWORD", "IDENTIFIED", "CHARSET", "CHARACTER",
     "COMMENT", "FORMAT", "DISTINCTROW", "HIGH_PRIORITY", "SQL_NO_CACHE", "SQL_CACHE",
     "SQL_CALC_FOUND_ROWS", "STRAIGHT_JOIN", "SQL_SMALL_RESULT", "SQL_BIG_RESULT",
-    "SQL_BUFFER_RESULT", "RETURNING", "WITH", "AS"})
+    "SQL_BUFFER_RESULT", "RETURNING", "WITH"})
 _TYPED_LITERAL = frozenset({"DATE", "TIME", "TIMESTAMP"})
 
 
@@ -611,6 +611,9 @@ def _number_slot(tok: str, slots: list[Any]) -> str:
         slots.append(d)
         return slot_name("n", index, len(tok) - tok.index(".") - 1)
     value = int(tok)
+    if value < -_MAX_INT - 1:  # below BIGINT: MariaDB reads it as a DECIMAL literal
+        slots.append(Decimal(value))
+        return slot_name("n", index, 0)
     slots.append(value if value <= _MAX_UINT else Decimal(value))
     if value <= _MAX_INT:
         return slot_name("i", index)

@@ -216,4 +216,4 @@ def test_scanned_shape_is_the_plan_key(session: SqliteSession,
     session.execute("CREATE TABLE t (id int)")
     session.execute("SELECT id FROM t WHERE id = 42")
     shape = scan("SELECT id FROM t WHERE id = 42").shape
-    assert (shape, "db", engine.schema_version) in engine.plans
+    assert (shape, "db", engine.schema_version, ("utf8mb4_general_ci", 4)) in engine.plans

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from rampmeter import errors
 from rampmeter.engine.base import Result, ResultSet, UpdateCount
-from rampmeter.engine.sqlite import catalog
+from rampmeter.engine.sqlite import catalog, dbopts
 from rampmeter.engine.sqlite.catalog import (
     ColumnDef,
     IndexDef,
@@ -76,8 +76,8 @@ def create(s: SqliteSession, stmt: Statement) -> Result:
 def _create_database(s: SqliteSession, r: Reader, or_replace: bool) -> Result:
     if_not_exists = r.accept("IF", "NOT", "EXISTS")
     name = r.name()
-    while not r.done:  # [DEFAULT] CHARACTER SET / COLLATE / COMMENT: accepted
-        r.next()
+    cs, coll, comment = dbopts.read_options(r)
+    charset, collation = dbopts.resolve(cs, coll) or dbopts.server_default(s)
     if not valid_database_name(name) or name.lower() in ("main", "temp", INFORMATION_SCHEMA):
         raise ServerError(errors.ER_WRONG_DB_NAME, _shown(name))
     s.txn.implicit_commit()
@@ -89,10 +89,12 @@ def _create_database(s: SqliteSession, r: Reader, or_replace: bool) -> Result:
                     Warning_.of(errors.ER_DB_CREATE_EXISTS, name, level="Note")])
             if not or_replace:
                 raise ServerError(errors.ER_DB_CREATE_EXISTS, name)
-        if not engine.database_exists(name):
+        replaced = engine.database_exists(name)
+        if not replaced:
             engine.create_database_file(name)
+    dbopts.store(s, name, dbopts.DatabaseOptions(charset, collation, comment or ""))
     engine.schema_changed()
-    return UpdateCount(1)
+    return UpdateCount(2 if replaced else 1)  # OR REPLACE: dropped and created, as MariaDB
 
 
 def _shown(name: str) -> str:
@@ -107,7 +109,8 @@ def _create_table(s: SqliteSession, r: Reader, or_replace: bool) -> Result:
     if not r.at("("):
         raise ServerError(errors.ER_NOT_SUPPORTED_YET, "CREATE TABLE ... SELECT")
     schema = s.schema(db)
-    options_charset = _peek_table_charset(r)
+    defaults = dbopts.table_defaults(s, schema if db is None else db)
+    options_charset = _peek_table_charset(r, defaults)
     columns: list[ColumnSpec] = []
     keys: list[KeySpec] = []
     r.expect("(")
@@ -126,7 +129,7 @@ def _create_table(s: SqliteSession, r: Reader, or_replace: bool) -> Result:
     options = read_table_options(r)
     if not columns:
         raise ServerError(1113, message="A table must have at least 1 column")
-    tdef = build_table(table, columns, keys, options)
+    tdef = build_table(table, columns, keys, options, defaults)
     existing = s.find_table(schema, table)
     if existing is not None:
         if if_not_exists:
@@ -144,7 +147,7 @@ def _create_table(s: SqliteSession, r: Reader, or_replace: bool) -> Result:
     return UpdateCount()
 
 
-def _peek_table_charset(r: Reader) -> tuple[str, str]:
+def _peek_table_charset(r: Reader, defaults: dbopts.TableDefaults) -> tuple[str, str]:
     """The table's character set, read ahead from its options (columns inherit it)."""
     depth = 0
     j = r.i
@@ -160,9 +163,9 @@ def _peek_table_charset(r: Reader) -> tuple[str, str]:
     sub = Reader(r.stmt, j + 1)
     try:
         from rampmeter.engine.sqlite.definitions import table_charset
-        return table_charset(read_table_options(sub))
+        return table_charset(read_table_options(sub), (defaults.charset, defaults.collation))
     except ServerError:
-        return "utf8mb4", "utf8mb4_general_ci"
+        return defaults.charset, defaults.collation
 
 
 def _write_table(s: SqliteSession, schema: str, tdef: TableDef, name: str | None = None) -> None:
@@ -335,12 +338,7 @@ def alter(s: SqliteSession, stmt: Statement) -> Result:
     r.accept("ONLINE")
     r.accept("IGNORE")
     if r.accept_any("DATABASE", "SCHEMA"):
-        if r.peek_word() not in ("DEFAULT", "CHARACTER", "CHARSET", "COLLATE", "COMMENT", "") \
-                and not r.done:
-            name = r.name()
-            if not s.engine.database_exists(name):
-                raise ServerError(errors.ER_BAD_DB_ERROR, name)
-        return UpdateCount()  # options: nothing SQLite keeps per file
+        return _alter_database(s, r)
     if not r.accept("TABLE"):
         raise ServerError(errors.ER_NOT_SUPPORTED_YET, " ".join(stmt.words[:2]))
     db, table = r.qualified_name()
@@ -396,6 +394,26 @@ def alter(s: SqliteSession, stmt: Statement) -> Result:
     if rename_to is not None:
         _rename_table(s, schema, new.name, rename_to)
     return result
+
+
+def _alter_database(s: SqliteSession, r: Reader) -> Result:
+    name = s.database
+    if r.peek_word() not in ("DEFAULT", "CHARACTER", "CHARSET", "COLLATE", "COMMENT", "") \
+            and not r.done:
+        name = r.name()
+    if name is None:
+        raise ServerError(errors.ER_NO_DB_ERROR)
+    if not s.engine.database_exists(name):
+        raise ServerError(errors.ER_BAD_DB_ERROR, name)
+    if r.accept("UPGRADE", "DATA", "DIRECTORY", "NAME"):
+        return UpdateCount()
+    cs, coll, comment = dbopts.read_options(r)
+    old = dbopts.load(s, name)
+    charset, collation = dbopts.resolve(cs, coll) or (old.charset, old.collation)
+    s.txn.implicit_commit()
+    dbopts.store(s, name, dbopts.DatabaseOptions(
+        charset, collation, old.comment if comment is None else comment))
+    return UpdateCount(1)
 
 
 def _alter_add(r: Reader, new: TableDef) -> None:

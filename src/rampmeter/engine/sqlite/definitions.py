@@ -158,8 +158,10 @@ def _default_value(r: Reader, col: ColumnDef) -> Default:
 
 def _expr_default(expr: str, col: ColumnDef) -> Default:
     import sqlglot
+
+    from rampmeter.engine.sqlite import dialect
     try:
-        tree = sqlglot.parse_one(expr, read="mysql")
+        tree = dialect.parse(expr)
     except (sqlglot.errors.ParseError, sqlglot.errors.TokenError):
         raise ServerError(errors.ER_INVALID_DEFAULT, col.name) from None
     from sqlglot import exp
@@ -462,15 +464,19 @@ def check_column_name(name: str) -> None:
 
 
 def build_table(name: str, columns: list[ColumnSpec], keys: list[KeySpec],
-                options: dict[str, Any]) -> TableDef:
-    """The TableDef of a CREATE TABLE (module rules: names, checks, MariaDB's errors)."""
+                options: dict[str, Any], defaults: Any = None) -> TableDef:
+    """The TableDef of a CREATE TABLE (module rules: names, checks, MariaDB's errors);
+    `defaults`: the dbopts.TableDefaults of its database and session."""
+    from rampmeter.engine.sqlite.dbopts import engine_name
     check_table_name(name)
     for spec in columns:
         check_column_name(spec.column.name)
-    charset, collation = table_charset(options)
+    charset, collation = table_charset(
+        options, (defaults.charset, defaults.collation) if defaults else None)
+    engine = options.get("ENGINE") or (defaults.engine if defaults else "InnoDB")
     tdef = TableDef(name, [c.column for c in columns], charset=charset, collation=collation,
                     comment=str(options.get("COMMENT", "") or ""),
-                    engine=str(options.get("ENGINE", "InnoDB")))
+                    engine=engine_name(str(engine)))
     seen: set[str] = set()
     for c in tdef.columns:
         if c.name.lower() in seen:
@@ -556,7 +562,8 @@ def build_table(name: str, columns: list[ColumnSpec], keys: list[KeySpec],
     return tdef
 
 
-def table_charset(options: dict[str, Any]) -> tuple[str, str]:
+def table_charset(options: dict[str, Any],
+                  default: tuple[str, str] | None = None) -> tuple[str, str]:
     cs_name = options.get("CHARSET")
     coll_name = options.get("COLLATE")
     if coll_name:
@@ -572,4 +579,4 @@ def table_charset(options: dict[str, Any]) -> tuple[str, str]:
         if cs is None:
             raise ServerError(errors.ER_UNKNOWN_CHARACTER_SET, cs_name)
         return cs.name, cs.default_collation
-    return "utf8mb4", "utf8mb4_general_ci"
+    return default or ("utf8mb4", "utf8mb4_general_ci")

@@ -193,6 +193,8 @@ def run(s: SqliteSession, stmt: Statement, params: Sequence[Any]) -> ResultSet |
                     ex.null_into(store.column, store.row, multi=plan.rows > 1 or
                                  plan.kind == "UPDATE"))
             continue
+        if store.slot[0] == "x" and type(value) is bytes and store.column.type.is_numeric:
+            value = int.from_bytes(value, "big")  # 0x01 into a number column is 1
         bound[store.slot] = sqlite_value(ex.convert(store.column, value, store.row))
     for slot, value in plan.fixed.items():
         bound[slot] = value

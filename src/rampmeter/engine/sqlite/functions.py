@@ -29,6 +29,8 @@ from rampmeter import errors
 from rampmeter.engine import values
 from rampmeter.engine.base import SessionContext, WaitHook, WaitReason
 from rampmeter.engine.locks import LockTable, WaitAborted
+from rampmeter.engine.sqlite import funclib
+from rampmeter.engine.sqlite.functions_time import session_now
 from rampmeter.engine.types import SqlType
 from rampmeter.engine.values import parse_number
 from rampmeter.errors import ServerError
@@ -71,6 +73,8 @@ class Host(Protocol):
     def row_deleted(self, *old: Any) -> None: ...
 
     def user_locks(self) -> UserLocks: ...
+
+    statement_state: dict[Any, Any]  # functions' state for the current statement (RAND, NOW)
 
 
 class UserLocks(Protocol):
@@ -218,6 +222,12 @@ def uarith(op: str, a: Any, b: Any, text: str) -> Any:
     return _as_sqlite_int(r)
 
 
+def _double_text(v: float) -> str:
+    """A double as MariaDB prints one: shortest digits, exponent without '+'."""
+    text = repr(v)
+    return text.replace("e+", "e")
+
+
 def _too_many_rows() -> None:
     raise ServerError(1242, message="Subquery returns more than 1 row", sqlstate="21000")
 
@@ -358,6 +368,8 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
 
     def sysvar(name: str, scope: str | None) -> Any:
         value = host.context.system_variable(name, scope)
+        if isinstance(value, Decimal):  # a DOUBLE variable shown with 6 decimals
+            return str(value)
         return int(value) if isinstance(value, bool) else value
 
     def uservar(name: str) -> Any:
@@ -529,6 +541,53 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         del problem
         return format(q, "f")  # text: SQLite's REAL would lose the digits beyond 15
 
+    def to_number(v: Any, kind: str) -> Any:
+        """A string compared with a number, read as MariaDB reads it (compare.py)."""
+        if v is None or isinstance(v, (int, float)):
+            return v
+        text = v.decode("latin-1") if isinstance(v, bytes) else str(v)
+        num, whole = parse_number(text)
+        if num is None or not whole:
+            host.warn(errors.ER_TRUNCATED_WRONG_VALUE,
+                      f"Truncated incorrect {kind} value: '{_show(v)}'")
+        if num is None:
+            return 0
+        if isinstance(num, Decimal):
+            return int(num) if num == num.to_integral_value() and abs(num) < 2**63 \
+                else float(num)
+        return num
+
+    def cast_signed(v: Any, kind: str) -> Any:
+        """CAST(v AS SIGNED) as MariaDB: decimals round half up, doubles half even, text
+        reads its leading integer (1292 when more follows), out of range is clipped (1916)
+        or, for text and unsigned values, wraps to 64 bits."""
+        if v is None:
+            return None
+        if kind == "x" and isinstance(v, bytes):
+            n = int.from_bytes(v[-8:], "big")
+        elif isinstance(v, str) and v[:1] == "~" or kind == "i":
+            n = _signed_int(v)
+        elif kind in ("d", "f") and isinstance(v, (int, float)):
+            if isinstance(v, float) and not -9.3e18 < v < 9.3e18:
+                host.warn(1916, f"Got overflow when converting '{_double_text(v)}' to "
+                          "SIGNED BIGINT. Value truncated", level="Note")
+                return 2**63 - 1 if v > 0 else -2**63
+            n = round(v) if kind == "f" else int(Decimal(repr(v)).to_integral_value(
+                ROUND_HALF_UP))
+        else:
+            text = _show(v)
+            m = re.match(r"\s*[-+]?\d+", text)
+            n = int(m.group(0)) if m else 0
+            if not m or text[m.end():].strip():
+                host.warn(errors.ER_TRUNCATED_WRONG_VALUE,
+                          f"Truncated incorrect INTEGER value: '{text}'")
+            elif abs(n) >= 2**64:
+                host.warn(errors.ER_TRUNCATED_WRONG_VALUE,
+                          f"Truncated incorrect INTEGER value: '{text}'")
+            n = max(min(n, _U64), -2**63)
+        n &= _U64
+        return n - (1 << 64) if n >= 2**63 else n
+
     def cast_unsigned(v: Any) -> Any:
         if v is None:
             return None
@@ -537,6 +596,11 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
             host.warn(errors.ER_UNKNOWN_ERROR, "Cast to unsigned converted negative integer "
                       "to it's positive complement", level="Note")
         return _as_sqlite_int(n & _U64)
+
+    def clock(fsp: Any = 0) -> str:
+        n = max(0, min(int(_number(fsp)), 6))
+        text = session_now(host).strftime("%Y-%m-%d %H:%M:%S.%f")
+        return text[:20 + n] if n else text[:19]
 
     ctx = host.context
     fns: list[tuple[str, int, Callable[..., Any]]] = [
@@ -549,10 +613,10 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         ("last_insert_id", 0, lambda: host.last_insert_id),
         ("last_insert_id", 1, set_last_insert_id),
         ("found_rows", 0, host.found_rows), ("row_count", 0, host.row_count),
-        ("rm_now", 0, now_text), ("rm_now", 1, now_text),
-        ("rm_curdate", 0, lambda: _now().strftime("%Y-%m-%d")),
-        ("rm_curtime", 0, lambda: now_text()[11:]),
-        ("rm_curtime", 1, lambda fsp: now_text(fsp)[11:]),
+        ("rm_now", 0, clock), ("rm_now", 1, clock),
+        ("rm_curdate", 0, lambda: clock()[:10]),
+        ("rm_curtime", 0, lambda: clock()[11:]),
+        ("rm_curtime", 1, lambda fsp: clock(fsp)[11:]),
         ("rm_utc_timestamp", 0,
          lambda: dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M:%S")),
         ("rm_unix_timestamp", 0, lambda: int(time.time())),
@@ -589,6 +653,7 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         ("unhex", 1, unhex),
         ("rm_cast_decimal", 3, guarded(cast_decimal)),
         ("rm_cast_unsigned", 1, guarded(cast_unsigned)),
+        ("rm_cast_signed", 2, guarded(cast_signed)),
         ("rm_microsecond", 1, _microsecond),
         ("rm_utc_timestamp", 1, lambda fsp: _utc_text(fsp)),
         ("rm_utc_time", 0, lambda: _utc_text(0)[11:]),
@@ -599,3 +664,6 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
     ]
     for name, nargs, fn in fns:
         handle.create_function(name, nargs, fn)
+    # deterministic: `id = rm_num(?)` keeps id's index usable (compare.py)
+    handle.create_function("rm_num", 2, to_number, deterministic=True)
+    funclib.install(handle, host)

@@ -99,8 +99,14 @@ def merge(types: list[SqlType | None]) -> SqlType | None:
 
 
 class Typer:
-    def __init__(self, column_type: Lookup) -> None:
+    def __init__(self, column_type: Lookup, collation: str = "utf8mb4_general_ci",
+                 div_precision: int = DIV_PRECISION_INCREMENT) -> None:
+        """`collation`: collation_connection, the character set and collation of literals;
+        `div_precision`: div_precision_increment."""
         self._column_type = column_type
+        coll = charsets.collation(collation) or charsets.default_collation("utf8mb4")
+        self.text = T.varchar(255, coll.charset, coll.name)
+        self.div_precision = div_precision
 
     def infer(self, node: exp.Expression) -> SqlType | None:
         try:
@@ -112,14 +118,16 @@ class Typer:
         if isinstance(e, (exp.Alias, exp.Paren)):
             return self._infer(e.this)
         if isinstance(e, exp.Placeholder):
-            return _placeholder_type(e.name)
+            t = _placeholder_type(e.name)
+            return self.text if t is _TEXT else t
         if isinstance(e, exp.Column):
             if isinstance(e.this, exp.Star):
                 return None
             return self._column_type(e.table or None, e.name)
         if isinstance(e, exp.Literal):
             if e.is_string:
-                return T.varchar(len(e.name))
+                return T.varchar(len(e.name), self.text.charset or "utf8mb4",
+                                 self.text.collation)
             text = e.name
             if "e" in text.lower():
                 return T.DOUBLE
@@ -144,7 +152,7 @@ class Typer:
             if a is None or b is None:
                 return None
             if _exact(a) and _exact(b):
-                s = _scale(a) + DIV_PRECISION_INCREMENT
+                s = _scale(a) + self.div_precision
                 whole = (a.width or 10) - _scale(a) + _scale(b)
                 return T.decimal(whole + s, s)
             return T.DOUBLE
@@ -174,7 +182,7 @@ class Typer:
             if t is None:
                 return None
             if _exact(t):
-                return T.decimal((t.width or 20) + 4, _scale(t) + DIV_PRECISION_INCREMENT)
+                return T.decimal((t.width or 20) + 4, _scale(t) + self.div_precision)
             return T.DOUBLE
         if isinstance(e, (exp.Min, exp.Max)):
             return self._infer(e.this)
@@ -248,7 +256,7 @@ class Typer:
             name = e.name.upper()
             if name in _FSP_FUNCTIONS and e.expressions:
                 return SqlType(_FSP_FUNCTIONS[name], None, _fsp_arg(e.expressions[0]))
-            return _anonymous(name)
+            return _anonymous(name) or library_type(self, name, list(e.expressions))
         if isinstance(e, exp.JSONExtract):
             return T.longtext()
         if isinstance(e, exp.PropertyEQ):
@@ -327,6 +335,51 @@ _FSP_FUNCTIONS = {"NOW": "datetime", "SYSDATE": "datetime", "LOCALTIMESTAMP": "d
 
 def _anonymous(name: str) -> SqlType | None:
     return _ANON.get(name)
+
+
+def library_type(typer: Typer, name: str, args: list[exp.Expression]) -> SqlType | None:
+    """The result type of a call of the function library (funclib.py)."""
+    from rampmeter.engine.sqlite import funclib
+    fn = funclib.lookup(name)
+    if fn is None:
+        return None
+    if name in ("DATE_ADD", "DATE_SUB", "ADDDATE", "SUBDATE", "TIMESTAMPADD"):
+        return _date_add_type(typer, name, args)
+    if name in ("ADDTIME", "SUBTIME") and args:
+        t = typer.infer(args[0])
+        return t if t is not None and t.is_temporal else T.varchar(26)
+    return fn.result_type([typer.infer(a) for a in args])
+
+
+def _date_add_type(typer: Typer, name: str, args: list[exp.Expression]) -> SqlType | None:
+    """DATE_ADD(d, INTERVAL n unit): a DATE stays a DATE by days or more, a DATETIME stays
+    one; anything else is a string (MariaDB's rule)."""
+    base = args[-1] if name == "TIMESTAMPADD" else args[0] if args else None
+    unit = args[0].name if name == "TIMESTAMPADD" and args else ""
+    if len(args) > 1 and isinstance(args[1], exp.Interval) and args[1].args.get("unit"):
+        unit = args[1].args["unit"].name
+    t = typer.infer(base) if base is not None else None
+    timed = any(p in unit.upper() for p in ("HOUR", "MINUTE", "SECOND"))
+    if t is not None and t.name == "date":
+        return T.DATETIME if timed else T.DATE
+    if t is not None and t.name in ("datetime", "timestamp"):
+        return SqlType("datetime", None, 6 if "MICRO" in unit.upper() else t.fsp)
+    return T.varchar(29)
+
+
+def number_kind(t: SqlType | None) -> str:
+    """How a value of type t turns into an integer (functions.cast_signed): i integer,
+    d exact decimal (rounded half up), f double (rounded half even), x binary string
+    (its bytes), s text (its leading digits)."""
+    if t is None:
+        return "s"
+    if t.is_integer or t.name in ("bit", "year"):
+        return "i"
+    if t.is_decimal:
+        return "d"
+    if t.is_numeric:
+        return "f"
+    return "x" if t.is_binary_string else "s"
 
 
 def charset_of(t: SqlType | None) -> str | None:

@@ -79,6 +79,7 @@ class SqliteSession(EngineSession):
         self._cancelled = False
         self._wake = threading.Event()
         self._function_error: ServerError | None = None
+        self.statement_state: dict[Any, Any] = {}  # functions' state for one statement
         self.handle = Handle(engine, self.cancelled)
         self.txn = Transactions(self.handle, engine.locks, waiting, cancelled=self.cancelled,
                                 lock_timeout=self._lock_timeout,
@@ -167,6 +168,8 @@ class SqliteSession(EngineSession):
         if self._wake.is_set():  # clear() takes the event's lock: only when needed
             self._wake.clear()
         self._function_error = None
+        if self.statement_state:
+            self.statement_state = {}
 
     # --- what functions.py may ask ------------------------------------------------------------
     def function_failed(self, error: ServerError) -> None:
@@ -262,10 +265,11 @@ class SqliteSession(EngineSession):
 
     def plan(self, stmt: Statement) -> Plan:
         engine = self.engine
-        key = (stmt.shape, self._db, engine.schema_version)
+        settings = self.context.translation
+        key = (stmt.shape, self._db, engine.schema_version, settings)
         plan = engine.cached_plan(key)
         if plan is None:
-            plan = translate(stmt, self._db, self.table_def)
+            plan = translate(stmt, self._db, self.table_def, settings)
             engine.cache_plan(key, plan)
         return plan
 

@@ -68,7 +68,8 @@ def where(s: SqliteSession, expr: str, columns: list[Column], rows: Rows) -> Row
     """The rows for which the MySQL expression `expr` over the answer's columns is true."""
     names = [c.name for c in columns]
     try:
-        tree = sqlglot.parse_one(f"SELECT * FROM rm_show WHERE {expr}", read="mysql")
+        from rampmeter.engine.sqlite import dialect
+        tree = dialect.parse(f"SELECT * FROM rm_show WHERE {expr}")
         cond = tree.args["where"].this.sql(dialect="sqlite")
     except (sqlglot.errors.ParseError, sqlglot.errors.TokenError, KeyError):
         raise ServerError(errors.ER_PARSE_ERROR, expr[:80], 1) from None
@@ -224,10 +225,10 @@ def _show_create(s: SqliteSession, r: Reader) -> Result:
         r.end()
         if not s.engine.database_exists(name):
             raise ServerError(errors.ER_BAD_DB_ERROR, name)
+        from rampmeter.engine.sqlite import dbopts
         return ResultSet([text_column("Database", length=64),
                           text_column("Create Database", length=1024)],
-                         [(name, f"CREATE DATABASE `{name}` /*!40100 DEFAULT CHARACTER SET "
-                           "utf8mb4 COLLATE utf8mb4_general_ci */")])
+                         [(name, dbopts.show_create(name, dbopts.load(s, name)))])
     if r.accept("TABLE"):
         db, table = r.qualified_name()
         r.end()

@@ -36,8 +36,9 @@ from sqlglot import exp
 from rampmeter import errors
 from rampmeter.engine import types as T
 from rampmeter.engine import values
+from rampmeter.engine.sqlite import compare, dialect, funcmap
 from rampmeter.engine.sqlite.catalog import ColumnDef, TableDef, implicit_default
-from rampmeter.engine.sqlite.infer import Typer, charset_of, is_unsigned_integer
+from rampmeter.engine.sqlite.infer import Typer, charset_of, is_unsigned_integer, number_kind
 from rampmeter.engine.types import SqlType
 from rampmeter.errors import ServerError
 from rampmeter.sql import charsets, lexer
@@ -111,7 +112,7 @@ class Plan:
 def parse(stmt: Statement, text: str) -> exp.Expression:
     """sqlglot's MySQL tree of `text` (the shape, or a rewrite of it); 1064 on failure."""
     try:
-        tree = sqlglot.parse_one(text, read="mysql")
+        tree = dialect.parse(text)
     except sqlglot.errors.ParseError as e:
         raise _syntax(stmt, text, e) from None
     except (sqlglot.errors.TokenError, RecursionError, ValueError):
@@ -195,7 +196,9 @@ class _Tables:
         return None
 
 
-def translate(stmt: Statement, database: str | None, lookup: TableLookup) -> Plan:
+def translate(stmt: Statement, database: str | None, lookup: TableLookup,
+              settings: tuple[str, int] = ("utf8mb4_general_ci", 4)) -> Plan:
+    """`settings`: the session's (collation_connection, div_precision_increment)."""
     kind = stmt.kind
     shape = stmt.shape
     text = shape
@@ -212,7 +215,7 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup) -> Pla
     plan = Plan("", kind, infoschema=tuple(dict.fromkeys(infoschema)))
     plan.databases = tuple(dict.fromkeys(
         db for db, _t, _d in tables.by_alias.values() if db.lower() != INFORMATION_SCHEMA))
-    typer = Typer(tables.column_type)
+    typer = Typer(tables.column_type, *settings)
     if isinstance(tree, exp.Insert):
         _plan_insert(tree, stmt, plan, tables, typer, replace=kind == "REPLACE")
     elif isinstance(tree, exp.Update):
@@ -229,6 +232,8 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup) -> Pla
         if select is not None and kind != "DO":
             plan.outputs = _outputs(select, stmt, tables, typer)
     _typed_rewrites(tree, typer)
+    funcmap.rewrite(tree, typer)
+    compare.rewrite(tree, typer, stmt.dialect.backslash_escapes)
     _rewrite(tree)
     plan.sql = _generate(tree, plan)
     return plan
@@ -265,9 +270,8 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
     # Then top-down; a replacement keeps the original children (moved, not copied), so the
     # walk still reaches them and nested rewrites land in the tree.
     for node in list(tree.walk()):
-        if isinstance(node, (exp.Add, exp.Sub, exp.Mul, exp.IntDiv)) and (
-                is_unsigned_integer(typer.infer(node.this)) or
-                is_unsigned_integer(typer.infer(node.expression))):
+        if isinstance(node, (exp.Add, exp.Sub, exp.Mul, exp.IntDiv)) and _unsigned_math(
+                typer.infer(node.this), typer.infer(node.expression)):
             # unsigned 64-bit arithmetic, which SQLite's signed integers cannot do
             op = {exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.IntDiv: "DIV"}[type(node)]
             text = exp.Literal.string(node.sql("mysql")[:64])
@@ -330,6 +334,15 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
                 t = typer.infer(arg)
                 if t is not None and t.is_decimal:
                     _wrap(arg, lambda a, s=t.scale or 0: _decimal_text(a, s))
+
+
+def _unsigned_math(a: SqlType | None, b: SqlType | None) -> bool:
+    """Integer arithmetic with an UNSIGNED side (a decimal or double side makes it decimal or
+    double arithmetic instead, which SQLite does)."""
+    if not (is_unsigned_integer(a) or is_unsigned_integer(b)):
+        return False
+    return not any(t is not None and (t.is_decimal or t.is_numeric and not t.is_integer)
+                   for t in (a, b))
 
 
 def _wrap(node: exp.Expression, make) -> None:
@@ -401,6 +414,9 @@ def _rewrite_cast(node: exp.Cast, typer: Typer) -> None:
                            exp.Literal.number(scale)))
     elif dtype in (D.UBIGINT, D.UINT, D.USMALLINT, D.UTINYINT, D.UMEDIUMINT):
         node.replace(_call("rm_cast_unsigned", node.this))
+    elif dtype in (D.BIGINT, D.INT, D.SMALLINT, D.TINYINT, D.MEDIUMINT):
+        node.replace(_call("rm_cast_signed", node.this,
+                           exp.Literal.string(number_kind(typer.infer(node.this)))))
     elif dtype in (D.CHAR, D.VARCHAR, D.NCHAR, D.NVARCHAR, D.TEXT):
         t = typer.infer(node.this)
         if t is not None and t.is_decimal:
@@ -582,7 +598,7 @@ class _Values:
             return self.synthetic(d.value)
         if d.kind == "now":
             return _now_call(col)
-        return self.value(sqlglot.parse_one(d.value, read="mysql"), col, row)
+        return self.value(dialect.parse(d.value), col, row)
 
 
 def _is_default(node: exp.Expression) -> bool:
@@ -735,6 +751,7 @@ _FUNCTION_NODES: dict[type[exp.Expression], str] = {
     exp.UtcTime: "rm_utc_time",
     exp.UtcDate: "rm_utc_date",
     exp.Localtime: "rm_now",
+    exp.Localtimestamp: "rm_now",
 }
 _ANONYMOUS = {"USER": "rm_user", "SYSTEM_USER": "rm_user", "NOW": "rm_now",
               "SYSDATE": "rm_now", "LOCALTIMESTAMP": "rm_now", "SCHEMA": "rm_database",

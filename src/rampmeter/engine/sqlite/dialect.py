@@ -1,0 +1,36 @@
+"""sqlglot's MySQL reader as rampmeter reads MariaDB: `parse(text)`.
+
+Rules:
+- The functions of rampmeter's library (funclib.py) parse as plain calls (exp.Anonymous, the
+  arguments as written). sqlglot's portable nodes rewrite some of them on the way in
+  (TO_DAYS(x) becomes DATEDIFF(x, '0000-01-01') + 1, DATE_FORMAT's format becomes strftime's,
+  WEEK(x) wraps x in DATE(...)), which loses MariaDB's meaning; funcmap.py turns the calls
+  into the library's mf_ functions instead.
+- Forms with their own syntax (EXTRACT(unit FROM x), TRIM(LEADING s FROM x),
+  SUBSTRING(x FROM n FOR m), POSITION(s IN x), CHAR(n USING cs), INTERVAL n unit) keep
+  sqlglot's parsing; funcmap.py reads the nodes.
+- Everything else is sqlglot's MySQL dialect.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlglot
+from sqlglot.dialects.mysql import MySQL
+
+from rampmeter.engine.sqlite import funclib
+from rampmeter.engine.sqlite.funcmap import TYPE_FUNCTIONS
+
+funclib._load()
+
+
+class RampMySQL(MySQL):
+    class Parser(MySQL.Parser):
+        FUNCTIONS = {name: builder for name, builder in MySQL.Parser.FUNCTIONS.items()
+                     if name not in funclib.LIBRARY and name not in TYPE_FUNCTIONS}
+
+
+def parse(text: str) -> Any:
+    """sqlglot's tree of one MariaDB statement or expression (raises sqlglot's errors)."""
+    return sqlglot.parse_one(text, read=RampMySQL)
