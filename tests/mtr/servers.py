@@ -305,9 +305,13 @@ class MariaDB(Server):
 class Rampmeter(Server):
     kind = "rampmeter"
 
-    def __init__(self, workdir: Path, python: str = sys.executable) -> None:
+    def __init__(self, workdir: Path, python: str = sys.executable,
+                 source: Path | None = None) -> None:
+        """`source`: a copy of src/ to run from (the run's snapshot), else the installed
+        package."""
         super().__init__(workdir)
         self.python = python
+        self.source = source
         self.datadir = self.vardir / "mysqld.1" / "data"
 
     def start(self) -> None:
@@ -322,6 +326,9 @@ class Rampmeter(Server):
                f"--datadir={self.datadir}", f"--log-error={self.log}",
                "--sqlite-synchronous=OFF"]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        if self.source is not None:
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(self.source),
+                                                              env.get("PYTHONPATH"))))
         self.process = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                         stdin=subprocess.DEVNULL, start_new_session=True, env=env)
         m = _wait_log(self.process, self.log, r"port: (\d+)")

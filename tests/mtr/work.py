@@ -8,6 +8,8 @@ Rules:
   outcome, or when that check fails, the server is restarted from a fresh data directory: a
   test stopped half-way leaves users, variables, locks or sessions behind, and the next test
   must not pay for it.
+- rampmeter runs from a copy of src/ taken when the run starts, so a run measures one state
+  of the code even while it is being edited.
 - Every server is stopped when the run ends, also on Ctrl-C or an exception.
 """
 
@@ -69,7 +71,12 @@ def run_all(kind: str, names: list[str], jobs: int, timeout: float,
             template.build()
             workers = [Worker(lambda d: MariaDB(d, template), root, i) for i in range(jobs)]
         else:
-            workers = [Worker(Rampmeter, root, i) for i in range(jobs)]
+            # a copy of src/ taken now: edits made while the run goes do not reach it
+            source = root / "src"
+            shutil.copytree(Path(__file__).resolve().parents[2] / "src", source,
+                            ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+            workers = [Worker(lambda d: Rampmeter(d, source=source), root, i)
+                       for i in range(jobs)]
         return _drive(workers, names, timeout, kind, echo, keep_going)
     finally:
         shutil.rmtree(root, ignore_errors=True)

@@ -124,9 +124,10 @@ class SessionContext(Protocol):
         ...
 
     @property
-    def translation(self) -> tuple[str, int]:
+    def translation(self) -> tuple[str, int, int]:
         """The session variables that change how a statement is translated:
-        (collation_connection, div_precision_increment). Engines key cached plans on it."""
+        (collation_connection, div_precision_increment, sql_select_limit). Engines key cached
+        plans on it."""
         ...
 
     def user_variable(self, name: str) -> Any:

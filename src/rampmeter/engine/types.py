@@ -58,10 +58,12 @@ _ALIASES = {"integer": "int", "int4": "int", "int1": "tinyint", "int2": "smallin
             "national char": "char", "nchar": "char", "national character": "char",
             "national varchar": "varchar", "nvarchar": "varchar",
             "national character varying": "varchar", "nchar varchar": "varchar",
+            "nchar varying": "varchar", "national char varying": "varchar",
             "long varchar": "mediumtext", "long": "mediumtext", "long varbinary": "mediumblob",
             "char byte": "binary", "bool": "tinyint", "boolean": "tinyint"}
 _NATIONAL = {"national char", "nchar", "national character", "national varchar", "nvarchar",
-             "national character varying", "nchar varchar"}
+             "national character varying", "nchar varchar", "nchar varying",
+             "national char varying"}
 MAX_DECIMAL_PRECISION = 65
 MAX_DECIMAL_SCALE = 38
 MAX_FSP = 6

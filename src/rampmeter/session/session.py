@@ -93,9 +93,9 @@ class EngineContext:
         return self._s.system_variable(name, scope)
 
     @property
-    def translation(self) -> tuple[str, int]:
+    def translation(self) -> tuple[str, int, int]:
         v = self._s.vars
-        return v["collation_connection"], v["div_precision_increment"]
+        return v["collation_connection"], v["div_precision_increment"], v["sql_select_limit"]
 
     def user_variable(self, name: str) -> Any:
         return self._s.user_variable(name)

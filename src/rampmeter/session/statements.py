@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.engine.base import PreparedStatement, Result
 from rampmeter.errors import ServerError
-from rampmeter.session import admin, show
+from rampmeter.session import admin, setfor, show
 from rampmeter.sql.statement import Statement
 
 if TYPE_CHECKING:
@@ -104,6 +104,8 @@ def _session_route(words: Sequence[str]) -> Route | None:
 
 def execute(s: Session, stmt: Statement) -> Result:
     words = stmt.words
+    if setfor.is_set_for(words):
+        return setfor.run(s, stmt, execute)
     name = com_name(words)
     if name:
         s.counters[name] += 1

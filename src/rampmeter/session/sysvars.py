@@ -82,6 +82,12 @@ def assign(s: Session, scope: str | None, name: str, value: Any, *,
         if opt.name in PAIRED and not default:
             value = paired(opt.name, value)[opt.name]
         warnings = s.ctx.variables.set(opt.name, value, default=default)
+        gv = s.ctx.variables
+        if opt.name in ("max_allowed_packet", "net_buffer_length") and \
+                gv["max_allowed_packet"] < gv["net_buffer_length"]:
+            warnings = [*warnings, Warning_("Warning", 1708, "The value of "
+                        "'max_allowed_packet' should be no less than the value of "
+                        "'net_buffer_length'")]
         if opt.name in PAIRED:
             for key, v in paired(opt.name, s.ctx.variables[opt.name]).items():
                 s.ctx.variables.set_internal(key, v)

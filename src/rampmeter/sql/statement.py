@@ -196,7 +196,8 @@ def scan_all(text: str, dialect: Dialect = DEFAULT,
 class _Item:
     """The select list being named (see `items`)."""
 
-    __slots__ = ("depth", "start", "names", "markers", "tokens", "literal", "active")
+    __slots__ = ("depth", "start", "names", "markers", "tokens", "literal", "active", "last",
+                 "prev")
 
     def __init__(self, depth: int, start: int) -> None:
         self.depth = depth
@@ -206,8 +207,13 @@ class _Item:
         self.tokens = 0          # significant tokens in the current item
         self.literal: Any = None  # the value when the item so far is one string literal
         self.active = True
+        self.last = start        # where the item's last significant token ends
+        self.prev = start        # ... and the one before it (the token closing the item)
 
     def close(self, text: str, end: int) -> None:
+        last = self.last if self.last <= end else self.prev
+        if self.start < last < end:
+            end = last  # a comment after the item is not part of its name
         if self.literal is not None and self.tokens == 1:
             # MariaDB names a lone string literal by its value: '' when the value is not valid
             # UTF-8, and a NUL shown as \x00
@@ -334,6 +340,7 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                     toks.append(Token("word", tok, start, end))
                 if item is not None and item.active:
                     item.tokens += 1
+                    item.prev, item.last = item.last, end
                 if parametrize:
                     action = word_action(upper)
                     if intro is not None:
@@ -394,6 +401,8 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                 close = text.find("*/", end)
                 if close < 0:
                     raise syntax_error(text, start)
+                if item is not None and item.active:  # a skipped version comment: not named
+                    item.markers.append((start, close + 2))
                 restart = close + 2
                 break
             if kind == "xclose" and in_exec:
@@ -434,6 +443,7 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                                   tok, start, end))
             if item is not None and item.active:
                 item.tokens += 1
+                item.prev, item.last = item.last, end
 
             if kind == "str" or kind == "dq" and dq == "str":
                 value: Any = string_value(tok, backslash)
@@ -553,7 +563,7 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
             elif tok == "," and item is not None and item.active and depth == item.depth:
                 item.tokens -= 1
                 item.close(text, start)
-                item.start = end
+                item.start = item.last = item.prev = end
             pending_type_paren = False
             if tok == "-" and parametrize and not _is_alias(prev, prev_kind) and \
                     prev_kind != "str":

@@ -35,7 +35,7 @@ class FakeContext:
             "character_set_server": "utf8mb4", "collation_server": "utf8mb4_general_ci",
             "default_storage_engine": "InnoDB", "timestamp": 0.0,
             "collation_connection": "utf8mb4_general_ci", "div_precision_increment": 4,
-            "default_week_format": 0,
+            "default_week_format": 0, "sql_select_limit": 2**64 - 1,
         }
         self.client_found_rows = False
         self.row_count = -1
@@ -53,8 +53,9 @@ class FakeContext:
         return self.variables[key]
 
     @property
-    def translation(self) -> tuple[str, int]:
-        return self.variables["collation_connection"], self.variables["div_precision_increment"]
+    def translation(self) -> tuple[str, int, int]:
+        v = self.variables
+        return v["collation_connection"], v["div_precision_increment"], v["sql_select_limit"]
 
     def user_variable(self, name: str) -> Any:
         return self.user_variables.get(name.lower())

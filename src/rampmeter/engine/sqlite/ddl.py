@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from rampmeter import errors
 from rampmeter.engine.base import Result, ResultSet, UpdateCount
-from rampmeter.engine.sqlite import catalog, dbopts
+from rampmeter.engine.sqlite import catalog, dbopts, routines
 from rampmeter.engine.sqlite.catalog import (
     ColumnDef,
     IndexDef,
@@ -75,6 +75,9 @@ def create(s: SqliteSession, stmt: Statement) -> Result:
 
 def _create_database(s: SqliteSession, r: Reader, or_replace: bool) -> Result:
     if_not_exists = r.accept("IF", "NOT", "EXISTS")
+    if if_not_exists and or_replace:
+        raise ServerError(1221, message="Incorrect usage of OR REPLACE and IF NOT EXISTS",
+                          sqlstate="HY000")
     name = r.name()
     cs, coll, comment = dbopts.read_options(r)
     charset, collation = dbopts.resolve(cs, coll) or dbopts.server_default(s)
@@ -90,10 +93,15 @@ def _create_database(s: SqliteSession, r: Reader, or_replace: bool) -> Result:
             if not or_replace:
                 raise ServerError(errors.ER_DB_CREATE_EXISTS, name)
         replaced = engine.database_exists(name)
-        if not replaced:
-            engine.create_database_file(name)
+    current = s.database
+    if replaced:  # OR REPLACE: drop it (tables and all), then create it anew
+        _drop_database_named(s, name)
+    with engine.lock:
+        engine.create_database_file(name)
     dbopts.store(s, name, dbopts.DatabaseOptions(charset, collation, comment or ""))
     engine.schema_changed()
+    if replaced and current is not None and current.lower() == name.lower():
+        s.use(current)
     return UpdateCount(2 if replaced else 1)  # OR REPLACE: dropped and created, as MariaDB
 
 
@@ -245,6 +253,9 @@ def drop(s: SqliteSession, stmt: Statement) -> Result:
         return _drop_index(s, db, table, iname, if_exists)
     if r.at("VIEW"):
         raise ServerError(errors.ER_NOT_SUPPORTED_YET, "DROP VIEW")
+    kind = r.accept_any(*routines.KINDS)
+    if kind:
+        return routines.drop(s, r, kind)
     raise ServerError(errors.ER_NOT_SUPPORTED_YET, " ".join(stmt.words[:3]))
 
 
@@ -252,6 +263,12 @@ def _drop_database(s: SqliteSession, r: Reader) -> Result:
     if_exists = r.accept("IF", "EXISTS")
     name = r.name()
     r.end()
+    if len(name) > 64:
+        raise ServerError(errors.ER_WRONG_DB_NAME, _shown(name))
+    return _drop_database_named(s, name, if_exists)
+
+
+def _drop_database_named(s: SqliteSession, name: str, if_exists: bool = False) -> Result:
     if name.lower() == INFORMATION_SCHEMA:
         user = s.context.user
         raise ServerError(errors.ER_DBACCESS_DENIED_ERROR, user.split("@")[0],
@@ -305,8 +322,9 @@ def _drop_tables(s: SqliteSession, r: Reader, temporary: bool) -> Result:
             s.handle.execute(f"DROP TABLE {q(schema)}.{q(table)}")
             s.handle.execute(meta_table_ddl(schema))
             s.handle.execute(meta_delete_sql(schema), (table,))
-    return UpdateCount(warnings=[Warning_.of(errors.ER_BAD_TABLE_ERROR, t, level="Note")
-                                 for t in missing])
+    # MariaDB names every unknown table in one note: Unknown table 'test.t1,test.t2'
+    return UpdateCount(warnings=[Warning_.of(errors.ER_BAD_TABLE_ERROR, ",".join(missing),
+                                             level="Note")] if missing else [])
 
 
 def _drop_index(s: SqliteSession, db: str | None, table: str, iname: str,

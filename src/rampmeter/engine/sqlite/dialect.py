@@ -17,7 +17,9 @@ from __future__ import annotations
 from typing import Any
 
 import sqlglot
+from sqlglot import exp
 from sqlglot.dialects.mysql import MySQL
+from sqlglot.tokens import TokenType
 
 from rampmeter.engine.sqlite import funclib
 from rampmeter.engine.sqlite.funcmap import TYPE_FUNCTIONS
@@ -31,6 +33,18 @@ class RampMySQL(MySQL):
                      if name not in funclib.LIBRARY and name not in TYPE_FUNCTIONS}
 
 
-def parse(text: str) -> Any:
+class RampMySQLPipes(RampMySQL):
+    """sql_mode PIPES_AS_CONCAT (ANSI, ORACLE, ...): || concatenates."""
+
+    DPIPE_IS_STRING_CONCAT = True
+
+    class Parser(RampMySQL.Parser):
+        DISJUNCTION = {token: node for token, node in RampMySQL.Parser.DISJUNCTION.items()
+                       if token is not TokenType.DPIPE}
+        # binds as tightly as * and /: 'a' || 'b' = 'ab' is ('a' || 'b') = 'ab'
+        FACTOR = {**RampMySQL.Parser.FACTOR, TokenType.DPIPE: exp.DPipe}
+
+
+def parse(text: str, pipes_as_concat: bool = False) -> Any:
     """sqlglot's tree of one MariaDB statement or expression (raises sqlglot's errors)."""
-    return sqlglot.parse_one(text, read=RampMySQL)
+    return sqlglot.parse_one(text, read=RampMySQLPipes if pipes_as_concat else RampMySQL)

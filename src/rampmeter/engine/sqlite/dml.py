@@ -220,9 +220,12 @@ def _query(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any])
         try:
             cur = s.handle.execute(plan.sql, bound)
             rows = cur.fetchall() if cur.description is not None else []
+            found = len(rows)
+            if plan.found_rows_sql:  # SQL_CALC_FOUND_ROWS
+                found = s.handle.execute(plan.found_rows_sql, bound).fetchone()[0]
         except sqlite3.Error as e:
             raise s.sqlite_error(e, plan, bound) from None
-    s.stats.found_rows = len(rows)
+    s.stats.found_rows = found
     if plan.kind == "DO":  # evaluated for its effects; the client gets an OK
         s.stats.row_count = 0
         return UpdateCount(0, warnings=list(s.warnings))

@@ -22,16 +22,14 @@ import re
 import time
 import uuid
 from collections.abc import Callable
-from decimal import ROUND_HALF_UP, Context, Decimal, localcontext
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Protocol
 
 from rampmeter import errors
-from rampmeter.engine import values
 from rampmeter.engine.base import SessionContext, WaitHook, WaitReason
 from rampmeter.engine.locks import LockTable, WaitAborted
-from rampmeter.engine.sqlite import funclib
+from rampmeter.engine.sqlite import funclib, functions_cast
 from rampmeter.engine.sqlite.functions_time import session_now
-from rampmeter.engine.types import SqlType
 from rampmeter.engine.values import parse_number
 from rampmeter.errors import ServerError
 from rampmeter.sql import charsets
@@ -222,12 +220,6 @@ def uarith(op: str, a: Any, b: Any, text: str) -> Any:
     return _as_sqlite_int(r)
 
 
-def _double_text(v: float) -> str:
-    """A double as MariaDB prints one: shortest digits, exponent without '+'."""
-    text = repr(v)
-    return text.replace("e+", "e")
-
-
 def _too_many_rows() -> None:
     raise ServerError(1242, message="Subquery returns more than 1 row", sqlstate="21000")
 
@@ -368,8 +360,8 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
 
     def sysvar(name: str, scope: str | None) -> Any:
         value = host.context.system_variable(name, scope)
-        if isinstance(value, Decimal):  # a DOUBLE variable shown with 6 decimals
-            return str(value)
+        if isinstance(value, Decimal):  # a DOUBLE variable (typed with 6 decimals: infer.py)
+            return float(value)
         return int(value) if isinstance(value, bool) else value
 
     def uservar(name: str) -> Any:
@@ -511,92 +503,6 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
             data = data.ljust(length, b"\0")
         return data
 
-    def cast_temporal(v: Any, kind: str, fsp: int) -> Any:
-        if v is None:
-            return None
-        t = SqlType(kind, None, int(fsp) if kind != "date" else None)
-        stored, problem = values.store(t, v)
-        if problem is not None and not problem.note:
-            host.warn(errors.ER_TRUNCATED_WRONG_VALUE,
-                      f"Incorrect {kind} value: '{_show(v)}'")
-            return None
-        return stored
-
-    def cast_decimal(v: Any, prec: int, scale: int) -> Any:
-        if v is None:
-            return None
-        t = SqlType("decimal", int(prec), int(scale))
-        d, problem = values._to_decimal(v)
-        if d is None:
-            host.warn(errors.ER_TRUNCATED_WRONG_VALUE, f"Truncated incorrect DECIMAL value: "
-                      f"'{_show(v)}'")
-            d = Decimal(0)
-        top = values._decimal_max(t)
-        with localcontext(Context(prec=100)):
-            q = d.quantize(Decimal(1).scaleb(-int(scale)), ROUND_HALF_UP)
-        if abs(q) > top:
-            host.warn(errors.ER_WARN_DATA_OUT_OF_RANGE, "Out of range value for column "
-                      f"'{_show(v)}' at row 1")
-            q = top if q > 0 else -top
-        del problem
-        return format(q, "f")  # text: SQLite's REAL would lose the digits beyond 15
-
-    def to_number(v: Any, kind: str) -> Any:
-        """A string compared with a number, read as MariaDB reads it (compare.py)."""
-        if v is None or isinstance(v, (int, float)):
-            return v
-        text = v.decode("latin-1") if isinstance(v, bytes) else str(v)
-        num, whole = parse_number(text)
-        if num is None or not whole:
-            host.warn(errors.ER_TRUNCATED_WRONG_VALUE,
-                      f"Truncated incorrect {kind} value: '{_show(v)}'")
-        if num is None:
-            return 0
-        if isinstance(num, Decimal):
-            return int(num) if num == num.to_integral_value() and abs(num) < 2**63 \
-                else float(num)
-        return num
-
-    def cast_signed(v: Any, kind: str) -> Any:
-        """CAST(v AS SIGNED) as MariaDB: decimals round half up, doubles half even, text
-        reads its leading integer (1292 when more follows), out of range is clipped (1916)
-        or, for text and unsigned values, wraps to 64 bits."""
-        if v is None:
-            return None
-        if kind == "x" and isinstance(v, bytes):
-            n = int.from_bytes(v[-8:], "big")
-        elif isinstance(v, str) and v[:1] == "~" or kind == "i":
-            n = _signed_int(v)
-        elif kind in ("d", "f") and isinstance(v, (int, float)):
-            if isinstance(v, float) and not -9.3e18 < v < 9.3e18:
-                host.warn(1916, f"Got overflow when converting '{_double_text(v)}' to "
-                          "SIGNED BIGINT. Value truncated", level="Note")
-                return 2**63 - 1 if v > 0 else -2**63
-            n = round(v) if kind == "f" else int(Decimal(repr(v)).to_integral_value(
-                ROUND_HALF_UP))
-        else:
-            text = _show(v)
-            m = re.match(r"\s*[-+]?\d+", text)
-            n = int(m.group(0)) if m else 0
-            if not m or text[m.end():].strip():
-                host.warn(errors.ER_TRUNCATED_WRONG_VALUE,
-                          f"Truncated incorrect INTEGER value: '{text}'")
-            elif abs(n) >= 2**64:
-                host.warn(errors.ER_TRUNCATED_WRONG_VALUE,
-                          f"Truncated incorrect INTEGER value: '{text}'")
-            n = max(min(n, _U64), -2**63)
-        n &= _U64
-        return n - (1 << 64) if n >= 2**63 else n
-
-    def cast_unsigned(v: Any) -> Any:
-        if v is None:
-            return None
-        n = _signed_int(v)
-        if n < 0:
-            host.warn(errors.ER_UNKNOWN_ERROR, "Cast to unsigned converted negative integer "
-                      "to it's positive complement", level="Note")
-        return _as_sqlite_int(n & _U64)
-
     def clock(fsp: Any = 0) -> str:
         n = max(0, min(int(_number(fsp)), 6))
         text = session_now(host).strftime("%Y-%m-%d %H:%M:%S.%f")
@@ -644,16 +550,12 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         ("rm_subquery_rows", 0, guarded(_too_many_rows)),
         ("rm_bin2num", 1, lambda v: None if v is None else _as_sqlite_int(
             int.from_bytes(v, "big") if isinstance(v, bytes) else _u64(v))),
-        ("rm_cast_temporal", 3, guarded(cast_temporal)),
         ("rm_to_charset", 3, to_charset),
         ("rm_cast_char", 3, cast_char),
         ("rm_cast_binary", 3, cast_binary),
         ("rm_encode", 2, encode_as),
         ("rm_hex", 2, hex_of),
         ("unhex", 1, unhex),
-        ("rm_cast_decimal", 3, guarded(cast_decimal)),
-        ("rm_cast_unsigned", 1, guarded(cast_unsigned)),
-        ("rm_cast_signed", 2, guarded(cast_signed)),
         ("rm_microsecond", 1, _microsecond),
         ("rm_utc_timestamp", 1, lambda fsp: _utc_text(fsp)),
         ("rm_utc_time", 0, lambda: _utc_text(0)[11:]),
@@ -664,6 +566,5 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
     ]
     for name, nargs, fn in fns:
         handle.create_function(name, nargs, fn)
-    # deterministic: `id = rm_num(?)` keeps id's index usable (compare.py)
-    handle.create_function("rm_num", 2, to_number, deterministic=True)
+    functions_cast.register(handle, host, guarded)
     funclib.install(handle, host)

@@ -261,6 +261,8 @@ class Typer:
             return T.longtext()
         if isinstance(e, exp.PropertyEQ):
             return self._infer(e.expression)
+        if isinstance(e, exp.SessionParameter):
+            return _sysvar_type(e.name)
         return None
 
     def _temporal_or(self, e: exp.Binary, numeric: Callable[[SqlType | None, SqlType | None],
@@ -269,6 +271,16 @@ class Typer:
         if isinstance(e.expression, exp.Interval) and a is not None and a.is_temporal:
             return a
         return numeric(a, b)
+
+
+def _sysvar_type(name: str) -> SqlType | None:
+    """@@name of a DOUBLE variable (timestamp, max_statement_time, long_query_time...) is a
+    DOUBLE shown with 6 decimals, as MariaDB returns it."""
+    from rampmeter.config.options import Kind, lookup
+    opt = lookup(name)
+    if opt is not None and opt.kind is Kind.DOUBLE:
+        return SqlType("double", 23, 6)
+    return None
 
 
 def _int_literal(node: exp.Expression | None) -> int | None:

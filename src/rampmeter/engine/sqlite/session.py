@@ -266,7 +266,7 @@ class SqliteSession(EngineSession):
     def plan(self, stmt: Statement) -> Plan:
         engine = self.engine
         settings = self.context.translation
-        key = (stmt.shape, self._db, engine.schema_version, settings)
+        key = (stmt.shape, self._db, engine.schema_version, settings, stmt.dialect)
         plan = engine.cached_plan(key)
         if plan is None:
             plan = translate(stmt, self._db, self.table_def, settings)

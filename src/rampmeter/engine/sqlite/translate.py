@@ -36,7 +36,7 @@ from sqlglot import exp
 from rampmeter import errors
 from rampmeter.engine import types as T
 from rampmeter.engine import values
-from rampmeter.engine.sqlite import compare, dialect, funcmap
+from rampmeter.engine.sqlite import compare, dialect, funcmap, modifiers
 from rampmeter.engine.sqlite.catalog import ColumnDef, TableDef, implicit_default
 from rampmeter.engine.sqlite.infer import Typer, charset_of, is_unsigned_integer, number_kind
 from rampmeter.engine.types import SqlType
@@ -107,12 +107,13 @@ class Plan:
     ignore: bool = False
     auto_column: str | None = None
     track_changes: bool = False                # UPDATE / upsert: count changed rows
+    found_rows_sql: str = ""                   # SQL_CALC_FOUND_ROWS: count without LIMIT
 
 
 def parse(stmt: Statement, text: str) -> exp.Expression:
     """sqlglot's MySQL tree of `text` (the shape, or a rewrite of it); 1064 on failure."""
     try:
-        tree = dialect.parse(text)
+        tree = dialect.parse(text, stmt.dialect.pipes_as_concat)
     except sqlglot.errors.ParseError as e:
         raise _syntax(stmt, text, e) from None
     except (sqlglot.errors.TokenError, RecursionError, ValueError):
@@ -120,6 +121,10 @@ def parse(stmt: Statement, text: str) -> exp.Expression:
     if tree is None or isinstance(tree, exp.Command):
         raise stmt.syntax_error()
     for alias in tree.find_all(exp.Alias):
+        if isinstance(alias.args.get("alias"), exp.Placeholder):
+            # `SELECT 1 2`: a number is no alias in MariaDB; the error is at the number
+            at = stmt.shape.find(":" + alias.args["alias"].name)
+            raise stmt.syntax_error(at if at >= 0 else None)
         if isinstance(alias.this, exp.Star) or isinstance(alias.this, exp.Column) and \
                 isinstance(alias.this.this, exp.Star):
             star = _aliased_star(text)
@@ -196,9 +201,13 @@ class _Tables:
         return None
 
 
+_NO_LIMIT = 2**64 - 1
+
+
 def translate(stmt: Statement, database: str | None, lookup: TableLookup,
-              settings: tuple[str, int] = ("utf8mb4_general_ci", 4)) -> Plan:
-    """`settings`: the session's (collation_connection, div_precision_increment)."""
+              settings: tuple[str, int, int] = ("utf8mb4_general_ci", 4, _NO_LIMIT)) -> Plan:
+    """`settings`: the session's (collation_connection, div_precision_increment,
+    sql_select_limit)."""
     kind = stmt.kind
     shape = stmt.shape
     text = shape
@@ -209,13 +218,14 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
     elif kind == "DO":
         idx = shape.upper().index("DO")
         text = shape[:idx] + "SELECT" + shape[idx + 2:]
+    text, mods = modifiers.strip(kind, text)
     tree = parse(stmt, text)
     tables = _Tables(lookup)
     infoschema = _qualify(tree, database, tables)
     plan = Plan("", kind, infoschema=tuple(dict.fromkeys(infoschema)))
     plan.databases = tuple(dict.fromkeys(
         db for db, _t, _d in tables.by_alias.values() if db.lower() != INFORMATION_SCHEMA))
-    typer = Typer(tables.column_type, *settings)
+    typer = Typer(tables.column_type, settings[0], settings[1])
     if isinstance(tree, exp.Insert):
         _plan_insert(tree, stmt, plan, tables, typer, replace=kind == "REPLACE")
     elif isinstance(tree, exp.Update):
@@ -231,12 +241,30 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         select = _leftmost_select(tree)
         if select is not None and kind != "DO":
             plan.outputs = _outputs(select, stmt, tables, typer)
+            if settings[2] < _NO_LIMIT and not tree.args.get("limit") and \
+                    isinstance(tree, (exp.Select, exp.Union, exp.Except, exp.Intersect)):
+                # sql_select_limit: a SELECT without LIMIT returns at most that many rows
+                tree.set("limit", exp.Limit(expression=exp.Literal.number(settings[2])))
+    if mods.ignore:
+        plan.ignore = True  # UPDATE / DELETE IGNORE: errors become warnings
     _typed_rewrites(tree, typer)
     funcmap.rewrite(tree, typer)
     compare.rewrite(tree, typer, stmt.dialect.backslash_escapes)
     _rewrite(tree)
     plan.sql = _generate(tree, plan)
+    if mods.ignore and kind == "UPDATE" and plan.sql.startswith("UPDATE "):
+        plan.sql = "UPDATE OR IGNORE " + plan.sql[7:]  # a duplicate key skips the row
+    if mods.calc_found_rows and plan.outputs is not None:
+        plan.found_rows_sql = _count_without_limit(tree)
     return plan
+
+
+def _count_without_limit(tree: exp.Expression) -> str:
+    """SQL_CALC_FOUND_ROWS: the query's rows without its LIMIT, counted (FOUND_ROWS())."""
+    whole = tree.copy()
+    whole.set("limit", None)
+    whole.set("offset", None)
+    return f"SELECT COUNT(*) FROM ({whole.sql(dialect='sqlite', normalize_functions=False)})"
 
 
 def expression_flags(t: SqlType | None) -> int:
@@ -414,6 +442,8 @@ def _rewrite_cast(node: exp.Cast, typer: Typer) -> None:
                            exp.Literal.number(scale)))
     elif dtype in (D.UBIGINT, D.UINT, D.USMALLINT, D.UTINYINT, D.UMEDIUMINT):
         node.replace(_call("rm_cast_unsigned", node.this))
+    elif dtype in (D.DOUBLE, D.FLOAT) and not (typer.infer(node.this) or T.NULL).is_numeric:
+        node.replace(_call("rm_cast_double", node.this))  # a string's number, with 1292
     elif dtype in (D.BIGINT, D.INT, D.SMALLINT, D.TINYINT, D.MEDIUMINT):
         node.replace(_call("rm_cast_signed", node.this,
                            exp.Literal.string(number_kind(typer.infer(node.this)))))
