@@ -4,6 +4,8 @@ stored programs, MariaDB's executable comments. Expected answers measured on Mar
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
 from rampmeter.engine.sqlite import SqliteSession
@@ -91,3 +93,30 @@ def test_mariadb_executable_comments(session: SqliteSession, sql: str, value: in
 def test_a_number_is_no_alias(session: SqliteSession) -> None:
     err = fails(session, "SELECT 1/*!2*/", 1064)
     assert "near '2*/'" in err.message
+
+
+def test_query_forms(t: SqliteSession) -> None:
+    assert rows(t.execute("(SELECT 1) UNION (SELECT 2)")) == [(1,), (2,)]
+    assert rows(t.execute("((SELECT 1))")) == [(1,)]
+    assert rows(t.execute("(SELECT a FROM t ORDER BY a LIMIT 1) UNION ALL "
+                          "(SELECT a FROM t ORDER BY a DESC LIMIT 1)")) == [(1,), (3,)]
+    assert rows(t.execute("SELECT ROW(1, 2) = ROW(1, 2), (1, 2) IN ((1, 2), (3, 4))")) == \
+        [(1, 1)]
+    result = t.execute("VALUES (1, 'a'), (2, 'b')")
+    assert [c.name for c in result.columns] == ["1", "a"]
+    assert rows(result) == [(1, "a"), (2, "b")]
+    assert rows(t.execute("SELECT a AS x FROM t HAVING x > 2")) == [(3,)]
+
+
+def test_insert_of_all_defaults(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE d (a INT DEFAULT 7, b VARCHAR(3))")
+    update(session, "INSERT INTO d VALUES ()")
+    update(session, "INSERT INTO d () VALUES ()")
+    assert rows(session.execute("SELECT * FROM d")) == [(7, None), (7, None)]
+
+
+def test_with_rollup(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE r (a INT, b INT)")
+    session.execute("INSERT INTO r VALUES (1, 2), (3, 4), (1, 5)")
+    assert rows(session.execute("SELECT a, SUM(b) FROM r GROUP BY a WITH ROLLUP")) == [
+        (1, Decimal(7)), (3, Decimal(4)), (None, Decimal(11))]

@@ -44,15 +44,23 @@ class Modifiers:
 NONE = Modifiers()
 
 
+def shape_tokens(text: str) -> list[lexer.Token] | None:
+    """The tokens of a shape (None if it does not lex: sqlglot will say where). A placeholder
+    (:i0) is no token of SQL's; read as '?' and a word, positions unchanged."""
+    try:
+        return lexer.tokens(_PLACEHOLDER.sub("?", text))
+    except ServerError:
+        return None
+
+
 def strip(kind: str, text: str) -> tuple[str, Modifiers]:
     """`text` without the modifiers sqlglot cannot read, and what they asked for."""
     upper = text.upper()
     if not any(w in upper for w in ("LOW_PRIORITY", "DELAYED", "HIGH_PRIORITY", "IGNORE",
                                     "QUICK", "SQL_", "STRAIGHT_JOIN", "DISTINCTROW")):
         return text, NONE  # the common statement pays one scan of its upper-cased shape
-    try:  # a placeholder (:i0) is no token of SQL's; '?' keeps the positions
-        toks = lexer.tokens(_PLACEHOLDER.sub("?", text))
-    except ServerError:  # sqlglot will report the syntax error itself
+    toks = shape_tokens(text)
+    if toks is None:
         return text, NONE
     cuts: list[tuple[int, int, str]] = []
     ignore = calc = False

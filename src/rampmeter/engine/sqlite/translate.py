@@ -25,6 +25,7 @@ Rules:
 from __future__ import annotations
 
 import logging
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -36,7 +37,7 @@ from sqlglot import exp
 from rampmeter import errors
 from rampmeter.engine import types as T
 from rampmeter.engine import values
-from rampmeter.engine.sqlite import compare, dialect, funcmap, modifiers
+from rampmeter.engine.sqlite import compare, dialect, funcmap, modifiers, queryforms
 from rampmeter.engine.sqlite.catalog import ColumnDef, TableDef, implicit_default
 from rampmeter.engine.sqlite.infer import Typer, charset_of, is_unsigned_integer, number_kind
 from rampmeter.engine.types import SqlType
@@ -219,7 +220,13 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         idx = shape.upper().index("DO")
         text = shape[:idx] + "SELECT" + shape[idx + 2:]
     text, mods = modifiers.strip(kind, text)
-    tree = parse(stmt, text)
+    values_names: list[str] | None = None
+    if kind == "VALUES":  # a table value constructor as a statement
+        found = queryforms.values_statement(text)
+        if found is not None:
+            text, values_names = found
+    tree = queryforms.rewrite(parse(stmt, text))
+    queryforms.insert_defaults(tree)
     tables = _Tables(lookup)
     infoschema = _qualify(tree, database, tables)
     plan = Plan("", kind, infoschema=tuple(dict.fromkeys(infoschema)))
@@ -239,7 +246,10 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
                 plan.target = (entry[0], entry[2].name if entry[2] else entry[1])
     else:
         select = _leftmost_select(tree)
-        if select is not None and kind != "DO":
+        if values_names is not None:
+            texts = [_client_text(stmt, name) for name in values_names]
+            plan.outputs = [Output(name) for name in texts]
+        elif select is not None and kind != "DO":
             plan.outputs = _outputs(select, stmt, tables, typer)
             if settings[2] < _NO_LIMIT and not tree.args.get("limit") and \
                     isinstance(tree, (exp.Select, exp.Union, exp.Except, exp.Intersect)):
@@ -251,6 +261,7 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
     funcmap.rewrite(tree, typer)
     compare.rewrite(tree, typer, stmt.dialect.backslash_escapes)
     _rewrite(tree)
+    tree = queryforms.rollup(tree)
     plan.sql = _generate(tree, plan)
     if mods.ignore and kind == "UPDATE" and plan.sql.startswith("UPDATE "):
         plan.sql = "UPDATE OR IGNORE " + plan.sql[7:]  # a duplicate key skips the row
@@ -265,6 +276,19 @@ def _count_without_limit(tree: exp.Expression) -> str:
     whole.set("limit", None)
     whole.set("offset", None)
     return f"SELECT COUNT(*) FROM ({whole.sql(dialect='sqlite', normalize_functions=False)})"
+
+
+def _client_text(stmt: Statement, shape_text: str) -> str:
+    """A piece of the shape with its placeholders back as the client's literals (the names
+    of a VALUES statement's columns)."""
+    values = dict(zip(stmt.names, stmt.slots))
+
+    def literal(m: Any) -> str:
+        v = values.get(m.group(1))
+        if isinstance(v, str):
+            return v  # MariaDB names a string item by its value
+        return str(v) if v is not None else "NULL"
+    return re.sub(r":([a-z]\d+(?:_\d+)?)", literal, shape_text)
 
 
 def expression_flags(t: SqlType | None) -> int:
