@@ -18,7 +18,7 @@ from rampmeter.protocol import events as ev
 from rampmeter.protocol.columns import Column
 from rampmeter.protocol.connection import ServerProtocol
 from rampmeter.protocol.constants import Capability
-from rampmeter.session import statements
+from rampmeter.session import statements, timeout
 from rampmeter.session.session import EngineContext
 from rampmeter.sql import charsets
 
@@ -136,12 +136,16 @@ def _run(s: Session, proto: ServerProtocol, write: Write, statement: Callable[..
          *args: Any, more: bool = False, binary: bool = False) -> bool | None:
     """Run one statement and write its result or error. None when it succeeded; otherwise
     whether the connection stays open (a kill or a shutdown closes it)."""
+    timer = None
     try:
         s.executing = True
+        timer = timeout.start(s)
         try:
             result = statement(s, *args)
         finally:
             s.executing = False
+            if timer is not None:
+                timer.cancel()
         if s.charsets_changed:
             s.sync_charsets(proto)
         s.write_result(result, proto, write, more=more, binary=binary)
@@ -149,6 +153,8 @@ def _run(s: Session, proto: ServerProtocol, write: Write, statement: Callable[..
         if s.charsets_changed:
             s.sync_charsets(proto)
         exc = s.translate_interrupt(exc)
+        if timer is not None:
+            exc = timer.error(exc)
         s.write_error(exc, proto, write)
         s._end_command()
         return exc.code not in (errors.ER_CONNECTION_KILLED, errors.ER_SERVER_SHUTDOWN)

@@ -4,6 +4,8 @@ Rules:
 - The assignments are the session assignments of SET (admin.set_statement: same checks, same
   errors); the statement after FOR then runs as if sent alone; afterwards every variable
   named gets back the value it had, whatever the statement did (also when it failed).
+- SET STATEMENT max_statement_time = n FOR ... arms the statement timer (timeout.py) for the
+  statement after FOR.
 - FOR is found at the top level of the assignments (not inside parentheses); a statement
   without it, or with nothing after it, is 1064 at that place.
 """
@@ -15,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from rampmeter.config.options import lookup
 from rampmeter.engine.base import Result
+from rampmeter.errors import ServerError
+from rampmeter.session import timeout
 from rampmeter.sql.lexer import syntax_error
 from rampmeter.sql.statement import Statement
 
@@ -44,9 +48,14 @@ def run(s: Session, stmt: Statement, execute: Callable[[Session, Statement], Res
     inner = stmt.text[toks[at].end:].strip()
     saved = _saved(s, _names(stmt.text, toks[2:at]))
     admin.set_statement(s, s.scan("SET " + assignments))
+    timer = timeout.start(s) if "max_statement_time" in saved else None
     try:
         return execute(s, s.scan(inner))
+    except ServerError as e:
+        raise timer.error(e) if timer is not None else e from None
     finally:
+        if timer is not None:
+            timer.cancel()
         s.vars.update(saved)
         s.charsets_changed = True
 

@@ -17,6 +17,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from rampmeter.engine.base import Result, ResultSet
+from rampmeter.errors import ServerError
 from rampmeter.protocol.columns import Column, int_column, text_column
 from rampmeter.session import infoschema
 from rampmeter.session.admin import unquote
@@ -113,7 +114,9 @@ def dispatch(s: Session, stmt: Statement) -> Result | None:
                        ["Collation", "Charset", "Id", "Default", "Compiled", "Sortlen"], None)
     if what == "GRANTS":
         return _grants(s)
-    if what in ("MASTER", "SLAVE", "REPLICA", "ALL", "BINARY"):
+    if what == "BINARY" or what == "MASTER" and words[1:2] == ["LOGS"]:
+        raise ServerError(1381, message="You are not using binary logging", sqlstate="HY000")
+    if what in ("MASTER", "SLAVE", "REPLICA", "ALL"):
         return ResultSet([text_column("File"), int_column("Position")], [])
     if what in ("PLUGINS",):
         return _result(["Name", "Status", "Type", "Library", "License"],
