@@ -31,6 +31,7 @@ import datetime as dt
 import json
 import math
 import re
+import struct
 from collections.abc import Callable
 from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation, localcontext
 from typing import Any, NamedTuple
@@ -97,8 +98,14 @@ def _store_int(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
         num, whole = parse_number(text)
         if num is None:
             return 0, Problem(errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD, "integer", text)
-        n = _round_half_up(Decimal(repr(num)) if isinstance(num, float) else num) \
-            if not (isinstance(num, float) and not math.isfinite(num)) else 0
+        if isinstance(num, float) and math.isfinite(num):
+            exact = _NUMBER.match(text)  # '1844674407370955161.5e1': exactly, not via a double
+            try:
+                num = Decimal(exact.group(1)) if exact else Decimal(repr(num))
+            except InvalidOperation:
+                num = Decimal(repr(num))
+        n = _round_half_up(num) if not (isinstance(num, float) and not math.isfinite(num)) \
+            else 0
         if not whole:
             problem = Problem(errors.WARN_DATA_TRUNCATED)
     elif isinstance(v, (dt.datetime, dt.date, dt.timedelta, dt.time)):
@@ -234,6 +241,8 @@ def _store_float(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
             return math.copysign(top, f), Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
     if t.name == "float" and abs(f) > 3.402823466e38:
         return math.copysign(3.402823466e38, f), Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
+    if t.name == "float":  # a FLOAT holds a single-precision number: 1e-50 is 0 there
+        f = struct.unpack("f", struct.pack("f", f))[0]
     if t.unsigned and f < 0:
         return 0.0, Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
     return f, problem
@@ -688,9 +697,22 @@ def load(t: SqlType) -> Callable[[Any], Any] | None:
         return _time_loader(t)
     if n == "bit":
         return _bit_loader(t)
-    if n in ("year", "date"):
+    if n == "year":
+        return _year_loader(t)
+    if n == "date":
         return None
     return None
+
+
+def _year_loader(t: SqlType) -> Callable[[Any], Any]:
+    """YEAR shows four digits (0000 for zero), YEAR(2) two, as MariaDB sends them."""
+    two = t.width == 2
+
+    def load(v: Any) -> Any:
+        if type(v) is not int:
+            return v
+        return f"{v % 100:02d}" if two else f"{v:04d}"
+    return load
 
 
 def _load_uint(v: Any) -> Any:

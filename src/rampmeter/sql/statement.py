@@ -97,6 +97,7 @@ _OPERAND_BEFORE = frozenset({
     "SQL_CALC_FOUND_ROWS", "STRAIGHT_JOIN", "SQL_SMALL_RESULT", "SQL_BIG_RESULT",
     "SQL_BUFFER_RESULT", "RETURNING", "WITH"})
 _TYPED_LITERAL = frozenset({"DATE", "TIME", "TIMESTAMP"})
+_PLUS_NUMBER = re.compile(r"\+\s*(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,6 +232,8 @@ class _Item:
             name = shown_bytes("".join(pieces).strip(" \t\n\r\f\v"))
             if name == "\\N":
                 name = "NULL"
+            elif name[:1] == "+" and _PLUS_NUMBER.match(name):
+                name = name[1:].lstrip()  # MariaDB drops a unary plus: the number names it
         self.names.append(name)
         self.markers = []
         self.tokens = 0

@@ -50,11 +50,16 @@ class Execution:
 
     __slots__ = ("plan", "strict", "ignore", "no_auto_zero", "warnings", "updated",
                  "changed", "deleted", "client", "_cast_rows", "zero_date", "zero_in_date",
-                 "deleted_rows")
+                 "deleted_rows", "strict_after_first")
 
-    def __init__(self, plan: Plan, sql_mode: str, client: Any) -> None:
+    def __init__(self, plan: Plan, sql_mode: str, client: Any,
+                 transactional: bool = True) -> None:
         self.plan = plan
         self.strict = "STRICT_TRANS_TABLES" in sql_mode or "STRICT_ALL_TABLES" in sql_mode
+        # MariaDB: STRICT_TRANS_TABLES on a non-transactional table (MyISAM, MEMORY, Aria...)
+        # fails only on the statement's first row; later rows, which it cannot roll back,
+        # are stored with warnings. STRICT_ALL_TABLES fails on any row.
+        self.strict_after_first = "STRICT_ALL_TABLES" in sql_mode or transactional
         self.ignore = plan.ignore
         self.no_auto_zero = "NO_AUTO_VALUE_ON_ZERO" in sql_mode
         self.zero_date = "NO_ZERO_DATE" not in sql_mode
@@ -84,7 +89,7 @@ class Execution:
             return stored
         if problem.code == 4025:  # a JSON column's CHECK (json_valid(...))
             raise ServerError(4025, message=message, sqlstate="23000")
-        if self.strict and not self.ignore:
+        if self._strict(row) and not self.ignore:
             raise ServerError(problem.code, message=message)
         code = problem.code
         if code == errors.ER_TRUNCATED_WRONG_VALUE and col.type.is_temporal:
@@ -109,10 +114,13 @@ class Execution:
 
     def null_into(self, col: ColumnDef, row: int, *, multi: bool) -> Any:
         """NULL into a NOT NULL column: 1048, or (not strict, several rows) a warning."""
-        if (self.strict or not multi) and not self.ignore:
+        if (self._strict(row) or not multi) and not self.ignore:
             raise ServerError(errors.ER_BAD_NULL_ERROR, col.name)
         self.warnings.append(Warning_.of(errors.ER_BAD_NULL_ERROR, col.name))
         return implicit_default(col.type)
+
+    def _strict(self, row: int) -> bool:
+        return self.strict and (self.strict_after_first or row <= 1)
 
     # --- counters fed by triggers ------------------------------------------------------------
     def row_updated(self, changed: int) -> None:
@@ -124,6 +132,21 @@ class Execution:
         self.deleted += 1
         if self.plan.replace:
             self.deleted_rows.append(old)
+
+
+# Engines whose tables MariaDB cannot roll back: STRICT_TRANS_TABLES does not cover them.
+_NON_TRANSACTIONAL = frozenset({"MyISAM", "MEMORY", "Aria", "CSV", "ARCHIVE", "MRG_MyISAM",
+                                "BLACKHOLE", "SEQUENCE", "FEDERATED"})
+
+
+def _transactional(s: SqliteSession, plan: Plan) -> bool:
+    """Whether the table written was declared with a transactional engine (every table is
+    stored transactionally by SQLite; strict mode follows the declared engine, as tests and
+    applications written for MariaDB expect)."""
+    if plan.target is None:
+        return True
+    tdef = s.table_def(*plan.target)
+    return tdef is None or tdef.engine not in _NON_TRANSACTIONAL
 
 
 def _is_zero(value: Any) -> bool:
@@ -144,6 +167,8 @@ def sqlite_value(v: Any) -> Any:
     if t is Decimal:
         if v == v.to_integral_value() and abs(v) <= _INT_MAX:
             return int(v)
+        if len(v.as_tuple().digits) > 15:
+            return str(v)  # a double would lose digits (-9999999999999999999)
         return float(v)
     if t is bool:
         return int(v)
@@ -180,7 +205,7 @@ def run(s: SqliteSession, stmt: Statement, params: Sequence[Any]) -> ResultSet |
     bound = bind(stmt, params)
     if not plan.writes:
         return _query(s, stmt, plan, bound)
-    ex = Execution(plan, s.sql_mode(), stmt.charset)
+    ex = Execution(plan, s.sql_mode(), stmt.charset, _transactional(s, plan))
     raw = raw_values(stmt, params) if plan.stores else {}
     for store in plan.stores:
         value = raw.get(store.slot)

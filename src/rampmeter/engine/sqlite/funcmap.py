@@ -10,6 +10,7 @@ Rules:
 - The forms sqlglot parses with their own syntax are read from their nodes: EXTRACT, TRIM with
   a string to remove, SUBSTRING, POSITION / LOCATE / INSTR, CHAR(... USING cs), INTERVAL(),
   REGEXP / RLIKE (case-insensitive unless a side is binary or _bin, as the collation says).
+- d + INTERVAL n unit and d - INTERVAL n unit are DATE_ADD / DATE_SUB.
 - CHARSET(x), COLLATION(x) and COERCIBILITY(x) are answered from x's type here: they become
   literals.
 """
@@ -173,6 +174,18 @@ def _case_sensitive(node: exp.Binary, typer: Typer) -> bool:
     return False
 
 
+def _interval_arithmetic(node: exp.Binary, typer: Typer) -> exp.Expression | None:
+    """d + INTERVAL n unit, INTERVAL n unit + d, d - INTERVAL n unit: DATE_ADD / DATE_SUB."""
+    left, right = node.this, node.expression
+    if isinstance(right, exp.Interval) and right.args.get("unit") is not None:
+        name = "DATE_ADD" if isinstance(node, exp.Add) else "DATE_SUB"
+        return _call(name, left, right.this, _text(right.args["unit"].name.upper()))
+    if isinstance(node, exp.Add) and isinstance(left, exp.Interval) and \
+            left.args.get("unit") is not None:
+        return _call("DATE_ADD", right, left.this, _text(left.args["unit"].name.upper()))
+    return None
+
+
 def _coalesce(node: exp.Coalesce, typer: Typer) -> exp.Expression | None:
     if node.expressions:
         return None
@@ -182,5 +195,6 @@ def _coalesce(node: exp.Coalesce, typer: Typer) -> exp.Expression | None:
 _NODES: dict[type, Callable[..., exp.Expression | None]] = {
     exp.Extract: _extract, exp.Trim: _trim, exp.Substring: _substring,
     exp.StrPosition: _position, exp.Chr: _chr, exp.Interval: _interval_function,
-    exp.RegexpLike: _regexp, exp.Coalesce: _coalesce,
+    exp.RegexpLike: _regexp, exp.Coalesce: _coalesce, exp.Add: _interval_arithmetic,
+    exp.Sub: _interval_arithmetic,
 }

@@ -5,6 +5,7 @@ Rules:
   ((SELECT 1)) is SELECT 1, (SELECT 1) UNION (SELECT 2) is SELECT 1 UNION SELECT 2 (SQLite
   takes no parentheses around a compound's operands). An operand with its own ORDER BY or
   LIMIT is read from a derived table instead, so they still apply to it alone.
+- DATE 'x' / TIME 'x' / TIMESTAMP 'x' with a value that is not one is 1525.
 - ROW(a, b) is the row value (a, b); SQLite compares row values as MariaDB does.
 - HAVING without GROUP BY and without aggregates (MariaDB filters rows with it, after the
   select list is computed) is a WHERE, with the select list's aliases it names replaced by
@@ -25,6 +26,9 @@ _AGGREGATES = (exp.AggFunc,)
 def rewrite(tree: exp.Expression) -> exp.Expression:
     """The tree with the forms above rewritten (the root may change)."""
     for node in list(tree.walk()):
+        if isinstance(node, exp.Cast) and isinstance(node.this, exp.Literal) and \
+                node.this.is_string:
+            _check_typed_literal(node)
         if isinstance(node, exp.Anonymous) and node.name.upper() == "ROW":
             node.replace(exp.Tuple(expressions=list(node.expressions)))
         elif isinstance(node, exp.Select) and node.args.get("having") is not None and \
@@ -41,6 +45,28 @@ def rewrite(tree: exp.Expression) -> exp.Expression:
         tree = tree.this
         tree.parent = None
     return tree
+
+
+def _check_typed_literal(node: exp.Cast) -> None:
+    """DATE 'x', TIME 'x', TIMESTAMP 'x' (the only casts of a literal left in a shape): a value
+    that is not one is 1525, as MariaDB's parser says."""
+    from rampmeter.engine.sqlite import temporal
+    from rampmeter.errors import ServerError
+    D = exp.DataType.Type
+    text = node.this.name
+    kind = node.to.this if isinstance(node.to, exp.DataType) else None
+    if kind == D.DATE:
+        m = temporal.read_datetime(text)
+        ok, shown = m is not None and not m.has_time, "DATE"
+    elif kind == D.TIME:
+        ok, shown = temporal.read_time(text) is not None, "TIME"
+    elif kind in (D.TIMESTAMP, D.TIMESTAMPTZ, D.DATETIME):
+        m = temporal.read_datetime(text)
+        ok, shown = m is not None and m.has_time, "DATETIME"
+    else:
+        return
+    if not ok:
+        raise ServerError(1525, message=f"Incorrect {shown} value: '{text}'", sqlstate="HY000")
 
 
 def _operand(sub: exp.Subquery) -> exp.Expression:
