@@ -18,10 +18,11 @@ import sys
 import threading
 from pathlib import Path
 
-from rampmeter import __version__
+from rampmeter import __version__, errors
 from rampmeter.config.cmdline import UsageError, help_text, parse_server_args
 from rampmeter.config.variables import GlobalVariables
 from rampmeter.engine.sqlite import SqliteEngine
+from rampmeter.errors import ServerError
 from rampmeter.net.connection import ClientConnection
 from rampmeter.net.server import Server
 from rampmeter.obs.logging import setup_logging
@@ -29,21 +30,27 @@ from rampmeter.pool import waits
 from rampmeter.pool.base import ConnectionHandler
 from rampmeter.pool.no_threads import NoThreadsHandler
 from rampmeter.pool.per_thread import PerThreadHandler
-from rampmeter.pool.threadpool import ThreadPool
+from rampmeter.pool.switch import Switchboard
 from rampmeter.protocol.auth import RsaKeyPair
-from rampmeter.session.accounts import AccountStore
+from rampmeter.session.aclfile import DamagedGrantFile
+from rampmeter.session.aclstore import AccountStore
 from rampmeter.session.context import ServerContext
+from rampmeter.session.mysqldb import MysqlMirror
 from rampmeter.session.registry import Registry
 
 
 def build_handler(gv: GlobalVariables) -> ConnectionHandler:
+    """no-threads, or the pool and one-thread-per-connection behind one Switchboard, so SET
+    GLOBAL thread_handling switches between them at run time (pool/switch.py)."""
     handle = ClientConnection.handle
-    mode = gv["thread_handling"]
-    if mode == "no-threads":
+    if gv["thread_handling"] == "no-threads":
+        gv.on_validate("thread_handling", _refuse_switch)
         return NoThreadsHandler(handle)
-    if mode == "pool-of-threads":
-        return ThreadPool(handle, gv)
-    return PerThreadHandler(handle)
+    return Switchboard(handle, gv)
+
+
+def _refuse_switch(name: str, value: object) -> None:
+    raise ServerError(errors.ER_WRONG_VALUE_FOR_VAR, name, value)
 
 
 def tls_context(gv: GlobalVariables) -> ssl.SSLContext | None:
@@ -57,13 +64,8 @@ def tls_context(gv: GlobalVariables) -> ssl.SSLContext | None:
     ctx.load_cert_chain(cert, key)
     if gv["ssl_ca"]:
         ctx.load_verify_locations(gv["ssl_ca"])
+        ctx.verify_mode = ssl.CERT_OPTIONAL  # client certificates, for REQUIRE X509
     return ctx
-
-
-def _no_rows(table: str) -> list[tuple[object, ...]]:
-    if table == "THREAD_POOL_WAITS":  # the wait counters are kept whatever the handler
-        return list(waits.wait_rows())
-    return []
 
 
 class RunningServer:
@@ -80,20 +82,29 @@ class RunningServer:
         self.extra_handler = PerThreadHandler(ClientConnection.handle, name="extra") \
             if gv["extra_port"] else None
         self.stopped = threading.Event()
+        accounts = AccountStore(datadir, skip_grant_tables=gv["skip_grant_tables"], log=log)
+        if gv["skip_grant_tables"]:
+            log.warning("--skip-grant-tables: every login is accepted and no privilege is "
+                        "checked until FLUSH PRIVILEGES")
         self.ctx = ServerContext(
             variables=gv,
             registry=Registry(lambda: gv["max_connections"], lambda: gv["extra_max_connections"]),
-            accounts=AccountStore(datadir),
+            accounts=accounts,
             engine=self.engine,
             waiting=waits.waiting,
             rsa_keys=RsaKeyPair.load_or_create(datadir),
             tls_enabled=tls is not None,
             handler_status=self._handler_status,
-            pool_table=self.handler.table if isinstance(self.handler, ThreadPool) else _no_rows,
-            flush_pool=self._flush_pool,
+            pool_table=self.handler.table,
+            flush_pool=self.handler.flush,
             request_shutdown=lambda: threading.Thread(target=self.stop, daemon=True).start(),
             log=log,
         )
+        self.mirror = MysqlMirror(self.engine, gv, log)
+        try:
+            accounts.add_listener(self.mirror)
+        except Exception:  # noqa: BLE001 - the grant file is the truth; the view can wait
+            log.exception("could not write the mysql database's grant tables")
         self.server = Server(self.ctx, self.handler, self.extra_handler, tls)
         self.server.bind()
         self.server.start()
@@ -109,16 +120,11 @@ class RunningServer:
                 self.extra_handler.threads_created
         return status
 
-    def _flush_pool(self, what: str) -> None:
-        if isinstance(self.handler, ThreadPool):
-            self.handler.flush(what)
-        elif what == "waits":
-            waits.flush_wait_counts()
-
     def stop(self) -> None:
         if self.stopped.is_set():
             return
         self.server.stop()
+        self.mirror.close()
         self.engine.close()
         self.stopped.set()
 
@@ -143,6 +149,10 @@ def serve(argv: list[str]) -> int:
         running = RunningServer(gv, log)
     except (OSError, UsageError, ssl.SSLError) as exc:
         log.error("%s", exc)
+        log.error("Aborting")
+        return 1
+    except DamagedGrantFile as exc:
+        log.error("Fatal error: %s", exc)
         log.error("Aborting")
         return 1
 

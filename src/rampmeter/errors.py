@@ -58,6 +58,13 @@ ER_TOO_BIG_SELECT = 1104
 ER_UNKNOWN_PROCEDURE = 1106
 ER_UNKNOWN_CHARACTER_SET = 1115
 ER_NOT_ALLOWED_COMMAND = 1148
+ER_FILE_NOT_FOUND = 29
+ER_TOO_MANY_ROWS = 1172
+ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT = 1222
+ER_SP_FETCH_NO_DATA = 1329
+ER_LOAD_INFILE_CAPABILITY_DISABLED = 4166
+ER_WARN_TOO_FEW_RECORDS = 1261
+ER_WARN_TOO_MANY_RECORDS = 1262
 ER_NO_SUCH_TABLE = 1146
 ER_NET_PACKET_TOO_LARGE = 1153
 ER_NET_READ_ERROR_FROM_PIPE = 1154
@@ -220,8 +227,15 @@ ERRORS: dict[int, ErrorSpec] = {
     ER_UNKNOWN_PROCEDURE: ErrorSpec("ER_UNKNOWN_PROCEDURE", "42000", "Unknown procedure '%s'"),
     ER_UNKNOWN_TABLE: ErrorSpec("ER_UNKNOWN_TABLE", "42S02", "Unknown table '%s' in %s"),
     ER_UNKNOWN_CHARACTER_SET: ErrorSpec("ER_UNKNOWN_CHARACTER_SET", "42000", "Unknown character set: '%s'"),
-    ER_PASSWORD_NO_MATCH: ErrorSpec("ER_PASSWORD_NO_MATCH", "42000", "Can't find any matching row in the user table"),
+    ER_PASSWORD_NO_MATCH: ErrorSpec("ER_PASSWORD_NO_MATCH", "28000", "Can't find any matching row in the user table"),
     ER_NO_SUCH_TABLE: ErrorSpec("ER_NO_SUCH_TABLE", "42S02", "Table '%s.%s' doesn't exist"),
+    ER_LOAD_INFILE_CAPABILITY_DISABLED: ErrorSpec("ER_LOAD_INFILE_CAPABILITY_DISABLED", "HY000", "The used command is not allowed because the MariaDB server or client has disabled the local infile capability"),
+    ER_TOO_MANY_ROWS: ErrorSpec("ER_TOO_MANY_ROWS", "42000", "Result consisted of more than one row"),
+    ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT: ErrorSpec("ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT", "21000", "The used SELECT statements have a different number of columns"),
+    ER_SP_FETCH_NO_DATA: ErrorSpec("ER_SP_FETCH_NO_DATA", "02000", "No data - zero rows fetched, selected, or processed"),
+    ER_FILE_NOT_FOUND: ErrorSpec("ER_FILE_NOT_FOUND", "HY000", "File '%s' not found (Errcode: %s)"),
+    ER_WARN_TOO_FEW_RECORDS: ErrorSpec("ER_WARN_TOO_FEW_RECORDS", "01000", "Row %s doesn't contain data for all columns"),
+    ER_WARN_TOO_MANY_RECORDS: ErrorSpec("ER_WARN_TOO_MANY_RECORDS", "01000", "Row %s was truncated; it contained more data than there were input columns"),
     ER_NOT_ALLOWED_COMMAND: ErrorSpec("ER_NOT_ALLOWED_COMMAND", "42000", "The used command is not allowed because the MariaDB server or client has disabled the local infile capability"),
     ER_NET_PACKET_TOO_LARGE: ErrorSpec("ER_NET_PACKET_TOO_LARGE", "08S01", "Got a packet bigger than 'max_allowed_packet' bytes"),
     ER_NET_READ_ERROR_FROM_PIPE: ErrorSpec("ER_NET_READ_ERROR_FROM_PIPE", "08S01", "Got a read error from the connection pipe"),
@@ -284,6 +298,57 @@ ERRORS: dict[int, ErrorSpec] = {
     ER_WRONG_VALUE_COUNT_ON_ROW: ErrorSpec("ER_WRONG_VALUE_COUNT_ON_ROW", "21S01", "Column count doesn't match value count at row %d"),
     ER_CLIENT_INTERACTION_TIMEOUT: ErrorSpec("ER_CLIENT_INTERACTION_TIMEOUT", "HY000", "The client was disconnected by the server because of inactivity. See wait_timeout and interactive_timeout for configuring this behavior."),
 }
+
+
+# Privileges and accounts (session/privileges.py). Texts and SQLSTATEs as MariaDB 10.11 sends
+# them (measured with the mariadb client against 10.11.19).
+ER_OPEN_AS_READONLY = 1036
+ER_NOT_FORM_FILE = 1033
+ER_PASSWD_LENGTH = 1372
+ER_ERROR_ON_WRITE = 1026
+ER_USER_CREATE_EXISTS = 1973
+ER_USER_DROP_EXISTS = 1974
+ER_ROLE_CREATE_EXISTS = 1975
+ER_ROLE_DROP_EXISTS = 1976
+ER_PASSWORD_ANONYMOUS_USER = 1131
+ER_NONEXISTING_GRANT = 1141
+ER_TABLEACCESS_DENIED_ERROR = 1142
+ER_COLUMNACCESS_DENIED_ERROR = 1143
+ER_ILLEGAL_GRANT_FOR_TABLE = 1144
+ER_NONEXISTING_TABLE_GRANT = 1147
+ER_WRONG_USAGE = 1221
+ER_USER_LIMIT_REACHED = 1226
+ER_CANT_CREATE_USER_WITH_GRANT = 1410
+ER_ACCESS_DENIED_NO_PASSWORD_ERROR = 1698
+ER_INVALID_ROLE = 1959
+ER_CANNOT_GRANT_ROLE = 1961
+ER_CANNOT_REVOKE_ROLE = 1962
+ER_ACCOUNT_HAS_BEEN_LOCKED = 4151
+
+ERRORS.update({
+    ER_PASSWD_LENGTH: ErrorSpec("ER_PASSWD_LENGTH", "HY000", "Password hash should be a 41-digit hexadecimal number"),
+    ER_NOT_FORM_FILE: ErrorSpec("ER_NOT_FORM_FILE", "HY000", "Incorrect information in file: '%s'"),
+    ER_OPEN_AS_READONLY: ErrorSpec("ER_OPEN_AS_READONLY", "HY000", "Table '%s' is read only"),
+    ER_ERROR_ON_WRITE: ErrorSpec("ER_ERROR_ON_WRITE", "HY000", "Error writing file '%s' (errno: %d \"%s\")"),
+    ER_USER_CREATE_EXISTS: ErrorSpec("ER_USER_CREATE_EXISTS", "HY000", "Can't create user '%s'@'%s'; it already exists"),
+    ER_USER_DROP_EXISTS: ErrorSpec("ER_USER_DROP_EXISTS", "HY000", "Can't drop user '%s'@'%s'; it doesn't exist"),
+    ER_ROLE_CREATE_EXISTS: ErrorSpec("ER_ROLE_CREATE_EXISTS", "HY000", "Can't create role '%s'; it already exists"),
+    ER_ROLE_DROP_EXISTS: ErrorSpec("ER_ROLE_DROP_EXISTS", "HY000", "Can't drop role '%s'; it doesn't exist"),
+    ER_PASSWORD_ANONYMOUS_USER: ErrorSpec("ER_PASSWORD_ANONYMOUS_USER", "42000", "You are using MariaDB as an anonymous user and anonymous users are not allowed to modify user settings"),
+    ER_NONEXISTING_GRANT: ErrorSpec("ER_NONEXISTING_GRANT", "42000", "There is no such grant defined for user '%s' on host '%s'"),
+    ER_TABLEACCESS_DENIED_ERROR: ErrorSpec("ER_TABLEACCESS_DENIED_ERROR", "42000", "%s command denied to user '%s'@'%s' for table %s"),
+    ER_COLUMNACCESS_DENIED_ERROR: ErrorSpec("ER_COLUMNACCESS_DENIED_ERROR", "42000", "%s command denied to user '%s'@'%s' for column '%s' in table '%s'"),
+    ER_ILLEGAL_GRANT_FOR_TABLE: ErrorSpec("ER_ILLEGAL_GRANT_FOR_TABLE", "42000", "Illegal GRANT/REVOKE command; please consult the manual to see which privileges can be used"),
+    ER_NONEXISTING_TABLE_GRANT: ErrorSpec("ER_NONEXISTING_TABLE_GRANT", "42000", "There is no such grant defined for user '%s' on host '%s' on table '%s'"),
+    ER_WRONG_USAGE: ErrorSpec("ER_WRONG_USAGE", "HY000", "Incorrect usage of %s and %s"),
+    ER_USER_LIMIT_REACHED: ErrorSpec("ER_USER_LIMIT_REACHED", "42000", "User '%s' has exceeded the '%s' resource (current value: %d)"),
+    ER_CANT_CREATE_USER_WITH_GRANT: ErrorSpec("ER_CANT_CREATE_USER_WITH_GRANT", "42000", "You are not allowed to create a user with GRANT"),
+    ER_ACCESS_DENIED_NO_PASSWORD_ERROR: ErrorSpec("ER_ACCESS_DENIED_NO_PASSWORD_ERROR", "28000", "Access denied for user '%s'@'%s'"),
+    ER_INVALID_ROLE: ErrorSpec("ER_INVALID_ROLE", "OP000", "Invalid role specification %s"),
+    ER_CANNOT_GRANT_ROLE: ErrorSpec("ER_CANNOT_GRANT_ROLE", "HY000", "Cannot grant role '%s' to: %s"),
+    ER_CANNOT_REVOKE_ROLE: ErrorSpec("ER_CANNOT_REVOKE_ROLE", "HY000", "Cannot revoke role '%s' from: %s"),
+    ER_ACCOUNT_HAS_BEEN_LOCKED: ErrorSpec("ER_ACCOUNT_HAS_BEEN_LOCKED", "HY000", "Access denied, this account is locked"),
+})
 
 
 def sqlstate_of(code: int) -> str:

@@ -144,19 +144,24 @@ def test_accounts_by_plugin(server, plugin):
         server.connect(user="u1", password="pw2")
 
 
-def test_accounts_survive_restart(tmp_path):
+def test_accounts_and_grants_survive_restart(tmp_path):
     proc = start_process(tmp_path / "d")
     try:
         proc.query("CREATE USER 'keep'@'%' IDENTIFIED BY 'kp'")
         proc.query("CREATE DATABASE kept")
         proc.query("CREATE TABLE kept.t (x INT)")
+        proc.query("CREATE TABLE kept.hidden (y INT)")
         proc.query("INSERT INTO kept.t VALUES (1), (2)")
+        proc.query("GRANT SELECT ON kept.t TO 'keep'@'%'")
     finally:
         stop_process(proc)
     proc = start_process(tmp_path / "d")
     try:
         rows = proc.query("SELECT SUM(x) FROM kept.t", user="keep", password="kp")
         assert int(rows[0][0]) == 3
+        with pytest.raises(pymysql.err.OperationalError) as denied:
+            proc.query("SELECT * FROM kept.hidden", user="keep", password="kp")
+        assert denied.value.args[0] == 1142
     finally:
         stop_process(proc)
 

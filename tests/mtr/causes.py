@@ -11,8 +11,8 @@ Rules:
 - Every group has an owner: `engine SQL` (issue 13: grammar, functions, types, variables,
   charsets, the mysql schema), `schema statements` (issue 9: views, temporary tables, CREATE
   ... LIKE / SELECT, ALTER ... MODIFY, PREPARE ... FROM, window functions, information_schema,
-  time zones), `stored programs` (procedures, functions, triggers, events: no issue yet),
-  or `not planned` with the reason (what rampmeter will not have: MariaDB's optimizer and
+  time zones), `privileges (issue 10)`, `stored programs` (procedures, functions, triggers,
+  events: no issue yet), or `not planned` with the reason (what rampmeter will not have: MariaDB's optimizer and
   storage engines, their counters, server internals).
 """
 
@@ -34,8 +34,7 @@ OWNERS = {
     "warnings differ": "engine SQL",
     "result differs": "engine SQL",
     "result metadata differs": "engine SQL",
-    "accounts and privileges": "not planned yet: no privilege system (GRANT is accepted and "
-                               "ignored)",
+    "accounts and privileges": "privileges (issue 10)",
     "server output differs": "engine SQL",
     "views": "schema statements",
     "CREATE TABLE ... SELECT / LIKE": "schema statements",

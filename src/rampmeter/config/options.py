@@ -25,6 +25,7 @@ from decimal import Decimal
 from typing import Any
 
 from rampmeter import errors
+from rampmeter.config import timezones
 from rampmeter.errors import ServerError, Warning_
 
 
@@ -68,6 +69,8 @@ class Option:
     # MariaDB has it and rampmeter has no such subsystem: accepted, stored, shown, no effect
     # (mariadb_variables.py; docs/sql.md "System variables")
     compat: bool = False
+    # A STR option's validator: the value to store for a given text (raises ServerError).
+    check: Callable[[str], str] | None = None
 
     @property
     def flag(self) -> str:
@@ -93,6 +96,8 @@ class Option:
             return "", []
         if isinstance(value, bytes):
             value = value.decode("utf-8", "replace")
+        if self.check is not None:
+            return self.check(str(value)), []
         return str(value), []
 
     def display(self, value: Any) -> str:
@@ -292,9 +297,12 @@ _OPTIONS: list[Option] = [
            dynamic=False, minimum=0, maximum=65535),
     Option("extra_max_connections", Kind.INT, 1, "Connections allowed on extra_port.",
            minimum=1, maximum=100000),
+    # Dynamic as in TXSQL: SET GLOBAL switches between the pool and one thread per connection
+    # (pool/switch.py); no-threads is a start-up choice only.
     Option("thread_handling", Kind.ENUM, "pool-of-threads",
            "How connections get threads: the thread pool (default), one thread per connection, "
-           "or one thread for everything (debugging).", dynamic=False,
+           "or one thread for everything (debugging). SET GLOBAL switches between the first two "
+           "without a restart.",
            choices=("one-thread-per-connection", "no-threads", "pool-of-threads")),
     Option("log_error", Kind.STR, "", "Error log file (empty: standard error).", dynamic=False),
     Option("log_warnings", Kind.INT, 2, "Verbosity of the error log (MariaDB): 0 errors, 1 "
@@ -326,13 +334,18 @@ _OPTIONS: list[Option] = [
     Option("license", Kind.STR, "MIT", "", dynamic=False, cli=False),
     Option("skip_name_resolve", Kind.BOOL, True, "Client host names are never resolved.",
            dynamic=False),
+    Option("skip_grant_tables", Kind.BOOL, False, "Start without checking passwords or "
+           "privileges (to recover a lost root password or a damaged grant file); FLUSH "
+           "PRIVILEGES turns checking on.", dynamic=False, sysvar=False),
     Option("default_authentication_plugin", Kind.ENUM, "mysql_native_password",
            "Plugin for CREATE USER ... IDENTIFIED BY without WITH, and the one offered in the "
            "handshake.", dynamic=False,
            choices=("mysql_native_password", "caching_sha2_password")),
     Option("performance_schema", Kind.BOOL, False, "", dynamic=False, cli=False),
     Option("read_only", Kind.BOOL, False, "Refuse writes from non-administrators."),
-    Option("max_user_connections", Kind.INT, 0, "", minimum=0, maximum=4294967295),
+    Option("max_user_connections", Kind.INT, 0, "Sessions one account may have at once (0: no "
+           "limit); an account's own MAX_USER_CONNECTIONS wins.", minimum=0,
+           maximum=4294967295),
     Option("back_log", Kind.INT, 900, "Listen backlog.", dynamic=False, minimum=1, maximum=65535),
     # --- timeouts, packets ------------------------------------------------------------------
     Option("connect_timeout", Kind.INT, 10, "Seconds a client has to finish the handshake.",
@@ -373,8 +386,16 @@ _OPTIONS: list[Option] = [
     Option("collation_connection", Kind.STR, "utf8mb4_general_ci", "", scope=B),
     Option("collation_server", Kind.STR, "utf8mb4_general_ci", "", scope=B),
     Option("collation_database", Kind.STR, "utf8mb4_general_ci", "", scope=B),
-    Option("time_zone", Kind.STR, "SYSTEM", "", scope=B),
-    Option("system_time_zone", Kind.STR, "UTC", "", dynamic=False, cli=False),
+    Option("time_zone", Kind.STR, "SYSTEM", "The time zone sessions start in "
+           "(--default-time-zone): SYSTEM, an offset such as +02:00, or a zoneinfo name.",
+           scope=B, check=timezones.check, aliases=("default_time_zone",)),
+    Option("system_time_zone", Kind.STR, timezones.SYSTEM_TIME_ZONE, "", dynamic=False,
+           cli=False),
+    Option("local_infile", Kind.BOOL, True, "Allow LOAD DATA LOCAL INFILE (the client sends "
+           "the file); off: error 1148."),
+    Option("secure_file_priv", Kind.STR, "", "LOAD DATA INFILE (without LOCAL) reads server "
+           "files only under this directory (empty: anywhere the server can read).",
+           dynamic=False),
     Option("default_storage_engine", Kind.STR, "InnoDB", "The engine name a table gets when "
            "CREATE TABLE has no ENGINE= (SHOW CREATE TABLE shows it); whatever the name, every "
            "table is stored by SQLite.", scope=B, aliases=("storage_engine",)),
@@ -447,9 +468,23 @@ _OPTIONS: list[Option] = [
            "threads allowed per group (0: no limit beyond oversubscribe).", minimum=0,
            maximum=512),
     Option("thread_pool_max_unused_threads", Kind.INT, 0, "MySQL Enterprise: sleeping workers "
-           "kept per group; more exit (0: no cap).", minimum=0, maximum=4096),
-    Option("thread_pool_max_transactions_limit", Kind.INT, 0, "MySQL Enterprise: transactions "
-           "allowed to run at once per group; new transactions wait (0: off).",
+           "kept in the whole pool; more exit (0: no cap).", minimum=0, maximum=4096),
+    Option("thread_pool_max_transactions_limit", Kind.INT, 0, "MySQL Enterprise: open "
+           "transactions allowed at once, divided among the groups; new transactions and new "
+           "connections wait while a group's share is in use (0: off).",
+           minimum=0, maximum=1000000),
+    Option("thread_pool_transaction_delay", Kind.INT, 0, "MySQL Enterprise: milliseconds a "
+           "worker waits before it starts a new transaction (0: none).", minimum=0,
+           maximum=300000, unit="ms"),
+    # MySQL 8.4's default is not in the sources we read; 2000 ms is the value reported in the
+    # reference notes (reference/threadpool.md §2), kept until someone checks a real server.
+    Option("thread_pool_longrun_trx_limit", Kind.INT, 2000, "MySQL Enterprise: when every "
+           "transaction slot of a group is held by a transaction older than this many "
+           "milliseconds, the group's limit is suspended (0: never).", minimum=0,
+           maximum=86400000, unit="ms"),
+    Option("thread_pool_prio_kickup_rate", Kind.INT, 0, "rampmeter: low priority entries "
+           "moved to the high queue per second per group once past the kick-up timer. 0 moves "
+           "every aged entry at each check (MariaDB); 100 is MySQL Enterprise's one per 10 ms.",
            minimum=0, maximum=1000000),
 ]
 

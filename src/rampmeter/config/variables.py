@@ -6,6 +6,9 @@ Rules:
   needs no lock); writes take the lock, validate through `Option.coerce`, store, then call the
   listeners registered for that name outside the lock (a listener may take its own locks, e.g.
   the thread pool resizing its groups).
+- A component that cannot honour every valid value registers a validator (`on_validate`): it
+  runs before the value is stored and refuses with a ServerError (the thread_handling switch
+  cannot reach or leave no-threads).
 - Runtime limits that depend on the start-up value live here, next to the value:
   thread_pool_size may grow at run time only to max(128, start-up value) (MariaDB MDEV-5205,
   sys_vars/t/thread_pool_size_high.test).
@@ -30,6 +33,7 @@ class GlobalVariables:
         self._lock = threading.Lock()
         self._values: dict[str, Any] = {name: opt.default for name, opt in REGISTRY.items()}
         self._listeners: dict[str, list[Listener]] = {}
+        self._validators: dict[str, list[Listener]] = {}
         self.startup_warnings: list[Warning_] = []
         for name, value in (overrides or {}).items():
             opt = lookup(name)
@@ -68,6 +72,8 @@ class GlobalVariables:
         else:
             stored, warnings = opt.coerce(value, maximum=self._runtime_max.get(opt.name),
                                           current=self._values[opt.name])
+        for validate in list(self._validators.get(opt.name, ())):
+            validate(opt.name, stored)
         with self._lock:
             self._values[opt.name] = stored
             listeners = list(self._listeners.get(opt.name, ()))
@@ -78,6 +84,11 @@ class GlobalVariables:
     def on_change(self, name: str, listener: Listener) -> None:
         with self._lock:
             self._listeners.setdefault(name, []).append(listener)
+
+    def on_validate(self, name: str, validator: Listener) -> None:
+        """`validator(name, value)` may raise ServerError to refuse a SET GLOBAL."""
+        with self._lock:
+            self._validators.setdefault(name, []).append(validator)
 
     def option(self, name: str) -> Option:
         opt = lookup(name)

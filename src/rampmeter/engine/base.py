@@ -71,6 +71,9 @@ class UpdateCount:
     info: str = ""
     warnings: list[Warning_] = field(default_factory=list)
     row_count: int | None = None  # ROW_COUNT() after it, when not affected_rows (UPDATE)
+    # a multi-row INSERT's warnings: the row (1-based, 0 unknown) each one is about, for a
+    # caller that interleaves warnings of its own per row (LOAD DATA)
+    warning_rows: list[int] | None = None
 
 
 Result = ResultSet | UpdateCount
@@ -98,6 +101,29 @@ class TableColumn:
     extra: str                # "auto_increment", "on update current_timestamp()" or ""
     column: Column            # what a SELECT of this column reports on the wire
     sql_type: SqlType | None = None  # the full MySQL type, when the engine knows it
+
+
+@dataclass(frozen=True, slots=True)
+class TableAccess:
+    """What one statement does to one table, for privilege checks (EngineSession.access).
+    Column names are in the order the statement first names them; `star` lists every column
+    of the table when the statement reads them all (`*`)."""
+
+    database: str
+    table: str                          # the stored name when the table exists
+    exists: bool = True
+    read: bool = False                  # rows are read (a query, or a write's WHERE / join)
+    insert: bool = False
+    update: bool = False
+    delete: bool = False
+    upsert: bool = False                # INSERT ... ON DUPLICATE KEY UPDATE
+    columns_read: tuple[str, ...] = ()
+    columns_inserted: tuple[str, ...] = ()
+    columns_updated: tuple[str, ...] = ()
+    star: tuple[str, ...] = ()
+    temporary: bool = False             # the session's own temporary table: no check applies
+    via_view: str = ""                  # `db`.`v`: read by the query of this SQL SECURITY
+                                        # INVOKER view (a denial is the view's 1356)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,9 +165,19 @@ class SessionContext(Protocol):
     @property
     def row_count(self) -> int: ...       # ROW_COUNT(): what the previous statement did
 
+    # Optional: `visible(database, table=None, column=None) -> bool`, whether the account may
+    # see that database / table / column; engines list only what it allows (SHOW DATABASES,
+    # SHOW TABLES, information_schema). Contexts without it see everything. Optional too:
+    # `column_privileges(database, table, column) -> str`, COLUMNS.PRIVILEGES ('select,insert').
+
     def virtual_table(self, schema: str, table: str) -> tuple[list[Column], list[tuple[Any, ...]]] | None:
         """Rows of a server-provided table (information_schema.PROCESSLIST, THREAD_POOL_*...),
         or None when the session does not provide that table."""
+        ...
+
+    def virtual_tables(self, schema: str) -> list[str]:
+        """The tables the session provides in a schema only it fills (performance_schema); an
+        engine shows such a schema when this is not empty. Optional: absent means none."""
         ...
 
 
@@ -214,6 +250,16 @@ class EngineSession(ABC):
 
     @abstractmethod
     def show_create_table(self, table: str, database: str | None = None) -> str: ...
+
+    def is_temporary(self, database: str | None, table: str) -> bool:
+        """Is database.table this session's own temporary table? (Privileges do not apply.)"""
+        return False
+
+    def access(self, stmt: Any) -> tuple[TableAccess, ...]:
+        """The tables a DML statement (a scanned sql.statement.Statement) reads and writes,
+        with their columns: what the privilege checks need, known from the engine's plan.
+        Raises what planning raises (1064, 1046...), never for a table that does not exist."""
+        raise NotImplementedError
 
 
 class Engine(ABC):

@@ -40,7 +40,7 @@ INTEGERS = {  # name -> (wire type, bytes, default display width signed / unsign
 TEXTS = {"char": ColumnType.STRING, "varchar": ColumnType.VAR_STRING,
          "tinytext": ColumnType.BLOB, "text": ColumnType.BLOB, "mediumtext": ColumnType.BLOB,
          "longtext": ColumnType.BLOB, "enum": ColumnType.STRING, "set": ColumnType.STRING,
-         "json": ColumnType.BLOB}
+         "json": ColumnType.BLOB, "uuid": ColumnType.STRING}
 BINARIES = {"binary": ColumnType.STRING, "varbinary": ColumnType.VAR_STRING,
             "tinyblob": ColumnType.BLOB, "blob": ColumnType.BLOB,
             "mediumblob": ColumnType.BLOB, "longblob": ColumnType.BLOB}
@@ -133,7 +133,7 @@ class SqlType:
     @property
     def max_chars(self) -> int | None:
         """Characters (bytes for binary strings) a value may hold; None when unbounded here."""
-        if self.name in ("char", "varchar", "binary", "varbinary"):
+        if self.name in ("char", "varchar", "binary", "varbinary", "uuid"):
             return self.width if self.width is not None else 1
         if self.name in BLOB_BYTES:
             if self.is_binary_string:
@@ -199,7 +199,7 @@ class SqlType:
     def charset_clause(self, table_charset: str = "utf8mb4",
                        table_collation: str = "utf8mb4_general_ci") -> str:
         """' CHARACTER SET x COLLATE y' when the column differs from its table (SHOW CREATE)."""
-        if not self.is_text or self.charset is None:
+        if not self.is_text or self.charset is None or self.name == "uuid":
             return ""
         if self.name == "json":
             return " CHARACTER SET utf8mb4 COLLATE utf8mb4_bin"
@@ -412,6 +412,8 @@ def make_type(name: str, args: list[str], *, unsigned: bool = False, zerofill: b
         return SqlType(name, charset="binary")
     if name == "json":
         return SqlType("json", charset="utf8mb4", collation="utf8mb4_bin")
+    if name == "uuid":  # MariaDB 10.7+: shown and compared as its 36-character text
+        return SqlType("uuid", 36, charset="utf8mb4", collation="utf8mb4_general_ci")
     if name in TEXTS:
         if national:
             charset = "utf8mb3"

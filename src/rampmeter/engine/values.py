@@ -285,6 +285,8 @@ def _store_text(t: SqlType, v: Any, client: charsets.Charset) -> tuple[Any, Prob
         text = _temporal_text(v)
     else:
         text = str(v)
+    if t.name == "uuid":
+        return store_uuid(v, text)
     if t.name == "enum":
         return _store_enum(t, v, text)
     if t.name == "set":
@@ -508,6 +510,25 @@ def _valid_date(y: int, mo: int, d: int) -> bool:
     except ValueError:
         return False
     return True
+
+
+_HEX = frozenset("0123456789abcdefABCDEF")
+ZERO_UUID = "00000000-0000-0000-0000-000000000000"
+
+
+def store_uuid(v: Any, text: str) -> tuple[Any, Problem | None]:
+    """UUID: 32 hex digits, '-' allowed between them (MariaDB 10.7+), or 16 bytes; kept as
+    the canonical lower-case 36-character text."""
+    if isinstance(v, bytes) and len(v) == 16:
+        digits = v.hex()
+    else:
+        digits = text.replace("-", "")
+        if text[:1] == "-" or text[-1:] == "-" or "--" in text or len(digits) != 32 or \
+                not _HEX.issuperset(digits):
+            return ZERO_UUID, Problem(errors.ER_TRUNCATED_WRONG_VALUE, "uuid",
+                                      _num_text(v) if isinstance(v, bytes) else text)
+        digits = digits.lower()
+    return f"{digits[:8]}-{digits[8:12]}-{digits[12:16]}-{digits[16:20]}-{digits[20:]}", None
 
 
 def _store_temporal(t: SqlType, v: Any, zero_date: bool = True,

@@ -14,6 +14,10 @@ Rules:
 - Every failure stays with this connection: a malformed packet gets an ERR when one can still be
   framed and closes the connection with a log line; an unexpected exception is logged with its
   traceback and closes only this connection.
+- After every `handle()` the connection asks its session for a fresh `snapshot`
+  (sched/snapshot.py), on this thread and before the handler re-arms the socket: that attribute
+  is all a handler reads of the session. A kill (KILL, wait_timeout, a vanished client) swaps in
+  a copy marked killed, so the next request is queued HIGH.
 - `close()` is idempotent and may come from any thread; it closes the session (rolling back) and
   the socket, and frees the max_connections slot exactly once.
 """
@@ -34,7 +38,7 @@ from rampmeter.errors import ProtocolViolation, ServerError
 from rampmeter.pool.base import Verdict
 from rampmeter.protocol import events as ev
 from rampmeter.protocol.connection import NEED_DATA, ServerProtocol
-from rampmeter.sched.priority import PriorityInputs
+from rampmeter.sched.snapshot import SessionSnapshot
 from rampmeter.session.session import KillState, Session
 
 log = logging.getLogger("rampmeter.net")
@@ -43,6 +47,7 @@ _RECV_SIZE = 256 * 1024
 _FLUSH_AT = 256 * 1024
 _POLL_IN = select.POLLIN | select.POLLPRI | select.POLLHUP | select.POLLERR
 _POLL_OUT = select.POLLOUT | select.POLLHUP | select.POLLERR
+_COM_QUIT_PACKET = b"\x01\x00\x00\x00\x01"  # payload length 1, sequence 0, COM_QUIT
 
 
 class NetTimeout(Exception):
@@ -67,7 +72,9 @@ class ClientConnection:
         self._greeted = False
         self._closed = False
         self._close_lock = threading.Lock()
-        session.on_kill = self._shutdown_read
+        self.snapshot: SessionSnapshot = session.pool_snapshot()
+        session.on_kill = self._on_kill
+        session.client_file = self._client_file
 
     # --- pool.base.Connection --------------------------------------------------------------
     def fileno(self) -> int:
@@ -78,14 +85,37 @@ class ClientConnection:
             return True
         return isinstance(self.sock, ssl.SSLSocket) and self.sock.pending() > 0
 
-    def idle_timeout(self) -> float:
-        return self.session.idle_timeout()
-
-    def priority_inputs(self) -> PriorityInputs:
-        return self.session.priority_inputs()
-
     def expire(self) -> None:
         self.session.expire()
+        self.snapshot = self.snapshot._replace(killed=True)
+
+    def said_goodbye(self) -> bool:
+        """Is a COM_QUIT the next packet on the socket? Peeks at plaintext sockets only; a TLS
+        record cannot be read without consuming it, so there the answer is False."""
+        if isinstance(self.sock, ssl.SSLSocket) or self.proto.has_buffered_input:
+            return False
+        try:
+            head = self.sock.recv(5, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+        except OSError:
+            return False
+        return head == _COM_QUIT_PACKET
+
+    def client_gone(self, *, running: bool) -> bool:
+        """The pool saw the client hang up mid-request (pool.base.Connection.client_gone)."""
+        s = self.session
+        if self.said_goodbye() or (running and not s.executing):
+            return False
+        if not s.vanished:
+            s.vanished = True
+            s.ctx.registry.aborted(connect=not s.logged_in)
+            level = logging.INFO if s.logged_in else logging.DEBUG
+            log.log(level, "Aborted connection %d to db: '%s' user: '%s' host: '%s' (the "
+                    "client went away while its request was %s)", self.connection_id,
+                    s.database or "unconnected", s.user or "unauthenticated", self.host,
+                    "running" if running else "queued")
+        if running:
+            s.kill(query_only=False)  # the statement stops as under KILL; the connection closes
+        return True
 
     def close(self) -> None:
         with self._close_lock:
@@ -121,6 +151,12 @@ class ClientConnection:
         return Verdict.CLOSE
 
     def _handle(self) -> Verdict:
+        verdict = self._serve()
+        if verdict is Verdict.KEEP:
+            self.snapshot = self.session.pool_snapshot()
+        return verdict
+
+    def _serve(self) -> Verdict:
         session, proto = self.session, self.proto
         if not self._greeted:
             self._greeted = True
@@ -161,6 +197,26 @@ class ClientConnection:
                 return Verdict.CLOSE
         self._flush()
         return Verdict.KEEP
+
+    def _client_file(self, filename: bytes) -> bytes:
+        """LOAD DATA LOCAL INFILE: ask the client for `filename` and read every packet of it
+        up to the empty one (a refusal is just that empty packet), waiting as for any packet
+        (net_read_timeout, a NET wait). Always read to the end, so the protocol stays in step."""
+        proto = self.proto
+        if not proto.client_sends_files:
+            raise ServerError(errors.ER_LOAD_INFILE_CAPABILITY_DISABLED)
+        self._send_now(proto.local_infile_request(filename))
+        chunks: list[bytes] = []
+        while True:
+            packet = proto.next_infile_packet()
+            if packet is NEED_DATA:
+                self._wait_io(_POLL_IN, self.session.vars["net_read_timeout"], "reading")
+                self._receive()
+                continue
+            assert isinstance(packet, bytes)
+            if not packet:
+                return b"".join(chunks)
+            chunks.append(packet)
 
     def _receive(self) -> None:
         """Drain the socket without blocking; EOF is passed on to the protocol as b''. Before a
@@ -251,6 +307,12 @@ class ClientConnection:
         cipher = tls.cipher()
         self.session.tls_cipher = cipher[0] if cipher else ""  # type: ignore[attr-defined]
         self.session.tls_version = tls.version() or ""  # type: ignore[attr-defined]
+        # the client's certificate when --ssl-ca verified one (REQUIRE X509 / SUBJECT / ISSUER)
+        self.session.tls_peer = tls.getpeercert() or None
+
+    def _on_kill(self) -> None:
+        self.snapshot = self.snapshot._replace(killed=True)
+        self._shutdown_read()
 
     def _shutdown_read(self) -> None:
         """Wake a thread (or epoll) waiting on this socket: MariaDB's post_kill_notification."""
@@ -261,6 +323,8 @@ class ClientConnection:
 
     def _abort(self, why: str, *, reply: ServerError | None = None, quiet: bool = False) -> None:
         s = self.session
+        if s.vanished:
+            return  # counted and logged when the pool saw the client go (client_gone)
         s.ctx.registry.aborted(connect=not s.logged_in)
         level = logging.DEBUG if quiet else logging.WARNING
         log.log(level, "Aborted connection %d to db: '%s' user: '%s' host: '%s' (%s)",

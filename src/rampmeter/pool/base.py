@@ -17,9 +17,16 @@ Rules:
   group (`detach` / `add_connection`): it keeps no thread-local state across calls.
 - Blocking inside `handle` is reported through `waiting(reason)` (pool/waits.py), which routes to
   the current thread's handler: the pool turns it into wait_begin / wait_end.
-- The handler enforces the connection's idle timeout (wait_timeout, or connect_timeout before
-  login) by calling `expire()`; the next `handle` then closes the connection with the right
-  error. A connection whose next request is already readable is never expired.
+- After each `handle` the connection holds a fresh `snapshot` (sched/snapshot.py): what a
+  handler may know of the session - transaction, locks, priority settings, idle timeout. A
+  handler reads that attribute, never the session itself.
+- The handler enforces the connection's idle timeout (snapshot.idle_timeout: wait_timeout, or
+  connect_timeout before login) by calling `expire()`; the next `handle` then closes the
+  connection with the right error. A connection whose next request is already readable is
+  never expired.
+- Every handler answers `table(name)` and `flush(what)` (the monitoring tables, FLUSH
+  THREAD_POOL_STATS / _WAITS); the defaults here give what any handler has - the global wait
+  counters - and the pool overrides them with its groups' rows.
 """
 
 from __future__ import annotations
@@ -30,7 +37,8 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from rampmeter.engine.base import WaitReason
-from rampmeter.sched.priority import PriorityInputs
+from rampmeter.pool import waits
+from rampmeter.sched.snapshot import SessionSnapshot
 
 
 class Verdict(enum.Enum):
@@ -50,16 +58,25 @@ class Connection(Protocol):
         """Bytes were received but not yet processed (pipelined commands, TLS records)."""
         ...
 
-    def priority_inputs(self) -> PriorityInputs:
-        """The session facts the pool's priority rule reads (sched/priority.py)."""
-        ...
-
-    def idle_timeout(self) -> float:
-        """Seconds this connection may sit idle now (connect_timeout while logging in)."""
+    @property
+    def snapshot(self) -> SessionSnapshot:
+        """The session as of the end of the last handle() (sched/snapshot.py)."""
         ...
 
     def expire(self) -> None:
         """The idle timeout passed: mark the session killed so the next handle() closes it."""
+        ...
+
+    def said_goodbye(self) -> bool:
+        """The next thing on the socket is the client's COM_QUIT (a hang-up after it is an
+        ordinary end, not a vanished client). Looks at the socket only; False when unknown."""
+        ...
+
+    def client_gone(self, *, running: bool) -> bool:
+        """The client hung up while its request was queued (`running` False: the request will
+        not run) or running. Returns True when that cut a request short: an aborted client is
+        counted and a running statement is stopped as KILL stops it; False when the client was
+        in fact between requests (nothing to stop). The handler then closes the connection."""
         ...
 
     def close(self) -> None:
@@ -99,6 +116,18 @@ class ConnectionHandler(ABC):
     def status(self) -> dict[str, int]:
         """SHOW GLOBAL STATUS rows this handler contributes (Threadpool_threads...)."""
         return {}
+
+    def table(self, name: str) -> list[tuple[Any, ...]]:
+        """Rows of a thread pool monitoring table (columns in session/infoschema.py): only the
+        global wait counts exist without a pool."""
+        if name == "THREAD_POOL_WAITS":
+            return list(waits.wait_rows())
+        return []
+
+    def flush(self, what: str) -> None:
+        """FLUSH THREAD_POOL_WAITS ("waits") / THREAD_POOL_STATS ("stats")."""
+        if what == "waits":
+            waits.flush_wait_counts()
 
     @property
     @abstractmethod

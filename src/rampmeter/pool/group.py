@@ -4,14 +4,23 @@ Rules:
 - `Group.lock` guards the group's GroupState (sched/policy.py), its fd -> connection map and each
   pooled connection's `state`. Policy verbs are called only with the lock held; their Decision
   is carried out by `apply` before the lock is released (MariaDB signals and creates under the
-  group mutex too).
-- Sockets are registered one-shot (EPOLLIN | EPOLLRDHUP | EPOLLONESHOT): an event hands the
-  connection to exactly one thread, and the socket stays disarmed until `start_io` re-arms it
-  after the reply. A connection's `state` (IDLE -> QUEUED -> RUNNING -> IDLE) changes only under
-  the lock, so an event that races with the timer's expiry of the same connection is dropped.
+  group mutex too). What the group needs from the pool comes from a PoolEnv (env.py).
+- Under the lock the group reads a connection's snapshot (`conn.snapshot`, sched/snapshot.py)
+  and, after a hang-up, asks whether a COM_QUIT waits on its socket (a peek); it never calls
+  the session or the engine with the lock held. Calls that reach the session (expire,
+  client_gone) are made after the lock is released.
+- Sockets are registered one-shot. Idle: EPOLLIN | EPOLLRDHUP, so a request or a hang-up hands
+  the connection to exactly one thread. Queued or running: EPOLLRDHUP only (TXSQL's disconnect
+  detection), so a client that goes away meanwhile is noticed - a queued request of a vanished
+  client is dropped without running; a running one is stopped like KILL and its connection
+  closed. `start_io` re-arms for the next request after the reply. A connection's `state`
+  (IDLE -> QUEUED -> RUNNING -> IDLE) changes only under the lock, so an event that races
+  with the timer's expiry of the same connection is dropped.
 - Each sleeping worker waits on its own Condition bound to the group lock and sits at the head
   of the waiting list (LIFO); a waker removes it from the list and sets `woken` before notifying.
-- The listener polls without the lock; a self-pipe in the epoll wakes it at shutdown.
+- The listener polls without the lock; a self-pipe in the epoll wakes it at shutdown, and when
+  a group retired by a shrink of thread_pool_size has lost its last connection (its threads
+  then leave, sched/policy.py should_leave).
 """
 
 from __future__ import annotations
@@ -20,17 +29,17 @@ import enum
 import os
 import select
 import threading
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rampmeter.pool.base import Connection
-from rampmeter.sched import policy
+from rampmeter.pool.env import PoolEnv
+from rampmeter.sched import policy, trxlimit
 from rampmeter.sched.policy import Action, Decision, Entry, GroupState
 from rampmeter.sched.priority import Priority, choose_priority, spend_ticket
 
-if TYPE_CHECKING:
-    from rampmeter.pool.threadpool import ThreadPool
-
 ARM = select.EPOLLIN | select.EPOLLRDHUP | select.EPOLLONESHOT
+WATCH_HANGUP = select.EPOLLRDHUP | select.EPOLLONESHOT  # (EPOLLHUP/ERR are always reported)
+HANGUP = select.EPOLLRDHUP | select.EPOLLHUP | select.EPOLLERR
 MAX_EVENTS = 1024  # MariaDB's MAX_EVENTS per epoll_wait
 
 
@@ -44,34 +53,41 @@ class ConnState(enum.Enum):
 class PoolConn:
     """The pool's bookkeeping for one connection (the connection's `handler_data`)."""
 
-    __slots__ = ("conn", "group", "state", "deadline", "tickets", "counted_trx", "fix_group",
-                 "registered", "fd")
+    __slots__ = ("conn", "group", "state", "deadline", "tickets", "fix_group", "registered",
+                 "fd", "vanished", "delay")
 
     def __init__(self, conn: Connection, group: Group) -> None:
         self.conn = conn
         self.group = group
         self.state = ConnState.QUEUED
         self.deadline = float("inf")
-        self.tickets = 4294967295
-        self.counted_trx = False
+        self.tickets: int | None = None  # from the session's value at the first enqueue
         self.fix_group = False
         self.registered = False
         self.fd = conn.fileno()
+        self.vanished = False  # the client hung up while queued or running
+        self.delay = 0.0       # thread_pool_transaction_delay before this request runs
 
 
 class Worker:
-    __slots__ = ("group", "cond", "woken", "thread")
+    __slots__ = ("group", "cond", "woken", "thread", "number", "native_id", "running_since",
+                 "stall_counted", "wait")
 
-    def __init__(self, group: Group) -> None:
+    def __init__(self, group: Group, number: int) -> None:
         self.group = group
         self.cond = threading.Condition(group.lock)
         self.woken = False
         self.thread: threading.Thread | None = None
+        self.number = number               # MySQL's TP_THREAD_NUMBER, per group
+        self.native_id = 0
+        self.running_since: float | None = None  # the request it runs started then
+        self.stall_counted = False
+        self.wait: str | None = None       # the wait it is in (THD_WAIT_* name), if any
 
 
 class Group:
-    def __init__(self, pool: ThreadPool, group_id: int) -> None:
-        self.pool = pool
+    def __init__(self, env: PoolEnv, group_id: int) -> None:
+        self.env = env
         self.lock = threading.Lock()
         self.state = GroupState(group_id)
         self.epoll = select.epoll()
@@ -80,6 +96,9 @@ class Group:
         self.epoll.register(self._wake_r, select.EPOLLIN)
         self.conns: dict[int, PoolConn] = {}   # registered fds
         self.members: set[PoolConn] = set()    # every connection of the group, in any state
+        self.workers: set[Worker] = set()      # threads of the group (tp_thread_state)
+        self.running: set[PoolConn] = set()    # connections a thread is serving now
+        self._numbers = 0
 
     # --- decisions ---------------------------------------------------------------------------
     def apply(self, decision: Decision) -> None:
@@ -92,26 +111,45 @@ class Group:
             worker.woken = True
             worker.cond.notify()
         elif action is Action.CREATE:
-            self.pool.start_worker(self)
+            self.env.counts.add_threads(1)
+            self.env.start_worker(self)
         elif action is Action.BLOCKED:
-            self.pool.creation_blocked()
+            self.env.creation_blocked()
 
     def total_threads(self) -> int:
-        return self.pool.total_threads()
+        return self.env.counts.threads
+
+    def new_worker(self) -> Worker:
+        """A Worker record for a thread the policy decided to create. Lock held."""
+        self._numbers += 1
+        worker = Worker(self, self._numbers)
+        self.workers.add(worker)
+        return worker
 
     # --- queueing ----------------------------------------------------------------------------
-    def enqueue(self, pc: PoolConn, now: float, *, priority: Priority | None = None) -> None:
-        """Queue a connection with its priority (computed now from its session). Lock held."""
-        inputs = pc.conn.priority_inputs()
-        prio = priority if priority is not None else choose_priority(inputs, pc.tickets)
-        pc.tickets = spend_ticket(prio, pc.tickets, inputs)
+    def enqueue(self, pc: PoolConn, now: float, *, priority: Priority | None = None,
+                leaving: bool = False) -> None:
+        """Queue a connection by its session's snapshot. Lock held."""
+        snap = pc.conn.snapshot
+        if pc.tickets is None and snap.logged_in:
+            pc.tickets = snap.high_prio_tickets  # Percona: from the session's value
+        tickets = pc.tickets or 0
+        if priority is None:
+            priority = Priority.HIGH if leaving else choose_priority(snap, tickets)
+        if pc.tickets is not None:
+            pc.tickets = spend_ticket(priority, tickets, snap)
+        held, new_trx = trxlimit.classify(snap, leaving=leaving)
         pc.state = ConnState.QUEUED
-        starts = self.pool.cfg.transactions_per_group > 0 and not inputs.in_transaction
-        policy.queue_put(self.state, pc, prio, self.pool.stamp(now), starts_transaction=starts)
+        policy.queue_put(self.state, pc, priority, self.env.stamp(now), held=held,
+                         new_trx=new_trx)
 
-    def _enqueue_events(self, events: list[tuple[int, int]], now: float) -> int:
+    def _enqueue_events(self, events: list[tuple[int, int]], now: float
+                        ) -> tuple[int, list[PoolConn]]:
+        """Queue what the poll returned. Returns (requests queued, connections whose client
+        vanished while their request ran: the caller stops them after releasing the lock)."""
         queued = 0
-        for fd, _mask in events:
+        vanished: list[PoolConn] = []
+        for fd, mask in events:
             if fd == self._wake_r:
                 try:
                     os.read(self._wake_r, 4096)
@@ -119,113 +157,194 @@ class Group:
                     pass
                 continue
             pc = self.conns.get(fd)
-            if pc is None or pc.state is not ConnState.IDLE:
-                continue  # stale: closed, or already queued by the timer
-            self.enqueue(pc, now)
-            queued += 1
-        return queued
+            if pc is None:
+                continue  # closed meanwhile
+            hangup = bool(mask & HANGUP)
+            if pc.state is ConnState.IDLE:
+                self.enqueue(pc, now, leaving=hangup)
+                if not hangup:
+                    self.epoll.modify(fd, WATCH_HANGUP)
+                queued += 1
+            elif hangup and not pc.vanished:
+                queued += self._hung_up(pc, now, vanished)
+        return queued, vanished
 
-    def _dequeued(self, entry: Entry | None) -> PoolConn | None:
+    def _hung_up(self, pc: PoolConn, now: float, running: list[PoolConn]) -> int:
+        """The client of a queued or running request hung up. A COM_QUIT waiting on the socket
+        makes it an ordinary goodbye (the quit is queued HIGH, past any limit). Otherwise a
+        queued request is dropped unrun; a running one is handed back in `running` for the
+        caller to stop without the lock. Returns how many requests were queued. Lock held."""
+        if pc.conn.said_goodbye():
+            if pc.state is ConnState.QUEUED and policy.remove(self.state, pc) is not None:
+                self.enqueue(pc, now, leaving=True)
+                return 1
+            return 0
+        if pc.state is ConnState.QUEUED:
+            return self._drop_queued(pc, now)
+        if pc.state is ConnState.RUNNING:
+            running.append(pc)
+        return 0
+
+    def _drop_queued(self, pc: PoolConn, now: float) -> int:
+        """A queued request of a vanished client is not run: the connection is queued HIGH
+        again, as a job to close it (ThreadPool.serve). Lock held."""
+        if policy.remove(self.state, pc) is None:
+            return 0  # not in a queue (the timer is handing it over itself)
+        pc.vanished = True
+        self.state.counters.vanished_queued += 1
+        policy.queue_put(self.state, pc, Priority.HIGH, self.env.stamp(now))
+        return 1
+
+    def stop_vanished(self, running: list[PoolConn]) -> None:
+        """Stop the statements of clients that hung up mid-request (as KILL would). Called
+        without the lock: this reaches the session."""
+        for pc in running:
+            if pc.conn.client_gone(running=True):
+                with self.lock:
+                    if not pc.vanished:
+                        pc.vanished = True
+                        self.state.counters.vanished_running += 1
+
+    def _dequeued(self, entry: Entry | None, worker: Worker, now: float) -> PoolConn | None:
         if entry is None:
             return None
         pc: PoolConn = entry.item
         pc.state = ConnState.RUNNING
-        pc.counted_trx = pc.counted_trx or entry.starts_transaction
+        self.running.add(pc)
+        pc.delay = trxlimit.delay(self.env.cfg, entry.new_trx) if entry.new_trx else 0.0
+        worker.running_since = now
+        worker.stall_counted = False
+        self.state.counters.queries_executed += 1
         return pc
 
     # --- the listener ------------------------------------------------------------------------
-    def listen(self) -> PoolConn | None:
+    def listen(self, worker: Worker) -> PoolConn | None:
         """Poll for readable connections and distribute them; maybe keep one (MariaDB
         listener()). Called without the lock; returns with it released."""
-        st, cfg = self.state, self.pool.cfg
+        st, cfg = self.state, self.env.cfg
         while True:
-            if st.shutdown:
+            if st.shutdown or policy.should_leave(st):
                 return None
             try:
                 events = self.epoll.poll(-1, MAX_EVENTS)
             except InterruptedError:
                 continue
-            now = self.pool.clock.now()
+            now = self.env.clock.now()
+            taken = None
             with self.lock:
                 st.counters.polls_by_listener += 1
-                if st.shutdown:
+                if st.shutdown or policy.should_leave(st):
                     return None
                 st.io_event_count += len(events)
                 take_one = policy.listener_takes_one(st, cfg)
-                if not self._enqueue_events(events, now):
-                    continue
-                if take_one:
-                    entry = policy.queue_get(st, cfg, now, by_listener=True)
-                    if entry is not None:
-                        return self._dequeued(entry)
-                self.apply(policy.after_listener_enqueue(st, cfg, now, self.total_threads()))
+                queued, vanished = self._enqueue_events(events, now)
+                if queued and take_one:
+                    taken = self._dequeued(
+                        policy.queue_get(st, cfg, now, by_listener=True), worker, now)
+                if queued and taken is None:
+                    self.apply(policy.after_listener_enqueue(st, cfg, now,
+                                                             self.total_threads()))
+            if vanished:
+                self.stop_vanished(vanished)
+            if taken is not None:
+                return taken
 
     # --- workers -----------------------------------------------------------------------------
     def get_event(self, worker: Worker, deadline: float) -> PoolConn | None:
-        """A worker's next connection, or None to exit (idle timeout, shutdown, or the
-        max_unused_threads cap). MariaDB's get_event with Percona's LOW-queue freeze."""
-        st, cfg, clock = self.state, self.pool.cfg, self.pool.clock
+        """A worker's next connection, or None to exit (idle timeout, shutdown, a retired
+        group emptied, or the max_unused_threads cap). MariaDB's get_event with Percona's
+        LOW-queue freeze."""
+        st, cfg, clock = self.state, self.env.cfg, self.env.clock
         with self.lock:
+            worker.running_since = None
             try:
                 while True:
-                    if st.shutdown:
+                    if st.shutdown or policy.should_leave(st):
                         return None
                     now = clock.now()
                     over = policy.too_many_threads(st, cfg)
                     if not over:
                         entry = policy.queue_get(st, cfg, now, by_listener=False)
                         if entry is not None:
-                            return self._dequeued(entry)
+                            return self._dequeued(entry, worker, now)
                     if st.listener is None:
                         return self._become_listener(worker)
                     if not over:
                         # Last try before sleeping: a non-blocking poll.
                         events = self.epoll.poll(0, MAX_EVENTS)
                         st.counters.polls_by_worker += 1
-                        if events and self._enqueue_events(events, now):
-                            entry = policy.queue_get(st, cfg, now, by_listener=False)
-                            if entry is not None:
-                                return self._dequeued(entry)
-                            continue
-                    if not policy.may_sleep(cfg, self.pool.idle_threads()):
+                        if events:
+                            queued, vanished = self._enqueue_events(events, now)
+                            if vanished:
+                                self._stop_vanished_unlocked(vanished)  # look again after
+                            if queued or vanished:
+                                continue
+                    if not policy.may_sleep(cfg, self.env.counts.sleepers):
                         return None
-                    if not self._sleep(worker, deadline):
+                    if not self._sleep(worker, deadline, oversubscribed=over):
                         return None
             finally:
                 policy.get_event_done(st)
+
+    def _stop_vanished_unlocked(self, vanished: list[PoolConn]) -> None:
+        """stop_vanished from a caller that holds the lock (released meanwhile)."""
+        self.lock.release()
+        try:
+            self.stop_vanished(vanished)
+        finally:
+            self.lock.acquire()
 
     def _become_listener(self, worker: Worker) -> PoolConn | None:
         st = self.state
         st.listener = worker
         st.active_count -= 1
+        st.counters.become_listener += 1
         self.lock.release()
         try:
-            return self.listen()
+            return self.listen(worker)
         finally:
             self.lock.acquire()
             st.active_count += 1
             st.listener = None
 
-    def _sleep(self, worker: Worker, deadline: float) -> bool:
+    def _sleep(self, worker: Worker, deadline: float, *, oversubscribed: bool) -> bool:
         """Sleep on the waiting list; False when the idle timeout passed without a wake-up."""
-        st = self.state
+        st, clock = self.state, self.env.clock
         worker.woken = False
-        policy.go_to_sleep(st, worker)
-        timeout = deadline - self.pool.clock.now()
-        if timeout > 0:
-            worker.cond.wait(timeout)
+        policy.go_to_sleep(st, worker, oversubscribed=oversubscribed)
+        self.env.counts.add_sleepers(1)
+        timeout = deadline - clock.now()
+        try:
+            if timeout > 0:
+                worker.cond.wait(timeout)
+        finally:
+            self.env.counts.add_sleepers(-1)
         policy.woke_up(st, worker, signalled=worker.woken)
-        return worker.woken or self.pool.clock.now() < deadline
+        return worker.woken or clock.now() < deadline
+
+    def worker_exits(self, worker: Worker) -> None:
+        """The thread of `worker` leaves (idle timeout, shutdown, an emptied retired group)."""
+        with self.lock:
+            st = self.state
+            policy.thread_exit(st)
+            self.workers.discard(worker)
+            self.env.counts.add_threads(-1)
+            if st.thread_count == 0 and st.connection_count and not st.shutdown:
+                # A connection arrived (a grow, a move) while this last thread was leaving.
+                self.apply(policy.create_worker(st, self.env.cfg, self.env.clock.now(),
+                                                self.total_threads(), due_to_stall=False))
 
     # --- waits -------------------------------------------------------------------------------
-    def wait_begin(self, lock_wait: bool) -> None:
+    def wait_begin(self, worker: Worker, reason: int, name: str, lock_wait: bool) -> None:
         with self.lock:
-            now = self.pool.clock.now()
-            self.apply(policy.wait_begin(self.state, self.pool.cfg, now, self.total_threads(),
-                                         lock_wait=lock_wait))
+            worker.wait = name
+            now = self.env.clock.now()
+            self.apply(policy.wait_begin(self.state, self.env.cfg, now, self.total_threads(),
+                                         lock_wait=lock_wait, reason=reason))
 
-    def wait_end(self, lock_wait: bool) -> None:
+    def wait_end(self, worker: Worker, lock_wait: bool) -> None:
         with self.lock:
+            worker.wait = None
             policy.wait_end(self.state, lock_wait=lock_wait)
 
     # --- connections -------------------------------------------------------------------------
@@ -235,11 +354,11 @@ class Group:
         with self.lock:
             if self.state.shutdown:
                 return False
-            if pc.counted_trx and not in_transaction:
-                policy.transaction_done(self.state)
-                pc.counted_trx = False
+            if not in_transaction:
+                trxlimit.transaction_done(self.state, pc)
             pc.deadline = deadline
             pc.state = ConnState.IDLE
+            self.running.discard(pc)
             if pc.registered:
                 self.epoll.modify(pc.fd, ARM)
             else:
@@ -248,67 +367,181 @@ class Group:
                 pc.registered = True
         return True
 
-    def detach(self, pc: PoolConn) -> None:
-        """Take a connection out of this group (closing, or moving to another group)."""
+    def detach(self, pc: PoolConn, *, closing: bool, moved: bool = False) -> float | None:
+        """Take a connection out of this group (closing, moving to another group, or - moved -
+        to another thread_handling). Returns when its open transaction started, if it holds a
+        slot here."""
         with self.lock:
-            if pc.registered:
-                try:
-                    self.epoll.unregister(pc.fd)
-                except OSError:
-                    pass
-                self.conns.pop(pc.fd, None)
-                pc.registered = False
+            st = self.state
+            if moved:
+                st.counters.moved_to_per_thread += 1
+            self._unregister(pc)
+            self.running.discard(pc)
             if pc in self.members:
                 self.members.discard(pc)
-                self.state.connection_count -= 1
-            if pc.counted_trx:
-                policy.transaction_done(self.state)
+                st.connection_count -= 1
+                if closing:
+                    st.counters.connections_closed += 1
+            since = st.trx_started.pop(pc, None)
+            if policy.should_leave(st):
+                self._wake_all()
+        return since
 
-    def attach(self, pc: PoolConn, now: float) -> None:
-        """A connection moved here after thread_pool_size changed (MariaDB change_group)."""
+    def attach(self, pc: PoolConn, now: float, trx_since: float | None) -> None:
+        """A connection moved here (thread_pool_size changed; MariaDB change_group)."""
         with self.lock:
+            st = self.state
             pc.group = self
             self.members.add(pc)
-            self.state.connection_count += 1
-            if pc.counted_trx:
-                self.state.transactions += 1
-            if self.state.thread_count == 0:
-                self.apply(policy.create_worker(self.state, self.pool.cfg, now,
-                                                self.total_threads(), due_to_stall=False))
+            st.connection_count += 1
+            if trx_since is not None:
+                st.trx_started[pc] = trx_since
+            if st.thread_count == 0:
+                self.apply(policy.create_worker(st, self.env.cfg, now, self.total_threads(),
+                                                due_to_stall=False))
+
+    def _unregister(self, pc: PoolConn) -> None:
+        """Take the socket out of the epoll. Lock held."""
+        if pc.registered:
+            try:
+                self.epoll.unregister(pc.fd)
+            except OSError:
+                pass
+            self.conns.pop(pc.fd, None)
+            pc.registered = False
+
+    def adopt(self, pc: PoolConn, now: float, *, queue: bool) -> None:
+        """A connection arrives from one-thread-per-connection at its command boundary. With
+        `queue` its next request is already buffered: queue it now, or nobody would see it."""
+        with self.lock:
+            st = self.state
+            self.members.add(pc)
+            st.connection_count += 1
+            st.counters.moved_from_per_thread += 1
+            if queue:
+                self.enqueue(pc, now)
+                if st.active_count == 0:
+                    self.apply(policy.wake_or_create_thread(st, self.env.cfg, now,
+                                                            self.total_threads()))
+            elif st.thread_count == 0:  # someone must listen for its next request
+                self.apply(policy.create_worker(st, self.env.cfg, now, self.total_threads(),
+                                                due_to_stall=False))
+
+    def evict_idle(self) -> list[PoolConn]:
+        """Take every idle connection out of the group, for another thread_handling."""
+        out: list[PoolConn] = []
+        with self.lock:
+            st = self.state
+            for pc in list(self.conns.values()):
+                if pc.state is not ConnState.IDLE:
+                    continue
+                self._unregister(pc)
+                pc.state = ConnState.CLOSED
+                self.members.discard(pc)
+                st.connection_count -= 1
+                st.counters.moved_to_per_thread += 1
+                st.trx_started.pop(pc, None)
+                out.append(pc)
+            if out and policy.should_leave(st):
+                self._wake_all()
+        return out
 
     def add_new(self, pc: PoolConn, now: float) -> None:
         with self.lock:
             self.members.add(pc)
             pc.state = ConnState.QUEUED
-            self.apply(policy.on_new_connection(self.state, self.pool.cfg, self.pool.stamp(now),
-                                                self.total_threads(), pc))
+            held, _ = trxlimit.classify(pc.conn.snapshot, leaving=False)
+            self.apply(policy.on_new_connection(self.state, self.env.cfg, self.env.stamp(now),
+                                                self.total_threads(), pc, held=held))
 
     def expire_idle(self, now: float, readable: Any) -> float:
-        """The timer's wait_timeout sweep of this group; returns the earliest live deadline."""
+        """The timer's wait_timeout sweep of this group; returns the earliest live deadline.
+        An expired connection is disarmed under the lock, told it expired without the lock
+        (that reaches its session), then queued HIGH so a worker closes it."""
         earliest = float("inf")
+        expired: list[PoolConn] = []
         with self.lock:
             for pc in list(self.conns.values()):
                 if pc.state is not ConnState.IDLE:
                     continue
-                if pc.deadline <= now and not readable(pc.fd):
-                    pc.conn.expire()
+                if policy.should_expire(pc.deadline, now, readable=readable(pc.fd)):
                     self.epoll.modify(pc.fd, 0)  # disarm: the timer hands it over itself
-                    self.enqueue(pc, now, priority=Priority.HIGH)
-                    if self.state.active_count == 0:
-                        self.apply(policy.wake_or_create_thread(
-                            self.state, self.pool.cfg, now, self.total_threads()))
+                    pc.state = ConnState.QUEUED   # not IDLE: a late event is ignored
+                    expired.append(pc)
                 elif pc.deadline < earliest:
                     earliest = pc.deadline
-        return earliest
-
-    # --- shutdown ----------------------------------------------------------------------------
-    def begin_shutdown(self) -> None:
+        if not expired:
+            return earliest
+        for pc in expired:
+            pc.conn.expire()
         with self.lock:
             st = self.state
-            st.shutdown = True
+            for pc in expired:
+                st.counters.timeout_kills += 1
+                self.enqueue(pc, now, priority=Priority.HIGH)
+            if st.active_count == 0:
+                self.apply(policy.wake_or_create_thread(st, self.env.cfg, now,
+                                                        self.total_threads()))
+        return earliest
+
+    def sweep_hangups(self, now: float) -> None:
+        """Timer: with no listener polling (it is running a request itself), look for clients
+        that hung up while queued or running, so that is noticed within one tick anyway."""
+        with self.lock:
+            st = self.state
+            if st.listener is not None or st.shutdown:
+                return
+            watched = [pc for pc in self.running if not pc.vanished]
+            watched += [e.item for q in (st.high, st.low) for e in q if not e.item.vanished]
+        if not watched:
+            return
+        poller = select.poll()
+        for pc in watched:
+            poller.register(pc.fd, select.POLLRDHUP)
+        gone = {fd for fd, ev in poller.poll(0)
+                if ev & (select.POLLRDHUP | select.POLLHUP | select.POLLERR)
+                and not ev & select.POLLNVAL}
+        if not gone:
+            return
+        running: list[PoolConn] = []
+        with self.lock:
+            for pc in watched:
+                if pc.fd in gone and not pc.vanished:
+                    self._hung_up(pc, now, running)
+        if running:
+            self.stop_vanished(running)
+
+    def count_stalled(self, now: float) -> None:
+        """Timer: count running requests that outlived the stall limit (MySQL's
+        STALLED_QUERIES_EXECUTED), once each. Lock held."""
+        limit = self.env.cfg.stall_limit_ms / 1000.0
+        for w in self.workers:
+            if w.running_since is not None and not w.stall_counted \
+                    and now - w.running_since > limit:
+                w.stall_counted = True
+                self.state.counters.stalled_queries += 1
+
+    # --- shrinking and shutdown ----------------------------------------------------------------
+    def retire(self, retired: bool) -> None:
+        with self.lock:
+            self.state.retired = retired
+            if policy.should_leave(self.state):
+                self._wake_all()
+
+    def _wake_all(self) -> None:
+        """Wake the listener (self-pipe) and every sleeper. Lock held."""
+        try:
             os.write(self._wake_w, b"x")
-            while st.waiting:
-                self.apply(policy.wake_thread(st, due_to_stall=False))
+        except OSError:
+            pass
+        st = self.state
+        while st.waiting:
+            self.apply(policy.wake_thread(st, due_to_stall=False))
+
+    def begin_shutdown(self) -> None:
+        with self.lock:
+            self.state.shutdown = True
+            self._wake_all()
 
     def leftovers(self) -> list[PoolConn]:
         with self.lock:

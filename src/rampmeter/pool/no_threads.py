@@ -74,7 +74,7 @@ class NoThreadsHandler(ConnectionHandler):
                 return
             if not conn.has_buffered_input():
                 break
-        self._deadlines[conn] = time.monotonic() + conn.idle_timeout()
+        self._deadlines[conn] = time.monotonic() + conn.snapshot.idle_timeout
 
     def _drop(self, conn: Connection) -> None:
         self._deadlines.pop(conn, None)

@@ -1,20 +1,23 @@
 """pool-of-threads: the server-side thread pool (MariaDB's generic pool, with the knobs of
-Percona and MySQL Enterprise), as a ConnectionHandler.
+Percona and MySQL Enterprise and TXSQL's disconnect detection), as a ConnectionHandler.
 
 Rules:
 - Connections are split into `thread_pool_size` groups by connection id % size. A group has one
   listener (a role any worker takes when the group has none), a few workers, two queues and a
-  waiting list; group.py is the mechanism, sched/policy.py decides.
-- `serve` is what a worker does with a dequeued connection: handle() it, then either close it
-  or re-arm it (`start_io`), recomputing nothing but the idle deadline here; the priority is read
-  from the session when the next request is queued.
+  waiting list; group.py is the mechanism, sched/ decides. Groups see the pool only through a
+  PoolEnv (env.py).
+- `serve` is what a worker does with a dequeued connection: handle() it (after the transaction
+  delay, if this request starts a transaction), then close it or re-arm it (`start_io`) with
+  the deadline and transaction state from the snapshot the connection took after the command.
+  A connection whose client vanished while it was queued is closed without handle().
 - Resizing (SET GLOBAL thread_pool_size) creates the missing groups and marks every connection;
-  each moves to its new group at its next start_io (MariaDB fix_group). Shrinking leaves the
-  surplus groups' threads to leave through the idle timeout.
+  each moves to its new group at its next start_io (MariaDB fix_group). Groups beyond the new
+  size are retired: they serve the connections still in them until those move, then their
+  threads - listener included - leave (MariaDB leaves the listeners blocked in poll).
 - The timer thread (timer.py) ticks every thread_pool_stall_limit ms: stall check per group,
   then the lazy wait_timeout sweep.
-- Queue stamps use the timer's coarse clock unless thread_pool_exact_stats is ON (MariaDB: it
-  saves a clock read per request; it shows in QUEUEING_TIME_MICROSECONDS and kick-up).
+- Monitoring rows are built one group at a time under that group's lock (session/tpstatus.py
+  names the columns; pool/tables.py builds the rows).
 - `stop()`: stop the timer, wake every listener (self-pipe) and sleeper, join the threads, and
   close the connections that remain.
 """
@@ -24,14 +27,16 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from rampmeter.config.variables import GlobalVariables
 from rampmeter.engine.base import WaitReason
-from rampmeter.pool import waits
+from rampmeter.pool import tables, waits
 from rampmeter.pool.base import Connection, ConnectionHandler, Handle, Verdict
+from rampmeter.pool.env import PoolEnv
 from rampmeter.pool.group import ConnState, Group, PoolConn, Worker
-from rampmeter.pool.timer import Timer
+from rampmeter.pool.timer import TimeoutBook, Timer
 from rampmeter.sched import policy
 from rampmeter.sched.clock import Clock, MonotonicClock
 from rampmeter.sched.policy import PoolConfig
@@ -50,6 +55,7 @@ _CFG_VARS = {
     "thread_pool_oversubscribe": "oversubscribe",
     "thread_pool_stall_limit": "stall_limit_ms",
     "thread_pool_prio_kickup_timer": "prio_kickup_timer_ms",
+    "thread_pool_prio_kickup_rate": "prio_kickup_rate",
     "thread_pool_max_threads": "max_threads",
     "thread_pool_idle_timeout": "idle_timeout_s",
     "thread_pool_dedicated_listener": "dedicated_listener",
@@ -57,6 +63,8 @@ _CFG_VARS = {
     "thread_pool_max_active_query_threads": "max_active_query_threads",
     "thread_pool_max_unused_threads": "max_unused_threads",
     "thread_pool_max_transactions_limit": "max_transactions_limit",
+    "thread_pool_transaction_delay": "transaction_delay_ms",
+    "thread_pool_longrun_trx_limit": "longrun_trx_limit_ms",
 }
 
 # Waits that count toward Percona's LOW-queue freeze (sched/policy.py explains the choice).
@@ -75,30 +83,30 @@ class ThreadPool(ConnectionHandler):
         self.variables = variables
         self.clock: Clock = clock or MonotonicClock()
         self.cfg = PoolConfig()
-        self._reconfigure()
+        for var, attr in _CFG_VARS.items():
+            setattr(self.cfg, attr, variables[var])
+        self.env = PoolEnv(self.cfg, self.clock, start_worker=self.start_worker,
+                           creation_blocked=self.creation_blocked)
         self.groups: list[Group] = []
         self._groups_lock = threading.Lock()
         self._conns: dict[int, PoolConn] = {}
         self._conns_lock = threading.Lock()
-        self.coarse_now = self.clock.now()
-        self.next_timeout_check = float("inf")
-        self._timeout_lock = threading.Lock()
+        self.timeouts = TimeoutBook()
         self._created_total = 0
         self._threads: set[threading.Thread] = set()
         self._threads_lock = threading.Lock()
         self._blocked = policy.BlockedMonitor()
         self._stopped = False
-        self.timer = Timer(self)
+        self._stopping = threading.Event()  # ends transaction delays at shutdown
+        # pool/switch.py: may another handler take this connection now? (conn, detach) -> bool
+        self.release: Callable[[Connection, Callable[[], None]], bool] | None = None
+        self.timer = Timer(self.env, self.active_groups, self.timeouts)
         self._resize(variables["thread_pool_size"])
         for name in _CFG_VARS:
             variables.on_change(name, self._on_variable)
         variables.on_change("thread_pool_size", lambda name, value: self._resize(value))
 
     # --- configuration -----------------------------------------------------------------------
-    def _reconfigure(self) -> None:
-        for var, attr in _CFG_VARS.items():
-            setattr(self.cfg, attr, self.variables[var])
-
     def _on_variable(self, name: str, value: Any) -> None:
         setattr(self.cfg, _CFG_VARS[name], value)
         if name == "thread_pool_stall_limit":
@@ -107,29 +115,28 @@ class ThreadPool(ConnectionHandler):
     def _resize(self, size: int) -> None:
         with self._groups_lock:
             while len(self.groups) < size:
-                self.groups.append(Group(self, len(self.groups)))
+                self.groups.append(Group(self.env, len(self.groups)))
             self.cfg.group_count = size
+            groups = list(self.groups)
+        for i, group in enumerate(groups):
+            group.retire(i >= size)
         with self._conns_lock:
             for pc in self._conns.values():
                 pc.fix_group = True
 
+    def active_groups(self) -> list[Group]:
+        """Every group that has a poll descriptor, retired ones included (they may still hold
+        connections that have not moved yet)."""
+        with self._groups_lock:
+            return list(self.groups)
+
     def group_for(self, connection_id: int) -> Group:
         return self.groups[connection_id % self.cfg.group_count]
 
-    def stamp(self, now: float) -> float:
-        return now if self.cfg.exact_stats else self.coarse_now
-
     # --- threads -----------------------------------------------------------------------------
-    def total_threads(self) -> int:
-        return sum(g.state.thread_count for g in self.groups)
-
-    def idle_threads(self) -> int:
-        """Sleeping workers in the whole pool (MySQL's "unused threads")."""
-        return sum(len(g.state.waiting) for g in self.groups)
-
     def start_worker(self, group: Group) -> None:
         """Policy said CREATE (counts already taken). Caller holds group.lock."""
-        worker = Worker(group)
+        worker = group.new_worker()
         thread = threading.Thread(target=self._worker_main, args=(worker,), daemon=True,
                                   name=f"tpool-g{group.state.group_id}")
         worker.thread = thread
@@ -137,6 +144,8 @@ class ThreadPool(ConnectionHandler):
             thread.start()
         except RuntimeError as exc:  # the OS refused a thread: undo, count as blocked
             policy.thread_exit(group.state)
+            group.workers.discard(worker)
+            self.env.counts.add_threads(-1)
             log.error("Can't create threads in threadpool (%s).", exc)
             self.creation_blocked()
             return
@@ -154,6 +163,7 @@ class ThreadPool(ConnectionHandler):
     def _worker_main(self, worker: Worker) -> None:
         waits.bind_thread(self)
         _local.worker = worker
+        worker.native_id = threading.get_native_id()
         group = worker.group
         try:
             while True:
@@ -163,53 +173,88 @@ class ThreadPool(ConnectionHandler):
                     break
                 self.serve(pc)
         finally:
-            with group.lock:
-                policy.thread_exit(group.state)
+            group.worker_exits(worker)
             with self._threads_lock:
                 self._threads.discard(threading.current_thread())
 
     def serve(self, pc: PoolConn) -> None:
         conn = pc.conn
+        if pc.vanished:
+            conn.client_gone(running=False)  # its request is dropped unrun; count it, close it
+            self._close(pc)
+            return
+        if pc.delay:
+            with waits.waiting(WaitReason.SLEEP):  # thread_pool_transaction_delay
+                self._stopping.wait(pc.delay)
         try:
             verdict = self._handle(conn)
         except BaseException:  # handle() catches everything; this is the last line of defence
             log.exception("connection %d: unexpected error in handle()", conn.connection_id)
             verdict = Verdict.CLOSE
-        if verdict is Verdict.CLOSE or not self.start_io(pc):
+        if verdict is Verdict.CLOSE or pc.vanished:
             self._close(pc)
+        elif self.release is not None and self.release(conn, lambda: self._move_out(pc)):
+            pass  # a command boundary: another handler serves it now (pool/switch.py)
+        elif not self.start_io(pc):
+            self._close(pc)
+
+    def _move_out(self, pc: PoolConn) -> None:
+        """Forget a connection another handler takes over (it is not armed: not ours)."""
+        pc.group.detach(pc, closing=False, moved=True)
+        pc.state = ConnState.CLOSED
+        with self._conns_lock:
+            self._conns.pop(id(pc), None)
+
+    def adopt(self, conn: Connection) -> None:
+        """Take a connection from another handler at its command boundary (pool/switch.py):
+        arm it in its group, or queue it at once if its next request is already buffered."""
+        pc = self._register(conn)
+        if pc is None:
+            return
+        group, now = pc.group, self.clock.now()
+        if conn.has_buffered_input():
+            group.adopt(pc, now, queue=True)
+            return
+        group.adopt(pc, now, queue=False)
+        if not self.start_io(pc):
+            self._close(pc)
+
+    def evict_idle(self) -> list[Connection]:
+        """Hand over every idle connection (pool/switch.py): take them out of their groups'
+        epolls and return them. Queued and running ones move at their next command boundary."""
+        out: list[Connection] = []
+        for group in self.active_groups():
+            for pc in group.evict_idle():
+                with self._conns_lock:
+                    self._conns.pop(id(pc), None)
+                out.append(pc.conn)
+        return out
+
+    def connection_count(self) -> int:
+        total = 0
+        for g in self.active_groups():
+            with g.lock:
+                total += g.state.connection_count
+        return total
 
     def start_io(self, pc: PoolConn) -> bool:
         """Re-arm the connection in its (maybe new) group with its idle deadline."""
-        conn = pc.conn
+        snap = pc.conn.snapshot
         now = self.clock.now()
         if pc.fix_group:
             pc.fix_group = False
-            new_group = self.group_for(conn.connection_id)
+            new_group = self.group_for(pc.conn.connection_id)
             if new_group is not pc.group:
-                pc.group.detach(pc)
-                new_group.attach(pc, now)
-        deadline = policy.idle_deadline(now, conn.idle_timeout())
-        if not pc.group.arm(pc, deadline, conn.priority_inputs().in_transaction):
+                since = pc.group.detach(pc, closing=False)
+                new_group.attach(pc, now, since)
+        deadline = policy.idle_deadline(now, snap.idle_timeout)
+        if not pc.group.arm(pc, deadline, snap.in_transaction):
             return False
-        self.note_deadline(deadline)
+        self.timeouts.note(deadline)
         return True
 
-    def note_deadline(self, deadline: float) -> None:
-        if deadline < self.next_timeout_check:
-            with self._timeout_lock:
-                if deadline < self.next_timeout_check:
-                    self.next_timeout_check = deadline
-
-    def take_timeout_check(self, now: float) -> bool:
-        """The timer's lazy check: is a sweep due? (resets the next check time)."""
-        with self._timeout_lock:
-            if self.next_timeout_check > now:
-                return False
-            self.next_timeout_check = float("inf")
-            return True
-
     def _close(self, pc: PoolConn) -> None:
-        pc.group.detach(pc)
+        pc.group.detach(pc, closing=True)
         pc.state = ConnState.CLOSED
         with self._conns_lock:
             self._conns.pop(id(pc), None)
@@ -220,40 +265,48 @@ class ThreadPool(ConnectionHandler):
         self.timer.start()
 
     def add_connection(self, conn: Connection) -> None:
-        group = self.group_for(conn.connection_id)
-        pc = PoolConn(conn, group)
+        pc = self._register(conn)
+        if pc is not None:
+            pc.group.add_new(pc, self.clock.now())
+
+    def _register(self, conn: Connection) -> PoolConn | None:
+        """The pool's record of a connection, in its group by id; None (and the connection
+        closed) once the pool is stopping."""
+        pc = PoolConn(conn, self.group_for(conn.connection_id))
         conn.handler_data = pc
         with self._conns_lock:
             if self._stopped:
                 conn.close()
-                return
+                return None
             self._conns[id(pc)] = pc
-        group.add_new(pc, self.clock.now())
+        return pc
 
     def wait_begin(self, reason: WaitReason) -> None:
         worker = getattr(_local, "worker", None)
         if worker is not None:
             _local.lock_wait = reason in LOCK_WAITS
-            worker.group.wait_begin(_local.lock_wait)
+            worker.group.wait_begin(worker, reason.value, reason.name, _local.lock_wait)
 
     def wait_end(self) -> None:
         worker = getattr(_local, "worker", None)
         if worker is not None:
-            worker.group.wait_end(_local.lock_wait)
+            worker.group.wait_end(worker, _local.lock_wait)
 
     def stop(self, timeout: float = 5.0) -> None:
         if self._stopped:
             return
         self._stopped = True
+        self._stopping.set()
         self.timer.stop()
-        for group in self.groups:
+        groups = self.active_groups()
+        for group in groups:
             group.begin_shutdown()
         deadline = time.monotonic() + timeout
         with self._threads_lock:
             threads = list(self._threads)
         for thread in threads:
             thread.join(max(0.0, deadline - time.monotonic()))
-        for group in self.groups:
+        for group in groups:
             for pc in group.leftovers():
                 pc.conn.close()
         with self._conns_lock:
@@ -262,7 +315,7 @@ class ThreadPool(ConnectionHandler):
         for pc in remaining:
             pc.conn.close()
         if all(not t.is_alive() for t in threads):
-            for group in self.groups:
+            for group in groups:
                 group.close()
 
     @property
@@ -272,9 +325,10 @@ class ThreadPool(ConnectionHandler):
     # --- what people observe -------------------------------------------------------------------
     def status(self) -> dict[str, int]:
         threads = idle = 0
-        for g in self.groups:
-            threads += g.state.thread_count
-            idle += g.state.thread_count - g.state.active_count
+        for g in self.active_groups():
+            with g.lock:
+                threads += g.state.thread_count
+                idle += g.state.thread_count - g.state.active_count
         return {"Threadpool_threads": threads, "Threadpool_idle_threads": idle,
                 "Threads_created": self._created_total}
 
@@ -283,41 +337,15 @@ class ThreadPool(ConnectionHandler):
             return sum(1 for t in self._threads if t.is_alive())
 
     def table(self, name: str) -> list[tuple[Any, ...]]:
-        """Rows of information_schema.THREAD_POOL_* (columns in session/infoschema.py)."""
+        """Rows of a monitoring table (columns in session/tpstatus.py and infoschema.py)."""
         if name == "THREAD_POOL_WAITS":
             return list(waits.wait_rows())
-        rows: list[tuple[Any, ...]] = []
-        now = self.clock.now()
-        for g in list(self.groups):
-            with g.lock:
-                rows.extend(_group_rows(name, g, now))
-        return rows
+        return tables.rows(name, self.active_groups(), self.cfg, self.clock.now())
 
     def flush(self, what: str) -> None:
         if what == "waits":
             waits.flush_wait_counts()
             return
-        for g in self.groups:
+        for g in self.active_groups():
             with g.lock:
                 g.state.counters.reset()
-
-
-def _group_rows(name: str, g: Group, now: float) -> list[tuple[Any, ...]]:
-    st = g.state
-    gid = st.group_id
-    if name == "THREAD_POOL_GROUPS":
-        return [(gid, st.connection_count, st.thread_count, st.active_count, len(st.waiting),
-                 st.queue_length(), int(st.listener is not None), int(st.stalled))]
-    if name == "THREAD_POOL_STATS":
-        c = st.counters
-        return [(gid, c.thread_creations, c.thread_creations_due_to_stall, c.wakes,
-                 c.wakes_due_to_stall, c.throttles, c.stalls, c.polls_by_listener,
-                 c.polls_by_worker, c.dequeues_by_listener, c.dequeues_by_worker)]
-    if name == "THREAD_POOL_QUEUES":
-        rows = []
-        for pos, entry in enumerate([*st.high, *st.low]):
-            pc: PoolConn = entry.item
-            rows.append((gid, pos, int(entry.priority), pc.conn.connection_id,
-                         max(0, int((now - entry.enqueued_at) * 1_000_000))))
-        return rows
-    return []

@@ -5,9 +5,12 @@ Rules:
 - The tick is a timed wait on a Condition; SET GLOBAL thread_pool_stall_limit notifies it, and
   the next wait uses the new interval. Work is done only when a wait times out, as in MariaDB.
 - Each tick refreshes the pool's coarse clock, runs check_stall for every group that has
-  connections (under that group's lock, one group at a time), then, if the earliest idle
+  connections (under that group's lock, one group at a time), looks for vanished clients in
+  groups that have no listener polling at that moment, then, if the earliest idle
   deadline has passed, sweeps the idle connections of every group: an expired one whose next
   request is not already readable is killed (queued HIGH, closed by its next handle()).
+- The timer knows the pool only through its PoolEnv and two callables (the current groups, and
+  the lazy wait_timeout bookkeeping), so pool/ has no import cycle.
 - Times are float seconds from the pool's clock: no overflow however large the stall limit
   (Percona PS-1095).
 """
@@ -17,12 +20,11 @@ from __future__ import annotations
 import logging
 import select
 import threading
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
+from rampmeter.pool.env import PoolEnv
+from rampmeter.pool.group import Group
 from rampmeter.sched import policy
-
-if TYPE_CHECKING:
-    from rampmeter.pool.threadpool import ThreadPool
 
 log = logging.getLogger("rampmeter.pool")
 
@@ -37,9 +39,35 @@ def readable(fd: int) -> bool:
         return False
 
 
+class TimeoutBook:
+    """MariaDB's next_timeout_check: the earliest idle deadline, lowered by every re-arm, so
+    the timer sweeps connections only when one may have expired."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.next_check = float("inf")
+
+    def note(self, deadline: float) -> None:
+        if deadline < self.next_check:
+            with self._lock:
+                if deadline < self.next_check:
+                    self.next_check = deadline
+
+    def take(self, now: float) -> bool:
+        """Is a sweep due? (resets the next check time)."""
+        with self._lock:
+            if self.next_check > now:
+                return False
+            self.next_check = float("inf")
+            return True
+
+
 class Timer:
-    def __init__(self, pool: ThreadPool) -> None:
-        self.pool = pool
+    def __init__(self, env: PoolEnv, groups: Callable[[], list[Group]],
+                 timeouts: TimeoutBook) -> None:
+        self.env = env
+        self.groups = groups
+        self.timeouts = timeouts
         self._cond = threading.Condition()
         self._shutdown = False
         self._thread = threading.Thread(target=self._run, name="tpool-timer", daemon=True)
@@ -61,28 +89,30 @@ class Timer:
     def _run(self) -> None:
         while True:
             with self._cond:
-                notified = self._cond.wait(self.pool.cfg.stall_limit_ms / 1000.0)
+                notified = self._cond.wait(self.env.cfg.stall_limit_ms / 1000.0)
                 if self._shutdown:
                     return
             if notified:
                 continue  # the interval changed: wait again with the new one
             try:
-                self.tick(self.pool.clock.now())
+                self.tick(self.env.clock.now())
             except Exception:  # noqa: BLE001 - the timer must survive a bad tick
                 log.exception("thread pool timer tick failed")
 
     def tick(self, now: float) -> None:
-        pool = self.pool
-        pool.coarse_now = now
-        total = pool.total_threads()
-        for group in list(pool.groups):
-            if not group.state.connection_count:
-                continue
+        env = self.env
+        env.coarse_now = now
+        groups = self.groups()
+        for group in groups:
             with group.lock:
-                decision = policy.check_stall(group.state, pool.cfg, now, total)
+                if not group.state.connection_count:
+                    continue
+                decision = policy.check_stall(group.state, env.cfg, now, env.counts.threads)
                 group.apply(decision)
-        if pool.take_timeout_check(now):
+                group.count_stalled(now)
+            group.sweep_hangups(now)
+        if self.timeouts.take(now):
             earliest = float("inf")
-            for group in list(pool.groups):
+            for group in groups:
                 earliest = min(earliest, group.expire_idle(now, readable))
-            pool.note_deadline(earliest)
+            self.timeouts.note(earliest)

@@ -436,6 +436,29 @@ class ServerProtocol:
         payloads.append(self._eof_payload(self._status, 0))
         return self._send(*payloads)
 
+    # --- LOAD DATA LOCAL INFILE -------------------------------------------------------------
+    @property
+    def client_sends_files(self) -> bool:
+        """Did the client say it can send local files (CLIENT_LOCAL_FILES)?"""
+        return bool(self._caps & Capability.LOCAL_FILES)
+
+    def local_infile_request(self, filename: bytes) -> bytes:
+        """Ask the client for a file (0xFB + name); it answers with packets of the file's
+        bytes, continuing this command's sequence ids, and an empty packet at the end."""
+        return self._send(b"\xfb" + filename)
+
+    def next_infile_packet(self) -> bytes | NeedData:
+        """The next packet of the file the client is sending (b'' ends it), or NEED_DATA.
+        A peer that closes in the middle is a ConnectionError."""
+        packet = self._decoder.next_packet(self._seq)
+        if packet is None:
+            if self._eof:
+                raise ConnectionError("the client closed while sending a LOCAL INFILE")
+            return NEED_DATA
+        payload, last_seq = packet
+        self._seq = (last_seq + 1) & 0xFF
+        return payload
+
     def statistics(self, text: str) -> bytes:
         return self._send(pk.plain_string(text))
 

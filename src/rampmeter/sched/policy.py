@@ -14,9 +14,14 @@ Rules:
   between wait_begin and wait_end. A new thread starts active; an exiting one leaves active.
 
 Where rampmeter differs from MariaDB, and why:
-- Thread-creation throttle: the issue's table, which is Percona's and MariaDB <= 10.4's
-  (< 4 threads: none, < 8: 50 ms, < 16: 100 ms, else 200 ms). MariaDB 10.5+ scales it by
-  stall_limit (zero below 500 ms) and its last band reads 20 ms, a likely typo (reference §3.5).
+- Thread-creation throttle: MariaDB 10.5+'s (sql/threadpool_generic.cc,
+  microsecond_throttling_interval): no delay below 1 + oversubscribe threads in the group, then
+  50 ms below 8, 100 ms below 16, and 20 ms from 16 on, each multiplied by
+  F = stall_limit / max(500, stall_limit) in integer arithmetic - so F is 0 (no throttling at
+  all) when thread_pool_stall_limit < 500 ms, and 1 otherwise. The last band reads `200*100`
+  microseconds in the source and 20 ms in the KB; it looks like a typo for 200 ms, but code and
+  documentation agree, so an operator moving from MariaDB gets the same pool. (Percona and
+  MariaDB <= 10.4 used a fixed 0/50/100/200 ms table from 4 threads.)
 - Percona's LOW-queue freeze is applied on top of MariaDB's limit: LOW is not dequeued while
   active + lock-waiting > 1 + oversubscribe (Percona's `>`; TXSQL uses `>=`, which starves a
   queued statement whenever the threads waiting in locks alone reach the limit). Threads blocked
@@ -26,12 +31,17 @@ Where rampmeter differs from MariaDB, and why:
   locks), the case the freeze exists for. A thread in SLEEP() or waiting for the network cannot
   be waiting on a queued connection's lock, and counting it would run a sleep-heavy workload
   only 1 + oversubscribe statements at a time.
-- Kick-up follows MySQL Enterprise: a LOW entry older than prio_kickup_timer moves to HIGH, at
-  most one per 10 ms per group, checked on every dequeue and every timer tick. MariaDB moves
-  every aged entry at each tick, which lets one tick flood the HIGH queue.
+- Kick-up is MariaDB's by default: every LOW entry older than prio_kickup_timer moves to the tail
+  of HIGH, checked at every timer tick (and, here, at every dequeue too, which only makes it
+  more punctual). MySQL Enterprise moves at most one entry per 10 ms per group; that is the
+  explicit choice thread_pool_prio_kickup_rate = 100 (entries per second per group; 0, the
+  default, is MariaDB's "all of them"). A rate is a budget that accrues between checks, capped
+  at one timer tick's worth, so a frozen group checked only by the timer still promotes `rate`
+  entries a second rather than one per tick.
 - MySQL Enterprise's thread_pool_max_active_query_threads caps active threads per group next to
   oversubscribe; both limits are suspended while the group is stalled, so a long statement can
   never block its group for good.
+- MySQL Enterprise's transaction limit, delay and long-transaction escape: sched/trxlimit.py.
 """
 
 from __future__ import annotations
@@ -41,12 +51,15 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from rampmeter.sched import trxlimit
+from rampmeter.sched.counters import Counters
 from rampmeter.sched.priority import Priority
 
-KICKUP_INTERVAL = 0.010  # MySQL Enterprise: at most one kick-up per 10 ms per group
-# Throttle table (Percona threadpool_unix.cc, MariaDB <= 10.4): (thread count below, delay s)
-THROTTLE_BANDS = ((4, 0.0), (8, 0.050), (16, 0.100))
-THROTTLE_MAX = 0.200
+# MariaDB 10.5+ microsecond_throttling_interval, in seconds, by threads in the group: below
+# 1 + oversubscribe none; then (below this many threads, delay).
+THROTTLE_BANDS = ((8, 0.050), (16, 0.100))
+THROTTLE_MAX = 0.020             # sic: `200*100` us in MariaDB's source and 20 ms in its KB
+THROTTLE_MIN_STALL_LIMIT_MS = 500  # DEFAULT_THREADPOOL_STALL_LIMIT: F = 0 below it
 MIN_THREADS_PER_GROUP = 2  # a listener and one worker, even above thread_pool_max_threads
 BLOCKED_MESSAGE_DELAY = 30.0  # MariaDB's BLOCK_MSG_DELAY: log "pool blocked" after 30 s
 _EPSILON = 1e-9  # float seconds: 10 ms measured as 0.00999... must still count as 10 ms
@@ -59,6 +72,7 @@ class PoolConfig:
     oversubscribe: int = 3
     stall_limit_ms: int = 500
     prio_kickup_timer_ms: int = 1000
+    prio_kickup_rate: int = 0          # kick-ups per second per group; 0: all aged (MariaDB)
     max_threads: int = 65536
     idle_timeout_s: int = 60
     dedicated_listener: bool = False
@@ -66,47 +80,22 @@ class PoolConfig:
     max_active_query_threads: int = 0
     max_unused_threads: int = 0
     max_transactions_limit: int = 0
+    transaction_delay_ms: int = 0
+    longrun_trx_limit_ms: int = 2000
     group_count: int = 1
-
-    @property
-    def transactions_per_group(self) -> int:
-        """MySQL Enterprise divides thread_pool_max_transactions_limit among the groups."""
-        if not self.max_transactions_limit:
-            return 0
-        return max(1, self.max_transactions_limit // max(1, self.group_count))
-
-
-@dataclass(slots=True)
-class Counters:
-    """information_schema.THREAD_POOL_STATS, one field per column (MariaDB's
-    thread_group_counters_t), plus the MySQL Enterprise kick-up count."""
-
-    thread_creations: int = 0
-    thread_creations_due_to_stall: int = 0
-    wakes: int = 0
-    wakes_due_to_stall: int = 0
-    throttles: int = 0
-    stalls: int = 0
-    polls_by_listener: int = 0
-    polls_by_worker: int = 0
-    dequeues_by_listener: int = 0
-    dequeues_by_worker: int = 0
-    prio_kickups: int = 0
-
-    def reset(self) -> None:
-        for name in self.__slots__:  # type: ignore[attr-defined]
-            setattr(self, name, 0)
 
 
 @dataclass(slots=True)
 class Entry:
-    """A queued request: the connection (opaque), when it was queued, and whether running it
-    would start a new transaction (for thread_pool_max_transactions_limit)."""
+    """A queued request: the connection (opaque), when it was queued, its queue, and what the
+    transaction limit makes of it (sched/trxlimit.py: may it be held back, does it start a
+    transaction)."""
 
     item: Any
     enqueued_at: float
     priority: Priority
-    starts_transaction: bool = False
+    held: bool = False
+    new_trx: bool = False
 
 
 class Action(enum.Enum):
@@ -143,7 +132,8 @@ class GroupState:
     stalled: bool = False
     last_thread_creation: float = float("-inf")
     last_kickup: float = float("-inf")
-    transactions: int = 0        # open transactions started through this group
+    trx_started: dict[Any, float] = field(default_factory=dict)  # open transactions by item
+    retired: bool = False        # beyond thread_pool_size after a shrink: drain, then leave
     shutdown: bool = False
     counters: Counters = field(default_factory=Counters)
 
@@ -170,12 +160,17 @@ def too_many_threads(g: GroupState, cfg: PoolConfig) -> bool:
     return bool(cfg.max_active_query_threads) and g.active_count > cfg.max_active_query_threads
 
 
-def low_queue_frozen(g: GroupState, cfg: PoolConfig) -> bool:
-    """Percona's too_many_busy_threads: active + waiting threads exceed the limit."""
-    return g.active_count + g.waiting_count > 1 + cfg.oversubscribe
+def low_queue_frozen(g: GroupState, cfg: PoolConfig, *, joining: int = 0) -> bool:
+    """Percona's too_many_busy_threads: active + waiting threads exceed the limit. A dequeuing
+    worker is itself active; `joining` counts threads not yet active that would be (the timer
+    asks whether a thread it wakes could take LOW work)."""
+    return g.active_count + joining + g.waiting_count > 1 + cfg.oversubscribe
 
 
-def throttle_interval(thread_count: int) -> float:
+def throttle_interval(thread_count: int, cfg: PoolConfig) -> float:
+    """MariaDB 10.5+: seconds that must pass since the group's last thread creation."""
+    if thread_count < 1 + cfg.oversubscribe or cfg.stall_limit_ms < THROTTLE_MIN_STALL_LIMIT_MS:
+        return 0.0
     for below, delay in THROTTLE_BANDS:
         if thread_count < below:
             return delay
@@ -185,34 +180,43 @@ def throttle_interval(thread_count: int) -> float:
 # --- queues ----------------------------------------------------------------------------------
 
 def queue_put(g: GroupState, item: Any, priority: Priority, now: float, *,
-              starts_transaction: bool = False) -> Entry:
-    entry = Entry(item, now, priority, starts_transaction)
+              held: bool = False, new_trx: bool = False) -> Entry:
+    entry = Entry(item, now, priority, held, new_trx)
     (g.high if priority is Priority.HIGH else g.low).append(entry)
     return entry
 
 
-def kick_up(g: GroupState, cfg: PoolConfig, now: float) -> bool:
-    """Move the oldest LOW entry to HIGH if it waited past the kick-up timer (one per 10 ms)."""
-    if not g.low or now - g.last_kickup < KICKUP_INTERVAL - _EPSILON:
-        return False
-    head = g.low[0]
-    if now - head.enqueued_at <= cfg.prio_kickup_timer_ms / 1000.0:
-        return False
-    g.low.popleft()
-    head.priority = Priority.HIGH
-    g.high.append(head)
-    g.last_kickup = now
-    g.counters.prio_kickups += 1
-    return True
+def kick_up(g: GroupState, cfg: PoolConfig, now: float) -> int:
+    """Move LOW entries older than the kick-up timer to the tail of HIGH; returns how many.
+    All of them (MariaDB), or within thread_pool_prio_kickup_rate's budget (MySQL)."""
+    age = cfg.prio_kickup_timer_ms / 1000.0
+    budget = len(g.low)
+    if cfg.prio_kickup_rate:
+        interval = 1.0 / cfg.prio_kickup_rate
+        cap = max(1, int(cfg.stall_limit_ms / 1000.0 / interval))
+        elapsed = now - g.last_kickup
+        accrued = cap if elapsed > cap * interval else int(elapsed / interval + _EPSILON)
+        budget = min(budget, cap, accrued)
+    moved = 0
+    while moved < budget and g.low and now - g.low[0].enqueued_at > age:
+        head = g.low.popleft()
+        head.priority = Priority.HIGH
+        g.high.append(head)
+        moved += 1
+    if moved:
+        g.last_kickup = now
+        g.counters.prio_kickups += moved
+    return moved
 
 
-def _take(queue: deque[Entry], g: GroupState, cfg: PoolConfig) -> Entry | None:
-    limit = cfg.transactions_per_group
-    if not limit or g.transactions < limit:
-        return queue.popleft() if queue else None
-    # Transaction limit reached: only statements of already open transactions may run.
+def _take(queue: deque[Entry], held_back: bool) -> Entry | None:
+    if not queue:
+        return None
+    if not held_back:
+        return queue.popleft()
+    # The transaction limit is reached: only requests it does not hold back may run.
     for i, entry in enumerate(queue):
-        if not entry.starts_transaction:
+        if not entry.held:
             del queue[i]
             return entry
     return None
@@ -220,26 +224,38 @@ def _take(queue: deque[Entry], g: GroupState, cfg: PoolConfig) -> Entry | None:
 
 def queue_get(g: GroupState, cfg: PoolConfig, now: float, *, by_listener: bool) -> Entry | None:
     """Dequeue HIGH first, then LOW unless frozen; counts for stall detection and stats."""
-    kick_up(g, cfg, now)
+    if g.low:
+        kick_up(g, cfg, now)
     g.queue_event_count += 1
-    entry = _take(g.high, g, cfg)
-    if entry is None and not low_queue_frozen(g, cfg):
-        entry = _take(g.low, g, cfg)
+    held_back = bool(cfg.max_transactions_limit) and trxlimit.limit_reached(g, cfg, now)
+    entry = _take(g.high, held_back)
+    c = g.counters
     if entry is not None:
-        if by_listener:
-            g.counters.dequeues_by_listener += 1
-        else:
-            g.counters.dequeues_by_worker += 1
-        if entry.starts_transaction:
-            g.transactions += 1
+        c.high_dequeues += 1
+    elif not low_queue_frozen(g, cfg):
+        entry = _take(g.low, held_back)
+        if entry is not None:
+            c.low_dequeues += 1
+    if entry is None:
+        return None
+    if by_listener:
+        c.dequeues_by_listener += 1
+    else:
+        c.dequeues_by_worker += 1
+    c.dequeued(max(0, int((now - entry.enqueued_at) * 1_000_000)))
+    if entry.new_trx:
+        trxlimit.transaction_started(g, entry.item, now)
     return entry
 
 
-def transaction_done(g: GroupState) -> None:
-    """The connection that started a counted transaction finished it (commit, rollback, or an
-    autocommit statement completing)."""
-    if g.transactions > 0:
-        g.transactions -= 1
+def remove(g: GroupState, item: Any) -> Entry | None:
+    """Take `item`'s entry out of the queues (its client vanished while it waited)."""
+    for queue in (g.high, g.low):
+        for i, entry in enumerate(queue):
+            if entry.item is item:
+                del queue[i]
+                return entry
+    return None
 
 
 # --- threads ---------------------------------------------------------------------------------
@@ -259,6 +275,7 @@ def create_worker(g: GroupState, cfg: PoolConfig, now: float, total_threads: int
     g.counters.thread_creations += 1
     if due_to_stall:
         g.counters.thread_creations_due_to_stall += 1
+        g.counters.stall_checker_wakes += 1
     return Decision(Action.CREATE, due_to_stall=due_to_stall)
 
 
@@ -276,6 +293,7 @@ def wake_thread(g: GroupState, *, due_to_stall: bool) -> Decision:
     g.counters.wakes += 1
     if due_to_stall:
         g.counters.wakes_due_to_stall += 1
+        g.counters.stall_checker_wakes += 1
     return Decision(Action.WAKE, worker=worker, due_to_stall=due_to_stall)
 
 
@@ -292,7 +310,7 @@ def wake_or_create_thread(g: GroupState, cfg: PoolConfig, now: float, total_thre
         # No delay: nobody runs, and nobody could be woken. Smells like a deadlock or very slow
         # requests (sleeps, user locks), as MariaDB's comment says.
         return create_worker(g, cfg, now, total_threads, due_to_stall=due_to_stall)
-    if now - g.last_thread_creation > throttle_interval(g.thread_count):
+    if now - g.last_thread_creation > throttle_interval(g.thread_count, cfg):
         return create_worker(g, cfg, now, total_threads, due_to_stall=due_to_stall)
     g.counters.throttles += 1
     return Decision(Action.THROTTLED, due_to_stall=due_to_stall)
@@ -321,21 +339,29 @@ def after_listener_enqueue(g: GroupState, cfg: PoolConfig, now: float,
 
 
 def on_new_connection(g: GroupState, cfg: PoolConfig, now: float, total_threads: int,
-                      item: Any) -> Decision:
+                      item: Any, *, held: bool = True) -> Decision:
     """MariaDB's add(): a new connection is queued HIGH for its login; wake or create a thread
-    if nobody is active."""
+    if nobody is active. The transaction limit may hold a login back (`held`)."""
     g.connection_count += 1
-    queue_put(g, item, Priority.HIGH, now)
+    g.counters.connections_started += 1
+    queue_put(g, item, Priority.HIGH, now, held=held)
     if g.active_count == 0:
         return wake_or_create_thread(g, cfg, now, total_threads)
     return NOTHING
 
 
+def should_leave(g: GroupState) -> bool:
+    """A group beyond thread_pool_size (after a shrink) whose last connection has moved away:
+    its threads leave, listener included (MariaDB leaves them blocked in poll)."""
+    return g.retired and g.connection_count == 0
+
+
 # --- waits -----------------------------------------------------------------------------------
 
 def wait_begin(g: GroupState, cfg: PoolConfig, now: float, total_threads: int, *,
-               lock_wait: bool = False) -> Decision:
+               lock_wait: bool = False, reason: int = 0) -> Decision:
     g.active_count -= 1
+    g.counters.waits[reason] += 1
     if lock_wait:
         g.waiting_count += 1
     if g.active_count == 0 and (not g.is_queue_empty() or g.listener is None):
@@ -355,16 +381,18 @@ def wait_end(g: GroupState, *, lock_wait: bool = False) -> None:
 
 def check_stall(g: GroupState, cfg: PoolConfig, now: float,
                 total_threads: int) -> Decision:
-    """One timer tick for one group, MariaDB's check_stall with MySQL's kick-up rate."""
-    kick_up(g, cfg, now)
+    """One timer tick for one group: MariaDB's check_stall (kick-up first)."""
+    if g.low:
+        kick_up(g, cfg, now)
     if g.listener is None and g.io_event_count == 0:
         # No listener and no I/O since the last tick: the listener is busy running a request
         # (or a wait was not reported). Get a thread that will become the listener. The
         # counters are deliberately not reset on this path (MariaDB).
+        g.counters.stall_no_listener += 1
         return wake_or_create_thread(g, cfg, now, total_threads, due_to_stall=True)
     g.io_event_count = 0
     decision = NOTHING
-    if _has_runnable(g, cfg) and g.queue_event_count == 0:
+    if _has_runnable(g, cfg, now) and g.queue_event_count == 0:
         g.stalled = True
         g.counters.stalls += 1
         decision = wake_or_create_thread(g, cfg, now, total_threads, due_to_stall=True)
@@ -372,30 +400,39 @@ def check_stall(g: GroupState, cfg: PoolConfig, now: float,
     return decision
 
 
-def _runnable(queue: deque[Entry], g: GroupState, cfg: PoolConfig) -> bool:
+def _runnable(queue: deque[Entry], held_back: bool) -> bool:
     if not queue:
         return False
-    limit = cfg.transactions_per_group
-    if not limit or g.transactions < limit:
-        return True
-    return any(not entry.starts_transaction for entry in queue)
+    return not held_back or any(not entry.held for entry in queue)
 
 
-def _has_runnable(g: GroupState, cfg: PoolConfig) -> bool:
-    # Percona: a frozen LOW queue counts as empty, so the timer does not fight the freeze; and
-    # entries held back by the transaction limit are not work a new thread could do.
-    return _runnable(g.high, g, cfg) or (not low_queue_frozen(g, cfg) and _runnable(g.low, g, cfg))
+def _has_runnable(g: GroupState, cfg: PoolConfig, now: float) -> bool:
+    # Percona: a frozen LOW queue counts as empty, so the timer does not fight the freeze - and
+    # "frozen" is judged with the thread it would wake counted, or it would wake one every other
+    # tick only to see it freeze and sleep again. Entries held back by the transaction limit are
+    # not work a new thread could do either.
+    held_back = trxlimit.limit_reached(g, cfg, now)
+    return _runnable(g.high, held_back) or (
+        not low_queue_frozen(g, cfg, joining=1) and _runnable(g.low, held_back))
 
 
 # --- sleeping and exiting --------------------------------------------------------------------
 
 def may_sleep(cfg: PoolConfig, idle_threads_in_pool: int) -> bool:
     """MySQL Enterprise thread_pool_max_unused_threads: beyond the cap a worker exits instead of
-    sleeping (0: no cap)."""
+    sleeping (0: no cap). The cap is pool-wide, as MySQL's "unused threads" are."""
     return not cfg.max_unused_threads or idle_threads_in_pool < cfg.max_unused_threads
 
 
-def go_to_sleep(g: GroupState, worker: Any) -> None:
+def go_to_sleep(g: GroupState, worker: Any, *, oversubscribed: bool = False) -> None:
+    c = g.counters
+    c.sleeps += 1
+    if oversubscribed:
+        c.oversubscribed += 1
+    if g.waiting:
+        c.become_reserve += 1    # MySQL: one consumer sleeper, the others are reserve
+    else:
+        c.become_consumer += 1
     g.waiting.insert(0, worker)  # the head: LIFO wake-ups
     g.active_count -= 1
 

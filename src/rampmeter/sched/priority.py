@@ -1,12 +1,17 @@
 """Which queue a connection's next request goes to.
 
-The vendors' rules, combined in one order of precedence:
-1. A connection being killed (KILL, wait_timeout) is HIGH, so the kill is processed soon
+The vendors' rules, combined in one order of precedence, read from the session's snapshot
+(sched/snapshot.py) taken after its previous command:
+1. A connection still logging in is HIGH. MariaDB runs the whole login in one worker call, queued
+   HIGH by add(); our login is event driven (greeting, then the client's reply, maybe an auth
+   round), and each of its rounds must not wait behind ordinary statements either, or under a
+   frozen LOW queue a new client would wait for the kick-up timer.
+2. A connection being killed (KILL, wait_timeout) is HIGH, so the kill is processed soon
    (MariaDB tp_post_kill_notification / tp_timeout_handler).
-2. MySQL Enterprise `thread_pool_high_priority_connection = 1`: every statement is HIGH.
-3. MariaDB `thread_pool_priority`: `high` / `low` force the queue; `auto` (the default) defers
+3. MySQL Enterprise `thread_pool_high_priority_connection = 1`: every statement is HIGH.
+4. MariaDB `thread_pool_priority`: `high` / `low` force the queue; `auto` (the default) defers
    to the transaction rule below.
-4. Percona `thread_pool_high_prio_mode`:
+5. Percona `thread_pool_high_prio_mode`:
    - `statements`: always HIGH;
    - `none`: always LOW;
    - `transactions` (default): HIGH while tickets remain and the connection is inside a
@@ -15,14 +20,16 @@ The vendors' rules, combined in one order of precedence:
      that wait for its lock deadlocked the pool. MariaDB's `auto` is the same rule with
      unlimited tickets and without locks; MySQL Enterprise's "first statement of a transaction
      LOW, the following ones HIGH" is the same rule read after each statement.
-Tickets (Percona): a HIGH enqueue spends one; a LOW enqueue refills them to
-thread_pool_high_prio_tickets, so a long transaction cannot monopolise the HIGH queue.
+Tickets (Percona): a connection starts with the session's thread_pool_high_prio_tickets; a HIGH
+enqueue under rule 5 spends one, a LOW enqueue refills them to the session's value, so a long
+transaction cannot monopolise the HIGH queue. Rules 1-4 neither spend nor refill.
 """
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+
+from rampmeter.sched.snapshot import SessionSnapshot
 
 
 class Priority(enum.IntEnum):
@@ -30,38 +37,28 @@ class Priority(enum.IntEnum):
     LOW = 1
 
 
-@dataclass(frozen=True, slots=True)
-class PriorityInputs:
-    """The session facts and settings the rule reads (a snapshot taken at enqueue time)."""
-
-    in_transaction: bool = False
-    holds_locks: bool = False
-    killed: bool = False
-    pool_priority: str = "auto"          # thread_pool_priority (session)
-    high_prio_mode: str = "transactions"  # thread_pool_high_prio_mode (session)
-    high_priority_connection: int = 0    # thread_pool_high_priority_connection (session)
-    tickets_refill: int = 4294967295     # thread_pool_high_prio_tickets (session)
-
-
-def choose_priority(inputs: PriorityInputs, tickets: int) -> Priority:
-    if inputs.killed or inputs.high_priority_connection:
+def choose_priority(snap: SessionSnapshot, tickets: int) -> Priority:
+    if not snap.logged_in or snap.killed or snap.high_priority_connection:
         return Priority.HIGH
-    if inputs.pool_priority == "high":
+    if snap.pool_priority == "high":
         return Priority.HIGH
-    if inputs.pool_priority == "low":
+    if snap.pool_priority == "low":
         return Priority.LOW
-    mode = inputs.high_prio_mode
+    mode = snap.high_prio_mode
     if mode == "statements":
         return Priority.HIGH
     if mode == "none":
         return Priority.LOW
-    if tickets > 0 and (inputs.in_transaction or inputs.holds_locks):
+    if tickets > 0 and (snap.in_transaction or snap.holds_locks):
         return Priority.HIGH
     return Priority.LOW
 
 
-def spend_ticket(priority: Priority, tickets: int, inputs: PriorityInputs) -> int:
+def spend_ticket(priority: Priority, tickets: int, snap: SessionSnapshot) -> int:
     """Tickets left after an enqueue at `priority` (Percona's queue_put)."""
+    if not snap.logged_in or snap.killed or snap.high_priority_connection \
+            or snap.pool_priority != "auto" or snap.high_prio_mode != "transactions":
+        return tickets
     if priority is Priority.HIGH:
         return max(0, tickets - 1)
-    return inputs.tickets_refill
+    return snap.high_prio_tickets

@@ -1,21 +1,22 @@
-"""Accounts: who may log in, with which authentication plugin, kept in the data directory.
+"""Accounts: who may log in, with which authentication plugin, TLS requirement and limits; and
+how a client's user name and address find its account.
 
 Rules:
-- An account is 'user'@'host-pattern' with a plugin and an authentication string, stored in
-  <datadir>/mysql/accounts.json (written atomically: temp file, fsync, rename), so accounts
-  survive restarts. A fresh data directory gets root@localhost with an empty password, as a
-  fresh MariaDB does for its root (without the unix_socket plugin, which needs OS users).
+- An account is 'user'@'host-pattern'; a role is an account with host '' that cannot log in.
+  Accounts are kept, with their grants, in the grant file (aclfile.py); a fresh data directory
+  gets root@localhost with an empty password and every privilege, as a fresh MariaDB does for
+  its root (without the unix_socket plugin, which needs OS users).
 - Authentication strings follow MySQL where the format is public: mysql_native_password keeps
   '*' + HEX(SHA1(SHA1(password))); caching_sha2_password keeps a salted PBKDF2-SHA256 verifier
   (MySQL's own $A$005$ sha256-crypt format needs a hand-written crypt; PBKDF2 is in hashlib)
-  and, in memory only, the SHA256(SHA256(password)) digest that its fast path needs. That cache
-  is filled by a successful full authentication and emptied by ALTER USER / FLUSH PRIVILEGES,
-  exactly as MySQL's sha2 cache behaves.
-- Host matching: '%' and '_' wildcards; the loopback addresses (127.0.0.0/8, ::1) and the unix
-  socket match 'localhost', since with skip_name_resolve a local client would otherwise never be
-  'localhost' over TCP. The most specific matching account wins (fewest wildcards), like
-  MySQL's sorted acl_users.
-- There is no privilege system yet: every account may do everything (see README).
+  and, in memory only, the SHA256(SHA256(password)) digest that its fast path needs (aclstore.py).
+- Host patterns: '%' and '_' wildcards ('\\' escapes them), or 'ip/netmask'; compared without
+  regard to case. The loopback addresses (127.0.0.0/8, ::1) and the unix socket match
+  'localhost', since with skip_name_resolve a local client would otherwise never be 'localhost'
+  over TCP.
+- Which account: MariaDB's order (privileges.py, "Which account a client is"): `sort_key`
+  below is its get_sort over (host, user), compared descending, ties by host text descending;
+  the first account whose user ('' matches any name) and host match is the one.
 """
 
 from __future__ import annotations
@@ -23,38 +24,67 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
-import json
-import os
 import re
 import secrets
-import threading
-from dataclasses import asdict, dataclass
-from pathlib import Path
+from dataclasses import dataclass, field
+from functools import lru_cache
 
-from rampmeter import errors
-from rampmeter.errors import ServerError
-from rampmeter.protocol.auth import Credentials, native_password_hash
+from rampmeter.protocol.auth import native_password_hash
 
 NATIVE = "mysql_native_password"
 SHA2 = "caching_sha2_password"
 PLUGINS = (NATIVE, SHA2)
 _PBKDF2_ROUNDS = 5000  # MySQL's caching_sha2_password default of 5000 sha256-crypt rounds
 
+SSL_TYPES = ("", "ANY", "X509", "SPECIFIED")  # mysql.user.ssl_type, in its ENUM order
+LIMITS = ("max_questions", "max_updates", "max_connections", "max_user_connections")
+
 
 @dataclass
 class Account:
+    """A row of mysql.global_priv: an account, or a role (host '', is_role)."""
+
     user: str
     host: str
-    plugin: str
-    auth_string: str
+    plugin: str = NATIVE
+    auth_string: str = ""
+    access: int = 0                    # global privileges (privileges.Priv bits)
+    is_role: bool = False
+    ssl_type: str = ""                 # SSL_TYPES
+    ssl_cipher: str = ""
+    x509_issuer: str = ""
+    x509_subject: str = ""
+    max_questions: int = 0             # per hour
+    max_updates: int = 0               # per hour
+    max_connections: int = 0           # per hour
+    max_user_connections: int = 0      # at once
+    locked: bool = False
+    default_role: str = ""
+    extra: dict[str, object] = field(default_factory=dict)  # reserved for later options
 
     @property
     def key(self) -> tuple[str, str]:
         return (self.user, self.host.lower())
 
     def display(self) -> str:
-        return f"'{self.user}'@'{self.host}'"
+        """'user'@'host' as error messages quote an account ('r' alone for a role)."""
+        return f"'{self.user}'" if self.is_role else f"'{self.user}'@'{self.host}'"
 
+    def shown(self) -> str:
+        """`user`@`host` as SHOW GRANTS spells it (`r` alone for a role)."""
+        u = _bq(self.user)
+        return u if self.is_role else f"{u}@{_bq(self.host)}"
+
+
+def _bq(name: str) -> str:
+    return "`" + name.replace("`", "``") + "`"
+
+
+def account_shown(user: str, host: str) -> str:
+    return _bq(user) if host == "" else f"{_bq(user)}@{_bq(host)}"
+
+
+# --- authentication strings -------------------------------------------------------------------
 
 def make_auth_string(plugin: str, password: str) -> str:
     if not password:
@@ -83,9 +113,36 @@ def check_auth_string(plugin: str, auth_string: str, password: bytes) -> bool:
     return hmac.compare_digest(got.hex(), digest)
 
 
-def _host_regex(pattern: str) -> re.Pattern[str]:
-    out = [".*" if ch == "%" else "." if ch == "_" else re.escape(ch) for ch in pattern.lower()]
-    return re.compile("".join(out) + r"\Z")
+_NATIVE_HASH = re.compile(r"\*[0-9A-F]{40}\Z")
+
+
+def valid_auth_string(plugin: str, auth_string: str) -> bool:
+    """Could this string be stored for this plugin (IDENTIFIED BY PASSWORD / AS 'hash')?"""
+    if not auth_string:
+        return True
+    if plugin == NATIVE:
+        return bool(_NATIVE_HASH.match(auth_string.upper()))
+    parts = auth_string.split("$")
+    return len(parts) == 5 and parts[1] == "pbkdf2-sha256" and parts[2].isdigit()
+
+
+# --- host patterns ------------------------------------------------------------------------------
+
+@lru_cache(maxsize=4096)
+def wildcard_regex(pattern: str, ignore_case: bool = True) -> re.Pattern[str]:
+    """MySQL's % / _ pattern ('\\' escapes) as a regex (hosts, database grants, LIKE)."""
+    out: list[str] = []
+    i = 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\" and i + 1 < len(pattern):
+            out.append(re.escape(pattern[i + 1]))
+            i += 2
+            continue
+        out.append(".*" if ch == "%" else "." if ch == "_" else re.escape(ch))
+        i += 1
+    flags = re.DOTALL | (re.IGNORECASE if ignore_case else 0)
+    return re.compile("".join(out) + r"\Z", flags)
 
 
 def _is_loopback(host: str) -> bool:
@@ -97,132 +154,80 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
+def _netmask_match(pattern: str, host: str) -> bool | None:
+    """'ip/mask' patterns (MariaDB's ip_mask form); None when `pattern` is not one."""
+    ip, sep, mask = pattern.partition("/")
+    if not sep:
+        return None
+    try:
+        net_ip = int(ipaddress.IPv4Address(ip))
+        net_mask = int(ipaddress.IPv4Address(mask))
+        client = int(ipaddress.IPv4Address(host))
+    except ValueError:
+        return False
+    return (client & net_mask) == net_ip
+
+
 def host_matches(pattern: str, host: str) -> bool:
-    pattern = pattern.lower()
-    host = host.lower()
-    if pattern == "localhost":
+    """Does the client address `host` match the account's host pattern?"""
+    if pattern == "":
+        return True  # a role's (or an anonymous grant's) empty host matches any client
+    if pattern.lower() == "localhost":
         return _is_loopback(host)
-    return bool(_host_regex(pattern).match(host))
+    netmask = _netmask_match(pattern, host)
+    if netmask is not None:
+        return netmask
+    return bool(wildcard_regex(pattern).match(host))
 
 
-def _specificity(account: Account) -> tuple[int, int]:
-    wild = account.host.count("%") + account.host.count("_")
-    return (wild, -len(account.host))
+def has_wildcards(pattern: str) -> bool:
+    i = 0
+    while i < len(pattern):
+        if pattern[i] == "\\":
+            i += 2
+            continue
+        if pattern[i] in "%_":
+            return True
+        i += 1
+    return False
 
 
-class AccountStore:
-    """The accounts of one data directory; also the protocol's AccountLookup."""
+def _sort_part(text: str) -> int:
+    """MariaDB's get_sort for one string: 128 without wildcards, the first wildcard's position
+    (+1, except for a lone '%') with them, 0 for ''."""
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and i + 1 < len(text):
+            i += 2
+            continue
+        if ch in "%_":
+            pos = i + 1
+            if not (pos == 1 and ch == "%" and len(text) == 1):
+                pos += 1
+            return min(pos, 127)
+        i += 1
+    return 128 if text else 0
 
-    def __init__(self, datadir: str | os.PathLike[str]) -> None:
-        self._path = Path(datadir) / "mysql" / "accounts.json"
-        self._lock = threading.Lock()
-        self._accounts: dict[tuple[str, str], Account] = {}
-        self._fast_digests: dict[tuple[str, str], bytes] = {}
-        self._load()
 
-    # --- persistence -----------------------------------------------------------------------
-    def _load(self) -> None:
-        if self._path.exists():
-            data = json.loads(self._path.read_text(encoding="utf-8"))
-            for item in data.get("accounts", []):
-                acct = Account(**item)
-                self._accounts[acct.key] = acct
-        else:
-            root = Account("root", "localhost", NATIVE, "")
-            self._accounts[root.key] = root
-            self._save()
+def get_sort(*parts: str) -> int:
+    sort = 0
+    for part in parts:
+        sort = (sort << 8) + _sort_part(part)
+    return sort
 
-    def _save(self) -> None:
-        self._path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self._path.with_suffix(".tmp")
-        payload = {"accounts": [asdict(a) for a in self._accounts.values()]}
-        with open(tmp, "w", encoding="utf-8") as handle:
-            json.dump(payload, handle, indent=1)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, self._path)
 
-    # --- lookup ----------------------------------------------------------------------------
-    def find(self, user: str, host: str) -> Account | None:
-        with self._lock:
-            candidates = [a for a in self._accounts.values()
-                          if a.user == user and host_matches(a.host, host)]
-        if not candidates:
-            return None
-        return min(candidates, key=_specificity)
+def sort_accounts(accounts: list[Account]) -> list[Account]:
+    """acl_users order: get_sort(host, user) descending, then host text descending."""
+    by_host = sorted(accounts, key=lambda a: a.host, reverse=True)
+    return sorted(by_host, key=lambda a: get_sort(a.host, a.user), reverse=True)
 
-    def credentials(self, user: str, host: str) -> Credentials | None:
-        acct = self.find(user, host)
-        if acct is None:
-            return None
-        key = acct.key
-        native_hash = b""
-        if acct.plugin == NATIVE and acct.auth_string:
-            native_hash = bytes.fromhex(acct.auth_string[1:])
 
-        def remember(digest: bytes) -> None:
-            with self._lock:
-                if self._accounts.get(key) is acct:
-                    self._fast_digests[key] = digest
-
-        return Credentials(
-            plugin=acct.plugin,
-            native_hash=native_hash,
-            check_password=lambda pw: check_auth_string(acct.plugin, acct.auth_string, pw),
-            empty_password=acct.auth_string == "",
-            fast_digest=self._fast_digests.get(key),
-            remember_fast_digest=remember,
-        )
-
-    def list(self) -> list[Account]:
-        with self._lock:
-            return sorted(self._accounts.values(), key=lambda a: (a.user, a.host))
-
-    # --- CREATE / ALTER / DROP USER ------------------------------------------------------------
-    def create(self, user: str, host: str, plugin: str, password: str, *,
-               if_not_exists: bool = False, or_replace: bool = False) -> bool:
-        acct = Account(user, host, plugin, make_auth_string(plugin, password))
-        with self._lock:
-            if acct.key in self._accounts and not or_replace:
-                if if_not_exists:
-                    return False
-                raise ServerError(errors.ER_CANNOT_USER, "CREATE USER", acct.display())
-            self._accounts[acct.key] = acct
-            self._fast_digests.pop(acct.key, None)
-            self._save()
-        return True
-
-    def alter(self, user: str, host: str, plugin: str | None, password: str, *,
-              if_exists: bool = False) -> bool:
-        key = (user, host.lower())
-        with self._lock:
-            acct = self._accounts.get(key)
-            if acct is None:
-                if if_exists:
-                    return False
-                raise ServerError(errors.ER_CANNOT_USER, "ALTER USER", f"'{user}'@'{host}'")
-            new_plugin = plugin or acct.plugin
-            self._accounts[key] = Account(acct.user, acct.host, new_plugin,
-                                          make_auth_string(new_plugin, password))
-            self._fast_digests.pop(key, None)
-            self._save()
-        return True
-
-    def drop(self, user: str, host: str, *, if_exists: bool = False) -> bool:
-        key = (user, host.lower())
-        with self._lock:
-            if key not in self._accounts:
-                if if_exists:
-                    return False
-                raise ServerError(errors.ER_CANNOT_USER, "DROP USER", f"'{user}'@'{host}'")
-            del self._accounts[key]
-            self._fast_digests.pop(key, None)
-            self._save()
-        return True
-
-    def flush(self) -> None:
-        """FLUSH PRIVILEGES: reload from disk and forget the sha2 fast-path cache."""
-        with self._lock:
-            self._accounts.clear()
-            self._fast_digests.clear()
-            self._load()
+def find_login(ordered: list[Account], user: str, host: str) -> Account | None:
+    """The account a client `user` from address `host` logs in as (module rules)."""
+    for acct in ordered:
+        if acct.is_role:
+            continue
+        if (acct.user == "" or acct.user == user) and host_matches(acct.host, host):
+            return acct
+    return None

@@ -1,4 +1,5 @@
-"""Statements the session answers itself: SET, USE, KILL, FLUSH, account management, SHUTDOWN.
+"""Statements the session answers itself: SET, USE, KILL, FLUSH, SHUTDOWN (accounts and grants:
+usersql.py, grantsql.py).
 
 Rules:
 - Each statement function takes (session, statement) and returns an engine-style Result, so
@@ -6,6 +7,9 @@ Rules:
   tokens (the front door made them; sql/statement.py), never the text again.
 - Grammar is MariaDB 10.11's; what we parse we parse completely and anything else is 1064 with
   MySQL's "near '...'" message, never a silent no-op.
+- Server statements check their privileges here (privileges.py): FLUSH needs RELOAD,
+  SHUTDOWN needs SHUTDOWN, KILL of another user's thread SUPER / CONNECTION ADMIN (registry.py
+  asks Session.may_kill), SET GLOBAL what sysvars.assign asks.
 - Values on the right of SET that are not plain literals (`SET @a = (SELECT ...)`,
   `SET sql_mode = CONCAT(@@sql_mode, ',X')`) are evaluated by the engine as `SELECT <expr>`.
 - In `SET GLOBAL a = 1, b = 2` the last scope keyword applies to the following assignments,
@@ -19,10 +23,11 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.engine.base import ResultSet, UpdateCount
 from rampmeter.errors import ServerError, Warning_
-from rampmeter.session import sysvars
-from rampmeter.session.accounts import NATIVE, PLUGINS
+from rampmeter.session import sysvars, usersql
+from rampmeter.session.privileges import P
 from rampmeter.sql.lexer import Token, ident_value, string_value
 from rampmeter.sql.lexer import syntax_error as _syntax_error
+from rampmeter.sql.reader import Reader
 from rampmeter.sql.statement import Statement
 
 if TYPE_CHECKING:
@@ -55,6 +60,9 @@ def set_statement(s: Session, stmt: Statement) -> UpdateCount:
     sql, toks = _parts(stmt)
     if not toks or toks[0].upper != "SET":
         raise syntax_error(sql)
+    if len(toks) > 1 and toks[1].upper == "PASSWORD" and toks[1].kind in _NAME:
+        usersql.set_password(s, Reader(stmt, 2))
+        return UpdateCount()
     warnings: list[Warning_] = []
     scope: str | None = None
     for part in _split_commas(toks[1:]):
@@ -73,8 +81,6 @@ def set_statement(s: Session, stmt: Statement) -> UpdateCount:
             sysvars.set_names(s, value)
         elif head == "TRANSACTION" and part[0].kind in _NAME:
             warnings += _set_transaction(s, sql, scope, part[1:])
-        elif head == "PASSWORD" and part[0].kind in _NAME:
-            _set_password(s, sql, part[1:])
         elif part[0].kind == "uservar":
             value = _value(s, sql, _after_assign(sql, part))
             s.set_user_variable(_uservar_name(part[0].text), value)
@@ -186,146 +192,6 @@ def _uservar_name(text: str) -> str:
     return unquote(text[1:])
 
 
-# --- accounts -------------------------------------------------------------------------------
-
-def _user_spec(sql: str, toks: list[Token], i: int) -> tuple[str, str, int]:
-    """'user'@'host' | user@host | 'user' | CURRENT_USER[()] at toks[i]; returns (user, host, next)."""
-    if i >= len(toks):
-        raise syntax_error(sql)
-    t = toks[i]
-    if t.upper == "CURRENT_USER":
-        j = i + 1
-        if j + 1 < len(toks) and toks[j].text == "(" and toks[j + 1].text == ")":
-            j += 2
-        return "", "", j
-    user = unquote(t.text)
-    j = i + 1
-    host = "%"
-    if j < len(toks) and toks[j].kind == "uservar":  # 'u'@'h' lexes as str + uservar
-        host = unquote(toks[j].text[1:])
-        j += 1
-    elif j + 1 < len(toks) and toks[j].text == "@":
-        host = unquote(toks[j + 1].text)
-        j += 2
-    return user, host, j
-
-
-def _auth_clause(sql: str, toks: list[Token], i: int) -> tuple[str | None, str, int]:
-    """[IDENTIFIED [WITH plugin] [BY 'pw']] -> (plugin or None, password, next index)."""
-    if i >= len(toks) or toks[i].upper != "IDENTIFIED":
-        return None, "", i
-    i += 1
-    plugin = None
-    if i < len(toks) and toks[i].upper == "WITH":
-        plugin = unquote(toks[i + 1].text).lower() if i + 1 < len(toks) else ""
-        if plugin not in PLUGINS:
-            raise ServerError(errors.ER_PLUGIN_IS_NOT_LOADED, plugin)
-        i += 2
-    password = ""
-    if i < len(toks) and toks[i].upper == "BY":
-        if i + 1 >= len(toks) or toks[i + 1].kind != "str":
-            raise syntax_error(sql, toks[i].start)
-        password = unquote(toks[i + 1].text)
-        i += 2
-    elif i < len(toks) and toks[i].upper == "AS":
-        raise ServerError(errors.ER_NOT_SUPPORTED_YET, "IDENTIFIED ... AS 'hash'")
-    return plugin, password, i
-
-
-def _resolve_current(s: Session, user: str, host: str) -> tuple[str, str]:
-    return (s.user, s.account_host) if user == "" and host == "" else (user, host)
-
-
-def create_user(s: Session, stmt: Statement) -> UpdateCount:
-    sql, toks = _parts(stmt)
-    i = 1
-    or_replace = False
-    if i < len(toks) and toks[i].upper == "OR":
-        or_replace, i = True, i + 2
-    i += 1  # USER
-    if_not_exists = False
-    if [t.upper for t in toks[i:i + 3]] == ["IF", "NOT", "EXISTS"]:
-        if_not_exists, i = True, i + 3
-    warnings: list[Warning_] = []
-    default_plugin = s.ctx.variables["default_authentication_plugin"]
-    while i < len(toks):
-        user, host, i = _user_spec(sql, toks, i)
-        plugin, password, i = _auth_clause(sql, toks, i)
-        created = s.ctx.accounts.create(user, host, plugin or default_plugin, password,
-                                        if_not_exists=if_not_exists, or_replace=or_replace)
-        if not created:
-            warnings.append(Warning_("Note", errors.ER_CANNOT_USER,
-                                     f"Can't create user '{user}'@'{host}'; it already exists"))
-        if i < len(toks) and toks[i].text == ",":
-            i += 1
-        elif i < len(toks):
-            break  # resource / TLS options are accepted and ignored
-    return UpdateCount(warnings=warnings)
-
-
-def alter_user(s: Session, stmt: Statement) -> UpdateCount:
-    sql, toks = _parts(stmt)
-    i = 2
-    if_exists = False
-    if [t.upper for t in toks[i:i + 2]] == ["IF", "EXISTS"]:
-        if_exists, i = True, i + 2
-    while i < len(toks):
-        user, host, i = _user_spec(sql, toks, i)
-        user, host = _resolve_current(s, user, host)
-        plugin, password, i = _auth_clause(sql, toks, i)
-        s.ctx.accounts.alter(user, host, plugin, password, if_exists=if_exists)
-        if i < len(toks) and toks[i].text == ",":
-            i += 1
-        elif i < len(toks):
-            break
-    return UpdateCount()
-
-
-def drop_user(s: Session, stmt: Statement) -> UpdateCount:
-    sql, toks = _parts(stmt)
-    i = 2
-    if_exists = False
-    if [t.upper for t in toks[i:i + 2]] == ["IF", "EXISTS"]:
-        if_exists, i = True, i + 2
-    warnings: list[Warning_] = []
-    while i < len(toks):
-        user, host, i = _user_spec(sql, toks, i)
-        if not s.ctx.accounts.drop(user, host, if_exists=if_exists):
-            warnings.append(Warning_("Note", errors.ER_CANNOT_USER,
-                                     f"Can't drop user '{user}'@'{host}'; it doesn't exist"))
-        if i < len(toks) and toks[i].text == ",":
-            i += 1
-    return UpdateCount(warnings=warnings)
-
-
-def _set_password(s: Session, sql: str, rest: list[Token]) -> None:
-    user, host = s.user, s.account_host
-    i = 0
-    if rest and rest[0].upper == "FOR":
-        user, host, i = _user_spec(sql, rest, 1)
-        user, host = _resolve_current(s, user, host)
-    if i >= len(rest) or rest[i].text != "=":
-        raise syntax_error(sql)
-    value = rest[i + 1:]
-    if len(value) == 4 and value[0].upper == "PASSWORD" and value[2].kind == "str":
-        password = unquote(value[2].text)
-    elif len(value) == 1 and value[0].kind == "str":
-        password = unquote(value[0].text)
-    else:
-        raise syntax_error(sql, value[0].start if value else None)
-    account = s.ctx.accounts.find(user, host) if host != "%" else None
-    plugin = account.plugin if account else NATIVE
-    s.ctx.accounts.alter(user, host, plugin, password)
-
-
-def grant(s: Session, stmt: Statement) -> UpdateCount:
-    # No privilege system yet (README): every account may do everything, so GRANT and REVOKE
-    # succeed without changing anything; say so in a note rather than pretend.
-    return UpdateCount(warnings=[Warning_("Note", errors.ER_NOT_SUPPORTED_YET,
-                                          "rampmeter has no privilege system; "
-                                          "GRANT/REVOKE change nothing")])
-
-
 # --- USE, KILL, FLUSH, SHUTDOWN -----------------------------------------------------------------
 
 def use(s: Session, stmt: Statement) -> UpdateCount:
@@ -367,6 +233,8 @@ _FLUSH_ENGINE = ("TABLES", "TABLE")
 def flush(s: Session, stmt: Statement) -> UpdateCount | None:
     """FLUSH options the session owns; None hands the statement to the engine (FLUSH TABLES)."""
     sql, toks = _parts(stmt)
+    if s.security is not None:
+        s.security.check_global(P.RELOAD)
     words = [t.upper for t in toks[1:] if t.kind in _NAME]
     if words and words[0] in ("NO_WRITE_TO_BINLOG", "LOCAL"):
         words = words[1:]
@@ -393,8 +261,9 @@ def flush(s: Session, stmt: Statement) -> UpdateCount | None:
 
 
 def shutdown(s: Session, stmt: Statement) -> UpdateCount:
-    if not s.is_admin():
+    if s.security is None:
         raise ServerError(errors.ER_SPECIFIC_ACCESS_DENIED_ERROR, "SHUTDOWN")
+    s.security.check_global(P.SHUTDOWN)
     s.ctx.log.info("Shutdown requested by connection %d ('%s'@'%s')", s.connection_id, s.user,
                    s.host)
     s.ctx.request_shutdown()

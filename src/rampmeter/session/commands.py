@@ -17,8 +17,10 @@ from rampmeter.errors import ServerError
 from rampmeter.protocol import events as ev
 from rampmeter.protocol.columns import Column
 from rampmeter.protocol.connection import ServerProtocol
-from rampmeter.protocol.constants import Capability
-from rampmeter.session import statements, timeout
+from rampmeter.protocol.constants import Capability, Command
+from rampmeter.session import login, statements, timeout
+from rampmeter.session.names import check_database_name
+from rampmeter.session.security import SecurityContext, TableNeed
 from rampmeter.session.session import EngineContext
 from rampmeter.sql import charsets
 
@@ -29,38 +31,51 @@ if TYPE_CHECKING:
 
 def on_authenticated(s: Session, e: ev.Authenticated, proto: ServerProtocol,
                      write: Write) -> bool:
+    """The password was right: the account's own checks (login.py), then the session."""
     ctx = s.ctx
+    store = ctx.accounts
+    account = store.find(e.user, s.host)
+    try:
+        if account is None and not store.skip_grants:  # dropped since the password check
+            raise ServerError(errors.ER_ACCESS_DENIED_ERROR, e.user, s.host, "YES")
+        sec = SecurityContext(store, user=e.user, host=s.host, account=account)
+        if account is not None:
+            login.check_account(account, user=e.user, host=s.host, tls=s.tls_active,
+                                cipher=getattr(s, "tls_cipher", ""), peer=s.tls_peer)
+    except ServerError as exc:
+        return _refuse_login(s, e, proto, write, exc)
     if not e.change_user and not s.extra_port and s.user == "" and \
-            ctx.registry.over_limit_after_login(extra_port=False) and e.user != "root":
+            ctx.registry.over_limit_after_login(extra_port=False) and not sec.is_admin():
         ctx.registry.aborted(connect=True)
         write(proto.error_from(ServerError(errors.ER_CON_COUNT_ERROR)))
         return False
-    account = ctx.accounts.find(e.user, s.host)
+    if account is not None and account.default_role and \
+            store.tables.role_grant(account.user, account.host, account.default_role):
+        sec.set_role(account.default_role)
+    key = None
+    try:
+        if account is not None:
+            key = ctx.user_connections.connect(account, ctx.variables["max_user_connections"])
+        db = e.database or None
+        bits = 0
+        if db is not None:
+            check_database_name(s, db)
+            bits = sec.check_use(db)
+    except ServerError as exc:
+        if key is not None:
+            ctx.user_connections.disconnect(key)
+        return _refuse_login(s, e, proto, write, exc)
+    old_key, s.connection_key = s.connection_key, key
+    if old_key is not None:
+        ctx.user_connections.disconnect(old_key)
+    s.security = sec
     s.user = e.user
     s.account_host = account.host if account else s.host
-    s.capabilities = e.client_capabilities
-    s.interactive = bool(e.client_capabilities & Capability.INTERACTIVE)
-    s.multi_statements = bool(e.client_capabilities & Capability.MULTI_STATEMENTS)
-    # The handshake's collation id names the client's character set (MariaDB falls back to the
-    # server's when it does not know the id, or when it cannot be a client character set).
-    coll = charsets.collation_by_id(e.charset)
-    cs = charsets.charset(coll.charset) if coll is not None else None
-    if cs is None or not cs.client_usable:
-        cs, coll = charsets.UTF8MB4, charsets.default_collation("utf8mb4")
-    for name in ("character_set_client", "character_set_connection", "character_set_results"):
-        s.vars[name] = cs.name
-    s.vars["collation_connection"] = coll.name if coll is not None else cs.default_collation
-    s.sync_charsets(proto)
-    if s.interactive:
-        s.vars["wait_timeout"] = s.vars["interactive_timeout"]
-    if s.engine is None:
-        s.engine = ctx.engine.open_session(EngineContext(s), s._waiting)
-    else:
-        s.engine.reset()
-        s.prepared.clear()
-        s.user_vars.clear()
+    _start_session(s, e, proto)
     try:
-        s.engine.use(e.database or None)
+        assert s.engine is not None
+        s.engine.use(db)
+        sec.set_db(db, bits)
     except ServerError as exc:
         write(proto.error_from(exc))
         if not e.change_user:
@@ -87,6 +102,42 @@ def on_authenticated(s: Session, e: ev.Authenticated, proto: ServerProtocol,
     s._end_command()
     write(proto.ok(status=s.status_flags()))
     return True
+
+
+def _refuse_login(s: Session, e: ev.Authenticated, proto: ServerProtocol, write: Write,
+                  exc: ServerError) -> bool:
+    """A login (or COM_CHANGE_USER) refused after the password: reply, count, close."""
+    s.ctx.registry.aborted(connect=not e.change_user)
+    s.ctx.log.info("Access denied for user '%s'@'%s': %s", e.user, s.host, exc.message)
+    write(proto.error_from(exc))
+    return False
+
+
+def _start_session(s: Session, e: ev.Authenticated, proto: ServerProtocol) -> None:
+    """Character sets, timeouts and the engine session of a new login / changed user."""
+    ctx = s.ctx
+    s.capabilities = e.client_capabilities
+    s.interactive = bool(e.client_capabilities & Capability.INTERACTIVE)
+    s.multi_statements = bool(e.client_capabilities & Capability.MULTI_STATEMENTS)
+    # The handshake's collation id names the client's character set (MariaDB falls back to the
+    # server's when it does not know the id, or when it cannot be a client character set).
+    coll = charsets.collation_by_id(e.charset)
+    cs = charsets.charset(coll.charset) if coll is not None else None
+    if cs is None or not cs.client_usable:
+        cs, coll = charsets.UTF8MB4, charsets.default_collation("utf8mb4")
+    for name in ("character_set_client", "character_set_connection", "character_set_results"):
+        s.vars[name] = cs.name
+    s.vars["collation_connection"] = coll.name if coll is not None else cs.default_collation
+    s.sync_charsets(proto)
+    if s.interactive:
+        s.vars["wait_timeout"] = s.vars["interactive_timeout"]
+    if s.engine is None:
+        s.engine = ctx.engine.open_session(EngineContext(s), s._waiting)
+    else:
+        s.engine.reset()
+        s.prepared.clear()
+        s.sql_prepared.clear()
+        s.user_vars.clear()
 
 
 def on_access_denied(s: Session, e: ev.AccessDenied, proto: ServerProtocol,
@@ -229,6 +280,7 @@ def on_reset_connection(s: Session, e: ev.ResetConnection, proto: ServerProtocol
     for stmt_id in s.prepared:
         proto.forget_statement(stmt_id)
     s.prepared.clear()
+    s.sql_prepared.clear()
     s.user_vars.clear()
     s.clear_warnings()
     gv = s.ctx.variables
@@ -255,7 +307,12 @@ def on_field_list(s: Session, e: ev.FieldList, proto: ServerProtocol, write: Wri
         table = s.decode(e.table)
         if not charsets.is_valid(table) or not table:
             raise ServerError(errors.ER_NO_SUCH_TABLE, s.database or "", s.shown(table))
+        sec, db = s.security, s.database
+        if sec is not None and db is not None:
+            sec.check_table(TableNeed(db, table, any_privilege=True))
         columns = s.engine.table_columns(table)
+        if sec is not None and db is not None and not sec.unchecked:
+            columns = [c for c in columns if sec.may_see_column(db, table, c.name)]
         wildcard = s.decode(e.wildcard)
         if wildcard:
             from rampmeter.session.show import like_regex
@@ -329,6 +386,12 @@ def on_stmt_fetch(s: Session, e: ev.StmtFetch, proto: ServerProtocol, write: Wri
 
 
 def on_unknown(s: Session, e: ev.UnknownCommand, proto: ServerProtocol, write: Write) -> bool:
+    if e.command == Command.REFRESH:
+        # COM_REFRESH (mariadb-admin refresh / reload / flush-logs / flush-hosts): there are
+        # no logs, host cache or table cache to flush; MariaDB answers OK.
+        s.counters["Com_flush"] += 1
+        _simple_ok(s, proto, write)
+        return True
     s.write_error(ServerError(errors.ER_UNKNOWN_COM_ERROR), proto, write)
     return True
 

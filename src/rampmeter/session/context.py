@@ -15,7 +15,8 @@ from typing import Any
 from rampmeter.config.variables import GlobalVariables
 from rampmeter.engine.base import Engine, WaitHook
 from rampmeter.protocol.auth import RsaKeyPair
-from rampmeter.session.accounts import AccountStore
+from rampmeter.session.aclstore import AccountStore
+from rampmeter.session.login import UserConnections
 from rampmeter.session.registry import Registry
 
 Rows = list[tuple[Any, ...]]
@@ -40,6 +41,7 @@ class ServerContext:
     flush_pool: Callable[[str], None] = lambda what: None
     request_shutdown: Callable[[], None] = lambda: None
     log: logging.Logger = field(default_factory=lambda: logging.getLogger("rampmeter"))
+    user_connections: UserConnections = field(default_factory=UserConnections)
     started: float = field(default_factory=time.time)
 
     def __post_init__(self) -> None:

@@ -5,9 +5,14 @@ Rules:
   these tables, then runs the statement over the rows we return, so every SQL construct works
   on them (WHERE, ORDER BY, SUM...). Tables the engine knows itself (SCHEMATA, TABLES,
   COLUMNS, STATISTICS) are not ours: we return None for them.
+- Rows of other users' sessions (PROCESSLIST, THREAD_POOL_QUEUES) only with PROCESS; the
+  privilege tables (USER_PRIVILEGES, ...) are privtables.py's.
 - Column names and order are MariaDB 10.11's. The four THREAD_POOL_* tables copy MariaDB's
   sql/threadpool_info.cc exactly (reference/threadpool.md §1.1); their rows come from the
   connection handler (empty when thread_handling is not pool-of-threads).
+- performance_schema is a schema only we fill: MySQL Enterprise's tp_thread_group_state,
+  tp_thread_group_stats and tp_thread_state (session/tpstatus.py). `tables_of` names them, so
+  the engine shows the schema in SHOW DATABASES, information_schema.SCHEMATA and TABLES.
 """
 
 from __future__ import annotations
@@ -16,8 +21,11 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from rampmeter.config.options import REGISTRY, Scope
-from rampmeter.protocol.columns import Column, int_column, text_column
+from rampmeter.protocol.columns import Column
+from rampmeter.session import privtables
+from rampmeter.session.privileges import P
 from rampmeter.session.status import status_rows
+from rampmeter.session.tpstatus import PERFORMANCE_SCHEMA, columns
 
 if TYPE_CHECKING:
     from rampmeter.session.session import Session
@@ -25,13 +33,7 @@ if TYPE_CHECKING:
 Rows = list[tuple[Any, ...]]
 
 
-def _cols(spec: str) -> list[Column]:
-    """'NAME:int, OTHER:text' -> columns."""
-    out = []
-    for item in spec.split(","):
-        name, kind = item.strip().split(":")
-        out.append(int_column(name) if kind == "int" else text_column(name, length=64))
-    return out
+_cols = columns  # 'NAME:int, OTHER:text' -> columns (session/tpstatus.py)
 
 
 THREAD_POOL_COLUMNS: dict[str, list[Column]] = {
@@ -51,14 +53,34 @@ THREAD_POOL_COLUMNS: dict[str, list[Column]] = {
 _VARIABLE_COLUMNS = _cols("VARIABLE_NAME:text, VARIABLE_VALUE:text")
 
 
+def tables_of(schema: str) -> list[str]:
+    """Tables of a schema whose tables only the session provides."""
+    return list(PERFORMANCE_SCHEMA) if schema.lower() == "performance_schema" else []
+
+
 def table(s: Session, schema: str, name: str) -> tuple[list[Column], Rows] | None:
+    if schema.lower() == "performance_schema":
+        key = name.lower()
+        return (PERFORMANCE_SCHEMA[key], s.ctx.pool_table(key)) if key in PERFORMANCE_SCHEMA \
+            else None
     if schema.lower() != "information_schema":
         return None
     key = name.upper()
     if key in THREAD_POOL_COLUMNS:
-        return THREAD_POOL_COLUMNS[key], s.ctx.pool_table(key)
-    builder = _BUILDERS.get(key)
+        rows = s.ctx.pool_table(key)
+        if key == "THREAD_POOL_QUEUES":
+            rows = [r for r in rows if _may_see_connection(s, r[3])]
+        return THREAD_POOL_COLUMNS[key], rows
+    builder = _BUILDERS.get(key) or privtables.BUILDERS.get(key)
     return builder(s) if builder else None
+
+
+def _may_see_connection(s: Session, connection_id: Any) -> bool:
+    """Another user's queued connection is shown only with PROCESS (privileges.py)."""
+    if s.security is None or s.security.has(P.PROCESS):
+        return True
+    other = s.ctx.registry.get(connection_id) if connection_id is not None else None
+    return other is not None and s.may_see(other)
 
 
 def _processlist(s: Session) -> tuple[list[Column], Rows]:
@@ -71,6 +93,8 @@ def processlist_rows(s: Session, *, full: bool, with_ms: bool = False) -> Rows:
     now = time.monotonic()
     rows: Rows = []
     for x in sorted(s.ctx.registry.sessions(), key=lambda x: x.connection_id):
+        if not s.may_see(x):
+            continue
         elapsed = now - x.command_started
         info = x.info
         if info is not None and not full:

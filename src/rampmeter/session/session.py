@@ -5,8 +5,10 @@ Rules:
   protocol event to completion and writes its reply through `write`. Only `kill()` and the
   read-only views (processlist, status) are called from other threads; they touch only fields
   that are single assignments (command, info, killed) and the engine's thread-safe cancel().
-- Login: the protocol verifies credentials; here we check the database, the max_connections
-  slot kept for the administrator, and apply interactive_timeout to interactive clients.
+- Login: the protocol verifies credentials; commands.on_authenticated then applies the account's
+  rules (login.py: lock, TLS requirement, connection limits), the max_connections slot kept for
+  SUPER / CONNECTION ADMIN, the privileges on the initial database, and interactive_timeout.
+  The session's SecurityContext (security.py) answers every privilege question afterwards.
 - Statements: a COM_QUERY may carry several statements (CLIENT_MULTI_STATEMENTS); each one's
   result is written with MORE_RESULTS_EXISTS until the last, and the first error stops the rest,
   as in MySQL. SQL routing is statements.py's job.
@@ -41,8 +43,11 @@ from rampmeter.errors import ServerError, Warning_
 from rampmeter.protocol import events as ev
 from rampmeter.protocol.connection import ServerProtocol
 from rampmeter.protocol.constants import Capability, ServerStatus
-from rampmeter.sched.priority import PriorityInputs
+from rampmeter.sched.snapshot import SessionSnapshot
 from rampmeter.session.context import ServerContext
+from rampmeter.session.names import check_database_name
+from rampmeter.session.privileges import COL_ACLS, P
+from rampmeter.session.security import SecurityContext
 from rampmeter.sql import charsets
 from rampmeter.sql.lexer import Dialect
 from rampmeter.sql.statement import Statement, scan, scan_all
@@ -61,6 +66,9 @@ _WAIT_STATE = {
     WaitReason.NET: "Writing to net",
 }
 
+
+_COLUMN_PRIVILEGES = ((P.SELECT, "select"), (P.INSERT, "insert"), (P.UPDATE, "update"),
+                      (P.REFERENCES, "references"))
 
 _AUTOCOMMIT = int(ServerStatus.AUTOCOMMIT)
 _IN_TRANS = int(ServerStatus.IN_TRANS)
@@ -89,6 +97,30 @@ class EngineContext:
     def current_user(self) -> str:
         return self._s.current_user
 
+    @property
+    def current_role(self) -> str | None:
+        sec = self._s.security
+        return sec.role if sec is not None else None
+
+    def visible(self, database: str, table: str | None = None,
+                column: str | None = None) -> bool:
+        """Whether the account may see this database / table / column (privileges.py)."""
+        sec = self._s.security
+        if sec is None or sec.unchecked:
+            return True
+        if table is None:
+            return sec.may_see_db(database)
+        if column is None:
+            return sec.may_see_table(database, table)
+        return sec.may_see_column(database, table, column)
+
+    def column_privileges(self, database: str, table: str, column: str) -> str:
+        """information_schema.COLUMNS.PRIVILEGES: what the account may do with the column."""
+        sec = self._s.security
+        bits = COL_ACLS if sec is None or sec.unchecked else \
+            sec.column_bits(database, table, column)
+        return ",".join(name for bit, name in _COLUMN_PRIVILEGES if bits & bit)
+
     def system_variable(self, name: str, scope: str | None = None) -> Any:
         return self._s.system_variable(name, scope)
 
@@ -106,6 +138,9 @@ class EngineContext:
     def virtual_table(self, schema: str, table: str) -> Any:
         return self._s.virtual_table(schema, table)
 
+    def virtual_tables(self, schema: str) -> list[str]:
+        return self._s.virtual_tables(schema)
+
     @property
     def row_count(self) -> int:
         return self._s.last_row_count
@@ -114,6 +149,11 @@ class EngineContext:
     def client_found_rows(self) -> bool:
         """CLIENT_FOUND_ROWS: affected rows of an UPDATE are the rows it matched."""
         return bool(self._s.capabilities & Capability.FOUND_ROWS)
+
+    @property
+    def time_zone(self) -> str:
+        """@@session.time_zone, read on every statement (a dict read, not a lookup)."""
+        return str(self._s.vars["time_zone"])
 
 
 class KillState(enum.IntEnum):
@@ -145,6 +185,7 @@ class Session:
         self.user_vars: dict[str, Any] = {}
         self.engine: EngineSession | None = None
         self.prepared: dict[int, PreparedStatement] = {}
+        self.sql_prepared: dict[str, PreparedStatement] = {}  # PREPARE name FROM ...
         self._stmt_ids = itertools.count(1)
         self.warnings: list[Warning_] = []
         self.stale_warnings = False  # they belong to an earlier statement (see new_statement)
@@ -157,8 +198,15 @@ class Session:
         self.state = "login"
         self.executing = False
         self.on_kill: Callable[[], None] = lambda: None  # net: wake an idle connection
+        # net: LOAD DATA LOCAL INFILE's exchange - ask the client for a file, get its bytes
+        # (None: this connection cannot; the client did not offer CLIENT_LOCAL_FILES).
+        self.client_file: Callable[[bytes], bytes] | None = None
+        self.vanished = False  # the client hung up mid-request (counted as aborted once)
         self.last_error: str | None = None
         self.tls_active = False
+        self.tls_peer: dict[str, Any] | None = None  # the verified client certificate (net/)
+        self.security: SecurityContext | None = None  # set at login (privileges.py)
+        self.connection_key: tuple[str, str] | None = None  # the account counted at login
         self.charsets_changed = False  # SET NAMES & co.: tell the protocol (sync_charsets)
         self.last_row_count = -1       # ROW_COUNT()
         self.found_rows = 0
@@ -177,19 +225,15 @@ class Session:
         return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
     def use_database(self, name: str) -> None:
-        """USE / COM_INIT_DB: MariaDB's checks of the name, then the engine's 1049."""
+        """USE / COM_INIT_DB: MariaDB's checks of the name (1300, 1102), then privileges
+        (1044), then the engine's 1049."""
         assert self.engine is not None
-        if not name:
-            raise ServerError(errors.ER_NO_DB_ERROR)
-        if not charsets.is_valid(name) or any(ord(ch) > 0xFFFF for ch in name):
-            # identifiers are utf8mb3 in MariaDB: neither invalid bytes nor 4-byte characters
-            cs = self.client_charset()
-            raw = cs.encode(name)
-            shown = "".join(chr(b) if 0x20 <= b <= 0x7E else f"\\x{b:02X}" for b in raw)
-            raise ServerError(errors.ER_INVALID_CHARACTER_STRING, cs.name, shown)
-        if "\0" in name or len(name) > 64 or name.endswith(" "):
-            raise ServerError(errors.ER_WRONG_DB_NAME, name.split("\0")[0])
+        check_database_name(self, name)
+        sec = self.security
+        bits = sec.check_use(name) if sec is not None else 0
         self.engine.use(name)
+        if sec is not None:
+            sec.set_db(name, bits)
 
     def dialect(self) -> Dialect:
         return Dialect.of(self.vars["sql_mode"])
@@ -224,7 +268,8 @@ class Session:
 
     @property
     def current_user(self) -> str:
-        return f"{self.user}@{self.account_host}"
+        sec = self.security
+        return sec.current_user if sec is not None else f"{self.user}@{self.account_host}"
 
     def system_variable(self, name: str, scope: str | None = None) -> Any:
         from rampmeter.session import sysvars
@@ -239,6 +284,10 @@ class Session:
     def virtual_table(self, schema: str, table: str) -> Any:
         from rampmeter.session import infoschema
         return infoschema.table(self, schema, table)
+
+    def virtual_tables(self, schema: str) -> list[str]:
+        from rampmeter.session import infoschema
+        return infoschema.tables_of(schema)
 
     # ------------------------------------------------------------------------------------------
     # status the pool and SHOW use
@@ -262,27 +311,40 @@ class Session:
             flags |= _NO_BACKSLASH_ESCAPES
         return flags
 
-    def priority_inputs(self) -> PriorityInputs:
+    def pool_snapshot(self) -> SessionSnapshot:
+        """What the connection handler may know of this session until its next command
+        (sched/snapshot.py). Built once per command, on the session's own thread."""
         v = self.vars
-        return PriorityInputs(
-            in_transaction=self.in_transaction, holds_locks=self.holds_locks,
-            killed=self.killed != KillState.NONE, pool_priority=v["thread_pool_priority"],
-            high_prio_mode=v["thread_pool_high_prio_mode"],
-            high_priority_connection=v["thread_pool_high_priority_connection"],
-            tickets_refill=v["thread_pool_high_prio_tickets"])
+        engine = self.engine
+        logged_in = self.logged_in
+        return SessionSnapshot(
+            logged_in, engine is not None and engine.in_transaction,
+            engine is not None and engine.holds_locks, self.killed != KillState.NONE,
+            self.is_pool_admin(), v["thread_pool_priority"], v["thread_pool_high_prio_mode"],
+            v["thread_pool_high_priority_connection"], v["thread_pool_high_prio_tickets"],
+            float(v["wait_timeout"] if logged_in else self.ctx.variables["connect_timeout"]))
 
-    def idle_timeout(self) -> float:
-        if not self.logged_in:
-            return float(self.ctx.variables["connect_timeout"])
-        return float(self.vars["wait_timeout"])
+    def is_pool_admin(self) -> bool:
+        """Exempt from thread_pool_max_transactions_limit: MySQL Enterprise grants that with the
+        TP_CONNECTION_ADMIN privilege, which no account has by default. There is no privilege
+        system yet, so today only extra_port connections are (and they never enter the pool);
+        root is not, as MySQL's root is not without the grant."""
+        return self.extra_port
 
     def may_kill(self, victim: Session) -> bool:
-        # No privilege system yet: MariaDB lets SUPER / CONNECTION ADMIN kill anyone and others
-        # only their own threads; every account here is treated as an administrator.
-        return True
+        """MariaDB: SUPER / CONNECTION ADMIN kill anyone, others only their own threads."""
+        sec = self.security
+        return sec is None or sec.may_kill(victim.user)
+
+    def may_see(self, other: Session) -> bool:
+        """PROCESSLIST and the pool's queues: other users' threads need PROCESS."""
+        sec = self.security
+        return sec is None or other is self or sec.may_see_threads_of(other.user)
 
     def is_admin(self) -> bool:
-        return self.user == "root"
+        """SUPER or CONNECTION ADMIN (init_connect skipped, the extra connection slot)."""
+        sec = self.security
+        return sec is not None and sec.is_admin()
 
     # ------------------------------------------------------------------------------------------
     # kill (any thread)
@@ -444,6 +506,9 @@ class Session:
         if self.logged_in:
             self.ctx.registry.unregister(self)
             self.logged_in = False
+        key, self.connection_key = self.connection_key, None
+        if key is not None:
+            self.ctx.user_connections.disconnect(key)
 
 
 from rampmeter.session.commands import DISPATCH as _DISPATCH  # noqa: E402  (table needs Session)

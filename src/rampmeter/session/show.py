@@ -1,5 +1,6 @@
 """SHOW statements about the server rather than the data: VARIABLES, STATUS, PROCESSLIST,
-WARNINGS, ENGINES, CHARACTER SET, COLLATION, GRANTS, replication status.
+WARNINGS, ENGINES, CHARACTER SET, COLLATION, GRANTS, replication status, and TXSQL's
+THREADPOOL STATUS (a row per thread group; session/tpstatus.py).
 
 Rules:
 - Column names and order are MariaDB 10.11's (what `mysql`, mysqld_exporter and GUI tools read).
@@ -7,7 +8,10 @@ Rules:
   `WHERE expr` is handed to the engine as a query over the matching information_schema table,
   so any expression works.
 - SHOW MASTER/SLAVE/REPLICA STATUS answer an empty result, not an error: mysqld_exporter's
-  slave_status collector otherwise reports a failure (conventions.md §2.1).
+  slave_status collector otherwise reports a failure (conventions.md §2.1); they need the
+  privileges MariaDB asks for (SUPER or BINLOG / SLAVE MONITOR).
+- SHOW PROCESSLIST lists other users' threads only to accounts with PROCESS; SHOW GRANTS and
+  SHOW CREATE USER are showgrants.py's.
 - Anything else (SHOW TABLES, SHOW CREATE TABLE, ...) is the engine's: `dispatch` returns None.
 """
 
@@ -19,10 +23,13 @@ from typing import TYPE_CHECKING, Any
 from rampmeter.engine.base import Result, ResultSet
 from rampmeter.errors import ServerError
 from rampmeter.protocol.columns import Column, int_column, text_column
-from rampmeter.session import infoschema
+from rampmeter.session import infoschema, showgrants, tpstatus
+from rampmeter.session.accounts import wildcard_regex
 from rampmeter.session.admin import unquote
+from rampmeter.session.privileges import P
 from rampmeter.session.status import status_rows
 from rampmeter.sql.lexer import Token, syntax_error
+from rampmeter.sql.reader import Reader
 from rampmeter.sql.statement import Statement
 
 if TYPE_CHECKING:
@@ -31,17 +38,7 @@ if TYPE_CHECKING:
 
 def like_regex(pattern: str) -> re.Pattern[str]:
     """MySQL LIKE -> regex: % any run, _ one char, backslash escapes."""
-    out: list[str] = []
-    i = 0
-    while i < len(pattern):
-        ch = pattern[i]
-        if ch == "\\" and i + 1 < len(pattern):
-            out.append(re.escape(pattern[i + 1]))
-            i += 2
-            continue
-        out.append(".*" if ch == "%" else "." if ch == "_" else re.escape(ch))
-        i += 1
-    return re.compile("".join(out) + r"\Z", re.IGNORECASE | re.DOTALL)
+    return wildcard_regex(pattern)
 
 
 def _result(names: list[str], rows: list[tuple[Any, ...]],
@@ -113,14 +110,20 @@ def dispatch(s: Session, stmt: Statement) -> Result | None:
         return _filter(s, sql, toks, i + 1, rows,
                        ["Collation", "Charset", "Id", "Default", "Compiled", "Sortlen"], None)
     if what == "GRANTS":
-        return _grants(s)
+        return showgrants.grants_statement(s, stmt)
+    if words[:2] == ["CREATE", "USER"]:
+        return showgrants.show_create_user(s, Reader(stmt, i + 2))
     if what == "BINARY" or what == "MASTER" and words[1:2] == ["LOGS"]:
+        _replication_privilege(s, what)
         raise ServerError(1381, message="You are not using binary logging", sqlstate="HY000")
     if what in ("MASTER", "SLAVE", "REPLICA", "ALL"):
+        _replication_privilege(s, what)
         return ResultSet([text_column("File"), int_column("Position")], [])
     if what in ("PLUGINS",):
         return _result(["Name", "Status", "Type", "Library", "License"],
                        [("thread_pool", "ACTIVE", "DAEMON", None, "MIT")])
+    if what == "THREADPOOL" and words[1:2] == ["STATUS"]:
+        return ResultSet(tpstatus.THREADPOOL_STATUS, s.ctx.pool_table("THREADPOOL_STATUS"))
     if what == "OPEN":
         return _result(["Database", "Table", "In_use", "Name_locked"], [])
     return None
@@ -160,7 +163,10 @@ def _count_warnings(s: Session, toks: list[Token]) -> ResultSet:
     return ResultSet([int_column(name)], [(count,)])
 
 
-def _grants(s: Session) -> ResultSet:
-    who = f"'{s.user}'@'{s.account_host}'"
-    return ResultSet([text_column(f"Grants for {s.user}@{s.account_host}", length=256)],
-                     [(f"GRANT ALL PRIVILEGES ON *.* TO {who} WITH GRANT OPTION",)])
+def _replication_privilege(s: Session, what: str) -> None:
+    """SHOW MASTER / BINARY ... needs SUPER or BINLOG MONITOR; SHOW SLAVE / REPLICA / ALL
+    SLAVES STATUS needs SUPER or SLAVE MONITOR (MariaDB 10.11's 1227 texts)."""
+    if s.security is None:
+        return
+    second = P.BINLOG_MONITOR if what in ("MASTER", "BINARY") else P.SLAVE_MONITOR
+    s.security.check_global(P.SUPER, second)

@@ -2,12 +2,18 @@
 
 Rules:
 - The route is decided by the statement's leading words (Statement.words, from the front door):
-  SET, USE, KILL, SHOW <server things>, FLUSH <server things>, CREATE/ALTER/DROP USER,
-  GRANT/REVOKE and SHUTDOWN are the session's; everything else, including SELECT @@var and
+  SET, USE, KILL, SHOW <server things>, FLUSH <server things>, CREATE / ALTER / DROP / RENAME
+  USER, CREATE / DROP ROLE, SET [DEFAULT] ROLE, GRANT / REVOKE and SHUTDOWN are the session's
+  (each checks its own privileges); everything else, including SELECT @@var and
   information_schema queries, is the engine's, which asks the session for those values
   through SessionContext.
+- An engine statement is checked before the engine runs it (required.py: privileges.py's
+  rules), at COM_STMT_PREPARE and again at each execute; an account's hourly limits count
+  every statement (login.py).
 - Every statement bumps its Com_* counter (MariaDB names) before it runs, as MariaDB counts
   statements that then fail.
+- PREPARE / EXECUTE / DEALLOCATE PREPARE in SQL text are the session's (sqlprepare.py): they
+  prepare and execute through the same two functions below as COM_STMT_*.
 - Prepared statements of session-routed SQL (a driver may prepare `SET NAMES` or `SHOW ...`) are
   kept scanned and run through the same route at execute time.
 """
@@ -20,7 +26,17 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.engine.base import PreparedStatement, Result
 from rampmeter.errors import ServerError
-from rampmeter.session import admin, setfor, show
+from rampmeter.session import (
+    admin,
+    grantsql,
+    loaddata,
+    required,
+    roles,
+    setfor,
+    show,
+    sqlprepare,
+    usersql,
+)
 from rampmeter.sql.statement import Statement
 
 if TYPE_CHECKING:
@@ -34,14 +50,24 @@ _SESSION_ROUTES: dict[str, Route] = {
     "KILL": admin.kill,
     "FLUSH": admin.flush,
     "SHOW": show.dispatch,
-    "GRANT": admin.grant,
-    "REVOKE": admin.grant,
+    "GRANT": grantsql.grant,
+    "REVOKE": grantsql.revoke,
     "SHUTDOWN": admin.shutdown,
+    "PREPARE": sqlprepare.prepare,
+    "EXECUTE": sqlprepare.execute,
+    "DEALLOCATE": sqlprepare.deallocate,
+    "LOAD": loaddata.load_data,
 }
-_USER_ROUTES: dict[str, Route] = {
-    "CREATE": admin.create_user,
-    "ALTER": admin.alter_user,
-    "DROP": admin.drop_user,
+# (first word, object word) -> route: account statements.
+_USER_ROUTES: dict[tuple[str, str], Route] = {
+    ("CREATE", "USER"): usersql.create_user,
+    ("ALTER", "USER"): usersql.alter_user,
+    ("DROP", "USER"): usersql.drop_user,
+    ("RENAME", "USER"): usersql.rename_user,
+    ("CREATE", "ROLE"): roles.create_role,
+    ("DROP", "ROLE"): roles.drop_role,
+    ("SET", "ROLE"): roles.set_role,
+    ("SET", "DEFAULT"): roles.set_default_role,
 }
 
 # (first word, second word) -> Com_* status name; a None second word matches any.
@@ -53,7 +79,7 @@ _COM = {
     ("ROLLBACK", None): "Com_rollback", ("SAVEPOINT", None): "Com_savepoint",
     ("RELEASE", None): "Com_release_savepoint", ("SET", None): "Com_set_option",
     ("USE", None): "Com_change_db", ("KILL", None): "Com_kill", ("FLUSH", None): "Com_flush",
-    ("TRUNCATE", None): "Com_truncate", ("DO", None): "Com_do",
+    ("TRUNCATE", None): "Com_truncate", ("LOAD", None): "Com_load", ("DO", None): "Com_do",
     ("LOCK", None): "Com_lock_tables", ("UNLOCK", None): "Com_unlock_tables",
     ("GRANT", None): "Com_grant", ("REVOKE", None): "Com_revoke",
     ("SHUTDOWN", None): "Com_shutdown", ("RENAME", None): "Com_rename_table",
@@ -72,6 +98,10 @@ _COM = {
     "Com_show_fields", ("SHOW", "FIELDS"): "Com_show_fields", ("SHOW", "INDEX"): "Com_show_keys",
     ("SHOW", "KEYS"): "Com_show_keys", ("SHOW", "ENGINES"): "Com_show_storage_engines",
     ("SHOW", "GRANTS"): "Com_show_grants", ("SHOW", "COLLATION"): "Com_show_collations",
+    ("CREATE", "ROLE"): "Com_create_role", ("DROP", "ROLE"): "Com_drop_role",
+    ("RENAME", "USER"): "Com_rename_user",
+    ("PREPARE", None): "Com_prepare_sql", ("EXECUTE", None): "Com_execute_sql",
+    ("DEALLOCATE", None): "Com_dealloc_sql", ("DROP", "PREPARE"): "Com_dealloc_sql",
 }
 _SCOPE_WORDS = {"GLOBAL", "SESSION", "LOCAL", "FULL"}
 
@@ -96,9 +126,17 @@ def _session_route(words: Sequence[str]) -> Route | None:
     if not words:
         return None
     first = words[0]
-    if first in _USER_ROUTES and len(words) > 1 and (
-            words[1] == "USER" or tuple(words[1:3]) == ("OR", "REPLACE") and "USER" in words):
-        return _USER_ROUTES[first]
+    if first == "DROP" and len(words) > 1 and words[1] == "PREPARE":
+        return sqlprepare.deallocate
+    if len(words) > 1:
+        second = words[1]
+        if second == "OR" and len(words) > 3:  # CREATE OR REPLACE USER / ROLE
+            second = words[3]
+        if first == "SET" and second == "DEFAULT" and words[2:3] != ("ROLE",):
+            second = ""
+        route = _USER_ROUTES.get((first, second))
+        if route is not None:
+            return route
     return _SESSION_ROUTES.get(first)
 
 
@@ -109,6 +147,7 @@ def execute(s: Session, stmt: Statement) -> Result:
     name = com_name(words)
     if name:
         s.counters[name] += 1
+    _count_hourly(s, stmt)
     route = _session_route(words)
     if route is not None:
         result = route(s, stmt)
@@ -116,7 +155,21 @@ def execute(s: Session, stmt: Statement) -> Result:
             return result
     if s.engine is None:
         raise ServerError(errors.ER_UNKNOWN_ERROR, "no engine session")
+    required.check(s, stmt)
     return s.engine.execute(stmt)
+
+
+def _count_hourly(s: Session, stmt: Statement) -> None:
+    """MAX_QUERIES_PER_HOUR / MAX_UPDATES_PER_HOUR of the account (login.py), 1226 past them."""
+    sec = s.security
+    if sec is not None and sec.hourly is not None:
+        key, limits = sec.hourly
+        s.ctx.user_connections.statement(key, limits, stmt.kind in _UPDATES)
+
+
+# Statements MAX_UPDATES_PER_HOUR counts (MariaDB's CF_CHANGES_DATA commands).
+_UPDATES = frozenset({"INSERT", "REPLACE", "UPDATE", "DELETE", "CREATE", "DROP", "ALTER",
+                      "RENAME", "TRUNCATE", "GRANT", "REVOKE", "LOAD", "SET"})
 
 
 _SESSION_STATEMENT = "session"
@@ -127,6 +180,7 @@ def prepare(s: Session, stmt: Statement) -> PreparedStatement:
         return PreparedStatement(stmt.text, stmt.param_count, [],
                                  handle=(_SESSION_STATEMENT, stmt))
     assert s.engine is not None
+    required.check(s, stmt)
     return s.engine.prepare(stmt)
 
 
@@ -138,6 +192,9 @@ def execute_prepared(s: Session, prepared: PreparedStatement, params: Sequence[A
             stmt = s.scan(_substitute(stmt, params))
         return execute(s, stmt)
     assert s.engine is not None
+    if isinstance(handle, Statement):
+        _count_hourly(s, handle)
+        required.check(s, handle)  # privileges may have changed since the prepare
     return s.engine.execute_prepared(prepared, params)
 
 

@@ -22,9 +22,9 @@ if TYPE_CHECKING:
 COM_NAMES = (
     "Com_admin_commands", "Com_alter_table", "Com_alter_user", "Com_begin", "Com_change_db",
     "Com_commit", "Com_create_db", "Com_create_index", "Com_create_table", "Com_create_user",
-    "Com_create_view", "Com_delete", "Com_do", "Com_drop_db", "Com_drop_index", "Com_drop_table",
-    "Com_drop_user", "Com_drop_view", "Com_flush", "Com_grant", "Com_insert", "Com_kill",
-    "Com_lock_tables", "Com_release_savepoint", "Com_rename_table", "Com_replace", "Com_revoke",
+    "Com_create_view", "Com_dealloc_sql", "Com_delete", "Com_do", "Com_drop_db", "Com_drop_index", "Com_drop_table",
+    "Com_drop_user", "Com_drop_view", "Com_execute_sql", "Com_flush", "Com_grant", "Com_insert", "Com_kill", "Com_load",
+    "Com_lock_tables", "Com_prepare_sql", "Com_release_savepoint", "Com_rename_table", "Com_replace", "Com_revoke",
     "Com_rollback", "Com_rollback_to_savepoint", "Com_savepoint", "Com_select", "Com_set_option",
     "Com_show_collations", "Com_show_create_db", "Com_show_create_table", "Com_show_databases",
     "Com_show_engine_status", "Com_show_fields", "Com_show_grants", "Com_show_keys",
@@ -73,6 +73,8 @@ def status_rows(s: Session, *, scope_global: bool) -> list[tuple[str, Any]]:
     values["Threads_cached"] = 0
     values["Threads_connected"] = reg.connected + reg.connected_extra
     values["Threads_created"] = handler.get("Threads_created", 0)
+    # rampmeter's thread_handling switch (pool/switch.py): connections in each mode, moves
+    values.update({k: v for k, v in handler.items() if k.startswith("Thread_handling_")})
     values["Threads_running"] = sum(1 for x in sessions if x.executing)
     values["Uptime"] = int(now - reg.started)
     values["Uptime_since_flush_status"] = int(now - reg.flushed)

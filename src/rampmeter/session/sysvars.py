@@ -8,6 +8,8 @@ Rules (MariaDB 10.11 behaviour):
   that is read-only (max_allowed_packet) fails with 1621.
 - Values are validated by the registry (`Option.coerce`): clamping with 1292 warnings, 1231 for a
   bad value, 1232 for a wrong type.
+- SET GLOBAL needs a privilege (privileges.set_global_privileges: SUPER, or SUPER /
+  CONNECTION ADMIN for the connection and thread-pool variables), else 1227.
 - Side effects live here, next to the assignment: autocommit commits an open transaction when
   switched on; character sets are checked against the ones we can speak.
 - A few names are not registry options but session facts: warning_count, error_count,
@@ -23,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.config.options import Scope, lookup, normalize_name
 from rampmeter.errors import ServerError, Warning_
+from rampmeter.session.privileges import set_global_privileges
 from rampmeter.sql import charsets
 
 if TYPE_CHECKING:
@@ -77,6 +80,8 @@ def assign(s: Session, scope: str | None, name: str, value: Any, *,
         raise ServerError(errors.ER_UNKNOWN_SYSTEM_VARIABLE, name)
     scope = (scope or "session").lower()
     if scope == "global":
+        if s.security is not None and opt.dynamic:  # a read-only one is 1238 first
+            s.security.check_global(*set_global_privileges(opt.name))
         if opt.name in _CHARSET_VARS and not default:
             value = _charset(value)
         if opt.name in PAIRED and not default:

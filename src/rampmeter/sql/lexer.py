@@ -161,6 +161,26 @@ def charset_valid(text: str) -> bool:
     return text.isascii() or not any("\udc80" <= ch <= "\udcff" for ch in text)
 
 
+def identifier_valid(text: str) -> bool:
+    """Identifiers are utf8mb3 in MariaDB: valid text without 4-byte characters."""
+    return text.isascii() or charset_valid(text) and max(text) <= "\uffff"
+
+
+def shown_identifier(text: str) -> str:
+    """An identifier refused by identifier_valid, as MariaDB's 1300 quotes it: invalid bytes
+    and the bytes of 4-byte characters as \\xHH."""
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if 0xDC80 <= code <= 0xDCFF:
+            out.append(f"\\x{code - 0xDC00:02X}")
+        elif code > 0xFFFF:
+            out.append("".join(f"\\x{b:02X}" for b in ch.encode("utf-8")))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
 def strip_end(text: str) -> str:
     """The statement without trailing whitespace, NULs and semicolons' whitespace."""
     return text.rstrip(" \t\n\r\f\v\x00")

@@ -51,9 +51,11 @@ from rampmeter.sql.lexer import (
     charset_valid,
     dq_kind,
     hex_value,
+    identifier_valid,
     included,
     pattern,
     shown_bytes,
+    shown_identifier,
     string_value,
     strip_end,
     syntax_error,
@@ -280,10 +282,16 @@ class _Builder:
             item.close(text, end)
         out = self.out
         shape = "".join(out).strip()
-        return Statement(text[self.start:end].strip(" \t\n\r\f\v\x00"), tuple(self.words),
+        raw = text[self.start:end]
+        body = raw.lstrip(" \t\n\r\f\v\x00")
+        toks = self.toks
+        base = self.start + len(raw) - len(body)
+        if toks is not None and base:  # token places count from the statement's own text
+            toks = [Token(t.kind, t.text, t.start - base, t.end - base) for t in toks]
+        return Statement(body.rstrip(" \t\n\r\f\v\x00"), tuple(self.words),
                          shape, tuple(self.slots), tuple(self.names), self.n_client,
                          tuple(item.names) if item is not None else None, self.for_update,
-                         tuple(self.toks) if self.toks is not None else None, dialect, cs)
+                         tuple(toks) if toks is not None else None, dialect, cs)
 
 
 def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa: C901
@@ -331,6 +339,9 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
             if kind == "word":
                 end = m.end()
                 tok = text[start:end]
+                if not tok.isascii() and not identifier_valid(tok):
+                    raise ServerError(errors.ER_INVALID_CHARACTER_STRING, cs.name,
+                                      shown_identifier(tok))
                 upper = tok.upper()
                 if words_open:
                     if not words:
@@ -537,9 +548,9 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                 prev, prev_kind = "NULL", "word"
                 continue
             if kind == "dq" or kind == "qident2":
-                if not charset_valid(tok):
+                if not identifier_valid(tok):
                     raise ServerError(errors.ER_INVALID_CHARACTER_STRING, cs.name,
-                                      shown_bytes(tok[1:-1]))
+                                      shown_identifier(tok[1:-1]))
                 if kind == "dq":  # ANSI_QUOTES: "x" is an identifier; give the engine `x`
                     tok = "`" + tok[1:-1].replace('""', '"').replace("`", "``") + "`"
                 out.append(tok)

@@ -458,3 +458,45 @@ def test_flush_tables_with_read_lock_blocks_writers_until_unlock(session, open_s
     holder.execute("UNLOCK TABLES")
     assert not holder.holds_locks
     writer.execute("INSERT INTO t VALUES (1)")
+
+
+def _two_databases(open_session: Opener) -> SqliteSession:
+    a = open_session(1)
+    for db in ("one", "two"):
+        a.execute(f"CREATE DATABASE {db}")
+        a.execute(f"CREATE TABLE {db}.t (id INT PRIMARY KEY)")
+        a.execute(f"INSERT INTO {db}.t VALUES (1)")
+    return a
+
+
+def test_consistent_snapshot_covers_every_database(open_session: Opener,
+                                                   engine: SqliteEngine) -> None:
+    """mariadb-dump --single-transaction --all-databases: START TRANSACTION WITH CONSISTENT
+    SNAPSHOT, then USE of each database, reading all of them from the same moment."""
+    writer = _two_databases(open_session)
+    dumper = open_session(2)
+    dumper.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT")
+    writer.execute("INSERT INTO two.t VALUES (2)")
+    dumper.use("one")
+    assert scalar(dumper, "SELECT COUNT(*) FROM t") == 1
+    dumper.use("two")
+    assert scalar(dumper, "SELECT COUNT(*) FROM t") == 1   # the snapshot's, not the new row
+    dumper.execute("COMMIT")
+    assert scalar(dumper, "SELECT COUNT(*) FROM t") == 2
+    assert engine.databases().count("information_schema") == 1
+
+
+def test_first_use_of_a_database_inside_a_transaction(open_session: Opener) -> None:
+    _two_databases(open_session)
+    s = open_session(2, database="one")
+    s.execute("BEGIN")
+    assert scalar(s, "SELECT COUNT(*) FROM t") == 1
+    s.use("two")                               # nothing written yet: allowed
+    assert scalar(s, "SELECT COUNT(*) FROM t") == 1
+    s.execute("ROLLBACK")
+    s3 = open_session(3, database="one")
+    s3.execute("BEGIN")
+    s3.execute("INSERT INTO t VALUES (5)")
+    err = fails(s3, "SELECT COUNT(*) FROM two.t", errors.ER_NOT_SUPPORTED_YET)
+    assert "written" in err.message
+    s3.execute("ROLLBACK")

@@ -217,4 +217,15 @@ def test_scanned_shape_is_the_plan_key(session: SqliteSession,
     session.execute("CREATE TABLE t (id int)")
     session.execute("SELECT id FROM t WHERE id = 42")
     shape = scan("SELECT id FROM t WHERE id = 42").shape
-    assert (shape, "db", engine.schema_version, ("utf8mb4_general_ci", 4, 2**64 - 1), DEFAULT) in engine.plans
+    assert (shape, "db", engine.schema_version, False,  # False: zone is UTC
+            ("utf8mb4_general_ci", 4, 2**64 - 1), DEFAULT) in engine.plans
+
+
+@pytest.mark.parametrize(("sql", "expected"), [
+    ("SELECT 0 AND (1 OR 1)", 0), ("SELECT (1 OR 1) AND 0", 0),
+    ("SELECT 1 AND (0 XOR 1)", 1), ("SELECT NOT (1 AND 0)", 1), ("SELECT 2 * (1 + 1)", 4)])
+def test_parentheses_around_operators_stay(session: SqliteSession, sql: str,
+                                           expected: int) -> None:
+    """sqlglot's AND / OR are Funcs: dropping their parentheses changed the precedence (Django's
+    introspection `a AND (b OR c) AND d` matched every table)."""
+    assert scalar(session, sql) == expected

@@ -4,6 +4,8 @@ socketpairs: no protocol, no SQL. Synchronised on observable state with deadline
 from __future__ import annotations
 
 import socket
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -12,9 +14,13 @@ from rampmeter.config.variables import GlobalVariables
 from rampmeter.engine.base import WaitReason
 from rampmeter.pool import waits
 from rampmeter.pool.base import Verdict
+from rampmeter.pool.group import PoolConn
+from rampmeter.pool.no_threads import NoThreadsHandler
+from rampmeter.pool.per_thread import PerThreadHandler
 from rampmeter.pool.threadpool import ThreadPool
 from rampmeter.sched.clock import VirtualClock
-from rampmeter.sched.priority import PriorityInputs
+from rampmeter.sched.priority import Priority
+from rampmeter.sched.snapshot import SessionSnapshot
 from tests.conftest import wait_until
 
 pytestmark = pytest.mark.timeout(30)
@@ -22,7 +28,9 @@ pytestmark = pytest.mark.timeout(30)
 
 class ScriptedConn:
     """A Connection whose 'commands' are bytes: b's' sleeps (reporting a SLEEP wait) until the
-    test releases it, b'q' closes, anything else is echoed back."""
+    test releases it, b'b' blocks without reporting a wait (a CPU-bound statement), b'q'
+    closes, anything else is echoed back. Calls that reach the session (expire, client_gone)
+    record whether a group lock was held at that moment."""
 
     _ids = iter(range(1, 10**9))
 
@@ -38,9 +46,10 @@ class ScriptedConn:
         self.threads: set[str] = set()
         self.expired = False
         self.closed = False
-        self._idle_timeout = idle_timeout
         self._lock = threading.Lock()
         self.greeted = False
+        self.gone = False
+        self.snapshot = SessionSnapshot(logged_in=True, idle_timeout=idle_timeout)
 
     def fileno(self) -> int:
         return self.server_sock.fileno()
@@ -48,14 +57,26 @@ class ScriptedConn:
     def has_buffered_input(self) -> bool:
         return False
 
-    def idle_timeout(self) -> float:
-        return self._idle_timeout
+    locks: list[threading.Lock] = []  # the pool's group locks (set by make_pool)
+    calls_under_lock = 0
 
-    def priority_inputs(self) -> PriorityInputs:
-        return PriorityInputs(killed=self.expired)
+    def _check_locks(self) -> None:
+        if any(lock.locked() for lock in ScriptedConn.locks):
+            ScriptedConn.calls_under_lock += 1
 
     def expire(self) -> None:
+        self._check_locks()
         self.expired = True
+        self.snapshot = self.snapshot._replace(killed=True)
+
+    def said_goodbye(self) -> bool:
+        return False
+
+    def client_gone(self, *, running: bool) -> bool:
+        self._check_locks()
+        self.gone = True
+        self.release.set()
+        return True
 
     def close(self) -> None:
         self.closed = True
@@ -83,7 +104,12 @@ class ScriptedConn:
             if b"s" in data:
                 with waits.waiting(WaitReason.SLEEP):
                     self.release.wait(20)
-            self.server_sock.send(data)
+            if b"b" in data:
+                self.release.wait(20)
+            try:
+                self.server_sock.send(data)
+            except OSError:
+                return Verdict.CLOSE
             return Verdict.KEEP
         finally:
             with self._lock:
@@ -96,7 +122,9 @@ class ScriptedConn:
 
 def make_pool(clock=None, **variables) -> ThreadPool:
     gv = GlobalVariables({"thread_pool_size": 1, **variables})
-    return ThreadPool(ScriptedConn.handle, gv, clock=clock)
+    pool = ThreadPool(ScriptedConn.handle, gv, clock=clock)
+    ScriptedConn.locks = [g.lock for g in pool.groups]
+    return pool
 
 
 def test_greeting_echo_and_close():
@@ -199,6 +227,8 @@ def test_timer_expires_idle_connections_on_a_virtual_clock():
         pool.timer.tick(clock.now())
         wait_until(lambda: idle.closed, message="the idle connection to be closed")
         assert idle.expired
+        assert ScriptedConn.calls_under_lock == 0  # expire() ran without the group lock
+        assert pool.groups[0].state.counters.timeout_kills == 2  # `pending` had nothing readable
     finally:
         pool.stop()
 
@@ -216,3 +246,120 @@ def test_stop_leaves_no_thread_behind():
     assert pool.live_threads() == 0
     assert all(c.closed for c in conns)
     assert not any(t.name == "tpool-timer" and t.is_alive() for t in threading.enumerate())
+
+
+def _connected(pool: ThreadPool, n: int) -> list[ScriptedConn]:
+    conns = [ScriptedConn() for _ in range(n)]
+    for c in conns:
+        pool.add_connection(c)
+    for c in conns:
+        assert c.recv_line() == b"hello\n"
+    return conns
+
+
+def test_a_queued_request_of_a_vanished_client_is_dropped_unrun():
+    ScriptedConn.calls_under_lock = 0
+    pool = make_pool(thread_pool_dedicated_listener=1, thread_pool_stall_limit=60000)
+    pool.start()
+    try:
+        busy, victim = _connected(pool, 2)
+        busy.client.sendall(b"b")  # holds the group's only worker, reporting no wait
+        wait_until(lambda: busy.in_handle, message="the blocking request")
+        victim.client.sendall(b"x")
+        group = pool.groups[0]
+        wait_until(lambda: group.state.queue_length() == 1, message="the queued request")
+        handled = victim.handled
+        victim.client.close()  # the client goes away while its request waits
+        wait_until(lambda: group.state.counters.vanished_queued == 1, message="the hang-up")
+        busy.release.set()
+        wait_until(lambda: victim.closed, message="the vanished client's connection closed")
+        assert victim.gone and victim.handled == handled  # never run
+        assert busy.recv_line() == b"b"
+        assert ScriptedConn.calls_under_lock == 0
+    finally:
+        pool.stop()
+
+
+def test_a_running_request_of_a_vanished_client_is_stopped():
+    """The listener runs the request itself, so nobody polls the group: the timer's sweep
+    notices the hang-up within a tick."""
+    ScriptedConn.calls_under_lock = 0
+    pool = make_pool(thread_pool_stall_limit=100)
+    pool.start()
+    try:
+        (victim,) = _connected(pool, 1)
+        victim.client.sendall(b"b")
+        wait_until(lambda: victim.in_handle, message="the running request")
+        victim.client.close()
+        wait_until(lambda: victim.gone, message="client_gone() from the listener")
+        wait_until(lambda: victim.closed, message="the connection closed")
+        assert pool.groups[0].state.counters.vanished_running == 1
+        assert ScriptedConn.calls_under_lock == 0
+        # the worker went back to the pool
+        wait_until(lambda: pool.groups[0].state.active_count == 0, message="an idle group")
+    finally:
+        pool.stop()
+
+
+def test_shrinking_the_pool_lets_surplus_groups_threads_leave():
+    pool = make_pool(thread_pool_size=3)
+    pool.start()
+    try:
+        conns = _connected(pool, 6)
+        for c in conns:
+            c.client.sendall(b"x")
+            assert c.recv_line() == b"x"
+        assert all(g.state.thread_count for g in pool.groups)
+        pool.variables.set("thread_pool_size", 1)
+        for c in conns:  # each moves to group 0 at its next command
+            c.client.sendall(b"y")
+            assert c.recv_line() == b"y"
+        surplus = pool.groups[1:]
+        wait_until(lambda: all(g.state.thread_count == 0 for g in surplus), timeout=10,
+                   message="the surplus groups' threads, listeners included, to leave")
+        wait_until(lambda: pool.groups[0].state.connection_count == 6,
+                   message="every connection in group 0")  # it moves after its reply
+        # and growing again brings threads back where connections go
+        pool.variables.set("thread_pool_size", 3)
+        for c in conns:
+            c.client.sendall(b"z")
+            assert c.recv_line() == b"z"
+        wait_until(lambda: all(g.state.connection_count == 2 for g in pool.groups),
+                   message="the connections spread over three groups again")
+        assert all(g.state.thread_count for g in pool.groups)
+    finally:
+        pool.stop()
+
+
+def test_the_pool_reads_only_the_snapshot():
+    """Group.enqueue decides from conn.snapshot alone: a login round is HIGH, and Percona's
+    tickets start from the session's thread_pool_high_prio_tickets (here 0: the open
+    transaction's request goes LOW at once)."""
+    pool = make_pool()
+    group = pool.groups[0]
+    conn = ScriptedConn()
+    conn.snapshot = SessionSnapshot(logged_in=False)
+    pc = PoolConn(conn, group)
+    with group.lock:
+        group.enqueue(pc, 0.0)
+        conn.snapshot = SessionSnapshot(logged_in=True, in_transaction=True,
+                                        high_prio_tickets=0)
+        group.enqueue(pc, 0.0)
+        prios = [e.priority for e in (*group.state.high, *group.state.low)]
+    assert prios == [Priority.HIGH, Priority.LOW]
+    pool.stop()
+
+
+def test_group_does_not_import_the_pool():
+    code = ("import sys, rampmeter.pool.group, rampmeter.pool.timer; "
+            "sys.exit('rampmeter.pool.threadpool' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+def test_every_handler_answers_tables_and_flush():
+    handlers = [PerThreadHandler(ScriptedConn.handle), NoThreadsHandler(ScriptedConn.handle)]
+    for handler in handlers:
+        assert [r[0] for r in handler.table("THREAD_POOL_WAITS")][:2] == ["UNKNOWN", "SLEEP"]
+        assert handler.table("THREAD_POOL_GROUPS") == []
+        handler.flush("stats")
+        handler.flush("waits")

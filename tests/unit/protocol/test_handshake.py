@@ -44,9 +44,10 @@ def test_greeting_fields(make_pair: MakePair) -> None:
     assert g.capabilities & REQUIRED == REQUIRED
     assert g.capabilities == SERVER_CAPABILITIES
     assert not g.capabilities & Capability.SSL
-    # Not offered: no compression, no LOAD DATA LOCAL, no session tracking.
-    for cap in (Capability.COMPRESS, Capability.LOCAL_FILES, Capability.SESSION_TRACK):
+    # Not offered: no compression, no session tracking. LOAD DATA LOCAL is (local_infile).
+    for cap in (Capability.COMPRESS, Capability.SESSION_TRACK):
         assert not g.capabilities & cap
+    assert g.capabilities & Capability.LOCAL_FILES
 
 
 def test_greeting_exact_bytes() -> None:

@@ -5,12 +5,18 @@ from __future__ import annotations
 
 import pytest
 
-from rampmeter.sched import policy
+from rampmeter.sched import policy, trxlimit
 from rampmeter.sched.clock import VirtualClock
 from rampmeter.sched.policy import Action, GroupState, PoolConfig
-from rampmeter.sched.priority import Priority, PriorityInputs, choose_priority, spend_ticket
+from rampmeter.sched.priority import Priority, choose_priority, spend_ticket
+from rampmeter.sched.snapshot import SessionSnapshot
 
 pytestmark = pytest.mark.timeout(10)
+
+
+def Snap(**kw) -> SessionSnapshot:  # noqa: N802 - reads like the type it builds
+    """A logged-in session's snapshot with the given fields."""
+    return SessionSnapshot(**{"logged_in": True, **kw})
 
 
 def group(**kw) -> GroupState:
@@ -76,23 +82,23 @@ def test_percona_low_queue_freeze(clock, cfg):
 
 
 def test_priority_rules():
-    base = PriorityInputs()
+    base = Snap()
     assert choose_priority(base, tickets=10) is Priority.LOW
-    assert choose_priority(PriorityInputs(in_transaction=True), 10) is Priority.HIGH
-    assert choose_priority(PriorityInputs(holds_locks=True), 10) is Priority.HIGH
-    assert choose_priority(PriorityInputs(in_transaction=True), 0) is Priority.LOW
-    assert choose_priority(PriorityInputs(killed=True), 0) is Priority.HIGH
-    assert choose_priority(PriorityInputs(pool_priority="high"), 0) is Priority.HIGH
-    assert choose_priority(PriorityInputs(pool_priority="low", in_transaction=True), 9) \
+    assert choose_priority(Snap(in_transaction=True), 10) is Priority.HIGH
+    assert choose_priority(Snap(holds_locks=True), 10) is Priority.HIGH
+    assert choose_priority(Snap(in_transaction=True), 0) is Priority.LOW
+    assert choose_priority(Snap(killed=True), 0) is Priority.HIGH
+    assert choose_priority(Snap(pool_priority="high"), 0) is Priority.HIGH
+    assert choose_priority(Snap(pool_priority="low", in_transaction=True), 9) \
         is Priority.LOW
-    assert choose_priority(PriorityInputs(high_prio_mode="statements"), 0) is Priority.HIGH
-    assert choose_priority(PriorityInputs(high_prio_mode="none", in_transaction=True), 9) \
+    assert choose_priority(Snap(high_prio_mode="statements"), 0) is Priority.HIGH
+    assert choose_priority(Snap(high_prio_mode="none", in_transaction=True), 9) \
         is Priority.LOW
-    assert choose_priority(PriorityInputs(high_priority_connection=1), 0) is Priority.HIGH
+    assert choose_priority(Snap(high_priority_connection=1), 0) is Priority.HIGH
 
 
 def test_percona_tickets_spend_and_refill():
-    inputs = PriorityInputs(in_transaction=True, tickets_refill=2)
+    inputs = Snap(in_transaction=True, high_prio_tickets=2)
     tickets = 2
     seen = []
     for _ in range(5):
@@ -105,23 +111,41 @@ def test_percona_tickets_spend_and_refill():
 
 # --- kick-up -------------------------------------------------------------------------------------
 
-def test_kickup_moves_old_low_entries_one_per_10ms(clock):
+def test_kickup_moves_every_aged_entry_by_default_as_mariadb(clock):
     cfg = PoolConfig(prio_kickup_timer_ms=1000)
     g = group()
     for i in range(3):
         policy.queue_put(g, f"low{i}", Priority.LOW, clock.now())
-    clock.advance_ms(999)
-    assert not policy.kick_up(g, cfg, clock.now())
+    clock.advance_ms(500)
+    policy.queue_put(g, "young", Priority.LOW, clock.now())
+    clock.advance_ms(499)
+    assert policy.kick_up(g, cfg, clock.now()) == 0
     clock.advance_ms(2)
-    assert policy.kick_up(g, cfg, clock.now())
-    assert not policy.kick_up(g, cfg, clock.now())  # rate limit: one per 10 ms
+    assert policy.kick_up(g, cfg, clock.now()) == 3  # all of them at once, no rate limit
+    assert [e.item for e in g.high] == ["low0", "low1", "low2"]
+    assert [e.item for e in g.low] == ["young"]
+    assert g.counters.prio_kickups == 3
+
+
+def test_kickup_rate_is_mysql_enterprise_one_per_10ms(clock):
+    cfg = PoolConfig(prio_kickup_timer_ms=1000, prio_kickup_rate=100)
+    g = group()
+    for i in range(300):
+        policy.queue_put(g, f"low{i}", Priority.LOW, clock.now())
+    clock.advance_ms(1001)
+    assert policy.kick_up(g, cfg, clock.now()) == 50  # the first check: one tick's budget
+    assert policy.kick_up(g, cfg, clock.now()) == 0   # nothing accrued since
     clock.advance_ms(9)
-    assert not policy.kick_up(g, cfg, clock.now())
+    assert policy.kick_up(g, cfg, clock.now()) == 0
     clock.advance_ms(1)
-    assert policy.kick_up(g, cfg, clock.now())
-    assert [e.item for e in g.high] == ["low0", "low1"]
-    assert [e.item for e in g.low] == ["low2"]
-    assert g.counters.prio_kickups == 2
+    assert policy.kick_up(g, cfg, clock.now()) == 1
+    # a frozen group checked only by the timer (500 ms ticks) still moves 100 a second
+    moved = 0
+    for _ in range(4):
+        clock.advance_ms(cfg.stall_limit_ms)
+        moved += policy.kick_up(g, cfg, clock.now())
+    assert moved == 200
+    assert [e.item for e in g.high][:3] == ["low0", "low1", "low2"]
 
 
 def test_kicked_up_entry_overtakes_new_high_work_queued_later(clock):
@@ -138,10 +162,20 @@ def test_kicked_up_entry_overtakes_new_high_work_queued_later(clock):
 # --- thread creation -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("threads", "delay_ms"),
-                         [(1, 0), (3, 0), (4, 50), (7, 50), (8, 100), (15, 100), (16, 200),
-                          (100, 200)])
-def test_throttle_table(threads, delay_ms):
-    assert policy.throttle_interval(threads) == pytest.approx(delay_ms / 1000)
+                         [(1, 0), (3, 0), (4, 50), (7, 50), (8, 100), (15, 100), (16, 20),
+                          (100, 20)])
+def test_throttle_follows_mariadb_10_5(threads, delay_ms):
+    # bands start at 1 + oversubscribe; the last one is MariaDB's 20 ms (sic)
+    assert policy.throttle_interval(threads, PoolConfig()) == pytest.approx(delay_ms / 1000)
+
+
+def test_throttle_scales_with_oversubscribe_and_is_off_below_500ms_stall_limit():
+    assert policy.throttle_interval(5, PoolConfig(oversubscribe=7)) == 0  # first band empty
+    assert policy.throttle_interval(8, PoolConfig(oversubscribe=7)) == pytest.approx(0.1)
+    for stall in (1, 100, 499):
+        assert policy.throttle_interval(100, PoolConfig(stall_limit_ms=stall)) == 0
+    assert policy.throttle_interval(100, PoolConfig(stall_limit_ms=60000)) == \
+        pytest.approx(0.02)
 
 
 def test_wake_or_create_prefers_the_most_recent_sleeper(clock, cfg):
@@ -319,6 +353,12 @@ def test_timer_does_not_fight_the_low_queue_freeze(clock, cfg):
     policy.queue_put(g, "frozen", Priority.LOW, clock.now())
     assert policy.check_stall(g, cfg, clock.now(), 5).action is Action.NONE
     assert not g.stalled
+    # nobody active, lock waiters at the limit: a worker it woke would freeze the queue the
+    # moment it asked (it is active itself), so the timer does not wake one
+    g = group(thread_count=4, active_count=0, waiting_count=1 + cfg.oversubscribe,
+              connection_count=9, listener="L", io_event_count=1)
+    policy.queue_put(g, "frozen", Priority.LOW, clock.now())
+    assert policy.check_stall(g, cfg, clock.now(), 4).action is Action.NONE
 
 
 def test_two_cpu_bound_statements_second_starts_one_tick_later(clock):
@@ -349,14 +389,14 @@ def test_two_cpu_bound_statements_second_starts_one_tick_later(clock):
 def test_transaction_limit_holds_new_transactions_but_not_running_ones(clock):
     cfg = PoolConfig(max_transactions_limit=1, group_count=1)
     g = group()
-    policy.queue_put(g, "t1", Priority.LOW, clock.now(), starts_transaction=True)
-    policy.queue_put(g, "t2", Priority.LOW, clock.now(), starts_transaction=True)
-    policy.queue_put(g, "in-trx", Priority.HIGH, clock.now(), starts_transaction=False)
+    policy.queue_put(g, "t1", Priority.LOW, clock.now(), held=True, new_trx=True)
+    policy.queue_put(g, "t2", Priority.LOW, clock.now(), held=True, new_trx=True)
+    policy.queue_put(g, "in-trx", Priority.HIGH, clock.now())
     assert policy.queue_get(g, cfg, clock.now(), by_listener=False).item == "in-trx"
     assert policy.queue_get(g, cfg, clock.now(), by_listener=False).item == "t1"
-    assert g.transactions == 1
+    assert list(g.trx_started) == ["t1"]
     assert policy.queue_get(g, cfg, clock.now(), by_listener=False) is None  # t2 waits
-    policy.transaction_done(g)
+    trxlimit.transaction_done(g, "t1")
     assert policy.queue_get(g, cfg, clock.now(), by_listener=False).item == "t2"
 
 
@@ -410,7 +450,7 @@ def test_lp1619559_lock_holder_is_not_stuck_behind_a_frozen_low_queue(clock, cfg
     Lock holders are HIGH priority, and HIGH is never frozen."""
     g = group(thread_count=6, active_count=0, waiting_count=1 + cfg.oversubscribe + 1,
               connection_count=8, listener="L")
-    holder = PriorityInputs(in_transaction=False, holds_locks=True)
+    holder = Snap(in_transaction=False, holds_locks=True)
     prio = choose_priority(holder, tickets=4294967295)
     assert prio is Priority.HIGH
     policy.queue_put(g, "blocked-select", Priority.LOW, clock.now())

@@ -9,10 +9,18 @@ A house with rooms, each a module with one door (see each module's opening comme
                    the write lock, and how InnoDB's behaviour maps onto SQLite
     translate.py   a scanned DML statement -> a SQLite plan (sqlglot), with infer.py for the
                    MySQL types of expressions
+                   (multi.py: multi-table UPDATE / DELETE; updates.py: ON UPDATE columns)
     dml.py         running a plan: binding, converting stored values, results, affected rows
-    definitions.py reading CREATE TABLE's definitions; catalog.py keeps tables' metadata
-    ddl.py         CREATE / DROP / ALTER / RENAME / TRUNCATE
-    show.py        SHOW / DESCRIBE / EXPLAIN; infoschema.py the information_schema tables
+    definitions.py reading CREATE TABLE's definitions; keys.py assembles a table's keys;
+                   catalog.py keeps tables' metadata
+    ddl.py         CREATE / DROP / RENAME / TRUNCATE, with create_table.py (and
+                   create_select.py), alter.py / alter_checks.py (ALTER TABLE) and rebuild.py
+                   (making a table what its new definition says)
+    foreign.py     foreign keys: clauses, names, checks, errors; fkcheck.py enforces them
+    views.py       views (sqltext.py prints MariaDB's canonical text of their queries)
+    temporary.py   a session's temporary tables
+    show.py        SHOW / DESCRIBE / EXPLAIN; infoschema.py (+ infoschema_keys.py,
+                   infoschema_objects.py) the information_schema tables
     control.py     BEGIN / COMMIT / ROLLBACK / SAVEPOINT / LOCK TABLES / FLUSH TABLES
     functions.py   SQL functions registered per handle
     errmap.py      SQLite errors -> MySQL errors

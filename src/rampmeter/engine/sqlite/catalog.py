@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from copy import deepcopy
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -94,6 +95,22 @@ class IndexDef:
     desc: list[bool] = field(default_factory=list)
     kind: str = ""          # '' | 'FULLTEXT' | 'SPATIAL'
     comment: str = ""
+    generated: bool = False  # made for a foreign key (foreign.py): dropped when redundant
+
+
+@dataclass(slots=True)
+class ForeignKey:
+    """FOREIGN KEY (columns) REFERENCES [ref_db.]ref_table (ref_columns) [ON DELETE / UPDATE]:
+    `ref_db` is None for a table of the same database; an action is '' when not given (it
+    then acts as RESTRICT, and SHOW CREATE TABLE prints nothing). foreign.py enforces it."""
+
+    name: str
+    columns: list[str]
+    ref_table: str
+    ref_columns: list[str]
+    ref_db: str | None = None
+    on_delete: str = ""     # '' | RESTRICT | CASCADE | SET NULL | NO ACTION | SET DEFAULT
+    on_update: str = ""
 
 
 @dataclass(slots=True)
@@ -109,6 +126,10 @@ class TableDef:
     engine: str = "InnoDB"
     auto_increment: int | None = None   # AUTO_INCREMENT=N of CREATE TABLE
     renamed: dict[str, str] = field(default_factory=dict)  # ALTER: new column -> old name
+    foreign: list[ForeignKey] = field(default_factory=list)
+    location: tuple[str, str] | None = None  # (SQLite schema, table): a temporary table
+    view: Any = None                          # views.ViewDef: a view, columns typed
+    notes: list[Any] = field(default_factory=list)  # keys.py's notes, for the statement
 
     def column(self, name: str) -> ColumnDef | None:
         low = name.lower()
@@ -194,11 +215,24 @@ def spec_json(tdef: TableDef) -> str:
             d["comment"] = c.comment
         cols[c.name] = d
     idx = {i.name: {"prefixes": i.prefixes, "desc": i.desc, "kind": i.kind,
-                    "comment": i.comment, "columns": i.columns, "unique": i.unique}
+                    "comment": i.comment, "columns": i.columns, "unique": i.unique,
+                    **({"generated": True} if i.generated else {})}
            for i in tdef.indexes}
-    return json.dumps({"columns": cols, "indexes": idx, "checks": tdef.checks,
-                       "charset": tdef.charset, "collation": tdef.collation,
-                       "comment": tdef.comment, "engine": tdef.engine})
+    spec: dict[str, Any] = {"columns": cols, "indexes": idx, "checks": tdef.checks,
+                            "charset": tdef.charset, "collation": tdef.collation,
+                            "comment": tdef.comment, "engine": tdef.engine}
+    if tdef.foreign:
+        spec["foreign"] = [[f.name, f.columns, f.ref_db, f.ref_table, f.ref_columns,
+                            f.on_delete, f.on_update] for f in tdef.foreign]
+    return json.dumps(spec)
+
+
+def copy_table(tdef: TableDef) -> TableDef:
+    """A deep copy to alter (without the ALTER bookkeeping of an earlier copy)."""
+    new = deepcopy(tdef)
+    new.renamed = {}
+    new.auto_increment = None
+    return new
 
 
 def _jsonable(v: Any) -> Any:
@@ -284,16 +318,19 @@ def load_table(conn: sqlite3.Connection, schema: str, table: str) -> TableDef:
         extra = idxspec.get(shown, {})
         indexes.append(IndexDef(shown, unique, cols, extra.get("prefixes") or [],
                                 extra.get("desc") or [], extra.get("kind", ""),
-                                extra.get("comment", "")))
+                                extra.get("comment", ""), bool(extra.get("generated"))))
     for name, extra in idxspec.items():  # FULLTEXT / SPATIAL: kept, not built
         if extra.get("kind"):
             indexes.append(IndexDef(name, False, extra.get("columns", []),
                                     extra.get("prefixes") or [], [], extra["kind"]))
     order = {name.lower(): k for k, name in enumerate(idxspec)}  # creation order
     indexes.sort(key=lambda i: order.get(i.name.lower(), len(order)))
+    foreign = [ForeignKey(name, cols, ref_table, ref_cols, ref_db, on_delete, on_update)
+               for name, cols, ref_db, ref_table, ref_cols, on_delete, on_update
+               in spec.get("foreign", [])]
     return TableDef(table, columns, primary, indexes, [tuple(c) for c in spec.get("checks", [])],
                     spec.get("charset", DEFAULT_CHARSET), spec.get("collation", DEFAULT_COLLATION),
-                    spec.get("comment", ""), spec.get("engine", "InnoDB"))
+                    spec.get("comment", ""), spec.get("engine", "InnoDB"), foreign=foreign)
 
 
 def _legacy_type(decl: str) -> SqlType:
@@ -440,6 +477,8 @@ def show_create(tdef: TableDef, auto_next: int | None) -> str:
             line += " COMMENT " + _quote(c.comment)
         if c.type.name == "json":
             line += f" CHECK (json_valid(`{_bq(c.name)}`))"
+        line += "".join(f" CHECK ({_check_text(e)})" for n, e in tdef.checks
+                        if n.lower() == c.name.lower())
         lines.append(line)
     if tdef.primary:
         lines.append("  PRIMARY KEY (" + ",".join(f"`{_bq(c)}`" for c in tdef.primary) + ")")
@@ -457,8 +496,11 @@ def show_create(tdef: TableDef, auto_next: int | None) -> str:
         if i.comment:
             line += " COMMENT " + _quote(i.comment)
         lines.append(line)
-    for name, expr in tdef.checks:
-        lines.append(f"  CONSTRAINT `{_bq(name)}` CHECK ({expr})")
+    # InnoDB lists the foreign keys by name
+    lines.extend("  " + foreign_clause(fk) for fk in sorted(tdef.foreign, key=lambda f: f.name))
+    columns = {c.name.lower() for c in tdef.columns}
+    lines.extend(f"  CONSTRAINT `{_bq(name)}` CHECK ({_check_text(expr)})"
+                 for name, expr in tdef.checks if name.lower() not in columns)
     opts = f") ENGINE={tdef.engine}"
     if auto_next is not None and auto_next > 1:
         opts += f" AUTO_INCREMENT={auto_next}"
@@ -466,6 +508,27 @@ def show_create(tdef: TableDef, auto_next: int | None) -> str:
     if tdef.comment:
         opts += " COMMENT=" + _quote(tdef.comment)
     return f"CREATE TABLE `{_bq(tdef.name)}` (\n" + ",\n".join(lines) + "\n" + opts
+
+
+def _check_text(expr: str) -> str:
+    """A CHECK expression as MariaDB prints it (a column-level one is named after its column
+    and printed in its column's line)."""
+    from rampmeter.engine.sqlite.sqltext import expression
+    return expression(expr)
+
+
+def foreign_clause(fk: ForeignKey, qualify: str | None = None) -> str:
+    """`CONSTRAINT name FOREIGN KEY (...) REFERENCES t (...) [ON ...]` as MariaDB prints it:
+    the referenced table's database only when it is another one (or `qualify`, for 1701)."""
+    ref_db = fk.ref_db or qualify
+    table = (f"`{_bq(ref_db)}`." if ref_db else "") + f"`{_bq(fk.ref_table)}`"
+    text = (f"CONSTRAINT `{_bq(fk.name)}` FOREIGN KEY ("
+            + ", ".join(f"`{_bq(c)}`" for c in fk.columns) + f") REFERENCES {table} ("
+            + ", ".join(f"`{_bq(c)}`" for c in fk.ref_columns) + ")")
+    for event, action in (("DELETE", fk.on_delete), ("UPDATE", fk.on_update)):
+        if action in ("CASCADE", "SET NULL", "NO ACTION"):
+            text += f" ON {event} {action}"
+    return text
 
 
 def _bq(name: str) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rampmeter.engine.base import Result, UpdateCount, WaitReason
+from rampmeter.engine.sqlite.storage import INFORMATION_SCHEMA
 from rampmeter.sql.reader import Reader
 from rampmeter.sql.statement import Statement
 
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 
 def begin(s: SqliteSession, stmt: Statement) -> Result:
     r = Reader(stmt)
-    read_only = False
+    read_only = snapshot = False
     if r.accept("BEGIN"):
         r.accept("WORK")
     else:
@@ -29,13 +30,17 @@ def begin(s: SqliteSession, stmt: Statement) -> Result:
             elif r.accept("READ", "WRITE"):
                 read_only = False
             elif r.accept("WITH", "CONSISTENT", "SNAPSHOT"):
-                pass  # every transaction reads a snapshot (txn.py)
+                snapshot = True  # every transaction reads one; this one of all databases
             else:
                 raise r.error()
             if not r.done:
                 r.expect(",")
     r.end()
-    s.txn.begin(read_only=read_only)
+    if snapshot:
+        s.txn.begin_snapshot([db for db in s.engine.databases()
+                              if db.lower() != INFORMATION_SCHEMA], read_only=read_only)
+    else:
+        s.txn.begin(read_only=read_only)
     return UpdateCount()
 
 

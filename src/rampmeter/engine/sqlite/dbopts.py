@@ -119,6 +119,9 @@ def store(s: SqliteSession, name: str, options: DatabaseOptions) -> None:
 
 
 def load(s: SqliteSession, name: str) -> DatabaseOptions:
+    from rampmeter.engine.sqlite.storage import VIRTUAL_SCHEMAS
+    if name.lower() in VIRTUAL_SCHEMAS:  # information_schema & co.: MariaDB's system charset
+        return DatabaseOptions("utf8mb3", "utf8mb3_general_ci")
     try:
         with s.handle.meta_conn(name, s.database) as (conn, schema):
             rows = dict(conn.execute(f"SELECT k, v FROM {q(schema)}.{TABLE}").fetchall())
@@ -134,9 +137,10 @@ def table_defaults(s: SqliteSession, database: str) -> TableDefaults:
     return TableDefaults(opts.charset, opts.collation, engine)
 
 
-def show_create(name: str, options: DatabaseOptions) -> str:
-    text = (f"CREATE DATABASE `{name}` /*!40100 DEFAULT CHARACTER SET {options.charset} "
-            f"COLLATE {options.collation} */")
+def show_create(name: str, options: DatabaseOptions, if_not: str = "") -> str:
+    """`if_not`: SHOW CREATE DATABASE IF NOT EXISTS's /*!32312 IF NOT EXISTS*/ prefix."""
+    text = (f"CREATE DATABASE {if_not}`{name}` /*!40100 DEFAULT CHARACTER SET "
+            f"{options.charset} COLLATE {options.collation} */")
     if options.comment:
         text += " COMMENT '" + options.comment.replace("'", "''") + "'"
     return text

@@ -18,14 +18,15 @@ Rules:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rampmeter import errors
+from rampmeter.engine.sqlite import foreign, keys
 from rampmeter.engine.sqlite.catalog import (
     ColumnDef,
     Default,
-    IndexDef,
     TableDef,
     check_value_default,
 )
@@ -65,6 +66,8 @@ class KeySpec:
     desc: list[bool] = field(default_factory=list)
     check: str | None = None
     comment: str = ""
+    constraint: str | None = None   # CONSTRAINT name (a FOREIGN KEY's, which `name` is not)
+    ref: tuple[Any, ...] | None = None  # FOREIGN KEY: (db, table, columns, on delete, on update)
 
 
 def _text(r: Reader, first: int, last: int) -> str:
@@ -156,6 +159,11 @@ def _default_value(r: Reader, col: ColumnDef) -> Default:
     return check_value_default(col, value)
 
 
+def read_default(r: Reader, col: ColumnDef) -> Default:
+    """The value after DEFAULT (ALTER ... SET DEFAULT reads one too)."""
+    return _default_value(r, col)
+
+
 def _expr_default(expr: str, col: ColumnDef) -> Default:
     import sqlglot
 
@@ -165,6 +173,11 @@ def _expr_default(expr: str, col: ColumnDef) -> Default:
     except (sqlglot.errors.ParseError, sqlglot.errors.TokenError):
         raise ServerError(errors.ER_INVALID_DEFAULT, col.name) from None
     from sqlglot import exp
+    now = re.fullmatch(r"\s*(?:now|current_timestamp|localtime|localtimestamp)\s*"
+                       r"(?:\(\s*(\d*)\s*\))?\s*", expr, re.IGNORECASE)
+    if now is not None and col.type.name in ("datetime", "timestamp"):
+        # DEFAULT (NOW()) is DEFAULT CURRENT_TIMESTAMP to MariaDB (SQLAlchemy writes it so)
+        return Default("now", int(now.group(1) or 0))
     if isinstance(tree, exp.Literal) or isinstance(tree, exp.Neg) and \
             isinstance(tree.this, exp.Literal):
         text = tree.sql("mysql")
@@ -274,7 +287,7 @@ def read_column(r: Reader, name: str, table_charset: str, table_collation: str) 
             r.accept("=")
             r.next()
         elif r.at("REFERENCES"):
-            _skip_reference(r)
+            foreign.read_reference(r)  # MariaDB reads a column's REFERENCES and ignores it
         elif r.at("GENERATED") or r.at("AS"):
             raise ServerError(errors.ER_NOT_SUPPORTED_YET, "generated columns")
         elif r.accept("SERIAL", "DEFAULT", "VALUE"):
@@ -308,25 +321,6 @@ def _is_json_check(check: str, column: str) -> bool:
     text = "".join(check.split()).lower()
     name = column.lower()
     return text in (f"json_valid(`{name}`)", f"json_valid({name})")
-
-
-def _skip_reference(r: Reader) -> None:
-    r.expect("REFERENCES")
-    r.qualified_name()
-    if r.at("("):
-        read_parenthesized(r)
-    while r.peek_word() in ("MATCH", "ON"):
-        if r.accept("MATCH"):
-            r.next()
-            continue
-        r.expect("ON")
-        r.next()  # DELETE / UPDATE
-        if r.accept("SET"):
-            r.next()  # NULL / DEFAULT
-        elif r.accept("NO"):
-            r.expect("ACTION")
-        else:
-            r.next()  # RESTRICT / CASCADE
 
 
 def read_key_columns(r: Reader, key: KeySpec) -> None:
@@ -390,11 +384,12 @@ def read_key(r: Reader) -> KeySpec:
         return key
     if r.accept("FOREIGN"):
         r.expect("KEY")
-        key = KeySpec("FOREIGN", constraint)
+        key = KeySpec("FOREIGN", None, constraint=constraint)
+        r.accept("IF", "NOT", "EXISTS")
         if not r.at("("):
             key.name = r.name()
         read_key_columns(r, key)
-        _skip_reference(r)
+        foreign.read_reference(r, key)
         return key
     kind = "KEY"
     if r.accept("UNIQUE"):
@@ -463,8 +458,9 @@ def check_column_name(name: str) -> None:
         raise ServerError(errors.ER_WRONG_COLUMN_NAME, name)
 
 
-def build_table(name: str, columns: list[ColumnSpec], keys: list[KeySpec],
-                options: dict[str, Any], defaults: Any = None) -> TableDef:
+def build_table(name: str, columns: list[ColumnSpec], keys_: list[KeySpec],
+                options: dict[str, Any], *, database: str = "",
+                defaults: Any = None) -> TableDef:
     """The TableDef of a CREATE TABLE (module rules: names, checks, MariaDB's errors);
     `defaults`: the dbopts.TableDefaults of its database and session."""
     from rampmeter.engine.sqlite.dbopts import engine_name
@@ -482,61 +478,34 @@ def build_table(name: str, columns: list[ColumnSpec], keys: list[KeySpec],
         if c.name.lower() in seen:
             raise ServerError(errors.ER_DUP_FIELDNAME, c.name)
         seen.add(c.name.lower())
-    primary: list[str] | None = None
+    pending: list[keys.NewKey] = []
+    checks: list[tuple[str, str]] = []
     for spec in columns:
         if spec.primary:
-            if primary is not None:
-                raise ServerError(errors.ER_MULTIPLE_PRI_KEY)
-            primary = [spec.column.name]
-    used: set[str] = set()
-    indexes: list[IndexDef] = []
-    checks: list[tuple[str, str]] = []
-
-    def add_index(kname: str | None, unique: bool, cols: list[str], prefixes: list[int | None],
-                  desc: list[bool], kind: str = "", comment: str = "") -> None:
-        for col in cols:
-            if tdef.column(col) is None:
-                raise ServerError(errors.ER_KEY_COLUMN_DOES_NOT_EXITS
-                                  if hasattr(errors, "ER_KEY_COLUMN_DOES_NOT_EXITS") else 1072,
-                                  message=f"Key column '{col}' doesn't exist in table")
-        base = kname or cols[0]
-        final = base
-        n = 2
-        if kname is not None and final.lower() in used:
-            raise ServerError(errors.ER_DUP_KEYNAME, final)
-        while final.lower() in used or final.upper() == "PRIMARY":
-            final = f"{base}_{n}"
-            n += 1
-        used.add(final.lower())
-        stored_cols = [tdef.column(c).name for c in cols]  # type: ignore[union-attr]
-        indexes.append(IndexDef(final, unique, stored_cols, prefixes, desc, kind, comment))
-
-    for spec in columns:
+            pending.append(keys.NewKey(keys.PRIMARY, [spec.column.name], True,
+                                       kind=keys.PRIMARY))
         if spec.unique:
-            add_index(None, True, [spec.column.name], [None], [False])
+            pending.append(keys.NewKey(None, [spec.column.name], True, [None], [False]))
         if spec.check is not None:
             checks.append((spec.column.name, spec.check))
-    for key in keys:
+    for key in keys_:
         if key.kind == "PRIMARY":
-            if primary is not None:
-                raise ServerError(errors.ER_MULTIPLE_PRI_KEY)
-            for col in key.columns:
-                c = tdef.column(col)
-                if c is None:
-                    raise ServerError(1072, message=f"Key column '{col}' doesn't exist in "
-                                      "table")
-                c.nullable = False
-            primary = [tdef.column(c).name for c in key.columns]  # type: ignore[union-attr]
-        elif key.kind in ("UNIQUE", "KEY"):
-            add_index(key.name, key.kind == "UNIQUE", key.columns, key.prefixes, key.desc,
-                      comment=key.comment)
-        elif key.kind in ("FULLTEXT", "SPATIAL"):
-            add_index(key.name, False, key.columns, key.prefixes, key.desc, key.kind)
+            pending.append(keys.NewKey(keys.PRIMARY, key.columns, True, key.prefixes, key.desc,
+                                       kind=keys.PRIMARY))
+        elif key.kind in ("UNIQUE", "KEY", "FULLTEXT", "SPATIAL"):
+            pending.append(keys.NewKey(key.name, key.columns, key.kind == "UNIQUE",
+                                       key.prefixes, key.desc,
+                                       key.kind if key.kind in ("FULLTEXT", "SPATIAL") else "",
+                                       key.comment))
         elif key.kind == "CHECK":
             checks.append((key.name or f"CONSTRAINT_{len(checks) + 1}", key.check or ""))
-        # FOREIGN KEY: accepted, not kept yet (docs/sql.md)
-    tdef.primary = primary or []
-    tdef.indexes = indexes
+        elif key.kind == "FOREIGN":
+            fk = foreign.make(name, database, key, tdef.foreign)
+            fk.columns = keys.key_columns(tdef, fk.columns)
+            tdef.foreign.append(fk)
+            pending.append(keys.foreign_index(key.constraint or key.name, fk.columns))
+    keys.assemble(tdef, pending)
+    indexes = tdef.indexes
     tdef.checks = checks
     auto = [c for c in tdef.columns if c.auto_increment]
     if len(auto) > 1:

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.engine import values
 from rampmeter.engine.base import ResultSet, UpdateCount
+from rampmeter.engine.sqlite import batch, selectinto, timefns
 from rampmeter.engine.sqlite.catalog import ColumnDef, implicit_default, q
 from rampmeter.engine.sqlite.translate import Plan, literal_type
 from rampmeter.engine.types import SqlType, column_for_values
@@ -50,7 +51,7 @@ class Execution:
 
     __slots__ = ("plan", "strict", "ignore", "no_auto_zero", "warnings", "updated",
                  "changed", "deleted", "client", "_cast_rows", "zero_date", "zero_in_date",
-                 "deleted_rows", "strict_after_first")
+                 "deleted_rows", "zone", "strict_after_first")
 
     def __init__(self, plan: Plan, sql_mode: str, client: Any,
                  transactional: bool = True) -> None:
@@ -65,6 +66,7 @@ class Execution:
         self.zero_date = "NO_ZERO_DATE" not in sql_mode
         self.zero_in_date = "NO_ZERO_IN_DATE" not in sql_mode
         self.deleted_rows: list[tuple[Any, ...]] = []
+        self.zone: Any = None  # the session's time zone when not UTC (tzcolumns.py)
         self.warnings: list[Warning_] = []
         self.updated = 0
         self.changed = 0
@@ -81,6 +83,8 @@ class Execution:
             return None
         stored, problem = values.store(col.type, value, self.client,
                                        zero_date=self.zero_date, zero_in_date=self.zero_in_date)
+        if self.zone is not None and col.type.name == "timestamp":
+            stored = timefns.shift(stored, self.zone, to_utc=True)  # tzcolumns.py
         if problem is None:
             return stored
         message = values.problem_message(problem, col.name, max(row, 1), self.plan.target)
@@ -200,41 +204,78 @@ def raw_values(stmt: Statement, params: Sequence[Any]) -> dict[str, Any]:
 
 # --- running ---------------------------------------------------------------------------------
 def run(s: SqliteSession, stmt: Statement, params: Sequence[Any]) -> ResultSet | UpdateCount:
+    if stmt.kind in ("SELECT", "WITH") and selectinto.MAYBE.search(stmt.shape):
+        found = selectinto.split(stmt)   # SELECT ... INTO @var
+        if found is not None:
+            return selectinto.assign(s, run(s, found[0], params), found[1], found[2])
+    if stmt.kind == "INSERT" and len(stmt.names) > _BATCH_FROM:
+        done = batch.run(s, stmt, params)   # many rows of one shape: one plan, one executemany
+        if done is not None:
+            return done
     plan = s.plan(stmt)
     s.make_visible(plan)
     bound = bind(stmt, params)
+    if plan.fixed:
+        bound.update(plan.fixed)
     if not plan.writes:
         return _query(s, stmt, plan, bound)
-    ex = Execution(plan, s.sql_mode(), stmt.charset, _transactional(s, plan))
+    ex = execution(s, plan, stmt)
     raw = raw_values(stmt, params) if plan.stores else {}
+    convert_row(plan, ex, raw, bound, None, multi=plan.rows > 1 or plan.kind == "UPDATE")
+    missing_columns(plan, ex, max(plan.rows, 1))
+    return _write(s, stmt, plan, bound, ex)
+
+
+def write_batch(s: SqliteSession, stmt: Statement, plan: Plan, rows: list[dict[str, Any]],
+                ex: Execution, ends: list[int]) -> UpdateCount | ResultSet:
+    return _write(s, stmt, plan, rows[0], ex, rows, ends)
+
+
+_BATCH_FROM = 1   # placeholders: a batch has at least two rows of one value
+
+
+def execution(s: SqliteSession, plan: Plan, stmt: Statement) -> Execution:
+    ex = Execution(plan, s.sql_mode(), stmt.charset, _transactional(s, plan))
+    zone = s.time_zone()
+    if not zone.is_utc:
+        ex.zone = zone
+    return ex
+
+
+def convert_row(plan: Plan, ex: Execution, raw: dict[str, Any], bound: dict[str, Any],
+                row: int | None, *, multi: bool) -> None:
+    """Convert the values the plan stores (`raw`, as the client sent them) into `bound`;
+    `row` overrides the plan's row numbers (a batch's rows share a one-row plan)."""
     for store in plan.stores:
         value = raw.get(store.slot)
+        at = store.row if row is None else row
         if value is None:
             if store.column.auto_increment:
                 bound[store.slot] = None
                 continue
             if not store.column.nullable:
-                bound[store.slot] = sqlite_value(
-                    ex.null_into(store.column, store.row, multi=plan.rows > 1 or
-                                 plan.kind == "UPDATE"))
+                bound[store.slot] = sqlite_value(ex.null_into(store.column, at, multi=multi))
             continue
         if store.slot[0] == "x" and type(value) is bytes and store.column.type.is_numeric:
             value = int.from_bytes(value, "big")  # 0x01 into a number column is 1
-        bound[store.slot] = sqlite_value(ex.convert(store.column, value, store.row))
-    for slot, value in plan.fixed.items():
-        bound[slot] = value
-    for slot, (col, row) in plan.null_slots.items():
+        bound[store.slot] = sqlite_value(ex.convert(store.column, value, at))
+    bound.update(plan.fixed)
+    for slot, (col, at) in plan.null_slots.items():
         if not col.nullable and not col.auto_increment:
-            bound[slot] = sqlite_value(ex.null_into(col, row, multi=plan.rows > 1 or
-                                                    plan.kind == "UPDATE"))
-    if plan.missing:
-        if ex.strict and not ex.ignore:
-            raise ServerError(1364, message=f"Field '{plan.missing[0]}' doesn't have a "
-                              "default value")
-        for _row in range(max(plan.rows, 1)):
-            ex.warnings.extend(Warning_("Warning", 1364, f"Field '{name}' doesn't have a "
-                                        "default value") for name in plan.missing)
-    return _write(s, stmt, plan, bound, ex)
+            bound[slot] = sqlite_value(ex.null_into(col, at if row is None else row,
+                                                    multi=multi))
+
+
+def missing_columns(plan: Plan, ex: Execution, rows: int) -> None:
+    """NOT NULL columns without a default that the INSERT left out: 1364."""
+    if not plan.missing:
+        return
+    if ex.strict and not ex.ignore:
+        raise ServerError(1364, message=f"Field '{plan.missing[0]}' doesn't have a "
+                          "default value")
+    for _row in range(rows):
+        ex.warnings.extend(Warning_("Warning", 1364, f"Field '{name}' doesn't have a "
+                                    "default value") for name in plan.missing)
 
 
 def _query(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any]) -> ResultSet:
@@ -257,6 +298,12 @@ def _query(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any])
     s.stats.row_count = -1
     if cur.description is None:
         return ResultSet([], [], list(s.warnings))
+    if plan.tz_outputs and rows:  # TIMESTAMP columns, UTC -> the session's zone (tzcolumns.py)
+        zone = s.time_zone()
+        rows = [list(r) for r in rows]
+        for r in rows:
+            for i in plan.tz_outputs:
+                r[i] = timefns.shift(r[i], zone, to_utc=False)
     result = result_set(plan, stmt, cur.description, rows)
     if s.warnings:
         result.warnings.extend(s.warnings)
@@ -264,21 +311,32 @@ def _query(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any])
 
 
 def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
-           ex: Execution) -> UpdateCount:
+           ex: Execution, rows: list[dict[str, Any]] | None = None,
+           ends: list[int] | None = None) -> UpdateCount | ResultSet:
+    """Run a write plan; `rows`: a batch's parameters (one-row plan, batch.py), run as one
+    executemany that stands or falls as a whole, as one multi-row INSERT does; `ends`: where
+    each of its rows' conversion warnings end in ex.warnings."""
     s.current = ex
     try:
         with s.txn.writing():
             try:
                 if plan.track_changes or plan.replace:
                     ensure_triggers(s, plan)
-                cur = s.handle.execute(plan.sql, bound)
-                if cur.description is not None:
-                    cur.fetchall()
+                if rows is not None:
+                    cur = batch.executemany(s, plan, rows)
+                else:
+                    cur = s.handle.execute(plan.sql, bound)
+                returned = cur.fetchall() if cur.description is not None else None
+                matched = max(cur.rowcount, 0) if plan.first_counts else 0
+                for sql, target, counts in plan.steps:  # multi-table (multi.py)
+                    if target is not None and plan.track_changes:
+                        ensure_triggers(s, plan, target)
+                    step = s.handle.execute(sql, bound)
+                    matched += max(step.rowcount, 0) if counts else 0
             except sqlite3.Error as e:
                 raise s.sqlite_error(e, plan, bound) from None
     finally:
         s.current = None
-    matched = max(cur.rowcount, 0)
     found = s.context_found_rows()
     warnings = ex.warnings + s.warnings if s.warnings else ex.warnings
     if plan.kind == "UPDATE":
@@ -288,9 +346,14 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
                            f"Warnings: {len(warnings)}", warnings, row_count=ex.changed)
     if plan.kind == "DELETE":
         s.stats.row_count = matched
+        if plan.returning and returned is not None:
+            result = result_set(plan, stmt, cur.description, returned)
+            result.warnings.extend(warnings)
+            return result
         return UpdateCount(matched, 0, "", warnings)
     # INSERT / REPLACE
-    duplicates = 0
+    duplicates = offered = 0
+    warning_rows: list[int] | None = None
     if plan.upsert:
         inserted = matched - ex.updated
         affected = inserted + 2 * ex.changed + (ex.updated - ex.changed if found else 0)
@@ -301,25 +364,62 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
         duplicates = ex.deleted
     else:
         inserted = affected = matched
-        if plan.ignore and plan.rows > matched:
-            duplicates = plan.rows - matched
+        # INSERT ... SELECT: the rows the query offered, as rm_cv counted them
+        offered = (plan.rows if rows is None else len(rows)) or \
+            max(ex._cast_rows.values(), default=matched)
+        if rows is not None and ends is not None:   # a batch: its warnings row by row
+            duplicates = len(cur.skipped)
+            warnings, warning_rows = _batch_warnings(s, plan, rows, ends, ex, cur.skipped)
+        elif plan.ignore and offered > matched:
+            # rows skipped by a foreign key (fkcheck.py warned of them) are no duplicates
+            skipped = sum(1 for w in s.warnings if w.code in (1451, 1452))
+            duplicates = max(offered - matched - skipped, 0)
             warnings = warnings + _ignored_duplicates(s, plan, bound, duplicates)
     s.stats.row_count = affected
+    if plan.returning and returned is not None:
+        result = result_set(plan, stmt, cur.description, returned)
+        result.warnings.extend(warnings)
+        return result
     last_id = 0
-    if inserted > 0 and plan.auto_column is not None and cur.lastrowid:
+    lastrowid = cur.lastrowid if rows is None else \
+        s.handle.execute("SELECT last_insert_rowid()").fetchone()[0]
+    if inserted > 0 and plan.auto_column is not None and lastrowid:
         explicit = plan.insert_columns is not None and \
             plan.auto_column.lower() in plan.insert_columns and \
-            not _generated(plan, bound)
+            not any(_generated(plan, b) for b in (rows or [bound]))
         if explicit:
-            last_id = cur.lastrowid
+            # an upsert's last row may have updated a row: its id is the one MariaDB reports
+            last_id = (_last_explicit_id(plan, rows[-1] if rows else bound) if plan.upsert
+                       else None) or lastrowid
         else:
-            last_id = cur.lastrowid - inserted + 1
+            last_id = lastrowid - inserted + 1
             s.set_last_insert_id(last_id)
     info = ""
-    if plan.rows > 1 or plan.kind == "INSERT" and plan.rows == 0:
-        info = f"Records: {max(plan.rows, inserted)}  Duplicates: {duplicates}  " \
+    count = plan.rows if rows is None else len(rows)
+    if count > 1 or plan.kind == "INSERT" and count == 0:
+        info = f"Records: {max(count, inserted, offered)}  Duplicates: {duplicates}  " \
                f"Warnings: {len(warnings)}"
-    return UpdateCount(affected, last_id, info, warnings)
+    return UpdateCount(affected, last_id, info, warnings, warning_rows=warning_rows)
+
+
+def _batch_warnings(s: SqliteSession, plan: Plan, rows: list[dict[str, Any]],
+                    ends: list[int], ex: Execution, skipped: list[int]
+                    ) -> tuple[list[Warning_], list[int]]:
+    """A batch's warnings in MariaDB's order: each row's conversions, then its duplicate
+    (INSERT IGNORE); then what functions and foreign keys said. With each one's row."""
+    dup = batch.duplicate_messages(s, plan, rows, skipped) if skipped else {}
+    out: list[Warning_] = []
+    at: list[int] = []
+    start = 0
+    for k, end in enumerate(ends):
+        out.extend(ex.warnings[start:end])
+        at.extend([k + 1] * (end - start))
+        if k in dup:
+            out.append(Warning_("Warning", errors.ER_DUP_ENTRY, dup[k]))
+            at.append(k + 1)
+        start = end
+    rest = ex.warnings[start:] + s.warnings
+    return out + rest, at + [0] * len(rest)
 
 
 def _identical_replacements(s: SqliteSession, plan: Plan, bound: dict[str, Any],
@@ -345,9 +445,33 @@ def _identical_replacements(s: SqliteSession, plan: Plan, bound: dict[str, Any],
             bound.get(store.slot)
     for slot, (col, row) in plan.null_slots.items():
         rows.setdefault(row, dict(defaults))[col.name.lower()] = bound.get(slot)
-    inserted = {tuple(r.get(c.name.lower()) for c in tdef.columns) for r in rows.values()
-                if len(r) == len(tdef.columns)}
-    return sum(1 for old in ex.deleted_rows if tuple(old) in inserted)
+    if len(rows) == 1:
+        inserted = {tuple(r.get(c.name.lower()) for c in tdef.columns) for r in rows.values()
+                    if len(r) == len(tdef.columns)}
+        return sum(1 for old in ex.deleted_rows if tuple(old) in inserted)
+    # Several rows: replay them in order, so that a row replacing another row of the same
+    # statement is compared with that row, not with the table's old one.
+    # A key's first deletion is the table's old row only when the key was deleted as often as
+    # the statement wrote it (otherwise every deletion was of the statement's own rows).
+    key_at = [i for i, c in enumerate(tdef.columns) if c.name in tdef.primary]
+    if any(len(r) != len(tdef.columns) for r in rows.values()):
+        return 0
+    ordered = [tuple(r.get(c.name.lower()) for c in tdef.columns) for _n, r in
+               sorted(rows.items())]
+    written: dict[tuple[Any, ...], int] = {}
+    for row in ordered:
+        key = tuple(row[i] for i in key_at)
+        written[key] = written.get(key, 0) + 1
+    deleted: dict[tuple[Any, ...], list[tuple[Any, ...]]] = {}
+    for old in ex.deleted_rows:
+        deleted.setdefault(tuple(old[i] for i in key_at), []).append(tuple(old))
+    seen = {key: olds[0] for key, olds in deleted.items() if len(olds) == written.get(key)}
+    identical = 0
+    for row in ordered:
+        key = tuple(row[i] for i in key_at)
+        identical += seen.get(key) == row
+        seen[key] = row
+    return identical
 
 
 def _ignored_duplicates(s: SqliteSession, plan: Plan, bound: dict[str, Any],
@@ -371,6 +495,16 @@ def _ignored_duplicates(s: SqliteSession, plan: Plan, bound: dict[str, Any],
     return [Warning_("Warning", errors.ER_DUP_ENTRY, message) for _ in range(count)]
 
 
+def _last_explicit_id(plan: Plan, bound: dict[str, Any]) -> Any:
+    """The AUTO_INCREMENT value the statement's last row gave (None when it gave none)."""
+    auto = (plan.auto_column or "").lower()
+    stores = [st for st in plan.stores if st.column.name.lower() == auto]
+    if not stores:
+        return None
+    value = bound.get(max(stores, key=lambda st: st.row).slot)
+    return value if isinstance(value, int) else None
+
+
 def _generated(plan: Plan, bound: dict[str, Any]) -> bool:
     """Did the AUTO_INCREMENT column get NULL (or 0) somewhere, so SQLite generated it?"""
     auto = (plan.auto_column or "").lower()
@@ -380,19 +514,24 @@ def _generated(plan: Plan, bound: dict[str, Any]) -> bool:
     return any(col.name.lower() == auto for col, _r in plan.null_slots.values())
 
 
-def ensure_triggers(s: SqliteSession, plan: Plan) -> None:
-    """The temp triggers that count changed / deleted rows of the plan's target table."""
-    if plan.target is None:
+def ensure_triggers(s: SqliteSession, plan: Plan, target: tuple[str, str] | None = None
+                    ) -> None:
+    """The temp triggers that count changed / deleted rows of the plan's target table (or
+    of `target`, one of a multi-table UPDATE's)."""
+    target = target or plan.target
+    if target is None:
         return
-    db, table = plan.target
+    db, table = target
     tdef = s.table_def(db, table)
     if tdef is None:
         return
-    version = s.engine.schema_version
+    schema, stored = tdef.location or (db, table)  # a temporary table: where it lives
+    # a temporary table is made and dropped without a schema version of its own
+    version = s.engine.schema_version if tdef.location is None else -s.temp_version
     handle = s.handle
     kinds = (["upd"] if plan.track_changes else []) + (["del"] if plan.replace else [])
     for kind in kinds:
-        key = (kind, db.lower(), table.lower())
+        key = (kind, schema.lower(), stored.lower())
         if handle.triggers.get(key) == version:
             continue
         name = f"rm_{kind}_{abs(hash(key)) % 10**12}"
@@ -406,8 +545,8 @@ def ensure_triggers(s: SqliteSession, plan: Plan) -> None:
             old = ", ".join(f"OLD.{q(c.name)}" for c in tdef.columns)
             body = f"SELECT rm_row_deleted({old});"
             event = "DELETE"
-        handle.execute(f"CREATE TEMP TRIGGER {q(name)} AFTER {event} ON {q(db)}.{q(table)} "
-                       f"BEGIN {body} END")
+        handle.execute(f"CREATE TEMP TRIGGER {q(name)} AFTER {event} ON {q(schema)}."
+                       f"{q(stored)} BEGIN {body} END")
         handle.trigger_made(key, version)
 
 

@@ -3,7 +3,8 @@
 Rules:
 - `map_error(message, database)` reads SQLite's message (its codes say too little: a missing
   table and a syntax error are both SQLITE_ERROR) and builds the MySQL error: 1146, 1054, 1062,
-  1048, 1050, 1305, 1136, 1052, 1064, 1205, 1366, 4025, 1241, 1582, 1021.
+  1048, 1050, 1305, 1136, 1052, 1064, 1205, 1366, 4025, 1241, 1582, 1021, and
+  1451 / 1452 from the foreign-key triggers (fkcheck.py).
 - Whatever has no MySQL equivalent is 1105 with SQLite's own words, and is logged by the
   caller: that is a fault of ours to fix, not a user error.
 - `duplicate_entry` words 1062 as MariaDB does: the duplicate value when the statement named it
@@ -30,15 +31,21 @@ _EXISTS = re.compile(r"table (?:\"?)(\S+?)(?:\"?) already exists")
 _FUNCTION = re.compile(r"no such function: (\S+)")
 _VALUES = re.compile(r"(\d+) values for (\d+) columns|table \S+ has (\d+) columns but (\d+) "
                      r"values were supplied")
+_FOREIGN = ("Cannot add or update a child row", "Cannot delete or update a parent row")
 _TERM = re.compile(r"(\d+)(?:st|nd|rd|th) (ORDER|GROUP) BY term out of range")
 
 
 def map_error(msg: str, database: str | None) -> ServerError:
+    if msg.startswith(_FOREIGN):  # fkcheck.py's triggers raise MariaDB's own text
+        code = 1452 if msg.startswith(_FOREIGN[0]) else 1451
+        return ServerError(code, message=msg, sqlstate="23000")
     if m := _NO_SUCH_TABLE.search(msg):
         db = m.group(1) or database or ""
         table = m.group(2)
         if db == "temp" and table.startswith("is_"):
             return ServerError(errors.ER_NO_SUCH_TABLE, INFORMATION_SCHEMA, table[3:].upper())
+        if db == "temp" and table.startswith("pe_"):
+            return ServerError(errors.ER_NO_SUCH_TABLE, "performance_schema", table[3:])
         return ServerError(errors.ER_NO_SUCH_TABLE, db, table)
     if m := _NO_SUCH_COLUMN.search(msg):
         col = m.group(1)

@@ -515,6 +515,7 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         ("schema", 0, lambda: host.database),
         ("rm_version", 0, lambda: ctx.system_variable("version")),
         ("rm_user", 0, lambda: ctx.user), ("rm_current_user", 0, lambda: ctx.current_user),
+        ("rm_current_role", 0, lambda: getattr(ctx, "current_role", None)),
         ("connection_id", 0, lambda: ctx.connection_id),
         ("last_insert_id", 0, lambda: host.last_insert_id),
         ("last_insert_id", 1, set_last_insert_id),

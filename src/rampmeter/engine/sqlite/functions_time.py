@@ -10,18 +10,20 @@ Rules:
   interval has any (MariaDB's string results of temporal functions).
 - Results out of 0001-01-01 .. 9999-12-31 are NULL with warning 1441 (datetime field
   overflow).
-- The clock is the session's: SET timestamp fixes NOW() & co. (functions_clock in
-  `session_now`), else the wall clock.
+- The clock is the session's (timefns.py): one reading per statement, fixed by SET timestamp,
+  shown in the session's time_zone; UNIX_TIMESTAMP(dt) reads dt in that zone, FROM_UNIXTIME
+  answers in it, and outside the TIMESTAMP range (1970 .. 2038-01-19 03:14:07 UTC) both are
+  NULL, as in MariaDB 10.11.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-import time
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from rampmeter.config import timezones
 from rampmeter.engine import types as T
 from rampmeter.engine.sqlite import temporal as tm
 from rampmeter.engine.sqlite.funclib import sqlfunction
@@ -50,14 +52,8 @@ def _date(host: Any, v: Any, zero_ok: bool = True) -> Moment | None:
 
 
 def session_now(host: Any) -> dt.datetime:
-    """The session's clock: @@timestamp when SET, else the time the statement started (NOW()
-    is the same on every row, as in MariaDB)."""
-    state = host.statement_state
-    now = state.get("now")
-    if now is None:
-        ts = host.context.system_variable("timestamp") or time.time()
-        now = state["now"] = dt.datetime.fromtimestamp(float(ts))
-    return now
+    """The statement's moment as a local time in the session's zone (NOW())."""
+    return host.time_zone().from_utc(host.statement_utc())
 
 
 # --- parts of a date ----------------------------------------------------------------------------
@@ -557,33 +553,37 @@ def extract(host: Any, unit: Any, v: Any) -> Any:
 @sqlfunction("UNIX_TIMESTAMP", (0, 1), None, host=True, deterministic=False)
 def unix_timestamp(host: Any, v: Any = ...) -> Any:
     if v is ...:
-        return int(session_now(host).timestamp())
+        return int(timezones.unix_seconds(host.statement_utc()))
     if v is None:
         return None
     m = _date(host, v, zero_ok=False)
     if m is None:
         return None
     try:
-        base = time.mktime((m.year, m.month, m.day, m.hour, m.minute, m.second, 0, 0, -1))
-    except (OverflowError, ValueError):
-        return 0
-    if base < 0 or base > 2**32 - 1:
-        return 0
+        local = dt.datetime(m.year, m.month, m.day, m.hour, m.minute, m.second)
+    except ValueError:
+        return None
+    utc = host.time_zone().to_utc(local)
+    if not timezones.EPOCH <= utc <= timezones.TIMESTAMP_MAX:
+        return None
+    base = int(timezones.unix_seconds(utc))
     if m.fsp:
-        return str(Decimal(int(base)) + Decimal(m.micro) / 10**6)[: len(str(int(base))) + 1 +
-                                                                  m.fsp]
-    return int(base)
+        return f"{base}.{m.micro:06d}"[: len(str(base)) + 1 + m.fsp]
+    return base
 
 
 @sqlfunction("FROM_UNIXTIME", (1, 2), T.DATETIME, host=True)
 def from_unixtime(host: Any, v: Any, fmt: Any = None) -> Any:
     if v is None:
         return None
-    d = Decimal(tm.text_of(v)) if not isinstance(v, float) else Decimal(repr(v))
-    if d < 0 or d > 2**32 - 1:
+    try:
+        d = Decimal(tm.text_of(v).strip()) if not isinstance(v, float) else Decimal(repr(v))
+    except ArithmeticError:
+        return None
+    if d < 0 or d > 2147483647:
         return None
     whole = int(d)
-    local = dt.datetime.fromtimestamp(whole)
+    local = host.time_zone().from_utc(timezones.from_unix(whole))
     micro = int((d - whole) * 10**6)
     frac = len(tm.text_of(v).partition(".")[2]) if "." in tm.text_of(v) else 0
     m = Moment(local.year, local.month, local.day, local.hour, local.minute, local.second,
@@ -596,5 +596,7 @@ def from_unixtime(host: Any, v: Any, fmt: Any = None) -> Any:
 @sqlfunction("SYSDATE", (0, 1), T.DATETIME, host=True, deterministic=False)
 def sysdate(host: Any, fsp: Any = 0) -> Any:
     n = max(0, min(int(_num(fsp or 0)), 6))
-    text = dt.datetime.now().strftime("%Y-%m-%d %H:%M:%S.%f")
+    # the wall clock, not the statement's (MariaDB's SYSDATE ignores SET timestamp)
+    utc = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+    text = host.time_zone().from_utc(utc).strftime("%Y-%m-%d %H:%M:%S.%f")
     return text[:20 + n] if n else text[:19]

@@ -6,10 +6,20 @@ Rules:
   SQLite attaches at most SQLITE_LIMIT_ATTACHED files; the least recently attached one that is
   not the current database is detached to make room.
 - ATTACH is impossible inside a transaction. A database first used inside one is read through a
-  short-lived read-only connection for metadata (`meta_conn`); DML on it waits for the
-  transaction to end (ER_NOT_SUPPORTED_YET, docs/sql.md).
+  short-lived read-only connection for metadata (`meta_conn`). To run statements on it, the
+  handle asks its owner to step out of the SQLite transaction for the ATTACH (`step_out`,
+  txn.Transactions.step_out): allowed while the transaction has written nothing, else
+  ER_NOT_SUPPORTED_YET (docs/sql.md). mariadb-dump --single-transaction needs the former.
 - A dropped database (its generation bumped by the engine) is detached before reuse, so a
   re-created database of the same name is a new file.
+- Busy waits are reported: SQLite's own busy handler (the sqlite3 module's 5 s timeout) would
+  sleep in C where the thread pool cannot see it, so the connection has no busy timeout and its
+  execute / executemany (`_Connection`, used by every caller of the handle) retry a SQLITE_BUSY
+  themselves, inside `waiting(TABLE_LOCK)` (the database file is the lock), with SQLite's own
+  back-off steps and the same 5 s budget, then 1205. Writers of this
+  engine already queue on its write lock (locks.py), so this is for other processes and for
+  SQLite's brief exclusive moments (WAL recovery). BUSY_SNAPSHOT is not retried: waiting
+  cannot fix it.
 - Interrupts: `interrupt()` (any thread) calls sqlite3_interrupt; a progress handler every
   _PROGRESS_EVERY VM instructions asks `cancelled()` too, which closes the race of an interrupt
   that lands just before a statement starts.
@@ -21,12 +31,15 @@ Rules:
 
 from __future__ import annotations
 
+import logging
 import sqlite3
+import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import TYPE_CHECKING, Any
 
 from rampmeter import errors
+from rampmeter.engine.base import WaitHook, WaitReason
 from rampmeter.engine.sqlite.catalog import q
 from rampmeter.errors import ServerError
 
@@ -35,13 +48,76 @@ if TYPE_CHECKING:
 
 _PROGRESS_EVERY = 100_000   # SQLite VM instructions (about a millisecond)
 _CACHE_KIB = 256            # page cache per session and database (SQLite's default: 2000 KiB)
+BUSY_BUDGET = 5.0           # seconds: the sqlite3 module's default busy timeout
+# sqliteDefaultBusyCallback's delays (ms), the last one repeated
+_BUSY_STEPS = (1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100)
+_SQLITE_BUSY = 5
+_SQLITE_BUSY_SNAPSHOT = 517
+
+
+def _no_wait(reason: WaitReason) -> Any:
+    return nullcontext()
+
+
+def _busy(exc: sqlite3.Error) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF == _SQLITE_BUSY and code != _SQLITE_BUSY_SNAPSHOT
+
+
+class _Connection(sqlite3.Connection):
+    """A sqlite3 connection whose SQLITE_BUSY retries are waits the thread pool sees."""
+
+    waiting: WaitHook = staticmethod(_no_wait)  # type: ignore[assignment]
+    cancelled: Callable[[], bool] = staticmethod(lambda: False)  # type: ignore[assignment]
+
+    def execute(self, sql: str, params: Any = (), /) -> sqlite3.Cursor:  # type: ignore[override]
+        try:
+            return sqlite3.Connection.execute(self, sql, params)
+        except sqlite3.OperationalError as exc:
+            if not _busy(exc):
+                raise
+        return self._while_busy(lambda: sqlite3.Connection.execute(self, sql, params))
+
+    def executemany(self, sql: str, rows: Any, /) -> sqlite3.Cursor:  # type: ignore[override]
+        rows = list(rows)
+        try:
+            return sqlite3.Connection.executemany(self, sql, rows)
+        except sqlite3.OperationalError as exc:
+            if not _busy(exc):
+                raise
+        return self._while_busy(lambda: sqlite3.Connection.executemany(self, sql, rows))
+
+    def _while_busy(self, attempt: Callable[[], sqlite3.Cursor]) -> sqlite3.Cursor:
+        """Retry a statement SQLite refused with SQLITE_BUSY, as its busy handler would, but
+        as a wait the thread pool sees."""
+        deadline = time.monotonic() + BUSY_BUDGET
+        step = 0
+        with self.waiting(WaitReason.TABLE_LOCK):
+            while True:
+                time.sleep(_BUSY_STEPS[min(step, len(_BUSY_STEPS) - 1)] / 1000.0)
+                step += 1
+                if self.cancelled():
+                    raise ServerError(errors.ER_QUERY_INTERRUPTED)
+                try:
+                    return attempt()
+                except sqlite3.OperationalError as exc:
+                    if not _busy(exc) or time.monotonic() >= deadline:
+                        raise
+
+
+log = logging.getLogger("rampmeter.engine")
 
 
 class Handle:
-    def __init__(self, engine: SqliteEngine, cancelled: Callable[[], bool]) -> None:
+    def __init__(self, engine: SqliteEngine, cancelled: Callable[[], bool],
+                 waiting: WaitHook | None = None) -> None:
         self.engine = engine
-        self.conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False,
-                                    cached_statements=256)
+        conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False,
+                               cached_statements=256, timeout=0, factory=_Connection)
+        assert isinstance(conn, _Connection)
+        conn.waiting = waiting or _no_wait
+        conn.cancelled = cancelled  # type: ignore[method-assign]
+        self.conn = conn
         self.conn.execute("PRAGMA temp_store=MEMORY")
         # REPLACE's deletions fire DELETE triggers only with recursive_triggers on (dml.py).
         self.conn.execute("PRAGMA recursive_triggers=ON")
@@ -53,6 +129,9 @@ class Handle:
         self.triggers: dict[tuple[str, str, str], int] = {}  # (kind, db, table) -> version
         self._pending: set[tuple[str, str, str]] = set()  # made inside the open transaction
         self._closed = False
+        # Set by the session: a context manager that leaves the SQLite transaction for the
+        # duration of an ATTACH / DETACH and comes back (or refuses with a ServerError).
+        self.step_out: Callable[[str], Any] | None = None
 
     # --- running SQL ---------------------------------------------------------------------
     def execute(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
@@ -107,18 +186,34 @@ class Handle:
         if not self.engine.database_exists(database):
             raise ServerError(errors.ER_BAD_DB_ERROR, database)
         if self.conn.in_transaction:
-            raise ServerError(errors.ER_NOT_SUPPORTED_YET,
-                              f"a first use of database {database} inside a transaction")
+            if self.step_out is None:
+                raise ServerError(errors.ER_NOT_SUPPORTED_YET,
+                                  f"a first use of database {database} inside a transaction")
+            with self.step_out(database):
+                return self._attach(database, key, gen, current)
+        return self._attach(database, key, gen, current)
+
+    def _attach(self, database: str, key: str, gen: int, current: str | None) -> str:
         while len(self._attached) >= self._attach_limit - 1:
             victim = next(k for k in self._attached if k != (current or "").lower())
             self.detach(victim)
-        self.conn.execute(f"ATTACH DATABASE ? AS {q(database)}",
-                          (str(self.engine.path(database)),))
-        self.conn.execute(f"PRAGMA {q(database)}.synchronous={self.engine.synchronous}")
-        # Thousands of sessions each with SQLite's default 2 MiB page cache per database cost
-        # gigabytes (611 MiB RSS at 1024 sysbench read-only connections); the OS page cache
-        # holds the file for everyone anyway.
-        self.conn.execute(f"PRAGMA {q(database)}.cache_size=-{_CACHE_KIB}")
+        try:
+            self.conn.execute(f"ATTACH DATABASE ? AS {q(database)}",
+                              (str(self.engine.path(database)),))
+            self.conn.execute(f"PRAGMA {q(database)}.synchronous={self.engine.synchronous}")
+            # Thousands of sessions each with SQLite's default 2 MiB page cache per database
+            # cost gigabytes (611 MiB RSS at 1024 sysbench read-only connections); the OS page
+            # cache holds the file for everyone anyway.
+            self.conn.execute(f"PRAGMA {q(database)}.cache_size=-{_CACHE_KIB}")
+        except sqlite3.DatabaseError as exc:
+            # A damaged file (not SQLite, unreadable): this client's error, nobody else's.
+            try:
+                self.conn.execute(f"DETACH DATABASE {q(database)}")
+            except sqlite3.Error:
+                pass
+            log.warning("database %r cannot be opened: %s", database, exc)
+            raise ServerError(errors.ER_NOT_FORM_FILE,
+                              f"./{self.engine.path(database).name}") from None
         self._attached[key] = (database, gen)
         return database
 
@@ -132,6 +227,10 @@ class Handle:
             self.conn.execute(f"DETACH DATABASE {q(entry[0])}")
         except sqlite3.OperationalError:
             pass
+
+    def attachable(self) -> int:
+        """How many more databases can be attached without detaching one."""
+        return self._attach_limit - 1 - len(self._attached)
 
     @contextmanager
     def meta_conn(self, database: str, current: str | None = None

@@ -117,6 +117,8 @@ class Typer:
     def _infer(self, e: exp.Expression) -> SqlType | None:  # noqa: C901 - a table of cases
         if isinstance(e, (exp.Alias, exp.Paren)):
             return self._infer(e.this)
+        if isinstance(e, exp.Window):
+            return self._window(e.this)
         if isinstance(e, exp.Placeholder):
             t = _placeholder_type(e.name)
             return self.text if t is _TEXT else t
@@ -215,6 +217,14 @@ class Typer:
             return t
         if isinstance(e, (exp.UtcTimestamp,)):
             return SqlType("datetime", None, _fsp_arg(e.this))
+        if isinstance(e, exp.UnixToTime):  # FROM_UNIXTIME(n): n's fractional digits
+            t = self._infer(e.this)
+            return SqlType("datetime", None, min(t.scale or 0, 6) if t is not None and
+                           t.name == "decimal" else 0)
+        if isinstance(e, exp.ConvertTimezone):
+            t = self._infer(e.args["timestamp"]) if e.args.get("timestamp") else None
+            return SqlType("datetime", None, t.fsp if t is not None and t.is_temporal
+                           and t.fsp else 0)
         if isinstance(e, (exp.UtcTime,)):
             return SqlType("time", None, _fsp_arg(e.this))
         if isinstance(e, exp.UtcDate):
@@ -264,6 +274,18 @@ class Typer:
         if isinstance(e, exp.SessionParameter):
             return _sysvar_type(e.name)
         return None
+
+    def _window(self, f: exp.Expression) -> SqlType | None:
+        """A window function: the ranking ones are BIGINT(21), PERCENT_RANK / CUME_DIST are
+        DOUBLE, LAG / LEAD / FIRST_VALUE... keep their argument's type, aggregates theirs."""
+        name = type(f).__name__
+        if name in ("RowNumber", "Rank", "DenseRank", "Ntile"):
+            return _COUNT
+        if name in ("PercentRank", "CumeDist"):
+            return T.DOUBLE
+        if name in ("Lag", "Lead", "FirstValue", "LastValue", "NthValue"):
+            return self._infer(f.this)
+        return self._infer(f)
 
     def _temporal_or(self, e: exp.Binary, numeric: Callable[[SqlType | None, SqlType | None],
                                                             SqlType | None]) -> SqlType | None:

@@ -1,4 +1,5 @@
-"""information_schema tables the engine knows: SCHEMATA, TABLES, COLUMNS, STATISTICS.
+"""information_schema tables the engine knows: SCHEMATA, TABLES, COLUMNS, STATISTICS here;
+keys and constraints in infoschema_keys.py, views and the other objects in infoschema_objects.py.
 
 Rules:
 - Column names and order are MariaDB 10.11's. A statement that names one of these tables gets it
@@ -17,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from rampmeter.engine.sqlite import catalog
 from rampmeter.engine.sqlite.catalog import q
-from rampmeter.engine.sqlite.storage import INFORMATION_SCHEMA
+from rampmeter.engine.sqlite.storage import INFORMATION_SCHEMA, SESSION_SCHEMAS, VIRTUAL_SCHEMAS
+from rampmeter.engine.types import SqlType
 from rampmeter.errors import ServerError
 from rampmeter.protocol.columns import Column, int_column, text_column
 
@@ -46,7 +48,7 @@ def table_info(s: SqliteSession, db: str, table: str) -> dict[str, Any]:
 
 
 def _user_databases(s: SqliteSession) -> list[str]:
-    return [d for d in s.list_databases() if d.lower() != INFORMATION_SCHEMA]
+    return [d for d in s.list_databases() if d.lower() not in VIRTUAL_SCHEMAS]
 
 
 def _readable_tables(s: SqliteSession, db: str) -> list[str]:
@@ -54,6 +56,15 @@ def _readable_tables(s: SqliteSession, db: str) -> list[str]:
         return s.list_tables(db)
     except (ServerError, sqlite3.Error):
         return []
+
+
+def _readable_views(s: SqliteSession, db: str) -> set[str]:
+    """The views of `db`; none when its file cannot be read (a damaged database is skipped,
+    never a failure of every query that lists tables)."""
+    try:
+        return s.list_views(db)
+    except (ServerError, sqlite3.Error):
+        return set()
 
 
 def schemata(s: SqliteSession) -> tuple[list[Column], Rows]:
@@ -71,16 +82,26 @@ def tables(s: SqliteSession) -> tuple[list[Column], Rows]:
              "MAX_INDEX_LENGTH", "TEMPORARY"]
     rows: Rows = []
     for db in _user_databases(s):
+        is_view = _readable_views(s, db)
         for t in _readable_tables(s, db):
+            if t in is_view:
+                rows.append(("def", db, t, "VIEW") + (None,) * 16 + ("VIEW", None, None))
+                continue
             info = table_info(s, db, t)
             tdef = s.table_def(db, t)
-            rows.append(("def", db, t, "BASE TABLE", tdef.engine if tdef else "InnoDB", 10,
+            rows.append(("def", db, t, "BASE TABLE", tdef.engine if tdef else "InnoDB",
+                         frm_version(tdef),
                          "Dynamic", info["rows"], 0, 0, 0, 0, 0, info["auto"], None, None, None,
                          tdef.collation if tdef else "utf8mb4_general_ci", None, "",
                          tdef.comment if tdef else "", 0, "N"))
     rows.extend(("def", INFORMATION_SCHEMA, t, "SYSTEM VIEW", "MEMORY", 10, "Fixed", None, 0, 0,
                  0, 0, 0, None, None, None, None, "utf8mb4_general_ci", None, "", "", 0, "Y")
                 for t in sorted(TABLES))
+    for schema in SESSION_SCHEMAS:  # performance_schema, when the session provides it
+        if s.is_virtual(schema):
+            rows.extend(("def", schema, t, "BASE TABLE", schema.upper(), 10, "Fixed", None, 0,
+                         0, 0, 0, 0, None, None, None, None, "utf8mb4_general_ci", None, "", "",
+                         0, "N") for t in s.list_tables(schema))
     ints = {"VERSION", "TABLE_ROWS", "AVG_ROW_LENGTH", "DATA_LENGTH", "MAX_DATA_LENGTH",
             "INDEX_LENGTH", "DATA_FREE", "AUTO_INCREMENT", "CHECKSUM", "MAX_INDEX_LENGTH"}
     return [int_column(n) if n in ints else text_column(n, length=64) for n in names], rows
@@ -100,18 +121,14 @@ def columns(s: SqliteSession) -> tuple[list[Column], Rows]:
             if tdef is None:
                 continue
             described = {c.name: c for c in catalog.table_columns(tdef, db)}
+            visible = getattr(s.context, "visible", None)
+            privileges = getattr(s.context, "column_privileges", None)
             for pos, c in enumerate(tdef.columns, 1):
+                if visible is not None and not visible(db, t, c.name):
+                    continue
                 tc = described[c.name]
                 st = c.type
-                chars = st.max_chars if st.is_string else None
-                octets = None
-                if chars is not None:
-                    from rampmeter.sql import charsets
-                    cs = charsets.charset(st.charset or "binary")
-                    octets = chars * (cs.maxlen if cs is not None and st.is_text else 1)
-                    if st.is_blob:
-                        from rampmeter.engine.types import BLOB_BYTES
-                        octets = BLOB_BYTES[st.name]
+                chars, octets = _lengths(st)
                 prec = scale = None
                 if st.is_integer:
                     prec, scale = {"tinyint": 3, "smallint": 5, "mediumint": 7, "int": 10,
@@ -130,11 +147,44 @@ def columns(s: SqliteSession) -> tuple[list[Column], Rows]:
                              scale, st.fsp if st.is_temporal and st.name != "date" else None,
                              st.charset if st.is_text else None,
                              st.collation if st.is_text else None, tc.column_type, tc.key,
-                             tc.extra, "select,insert,update,references", c.comment, "NEVER",
+                             tc.extra, privileges(db, t, c.name) if privileges else
+                             "select,insert,update,references", c.comment, "NEVER",
                              None))
     ints = {"ORDINAL_POSITION", "CHARACTER_MAXIMUM_LENGTH", "CHARACTER_OCTET_LENGTH",
             "NUMERIC_PRECISION", "NUMERIC_SCALE", "DATETIME_PRECISION"}
     return [int_column(n) if n in ints else text_column(n, length=64) for n in names], rows
+
+
+def _lengths(st: SqlType) -> tuple[int | None, int | None]:
+    """CHARACTER_MAXIMUM_LENGTH and CHARACTER_OCTET_LENGTH as MariaDB gives them: TEXT and
+    BLOB types say their size in bytes in both; ENUM the longest member, SET all members with
+    their commas."""
+    from rampmeter.engine.types import BLOB_BYTES
+    from rampmeter.sql import charsets
+    if st.name in ("enum", "set"):
+        members = [len(m) for m in st.members] or [0]
+        chars = max(members) if st.name == "enum" else sum(members) + len(members) - 1
+    elif st.is_blob:
+        return BLOB_BYTES[st.name], BLOB_BYTES[st.name]
+    elif st.is_string:
+        chars = st.max_chars
+    else:
+        return None, None
+    if chars is None:
+        return None, None
+    cs = charsets.charset(st.charset or "binary")
+    return chars, chars * (cs.maxlen if cs is not None and st.is_text else 1)
+
+
+def frm_version(tdef: catalog.TableDef | None) -> int:
+    """VERSION: 11 for a table with expressions (a DEFAULT (expr), a CHECK, a JSON column's
+    implicit CHECK), 10 otherwise (MariaDB's FRM_VER_EXPRESSSIONS / FRM_VER_TRUE_VARCHAR)."""
+    if tdef is None:
+        return 10
+    expressions = tdef.checks or any(
+        c.type.name == "json" or c.default is not None and c.default.kind == "expr"
+        for c in tdef.columns)
+    return 11 if expressions else 10
 
 
 def _column_default(shown: str | None, c: catalog.ColumnDef) -> str | None:
@@ -174,3 +224,9 @@ def statistics(s: SqliteSession) -> tuple[list[Column], Rows]:
 TABLES: dict[str, Callable[[SqliteSession], tuple[list[Column], Rows]]] = {
     "SCHEMATA": schemata, "TABLES": tables, "COLUMNS": columns, "STATISTICS": statistics,
 }
+
+# The tables about keys and about other objects live in rooms of their own.
+from rampmeter.engine.sqlite import infoschema_keys, infoschema_objects  # noqa: E402
+
+TABLES.update(infoschema_keys.TABLES)
+TABLES.update(infoschema_objects.TABLES)

@@ -18,6 +18,7 @@ Rules:
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import re
 import sqlite3
@@ -27,23 +28,46 @@ from contextlib import contextmanager
 from typing import Any
 
 from rampmeter import errors
+from rampmeter.config import timezones
+from rampmeter.config.timezones import Zone
 from rampmeter.engine.base import (
     EngineSession,
     PreparedStatement,
     Result,
     SessionContext,
+    TableAccess,
     TableColumn,
     TableIndex,
     WaitHook,
     WaitReason,
 )
-from rampmeter.engine.sqlite import catalog, control, ddl, dml, errmap, functions, show
+from rampmeter.engine.sqlite import (
+    catalog,
+    control,
+    ddl,
+    dml,
+    errmap,
+    fkcheck,
+    functions,
+    jsonfns,
+    show,
+    temporary,
+    timefns,
+    updates,
+    views,
+)
+from rampmeter.engine.sqlite.access import table_access
 from rampmeter.engine.sqlite.catalog import TableDef
 from rampmeter.engine.sqlite.dml import Execution
 from rampmeter.engine.sqlite.handle import Handle
 from rampmeter.engine.sqlite.infoschema import TABLES as INFOSCHEMA_TABLES
-from rampmeter.engine.sqlite.storage import INFORMATION_SCHEMA, SqliteEngine
-from rampmeter.engine.sqlite.translate import Plan, temp_name, translate
+from rampmeter.engine.sqlite.storage import (
+    INFORMATION_SCHEMA,
+    SESSION_SCHEMAS,
+    VIRTUAL_SCHEMAS,
+    SqliteEngine,
+)
+from rampmeter.engine.sqlite.translate import Plan, split_key, temp_name, translate, virtual_key
 from rampmeter.engine.sqlite.txn import Transactions
 from rampmeter.errors import ServerError, Warning_
 from rampmeter.protocol.columns import Column, text_column
@@ -80,15 +104,26 @@ class SqliteSession(EngineSession):
         self._wake = threading.Event()
         self._function_error: ServerError | None = None
         self.statement_state: dict[Any, Any] = {}  # functions' state for one statement
-        self.handle = Handle(engine, self.cancelled)
+        self.handle = Handle(engine, self.cancelled, waiting)
         self.txn = Transactions(self.handle, engine.locks, waiting, cancelled=self.cancelled,
                                 lock_timeout=self._lock_timeout,
                                 connection_id=getattr(context, "connection_id", 0))
+        self.handle.step_out = self.txn.step_out
         self.stats = Stats()
         self.current: Execution | None = None
         self.warnings: list[Warning_] = []  # raised by functions while the statement runs
         self._db: str | None = None
+        self.temp_tables = 0     # temporary.py: how many this session holds
+        self.temp_version = 0
+        self.fk_suspended = False
         functions.register(self.handle, self, engine.locks)
+        timefns.register(self.handle, self)   # after functions: its clock functions win
+        jsonfns.register(self.handle)
+        self._utc: dt.datetime | None = None   # the statement's clock reading (timefns.py)
+        self._zone_text = "SYSTEM"
+        self._zone: Zone = timezones.SYSTEM
+        fkcheck.register(self)
+        updates.register(self)
 
     # --- state ---------------------------------------------------------------------------------
     @property
@@ -116,6 +151,30 @@ class SqliteSession(EngineSession):
     def row_count(self) -> int:
         return int(getattr(self.context, "row_count", self.stats.row_count))
 
+    def time_zone(self) -> Zone:
+        """The session's @@time_zone (validated when it was set). Asked by every statement
+        (plans differ for UTC and other zones), so the last answer is kept."""
+        text = getattr(self.context, "time_zone", None)
+        if text is None:
+            try:
+                text = str(self.context.system_variable("time_zone"))
+            except ServerError:
+                text = "SYSTEM"
+        if text != self._zone_text:
+            self._zone = timezones.zone(text) or timezones.SYSTEM
+            self._zone_text = text
+        return self._zone
+
+    def statement_utc(self) -> dt.datetime:
+        """The moment the running statement started, in UTC (read once, on first use);
+        SET timestamp = n fixes it (@@timestamp is the clock when not set)."""
+        if self._utc is None:
+            try:
+                self._utc = timezones.from_unix(float(self.context.system_variable("timestamp")))
+            except (ServerError, TypeError, ValueError, AttributeError):
+                self._utc = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+        return self._utc
+
     def sql_mode(self) -> str:
         try:
             return str(self.context.system_variable("sql_mode") or "")
@@ -130,11 +189,23 @@ class SqliteSession(EngineSession):
         if database is None:
             self._db = None
             return
-        if not self.engine.database_exists(database):
+        if not self.database_known(database):
             raise ServerError(errors.ER_BAD_DB_ERROR, database)
-        if database.lower() != INFORMATION_SCHEMA:
+        if database.lower() not in VIRTUAL_SCHEMAS:
             self.handle.attach(database, self._db)
         self._db = database
+
+    # --- virtual schemas: information_schema, and those only the session provides ----------
+    def _provided(self, schema: str) -> list[str]:
+        names = getattr(self.context, "virtual_tables", None)
+        return list(names(schema)) if names is not None else []
+
+    def is_virtual(self, database: str) -> bool:
+        db = database.lower()
+        return db == INFORMATION_SCHEMA or (db in SESSION_SCHEMAS and bool(self._provided(db)))
+
+    def database_known(self, database: str) -> bool:
+        return self.engine.database_exists(database) or self.is_virtual(database)
 
     def set_autocommit(self, on: bool) -> None:
         self.txn.set_autocommit(on)
@@ -163,6 +234,7 @@ class SqliteSession(EngineSession):
 
     def _start_statement(self) -> None:
         self._cancelled = False
+        self._utc = None
         if self.warnings:
             self.warnings = []
         if self._wake.is_set():  # clear() takes the event's lock: only when needed
@@ -265,17 +337,41 @@ class SqliteSession(EngineSession):
 
     def plan(self, stmt: Statement) -> Plan:
         engine = self.engine
+        shift = not self.time_zone().is_utc
         settings = self.context.translation
-        key = (stmt.shape, self._db, engine.schema_version, settings, stmt.dialect)
+        key: tuple[Any, ...] = (stmt.shape, self._db, engine.schema_version, shift, settings,
+                                stmt.dialect)
+        if self.temp_tables:  # plans naming temporary tables are this session's own
+            key += (temporary.plan_token(self),)
         plan = engine.cached_plan(key)
         if plan is None:
-            plan = translate(stmt, self._db, self.table_def, settings)
+            plan = translate(stmt, self._db, self.table_def, settings, zone_shift=shift)
             engine.cache_plan(key, plan)
         return plan
 
+    def access(self, stmt: Statement | str) -> tuple[TableAccess, ...]:
+        """What a DML statement reads and writes, per table (access.py), cached by shape."""
+        if isinstance(stmt, str):
+            stmt = self.scan(stmt)
+        engine = self.engine
+        key: tuple[Any, ...] = (stmt.shape, self._db, engine.schema_version, "access")
+        if self.temp_tables:  # temporary tables shadow others: this session's own answer
+            key += (temporary.plan_token(self),)
+        found = engine.cached_plan(key)
+        if found is None:
+            found = table_access(stmt, self._db, self.table_def)
+            engine.cache_plan(key, found)
+        return found  # type: ignore[no-any-return]
+
+    def is_temporary(self, database: str | None, table: str) -> bool:
+        """Is database.table this session's temporary table (no privilege applies to it)?"""
+        db = database or self._db
+        return bool(self.temp_tables) and db is not None and \
+            temporary.find(self, db, table) is not None
+
     def make_visible(self, plan: Plan) -> None:
         """Attach the databases the plan reads (a missing one is left to fail as 1146) and
-        materialize its information_schema tables."""
+        materialize its virtual tables (information_schema, performance_schema)."""
         for db in plan.databases:
             if not self.handle.attached(db) and self.engine.database_exists(db):
                 self.handle.attach(db, self._db)
@@ -283,12 +379,12 @@ class SqliteSession(EngineSession):
             self._materialize(plan.infoschema)
 
     def _materialize(self, tables: Sequence[str]) -> None:
-        for name in tables:
-            data = self._infoschema(name)
+        for key in tables:
+            data = self._infoschema(key)
             if data is None:
-                raise ServerError(errors.ER_NO_SUCH_TABLE, INFORMATION_SCHEMA, name)
+                raise ServerError(errors.ER_NO_SUCH_TABLE, *split_key(key))
             cols, rows = data
-            tname = f"temp.{catalog.q(temp_name(name))}"
+            tname = f"temp.{catalog.q(temp_name(key))}"
             self.handle.execute(f"DROP TABLE IF EXISTS {tname}")
             self.handle.execute(f"CREATE TABLE {tname} ("
                                 f"{', '.join(catalog.q(c.name) + ' COLLATE NOCASE' for c in cols)})")
@@ -297,9 +393,11 @@ class SqliteSession(EngineSession):
                 self.handle.executemany(f"INSERT INTO {tname} VALUES ({marks})",
                                         [tuple(dml.sqlite_value(v) for v in r) for r in rows])
 
-    def _infoschema(self, name: str) -> tuple[list[Column], list[tuple[Any, ...]]] | None:
-        provided = self.context.virtual_table(INFORMATION_SCHEMA, name)
-        if provided is not None:
+    def _infoschema(self, key: str) -> tuple[list[Column], list[tuple[Any, ...]]] | None:
+        """The columns and rows of the virtual table `key` (translate.virtual_key)."""
+        schema, name = split_key(key)
+        provided = self.context.virtual_table(schema, name)
+        if provided is not None or schema != INFORMATION_SCHEMA:
             return provided
         builder = INFOSCHEMA_TABLES.get(name.upper())
         return builder(self) if builder else None
@@ -310,7 +408,7 @@ class SqliteSession(EngineSession):
         db = database or self._db
         if db is None:
             raise ServerError(errors.ER_NO_DB_ERROR)
-        if not self.engine.database_exists(db) or db.lower() == INFORMATION_SCHEMA:
+        if not self.engine.database_exists(db) or db.lower() in VIRTUAL_SCHEMAS:
             raise ServerError(errors.ER_BAD_DB_ERROR, db)
         return self.handle.attach(db, self._db)
 
@@ -322,8 +420,12 @@ class SqliteSession(EngineSession):
 
     def table_def(self, database: str, table: str) -> TableDef | None:
         """The definition of database.table, cached per schema version; None if absent."""
-        if database.lower() == INFORMATION_SCHEMA:
+        if database.lower() in VIRTUAL_SCHEMAS:
             return None
+        if self.temp_tables:
+            temp = temporary.load(self, database, table)
+            if temp is not None:
+                return temp
         key = (database.lower(), table.lower(), self.engine.schema_version)
         cached = self.engine.cached_table(key)
         if cached is not False:
@@ -331,7 +433,8 @@ class SqliteSession(EngineSession):
         try:
             with self.handle.meta_conn(database, self._db) as (conn, schema):
                 stored = catalog.find_table(conn, schema, table)
-                tdef = catalog.load_table(conn, schema, stored) if stored else None
+                tdef = catalog.load_table(conn, schema, stored) if stored else \
+                    views.load_typed(self, conn, schema, database, table)
         except (ServerError, sqlite3.Error):
             tdef = None
         self.engine.cache_table(key, tdef)
@@ -342,12 +445,16 @@ class SqliteSession(EngineSession):
         db = database or self._db
         if db is None:
             raise ServerError(errors.ER_NO_DB_ERROR)
-        if not self.engine.database_exists(db):
+        if not self.database_known(db):
             raise ServerError(errors.ER_BAD_DB_ERROR, db)
         if db.lower() == INFORMATION_SCHEMA:
             if table.upper() in INFOSCHEMA_TABLES or \
                     self.context.virtual_table(INFORMATION_SCHEMA, table) is not None:
                 return db, table.upper()
+            raise ServerError(errors.ER_NO_SUCH_TABLE, db, table)
+        if db.lower() in SESSION_SCHEMAS:
+            if table.lower() in self._provided(db.lower()):
+                return db, table.lower()
             raise ServerError(errors.ER_NO_SUCH_TABLE, db, table)
         tdef = self.table_def(db, table)
         if tdef is None:
@@ -355,12 +462,23 @@ class SqliteSession(EngineSession):
         return db, tdef.name
 
     def existing_table(self, database: str | None, table: str) -> tuple[str, TableDef]:
-        """(attached schema, definition) of a table DDL is about to change; 1146 if absent."""
+        """(attached schema, definition) of a table DDL is about to change; 1146 if absent.
+        A temporary table is ('temp', its definition under its physical name)."""
         schema = self.schema(database)
+        if self.temp_tables:
+            temp = temporary.find(self, database or schema, table)
+            if temp is not None:
+                return temporary.SCHEMA, temporary.load_physical(self, temp)
         stored = self.find_table(schema, table)
         if stored is None:
+            if self.find_view(schema, table) is not None:
+                raise ServerError(1347, message=f"'{database or schema}.{table}' is not of "
+                                  "type 'BASE TABLE'", sqlstate="HY000")
             raise ServerError(errors.ER_NO_SUCH_TABLE, schema, table)
         return schema, self.load_table(schema, stored)
+
+    def find_view(self, schema: str, name: str) -> str | None:
+        return views.find(self.handle.conn, schema, name)
 
     @contextmanager
     def ddl(self) -> Iterator[None]:
@@ -405,21 +523,38 @@ class SqliteSession(EngineSession):
 
     # --- metadata -------------------------------------------------------------------------------
     def list_databases(self) -> list[str]:
-        return self.engine.databases()
+        """The databases this session's account may see (SessionContext.visible)."""
+        provided = [s for s in SESSION_SCHEMAS if self._provided(s)]
+        names = sorted([*self.engine.databases(), *provided], key=str.lower)
+        visible = getattr(self.context, "visible", None)
+        return names if visible is None else [d for d in names if visible(d)]
 
     def list_tables(self, database: str | None = None) -> list[str]:
+        """The tables of a database this session's account may see."""
         db = database or self._db
         if db is None:
             raise ServerError(errors.ER_NO_DB_ERROR)
         if db.lower() == INFORMATION_SCHEMA:
             return sorted(INFOSCHEMA_TABLES)
-        with self.handle.meta_conn(db, self._db) as (conn, schema):
-            return catalog.table_names(conn, schema)
+        if db.lower() in SESSION_SCHEMAS:
+            names = sorted(self._provided(db.lower()))
+        else:
+            with self.handle.meta_conn(db, self._db) as (conn, schema):
+                names = sorted(catalog.table_names(conn, schema) + views.names(conn, schema))
+        visible = getattr(self.context, "visible", None)
+        return names if visible is None else [t for t in names if visible(db, t)]
+
+    def list_views(self, database: str) -> set[str]:
+        """The names among list_tables(database) that are views."""
+        if database.lower() in VIRTUAL_SCHEMAS:
+            return set()
+        with self.handle.meta_conn(database, self._db) as (conn, schema):
+            return set(views.names(conn, schema))
 
     def table_columns(self, table: str, database: str | None = None) -> list[TableColumn]:
         db, stored = self.resolve_table(database, table)
-        if db.lower() == INFORMATION_SCHEMA:
-            data = self._infoschema(stored)
+        if db.lower() in VIRTUAL_SCHEMAS:
+            data = self._infoschema(virtual_key(db, stored))
             if data is None:
                 raise ServerError(errors.ER_NO_SUCH_TABLE, db, table)
             return [TableColumn(c.name, "varchar(64)", True, "", None, "", c) for c in data[0]]
@@ -437,6 +572,9 @@ class SqliteSession(EngineSession):
         tdef = self.table_def(db, stored)
         if tdef is None:
             raise ServerError(errors.ER_NO_SUCH_TABLE, db, table)
+        if tdef.location is not None:  # a temporary table
+            auto = catalog.sequence_next(self.handle.conn, *tdef.location)
+            return "CREATE TEMPORARY" + catalog.show_create(tdef, auto)[len("CREATE"):]
         with self.handle.meta_conn(db, self._db) as (conn, schema):
             auto = catalog.sequence_next(conn, schema, stored)
         return catalog.show_create(tdef, auto)
@@ -444,6 +582,7 @@ class SqliteSession(EngineSession):
     # --- life cycle --------------------------------------------------------------------------------
     def reset(self) -> None:
         self.txn.release_everything()
+        temporary.drop_all(self)
         self.stats = Stats()
 
     def close(self) -> None:

@@ -20,9 +20,9 @@ import sqlglot
 
 from rampmeter import errors
 from rampmeter.engine.base import Result, ResultSet
-from rampmeter.engine.sqlite import catalog
+from rampmeter.engine.sqlite import catalog, views
 from rampmeter.engine.sqlite.infoschema import TABLES as INFOSCHEMA_TABLES
-from rampmeter.engine.sqlite.infoschema import table_info
+from rampmeter.engine.sqlite.infoschema import frm_version, table_info
 from rampmeter.engine.sqlite.storage import INFORMATION_SCHEMA
 from rampmeter.errors import ServerError
 from rampmeter.protocol.columns import Column, int_column, text_column
@@ -125,6 +125,7 @@ def show(s: SqliteSession, stmt: Statement) -> Result:
         _from_db(r)
         return _filtered(s, r, cols, [])
     if r.accept_any("PROCEDURE", "FUNCTION", "PACKAGE"):
+        r.accept("BODY")   # SHOW PACKAGE BODY STATUS (mariadb-dump --routines)
         r.expect("STATUS")
         cols = [text_column(n, length=64) for n in (
             "Db", "Name", "Type", "Definer", "Modified", "Created", "Security_type",
@@ -152,14 +153,15 @@ def _show_tables(s: SqliteSession, r: Reader, full: bool) -> Result:
     db = _from_db(r) or s.database
     if db is None:
         raise ServerError(errors.ER_NO_DB_ERROR)
-    if not s.engine.database_exists(db):
+    if not s.database_known(db):
         raise ServerError(errors.ER_BAD_DB_ERROR, db)
     names = s.list_tables(db)
     cols = [text_column(f"Tables_in_{db}", length=64)]
     if full:
         cols.append(text_column("Table_type", length=64))
         kind = "SYSTEM VIEW" if db.lower() == INFORMATION_SCHEMA else "BASE TABLE"
-        return _filtered(s, r, cols, [(n, kind) for n in names])
+        is_view = s.list_views(db)
+        return _filtered(s, r, cols, [(n, "VIEW" if n in is_view else kind) for n in names])
     return _filtered(s, r, cols, [(n,) for n in names])
 
 
@@ -220,28 +222,33 @@ def _show_index(s: SqliteSession, r: Reader, db: str | None, table: str) -> Resu
 
 def _show_create(s: SqliteSession, r: Reader) -> Result:
     if r.accept_any("DATABASE", "SCHEMA"):
-        r.accept("IF", "NOT", "EXISTS")
+        # mariadb-dump asks IF NOT EXISTS, and prints the answer into the dump as it is
+        if_not = "/*!32312 IF NOT EXISTS*/ " if r.accept("IF", "NOT", "EXISTS") else ""
         name = r.name()
         r.end()
-        if not s.engine.database_exists(name):
+        if not s.database_known(name):
             raise ServerError(errors.ER_BAD_DB_ERROR, name)
         from rampmeter.engine.sqlite import dbopts
         return ResultSet([text_column("Database", length=64),
                           text_column("Create Database", length=1024)],
-                         [(name, dbopts.show_create(name, dbopts.load(s, name)))])
+                         [(name, dbopts.show_create(name, dbopts.load(s, name), if_not))])
+    if r.accept("VIEW"):
+        db, name = r.qualified_name()
+        r.end()
+        return views.show_create(s, db, name)
     if r.accept("TABLE"):
         db, table = r.qualified_name()
         r.end()
         dbname, stored = s.resolve_table(db, table)
+        tdef = s.table_def(dbname, stored)
+        if tdef is not None and tdef.view is not None:
+            return views.show_create(s, dbname, stored)
         text = s.show_create_table(stored, dbname)
         return ResultSet([text_column("Table", length=64),
                           text_column("Create Table", length=1024)], [(stored, text)])
-    if r.at("VIEW") or r.at("TRIGGER") or r.at("PROCEDURE") or r.at("FUNCTION") or \
-            r.at("EVENT"):
+    if r.at("TRIGGER") or r.at("PROCEDURE") or r.at("FUNCTION") or r.at("EVENT"):
         what = r.next().text.upper()
         db, name = r.qualified_name()
-        if what == "VIEW":
-            raise ServerError(errors.ER_NO_SUCH_TABLE, db or s.database or "", name)
         raise ServerError(errors.ER_SP_DOES_NOT_EXIST, what, name)
     raise r.error()
 
@@ -254,12 +261,16 @@ def _table_status(s: SqliteSession, r: Reader, db: str | None) -> Result:
              "Update_time", "Check_time", "Collation", "Checksum", "Create_options", "Comment",
              "Max_index_length", "Temporary"]
     rows: Rows = []
+    is_view = s.list_views(db)
     for t in s.list_tables(db):
+        if t in is_view:
+            rows.append((t,) + (None,) * 16 + ("VIEW", None, None))
+            continue
         info = table_info(s, db, t)
         tdef = s.table_def(db, t)
         engine = tdef.engine if tdef is not None else "InnoDB"
         collation = tdef.collation if tdef is not None else "utf8mb4_general_ci"
-        rows.append((t, engine, 10, "Dynamic", info["rows"], 0, 0, 0, 0, 0, info["auto"],
+        rows.append((t, engine, frm_version(tdef), "Dynamic", info["rows"], 0, 0, 0, 0, 0, info["auto"],
                      None, None, None, collation, None, "",
                      tdef.comment if tdef is not None else "", 0, "N"))
     ints = {"Version", "Rows", "Avg_row_length", "Data_length", "Max_data_length",

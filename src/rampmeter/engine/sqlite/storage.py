@@ -34,6 +34,11 @@ if TYPE_CHECKING:
 
 SUFFIX = ".sqlite3"
 INFORMATION_SCHEMA = "information_schema"
+PERFORMANCE_SCHEMA = "performance_schema"
+# Schemas whose tables only the session provides (SessionContext.virtual_tables): a session sees
+# one when it provides tables for it. information_schema has tables of the engine's own too.
+SESSION_SCHEMAS = (PERFORMANCE_SCHEMA,)
+VIRTUAL_SCHEMAS = (INFORMATION_SCHEMA, *SESSION_SCHEMAS)
 PLAN_CACHE_LIMIT = 20_000
 _DB_NAME = re.compile(r"^[^/\\.\x00][^/\\\x00]{0,63}$")
 
@@ -68,7 +73,7 @@ class SqliteEngine(Engine):
         names = []
         for p in self.datadir.glob("*" + SUFFIX):
             name = p.name[:-len(SUFFIX)]
-            if valid_database_name(name):
+            if valid_database_name(name) and p.is_file():  # not a directory or dangling link
                 names.append(name)
         return sorted([INFORMATION_SCHEMA, *names], key=str.lower)
 

@@ -37,7 +37,16 @@ from sqlglot import exp
 from rampmeter import errors
 from rampmeter.engine import types as T
 from rampmeter.engine import values
-from rampmeter.engine.sqlite import compare, dialect, funcmap, modifiers, queryforms
+from rampmeter.engine.sqlite import (
+    compare,
+    dialect,
+    funcmap,
+    modifiers,
+    multi,
+    queryforms,
+    tzcolumns,
+    updates,
+)
 from rampmeter.engine.sqlite.catalog import ColumnDef, TableDef, implicit_default
 from rampmeter.engine.sqlite.infer import Typer, charset_of, is_unsigned_integer, number_kind
 from rampmeter.engine.types import SqlType
@@ -54,11 +63,25 @@ if sys.getrecursionlimit() < _RECURSION:
     sys.setrecursionlimit(_RECURSION)
 
 INFORMATION_SCHEMA = "information_schema"
+VIRTUAL_SCHEMAS = ("information_schema", "performance_schema")  # storage.VIRTUAL_SCHEMAS
 TableLookup = Callable[[str, str], "TableDef | None"]
 
 
-def temp_name(table: str) -> str:
-    return f"is_{table.lower()}"
+def virtual_key(db: str, table: str) -> str:
+    """How a plan names a table it materializes: `TABLE` for information_schema (MariaDB
+    spells them in capitals), `schema.table` for the other virtual schemas."""
+    schema = db.lower()
+    return table.upper() if schema == INFORMATION_SCHEMA else f"{schema}.{table.lower()}"
+
+
+def split_key(key: str) -> tuple[str, str]:
+    schema, _, table = key.rpartition(".")
+    return schema or INFORMATION_SCHEMA, table
+
+
+def temp_name(key: str) -> str:
+    schema, table = split_key(key)
+    return f"{'is' if schema == INFORMATION_SCHEMA else schema[:2]}_{table.lower()}"
 
 
 @dataclass(slots=True)
@@ -75,6 +98,7 @@ class Output:
     flags: int = 0
     load: Callable[[Any], Any] | None = None
     literal_slot: int | None = None     # a bare literal: typed from its value at execution
+    view: bool = False                  # a column of a view (not of a base table)
 
 
 @dataclass(slots=True)
@@ -92,7 +116,7 @@ class Plan:
     kind: str                                  # SELECT, INSERT, REPLACE, UPDATE, DELETE, ...
     writes: bool = False
     databases: tuple[str, ...] = ()            # databases to ATTACH
-    infoschema: tuple[str, ...] = ()           # information_schema tables to materialize
+    infoschema: tuple[str, ...] = ()           # virtual tables to materialize (virtual_key)
     outputs: list[Output] | None = None        # queries
     target: tuple[str, str] | None = None      # (db, stored table) written
     stores: list[Store] = field(default_factory=list)
@@ -109,6 +133,11 @@ class Plan:
     auto_column: str | None = None
     track_changes: bool = False                # UPDATE / upsert: count changed rows
     found_rows_sql: str = ""                   # SQL_CALC_FOUND_ROWS: count without LIMIT
+    # multi-table UPDATE / DELETE: statements after `sql` (sql, target, counts its rows)
+    steps: list[tuple[str, tuple[str, str] | None, bool]] = field(default_factory=list)
+    first_counts: bool = True                  # do `sql`'s rows count as affected rows
+    tz_outputs: list[int] = field(default_factory=list)  # TIMESTAMP outputs (tzcolumns.py)
+    returning: bool = False                    # INSERT / REPLACE / DELETE ... RETURNING
 
 
 def parse(stmt: Statement, text: str) -> exp.Expression:
@@ -180,9 +209,12 @@ class _Tables:
     def __init__(self, lookup: TableLookup) -> None:
         self.lookup = lookup
         self.by_alias: dict[str, tuple[str, str, TableDef | None]] = {}
+        self.more_databases: list[str] = []    # read by the views the statement names
+        self.fixed: dict[str, Any] = {}        # the literals of those views
+        self.views = 0
 
     def add(self, alias: str, db: str, table: str) -> TableDef | None:
-        tdef = self.lookup(db, table) if db.lower() != INFORMATION_SCHEMA else None
+        tdef = self.lookup(db, table) if db.lower() not in VIRTUAL_SCHEMAS else None
         self.by_alias[alias.lower()] = (db, table, tdef)
         return tdef
 
@@ -203,12 +235,17 @@ class _Tables:
 
 
 _NO_LIMIT = 2**64 - 1
+Settings = tuple[str, int, int]
+DEFAULT_SETTINGS: Settings = ("utf8mb4_general_ci", 4, _NO_LIMIT)
 
 
-def translate(stmt: Statement, database: str | None, lookup: TableLookup,
-              settings: tuple[str, int, int] = ("utf8mb4_general_ci", 4, _NO_LIMIT)) -> Plan:
-    """`settings`: the session's (collation_connection, div_precision_increment,
-    sql_select_limit)."""
+def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
+              extras: dict[str, Any] | None = None
+              ) -> tuple[exp.Expression, _Tables, list[str]]:
+    """The statement's sqlglot tree with every table qualified by its database, the tables it
+    names, and the information_schema tables it reads (also what access.py reads). `extras`
+    receives what the text's modifiers asked for (modifiers.py) and a VALUES statement's
+    column names (queryforms.py)."""
     kind = stmt.kind
     shape = stmt.shape
     text = shape
@@ -220,6 +257,8 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         idx = shape.upper().index("DO")
         text = shape[:idx] + "SELECT" + shape[idx + 2:]
     text, mods = modifiers.strip(kind, text)
+    if kind in ("UPDATE", "DELETE"):
+        text, _ignore = multi.strip_ignore(text)
     values_names: list[str] | None = None
     if kind == "VALUES":  # a table value constructor as a statement
         found = queryforms.values_statement(text)
@@ -227,21 +266,50 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
             text, values_names = found
     tree = queryforms.rewrite(parse(stmt, text))
     queryforms.insert_defaults(tree)
+    for select in tree.find_all(exp.Select):
+        # SQL_NO_CACHE, HIGH_PRIORITY, STRAIGHT_JOIN...: hints to MariaDB's optimizer and
+        # query cache, none of which SQLite has (mariadb-dump sends SQL_NO_CACHE).
+        select.set("operation_modifiers", None)
+    if extras is not None:
+        extras["mods"], extras["values_names"] = mods, values_names
     tables = _Tables(lookup)
     infoschema = _qualify(tree, database, tables)
+    return tree, tables, infoschema
+
+
+def translate(stmt: Statement, database: str | None, lookup: TableLookup,
+              settings: Settings = DEFAULT_SETTINGS, *, zone_shift: bool = False) -> Plan:
+    """`settings`: the session's (collation_connection, div_precision_increment,
+    sql_select_limit); `zone_shift`: the session's time zone is not UTC, so TIMESTAMP columns
+    are read through rm_from_utc (tzcolumns.py)."""
+    kind = stmt.kind
+    extras: dict[str, Any] = {}
+    tree, tables, infoschema = qualified(stmt, database, lookup, extras)
+    mods: modifiers.Modifiers = extras["mods"]
+    values_names: list[str] | None = extras["values_names"]
+    ignore = mods.ignore or kind in ("UPDATE", "DELETE") and multi.strip_ignore(stmt.shape)[1]
     plan = Plan("", kind, infoschema=tuple(dict.fromkeys(infoschema)))
     plan.databases = tuple(dict.fromkeys(
-        db for db, _t, _d in tables.by_alias.values() if db.lower() != INFORMATION_SCHEMA))
+        [db for db, _t, _d in tables.by_alias.values() if db.lower() not in VIRTUAL_SCHEMAS] +
+        tables.more_databases))
+    plan.fixed.update(tables.fixed)
     typer = Typer(tables.column_type, settings[0], settings[1])
+    steps: list[multi.Step] = []
+    plan.ignore = ignore
     if isinstance(tree, exp.Insert):
         _plan_insert(tree, stmt, plan, tables, typer, replace=kind == "REPLACE")
     elif isinstance(tree, exp.Update):
-        _plan_update(tree, stmt, plan, tables)
+        steps = _plan_update(tree, stmt, plan, tables)
     elif isinstance(tree, exp.Delete):
         plan.writes = True
+        steps = multi.plan_delete(tree, tables.by_alias)
         target = tree.this
-        if isinstance(target, exp.Table):
+        if steps:
+            plan.target = next(t for _s, t, _c in steps if t is not None)
+        elif isinstance(target, exp.Table):
             entry = tables.by_alias.get((target.alias or target.name).lower())
+            if entry is not None and entry[0] in VIRTUAL_SCHEMAS:
+                raise _read_only(entry[0])
             if entry is not None:
                 plan.target = (entry[0], entry[2].name if entry[2] else entry[1])
     else:
@@ -255,19 +323,43 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
                     isinstance(tree, (exp.Select, exp.Union, exp.Except, exp.Intersect)):
                 # sql_select_limit: a SELECT without LIMIT returns at most that many rows
                 tree.set("limit", exp.Limit(expression=exp.Literal.number(settings[2])))
-    if mods.ignore:
-        plan.ignore = True  # UPDATE / DELETE IGNORE: errors become warnings
+    returning = tree.args.get("returning")
+    if isinstance(returning, exp.Returning) and plan.writes:
+        # MariaDB 10.5+: the written rows come back as a result set (Django uses it)
+        plan.returning = True
+        plan.outputs = _outputs(exp.Select(expressions=[e.copy() for e in
+                                                        returning.expressions]),
+                                stmt, tables, typer)
+    if steps:  # a multi-table UPDATE / DELETE: several SQLite statements (multi.py)
+        for step, _target, _counts in steps:
+            _typed_rewrites(step, typer)
+            _sql_rewrites(step, typer, stmt)
+            if zone_shift:
+                tzcolumns.wrap_reads(step, typer, outputs_in_python=False)
+            _rewrite(step)
+        plan.sql = _generate(steps[0][0], plan)
+        plan.first_counts = steps[0][2]
+        plan.steps = [(_generate(t, plan), target, counts) for t, target, counts in steps[1:]]
+        return plan
     _typed_rewrites(tree, typer)
-    funcmap.rewrite(tree, typer)
-    compare.rewrite(tree, typer, stmt.dialect.backslash_escapes)
+    _sql_rewrites(tree, typer, stmt)
+    if zone_shift:
+        plan.tz_outputs = tzcolumns.python_outputs(tree, plan.outputs)
+        tzcolumns.wrap_reads(tree, typer, outputs_in_python=True)
     _rewrite(tree)
     tree = queryforms.rollup(tree)
     plan.sql = _generate(tree, plan)
-    if mods.ignore and kind == "UPDATE" and plan.sql.startswith("UPDATE "):
-        plan.sql = "UPDATE OR IGNORE " + plan.sql[7:]  # a duplicate key skips the row
+    if ignore and plan.sql.startswith("UPDATE "):  # duplicates skip the row, as in MariaDB
+        plan.sql = "UPDATE OR IGNORE " + plan.sql[len("UPDATE "):]
     if mods.calc_found_rows and plan.outputs is not None:
         plan.found_rows_sql = _count_without_limit(tree)
     return plan
+
+
+def _sql_rewrites(tree: exp.Expression, typer: Typer, stmt: Statement) -> None:
+    """MariaDB's functions (funcmap.py) and comparisons (compare.py)."""
+    funcmap.rewrite(tree, typer)
+    compare.rewrite(tree, typer, stmt.dialect.backslash_escapes)
 
 
 def _count_without_limit(tree: exp.Expression) -> str:
@@ -532,15 +624,25 @@ def _qualify(tree: exp.Expression, database: str | None, tables: _Tables) -> lis
                 raise ServerError(errors.ER_NO_DB_ERROR)
             db = database
         alias = table.alias or name
-        if db.lower() == INFORMATION_SCHEMA:
-            infoschema.append(name.upper())
+        if db.lower() in VIRTUAL_SCHEMAS:
+            key = virtual_key(db, name)
+            infoschema.append(key)
             table.set("db", exp.to_identifier("temp"))
-            table.set("this", exp.to_identifier(temp_name(name), quoted=True))
+            table.set("this", exp.to_identifier(temp_name(key), quoted=True))
             table.set("alias", exp.TableAlias(this=exp.to_identifier(alias)))
-            tables.by_alias[alias.lower()] = (INFORMATION_SCHEMA, name.upper(), None)
+            tables.by_alias[alias.lower()] = (db.lower(), split_key(key)[1], None)
             continue
         tdef = tables.add(alias, db, name)
-        if tdef is not None and tdef.name != name:
+        if tdef is not None and tdef.view is not None:
+            from rampmeter.engine.sqlite import views
+            infoschema += views.expand(table, tdef, alias, tables, _qualify, _Tables)
+            continue
+        if tdef is not None and tdef.location is not None:  # a temporary table
+            db, stored = tdef.location
+            table.set("this", exp.to_identifier(stored, quoted=True))
+            if not table.alias:
+                table.set("alias", exp.TableAlias(this=exp.to_identifier(name)))
+        elif tdef is not None and tdef.name != name:
             table.set("this", exp.to_identifier(tdef.name, quoted=True))
             if not table.alias:
                 table.set("alias", exp.TableAlias(this=exp.to_identifier(name)))
@@ -553,6 +655,9 @@ def _leftmost_select(tree: exp.Expression) -> exp.Select | None:
     while isinstance(node, (exp.Union, exp.Except, exp.Intersect, exp.Subquery)):
         node = node.this
     return node if isinstance(node, exp.Select) else None
+
+
+leftmost_select = _leftmost_select
 
 
 # --- result columns ----------------------------------------------------------------------------
@@ -604,7 +709,8 @@ def _table_output(col: ColumnDef, alias: str, tdef: TableDef, db: str, name: str
     wire = {c.name: c.column.flags for c in table_columns(tdef, db)}
     return Output(name, col.type, table=alias if alias != tdef.name.lower() else tdef.name,
                   org_table=tdef.name, schema=db, org_name=col.name,
-                  flags=wire.get(col.name, 0), load=values.load(col.type))
+                  flags=wire.get(col.name, 0), load=values.load(col.type),
+                  view=tdef.view is not None)
 
 
 # --- writes ---------------------------------------------------------------------------------
@@ -662,11 +768,19 @@ def _is_default(node: exp.Expression) -> bool:
 
 def _now_call(col: ColumnDef) -> exp.Expression:
     fsp = col.type.fsp
-    call = exp.Anonymous(this="rm_now", expressions=[exp.Literal.number(fsp)] if fsp else [])
+    # a TIMESTAMP column stores UTC (tzcolumns.py): its "now" is UTC_TIMESTAMP()
+    now = "rm_utc_timestamp" if col.type.name == "timestamp" else "rm_now"
+    call = exp.Anonymous(this=now, expressions=[exp.Literal.number(fsp)] if fsp else [])
     if col.type.name == "date":
         return exp.Anonymous(this="substr", expressions=[call, exp.Literal.number(1),
                                                          exp.Literal.number(10)])
     return call
+
+
+def _read_only(db: str) -> ServerError:
+    """1044: information_schema and performance_schema cannot be written."""
+    return ServerError(errors.ER_DBACCESS_DENIED_ERROR, "", "", db.lower(),
+                       message=f"Access denied for user to database '{db.lower()}'")
 
 
 def _target(tree: exp.Expression, tables: _Tables) -> tuple[str, str, TableDef]:
@@ -678,10 +792,8 @@ def _target(tree: exp.Expression, tables: _Tables) -> tuple[str, str, TableDef]:
         raise ServerError(errors.ER_NO_SUCH_TABLE, "", target.name)
     db, name, tdef = entry
     if tdef is None:
-        if db.lower() == INFORMATION_SCHEMA:
-            raise ServerError(errors.ER_DBACCESS_DENIED_ERROR, "", "", INFORMATION_SCHEMA,
-                              message="Access denied for user to database "
-                              "'information_schema'")
+        if db.lower() in VIRTUAL_SCHEMAS:
+            raise _read_only(db)
         raise ServerError(errors.ER_NO_SUCH_TABLE, db, name)
     return db, name, tdef
 
@@ -764,18 +876,22 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
             eq.set("expression", conv.value(eq.expression, col, 1))
 
 
-def _plan_update(tree: exp.Update, stmt: Statement, plan: Plan, tables: _Tables) -> None:
+def _plan_update(tree: exp.Update, stmt: Statement, plan: Plan, tables: _Tables
+                 ) -> list[multi.Step]:
     plan.writes = True
     plan.track_changes = True
     target = tree.this
-    if not isinstance(target, exp.Table) or tree.args.get("from_") or \
-            tree.args.get("joins") or tree.find(exp.Join):
-        # multi-table UPDATE: left to SQLite as it is (issue 9 brings the rest)
-        raise ServerError(errors.ER_NOT_SUPPORTED_YET, "multi-table UPDATE")
+    steps = multi.plan_update(tree, tables.by_alias, lambda t: _Values(plan, t), _now_call)
+    if steps:
+        plan.target = steps[0][1]
+        return steps
+    if not isinstance(target, exp.Table) or tree.args.get("from_"):
+        raise ServerError(errors.ER_NOT_SUPPORTED_YET, "this UPDATE")
     db, _name, tdef = _target(tree, tables)
     plan.target = (db, tdef.name)
     conv = _Values(plan, tdef)
     set_names = set()
+    pairs = []
     for eq in tree.expressions:
         if not isinstance(eq, exp.EQ):
             continue
@@ -786,10 +902,13 @@ def _plan_update(tree: exp.Update, stmt: Statement, plan: Plan, tables: _Tables)
         set_names.add(col.name.lower())
         col_node.set("table", None)
         eq.set("expression", conv.value(eq.expression, col, 1))
+        pairs.append((col.name, eq.expression))
     for col in tdef.columns:
         if col.on_update is not None and col.name.lower() not in set_names:
             tree.append("expressions", exp.EQ(this=exp.column(col.name, quoted=True),
-                                              expression=_now_call(col)))
+                                              expression=updates.on_update(
+                                                  col, _now_call(col), pairs)))
+    return []
 
 
 # --- rewrites for SQLite ------------------------------------------------------------------------
@@ -797,6 +916,7 @@ _FUNCTION_NODES: dict[type[exp.Expression], str] = {
     exp.CurrentSchema: "rm_database",
     exp.CurrentVersion: "rm_version",
     exp.CurrentUser: "rm_current_user",
+    exp.CurrentRole: "rm_current_role",
     exp.SessionUser: "rm_user",
     exp.CurrentTimestamp: "rm_now",
     exp.CurrentDate: "rm_curdate",
@@ -850,6 +970,10 @@ def _rewrite(tree: exp.Expression) -> None:
             node.replace(exp.Anonymous(this=_FUNCTION_NODES[type(node)], expressions=args))
         elif isinstance(node, exp.Anonymous) and node.name.upper() in _ANONYMOUS:
             node.set("this", _ANONYMOUS[node.name.upper()])
+        elif isinstance(node, exp.ConvertTimezone):
+            node.replace(exp.Anonymous(this="rm_convert_tz", expressions=[
+                node.args.get("timestamp"), node.args.get("source_tz"),
+                node.args.get("target_tz")]))
         elif isinstance(node, exp.UnixToTime):
             node.replace(exp.Anonymous(this="rm_from_unixtime", expressions=[node.this]))
     _flatten(tree)
@@ -878,7 +1002,9 @@ def _flatten(tree: exp.Expression) -> None:
             inner = node.this
             while isinstance(inner, exp.Paren):
                 inner = inner.this
-            if isinstance(inner, _ATOMS) and not isinstance(inner, exp.Paren):
+            # sqlglot's AND / OR / XOR and some binary operators are Funcs too: not atoms
+            if isinstance(inner, _ATOMS) and not isinstance(
+                    inner, (exp.Paren, exp.Connector, exp.Binary)):
                 node.replace(inner)
         elif isinstance(node, exp.Not) and isinstance(node.this, exp.Not) and \
                 node.parent is not None:

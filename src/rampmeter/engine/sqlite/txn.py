@@ -19,8 +19,19 @@ How InnoDB's behaviour maps onto SQLite (docs/sql.md has the user's version):
   did not touch. The lock is held until COMMIT / ROLLBACK, so no later write can fail.
 - An autocommit write holds the lock for its one statement. DDL commits what is open first
   (MySQL's implicit commit) and runs under the lock as one SQLite transaction.
+- A database first used inside a transaction must be ATTACHed, which SQLite allows only outside
+  one. A transaction that has written nothing steps out (`step_out`: COMMIT of the read-only
+  SQLite transaction, ATTACH, BEGIN, its savepoints made again): the snapshots of the databases
+  it read before move to the latest commit. START TRANSACTION WITH CONSISTENT SNAPSHOT
+  therefore attaches every database first (as many as SQLite allows) and starts a read on each,
+  so one transaction reads all of them from the same moment (mariadb-dump --single-transaction
+  --all-databases). One that has written refuses with ER_NOT_SUPPORTED_YET.
 - LOCK TABLES and FLUSH TABLES WITH READ LOCK hold the write lock until UNLOCK TABLES (the
   latter reported as a GLOBAL_LOCK wait); both commit first, as in MySQL.
+- The fsync of a commit is reported as a DISKIO wait when sqlite_synchronous makes commits sync
+  (FULL, EXTRA), so under the thread pool a group whose worker sits in fsync can run another
+  statement. Autocommit writes then run as BEGIN IMMEDIATE .. COMMIT, which SQLite does
+  implicitly anyway, so that the COMMIT - where the sync happens - is a call of its own.
 """
 
 from __future__ import annotations
@@ -109,6 +120,37 @@ class Transactions:
         self._handle.execute("BEGIN")
         self._txn = _Open(explicit=True, read_only=read_only)
 
+    def begin_snapshot(self, databases: list[str], *, read_only: bool = False) -> None:
+        """START TRANSACTION WITH CONSISTENT SNAPSHOT: attach `databases` (those that fit),
+        begin, and read each one's schema so that its snapshot starts now."""
+        self.implicit_commit()
+        names = []
+        for db in databases:
+            if not self._handle.attached(db) and self._handle.attachable() <= 0:
+                continue
+            names.append(self._handle.attach(db))
+        self._handle.execute("BEGIN")
+        self._txn = _Open(explicit=True, read_only=read_only)
+        for name in names:
+            self._handle.execute(f"SELECT count(*) FROM {q(name)}.sqlite_master").fetchall()
+
+    @contextmanager
+    def step_out(self, database: str) -> Iterator[None]:
+        """Leave the SQLite transaction for an ATTACH and come back (module rules)."""
+        txn = self._txn
+        if txn is None or txn.wrote or self._table_locks:
+            raise ServerError(errors.ER_NOT_SUPPORTED_YET,
+                              f"a first use of database {database} inside a transaction "
+                              f"that has written")
+        self._handle.execute("COMMIT")
+        self._handle.committed()
+        try:
+            yield
+        finally:
+            self._handle.execute("BEGIN")
+            for name in txn.savepoints:
+                self._handle.execute(f"SAVEPOINT {q(name)}")
+
     def before_statement(self) -> None:
         """autocommit=0: the first statement opens the implicit transaction."""
         if self._txn is None and not self.autocommit:
@@ -120,7 +162,10 @@ class Transactions:
         txn, self._txn = self._txn, None
         try:
             if txn is not None and self._handle.in_transaction:
-                self._handle.execute(how)
+                if how == "COMMIT" and txn.wrote:
+                    self._commit()
+                else:
+                    self._handle.execute(how)
         finally:
             if how == "COMMIT":
                 self._handle.committed()
@@ -131,6 +176,17 @@ class Transactions:
 
     def commit(self) -> None:
         self.end("COMMIT")
+
+    def _syncs(self) -> bool:
+        return self._handle.engine.synchronous in ("FULL", "EXTRA")
+
+    def _commit(self) -> None:
+        """COMMIT a transaction that wrote; its fsync is a DISKIO wait."""
+        if self._syncs():
+            with self._waiting(WaitReason.DISKIO):
+                self._handle.execute("COMMIT")
+        else:
+            self._handle.execute("COMMIT")
 
     def rollback(self) -> None:
         self.end("ROLLBACK")
@@ -175,11 +231,32 @@ class Transactions:
             self._txn = _Open(explicit=False)
             self._txn.wrote = True
             self._txn.owns_lock = owns
-        elif not self.holds_write():
-            self._acquire()
-            statement_lock = True
+        else:
+            if not self.holds_write():
+                self._acquire()
+                statement_lock = True
+            if self._syncs():
+                yield from self._autocommit_write(statement_lock)
+                return
         try:
             yield
+        finally:
+            if statement_lock:
+                self._release()
+
+    def _autocommit_write(self, statement_lock: bool) -> Iterator[None]:
+        """One autocommit write as BEGIN IMMEDIATE .. COMMIT, so its fsync is reported."""
+        try:
+            self._handle.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+                self._commit()
+            except BaseException:
+                if self._handle.in_transaction:
+                    self._handle.execute("ROLLBACK")
+                self._handle.rolled_back()
+                raise
+            self._handle.committed()
         finally:
             if statement_lock:
                 self._release()
@@ -242,7 +319,7 @@ class Transactions:
                 self._handle.execute("ROLLBACK")
                 self._handle.rolled_back()
                 raise
-            self._handle.execute("COMMIT")
+            self._commit()
             self._handle.committed()
         finally:
             self._release()

@@ -1,0 +1,527 @@
+"""ALTER TABLE: MariaDB 10.11's alterations, several in one statement, on a copy of the table's
+definition, then made real by rebuild.py in one transaction.
+
+Rules:
+- Columns: ADD [COLUMN] [IF NOT EXISTS] (one, or a parenthesized list), DROP [COLUMN]
+  [IF EXISTS], MODIFY / CHANGE [COLUMN] [IF EXISTS] (a whole new definition; CHANGE renames),
+  ALTER [COLUMN] SET DEFAULT / DROP DEFAULT, RENAME COLUMN, each with FIRST / AFTER col.
+  Columns change in statement order. A dropped column leaves every key it was in, and a key
+  left without columns goes (MariaDB).
+- Keys: MariaDB's order - the table's keys (less those dropped, with dropped columns taken
+  out and renamed ones renamed), then the new ones in statement order; then keys.py names the
+  new ones and drops redundant generated (foreign-key) indexes. ADD / DROP INDEX, KEY, UNIQUE,
+  PRIMARY KEY, CONSTRAINT name (a UNIQUE key, a FOREIGN KEY or a CHECK), FOREIGN KEY, CHECK;
+  RENAME INDEX / KEY.
+- Foreign keys (foreign.py): a new one is checked against its referenced table and, with
+  foreign_key_checks=1, against the rows already there (1452, naming the table being rebuilt
+  as MariaDB does: `#sql-alter-...`). Columns a constraint needs cannot be dropped (1553,
+  or 1829 when another table refers to them) nor changed to a type it cannot join (1832 /
+  1833); renaming them renames them in the constraints, those of other tables too.
+- Table options are kept (COMMENT, ENGINE, charset); CONVERT TO CHARACTER SET converts every
+  text column. DISABLE / ENABLE KEYS: a Note 1031, as InnoDB answers. FORCE, ALGORITHM, LOCK,
+  ORDER BY: accepted.
+- ALTER IGNORE and a non-strict sql_mode turn conversion errors into warnings (rebuild.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from dataclasses import replace as dc_replace
+from typing import TYPE_CHECKING, Any
+
+from rampmeter import errors
+from rampmeter.engine.base import Result, UpdateCount
+from rampmeter.engine.sqlite import alter_checks as checks
+from rampmeter.engine.sqlite import fkcheck, foreign, keys, rebuild
+from rampmeter.engine.sqlite.catalog import (
+    ColumnDef,
+    Default,
+    ForeignKey,
+    TableDef,
+    copy_table,
+)
+from rampmeter.engine.sqlite.definitions import (
+    ColumnSpec,
+    KeySpec,
+    check_column_name,
+    is_key_start,
+    read_column,
+    read_default,
+    read_key,
+)
+from rampmeter.errors import ServerError, Warning_
+from rampmeter.sql import charsets
+from rampmeter.sql.reader import Reader
+
+if TYPE_CHECKING:
+    from rampmeter.engine.sqlite.session import SqliteSession
+
+_OPTIONS = ("ENGINE", "DEFAULT", "CHARSET", "CHARACTER", "COLLATE", "COMMENT", "AUTO_INCREMENT",
+            "ROW_FORMAT", "FORCE", "CONVERT", "ALGORITHM", "LOCK", "KEY_BLOCK_SIZE",
+            "PACK_KEYS", "STATS_PERSISTENT", "STATS_AUTO_RECALC", "STATS_SAMPLE_PAGES",
+            "CHECKSUM", "DISABLE", "ENABLE", "ORDER", "AVG_ROW_LENGTH", "MAX_ROWS",
+            "MIN_ROWS", "DELAY_KEY_WRITE", "INSERT_METHOD", "PAGE_CHECKSUM", "TRANSACTIONAL",
+            "ENCRYPTED", "ENCRYPTION_KEY_ID", "PAGE_COMPRESSED", "PAGE_COMPRESSION_LEVEL")
+
+
+@dataclass
+class _Alter:
+    s: SqliteSession
+    schema: str
+    database: str
+    old: TableDef
+    new: TableDef
+    added: list[keys.NewKey] = field(default_factory=list)
+    dropped_keys: set[str] = field(default_factory=set)
+    new_foreign: list[ForeignKey] = field(default_factory=list)
+    notes: list[Warning_] = field(default_factory=list)
+    rename_to: str | None = None
+    only_rename: bool = True
+    auto_increment: int | None = None
+    fills: dict[str, Any] = field(default_factory=dict)
+    dropped_columns: list[str] = field(default_factory=list)
+    children_cache: list[tuple[TableDef, ForeignKey]] | None = None
+
+    @property
+    def name(self) -> str:
+        return self.old.name
+
+    def column(self, name: str) -> ColumnDef:
+        col = self.new.column(name)
+        if col is None:
+            raise ServerError(errors.ER_BAD_FIELD_ERROR, name, self.name)
+        return col
+
+
+def alter_table(s: SqliteSession, r: Reader, ignore: bool) -> Result:
+    r.accept("IF", "EXISTS")
+    db, table = r.qualified_name()
+    schema, tdef = s.existing_table(db, table)
+    a = _Alter(s, schema, db or s.database or schema, tdef, copy_table(tdef))
+    while not r.done:
+        word = r.peek_word()
+        if word != "RENAME" or r.peek_word(1) in ("COLUMN", "INDEX", "KEY"):
+            a.only_rename = False
+        handler = _ACTIONS.get(word)
+        if handler is None:
+            raise r.error()
+        handler(a, r)
+        if not r.accept(","):
+            break
+    r.end()
+    return _finish(a, ignore)
+
+
+# --- columns -------------------------------------------------------------------------------
+def _position(a: _Alter, r: Reader, col: ColumnDef) -> None:
+    """Put `col` (already out of the list) FIRST, AFTER x, or where it was / at the end."""
+    cols = a.new.columns
+    if r.accept("FIRST"):
+        cols.insert(0, col)
+    elif r.accept("AFTER"):
+        after = r.name()
+        k = next((k for k, c in enumerate(cols) if c.name.lower() == after.lower()), None)
+        if k is None:
+            raise ServerError(errors.ER_BAD_FIELD_ERROR, after, a.name)
+        cols.insert(k + 1, col)
+    else:
+        cols.append(col)
+
+
+def _add(a: _Alter, r: Reader) -> None:
+    r.expect("ADD")
+    if r.accept("COLUMN") or not is_key_start(r):
+        exists_ok = r.accept("IF", "NOT", "EXISTS")
+        if r.accept("("):
+            while True:
+                _add_column(a, r, exists_ok)
+                if r.accept(")"):
+                    return
+                r.expect(",")
+        _add_column(a, r, exists_ok)
+        return
+    _add_key(a, read_key(r))
+
+
+def _add_column(a: _Alter, r: Reader, exists_ok: bool) -> None:
+    name = r.name()
+    check_column_name(name)
+    spec = read_column(r, name, a.new.charset, a.new.collation)
+    if a.new.column(name) is not None:
+        if exists_ok:
+            a.notes.append(Warning_("Note", errors.ER_DUP_FIELDNAME,
+                                    f"Duplicate column name '{name}'"))
+            r.accept("FIRST") or (r.accept("AFTER") and r.name())
+            return
+        raise ServerError(errors.ER_DUP_FIELDNAME, name)
+    col = spec.column
+    _position(a, r, col)
+    _column_keys(a, spec)
+    if col.default is not None and col.default.kind == "expr":
+        a.fills[col.name] = _evaluate(a.s, col)
+
+
+def _column_keys(a: _Alter, spec: ColumnSpec) -> None:
+    col = spec.column
+    if spec.unique:
+        a.added.append(keys.NewKey(None, [col.name], True, [None], [False]))
+    if spec.primary:
+        a.added.append(keys.NewKey(keys.PRIMARY, [col.name], True, kind=keys.PRIMARY))
+    if spec.check is not None:
+        a.new.checks.append((col.name, spec.check))
+
+
+def _evaluate(s: SqliteSession, col: ColumnDef) -> Any:
+    """An expression default's value for the rows already there."""
+    from rampmeter.engine.base import ResultSet
+    from rampmeter.engine.values import store
+    result = s.execute(s.scan(f"SELECT {col.default.value}"))  # type: ignore[union-attr]
+    if not isinstance(result, ResultSet):
+        return None
+    row = next(iter(result.rows), (None,))
+    stored, _problem = store(col.type, row[0])
+    return stored
+
+
+def _replace_column(a: _Alter, r: Reader, old_name: str, new_name: str) -> None:
+    col = a.column(old_name)
+    check_column_name(new_name)
+    if new_name.lower() != col.name.lower() and a.new.column(new_name) is not None:
+        raise ServerError(errors.ER_DUP_FIELDNAME, new_name)
+    spec = read_column(r, new_name, a.new.charset, a.new.collation)
+    k = a.new.columns.index(col)
+    del a.new.columns[k]
+    if r.at("FIRST") or r.at("AFTER"):
+        _position(a, r, spec.column)
+    else:
+        a.new.columns.insert(k, spec.column)
+    if new_name != col.name:
+        _rename_everywhere(a, col.name, new_name)
+    checks.check_type_change(a, col, spec.column)
+    _column_keys(a, spec)
+
+
+def _modify(a: _Alter, r: Reader) -> None:
+    r.expect("MODIFY")
+    r.accept("COLUMN")
+    if_exists = r.accept("IF", "EXISTS")
+    name = r.name()
+    if if_exists and a.new.column(name) is None:
+        _unknown_column_note(a, name)
+        _skip_definition(r)
+        return
+    _replace_column(a, r, name, a.column(name).name)
+
+
+def _change(a: _Alter, r: Reader) -> None:
+    r.expect("CHANGE")
+    r.accept("COLUMN")
+    exists_check = r.accept("IF", "EXISTS")
+    old = r.name()
+    if exists_check and a.new.column(old) is None:
+        _unknown_column_note(a, old)
+        r.name()
+        _skip_definition(r)
+        return
+    new = r.name()
+    _replace_column(a, r, old, new)
+
+
+def _unknown_column_note(a: _Alter, name: str) -> None:
+    a.notes.append(Warning_("Note", errors.ER_BAD_FIELD_ERROR,
+                            f"Unknown column '{name}' in '{a.name}'"))
+
+
+def _skip_definition(r: Reader) -> None:
+    depth = 0
+    while not r.done:
+        if depth == 0 and r.at(","):
+            return
+        t = r.next()
+        depth += (t.text == "(") - (t.text == ")")
+
+
+def _alter_column(a: _Alter, r: Reader) -> None:
+    r.expect("ALTER")
+    if r.accept_any("INDEX", "KEY"):
+        r.name()
+        r.accept("NOT")
+        if not r.accept_any("IGNORED", "VISIBLE", "INVISIBLE"):
+            raise r.error()
+        return
+    r.accept("COLUMN")
+    col = a.column(r.name())
+    if r.accept("SET", "DEFAULT"):
+        value = read_default(r, col)
+        col.default = value
+        if value.kind == "expr":
+            a.fills.setdefault(col.name, None)
+    elif r.accept("DROP", "DEFAULT"):
+        col.default = Default("value", None, "NULL") if col.nullable else None
+    elif r.accept("SET"):
+        if not r.accept_any("VISIBLE", "INVISIBLE"):
+            raise r.error()
+    else:
+        raise r.error()
+
+
+def _rename_everywhere(a: _Alter, old: str, new: str) -> None:
+    """A renamed column, in the table's keys and constraints and in those of others."""
+    t = a.new
+    t.renamed[new] = t.renamed.pop(old, old)
+    low = old.lower()
+
+    def swap(cols: list[str]) -> list[str]:
+        return [new if c.lower() == low else c for c in cols]
+    t.primary = swap(t.primary)
+    for i in t.indexes:
+        i.columns = swap(i.columns)
+    for k in a.added:
+        k.columns = swap(k.columns)
+    for fk in t.foreign:
+        fk.columns = swap(fk.columns)
+        if fk.ref_db is None and fk.ref_table.lower() == t.name.lower():
+            fk.ref_columns = swap(fk.ref_columns)
+    for _child, fk in checks.children(a):
+        fk.ref_columns = swap(fk.ref_columns)
+
+
+# --- drops -------------------------------------------------------------------------------------
+def _drop(a: _Alter, r: Reader) -> None:
+    r.expect("DROP")
+    if r.accept_any("INDEX", "KEY"):
+        if_exists = r.accept("IF", "EXISTS")
+        _drop_key(a, r.name(), if_exists, "INDEX")
+    elif r.accept("PRIMARY", "KEY"):
+        _drop_key(a, keys.PRIMARY, False, "INDEX")
+    elif r.accept("FOREIGN", "KEY"):
+        if_exists = r.accept("IF", "EXISTS")
+        _drop_foreign(a, r.name(), if_exists)
+    elif r.accept_any("CONSTRAINT", "CHECK"):
+        if_exists = r.accept("IF", "EXISTS")
+        _drop_constraint(a, r.name(), if_exists)
+    else:
+        r.accept("COLUMN")
+        if_exists = r.accept("IF", "EXISTS")
+        name = r.name()
+        r.accept_any("RESTRICT", "CASCADE")
+        _drop_column(a, name, if_exists)
+
+
+def _cant_drop(a: _Alter, what: str, name: str, if_exists: bool) -> None:
+    message = f"Can't DROP {what} `{name}`; check that it exists"
+    if not if_exists:
+        raise ServerError(errors.ER_CANT_DROP_FIELD_OR_KEY, message=message)
+    a.notes.append(Warning_("Note", errors.ER_CANT_DROP_FIELD_OR_KEY, message))
+
+
+def _drop_key(a: _Alter, name: str, if_exists: bool, what: str) -> bool:
+    t = a.new
+    if name.upper() == keys.PRIMARY:
+        if not t.primary:
+            _cant_drop(a, what, name, if_exists)
+            return False
+        t.primary = []
+        return True
+    idx = next((i for i in t.indexes if i.name.lower() == name.lower()), None)
+    if idx is None:
+        added = next((k for k in a.added if (k.name or "").lower() == name.lower()), None)
+        if added is None:
+            _cant_drop(a, what, name, if_exists)
+            return False
+        a.added.remove(added)
+        return True
+    t.indexes.remove(idx)
+    a.dropped_keys.add(name.lower())
+    return True
+
+
+def _drop_foreign(a: _Alter, name: str, if_exists: bool) -> bool:
+    fk = next((f for f in a.new.foreign if f.name.lower() == name.lower()), None)
+    if fk is None:
+        _cant_drop(a, "FOREIGN KEY", name, if_exists)
+        return False
+    a.new.foreign.remove(fk)
+    return True
+
+
+def _drop_constraint(a: _Alter, name: str, if_exists: bool) -> None:
+    t = a.new
+    if any(f.name.lower() == name.lower() for f in t.foreign):
+        _drop_foreign(a, name, False)
+    elif any(c[0].lower() == name.lower() for c in t.checks):
+        t.checks = [c for c in t.checks if c[0].lower() != name.lower()]
+    elif any(i.name.lower() == name.lower() and i.unique for i in t.indexes) or \
+            name.upper() == keys.PRIMARY and t.primary:
+        _drop_key(a, name, False, "CONSTRAINT")
+    else:
+        _cant_drop(a, "CONSTRAINT", name, if_exists)
+
+
+def _drop_column(a: _Alter, name: str, if_exists: bool) -> None:
+    t = a.new
+    col = t.column(name)
+    if col is None:
+        _cant_drop(a, "COLUMN", name, if_exists)
+        return
+    if len(t.columns) == 1:
+        raise ServerError(1090, message="You can't delete all columns with ALTER TABLE; use "
+                          "DROP TABLE instead")
+    t.columns.remove(col)
+    low = col.name.lower()
+    t.primary = [c for c in t.primary if c.lower() != low]
+    t.checks = [c for c in t.checks if c[0].lower() != low]
+    kept = []
+    for i in t.indexes:  # MariaDB drops the column from its keys, and empty keys with it
+        pairs = [(c, p, d) for c, p, d in zip(i.columns, i.prefixes or [None] * len(i.columns),
+                                              i.desc or [False] * len(i.columns))
+                 if c.lower() != low]
+        if len(pairs) != len(i.columns):
+            a.dropped_keys.add("\0" + i.name.lower())  # shrunk: a constraint may need it whole
+        if pairs:
+            i.columns = [p[0] for p in pairs]
+            i.prefixes = [p[1] for p in pairs]
+            i.desc = [p[2] for p in pairs]
+            kept.append(i)
+    t.indexes = kept
+    a.dropped_columns.append(col.name)
+
+
+# --- keys ----------------------------------------------------------------------------------------
+def _add_key(a: _Alter, key: KeySpec) -> None:
+    if key.kind == "PRIMARY":
+        a.added.append(keys.NewKey(keys.PRIMARY, key.columns, True, key.prefixes, key.desc,
+                                   kind=keys.PRIMARY))
+    elif key.kind == "CHECK":
+        a.new.checks.append((key.name or key.constraint or
+                             f"CONSTRAINT_{len(a.new.checks) + 1}", key.check or ""))
+    elif key.kind == "FOREIGN":
+        fk = foreign.make(a.name, a.database, key, a.new.foreign)
+        fk.columns = keys.key_columns(a.new, fk.columns)
+        a.new.foreign.append(fk)
+        a.new_foreign.append(fk)
+        a.added.append(keys.foreign_index(key.constraint or key.name, fk.columns))
+    else:
+        name = key.name or key.constraint
+        a.added.append(keys.NewKey(name, key.columns, key.kind == "UNIQUE", key.prefixes,
+                                   key.desc, key.kind if key.kind in ("FULLTEXT", "SPATIAL")
+                                   else "", key.comment))
+
+
+def _rename(a: _Alter, r: Reader) -> None:
+    r.expect("RENAME")
+    if r.accept("COLUMN"):
+        old = r.name()
+        r.expect("TO")
+        new = r.name()
+        col = a.column(old)
+        check_column_name(new)
+        if a.new.column(new) is not None and new.lower() != old.lower():
+            raise ServerError(errors.ER_DUP_FIELDNAME, new)
+        renamed = col.name
+        col.name = new
+        _rename_everywhere(a, renamed, new)
+    elif r.accept_any("INDEX", "KEY"):
+        old = r.name()
+        r.expect("TO")
+        new = r.name()
+        idx = next((i for i in a.new.indexes if i.name.lower() == old.lower()), None)
+        if idx is None:
+            raise ServerError(1176, message=f"Key '{old}' doesn't exist in table '{a.name}'")
+        idx.name = new
+        idx.generated = False
+    else:
+        r.accept_any("TO", "AS")
+        db, a.rename_to = r.qualified_name()
+        if db is not None and db.lower() != a.database.lower():
+            raise ServerError(errors.ER_NOT_SUPPORTED_YET, "RENAME TABLE across databases")
+
+
+def _option(a: _Alter, r: Reader) -> None:
+    t = a.new
+    if r.accept("FORCE"):
+        return
+    if r.accept_any("DISABLE", "ENABLE"):
+        r.expect("KEYS")
+        a.notes.append(Warning_("Note", 1031, f"Storage engine {t.engine} of the table "
+                                f"`{a.database}`.`{a.name}` doesn't have this option"))
+        return
+    if r.accept("ORDER", "BY"):
+        while not r.done and not r.at(","):
+            r.next()
+        return
+    if r.accept("CONVERT", "TO"):
+        r.accept("CHARACTER")
+        r.accept_any("SET", "CHARSET")
+        _convert_charset(a, r.name_or_string(), r.name_or_string() if r.accept("COLLATE")
+                         else None)
+        return
+    r.accept("DEFAULT")
+    word = r.next().text.upper()
+    if word == "CHARACTER":
+        r.expect("SET")
+        word = "CHARSET"
+    r.accept("=")
+    value = r.next()
+    text = value.text
+    if value.kind == "str":
+        from rampmeter.sql.lexer import string_value
+        text = string_value(value.text)
+    if word == "COMMENT":
+        t.comment = text
+    elif word == "ENGINE":
+        t.engine = text
+    elif word == "AUTO_INCREMENT" and text.isdigit():
+        a.auto_increment = int(text)
+    elif word in ("CHARSET", "COLLATE"):
+        from rampmeter.engine.sqlite.definitions import table_charset
+        t.charset, t.collation = table_charset({word: text})
+
+
+def _convert_charset(a: _Alter, cs_name: str, coll_name: str | None) -> None:
+    from rampmeter.engine.sqlite.definitions import table_charset
+    cs, coll = table_charset({"CHARSET": cs_name, **({"COLLATE": coll_name} if coll_name
+                                                     else {})})
+    if charsets.charset(cs) is None:
+        raise ServerError(errors.ER_UNKNOWN_CHARACTER_SET, cs_name)
+    a.new.charset, a.new.collation = cs, coll
+    for c in a.new.columns:
+        if c.type.is_text and c.type.name != "json":
+            c.type = dc_replace(c.type, charset=cs, collation=coll)
+
+
+_ACTIONS = {"ADD": _add, "DROP": _drop, "MODIFY": _modify, "CHANGE": _change,
+            "ALTER": _alter_column, "RENAME": _rename,
+            **dict.fromkeys(_OPTIONS, _option)}
+
+
+# --- the end -------------------------------------------------------------------------------------
+def _finish(a: _Alter, ignore: bool) -> Result:
+    s, t = a.s, a.new
+    key_list = keys.existing(t) + a.added
+    keys.assemble(t, key_list)
+    checks.check_auto(t)
+    checks.check_foreign(a)
+    mode = s.sql_mode()
+    strict = ("STRICT_TRANS_TABLES" in mode or "STRICT_ALL_TABLES" in mode) and not ignore
+    others = [child for child, _fk in checks.children(a)] if _parent_changed(a) else []
+    outcome = rebuild.apply(s, a.schema, a.old, t, database=a.database, others=others,
+                            after=lambda: checks.check_rows(a), strict=strict, fills=a.fills,
+                            copy=bool(a.new_foreign) and fkcheck.checks_on(s))
+    if a.auto_increment is not None and t.auto_column is not None:
+        checks.set_auto_increment(s, a.schema, t, a.auto_increment)
+    if a.rename_to is not None and a.rename_to != t.name:
+        rebuild.rename_table(s, a.schema, a.database, t.name, a.rename_to)
+    old_names = {i.name.lower() for i in a.old.indexes}
+    warnings = a.notes + [n for n in t.notes if n.message.split("`")[1].lower()
+                          not in old_names] + outcome.warnings
+    if a.only_rename:
+        return UpdateCount(warnings=warnings)
+    return UpdateCount(outcome.copied, 0, f"Records: {outcome.copied}  Duplicates: 0  "
+                       f"Warnings: {len(warnings)}", warnings)
+
+
+def _parent_changed(a: _Alter) -> bool:
+    return bool(checks.children(a)) and (bool(a.new.renamed) or a.rename_to is not None)
+
+

@@ -1,0 +1,230 @@
+"""CREATE [OR REPLACE] [TEMPORARY] TABLE [IF NOT EXISTS]: from column definitions, LIKE another
+table, or AS SELECT (create_select.py).
+
+Rules:
+- The definition is read by definitions.py and assembled by keys.py; foreign keys are checked
+  by foreign.py against the tables they name, and against this one by the constraints of other
+  tables that already name it (a table created after the ones that refer to it, as dumps do).
+  A constraint name taken in the database is 1005 (errno 121).
+- The table, its JSON row and the database's foreign-key triggers (fkcheck.py) are written in
+  one DDL transaction; OR REPLACE drops the old table in the same one.
+- LIKE copies columns, keys, options and AUTO_INCREMENT attributes, not foreign keys nor rows
+  nor the counter (MariaDB).
+- TEMPORARY tables are temporary.py's.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rampmeter import errors
+from rampmeter.engine.base import Result, UpdateCount
+from rampmeter.engine.sqlite import catalog, dbopts, fkcheck, foreign, rebuild, temporary
+from rampmeter.engine.sqlite.catalog import TableDef, q
+from rampmeter.engine.sqlite.definitions import (
+    ColumnSpec,
+    KeySpec,
+    build_table,
+    check_table_name,
+    is_key_start,
+    read_column,
+    read_key,
+    read_table_options,
+    table_charset,
+)
+from rampmeter.errors import ServerError, Warning_
+from rampmeter.sql.reader import Reader
+
+if TYPE_CHECKING:
+    from rampmeter.engine.sqlite.session import SqliteSession
+
+
+class Target:
+    """Where a CREATE TABLE puts its table."""
+
+    def __init__(self, s: SqliteSession, db: str | None, table: str, *, temporary: bool,
+                 or_replace: bool, if_not_exists: bool) -> None:
+        database = db or s.database
+        if database is None:
+            raise ServerError(errors.ER_NO_DB_ERROR)
+        self.database = database
+        self.schema = s.schema(database)
+        self.table = table
+        self.temporary = temporary
+        self.or_replace = or_replace
+        self.if_not_exists = if_not_exists
+
+
+def create_table(s: SqliteSession, r: Reader, *, or_replace: bool, temporary: bool) -> Result:
+    if_not_exists = r.accept("IF", "NOT", "EXISTS")
+    db, table = r.qualified_name()
+    check_table_name(table)
+    target = Target(s, db, table, temporary=temporary, or_replace=or_replace,
+                    if_not_exists=if_not_exists)
+    if r.at("LIKE") or r.at("(") and r.peek_word(1) == "LIKE":
+        return _like(s, r, target)
+    columns: list[ColumnSpec] = []
+    keys: list[KeySpec] = []
+    defaults = dbopts.table_defaults(s, target.database)
+    if r.at("(") and r.peek_word(1) not in ("SELECT", "WITH", "VALUES"):
+        cs = _peek_table_charset(r, defaults)
+        r.expect("(")
+        while True:
+            t = r.peek()
+            if t is not None and t.kind == "word" and is_key_start(r):
+                keys.append(read_key(r))
+            else:
+                columns.append(read_column(r, r.name(), *cs))
+            if r.accept(")"):
+                break
+            r.expect(",")
+    options = read_table_options_before_select(r)
+    if not r.done:
+        from rampmeter.engine.sqlite import create_select
+        return create_select.create(s, r, target, columns, keys, options)
+    if not columns:
+        raise ServerError(1113, message="A table must have at least 1 column")
+    tdef = build_table(table, columns, keys, options, database=target.database,
+                       defaults=defaults)
+    return make(s, target, tdef)
+
+
+def read_table_options_before_select(r: Reader) -> dict[str, object]:
+    """Table options up to an AS / SELECT / IGNORE / REPLACE that starts a query."""
+    start = r.i
+    depth = 0
+    j = r.i
+    while j < len(r.toks):
+        t = r.toks[j]
+        word = t.text.upper() if t.kind == "word" else ""
+        if depth == 0 and (word in ("AS", "SELECT", "WITH", "IGNORE", "REPLACE", "VALUES") or
+                           t.text == "(" and j + 1 < len(r.toks) and
+                           r.toks[j + 1].text.upper() in ("SELECT", "WITH")):
+            break
+        depth += (t.text == "(") - (t.text == ")")
+        j += 1
+    sub = Reader(r.stmt, start)
+    sub.toks = r.toks[:j]
+    options = read_table_options(sub)
+    r.i = j
+    return options
+
+
+def _peek_table_charset(r: Reader, defaults: dbopts.TableDefaults) -> tuple[str, str]:
+    """The table's character set, read ahead from its options (columns inherit it)."""
+    depth = 0
+    j = r.i
+    while j < len(r.toks):
+        t = r.toks[j]
+        if t.text == "(":
+            depth += 1
+        elif t.text == ")":
+            depth -= 1
+            if depth == 0:
+                break
+        j += 1
+    sub = Reader(r.stmt, j + 1)
+    try:
+        return table_charset(read_table_options_before_select(sub),
+                             (defaults.charset, defaults.collation))
+    except ServerError:
+        return defaults.charset, defaults.collation
+
+
+def _like(s: SqliteSession, r: Reader, target: Target) -> Result:
+    parens = r.accept("(")
+    r.expect("LIKE")
+    db, name = r.qualified_name()
+    if parens:
+        r.expect(")")
+    r.end()
+    src = s.table_def(*s.resolve_table(db, name))
+    if src is None:
+        raise ServerError(errors.ER_NO_SUCH_TABLE, db or s.database or "", name)
+    tdef = catalog.copy_table(src)
+    tdef.name = target.table
+    tdef.foreign = []
+    tdef.location = None
+    for i in tdef.indexes:
+        i.generated = False
+    return make(s, target, tdef)
+
+
+def exists(s: SqliteSession, target: Target) -> str | None:
+    """The stored name of the table (or view) the new one would clash with."""
+    if target.temporary:
+        return temporary.find(s, target.database, target.table)
+    return s.find_table(target.schema, target.table) or \
+        s.find_view(target.schema, target.table)
+
+
+def make(s: SqliteSession, target: Target, tdef: TableDef) -> Result:
+    """Create `tdef` at `target` (module rules); a Note when IF NOT EXISTS finds it there."""
+    existing = exists(s, target)
+    if existing is not None:
+        if target.if_not_exists:
+            return UpdateCount(warnings=[Warning_.of(errors.ER_TABLE_EXISTS_ERROR,
+                                                     target.table, level="Note")])
+        if not target.or_replace:
+            raise ServerError(errors.ER_TABLE_EXISTS_ERROR, target.table)
+    if target.temporary:
+        if tdef.foreign:
+            raise foreign.cannot_create(target.database, target.table)
+        temporary.create(s, target.database, tdef, replace=existing is not None)
+        return UpdateCount(warnings=list(tdef.notes))
+    if existing is not None and s.find_view(target.schema, target.table) is not None:
+        raise ServerError(1347, message=f"'{target.database}.{target.table}' is not of type "
+                          "'BASE TABLE'", sqlstate="HY000")
+    children = _check_foreign(s, target, tdef)
+    with s.ddl(), fkcheck.maintained(s, target.schema, target.database,
+                                     [tdef.name, existing or tdef.name]):
+        if existing is not None:
+            s.handle.execute(f"DROP TABLE {q(target.schema)}.{q(existing)}")
+            s.handle.execute(catalog.meta_delete_sql(target.schema), (existing,))
+        rebuild.write_table(s, target.schema, tdef)
+        for child in children:
+            rebuild.write_spec(s, target.schema, child)
+        if tdef.auto_increment and tdef.auto_increment > 1 and tdef.auto_column is not None:
+            s.handle.execute(f"INSERT INTO {q(target.schema)}.sqlite_sequence (name, seq) "
+                             "VALUES (?, ?)", (tdef.name, tdef.auto_increment - 1))
+    return UpdateCount(warnings=list(tdef.notes))
+
+
+def _check_foreign(s: SqliteSession, target: Target, tdef: TableDef) -> list[TableDef]:
+    """foreign.py's checks for a new table; returns the tables whose constraints name it (their
+    column spellings are made the new table's)."""
+    conn = s.handle.conn
+    schema, database = target.schema, target.database
+    mentions = [n for n in fkcheck.spec_mentions(conn, schema, tdef.name)
+                if n.lower() != tdef.name.lower()]
+    if not tdef.foreign and not mentions:
+        return []
+    checks_on = fkcheck.checks_on(s)
+    if tdef.foreign:
+        taken = fkcheck.constraint_names(conn, schema, tdef.name)
+        for fk in tdef.foreign:
+            if fk.name.lower() in taken:
+                raise foreign.cannot_create(database, tdef.name, foreign.DUPLICATE)
+            taken.add(fk.name.lower())
+            parent = _parent(s, target, tdef, fk)
+            foreign.check(database, tdef, fk, parent, checks_on=checks_on)
+            foreign.stored_names(fk, tdef, parent)
+    children = []
+    for name in mentions:
+        child = s.load_table(schema, name)
+        for _c, fk in foreign.referencing({name: child}, tdef.name):
+            foreign.check(database, child, fk, tdef, checks_on=True, shown_table=tdef.name)
+            foreign.stored_names(fk, child, tdef)
+        children.append(child)
+    return children
+
+
+def _parent(s: SqliteSession, target: Target, tdef: TableDef, fk: catalog.ForeignKey
+            ) -> TableDef | None:
+    if fk.ref_db is not None:
+        return s.table_def(fk.ref_db, fk.ref_table) if s.engine.database_exists(fk.ref_db) \
+            else None
+    if fk.ref_table.lower() == tdef.name.lower():
+        return tdef
+    stored = s.find_table(target.schema, fk.ref_table)
+    return s.load_table(target.schema, stored) if stored else None

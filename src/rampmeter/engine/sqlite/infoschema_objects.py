@@ -1,0 +1,120 @@
+"""information_schema tables about objects other than tables: VIEWS, and the ones dump tools
+and admin tools query even when a server has none of what they list - TRIGGERS, ROUTINES,
+EVENTS, FILES, PARTITIONS, PARAMETERS.
+
+Rules:
+- Column names and order are MariaDB 10.11's. rampmeter has no triggers, stored routines or
+  events (docs/sql.md), so those tables are empty, with the right columns; FILES is empty as it
+  is for InnoDB tables in MariaDB; PARTITIONS has MariaDB's one row per (unpartitioned) table,
+  its partition columns NULL.
+- VIEWS: VIEW_DEFINITION is the canonical text with every name qualified (views.py),
+  CHECK_OPTION NONE / CASCADED / LOCAL, IS_UPDATABLE as MariaDB decides it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from rampmeter.engine.sqlite import infoschema
+from rampmeter.protocol.columns import Column, int_column, text_column
+
+if TYPE_CHECKING:
+    from rampmeter.engine.sqlite.session import SqliteSession
+
+Rows = list[tuple[Any, ...]]
+
+
+def _columns(names: str, ints: str = "") -> list[Column]:
+    wanted = set(ints.split())
+    return [int_column(n) if n in wanted else text_column(n, length=64)
+            for n in names.split()]
+
+
+def _views(s: SqliteSession) -> tuple[list[Column], Rows]:
+    cols = _columns("TABLE_CATALOG TABLE_SCHEMA TABLE_NAME VIEW_DEFINITION CHECK_OPTION "
+                    "IS_UPDATABLE DEFINER SECURITY_TYPE CHARACTER_SET_CLIENT "
+                    "COLLATION_CONNECTION ALGORITHM")
+    rows: Rows = []
+    for db in infoschema._user_databases(s):
+        for name in sorted(infoschema._readable_views(s, db)):
+            tdef = s.table_def(db, name)
+            v = tdef.view if tdef is not None else None
+            if v is None:
+                continue
+            rows.append(("def", db, v.name, v.definition, v.check_option,
+                         "YES" if v.updatable else "NO", v.definer, v.security,
+                         v.charset_client, v.collation_connection, v.algorithm))
+    return cols, rows
+
+
+def _partitions(s: SqliteSession) -> tuple[list[Column], Rows]:
+    cols = _columns("TABLE_CATALOG TABLE_SCHEMA TABLE_NAME PARTITION_NAME SUBPARTITION_NAME "
+                    "PARTITION_ORDINAL_POSITION SUBPARTITION_ORDINAL_POSITION PARTITION_METHOD "
+                    "SUBPARTITION_METHOD PARTITION_EXPRESSION SUBPARTITION_EXPRESSION "
+                    "PARTITION_DESCRIPTION TABLE_ROWS AVG_ROW_LENGTH DATA_LENGTH "
+                    "MAX_DATA_LENGTH INDEX_LENGTH DATA_FREE CREATE_TIME UPDATE_TIME CHECK_TIME "
+                    "CHECKSUM PARTITION_COMMENT NODEGROUP TABLESPACE_NAME",
+                    "PARTITION_ORDINAL_POSITION SUBPARTITION_ORDINAL_POSITION TABLE_ROWS "
+                    "AVG_ROW_LENGTH DATA_LENGTH MAX_DATA_LENGTH INDEX_LENGTH DATA_FREE CHECKSUM")
+    rows: Rows = []
+    for db in infoschema._user_databases(s):
+        is_view = infoschema._readable_views(s, db)
+        for t in infoschema._readable_tables(s, db):
+            if t in is_view:
+                continue
+            count = infoschema.table_info(s, db, t)["rows"]
+            rows.append(("def", db, t) + (None,) * 9 + (count, 0, 0, None, 0, 0, None, None,
+                                                       None, None, "", "", None))
+    return cols, rows
+
+
+def _empty(names: str, ints: str = "") -> Callable[[SqliteSession], tuple[list[Column], Rows]]:
+    def build(_s: SqliteSession) -> tuple[list[Column], Rows]:
+        return _columns(names, ints), []
+    return build
+
+
+TABLES = {
+    "VIEWS": _views,
+    "PARTITIONS": _partitions,
+    "TRIGGERS": _empty(
+        "TRIGGER_CATALOG TRIGGER_SCHEMA TRIGGER_NAME EVENT_MANIPULATION EVENT_OBJECT_CATALOG "
+        "EVENT_OBJECT_SCHEMA EVENT_OBJECT_TABLE ACTION_ORDER ACTION_CONDITION ACTION_STATEMENT "
+        "ACTION_ORIENTATION ACTION_TIMING ACTION_REFERENCE_OLD_TABLE "
+        "ACTION_REFERENCE_NEW_TABLE ACTION_REFERENCE_OLD_ROW ACTION_REFERENCE_NEW_ROW CREATED "
+        "SQL_MODE DEFINER CHARACTER_SET_CLIENT COLLATION_CONNECTION DATABASE_COLLATION",
+        "ACTION_ORDER"),
+    "ROUTINES": _empty(
+        "SPECIFIC_NAME ROUTINE_CATALOG ROUTINE_SCHEMA ROUTINE_NAME ROUTINE_TYPE DATA_TYPE "
+        "CHARACTER_MAXIMUM_LENGTH CHARACTER_OCTET_LENGTH NUMERIC_PRECISION NUMERIC_SCALE "
+        "DATETIME_PRECISION CHARACTER_SET_NAME COLLATION_NAME DTD_IDENTIFIER ROUTINE_BODY "
+        "ROUTINE_DEFINITION EXTERNAL_NAME EXTERNAL_LANGUAGE PARAMETER_STYLE IS_DETERMINISTIC "
+        "SQL_DATA_ACCESS SQL_PATH SECURITY_TYPE CREATED LAST_ALTERED SQL_MODE ROUTINE_COMMENT "
+        "DEFINER CHARACTER_SET_CLIENT COLLATION_CONNECTION DATABASE_COLLATION",
+        "CHARACTER_MAXIMUM_LENGTH CHARACTER_OCTET_LENGTH NUMERIC_PRECISION NUMERIC_SCALE "
+        "DATETIME_PRECISION"),
+    "PARAMETERS": _empty(
+        "SPECIFIC_CATALOG SPECIFIC_SCHEMA SPECIFIC_NAME ORDINAL_POSITION PARAMETER_MODE "
+        "PARAMETER_NAME DATA_TYPE CHARACTER_MAXIMUM_LENGTH CHARACTER_OCTET_LENGTH "
+        "NUMERIC_PRECISION NUMERIC_SCALE DATETIME_PRECISION CHARACTER_SET_NAME COLLATION_NAME "
+        "DTD_IDENTIFIER ROUTINE_TYPE",
+        "ORDINAL_POSITION CHARACTER_MAXIMUM_LENGTH CHARACTER_OCTET_LENGTH NUMERIC_PRECISION "
+        "NUMERIC_SCALE DATETIME_PRECISION"),
+    "EVENTS": _empty(
+        "EVENT_CATALOG EVENT_SCHEMA EVENT_NAME DEFINER TIME_ZONE EVENT_BODY EVENT_DEFINITION "
+        "EVENT_TYPE EXECUTE_AT INTERVAL_VALUE INTERVAL_FIELD SQL_MODE STARTS ENDS STATUS "
+        "ON_COMPLETION CREATED LAST_ALTERED LAST_EXECUTED EVENT_COMMENT ORIGINATOR "
+        "CHARACTER_SET_CLIENT COLLATION_CONNECTION DATABASE_COLLATION", "ORIGINATOR"),
+    "FILES": _empty(
+        "FILE_ID FILE_NAME FILE_TYPE TABLESPACE_NAME TABLE_CATALOG TABLE_SCHEMA TABLE_NAME "
+        "LOGFILE_GROUP_NAME LOGFILE_GROUP_NUMBER ENGINE FULLTEXT_KEYS DELETED_ROWS UPDATE_COUNT "
+        "FREE_EXTENTS TOTAL_EXTENTS EXTENT_SIZE INITIAL_SIZE MAXIMUM_SIZE AUTOEXTEND_SIZE "
+        "CREATION_TIME LAST_UPDATE_TIME LAST_ACCESS_TIME RECOVER_TIME TRANSACTION_COUNTER "
+        "VERSION ROW_FORMAT TABLE_ROWS AVG_ROW_LENGTH DATA_LENGTH MAX_DATA_LENGTH INDEX_LENGTH "
+        "DATA_FREE CREATE_TIME UPDATE_TIME CHECK_TIME CHECKSUM STATUS EXTRA",
+        "FILE_ID LOGFILE_GROUP_NUMBER DELETED_ROWS UPDATE_COUNT FREE_EXTENTS TOTAL_EXTENTS "
+        "EXTENT_SIZE INITIAL_SIZE MAXIMUM_SIZE AUTOEXTEND_SIZE RECOVER_TIME "
+        "TRANSACTION_COUNTER VERSION TABLE_ROWS AVG_ROW_LENGTH DATA_LENGTH MAX_DATA_LENGTH "
+        "INDEX_LENGTH DATA_FREE CHECKSUM"),
+}

@@ -1,0 +1,388 @@
+"""What a view's SELECT becomes when it is defined: its column names, whether MariaDB would call
+it updatable, and MariaDB's canonical text of it (SHOW CREATE VIEW, information_schema.VIEWS).
+
+Rules:
+- The SELECT is planned (translate.py) and compiled by SQLite, so a view over a missing table or
+  column fails as MariaDB's does (1146, 1054), and its result columns are named as a query's
+  are (Statement.items); a column list given with the view replaces them (1353 when its
+  length differs), duplicates are 1060, a user variable 1351.
+- The canonical text is printed from sqlglot's tree of the client's text, the way MariaDB 10.11
+  prints a parsed query (measured): lower-case keywords and function names, every column
+  qualified with its table (`db`.`t`.`c`, the database dropped by SHOW CREATE VIEW in the
+  view's own database), `*` expanded, every select item `AS` its name, joins in parentheses
+  with `on(...)`, `count(*)` as `count(0)`, `limit offset,count`, strings in single quotes
+  with a backslash before a quote. What MariaDB's optimizer rewrites on top (NOT (a > 1)
+  printed as a <= 1 and the like) is not reproduced: such a text differs, and still means the
+  same (docs/sql.md).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import sqlglot
+from sqlglot import exp
+
+from rampmeter import errors
+from rampmeter.engine.sqlite.catalog import TableDef
+from rampmeter.errors import ServerError
+from rampmeter.sql.statement import Statement
+
+if TYPE_CHECKING:
+    from rampmeter.engine.sqlite.session import SqliteSession
+    from rampmeter.engine.sqlite.views import ViewDef
+
+
+def describe(s: SqliteSession, stmt: Statement, database: str, columns: list[str] | None,
+             view: ViewDef) -> tuple[list[str], bool, bool, str]:
+    """(column names, has a star, updatable, canonical text) of a view's SELECT."""
+    from rampmeter.engine.sqlite.dml import bind
+    from rampmeter.engine.sqlite.translate import leftmost_select, parse, translate
+    tree = parse(stmt, stmt.shape)
+    if any(isinstance(n, exp.Parameter) for n in tree.walk()):
+        raise ServerError(1351, message="View's SELECT contains a variable or parameter",
+                          sqlstate="HY000")
+    plan = translate(stmt, database, s.table_def)
+    s.make_visible(plan)
+    bound = bind(stmt, [])
+    bound.update(plan.fixed)
+    try:
+        cur = s.handle.execute(f"SELECT * FROM ({plan.sql}) LIMIT 0", bound)
+    except Exception as e:  # noqa: BLE001 - sqlite3.Error, mapped as a query's would be
+        import sqlite3
+        if isinstance(e, sqlite3.Error):
+            raise s.sqlite_error(e, plan) from None
+        raise
+    found = [d[0] for d in cur.description or ()]
+    names = _names(plan, stmt, found)
+    if columns is not None:
+        if len(columns) != len(names):
+            raise ServerError(1353, message="View's SELECT and view's field list have "
+                              "different column counts", sqlstate="HY000")
+        names = columns
+    seen: set[str] = set()
+    for n in names:
+        if n.lower() in seen:
+            raise ServerError(errors.ER_DUP_FIELDNAME, n)
+        seen.add(n.lower())
+    select = leftmost_select(tree)
+    star = select is not None and any(
+        isinstance(x, exp.Star) or isinstance(x, exp.Column) and isinstance(x.this, exp.Star)
+        for x in select.expressions)
+    original = sqlglot.parse_one(stmt.text, read="mysql")
+    printer = _Printer(s, database)
+    text = printer.query(original, names)
+    return names, star, _updatable(original, view), text
+
+
+def _names(plan: Any, stmt: Statement, found: list[str]) -> list[str]:
+    outs = plan.outputs
+    if outs is None or len(outs) != len(found):
+        return found
+    names = []
+    for o, sqlite_name in zip(outs, found):
+        name = o.name
+        if isinstance(name, int):
+            name = stmt.items[name] if stmt.items is not None and name < len(stmt.items) \
+                else sqlite_name
+        names.append(name if isinstance(name, str) else sqlite_name)
+    return names
+
+
+def _updatable(tree: exp.Expression, view: ViewDef) -> bool:
+    if view.algorithm == "TEMPTABLE" or not isinstance(tree, exp.Select):
+        return False
+    if tree.args.get("distinct") or tree.args.get("group") or tree.args.get("having") or \
+            tree.args.get("limit") or tree.args.get("from") is None and \
+            tree.args.get("from_") is None:
+        return False
+    for item in tree.expressions:
+        if item.find(exp.AggFunc) is not None or item.find(exp.Subquery) is not None:
+            return False
+    return True
+
+
+# --- the printer ---------------------------------------------------------------------------------
+def _q(name: str) -> str:
+    return "`" + name.replace("`", "``") + "`"
+
+
+def _string(value: str) -> str:
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+_BINARY = {exp.EQ: "=", exp.NEQ: "<>", exp.GT: ">", exp.GTE: ">=", exp.LT: "<", exp.LTE: "<=",
+           exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.Div: "/", exp.IntDiv: "DIV",
+           exp.Mod: "MOD", exp.And: "and", exp.Or: "or", exp.Xor: "xor", exp.Like: "like",
+           exp.BitwiseAnd: "&", exp.BitwiseOr: "|", exp.BitwiseXor: "^",
+           exp.BitwiseLeftShift: "<<", exp.BitwiseRightShift: ">>", exp.NullSafeEQ: "<=>",
+           exp.RegexpLike: "regexp"}
+_RENAMED = {"SUBSTRING": "substr", "NOW": "current_timestamp", "CURRENTTIMESTAMP":
+            "current_timestamp", "CURRENT_TIMESTAMP": "current_timestamp"}
+
+
+def expression(text: str) -> str:
+    """MariaDB's canonical text of an expression that names no table (CHECK clauses)."""
+    try:
+        tree = sqlglot.parse_one(f"SELECT {text}", read="mysql")
+        assert isinstance(tree, exp.Select)
+        return _Printer(None, "").expr(tree.expressions[0])
+    except Exception:  # noqa: BLE001 - text sqlglot cannot read: shown as it was written
+        return text
+
+
+class _Printer:
+    def __init__(self, s: SqliteSession | None, database: str) -> None:
+        self.s = s
+        self.database = database
+        self.scopes: list[list[tuple[str, str, TableDef | None, str]]] = []
+
+    # queries
+    def query(self, node: exp.Expression, names: list[str] | None = None) -> str:
+        if isinstance(node, exp.Subquery):
+            return "(" + self.query(node.this) + ")"
+        if isinstance(node, exp.Union):
+            word = "union" if node.args.get("distinct") else "union all"
+            left = self.query(node.this, names)
+            right = self.query(node.expression)
+            text = f"{left} {word} {right}"
+            return text + self._tail(node)
+        if not isinstance(node, exp.Select):
+            return node.sql("mysql")
+        scope = self._scope(node)
+        self.scopes.append(scope)
+        try:
+            return self._select(node, names)
+        finally:
+            self.scopes.pop()
+
+    def _select(self, node: exp.Select, names: list[str] | None) -> str:
+        items: list[str] = []
+        k = 0
+        for item in node.expressions:
+            value = item.this if isinstance(item, exp.Alias) else item
+            if isinstance(value, exp.Star) or isinstance(value, exp.Column) and \
+                    isinstance(value.this, exp.Star):
+                qual = value.table if isinstance(value, exp.Column) else ""
+                for alias, _table, tdef, _db in self.scopes[-1]:
+                    if tdef is None or qual and alias.lower() != qual.lower():
+                        continue
+                    for c in tdef.columns:
+                        name = names[k] if names and k < len(names) else c.name
+                        items.append(f"{self._column_ref(alias, c.name)} AS {_q(name)}")
+                        k += 1
+                continue
+            name = names[k] if names and k < len(names) else (
+                item.alias if isinstance(item, exp.Alias) else value.sql("mysql"))
+            items.append(f"{self.expr(value)} AS {_q(name)}")
+            k += 1
+        text = "select " + ("distinct " if node.args.get("distinct") else "") + ",".join(items)
+        source = node.args.get("from_") or node.args.get("from")
+        if source is not None:
+            text += " from " + self._from(source.this, node.args.get("joins") or [])
+        if node.args.get("where") is not None:
+            text += " where " + self.expr(node.args["where"].this)
+        if node.args.get("group") is not None:
+            text += " group by " + ",".join(self.expr(e) for e in node.args["group"].expressions)
+        if node.args.get("having") is not None:
+            text += " having " + self.expr(node.args["having"].this)
+        return text + self._tail(node)
+
+    def _tail(self, node: exp.Expression) -> str:
+        text = ""
+        order = node.args.get("order")
+        if order is not None:
+            parts = [self.expr(o.this) + (" desc" if o.args.get("desc") else "")
+                     for o in order.expressions]
+            text += " order by " + ",".join(parts)
+        limit = node.args.get("limit")
+        offset = node.args.get("offset")
+        if limit is not None:
+            count = self.expr(limit.expression if limit.expression is not None else limit.this)
+            text += " limit " + (f"{self.expr(offset.expression)},{count}" if offset is not None
+                                 else count)
+        return text
+
+    # tables
+    def _scope(self, node: exp.Select) -> list[tuple[str, str, TableDef | None, str]]:
+        out = []
+        for t in node.find_all(exp.Table):
+            if t.find_ancestor(exp.Select) is not node:
+                continue
+            db = t.db or self.database
+            tdef = self.s.table_def(db, t.name) if t.name and self.s is not None else None
+            out.append((t.alias or t.name, t.name, tdef, db))
+        out.extend((sub.alias, sub.alias, _derived(sub.this), "")
+                   for sub in node.find_all(exp.Subquery)
+                   if sub.find_ancestor(exp.Select) is node and sub.alias and
+                   isinstance(sub.parent, (exp.From, exp.Join)))
+        return out
+
+    def _table(self, node: exp.Expression) -> str:
+        if isinstance(node, exp.Subquery) and isinstance(node.this, exp.Table) and \
+                node.this.args.get("joins"):  # `from (a join b on(..))`, as views are printed
+            inner = node.this.copy()
+            joins = inner.args.pop("joins")
+            return self._from(inner, joins)
+        if isinstance(node, exp.Subquery):
+            return "(" + self.query(node.this) + ")" + (f" {_q(node.alias)}" if node.alias
+                                                         else "")
+        if isinstance(node, exp.Table):
+            db = node.db or self.database
+            text = f"{_q(db)}.{_q(node.name)}"
+            if node.alias:
+                text += f" {_q(node.alias)}"
+            return text
+        return node.sql("mysql")
+
+    def _from(self, first: exp.Expression, joins: list[exp.Join]) -> str:
+        text = self._table(first)
+        for j in joins:
+            side = (j.args.get("side") or "").lower()
+            word = f"{side} join" if side else "join"
+            right = self._table(j.this)
+            on = j.args.get("on")
+            while isinstance(on, exp.Paren):
+                on = on.this
+            cond = f" on({self.expr(on)})" if on is not None else ""
+            text = f"({text} {word} {right}{cond})"
+        return text
+
+    def _column_ref(self, alias: str, column: str) -> str:
+        for a, table, tdef, db in self.scopes[-1] if self.scopes else []:
+            if a == alias and tdef is not None and tdef.view is None and a == table and db:
+                return f"{_q(db)}.{_q(a)}.{_q(column)}"
+        return f"{_q(alias)}.{_q(column)}"
+
+    def _resolve(self, col: exp.Column) -> str:
+        name = col.name
+        if col.table:
+            return self._column_ref(col.table, name)
+        for scope in reversed(self.scopes):
+            for alias, _table, tdef, _db in scope:
+                if tdef is not None and tdef.column(name) is not None:
+                    saved = self.scopes
+                    self.scopes = [scope]
+                    try:
+                        return self._column_ref(alias, tdef.column(name).name)  # type: ignore[union-attr]
+                    finally:
+                        self.scopes = saved
+        return _q(name)
+
+    # expressions
+    def expr(self, e: exp.Expression) -> str:  # noqa: C901 - one case per node kind
+        if isinstance(e, exp.Column):
+            if isinstance(e.this, exp.Star):
+                return "*"
+            return self._resolve(e)
+        if isinstance(e, exp.Literal):
+            return _string(e.this) if e.is_string else e.this
+        if isinstance(e, exp.Null):
+            return "NULL"
+        if isinstance(e, exp.Boolean):
+            return "1" if e.this else "0"  # (after IS: true / false, see _is_operand)
+        if isinstance(e, exp.Paren):
+            return "(" + self.expr(e.this) + ")"
+        if isinstance(e, exp.Neg):
+            return "-" + self.expr(e.this)
+        if isinstance(e, exp.Not):
+            inner = e.this
+            if isinstance(inner, exp.Paren):
+                inner = inner.this
+            if isinstance(inner, exp.Like):
+                return f"{self.expr(inner.this)}  not like {self.expr(inner.expression)}"
+            if isinstance(inner, exp.In):
+                return self._in(inner, " not in ")
+            if isinstance(inner, exp.Between):
+                return (f"{self.expr(inner.this)} not between {self.expr(inner.args['low'])} "
+                        f"and {self.expr(inner.args['high'])}")
+            if isinstance(inner, exp.Is):
+                return f"{self.expr(inner.this)} is not {self._is_operand(inner.expression)}"
+            if isinstance(inner, exp.EQ):
+                return f"{self.expr(inner.this)} <> {self.expr(inner.expression)}"
+            if isinstance(inner, exp.Exists):
+                return "!" + self.expr(inner)
+            return "!(" + self.expr(inner) + ")"
+        if type(e) in _BINARY:
+            return f"{self.expr(e.this)} {_BINARY[type(e)]} {self.expr(e.expression)}"
+        if isinstance(e, exp.Is):
+            return f"{self.expr(e.this)} is {self._is_operand(e.expression)}"
+        if isinstance(e, exp.In):
+            return self._in(e, " in ")
+        if isinstance(e, exp.Between):
+            return (f"{self.expr(e.this)} between {self.expr(e.args['low'])} and "
+                    f"{self.expr(e.args['high'])}")
+        if isinstance(e, exp.Exists):
+            inner = e.this
+            text = self.query(inner if not isinstance(inner, exp.Subquery) else inner.this)
+            if " limit " not in text:
+                text += " limit 1"
+            return f"exists({text})"
+        if isinstance(e, exp.Subquery):
+            return "(" + self.query(e.this) + ")"
+        if isinstance(e, exp.Case):
+            parts = ["case"]
+            if e.this is not None:
+                parts.append(self.expr(e.this))
+            parts.extend(f"when {self.expr(w.this)} then {self.expr(w.args['true'])}"
+                         for w in e.args.get("ifs") or [])
+            if e.args.get("default") is not None:
+                parts.append("else " + self.expr(e.args["default"]))
+            return " ".join(parts) + " end"
+        if isinstance(e, exp.Count):
+            inner = e.this
+            if isinstance(inner, exp.Star) or inner is None:
+                return "count(0)"
+            if isinstance(inner, exp.Distinct):
+                return "count(distinct " + ",".join(self.expr(x) for x in inner.expressions) \
+                    + ")"
+            return f"count({self.expr(inner)})"
+        if isinstance(e, (exp.Func, exp.Anonymous)):
+            return self._function(e)
+        return e.sql("mysql")
+
+    def _is_operand(self, e: exp.Expression) -> str:
+        """IS NULL / IS TRUE: MariaDB prints the keyword in lower case there."""
+        return self.expr(e).lower() if isinstance(e, (exp.Null, exp.Boolean)) else self.expr(e)
+
+    def _in(self, e: exp.In, word: str) -> str:
+        query = e.args.get("query")
+        if query is not None:
+            inner = query.this if isinstance(query, exp.Subquery) else query
+            return f"{self.expr(e.this)}{word}({self.query(inner)})"
+        return f"{self.expr(e.this)}{word}({','.join(self.expr(x) for x in e.expressions)})"
+
+    def _function(self, e: exp.Expression) -> str:
+        if isinstance(e, exp.Anonymous):
+            name = str(e.this)
+            args = list(e.expressions)
+        else:
+            shown = e.sql("mysql")
+            if "(" not in shown:
+                return shown.lower()
+            name = shown.split("(", 1)[0]
+            args = []
+            for key in type(e).arg_types:
+                value = e.args.get(key)
+                if isinstance(value, list):
+                    args.extend(v for v in value if isinstance(v, exp.Expression))
+                elif isinstance(value, exp.Expression):
+                    args.append(value)
+        upper = name.upper()
+        if upper in ("CURRENT_TIMESTAMP", "NOW") and not args:
+            return "current_timestamp()"
+        low = _RENAMED.get(upper, name.lower())
+        return f"{low}(" + ",".join(self.expr(a) for a in args) + ")"
+
+
+def _derived(inner: exp.Expression) -> TableDef | None:
+    """A derived table's columns (names only), for qualifying references to them."""
+    from rampmeter.engine import types as T
+    from rampmeter.engine.sqlite.catalog import ColumnDef
+    from rampmeter.engine.sqlite.translate import leftmost_select
+    select = leftmost_select(inner)
+    if select is None:
+        return None
+    cols = [ColumnDef(x.alias_or_name, T.varchar(255)) for x in select.expressions
+            if x.alias_or_name]
+    return TableDef("", cols)

@@ -1,0 +1,166 @@
+"""AccountStore: the grant tables of one data directory, shared by every session; also the
+protocol's AccountLookup.
+
+Rules:
+- `tables` is the current snapshot (grants.py): sessions read it without a lock. `change(fn)`
+  runs fn on a copy under the writers' lock, writes the copy to the grant file (aclfile.py:
+  write, fsync, rename) and only then makes it current, so a change is on disk before anyone
+  can rely on it, and a failed write (disk full, read-only datadir) changes nothing and is the
+  client's 1026 error.
+- Listeners (the `mysql` database mirror, mysqldb.py) hear of every new snapshot, in order.
+- The caching_sha2 fast-path digests are kept in memory only, per account, and forgotten when
+  the account's authentication string changes or on FLUSH PRIVILEGES, exactly as MySQL's sha2
+  cache behaves.
+- --skip-grant-tables (`skip_grants`): every login succeeds without a password check, and no
+  privilege is checked, until FLUSH PRIVILEGES loads the file (`flush`) and turns both on.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import threading
+from collections.abc import Callable
+from typing import TypeVar
+
+from rampmeter import errors
+from rampmeter.errors import ServerError
+from rampmeter.protocol.auth import Credentials
+from rampmeter.session import aclfile
+from rampmeter.session.accounts import NATIVE, Account, check_auth_string
+from rampmeter.session.grants import GrantTables
+
+T = TypeVar("T")
+Listener = Callable[[GrantTables], None]
+
+
+class AccountStore:
+    def __init__(self, datadir: str | os.PathLike[str], *, skip_grant_tables: bool = False,
+                 log: logging.Logger | None = None) -> None:
+        self.path = aclfile.path_of(datadir)
+        self.log = log or logging.getLogger("rampmeter")
+        self._lock = threading.Lock()
+        self._fast_digests: dict[tuple[str, str], tuple[str, bytes]] = {}
+        self._listeners: list[Listener] = []
+        self.skip_grants = skip_grant_tables
+        if skip_grant_tables:
+            self.tables = self._read_leniently()
+        else:
+            self.tables = self._read()
+
+    # --- the file ----------------------------------------------------------------------------
+    def _read(self) -> GrantTables:
+        """The file's grants; a new file for a new data directory. DamagedGrantFile if bad."""
+        if not self.path.exists():
+            tables = aclfile.fresh()
+            aclfile.save(self.path, tables)
+            return tables
+        tables, warnings = aclfile.load(self.path)
+        for w in warnings:
+            self.log.warning("Grant file upgraded: %s", w)
+        if warnings:  # an upgraded file is written back in the current format at once
+            aclfile.save(self.path, tables)
+        return tables
+
+    def _read_leniently(self) -> GrantTables:
+        try:
+            return self._read()
+        except aclfile.DamagedGrantFile as exc:
+            self.log.error("%s (running with --skip-grant-tables: no privilege is checked)",
+                           exc)
+            return GrantTables()
+
+    def add_listener(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+        listener(self.tables)
+
+    def _publish(self, tables: GrantTables) -> None:
+        self.tables = tables
+        for listener in self._listeners:
+            try:
+                listener(tables)
+            except Exception:  # noqa: BLE001 - a mirror must not undo a committed change
+                self.log.exception("updating a view of the grant tables")
+
+    # --- changes -----------------------------------------------------------------------------
+    def change(self, fn: Callable[[GrantTables], T]) -> T:
+        """Apply fn to a copy of the grants, write it, make it current (module rules)."""
+        if self.skip_grants:
+            raise ServerError(errors.ER_OPTION_PREVENTS_STATEMENT, "--skip-grant-tables")
+        with self._lock:
+            new = self.tables.copy()
+            result = fn(new)
+            new.changed()
+            try:
+                aclfile.save(self.path, new)
+            except OSError as exc:
+                self.log.error("Could not write the grant file %s: %s", self.path, exc)
+                code = exc.errno or errno.EIO
+                raise ServerError(errors.ER_ERROR_ON_WRITE, str(self.path), code,
+                                  os.strerror(code)) from None
+            old = self.tables
+            self._forget_changed_digests(old, new)
+            self._publish(new)
+        return result
+
+    def _forget_changed_digests(self, old: GrantTables, new: GrantTables) -> None:
+        for key, (auth, _digest) in list(self._fast_digests.items()):
+            acct = new.accounts.get(key)
+            if acct is None or acct.auth_string != auth:
+                del self._fast_digests[key]
+
+    def flush(self) -> None:
+        """FLUSH PRIVILEGES: reload the file, forget the sha2 cache, end --skip-grant-tables."""
+        with self._lock:
+            try:
+                tables = self._read()
+            except aclfile.DamagedGrantFile as exc:
+                raise ServerError(errors.ER_UNKNOWN_ERROR,
+                                  message=f"FLUSH PRIVILEGES failed: {exc}") from None
+            except OSError as exc:
+                raise ServerError(errors.ER_UNKNOWN_ERROR,
+                                  message=f"FLUSH PRIVILEGES failed: {exc}") from None
+            tables.version = self.tables.version + 1
+            self._fast_digests.clear()
+            if self.skip_grants:
+                self.log.info("FLUSH PRIVILEGES: grant tables loaded, privileges are checked")
+            self.skip_grants = False
+            self._publish(tables)
+
+    # --- lookups -----------------------------------------------------------------------------
+    def find(self, user: str, host: str) -> Account | None:
+        """The account a client `user` from `host` logs in as (accounts.py rules)."""
+        return self.tables.login(user, host)
+
+    def exact(self, user: str, host: str) -> Account | None:
+        return self.tables.account(user, host)
+
+    def list(self) -> list[Account]:
+        return sorted(self.tables.users(), key=lambda a: (a.user, a.host))
+
+    def credentials(self, user: str, host: str) -> Credentials | None:
+        if self.skip_grants:
+            return Credentials(NATIVE, accept_any=True)
+        acct = self.find(user, host)
+        if acct is None:
+            return None
+        key, auth, plugin = acct.key, acct.auth_string, acct.plugin
+        native_hash = b""
+        if plugin == NATIVE and auth:
+            native_hash = bytes.fromhex(auth[1:])
+
+        def remember(digest: bytes) -> None:
+            current = self.tables.accounts.get(key)
+            if current is not None and current.auth_string == auth:
+                self._fast_digests[key] = (auth, digest)
+
+        cached = self._fast_digests.get(key)
+        return Credentials(
+            plugin=plugin,
+            native_hash=native_hash,
+            check_password=lambda pw: check_auth_string(plugin, auth, pw),
+            empty_password=auth == "",
+            fast_digest=cached[1] if cached is not None and cached[0] == auth else None,
+            remember_fast_digest=remember,
+        )

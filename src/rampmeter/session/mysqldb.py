@@ -1,0 +1,240 @@
+"""The `mysql` database: the grant tables as tools read them (mysql.user, mysql.db,
+mysql.tables_priv, mysql.columns_priv, mysql.roles_mapping, mysql.global_priv), kept equal to
+the grant file; and the (empty) log tables general_log and slow_log.
+
+Rules:
+- The grant file (aclfile.py) is the truth; these tables are its mirror, rewritten through the
+  engine after every change (AccountStore listener) and rebuilt at start, so a crash between
+  the file and the mirror heals at the next start. Their rows are privileges.py's bits spelled
+  as MariaDB 10.11 spells them: 'Y' / 'N' columns in mysql.user and mysql.db, SET values in
+  tables_priv / columns_priv, a JSON Priv in global_priv. mysql.user is a view in MariaDB; here
+  it is a table with the view's columns.
+- They are read-only for clients (required.py refuses writes with 1036): a write there would
+  be lost at the next change, and MariaDB's way of editing them by hand (then FLUSH PRIVILEGES)
+  is not offered; GRANT, REVOKE and the account statements are.
+- Reading them needs SELECT on them, like any table.
+- The mirror uses its own engine session with a system context; it never runs a client's SQL.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from contextlib import nullcontext
+from typing import Any
+
+from rampmeter.engine.base import Engine, EngineSession
+from rampmeter.session.accounts import SSL_TYPES, Account
+from rampmeter.session.grants import GrantTables
+from rampmeter.session.privileges import COL_ACLS, TABLE_SET_NAMES, P, set_text
+
+MYSQL = "mysql"
+
+_USER_PRIVS = ("Select", "Insert", "Update", "Delete", "Create", "Drop", "Reload", "Shutdown",
+               "Process", "File", "Grant", "References", "Index", "Alter", "Show_db", "Super",
+               "Create_tmp_table", "Lock_tables", "Execute", "Repl_slave", "Repl_client",
+               "Create_view", "Show_view", "Create_routine", "Alter_routine", "Create_user",
+               "Event", "Trigger", "Create_tablespace", "Delete_history")
+_DB_PRIVS = (("Select", P.SELECT), ("Insert", P.INSERT), ("Update", P.UPDATE),
+             ("Delete", P.DELETE), ("Create", P.CREATE), ("Drop", P.DROP), ("Grant", P.GRANT),
+             ("References", P.REFERENCES), ("Index", P.INDEX), ("Alter", P.ALTER),
+             ("Create_tmp_table", P.CREATE_TMP), ("Lock_tables", P.LOCK_TABLES),
+             ("Create_view", P.CREATE_VIEW), ("Show_view", P.SHOW_VIEW),
+             ("Create_routine", P.CREATE_PROC), ("Alter_routine", P.ALTER_PROC),
+             ("Execute", P.EXECUTE), ("Event", P.EVENT), ("Trigger", P.TRIGGER),
+             ("Delete_history", P.DELETE_HISTORY))
+_YN = "enum('N','Y') NOT NULL DEFAULT 'N'"
+_KEY = "Host char(255) NOT NULL DEFAULT '', "
+_TABLE_SET = "set(" + ",".join(f"'{n}'" for n in TABLE_SET_NAMES.values()) + ")"
+_COLUMN_SET = "set('Select','Insert','Update','References')"
+
+TABLES: dict[str, str] = {
+    "global_priv": _KEY + "User char(128) NOT NULL DEFAULT '', Priv longtext NOT NULL, "
+                   "PRIMARY KEY (Host, User)) COMMENT='Users and global privileges'",
+    "user": _KEY + "User char(128) NOT NULL DEFAULT '', Password longtext NOT NULL, " +
+            "".join(f"{p}_priv {_YN}, " for p in _USER_PRIVS) +
+            "ssl_type varchar(9) NOT NULL DEFAULT '', ssl_cipher longtext NOT NULL, "
+            "x509_issuer longtext NOT NULL, x509_subject longtext NOT NULL, "
+            "max_questions bigint unsigned NOT NULL DEFAULT 0, "
+            "max_updates bigint unsigned NOT NULL DEFAULT 0, "
+            "max_connections bigint unsigned NOT NULL DEFAULT 0, "
+            "max_user_connections bigint NOT NULL DEFAULT 0, plugin longtext NOT NULL, "
+            "authentication_string longtext NOT NULL, password_expired varchar(1) NOT NULL, "
+            "is_role varchar(1) NOT NULL, default_role longtext NOT NULL, "
+            "max_statement_time decimal(12,6) NOT NULL DEFAULT 0, "
+            "PRIMARY KEY (Host, User)) COMMENT='Users and global privileges'",
+    "db": _KEY + "Db char(64) NOT NULL DEFAULT '', User char(128) NOT NULL DEFAULT '', " +
+          "".join(f"{p}_priv {_YN}, " for p, _ in _DB_PRIVS) +
+          "PRIMARY KEY (Host, Db, User)) COMMENT='Database privileges'",
+    "tables_priv": _KEY + "Db char(64) NOT NULL DEFAULT '', User char(128) NOT NULL DEFAULT '', "
+                   "Table_name char(64) NOT NULL DEFAULT '', "
+                   "Grantor varchar(384) NOT NULL DEFAULT '', Timestamp timestamp NULL, "
+                   f"Table_priv {_TABLE_SET} NOT NULL DEFAULT '', "
+                   f"Column_priv {_COLUMN_SET} NOT NULL DEFAULT '', "
+                   "PRIMARY KEY (Host, Db, User, Table_name)) COMMENT='Table privileges'",
+    "columns_priv": _KEY + "Db char(64) NOT NULL DEFAULT '', "
+                    "User char(128) NOT NULL DEFAULT '', Table_name char(64) NOT NULL DEFAULT '', "
+                    "Column_name char(64) NOT NULL DEFAULT '', Timestamp timestamp NULL, "
+                    f"Column_priv {_COLUMN_SET} NOT NULL DEFAULT '', "
+                    "PRIMARY KEY (Host, Db, User, Table_name, Column_name)) "
+                    "COMMENT='Column privileges'",
+    "roles_mapping": _KEY + "User char(128) NOT NULL DEFAULT '', "
+                     "Role char(128) NOT NULL DEFAULT '', Admin_option " + _YN + ", "
+                     "UNIQUE KEY Host (Host, User, Role)) COMMENT='Granted roles'",
+    # The log tables, always empty (no general or slow log is kept): mariadb-dump
+    # --all-databases asks for their structure whatever SHOW TABLES says (issue 9).
+    "general_log": "event_time timestamp(6) NOT NULL DEFAULT current_timestamp(6) ON UPDATE "
+                   "current_timestamp(6), user_host mediumtext NOT NULL, "
+                   "thread_id bigint(21) unsigned NOT NULL, server_id int(10) unsigned NOT NULL, "
+                   "command_type varchar(64) NOT NULL, argument mediumtext NOT NULL) "
+                   "CHARSET=utf8mb3 COMMENT='General log'",
+    "slow_log": "start_time timestamp(6) NOT NULL DEFAULT current_timestamp(6) ON UPDATE "
+                "current_timestamp(6), user_host mediumtext NOT NULL, query_time time(6) NOT NULL, "
+                "lock_time time(6) NOT NULL, rows_sent bigint(20) unsigned NOT NULL, "
+                "rows_examined bigint(20) unsigned NOT NULL, db varchar(512) NOT NULL, "
+                "last_insert_id int(11) NOT NULL, insert_id int(11) NOT NULL, "
+                "server_id int(10) unsigned NOT NULL, sql_text mediumtext NOT NULL, "
+                "thread_id bigint(21) unsigned NOT NULL, rows_affected bigint(20) unsigned NOT NULL) "
+                "CHARSET=utf8mb3 COMMENT='Slow log'",
+}
+
+
+def _lit(value: Any) -> str:
+    if value is None:
+        return "NULL"
+    if isinstance(value, int):
+        return str(value)
+    text = str(value).replace("\\", "\\\\").replace("'", "''")
+    return f"'{text}'"
+
+
+def _yn(bits: int, bit: int) -> str:
+    return "Y" if bits & bit else "N"
+
+
+def _priv_json(a: Account) -> str:
+    """global_priv.Priv as MariaDB writes it."""
+    out: dict[str, Any] = {"access": a.access}
+    if a.is_role:
+        out["is_role"] = True
+    else:
+        out.update(plugin=a.plugin, authentication_string=a.auth_string)
+        if a.ssl_type:
+            out.update(ssl_type=SSL_TYPES.index(a.ssl_type), ssl_cipher=a.ssl_cipher,
+                       x509_issuer=a.x509_issuer, x509_subject=a.x509_subject)
+        for key in ("max_questions", "max_updates", "max_connections", "max_user_connections"):
+            if getattr(a, key):
+                out[key] = getattr(a, key)
+        if a.locked:
+            out["account_locked"] = True
+        if a.default_role:
+            out["default_role"] = a.default_role
+    return json.dumps(out, separators=(",", ":"))
+
+
+def rows(t: GrantTables) -> dict[str, list[tuple[Any, ...]]]:
+    """Every mirror table's rows for the grant snapshot `t`."""
+    accounts = sorted(t.accounts.values(), key=lambda a: (a.user, a.host))
+    out: dict[str, list[tuple[Any, ...]]] = {name: [] for name in TABLES}
+    for a in accounts:
+        out["global_priv"].append((a.host, a.user, _priv_json(a)))
+        password = a.auth_string if a.plugin == "mysql_native_password" else ""
+        out["user"].append((
+            a.host, a.user, password, *(_yn(a.access, 1 << i) for i in range(30)),
+            a.ssl_type, a.ssl_cipher, a.x509_issuer, a.x509_subject, a.max_questions,
+            a.max_updates, a.max_connections, a.max_user_connections,
+            "" if a.is_role else a.plugin, "" if a.is_role else a.auth_string, "N",
+            "Y" if a.is_role else "N", a.default_role, 0))
+    for d in t.dbs:
+        out["db"].append((d.host, d.db, d.user, *(_yn(d.access, bit) for _, bit in _DB_PRIVS)))
+    for g in t.tables.values():
+        out["tables_priv"].append((g.host, g.db, g.user, g.table, g.grantor, None,
+                                   set_text(g.access), set_text(g.column_access & COL_ACLS)))
+        for col, bits in g.columns.items():
+            out["columns_priv"].append((g.host, g.db, g.user, g.table, col, None,
+                                        set_text(bits & COL_ACLS)))
+    for r in t.roles:
+        out["roles_mapping"].append((r.host, r.user, r.role, "Y" if r.admin else "N"))
+    return out
+
+
+class _SystemContext:
+    """What the mirror's engine session may ask: nothing a client sets."""
+
+    connection_id = 0
+    user = "system@localhost"
+    current_user = "system@localhost"
+    row_count = -1
+    # (collation_connection, div_precision_increment, sql_select_limit): the defaults
+    translation = ("utf8mb4_general_ci", 4, 2**64 - 1)
+
+    def __init__(self, variables: Any) -> None:
+        self._variables = variables
+
+    def system_variable(self, name: str, scope: str | None = None) -> Any:
+        if name == "sql_mode":  # fixed: the literals below are written for this mode
+            return "STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION"
+        try:
+            return self._variables[name]
+        except KeyError:
+            return None
+
+    def user_variable(self, name: str) -> Any:
+        return None
+
+    def set_user_variable(self, name: str, value: Any) -> None:
+        pass
+
+    def virtual_table(self, schema: str, table: str) -> Any:
+        return None
+
+
+class MysqlMirror:
+    """An AccountStore listener: keeps the mysql database equal to each new snapshot."""
+
+    def __init__(self, engine: Engine, variables: Any, log: logging.Logger) -> None:
+        self._engine = engine
+        self._variables = variables
+        self._log = log
+        self._lock = threading.Lock()
+        self._session: EngineSession | None = None
+
+    def __call__(self, tables: GrantTables) -> None:
+        with self._lock:
+            session = self._session
+            if session is None:
+                session = self._create()
+            self._fill(session, tables)
+
+    def _create(self) -> EngineSession:
+        session = self._engine.open_session(_SystemContext(self._variables),
+                                            lambda reason: nullcontext())
+        if not self._engine.database_exists(MYSQL):
+            session.execute(f"CREATE DATABASE {MYSQL}")
+        for name, body in TABLES.items():  # the definitions of this version, whatever was there
+            session.execute(f"DROP TABLE IF EXISTS {MYSQL}.{name}")
+            session.execute(f"CREATE TABLE {MYSQL}.{name} ({body}")
+        self._session = session
+        return session
+
+    def _fill(self, session: EngineSession, tables: GrantTables) -> None:
+        data = rows(tables)
+        session.execute("BEGIN")
+        try:
+            for name, values in data.items():
+                session.execute(f"DELETE FROM {MYSQL}.{name}")
+                if values:
+                    body = ", ".join("(" + ", ".join(_lit(v) for v in row) + ")"
+                                     for row in values)
+                    session.execute(f"INSERT INTO {MYSQL}.{name} VALUES {body}")
+            session.execute("COMMIT")
+        except BaseException:
+            session.execute("ROLLBACK")
+            raise
+
+    def close(self) -> None:
+        with self._lock:
+            if self._session is not None:
+                self._session.close()
+                self._session = None

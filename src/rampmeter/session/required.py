@@ -1,0 +1,399 @@
+"""What a statement routed to the engine needs, checked before the engine runs it
+(privileges.py, "What a statement needs"; the statements the session answers itself check
+their own needs where they are answered: admin.py, grantsql.py, usersql.py, show.py).
+
+Rules:
+- DML (SELECT, INSERT, REPLACE, UPDATE, DELETE, WITH, DO, and EXPLAIN of them): the tables and
+  columns come from the engine's plan (EngineSession.access), so what is checked is exactly
+  what runs.
+- Schema statements, SHOW / DESCRIBE of tables, LOCK TABLES: the object names are read from
+  the statement's tokens (sql/reader.py). A name without a database is in the current one;
+  with no current database nothing is checked here and the engine answers 1046.
+- A session's own temporary tables need no privilege (MariaDB checks nothing on them), except
+  that creating a table of the same name is still CREATE on the database's table; a table read
+  through an SQL SECURITY INVOKER view is checked for the reader, and a denial is the view's
+  1356, as in MariaDB.
+- The `mysql` database is the grant tables' mirror (mysqldb.py): writing to it, or dropping or
+  altering it, is refused for every account, root included (1036 for a table, 1044 for the
+  database), because the grant file, not those tables, holds the grants.
+- `check` costs a session whose checks are off (root, --skip-grant-tables) one attribute test
+  and, for writes, a test for the word "mysql" in the statement.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from rampmeter import errors
+from rampmeter.engine.base import TableAccess
+from rampmeter.errors import ServerError
+from rampmeter.session.privileges import P, denied_db
+from rampmeter.session.security import TableNeed
+from rampmeter.sql.reader import Reader
+from rampmeter.sql.statement import Statement
+
+if TYPE_CHECKING:
+    from rampmeter.session.session import Session
+
+MYSQL = "mysql"
+_DML = frozenset({"SELECT", "INSERT", "REPLACE", "UPDATE", "DELETE", "WITH", "VALUES", "TABLE",
+                  "DO"})
+_WRITES = frozenset({"INSERT", "REPLACE", "UPDATE", "DELETE", "CREATE", "DROP", "ALTER",
+                     "RENAME", "TRUNCATE", "WITH", "LOCK", "OPTIMIZE", "REPAIR"})
+_MENTIONS_MYSQL = re.compile(r"\bmysql\b", re.IGNORECASE)
+_MAINTENANCE = {"ANALYZE": P.SELECT | P.INSERT, "OPTIMIZE": P.SELECT | P.INSERT,
+                "REPAIR": P.SELECT | P.INSERT, "CHECK": P.SELECT}
+
+
+def check(s: Session, stmt: Statement) -> None:
+    """Raise the MySQL error MariaDB gives when the session may not run `stmt`."""
+    sec = s.security
+    kind = stmt.kind
+    guard = kind in _WRITES and (s.database == MYSQL or _MENTIONS_MYSQL.search(stmt.shape))
+    if not guard and (sec is None or sec.unchecked):
+        return
+    found = needs(s, stmt)
+    if guard:
+        for need in found:
+            _refuse_mysql_writes(need)
+    if sec is None or sec.unchecked:
+        return
+    engine = s.engine
+    for need in found:
+        if need.table:
+            if not need.bits & P.CREATE and engine is not None and \
+                    engine.is_temporary(need.db, need.table):
+                continue  # the session's own temporary table: MariaDB checks nothing
+            try:
+                sec.check_table(need)
+            except ServerError as exc:
+                if need.via_view and exc.code in (1142, 1143):
+                    raise _invalid_view(need.via_view) from None
+                raise
+        elif need.bits:
+            sec.check_db(need.db, need.bits)
+        elif not sec.may_see_db(need.db):
+            raise denied_db(sec.priv_user, sec.priv_host, need.db)
+
+
+def _invalid_view(name: str) -> ServerError:
+    """MariaDB's answer when an SQL SECURITY INVOKER view reads what its reader may not."""
+    return ServerError(1356, message=f"View '{name}' references invalid table(s) or column(s) "
+                       "or function(s) or definer/invoker of view lack rights to use them",
+                       sqlstate="HY000")
+
+
+def _refuse_mysql_writes(need: TableNeed) -> None:
+    if need.db != MYSQL:
+        return
+    writes = P.INSERT | P.UPDATE | P.DELETE | P.CREATE | P.DROP | P.ALTER | P.INDEX
+    if not need.bits & writes and not any(bit & writes for bit, _ in need.columns):
+        return
+    if need.table:
+        raise ServerError(errors.ER_OPEN_AS_READONLY, need.table)
+    raise ServerError(errors.ER_DBACCESS_DENIED_ERROR, "", "", MYSQL,
+                      message=f"Access denied to database '{MYSQL}': it shows the grant "
+                              "tables and is read-only (use GRANT, REVOKE, CREATE USER...)")
+
+
+# --- needs ------------------------------------------------------------------------------------
+
+def needs(s: Session, stmt: Statement) -> list[TableNeed]:
+    kind = stmt.kind
+    if kind in _DML or kind == "(":
+        return dml_needs(s, stmt)
+    handler = _BY_KIND.get(kind)
+    if handler is None or not stmt.tokens:
+        return []
+    return list(handler(s, Reader(stmt, 1)))
+
+
+def dml_needs(s: Session, stmt: Statement) -> list[TableNeed]:
+    if s.engine is None:
+        return []
+    access = s.engine.access(stmt)
+    cached = _NEEDS.get(id(access))
+    if cached is not None and cached[0] is access:
+        return cached[1]
+    # a session's temporary tables are its own: MariaDB checks no privilege on them
+    found = [_table_need(a) for a in access if not a.temporary]
+    if len(_NEEDS) > 4096:
+        _NEEDS.clear()
+    _NEEDS[id(access)] = (access, found)
+    return found
+
+
+# The engine caches a shape's access tuple; its needs are kept beside it (by identity, the
+# tuple held so that its id is not reused).
+_NEEDS: dict[int, tuple[tuple[TableAccess, ...], list[TableNeed]]] = {}
+
+
+def _table_need(a: TableAccess) -> TableNeed:
+    bits = (P.SELECT if a.read else 0) | (P.INSERT if a.insert else 0) | \
+        (P.UPDATE if a.update else 0) | (P.DELETE if a.delete else 0)
+    columns: list[tuple[int, tuple[str, ...]]] = []
+    if a.insert and a.columns_inserted:
+        columns.append((P.INSERT, a.columns_inserted))
+    if a.upsert:
+        columns.append((P.UPDATE, tuple(dict.fromkeys(a.columns_inserted +
+                                                      a.columns_updated))))
+    elif a.columns_updated:
+        columns.append((P.UPDATE, a.columns_updated))
+    if a.columns_read:
+        columns.append((P.SELECT, a.columns_read))
+    return TableNeed(a.database, a.table, int(bits), tuple(columns), a.star,
+                     via_view=a.via_view)
+
+
+def _where(s: Session, db: str | None) -> str | None:
+    return db or s.database
+
+
+def _table(s: Session, r: Reader, bits: int, **kw: object) -> Iterator[TableNeed]:
+    db, name = r.qualified_name()
+    db = _where(s, db)
+    if db is not None:
+        yield TableNeed(db, name, bits, **kw)  # type: ignore[arg-type]
+
+
+def _names_after(r: Reader) -> list[tuple[str | None, str]]:
+    """a, db.b, c ...: the comma-separated table names that follow."""
+    out = [r.qualified_name()]
+    while r.accept(","):
+        out.append(r.qualified_name())
+    return out
+
+
+def _sub_select(s: Session, stmt: Statement, start: int) -> list[TableNeed]:
+    """The needs of the query that starts at token `start` (CREATE ... SELECT, a view)."""
+    toks = stmt.tokens or ()
+    for i in range(start, len(toks)):
+        if toks[i].kind == "word" and toks[i].text.upper() in ("SELECT", "WITH"):
+            text = stmt.text[toks[i].start:]
+            return dml_needs(s, s.scan(text))
+    return []
+
+
+# --- schema statements -------------------------------------------------------------------------
+
+def _create(s: Session, r: Reader) -> Iterator[TableNeed]:
+    or_replace = r.accept("OR", "REPLACE")
+    if r.accept_any("DATABASE", "SCHEMA"):
+        r.accept("IF", "NOT", "EXISTS")
+        yield TableNeed(r.name(), "", P.CREATE)
+        return
+    temporary = r.accept("TEMPORARY")
+    if r.accept("TABLE"):
+        r.accept("IF", "NOT", "EXISTS")
+        db, name = r.qualified_name()
+        db = _where(s, db)
+        if db is None:
+            return
+        if temporary:
+            yield TableNeed(db, "", P.CREATE_TMP)
+        else:
+            yield TableNeed(db, name, P.CREATE | (P.DROP if or_replace else 0))
+        if r.accept("LIKE") or r.accept("(", "LIKE"):
+            yield from _table(s, r, 0, any_privilege=True)
+            return
+        subquery = _sub_select(s, r.stmt, r.i)
+        if subquery and not temporary:
+            yield TableNeed(db, name, P.INSERT)
+        yield from subquery
+        return
+    r.accept_any("UNIQUE", "FULLTEXT", "SPATIAL")
+    if r.accept("INDEX"):
+        while not r.done and not r.at("ON"):
+            r.next()
+        if r.accept("ON"):
+            yield from _table(s, r, P.INDEX)
+        return
+    yield from _view(s, r, or_replace)
+
+
+def _view(s: Session, r: Reader, or_replace: bool) -> Iterator[TableNeed]:
+    """CREATE [ALGORITHM=..] [DEFINER=..] [SQL SECURITY ..] VIEW v ... AS SELECT."""
+    while not r.done and not r.at("VIEW"):
+        r.next()
+    if not r.accept("VIEW"):
+        if s.database is not None:  # CREATE of something else: CREATE on the database
+            yield TableNeed(s.database, "", P.CREATE)
+        return
+    r.accept("IF", "NOT", "EXISTS")
+    db, name = r.qualified_name()
+    db = _where(s, db)
+    if db is None:
+        return
+    yield TableNeed(db, name, P.CREATE_VIEW | (P.DROP if or_replace else 0))
+    yield from _sub_select(s, r.stmt, r.i)
+
+
+def _drop(s: Session, r: Reader) -> Iterator[TableNeed]:
+    if r.accept_any("DATABASE", "SCHEMA"):
+        r.accept("IF", "EXISTS")
+        yield TableNeed(r.name(), "", P.DROP)
+        return
+    temporary = r.accept("TEMPORARY")
+    if r.accept_any("TABLE", "TABLES", "VIEW"):
+        r.accept("IF", "EXISTS")
+        if temporary:
+            return  # a session's temporary tables are its own (MariaDB checks nothing)
+        for db, name in _names_after(r):
+            db = _where(s, db)
+            if db is not None:
+                yield TableNeed(db, name, P.DROP)
+        return
+    if r.accept("INDEX"):
+        r.name()
+        if r.accept("ON"):
+            yield from _table(s, r, P.INDEX)
+        return
+    if s.database is not None:
+        yield TableNeed(s.database, "", P.DROP)
+
+
+def _alter(s: Session, r: Reader) -> Iterator[TableNeed]:
+    r.accept("ONLINE")
+    r.accept("IGNORE")
+    if r.accept_any("DATABASE", "SCHEMA"):
+        name = r.name() if not r.done and r.peek_word() not in (
+            "CHARACTER", "CHARSET", "COLLATE", "DEFAULT", "COMMENT", "UPGRADE") else s.database
+        if name is not None:
+            yield TableNeed(name, "", P.ALTER)
+        return
+    if not r.accept("TABLE"):
+        yield from _view(s, r, True)
+        return
+    db, name = r.qualified_name()
+    db = _where(s, db)
+    if db is None:
+        return
+    new = _alter_rename_target(r)
+    if new is None:
+        yield TableNeed(db, name, P.ALTER)
+        return
+    yield TableNeed(db, name, P.ALTER | P.DROP)
+    new_db, new_name = new
+    yield TableNeed(new_db or db, new_name, P.CREATE | P.INSERT)
+
+
+def _alter_rename_target(r: Reader) -> tuple[str | None, str] | None:
+    """`RENAME [TO | AS] name` among ALTER TABLE's actions (not RENAME COLUMN / INDEX / KEY)."""
+    depth = 0
+    while not r.done:
+        t = r.next()
+        if t.text == "(":
+            depth += 1
+        elif t.text == ")":
+            depth -= 1
+        elif depth == 0 and t.kind == "word" and t.text.upper() == "RENAME" and \
+                r.peek_word() not in ("COLUMN", "INDEX", "KEY"):
+            r.accept_any("TO", "AS")
+            return r.qualified_name()
+    return None
+
+
+def _rename(s: Session, r: Reader) -> Iterator[TableNeed]:
+    if not r.accept_any("TABLE", "TABLES"):
+        return
+    while True:
+        db, old = r.qualified_name()
+        r.expect("TO")
+        new_db, new = r.qualified_name()
+        db, new_db = _where(s, db), _where(s, new_db)
+        if db is not None:
+            yield TableNeed(db, old, P.ALTER | P.DROP)
+        if new_db is not None:
+            yield TableNeed(new_db, new, P.CREATE | P.INSERT)
+        if not r.accept(","):
+            return
+
+
+def _truncate(s: Session, r: Reader) -> Iterator[TableNeed]:
+    r.accept("TABLE")
+    yield from _table(s, r, P.DROP)
+
+
+def _maintenance(s: Session, r: Reader) -> Iterator[TableNeed]:
+    bits = _MAINTENANCE[r.stmt.kind]
+    r.accept_any("NO_WRITE_TO_BINLOG", "LOCAL")
+    if not r.accept_any("TABLE", "TABLES"):
+        return
+    for db, name in _names_after(r):
+        db = _where(s, db)
+        if db is not None:
+            yield TableNeed(db, name, int(bits))
+
+
+def _lock(s: Session, r: Reader) -> Iterator[TableNeed]:
+    if not r.accept_any("TABLE", "TABLES"):
+        return
+    while not r.done:
+        db, name = r.qualified_name()
+        db = _where(s, db)
+        if db is not None:
+            yield TableNeed(db, "", P.LOCK_TABLES)
+            yield TableNeed(db, name, P.SELECT)
+        while not r.done and not r.at(","):
+            r.next()
+        r.accept(",")
+
+
+# --- SHOW / DESCRIBE / EXPLAIN ------------------------------------------------------------------
+
+def _show(s: Session, r: Reader) -> Iterator[TableNeed]:
+    r.accept("FULL")
+    r.accept("EXTENDED")
+    r.accept("FULL")
+    if r.accept("TABLES") or r.accept("TABLE", "STATUS"):
+        db = r.name() if r.accept_any("FROM", "IN") else s.database
+        if db is not None:
+            yield TableNeed(db, "")
+        return
+    if r.accept_any("COLUMNS", "FIELDS", "INDEX", "INDEXES", "KEYS"):
+        r.accept_any("FROM", "IN")
+        db, name = r.qualified_name()
+        if r.accept_any("FROM", "IN"):
+            db = r.name()
+        db = _where(s, db)
+        if db is not None:
+            yield TableNeed(db, name, any_privilege=True)
+        return
+    if r.accept("CREATE"):
+        if r.accept("TABLE"):
+            yield from _table(s, r, 0, any_privilege=True, command="SHOW")
+        elif r.accept("VIEW"):
+            yield from _table(s, r, P.SHOW_VIEW)
+        elif r.accept_any("DATABASE", "SCHEMA"):
+            r.accept("IF", "NOT", "EXISTS")
+            yield TableNeed(r.name(), "")
+
+
+def _describe(s: Session, r: Reader) -> Iterator[TableNeed]:
+    if r.peek_word() in ("SELECT", "INSERT", "UPDATE", "DELETE", "REPLACE", "WITH",
+                         "EXTENDED", "PARTITIONS", "FORMAT", "ANALYZE") or r.at("("):
+        if r.accept("FORMAT"):
+            r.accept("=")
+            r.next()
+        r.accept_any("EXTENDED", "PARTITIONS", "ANALYZE")
+        inner = s.scan(r.rest_text())
+        if inner.is_dml:
+            yield from dml_needs(s, inner)
+        return
+    yield from _table(s, r, 0, any_privilege=True)
+
+
+_BY_KIND = {
+    "CREATE": _create, "DROP": _drop, "ALTER": _alter, "RENAME": _rename,
+    "TRUNCATE": _truncate, "ANALYZE": _maintenance, "OPTIMIZE": _maintenance,
+    "REPAIR": _maintenance, "CHECK": _maintenance, "LOCK": _lock, "SHOW": _show,
+    "DESCRIBE": _describe, "DESC": _describe, "EXPLAIN": _describe,
+}
+# Statement kinds routed to the engine that need no privilege: transaction control and the
+# statements that only touch the session's own state. tests/unit check that every kind the
+# engine answers is in one of these two tables, so no new statement runs unchecked.
+NO_PRIVILEGE = frozenset({"BEGIN", "START", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE",
+                          "UNLOCK", "XA", "HELP"})
+CHECKED = frozenset(_BY_KIND) | _DML

@@ -1,0 +1,219 @@
+"""SHOW GRANTS [FOR account | role | CURRENT_USER] and SHOW CREATE USER, as MariaDB 10.11
+prints them (measured with the mariadb client).
+
+Rules:
+- Lines, in order: the roles granted to the account ("GRANT `r` TO `u`@`h` [WITH ADMIN
+  OPTION]"), the global line (ALL PRIVILEGES / USAGE / the list, then IDENTIFIED BY PASSWORD
+  '*hash' or IDENTIFIED VIA plugin USING '...', REQUIRE ..., WITH GRANT OPTION and the limits),
+  the database lines (in acl_get order), the table lines (table privileges and column lists in
+  privilege order: "SELECT (`a`), INSERT, UPDATE (`b`)"), then SET DEFAULT ROLE.
+- SHOW GRANTS without FOR also lists the active role's grants and those of the roles granted
+  to it; SHOW GRANTS FOR a role lists the role's and those of the roles granted to it;
+  FOR CURRENT_USER lists the account only.
+- Another account's grants need SELECT on the mysql database (1044), and so do a role's unless
+  it is the active role (measured: a granted but inactive role is 1044 too). An account with no
+  such row is 1141.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rampmeter import errors
+from rampmeter.engine.base import ResultSet
+from rampmeter.errors import ServerError
+from rampmeter.protocol.columns import text_column
+from rampmeter.session.accounts import NATIVE, Account, account_shown
+from rampmeter.session.grants import GrantTables
+from rampmeter.session.privileges import (
+    BITS_IN_ORDER,
+    COL_ACLS,
+    DB_ACLS,
+    GLOBAL_ACLS,
+    NAMES,
+    TABLE_ACLS,
+    P,
+    names,
+    quote_ident,
+)
+from rampmeter.session.usersql import read_account, require_mysql_db
+from rampmeter.sql.reader import Reader
+from rampmeter.sql.statement import Statement
+
+if TYPE_CHECKING:
+    from rampmeter.session.session import Session
+
+_LIMIT_WORDS = (("max_questions", "MAX_QUERIES_PER_HOUR"),
+                ("max_updates", "MAX_UPDATES_PER_HOUR"),
+                ("max_connections", "MAX_CONNECTIONS_PER_HOUR"),
+                ("max_user_connections", "MAX_USER_CONNECTIONS"))
+
+
+def _quote_string(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _privilege_list(bits: int, level_all: int) -> str:
+    bits &= level_all & ~P.GRANT
+    if not bits:
+        return "USAGE"
+    if bits == level_all & ~P.GRANT:
+        return "ALL PRIVILEGES"
+    return ", ".join(names(bits))
+
+
+def identified(acct: Account) -> str:
+    if not acct.auth_string:
+        return "" if acct.plugin == NATIVE else f" IDENTIFIED VIA {acct.plugin}"
+    if acct.plugin == NATIVE:
+        return f" IDENTIFIED BY PASSWORD {_quote_string(acct.auth_string)}"
+    return f" IDENTIFIED VIA {acct.plugin} USING {_quote_string(acct.auth_string)}"
+
+
+def require(acct: Account) -> str:
+    if acct.ssl_type == "ANY":
+        return " REQUIRE SSL"
+    if acct.ssl_type == "X509":
+        return " REQUIRE X509"
+    if acct.ssl_type == "SPECIFIED":
+        parts = [f"{word} {_quote_string(value)}" for word, value in (
+            ("ISSUER", acct.x509_issuer), ("SUBJECT", acct.x509_subject),
+            ("CIPHER", acct.ssl_cipher)) if value]
+        return " REQUIRE " + " ".join(parts)
+    return ""
+
+
+def limits(acct: Account) -> str:
+    return "".join(f" {word} {getattr(acct, key)}" for key, word in _LIMIT_WORDS
+                   if getattr(acct, key))
+
+
+def global_line(acct: Account) -> str:
+    who = acct.shown()
+    line = f"GRANT {_privilege_list(acct.access, GLOBAL_ACLS)} ON *.* TO {who}"
+    if not acct.is_role:
+        line += identified(acct) + require(acct)
+    lim = "" if acct.is_role else limits(acct)
+    if acct.access & P.GRANT:
+        line += " WITH GRANT OPTION" + lim
+    elif lim:
+        line += " WITH" + lim
+    return line
+
+
+def _table_privileges(access: int, columns: dict[str, int]) -> str:
+    if access & TABLE_ACLS & ~P.GRANT == TABLE_ACLS & ~P.GRANT and not columns:
+        return "ALL PRIVILEGES"
+    parts = []
+    for bit in BITS_IN_ORDER:
+        if bit == P.GRANT or not bit & TABLE_ACLS:
+            continue
+        if access & bit:
+            parts.append(NAMES[bit])
+        cols = [c for c, b in columns.items() if b & bit] if bit & COL_ACLS else []
+        if cols:
+            parts.append(f"{NAMES[bit]} (" + ", ".join(quote_ident(c) for c in cols) + ")")
+    return ", ".join(parts) or "USAGE"
+
+
+def own_lines(t: GrantTables, acct: Account) -> list[str]:
+    """The lines of one account or role, without its default role."""
+    who = acct.shown()
+    host = "" if acct.is_role else acct.host
+    lines = [f"GRANT {quote_ident(rg.role)} TO {who}" +
+             (" WITH ADMIN OPTION" if rg.admin else "")
+             for rg in t.granted_roles(acct.user, host)]
+    lines.append(global_line(acct))
+    dbs, tables = t.rows_of(acct.user, host)
+    lines += [f"GRANT {_privilege_list(d.access, DB_ACLS)} ON {quote_ident(d.db)}.* TO {who}" +
+              (" WITH GRANT OPTION" if d.access & P.GRANT else "") for d in dbs]
+    lines += [f"GRANT {_table_privileges(g.access, g.columns)} ON "
+              f"{quote_ident(g.db)}.{quote_ident(g.table)} TO {who}" +
+              (" WITH GRANT OPTION" if g.access & P.GRANT else "") for g in tables]
+    return lines
+
+
+def _role_lines(t: GrantTables, role: str | None, *, skip: str | None = None) -> list[str]:
+    out: list[str] = []
+    if not role:
+        return out
+    order = [role] + sorted(t.role_closure(role) - {role})
+    for name in order:
+        if name == skip:
+            continue
+        acct = t.role(name)
+        if acct is not None:
+            out.extend(own_lines(t, acct))
+    return out
+
+
+def show_grants(s: Session, r: Reader) -> ResultSet:
+    """r is past GRANTS."""
+    t = s.ctx.accounts.tables
+    sec = s.security
+    if r.done:
+        return _for_account(s, t, sec.priv_user if sec else s.user,
+                            sec.priv_host if sec else s.account_host,
+                            active_role=sec.role if sec else None)
+    r.expect("FOR")
+    if r.at("CURRENT_USER"):
+        user, host, _ = read_account(s, r)
+        r.end()
+        return _for_account(s, t, user, host, active_role=None)
+    user, host, given = read_account(s, r)
+    r.end()
+    if not given and t.role(user) is not None:
+        return _for_role(s, t, user)
+    if sec is not None and (user, host.lower()) != (sec.priv_user, sec.priv_host.lower()):
+        require_mysql_db(s, P.SELECT)
+    return _for_account(s, t, user, host, active_role=None)
+
+
+def _for_account(s: Session, t: GrantTables, user: str, host: str, *,
+                 active_role: str | None) -> ResultSet:
+    acct = t.account(user, host)
+    if acct is None or acct.is_role:
+        if s.ctx.accounts.skip_grants:
+            return _result(f"{user}@{host}", [f"GRANT ALL PRIVILEGES ON *.* TO "
+                                               f"{account_shown(user, host)} WITH GRANT OPTION"])
+        raise ServerError(errors.ER_NONEXISTING_GRANT, user, host)
+    lines = own_lines(t, acct) + _role_lines(t, active_role)
+    if acct.default_role:
+        lines.append(f"SET DEFAULT ROLE {quote_ident(acct.default_role)} FOR {acct.shown()}")
+    return _result(f"{user}@{host}", lines)
+
+
+def _for_role(s: Session, t: GrantTables, role: str) -> ResultSet:
+    sec = s.security
+    if sec is not None and role != sec.role:  # the active role's own grants need nothing
+        require_mysql_db(s, P.SELECT)
+    return _result(role, _role_lines(t, role))
+
+
+def _result(who: str, lines: list[str]) -> ResultSet:
+    return ResultSet([text_column(f"Grants for {who}", length=1024)], [(x,) for x in lines])
+
+
+def show_create_user(s: Session, r: Reader) -> ResultSet:
+    """SHOW CREATE USER account (r is past USER)."""
+    user, host, _ = read_account(s, r)
+    r.end()
+    sec = s.security
+    if sec is not None and (user, host.lower()) != (sec.priv_user, sec.priv_host.lower()):
+        require_mysql_db(s, P.SELECT)
+    acct = s.ctx.accounts.tables.account(user, host)
+    if acct is None or acct.is_role:
+        raise ServerError(errors.ER_CANNOT_USER, "SHOW CREATE USER", f"'{user}'@'{host}'")
+    line = f"CREATE USER {acct.shown()}" + identified(acct) + require(acct)
+    lim = limits(acct)
+    if lim:
+        line += " WITH" + lim
+    if acct.locked:
+        line += " ACCOUNT LOCK"
+    return ResultSet([text_column(f"CREATE USER for {user}@{host}", length=1024)], [(line,)])
+
+
+def grants_statement(s: Session, stmt: Statement) -> ResultSet:
+    r = Reader(stmt, 1)
+    r.expect("GRANTS")
+    return show_grants(s, r)

@@ -1,0 +1,127 @@
+"""Prepared statements in SQL text: PREPARE name FROM 'text' | @var, EXECUTE name [USING a, b],
+DEALLOCATE | DROP PREPARE name, EXECUTE IMMEDIATE.
+
+Rules (MariaDB 10.11, measured):
+- A name is the session's, case-insensitive; PREPARE of a taken name replaces the statement.
+  The text is any statement, with `?` markers; it is scanned and prepared exactly as
+  COM_STMT_PREPARE prepares it (statements.prepare), so what fails there fails here, with the
+  same error. PREPARE answers OK with "Statement prepared".
+- EXECUTE ... USING takes one value per marker: a user variable (its value, NULL when unset), a
+  literal, or any expression (evaluated by the engine as SELECT expr). A different count is
+  1210; an unknown name is 1243 (for EXECUTE and DEALLOCATE PREPARE alike).
+- EXECUTE IMMEDIATE expr [USING ...] (mariadb-dump --system=users ends with one): the text is
+  a literal, a user variable or an expression (CONCAT(...)) evaluated by the engine; it is
+  prepared and executed at once, and named nowhere.
+- The statements go with the session: COM_CHANGE_USER and COM_RESET_CONNECTION drop them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rampmeter.engine.base import Result, UpdateCount
+from rampmeter.errors import ServerError
+from rampmeter.session import statements
+from rampmeter.session.admin import _split_commas, _uservar_name, _value, syntax_error, unquote
+from rampmeter.sql.lexer import Token
+from rampmeter.sql.statement import Statement
+
+if TYPE_CHECKING:
+    from rampmeter.session.session import Session
+
+_NAME = ("word", "qident")
+
+
+def _name(stmt: Statement, toks: list[Token], i: int) -> str:
+    if i >= len(toks) or toks[i].kind not in _NAME:
+        raise syntax_error(stmt.text, toks[i].start if i < len(toks) else None)
+    return unquote(toks[i].text)
+
+
+def _unknown(name: str, verb: str) -> ServerError:
+    return ServerError(1243, message=f"Unknown prepared statement handler ({name}) given to "
+                       f"{verb}", sqlstate="HY000")
+
+
+def prepare(s: Session, stmt: Statement) -> Result:
+    toks = list(stmt.tokens or ())
+    name = _name(stmt, toks, 1)
+    if len(toks) != 4 or toks[2].upper != "FROM":
+        raise syntax_error(stmt.text, toks[min(2, len(toks) - 1)].start)
+    source = toks[3]
+    if source.kind == "str":
+        text = unquote(source.text)
+    elif source.kind == "uservar":
+        value = s.user_variable(_uservar_name(source.text))
+        text = value.decode("utf-8", "surrogateescape") if isinstance(value, bytes) else \
+            "NULL" if value is None else str(value)
+    else:
+        raise syntax_error(stmt.text, source.start)
+    inner = s.scan(text, client_params=True)
+    prepared = statements.prepare(s, inner)
+    old = s.sql_prepared.pop(name.lower(), None)
+    if old is not None and s.engine is not None:
+        s.engine.close_prepared(old)
+    s.sql_prepared[name.lower()] = prepared
+    return UpdateCount(info="Statement prepared")
+
+
+def execute(s: Session, stmt: Statement) -> Result:
+    toks = list(stmt.tokens or ())
+    if len(toks) > 2 and toks[1].upper == "IMMEDIATE" and toks[1].kind == "word":
+        return _immediate(s, stmt, toks)
+    name = _name(stmt, toks, 1)
+    prepared = s.sql_prepared.get(name.lower())
+    if prepared is None:
+        raise _unknown(name, "EXECUTE")
+    return _run(s, stmt, prepared, toks[2:])
+
+
+def _immediate(s: Session, stmt: Statement, toks: list[Token]) -> Result:
+    using = next((k for k, t in enumerate(toks) if k > 2 and t.upper == "USING" and
+                  t.kind == "word"), len(toks))
+    source = toks[2:using]
+    if len(source) == 1 and source[0].kind == "uservar":
+        value = s.user_variable(_uservar_name(source[0].text))
+    else:
+        value = _value(s, stmt.text, source)
+    if value is None:
+        raise syntax_error(stmt.text, source[0].start)
+    text = value.decode("utf-8", "surrogateescape") if isinstance(value, bytes) else str(value)
+    prepared = statements.prepare(s, s.scan(text, client_params=True))
+    try:
+        return _run(s, stmt, prepared, toks[using:])
+    finally:
+        if s.engine is not None and not isinstance(prepared.handle, tuple):
+            s.engine.close_prepared(prepared)
+
+
+def _run(s: Session, stmt: Statement, prepared: Any, rest: list[Token]) -> Result:
+    toks = rest
+    params: list[Any] = []
+    if toks:
+        if toks[0].upper != "USING" or len(toks) == 1:
+            raise syntax_error(stmt.text, toks[0].start)
+        for part in _split_commas(toks[1:]):
+            if not part:
+                raise syntax_error(stmt.text)
+            if len(part) == 1 and part[0].kind == "uservar":
+                params.append(s.user_variable(_uservar_name(part[0].text)))
+            else:
+                params.append(_value(s, stmt.text, part))
+    if len(params) != prepared.param_count:
+        raise ServerError(1210, message="Incorrect arguments to EXECUTE", sqlstate="HY000")
+    return statements.execute_prepared(s, prepared, params)
+
+
+def deallocate(s: Session, stmt: Statement) -> Result:
+    toks = list(stmt.tokens or ())
+    if len(toks) != 3 or toks[1].upper != "PREPARE":
+        raise syntax_error(stmt.text, toks[1].start if len(toks) > 1 else None)
+    name = _name(stmt, toks, 2)
+    prepared = s.sql_prepared.pop(name.lower(), None)
+    if prepared is None:
+        raise _unknown(name, "DEALLOCATE PREPARE")
+    if s.engine is not None:
+        s.engine.close_prepared(prepared)
+    return UpdateCount()

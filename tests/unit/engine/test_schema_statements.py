@@ -1,0 +1,126 @@
+"""Temporary tables, views, CREATE TABLE ... LIKE / SELECT, multi-table UPDATE / DELETE and ALTER
+TABLE in the engine alone: what is cheaper to prove here than through a server (sessions and
+their plans kept apart, a handle's temporary tables gone with it). tests/compat compares the
+same statements with MariaDB."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rampmeter.engine.sqlite import SqliteSession
+
+from .conftest import fails, rows, scalar, update
+
+Open = Callable[..., SqliteSession]
+
+
+def test_temporary_table_is_the_sessions_own(open_session: Open) -> None:
+    a = open_session(1)
+    a.execute("CREATE DATABASE db")
+    a.use("db")
+    b = open_session(2, database="db")
+    a.execute("CREATE TABLE t (x int)")
+    update(a, "INSERT INTO t VALUES (1)")
+    assert rows(b.execute("SELECT x FROM t")) == [(1,)]  # b's plan for this shape is cached
+    a.execute("CREATE TEMPORARY TABLE t (y varchar(5))")
+    update(a, "INSERT INTO t VALUES ('tmp')")
+    assert rows(a.execute("SELECT * FROM t")) == [("tmp",)]
+    assert rows(b.execute("SELECT x FROM t")) == [(1,)]  # same shape, b's own plan
+    assert rows(b.execute("SELECT * FROM t")) == [(1,)]
+    fails(b, "DROP TEMPORARY TABLE t", 1051)
+    assert a.list_tables() == ["t"]  # SHOW TABLES does not list temporary tables
+    a.execute("DROP TABLE t")  # the temporary one
+    assert rows(a.execute("SELECT * FROM t")) == [(1,)]
+
+
+def test_temporary_table_goes_with_its_session(open_session: Open) -> None:
+    a = open_session(1)
+    a.execute("CREATE DATABASE db")
+    a.use("db")
+    a.execute("CREATE TEMPORARY TABLE tmp (x int primary key)")
+    update(a, "INSERT INTO tmp VALUES (1), (2)")
+    assert update(a, "UPDATE tmp SET x = x + 10").affected_rows == 2
+    a.close()
+    b = open_session(2, database="db")
+    fails(b, "SELECT * FROM tmp", 1146)
+
+
+def test_temporary_table_ddl(session: SqliteSession) -> None:
+    session.execute("CREATE TEMPORARY TABLE tt (a int)")
+    session.execute("ALTER TABLE tt ADD b varchar(3) DEFAULT 'x'")
+    session.execute("CREATE INDEX ia ON tt (a)")
+    update(session, "INSERT INTO tt (a) VALUES (1)")
+    text = str(rows(session.execute("SHOW CREATE TABLE tt"))[0][1])
+    assert text.startswith("CREATE TEMPORARY TABLE `tt` (")
+    assert "KEY `ia` (`a`)" in text
+    session.execute("RENAME TABLE tt TO tt2")
+    assert rows(session.execute("SELECT a, b FROM tt2")) == [(1, "x")]
+    session.execute("TRUNCATE TABLE tt2")
+    assert scalar(session, "SELECT COUNT(*) FROM tt2") == 0
+    fails(session, "CREATE TEMPORARY TABLE fk (a int, FOREIGN KEY (a) REFERENCES tt2 (a))",
+          1005)
+
+
+def test_view_reads_and_follows_its_tables(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE src (id int primary key, a varchar(10))")
+    update(session, "INSERT INTO src VALUES (1, 'x'), (2, 'y')")
+    session.execute("CREATE VIEW v AS SELECT id, a, 'lit' AS l FROM src WHERE id > 1")
+    assert rows(session.execute("SELECT * FROM v")) == [(2, "y", "lit")]
+    update(session, "INSERT INTO src VALUES (3, 'z')")
+    assert rows(session.execute("SELECT a FROM v ORDER BY a DESC")) == [("z",), ("y",)]
+    session.execute("CREATE VIEW w AS SELECT a FROM v WHERE a <> 'z'")  # a view of a view
+    assert rows(session.execute("SELECT * FROM w")) == [("y",)]
+    session.execute("CREATE DATABASE other")
+    assert rows(session.execute("SELECT COUNT(*) FROM db.w JOIN db.src USING (a)")) == [(1,)]
+    fails(session, "INSERT INTO v VALUES (9, 'q', 'l')", 1235)
+    session.execute("DROP TABLE src")
+    fails(session, "SELECT * FROM v", 1356)
+
+
+def test_view_columns_are_fixed_when_created(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE src (id int, a int)")
+    update(session, "INSERT INTO src VALUES (1, 2)")
+    session.execute("CREATE VIEW v AS SELECT * FROM src")
+    session.execute("ALTER TABLE src ADD b int DEFAULT 7")
+    assert rows(session.execute("SELECT * FROM v")) == [(1, 2)]
+    text = str(rows(session.execute("SHOW CREATE VIEW v"))[0][1])
+    assert text.endswith("VIEW `v` AS select `src`.`id` AS `id`,`src`.`a` AS `a` from `src`")
+
+
+def test_create_table_select_undone_when_rows_fail(session: SqliteSession) -> None:
+    fails(session, "CREATE TABLE c (PRIMARY KEY (x)) SELECT 1 AS x UNION ALL SELECT 1", 1062)
+    assert session.list_tables() == []
+    result = update(session, "CREATE TABLE c SELECT 1 AS x UNION ALL SELECT 2")
+    assert (result.affected_rows, result.info) == (2, "Records: 2  Duplicates: 0  Warnings: 0")
+
+
+def test_multi_table_update_counts_each_table(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE a (id int primary key, v int)")
+    session.execute("CREATE TABLE b (id int primary key, aid int, x int)")
+    update(session, "INSERT INTO a VALUES (1, 10), (2, 20)")
+    update(session, "INSERT INTO b VALUES (1, 1, 100), (2, 1, 200), (3, 2, 20)")
+    result = update(session, "UPDATE a JOIN b ON a.id = b.aid SET a.v = b.x, b.x = 0")
+    assert result.info == "Rows matched: 5  Changed: 4  Warnings: 0"
+    assert rows(session.execute("SELECT v FROM a ORDER BY id")) == [(100,), (20,)]
+    assert update(session, "DELETE a, b FROM a JOIN b ON a.id = b.aid").affected_rows == 5
+
+
+def test_alter_keeps_rows_counter_and_foreign_keys(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE p (id int primary key)")
+    session.execute("CREATE TABLE c (id int auto_increment primary key, pid int, "
+                    "FOREIGN KEY (pid) REFERENCES p (id))")
+    update(session, "INSERT INTO p VALUES (1)")
+    update(session, "INSERT INTO c (pid) VALUES (1), (1)")
+    update(session, "DELETE FROM c WHERE id = 2")
+    update(session, "ALTER TABLE c ADD note varchar(5) NOT NULL FIRST")
+    update(session, "INSERT INTO c (note, pid) VALUES ('n', 1)")
+    assert rows(session.execute("SELECT note, id, pid FROM c ORDER BY id")) == \
+        [("", 1, 1), ("n", 3, 1)]  # the counter survived the rebuild
+    fails(session, "INSERT INTO c (note, pid) VALUES ('n', 5)", 1452)  # and the constraint  # and so did the constraint
+
+
+def test_reset_drops_temporary_tables(session: SqliteSession) -> None:
+    session.execute("CREATE TEMPORARY TABLE tt (a int)")
+    session.reset()
+    session.use("db")
+    fails(session, "SELECT * FROM tt", 1146)
