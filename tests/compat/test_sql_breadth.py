@@ -72,3 +72,67 @@ def test_database_default_character_set(compat, driver):
         f"SHOW CREATE DATABASE {db}",
         f"DROP DATABASE {db}",
     ], ("rows", "error", "warnings"))
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_exact_numbers_and_big_unsigned_variables(compat, driver):
+    compat.check(driver, [
+        "SELECT TRUNCATE(99.999999999999999999999999999999999999, 49), "
+        "TRUNCATE(1.99999999999999999999, 5), ROUND(123456789012345678901234.5)",
+        "SELECT @@max_join_size, @@max_join_size = 18446744073709551615",
+        "SET @x = @@max_join_size", "SELECT @x > 0",
+        "SELECT CHARSET(DATABASE()), COLLATION(USER()), CHARSET(VERSION())",
+        "CREATE TABLE cd (a INT, b VARCHAR(5))",
+        "INSERT INTO cd VALUES (1,'a'),(1,'a'),(1,'b'),(NULL,'c'),(2,NULL),(2,'a')",
+        "SELECT COUNT(DISTINCT a, b), COUNT(DISTINCT 1, NULL) FROM cd",
+        "SELECT a, COUNT(DISTINCT a, b) FROM cd GROUP BY a ORDER BY a",
+        "SET time_zone = '+00:00'",
+        "UPDATE cd SET b = '09:26' WHERE b = 'c'",
+        "SELECT UNIX_TIMESTAMP(CONCAT('1998-09-16 ', b)), UNIX_TIMESTAMP('1998-09-16 09:26:00'),"
+        " UNIX_TIMESTAMP(19980916) FROM cd "
+        "WHERE a IS NULL",
+        "DROP TABLE cd",
+    ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_statement_forms_the_suite_uses(compat, driver):
+    compat.check(driver, [
+        "CREATE TABLE ai (a INT PRIMARY KEY AUTO_INCREMENT, b DATE)",
+        "INSERT INTO ai VALUES (0, '2002-05-01'), (0, '2002-05-01'), (0, '2002-05-01')",
+        "SELECT * FROM ai ORDER BY a",
+        "DELETE FROM ai ORDER BY a",
+        "RENAME TABLE ai TO ai",
+        "DELETE FROM ai WHERE a = 2 RETURNING MAX(b)",
+        "RENAME DATABASE d1 TO d2",
+        "CREATE TABLE st (a INT, b INT)", "INSERT INTO st VALUES (1, 2), (3, 4)",
+        "CREATE TABLE st2 (a INT, b INT)",
+        "INSERT INTO st2 SELECT st.* FROM st JOIN st AS u",
+        "SELECT * FROM st2 ORDER BY a",
+        "CREATE INDEX i1 ON st (a)", "CREATE OR REPLACE INDEX i1 ON st (a, b)",
+        "SHOW CREATE TABLE st",
+        "CREATE OR REPLACE INDEX IF NOT EXISTS i1 ON st (a)",
+        "CREATE TABLE en (a ENUM(' ', 'a', 'b ') NOT NULL DEFAULT 'b ')",
+        "SHOW CREATE TABLE en",
+        "CREATE TABLE se (id SERIAL, b INT)", "SHOW CREATE TABLE se",
+        "INSERT INTO se (b) VALUES (5), (6)", "INSERT INTO se VALUES (0, 7)",
+        "SELECT * FROM se ORDER BY id", "INSERT INTO se VALUES (1, 9)",
+        "DROP TABLE ai, st, st2, en, se",
+    ], CHECKS)
+
+
+def test_expression_columns_have_no_original_name(compat):
+    from tests.compat.tools import connect
+    seen = {}
+    for target in ("mariadb", "rampmeter"):
+        conn = connect(compat.endpoint(target), compat.db)
+        try:
+            with conn.cursor() as cur:
+                cur.execute("CREATE TABLE oc (a INT)")
+                cur.execute("SELECT 1, 'x', a, a + 1 AS s, CONCAT(a, 'y') FROM oc")
+                seen[target] = [(f.name, f.org_name, f.scale if f.type_code == 253 else None)
+                                for f in cur._result.fields]
+                cur.execute("DROP TABLE oc")
+        finally:
+            conn.close()
+    assert seen["rampmeter"] == seen["mariadb"]

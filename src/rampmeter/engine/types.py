@@ -442,8 +442,8 @@ def make_type(name: str, args: list[str], *, unsigned: bool = False, zerofill: b
             name = _blob_for(nums[0], _maxlen(csname), "text")
         members: tuple[str, ...] = ()
         width: int | None = None
-        if name in ("enum", "set"):
-            members = tuple(args)
+        if name in ("enum", "set"):  # MariaDB drops a member's trailing spaces
+            members = tuple(a.rstrip(" ") for a in args) if csname != "binary" else tuple(args)
         elif name in ("char", "varchar"):
             width = nums[0] if nums else (1 if name == "char" else None)
             if name == "varchar" and width is None:

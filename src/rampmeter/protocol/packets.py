@@ -235,10 +235,10 @@ def column_definition(col: Column, field_list: bool = False, codec: str = "utf-8
         out += lenenc_str(col.table)
         out += lenenc_str(col.org_table or col.table)
         out += lenenc_str(col.name)
-        out += lenenc_str(col.org_name or col.name)
+        out += lenenc_str(col.name if col.org_name is None else col.org_name)
     else:  # names in the results' character set
         for text in (col.schema, col.table, col.org_table or col.table, col.name,
-                     col.org_name or col.name):
+                     col.name if col.org_name is None else col.org_name):
             out += lenenc_bytes(encode_text(text, codec))
     out += b"\x0c"
     out += struct.pack("<HIBHB", col.charset & 0xFFFF, min(col.length, 0xFFFFFFFF),

@@ -62,7 +62,7 @@ def create(s: SqliteSession, stmt: Statement) -> Result:
     unique = r.accept("UNIQUE")
     kind = r.accept_any("FULLTEXT", "SPATIAL")
     if r.accept("INDEX"):
-        return _create_index(s, r, unique, kind)
+        return _create_index(s, r, unique, kind, or_replace)
     if r.at("VIEW") or r.at("ALGORITHM") or r.at("DEFINER") or r.at("SQL"):
         return views.create(s, r, or_replace=or_replace)
     raise ServerError(errors.ER_NOT_SUPPORTED_YET, " ".join(stmt.words[:3]))
@@ -104,8 +104,12 @@ def _shown(name: str) -> str:
     return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
-def _create_index(s: SqliteSession, r: Reader, unique: bool, kind: str) -> Result:
+def _create_index(s: SqliteSession, r: Reader, unique: bool, kind: str,
+                  or_replace: bool = False) -> Result:
     if_not_exists = r.accept("IF", "NOT", "EXISTS")
+    if if_not_exists and or_replace:
+        raise ServerError(1221, message="Incorrect usage of OR REPLACE and IF NOT EXISTS",
+                          sqlstate="HY000")
     iname = r.name()
     if r.accept("USING"):
         r.next()
@@ -114,12 +118,15 @@ def _create_index(s: SqliteSession, r: Reader, unique: bool, kind: str) -> Resul
     key = KeySpec("UNIQUE" if unique else kind or "KEY", iname)
     read_key_columns(r, key)
     schema, tdef = s.existing_table(db, table)
-    if any(i.name.lower() == iname.lower() for i in tdef.indexes):
+    replaced = or_replace and any(i.name.lower() == iname.lower() for i in tdef.indexes)
+    if not replaced and any(i.name.lower() == iname.lower() for i in tdef.indexes):
         if if_not_exists:
             return UpdateCount(warnings=[Warning_("Note", errors.ER_DUP_KEYNAME,
                                                   f"Duplicate key name '{iname}'")])
         raise ServerError(errors.ER_DUP_KEYNAME, iname)
     new = catalog.copy_table(tdef)
+    if replaced:  # CREATE OR REPLACE INDEX: the old one goes first
+        new.indexes = [i for i in new.indexes if i.name.lower() != iname.lower()]
     keys.assemble(new, keys.existing(new) + [keys.NewKey(
         iname, key.columns, unique, key.prefixes, key.desc,
         kind if kind in ("FULLTEXT", "SPATIAL") else "", key.comment)])
@@ -315,7 +322,7 @@ def rename(s: SqliteSession, stmt: Statement) -> Result:
     r = Reader(stmt)
     r.expect("RENAME")
     if not r.accept_any("TABLE", "TABLES"):
-        raise ServerError(errors.ER_NOT_SUPPORTED_YET, " ".join(stmt.words[:2]))
+        raise r.error()  # RENAME DATABASE is gone from MariaDB's grammar: 1064 there too
     pairs = []
     while True:
         db, old = r.qualified_name()

@@ -28,6 +28,7 @@ from rampmeter.engine.sqlite.catalog import (
     ColumnDef,
     Default,
     TableDef,
+    auto_keyed_alone,
     check_value_default,
 )
 from rampmeter.engine.types import parse_type
@@ -96,6 +97,9 @@ def read_type(r: Reader, table_charset: str = "utf8mb4",  # noqa: ANN201 - SqlTy
               table_collation: str | None = None):
     """The data type at the reader, up to the first column attribute."""
     start = r.i
+    if r.at("SERIAL") and r.peek_word(1) != "DEFAULT":  # BIGINT UNSIGNED NOT NULL
+        r.i += 1                                        # AUTO_INCREMENT UNIQUE (read_column)
+        return parse_type("bigint unsigned", table_charset, table_collation)
     depth = 0
     while not r.done:
         t = r.peek()
@@ -519,7 +523,7 @@ def build_table(name: str, columns: list[ColumnSpec], keys_: list[KeySpec],
             i.columns[:1] == [a.name] for i in indexes if not i.kind)
         if not keyed:
             raise ServerError(errors.ER_WRONG_AUTO_KEY)
-        if tdef.primary != [a.name]:
+        if not auto_keyed_alone(tdef, a.name):
             raise ServerError(errors.ER_NOT_SUPPORTED_YET,
                               "AUTO_INCREMENT on a column that is not the whole PRIMARY KEY")
         a.nullable = False

@@ -21,6 +21,7 @@ Rules:
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import sqlite3
 from collections.abc import Callable, Sequence
@@ -159,6 +160,16 @@ def _is_zero(value: Any) -> bool:
     if isinstance(value, str):
         return value.strip() in ("0", "0.0", "")
     return False
+
+
+_STRING_WIRE = frozenset({0x0F, 0xF9, 0xFA, 0xFB, 0xFC, 0xFD, 0xFE})
+
+
+def _expression(col: Column) -> Column:
+    """An expression's column: a string one says 39 decimals (MariaDB's NOT_FIXED_DEC)."""
+    if col.type in _STRING_WIRE and col.decimals == 0:
+        return dataclasses.replace(col, decimals=39)
+    return col
 
 
 def sqlite_value(v: Any) -> Any:
@@ -571,17 +582,19 @@ def result_set(plan: Plan, stmt: Statement, description: Any, rows: list[Any]) -
         if o.literal_slot is not None and o.literal_slot < len(stmt.slots):
             slot = o.literal_slot
             t = literal_type(stmt.slots[slot], text=stmt.names[slot][:1] == "s")
-            columns.append(t.column(name, flags=(0x81 if t.is_numeric else 0x1) | o.flags))
+            columns.append(_expression(t.column(name, flags=(0x81 if t.is_numeric else 0x1)
+                                                | o.flags, org_name="")))
         elif o.sql_type is not None:
             columns.append(o.sql_type.column(name, flags=o.flags, table=o.table,
                                              schema=o.schema, org_name=o.org_name)
-                           if o.org_table else o.sql_type.column(name, flags=o.flags))
+                           if o.org_table else _expression(
+                               o.sql_type.column(name, flags=o.flags, org_name="")))
             if o.org_table:
                 col = columns[-1]
                 columns[-1] = col.named(name, table=o.table, schema=o.schema,
                                         org_name=o.org_name, org_table=o.org_table)
         else:
-            columns.append(column_for_values(name, (r[i] for r in rows)))
+            columns.append(_expression(column_for_values(name, (r[i] for r in rows)).named(name)))
         if o.load is not None:
             loaders.append((i, o.load))
     if loaders and rows:

@@ -77,8 +77,22 @@ def _library_call(node: exp.Anonymous, typer: Typer) -> None:
         if len(args) == 1:
             args.append(exp.Literal.number(0))
         args.append(_text(number_kind(typer.infer(args[0]))))
+    if name == "UNIX_TIMESTAMP" and len(args) == 1 and args[0].find(exp.Column) is not None:
+        t = typer.infer(args[0])  # a string read per row: MariaDB answers with 6 decimals
+        if t is None or t.is_string:
+            args.append(exp.Literal.number(6))
+    args = [_exact(a) for a in args]
     node.set("this", fn.sqlite_name)
     node.set("expressions", args)
+
+
+def _exact(arg: exp.Expression) -> exp.Expression:
+    """A decimal literal with more digits than a double keeps goes to the function as its
+    text (SQLite would read it as a REAL); the library reads numbers from text exactly."""
+    if isinstance(arg, exp.Literal) and not arg.is_string and \
+            sum(c.isdigit() for c in arg.name) > 15 and "e" not in arg.name.lower():
+        return exp.Literal.string(arg.name)
+    return arg
 
 
 def raise_count(name: str) -> None:

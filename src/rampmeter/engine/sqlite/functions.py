@@ -30,7 +30,7 @@ from rampmeter.engine.base import SessionContext, WaitHook, WaitReason
 from rampmeter.engine.locks import LockTable, WaitAborted
 from rampmeter.engine.sqlite import funclib, functions_cast
 from rampmeter.engine.sqlite.functions_time import session_now
-from rampmeter.engine.values import parse_number
+from rampmeter.engine.values import big_unsigned, parse_number
 from rampmeter.errors import ServerError
 from rampmeter.sql import charsets
 from rampmeter.sql.lexer import shown_bytes
@@ -154,6 +154,7 @@ def _hash(algorithm: str) -> Callable[[Any], Any]:
 
 
 _U64 = (1 << 64) - 1
+_I64 = (1 << 63) - 1
 
 
 def _u64(v: Any) -> int:
@@ -362,10 +363,14 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         value = host.context.system_variable(name, scope)
         if isinstance(value, Decimal):  # a DOUBLE variable (typed with 6 decimals: infer.py)
             return float(value)
+        if isinstance(value, int) and value > _I64:  # BIGINT UNSIGNED (max_join_size, ...)
+            return big_unsigned(value)
         return int(value) if isinstance(value, bool) else value
 
     def uservar(name: str) -> Any:
         value = host.context.user_variable(name)
+        if type(value) is int and value > _I64:  # its digits: the type is not known here
+            return str(value)
         if isinstance(value, Decimal):
             return int(value) if value == value.to_integral_value() and \
                 abs(value) < 2**63 else float(value)
@@ -387,6 +392,10 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         return 0
 
     def setvar(name: str, value: Any) -> Any:
+        if isinstance(value, str) and value[:1] == "~" and value[1:].isdigit():
+            # an unsigned value above BIGINT's (values.big_unsigned)
+            host.context.set_user_variable(name, int(value[1:]))
+            return value
         host.context.set_user_variable(name, value)
         return value
 

@@ -15,7 +15,7 @@ Rules:
 from __future__ import annotations
 
 import math
-from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
 from typing import Any
 
 from rampmeter.engine import types as T
@@ -24,6 +24,7 @@ from rampmeter.engine.types import SqlType
 
 _MAX = 0x3FFFFFFF
 _U64 = (1 << 64) - 1
+_EXACT_DIGITS = 130   # enough for DECIMAL(65, 38) and its intermediate results
 
 
 def _number(v: Any) -> Any:
@@ -100,12 +101,13 @@ def _round(v: Any, places: Any, kind: str, truncate: bool) -> Any:
         return float(n * f if d < 0 else n / f)
     mode = ROUND_DOWN if truncate else ROUND_HALF_UP
     dec = Decimal(repr(x)) if isinstance(x, float) else Decimal(x)
-    if d >= 0:
-        q = dec.quantize(Decimal(1).scaleb(-min(d, 30)), mode)
-        return str(q) if kind == "d" else int(q)
-    unit = Decimal(1).scaleb(-d)
-    q = (dec / unit).to_integral_value(mode) * unit
-    return str(int(q)) if kind == "d" else int(q)
+    with localcontext(prec=_EXACT_DIGITS):  # 65 digits and a scale of 38 (MariaDB's limits)
+        if d >= 0:
+            q = dec.quantize(Decimal(1).scaleb(-min(d, 38)), mode)
+            return str(q) if kind == "d" else int(q)
+        unit = Decimal(1).scaleb(-max(d, -_EXACT_DIGITS))
+        q = (dec / unit).to_integral_value(mode) * unit
+        return str(int(q)) if kind == "d" else int(q)
 
 
 @sqlfunction("ROUND", (1, 2), _rounded_type)

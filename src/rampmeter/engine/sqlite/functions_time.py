@@ -551,7 +551,9 @@ def extract(host: Any, unit: Any, v: Any) -> Any:
 
 # --- the clock and the epoch ---------------------------------------------------------------------
 @sqlfunction("UNIX_TIMESTAMP", (0, 1), None, host=True, deterministic=False)
-def unix_timestamp(host: Any, v: Any = ...) -> Any:
+def unix_timestamp(host: Any, v: Any = ..., digits: Any = None) -> Any:
+    """`digits`: the fractional digits to show whatever the value has (funcmap adds 6 for a
+    string column, as MariaDB types it); else those of the value."""
     if v is ...:
         return int(timezones.unix_seconds(host.statement_utc()))
     if v is None:
@@ -567,8 +569,9 @@ def unix_timestamp(host: Any, v: Any = ...) -> Any:
     if not timezones.EPOCH <= utc <= timezones.TIMESTAMP_MAX:
         return None
     base = int(timezones.unix_seconds(utc))
-    if m.fsp:
-        return f"{base}.{m.micro:06d}"[: len(str(base)) + 1 + m.fsp]
+    fsp = m.fsp if digits is None else int(digits)
+    if fsp:
+        return f"{base}.{m.micro:06d}"[: len(str(base)) + 1 + fsp]
     return base
 
 

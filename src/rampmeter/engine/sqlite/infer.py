@@ -273,6 +273,9 @@ class Typer:
             return self._infer(e.expression)
         if isinstance(e, exp.SessionParameter):
             return _sysvar_type(e.name)
+        if isinstance(e, (exp.CurrentSchema, exp.CurrentVersion, exp.CurrentUser)):
+            return _ANON[{"CurrentSchema": "DATABASE", "CurrentVersion": "VERSION",
+                          "CurrentUser": "CURRENT_USER"}[type(e).__name__]]
         return None
 
     def _window(self, f: exp.Expression) -> SqlType | None:
@@ -297,11 +300,14 @@ class Typer:
 
 def _sysvar_type(name: str) -> SqlType | None:
     """@@name of a DOUBLE variable (timestamp, max_statement_time, long_query_time...) is a
-    DOUBLE shown with 6 decimals, as MariaDB returns it."""
+    DOUBLE shown with 6 decimals, as MariaDB returns it; one whose values pass BIGINT's range
+    is BIGINT UNSIGNED."""
     from rampmeter.config.options import Kind, lookup
     opt = lookup(name)
     if opt is not None and opt.kind is Kind.DOUBLE:
         return SqlType("double", 23, 6)
+    if opt is not None and opt.kind is Kind.INT and (opt.maximum or 0) >= 1 << 63:
+        return SqlType("bigint", 20, unsigned=True)  # max_join_size, sql_select_limit, ...
     return None
 
 
@@ -346,16 +352,21 @@ def _placeholder_type(name: str) -> SqlType | None:
     return None
 
 
+def _SYSTEM_NAME(chars: int) -> SqlType:  # noqa: N802
+    return T.varchar(chars, "utf8mb3")
+
+
 _ANON = {
     "RM_BIN2NUM": T.UBIGINT,  # a hex or bit literal used as a number
     "CHAR_LENGTH": _INT10, "OCTET_LENGTH": _INT10, "MICROSECOND": T.BIGINT, "LAST_INSERT_ID": T.UBIGINT,
     "CONNECTION_ID": T.UBIGINT, "ROW_COUNT": T.BIGINT, "FOUND_ROWS": T.BIGINT,
     "SLEEP": _BOOL, "GET_LOCK": _BOOL, "RELEASE_LOCK": _BOOL, "IS_FREE_LOCK": _BOOL,
     "IS_USED_LOCK": T.UBIGINT, "RELEASE_ALL_LOCKS": T.BIGINT,
-    "DATABASE": T.varchar(64), "SCHEMA": T.varchar(64), "USER": T.varchar(141),
-    "CURRENT_USER": T.varchar(141), "SYSTEM_USER": T.varchar(141),
-    "SESSION_USER": T.varchar(141), "VERSION": T.varchar(64), "UUID": T.varchar(36),
-    "MD5": T.varchar(32), "SHA1": T.varchar(40), "UNIX_TIMESTAMP": T.BIGINT,
+    # names of the server's objects are utf8mb3 strings in MariaDB (system_charset_info)
+    "DATABASE": _SYSTEM_NAME(64), "SCHEMA": _SYSTEM_NAME(64), "USER": _SYSTEM_NAME(141),
+    "CURRENT_USER": _SYSTEM_NAME(141), "SYSTEM_USER": _SYSTEM_NAME(141),
+    "SESSION_USER": _SYSTEM_NAME(141), "VERSION": _SYSTEM_NAME(64), "UUID": T.varchar(36),
+    "MD5": T.varchar(32), "SHA1": T.varchar(40),
     "NOW": T.DATETIME, "SYSDATE": T.DATETIME, "LOCALTIMESTAMP": T.DATETIME,
     "UTC_TIMESTAMP": T.DATETIME, "CURDATE": T.DATE, "CURTIME": T.TIME,
     "FROM_UNIXTIME": T.DATETIME, "BENCHMARK": T.BIGINT, "STRCMP": T.BIGINT,
@@ -379,10 +390,37 @@ def library_type(typer: Typer, name: str, args: list[exp.Expression]) -> SqlType
         return None
     if name in ("DATE_ADD", "DATE_SUB", "ADDDATE", "SUBDATE", "TIMESTAMPADD"):
         return _date_add_type(typer, name, args)
+    if name == "UNIX_TIMESTAMP":
+        return _unix_timestamp_type(typer, args)
     if name in ("ADDTIME", "SUBTIME") and args:
         t = typer.infer(args[0])
         return t if t is not None and t.is_temporal else T.varchar(26)
     return fn.result_type([typer.infer(a) for a in args])
+
+
+def _unix_timestamp_type(typer: Typer, args: list[exp.Expression]) -> SqlType | None:
+    """BIGINT, or a DECIMAL with the argument's fractional digits: a temporal column's fsp, 6
+    for a string read per row (funcmap.py passes that 6 to the function). A constant string's
+    digits are its own ('... 09:26:00.12' has 2): the value is not in the statement's shape,
+    so the type is the value's (None here)."""
+    if not args:
+        return T.BIGINT
+    arg = args[0]
+    digits = 0
+    if isinstance(arg, exp.Placeholder) or isinstance(arg, exp.Literal) and arg.is_string:
+        return None
+    if isinstance(arg, exp.Literal):
+        text = arg.name
+        digits = len(text.rsplit(".", 1)[1]) if "." in text else 0
+    else:
+        t = typer.infer(arg)
+        if t is None or t.is_string:
+            digits = 6 if arg.find(exp.Column) is not None else 0
+        elif t.is_temporal:
+            digits = t.fsp or 0
+        elif t.is_decimal:
+            digits = t.scale or 0
+    return T.decimal(17, min(digits, 6)) if digits else T.BIGINT
 
 
 def _date_add_type(typer: Typer, name: str, args: list[exp.Expression]) -> SqlType | None:

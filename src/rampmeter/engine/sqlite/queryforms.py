@@ -13,6 +13,10 @@ Rules:
 - VALUES (..), (..) as a statement is SQLite's VALUES; its columns are named after the first
   row's items, as MariaDB names them (translate does the naming from Statement.items).
 - INSERT INTO t VALUES () inserts the columns' defaults (the column list is empty).
+- COUNT(DISTINCT a, b, ...) counts the distinct rows of values none of which is NULL: SQLite
+  counts one value, so the values are packed into one (json_array keeps their types apart).
+- UPDATE / DELETE ... ORDER BY without LIMIT: the order changes nothing MariaDB shows, and
+  SQLite refuses it, so it is dropped.
 """
 
 from __future__ import annotations
@@ -31,6 +35,9 @@ def rewrite(tree: exp.Expression) -> exp.Expression:
             _check_typed_literal(node)
         if isinstance(node, exp.Anonymous) and node.name.upper() == "ROW":
             node.replace(exp.Tuple(expressions=list(node.expressions)))
+        elif isinstance(node, exp.Count) and isinstance(node.this, exp.Distinct) and \
+                len(node.this.expressions) > 1:
+            _count_distinct_rows(node.this)
         elif isinstance(node, exp.Select) and node.args.get("having") is not None and \
                 not node.args.get("group"):
             _having_as_where(node)
@@ -40,11 +47,21 @@ def rewrite(tree: exp.Expression) -> exp.Expression:
                 operand = node.args.get(key)
                 if isinstance(operand, exp.Subquery):
                     node.set(key, _operand(operand))
+    if isinstance(tree, (exp.Update, exp.Delete)) and tree.args.get("order") is not None \
+            and tree.args.get("limit") is None:
+        tree.set("order", None)
     while isinstance(tree, exp.Subquery) and not tree.alias and not any(
             tree.args.get(k) for k in ("order", "limit", "offset")):
         tree = tree.this
         tree.parent = None
     return tree
+
+
+def _count_distinct_rows(distinct: exp.Distinct) -> None:
+    items = list(distinct.expressions)
+    any_null = exp.or_(*(exp.Is(this=i.copy(), expression=exp.Null()) for i in items))
+    packed = exp.Anonymous(this="json_array", expressions=items)
+    distinct.set("expressions", [exp.If(this=any_null, true=exp.Null(), false=packed)])
 
 
 def _check_typed_literal(node: exp.Cast) -> None:

@@ -845,11 +845,11 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
     elif isinstance(source, (exp.Select, exp.Union, exp.Subquery)):
         select = _leftmost_select(source)
         if select is not None:
-            if len(select.expressions) != len(cols) and not any(
-                    isinstance(x, exp.Star) for x in select.expressions):
+            starred = any(isinstance(x, exp.Star) or isinstance(x, exp.Column) and
+                          isinstance(x.this, exp.Star) for x in select.expressions)
+            if len(select.expressions) != len(cols) and not starred:
                 raise ServerError(errors.ER_WRONG_VALUE_COUNT_ON_ROW, 1)
-            if not any(isinstance(x, exp.Star) or isinstance(x, exp.Column) and
-                       isinstance(x.this, exp.Star) for x in select.expressions):
+            if not starred:
                 new = []
                 for x, c in zip(select.expressions, cols):
                     plan.casts.append((c, 0))
