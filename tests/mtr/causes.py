@@ -35,6 +35,9 @@ OWNERS = {
     "result differs": "engine SQL",
     "result metadata differs": "engine SQL",
     "accounts and privileges": "privileges (issue 10)",
+    "mysql grant tables are read-only": "privileges (issue 10): the mysql tables mirror the "
+                                        "grant file",
+    "AUTO_INCREMENT beside another key": "engine SQL",
     "server output differs": "engine SQL",
     "views": "schema statements",
     "CREATE TABLE ... SELECT / LIKE": "schema statements",
@@ -207,6 +210,8 @@ def _by_code(code: int, message: str, query: str) -> str:
             return "mysql schema"
         if "information_schema" in message.lower():
             return "information_schema"
+    if code == 1036 and re.search(r"\bmysql\.", query, re.IGNORECASE):
+        return "mysql grant tables are read-only"
     if code in (1115, 1273, 1253) or (code == 1231 and "character_set" in message):
         return f"character set or collation missing: {_quoted(message)}"
     if code == 1235:
@@ -230,6 +235,7 @@ _UNSUPPORTED: tuple[tuple[str, str], ...] = (
     (r"EVENT", "events and scheduler"), (r"spatial", "spatial types"),
     (r"multi-table", "multi-table UPDATE / DELETE"), (r"FULLTEXT", "full-text search"),
     (r"partition", "partitioning"), (r"PREPARE|EXECUTE|DEALLOCATE", "PREPARE ... FROM / EXECUTE"),
+    (r"AUTO_INCREMENT on a column", "AUTO_INCREMENT beside another key"),
 )
 _PRIVILEGE_ERRORS = frozenset({1044, 1045, 1133, 1141, 1142, 1143, 1211, 1227, 1370, 1396,
                                1410, 1698, 4084})

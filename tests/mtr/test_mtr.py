@@ -65,6 +65,9 @@ def test_fast_subset_passes_on_rampmeter(tmp_path: Path) -> None:
      "EXPLAIN / ANALYZE plans"),
     ({"status": "fail", "statement": "insert into t values (1000);", "expected": "Warnings:",
       "actual": "select * from t;"}, "warnings differ: missing"),
+    ({"status": "fail", "error": "query 'truncate table mysql.global_priv' failed: "
+      "ER_OPEN_AS_READONLY (1036): Table 'global_priv' is read only"},
+     "mysql grant tables are read-only"),
 ])
 def test_causes_are_classified_mechanically(outcome: dict[str, object], cause: str) -> None:
     assert causes.classify(outcome) == cause

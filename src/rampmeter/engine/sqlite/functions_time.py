@@ -317,8 +317,15 @@ def timediff(host: Any, a: Any, b: Any) -> Any:
     return _clip_time(host, us, 6 if fsp else 0, tm.time_text(us, 6))
 
 
+_DATE_PART = re.compile(r"\s*\d{1,4}-\d{1,2}-\d{1,2}[ T]")
+
+
 def _addtime(host: Any, a: Any, b: Any, sign: int) -> Any:
     if a is None or b is None:
+        return None
+    if isinstance(b, (str, bytes)) and _DATE_PART.match(tm.text_of(b)):
+        # a date-time is no interval to add (MariaDB reads b as DAY TO SECOND)
+        host.warn(1292, f"Incorrect INTERVAL DAY TO SECOND value: '{tm.text_of(b)}'")
         return None
     t = _time(host, b)
     if t is None:
