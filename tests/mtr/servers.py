@@ -12,8 +12,9 @@ Rules:
   bootstrap: a latin1 `test` database, no anonymous accounts, the `mtr` schema with
   add_suppression, the time zone test data) and copied for each server start, so a restart is
   a copy, not a new install. rampmeter starts in an empty data directory of its own and gets
-  the same `test` database; it has no stored procedures, so its `mtr` schema holds only the
-  suppressions table (a test's `CALL mtr.add_suppression` fails there, and is counted).
+  the same `test` database and an `mtr` schema with the suppressions table and
+  add_suppression (mtr_warnings.sql's procedure); mtr_check.sql's check-testcase procedures
+  are not made (the harness compares state itself, see work.py).
 - Each server listens on a unix socket (mariadb-test connects to `localhost` as
   mariadb-test-run's tests expect, so `USER()` is root@localhost) and on a free TCP port on
   127.0.0.1 (tests that connect to $MASTER_MYPORT).
@@ -342,6 +343,13 @@ class Rampmeter(Server):
             cur.execute("CREATE DATABASE IF NOT EXISTS mtr CHARSET=latin1")
             cur.execute("CREATE TABLE IF NOT EXISTS mtr.test_suppressions "
                         "(pattern VARCHAR(255)) ENGINE=MyISAM")
+            cur.execute(_ADD_SUPPRESSION)
+
+
+# mariadb-test-run's mtr.add_suppression (include/mtr_warnings.sql), which tests CALL
+_ADD_SUPPRESSION = ("CREATE DEFINER=root@localhost PROCEDURE mtr.add_suppression(pattern "
+                    "VARCHAR(255)) BEGIN INSERT INTO mtr.test_suppressions (pattern) VALUES "
+                    "(pattern); FLUSH NO_WRITE_TO_BINLOG TABLE mtr.test_suppressions; END")
 
 
 def make_workdir(prefix: str) -> Path:

@@ -76,6 +76,14 @@ class UpdateCount:
     warning_rows: list[int] | None = None
 
 
+@dataclass(slots=True)
+class CallResult(UpdateCount):
+    """CALL's answer: the result sets its procedure's statements made, sent (each with
+    SERVER_MORE_RESULTS_EXISTS) before the final OK."""
+
+    sets: list[ResultSet] = field(default_factory=list)
+
+
 Result = ResultSet | UpdateCount
 
 

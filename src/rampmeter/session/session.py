@@ -33,6 +33,7 @@ from typing import Any
 from rampmeter import errors
 from rampmeter.config.options import REGISTRY, Scope
 from rampmeter.engine.base import (
+    CallResult,
     EngineSession,
     PreparedStatement,
     Result,
@@ -454,6 +455,9 @@ class Session:
 
     def write_result(self, result: Result, proto: ServerProtocol, write: Write, *,
                      more: bool = False, binary: bool = False) -> None:
+        if isinstance(result, CallResult):  # a procedure's result sets, then CALL's OK
+            for rs in result.sets:
+                self.write_result(rs, proto, write, more=True, binary=binary)
         if isinstance(result, ResultSet):
             write(proto.result_set_start(result.columns, binary=binary))
             batch: list[Any] = []

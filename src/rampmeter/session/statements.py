@@ -34,6 +34,7 @@ from rampmeter.session import (
     roles,
     setfor,
     show,
+    sp,
     sqlprepare,
     usersql,
 )
@@ -102,6 +103,9 @@ _COM = {
     ("RENAME", "USER"): "Com_rename_user",
     ("PREPARE", None): "Com_prepare_sql", ("EXECUTE", None): "Com_execute_sql",
     ("DEALLOCATE", None): "Com_dealloc_sql", ("DROP", "PREPARE"): "Com_dealloc_sql",
+    ("CALL", None): "Com_call_procedure", ("CREATE", "PROCEDURE"): "Com_create_procedure",
+    ("CREATE", "FUNCTION"): "Com_create_function", ("DROP", "PROCEDURE"):
+    "Com_drop_procedure", ("DROP", "FUNCTION"): "Com_drop_function",
 }
 _SCOPE_WORDS = {"GLOBAL", "SESSION", "LOCAL", "FULL"}
 
@@ -148,6 +152,10 @@ def execute(s: Session, stmt: Statement) -> Result:
     if name:
         s.counters[name] += 1
     _count_hourly(s, stmt)
+    if stmt.tokens is not None and sp.wants(stmt):
+        answered = sp.route(s, stmt)
+        if answered is not None:
+            return answered
     route = _session_route(words)
     if route is not None:
         result = route(s, stmt)

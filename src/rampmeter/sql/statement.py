@@ -430,6 +430,10 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                 if tok == "\x00" and not strip_end(text[start:]):
                     break
                 raise syntax_error(text, start)
+            if tok == ";" and depth == 0 and toks is not None and open_blocks(words, toks):
+                toks.append(Token("op", tok, start, end))  # inside BEGIN ... END: the body's
+                prev, prev_kind = tok, kind
+                continue
             if tok == ";" and depth == 0:
                 if not multi:
                     # Only an empty statement may follow (a trailing ';').
@@ -700,3 +704,58 @@ def _text_position(stmt: Statement, shape_pos: int) -> int:
     if j < len(text_toks):
         return text_toks[j].start()
     return len(strip_end(text))
+
+
+# --- compound statements: a ';' inside BEGIN ... END does not end the statement -----------------
+_PROGRAM_OBJECTS = frozenset({"PROCEDURE", "FUNCTION", "TRIGGER", "EVENT", "PACKAGE"})
+_COMPOUND_FIRST = frozenset({"IF", "CASE", "WHILE", "REPEAT", "LOOP", "FOR"})
+
+
+def is_program(words: tuple[str, ...] | list[str], toks: list[Token] | tuple[Token, ...]) -> bool:
+    """Does the statement hold a stored program body: CREATE ... PROCEDURE / FUNCTION /
+    TRIGGER / EVENT, BEGIN NOT ATOMIC, `label:`, or a compound statement (IF, CASE, WHILE...)
+    at top level, as MariaDB allows outside programs?"""
+    if not toks:
+        return False
+    first = toks[0].text.upper() if toks[0].kind == "word" else ""
+    if first == "CREATE":
+        return any(t.kind == "word" and t.text.upper() in _PROGRAM_OBJECTS for t in toks[1:12])
+    if first == "BEGIN":
+        return len(toks) > 1 and toks[1].kind == "word" and toks[1].text.upper() == "NOT"
+    if len(toks) > 1 and toks[1].text == ":" and toks[0].kind in ("word", "qident"):
+        return True
+    return first in _COMPOUND_FIRST and not (first == "IF" and len(toks) > 1
+                                             and toks[1].text == "(")
+
+
+def open_blocks(words: list[str], toks: list[Token]) -> bool:
+    """Is a BEGIN / CASE / IF / loop of a program statement still open? BEGIN and CASE always
+    open a block; IF, WHILE, REPEAT, LOOP and FOR only where a statement starts (IF( and
+    REPEAT( are functions); END [IF | CASE | WHILE ...] closes one."""
+    if not words or not is_program(words, toks):
+        return False
+    depth = 0
+    n = len(toks)
+    for k, t in enumerate(toks):
+        if t.kind != "word":
+            continue
+        w = t.text.upper()
+        if w == "END":
+            depth -= 1
+        elif w in ("BEGIN", "CASE"):
+            if k and toks[k - 1].kind == "word" and toks[k - 1].text.upper() == "END":
+                continue
+            depth += 1
+        elif w in _COMPOUND_FIRST and w != "CASE":
+            prev = toks[k - 1] if k else None
+            if prev is not None and prev.kind == "word" and prev.text.upper() == "END":
+                continue
+            if prev is None or prev.text == ";" or prev.text == ":" or (
+                    prev.kind == "word" and prev.text.upper() in _STATEMENT_START):
+                if w == "IF" and k + 1 < n and toks[k + 1].text == "(":
+                    continue
+                depth += 1
+    return depth > 0
+
+
+_STATEMENT_START = frozenset({"BEGIN", "THEN", "ELSE", "DO", "LOOP", "REPEAT", "ATOMIC"})

@@ -50,6 +50,7 @@ from rampmeter.engine.sqlite import (
     fkcheck,
     functions,
     jsonfns,
+    routines,
     show,
     temporary,
     timefns,
@@ -491,6 +492,19 @@ class SqliteSession(EngineSession):
             raise self.sqlite_error(e) from None
         finally:
             self.engine.schema_changed()
+
+    # --- stored routines (routines.py keeps them; session/sp/ reads and runs them) -----------
+    def routine_load(self, database: str, kind: str, name: str) -> dict[str, Any] | None:
+        return routines.load(self, database, kind, name)
+
+    def routine_list(self, database: str) -> list[dict[str, Any]]:
+        return routines.listing(self, database)
+
+    def routine_store(self, database: str, kind: str, name: str, spec: dict[str, Any]) -> None:
+        routines.store(self, database, kind, name, spec)
+
+    def routine_drop(self, database: str, kind: str, name: str) -> bool:
+        return routines.remove(self, database, kind, name)
 
     # --- errors ---------------------------------------------------------------------------------
     def sqlite_error(self, e: sqlite3.Error, plan: Plan | None = None,

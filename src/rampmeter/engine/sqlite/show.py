@@ -20,7 +20,7 @@ import sqlglot
 
 from rampmeter import errors
 from rampmeter.engine.base import Result, ResultSet
-from rampmeter.engine.sqlite import catalog, views
+from rampmeter.engine.sqlite import catalog, routines, views
 from rampmeter.engine.sqlite.infoschema import TABLES as INFOSCHEMA_TABLES
 from rampmeter.engine.sqlite.infoschema import frm_version, table_info
 from rampmeter.engine.sqlite.storage import INFORMATION_SCHEMA
@@ -124,14 +124,14 @@ def show(s: SqliteSession, stmt: Statement) -> Result:
             "character_set_client", "collation_connection", "Database Collation")]
         _from_db(r)
         return _filtered(s, r, cols, [])
-    if r.accept_any("PROCEDURE", "FUNCTION", "PACKAGE"):
+    if kind := r.accept_any("PROCEDURE", "FUNCTION", "PACKAGE"):
         r.accept("BODY")   # SHOW PACKAGE BODY STATUS (mariadb-dump --routines)
         r.expect("STATUS")
         cols = [text_column(n, length=64) for n in (
             "Db", "Name", "Type", "Definer", "Modified", "Created", "Security_type",
             "Comment", "character_set_client", "collation_connection",
             "Database Collation")]
-        return _filtered(s, r, cols, [])
+        return _filtered(s, r, cols, routines.status_rows(s, kind))
     raise r.error()
 
 

@@ -1,0 +1,78 @@
+"""Stored programs: procedures, functions and compound statements (MariaDB 10.11's).
+
+A small package of rooms, each with its own rules:
+
+    parse.py   the grammar: a CREATE PROCEDURE / FUNCTION or a compound statement -> a tree,
+               read once per text; simple statements inside stay text with `?` for locals
+    run.py     the interpreter: variables, control flow, handlers, cursors, SIGNAL
+    calls.py   CALL and stored-function calls: arguments, OUT parameters, recursion limits
+    ddl.py     CREATE / DROP / SHOW CREATE, and the stored spec
+
+Rules:
+- This is the session layer's: a program's statements run through the session's normal
+  statement path (statements.py: privileges, counters, SET and SHOW, the engine), the same
+  one a client's statements take. The engine only stores routines (engine/sqlite/routines.py,
+  in the database's file, dropped with it) and calls back for a stored function used in SQL
+  (SessionContext.stored_function).
+- `route` answers the statements that are the package's: CREATE / DROP PROCEDURE / FUNCTION,
+  CALL, SHOW CREATE PROCEDURE / FUNCTION, and compound statements at top level (BEGIN NOT
+  ATOMIC, labels, IF, CASE, WHILE, REPEAT, LOOP); None for anything else.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rampmeter.engine.base import Result
+from rampmeter.sql.statement import Statement, is_program
+
+if TYPE_CHECKING:
+    from rampmeter.session.session import Session
+
+FIRST_WORDS = frozenset({"CREATE", "DROP", "CALL", "SHOW", "BEGIN", "IF", "CASE", "WHILE",
+                         "REPEAT", "LOOP"})
+_OBJECTS = ("PROCEDURE", "FUNCTION")
+
+
+def wants(stmt: Statement) -> bool:
+    """Cheap test, asked for every non-DML statement: might `route` answer it?"""
+    toks = stmt.tokens
+    if not toks:
+        return False
+    return stmt.kind in FIRST_WORDS or len(toks) > 1 and toks[1].text == ":"
+
+
+def route(s: Session, stmt: Statement) -> Result | None:
+    from rampmeter.session.sp import calls, ddl, parse, run
+    words = stmt.words
+    kind = stmt.kind
+    toks = stmt.tokens or ()
+    if kind == "CREATE":
+        head = [t.text.upper() for t in toks[1:12] if t.kind == "word"]
+        if any(w in _OBJECTS for w in head) and "TABLE" not in head[:3] and \
+                "VIEW" not in head[:4]:
+            obj = next(w for w in head if w in _OBJECTS + ("TRIGGER", "EVENT"))
+            if obj in _OBJECTS:
+                return ddl.create(s, stmt)
+        return None
+    if kind == "DROP":
+        return ddl.drop(s, stmt) if len(words) > 1 and words[1] in _OBJECTS else None
+    if kind == "SHOW":
+        if words[1:3] in (("CREATE", "PROCEDURE"), ("CREATE", "FUNCTION")):
+            from rampmeter.sql.reader import Reader
+            r = Reader(stmt, 3)
+            db, name = r.qualified_name()
+            r.end()
+            return ddl.show_create(s, words[2], db, name)
+        return None
+    if kind == "CALL":
+        return calls.call(s, parse.parse_call(stmt.text, stmt.dialect))
+    if kind == "BEGIN" and words[1:3] != ("NOT", "ATOMIC"):
+        return None
+    if not is_program(words, toks):
+        return None
+    body = parse.compound(stmt.text, stmt.dialect)
+    sets: list = []
+    frame = run.Frame(s, sets, "")
+    frame.exec(body)
+    return run.done(frame, sets)

@@ -1,0 +1,145 @@
+"""CREATE / DROP / SHOW of procedures and functions, and their catalog (engine storage).
+
+Rules:
+- A routine's spec (what the engine stores, engine/sqlite/routines.py) is the CREATE text and
+  what SHOW, information_schema and mysql.proc print: name, type, database, definer, the
+  parameter list and RETURNS as written, characteristics, sql_mode, character sets, times.
+  The body is parsed (parse.py) before anything is stored: a syntax error is the CREATE's.
+- Errors as MariaDB: 1304 exists (a Note with IF NOT EXISTS), 1305 does not exist (a Note with
+  IF EXISTS), 1221 OR REPLACE with IF NOT EXISTS, 1046 no database, 1049 unknown database.
+- SHOW CREATE prints MariaDB's canonical head (CREATE DEFINER=... PROCEDURE `name`(params)
+  [RETURNS type], one characteristic per line) and the body as written.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING, Any
+
+from rampmeter import errors
+from rampmeter.engine.base import Result, ResultSet, UpdateCount
+from rampmeter.errors import ServerError, Warning_
+from rampmeter.protocol.columns import text_column
+from rampmeter.session.sp import parse as P
+from rampmeter.sql.reader import Reader
+from rampmeter.sql.statement import Statement
+
+if TYPE_CHECKING:
+    from rampmeter.session.session import Session
+
+
+def store(s: Session) -> Any:
+    """The engine session's routine storage (SqliteSession); 1235 for an engine without."""
+    eng = s.engine
+    if eng is None or not hasattr(eng, "routine_load"):
+        raise ServerError(errors.ER_NOT_SUPPORTED_YET, "stored routines in this engine")
+    return eng
+
+
+def find(s: Session, db: str | None, kind: str, name: str) -> dict[str, Any] | None:
+    database = db or s.database
+    if database is None:
+        raise ServerError(errors.ER_NO_DB_ERROR)
+    return store(s).routine_load(database, kind, name)  # type: ignore[no-any-return]
+
+
+def create(s: Session, stmt: Statement) -> Result:
+    r, _body = P.routine(stmt.text, stmt.dialect)
+    if r.or_replace and r.if_not_exists:
+        raise ServerError(1221, message="Incorrect usage of OR REPLACE and IF NOT EXISTS",
+                          sqlstate="HY000")
+    db = r.db or s.database
+    if db is None:
+        raise ServerError(errors.ER_NO_DB_ERROR)
+    eng = store(s)
+    if not eng.engine.database_exists(db):
+        raise ServerError(errors.ER_BAD_DB_ERROR, db)
+    if len(r.name) > 64:
+        raise ServerError(1059, message=f"Identifier name '{r.name}' is too long",
+                          sqlstate="42000")
+    existing = eng.routine_load(db, r.kind, r.name)
+    if existing is not None and not r.or_replace:
+        if r.if_not_exists:
+            return UpdateCount(warnings=[Warning_("Note", 1304,
+                                                  f"{r.kind} {r.name} already exists")])
+        raise ServerError(1304, message=f"{r.kind} {r.name} already exists", sqlstate="42000")
+    now = dt.datetime.now().replace(microsecond=0).isoformat(sep=" ")
+    spec = {
+        "db": db, "name": r.name, "type": r.kind, "text": stmt.text,
+        "body": stmt.text[r.body_start:].rstrip(" \t\r\n;"), "params": r.params_text,
+        "returns": r.returns, "definer": _definer(s, r.definer), "chars": r.chars,
+        "sql_mode": str(s.system_variable("sql_mode") or ""),
+        "created": existing["created"] if existing and r.or_replace and False else now,
+        "modified": now, "aggregate": r.aggregate,
+        "charset_client": str(s.system_variable("character_set_client")),
+        "collation_connection": str(s.system_variable("collation_connection")),
+        "db_collation": _db_collation(s, db),
+    }
+    eng.routine_store(db, r.kind, r.name, spec)
+    return UpdateCount()
+
+
+def _definer(s: Session, written: str | None) -> str:
+    if written is None or written.upper().startswith("CURRENT_USER"):
+        return str(s.current_user)
+    user, _, host = written.partition("@")
+    quotes = "`\"'"
+    return f"{user.strip(quotes)}@{host.strip(quotes) or '%'}"
+
+
+def _db_collation(s: Session, db: str) -> str:
+    try:
+        return str(s.system_variable("collation_database"))
+    except ServerError:
+        return "latin1_swedish_ci"
+
+
+def drop(s: Session, stmt: Statement) -> Result:
+    rd = Reader(stmt)
+    rd.expect("DROP")
+    kind = rd.accept_any("PROCEDURE", "FUNCTION")
+    if_exists = rd.accept("IF", "EXISTS")
+    db, name = rd.qualified_name()
+    rd.end()
+    database = db or s.database
+    if database is None:
+        raise ServerError(errors.ER_NO_DB_ERROR)
+    if not store(s).routine_drop(database, kind, name):
+        message = f"{kind} {database}.{name} does not exist"
+        if if_exists:
+            return UpdateCount(warnings=[Warning_("Note", 1305, message)])
+        raise ServerError(1305, message=message, sqlstate="42000")
+    return UpdateCount()
+
+
+def head(spec: dict[str, Any], quote: str = "`") -> str:
+    user, _, host = spec["definer"].partition("@")
+    text = (f"CREATE DEFINER={quote}{user}{quote}@{quote}{host}{quote} {spec['type']} "
+            f"{quote}{spec['name']}{quote}({spec['params']})")
+    if spec["type"] == "FUNCTION":
+        text += f" RETURNS {spec['returns']}"
+    chars = spec["chars"]
+    lines = []
+    if chars.get("data_access", "CONTAINS SQL") != "CONTAINS SQL":
+        lines.append(chars["data_access"])
+    if chars.get("deterministic") == "YES":
+        lines.append("DETERMINISTIC")
+    if chars.get("security") == "INVOKER":
+        lines.append("SQL SECURITY INVOKER")
+    if chars.get("comment"):
+        lines.append("COMMENT '" + chars["comment"].replace("'", "''") + "'")
+    return text + "".join("\n    " + x for x in lines) + "\n" + spec["body"]
+
+
+def show_create(s: Session, kind: str, db: str | None, name: str) -> Result:
+    spec = find(s, db, kind, name)
+    if spec is None:
+        raise ServerError(1305, message=f"{kind} {name} does not exist", sqlstate="42000")
+    title = kind.capitalize()
+    quote = '"' if "ANSI_QUOTES" in spec["sql_mode"] else "`"
+    cols = [text_column(title), text_column("sql_mode"), text_column(f"Create {title}"),
+            text_column("character_set_client"), text_column("collation_connection"),
+            text_column("Database Collation")]
+    return ResultSet(cols, [(spec["name"], spec["sql_mode"], head(spec, quote),
+                             spec["charset_client"], spec["collation_connection"],
+                             spec["db_collation"])])

@@ -1,0 +1,695 @@
+"""The stored-program grammar: a routine's CREATE text, and a compound statement, into a tree.
+
+Rules:
+- Read once per text (cached): CREATE PROCEDURE / FUNCTION at creation (a syntax error is the
+  CREATE's 1064) and again, from the stored text, when a session first runs it.
+- The control-flow grammar is read here from the front door's tokens (sql/lexer.tokens);
+  the simple statements inside (SELECT, INSERT, SET @x, SHOW...) are not parsed: each is kept
+  as its text with every local variable it names replaced by a `?` marker and the variable
+  names in marker order (Sql.vars), so the interpreter binds their values as parameters and
+  the session's normal statement path reads the statement.
+- A name is a local variable where it is not qualified (no `.` around it), not a function
+  name (no `(` after it) and declared in an enclosing block (or a parameter); MariaDB's rule
+  that a local variable shadows a column of the same name follows.
+- Expressions (IF's condition, SET's value, RETURN's value, DEFAULT) are kept the same way
+  and evaluated as `SELECT <expr>`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from rampmeter.sql.lexer import Dialect, Token, ident_value, string_value, syntax_error, tokens
+from rampmeter.sql.statement import scan
+
+
+# --- the tree ----------------------------------------------------------------------------------
+@dataclass(slots=True)
+class Sql:
+    """A simple statement or an expression: text with `?` for local variables."""
+    text: str
+    vars: tuple[str, ...] = ()
+    into: tuple[str, ...] = ()   # SELECT ... INTO targets (local names or @user variables)
+    names: tuple[str, ...] | None = None  # a SELECT's column names as the client wrote it
+
+
+@dataclass(slots=True)
+class Var:
+    names: list[str]
+    type: str
+    default: Sql | None
+
+
+@dataclass(slots=True)
+class Handler:
+    action: str                  # CONTINUE | EXIT
+    conditions: list[Any]        # int code, 'SQLSTATE:xxxxx', SQLEXCEPTION / SQLWARNING / NOT FOUND
+    body: Any
+
+
+@dataclass(slots=True)
+class Block:
+    label: str | None
+    body: list[Any]
+    vars: list[Var] = field(default_factory=list)
+    conditions: dict[str, Any] = field(default_factory=dict)
+    handlers: list[Handler] = field(default_factory=list)
+    cursors: dict[str, Sql] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Set:
+    targets: list[tuple[str, Sql]]  # (local name, value); other SETs are Sql statements
+
+
+@dataclass(slots=True)
+class If:
+    branches: list[tuple[Sql, list[Any]]]
+    otherwise: list[Any] | None
+
+
+@dataclass(slots=True)
+class Case:
+    subject: Sql | None
+    branches: list[tuple[Sql, list[Any]]]
+    otherwise: list[Any] | None
+
+
+@dataclass(slots=True)
+class Loop:
+    kind: str                    # LOOP | WHILE | REPEAT
+    label: str | None
+    cond: Sql | None
+    body: list[Any]
+
+
+@dataclass(slots=True)
+class Jump:
+    kind: str                    # LEAVE | ITERATE
+    label: str
+
+
+@dataclass(slots=True)
+class Return:
+    value: Sql
+
+
+@dataclass(slots=True)
+class Cursor:
+    op: str                      # OPEN | FETCH | CLOSE
+    name: str
+    into: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Signal:
+    resignal: bool
+    condition: Any               # 'SQLSTATE:xxxxx', a condition name, or None (RESIGNAL)
+    items: dict[str, Sql]
+
+
+@dataclass(slots=True)
+class Call:
+    db: str | None
+    name: str
+    args: list[Sql]
+
+
+@dataclass(slots=True)
+class Param:
+    mode: str                    # IN | OUT | INOUT
+    name: str
+    type: str
+
+
+@dataclass(slots=True)
+class Routine:
+    kind: str                    # PROCEDURE | FUNCTION
+    db: str | None
+    name: str
+    params: list[Param]
+    returns: str
+    chars: dict[str, str]
+    body_start: int              # where the body starts in the text
+    params_text: str
+    if_not_exists: bool = False
+    or_replace: bool = False
+    definer: str | None = None
+    aggregate: bool = False
+
+
+_LABELLED = ("BEGIN", "LOOP", "WHILE", "REPEAT", "FOR")
+_STOP_BODY = ("END", "ELSE", "ELSEIF", "WHEN", "UNTIL")
+
+
+class _P:
+    """A cursor over the tokens of one text."""
+
+    def __init__(self, text: str, dialect: Dialect) -> None:
+        self.text = text
+        self.dialect = dialect
+        self.toks: list[Token] = tokens(text, dialect)
+        self.i = 0
+
+    def peek(self, k: int = 0) -> Token | None:
+        j = self.i + k
+        return self.toks[j] if j < len(self.toks) else None
+
+    def word(self, k: int = 0) -> str:
+        t = self.peek(k)
+        return t.text.upper() if t is not None and t.kind == "word" else ""
+
+    def at(self, *words: str) -> bool:
+        for k, w in enumerate(words):
+            t = self.peek(k)
+            if t is None or (t.text.upper() if t.kind == "word" else t.text) != w:
+                return False
+        return True
+
+    def accept(self, *words: str) -> bool:
+        if self.at(*words):
+            self.i += len(words)
+            return True
+        return False
+
+    def expect(self, *words: str) -> None:
+        if not self.accept(*words):
+            raise self.error()
+
+    def error(self) -> Exception:
+        t = self.peek()
+        return syntax_error(self.text, t.start if t is not None else len(self.text))
+
+    def name(self) -> str:
+        t = self.peek()
+        if t is None or t.kind not in ("word", "qident"):
+            raise self.error()
+        self.i += 1
+        return t.text if t.kind == "word" else ident_value(t.text)
+
+    def string(self) -> str:
+        t = self.peek()
+        if t is None or t.kind != "str":
+            raise self.error()
+        self.i += 1
+        return string_value(t.text, self.dialect.backslash_escapes)
+
+    def upto(self, stop: tuple[str, ...], *, semicolon: bool = True) -> tuple[int, int]:
+        """Token range [i, j) up to a stop word or ';' at depth 0 (CASE ... END nests)."""
+        start = depth = case = 0
+        start = self.i
+        while self.i < len(self.toks):
+            t = self.toks[self.i]
+            u = t.text.upper() if t.kind == "word" else t.text
+            if depth == 0 and case == 0 and (u in stop and t.kind == "word" or
+                                              semicolon and u == ";"):
+                break
+            if u == "(":
+                depth += 1
+            elif u == ")":
+                depth -= 1
+            elif t.kind == "word" and u == "CASE":
+                case += 1
+            elif t.kind == "word" and u == "END" and case:
+                case -= 1
+            self.i += 1
+        if self.i == start:
+            raise self.error()
+        return start, self.i
+
+
+def _is_var(toks: list[Token], k: int, scope: frozenset[str]) -> bool:
+    t = toks[k]
+    if t.kind not in ("word", "qident"):
+        return False
+    name = (t.text if t.kind == "word" else ident_value(t.text)).lower()
+    if name not in scope:
+        return False
+    if k and toks[k - 1].text == ".":
+        return False
+    nxt = toks[k + 1] if k + 1 < len(toks) else None
+    return not (nxt is not None and nxt.text in (".", "("))
+
+
+def _columns_named(toks: list[Token], a: int, b: int) -> set[int]:
+    """Token positions that name columns, never variables: INSERT's column list, and the
+    `col =` of UPDATE's and ON DUPLICATE KEY UPDATE's SET."""
+    first = toks[a].text.upper()
+    keep: set[int] = set()
+    if first not in ("INSERT", "REPLACE", "UPDATE"):
+        return keep
+    k = a
+    while k < b and not (toks[k].kind == "word" and toks[k].text.upper() == "INTO"):
+        k += 1
+    if first != "UPDATE" and k < b:
+        k += 2
+        while k < b and toks[k].text == ".":
+            k += 2
+        if k < b and toks[k].text == "(":
+            while k < b and toks[k].text != ")":
+                keep.add(k)
+                k += 1
+    for j in range(a + 1, b - 1):
+        if toks[j + 1].text == "=" and toks[j - 1].text.upper() in ("SET", ",", "UPDATE"):
+            keep.add(j)
+    return keep
+
+
+def sql(p: _P, a: int, b: int, scope: frozenset[str], *, into: bool = False) -> Sql:
+    """Tokens a..b-1 as an Sql (module rules); `into`: take a SELECT's INTO list out."""
+    toks = p.toks
+    keep = _columns_named(toks, a, b)
+    pieces: list[str] = []
+    names: list[str] = []
+    targets: list[str] = []
+    pos = toks[a].start
+    k = a
+    depth = 0
+    while k < b:
+        t = toks[k]
+        if t.text == "(":
+            depth += 1
+        elif t.text == ")":
+            depth -= 1
+        if into and depth == 0 and t.kind == "word" and t.text.upper() == "INTO" and \
+                toks[a].text.upper() == "SELECT":
+            pieces.append(p.text[pos:t.start])
+            k += 1
+            while k < b:
+                tt = toks[k]
+                targets.append(tt.text if tt.kind in ("word", "uservar") else ident_value(tt.text))
+                k += 1
+                if k < b and toks[k].text == ",":
+                    k += 1
+                    continue
+                break
+            pos = toks[k].start if k < b else toks[b - 1].end
+            continue
+        if k not in keep and _is_var(toks, k, scope):
+            pieces.append(p.text[pos:t.start])
+            pieces.append("?")
+            names.append((t.text if t.kind == "word" else ident_value(t.text)).lower())
+            pos = t.end
+        k += 1
+    pieces.append(p.text[pos:toks[b - 1].end])
+    shown = None
+    if names and toks[a].text.upper() == "SELECT":
+        original = scan(p.text[toks[a].start:toks[b - 1].end], p.dialect)
+        shown = original.items
+    return Sql("".join(pieces).strip(), tuple(names), tuple(targets), shown)
+
+
+# --- CREATE PROCEDURE / FUNCTION ----------------------------------------------------------------
+@lru_cache(maxsize=512)
+def routine(text: str, dialect: Dialect) -> tuple[Routine, Any]:
+    p = _P(text, dialect)
+    p.expect("CREATE")
+    r = Routine("", None, "", [], "", {}, 0, "")
+    r.or_replace = p.accept("OR", "REPLACE")
+    if p.accept("DEFINER"):
+        p.expect("=")
+        a, _ = p.i, p.name()
+        if p.peek() is not None and p.peek().text.startswith("@"):  # type: ignore[union-attr]
+            p.i += 1
+            if p.peek() is not None and p.peek().kind in ("str", "qident", "word") and \
+                    p.toks[p.i - 1].text == "@":  # type: ignore[union-attr]
+                p.i += 1
+        elif p.accept("("):
+            p.expect(")")
+        r.definer = text[p.toks[a].start:p.toks[p.i - 1].end]
+    r.aggregate = p.accept("AGGREGATE")
+    r.kind = p.word()
+    if r.kind not in ("PROCEDURE", "FUNCTION"):
+        raise p.error()
+    p.i += 1
+    r.if_not_exists = p.accept("IF", "NOT", "EXISTS")
+    first = p.name()
+    if p.accept("."):
+        r.db, r.name = first, p.name()
+    else:
+        r.name = first
+    p.expect("(")
+    open_at = p.toks[p.i - 1].end
+    r.params = _params(p, r.kind)
+    r.params_text = text[open_at:p.toks[p.i - 1].start]
+    if r.kind == "FUNCTION":
+        p.expect("RETURNS")
+        a, b = p.upto(("COMMENT", "LANGUAGE", "NOT", "DETERMINISTIC", "CONTAINS", "NO", "READS",
+                       "MODIFIES", "SQL", "BEGIN", "RETURN", "CHARSET", "COLLATE"))
+        while p.word() in ("CHARSET", "COLLATE") or p.at("CHARACTER", "SET"):
+            p.accept("CHARACTER")
+            p.i += 1
+            p.name()
+            b = p.i
+        r.returns = text[p.toks[a].start:p.toks[b - 1].end]
+    _characteristics(p, r.chars)
+    if p.peek() is None:
+        raise p.error()
+    r.body_start = p.peek().start  # type: ignore[union-attr]
+    scope = frozenset(x.name.lower() for x in r.params)
+    body = statement(p, scope)
+    if p.accept(";") and p.peek() is None:
+        pass
+    if p.peek() is not None:
+        raise p.error()
+    return r, body
+
+
+def _params(p: _P, kind: str) -> list[Param]:
+    out: list[Param] = []
+    if p.accept(")"):
+        return out
+    while True:
+        mode = "IN"
+        if kind == "PROCEDURE" and p.word() in ("IN", "OUT", "INOUT"):
+            mode = p.word()
+            p.i += 1
+        name = p.name()
+        a, b = _type_range(p)
+        out.append(Param(mode, name, p.text[p.toks[a].start:p.toks[b - 1].end]))
+        if p.accept(")"):
+            return out
+        p.expect(",")
+
+
+def _type_range(p: _P) -> tuple[int, int]:
+    a = p.i
+    depth = 0
+    while p.i < len(p.toks):
+        t = p.toks[p.i]
+        if depth == 0 and t.text in (",", ")"):
+            break
+        depth += t.text == "("
+        depth -= t.text == ")"
+        p.i += 1
+    if p.i == a:
+        raise p.error()
+    return a, p.i
+
+
+def _characteristics(p: _P, chars: dict[str, str]) -> None:
+    while True:
+        if p.accept("COMMENT"):
+            chars["comment"] = p.string()
+        elif p.accept("LANGUAGE", "SQL"):
+            pass
+        elif p.accept("NOT", "DETERMINISTIC"):
+            chars["deterministic"] = "NO"
+        elif p.accept("DETERMINISTIC"):
+            chars["deterministic"] = "YES"
+        elif p.accept("CONTAINS", "SQL"):
+            chars["data_access"] = "CONTAINS SQL"
+        elif p.accept("NO", "SQL"):
+            chars["data_access"] = "NO SQL"
+        elif p.accept("READS", "SQL", "DATA"):
+            chars["data_access"] = "READS SQL DATA"
+        elif p.accept("MODIFIES", "SQL", "DATA"):
+            chars["data_access"] = "MODIFIES SQL DATA"
+        elif p.accept("SQL", "SECURITY"):
+            chars["security"] = p.word()
+            if chars["security"] not in ("DEFINER", "INVOKER"):
+                raise p.error()
+            p.i += 1
+        else:
+            return
+
+
+# --- compound statements ------------------------------------------------------------------------
+@lru_cache(maxsize=512)
+def compound(text: str, dialect: Dialect) -> Any:
+    """A compound statement run at top level (BEGIN NOT ATOMIC ... END, IF, loops...)."""
+    p = _P(text, dialect)
+    body = statement(p, frozenset())
+    p.accept(";")
+    if p.peek() is not None:
+        raise p.error()
+    return body
+
+
+def statement(p: _P, scope: frozenset[str]) -> Any:
+    label = None
+    t1 = p.peek(1)
+    if t1 is not None and t1.text == ":" and p.word(2) in _LABELLED:
+        label = p.name().lower()
+        p.i += 1
+    w = p.word()
+    if w == "BEGIN" and not p.at("BEGIN", ";") and not p.at("BEGIN", "WORK") and \
+            p.peek(1) is not None:
+        return _block(p, label, scope)
+    if w == "IF" and not p.at("IF", "("):
+        return _if(p, scope)
+    if w == "CASE":
+        return _case(p, scope)
+    if w in ("LOOP", "WHILE", "REPEAT"):
+        return _loop(p, w, label, scope)
+    if w in ("LEAVE", "ITERATE"):
+        p.i += 1
+        return Jump(w, p.name().lower())
+    if w == "RETURN":
+        p.i += 1
+        a, b = p.upto(())
+        return Return(sql(p, a, b, scope))
+    if w in ("OPEN", "CLOSE"):
+        p.i += 1
+        return Cursor(w, p.name().lower())
+    if w == "FETCH":
+        return _fetch(p)
+    if w == "CALL":
+        return call(p, scope)
+    if w in ("SIGNAL", "RESIGNAL"):
+        return _signal(p, scope)
+    if w == "SET" and _local_set(p, scope):
+        return _set(p, scope)
+    a, b = p.upto(())
+    return sql(p, a, b, scope, into=p.toks[a].text.upper() == "SELECT")
+
+
+def _body(p: _P, scope: frozenset[str], stop: tuple[str, ...] = _STOP_BODY) -> list[Any]:
+    out: list[Any] = []
+    while p.peek() is not None and p.word() not in stop:
+        out.append(statement(p, scope))
+        p.expect(";")
+    return out
+
+
+def _block(p: _P, label: str | None, scope: frozenset[str]) -> Block:
+    p.expect("BEGIN")
+    p.accept("NOT", "ATOMIC")
+    block = Block(label, [])
+    while p.word() == "DECLARE":
+        p.i += 1
+        scope = _declare(p, block, scope)
+        p.expect(";")
+    block.body = _body(p, scope, ("END",))
+    p.expect("END")
+    _end_label(p, label)
+    return block
+
+
+def _end_label(p: _P, label: str | None) -> None:
+    t = p.peek()
+    if t is not None and t.kind in ("word", "qident") and t.text != ";" and label is not None:
+        if p.name().lower() != label:
+            raise p.error()
+
+
+def _declare(p: _P, block: Block, scope: frozenset[str]) -> frozenset[str]:
+    if p.word() in ("CONTINUE", "EXIT", "UNDO"):
+        action = p.word()
+        p.i += 1
+        p.expect("HANDLER")
+        p.expect("FOR")
+        conds: list[Any] = []
+        while True:
+            conds.append(_condition_value(p))
+            if not p.accept(","):
+                break
+        block.handlers.append(Handler(action, conds, statement(p, scope)))
+        return scope
+    name = p.name()
+    if p.accept("CONDITION"):
+        p.expect("FOR")
+        block.conditions[name.lower()] = _condition_value(p)
+        return scope
+    if p.accept("CURSOR"):
+        p.expect("FOR")
+        a, b = p.upto(())
+        block.cursors[name.lower()] = sql(p, a, b, scope)
+        return scope
+    names = [name]
+    while p.accept(","):
+        names.append(p.name())
+    a = p.i
+    while p.peek() is not None and p.word() != "DEFAULT" and p.peek().text != ";":  # type: ignore[union-attr]
+        p.i += 1
+    if p.i == a:
+        raise p.error()
+    vtype = p.text[p.toks[a].start:p.toks[p.i - 1].end]
+    default = None
+    if p.accept("DEFAULT"):
+        s, e = p.upto(())
+        default = sql(p, s, e, scope)
+    block.vars.append(Var([n.lower() for n in names], vtype, default))
+    return scope | {n.lower() for n in names}
+
+
+def _condition_value(p: _P) -> Any:
+    if p.accept("SQLSTATE"):
+        p.accept("VALUE")
+        return "SQLSTATE:" + p.string()
+    if p.accept("NOT", "FOUND"):
+        return "NOT FOUND"
+    if p.word() in ("SQLEXCEPTION", "SQLWARNING"):
+        p.i += 1
+        return p.toks[p.i - 1].text.upper()
+    t = p.peek()
+    if t is not None and t.kind == "num":
+        p.i += 1
+        return int(t.text)
+    return p.name().lower()
+
+
+def _if(p: _P, scope: frozenset[str]) -> If:
+    p.expect("IF")
+    node = If([], None)
+    while True:
+        a, b = p.upto(("THEN",), semicolon=False)
+        p.expect("THEN")
+        node.branches.append((sql(p, a, b, scope), _body(p, scope)))
+        if p.accept("ELSEIF"):
+            continue
+        if p.accept("ELSE"):
+            node.otherwise = _body(p, scope)
+        p.expect("END", "IF")
+        return node
+
+
+def _case(p: _P, scope: frozenset[str]) -> Case:
+    p.expect("CASE")
+    node = Case(None, [], None)
+    if p.word() != "WHEN":
+        a, b = p.upto(("WHEN",), semicolon=False)
+        node.subject = sql(p, a, b, scope)
+    while p.accept("WHEN"):
+        a, b = p.upto(("THEN",), semicolon=False)
+        p.expect("THEN")
+        node.branches.append((sql(p, a, b, scope), _body(p, scope)))
+    if p.accept("ELSE"):
+        node.otherwise = _body(p, scope)
+    p.expect("END", "CASE")
+    return node
+
+
+def _loop(p: _P, kind: str, label: str | None, scope: frozenset[str]) -> Loop:
+    p.i += 1
+    cond = None
+    if kind == "WHILE":
+        a, b = p.upto(("DO",), semicolon=False)
+        cond = sql(p, a, b, scope)
+        p.expect("DO")
+    body = _body(p, scope)
+    if kind == "REPEAT":
+        p.expect("UNTIL")
+        a, b = p.upto(("END",), semicolon=False)
+        cond = sql(p, a, b, scope)
+    p.expect("END", kind)
+    _end_label(p, label)
+    return Loop(kind, label, cond, body)
+
+
+def call(p: _P, scope: frozenset[str]) -> Call:
+    p.expect("CALL")
+    first = p.name()
+    node = Call(None, first, [])
+    if p.accept("."):
+        node.db, node.name = first, p.name()
+    if p.accept("("):
+        if p.accept(")"):
+            return node
+        while True:
+            a, b = _type_range(p)
+            node.args.append(sql(p, a, b, scope))
+            if p.accept(")"):
+                return node
+            p.expect(",")
+    return node
+
+
+def parse_call(text: str, dialect: Dialect) -> Call:
+    p = _P(text, dialect)
+    node = call(p, frozenset())
+    p.accept(";")
+    if p.peek() is not None:
+        raise p.error()
+    return node
+
+
+def _fetch(p: _P) -> Cursor:
+    p.expect("FETCH")
+    if p.accept("NEXT"):
+        p.expect("FROM")
+    else:
+        p.accept("FROM")
+    node = Cursor("FETCH", p.name().lower())
+    p.expect("INTO")
+    while True:
+        node.into.append(p.name().lower())
+        if not p.accept(","):
+            return node
+
+
+def _signal(p: _P, scope: frozenset[str]) -> Signal:
+    resignal = p.word() == "RESIGNAL"
+    p.i += 1
+    cond: Any = None
+    if p.word() not in ("SET", "") or p.at("SQLSTATE"):
+        cond = _condition_value(p)
+    items: dict[str, Sql] = {}
+    if p.accept("SET"):
+        while True:
+            item = p.name().upper()
+            p.expect("=")
+            a, b = _item_range(p)
+            items[item] = sql(p, a, b, scope)
+            if not p.accept(","):
+                break
+    return Signal(resignal, cond, items)
+
+
+def _item_range(p: _P) -> tuple[int, int]:
+    a = p.i
+    depth = 0
+    while p.i < len(p.toks):
+        t = p.toks[p.i]
+        if depth == 0 and t.text in (",", ";"):
+            break
+        depth += t.text == "("
+        depth -= t.text == ")"
+        p.i += 1
+    if p.i == a:
+        raise p.error()
+    return a, p.i
+
+
+def _local_set(p: _P, scope: frozenset[str]) -> bool:
+    """SET x = ... where x is a local variable (other SETs go to the session)."""
+    t = p.peek(1)
+    return t is not None and t.kind in ("word", "qident") and \
+        (t.text if t.kind == "word" else ident_value(t.text)).lower() in scope and \
+        p.peek(2) is not None and p.peek(2).text in ("=", ":=")  # type: ignore[union-attr]
+
+
+def _set(p: _P, scope: frozenset[str]) -> Set:
+    p.expect("SET")
+    node = Set([])
+    while True:
+        name = p.name().lower()
+        if name not in scope:
+            raise p.error()
+        p.i += 1  # = or :=
+        a, b = _item_range(p)
+        node.targets.append((name, sql(p, a, b, scope)))
+        if not p.accept(","):
+            return node
