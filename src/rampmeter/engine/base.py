@@ -188,6 +188,12 @@ class SessionContext(Protocol):
         engine shows such a schema when this is not empty. Optional: absent means none."""
         ...
 
+    def stored_function(self, name: str) -> Callable[..., Any] | None:
+        """A stored function of the current database named `name` (called with its
+        arguments, it returns the value or raises ServerError), or None when there is none.
+        Optional: absent means SQL names no stored functions."""
+        ...
+
 
 class EngineSession(ABC):
     """One client's view of the engine: its current database, transaction and locks."""

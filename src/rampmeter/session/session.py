@@ -142,6 +142,10 @@ class EngineContext:
     def virtual_tables(self, schema: str) -> list[str]:
         return self._s.virtual_tables(schema)
 
+    def stored_function(self, name: str) -> Callable[..., Any] | None:
+        from rampmeter.session.sp import calls
+        return calls.function_for(self._s, name)
+
     @property
     def row_count(self) -> int:
         return self._s.last_row_count

@@ -724,8 +724,7 @@ def is_program(words: tuple[str, ...] | list[str], toks: list[Token] | tuple[Tok
         return len(toks) > 1 and toks[1].kind == "word" and toks[1].text.upper() == "NOT"
     if len(toks) > 1 and toks[1].text == ":" and toks[0].kind in ("word", "qident"):
         return True
-    return first in _COMPOUND_FIRST and not (first == "IF" and len(toks) > 1
-                                             and toks[1].text == "(")
+    return first in _COMPOUND_FIRST
 
 
 def open_blocks(words: list[str], toks: list[Token]) -> bool:
@@ -735,7 +734,6 @@ def open_blocks(words: list[str], toks: list[Token]) -> bool:
     if not words or not is_program(words, toks):
         return False
     depth = 0
-    n = len(toks)
     for k, t in enumerate(toks):
         if t.kind != "word":
             continue
@@ -752,8 +750,6 @@ def open_blocks(words: list[str], toks: list[Token]) -> bool:
                 continue
             if prev is None or prev.text == ";" or prev.text == ":" or (
                     prev.kind == "word" and prev.text.upper() in _STATEMENT_START):
-                if w == "IF" and k + 1 < n and toks[k + 1].text == "(":
-                    continue
                 depth += 1
     return depth > 0
 

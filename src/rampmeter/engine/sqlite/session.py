@@ -324,10 +324,18 @@ class SqliteSession(EngineSession):
         try:
             self.handle.execute("EXPLAIN " + plan.sql, names).fetchall()
         except sqlite3.Error as e:
-            raise self.sqlite_error(e, plan) from None
+            err = self.sqlite_error(e, plan)
+            if not self._stored_function(err):
+                raise err from None
+            self._compile(stmt, plan)
 
     def _run(self, stmt: Statement, params: Sequence[Any]) -> Result:
         if stmt.is_dml:
+            try:
+                return dml.run(self, stmt, params)
+            except ServerError as e:
+                if not self._stored_function(e):
+                    raise
             return dml.run(self, stmt, params)
         handler = _HANDLERS.get(stmt.kind)
         if handler is None:
@@ -505,6 +513,32 @@ class SqliteSession(EngineSession):
 
     def routine_drop(self, database: str, kind: str, name: str) -> bool:
         return routines.remove(self, database, kind, name)
+
+    def _stored_function(self, error: ServerError) -> bool:
+        """SQLite did not know a function: is it a stored function of the current database?
+        Then it is registered on the handle (calling back into the session layer, with this
+        statement's state kept aside) and the statement can be run again: SQLite refuses an
+        unknown function before running anything."""
+        if error.code != errors.ER_SP_DOES_NOT_EXIST or not error.message.startswith("FUNC"):
+            return False
+        name = error.message.split()[1].rsplit(".", 1)[-1]
+        find = getattr(self.context, "stored_function", None)
+        fn = find(name) if find is not None else None
+        if fn is None:
+            return False
+
+        def call(*args: Any) -> Any:
+            saved = (self.current, self.warnings, self.statement_state, self._utc)
+            try:
+                value = fn(*args)
+            except ServerError as e:
+                self.function_failed(e)
+                raise
+            finally:
+                self.current, self.warnings, self.statement_state, self._utc = saved
+            return dml.sqlite_value(value)
+        self.handle.create_function(name, -1, call)
+        return True
 
     # --- errors ---------------------------------------------------------------------------------
     def sqlite_error(self, e: sqlite3.Error, plan: Plan | None = None,

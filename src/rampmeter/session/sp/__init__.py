@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from rampmeter.session.session import Session
 
 FIRST_WORDS = frozenset({"CREATE", "DROP", "CALL", "SHOW", "BEGIN", "IF", "CASE", "WHILE",
-                         "REPEAT", "LOOP"})
+                         "REPEAT", "LOOP", "FOR"})
 _OBJECTS = ("PROCEDURE", "FUNCTION")
 
 

@@ -145,3 +145,16 @@ def invoke(s: Session, db: str | None, name: str, args: list[Any]) -> Any:
     finally:
         active[key] = 0
     raise ServerError(1321, message=f"No RETURN found in FUNCTION {key}", sqlstate="2F005")
+
+
+def function_for(s: Session, name: str) -> Any:
+    """The engine's callable for stored function `name` of the current database, or None."""
+    db = s.database
+    if db is None or s.engine is None or not hasattr(s.engine, "routine_load"):
+        return None
+    if s.engine.routine_load(db, "FUNCTION", name) is None:
+        return None
+
+    def function(*args: Any) -> Any:
+        return invoke(s, None, name, list(args))
+    return function

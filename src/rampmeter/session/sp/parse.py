@@ -86,6 +86,16 @@ class Loop:
 
 
 @dataclass(slots=True)
+class For:
+    label: str | None
+    var: str
+    lower: Sql
+    upper: Sql
+    reverse: bool
+    body: list[Any]
+
+
+@dataclass(slots=True)
 class Jump:
     kind: str                    # LEAVE | ITERATE
     label: str
@@ -438,12 +448,14 @@ def statement(p: _P, scope: frozenset[str]) -> Any:
     if w == "BEGIN" and not p.at("BEGIN", ";") and not p.at("BEGIN", "WORK") and \
             p.peek(1) is not None:
         return _block(p, label, scope)
-    if w == "IF" and not p.at("IF", "("):
+    if w == "IF":
         return _if(p, scope)
     if w == "CASE":
         return _case(p, scope)
     if w in ("LOOP", "WHILE", "REPEAT"):
         return _loop(p, w, label, scope)
+    if w == "FOR":
+        return _for(p, label, scope)
     if w in ("LEAVE", "ITERATE"):
         p.i += 1
         return Jump(w, p.name().lower())
@@ -624,6 +636,33 @@ def parse_call(text: str, dialect: Dialect) -> Call:
     if p.peek() is not None:
         raise p.error()
     return node
+
+
+def _for(p: _P, label: str | None, scope: frozenset[str]) -> For:
+    """FOR var IN [REVERSE] lower .. upper DO body END FOR (MariaDB's integer FOR loop)."""
+    p.expect("FOR")
+    var = p.name().lower()
+    p.expect("IN")
+    reverse = p.accept("REVERSE")
+    a, b = p.upto(("DO",), semicolon=False)
+    p.expect("DO")
+    span = p.text[p.toks[a].start:p.toks[b - 1].end]
+    cut = span.find("..")
+    if cut <= 0:
+        raise p.error()
+    lower = _fragment(span[:cut], p.dialect, scope)
+    upper = _fragment(span[cut + 2:], p.dialect, scope)
+    body = _body(p, scope | {var})
+    p.expect("END", "FOR")
+    _end_label(p, label)
+    return For(label, var, lower, upper, reverse, body)
+
+
+def _fragment(text: str, dialect: Dialect, scope: frozenset[str]) -> Sql:
+    q = _P(text, dialect)
+    if not q.toks:
+        raise syntax_error(text, 0)
+    return sql(q, 0, len(q.toks), scope)
 
 
 def _fetch(p: _P) -> Cursor:

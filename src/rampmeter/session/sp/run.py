@@ -223,6 +223,8 @@ class Frame:
             self._case(node)
         elif t is P.Loop:
             self._loop(node)
+        elif t is P.For:
+            self._for(node)
         elif t is P.Jump:
             raise (_Leave if node.kind == "LEAVE" else _Iterate)(node.label)
         elif t is P.Return:
@@ -326,6 +328,28 @@ class Frame:
                 return
             if node.kind == "REPEAT" and self.truth(node.cond):  # type: ignore[arg-type]
                 return
+
+    def _for(self, node: P.For) -> None:
+        lower, upper = self.value(node.lower), self.value(node.upper)
+        if lower is None or upper is None:
+            return
+        lo, hi = int(lower), int(upper)
+        steps = range(hi, lo - 1, -1) if node.reverse else range(lo, hi + 1)
+        self.scopes.append({})
+        try:
+            for i in steps:
+                self.declare(node.var, "INT", i)
+                try:
+                    self.exec_list(node.body)
+                except _Iterate as e:
+                    if e.label != node.label:
+                        raise
+                except _Leave as e:
+                    if e.label != node.label:
+                        raise
+                    return
+        finally:
+            self.scopes.pop()
 
     def _find_cursor(self, name: str) -> int:
         for k in range(len(self.cursor_defs) - 1, -1, -1):
