@@ -488,6 +488,8 @@ class Session:
                            info=result.info))
 
     def write_error(self, exc: ServerError, proto: ServerProtocol, write: Write) -> None:
+        for rs in getattr(exc, "result_sets", ()):  # a procedure's results before its error
+            self.write_result(rs, proto, write, more=True)
         self._add_conditions((Warning_("Error", exc.code, exc.message),))
         self.last_error = exc.message
         write(proto.error_from(exc))

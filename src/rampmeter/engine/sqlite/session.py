@@ -195,6 +195,10 @@ class SqliteSession(EngineSession):
         if database.lower() not in VIRTUAL_SCHEMAS:
             self.handle.attach(database, self._db)
         self._db = database
+        if database.lower() not in VIRTUAL_SCHEMAS:
+            for spec in routines.listing(self, database):
+                if spec["type"] == "FUNCTION":
+                    self.register_function(spec["name"])
 
     # --- virtual schemas: information_schema, and those only the session provides ----------
     def _provided(self, schema: str) -> list[str]:
@@ -510,6 +514,8 @@ class SqliteSession(EngineSession):
 
     def routine_store(self, database: str, kind: str, name: str, spec: dict[str, Any]) -> None:
         routines.store(self, database, kind, name, spec)
+        if kind == "FUNCTION":  # usable at once, in views' SELECTs too
+            self.register_function(name)
 
     def routine_drop(self, database: str, kind: str, name: str) -> bool:
         return routines.remove(self, database, kind, name)
@@ -521,7 +527,10 @@ class SqliteSession(EngineSession):
         unknown function before running anything."""
         if error.code != errors.ER_SP_DOES_NOT_EXIST or not error.message.startswith("FUNC"):
             return False
-        name = error.message.split()[1].rsplit(".", 1)[-1]
+        return self.register_function(error.message.split()[1].rsplit(".", 1)[-1])
+
+    def register_function(self, name: str) -> bool:
+        """Make stored function `name` (of the current database) known to SQLite."""
         find = getattr(self.context, "stored_function", None)
         fn = find(name) if find is not None else None
         if fn is None:

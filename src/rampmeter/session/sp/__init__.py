@@ -29,7 +29,7 @@ from rampmeter.sql.statement import Statement, is_program
 if TYPE_CHECKING:
     from rampmeter.session.session import Session
 
-FIRST_WORDS = frozenset({"CREATE", "DROP", "CALL", "SHOW", "BEGIN", "IF", "CASE", "WHILE",
+FIRST_WORDS = frozenset({"CREATE", "DROP", "ALTER", "CALL", "SHOW", "BEGIN", "IF", "CASE", "WHILE",
                          "REPEAT", "LOOP", "FOR"})
 _OBJECTS = ("PROCEDURE", "FUNCTION")
 
@@ -67,6 +67,8 @@ def route(s: Session, stmt: Statement) -> Result | None:
         return None
     if kind == "CALL":
         return calls.call(s, parse.parse_call(stmt.text, stmt.dialect))
+    if kind == "ALTER":
+        return ddl.alter(s, stmt) if len(words) > 1 and words[1] in _OBJECTS else None
     if kind == "BEGIN" and words[1:3] != ("NOT", "ATOMIC"):
         return None
     if not is_program(words, toks):

@@ -81,6 +81,10 @@ def call(s: Session, node: P.Call, caller: Frame | None = None) -> UpdateCount:
     try:
         with _in_database(s, spec["db"]):
             frame.exec(body)
+    except ServerError as e:
+        if caller is None and sets:
+            e.result_sets = sets  # type: ignore[attr-defined] # sent before the error
+        raise
     finally:
         active[key] = depth
     for name, arg in outs:

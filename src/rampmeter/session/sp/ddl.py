@@ -67,7 +67,7 @@ def create(s: Session, stmt: Statement) -> Result:
     spec = {
         "db": db, "name": r.name, "type": r.kind, "text": stmt.text,
         "body": stmt.text[r.body_start:].rstrip(" \t\r\n;"), "params": r.params_text,
-        "returns": r.returns, "definer": _definer(s, r.definer), "chars": r.chars,
+        "returns": r.returns, "param_list": [[x.mode, x.name, x.type] for x in r.params], "definer": _definer(s, r.definer), "chars": r.chars,
         "sql_mode": str(s.system_variable("sql_mode") or ""),
         "created": existing["created"] if existing and r.or_replace and False else now,
         "modified": now, "aggregate": r.aggregate,
@@ -143,3 +143,28 @@ def show_create(s: Session, kind: str, db: str | None, name: str) -> Result:
     return ResultSet(cols, [(spec["name"], spec["sql_mode"], head(spec, quote),
                              spec["charset_client"], spec["collation_connection"],
                              spec["db_collation"])])
+
+
+def alter(s: Session, stmt: Statement) -> Result:
+    """ALTER PROCEDURE / FUNCTION [db.]name characteristics: a new COMMENT, SQL SECURITY,
+    data access or LANGUAGE; the body stays (1305 for an unknown routine)."""
+    p = P._P(stmt.text, stmt.dialect)
+    p.expect("ALTER")
+    kind = p.word()
+    p.i += 1
+    first = p.name()
+    db, name = (first, p.name()) if p.accept(".") else (None, first)
+    chars: dict[str, str] = {}
+    P._characteristics(p, chars)
+    p.accept(";")
+    if p.peek() is not None:
+        raise p.error()
+    database = db or s.database
+    spec = find(s, database, kind, name)
+    if spec is None:
+        raise ServerError(1305, message=f"{kind} {database}.{name} does not exist",
+                          sqlstate="42000")
+    spec["chars"].update(chars)
+    spec["modified"] = dt.datetime.now().replace(microsecond=0).isoformat(sep=" ")
+    store(s).routine_store(spec["db"], kind, spec["name"], spec)
+    return UpdateCount()

@@ -173,10 +173,13 @@ class Frame:
             raise ServerError(code, message=message, sqlstate=state)
         block, handler = found
         saved, self.condition = self.condition, (code, state, message)
+        blocks = self.blocks  # a handler never catches what its own body raises
+        self.blocks = blocks[:next(k for k, b in enumerate(blocks) if b is block)]
         try:
             self.exec(handler.body)
         finally:
             self.condition = saved
+            self.blocks = blocks
         if handler.action == "EXIT":
             raise _Exit(block)
 
