@@ -145,7 +145,7 @@ def invoke(s: Session, db: str | None, name: str, args: list[Any]) -> Any:
         with _in_database(s, spec["db"]):
             frame.exec(body)
     except _Returned as ret:
-        return coerce(r.returns, ret.value)
+        return coerce(r.returns, ret.value, f"{spec['name']}()", False, frame.warnings)
     finally:
         active[key] = 0
     raise ServerError(1321, message=f"No RETURN found in FUNCTION {key}", sqlstate="2F005")

@@ -57,6 +57,7 @@ class Block:
     conditions: dict[str, Any] = field(default_factory=dict)
     handlers: list[Handler] = field(default_factory=list)
     cursors: dict[str, Sql] = field(default_factory=dict)
+    cursor_params: dict[str, list[Any]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -111,6 +112,7 @@ class Cursor:
     op: str                      # OPEN | FETCH | CLOSE
     name: str
     into: list[str] = field(default_factory=list)
+    args: list[Sql] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -239,6 +241,9 @@ def _is_var(toks: list[Token], k: int, scope: frozenset[str]) -> bool:
         return False
     if k and toks[k - 1].text == ".":
         return False
+    if k and (toks[k - 1].text == ")" or toks[k - 1].kind in ("num", "str") or
+              toks[k - 1].kind == "word" and toks[k - 1].text.upper() == "AS"):
+        return False  # an alias: `count(*) a`, `1 AS a`
     nxt = toks[k + 1] if k + 1 < len(toks) else None
     return not (nxt is not None and nxt.text in (".", "("))
 
@@ -373,7 +378,8 @@ def _params(p: _P, kind: str) -> list[Param]:
         return out
     while True:
         mode = "IN"
-        if kind == "PROCEDURE" and p.word() in ("IN", "OUT", "INOUT"):
+        if p.word() in ("IN", "OUT", "INOUT") and p.peek(1) is not None and \
+                p.peek(1).kind in ("word", "qident"):  # type: ignore[union-attr]
             mode = p.word()
             p.i += 1
         name = p.name()
@@ -465,7 +471,13 @@ def statement(p: _P, scope: frozenset[str]) -> Any:
         return Return(sql(p, a, b, scope))
     if w in ("OPEN", "CLOSE"):
         p.i += 1
-        return Cursor(w, p.name().lower())
+        node = Cursor(w, p.name().lower())
+        if w == "OPEN" and p.accept("("):
+            while not p.accept(")"):
+                a, b = _type_range(p)
+                node.args.append(sql(p, a, b, scope))
+                p.accept(",")
+        return node
     if w == "FETCH":
         return _fetch(p)
     if w == "CALL":
@@ -526,9 +538,14 @@ def _declare(p: _P, block: Block, scope: frozenset[str]) -> frozenset[str]:
         block.conditions[name.lower()] = _condition_value(p)
         return scope
     if p.accept("CURSOR"):
+        params: list[Param] = []
+        if p.accept("("):
+            params = _params(p, "CURSOR")
         p.expect("FOR")
         a, b = p.upto(())
-        block.cursors[name.lower()] = sql(p, a, b, scope)
+        inner = scope | {x.name.lower() for x in params}
+        block.cursors[name.lower()] = sql(p, a, b, inner)
+        block.cursor_params[name.lower()] = params
         return scope
     names = [name]
     while p.accept(","):

@@ -61,21 +61,45 @@ NO_DATA = (1329, "02000", "No data - zero rows fetched, selected, or processed")
 _INT = re.compile(r"(?i)^\s*(tiny|small|medium|big)?int(eger)?\b")
 _CHAR = re.compile(r"(?i)^\s*(var)?char\s*\(\s*(\d+)\s*\)")
 _DEC = re.compile(r"(?i)^\s*(decimal|numeric|dec)\s*(?:\(\s*(\d+)\s*(?:,\s*(\d+))?\s*\))?")
+_INT_BITS = {"tiny": 8, "small": 16, "medium": 24, None: 32, "big": 64}
 
 
-def coerce(vtype: str, value: Any) -> Any:
+def coerce(vtype: str, value: Any, name: str = "", strict: bool = False,
+           warn: list[Warning_] | None = None) -> Any:
+    """`value` stored in a variable of `vtype` (module rules): out of range or too long is
+    an error in strict mode (1264 / 1406), else clipped with that warning (1264 / 1265)."""
     if value is None or not vtype:
         return value
     try:
-        if _INT.match(vtype):
+        if m := _INT.match(vtype):
             if isinstance(value, (bytes, str)):
                 value = decimal.Decimal(value.decode() if isinstance(value, bytes) else value)
-            return int(decimal.Decimal(value).quantize(0, decimal.ROUND_HALF_UP)) \
-                if not isinstance(value, int) else value
+            if not isinstance(value, int):
+                value = int(decimal.Decimal(value).quantize(0, decimal.ROUND_HALF_UP))
+            bits = _INT_BITS[m.group(1).lower() if m.group(1) else None]
+            unsigned = "UNSIGNED" in vtype.upper()
+            lo, hi = (0, 2 ** bits - 1) if unsigned else (-2 ** (bits - 1), 2 ** (bits - 1) - 1)
+            if not lo <= value <= hi:
+                message = f"Out of range value for column '{name}' at row 0"
+                if strict:
+                    raise ServerError(1264, message=message, sqlstate="22003")
+                if warn is not None:
+                    warn.append(Warning_("Warning", 1264, message))
+                value = max(lo, min(hi, value))
+            return value
         if m := _CHAR.match(vtype):
-            if isinstance(value, bytes):
-                return value
-            return str(value)[:int(m.group(2))]
+            text = value.decode("utf-8", "replace") if isinstance(value, bytes) else \
+                value if isinstance(value, str) else str(value)
+            limit = int(m.group(2))
+            if len(text) > limit:
+                if strict:
+                    raise ServerError(1406, message=f"Data too long for column '{name}' at "
+                                      "row 0", sqlstate="22001")
+                if warn is not None:
+                    warn.append(Warning_("Warning", 1265, f"Data truncated for column '{name}' "
+                                         "at row 0"))
+                text = text[:limit]
+            return text
         if m := _DEC.match(vtype):
             scale = int(m.group(3) or 0)
             return decimal.Decimal(str(value)).quantize(decimal.Decimal(1).scaleb(-scale),
@@ -95,14 +119,19 @@ class Frame:
         self.scopes: list[dict[str, list[Any]]] = [{}]   # name -> [value, type]
         self.blocks: list[P.Block] = []
         self.cursors: list[dict[str, list[Any] | None]] = [{}]
-        self.cursor_defs: list[dict[str, P.Sql]] = [{}]
+        self.cursor_defs: list[dict[str, tuple[P.Sql, list[P.Param]]]] = [{}]
         self.last: Any = None                  # the last statement's result
         self.warnings: list[Warning_] = []
         self.condition: tuple[int, str, str] | None = None  # the one a handler is handling
 
     # --- variables -----------------------------------------------------------------------
+    def _store(self, name: str, vtype: str, value: Any) -> Any:
+        strict = "STRICT_" in str(self.s.system_variable("sql_mode") or "")
+        return coerce(vtype, value, name, strict, self.warnings)
+
     def declare(self, name: str, vtype: str, value: Any) -> None:
-        self.scopes[-1][name] = [coerce(vtype, value), vtype]
+        self.scopes[-1][name] = [None, vtype]
+        self.scopes[-1][name][0] = self._store(name, vtype, value)
 
     def _slot(self, name: str) -> list[Any]:
         for scope in reversed(self.scopes):
@@ -115,7 +144,7 @@ class Frame:
 
     def set(self, name: str, value: Any) -> None:
         slot = self._slot(name)
-        slot[0] = coerce(slot[1], value)
+        slot[0] = self._store(name, slot[1], value)
 
     # --- statements ----------------------------------------------------------------------
     def run_sql(self, node: P.Sql) -> Any:
@@ -278,7 +307,8 @@ class Frame:
     def _block(self, block: P.Block) -> None:
         self.scopes.append({})
         self.cursors.append({})
-        self.cursor_defs.append(dict(block.cursors))
+        self.cursor_defs.append({n: (q, block.cursor_params.get(n, []))
+                                 for n, q in block.cursors.items()})
         try:
             for var in block.vars:
                 default = self.value(var.default) if var.default is not None else None
@@ -366,7 +396,19 @@ class Frame:
         if node.op == "OPEN":
             if open_rows is not None:
                 raise ServerError(1325, message="Cursor is already open", sqlstate="24000")
-            result = self.run_sql(self.cursor_defs[k][node.name])
+            query, params = self.cursor_defs[k][node.name]
+            if len(params) != len(node.args):
+                raise ServerError(1318, message="Incorrect number of arguments for CURSOR "
+                                  f"{node.name}; expected {len(params)}, got {len(node.args)}",
+                                  sqlstate="42000")
+            values = [self.value(a) for a in node.args]
+            self.scopes.append({})
+            try:
+                for param, v in zip(params, values, strict=True):
+                    self.declare(param.name.lower(), param.type, v)
+                result = self.run_sql(query)
+            finally:
+                self.scopes.pop()
             rows = list(result.rows) if isinstance(result, ResultSet) else []
             self.cursors[k][node.name] = rows
             return
