@@ -171,6 +171,11 @@ class Statement:
             return False
         if kind in ("SELECT", "SET", "DO", "VALUES", "("):
             return any(m.group(1) is None for m in _FROM.finditer(self.shape))
+        if kind in _COMPOUND_FIRST:
+            return False
+        if kind in ("CREATE", "DROP", "ALTER", "CALL"):  # routines are not tables
+            return kind != "CALL" and not _PROGRAM_OBJECTS.intersection(self.words[1:4]) \
+                and "DEFINER" not in self.words[1:4]
         return True
 
     def syntax_error(self, shape_pos: int | None = None) -> Exception:

@@ -114,7 +114,7 @@ def _parameters(names: str, ints: str) -> Callable[[SqliteSession], tuple[list[C
                                  None, None, None, None, None, None, None, r["returns"],
                                  r["type"]))
                 for k, (mode, pname, ptype) in enumerate(r.get("param_list", []), 1):
-                    rows.append(("def", db, r["name"], k, None if fn else mode, pname,
+                    rows.append(("def", db, r["name"], k, mode, pname,
                                  _data_type(ptype), None, None, None, None, None, None, None,
                                  ptype, r["type"]))
         return _columns(names, ints), rows

@@ -131,7 +131,7 @@ def show(s: SqliteSession, stmt: Statement) -> Result:
             "Db", "Name", "Type", "Definer", "Modified", "Created", "Security_type",
             "Comment", "character_set_client", "collation_connection",
             "Database Collation")]
-        return _filtered(s, r, cols, routines.status_rows(s, kind))
+        return _filtered(s, r, cols, routines.status_rows(s, kind), key=1)
     raise r.error()
 
 

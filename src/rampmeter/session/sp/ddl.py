@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from rampmeter import errors
 from rampmeter.engine.base import Result, ResultSet, UpdateCount
+from rampmeter.engine.types import parse_type
 from rampmeter.errors import ServerError, Warning_
 from rampmeter.protocol.columns import text_column
 from rampmeter.session.sp import parse as P
@@ -64,10 +65,11 @@ def create(s: Session, stmt: Statement) -> Result:
                                                   f"{r.kind} {r.name} already exists")])
         raise ServerError(1304, message=f"{r.kind} {r.name} already exists", sqlstate="42000")
     now = dt.datetime.now().replace(microsecond=0).isoformat(sep=" ")
+    returns = _canonical_type(s, r.returns) if r.kind == "FUNCTION" else ""
     spec = {
         "db": db, "name": r.name, "type": r.kind, "text": stmt.text,
         "body": stmt.text[r.body_start:].rstrip(" \t\r\n;"), "params": r.params_text,
-        "returns": r.returns, "param_list": [[x.mode, x.name, x.type] for x in r.params], "definer": _definer(s, r.definer), "chars": r.chars,
+        "returns": returns, "param_list": [[x.mode, x.name, x.type] for x in r.params], "definer": _definer(s, r.definer), "chars": r.chars,
         "sql_mode": str(s.system_variable("sql_mode") or ""),
         "created": existing["created"] if existing and r.or_replace and False else now,
         "modified": now, "aggregate": r.aggregate,
@@ -77,6 +79,21 @@ def create(s: Session, stmt: Statement) -> Result:
     }
     eng.routine_store(db, r.kind, r.name, spec)
     return UpdateCount()
+
+
+def _canonical_type(s: Session, text: str) -> str:
+    """RETURNS as MariaDB prints it: `int(11)`, `varchar(20) CHARSET latin1 COLLATE ...`
+    (a text type takes the database's character set)."""
+    try:
+        cs = str(s.system_variable("character_set_database"))
+        coll = str(s.system_variable("collation_database"))
+        t = parse_type(text, cs, coll)
+    except ServerError:
+        return text
+    shown = t.spelling()
+    if t.charset and t.charset != "binary" and t.is_text:
+        shown += f" CHARSET {t.charset} COLLATE {t.collation}"
+    return shown
 
 
 def _definer(s: Session, written: str | None) -> str:

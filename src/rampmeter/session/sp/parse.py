@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from rampmeter.errors import ServerError
 from rampmeter.sql.lexer import Dialect, Token, ident_value, string_value, syntax_error, tokens
 from rampmeter.sql.statement import scan
 
@@ -164,6 +165,7 @@ class _P:
         self.dialect = dialect
         self.toks: list[Token] = tokens(text, dialect)
         self.i = 0
+        self.labels: list[str] = []   # the labels in scope, innermost last
 
     def peek(self, k: int = 0) -> Token | None:
         j = self.i + k
@@ -450,6 +452,16 @@ def statement(p: _P, scope: frozenset[str]) -> Any:
     if t1 is not None and t1.text == ":" and p.word(2) in _LABELLED:
         label = p.name().lower()
         p.i += 1
+    if label is not None:
+        p.labels.append(label)
+        try:
+            return _statement(p, label, scope)
+        finally:
+            p.labels.pop()
+    return _statement(p, label, scope)
+
+
+def _statement(p: _P, label: str | None, scope: frozenset[str]) -> Any:
     w = p.word()
     if w == "BEGIN" and not p.at("BEGIN", ";") and not p.at("BEGIN", "WORK") and \
             p.peek(1) is not None:
@@ -464,7 +476,11 @@ def statement(p: _P, scope: frozenset[str]) -> Any:
         return _for(p, label, scope)
     if w in ("LEAVE", "ITERATE"):
         p.i += 1
-        return Jump(w, p.name().lower())
+        target = p.name()
+        if target.lower() not in p.labels:
+            raise ServerError(1308, message=f"{w} with no matching label: {target}",
+                              sqlstate="42000")
+        return Jump(w, target.lower())
     if w == "RETURN":
         p.i += 1
         a, b = p.upto(())
