@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from rampmeter.engine.base import ResultSet, UpdateCount
 from rampmeter.errors import ServerError
+from rampmeter.session.privileges import P as Priv
 from rampmeter.session.sp import ddl
 from rampmeter.session.sp import parse as P
 from rampmeter.session.sp.run import Frame, _Returned, coerce, done
@@ -41,6 +42,7 @@ def _load(s: Session, kind: str, db: str | None, name: str) -> tuple[dict[str, A
     if spec is None:
         raise ServerError(1305, message=f"{kind} {database}.{name} does not exist",
                           sqlstate="42000")
+    ddl.require(s, spec["db"], Priv.EXECUTE, spec)
     r, body = P.routine(spec["text"], Dialect.of(spec["sql_mode"]))
     return spec, r, body
 

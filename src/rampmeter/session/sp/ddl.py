@@ -21,6 +21,7 @@ from rampmeter.engine.base import Result, ResultSet, UpdateCount
 from rampmeter.engine.types import parse_type
 from rampmeter.errors import ServerError, Warning_
 from rampmeter.protocol.columns import text_column
+from rampmeter.session.privileges import P as Priv
 from rampmeter.session.sp import parse as P
 from rampmeter.sql.reader import Reader
 from rampmeter.sql.statement import Statement
@@ -52,6 +53,7 @@ def create(s: Session, stmt: Statement) -> Result:
     db = r.db or s.database
     if db is None:
         raise ServerError(errors.ER_NO_DB_ERROR)
+    require(s, db, Priv.CREATE_PROC)
     eng = store(s)
     if not eng.engine.database_exists(db):
         raise ServerError(errors.ER_BAD_DB_ERROR, db)
@@ -121,7 +123,10 @@ def drop(s: Session, stmt: Statement) -> Result:
     database = db or s.database
     if database is None:
         raise ServerError(errors.ER_NO_DB_ERROR)
-    if not store(s).routine_drop(database, kind, name):
+    spec = store(s).routine_load(database, kind, name)
+    if spec is not None:
+        require(s, database, Priv.ALTER_PROC, spec)
+    if spec is None or not store(s).routine_drop(database, kind, name):
         message = f"{kind} {database}.{name} does not exist"
         if if_exists:
             return UpdateCount(warnings=[Warning_("Note", 1305, message)])
@@ -181,7 +186,27 @@ def alter(s: Session, stmt: Statement) -> Result:
     if spec is None:
         raise ServerError(1305, message=f"{kind} {database}.{name} does not exist",
                           sqlstate="42000")
+    require(s, spec["db"], Priv.ALTER_PROC, spec)
     spec["chars"].update(chars)
     spec["modified"] = dt.datetime.now().replace(microsecond=0).isoformat(sep=" ")
     store(s).routine_store(spec["db"], kind, spec["name"], spec)
     return UpdateCount()
+
+
+def require(s: Session, db: str, bit: int, spec: dict[str, Any] | None = None) -> None:
+    """The privilege a routine statement needs (privileges.py's bits): CREATE ROUTINE in the
+    database to create (1044); ALTER ROUTINE to alter or drop and EXECUTE to run, in the
+    database, else 1370 naming the routine. The routine's definer always may: MariaDB grants
+    its creator EXECUTE and ALTER ROUTINE on it (automatic_sp_privileges), and routine-level
+    grants do not exist here (docs/sql.md)."""
+    sec = s.security
+    if sec is None or sec.unchecked:
+        return
+    if spec is None:
+        sec.check_db(db, bit)
+        return
+    if sec.has(bit) or sec.db_bits(db) & bit or spec["definer"] == sec.current_user:
+        return
+    what = "execute" if bit == Priv.EXECUTE else "alter routine"
+    raise ServerError(1370, message=f"{what} command denied to user '{sec.priv_user}'@"
+                      f"'{sec.priv_host}' for routine '{db}.{spec['name']}'", sqlstate="42000")
