@@ -2,8 +2,9 @@
 
 A small package of rooms, each with its own rules:
 
-    parse.py   the grammar: a CREATE PROCEDURE / FUNCTION or a compound statement -> a tree,
-               read once per text; simple statements inside stay text with `?` for locals
+    parse.py   the grammar: a CREATE PROCEDURE / FUNCTION or a compound statement -> a tree
+               (tree.py), read once per text; simple statements inside stay text with `?`
+               for locals (tokens.py)
     run.py     the interpreter: variables, control flow, handlers, cursors, SIGNAL
     calls.py   CALL and stored-function calls: arguments, OUT parameters, recursion limits
     ddl.py     CREATE / DROP / SHOW CREATE, and the stored spec

@@ -23,6 +23,7 @@ from rampmeter.errors import ServerError, Warning_
 from rampmeter.protocol.columns import text_column
 from rampmeter.session.privileges import P as Priv
 from rampmeter.session.sp import parse as P
+from rampmeter.session.sp.tokens import Tokens
 from rampmeter.sql.reader import Reader
 from rampmeter.sql.statement import Statement
 
@@ -73,7 +74,7 @@ def create(s: Session, stmt: Statement) -> Result:
         "body": stmt.text[r.body_start:].rstrip(" \t\r\n;"), "params": r.params_text,
         "returns": returns, "param_list": [[x.mode, x.name, x.type] for x in r.params], "definer": _definer(s, r.definer), "chars": r.chars,
         "sql_mode": str(s.system_variable("sql_mode") or ""),
-        "created": existing["created"] if existing and r.or_replace and False else now,
+        "created": now,
         "modified": now, "aggregate": r.aggregate,
         "charset_client": str(s.system_variable("character_set_client")),
         "collation_connection": str(s.system_variable("collation_connection")),
@@ -170,14 +171,14 @@ def show_create(s: Session, kind: str, db: str | None, name: str) -> Result:
 def alter(s: Session, stmt: Statement) -> Result:
     """ALTER PROCEDURE / FUNCTION [db.]name characteristics: a new COMMENT, SQL SECURITY,
     data access or LANGUAGE; the body stays (1305 for an unknown routine)."""
-    p = P._P(stmt.text, stmt.dialect)
+    p = Tokens(stmt.text, stmt.dialect)
     p.expect("ALTER")
     kind = p.word()
     p.i += 1
     first = p.name()
     db, name = (first, p.name()) if p.accept(".") else (None, first)
     chars: dict[str, str] = {}
-    P._characteristics(p, chars)
+    P.characteristics(p, chars)
     p.accept(";")
     if p.peek() is not None:
         raise p.error()

@@ -17,305 +17,34 @@ Rules:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 from rampmeter.errors import ServerError
-from rampmeter.sql.lexer import Dialect, Token, ident_value, string_value, syntax_error, tokens
-from rampmeter.sql.statement import scan
-
-
-# --- the tree ----------------------------------------------------------------------------------
-@dataclass(slots=True)
-class Sql:
-    """A simple statement or an expression: text with `?` for local variables."""
-    text: str
-    vars: tuple[str, ...] = ()
-    into: tuple[str, ...] = ()   # SELECT ... INTO targets (local names or @user variables)
-    names: tuple[str, ...] | None = None  # a SELECT's column names as the client wrote it
-
-
-@dataclass(slots=True)
-class Var:
-    names: list[str]
-    type: str
-    default: Sql | None
-
-
-@dataclass(slots=True)
-class Handler:
-    action: str                  # CONTINUE | EXIT
-    conditions: list[Any]        # int code, 'SQLSTATE:xxxxx', SQLEXCEPTION / SQLWARNING / NOT FOUND
-    body: Any
-
-
-@dataclass(slots=True)
-class Block:
-    label: str | None
-    body: list[Any]
-    vars: list[Var] = field(default_factory=list)
-    conditions: dict[str, Any] = field(default_factory=dict)
-    handlers: list[Handler] = field(default_factory=list)
-    cursors: dict[str, Sql] = field(default_factory=dict)
-    cursor_params: dict[str, list[Any]] = field(default_factory=dict)
-
-
-@dataclass(slots=True)
-class Set:
-    targets: list[tuple[str, Sql]]  # (local name, value); other SETs are Sql statements
-
-
-@dataclass(slots=True)
-class If:
-    branches: list[tuple[Sql, list[Any]]]
-    otherwise: list[Any] | None
-
-
-@dataclass(slots=True)
-class Case:
-    subject: Sql | None
-    branches: list[tuple[Sql, list[Any]]]
-    otherwise: list[Any] | None
-
-
-@dataclass(slots=True)
-class Loop:
-    kind: str                    # LOOP | WHILE | REPEAT
-    label: str | None
-    cond: Sql | None
-    body: list[Any]
-
-
-@dataclass(slots=True)
-class For:
-    label: str | None
-    var: str
-    lower: Sql
-    upper: Sql
-    reverse: bool
-    body: list[Any]
-
-
-@dataclass(slots=True)
-class Jump:
-    kind: str                    # LEAVE | ITERATE
-    label: str
-
-
-@dataclass(slots=True)
-class Return:
-    value: Sql
-
-
-@dataclass(slots=True)
-class Cursor:
-    op: str                      # OPEN | FETCH | CLOSE
-    name: str
-    into: list[str] = field(default_factory=list)
-    args: list[Sql] = field(default_factory=list)
-
-
-@dataclass(slots=True)
-class Signal:
-    resignal: bool
-    condition: Any               # 'SQLSTATE:xxxxx', a condition name, or None (RESIGNAL)
-    items: dict[str, Sql]
-
-
-@dataclass(slots=True)
-class Call:
-    db: str | None
-    name: str
-    args: list[Sql]
-
-
-@dataclass(slots=True)
-class Param:
-    mode: str                    # IN | OUT | INOUT
-    name: str
-    type: str
-
-
-@dataclass(slots=True)
-class Routine:
-    kind: str                    # PROCEDURE | FUNCTION
-    db: str | None
-    name: str
-    params: list[Param]
-    returns: str
-    chars: dict[str, str]
-    body_start: int              # where the body starts in the text
-    params_text: str
-    if_not_exists: bool = False
-    or_replace: bool = False
-    definer: str | None = None
-    aggregate: bool = False
-
+from rampmeter.session.sp.tokens import Tokens as _P
+from rampmeter.session.sp.tokens import sql
+from rampmeter.session.sp.tree import (
+    Block,
+    Call,
+    Case,
+    Cursor,
+    For,
+    Handler,
+    If,
+    Jump,
+    Loop,
+    Param,
+    Return,
+    Routine,
+    Set,
+    Signal,
+    Sql,
+    Var,
+)
+from rampmeter.sql.lexer import Dialect, ident_value, syntax_error
 
 _LABELLED = ("BEGIN", "LOOP", "WHILE", "REPEAT", "FOR")
 _STOP_BODY = ("END", "ELSE", "ELSEIF", "WHEN", "UNTIL")
-
-
-class _P:
-    """A cursor over the tokens of one text."""
-
-    def __init__(self, text: str, dialect: Dialect) -> None:
-        self.text = text
-        self.dialect = dialect
-        self.toks: list[Token] = tokens(text, dialect)
-        self.i = 0
-        self.labels: list[str] = []   # the labels in scope, innermost last
-
-    def peek(self, k: int = 0) -> Token | None:
-        j = self.i + k
-        return self.toks[j] if j < len(self.toks) else None
-
-    def word(self, k: int = 0) -> str:
-        t = self.peek(k)
-        return t.text.upper() if t is not None and t.kind == "word" else ""
-
-    def at(self, *words: str) -> bool:
-        for k, w in enumerate(words):
-            t = self.peek(k)
-            if t is None or (t.text.upper() if t.kind == "word" else t.text) != w:
-                return False
-        return True
-
-    def accept(self, *words: str) -> bool:
-        if self.at(*words):
-            self.i += len(words)
-            return True
-        return False
-
-    def expect(self, *words: str) -> None:
-        if not self.accept(*words):
-            raise self.error()
-
-    def error(self) -> Exception:
-        t = self.peek()
-        return syntax_error(self.text, t.start if t is not None else len(self.text))
-
-    def name(self) -> str:
-        t = self.peek()
-        if t is None or t.kind not in ("word", "qident"):
-            raise self.error()
-        self.i += 1
-        return t.text if t.kind == "word" else ident_value(t.text)
-
-    def string(self) -> str:
-        t = self.peek()
-        if t is None or t.kind != "str":
-            raise self.error()
-        self.i += 1
-        return string_value(t.text, self.dialect.backslash_escapes)
-
-    def upto(self, stop: tuple[str, ...], *, semicolon: bool = True) -> tuple[int, int]:
-        """Token range [i, j) up to a stop word or ';' at depth 0 (CASE ... END nests)."""
-        start = depth = case = 0
-        start = self.i
-        while self.i < len(self.toks):
-            t = self.toks[self.i]
-            u = t.text.upper() if t.kind == "word" else t.text
-            if depth == 0 and case == 0 and (u in stop and t.kind == "word" or
-                                              semicolon and u == ";"):
-                break
-            if u == "(":
-                depth += 1
-            elif u == ")":
-                depth -= 1
-            elif t.kind == "word" and u == "CASE":
-                case += 1
-            elif t.kind == "word" and u == "END" and case:
-                case -= 1
-            self.i += 1
-        if self.i == start:
-            raise self.error()
-        return start, self.i
-
-
-def _is_var(toks: list[Token], k: int, scope: frozenset[str]) -> bool:
-    t = toks[k]
-    if t.kind not in ("word", "qident"):
-        return False
-    name = (t.text if t.kind == "word" else ident_value(t.text)).lower()
-    if name not in scope:
-        return False
-    if k and toks[k - 1].text == ".":
-        return False
-    if k and (toks[k - 1].text == ")" or toks[k - 1].kind in ("num", "str") or
-              toks[k - 1].kind == "word" and toks[k - 1].text.upper() == "AS"):
-        return False  # an alias: `count(*) a`, `1 AS a`
-    nxt = toks[k + 1] if k + 1 < len(toks) else None
-    return not (nxt is not None and nxt.text in (".", "("))
-
-
-def _columns_named(toks: list[Token], a: int, b: int) -> set[int]:
-    """Token positions that name columns, never variables: INSERT's column list, and the
-    `col =` of UPDATE's and ON DUPLICATE KEY UPDATE's SET."""
-    first = toks[a].text.upper()
-    keep: set[int] = set()
-    if first not in ("INSERT", "REPLACE", "UPDATE"):
-        return keep
-    k = a
-    while k < b and not (toks[k].kind == "word" and toks[k].text.upper() == "INTO"):
-        k += 1
-    if first != "UPDATE" and k < b:
-        k += 2
-        while k < b and toks[k].text == ".":
-            k += 2
-        if k < b and toks[k].text == "(":
-            while k < b and toks[k].text != ")":
-                keep.add(k)
-                k += 1
-    for j in range(a + 1, b - 1):
-        if toks[j + 1].text == "=" and toks[j - 1].text.upper() in ("SET", ",", "UPDATE"):
-            keep.add(j)
-    return keep
-
-
-def sql(p: _P, a: int, b: int, scope: frozenset[str], *, into: bool = False) -> Sql:
-    """Tokens a..b-1 as an Sql (module rules); `into`: take a SELECT's INTO list out."""
-    toks = p.toks
-    keep = _columns_named(toks, a, b)
-    pieces: list[str] = []
-    names: list[str] = []
-    targets: list[str] = []
-    pos = toks[a].start
-    k = a
-    depth = 0
-    while k < b:
-        t = toks[k]
-        if t.text == "(":
-            depth += 1
-        elif t.text == ")":
-            depth -= 1
-        if into and depth == 0 and t.kind == "word" and t.text.upper() == "INTO" and \
-                toks[a].text.upper() == "SELECT":
-            pieces.append(p.text[pos:t.start])
-            k += 1
-            while k < b:
-                tt = toks[k]
-                targets.append(tt.text if tt.kind in ("word", "uservar") else ident_value(tt.text))
-                k += 1
-                if k < b and toks[k].text == ",":
-                    k += 1
-                    continue
-                break
-            pos = toks[k].start if k < b else toks[b - 1].end
-            continue
-        if k not in keep and _is_var(toks, k, scope):
-            pieces.append(p.text[pos:t.start])
-            pieces.append("?")
-            names.append((t.text if t.kind == "word" else ident_value(t.text)).lower())
-            pos = t.end
-        k += 1
-    pieces.append(p.text[pos:toks[b - 1].end])
-    shown = None
-    if names and toks[a].text.upper() == "SELECT":
-        original = scan(p.text[toks[a].start:toks[b - 1].end], p.dialect)
-        shown = original.items
-    return Sql("".join(pieces).strip(), tuple(names), tuple(targets), shown)
 
 
 # --- CREATE PROCEDURE / FUNCTION ----------------------------------------------------------------
@@ -361,7 +90,7 @@ def routine(text: str, dialect: Dialect) -> tuple[Routine, Any]:
             p.name()
             b = p.i
         r.returns = text[p.toks[a].start:p.toks[b - 1].end]
-    _characteristics(p, r.chars)
+    characteristics(p, r.chars)
     if p.peek() is None:
         raise p.error()
     r.body_start = p.peek().start  # type: ignore[union-attr]
@@ -407,7 +136,7 @@ def _type_range(p: _P) -> tuple[int, int]:
     return a, p.i
 
 
-def _characteristics(p: _P, chars: dict[str, str]) -> None:
+def characteristics(p: _P, chars: dict[str, str]) -> None:
     while True:
         if p.accept("COMMENT"):
             chars["comment"] = p.string()
@@ -502,8 +231,21 @@ def _statement(p: _P, label: str | None, scope: frozenset[str]) -> Any:
         return _signal(p, scope)
     if w == "SET" and _local_set(p, scope):
         return _set(p, scope)
+    first = p.peek()
+    if first is not None and (first.kind != "word" or first.text.upper() not in _STARTS) and \
+            first.text != "(":
+        p.i += 1  # MariaDB's parser stops at the token after a word no statement starts with
+        raise p.error()
     a, b = p.upto(())
     return sql(p, a, b, scope, into=p.toks[a].text.upper() == "SELECT")
+
+
+# The words a simple statement inside a body may start with (MariaDB's statements).
+_STARTS = frozenset("""SELECT INSERT UPDATE DELETE REPLACE WITH VALUES TABLE SET SHOW CREATE
+DROP ALTER RENAME TRUNCATE CALL DO EXECUTE PREPARE DEALLOCATE GRANT REVOKE FLUSH KILL USE LOCK
+UNLOCK START BEGIN COMMIT ROLLBACK SAVEPOINT RELEASE ANALYZE OPTIMIZE CHECK REPAIR CHECKSUM
+EXPLAIN DESCRIBE DESC LOAD HANDLER XA GET PURGE RESET CHANGE INSTALL UNINSTALL BINLOG CACHE
+SHUTDOWN HELP BACKUP SHUTDOWN""".split())
 
 
 def _body(p: _P, scope: frozenset[str], stop: tuple[str, ...] = _STOP_BODY) -> list[Any]:
