@@ -6,7 +6,8 @@ Rules:
   variable or a local variable (else 1414), written back when the procedure ends, also when
   it ends with an error only for what was set before... as MariaDB: not at all then.
 - Wrong argument counts are 1318; an unknown routine 1305 with the database-qualified name.
-- A routine runs with its own database as the current one (restored after), as MariaDB's do.
+- A routine runs with its own database as the current one and the sql_mode it was created
+  with (both restored after), as MariaDB's do.
 - Recursion: a procedure may call itself up to max_sp_recursion_depth levels (default 0:
   never; 1456 past it); a function never (1424).
 """
@@ -81,7 +82,7 @@ def call(s: Session, node: P.Call, caller: Frame | None = None) -> UpdateCount:
         frame.declare(param.name.lower(), param.type, value)
     active[key] = depth + 1
     try:
-        with _in_database(s, spec["db"]):
+        with _in_database(s, spec["db"], spec["sql_mode"]):
             frame.exec(body)
     except ServerError as e:
         if caller is None and sets:
@@ -114,17 +115,22 @@ def _evaluate(s: Session, arg: P.Sql, caller: Frame | None) -> Any:
 
 
 class _in_database:
-    """The routine's database as the current one while it runs."""
+    """The routine's database as the current one, and the sql_mode it was created with as
+    the session's, while it runs (MariaDB's rule: a routine keeps its creation sql_mode)."""
 
-    def __init__(self, s: Session, db: str) -> None:
-        self.s, self.db = s, db
+    def __init__(self, s: Session, db: str, mode: str | None = None) -> None:
+        self.s, self.db, self.mode = s, db, mode
 
     def __enter__(self) -> None:
         self.old = self.s.database
         if self.old != self.db and self.s.engine is not None:
             self.s.engine.use(self.db)
+        self.old_mode = self.s.vars["sql_mode"]
+        if self.mode is not None:
+            self.s.vars["sql_mode"] = self.mode
 
     def __exit__(self, *exc: object) -> None:
+        self.s.vars["sql_mode"] = self.old_mode
         if self.s.database != self.old and self.s.engine is not None:
             self.s.engine.use(self.old)
 
@@ -144,7 +150,7 @@ def invoke(s: Session, db: str | None, name: str, args: list[Any]) -> Any:
         frame.declare(param.name.lower(), param.type, value)
     active[key] = 1
     try:
-        with _in_database(s, spec["db"]):
+        with _in_database(s, spec["db"], spec["sql_mode"]):
             frame.exec(body)
     except _Returned as ret:
         return coerce(r.returns, ret.value, f"{spec['name']}()", False, frame.warnings)
