@@ -234,3 +234,37 @@ def test_create_errors(compat, statement, code):
     got = {t: answers(compat.endpoint(t), compat.db, [statement]) for t in TARGETS}
     assert got["mariadb"][0][1:3] == ("error", code)
     assert got["rampmeter"][0][1:3] == ("error", code)
+
+
+def test_triggers(compat):
+    compare(compat, ["CREATE TABLE t (val INT)", "CREATE TABLE log (msg VARCHAR(100))",
+                     "CREATE TRIGGER t_sum BEFORE INSERT ON t FOR EACH ROW SET @sum = @sum + "
+                     "NEW.val",
+                     "CREATE TRIGGER t_upd AFTER UPDATE ON t FOR EACH ROW BEGIN IF NEW.val > "
+                     "OLD.val THEN INSERT INTO log VALUES (CONCAT(OLD.val, '->', NEW.val)); "
+                     "END IF; END",
+                     "CREATE TRIGGER t_del BEFORE DELETE ON t FOR EACH ROW BEGIN IF OLD.val > "
+                     "100 THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'keep it'; END IF; "
+                     "END"], [
+        "SET @sum = 0",
+        "INSERT INTO t VALUES (10), (20), (30)",
+        "SELECT @sum",
+        "UPDATE t SET val = val + 1 WHERE val >= 20",
+        "UPDATE t SET val = val - 1 WHERE val = 10",
+        "SELECT msg FROM log ORDER BY msg",
+        "INSERT INTO t VALUES (500)",
+        "DELETE FROM t WHERE val = 500",
+        "SELECT COUNT(*) FROM t",
+        "CREATE TRIGGER t_sum BEFORE INSERT ON t FOR EACH ROW SET @x = 1",
+        "CREATE TRIGGER IF NOT EXISTS t_sum BEFORE INSERT ON t FOR EACH ROW SET @x = 1",
+        "CREATE TRIGGER bad BEFORE DELETE ON t FOR EACH ROW SET @x = NEW.val",
+        "CREATE TRIGGER bad2 BEFORE INSERT ON nosuch FOR EACH ROW SET @x = 1",
+        "SELECT TRIGGER_NAME, EVENT_MANIPULATION, EVENT_OBJECT_TABLE, ACTION_ORDER, "
+        "ACTION_STATEMENT, ACTION_TIMING FROM information_schema.TRIGGERS WHERE "
+        "TRIGGER_SCHEMA = DATABASE() ORDER BY TRIGGER_NAME",
+        "DROP TRIGGER t_sum",
+        "DROP TRIGGER t_sum",
+        "DROP TRIGGER IF EXISTS t_sum",
+        "DROP TABLE t",
+        "SELECT COUNT(*) FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE()",
+    ])

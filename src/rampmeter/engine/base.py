@@ -194,6 +194,11 @@ class SessionContext(Protocol):
         Optional: absent means SQL names no stored functions."""
         ...
 
+    def run_trigger(self, database: str, name: str, row: dict[str, Any]) -> None:
+        """Run trigger database.name's body for one row ('new.col' / 'old.col' -> value),
+        from inside the statement writing it. Optional: absent means no trigger fires."""
+        ...
+
 
 class EngineSession(ABC):
     """One client's view of the engine: its current database, transaction and locks."""

@@ -146,6 +146,10 @@ class EngineContext:
         from rampmeter.session.sp import calls
         return calls.function_for(self._s, name)
 
+    def run_trigger(self, database: str, name: str, row: dict[str, Any]) -> None:
+        from rampmeter.session.sp import triggers
+        triggers.run(self._s, database, name, row)
+
     @property
     def row_count(self) -> int:
         return self._s.last_row_count

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from rampmeter.engine.sqlite import infoschema, routines
+from rampmeter.engine.sqlite import infoschema, routines, triggers
 from rampmeter.protocol.columns import Column, int_column, text_column
 
 if TYPE_CHECKING:
@@ -87,6 +87,8 @@ def _routines(names: str, ints: str) -> Callable[[SqliteSession], tuple[list[Col
         rows: Rows = []
         for db in infoschema._user_databases(s):
             for r in routines.listing(s, db):
+                if r["type"] not in ("PROCEDURE", "FUNCTION"):
+                    continue
                 c = r.get("chars", {})
                 fn = r["type"] == "FUNCTION"
                 rows.append((r["name"], "def", db, r["name"], r["type"],
@@ -102,12 +104,34 @@ def _routines(names: str, ints: str) -> Callable[[SqliteSession], tuple[list[Col
     return build
 
 
+def _triggers(names: str, ints: str) -> Callable[[SqliteSession], tuple[list[Column], Rows]]:
+    """One row per trigger (triggers.py), ordered by table, event, timing, as MariaDB's."""
+    def build(s: SqliteSession) -> tuple[list[Column], Rows]:
+        rows: Rows = []
+        for db in infoschema._user_databases(s):
+            found = sorted(triggers.listing(s, db), key=lambda t: (
+                t["table"].lower(), t["event"], t["timing"], t["created"]))
+            order: dict[tuple[str, str, str], int] = {}
+            for t in found:
+                key = (t["table"].lower(), t["event"], t["timing"])
+                order[key] = order.get(key, 0) + 1
+                rows.append(("def", db, t["name"], t["event"], "def", db, t["table"],
+                             order[key], None, t["body"], "ROW", t["timing"], None, None,
+                             "OLD", "NEW", t["created_at"], t["sql_mode"], t["definer"],
+                             t["charset_client"], t["collation_connection"],
+                             t["db_collation"]))
+        return _columns(names, ints), rows
+    return build
+
+
 def _parameters(names: str, ints: str) -> Callable[[SqliteSession], tuple[list[Column], Rows]]:
     """A routine's parameters by position; a function's result is position 0."""
     def build(s: SqliteSession) -> tuple[list[Column], Rows]:
         rows: Rows = []
         for db in infoschema._user_databases(s):
             for r in routines.listing(s, db):
+                if r["type"] not in ("PROCEDURE", "FUNCTION"):
+                    continue
                 fn = r["type"] == "FUNCTION"
                 if fn:
                     rows.append(("def", db, r["name"], 0, None, None, _data_type(r["returns"]),
@@ -124,7 +148,7 @@ def _parameters(names: str, ints: str) -> Callable[[SqliteSession], tuple[list[C
 TABLES = {
     "VIEWS": _views,
     "PARTITIONS": _partitions,
-    "TRIGGERS": _empty(
+    "TRIGGERS": _triggers(
         "TRIGGER_CATALOG TRIGGER_SCHEMA TRIGGER_NAME EVENT_MANIPULATION EVENT_OBJECT_CATALOG "
         "EVENT_OBJECT_SCHEMA EVENT_OBJECT_TABLE ACTION_ORDER ACTION_CONDITION ACTION_STATEMENT "
         "ACTION_ORIENTATION ACTION_TIMING ACTION_REFERENCE_OLD_TABLE "

@@ -7,8 +7,9 @@ Rules:
   The engine stores and returns it and never reads inside it; writing is a schema change
   (txn.ddl: implicit commit, one SQLite transaction under the write lock).
 - Names are case-insensitive (MariaDB's routine names are), the type is PROCEDURE or FUNCTION.
-- Triggers, events and packages do not exist yet: DROP of one is 1360 / 1539 / 1305 as MariaDB
-  words them (a Note with IF EXISTS); creating one is 1235 (the DDL room).
+- Triggers keep their spec here too (type TRIGGER; triggers.py makes the SQLite half).
+  Events and packages do not exist yet: DROP of one is 1539 / 1305 as MariaDB words them (a
+  Note with IF EXISTS); creating one is 1235 (the DDL room).
 """
 
 from __future__ import annotations
@@ -79,11 +80,19 @@ def store(s: SqliteSession, database: str, kind: str, name: str, spec: dict[str,
     """Create or replace one routine, as a schema change."""
     schema = s.schema(database)
     with s.ddl():
-        s.handle.execute(_ddl(schema))
-        s.handle.execute(f"DELETE FROM {q(schema)}.{META} WHERE type = ? AND name = ?",
-                         (kind, name))
-        s.handle.execute(f"INSERT INTO {q(schema)}.{META} VALUES (?, ?, ?)",
-                         (kind, name, json.dumps(spec)))
+        write(s, schema, kind, name, spec)
+
+
+def write(s: SqliteSession, schema: str, kind: str, name: str, spec: dict[str, Any]) -> None:
+    """The spec row, inside the caller's schema change."""
+    s.handle.execute(_ddl(schema))
+    delete(s, schema, kind, name)
+    s.handle.execute(f"INSERT INTO {q(schema)}.{META} VALUES (?, ?, ?)",
+                     (kind, name, json.dumps(spec)))
+
+
+def delete(s: SqliteSession, schema: str, kind: str, name: str) -> None:
+    s.handle.execute(f"DELETE FROM {q(schema)}.{META} WHERE type = ? AND name = ?", (kind, name))
 
 
 def remove(s: SqliteSession, database: str, kind: str, name: str) -> bool:
@@ -92,8 +101,7 @@ def remove(s: SqliteSession, database: str, kind: str, name: str) -> bool:
         return False
     schema = s.schema(database)
     with s.ddl():
-        s.handle.execute(f"DELETE FROM {q(schema)}.{META} WHERE type = ? AND name = ?",
-                         (kind, name))
+        delete(s, schema, kind, name)
     return True
 
 

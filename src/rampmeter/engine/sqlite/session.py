@@ -54,6 +54,7 @@ from rampmeter.engine.sqlite import (
     show,
     temporary,
     timefns,
+    triggers,
     updates,
     views,
 )
@@ -125,6 +126,7 @@ class SqliteSession(EngineSession):
         self._zone: Zone = timezones.SYSTEM
         fkcheck.register(self)
         updates.register(self)
+        triggers.register(self)
 
     # --- state ---------------------------------------------------------------------------------
     @property
@@ -520,6 +522,15 @@ class SqliteSession(EngineSession):
     def routine_drop(self, database: str, kind: str, name: str) -> bool:
         return routines.remove(self, database, kind, name)
 
+    def trigger_load(self, database: str, name: str) -> dict[str, Any] | None:
+        return triggers.load(self, database, name)
+
+    def trigger_create(self, database: str, spec: dict[str, Any]) -> None:
+        triggers.create(self, database, spec)
+
+    def trigger_drop(self, database: str, name: str) -> bool:
+        return triggers.drop(self, database, name)
+
     def _stored_function(self, error: ServerError) -> bool:
         """SQLite did not know a function: is it a stored function of the current database?
         Then it is registered on the handle (calling back into the session layer, with this
@@ -537,17 +548,26 @@ class SqliteSession(EngineSession):
             return False
 
         def call(*args: Any) -> Any:
-            saved = (self.current, self.warnings, self.statement_state, self._utc)
-            try:
-                value = fn(*args)
-            except ServerError as e:
-                self.function_failed(e)
-                raise
-            finally:
-                self.current, self.warnings, self.statement_state, self._utc = saved
-            return dml.sqlite_value(value)
+            return dml.sqlite_value(self.run_nested(fn, *args))
         self.handle.create_function(name, -1, call)
         return True
+
+    def run_nested(self, fn: Any, *args: Any) -> Any:
+        """Run `fn` (the session layer's: a stored function, a trigger) from inside a running
+        statement: the statement's own state is kept aside and restored, and an error is
+        handed to the statement as a function's error."""
+        saved = (self.current, self.warnings, self.statement_state, self._utc)
+        try:
+            return fn(*args)
+        except ServerError as e:
+            self.function_failed(e)
+            raise
+        except Exception as e:  # noqa: BLE001 - a fault of ours: logged, 1105 for the client
+            log.exception("inside a stored function or trigger")
+            self.function_failed(ServerError(errors.ER_UNKNOWN_ERROR, str(e)))
+            raise
+        finally:
+            self.current, self.warnings, self.statement_state, self._utc = saved
 
     # --- errors ---------------------------------------------------------------------------------
     def sqlite_error(self, e: sqlite3.Error, plan: Plan | None = None,

@@ -20,7 +20,7 @@ import sqlglot
 
 from rampmeter import errors
 from rampmeter.engine.base import Result, ResultSet
-from rampmeter.engine.sqlite import catalog, routines, views
+from rampmeter.engine.sqlite import catalog, routines, triggers, views
 from rampmeter.engine.sqlite.infoschema import TABLES as INFOSCHEMA_TABLES
 from rampmeter.engine.sqlite.infoschema import frm_version, table_info
 from rampmeter.engine.sqlite.storage import INFORMATION_SCHEMA
@@ -115,8 +115,11 @@ def show(s: SqliteSession, stmt: Statement) -> Result:
             "Trigger", "Event", "Table", "Statement", "Timing", "Created", "sql_mode",
             "Definer", "character_set_client", "collation_connection",
             "Database Collation")]
-        _from_db(r)
-        return _filtered(s, r, cols, [])
+        db = _from_db(r) or s.database
+        rows = [(t["name"], t["event"], t["table"], t["body"], t["timing"], t["created_at"],
+                 t["sql_mode"], t["definer"], t["charset_client"], t["collation_connection"],
+                 t["db_collation"]) for t in (triggers.listing(s, db) if db else [])]
+        return _filtered(s, r, cols, rows, key=2)
     if r.accept("EVENTS"):
         cols = [text_column(n, length=64) for n in (
             "Db", "Name", "Definer", "Time zone", "Type", "Execute at", "Interval value",

@@ -8,6 +8,7 @@ A small package of rooms, each with its own rules:
     run.py     the interpreter: variables, control flow, handlers, cursors, SIGNAL
     calls.py   CALL and stored-function calls: arguments, OUT parameters, recursion limits
     ddl.py     CREATE / DROP / SHOW CREATE, and the stored spec
+    triggers.py  CREATE / DROP / SHOW CREATE TRIGGER, and a trigger's body for one row
 
 Rules:
 - This is the session layer's: a program's statements run through the session's normal
@@ -44,26 +45,38 @@ def wants(stmt: Statement) -> bool:
 
 
 def route(s: Session, stmt: Statement) -> Result | None:
-    from rampmeter.session.sp import calls, ddl, parse, run
+    from rampmeter.session.sp import calls, ddl, parse, run, triggers
     words = stmt.words
     kind = stmt.kind
     toks = stmt.tokens or ()
     if kind == "CREATE":
         head = [t.text.upper() for t in toks[1:12] if t.kind == "word"]
-        if any(w in _OBJECTS for w in head) and "TABLE" not in head[:3] and \
+        if any(w in _OBJECTS + ("TRIGGER",) for w in head) and "TABLE" not in head[:3] and \
                 "VIEW" not in head[:4]:
             obj = next(w for w in head if w in _OBJECTS + ("TRIGGER", "EVENT"))
             if obj in _OBJECTS:
                 return ddl.create(s, stmt)
+            if obj == "TRIGGER":
+                return triggers.create(s, stmt.text, stmt.dialect)
         return None
     if kind == "DROP":
+        if len(words) > 1 and words[1] == "TRIGGER":
+            from rampmeter.sql.reader import Reader
+            r = Reader(stmt, 2)
+            if_exists = r.accept("IF", "EXISTS")
+            db, name = r.qualified_name()
+            r.end()
+            return triggers.drop(s, if_exists, db, name)
         return ddl.drop(s, stmt) if len(words) > 1 and words[1] in _OBJECTS else None
     if kind == "SHOW":
-        if words[1:3] in (("CREATE", "PROCEDURE"), ("CREATE", "FUNCTION")):
+        if words[1:3] in (("CREATE", "PROCEDURE"), ("CREATE", "FUNCTION"),
+                          ("CREATE", "TRIGGER")):
             from rampmeter.sql.reader import Reader
             r = Reader(stmt, 3)
             db, name = r.qualified_name()
             r.end()
+            if words[2] == "TRIGGER":
+                return triggers.show_create(s, db, name)
             return ddl.show_create(s, words[2], db, name)
         return None
     if kind == "CALL":

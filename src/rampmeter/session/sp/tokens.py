@@ -130,6 +130,7 @@ def sql(p: Tokens, a: int, b: int, scope: frozenset[str], *, into: bool = False)
     """Tokens a..b-1 as an Sql (module rules); `into`: take a SELECT's INTO list out."""
     toks = p.toks
     keep = _columns_named(toks, a, b)
+    rows = "\0new" in scope
     pieces: list[str] = []
     names: list[str] = []
     targets: list[str] = []
@@ -155,6 +156,16 @@ def sql(p: Tokens, a: int, b: int, scope: frozenset[str], *, into: bool = False)
                     continue
                 break
             pos = toks[k].start if k < b else toks[b - 1].end
+            continue
+        if rows and t.kind == "word" and t.text.upper() in ("NEW", "OLD") and k + 2 < b and \
+                toks[k + 1].text == "." and toks[k + 2].kind in ("word", "qident"):
+            col = toks[k + 2]  # a trigger's NEW.col / OLD.col: the row's value
+            pieces.append(p.text[pos:t.start])
+            pieces.append("?")
+            names.append(t.text.lower() + "." + (col.text if col.kind == "word" else
+                                                  ident_value(col.text)).lower())
+            pos = col.end
+            k += 3
             continue
         if k not in keep and _is_var(toks, k, scope):
             pieces.append(p.text[pos:t.start])
