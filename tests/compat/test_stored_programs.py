@@ -1,6 +1,6 @@
-"""Issue 13: stored programs - procedures and functions compared with MariaDB through PyMySQL
+"""Issue 13: stored programs - procedures, functions and triggers compared with MariaDB through PyMySQL
 (every result set of a CALL, OUT parameters, errors and warnings), the `mariadb` client (a
-DELIMITER script) and mariadb-dump --routines. DEFINER holds the client's host, which differs
+DELIMITER script) and mariadb-dump --routines --triggers. DEFINER holds the client's host, which differs
 between the servers, so SHOW CREATE is compared from the routine's type word on."""
 
 from __future__ import annotations
@@ -207,8 +207,10 @@ def test_dump_routines_round_trip(compat):
     ramp = compat.endpoint("rampmeter")
     compat.setup("CREATE PROCEDURE p(x INT) COMMENT 'c' BEGIN IF x > 0 THEN SELECT x; END IF; "
                  "END", "CREATE FUNCTION f(x INT) RETURNS INT DETERMINISTIC RETURN x * 3",
-                 on=("rampmeter",))
-    dump = run_tool("mariadb-dump", ramp, "--routines", "--databases", compat.db).stdout
+                 "CREATE TABLE t (a INT)", "CREATE TRIGGER tr BEFORE INSERT ON t FOR EACH ROW "
+                 "SET @seen = NEW.a", on=("rampmeter",))
+    dump = run_tool("mariadb-dump", ramp, "--routines", "--triggers", "--databases",
+                    compat.db).stdout
     assert b"CREATE DEFINER=" in dump
     conn = connect(ramp)
     with conn.cursor() as cur:
@@ -223,6 +225,12 @@ def test_dump_routines_round_trip(compat):
         assert cur.fetchone() == (15,)
         cur.execute("CALL p(2)")
         assert cur.fetchall() == ((2,),)
+        cur.execute("INSERT INTO t VALUES (4)")
+        cur.execute("SELECT @seen")
+        assert cur.fetchone() == (4,)
+        cur.execute("SHOW TRIGGERS")
+        assert [r[:5] for r in cur.fetchall()] == [("tr", "INSERT", "t", "SET @seen = NEW.a",
+                                                    "BEFORE")]
     conn.close()
 
 

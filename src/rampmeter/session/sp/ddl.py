@@ -71,7 +71,7 @@ def create(s: Session, stmt: Statement) -> Result:
     returns = _canonical_type(s, r.returns) if r.kind == "FUNCTION" else ""
     spec = {
         "db": db, "name": r.name, "type": r.kind, "text": stmt.text,
-        "body": stmt.text[r.body_start:].rstrip(" \t\r\n;"), "params": r.params_text,
+        "body": stmt.text[r.body_start:r.body_end], "params": r.params_text,
         "returns": returns, "param_list": [[x.mode, x.name, x.type] for x in r.params], "definer": _definer(s, r.definer), "chars": r.chars,
         "sql_mode": str(s.system_variable("sql_mode") or ""),
         "created": now,

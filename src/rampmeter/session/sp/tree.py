@@ -127,6 +127,7 @@ class Routine:
     chars: dict[str, str]
     body_start: int              # where the body starts in the text
     params_text: str
+    body_end: int = 0            # ... and where it ends
     if_not_exists: bool = False
     or_replace: bool = False
     definer: str | None = None

@@ -77,6 +77,7 @@ def parse(text: str, dialect: Dialect) -> tuple[dict[str, Any], Any]:
         raise p.error()
     head["body_start"] = p.peek().start  # type: ignore[union-attr]
     body = P.statement(p, ROW_SCOPE)
+    head["body_end"] = p.toks[p.i - 1].end  # not a closing `*/` of a dump's comment
     p.accept(";")
     if p.peek() is not None:
         raise p.error()
@@ -105,7 +106,7 @@ def create(s: Session, text: str, dialect: Dialect) -> Result:
     spec = {
         "db": db, "name": head["name"], "type": "TRIGGER", "table": head["table"],
         "timing": head["timing"], "event": head["event"], "text": text,
-        "body": text[head["body_start"]:].rstrip(" \t\r\n;"),
+        "body": text[head["body_start"]:head["body_end"]],
         "definer": ddl._definer(s, head["definer"]),
         "sql_mode": str(s.system_variable("sql_mode") or ""),
         "created": now.replace(microsecond=0).isoformat(sep=" "),
@@ -152,9 +153,8 @@ def show_create(s: Session, db: str | None, name: str) -> Result:
     if spec is None:
         raise ServerError(1360, message="Trigger does not exist", sqlstate="HY000")
     user, _, host = spec["definer"].partition("@")
-    text = spec["text"]
-    at = text.upper().index("TRIGGER")
-    statement = f"CREATE DEFINER=`{user}`@`{host}` " + text[at:]
+    statement = (f"CREATE DEFINER=`{user}`@`{host}` TRIGGER `{spec['name']}` {spec['timing']} "
+                 f"{spec['event']} ON `{spec['table']}` FOR EACH ROW {spec['body']}")
     cols = [text_column(n) for n in ("Trigger", "sql_mode", "SQL Original Statement",
                                      "character_set_client", "collation_connection",
                                      "Database Collation", "Created")]
