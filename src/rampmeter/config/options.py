@@ -482,6 +482,12 @@ _OPTIONS: list[Option] = [
            "transaction slot of a group is held by a transaction older than this many "
            "milliseconds, the group's limit is suspended (0: never).", minimum=0,
            maximum=86400000, unit="ms"),
+    # Name and values argued in sched/balance.py (TXSQL's own parameter names are not public).
+    Option("thread_pool_group_assignment", Kind.ENUM, "modulo", "rampmeter (TXSQL's load "
+           "balancing): modulo puts a connection in group id % thread_pool_size (MariaDB); "
+           "load puts a new connection in a group that is not busy and moves idle connections "
+           "out of overloaded groups at their command boundary.",
+           choices=("modulo", "load")),
     Option("thread_pool_prio_kickup_rate", Kind.INT, 0, "rampmeter: low priority entries "
            "moved to the high queue per second per group once past the kick-up timer. 0 moves "
            "every aged entry at each check (MariaDB); 100 is MySQL Enterprise's one per 10 ms.",
