@@ -136,3 +136,31 @@ def test_expression_columns_have_no_original_name(compat):
         finally:
             conn.close()
     assert seen["rampmeter"] == seen["mariadb"]
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_character_set_clauses_combine(compat, driver):
+    db = compat.db + "_cl"
+    cscl = ("SELECT DEFAULT_CHARACTER_SET_NAME, DEFAULT_COLLATION_NAME, SCHEMA_COMMENT FROM "
+            f"information_schema.SCHEMATA WHERE SCHEMA_NAME = '{db}'")
+    compat.check(driver, [
+        f"DROP DATABASE IF EXISTS {db}",
+        f"CREATE DATABASE {db} COLLATE DEFAULT CHARACTER SET latin1 COMMENT 'c'", cscl,
+        f"DROP DATABASE {db}",
+        f"CREATE DATABASE {db} CHARACTER SET latin1 CHARACTER SET latin2",
+        f"CREATE DATABASE {db} COLLATE latin1_swedish_ci COLLATE latin1_bin",
+        f"CREATE DATABASE {db} CHARACTER SET DEFAULT COLLATE latin2_bin",
+        f"CREATE DATABASE {db} CHARACTER SET DEFAULT COLLATE DEFAULT", cscl,
+        f"ALTER DATABASE {db} CHARACTER SET latin1 COLLATE DEFAULT", cscl,
+        "ALTER DATABASE wrong UPGRADE DATA DIRECTORY NAME",
+        "ALTER DATABASE `#mysql50#upgrade-me` UPGRADE DATA DIRECTORY NAME",
+        f"DROP DATABASE {db}",
+        "DROP TABLE IF EXISTS t_cs",
+        "CREATE TABLE t_cs (a CHAR(2) COLLATE DEFAULT) CHARACTER SET latin1 COLLATE latin1_bin",
+        "SHOW CREATE TABLE t_cs",
+        "ALTER TABLE t_cs CHARACTER SET latin2, CONVERT TO CHARACTER SET utf8mb4",
+        "SHOW CREATE TABLE t_cs",
+        "DROP VIEW IF EXISTS t_cs",
+        "CREATE OR REPLACE VIEW IF NOT EXISTS v_cs AS SELECT 1",
+        "DROP TABLE t_cs",
+    ], CHECKS)

@@ -81,6 +81,7 @@ class _Alter:
     fills: dict[str, Any] = field(default_factory=dict)
     dropped_columns: list[str] = field(default_factory=list)
     children_cache: list[tuple[TableDef, ForeignKey]] | None = None
+    charset_option: bool = False  # [DEFAULT] CHARACTER SET given: CONVERT TO leaves the default
 
     @property
     def name(self) -> str:
@@ -475,16 +476,25 @@ def _option(a: _Alter, r: Reader) -> None:
         a.auto_increment = int(text)
     elif word in ("CHARSET", "COLLATE"):
         from rampmeter.engine.sqlite.definitions import table_charset
-        t.charset, t.collation = table_charset({word: text})
+        t.charset, t.collation = table_charset({word: text}, _database_default(a))
+        a.charset_option = True
+
+
+def _database_default(a: _Alter) -> tuple[str, str]:
+    """What CHARACTER SET DEFAULT names here: the database's character set."""
+    from rampmeter.engine.sqlite import dbopts
+    opts = dbopts.load(a.s, a.database)
+    return opts.charset, opts.collation
 
 
 def _convert_charset(a: _Alter, cs_name: str, coll_name: str | None) -> None:
     from rampmeter.engine.sqlite.definitions import table_charset
     cs, coll = table_charset({"CHARSET": cs_name, **({"COLLATE": coll_name} if coll_name
-                                                     else {})})
+                                                     else {})}, _database_default(a))
     if charsets.charset(cs) is None:
         raise ServerError(errors.ER_UNKNOWN_CHARACTER_SET, cs_name)
-    a.new.charset, a.new.collation = cs, coll
+    if not a.charset_option:
+        a.new.charset, a.new.collation = cs, coll
     for c in a.new.columns:
         if c.type.is_text and c.type.name != "json":
             c.type = dc_replace(c.type, charset=cs, collation=coll)
