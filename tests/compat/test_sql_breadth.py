@@ -164,3 +164,17 @@ def test_character_set_clauses_combine(compat, driver):
         "CREATE OR REPLACE VIEW IF NOT EXISTS v_cs AS SELECT 1",
         "DROP TABLE t_cs",
     ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_expressions_print_with_mariadbs_parentheses(compat, driver):
+    compat.check(driver, [
+        "CREATE TABLE t_pp (c1 INT CHECK (c1 > 0), c2 INT, c3 INT, "
+        "CONSTRAINT `range` CHECK ((c3 >= c1) AND (c3 <= c2)))",
+        "SHOW CREATE TABLE t_pp",
+        "CREATE VIEW v_pp AS SELECT (1+2)*3 a, 1+(2*3) b, 1-(2-3) c, (1-2)-3 d, -(1+2) e, "
+        "(c1 > 0 OR c2 > 0) AND c3 = 1 f, c1 = (c2 = c3) g, (c1 | c2) & c3 h, "
+        "c1 BETWEEN (c2 + 1) AND c3 i FROM t_pp",
+        "SELECT VIEW_DEFINITION FROM information_schema.VIEWS WHERE TABLE_NAME = 'v_pp'",
+        "DROP VIEW v_pp", "DROP TABLE t_pp",
+    ], CHECKS)

@@ -510,6 +510,11 @@ class Session:
                 self.ctx.log.exception("closing the engine session of connection %d",
                                        self.connection_id)
         if self.logged_in:
+            if self.killed == KillState.CONNECTION and not self.vanished:
+                # MariaDB counts a killed thread as an aborted client (once: a client that
+                # vanished was counted when the pool saw it go)
+                self.vanished = True
+                self.ctx.registry.aborted(connect=False)
             self.ctx.registry.unregister(self)
             self.logged_in = False
         key, self.connection_key = self.connection_key, None
