@@ -178,3 +178,16 @@ def test_expressions_print_with_mariadbs_parentheses(compat, driver):
         "SELECT VIEW_DEFINITION FROM information_schema.VIEWS WHERE TABLE_NAME = 'v_pp'",
         "DROP VIEW v_pp", "DROP TABLE t_pp",
     ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_high_not_precedence(compat, driver):
+    compat.check(driver, [
+        "CREATE TABLE t_hn (a INT)", "INSERT INTO t_hn VALUES (0), (1), (NULL)",
+        "SELECT a FROM t_hn WHERE NOT a BETWEEN 2 AND 3 ORDER BY a",
+        "SET sql_mode = 'HIGH_NOT_PRECEDENCE'",
+        "SELECT a FROM t_hn WHERE NOT a BETWEEN 2 AND 3 ORDER BY a",
+        "SELECT NOT 1 IN (0), NOT 0 = 1, NOT 1 + 1",
+        "SET sql_mode = DEFAULT", "SELECT NOT 1 IN (0), NOT 0 = 1",
+        "DROP TABLE t_hn",
+    ], CHECKS)
