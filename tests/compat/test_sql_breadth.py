@@ -191,3 +191,12 @@ def test_high_not_precedence(compat, driver):
         "SET sql_mode = DEFAULT", "SELECT NOT 1 IN (0), NOT 0 = 1",
         "DROP TABLE t_hn",
     ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_syntax_errors_quote_from_where_mariadbs_grammar_stops(compat, driver):
+    compat.check(driver, [
+        "BACKUP TABLE t1 TO 'data.txt'",
+        "SHOW TABLE TYPES",
+        "CREATE TABLE t_ty (t6 TIMESTAMP) TYPE=MyISAM",
+    ], (*CHECKS, "message"))

@@ -24,7 +24,8 @@ needs_suite = pytest.mark.skipif(not HAVE_SUITE, reason="apt-get install mariadb
 SUBSET = ("adddate_454", "bulk_replace", "create_drop_db", "create_drop_view", "ctype_ascii",
           "ctype_collate_database", "ctype_collate_table", "ctype_create", "datetime_456",
           "func_equal", "mdev316", "no_binlog", "overflow", "packet", "renamedb",
-          "stack-crash", "type_char", "type_nchar", "aborted_clients", "check_constraint_show", "bool")
+          "stack-crash", "type_char", "type_nchar", "aborted_clients", "check_constraint_show", "bool",
+          "deprecated_features")
 
 
 @needs_suite

@@ -437,7 +437,7 @@ def read_table_options(r: Reader) -> dict[str, Any]:
             continue
         r.accept("DEFAULT")
         word = r.peek_word()
-        if not word:
+        if not word or word == "TYPE":  # TYPE=engine left MariaDB's grammar in 5.5
             raise r.error()
         r.i += 1
         if word == "CHARACTER":
