@@ -221,3 +221,29 @@ def test_binary_strings_and_mixed_comparisons(compat, driver):
         "SELECT i FROM t_bc WHERE '#' BETWEEN c1 AND 0 ORDER BY i",
         "DROP TABLE t_bc",
     ], ("rows", "error"))
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_window_functions_as_mariadb_has_them(compat, driver):
+    compat.check(driver, [
+        "CREATE TABLE t_w (pk INT PRIMARY KEY, a INT, b INT)",
+        "INSERT INTO t_w VALUES (1, 0, 1), (2, 0, 2), (3, 1, 4), (4, 1, 4), (5, 2, 7)",
+        "SELECT pk, STD(b) OVER (ORDER BY pk ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING), "
+        "VAR_SAMP(b) OVER (PARTITION BY a ORDER BY pk), "
+        "STDDEV_POP(b) OVER (ORDER BY pk ROWS BETWEEN 2 FOLLOWING AND 1 FOLLOWING) "
+        "FROM t_w ORDER BY pk",
+        "SELECT pk, SUM(b) OVER (ORDER BY pk ROWS BETWEEN 1 FOLLOWING AND 0 PRECEDING), "
+        "SUM(b) OVER (ORDER BY pk ROWS BETWEEN 0 FOLLOWING AND 0 PRECEDING) FROM t_w "
+        "ORDER BY pk",
+        "SELECT SUM(b) OVER (ORDER BY pk ROWS BETWEEN CURRENT ROW AND 1 PRECEDING) FROM t_w",
+        "SELECT pk, LAG(pk, -2) OVER (ORDER BY pk), LEAD(pk, -1) OVER (ORDER BY pk), "
+        "NTH_VALUE(pk, 0) OVER (ORDER BY pk), NTH_VALUE(pk, 2) OVER (ORDER BY pk), "
+        "LAST_VALUE(pk) OVER (ORDER BY pk DESC) FROM t_w ORDER BY pk",
+        "SELECT LAG(pk) OVER () FROM t_w",
+        "SELECT NTILE(0) OVER (ORDER BY pk) FROM t_w",
+        "SELECT a, PERCENT_RANK() OVER (ORDER BY a), CUME_DIST() OVER (ORDER BY a) FROM t_w "
+        "ORDER BY pk",
+        "SELECT MIN(SUM(b) OVER (ORDER BY pk)) FROM t_w",
+        "SELECT pk FROM t_w WHERE ROW_NUMBER() OVER (ORDER BY pk) > 1",
+        "DROP TABLE t_w",
+    ], CHECKS)

@@ -25,7 +25,8 @@ SUBSET = ("adddate_454", "bulk_replace", "create_drop_db", "create_drop_view", "
           "ctype_collate_database", "ctype_collate_table", "ctype_create", "datetime_456",
           "func_equal", "mdev316", "no_binlog", "overflow", "packet", "renamedb",
           "stack-crash", "type_char", "type_nchar", "aborted_clients", "check_constraint_show", "bool",
-          "deprecated_features")
+          "deprecated_features", "win_std", "win_min_max", "win_lead_lag", "win_nth_value",
+          "win_first_last_value", "win_percent_cume", "win_as_arg_to_aggregate_func")
 
 
 @needs_suite

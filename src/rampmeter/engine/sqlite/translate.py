@@ -46,6 +46,7 @@ from rampmeter.engine.sqlite import (
     queryforms,
     tzcolumns,
     updates,
+    windows,
 )
 from rampmeter.engine.sqlite.catalog import ColumnDef, TableDef, implicit_default
 from rampmeter.engine.sqlite.infer import Typer, charset_of, is_unsigned_integer, number_kind
@@ -368,7 +369,8 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
 
 
 def _sql_rewrites(tree: exp.Expression, typer: Typer, stmt: Statement) -> None:
-    """MariaDB's functions (funcmap.py) and comparisons (compare.py)."""
+    """MariaDB's functions (funcmap.py, windows.py) and comparisons (compare.py)."""
+    windows.rewrite(tree)
     funcmap.rewrite(tree, typer)
     compare.rewrite(tree, typer, stmt.dialect.backslash_escapes)
 
