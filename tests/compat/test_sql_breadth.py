@@ -247,3 +247,23 @@ def test_window_functions_as_mariadb_has_them(compat, driver):
         "SELECT pk FROM t_w WHERE ROW_NUMBER() OVER (ORDER BY pk) > 1",
         "DROP TABLE t_w",
     ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_comment_lengths_and_engine_spelling(compat, driver):
+    long_table, long_column = "t" * 2050, "c" * 1030
+    compat.check(driver, [
+        "SET sql_mode = ''",
+        f"CREATE TABLE t_cm (a INT COMMENT '{long_column}') COMMENT '{long_table}'",
+        "SELECT CHAR_LENGTH(TABLE_COMMENT) FROM information_schema.TABLES "
+        "WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 't_cm'",
+        f"ALTER TABLE t_cm ADD COLUMN b INT COMMENT '{long_column}'",
+        "SELECT COLUMN_NAME, CHAR_LENGTH(COLUMN_COMMENT) FROM information_schema.COLUMNS "
+        "WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 't_cm' ORDER BY 1",
+        "SET sql_mode = DEFAULT",
+        f"ALTER TABLE t_cm ADD COLUMN c INT COMMENT '{long_column}'",
+        f"CREATE TABLE t_cm2 (a INT) COMMENT '{long_table}'",
+        "DROP TABLE t_cm",
+        "SET SESSION default_storage_engine = myisam", "SELECT @@default_storage_engine",
+        "SET SESSION default_storage_engine = DEFAULT",
+    ], CHECKS)

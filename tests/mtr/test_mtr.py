@@ -26,7 +26,8 @@ SUBSET = ("adddate_454", "bulk_replace", "create_drop_db", "create_drop_view", "
           "func_equal", "mdev316", "no_binlog", "overflow", "packet", "renamedb",
           "stack-crash", "type_char", "type_nchar", "aborted_clients", "check_constraint_show", "bool",
           "deprecated_features", "win_std", "win_min_max", "win_lead_lag", "win_nth_value",
-          "win_first_last_value", "win_percent_cume", "win_as_arg_to_aggregate_func")
+          "win_first_last_value", "win_percent_cume", "win_as_arg_to_aggregate_func",
+          "comment_table")
 
 
 @needs_suite

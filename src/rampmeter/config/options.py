@@ -119,6 +119,18 @@ class Option:
         return value
 
 
+# MariaDB's spelling of its storage engines' names: a variable naming one shows it so,
+# whatever case it was given in (default-storage-engine=myisam reads back MyISAM).
+_ENGINE_SPELLING = {n.lower(): n for n in (
+    "MyISAM", "InnoDB", "MEMORY", "Aria", "CSV", "ARCHIVE", "BLACKHOLE", "MRG_MyISAM",
+    "SEQUENCE", "FEDERATED")}
+_ENGINE_SPELLING["heap"] = "MEMORY"
+
+
+def engine_spelling(value: str) -> str:
+    return _ENGINE_SPELLING.get(value.lower(), value)
+
+
 def _coerce_double(opt: Option, value: Any) -> tuple[float, list[Warning_]]:
     if isinstance(value, bytes):
         value = value.decode()
@@ -398,8 +410,10 @@ _OPTIONS: list[Option] = [
            dynamic=False),
     Option("default_storage_engine", Kind.STR, "InnoDB", "The engine name a table gets when "
            "CREATE TABLE has no ENGINE= (SHOW CREATE TABLE shows it); whatever the name, every "
-           "table is stored by SQLite.", scope=B, aliases=("storage_engine",)),
-    Option("default_tmp_storage_engine", Kind.STR, "", "", scope=B, cli=False),
+           "table is stored by SQLite.", scope=B, aliases=("storage_engine",),
+           check=engine_spelling),
+    Option("default_tmp_storage_engine", Kind.STR, "", "", scope=B, cli=False,
+           check=engine_spelling),
     Option("sql_auto_is_null", Kind.BOOL, False, "", scope=B, cli=False),
     Option("sql_safe_updates", Kind.BOOL, False, "", scope=B, cli=False),
     Option("sql_select_limit", Kind.INT, 18446744073709551615, "", scope=B, minimum=0,

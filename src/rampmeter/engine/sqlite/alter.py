@@ -506,6 +506,14 @@ _ACTIONS = {"ADD": _add, "DROP": _drop, "MODIFY": _modify, "CHANGE": _change,
 
 
 # --- the end -------------------------------------------------------------------------------------
+def _limit_comments(a: _Alter, strict: bool) -> None:
+    """The comments this ALTER sets, held to MariaDB's lengths (create_table.py)."""
+    from rampmeter.engine.sqlite.create_table import limit_comments
+    before = {c.name.lower(): c.comment for c in a.old.columns}
+    changed = {c.name.lower() for c in a.new.columns if c.comment != before.get(c.name.lower())}
+    a.notes.extend(limit_comments(a.new, strict, changed, a.new.comment != a.old.comment))
+
+
 def _finish(a: _Alter, ignore: bool) -> Result:
     s, t = a.s, a.new
     key_list = keys.existing(t) + a.added
@@ -514,6 +522,7 @@ def _finish(a: _Alter, ignore: bool) -> Result:
     checks.check_foreign(a)
     mode = s.sql_mode()
     strict = ("STRICT_TRANS_TABLES" in mode or "STRICT_ALL_TABLES" in mode) and not ignore
+    _limit_comments(a, strict)
     others = [child for child, _fk in checks.children(a)] if _parent_changed(a) else []
     outcome = rebuild.apply(s, a.schema, a.old, t, database=a.database, others=others,
                             after=lambda: checks.check_rows(a), strict=strict, fills=a.fills,
