@@ -11,7 +11,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -49,8 +48,10 @@ def rows(out: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(f))
 
 
-def bench_dirs() -> set[str]:
-    return {p.name for p in Path(tempfile.gettempdir()).glob("rampmeter-bench-*")}
+def bench_dirs(root: Path) -> set[str]:
+    """The servers' directories under this test's own --workdir (never the shared /tmp, where
+    a concurrent bench run keeps its own)."""
+    return {p.name for p in root.glob("rampmeter-bench-*")}
 
 
 @pytest.fixture(scope="module")
@@ -77,8 +78,9 @@ def url(ep: Endpoint, name: str = "m") -> str:
 @pytest.mark.timeout(90)
 @pytest.mark.skipif(not rampmeter_serves(), reason="`rampmeter serve` is not functional yet")
 def test_smoke_run_against_rampmeter_on_port_0(tmp_path: Path) -> None:
-    before = bench_dirs()
-    code = cli.main(["--preset", "smoke", "--out", str(tmp_path), "--quiet"])
+    work = tmp_path / "work"
+    code = cli.main(["--preset", "smoke", "--out", str(tmp_path), "--quiet",
+                     "--workdir", str(work)])
     assert code == 0
     got = rows(tmp_path)
     assert [(r["target"], r["connections"], r["status"]) for r in got] == [
@@ -88,7 +90,7 @@ def test_smoke_run_against_rampmeter_on_port_0(tmp_path: Path) -> None:
         assert r["server_stats_from"] == "/proc" and int(r["server_threads"]) > 0
     for name in ("results.json", "summary.md", "throughput.png", "latency.png"):
         assert (tmp_path / name).stat().st_size > 0
-    assert bench_dirs() <= before  # its data directory is gone
+    assert work.is_dir() and bench_dirs(work) == set()  # made there, and gone
 
 
 @needs_mariadb
@@ -167,15 +169,15 @@ def test_nothing_measured_exits_non_zero(tmp_path: Path) -> None:
 
 @pytest.mark.timeout(90)
 def test_a_server_that_cannot_start_fails_its_steps(tmp_path: Path) -> None:
-    before = bench_dirs()
+    work = tmp_path / "work"
     code = cli.main(["--target", "rampmeter:broken=--no-such-option-anywhere",
                      "--workload", "point_select", "--connections", "1,2", "--duration", "1",
-                     "--out", str(tmp_path), "--no-plots", "--quiet"])
+                     "--out", str(tmp_path), "--no-plots", "--quiet", "--workdir", str(work)])
     assert code == 1
     got = rows(tmp_path)
     assert [r["status"] for r in got] == ["failed", "failed"]
     assert "target not available" in got[0]["error"]
-    assert bench_dirs() <= before
+    assert work.is_dir() and bench_dirs(work) == set()
 
 
 @needs_mariadb

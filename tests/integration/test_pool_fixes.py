@@ -48,12 +48,23 @@ def _waits(server, reason: str) -> int:
                [0][0])
 
 
+def _with_app_account(server):
+    """The limit holds back applications, not administrators (root has CONNECTION ADMIN):
+    an ordinary account that may work in database `test`, as an application would log in."""
+    server.query("CREATE DATABASE IF NOT EXISTS test")
+    server.query("CREATE USER 'app'@'%' IDENTIFIED BY 'pw'")
+    server.query("GRANT ALL ON test.* TO 'app'@'%'")
+    return lambda **kw: server.connect(user="app", password="pw", database="test", **kw)
+
+
 def test_transaction_limit_holds_new_work_but_never_quit_kill_or_timeout(server_factory):
     server = server_factory(thread_pool_size=1, thread_pool_max_transactions_limit=1,
                             thread_pool_longrun_trx_limit=0, thread_pool_stall_limit=100,
                             extra_port=free_port())
+    app = _with_app_account(server)
     admin = server.connect(port=server.extra_port)
-    holder, waiter, quitter, victim, idler = (server.connect() for _ in range(5))
+    pool_admin = server.connect()  # root on the pool's port: CONNECTION ADMIN, never held
+    holder, waiter, quitter, victim, idler = (app() for _ in range(5))
     with idler.cursor() as cur:
         cur.execute("SET SESSION wait_timeout = 1")
     with holder.cursor() as cur:
@@ -64,7 +75,9 @@ def test_transaction_limit_holds_new_work_but_never_quit_kill_or_timeout(server_
         wait_until(lambda c=c: _queued(admin, c.thread_id()), message="a held-back request")
     # a new connection is held back too: it cannot log in while the limit is reached
     with pytest.raises(pymysql.err.OperationalError):
-        server.connect(connect_timeout=1, read_timeout=1)
+        app(connect_timeout=1, read_timeout=1)
+    # ...but an administrator's statements are not (root holds CONNECTION ADMIN)
+    assert _rows(pool_admin, "SELECT 'admin passes'") == [("admin passes",)]
     # ...but a client can always leave, be killed, or time out
     quitter_id = quitter.thread_id()
     quitter.close()
@@ -85,7 +98,8 @@ def test_transaction_limit_holds_new_work_but_never_quit_kill_or_timeout(server_
 def test_long_transactions_suspend_the_limit(server_factory):
     server = server_factory(thread_pool_size=1, thread_pool_max_transactions_limit=1,
                             thread_pool_longrun_trx_limit=300, thread_pool_stall_limit=100)
-    holder, other = server.connect(), server.connect()
+    app = _with_app_account(server)
+    holder, other = app(), app()
     with holder.cursor() as cur:
         cur.execute("BEGIN")
         cur.execute("SELECT 1")
@@ -98,9 +112,9 @@ def test_long_transactions_suspend_the_limit(server_factory):
 
 def test_transaction_delay_spaces_out_new_transactions_only(server_factory):
     server = server_factory(thread_pool_size=1)
-    conn = server.connect()
+    server.query("SET GLOBAL thread_pool_transaction_delay = 300")
+    conn = _with_app_account(server)()  # an administrator's transactions are not delayed
     with conn.cursor() as cur:
-        cur.execute("SET GLOBAL thread_pool_transaction_delay = 300")
         cur.execute("BEGIN")  # a new transaction: delayed
         started = time.monotonic()
         cur.execute("SELECT 1")  # inside it: not delayed
@@ -109,7 +123,10 @@ def test_transaction_delay_spaces_out_new_transactions_only(server_factory):
         started = time.monotonic()
         cur.execute("SELECT 2")  # autocommit: a new transaction again
         assert time.monotonic() - started >= 0.29
-        cur.execute("SET GLOBAL thread_pool_transaction_delay = 0")
+    root = server.connect()
+    started = time.monotonic()
+    assert _rows(root, "SELECT 'root'") == [("root",)]  # CONNECTION ADMIN: no delay
+    assert time.monotonic() - started < 0.25
 
 
 def test_login_and_lock_holders_pass_a_frozen_low_queue(server_factory):

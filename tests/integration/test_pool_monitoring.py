@@ -37,6 +37,8 @@ PS_COLUMNS = {
         "BINLOG_WAITS", "GROUP_COMMIT_WAITS", "FSYNC_WAITS"],
     "tp_thread_state": ["TP_GROUP_ID", "TP_THREAD_NUMBER", "PROCESS_COUNT", "WAIT_TYPE",
                         "TP_THREAD_TYPE", "THREAD_ID"],
+    # MySQL 9's table, the columns rampmeter fills (session/tpstatus.py)
+    "tp_connections": ["CONNECTION_ID", "TP_GROUP_ID", "STATE", "ACTIVE_FLAG"],
 }
 
 
@@ -57,7 +59,8 @@ def test_show_threadpool_status_is_txsql_s_a_row_per_group(pool):
     server, admin = pool
     conns = [server.connect() for _ in range(6)]
     names, rows = _query(admin, "SHOW THREADPOOL STATUS")
-    assert names == [*TXSQL_COLUMNS, "disconnects_queued", "disconnects_running"]
+    assert names == [*TXSQL_COLUMNS, "disconnects_queued", "disconnects_running",
+                     "lock_holder_escapes"]
     assert [r[0] for r in rows] == [0, 1, 2]
     assert sum(r[names.index("connection_count")] for r in rows) == 6
     # reading resets events_consumed and the average: the next read counts only what ran since
@@ -90,8 +93,14 @@ def test_performance_schema_tables_have_mysql_s_columns_and_take_where(pool):
         _query(admin, "DELETE FROM performance_schema.tp_thread_state")
     assert info.value.args[0] == 1044  # read-only
     with pytest.raises(pymysql.err.ProgrammingError) as info:
-        _query(admin, "SELECT * FROM performance_schema.tp_connections")
+        _query(admin, "SELECT * FROM performance_schema.tp_no_such_table")
     assert info.value.args[0] == 1146
+    me = server.connect()
+    sql = ("SELECT TP_GROUP_ID, STATE, ACTIVE_FLAG FROM performance_schema.tp_connections "
+           f"WHERE CONNECTION_ID = {me.thread_id()}")
+    # id % thread_pool_size; idle once the worker that answered its login has re-armed it
+    wait_until(lambda: _query(admin, sql)[1] == [(me.thread_id() % 3, "Armed", 0)],
+               timeout=5, message="the new connection armed in its group")
 
 
 def test_every_table_reads_the_same_counters(pool):

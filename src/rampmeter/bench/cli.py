@@ -108,6 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--warmup", type=float, metavar="S",
                    help=f"warm-up seconds before each step's window [{DEFAULTS['warmup']:g}]")
     p.add_argument("--out", metavar="DIR", help=f"where files go [{DEFAULTS['out']}]")
+    p.add_argument("--workdir", metavar="DIR",
+                   help="where the servers the bench starts keep their files, one fresh "
+                        "directory each, removed afterwards [the system temp dir]")
     p.add_argument("--preset", choices=sorted(PRESETS), help="a named set of the flags above")
     p.add_argument("--db-ps-mode", metavar="MODES",
                    help="sysbench workloads: disable, auto or disable,auto [disable]")
@@ -184,7 +187,9 @@ def make_plan(args: argparse.Namespace, argv: list[str]) -> Plan:
             "python": platform.python_version(), "settings": vars(settings),
             "connections": conns, "duration_s": duration, "warmup_s": warmup,
             "workloads": [vars(w) for w in workloads]}
-    return Plan(targets, workloads, conns, warmup, duration, settings, out, args.seed, meta)
+    workdir = Path(args.workdir) if args.workdir else None
+    return Plan(targets, workloads, conns, warmup, duration, settings, out, args.seed, meta,
+                workdir=workdir)
 
 
 def _now() -> str:

@@ -67,6 +67,7 @@ class StepRun:
         self.headline = self.classes[roles[0].name]
         self.stopping = False
         self.measuring = False
+        self.server_cpu_s: float | None = None
         self.conns: list[Connection] = []
         self.connect_errors: Counter[str] = Counter()
         self.statement_errors: Counter[str] = Counter()
@@ -175,10 +176,12 @@ class StepRun:
         return sorted(m for m in marks if 0 < m <= end)
 
     async def _clock(self, start: float) -> tuple[float, float, str | None]:
-        """Run the warm-up and the window; return (window seconds, client CPU, death)."""
+        """Run the warm-up and the window; return (window seconds, client CPU, death). The
+        server's CPU over the window goes to self.server_cpu_s (None when unknown)."""
         last = start
         window_start = start if self.warmup <= 0 else None
         cpu0 = _cpu() if window_start is not None else 0.0
+        server0 = self.sampler.cpu_seconds() if window_start is not None else None
         self.measuring = window_start is not None
         for mark in self._schedule():
             await asyncio.sleep(max(0.0, start + mark - time.perf_counter()))
@@ -192,9 +195,13 @@ class StepRun:
                 return now - (window_start or now), 0.0, dead
             if window_start is None and mark >= self.warmup:
                 window_start, cpu0 = now, _cpu()
+                server0 = self.sampler.cpu_seconds()
                 self.measuring = True
         assert window_start is not None
         span = last - window_start
+        server1 = self.sampler.cpu_seconds()
+        if server0 is not None and server1 is not None:
+            self.server_cpu_s = server1 - server0
         return span, (_cpu() - cpu0) / max(span, 1e-6), None
 
     async def run(self, result: StepResult) -> StepResult:
@@ -249,6 +256,8 @@ class StepRun:
         result.server_threads = self.sampler.threads
         result.server_rss_mb = self.sampler.rss_mb
         result.server_stats_from = self.sampler.source
+        if self.server_cpu_s is not None:
+            result.server_cpu = self.server_cpu_s / span
         if self.connect_errors or self.statement_errors:
             result.error = _top(self.connect_errors + self.statement_errors)
 

@@ -9,10 +9,15 @@
 #   Threads_connected + Threads_cached (one thread per connection plus the cache); memory =
 #   MariaDB's Memory_used (what the server accounts for, not RSS; absent on MySQL, left empty).
 # - Sampling never fails a step: a probe that cannot read leaves the columns empty.
+# - Server CPU (user + system seconds, /proc/<pid>/stat) is read at the window's start and end
+#   for a child process only: with the step's queries that gives the server's CPU per
+#   statement, the figure that says what a change costs even when the client is the ceiling.
+#   A URL target has no such reading (None).
 
 from __future__ import annotations
 
 import asyncio
+import os
 import subprocess
 from pathlib import Path
 from typing import Protocol
@@ -26,6 +31,7 @@ class Probe(Protocol):
     async def open(self) -> None: ...
     async def sample(self) -> tuple[int | None, float | None]: ...
     def dead(self) -> str | None: ...
+    def cpu_seconds(self) -> float | None: ...
     def close(self) -> None: ...
 
 
@@ -45,6 +51,17 @@ def read_proc_status(pid: int) -> tuple[int | None, float | None]:
     return threads, rss
 
 
+def read_proc_cpu(pid: int) -> float | None:
+    """User + system CPU seconds of a live process (all its threads), from /proc/<pid>/stat."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = text[text.rindex(")") + 2:].split()  # after "pid (comm) ": state is field 3
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks  # utime, stime (fields 14, 15)
+
+
 class ProcProbe:
     source = "/proc"
 
@@ -56,6 +73,9 @@ class ProcProbe:
 
     async def sample(self) -> tuple[int | None, float | None]:
         return read_proc_status(self.process.pid)
+
+    def cpu_seconds(self) -> float | None:
+        return read_proc_cpu(self.process.pid)
 
     def dead(self) -> str | None:
         code = self.process.poll()
@@ -111,6 +131,9 @@ class StatusProbe:
     def dead(self) -> str | None:
         return None  # a URL target's death shows as failed statements and reconnects
 
+    def cpu_seconds(self) -> float | None:
+        return None  # not ours to read
+
     def close(self) -> None:
         if self.conn is not None:
             self.conn.close()
@@ -131,6 +154,9 @@ class Sampler:
 
     def dead(self) -> str | None:
         return self.probe.dead() if self.probe is not None else None
+
+    def cpu_seconds(self) -> float | None:
+        return self.probe.cpu_seconds() if self.probe is not None else None
 
     async def start(self) -> None:
         if self.probe is not None:

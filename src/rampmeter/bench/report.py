@@ -47,6 +47,8 @@ def step_line(r: StepResult) -> str:
         server = f" | server: {r.server_threads} threads"
         if r.server_rss_mb is not None:
             server += f", {r.server_rss_mb:.0f} MiB"
+        if r.server_cpu is not None:
+            server += f", {r.server_cpu:.2f} cpu, {r.server_us_per_query()} us/query"
     warn = f" | {r.error}" if r.error else ""
     return (f"{head}: tps {fmt_num(r.tps)} qps {fmt_num(r.qps)} | ms p50 {fmt_ms(lat.p50)} "
             f"p95 {fmt_ms(lat.p95)} p99 {fmt_ms(lat.p99)} max {fmt_ms(lat.max)} | "

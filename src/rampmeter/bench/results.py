@@ -68,8 +68,15 @@ class StepResult:
     server_rss_mb: float | None = None  # the highest seen during the step
     server_stats_from: str = ""         # "/proc" or "SHOW STATUS"
     client_cpu: float = 0.0             # cores the load generator used in the window
+    server_cpu: float | None = None     # cores the server used in the window (/proc only)
     classes: dict[str, ClassStats] = field(default_factory=dict)
     intervals: list[Interval] = field(default_factory=list)
+
+    def server_us_per_query(self) -> float | None:
+        """Server CPU per statement in microseconds (all threads, all statements)."""
+        if self.server_cpu is None or not self.qps:
+            return None
+        return round(self.server_cpu / self.qps * 1e6, 1)
 
     @property
     def ok(self) -> bool:
@@ -97,6 +104,8 @@ class StepResult:
             "server_threads": self.server_threads, "server_rss_mb": self.server_rss_mb,
             "server_stats_from": self.server_stats_from,
             "client_cpu": round(self.client_cpu, 2),
+            "server_cpu": None if self.server_cpu is None else round(self.server_cpu, 3),
+            "server_us_per_query": self.server_us_per_query(),
             "bg_class": bg[0] if bg else "",
             "bg_connections": bg[1].connections if bg else "",
             "bg_per_s": round(bg[1].per_s, 2) if bg else "",

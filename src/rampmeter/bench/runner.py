@@ -83,6 +83,7 @@ class Plan:
     out: Path
     seed: int = 1
     meta: dict[str, Any] = field(default_factory=dict)
+    workdir: Path | None = None  # parent of the started servers' temp dirs (None: system temp)
 
 
 StepHook = Callable[[StepResult, Target], None]
@@ -116,7 +117,7 @@ class Runner:
 
     def _run_target(self, spec: TargetSpec) -> None:
         steps = self._steps(spec)
-        target = Target(spec)
+        target = Target(spec, workdir_root=self.plan.workdir)
         meta: dict[str, Any] = {"label": spec.label, "kind": spec.kind}
         self.targets_meta.append(meta)
         prepared = None

@@ -15,6 +15,9 @@
 #   to what the sweep needs; the server runs in its own session so a terminal's Ctrl-C reaches
 #   the bench, which then stops it (SIGTERM, then SIGKILL after STOP_TIMEOUT_S).
 # - A target that cannot start raises TargetError carrying the tail of the server's log.
+# - Each started server gets its own fresh directory (data, log, socket), made with mkdtemp
+#   under `workdir_root` (--workdir; default: the system temp dir) and removed at stop, so two
+#   bench runs at once never share or count each other's directories.
 
 from __future__ import annotations
 
@@ -117,6 +120,7 @@ class Target:
     command: list[str] = field(default_factory=list)
     process: subprocess.Popen[bytes] | None = None
     workdir: Path | None = None
+    workdir_root: Path | None = None  # where the server's temp dir goes (None: system temp)
 
     @property
     def exclusive(self) -> bool:
@@ -152,7 +156,11 @@ class Target:
     # -- starting -----------------------------------------------------------------------------
 
     def _workdir(self) -> Path:
-        self.workdir = Path(tempfile.mkdtemp(prefix=f"rampmeter-bench-{self.spec.kind}-"))
+        root = self.workdir_root
+        if root is not None:
+            root.mkdir(parents=True, exist_ok=True)
+        self.workdir = Path(tempfile.mkdtemp(prefix=f"rampmeter-bench-{self.spec.kind}-",
+                                             dir=root))
         return self.workdir
 
     def _launch(self, cmd: list[str], log: Path) -> None:

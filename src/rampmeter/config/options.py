@@ -119,6 +119,18 @@ class Option:
         return value
 
 
+# MariaDB's spelling of its storage engines' names: a variable naming one shows it so,
+# whatever case it was given in (default-storage-engine=myisam reads back MyISAM).
+_ENGINE_SPELLING = {n.lower(): n for n in (
+    "MyISAM", "InnoDB", "MEMORY", "Aria", "CSV", "ARCHIVE", "BLACKHOLE", "MRG_MyISAM",
+    "SEQUENCE", "FEDERATED")}
+_ENGINE_SPELLING["heap"] = "MEMORY"
+
+
+def engine_spelling(value: str) -> str:
+    return _ENGINE_SPELLING.get(value.lower(), value)
+
+
 def _coerce_double(opt: Option, value: Any) -> tuple[float, list[Warning_]]:
     if isinstance(value, bytes):
         value = value.decode()
@@ -398,8 +410,10 @@ _OPTIONS: list[Option] = [
            dynamic=False),
     Option("default_storage_engine", Kind.STR, "InnoDB", "The engine name a table gets when "
            "CREATE TABLE has no ENGINE= (SHOW CREATE TABLE shows it); whatever the name, every "
-           "table is stored by SQLite.", scope=B, aliases=("storage_engine",)),
-    Option("default_tmp_storage_engine", Kind.STR, "", "", scope=B, cli=False),
+           "table is stored by SQLite.", scope=B, aliases=("storage_engine",),
+           check=engine_spelling),
+    Option("default_tmp_storage_engine", Kind.STR, "", "", scope=B, cli=False,
+           check=engine_spelling),
     Option("sql_auto_is_null", Kind.BOOL, False, "", scope=B, cli=False),
     Option("sql_safe_updates", Kind.BOOL, False, "", scope=B, cli=False),
     Option("sql_select_limit", Kind.INT, 18446744073709551615, "", scope=B, minimum=0,
@@ -482,6 +496,12 @@ _OPTIONS: list[Option] = [
            "transaction slot of a group is held by a transaction older than this many "
            "milliseconds, the group's limit is suspended (0: never).", minimum=0,
            maximum=86400000, unit="ms"),
+    # Name and values argued in sched/balance.py (TXSQL's own parameter names are not public).
+    Option("thread_pool_group_assignment", Kind.ENUM, "modulo", "rampmeter (TXSQL's load "
+           "balancing): modulo puts a connection in group id % thread_pool_size (MariaDB); "
+           "load puts a new connection in a group that is not busy and moves idle connections "
+           "out of overloaded groups at their command boundary.",
+           choices=("modulo", "load")),
     Option("thread_pool_prio_kickup_rate", Kind.INT, 0, "rampmeter: low priority entries "
            "moved to the high queue per second per group once past the kick-up timer. 0 moves "
            "every aged entry at each check (MariaDB); 100 is MySQL Enterprise's one per 10 ms.",

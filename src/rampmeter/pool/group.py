@@ -13,7 +13,10 @@ Rules:
   the connection to exactly one thread. Queued or running: EPOLLRDHUP only (TXSQL's disconnect
   detection), so a client that goes away meanwhile is noticed - a queued request of a vanished
   client is dropped without running; a running one is stopped like KILL and its connection
-  closed. `start_io` re-arms for the next request after the reply. A connection's `state`
+  closed. The hang-up watch costs a system call, so it is set when a request is queued, and
+  for a request the listener runs at once (the common, short case) only if it is still running
+  at the next timer tick (`watch_running`); until then the timer's sweep covers it.
+  `start_io` re-arms for the next request after the reply. A connection's `state`
   (IDLE -> QUEUED -> RUNNING -> IDLE) changes only under the lock, so an event that races
   with the timer's expiry of the same connection is dropped.
 - Each sleeping worker waits on its own Condition bound to the group lock and sits at the head
@@ -33,9 +36,10 @@ from typing import Any
 
 from rampmeter.pool.base import Connection
 from rampmeter.pool.env import PoolEnv
-from rampmeter.sched import policy, trxlimit
+from rampmeter.sched import balance, policy, trxlimit
 from rampmeter.sched.policy import Action, Decision, Entry, GroupState
 from rampmeter.sched.priority import Priority, choose_priority, spend_ticket
+from rampmeter.sched.snapshot import SessionSnapshot
 
 ARM = select.EPOLLIN | select.EPOLLRDHUP | select.EPOLLONESHOT
 WATCH_HANGUP = select.EPOLLRDHUP | select.EPOLLONESHOT  # (EPOLLHUP/ERR are always reported)
@@ -54,7 +58,7 @@ class PoolConn:
     """The pool's bookkeeping for one connection (the connection's `handler_data`)."""
 
     __slots__ = ("conn", "group", "state", "deadline", "tickets", "fix_group", "registered",
-                 "fd", "vanished", "delay")
+                 "fd", "vanished", "delay", "moved_at", "watched")
 
     def __init__(self, conn: Connection, group: Group) -> None:
         self.conn = conn
@@ -67,6 +71,8 @@ class PoolConn:
         self.fd = conn.fileno()
         self.vanished = False  # the client hung up while queued or running
         self.delay = 0.0       # thread_pool_transaction_delay before this request runs
+        self.moved_at = float("-inf")  # when load balancing last moved it (sched/balance.py)
+        self.watched = False   # its hang-up watch is armed while queued or running
 
 
 class Worker:
@@ -98,6 +104,7 @@ class Group:
         self.members: set[PoolConn] = set()    # every connection of the group, in any state
         self.workers: set[Worker] = set()      # threads of the group (tp_thread_state)
         self.running: set[PoolConn] = set()    # connections a thread is serving now
+        self._fresh: list[PoolConn] = []       # queued by the last poll (watch_queued)
         self._numbers = 0
 
     # --- decisions ---------------------------------------------------------------------------
@@ -141,14 +148,18 @@ class Group:
         held, new_trx = trxlimit.classify(snap, leaving=leaving)
         pc.state = ConnState.QUEUED
         policy.queue_put(self.state, pc, priority, self.env.stamp(now), held=held,
-                         new_trx=new_trx)
+                         new_trx=new_trx, holder=snap.holds_locks or snap.in_transaction)
 
     def _enqueue_events(self, events: list[tuple[int, int]], now: float
                         ) -> tuple[int, list[PoolConn]]:
         """Queue what the poll returned. Returns (requests queued, connections whose client
-        vanished while their request ran: the caller stops them after releasing the lock)."""
+        vanished while their request ran: the caller stops them after releasing the lock).
+        Queued requests get no hang-up watch here: `watch_queued` sets it for those still
+        queued once the caller has taken its own."""
         queued = 0
         vanished: list[PoolConn] = []
+        fresh = self._fresh
+        fresh.clear()
         for fd, mask in events:
             if fd == self._wake_r:
                 try:
@@ -162,8 +173,8 @@ class Group:
             hangup = bool(mask & HANGUP)
             if pc.state is ConnState.IDLE:
                 self.enqueue(pc, now, leaving=hangup)
-                if not hangup:
-                    self.epoll.modify(fd, WATCH_HANGUP)
+                pc.watched = hangup  # after a hang-up there is nothing more to watch for
+                fresh.append(pc)
                 queued += 1
             elif hangup and not pc.vanished:
                 queued += self._hung_up(pc, now, vanished)
@@ -205,6 +216,25 @@ class Group:
                         pc.vanished = True
                         self.state.counters.vanished_running += 1
 
+    def watch_queued(self) -> None:
+        """Arm the hang-up watch of the requests the last poll queued that are still queued
+        (not the one the caller took to run at once). Lock held."""
+        for pc in self._fresh:
+            if pc.state is ConnState.QUEUED:
+                self._watch(pc)
+        self._fresh.clear()
+
+    def watch_running(self) -> None:
+        """Timer: arm the hang-up watch of requests still running since the last tick (the
+        listener ran them at once, unwatched). Lock held."""
+        for pc in self.running:
+            self._watch(pc)
+
+    def _watch(self, pc: PoolConn) -> None:
+        if not pc.watched and pc.registered:
+            pc.watched = True
+            self.epoll.modify(pc.fd, WATCH_HANGUP)
+
     def _dequeued(self, entry: Entry | None, worker: Worker, now: float) -> PoolConn | None:
         if entry is None:
             return None
@@ -241,6 +271,8 @@ class Group:
                 if queued and take_one:
                     taken = self._dequeued(
                         policy.queue_get(st, cfg, now, by_listener=True), worker, now)
+                if queued:
+                    self.watch_queued()
                 if queued and taken is None:
                     self.apply(policy.after_listener_enqueue(st, cfg, now,
                                                              self.total_threads()))
@@ -264,9 +296,12 @@ class Group:
                     now = clock.now()
                     over = policy.too_many_threads(st, cfg)
                     if not over:
-                        entry = policy.queue_get(st, cfg, now, by_listener=False)
-                        if entry is not None:
-                            return self._dequeued(entry, worker, now)
+                        if not st.high and not st.low:
+                            st.queue_event_count += 1  # queue_get's count, without the call
+                        else:
+                            entry = policy.queue_get(st, cfg, now, by_listener=False)
+                            if entry is not None:
+                                return self._dequeued(entry, worker, now)
                     if st.listener is None:
                         return self._become_listener(worker)
                     if not over:
@@ -275,6 +310,7 @@ class Group:
                         st.counters.polls_by_worker += 1
                         if events:
                             queued, vanished = self._enqueue_events(events, now)
+                            self.watch_queued()
                             if vanished:
                                 self._stop_vanished_unlocked(vanished)  # look again after
                             if queued or vanished:
@@ -358,6 +394,7 @@ class Group:
                 trxlimit.transaction_done(self.state, pc)
             pc.deadline = deadline
             pc.state = ConnState.IDLE
+            pc.watched = False
             self.running.discard(pc)
             if pc.registered:
                 self.epoll.modify(pc.fd, ARM)
@@ -375,25 +412,51 @@ class Group:
             st = self.state
             if moved:
                 st.counters.moved_to_per_thread += 1
-            self._unregister(pc)
-            self.running.discard(pc)
-            if pc in self.members:
-                self.members.discard(pc)
-                st.connection_count -= 1
-                if closing:
-                    st.counters.connections_closed += 1
-            since = st.trx_started.pop(pc, None)
-            if policy.should_leave(st):
-                self._wake_all()
+            elif not closing:
+                st.counters.moved_out += 1
+            return self._leave(pc, closing=closing)
+
+    def _leave(self, pc: PoolConn, *, closing: bool) -> float | None:
+        """detach's work. Lock held."""
+        st = self.state
+        self._unregister(pc)
+        self.running.discard(pc)
+        if pc in self.members:
+            self.members.discard(pc)
+            st.connection_count -= 1
+            if closing:
+                st.counters.connections_closed += 1
+        since = st.trx_started.pop(pc, None)
+        if policy.should_leave(st):
+            self._wake_all()
         return since
 
+    def migrate_out(self, pc: PoolConn, snap: SessionSnapshot, now: float) -> int | None:
+        """Load balancing at a command boundary (sched/balance.py): if the last tick's plan lets
+        this idle connection leave, take it out of this group (socket off our epoll, counts,
+        one unit of the tick's budget) and return the destination group's id. The connection
+        is not armed anywhere, so no event can reach a thread of either group meanwhile."""
+        with self.lock:
+            st = self.state
+            move = st.move
+            if st.shutdown or not balance.may_move(
+                    move, in_transaction=snap.in_transaction, holds_locks=snap.holds_locks,
+                    moved_at=pc.moved_at, now=now, tick_s=self.env.cfg.stall_limit_ms / 1000.0):
+                return None
+            st.move = move._replace(budget=move.budget - 1)
+            st.counters.moved_out += 1
+            self._leave(pc, closing=False)
+            return move.target
+
     def attach(self, pc: PoolConn, now: float, trx_since: float | None) -> None:
-        """A connection moved here (thread_pool_size changed; MariaDB change_group)."""
+        """A connection moved here from another group (thread_pool_size changed, MariaDB
+        change_group; or load balancing)."""
         with self.lock:
             st = self.state
             pc.group = self
             self.members.add(pc)
             st.connection_count += 1
+            st.counters.moved_in += 1
             if trx_since is not None:
                 st.trx_started[pc] = trx_since
             if st.thread_count == 0:

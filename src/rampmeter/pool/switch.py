@@ -89,9 +89,11 @@ class Switchboard(ConnectionHandler):
             self.mode = mode
             self.switches += 1
             if mode == POOL:
-                self._make_pool()
+                self._make_pool().handing_over = False
                 self.per_thread.evict()  # idle threads offer their connections now
             else:
+                if self._pool is not None:
+                    self._pool.handing_over = True
                 self.per_thread.settle()
                 for conn in self._pool.evict_idle() if self._pool is not None else ():
                     self.moved_to_per_thread += 1

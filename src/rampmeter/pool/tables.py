@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rampmeter.engine.base import WaitReason
-from rampmeter.pool.group import Group, PoolConn
+from rampmeter.pool.group import ConnState, Group, PoolConn
 from rampmeter.sched.policy import PoolConfig
 from rampmeter.session import tpstatus
 from rampmeter.session.infoschema import THREAD_POOL_COLUMNS
@@ -72,7 +72,8 @@ def _txsql_status(g: Group, cfg: PoolConfig, now: float) -> list[Row]:
         "connections_moved_from_per_thread": c.moved_from_per_thread,
         "connections_moved_to_per_thread": c.moved_to_per_thread,
         "events_consumed": consumed, "average_wait_usecs_in_queue": average,
-        "disconnects_queued": c.vanished_queued, "disconnects_running": c.vanished_running}]
+        "disconnects_queued": c.vanished_queued, "disconnects_running": c.vanished_running,
+        "lock_holder_escapes": c.holder_escapes}]
 
 
 def _stalled_now(g: Group, cfg: PoolConfig, now: float) -> int:
@@ -144,6 +145,20 @@ def _tp_thread_state(g: Group, cfg: PoolConfig, now: float) -> list[Row]:
     return rows
 
 
+_TP_STATES = {ConnState.IDLE: "Armed", ConnState.QUEUED: "Queued",
+              ConnState.RUNNING: "Attached", ConnState.CLOSED: "Killed"}
+
+
+def _tp_connections(g: Group, cfg: PoolConfig, now: float) -> list[Row]:
+    rows = []
+    for pc in sorted(g.members, key=lambda pc: pc.conn.connection_id):
+        gone = pc.vanished or pc.conn.snapshot.killed
+        rows.append({"CONNECTION_ID": pc.conn.connection_id, "TP_GROUP_ID": g.state.group_id,
+                     "STATE": "Killed" if gone else _TP_STATES[pc.state],
+                     "ACTIVE_FLAG": int(pc.state is ConnState.RUNNING)})
+    return rows
+
+
 _BUILDERS: dict[str, tuple[Builder, list[str]]] = {
     "THREAD_POOL_GROUPS": (_groups, tpstatus.names(THREAD_POOL_COLUMNS["THREAD_POOL_GROUPS"])),
     "THREAD_POOL_STATS": (_stats, tpstatus.names(THREAD_POOL_COLUMNS["THREAD_POOL_STATS"])),
@@ -153,6 +168,8 @@ _BUILDERS: dict[str, tuple[Builder, list[str]]] = {
         _tp_group_state, tpstatus.names(tpstatus.PERFORMANCE_SCHEMA["tp_thread_group_state"])),
     "tp_thread_group_stats": (
         _tp_group_stats, tpstatus.names(tpstatus.PERFORMANCE_SCHEMA["tp_thread_group_stats"])),
+    "tp_connections": (
+        _tp_connections, tpstatus.names(tpstatus.PERFORMANCE_SCHEMA["tp_connections"])),
     "tp_thread_state": (
         _tp_thread_state, tpstatus.names(tpstatus.PERFORMANCE_SCHEMA["tp_thread_state"])),
 }

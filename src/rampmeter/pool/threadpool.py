@@ -2,7 +2,10 @@
 Percona and MySQL Enterprise and TXSQL's disconnect detection), as a ConnectionHandler.
 
 Rules:
-- Connections are split into `thread_pool_size` groups by connection id % size. A group has one
+- Connections are split into `thread_pool_size` groups: by connection id % size, or by load
+  (thread_pool_group_assignment; sched/balance.py decides, `_assign` and `start_io` carry it
+  out: under `load` an idle connection may move to a less loaded group at its command
+  boundary, before its socket is re-armed, as the timer's last plan allows). A group has one
   listener (a role any worker takes when the group has none), a few workers, two queues and a
   waiting list; group.py is the mechanism, sched/ decides. Groups see the pool only through a
   PoolEnv (env.py).
@@ -37,7 +40,7 @@ from rampmeter.pool.base import Connection, ConnectionHandler, Handle, Verdict
 from rampmeter.pool.env import PoolEnv
 from rampmeter.pool.group import ConnState, Group, PoolConn, Worker
 from rampmeter.pool.timer import TimeoutBook, Timer
-from rampmeter.sched import policy
+from rampmeter.sched import balance, policy
 from rampmeter.sched.clock import Clock, MonotonicClock
 from rampmeter.sched.policy import PoolConfig
 
@@ -65,6 +68,7 @@ _CFG_VARS = {
     "thread_pool_max_transactions_limit": "max_transactions_limit",
     "thread_pool_transaction_delay": "transaction_delay_ms",
     "thread_pool_longrun_trx_limit": "longrun_trx_limit_ms",
+    "thread_pool_group_assignment": "group_assignment",
 }
 
 # Waits that count toward Percona's LOW-queue freeze (sched/policy.py explains the choice).
@@ -98,8 +102,14 @@ class ThreadPool(ConnectionHandler):
         self._blocked = policy.BlockedMonitor()
         self._stopped = False
         self._stopping = threading.Event()  # ends transaction delays at shutdown
+        self._moves = 0  # connections moved between groups (Thread_pool_connections_moved)
+        self._moves_lock = threading.Lock()
         # pool/switch.py: may another handler take this connection now? (conn, detach) -> bool
         self.release: Callable[[Connection, Callable[[], None]], bool] | None = None
+        # True while another handler wants our connections (set by pool/switch.py under its
+        # lock): the per-command check is this one attribute read, not a call and a lock.
+        # A connection that read False just before it was set moves at its next boundary.
+        self.handing_over = False
         self.timer = Timer(self.env, self.active_groups, self.timeouts)
         self._resize(variables["thread_pool_size"])
         for name in _CFG_VARS:
@@ -111,6 +121,19 @@ class ThreadPool(ConnectionHandler):
         setattr(self.cfg, _CFG_VARS[name], value)
         if name == "thread_pool_stall_limit":
             self.timer.interval_changed()
+        elif name == "thread_pool_group_assignment":
+            self._assignment_changed(value)
+
+    def _assignment_changed(self, value: str) -> None:
+        """Under `modulo` nothing moves for load, and every connection goes back to
+        id % size at its next command boundary (as after a resize)."""
+        for group in self.active_groups():
+            with group.lock:
+                group.state.move = balance.STAY
+        if value == balance.MODULO:
+            with self._conns_lock:
+                for pc in self._conns.values():
+                    pc.fix_group = True
 
     def _resize(self, size: int) -> None:
         with self._groups_lock:
@@ -132,6 +155,27 @@ class ThreadPool(ConnectionHandler):
 
     def group_for(self, connection_id: int) -> Group:
         return self.groups[connection_id % self.cfg.group_count]
+
+    def _assign(self, connection_id: int) -> Group:
+        """A new connection's group (sched/balance.py): id % size, or by load. Connection
+        counts are read one group at a time under each group's lock."""
+        if self.cfg.group_assignment != balance.LOAD:
+            return self.group_for(connection_id)
+        groups = self.active_groups()[:self.cfg.group_count]
+        counts = []
+        for g in groups:
+            with g.lock:
+                counts.append(g.state.connection_count)
+        return groups[balance.assign(connection_id, counts, self.timer.loads)]
+
+    def _home(self, pc: PoolConn) -> Group:
+        """Where a connection marked fix_group belongs: id % size, or under `load` its own
+        group unless that one was retired by a shrink."""
+        if self.cfg.group_assignment != balance.LOAD:
+            return self.group_for(pc.conn.connection_id)
+        if not pc.group.state.retired:
+            return pc.group
+        return self._assign(pc.conn.connection_id)
 
     # --- threads -----------------------------------------------------------------------------
     def start_worker(self, group: Group) -> None:
@@ -193,7 +237,8 @@ class ThreadPool(ConnectionHandler):
             verdict = Verdict.CLOSE
         if verdict is Verdict.CLOSE or pc.vanished:
             self._close(pc)
-        elif self.release is not None and self.release(conn, lambda: self._move_out(pc)):
+        elif self.handing_over and self.release is not None \
+                and self.release(conn, lambda: self._move_out(pc)):
             pass  # a command boundary: another handler serves it now (pool/switch.py)
         elif not self.start_io(pc):
             self._close(pc)
@@ -243,15 +288,35 @@ class ThreadPool(ConnectionHandler):
         now = self.clock.now()
         if pc.fix_group:
             pc.fix_group = False
-            new_group = self.group_for(pc.conn.connection_id)
+            new_group = self._home(pc)
             if new_group is not pc.group:
                 since = pc.group.detach(pc, closing=False)
                 new_group.attach(pc, now, since)
+                self._count_move(pc, now)
+        elif pc.group.state.move.target is not None \
+                and self.cfg.group_assignment == balance.LOAD:  # a peek; decided under the lock
+            self._migrate(pc, snap, now)
         deadline = policy.idle_deadline(now, snap.idle_timeout)
         if not pc.group.arm(pc, deadline, snap.in_transaction):
             return False
         self.timeouts.note(deadline)
         return True
+
+    def _migrate(self, pc: PoolConn, snap: Any, now: float) -> None:
+        """Load balancing at the command boundary: leave an overloaded group if the plan and
+        the connection allow it (Group.migrate_out), join the destination."""
+        target = pc.group.migrate_out(pc, snap, now)
+        if target is None:
+            return
+        with self._groups_lock:
+            dst = self.groups[target]
+        dst.attach(pc, now, None)  # no open transaction: those never move
+        self._count_move(pc, now)
+
+    def _count_move(self, pc: PoolConn, now: float) -> None:
+        pc.moved_at = now
+        with self._moves_lock:
+            self._moves += 1
 
     def _close(self, pc: PoolConn) -> None:
         pc.group.detach(pc, closing=True)
@@ -272,7 +337,7 @@ class ThreadPool(ConnectionHandler):
     def _register(self, conn: Connection) -> PoolConn | None:
         """The pool's record of a connection, in its group by id; None (and the connection
         closed) once the pool is stopping."""
-        pc = PoolConn(conn, self.group_for(conn.connection_id))
+        pc = PoolConn(conn, self._assign(conn.connection_id))
         conn.handler_data = pc
         with self._conns_lock:
             if self._stopped:
@@ -329,8 +394,10 @@ class ThreadPool(ConnectionHandler):
             with g.lock:
                 threads += g.state.thread_count
                 idle += g.state.thread_count - g.state.active_count
+        with self._moves_lock:
+            moved = self._moves
         return {"Threadpool_threads": threads, "Threadpool_idle_threads": idle,
-                "Threads_created": self._created_total}
+                "Threads_created": self._created_total, "Thread_pool_connections_moved": moved}
 
     def live_threads(self) -> int:
         with self._threads_lock:

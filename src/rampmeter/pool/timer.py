@@ -9,6 +9,9 @@ Rules:
   groups that have no listener polling at that moment, then, if the earliest idle
   deadline has passed, sweeps the idle connections of every group: an expired one whose next
   request is not already readable is killed (queued HIGH, closed by its next handle()).
+- Under thread_pool_group_assignment=load the tick also samples each group's load in the same
+  locked visit, plans the moves (sched/balance.py) and hands each group its Move under its
+  lock; `loads` (a tuple, replaced whole) is what new connections are assigned by.
 - The timer knows the pool only through its PoolEnv and two callables (the current groups, and
   the lazy wait_timeout bookkeeping), so pool/ has no import cycle.
 - Times are float seconds from the pool's clock: no overflow however large the stall limit
@@ -24,7 +27,7 @@ from collections.abc import Callable
 
 from rampmeter.pool.env import PoolEnv
 from rampmeter.pool.group import Group
-from rampmeter.sched import policy
+from rampmeter.sched import balance, policy
 
 log = logging.getLogger("rampmeter.pool")
 
@@ -71,6 +74,7 @@ class Timer:
         self._cond = threading.Condition()
         self._shutdown = False
         self._thread = threading.Thread(target=self._run, name="tpool-timer", daemon=True)
+        self.loads: tuple[int, ...] = ()  # each group's load at the last tick (balance.py)
 
     def start(self) -> None:
         self._thread.start()
@@ -99,18 +103,37 @@ class Timer:
             except Exception:  # noqa: BLE001 - the timer must survive a bad tick
                 log.exception("thread pool timer tick failed")
 
+    def _balance(self, groups: list[Group]) -> None:
+        """Plan this tick's moves from the samples just taken (only this thread writes the
+        histories, so it reads them without the locks) and hand each group its Move."""
+        states = [g.state for g in groups]
+        size = self.env.cfg.group_count
+        moves = balance.plan_moves([st.load for st in states],
+                                   [i < size and not st.retired for i, st in enumerate(states)])
+        for group, move in zip(groups, moves):
+            with group.lock:
+                group.state.move = move
+        self.loads = tuple(st.load.current for st in states[:size])
+
     def tick(self, now: float) -> None:
         env = self.env
         env.coarse_now = now
         groups = self.groups()
+        balancing = env.cfg.group_assignment == balance.LOAD
         for group in groups:
             with group.lock:
-                if not group.state.connection_count:
+                st = group.state
+                if balancing:
+                    st.load.sample(balance.group_load(st.active_count, st.queue_length()))
+                if not st.connection_count:
                     continue
-                decision = policy.check_stall(group.state, env.cfg, now, env.counts.threads)
+                decision = policy.check_stall(st, env.cfg, now, env.counts.threads)
                 group.apply(decision)
                 group.count_stalled(now)
+                group.watch_running()
             group.sweep_hangups(now)
+        if balancing:
+            self._balance(groups)
         if self.timeouts.take(now):
             earliest = float("inf")
             for group in groups:

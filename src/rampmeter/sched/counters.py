@@ -62,6 +62,8 @@ class Counters:
     # TXSQL's disconnect detection (rampmeter counts both places a client can vanish)
     vanished_queued: int = 0        # dropped from the queue without running
     vanished_running: int = 0       # the running statement was stopped
+    # MDEV-38219: threads created beyond thread_pool_max_threads for a lock holder's request
+    holder_escapes: int = 0
 
     def reset(self) -> None:
         for f in fields(self):

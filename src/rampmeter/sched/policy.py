@@ -42,6 +42,16 @@ Where rampmeter differs from MariaDB, and why:
   oversubscribe; both limits are suspended while the group is stalled, so a long statement can
   never block its group for good.
 - MySQL Enterprise's transaction limit, delay and long-transaction escape: sched/trxlimit.py.
+- MDEV-38219 (a MariaDB feature request, not fixed there): when thread_pool_max_threads is
+  reached and every thread of a group waits - typically for a lock - the lock holder's UNLOCK
+  or COMMIT gets no thread (often nobody even polls its socket: the listener itself took a
+  request and now waits too), and the server deadlocks. Here a group may create a thread
+  beyond the cap when nobody in it is active, some of its threads are in lock waits, and
+  either nobody listens or its HIGH queue holds a request of a connection that holds locks or
+  has an open transaction (the one the others most likely wait for). Either condition ends as
+  soon as that thread exists, so a group goes at most one thread past the cap at a time.
+  Percona lets admin connections past the cap in the same spirit. Counted as
+  `holder_escapes`; the thread is an ordinary worker and leaves at the idle timeout.
 """
 
 from __future__ import annotations
@@ -52,6 +62,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rampmeter.sched import trxlimit
+from rampmeter.sched.balance import STAY, LoadHistory, Move
 from rampmeter.sched.counters import Counters
 from rampmeter.sched.priority import Priority
 
@@ -82,6 +93,7 @@ class PoolConfig:
     max_transactions_limit: int = 0
     transaction_delay_ms: int = 0
     longrun_trx_limit_ms: int = 2000
+    group_assignment: str = "modulo"   # sched/balance.py: modulo | load
     group_count: int = 1
 
 
@@ -96,6 +108,7 @@ class Entry:
     priority: Priority
     held: bool = False
     new_trx: bool = False
+    holder: bool = False  # its connection holds locks or an open transaction (MDEV-38219)
 
 
 class Action(enum.Enum):
@@ -134,6 +147,8 @@ class GroupState:
     last_kickup: float = float("-inf")
     trx_started: dict[Any, float] = field(default_factory=dict)  # open transactions by item
     retired: bool = False        # beyond thread_pool_size after a shrink: drain, then leave
+    load: LoadHistory = field(default_factory=LoadHistory)  # sched/balance.py, timer-sampled
+    move: Move = STAY            # what the last tick lets idle connections do (balance.py)
     shutdown: bool = False
     counters: Counters = field(default_factory=Counters)
 
@@ -180,8 +195,8 @@ def throttle_interval(thread_count: int, cfg: PoolConfig) -> float:
 # --- queues ----------------------------------------------------------------------------------
 
 def queue_put(g: GroupState, item: Any, priority: Priority, now: float, *,
-              held: bool = False, new_trx: bool = False) -> Entry:
-    entry = Entry(item, now, priority, held, new_trx)
+              held: bool = False, new_trx: bool = False, holder: bool = False) -> Entry:
+    entry = Entry(item, now, priority, held, new_trx, holder)
     (g.high if priority is Priority.HIGH else g.low).append(entry)
     return entry
 
@@ -265,10 +280,20 @@ def can_create(g: GroupState, cfg: PoolConfig, total_threads: int) -> bool:
     return total_threads < cfg.max_threads or g.thread_count < MIN_THREADS_PER_GROUP
 
 
+def holder_needs_thread(g: GroupState) -> bool:
+    """MDEV-38219's deadlock in the making: nobody in the group is active, threads wait in
+    locks, and nobody listens or a lock holder's (or open transaction's) request waits in HIGH."""
+    if g.active_count > 0 or g.waiting_count <= 0:
+        return False
+    return g.listener is None or any(e.holder for e in g.high)
+
+
 def create_worker(g: GroupState, cfg: PoolConfig, now: float, total_threads: int, *,
                   due_to_stall: bool) -> Decision:
     if not can_create(g, cfg, total_threads):
-        return Decision(Action.BLOCKED, due_to_stall=due_to_stall)
+        if not holder_needs_thread(g):
+            return Decision(Action.BLOCKED, due_to_stall=due_to_stall)
+        g.counters.holder_escapes += 1
     g.thread_count += 1
     g.active_count += 1  # a worker starts out active (MariaDB add_thread_count)
     g.last_thread_creation = now

@@ -8,8 +8,11 @@ Never held back, because holding them helps nobody and can freeze a group:
 - a connection being killed or timed out (wait_timeout): it is closing, and it frees a slot;
 - a client that hung up (EPOLLRDHUP with the request, or COM_QUIT then close): it is leaving;
 - statements of transactions already open: they hold a slot and finishing them frees it;
-- administrators (`SessionSnapshot.admin`): the extra_port, and later accounts with MySQL's
-  TP_CONNECTION_ADMIN privilege, so someone can always get in to raise the limit or kill.
+- administrators (`SessionSnapshot.admin`): the extra_port, and accounts with SUPER / CONNECTION
+  ADMIN (MariaDB's nearest to MySQL's TP_CONNECTION_ADMIN; Session.is_pool_admin), so someone
+  can always get in to raise the limit or kill. Their login rounds on the pool's port are held
+  like any new connection's, because who logs in is known only after authentication; the
+  extra_port is the way in while the limit is reached.
 
 Counting: a transaction takes its group's slot when its first request is dequeued, and gives it
 back when the connection is re-armed outside a transaction (commit, rollback, an autocommit

@@ -334,11 +334,17 @@ class Session:
             float(v["wait_timeout"] if logged_in else self.ctx.variables["connect_timeout"]))
 
     def is_pool_admin(self) -> bool:
-        """Exempt from thread_pool_max_transactions_limit: MySQL Enterprise grants that with the
-        TP_CONNECTION_ADMIN privilege, which no account has by default. There is no privilege
-        system yet, so today only extra_port connections are (and they never enter the pool);
-        root is not, as MySQL's root is not without the grant."""
-        return self.extra_port
+        """Exempt from thread_pool_max_transactions_limit (sched/trxlimit.py). MySQL Enterprise
+        exempts accounts with TP_CONNECTION_ADMIN; MariaDB has no such privilege, and its
+        nearest, CONNECTION ADMIN (or SUPER, which includes it in 10.11), is what already
+        lets an administrator past max_connections. So: extra_port connections (which never
+        enter the pool anyway) and accounts with SUPER / CONNECTION ADMIN. root has ALL, so it
+        is exempt, as MySQL's root is (it holds every dynamic privilege); applications that
+        the limit is meant to hold back run as ordinary accounts. The snapshot carries the
+        answer to the pool after each command, so a GRANT takes effect at the next login, as
+        global privileges do in MariaDB."""
+        sec = self.security
+        return self.extra_port or (sec is not None and sec.is_admin())
 
     def may_kill(self, victim: Session) -> bool:
         """MariaDB: SUPER / CONNECTION ADMIN kill anyone, others only their own threads."""
@@ -518,6 +524,11 @@ class Session:
                 self.ctx.log.exception("closing the engine session of connection %d",
                                        self.connection_id)
         if self.logged_in:
+            if self.killed == KillState.CONNECTION and not self.vanished:
+                # MariaDB counts a killed thread as an aborted client (once: a client that
+                # vanished was counted when the pool saw it go)
+                self.vanished = True
+                self.ctx.registry.aborted(connect=False)
             self.ctx.registry.unregister(self)
             self.logged_in = False
         key, self.connection_key = self.connection_key, None

@@ -75,6 +75,8 @@ def status_rows(s: Session, *, scope_global: bool) -> list[tuple[str, Any]]:
     values["Threads_created"] = handler.get("Threads_created", 0)
     # rampmeter's thread_handling switch (pool/switch.py): connections in each mode, moves
     values.update({k: v for k, v in handler.items() if k.startswith("Thread_handling_")})
+    # rampmeter's group load balancing (sched/balance.py): connections moved between groups
+    values["Thread_pool_connections_moved"] = handler.get("Thread_pool_connections_moved", 0)
     values["Threads_running"] = sum(1 for x in sessions if x.executing)
     values["Uptime"] = int(now - reg.started)
     values["Uptime_since_flush_status"] = int(now - reg.flushed)

@@ -15,6 +15,7 @@ Rules:
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from rampmeter import errors
@@ -33,6 +34,7 @@ from rampmeter.engine.sqlite.definitions import (
     table_charset,
 )
 from rampmeter.errors import ServerError, Warning_
+from rampmeter.sql import charsets
 from rampmeter.sql.reader import Reader
 
 if TYPE_CHECKING:
@@ -86,7 +88,46 @@ def create_table(s: SqliteSession, r: Reader, *, or_replace: bool, temporary: bo
         raise ServerError(1113, message="A table must have at least 1 column")
     tdef = build_table(table, columns, keys, options, database=target.database,
                        defaults=defaults)
+    tdef.notes.extend(limit_comments(tdef, _strict(s)))
     return make(s, target, tdef)
+
+
+def _strict(s: SqliteSession) -> bool:
+    mode = s.sql_mode()
+    return "STRICT_TRANS_TABLES" in mode or "STRICT_ALL_TABLES" in mode
+
+
+# MariaDB's longest comments, in characters (TABLE_COMMENT_MAXLEN, COLUMN_COMMENT_MAXLEN)
+TABLE_COMMENT_MAX = 2048
+COLUMN_COMMENT_MAX = 1024
+
+
+def limit_comments(tdef: TableDef, strict: bool, only: set[str] | None = None,
+                   table: bool = True) -> list[Warning_]:
+    """A comment longer than MariaDB keeps: an error in strict mode (1628 the table's, 1629 a
+    column's), else cut to the limit with that warning. `only`: the columns to check (an
+    ALTER's changed ones), None for all; `table`: check the table's comment too."""
+    notes: list[Warning_] = []
+
+    def cut(text: str, limit: int, code: int, what: str) -> str:
+        if not charsets.is_valid(text):  # comments are kept in utf8mb3: 1300 (MariaDB)
+            good = re.split("[\udc80-\udcff]", text, maxsplit=1)[0]
+            raise ServerError(errors.ER_INVALID_CHARACTER_STRING, message="Invalid utf8mb3 "
+                              f"character string: '{good}'", sqlstate="HY000")
+        if len(text) <= limit:
+            return text
+        message = f"Comment for {what} is too long (max = {limit})"
+        if strict:
+            raise ServerError(code, message=message, sqlstate="HY000")
+        notes.append(Warning_("Warning", code, message))
+        return text[:limit]
+
+    for c in tdef.columns:  # the columns' first, then the table's (MariaDB's order)
+        if c.comment and (only is None or c.name.lower() in only):
+            c.comment = cut(c.comment, COLUMN_COMMENT_MAX, 1629, f"field '{c.name}'")
+    if table:
+        tdef.comment = cut(tdef.comment, TABLE_COMMENT_MAX, 1628, f"table '{tdef.name}'")
+    return notes
 
 
 def read_table_options_before_select(r: Reader) -> dict[str, object]:

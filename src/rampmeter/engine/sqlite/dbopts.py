@@ -75,24 +75,26 @@ def resolve(cs_name: str | None, coll_name: str | None) -> tuple[str, str] | Non
     return None
 
 
-def read_options(r: Reader) -> tuple[str | None, str | None, str | None]:
+def read_options(r: Reader) -> tuple[list[tuple[str, str]], str | None]:
     """[DEFAULT] CHARACTER SET [=] x | CHARSET [=] x | [DEFAULT] COLLATE [=] y | COMMENT [=] 's',
-    in any order, to the end of the statement."""
-    cs = coll = comment = None
+    in any order, to the end of the statement: (the character set clauses in order, for
+    charclauses.combine; the comment)."""
+    clauses: list[tuple[str, str]] = []
+    comment = None
     while not r.done:
         r.accept("DEFAULT")
         if r.accept("CHARACTER", "SET") or r.accept("CHARSET"):
             r.accept("=")
-            cs = _value(r)
+            clauses.append(("CHARSET", _value(r)))
         elif r.accept("COLLATE"):
             r.accept("=")
-            coll = _value(r)
+            clauses.append(("COLLATE", _value(r)))
         elif r.accept("COMMENT"):
             r.accept("=")
             comment = r.string()
         else:
             raise r.error()
-    return cs, coll, comment
+    return clauses, comment
 
 
 def _value(r: Reader) -> str:

@@ -42,6 +42,7 @@ from rampmeter.engine.sqlite.definitions import KeySpec, read_key_columns
 from rampmeter.engine.sqlite.storage import VIRTUAL_SCHEMAS, valid_database_name
 from rampmeter.errors import ServerError, Warning_
 from rampmeter.protocol.columns import text_column
+from rampmeter.sql import charclauses
 from rampmeter.sql.reader import Reader
 from rampmeter.sql.statement import Statement
 
@@ -74,8 +75,9 @@ def _create_database(s: SqliteSession, r: Reader, or_replace: bool) -> Result:
         raise ServerError(1221, message="Incorrect usage of OR REPLACE and IF NOT EXISTS",
                           sqlstate="HY000")
     name = r.name()
-    cs, coll, comment = dbopts.read_options(r)
-    charset, collation = dbopts.resolve(cs, coll) or dbopts.server_default(s)
+    clauses, comment = dbopts.read_options(r)
+    server = dbopts.server_default(s)
+    charset, collation = charclauses.combine(clauses, server) or server
     if not valid_database_name(name) or name.lower() in ("main", "temp", *VIRTUAL_SCHEMAS):
         raise ServerError(errors.ER_WRONG_DB_NAME, _shown(name))
     s.txn.implicit_commit()
@@ -204,6 +206,7 @@ def _drop_tables(s: SqliteSession, r: Reader, only_temporary: bool) -> Result:
     r.accept_any("RESTRICT", "CASCADE")
     r.end()
     missing: list[str] = []
+    notes: list[Warning_] = []
     failure: ServerError | None = None
     by_schema: dict[str, tuple[str, list[str]]] = {}
     for db, table in targets:
@@ -223,8 +226,12 @@ def _drop_tables(s: SqliteSession, r: Reader, only_temporary: bool) -> Result:
         stored = s.find_table(schema, table)
         if stored is None:
             if s.find_view(schema, table) is not None:
-                failure = failure or ServerError(1965, message=f"'{dbname}.{table}' is a view",
-                                                 sqlstate="42S02")
+                view = ServerError(1965, message=f"'{dbname}.{table}' is a view",
+                                   sqlstate="42S02")
+                if if_exists:  # IF EXISTS: a Note, as for a missing table
+                    notes.append(Warning_("Note", view.code, view.message))
+                else:
+                    failure = failure or view
             else:
                 missing.append(f"{dbname}.{table}")
             continue
@@ -236,8 +243,9 @@ def _drop_tables(s: SqliteSession, r: Reader, only_temporary: bool) -> Result:
     if failure is not None:
         raise failure
     # one Note naming them all, as MariaDB 10.11 words it
-    return UpdateCount(warnings=[Warning_.of(errors.ER_BAD_TABLE_ERROR, ",".join(missing),
-                                             level="Note")] if missing else [])
+    if missing:
+        notes.append(Warning_.of(errors.ER_BAD_TABLE_ERROR, ",".join(missing), level="Note"))
+    return UpdateCount(warnings=notes)
 
 
 def _drop_base_tables(s: SqliteSession, schema: str, database: str, tables: list[str]
@@ -299,22 +307,36 @@ def alter(s: SqliteSession, stmt: Statement) -> Result:
 
 def _alter_database(s: SqliteSession, r: Reader) -> Result:
     name = s.database
-    if r.peek_word() not in ("DEFAULT", "CHARACTER", "CHARSET", "COLLATE", "COMMENT", "") \
-            and not r.done:
+    if not r.done and (r.toks[r.i].kind == "qident" or r.peek_word() not in (
+            "DEFAULT", "CHARACTER", "CHARSET", "COLLATE", "COMMENT", "")):
         name = r.name()
     if name is None:
         raise ServerError(errors.ER_NO_DB_ERROR)
+    if r.accept("UPGRADE", "DATA", "DIRECTORY", "NAME"):
+        return _upgrade_name(s, name)
+    if not valid_database_name(name):
+        raise ServerError(errors.ER_WRONG_DB_NAME, _shown(name))
     if not s.engine.database_exists(name):
         raise ServerError(errors.ER_BAD_DB_ERROR, name)
-    if r.accept("UPGRADE", "DATA", "DIRECTORY", "NAME"):
-        return UpdateCount()
-    cs, coll, comment = dbopts.read_options(r)
+    clauses, comment = dbopts.read_options(r)
     old = dbopts.load(s, name)
-    charset, collation = dbopts.resolve(cs, coll) or (old.charset, old.collation)
+    charset, collation = charclauses.combine(clauses, dbopts.server_default(s)) or \
+        (old.charset, old.collation)
     s.txn.implicit_commit()
     dbopts.store(s, name, dbopts.DatabaseOptions(
         charset, collation, old.comment if comment is None else comment))
     return UpdateCount(1)
+
+
+def _upgrade_name(s: SqliteSession, name: str) -> Result:
+    """ALTER DATABASE `#mysql50#x` UPGRADE DATA DIRECTORY NAME renames a directory made by
+    MySQL 5.0; rampmeter has none, so any such name is unknown (MariaDB's checks first)."""
+    if not name.startswith("#mysql50#"):
+        raise ServerError(errors.ER_WRONG_USAGE, "ALTER DATABASE UPGRADE DATA DIRECTORY NAME",
+                          "name")
+    if name == "#mysql50#":
+        raise ServerError(errors.ER_WRONG_DB_NAME, name)
+    raise ServerError(errors.ER_BAD_DB_ERROR, name)
 
 
 # --- RENAME / TRUNCATE -----------------------------------------------------------------------

@@ -33,7 +33,7 @@ from rampmeter.engine.sqlite.catalog import (
 )
 from rampmeter.engine.types import parse_type
 from rampmeter.errors import ServerError
-from rampmeter.sql import charsets
+from rampmeter.sql import charclauses, charsets
 from rampmeter.sql.lexer import Token, bit_value, hex_value, string_value
 from rampmeter.sql.reader import Reader
 
@@ -274,6 +274,8 @@ def read_column(r: Reader, name: str, table_charset: str, table_collation: str) 
         elif r.accept("COLLATE"):
             coll_name = r.name_or_string().lower()
             coll = charsets.collation(coll_name)
+            if coll_name == "default" and col.type.is_text:
+                coll = charsets.default_collation(col.type.charset or table_charset)
             if coll is None:
                 raise ServerError(errors.ER_UNKNOWN_COLLATION, coll_name)
             if col.type.is_text:
@@ -424,6 +426,9 @@ def is_key_start(r: Reader) -> bool:
     return True
 
 
+CHARSET_CLAUSES = "charset clauses"  # key of read_table_options' list, in statement order
+
+
 def read_table_options(r: Reader) -> dict[str, Any]:
     """ENGINE=x [DEFAULT] CHARSET=y COLLATE=z COMMENT='...' AUTO_INCREMENT=n ..."""
     opts: dict[str, Any] = {}
@@ -432,7 +437,7 @@ def read_table_options(r: Reader) -> dict[str, Any]:
             continue
         r.accept("DEFAULT")
         word = r.peek_word()
-        if not word:
+        if not word or word == "TYPE":  # TYPE=engine left MariaDB's grammar in 5.5
             raise r.error()
         r.i += 1
         if word == "CHARACTER":
@@ -444,6 +449,8 @@ def read_table_options(r: Reader) -> dict[str, Any]:
         t = r.next()
         value = literal(t, r) if t.kind != "qident" else t.text.strip("`")
         opts[word] = value
+        if word in ("CHARSET", "COLLATE"):
+            opts.setdefault(CHARSET_CLAUSES, []).append((word, str(value)))
     return opts
 
 
@@ -537,19 +544,10 @@ def build_table(name: str, columns: list[ColumnSpec], keys_: list[KeySpec],
 
 def table_charset(options: dict[str, Any],
                   default: tuple[str, str] | None = None) -> tuple[str, str]:
-    cs_name = options.get("CHARSET")
-    coll_name = options.get("COLLATE")
-    if coll_name:
-        coll = charsets.collation(str(coll_name))
-        if coll is None:
-            raise ServerError(errors.ER_UNKNOWN_COLLATION, coll_name)
-        if cs_name and charsets.charset(str(cs_name)) is not None and \
-                charsets.charset(str(cs_name)).name != coll.charset:  # type: ignore[union-attr]
-            raise ServerError(1253, coll.name, cs_name)
-        return coll.charset, coll.name
-    if cs_name:
-        cs = charsets.charset(str(cs_name))
-        if cs is None:
-            raise ServerError(errors.ER_UNKNOWN_CHARACTER_SET, cs_name)
-        return cs.name, cs.default_collation
-    return default or ("utf8mb4", "utf8mb4_general_ci")
+    """The table's (charset, collation) from its CHARACTER SET / COLLATE options, combined
+    as MariaDB does (sql/charclauses.py); DEFAULT there is the database's."""
+    default = default or ("utf8mb4", "utf8mb4_general_ci")
+    clauses = options.get(CHARSET_CLAUSES)
+    if clauses is None:
+        clauses = [(k, str(options[k])) for k in ("CHARSET", "COLLATE") if options.get(k)]
+    return charclauses.combine(clauses, default) or default

@@ -45,6 +45,21 @@ class RampMySQLPipes(RampMySQL):
         FACTOR = {**RampMySQL.Parser.FACTOR, TokenType.DPIPE: exp.DPipe}
 
 
-def parse(text: str, pipes_as_concat: bool = False) -> Any:
+def _high_not(base: type[RampMySQL]) -> type[RampMySQL]:
+    """sql_mode HIGH_NOT_PRECEDENCE: NOT a BETWEEN b AND c is (NOT a) BETWEEN b AND c."""
+
+    class Parser(base.Parser):  # type: ignore[name-defined]
+        UNARY_PARSERS = {**base.Parser.UNARY_PARSERS,
+                         TokenType.NOT: lambda self: self.expression(
+                             exp.Not(this=self._parse_unary()))}
+
+    return type(base.__name__ + "HighNot", (base,), {"Parser": Parser})
+
+
+_READERS = {(False, False): RampMySQL, (True, False): RampMySQLPipes,
+            (False, True): _high_not(RampMySQL), (True, True): _high_not(RampMySQLPipes)}
+
+
+def parse(text: str, pipes_as_concat: bool = False, high_not: bool = False) -> Any:
     """sqlglot's tree of one MariaDB statement or expression (raises sqlglot's errors)."""
-    return sqlglot.parse_one(text, read=RampMySQLPipes if pipes_as_concat else RampMySQL)
+    return sqlglot.parse_one(text, read=_READERS[pipes_as_concat, high_not])

@@ -3,7 +3,7 @@
 Rules:
 - `map_error(message, database)` reads SQLite's message (its codes say too little: a missing
   table and a syntax error are both SQLITE_ERROR) and builds the MySQL error: 1146, 1054, 1062,
-  1048, 1050, 1305, 1136, 1052, 1064, 1111, 1205, 1366, 4025, 1241, 1582, 1021, and
+  1048, 1050, 1305, 1136, 1052, 1064, 1111, 1205, 1366, 4025, 1241, 1582, 1021, 4024, and
   1451 / 1452 from the foreign-key triggers (fkcheck.py).
 - Whatever has no MySQL equivalent is 1105 with SQLite's own words, and is logged by the
   caller: that is a fault of ours to fix, not a user error.
@@ -55,6 +55,9 @@ def map_error(msg: str, database: str | None) -> ServerError:
         if len(parts) == 3:  # db.table.col: shown as MySQL does, table.col
             col = ".".join(parts[1:])
         return ServerError(errors.ER_BAD_FIELD_ERROR, col, "field list")
+    if msg == "argument of ntile must be a positive integer":
+        return ServerError(4024, message="Argument of NTILE must be greater than 0",
+                           sqlstate="HY000")
     if m := _TERM.search(msg):
         return ServerError(errors.ER_BAD_FIELD_ERROR, m.group(1),
                            "order clause" if m.group(2) == "ORDER" else "group statement")

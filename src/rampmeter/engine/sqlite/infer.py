@@ -280,12 +280,12 @@ class Typer:
 
     def _window(self, f: exp.Expression) -> SqlType | None:
         """A window function: the ranking ones are BIGINT(21), PERCENT_RANK / CUME_DIST are
-        DOUBLE, LAG / LEAD / FIRST_VALUE... keep their argument's type, aggregates theirs."""
+        DOUBLE(.., 10), LAG / LEAD / FIRST_VALUE... keep their argument's type, aggregates theirs."""
         name = type(f).__name__
         if name in ("RowNumber", "Rank", "DenseRank", "Ntile"):
             return _COUNT
         if name in ("PercentRank", "CumeDist"):
-            return T.DOUBLE
+            return SqlType("double", 23, 10)  # shown with 10 decimals, as MariaDB does
         if name in ("Lag", "Lead", "FirstValue", "LastValue", "NthValue"):
             return self._infer(f.this)
         return self._infer(f)

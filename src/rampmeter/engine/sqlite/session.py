@@ -97,6 +97,11 @@ class Stats:
         self.row_count = -1
 
 
+# First words of statements MariaDB has and rampmeter does not (BACKUP STAGE / LOCK): a 1064
+# quotes from the second word, as MariaDB's parser does.
+_KNOWN_FIRST_WORDS = frozenset({"BACKUP"})
+
+
 class SqliteSession(EngineSession):
     def __init__(self, engine: SqliteEngine, context: SessionContext, waiting: WaitHook) -> None:
         self.engine = engine
@@ -347,6 +352,11 @@ class SqliteSession(EngineSession):
         if handler is None:
             if not stmt.kind:
                 raise ServerError(errors.ER_EMPTY_QUERY)
+            toks = stmt.tokens or ()
+            if stmt.kind in _KNOWN_FIRST_WORDS and len(toks) > 1:
+                # a statement MariaDB's grammar starts (BACKUP STAGE ...): the error is at
+                # the word after it
+                raise stmt.syntax_error(toks[1].start)
             raise stmt.syntax_error()
         return handler(self, stmt)
 

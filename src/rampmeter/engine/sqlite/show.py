@@ -107,7 +107,8 @@ def show(s: SqliteSession, stmt: Statement) -> Result:
         return _show_index(s, r, db, table)
     if r.accept("CREATE"):
         return _show_create(s, r)
-    if r.accept("TABLE", "STATUS"):
+    if r.accept("TABLE"):
+        r.expect("STATUS")  # SHOW TABLE x: the error is at x (MariaDB knows TABLE STATUS)
         db = _from_db(r) or s.database
         return _table_status(s, r, db)
     if r.accept("TRIGGERS"):

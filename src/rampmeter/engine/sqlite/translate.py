@@ -46,6 +46,7 @@ from rampmeter.engine.sqlite import (
     queryforms,
     tzcolumns,
     updates,
+    windows,
 )
 from rampmeter.engine.sqlite.catalog import ColumnDef, TableDef, implicit_default
 from rampmeter.engine.sqlite.infer import Typer, charset_of, is_unsigned_integer, number_kind
@@ -140,16 +141,27 @@ class Plan:
     returning: bool = False                    # INSERT / REPLACE / DELETE ... RETURNING
 
 
+def _keep_high_nots(tree: exp.Expression) -> None:
+    """HIGH_NOT_PRECEDENCE parsed NOT a BETWEEN ... as (NOT a) BETWEEN ...: keep the
+    parentheses in the SQLite text, where NOT binds loosely."""
+    for node in list(tree.find_all(exp.Not)):
+        if isinstance(node.parent, exp.Predicate | exp.Binary) and \
+                not isinstance(node.parent, exp.Connector):
+            node.replace(exp.Paren(this=node.copy()))
+
+
 def parse(stmt: Statement, text: str) -> exp.Expression:
     """sqlglot's MySQL tree of `text` (the shape, or a rewrite of it); 1064 on failure."""
     try:
-        tree = dialect.parse(text, stmt.dialect.pipes_as_concat)
+        tree = dialect.parse(text, stmt.dialect.pipes_as_concat, stmt.dialect.high_not)
     except sqlglot.errors.ParseError as e:
         raise _syntax(stmt, text, e) from None
     except (sqlglot.errors.TokenError, RecursionError, ValueError):
         raise stmt.syntax_error() from None
     if tree is None or isinstance(tree, exp.Command):
         raise stmt.syntax_error()
+    if stmt.dialect.high_not:
+        _keep_high_nots(tree)
     for alias in tree.find_all(exp.Alias):
         if isinstance(alias.args.get("alias"), exp.Placeholder):
             # `SELECT 1 2`: a number is no alias in MariaDB; the error is at the number
@@ -357,7 +369,8 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
 
 
 def _sql_rewrites(tree: exp.Expression, typer: Typer, stmt: Statement) -> None:
-    """MariaDB's functions (funcmap.py) and comparisons (compare.py)."""
+    """MariaDB's functions (funcmap.py, windows.py) and comparisons (compare.py)."""
+    windows.rewrite(tree)
     funcmap.rewrite(tree, typer)
     compare.rewrite(tree, typer, stmt.dialect.backslash_escapes)
 
