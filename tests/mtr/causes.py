@@ -11,9 +11,9 @@ Rules:
 - Every group has an owner: `engine SQL` (issue 13: grammar, functions, types, variables,
   charsets, the mysql schema), `schema statements` (issue 9: views, temporary tables, CREATE
   ... LIKE / SELECT, ALTER ... MODIFY, PREPARE ... FROM, window functions, information_schema,
-  time zones), `privileges (issue 10)`, `stored programs` (procedures, functions, triggers,
-  events: no issue yet), or `not planned` with the reason (what rampmeter will not have: MariaDB's optimizer and
-  storage engines, their counters, server internals).
+  time zones), `privileges (issue 10)`, `stored programs (issue 13)` (procedures, functions,
+  triggers), `events` (no issue yet), or `not planned` with the reason (what rampmeter will
+  not have: MariaDB's optimizer and storage engines, their counters, server internals).
 """
 
 from __future__ import annotations
@@ -49,15 +49,15 @@ OWNERS = {
     "time zones": "schema statements",
     "foreign keys": "schema statements",
     "multi-table UPDATE / DELETE": "schema statements",
-    "stored programs": "stored programs",
-    "mtr.add_suppression (a stored procedure)": "stored programs",
+    "stored programs": "stored programs (issue 13)",
+    "mtr.add_suppression (a stored procedure)": "stored programs (issue 13)",
     "EXPLAIN / ANALYZE plans": "not planned: the plan is SQLite's, not MariaDB's optimizer's",
     "optimizer and handler counters": "not planned: counters of MariaDB's optimizer and "
                                       "storage engines",
     "spatial types": "not planned yet: no GIS",
     "full-text search": "not planned yet: no FULLTEXT indexes",
     "partitioning": "not planned yet: no partitioning",
-    "events and scheduler": "stored programs",
+    "events and scheduler": "events (no issue yet)",
     "other": "engine SQL",
 }
 
