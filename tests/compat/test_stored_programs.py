@@ -276,3 +276,19 @@ def test_triggers(compat):
         "DROP TABLE t",
         "SELECT COUNT(*) FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE()",
     ])
+
+
+def test_get_diagnostics(compat):
+    compare(compat, [
+        "CREATE PROCEDURE g() BEGIN DECLARE m TEXT; DECLARE n INT; DECLARE s CHAR(5); "
+        "DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN GET DIAGNOSTICS CONDITION 1 m = "
+        "MESSAGE_TEXT, n = MYSQL_ERRNO, s = RETURNED_SQLSTATE; SELECT m, n, s; END; DROP TABLE "
+        "nosuch; END"], [
+        "CALL g()",
+        "DROP TABLE nosuch2",
+        "GET DIAGNOSTICS @n = NUMBER",
+        "GET DIAGNOSTICS CONDITION 1 @m = MESSAGE_TEXT, @e = MYSQL_ERRNO, @s = "
+        "RETURNED_SQLSTATE, @c = CLASS_ORIGIN",
+        "SELECT @n, @m, @e, @s, @c",
+        "SHOW PROCEDURE CODE g",
+    ])

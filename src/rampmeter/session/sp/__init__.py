@@ -26,12 +26,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rampmeter.engine.base import Result
+from rampmeter.errors import ServerError
 from rampmeter.sql.statement import Statement, is_program
 
 if TYPE_CHECKING:
     from rampmeter.session.session import Session
 
-FIRST_WORDS = frozenset({"CREATE", "DROP", "ALTER", "CALL", "SHOW", "BEGIN", "IF", "CASE", "WHILE",
+FIRST_WORDS = frozenset({"CREATE", "DROP", "ALTER", "CALL", "GET", "SHOW", "BEGIN", "IF", "CASE", "WHILE",
                          "REPEAT", "LOOP", "FOR"})
 _OBJECTS = ("PROCEDURE", "FUNCTION")
 
@@ -69,6 +70,11 @@ def route(s: Session, stmt: Statement) -> Result | None:
             return triggers.drop(s, if_exists, db, name)
         return ddl.drop(s, stmt) if len(words) > 1 and words[1] in _OBJECTS else None
     if kind == "SHOW":
+        if words[1:2] in (("PROCEDURE",), ("FUNCTION",)) and words[2:3] == ("CODE",):
+            # MariaDB without --with-debug (the Debian package): 1289
+            raise ServerError(1289, message="The 'SHOW PROCEDURE|FUNCTION CODE' feature is "
+                              "disabled; you need MariaDB built with '--with-debug' to have it "
+                              "working", sqlstate="HY000")
         if words[1:3] in (("CREATE", "PROCEDURE"), ("CREATE", "FUNCTION"),
                           ("CREATE", "TRIGGER")):
             from rampmeter.sql.reader import Reader
@@ -79,6 +85,10 @@ def route(s: Session, stmt: Statement) -> Result | None:
                 return triggers.show_create(s, db, name)
             return ddl.show_create(s, words[2], db, name)
         return None
+    if kind == "GET" and words[1:2] in (("DIAGNOSTICS",), ("CURRENT",), ("STACKED",)):
+        frame = run.Frame(s, None, "")
+        frame.exec(parse.diagnostics_statement(stmt.text, stmt.dialect))
+        return run.done(frame, [])
     if kind == "CALL":
         return calls.call(s, parse.parse_call(stmt.text, stmt.dialect))
     if kind == "ALTER":

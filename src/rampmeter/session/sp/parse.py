@@ -28,6 +28,7 @@ from rampmeter.session.sp.tree import (
     Call,
     Case,
     Cursor,
+    Diagnostics,
     For,
     Handler,
     If,
@@ -229,6 +230,8 @@ def _statement(p: _P, label: str | None, scope: frozenset[str]) -> Any:
         return call(p, scope)
     if w in ("SIGNAL", "RESIGNAL"):
         return _signal(p, scope)
+    if w == "GET":
+        return diagnostics(p, scope)
     if w == "SET" and _local_set(p, scope):
         return _set(p, scope)
     first = p.peek()
@@ -470,6 +473,64 @@ def _signal(p: _P, scope: frozenset[str]) -> Signal:
             if not p.accept(","):
                 break
     return Signal(resignal, cond, items)
+
+
+_STATEMENT_ITEMS = ("NUMBER", "ROW_COUNT")
+_CONDITION_ITEMS = ("MESSAGE_TEXT", "MYSQL_ERRNO", "RETURNED_SQLSTATE", "CLASS_ORIGIN",
+                    "SUBCLASS_ORIGIN", "CONSTRAINT_CATALOG", "CONSTRAINT_SCHEMA",
+                    "CONSTRAINT_NAME", "CATALOG_NAME", "SCHEMA_NAME", "TABLE_NAME",
+                    "COLUMN_NAME", "CURSOR_NAME", "ROW_NUMBER")
+
+
+def diagnostics(p: _P, scope: frozenset[str]) -> Diagnostics:
+    """GET [CURRENT | STACKED] DIAGNOSTICS {target = item, ... | CONDITION n target = item,
+    ...} (a STACKED area is the current one here: handlers run on their own condition)."""
+    p.expect("GET")
+    if p.word() in ("CURRENT", "STACKED"):
+        p.i += 1
+    p.expect("DIAGNOSTICS")
+    node = Diagnostics(None, [])
+    allowed = _STATEMENT_ITEMS
+    if p.accept("CONDITION"):
+        a, b = _condition_number(p)
+        node.condition = sql(p, a, b, scope)
+        allowed = _CONDITION_ITEMS
+    while True:
+        t = p.peek()
+        if t is not None and t.kind == "uservar":
+            p.i += 1
+            target = t.text
+        else:
+            target = p.name().lower()
+            if target not in scope:
+                raise ServerError(1327, message=f"Undeclared variable: {target}",
+                                  sqlstate="42000")
+        p.expect("=")
+        item = p.word()
+        if item not in allowed:
+            raise p.error()
+        p.i += 1
+        node.items.append((target, item))
+        if not p.accept(","):
+            return node
+
+
+def diagnostics_statement(text: str, dialect: Dialect) -> Diagnostics:
+    """GET DIAGNOSTICS sent by a client: user variables only."""
+    p = _P(text, dialect)
+    node = diagnostics(p, frozenset())
+    p.accept(";")
+    if p.peek() is not None:
+        raise p.error()
+    return node
+
+
+def _condition_number(p: _P) -> tuple[int, int]:
+    a = p.i
+    p.i += 1  # one token: a number, a variable
+    if a >= len(p.toks):
+        raise p.error()
+    return a, p.i
 
 
 def _item_range(p: _P) -> tuple[int, int]:

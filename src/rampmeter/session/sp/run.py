@@ -265,6 +265,8 @@ class Frame:
             self._cursor(node)
         elif t is P.Signal:
             self._signal(node)
+        elif t is P.Diagnostics:
+            self._diagnostics(node)
         elif t is P.Call:
             from rampmeter.session.sp import calls
             calls.call(self.s, node, self)
@@ -425,6 +427,44 @@ class Frame:
                               sqlstate="HY000")
         for name, v in zip(node.into, row, strict=True):
             self.set(name, v)
+
+    def area(self) -> list[tuple[int, str, str]]:
+        """The diagnostics area GET DIAGNOSTICS reads: in a handler, its condition; else the
+        previous statement's conditions (the session's, before a program's first one)."""
+        if self.condition is not None:
+            return [self.condition]
+        last = self.last
+        found = last.warnings if last is not None else self.s.warnings
+        return [(w.code, _state_of(w.code, "HY000" if w.level == "Error" else "01000"),
+                 w.message) for w in found]
+
+    def _diagnostics(self, node: P.Diagnostics) -> None:
+        area = self.area()
+        values: list[tuple[str, Any]] = []
+        if node.condition is None:
+            last = self.last
+            count = last.affected_rows if isinstance(last, UpdateCount) else -1
+            for target, item in node.items:
+                values.append((target, len(area) if item == "NUMBER" else count))
+        else:
+            number = self.value(node.condition)
+            try:
+                k = int(number)
+            except (TypeError, ValueError):
+                k = 0
+            if not 1 <= k <= len(area):  # MariaDB: the statement succeeds, with this Error
+                self.warnings.append(Warning_("Error", 1758, "Invalid condition number"))
+                return
+            code, state, message = area[k - 1]
+            # the other items (CLASS_ORIGIN, TABLE_NAME...) are '' for a server's condition
+            got = {"MESSAGE_TEXT": message, "MYSQL_ERRNO": code, "RETURNED_SQLSTATE": state}
+            for target, item in node.items:
+                values.append((target, got.get(item, "")))
+        for target, value in values:
+            if target.startswith("@"):
+                self.s.set_user_variable(target[1:].strip("`'\""), value)
+            else:
+                self.set(target, value)
 
     def _signal(self, node: P.Signal) -> None:
         cond = node.condition

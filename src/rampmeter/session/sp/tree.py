@@ -104,6 +104,12 @@ class Signal:
 
 
 @dataclass(slots=True)
+class Diagnostics:
+    condition: Sql | None        # GET DIAGNOSTICS CONDITION n ...; None: statement items
+    items: list[tuple[str, str]]  # (target: a local name or @user variable, item name)
+
+
+@dataclass(slots=True)
 class Call:
     db: str | None
     name: str
