@@ -78,7 +78,7 @@ def _navigation(window: exp.Window, call: exp.Expression) -> None:
     """LAG / LEAD need an ORDER BY (4018); a negative LAG offset looks ahead, a negative LEAD
     one back; NTH_VALUE of a position below 1 is NULL (SQLite refuses those offsets)."""
     name = type(call).__name__.upper()
-    if isinstance(call, (exp.Lag, exp.Lead)) and window.args.get("order") is None:
+    if isinstance(call, (exp.Lag, exp.Lead)) and _order(window) is None:
         raise ServerError(4018, message="No order list in window specification for "
                           f"'{name.lower()}'", sqlstate="HY000")
     if isinstance(call, exp.Ntile):  # its argument is checked by SQLite (errmap.py: 4024)
@@ -100,6 +100,20 @@ def _navigation(window: exp.Window, call: exp.Expression) -> None:
     window.replace(exp.Case(ifs=[exp.If(this=exp.GTE(this=n.copy(),
                                                      expression=exp.Literal.number(0)),
                                         true=window.copy())], default=back))
+
+
+def _order(window: exp.Window) -> exp.Expression | None:
+    """The window's ORDER BY, or that of the named window it refers to (`OVER w ... WINDOW
+    w AS (ORDER BY ...)`)."""
+    order = window.args.get("order")
+    alias = window.args.get("alias")
+    if order is not None or alias is None:
+        return order
+    select = window.find_ancestor(exp.Select)
+    for named in (select.args.get("windows") or []) if select is not None else []:
+        if named.this is not None and named.this.name.lower() == alias.name.lower():
+            return _order(named)
+    return None
 
 
 def _side(spec: exp.Expression, end: str) -> str:
