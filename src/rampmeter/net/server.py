@@ -5,8 +5,8 @@ Rules:
   the least possible per connection: accept, TCP_NODELAY, non-blocking, the max_connections
   check, then hands a new ClientConnection to the right handler. Handshake and login happen on
   the handler's threads.
-- A connection refused for max_connections gets ERR 1040 (SQLSTATE 08004) as its first packet,
-  as MySQL sends it, and is closed; the server logs nothing per refusal (a storm would flood the
+- A connection refused for max_connections gets ERR 1040 (without a SQLSTATE: clients say
+  HY000) as its first packet, as MariaDB sends it, and is closed; the server logs nothing per refusal (a storm would flood the
   log) but counts Connection_errors_max_connections.
 - extra_port connections always go to a one-thread-per-connection handler, whatever
   thread_handling is, so an administrator gets in when the pool is blocked (MariaDB's
@@ -32,7 +32,7 @@ from rampmeter.net.connection import ClientConnection
 from rampmeter.pool.base import ConnectionHandler
 from rampmeter.protocol.connection import ServerProtocol
 from rampmeter.protocol.framing import frame
-from rampmeter.protocol.packets import err_packet
+from rampmeter.protocol.packets import err_packet_before_greeting
 from rampmeter.session.context import ServerContext
 from rampmeter.session.session import Session
 
@@ -173,7 +173,7 @@ class Server:
     def _refuse(self, sock: socket.socket) -> None:
         # ERR 1040 with sequence id 0, before any greeting: what mysqld sends.
         err = ServerError(errors.ER_CON_COUNT_ERROR)
-        packet, _seq = frame(err_packet(err.code, err.sqlstate, err.message), 0)
+        packet, _seq = frame(err_packet_before_greeting(err.code, err.message), 0)
         try:
             sock.send(packet)
         except OSError:
