@@ -267,3 +267,23 @@ def test_comment_lengths_and_engine_spelling(compat, driver):
         "SET SESSION default_storage_engine = myisam", "SELECT @@default_storage_engine",
         "SET SESSION default_storage_engine = DEFAULT",
     ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_quantified_comparisons(compat, driver):
+    compat.check(driver, [
+        "CREATE TABLE t_qa (a INT)", "INSERT INTO t_qa VALUES (0), (1), (NULL)",
+        "CREATE TABLE t_qu (b INT)", "INSERT INTO t_qu VALUES (0), (2)",
+        "CREATE TABLE t_qe (b INT)",
+        "CREATE TABLE t_qn (b INT)", "INSERT INTO t_qn VALUES (1), (NULL)",
+        "SELECT a FROM t_qa WHERE a = ALL (SELECT 0)",
+        "SELECT a, a = ANY (SELECT b FROM t_qu), a <> ALL (SELECT b FROM t_qu), "
+        "a > ANY (SELECT b FROM t_qu), a < ALL (SELECT b FROM t_qu), "
+        "a >= SOME (SELECT b FROM t_qu) FROM t_qa ORDER BY a",
+        "SELECT a, a > ALL (SELECT b FROM t_qe), a > ANY (SELECT b FROM t_qe), "
+        "a = ALL (SELECT b FROM t_qn), a < ANY (SELECT b FROM t_qn) FROM t_qa ORDER BY a",
+        "SELECT a FROM t_qa WHERE a > ALL (SELECT b, b FROM t_qu)",
+        "SELECT a FROM t_qa WHERE a > ANY (SELECT b FROM t_qu UNION SELECT 5) ORDER BY a",
+        "SELECT a FROM t_qa WHERE a < ANY (SELECT b FROM t_qu WHERE b > t_qa.a) ORDER BY a",
+        "DROP TABLE t_qa, t_qu, t_qe, t_qn",
+    ], CHECKS)

@@ -43,6 +43,7 @@ from rampmeter.engine.sqlite import (
     funcmap,
     modifiers,
     multi,
+    quantified,
     queryforms,
     tzcolumns,
     updates,
@@ -162,6 +163,7 @@ def parse(stmt: Statement, text: str) -> exp.Expression:
         raise stmt.syntax_error()
     if stmt.dialect.high_not:
         _keep_high_nots(tree)
+    quantified.rewrite(tree)  # before anything resolves tables: it adds CTEs
     for alias in tree.find_all(exp.Alias):
         if isinstance(alias.args.get("alias"), exp.Placeholder):
             # `SELECT 1 2`: a number is no alias in MariaDB; the error is at the number
