@@ -78,7 +78,7 @@ def _navigation(window: exp.Window, call: exp.Expression) -> None:
     """LAG / LEAD need an ORDER BY (4018); a negative LAG offset looks ahead, a negative LEAD
     one back; NTH_VALUE of a position below 1 is NULL (SQLite refuses those offsets)."""
     name = type(call).__name__.upper()
-    if isinstance(call, (exp.Lag, exp.Lead)) and window.args.get("order") is None:
+    if isinstance(call, (exp.Lag, exp.Lead)) and not _ordered(window):
         raise ServerError(4018, message="No order list in window specification for "
                           f"'{name.lower()}'", sqlstate="HY000")
     if isinstance(call, exp.Ntile):  # its argument is checked by SQLite (errmap.py: 4024)
@@ -100,6 +100,21 @@ def _navigation(window: exp.Window, call: exp.Expression) -> None:
     window.replace(exp.Case(ifs=[exp.If(this=exp.GTE(this=n.copy(),
                                                      expression=exp.Literal.number(0)),
                                         true=window.copy())], default=back))
+
+
+def _ordered(window: exp.Window) -> bool:
+    """Has the window an ORDER BY, its own or that of the named window it refers to?"""
+    if window.args.get("order") is not None:
+        return True
+    name = window.args.get("alias")
+    select = window.find_ancestor(exp.Select)
+    if name is None or select is None:
+        return False
+    for named in select.args.get("windows") or []:
+        if isinstance(named.this, exp.Identifier) and named.this.name.lower() == \
+                name.name.lower():
+            return named.args.get("order") is not None
+    return True  # not found here: SQLite answers for it
 
 
 def _side(spec: exp.Expression, end: str) -> str:
