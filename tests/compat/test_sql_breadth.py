@@ -287,3 +287,14 @@ def test_quantified_comparisons(compat, driver):
         "SELECT a FROM t_qa WHERE a < ANY (SELECT b FROM t_qu WHERE b > t_qa.a) ORDER BY a",
         "DROP TABLE t_qa, t_qu, t_qe, t_qn",
     ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_variables_round_down_to_their_block_size(compat, driver):
+    compat.check(driver, [
+        "SET @@tmp_table_size = 1024", "SELECT @@tmp_table_size",
+        "SET @@max_heap_table_size = 20000", "SELECT @@max_heap_table_size",
+        "SET @@join_buffer_size = 130000", "SELECT @@join_buffer_size",
+        "SET @@tmp_table_size = DEFAULT", "SET @@max_heap_table_size = DEFAULT",
+        "SET @@join_buffer_size = DEFAULT",
+    ], CHECKS)
