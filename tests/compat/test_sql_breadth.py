@@ -298,3 +298,12 @@ def test_variables_round_down_to_their_block_size(compat, driver):
         "SET @@tmp_table_size = DEFAULT", "SET @@max_heap_table_size = DEFAULT",
         "SET @@join_buffer_size = DEFAULT",
     ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_disable_keys_notes_only_for_engines_without_it(compat, driver):
+    compat.check(driver, [
+        "CREATE TABLE t_dk (a INT, KEY (a)) ENGINE=MyISAM", "ALTER TABLE t_dk DISABLE KEYS",
+        "ALTER TABLE t_dk ENABLE KEYS", "ALTER TABLE t_dk ENGINE=InnoDB",
+        "ALTER TABLE t_dk DISABLE KEYS", "DROP TABLE t_dk",
+    ], CHECKS)
