@@ -88,8 +88,9 @@ def _navigation(window: exp.Window, call: exp.Expression) -> None:
         return
     n = exp.paren(offset.copy())
     if isinstance(call, exp.NthValue):
-        call.set("offset", exp.Case(ifs=[exp.If(this=exp.GT(this=n, expression=exp.Literal.number(0)),
-                                                true=n)], default=_NO_ROW.copy()))
+        positive = exp.GT(this=n, expression=exp.Literal.number(0))
+        call.set("offset", exp.Case(ifs=[exp.If(this=positive, true=n.copy())],
+                                    default=_NO_ROW.copy()))
         return
     other = (exp.Lead if isinstance(call, exp.Lag) else exp.Lag)(
         this=call.this.copy(), offset=exp.Neg(this=n.copy()))
