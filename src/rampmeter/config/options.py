@@ -364,6 +364,11 @@ _OPTIONS: list[Option] = [
            maximum=4294967295),
     Option("back_log", Kind.INT, 900, "Listen backlog.", dynamic=False, minimum=1, maximum=65535),
     # --- timeouts, packets ------------------------------------------------------------------
+    Option("max_connect_errors", Kind.INT, 100, "Handshake errors in a row after which a host "
+           "is blocked until FLUSH HOSTS (session/hostcache.py).", minimum=1,
+           maximum=4294967295),
+    Option("host_cache_size", Kind.INT, 128, "Hosts whose handshake errors are remembered.",
+           minimum=0, maximum=65536),
     Option("connect_timeout", Kind.INT, 10, "Seconds a client has to finish the handshake.",
            minimum=2, maximum=31536000, unit="s"),
     Option("wait_timeout", Kind.INT, 28800, "Seconds an idle non-interactive connection is "

@@ -32,8 +32,10 @@ Rules:
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
 import time
+import urllib.parse
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from typing import TYPE_CHECKING, Any
@@ -112,8 +114,9 @@ class Handle:
     def __init__(self, engine: SqliteEngine, cancelled: Callable[[], bool],
                  waiting: WaitHook | None = None) -> None:
         self.engine = engine
-        conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False,
-                               cached_statements=256, timeout=0, factory=_Connection)
+        # uri=True: a database on a read-only file system is attached as an immutable URI
+        conn = sqlite3.connect("file::memory:", isolation_level=None, check_same_thread=False,
+                               cached_statements=256, timeout=0, factory=_Connection, uri=True)
         assert isinstance(conn, _Connection)
         conn.waiting = waiting or _no_wait
         conn.cancelled = cancelled  # type: ignore[method-assign]
@@ -198,8 +201,7 @@ class Handle:
             victim = next(k for k in self._attached if k != (current or "").lower())
             self.detach(victim)
         try:
-            self.conn.execute(f"ATTACH DATABASE ? AS {q(database)}",
-                              (str(self.engine.path(database)),))
+            self._attach_file(database)
             self.conn.execute(f"PRAGMA {q(database)}.synchronous={self.engine.synchronous}")
             # Thousands of sessions each with SQLite's default 2 MiB page cache per database
             # cost gigabytes (611 MiB RSS at 1024 sysbench read-only connections); the OS page
@@ -216,6 +218,22 @@ class Handle:
                               f"./{self.engine.path(database).name}") from None
         self._attached[key] = (database, gen)
         return database
+
+    def _attach_file(self, database: str) -> None:
+        """ATTACH the database's file; on a read-only file system (where SQLite cannot make the
+        WAL's shared-memory file) attach it immutable: reads work, writes fail with
+        SQLITE_READONLY, which the client sees as 1036 (errmap.storage_error)."""
+        path = self.engine.path(database)
+        try:
+            self.conn.execute(f"ATTACH DATABASE ? AS {q(database)}", (str(path),))
+            return
+        except sqlite3.OperationalError:
+            if os.access(path.parent, os.W_OK) or not path.exists():
+                raise
+        self.engine.rate_log.log(log, "read-only", logging.WARNING, "database %r is on a read-only "
+                                 "file system: opened read-only, writes fail with 1036", database)
+        uri = "file:" + urllib.parse.quote(str(path)) + "?immutable=1"
+        self.conn.execute(f"ATTACH DATABASE ? AS {q(database)}", (uri,))
 
     def detach(self, key: str) -> None:
         entry = self._attached.pop(key.lower(), None)

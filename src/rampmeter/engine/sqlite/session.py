@@ -49,6 +49,7 @@ from rampmeter.engine.sqlite import (
     errmap,
     fkcheck,
     functions,
+    inlist,
     jsonfns,
     show,
     temporary,
@@ -345,17 +346,23 @@ class SqliteSession(EngineSession):
             raise stmt.syntax_error()
         return handler(self, stmt)
 
-    def plan(self, stmt: Statement) -> Plan:
+    def plan(self, stmt: Statement, *, in_lists: bool = False) -> Plan:
+        """The statement's plan, cached by shape. `in_lists`: long IN lists may be one JSON
+        parameter (inlist.py), for callers that bind with inlist.bind (dml.run)."""
         engine = self.engine
         shift = not self.time_zone().is_utc
         settings = self.context.translation
         key: tuple[Any, ...] = (stmt.shape, self._db, engine.schema_version, shift, settings,
                                 stmt.dialect)
+        if not in_lists:
+            key += ("long",)
         if self.temp_tables:  # plans naming temporary tables are this session's own
             key += (temporary.plan_token(self),)
         plan = engine.cached_plan(key)
         if plan is None:
-            plan = translate(stmt, self._db, self.table_def, settings, zone_shift=shift)
+            plan = inlist.plan(stmt, self._db, self.table_def, settings, zone_shift=shift) \
+                if in_lists else translate(stmt, self._db, self.table_def, settings,
+                                           zone_shift=shift)
             engine.cache_plan(key, plan)
         return plan
 
@@ -525,6 +532,15 @@ class SqliteSession(EngineSession):
                 shown = {col: _shown_value(bound.get(slot))
                          for col, slot in plan.insert_values.items()}
             return errmap.duplicate_entry(m.group(1), tdef, shown)
+        target = plan.target if plan is not None else None
+        stored = errmap.storage_error(getattr(e, "sqlite_errorcode", None), msg,
+                                      target[0] if target else self._db,
+                                      target[1] if target else None)
+        if stored is not None:
+            self.engine.rate_log.log(log, "storage", logging.ERROR, "%s (SQLite: %s; connection %s)",
+                                     stored.message, msg, getattr(self.context,
+                                                                  "connection_id", "?"))
+            return stored
         err = errmap.map_error(msg, self._db)
         if err.code == errors.ER_UNKNOWN_ERROR:
             log.warning("SQLite error without a MySQL equivalent: %s (plan: %s)", msg,

@@ -27,6 +27,7 @@ from rampmeter.engine.base import Engine, SessionContext, WaitHook
 from rampmeter.engine.locks import LockTable
 from rampmeter.engine.sqlite import catalog
 from rampmeter.engine.sqlite.catalog import TableDef
+from rampmeter.ratelog import RateLimitedLog
 from rampmeter.sql import charsets
 
 if TYPE_CHECKING:
@@ -55,6 +56,7 @@ class SqliteEngine(Engine):
         self.datadir.mkdir(parents=True, exist_ok=True)
         self.synchronous = synchronous.upper()
         self.locks = LockTable()
+        self.rate_log = RateLimitedLog()  # storage errors clients cause (ratelog.py)
         self.lock = threading.Lock()   # database creation and cache replacement
         self.schema_version = 0
         self._generation: dict[str, int] = {}  # db -> bumped when dropped
