@@ -307,3 +307,12 @@ def test_disable_keys_notes_only_for_engines_without_it(compat, driver):
         "ALTER TABLE t_dk ENABLE KEYS", "ALTER TABLE t_dk ENGINE=InnoDB",
         "ALTER TABLE t_dk DISABLE KEYS", "DROP TABLE t_dk",
     ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_text_that_starts_no_statement_is_a_syntax_error(compat, driver):
+    compat.check(driver, [
+        "PREPARE s FROM '@arg00 a FROM t1 WHERE a=1'",
+        "@a := 1",
+        "/* only a comment */",
+    ], (*CHECKS, "message"))

@@ -302,7 +302,7 @@ class SqliteSession(EngineSession):
             columns = _prepared_columns(plan, stmt)
             self._compile(stmt, plan)
         elif stmt.kind not in _HANDLERS:
-            if not stmt.kind:
+            if not stmt.kind and not stmt.shape.strip():
                 raise ServerError(errors.ER_EMPTY_QUERY)
             raise stmt.syntax_error()
         elif stmt.param_count and stmt.kind not in ("SHOW", "DESCRIBE", "DESC", "EXPLAIN"):
@@ -336,7 +336,7 @@ class SqliteSession(EngineSession):
             return dml.run(self, stmt, params)
         handler = _HANDLERS.get(stmt.kind)
         if handler is None:
-            if not stmt.kind:
+            if not stmt.kind and not stmt.shape.strip():  # text that is no statement: 1064
                 raise ServerError(errors.ER_EMPTY_QUERY)
             toks = stmt.tokens or ()
             if stmt.kind in _KNOWN_FIRST_WORDS and len(toks) > 1:
