@@ -395,7 +395,12 @@ class Session:
         handler = _DISPATCH.get(type(event))
         if handler is None:
             raise TypeError(f"no handler for {event!r}")
-        return handler(self, event, proto, write)
+        try:
+            return handler(self, event, proto, write)
+        finally:
+            engine = self.engine
+            if engine is not None:
+                engine.idle()  # an idle connection holds no engine handle (DESIGN.md)
 
     def _begin_command(self, name: str, info: str | None = None) -> None:
         self.command = name

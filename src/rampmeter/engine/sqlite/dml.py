@@ -558,7 +558,7 @@ def ensure_triggers(s: SqliteSession, plan: Plan, target: tuple[str, str] | None
         key = (kind, schema.lower(), stored.lower())
         if handle.triggers.get(key) == version:
             continue
-        name = f"rm_{kind}_{abs(hash(key)) % 10**12}"
+        name = handle.trigger_name(key)
         handle.execute(f"DROP TRIGGER IF EXISTS temp.{q(name)}")
         if kind == "upd":
             changed = " OR ".join(f"OLD.{q(c.name)} IS NOT NEW.{q(c.name)} COLLATE BINARY"

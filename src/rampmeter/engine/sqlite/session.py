@@ -1,5 +1,6 @@
-"""SqliteSession: one client's door into the SQLite engine. It owns an engine handle (handle.py)
-and the transaction state (txn.py), and sends each statement to the room that runs it.
+"""SqliteSession: one client's door into the SQLite engine. It owns the transaction state
+(txn.py), borrows an engine handle (handle.py) from the engine's pool (handles.py) when a
+statement needs one, and sends each statement to the room that runs it.
 
 Rules:
 - Rooms: DML to dml.py, transaction and lock statements to control.py, schema statements to
@@ -9,9 +10,14 @@ Rules:
   and attributes only, and never each other's internals.
 - A statement arrives scanned (sql/statement.py). Text (str) is scanned here with the session's
   sql_mode, for callers inside the server and for tests.
-- cancel() (KILL QUERY / KILL / shutdown, any thread) sets a flag, wakes SLEEP and lock waits,
-  and interrupts SQLite; the statement fails with 1317. The flag is cleared when the next
-  statement starts.
+- Handles: `self.handle` borrows one on first use; `idle()` (the session layer calls it after
+  every command) gives it back unless the session is pinned (pinning.py decides, from `held()`).
+  Nothing of the session is left on a handle it gives back: settings are read per statement
+  through SessionContext, functions find the session through the handle's Occupant.
+- cancel() (KILL QUERY / KILL / shutdown, any thread) sets a flag and wakes SLEEP and lock
+  waits; SQLite's progress handler on the handle the session holds sees the flag within about
+  a millisecond of VM work (handle.py), so only this session's statement stops; it fails with
+  1317. The flag is cleared when the next statement starts.
 - Every error is a ServerError; an SQLite error with no MySQL meaning becomes 1105 and is
   logged here with the statement, because it is a fault of ours.
 """
@@ -47,14 +53,10 @@ from rampmeter.engine.sqlite import (
     ddl,
     dml,
     errmap,
-    fkcheck,
-    functions,
     inlist,
-    jsonfns,
+    pinning,
     show,
     temporary,
-    timefns,
-    updates,
     views,
 )
 from rampmeter.engine.sqlite.access import table_access
@@ -110,11 +112,11 @@ class SqliteSession(EngineSession):
         self._wake = threading.Event()
         self._function_error: ServerError | None = None
         self.statement_state: dict[Any, Any] = {}  # functions' state for one statement
-        self.handle = Handle(engine, self.cancelled, waiting)
-        self.txn = Transactions(self.handle, engine.locks, waiting, cancelled=self.cancelled,
-                                lock_timeout=self._lock_timeout,
-                                connection_id=getattr(context, "connection_id", 0))
-        self.handle.step_out = self.txn.step_out
+        self._handle: Handle | None = None     # borrowed from engine.handles, see idle()
+        self.txn = Transactions(lambda: self.handle, engine.locks, waiting,
+                                cancelled=self.cancelled, lock_timeout=self._lock_timeout,
+                                connection_id=getattr(context, "connection_id", 0),
+                                held=lambda: self._handle)
         self.stats = Stats()
         self.current: Execution | None = None
         self.warnings: list[Warning_] = []  # raised by functions while the statement runs
@@ -122,14 +124,57 @@ class SqliteSession(EngineSession):
         self.temp_tables = 0     # temporary.py: how many this session holds
         self.temp_version = 0
         self.fk_suspended = False
-        functions.register(self.handle, self, engine.locks)
-        timefns.register(self.handle, self)   # after functions: its clock functions win
-        jsonfns.register(self.handle)
         self._utc: dt.datetime | None = None   # the statement's clock reading (timefns.py)
         self._zone_text = "SYSTEM"
         self._zone: Zone = timezones.SYSTEM
-        fkcheck.register(self)
-        updates.register(self)
+
+    # --- the engine handle ---------------------------------------------------------------------
+    @property
+    def handle(self) -> Handle:
+        """The handle this session holds, borrowed from the engine's pool on first use."""
+        h = self._handle
+        if h is None:
+            h = self.engine.handles.borrow()
+            h.lend(self)
+            self._handle = h
+        return h
+
+    def held(self) -> frozenset[str]:
+        """What the session holds, in pinning.py's names."""
+        txn = self.txn
+        held = []
+        if txn.in_transaction:
+            held.append("transaction")
+        if self.temp_tables:
+            held.append("temporary_tables")
+        if txn.table_locks:
+            held.append("table_locks")
+        if txn.user_locks:
+            held.append("user_locks")
+        return frozenset(held)
+
+    @property
+    def pinned(self) -> bool:
+        return self._handle is not None and pinning.pinned(self.held())
+
+    def idle(self) -> None:
+        """Between commands: give the handle back unless the session is pinned."""
+        if self._handle is None:
+            return
+        txn = self.txn
+        if (txn.in_transaction or self.temp_tables or txn.holds_locks) and \
+                pinning.pinned(self.held()):
+            return
+        self._give_back()
+
+    def _give_back(self, *, discard: bool = False) -> None:
+        h, self._handle = self._handle, None
+        if h is None:
+            return
+        if discard:
+            self.engine.handles.discard(h)
+        else:
+            self.engine.handles.give_back(h)
 
     # --- state ---------------------------------------------------------------------------------
     @property
@@ -227,7 +272,6 @@ class SqliteSession(EngineSession):
         self._cancelled = True
         self._wake.set()
         self.engine.locks.wake_all()
-        self.handle.interrupt()
 
     def cancelled(self) -> bool:
         return self._cancelled
@@ -610,10 +654,14 @@ class SqliteSession(EngineSession):
         self.txn.release_everything()
         temporary.drop_all(self)
         self.stats = Stats()
+        self.idle()
 
     def close(self) -> None:
+        """Roll back, release every lock, and give the handle back (closed instead when it
+        holds this session's temporary tables, which go with it)."""
         self.txn.release_everything()
-        self.handle.close()
+        self._give_back(discard=bool(self.temp_tables))
+        self.temp_tables = 0
 
 
 _SLOT = re.compile(r"RM_BIN2NUM\((:[a-z]\w*)\)|:([a-z]\d+(?:_\d+)?)\b")
