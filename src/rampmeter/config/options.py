@@ -452,6 +452,9 @@ _OPTIONS: list[Option] = [
     Option("log_bin", Kind.BOOL, False, "", dynamic=False, cli=False),
     Option("binlog_format", Kind.ENUM, "MIXED", "", scope=B, choices=("MIXED", "STATEMENT", "ROW"),
            cli=False),
+    Option("engine", Kind.STR, "", "rampmeter: serve the data of a Python engine, given as "
+           "module:name (a CustomEngine subclass or factory; docs/engine.md). Empty: the "
+           "embedded SQLite engine.", dynamic=False, sysvar=False),
     Option("sqlite_synchronous", Kind.ENUM, "FULL", "rampmeter: SQLite's synchronous pragma. "
            "FULL syncs the WAL on every commit (durable, like "
            "innodb_flush_log_at_trx_commit=1); NORMAL may lose the last commits on power loss.",
