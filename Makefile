@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 PORT   ?= 3306
 DATADIR ?= ./data
 
-.PHONY: serve test lint bench mtr mtr-report clean
+.PHONY: serve test lint bench mtr mtr-report fuzz stress clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,6 +33,14 @@ mtr: $(STAMP)
 
 mtr-report: $(STAMP)
 	$(BIN)/python -m tests.mtr report --docs
+
+# The long runs behind docs/reliability.md (CI runs short slices of each in `make test`).
+PACKETS ?= 100000
+fuzz: $(STAMP)
+	$(BIN)/python -m tests.stress.fuzz --packets $(PACKETS)
+
+stress: $(STAMP)
+	$(BIN)/python -m tests.stress.run --json stress-figures.json
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache

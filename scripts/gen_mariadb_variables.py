@@ -34,6 +34,13 @@ VARIABLES: tuple[tuple[str, str, str, bool, str, int | None, int | None, str], .
 '''
 
 
+BLOCKS_HEADER = '''
+# NUMERIC_BLOCK_SIZE above 1: a value set is rounded down to a multiple of it (with warning
+# 1292), before the minimum applies.
+BLOCK_SIZES: dict[str, int] = {
+'''
+
+
 def machine_specific(name: str, value: str | None, kind: str) -> bool:
     if value is None:
         return True
@@ -53,6 +60,10 @@ def main() -> None:
                         "DEFAULT_VALUE, NUMERIC_MIN_VALUE, NUMERIC_MAX_VALUE, ENUM_VALUE_LIST "
                         "FROM information_schema.SYSTEM_VARIABLES ORDER BY VARIABLE_NAME")
             rows = cur.fetchall()
+            cur.execute("SELECT LOWER(VARIABLE_NAME), NUMERIC_BLOCK_SIZE FROM "
+                        "information_schema.SYSTEM_VARIABLES WHERE NUMERIC_BLOCK_SIZE > 1 "
+                        "ORDER BY VARIABLE_NAME")
+            blocks = cur.fetchall()
     finally:
         server.stop()
     lines = [HEADER.format(version=version)]
@@ -69,6 +80,10 @@ def main() -> None:
         lines.append(f"    ({name!r}, {kind!r}, {scope!r}, {ro == 'YES'}, {value!r}, {lo_i!r}, "
                      f"{hi_i!r}, {(choices or '')!r}),\n")
     lines.append(")\n")
+    lines.append(BLOCKS_HEADER)
+    lines.extend(f"    {name!r}: {int(size)},\n" for name, size in blocks
+                 if not name.startswith(SKIP_PREFIXES))
+    lines.append("}\n")
     OUT.write_text("".join(lines))
     print(f"{len(rows)} variables from MariaDB {version} -> {OUT}")
 

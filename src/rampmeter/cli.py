@@ -21,6 +21,8 @@ from pathlib import Path
 from rampmeter import __version__, errors
 from rampmeter.config.cmdline import UsageError, help_text, parse_server_args
 from rampmeter.config.variables import GlobalVariables
+from rampmeter.engine.adapter import load as load_engine
+from rampmeter.engine.base import Engine
 from rampmeter.engine.sqlite import SqliteEngine
 from rampmeter.errors import ServerError
 from rampmeter.net.connection import ClientConnection
@@ -75,7 +77,11 @@ class RunningServer:
         datadir = Path(gv["datadir"])
         datadir.mkdir(parents=True, exist_ok=True)
         self.variables = gv
-        self.engine = SqliteEngine(datadir, synchronous=gv["sqlite_synchronous"])
+        self.engine: Engine = load_engine(gv["engine"]) if gv["engine"] else \
+            SqliteEngine(datadir, synchronous=gv["sqlite_synchronous"])
+        if not isinstance(self.engine, SqliteEngine):  # the banner names what serves the data
+            gv.set_internal("version_comment",
+                            f"rampmeter: MySQL protocol, thread pool, {self.engine.name} engine")
         tls = tls_context(gv)
         gv.set_internal("have_ssl", "YES" if tls else "DISABLED")
         self.handler = build_handler(gv)
@@ -100,9 +106,13 @@ class RunningServer:
             request_shutdown=lambda: threading.Thread(target=self.stop, daemon=True).start(),
             log=log,
         )
-        self.mirror = MysqlMirror(self.engine, gv, log)
+        # the mysql database mirrors the grant file in the SQLite engine only: a custom
+        # engine serves its own databases (docs/engine.md)
+        self.mirror = MysqlMirror(self.engine, gv, log) \
+            if isinstance(self.engine, SqliteEngine) else None
         try:
-            accounts.add_listener(self.mirror)
+            if self.mirror is not None:
+                accounts.add_listener(self.mirror)
         except Exception:  # noqa: BLE001 - the grant file is the truth; the view can wait
             log.exception("could not write the mysql database's grant tables")
         self.server = Server(self.ctx, self.handler, self.extra_handler, tls)
@@ -124,7 +134,8 @@ class RunningServer:
         if self.stopped.is_set():
             return
         self.server.stop()
-        self.mirror.close()
+        if self.mirror is not None:
+            self.mirror.close()
         self.engine.close()
         self.stopped.set()
 
@@ -147,7 +158,7 @@ def serve(argv: list[str]) -> int:
         Path(gv["pid_file"]).write_text(f"{os.getpid()}\n")
     try:
         running = RunningServer(gv, log)
-    except (OSError, UsageError, ssl.SSLError) as exc:
+    except (OSError, UsageError, ssl.SSLError, ValueError) as exc:
         log.error("%s", exc)
         log.error("Aborting")
         return 1

@@ -353,6 +353,20 @@ ERRORS.update({
 })
 
 
+# Limits and hostile input (issue 10): texts and SQLSTATEs as MariaDB 10.11 / MySQL 8.0 send them.
+ER_STACK_OVERRUN_NEED_MORE = 1436
+ER_TOO_HIGH_LEVEL_OF_NESTING_FOR_SELECT = 1473
+ER_HOST_IS_BLOCKED = 1129
+ER_GET_ERRNO = 1030
+
+ERRORS.update({
+    ER_STACK_OVERRUN_NEED_MORE: ErrorSpec("ER_STACK_OVERRUN_NEED_MORE", "HY000", "Thread stack overrun:  %d bytes used of a %d byte stack, and %d bytes needed. Consider increasing the thread_stack system variable."),
+    ER_TOO_HIGH_LEVEL_OF_NESTING_FOR_SELECT: ErrorSpec("ER_TOO_HIGH_LEVEL_OF_NESTING_FOR_SELECT", "HY000", "Too high level of nesting for select"),
+    ER_HOST_IS_BLOCKED: ErrorSpec("ER_HOST_IS_BLOCKED", "HY000", "Host '%s' is blocked because of many connection errors; unblock with 'mariadb-admin flush-hosts'"),
+    ER_GET_ERRNO: ErrorSpec("ER_GET_ERRNO", "HY000", "Got error %d \"%s\" from storage engine %s"),
+})
+
+
 def sqlstate_of(code: int) -> str:
     spec = ERRORS.get(code)
     return spec.sqlstate if spec else "HY000"

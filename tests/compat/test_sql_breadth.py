@@ -267,3 +267,52 @@ def test_comment_lengths_and_engine_spelling(compat, driver):
         "SET SESSION default_storage_engine = myisam", "SELECT @@default_storage_engine",
         "SET SESSION default_storage_engine = DEFAULT",
     ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_quantified_comparisons(compat, driver):
+    compat.check(driver, [
+        "CREATE TABLE t_qa (a INT)", "INSERT INTO t_qa VALUES (0), (1), (NULL)",
+        "CREATE TABLE t_qu (b INT)", "INSERT INTO t_qu VALUES (0), (2)",
+        "CREATE TABLE t_qe (b INT)",
+        "CREATE TABLE t_qn (b INT)", "INSERT INTO t_qn VALUES (1), (NULL)",
+        "SELECT a FROM t_qa WHERE a = ALL (SELECT 0)",
+        "SELECT a, a = ANY (SELECT b FROM t_qu), a <> ALL (SELECT b FROM t_qu), "
+        "a > ANY (SELECT b FROM t_qu), a < ALL (SELECT b FROM t_qu), "
+        "a >= SOME (SELECT b FROM t_qu) FROM t_qa ORDER BY a",
+        "SELECT a, a > ALL (SELECT b FROM t_qe), a > ANY (SELECT b FROM t_qe), "
+        "a = ALL (SELECT b FROM t_qn), a < ANY (SELECT b FROM t_qn) FROM t_qa ORDER BY a",
+        "SELECT a FROM t_qa WHERE a > ALL (SELECT b, b FROM t_qu)",
+        "SELECT a FROM t_qa WHERE a > ANY (SELECT b FROM t_qu UNION SELECT 5) ORDER BY a",
+        "SELECT a FROM t_qa WHERE a < ANY (SELECT b FROM t_qu WHERE b > t_qa.a) ORDER BY a",
+        "DROP TABLE t_qa, t_qu, t_qe, t_qn",
+    ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_variables_round_down_to_their_block_size(compat, driver):
+    compat.check(driver, [
+        "SET @@tmp_table_size = 1024", "SELECT @@tmp_table_size",
+        "SET @@max_heap_table_size = 20000", "SELECT @@max_heap_table_size",
+        "SET @@join_buffer_size = 130000", "SELECT @@join_buffer_size",
+        "SET @@tmp_table_size = DEFAULT", "SET @@max_heap_table_size = DEFAULT",
+        "SET @@join_buffer_size = DEFAULT",
+    ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_disable_keys_notes_only_for_engines_without_it(compat, driver):
+    compat.check(driver, [
+        "CREATE TABLE t_dk (a INT, KEY (a)) ENGINE=MyISAM", "ALTER TABLE t_dk DISABLE KEYS",
+        "ALTER TABLE t_dk ENABLE KEYS", "ALTER TABLE t_dk ENGINE=InnoDB",
+        "ALTER TABLE t_dk DISABLE KEYS", "DROP TABLE t_dk",
+    ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_text_that_starts_no_statement_is_a_syntax_error(compat, driver):
+    compat.check(driver, [
+        "PREPARE s FROM '@arg00 a FROM t1 WHERE a=1'",
+        "@a := 1",
+        "/* only a comment */",
+    ], (*CHECKS, "message"))

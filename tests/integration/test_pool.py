@@ -77,8 +77,9 @@ def test_second_cpu_bound_statement_starts_about_one_stall_limit_later(server_fa
     assert "error" not in box1 and "error" not in box2
     first = box1["end"] - box1["start"]
     # Serialized, b would end ~2 x first after its start; rescued by the stall detector, it
-    # starts within about a stall limit or two of a and so ends well before that.
-    assert box2["end"] - box2["start"] < first + 0.2 * 3 + 0.5, (first, box2)
+    # starts within about a stall limit or two of a and so ends well before that. The 15 %
+    # is for a loaded machine, where "first" itself stretches (8 s seen for a 2 s calibration).
+    assert box2["end"] - box2["start"] < first * 1.15 + 0.2 * 3 + 0.5, (first, box2)
     stats = server.query("SELECT SUM(STALLS), SUM(THREAD_CREATIONS_DUE_TO_STALL) "
                          "FROM information_schema.THREAD_POOL_STATS")
     assert stats[0][0] >= 1 or stats[0][1] >= 1

@@ -21,13 +21,13 @@ needs_suite = pytest.mark.skipif(not HAVE_SUITE, reason="apt-get install mariadb
 # Fast tests of `main` rampmeter passes, one or more per area issue 13 touched: functions,
 # comparisons, variables, statement forms, character sets, result naming. A test that starts
 # failing here is a regression of what the mtr run counts.
-SUBSET = ("adddate_454", "bulk_replace", "create_drop_db", "create_drop_view", "ctype_ascii",
+SUBSET = ("aborted_clients", "adddate_454", "bool", "bulk_replace", "check_constraint_show",
+          "comment_table", "create_drop_db", "create_drop_view", "ctype_ascii",
           "ctype_collate_database", "ctype_collate_table", "ctype_create", "datetime_456",
-          "func_equal", "mdev316", "no_binlog", "overflow", "packet", "renamedb",
-          "stack-crash", "type_char", "type_nchar", "aborted_clients", "check_constraint_show", "bool",
-          "deprecated_features", "win_std", "win_min_max", "win_lead_lag", "win_nth_value",
-          "win_first_last_value", "win_percent_cume", "win_as_arg_to_aggregate_func",
-          "comment_table")
+          "deprecated_features", "func_equal", "mdev316", "no_binlog", "overflow", "packet",
+          "renamedb", "stack-crash", "type_char", "type_nchar", "win_as_arg_to_aggregate_func",
+          "win_first_last_value", "win_lead_lag", "win_min_max", "win_nth_value",
+          "win_percent_cume", "win_std")
 
 
 @needs_suite

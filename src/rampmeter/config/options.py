@@ -20,7 +20,7 @@ from __future__ import annotations
 import enum
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
@@ -71,6 +71,8 @@ class Option:
     compat: bool = False
     # A STR option's validator: the value to store for a given text (raises ServerError).
     check: Callable[[str], str] | None = None
+    # An INT option's value is rounded down to a multiple of this (MariaDB's block size)
+    block: int = 1
 
     @property
     def flag(self) -> str:
@@ -202,10 +204,12 @@ def _coerce_int(opt: Option, value: Any, maximum: int | None) -> tuple[int, list
     lo = opt.minimum
     hi = opt.maximum if maximum is None else maximum
     clamped = value
-    if lo is not None and clamped < lo:
-        clamped = lo
     if hi is not None and clamped > hi:
         clamped = hi
+    if opt.block > 1 and clamped > 0:  # MariaDB: down to the block size, then the minimum
+        clamped -= clamped % opt.block
+    if lo is not None and clamped < lo:
+        clamped = lo
     if clamped != value:
         return clamped, [Warning_.of(errors.ER_TRUNCATED_WRONG_VALUE, opt.name, value)]
     return value, []
@@ -360,6 +364,11 @@ _OPTIONS: list[Option] = [
            maximum=4294967295),
     Option("back_log", Kind.INT, 900, "Listen backlog.", dynamic=False, minimum=1, maximum=65535),
     # --- timeouts, packets ------------------------------------------------------------------
+    Option("max_connect_errors", Kind.INT, 100, "Handshake errors in a row after which a host "
+           "is blocked until FLUSH HOSTS (session/hostcache.py).", minimum=1,
+           maximum=4294967295),
+    Option("host_cache_size", Kind.INT, 128, "Hosts whose handshake errors are remembered.",
+           minimum=0, maximum=65536),
     Option("connect_timeout", Kind.INT, 10, "Seconds a client has to finish the handshake.",
            minimum=2, maximum=31536000, unit="s"),
     Option("wait_timeout", Kind.INT, 28800, "Seconds an idle non-interactive connection is "
@@ -443,6 +452,9 @@ _OPTIONS: list[Option] = [
     Option("log_bin", Kind.BOOL, False, "", dynamic=False, cli=False),
     Option("binlog_format", Kind.ENUM, "MIXED", "", scope=B, choices=("MIXED", "STATEMENT", "ROW"),
            cli=False),
+    Option("engine", Kind.STR, "", "rampmeter: serve the data of a Python engine, given as "
+           "module:name (a CustomEngine subclass or factory; docs/engine.md). Empty: the "
+           "embedded SQLite engine.", dynamic=False, sysvar=False),
     Option("sqlite_synchronous", Kind.ENUM, "FULL", "rampmeter: SQLite's synchronous pragma. "
            "FULL syncs the WAL on every commit (durable, like "
            "innodb_flush_log_at_trx_commit=1); NORMAL may lose the last commits on power loss.",
@@ -537,6 +549,13 @@ def _mariadb_options(declared: set[str]) -> list[Option]:
 _OPTIONS += _mariadb_options({o.name for o in _OPTIONS} |
                              {a for o in _OPTIONS for a in o.aliases})
 
+def _with_block_sizes(options: list[Option]) -> list[Option]:
+    from rampmeter.config.mariadb_variables import BLOCK_SIZES
+    return [replace(o, block=BLOCK_SIZES[o.name]) if o.kind is Kind.INT and
+            o.name in BLOCK_SIZES else o for o in options]
+
+
+_OPTIONS = _with_block_sizes(_OPTIONS)
 REGISTRY: dict[str, Option] = {}
 for _opt in _OPTIONS:
     REGISTRY[_opt.name] = _opt

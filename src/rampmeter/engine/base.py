@@ -246,6 +246,12 @@ class EngineSession(ABC):
     @abstractmethod
     def last_insert_id(self) -> int: ...
 
+    def idle(self) -> None:  # noqa: B027 - optional hook
+        """Between commands (the session layer calls it after each one, once its reply is
+        written): give back what the session does not need to keep until its next command,
+        such as a pooled handle (engine/sqlite/handles.py). A result's rows are consumed
+        before it is called."""
+
     @abstractmethod
     def reset(self) -> None:
         """COM_RESET_CONNECTION / COM_CHANGE_USER: roll back, release locks, forget state."""

@@ -13,7 +13,8 @@ Rules:
   timeout here instead).
 - Every failure stays with this connection: a malformed packet gets an ERR when one can still be
   framed and closes the connection with a log line; an unexpected exception is logged with its
-  traceback and closes only this connection.
+  traceback and closes only this connection. Those lines are rate-limited (ratelog.py), so a
+  flood of bad clients cannot fill the disk.
 - After every `handle()` the connection asks its session for a fresh `snapshot`
   (sched/snapshot.py), on this thread and before the handler re-arms the socket: that attribute
   is all a handler reads of the session. A kill (KILL, wait_timeout, a vanished client) swaps in
@@ -108,11 +109,14 @@ class ClientConnection:
         if not s.vanished:
             s.vanished = True
             s.ctx.registry.aborted(connect=not s.logged_in)
+            if not s.logged_in:
+                s.ctx.hosts.handshake_error(self.host)
             level = logging.INFO if s.logged_in else logging.DEBUG
-            log.log(level, "Aborted connection %d to db: '%s' user: '%s' host: '%s' (the "
-                    "client went away while its request was %s)", self.connection_id,
-                    s.database or "unconnected", s.user or "unauthenticated", self.host,
-                    "running" if running else "queued")
+            s.ctx.rate_log.log(log, "aborted", level, "Aborted connection %d to db: '%s' user: '%s' "
+                         "host: '%s' (the client went away while its request was %s)",
+                         self.connection_id, s.database or "unconnected",
+                         s.user or "unauthenticated", self.host,
+                         "running" if running else "queued")
         if running:
             s.kill(query_only=False)  # the statement stops as under KILL; the connection closes
         return True
@@ -145,7 +149,9 @@ class ClientConnection:
         except (ConnectionError, ssl.SSLError, OSError) as exc:
             self._abort(f"Got an error reading communication packets: {exc}", quiet=True)
         except Exception:  # noqa: BLE001 - a bug must cost one connection, not the server
-            log.exception("connection %d: internal error; closing it", self.connection_id)
+            self.session.ctx.rate_log.log(
+                log, "internal", logging.ERROR, "connection %d: internal error; closing it",
+                self.connection_id, exc_info=True)
             self._abort("internal error", reply=ServerError(errors.ER_UNKNOWN_ERROR,
                                                             "internal server error"))
         return Verdict.CLOSE
@@ -279,13 +285,20 @@ class ClientConnection:
         poller = select.poll()
         poller.register(self._fd, events)
         deadline = time.monotonic() + timeout
-        with self._waiting(WaitReason.NET):
-            while True:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise NetTimeout(f"Got timeout {what} communication packets")
-                if poller.poll(remaining * 1000):
-                    return
+        session = self.session
+        state = session.state
+        if what == "writing":
+            session.state = "Writing to net"  # a slow reader, as MariaDB's processlist says
+        try:
+            with self._waiting(WaitReason.NET):
+                while True:
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0:
+                        raise NetTimeout(f"Got timeout {what} communication packets")
+                    if poller.poll(remaining * 1000):
+                        return
+        finally:
+            session.state = state
 
     def _start_tls(self) -> None:
         if self._tls_context is None:
@@ -326,10 +339,12 @@ class ClientConnection:
         if s.vanished:
             return  # counted and logged when the pool saw the client go (client_gone)
         s.ctx.registry.aborted(connect=not s.logged_in)
+        if not s.logged_in:
+            s.ctx.hosts.handshake_error(self.host)  # max_connect_errors (hostcache.py)
         level = logging.DEBUG if quiet else logging.WARNING
-        log.log(level, "Aborted connection %d to db: '%s' user: '%s' host: '%s' (%s)",
-                self.connection_id, s.database or "unconnected", s.user or "unauthenticated",
-                self.host, why)
+        s.ctx.rate_log.log(log, "aborted", level, "Aborted connection %d to db: '%s' user: '%s' host: '%s' "
+                     "(%s)", self.connection_id, s.database or "unconnected",
+                     s.user or "unauthenticated", self.host, why)
         if reply is not None:
             try:
                 self._out.clear()

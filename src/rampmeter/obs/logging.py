@@ -43,4 +43,11 @@ def setup_logging(log_error: str = "", log_warnings: int = 2) -> logging.Logger:
     root.setLevel(logging.INFO if log_warnings >= 2 else
                   logging.WARNING if log_warnings == 1 else logging.ERROR)
     root.propagate = False
+    # A host program's logging.config.fileConfig() (Alembic's env.py calls it; its default is
+    # disable_existing_loggers=True) switches off every logger that exists at that moment,
+    # ours included; a server that starts wants its error log, so it switches them back on.
+    for name, logger in list(logging.Logger.manager.loggerDict.items()):
+        if isinstance(logger, logging.Logger) and (name == "rampmeter"
+                                                   or name.startswith("rampmeter.")):
+            logger.disabled = False
     return root

@@ -217,6 +217,13 @@ def err_packet(code: int, sqlstate: str, message: str) -> bytes:
     return b"\xff" + (code & 0xFFFF).to_bytes(2, "little") + b"#" + state + text
 
 
+def err_packet_before_greeting(code: int, message: str) -> bytes:
+    """ERR_Packet sent instead of the greeting (1040): no SQLSTATE marker, as MariaDB sends it
+    before it knows the client speaks 4.1; clients report such an error as HY000."""
+    text = _cut_utf8(message.encode("utf-8", "replace"), MAX_ERROR_MESSAGE)
+    return b"\xff" + (code & 0xFFFF).to_bytes(2, "little") + text
+
+
 def eof_packet(warnings: int, status: int) -> bytes:
     """EOF_Packet (4.1): 0xFE, warnings int<2>, status int<2>."""
     return b"\xfe" + _TWO_U16.pack(min(warnings, 0xFFFF), int(status) & 0xFFFF)

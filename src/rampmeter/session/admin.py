@@ -251,7 +251,9 @@ def flush(s: Session, stmt: Statement) -> UpdateCount | None:
             s.ctx.accounts.flush()
         elif word == "STATUS":
             s.ctx.registry.flush_status()
-        elif word in ("HOSTS", "LOGS", "USER_RESOURCES", "QUERY", "CACHE", "ERROR", "GENERAL",
+        elif word == "HOSTS":
+            s.ctx.hosts.flush()
+        elif word in ("LOGS", "USER_RESOURCES", "QUERY", "CACHE", "ERROR", "GENERAL",
                       "SLOW", "BINARY", "ENGINE", "RELAY", "CLIENT_STATISTICS",
                       "INDEX_STATISTICS", "TABLE_STATISTICS", "USER_STATISTICS"):
             continue  # nothing to flush in rampmeter: accepted as MariaDB accepts them

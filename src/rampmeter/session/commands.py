@@ -7,6 +7,7 @@ ERR / result set sequence for the rest). SQL statements go through statements.ex
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -85,6 +86,7 @@ def on_authenticated(s: Session, e: ev.Authenticated, proto: ServerProtocol,
     if not s.logged_in:
         ctx.registry.register(s)
         s.logged_in = True
+        s.ctx.hosts.logged_in(s.host)  # a host's handshake errors are forgiven
     if ctx.variables["init_connect"] and not s.is_admin():
         try:
             init = s.scan_all(ctx.variables["init_connect"])
@@ -143,8 +145,9 @@ def _start_session(s: Session, e: ev.Authenticated, proto: ServerProtocol) -> No
 def on_access_denied(s: Session, e: ev.AccessDenied, proto: ServerProtocol,
                      write: Write) -> bool:
     s.ctx.registry.aborted(connect=not e.change_user)
-    s.ctx.log.info("Access denied for user '%s'@'%s' (using password: %s)", e.user, s.host,
-                   "YES" if e.using_password else "NO")
+    s.ctx.rate_log.log(s.ctx.log, "access denied", logging.INFO,
+                       "Access denied for user '%s'@'%s' (using password: %s)", e.user, s.host,
+                       "YES" if e.using_password else "NO")
     write(proto.error_from(ServerError(errors.ER_ACCESS_DENIED_ERROR, e.user, s.host,
                                        "YES" if e.using_password else "NO")))
     return False  # MySQL closes the connection after a failed login or COM_CHANGE_USER
@@ -189,17 +192,17 @@ def _run(s: Session, proto: ServerProtocol, write: Write, statement: Callable[..
     whether the connection stays open (a kill or a shutdown closes it)."""
     timer = None
     try:
-        s.executing = True
+        s.executing = True  # until the last row is written: results are streamed (KILL)
         timer = timeout.start(s)
         try:
             result = statement(s, *args)
+            if s.charsets_changed:
+                s.sync_charsets(proto)
+            s.write_result(result, proto, write, more=more, binary=binary)
         finally:
             s.executing = False
             if timer is not None:
                 timer.cancel()
-        if s.charsets_changed:
-            s.sync_charsets(proto)
-        s.write_result(result, proto, write, more=more, binary=binary)
     except ServerError as exc:
         if s.charsets_changed:
             s.sync_charsets(proto)

@@ -15,7 +15,9 @@ from typing import Any
 from rampmeter.config.variables import GlobalVariables
 from rampmeter.engine.base import Engine, WaitHook
 from rampmeter.protocol.auth import RsaKeyPair
+from rampmeter.ratelog import RateLimitedLog
 from rampmeter.session.aclstore import AccountStore
+from rampmeter.session.hostcache import HostCache
 from rampmeter.session.login import UserConnections
 from rampmeter.session.registry import Registry
 
@@ -43,7 +45,12 @@ class ServerContext:
     log: logging.Logger = field(default_factory=lambda: logging.getLogger("rampmeter"))
     user_connections: UserConnections = field(default_factory=UserConnections)
     started: float = field(default_factory=time.time)
+    hosts: HostCache = field(init=False)  # max_connect_errors (hostcache.py)
+    rate_log: RateLimitedLog = field(default_factory=RateLimitedLog)  # lines clients cause
 
     def __post_init__(self) -> None:
         from rampmeter.session.sysvars import pair_startup
         pair_startup(self.variables)
+        gv = self.variables
+        self.hosts = HostCache(lambda: int(gv["max_connect_errors"]),
+                               lambda: int(gv["host_cache_size"]))

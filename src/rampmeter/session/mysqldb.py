@@ -203,9 +203,13 @@ class MysqlMirror:
     def __call__(self, tables: GrantTables) -> None:
         with self._lock:
             session = self._session
-            if session is None:
-                session = self._create()
-            self._fill(session, tables)
+            try:
+                if session is None:
+                    session = self._create()
+                self._fill(session, tables)
+            finally:
+                if self._session is not None:
+                    self._session.idle()  # its handle goes back to the engine's pool
 
     def _create(self) -> EngineSession:
         session = self._engine.open_session(_SystemContext(self._variables),

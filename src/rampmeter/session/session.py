@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import enum
 import itertools
+import logging
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -49,7 +50,7 @@ from rampmeter.session.context import ServerContext
 from rampmeter.session.names import check_database_name
 from rampmeter.session.privileges import COL_ACLS, P
 from rampmeter.session.security import SecurityContext
-from rampmeter.sql import charsets
+from rampmeter.sql import charsets, limits
 from rampmeter.sql.lexer import Dialect
 from rampmeter.sql.statement import Statement, scan, scan_all
 
@@ -248,9 +249,11 @@ class Session:
         return Dialect.of(self.vars["sql_mode"])
 
     def scan(self, text: str, *, client_params: bool = False) -> Statement:
+        limits.check(text)  # depth and nesting, before anything recursive reads it
         return scan(text, self.dialect(), self.client_charset(), client_params=client_params)
 
     def scan_all(self, text: str) -> list[Statement]:
+        limits.check(text)
         return scan_all(text, self.dialect(), self.client_charset())
 
     def sync_charsets(self, proto: ServerProtocol) -> None:
@@ -401,7 +404,12 @@ class Session:
         handler = _DISPATCH.get(type(event))
         if handler is None:
             raise TypeError(f"no handler for {event!r}")
-        return handler(self, event, proto, write)
+        try:
+            return handler(self, event, proto, write)
+        finally:
+            engine = self.engine
+            if engine is not None:
+                engine.idle()  # an idle connection holds no engine handle (DESIGN.md)
 
     def _begin_command(self, name: str, info: str | None = None) -> None:
         self.command = name
@@ -425,10 +433,12 @@ class Session:
             return True
         if killed == KillState.WAIT_TIMEOUT:
             self.ctx.registry.aborted(connect=not self.logged_in)
-            self.ctx.log.info(
-                "Aborted connection %d to db: '%s' user: '%s' host: '%s' (Got timeout reading "
-                "communication packets)", self.connection_id, self.database or "unconnected",
-                self.user or "unauthenticated", self.host)
+            if not self.logged_in:  # connect_timeout passed mid-handshake (hostcache.py)
+                self.ctx.hosts.handshake_error(self.host)
+            self.ctx.rate_log.log(
+                self.ctx.log, "aborted", logging.INFO, "Aborted connection %d to db: '%s' user: '%s' host: "
+                "'%s' (Got timeout reading communication packets)", self.connection_id,
+                self.database or "unconnected", self.user or "unauthenticated", self.host)
             return False
         if killed == KillState.SERVER:
             write(proto.error_from(ServerError(errors.ER_SERVER_SHUTDOWN)))
@@ -476,12 +486,18 @@ class Session:
             write(proto.result_set_start(result.columns, binary=binary))
             batch: list[Any] = []
             count = 0
-            for row in result.rows:
-                batch.append(row)
-                if len(batch) >= _ROWS_PER_WRITE:
-                    write(proto.result_rows(batch))
-                    count += len(batch)
-                    batch = []
+            rows = iter(result.rows)  # may be read from the engine as it goes (streamed)
+            try:
+                for row in rows:
+                    batch.append(row)
+                    if len(batch) >= _ROWS_PER_WRITE:
+                        write(proto.result_rows(batch))
+                        count += len(batch)
+                        batch = []
+            finally:
+                close = getattr(rows, "close", None)
+                if close is not None:
+                    close()  # a stream given up (an error, a client gone) frees its cursor
             if batch:
                 write(proto.result_rows(batch))
                 count += len(batch)

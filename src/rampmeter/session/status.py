@@ -53,6 +53,7 @@ def status_rows(s: Session, *, scope_global: bool) -> list[tuple[str, Any]]:
     for name in COM_NAMES:
         values[name] = counters[name]
     values.update({
+        "Connection_errors_host_blocked": ctx.hosts.blocked_connects,
         "Connection_errors_max_connections": reg.refused_max_connections,
         "Connections": reg.connections,
         "Max_statement_time_exceeded": counters["Max_statement_time_exceeded"],

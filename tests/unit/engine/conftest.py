@@ -170,16 +170,34 @@ def waits() -> WaitRecorder:
     return WaitRecorder()
 
 
-@pytest.fixture
-def open_session(engine: SqliteEngine, waits: WaitRecorder) -> Iterator[
-        Callable[..., SqliteSession]]:
-    """open_session(connection_id=1, database=None, lock_wait_timeout=1) -> SqliteSession."""
+def _idle_after_each_call(s: SqliteSession) -> None:
+    """Make `s` behave as the server drives it: idle() after every command, so its handle goes
+    back to the engine's pool unless it is pinned (engine/sqlite/pinning.py)."""
+    for name in ("execute", "prepare", "execute_prepared", "use", "set_autocommit"):
+        method = getattr(s, name)
+
+        def call(*args: Any, _method: Callable[..., Any] = method, **kw: Any) -> Any:
+            try:
+                return _method(*args, **kw)
+            finally:
+                s.idle()
+        setattr(s, name, call)
+
+
+@pytest.fixture(params=["owned", "pooled"])
+def open_session(request: pytest.FixtureRequest, engine: SqliteEngine,
+                 waits: WaitRecorder) -> Iterator[Callable[..., SqliteSession]]:
+    """open_session(connection_id=1, database=None, lock_wait_timeout=1) -> SqliteSession.
+    Every test runs twice: with each session keeping the handle it borrowed ("owned"), and
+    giving it back after each statement as the server does ("pooled")."""
     sessions: list[SqliteSession] = []
 
     def factory(connection_id: int | None = None, *, database: str | None = None,
                 lock_wait_timeout: float = 1, hook: WaitRecorder | None = None) -> SqliteSession:
         ctx = FakeContext(connection_id or len(sessions) + 1, lock_wait_timeout=lock_wait_timeout)
         s = engine.open_session(ctx, hook or waits)
+        if request.param == "pooled":
+            _idle_after_each_call(s)
         sessions.append(s)
         if database is not None:
             s.use(database)

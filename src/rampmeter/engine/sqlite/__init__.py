@@ -4,6 +4,8 @@ A house with rooms, each a module with one door (see each module's opening comme
 
     storage.py     SqliteEngine: database files, schema version, plan and table caches, locks
     handle.py      an engine handle: one sqlite3 connection with databases ATTACHed
+    handles.py     the engine's pool of handles, lent to sessions for a command
+    pinning.py     when a session keeps its handle between commands (the policy, as a table)
     session.py     SqliteSession: a client's door; routes each statement to its room
     txn.py         transaction and lock state: BEGIN / COMMIT / savepoints / LOCK TABLES /
                    the write lock, and how InnoDB's behaviour maps onto SQLite
@@ -22,7 +24,7 @@ A house with rooms, each a module with one door (see each module's opening comme
     show.py        SHOW / DESCRIBE / EXPLAIN; infoschema.py (+ infoschema_keys.py,
                    infoschema_objects.py) the information_schema tables
     control.py     BEGIN / COMMIT / ROLLBACK / SAVEPOINT / LOCK TABLES / FLUSH TABLES
-    functions.py   SQL functions registered per handle
+    functions.py   SQL functions registered once per handle, answering for its occupant
     errmap.py      SQLite errors -> MySQL errors
 
 Values and types (engine/types.py, engine/values.py) are engine-neutral.

@@ -68,7 +68,7 @@ _VIEW_DEPTH = 16  # views of views reported through SQL SECURITY INVOKER, at mos
 
 def table_access(stmt: Statement, database: str | None, lookup: TableLookup,
                  depth: int = 0) -> tuple[TableAccess, ...]:
-    tree, tables, _infoschema = qualified(stmt, database, lookup)
+    tree, tables, _infoschema = qualified(stmt, database, lookup, {})  # IN lists cut
     analysis = _Analysis(tree, tables.by_alias)
     found = analysis.run(replace=stmt.kind == "REPLACE")
     for view in analysis.invoker_views:

@@ -438,14 +438,20 @@ def _rename(a: _Alter, r: Reader) -> None:
             raise ServerError(errors.ER_NOT_SUPPORTED_YET, "RENAME TABLE across databases")
 
 
+# The engines whose indexes MariaDB can switch off (ALTER TABLE ... DISABLE KEYS); here the
+# statement changes nothing either way: SQLite keeps every index current.
+_DISABLE_KEYS_ENGINES = ("MyISAM", "Aria", "MEMORY")
+
+
 def _option(a: _Alter, r: Reader) -> None:
     t = a.new
     if r.accept("FORCE"):
         return
     if r.accept_any("DISABLE", "ENABLE"):
         r.expect("KEYS")
-        a.notes.append(Warning_("Note", 1031, f"Storage engine {t.engine} of the table "
-                                f"`{a.database}`.`{a.name}` doesn't have this option"))
+        if t.engine not in _DISABLE_KEYS_ENGINES:  # InnoDB & co. have no such thing
+            a.notes.append(Warning_("Note", 1031, f"Storage engine {t.engine} of the table "
+                                    f"`{a.database}`.`{a.name}` doesn't have this option"))
         return
     if r.accept("ORDER", "BY"):
         while not r.done and not r.at(","):

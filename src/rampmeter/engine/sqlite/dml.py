@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.engine import values
 from rampmeter.engine.base import ResultSet, UpdateCount
-from rampmeter.engine.sqlite import batch, selectinto, timefns
+from rampmeter.engine.sqlite import batch, inlist, selectinto, stream, timefns
 from rampmeter.engine.sqlite.catalog import ColumnDef, implicit_default, q
 from rampmeter.engine.sqlite.translate import Plan, literal_type
 from rampmeter.engine.types import SqlType, column_for_values
@@ -223,9 +223,11 @@ def run(s: SqliteSession, stmt: Statement, params: Sequence[Any]) -> ResultSet |
         done = batch.run(s, stmt, params)   # many rows of one shape: one plan, one executemany
         if done is not None:
             return done
-    plan = s.plan(stmt)
-    s.make_visible(plan)
+    plan = s.plan(stmt, in_lists=True)
     bound = bind(stmt, params)
+    if plan.lists and not inlist.bind(plan.lists, bound):
+        plan = s.plan(stmt)  # a list item JSON cannot carry: the long form
+    s.make_visible(plan)
     if plan.fixed:
         bound.update(plan.fixed)
     if not plan.writes:
@@ -292,11 +294,19 @@ def missing_columns(plan: Plan, ex: Execution, rows: int) -> None:
 def _query(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any]) -> ResultSet:
     txn = s.txn
     txn.before_statement()
-    guard: Any = txn.writing() if stmt.for_update and txn.in_transaction else nullcontext()
+    locked = stmt.for_update and txn.in_transaction
+    guard: Any = txn.writing() if locked else nullcontext()
+    more = False
     with guard:
         try:
             cur = s.handle.execute(plan.sql, bound)
-            rows = cur.fetchall() if cur.description is not None else []
+            rows = cur.fetchmany(stream.PREFIX) if cur.description is not None else []
+            if len(rows) == stream.PREFIX:
+                # SQL_CALC_FOUND_ROWS counts its rows itself: its result is not streamed
+                more = not (locked or plan.infoschema or plan.kind == "DO" or
+                            plan.found_rows_sql)
+                if not more:
+                    rows += cur.fetchall()
             found = len(rows)
             if plan.found_rows_sql:  # SQL_CALC_FOUND_ROWS
                 found = s.handle.execute(plan.found_rows_sql, bound).fetchone()[0]
@@ -318,6 +328,9 @@ def _query(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any])
     result = result_set(plan, stmt, cur.description, rows)
     if s.warnings:
         result.warnings.extend(s.warnings)
+    if more:  # the rest is read as the client is sent it (stream.py)
+        result.rows = stream.rows(s, plan, bound, cur, result, list(result.rows),
+                                  stream.loader(s, plan, len(cur.description)))
     return result
 
 
@@ -545,7 +558,7 @@ def ensure_triggers(s: SqliteSession, plan: Plan, target: tuple[str, str] | None
         key = (kind, schema.lower(), stored.lower())
         if handle.triggers.get(key) == version:
             continue
-        name = f"rm_{kind}_{abs(hash(key)) % 10**12}"
+        name = handle.trigger_name(key)
         handle.execute(f"DROP TRIGGER IF EXISTS temp.{q(name)}")
         if kind == "upd":
             changed = " OR ".join(f"OLD.{q(c.name)} IS NOT NEW.{q(c.name)} COLLATE BINARY"
@@ -598,11 +611,5 @@ def result_set(plan: Plan, stmt: Statement, description: Any, rows: list[Any]) -
         if o.load is not None:
             loaders.append((i, o.load))
     if loaders and rows:
-        fixed = []
-        for r in rows:
-            row = list(r)
-            for i, fn in loaders:
-                row[i] = fn(row[i])
-            fixed.append(row)
-        rows = fixed
+        rows = list(map(stream.apply(loaders), rows))
     return ResultSet(columns, rows)

@@ -137,3 +137,30 @@ def duplicate_entry(failed: str, tdef: TableDef | None, shown_values: dict[str, 
             value = value.decode("utf-8", "replace")
         shown.append("NULL" if value is None else str(value))
     return ServerError(errors.ER_DUP_ENTRY, "-".join(shown)[:192], key)
+
+
+# --- the storage failing under a statement ---------------------------------------------------
+# SQLite's primary result codes (sqlite3.h) for what a full, read-only or failing disk causes
+_SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_CORRUPT, _SQLITE_FULL = 8, 10, 11, 13
+
+
+def storage_error(code: int | None, msg: str, database: str | None,
+                  table: str | None) -> ServerError | None:
+    """The MySQL error for a storage failure, as MariaDB reports one, or None when `code` is
+    not one: a full disk is 1021 (ER_DISK_FULL, errno 28), a read-only database file 1036
+    (ER_OPEN_AS_READONLY), an I/O error or a damaged file 1030 (ER_GET_ERRNO). The statement
+    fails and its transaction can go on or roll back; SQLite rolls the statement back, so
+    nothing half-written stays (docs/reliability.md)."""
+    if code is None:
+        return None
+    primary = code & 0xFF
+    where = f"./{database or '?'}/{table or '?'}"
+    if primary == _SQLITE_FULL:
+        return ServerError(errors.ER_DISK_FULL, where, '28 "No space left on device"')
+    if primary == _SQLITE_READONLY:
+        return ServerError(errors.ER_OPEN_AS_READONLY, table or database or "?")
+    if primary == _SQLITE_IOERR:
+        return ServerError(errors.ER_GET_ERRNO, 5, "Input/output error", "SQLite")
+    if primary == _SQLITE_CORRUPT:
+        return ServerError(errors.ER_GET_ERRNO, 176, "Read page with wrong checksum", "SQLite")
+    return None

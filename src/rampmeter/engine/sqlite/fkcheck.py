@@ -38,16 +38,17 @@ from rampmeter.engine.sqlite.catalog import ForeignKey, q
 from rampmeter.errors import ServerError
 
 if TYPE_CHECKING:
+    from rampmeter.engine.sqlite.handle import Handle
     from rampmeter.engine.sqlite.session import SqliteSession
 
 PREFIX = "rm_fk_"
 _FAILING = ("RESTRICT", "NO ACTION", "SET DEFAULT", "")
 
 
-def register(s: SqliteSession) -> None:
-    """The functions the triggers call, on the session's handle."""
-    s.handle.create_function("rm_fk_checks", 0, lambda: checks_state(s))
-    s.handle.create_function("rm_fk_warn", 2, lambda code, msg: _warn(s, code, msg))
+def register(handle: Handle, s: Any) -> None:
+    """The functions the triggers call, on a handle, for its occupant `s` (handles.py)."""
+    handle.create_function("rm_fk_checks", 0, lambda: checks_state(s))
+    handle.create_function("rm_fk_warn", 2, lambda code, msg: _warn(s, code, msg))
 
 
 def checks_on(s: SqliteSession) -> bool:

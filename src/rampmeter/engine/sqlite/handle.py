@@ -3,8 +3,8 @@
 Rules:
 - `main` is an empty in-memory database; each MySQL database a statement touches is ATTACHed
   under its own name (<datadir>/<name>.sqlite3), so `db.t` and cross-database joins work.
-  SQLite attaches at most SQLITE_LIMIT_ATTACHED files; the least recently attached one that is
-  not the current database is detached to make room.
+  SQLite attaches at most SQLITE_LIMIT_ATTACHED files; the least recently used one that is
+  not the current database is detached to make room (`_attached` is kept in order of use).
 - ATTACH is impossible inside a transaction. A database first used inside one is read through a
   short-lived read-only connection for metadata (`meta_conn`). To run statements on it, the
   handle asks its owner to step out of the SQLite transaction for the ATTACH (`step_out`,
@@ -20,26 +20,33 @@ Rules:
   engine already queue on its write lock (locks.py), so this is for other processes and for
   SQLite's brief exclusive moments (WAL recovery). BUSY_SNAPSHOT is not retried: waiting
   cannot fix it.
-- Interrupts: `interrupt()` (any thread) calls sqlite3_interrupt; a progress handler every
-  _PROGRESS_EVERY VM instructions asks `cancelled()` too, which closes the race of an interrupt
-  that lands just before a statement starts.
+- Interrupts: a progress handler every _PROGRESS_EVERY VM instructions (about a millisecond)
+  asks the session that holds the handle whether it was cancelled (KILL / KILL QUERY). No
+  sqlite3_interrupt() from the killing thread: by the time it ran, the handle might have been
+  given back and be running another session's statement; the progress handler always asks
+  the right session, with no lock between cancel() and giving a handle back.
 - Temp triggers count the rows an UPDATE / upsert changes and a REPLACE deletes (dml.py): they
   are created per table on first need and re-created when the schema version moves.
-- This is the unit DESIGN.md calls an engine handle. Today each session owns one; the session
-  code touches it only through these methods, so handles can later be pooled and lent.
+- This is the unit DESIGN.md calls an engine handle. Sessions do not own one: they borrow one
+  from the engine's pool (handles.py) for a command, and keep it between commands only while
+  pinned (pinning.py). `lend(session)` makes the handle that session's: everything that asks
+  for the session (functions, the progress handler, busy waits, step_out) asks the handle's
+  Occupant, so lending is one assignment; `vacate()` forgets it.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
 import time
+import urllib.parse
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from typing import TYPE_CHECKING, Any
 
 from rampmeter import errors
-from rampmeter.engine.base import WaitHook, WaitReason
+from rampmeter.engine.base import WaitReason
 from rampmeter.engine.sqlite.catalog import q
 from rampmeter.errors import ServerError
 
@@ -65,10 +72,10 @@ def _busy(exc: sqlite3.Error) -> bool:
 
 
 class _Connection(sqlite3.Connection):
-    """A sqlite3 connection whose SQLITE_BUSY retries are waits the thread pool sees."""
+    """A sqlite3 connection whose SQLITE_BUSY retries are waits the thread pool sees (those of
+    the session holding the handle, through its Occupant)."""
 
-    waiting: WaitHook = staticmethod(_no_wait)  # type: ignore[assignment]
-    cancelled: Callable[[], bool] = staticmethod(lambda: False)  # type: ignore[assignment]
+    occupant: Any = None
 
     def execute(self, sql: str, params: Any = (), /) -> sqlite3.Cursor:  # type: ignore[override]
         try:
@@ -92,11 +99,13 @@ class _Connection(sqlite3.Connection):
         as a wait the thread pool sees."""
         deadline = time.monotonic() + BUSY_BUDGET
         step = 0
-        with self.waiting(WaitReason.TABLE_LOCK):
+        session = self.occupant.session if self.occupant is not None else None
+        waiting = session.waiting if session is not None else _no_wait
+        with waiting(WaitReason.TABLE_LOCK):
             while True:
                 time.sleep(_BUSY_STEPS[min(step, len(_BUSY_STEPS) - 1)] / 1000.0)
                 step += 1
-                if self.cancelled():
+                if session is not None and session.cancelled():
                     raise ServerError(errors.ER_QUERY_INTERRUPTED)
                 try:
                     return attempt()
@@ -109,29 +118,39 @@ log = logging.getLogger("rampmeter.engine")
 
 
 class Handle:
-    def __init__(self, engine: SqliteEngine, cancelled: Callable[[], bool],
-                 waiting: WaitHook | None = None) -> None:
+    def __init__(self, engine: SqliteEngine) -> None:
+        from rampmeter.engine.sqlite.handles import Occupant
         self.engine = engine
-        conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False,
-                               cached_statements=256, timeout=0, factory=_Connection)
+        self.occupant = Occupant()
+        # uri=True: a database on a read-only file system is attached as an immutable URI
+        conn = sqlite3.connect("file::memory:", isolation_level=None, check_same_thread=False,
+                               cached_statements=256, timeout=0, factory=_Connection, uri=True)
         assert isinstance(conn, _Connection)
-        conn.waiting = waiting or _no_wait
-        conn.cancelled = cancelled  # type: ignore[method-assign]
+        conn.occupant = self.occupant
         self.conn = conn
         self.conn.execute("PRAGMA temp_store=MEMORY")
         # REPLACE's deletions fire DELETE triggers only with recursive_triggers on (dml.py).
         self.conn.execute("PRAGMA recursive_triggers=ON")
         # Each progress call takes the GIL: every 2000 instructions, four CPU-bound statements
         # kept it so busy that a short statement of another connection waited seconds.
-        self.conn.set_progress_handler(lambda: 1 if cancelled() else 0, _PROGRESS_EVERY)
+        self.conn.set_progress_handler(self.occupant.stop_requested, _PROGRESS_EVERY)
         self._attach_limit = self.conn.getlimit(sqlite3.SQLITE_LIMIT_ATTACHED)
         self._attached: dict[str, tuple[str, int]] = {}  # lower name -> (name, generation)
         self.triggers: dict[tuple[str, str, str], int] = {}  # (kind, db, table) -> version
         self._pending: set[tuple[str, str, str]] = set()  # made inside the open transaction
+        self._version = engine.schema_version  # the DDL this handle has caught up with
         self._closed = False
-        # Set by the session: a context manager that leaves the SQLite transaction for the
-        # duration of an ATTACH / DETACH and comes back (or refuses with a ServerError).
-        self.step_out: Callable[[str], Any] | None = None
+
+    # --- who holds it ------------------------------------------------------------------------
+    def lend(self, session: Any) -> None:
+        """From now on the handle serves `session` (handles.py borrows, the session lends)."""
+        self.occupant.session = session
+        if self.engine.schema_version != self._version:
+            self.refresh()
+
+    def vacate(self) -> None:
+        """Nobody holds the handle: its functions answer for no session."""
+        self.occupant.session = None
 
     # --- running SQL ---------------------------------------------------------------------
     def execute(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
@@ -148,6 +167,30 @@ class Handle:
                         deterministic: bool = False) -> None:
         self.conn.create_function(name, nargs, fn, deterministic=deterministic)
 
+    @staticmethod
+    def trigger_name(key: tuple[str, str, str]) -> str:
+        """The name of the temp trigger for (kind, schema, table) (dml.ensure_triggers)."""
+        return f"rm_{key[0]}_{abs(hash(key)) % 10**12}"
+
+    def refresh(self) -> None:
+        """Catch up with DDL made since this handle last looked (on lend, and before a DDL):
+        detach dropped databases (their files are gone; an attachment would keep them open)
+        and drop the temp triggers, which are made again on demand. A temp trigger on a table
+        that no longer exists would fail SQLite's own schema check in ALTER TABLE ... RENAME /
+        DROP COLUMN of any table, and a shared handle lives through many DDLs."""
+        version = self.engine.schema_version
+        if version == self._version or self.conn.in_transaction:
+            return
+        self._version = version
+        for key, (name, gen) in list(self._attached.items()):
+            if gen != self.engine.generation(name):
+                self.detach(key)
+        if self.triggers:
+            for key in list(self.triggers):
+                self.conn.execute(f"DROP TRIGGER IF EXISTS temp.{q(self.trigger_name(key))}")
+            self.triggers.clear()
+            self._pending.clear()
+
     def trigger_made(self, key: tuple[str, str, str], version: int) -> None:
         """A temp trigger exists now; inside a transaction only until it rolls back."""
         self.triggers[key] = version
@@ -163,16 +206,18 @@ class Handle:
             self.triggers.pop(key, None)
         self._pending.clear()
 
-    def interrupt(self) -> None:
-        try:
-            self.conn.interrupt()
-        except sqlite3.ProgrammingError:
-            pass  # closed meanwhile
-
     # --- databases ------------------------------------------------------------------------
     def attached(self, database: str) -> bool:
-        have = self._attached.get(database.lower())
-        return have is not None and have[1] == self.engine.generation(database)
+        """Is `database` attached (and not dropped since)? A yes counts as a use: the
+        attachments are an LRU, the least recently used one is detached to make room."""
+        key = database.lower()
+        have = self._attached.get(key)
+        if have is None or have[1] != self.engine.generation(database):
+            return False
+        attached = self._attached
+        if len(attached) > 1:
+            attached[key] = attached.pop(key)
+        return True
 
     def attach(self, database: str, current: str | None = None) -> str:
         """ATTACH `database` if needed; returns its schema name. 1049 if it does not exist."""
@@ -181,15 +226,19 @@ class Handle:
         have = self._attached.get(key)
         if have is not None:
             if have[1] == gen:
+                self._attached[key] = self._attached.pop(key)  # a use (LRU)
                 return have[0]
             self.detach(key)  # dropped (and maybe re-created) since we attached it
         if not self.engine.database_exists(database):
             raise ServerError(errors.ER_BAD_DB_ERROR, database)
         if self.conn.in_transaction:
-            if self.step_out is None:
+            # leave the SQLite transaction for the ATTACH and come back, or refuse
+            # (txn.Transactions.step_out)
+            session = self.occupant.session
+            if session is None:
                 raise ServerError(errors.ER_NOT_SUPPORTED_YET,
                                   f"a first use of database {database} inside a transaction")
-            with self.step_out(database):
+            with session.txn.step_out(database):
                 return self._attach(database, key, gen, current)
         return self._attach(database, key, gen, current)
 
@@ -198,8 +247,7 @@ class Handle:
             victim = next(k for k in self._attached if k != (current or "").lower())
             self.detach(victim)
         try:
-            self.conn.execute(f"ATTACH DATABASE ? AS {q(database)}",
-                              (str(self.engine.path(database)),))
+            self._attach_file(database)
             self.conn.execute(f"PRAGMA {q(database)}.synchronous={self.engine.synchronous}")
             # Thousands of sessions each with SQLite's default 2 MiB page cache per database
             # cost gigabytes (611 MiB RSS at 1024 sysbench read-only connections); the OS page
@@ -217,12 +265,32 @@ class Handle:
         self._attached[key] = (database, gen)
         return database
 
+    def _attach_file(self, database: str) -> None:
+        """ATTACH the database's file; on a read-only file system (where SQLite cannot make the
+        WAL's shared-memory file) attach it immutable: reads work, writes fail with
+        SQLITE_READONLY, which the client sees as 1036 (errmap.storage_error)."""
+        path = self.engine.path(database)
+        try:
+            self.conn.execute(f"ATTACH DATABASE ? AS {q(database)}", (str(path),))
+            return
+        except sqlite3.OperationalError:
+            if os.access(path.parent, os.W_OK) or not path.exists():
+                raise
+        self.engine.rate_log.log(log, "read-only", logging.WARNING, "database %r is on a read-only "
+                                 "file system: opened read-only, writes fail with 1036", database)
+        uri = "file:" + urllib.parse.quote(str(path)) + "?immutable=1"
+        self.conn.execute(f"ATTACH DATABASE ? AS {q(database)}", (uri,))
+
     def detach(self, key: str) -> None:
         entry = self._attached.pop(key.lower(), None)
         if entry is None:
             return
         for trig in [t for t in self.triggers if t[1].lower() == key.lower()]:
             del self.triggers[trig]
+            try:
+                self.conn.execute(f"DROP TRIGGER IF EXISTS temp.{q(self.trigger_name(trig))}")
+            except sqlite3.Error:
+                pass
         try:
             self.conn.execute(f"DETACH DATABASE {q(entry[0])}")
         except sqlite3.OperationalError:

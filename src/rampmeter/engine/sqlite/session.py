@@ -1,5 +1,6 @@
-"""SqliteSession: one client's door into the SQLite engine. It owns an engine handle (handle.py)
-and the transaction state (txn.py), and sends each statement to the room that runs it.
+"""SqliteSession: one client's door into the SQLite engine. It owns the transaction state
+(txn.py), borrows an engine handle (handle.py) from the engine's pool (handles.py) when a
+statement needs one, and sends each statement to the room that runs it.
 
 Rules:
 - Rooms: DML to dml.py, transaction and lock statements to control.py, schema statements to
@@ -9,9 +10,14 @@ Rules:
   and attributes only, and never each other's internals.
 - A statement arrives scanned (sql/statement.py). Text (str) is scanned here with the session's
   sql_mode, for callers inside the server and for tests.
-- cancel() (KILL QUERY / KILL / shutdown, any thread) sets a flag, wakes SLEEP and lock waits,
-  and interrupts SQLite; the statement fails with 1317. The flag is cleared when the next
-  statement starts.
+- Handles: `self.handle` borrows one on first use; `idle()` (the session layer calls it after
+  every command) gives it back unless the session is pinned (pinning.py decides, from `held()`).
+  Nothing of the session is left on a handle it gives back: settings are read per statement
+  through SessionContext, functions find the session through the handle's Occupant.
+- cancel() (KILL QUERY / KILL / shutdown, any thread) sets a flag and wakes SLEEP and lock
+  waits; SQLite's progress handler on the handle the session holds sees the flag within about
+  a millisecond of VM work (handle.py), so only this session's statement stops; it fails with
+  1317. The flag is cleared when the next statement starts.
 - Every error is a ServerError; an SQLite error with no MySQL meaning becomes 1105 and is
   logged here with the statement, because it is a fault of ours.
 """
@@ -47,15 +53,12 @@ from rampmeter.engine.sqlite import (
     ddl,
     dml,
     errmap,
-    fkcheck,
-    functions,
-    jsonfns,
+    inlist,
+    pinning,
     routines,
     show,
     temporary,
-    timefns,
     triggers,
-    updates,
     views,
 )
 from rampmeter.engine.sqlite.access import table_access
@@ -111,11 +114,11 @@ class SqliteSession(EngineSession):
         self._wake = threading.Event()
         self._function_error: ServerError | None = None
         self.statement_state: dict[Any, Any] = {}  # functions' state for one statement
-        self.handle = Handle(engine, self.cancelled, waiting)
-        self.txn = Transactions(self.handle, engine.locks, waiting, cancelled=self.cancelled,
-                                lock_timeout=self._lock_timeout,
-                                connection_id=getattr(context, "connection_id", 0))
-        self.handle.step_out = self.txn.step_out
+        self._handle: Handle | None = None     # borrowed from engine.handles, see idle()
+        self.txn = Transactions(lambda: self.handle, engine.locks, waiting,
+                                cancelled=self.cancelled, lock_timeout=self._lock_timeout,
+                                connection_id=getattr(context, "connection_id", 0),
+                                held=lambda: self._handle)
         self.stats = Stats()
         self.current: Execution | None = None
         self.warnings: list[Warning_] = []  # raised by functions while the statement runs
@@ -123,15 +126,57 @@ class SqliteSession(EngineSession):
         self.temp_tables = 0     # temporary.py: how many this session holds
         self.temp_version = 0
         self.fk_suspended = False
-        functions.register(self.handle, self, engine.locks)
-        timefns.register(self.handle, self)   # after functions: its clock functions win
-        jsonfns.register(self.handle)
         self._utc: dt.datetime | None = None   # the statement's clock reading (timefns.py)
         self._zone_text = "SYSTEM"
         self._zone: Zone = timezones.SYSTEM
-        fkcheck.register(self)
-        updates.register(self)
-        triggers.register(self)
+
+    # --- the engine handle ---------------------------------------------------------------------
+    @property
+    def handle(self) -> Handle:
+        """The handle this session holds, borrowed from the engine's pool on first use."""
+        h = self._handle
+        if h is None:
+            h = self.engine.handles.borrow()
+            h.lend(self)
+            self._handle = h
+        return h
+
+    def held(self) -> frozenset[str]:
+        """What the session holds, in pinning.py's names."""
+        txn = self.txn
+        held = []
+        if txn.in_transaction:
+            held.append("transaction")
+        if self.temp_tables:
+            held.append("temporary_tables")
+        if txn.table_locks:
+            held.append("table_locks")
+        if txn.user_locks:
+            held.append("user_locks")
+        return frozenset(held)
+
+    @property
+    def pinned(self) -> bool:
+        return self._handle is not None and pinning.pinned(self.held())
+
+    def idle(self) -> None:
+        """Between commands: give the handle back unless the session is pinned."""
+        if self._handle is None:
+            return
+        txn = self.txn
+        if (txn.in_transaction or self.temp_tables or txn.holds_locks) and \
+                pinning.pinned(self.held()):
+            return
+        self._give_back()
+
+    def _give_back(self, *, discard: bool = False) -> None:
+        h, self._handle = self._handle, None
+        if h is None:
+            return
+        if discard:
+            self.engine.handles.discard(h)
+        else:
+            self.engine.handles.give_back(h)
 
     # --- state ---------------------------------------------------------------------------------
     @property
@@ -233,7 +278,6 @@ class SqliteSession(EngineSession):
         self._cancelled = True
         self._wake.set()
         self.engine.locks.wake_all()
-        self.handle.interrupt()
 
     def cancelled(self) -> bool:
         return self._cancelled
@@ -308,7 +352,7 @@ class SqliteSession(EngineSession):
             columns = _prepared_columns(plan, stmt)
             self._compile(stmt, plan)
         elif stmt.kind not in _HANDLERS:
-            if not stmt.kind:
+            if not stmt.kind and not stmt.shape.strip():
                 raise ServerError(errors.ER_EMPTY_QUERY)
             raise stmt.syntax_error()
         elif stmt.param_count and stmt.kind not in ("SHOW", "DESCRIBE", "DESC", "EXPLAIN"):
@@ -350,7 +394,7 @@ class SqliteSession(EngineSession):
             return dml.run(self, stmt, params)
         handler = _HANDLERS.get(stmt.kind)
         if handler is None:
-            if not stmt.kind:
+            if not stmt.kind and not stmt.shape.strip():  # text that is no statement: 1064
                 raise ServerError(errors.ER_EMPTY_QUERY)
             toks = stmt.tokens or ()
             if stmt.kind in _KNOWN_FIRST_WORDS and len(toks) > 1:
@@ -360,17 +404,23 @@ class SqliteSession(EngineSession):
             raise stmt.syntax_error()
         return handler(self, stmt)
 
-    def plan(self, stmt: Statement) -> Plan:
+    def plan(self, stmt: Statement, *, in_lists: bool = False) -> Plan:
+        """The statement's plan, cached by shape. `in_lists`: long IN lists may be one JSON
+        parameter (inlist.py), for callers that bind with inlist.bind (dml.run)."""
         engine = self.engine
         shift = not self.time_zone().is_utc
         settings = self.context.translation
         key: tuple[Any, ...] = (stmt.shape, self._db, engine.schema_version, shift, settings,
                                 stmt.dialect)
+        if not in_lists:
+            key += ("long",)
         if self.temp_tables:  # plans naming temporary tables are this session's own
             key += (temporary.plan_token(self),)
         plan = engine.cached_plan(key)
         if plan is None:
-            plan = translate(stmt, self._db, self.table_def, settings, zone_shift=shift)
+            plan = inlist.plan(stmt, self._db, self.table_def, settings, zone_shift=shift) \
+                if in_lists else translate(stmt, self._db, self.table_def, settings,
+                                           zone_shift=shift)
             engine.cache_plan(key, plan)
         return plan
 
@@ -557,9 +607,23 @@ class SqliteSession(EngineSession):
         if fn is None:
             return False
 
+        handle = self.handle
+        occupant = handle.occupant
+
         def call(*args: Any) -> Any:
-            return dml.sqlite_value(self.run_nested(fn, *args))
-        self.handle.create_function(name, -1, call)
+            # Handles are lent (handles.py): whoever occupies this one when SQLite calls is the
+            # session asking, and the function is looked up in its current database, so a
+            # registration made for another session or database never answers for this one.
+            s = occupant.session
+            assert s is not None
+            here = s.context.stored_function(name)
+            if here is None:
+                err = ServerError(errors.ER_SP_DOES_NOT_EXIST, "FUNCTION",
+                                  f"{s.database}.{name}")
+                s.function_failed(err)
+                raise err
+            return dml.sqlite_value(s.run_nested(here, *args))
+        handle.create_function(name, -1, call)
         return True
 
     def run_nested(self, fn: Any, *args: Any) -> Any:
@@ -602,6 +666,15 @@ class SqliteSession(EngineSession):
                 shown = {col: _shown_value(bound.get(slot))
                          for col, slot in plan.insert_values.items()}
             return errmap.duplicate_entry(m.group(1), tdef, shown)
+        target = plan.target if plan is not None else None
+        stored = errmap.storage_error(getattr(e, "sqlite_errorcode", None), msg,
+                                      target[0] if target else self._db,
+                                      target[1] if target else None)
+        if stored is not None:
+            self.engine.rate_log.log(log, "storage", logging.ERROR, "%s (SQLite: %s; connection %s)",
+                                     stored.message, msg, getattr(self.context,
+                                                                  "connection_id", "?"))
+            return stored
         err = errmap.map_error(msg, self._db)
         if err.code == errors.ER_UNKNOWN_ERROR:
             log.warning("SQLite error without a MySQL equivalent: %s (plan: %s)", msg,
@@ -671,10 +744,14 @@ class SqliteSession(EngineSession):
         self.txn.release_everything()
         temporary.drop_all(self)
         self.stats = Stats()
+        self.idle()
 
     def close(self) -> None:
+        """Roll back, release every lock, and give the handle back (closed instead when it
+        holds this session's temporary tables, which go with it)."""
         self.txn.release_everything()
-        self.handle.close()
+        self._give_back(discard=bool(self.temp_tables))
+        self.temp_tables = 0
 
 
 _SLOT = re.compile(r"RM_BIN2NUM\((:[a-z]\w*)\)|:([a-z]\d+(?:_\d+)?)\b")

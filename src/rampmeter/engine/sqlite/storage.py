@@ -1,5 +1,6 @@
 """The SQLite engine's shared state: database files, the schema version, the plan and table
-caches, and the lock table every session of the engine queues on.
+caches, the lock table every session of the engine queues on, and the pool of engine handles
+sessions borrow (handles.py).
 
 Rules:
 - Layout: `<datadir>/<database>.sqlite3` in WAL mode (plus -wal/-shm beside it); a database
@@ -27,6 +28,8 @@ from rampmeter.engine.base import Engine, SessionContext, WaitHook
 from rampmeter.engine.locks import LockTable
 from rampmeter.engine.sqlite import catalog
 from rampmeter.engine.sqlite.catalog import TableDef
+from rampmeter.engine.sqlite.handles import IDLE_LIMIT, HandlePool
+from rampmeter.ratelog import RateLimitedLog
 from rampmeter.sql import charsets
 
 if TYPE_CHECKING:
@@ -50,16 +53,19 @@ def valid_database_name(name: str) -> bool:
 class SqliteEngine(Engine):
     name = "sqlite"
 
-    def __init__(self, datadir: str | os.PathLike[str], *, synchronous: str = "FULL") -> None:
+    def __init__(self, datadir: str | os.PathLike[str], *, synchronous: str = "FULL",
+                 idle_handles: int = IDLE_LIMIT) -> None:
         self.datadir = Path(datadir)
         self.datadir.mkdir(parents=True, exist_ok=True)
         self.synchronous = synchronous.upper()
         self.locks = LockTable()
+        self.rate_log = RateLimitedLog()  # storage errors clients cause (ratelog.py)
         self.lock = threading.Lock()   # database creation and cache replacement
         self.schema_version = 0
         self._generation: dict[str, int] = {}  # db -> bumped when dropped
         self.plans: dict[tuple[str, str | None, int], Any] = {}
         self.tables: dict[tuple[str, str, int], TableDef | None] = {}
+        self.handles = HandlePool(self, idle_handles)  # sessions borrow, not own (handles.py)
 
     # --- databases ----------------------------------------------------------------------------
     def path(self, database: str) -> Path:
@@ -130,4 +136,4 @@ class SqliteEngine(Engine):
         return SqliteSession(self, context, waiting)
 
     def close(self) -> None:
-        pass
+        self.handles.close()

@@ -41,8 +41,10 @@ from rampmeter.engine.sqlite import (
     compare,
     dialect,
     funcmap,
+    inlist,
     modifiers,
     multi,
+    quantified,
     queryforms,
     tzcolumns,
     updates,
@@ -137,6 +139,8 @@ class Plan:
     # multi-table UPDATE / DELETE: statements after `sql` (sql, target, counts its rows)
     steps: list[tuple[str, tuple[str, str] | None, bool]] = field(default_factory=list)
     first_counts: bool = True                  # do `sql`'s rows count as affected rows
+    # long IN lists read from one JSON parameter (inlist.py): first slot -> all slots
+    lists: dict[str, tuple[str, ...]] = field(default_factory=dict)
     tz_outputs: list[int] = field(default_factory=list)  # TIMESTAMP outputs (tzcolumns.py)
     returning: bool = False                    # INSERT / REPLACE / DELETE ... RETURNING
 
@@ -162,6 +166,7 @@ def parse(stmt: Statement, text: str) -> exp.Expression:
         raise stmt.syntax_error()
     if stmt.dialect.high_not:
         _keep_high_nots(tree)
+    quantified.rewrite(tree)  # before anything resolves tables: it adds CTEs
     for alias in tree.find_all(exp.Alias):
         if isinstance(alias.args.get("alias"), exp.Placeholder):
             # `SELECT 1 2`: a number is no alias in MariaDB; the error is at the number
@@ -252,12 +257,14 @@ DEFAULT_SETTINGS: Settings = ("utf8mb4_general_ci", 4, _NO_LIMIT)
 
 
 def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
-              extras: dict[str, Any] | None = None
+              extras: dict[str, Any] | None = None,
+              lists: dict[str, tuple[str, ...]] | None = None,
               ) -> tuple[exp.Expression, _Tables, list[str]]:
     """The statement's sqlglot tree with every table qualified by its database, the tables it
     names, and the information_schema tables it reads (also what access.py reads). `extras`
     receives what the text's modifiers asked for (modifiers.py) and a VALUES statement's
-    column names (queryforms.py)."""
+    column names (queryforms.py). With `lists`, long literal IN lists are cut to their first
+    item and recorded there (inlist.py)."""
     kind = stmt.kind
     shape = stmt.shape
     text = shape
@@ -276,6 +283,9 @@ def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
         found = queryforms.values_statement(text)
         if found is not None:
             text, values_names = found
+    if lists is not None:
+        text, collapsed = inlist.collapse(text)
+        lists.update(collapsed)
     tree = queryforms.rewrite(parse(stmt, text))
     queryforms.insert_defaults(tree)
     for select in tree.find_all(exp.Select):
@@ -290,13 +300,16 @@ def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
 
 
 def translate(stmt: Statement, database: str | None, lookup: TableLookup,
-              settings: Settings = DEFAULT_SETTINGS, *, zone_shift: bool = False) -> Plan:
-    """`settings`: the session's (collation_connection, div_precision_increment,
-    sql_select_limit); `zone_shift`: the session's time zone is not UTC, so TIMESTAMP columns
-    are read through rm_from_utc (tzcolumns.py)."""
+              settings: Settings = DEFAULT_SETTINGS,
+              lists: dict[str, tuple[str, ...]] | None = None, *,
+              zone_shift: bool = False) -> Plan:
+    """The plan of a DML statement. `settings`: the session's (collation_connection,
+    div_precision_increment, sql_select_limit); with `lists`, see qualified (and
+    inlist.plan); `zone_shift`: the session's time zone is not UTC, so TIMESTAMP columns are
+    read through rm_from_utc (tzcolumns.py)."""
     kind = stmt.kind
     extras: dict[str, Any] = {}
-    tree, tables, infoschema = qualified(stmt, database, lookup, extras)
+    tree, tables, infoschema = qualified(stmt, database, lookup, extras, lists)
     mods: modifiers.Modifiers = extras["mods"]
     values_names: list[str] | None = extras["values_names"]
     ignore = mods.ignore or kind in ("UPDATE", "DELETE") and multi.strip_ignore(stmt.shape)[1]
@@ -424,6 +437,7 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
                 node.parent, (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.IntDiv, exp.Mod,
                               exp.Neg, exp.GT, exp.GTE, exp.LT, exp.LTE)):
             node.replace(_call("rm_bin2num", node.copy()))  # 0x10 + 0 is 16
+    typer.forget()
     # Then top-down; a replacement keeps the original children (moved, not copied), so the
     # walk still reaches them and nested rewrites land in the tree.
     for node in list(tree.walk()):
@@ -1011,6 +1025,8 @@ def _flatten(tree: exp.Expression) -> None:
                 not isinstance(node.parent, type(node)):
             _balance(node)
             continue
+        if isinstance(node, exp.Concat) and len(node.expressions) > _GROUP:
+            _balance_concat(node)
         if isinstance(node, exp.Paren) and node.parent is not None:
             inner = node.this
             while isinstance(inner, exp.Paren):
@@ -1060,6 +1076,22 @@ def _balance(node: exp.Expression) -> None:
                   if i + 1 < len(terms) else terms[i] for i in range(0, len(terms), 2)]
         terms = paired
     node.replace(terms[0])
+
+
+_GROUP = 32
+
+
+def _balance_concat(node: exp.Concat) -> None:
+    """CONCAT(a, b, ..., z) becomes a || b || ... || z, which SQLite reads left-deep (depth
+    limit 1000): groups of _GROUP in parentheses keep it _GROUP * log(n) deep, so a CONCAT of
+    100 000 arguments is answered as MariaDB answers it."""
+    args = list(node.expressions)
+    while len(args) > _GROUP:
+        args = [exp.Paren(this=exp.Concat(expressions=args[i:i + _GROUP],
+                                          safe=node.args.get("safe"),
+                                          coalesce=node.args.get("coalesce")))
+                if i + 1 < len(args) else args[i] for i in range(0, len(args), _GROUP)]
+    node.set("expressions", args)
 
 
 def _generate(tree: exp.Expression, plan: Plan) -> str:

@@ -24,13 +24,16 @@ from rampmeter.engine.sqlite import routines
 from rampmeter.engine.sqlite.catalog import q
 
 if TYPE_CHECKING:
+    from rampmeter.engine.sqlite.handle import Handle
     from rampmeter.engine.sqlite.session import SqliteSession
 
 PREFIX = "_rm_trg_"
 
 
-def register(s: SqliteSession) -> None:
-    s.handle.create_function("rm_trigger", -1, lambda *args: _fire(s, *args))
+def register(handle: Handle, host: Any) -> None:
+    """Once per handle (handles.install_functions): `host` is the handle's occupant, so a
+    trigger runs for the session that holds the handle when the row is written."""
+    handle.create_function("rm_trigger", -1, lambda *args: _fire(host.session, *args))
 
 
 def _fire(s: SqliteSession, db: str, name: str, *pairs: Any) -> None:

@@ -66,11 +66,16 @@ class _Open:
 
 
 class Transactions:
-    def __init__(self, handle: Handle, locks: LockTable, waiting: WaitHook, *,
+    """`handle` gives the engine handle the session holds (borrowing one if it holds none):
+    a transaction runs on the handle its session is pinned to while it is open (pinning.py)."""
+
+    def __init__(self, handle: Callable[[], Handle], locks: LockTable, waiting: WaitHook, *,
                  cancelled: Callable[[], bool], lock_timeout: Callable[[], float],
-                 connection_id: int = 0) -> None:
+                 connection_id: int = 0, held: Callable[[], Handle | None] = lambda: None
+                 ) -> None:
         self.connection_id = connection_id  # IS_USED_LOCK() names the owner by it
-        self._handle = handle
+        self._get_handle = handle
+        self._held = held   # the handle the session holds now, without borrowing one
         self._locks = locks
         self._waiting = waiting
         self._cancelled = cancelled
@@ -81,6 +86,14 @@ class Transactions:
         self.user_locks = 0     # GET_LOCK holds (functions.py keeps the count)
 
     # --- state ------------------------------------------------------------------------------
+    @property
+    def _handle(self) -> Handle:
+        return self._get_handle()
+
+    @property
+    def table_locks(self) -> bool:
+        return self._table_locks > 0
+
     @property
     def in_transaction(self) -> bool:
         return self._txn is not None
@@ -160,8 +173,15 @@ class Transactions:
     def end(self, how: str) -> None:
         """COMMIT or ROLLBACK the open transaction (if any) and give the write lock back."""
         txn, self._txn = self._txn, None
+        if txn is None:  # nothing open; a handle held may still have temp triggers to forget
+            held = self._held()
+            if held is not None and how == "COMMIT":
+                held.committed()
+            elif held is not None:
+                held.rolled_back()
+            return
         try:
-            if txn is not None and self._handle.in_transaction:
+            if self._handle.in_transaction:
                 if how == "COMMIT" and txn.wrote:
                     self._commit()
                 else:
@@ -171,7 +191,7 @@ class Transactions:
                 self._handle.committed()
             else:
                 self._handle.rolled_back()
-            if txn is not None and txn.owns_lock:
+            if txn.owns_lock:
                 self._release()
 
     def commit(self) -> None:
@@ -317,6 +337,7 @@ class Transactions:
         self.implicit_commit()
         self._acquire()
         try:
+            self._handle.refresh()  # no stale temp trigger may fail SQLite's ALTER checks
             self._handle.execute("BEGIN IMMEDIATE")
             try:
                 yield

@@ -22,12 +22,14 @@ from rampmeter.engine import values
 
 if TYPE_CHECKING:
     from rampmeter.engine.sqlite.catalog import ColumnDef
+    from rampmeter.engine.sqlite.handle import Handle
     from rampmeter.engine.sqlite.session import SqliteSession
 
 
-def register(s: SqliteSession) -> None:
-    s.handle.create_function("rm_cv_quiet", 2, lambda v, i: _quiet(s, v, i))
-    s.handle.create_function("rm_differs", 2, differs, deterministic=True)
+def register(handle: Handle, s: Any) -> None:
+    """On a handle, for its occupant `s` (handles.py)."""
+    handle.create_function("rm_cv_quiet", 2, lambda v, i: _quiet(s, v, i))
+    handle.create_function("rm_differs", 2, differs, deterministic=True)
 
 
 def differs(old: Any, new: Any) -> int:

@@ -78,7 +78,7 @@ def _navigation(window: exp.Window, call: exp.Expression) -> None:
     """LAG / LEAD need an ORDER BY (4018); a negative LAG offset looks ahead, a negative LEAD
     one back; NTH_VALUE of a position below 1 is NULL (SQLite refuses those offsets)."""
     name = type(call).__name__.upper()
-    if isinstance(call, (exp.Lag, exp.Lead)) and _order(window) is None:
+    if isinstance(call, (exp.Lag, exp.Lead)) and not _ordered(window):
         raise ServerError(4018, message="No order list in window specification for "
                           f"'{name.lower()}'", sqlstate="HY000")
     if isinstance(call, exp.Ntile):  # its argument is checked by SQLite (errmap.py: 4024)
@@ -88,8 +88,9 @@ def _navigation(window: exp.Window, call: exp.Expression) -> None:
         return
     n = exp.paren(offset.copy())
     if isinstance(call, exp.NthValue):
-        call.set("offset", exp.Case(ifs=[exp.If(this=exp.GT(this=n, expression=exp.Literal.number(0)),
-                                                true=n)], default=_NO_ROW.copy()))
+        positive = exp.GT(this=n, expression=exp.Literal.number(0))
+        call.set("offset", exp.Case(ifs=[exp.If(this=positive, true=n.copy())],
+                                    default=_NO_ROW.copy()))
         return
     other = (exp.Lead if isinstance(call, exp.Lag) else exp.Lag)(
         this=call.this.copy(), offset=exp.Neg(this=n.copy()))
@@ -102,18 +103,19 @@ def _navigation(window: exp.Window, call: exp.Expression) -> None:
                                         true=window.copy())], default=back))
 
 
-def _order(window: exp.Window) -> exp.Expression | None:
-    """The window's ORDER BY, or that of the named window it refers to (`OVER w ... WINDOW
-    w AS (ORDER BY ...)`)."""
-    order = window.args.get("order")
-    alias = window.args.get("alias")
-    if order is not None or alias is None:
-        return order
+def _ordered(window: exp.Window) -> bool:
+    """Has the window an ORDER BY, its own or that of the named window it refers to?"""
+    if window.args.get("order") is not None:
+        return True
+    name = window.args.get("alias")
     select = window.find_ancestor(exp.Select)
-    for named in (select.args.get("windows") or []) if select is not None else []:
-        if named.this is not None and named.this.name.lower() == alias.name.lower():
-            return _order(named)
-    return None
+    if name is None or select is None:
+        return False
+    for named in select.args.get("windows") or []:
+        if isinstance(named.this, exp.Identifier) and named.this.name.lower() == \
+                name.name.lower():
+            return named.args.get("order") is not None
+    return True  # not found here: SQLite answers for it
 
 
 def _side(spec: exp.Expression, end: str) -> str:

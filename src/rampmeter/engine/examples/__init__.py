@@ -1,0 +1,1 @@
+"""Example engines written against engine/custom.py (docs/engine.md)."""
