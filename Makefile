@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 PORT   ?= 3306
 DATADIR ?= ./data
 
-.PHONY: serve test lint bench fuzz stress clean
+.PHONY: serve test lint bench mtr mtr-report fuzz stress clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,6 +25,14 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/rampmeter bench --preset docs
+
+# MariaDB's own regression suite (main) against MariaDB and rampmeter: docs/compat.md.
+# A subset: make mtr MTR_ARGS="--server rampmeter func_if select"
+mtr: $(STAMP)
+	$(BIN)/python -m tests.mtr run $(MTR_ARGS)
+
+mtr-report: $(STAMP)
+	$(BIN)/python -m tests.mtr report --docs
 
 # The long runs behind docs/reliability.md (CI runs short slices of each in `make test`).
 PACKETS ?= 100000

@@ -155,6 +155,7 @@ ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT = 1582
 ER_DISK_FULL = 1021
 ER_DIVISION_BY_ZERO = 1365
 ER_CONSTRAINT_FAILED = 4025
+ER_CONFLICTING_DECLARATIONS = 1302
 
 # Warnings (sent in SHOW WARNINGS, counted in OK packets).
 WARN_DATA_TRUNCATED = 1265
@@ -164,6 +165,7 @@ ER_YES = 1003
 ERRORS: dict[int, ErrorSpec] = {
     ER_UNKNOWN_COLLATION: ErrorSpec("ER_UNKNOWN_COLLATION", "HY000", "Unknown collation: '%s'"),
     ER_COLLATION_CHARSET_MISMATCH: ErrorSpec("ER_COLLATION_CHARSET_MISMATCH", "42000", "COLLATION '%s' is not valid for CHARACTER SET '%s'"),
+    ER_CONFLICTING_DECLARATIONS: ErrorSpec("ER_CONFLICTING_DECLARATIONS", "HY000", "Conflicting declarations: '%s%s' and '%s%s'"),
     ER_TRUNCATED_WRONG_VALUE_FOR_FIELD: ErrorSpec("ER_TRUNCATED_WRONG_VALUE_FOR_FIELD", "22007", "Incorrect %s value: '%s' for column `%s`.`%s`.`%s` at row %d"),
     ER_NO_DEFAULT_FOR_FIELD: ErrorSpec("ER_NO_DEFAULT_FOR_FIELD", "HY000", "Field '%s' doesn't have a default value"),
     ER_FIELD_SPECIFIED_TWICE: ErrorSpec("ER_FIELD_SPECIFIED_TWICE", "42000", "Column '%s' specified twice"),

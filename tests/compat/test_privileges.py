@@ -348,3 +348,17 @@ def test_views_and_temporary_tables(tables: Accounts) -> None:
         "CREATE TEMPORARY TABLE t (z INT)", "INSERT INTO t VALUES (5)", "SELECT * FROM t",
         "DROP TEMPORARY TABLE t", "SELECT * FROM t", "CREATE TABLE tt2 (x INT)",
     ], database=db)
+
+
+def test_routine_privileges(acct: Accounts) -> None:
+    """Issue 13: CREATE ROUTINE to create, EXECUTE to run, ALTER ROUTINE to drop, in the
+    database (routine-level grants are not supported: docs/sql.md)."""
+    db = acct.db
+    reader, runner = _user(acct, "r"), _user(acct, "x")
+    acct.root("CREATE PROCEDURE p() SELECT 1 AS one",
+              "CREATE FUNCTION f() RETURNS INT RETURN 7",
+              f"GRANT SELECT ON `{db}`.* TO '{reader}'@'%'",
+              f"GRANT EXECUTE, CREATE ROUTINE ON `{db}`.* TO '{runner}'@'%'")
+    acct.same(reader, ["CALL p()", "SELECT f()", "CREATE PROCEDURE q() SELECT 2",
+                       "DROP PROCEDURE p", "ALTER PROCEDURE p COMMENT 'x'"], database=db)
+    acct.same(runner, ["CALL p()", "SELECT f()", "DROP PROCEDURE p"], database=db)

@@ -53,6 +53,7 @@ def test_defaults_file_groups_and_precedence(tmp_path):
         "# comment\n[client]\nport=1\n"
         "[rampmeter]\nmax-connections = 30\n"
         "[mysqld]\nmax_connections=20\nskip-name-resolve\ninnodb_buffer_pool_size=1G\n"
+        "wsrep_provider=none\n"
         f"!include {inc.name}\n"
     )
     args = parse_server_args([f"--defaults-file={cnf}", "--wait-timeout=12"])
@@ -62,7 +63,9 @@ def test_defaults_file_groups_and_precedence(tmp_path):
     assert args.values["skip_name_resolve"] is True
     assert "port" not in args.values
     # An option MariaDB knows and we do not is a warning in [mysqld], not a failure.
-    assert any("innodb_buffer_pool_size" in w for w in args.warnings)
+    assert any("wsrep_provider" in w for w in args.warnings)
+    # MariaDB's other variables are stored (without effect), with mysqld's size suffixes
+    assert args.values["innodb_buffer_pool_size"] == 1024 ** 3
 
 
 def test_missing_defaults_file_is_an_error(tmp_path):

@@ -121,19 +121,37 @@ def _apply(result: ServerArgs, name: str, value: str | None, origin: str,
             raise UsageError(f"{origin}: option '--{name}' requires an argument")
         raw = True
     else:
-        raw = value
+        raw = _size_suffix(value) if opt.kind is Kind.INT else value
     try:
         stored, warnings = opt.coerce(raw)
     except ServerError as exc:
+        if loose:
+            result.warnings.append(f"{origin}: {exc.message} (ignored)")
+            return
         raise UsageError(f"{origin}: {exc.message}") from None
     if warnings:
         result.warnings.append(f"{origin}: option '{opt.flag}': value {raw} adjusted to {stored}")
     result.values[opt.name] = stored
 
 
+_SUFFIX = {"k": 1, "m": 2, "g": 3, "t": 4, "p": 5, "e": 6}
+
+
+def _size_suffix(value: str) -> str:
+    """mysqld's number suffixes on the command line: 1M is 1048576 (K, M, G, T, P, E)."""
+    text = value.strip()
+    if len(text) > 1 and text[-1].lower() in _SUFFIX and text[:-1].isdigit():
+        return str(int(text[:-1]) * 1024 ** _SUFFIX[text[-1].lower()])
+    return value
+
+
 def help_text() -> str:
     lines = ["Options (mysqld spellings; dash and underscore are interchangeable):", ""]
+    compat = 0
     for opt in sorted(REGISTRY.values(), key=lambda o: o.name):
+        if opt.compat:
+            compat += 1
+            continue
         if not opt.cli:
             continue
         default = opt.display(opt.default)
@@ -146,6 +164,8 @@ def help_text() -> str:
         lines.append(f"  {opt.flag}{rng}{unit}  default: {default!s}")
         if opt.help:
             lines.append(f"      {opt.help}")
+    lines += ["", f"  ... and {compat} more of MariaDB's options, accepted and shown by SHOW "
+              "VARIABLES without effect (docs/sql.md)"]
     lines += ["", "  --defaults-file=F, --defaults-extra-file=F  read [mysqld], [server], "
               "[mariadb], [mariadbd] and [rampmeter] groups of F", "  --no-defaults"]
     return "\n".join(lines)

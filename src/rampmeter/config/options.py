@@ -20,7 +20,8 @@ from __future__ import annotations
 import enum
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from typing import Any
 
 from rampmeter import errors
@@ -40,6 +41,8 @@ class Kind(enum.Enum):
     STR = "str"
     ENUM = "enum"
     SET = "set"  # comma-separated subset of choices (sql_mode)
+    DOUBLE = "double"
+    FLAGSET = "flagset"  # name=on,name=off,...: SET changes the flags named (optimizer_switch)
 
 
 _TRUE = {"1", "on", "true", "yes"}
@@ -63,15 +66,26 @@ class Option:
     sysvar: bool = True       # shown by SHOW VARIABLES and readable as @@name
     session_readonly: bool = False  # the session value exists but SET SESSION is refused
     aliases: tuple[str, ...] = field(default=())
+    # MariaDB has it and rampmeter has no such subsystem: accepted, stored, shown, no effect
+    # (mariadb_variables.py; docs/sql.md "System variables")
+    compat: bool = False
     # A STR option's validator: the value to store for a given text (raises ServerError).
     check: Callable[[str], str] | None = None
+    # An INT option's value is rounded down to a multiple of this (MariaDB's block size)
+    block: int = 1
 
     @property
     def flag(self) -> str:
         return "--" + self.name.replace("_", "-")
 
-    def coerce(self, value: Any, *, maximum: int | None = None) -> tuple[Any, list[Warning_]]:
-        """Validate `value` for this option; return (stored value, warnings)."""
+    def coerce(self, value: Any, *, maximum: int | None = None,
+               current: Any = None) -> tuple[Any, list[Warning_]]:
+        """Validate `value` for this option; return (stored value, warnings). `current`: the
+        value a FLAGSET assignment changes (default: the option's default)."""
+        if self.kind is Kind.DOUBLE:
+            return _coerce_double(self, value)
+        if self.kind is Kind.FLAGSET:
+            return _coerce_flagset(self, value, self.default if current is None else current), []
         if self.kind is Kind.BOOL:
             return _coerce_bool(self.name, value), []
         if self.kind is Kind.INT:
@@ -94,13 +108,66 @@ class Option:
             return "ON" if value else "OFF"
         if value is None:
             return ""
+        if self.kind is Kind.DOUBLE:
+            return f"{float(value):.6f}"
         return str(value)
 
     def sql_value(self, value: Any) -> Any:
         """The value SELECT @@name returns (MariaDB returns booleans as 0/1 integers)."""
         if self.kind is Kind.BOOL:
             return 1 if value else 0
+        if self.kind is Kind.DOUBLE:  # MariaDB: a DOUBLE with 6 decimals (0.000000)
+            return Decimal(f"{float(value):.6f}")
         return value
+
+
+# MariaDB's spelling of its storage engines' names: a variable naming one shows it so,
+# whatever case it was given in (default-storage-engine=myisam reads back MyISAM).
+_ENGINE_SPELLING = {n.lower(): n for n in (
+    "MyISAM", "InnoDB", "MEMORY", "Aria", "CSV", "ARCHIVE", "BLACKHOLE", "MRG_MyISAM",
+    "SEQUENCE", "FEDERATED")}
+_ENGINE_SPELLING["heap"] = "MEMORY"
+
+
+def engine_spelling(value: str) -> str:
+    return _ENGINE_SPELLING.get(value.lower(), value)
+
+
+def _coerce_double(opt: Option, value: Any) -> tuple[float, list[Warning_]]:
+    if isinstance(value, bytes):
+        value = value.decode()
+    try:
+        number = float(value.strip()) if isinstance(value, str) else float(value)
+    except (TypeError, ValueError):
+        raise ServerError(errors.ER_WRONG_TYPE_FOR_VAR, opt.name) from None
+    lo = opt.minimum if opt.minimum is not None else number
+    hi = opt.maximum if opt.maximum is not None else number
+    clamped = min(max(number, lo), hi)
+    if clamped != number:
+        return clamped, [Warning_.of(errors.ER_TRUNCATED_WRONG_VALUE, opt.name, value)]
+    return number, []
+
+
+def _coerce_flagset(opt: Option, value: Any, current: str) -> str:
+    """'a=on,b=off' changes those flags of `current`; 'default' first resets them all."""
+    if isinstance(value, bytes):
+        value = value.decode()
+    if not isinstance(value, str):
+        raise ServerError(errors.ER_WRONG_VALUE_FOR_VAR, opt.name, value)
+    flags = dict(part.split("=", 1) for part in str(current).split(",") if "=" in part)
+    defaults = dict(part.split("=", 1) for part in str(opt.default).split(",") if "=" in part)
+    for part in (p.strip() for p in value.split(",")):
+        if not part:
+            continue
+        if part.lower() == "default":
+            flags = dict(defaults)
+            continue
+        name, eq, setting = part.partition("=")
+        name, setting = name.strip().lower(), setting.strip().lower()
+        if not eq or name not in defaults or setting not in ("on", "off", "default"):
+            raise ServerError(errors.ER_WRONG_VALUE_FOR_VAR, opt.name, part)
+        flags[name] = defaults[name] if setting == "default" else setting
+    return ",".join(f"{k}={v}" for k, v in flags.items())
 
 
 def _coerce_bool(name: str, value: Any) -> bool:
@@ -137,10 +204,12 @@ def _coerce_int(opt: Option, value: Any, maximum: int | None) -> tuple[int, list
     lo = opt.minimum
     hi = opt.maximum if maximum is None else maximum
     clamped = value
-    if lo is not None and clamped < lo:
-        clamped = lo
     if hi is not None and clamped > hi:
         clamped = hi
+    if opt.block > 1 and clamped > 0:  # MariaDB: down to the block size, then the minimum
+        clamped -= clamped % opt.block
+    if lo is not None and clamped < lo:
+        clamped = lo
     if clamped != value:
         return clamped, [Warning_.of(errors.ER_TRUNCATED_WRONG_VALUE, opt.name, value)]
     return value, []
@@ -160,17 +229,43 @@ def _coerce_enum(opt: Option, value: Any) -> str:
 
 
 def _coerce_set(opt: Option, value: Any) -> str:
+    """A SET value: names (any case) or a number (a bit mask of the choices), shown in the
+    choices' order; sql_mode's combination modes bring the modes they stand for."""
     if isinstance(value, bytes):
         value = value.decode()
+    if isinstance(value, int) and not isinstance(value, bool) and opt.choices:
+        if value < 0 or value >= 1 << len(opt.choices):
+            raise ServerError(errors.ER_WRONG_VALUE_FOR_VAR, opt.name, value)
+        return ",".join(c for i, c in enumerate(opt.choices) if value >> i & 1)
     if not isinstance(value, str):
         raise ServerError(errors.ER_WRONG_VALUE_FOR_VAR, opt.name, value)
     parts = [p.strip().upper() for p in value.split(",") if p.strip()]
-    if opt.choices:
-        allowed = {c.upper() for c in opt.choices}
-        for part in parts:
-            if part not in allowed:
-                raise ServerError(errors.ER_WRONG_VALUE_FOR_VAR, opt.name, part)
-    return ",".join(parts)
+    if not opt.choices:
+        return ",".join(parts)
+    allowed = {c.upper(): c for c in opt.choices}
+    chosen = set()
+    for part in parts:
+        if part not in allowed:
+            raise ServerError(errors.ER_WRONG_VALUE_FOR_VAR, opt.name, part)
+        chosen.add(part)
+        if opt.name == "sql_mode":
+            chosen.update(_SQL_MODE_COMBOS.get(part, ()))
+    return ",".join(allowed[c.upper()] for c in opt.choices if c.upper() in chosen)
+
+
+_ORACLE_LIKE = ("PIPES_AS_CONCAT", "ANSI_QUOTES", "IGNORE_SPACE", "NO_KEY_OPTIONS",
+                "NO_TABLE_OPTIONS", "NO_FIELD_OPTIONS")
+# MariaDB's combination sql_modes (sql/sql_class.cc fix_sql_mode) and what they stand for
+_SQL_MODE_COMBOS: dict[str, tuple[str, ...]] = {
+    "ANSI": ("REAL_AS_FLOAT", "PIPES_AS_CONCAT", "ANSI_QUOTES", "IGNORE_SPACE"),
+    "DB2": _ORACLE_LIKE, "MSSQL": _ORACLE_LIKE, "POSTGRESQL": _ORACLE_LIKE,
+    "MAXDB": _ORACLE_LIKE + ("NO_AUTO_CREATE_USER",),
+    "ORACLE": _ORACLE_LIKE + ("NO_AUTO_CREATE_USER", "SIMULTANEOUS_ASSIGNMENT"),
+    "MYSQL323": ("HIGH_NOT_PRECEDENCE",), "MYSQL40": ("HIGH_NOT_PRECEDENCE",),
+    "TRADITIONAL": ("STRICT_TRANS_TABLES", "STRICT_ALL_TABLES", "NO_ZERO_IN_DATE",
+                    "NO_ZERO_DATE", "ERROR_FOR_DIVISION_BY_ZERO", "NO_AUTO_CREATE_USER",
+                    "NO_ENGINE_SUBSTITUTION"),
+}
 
 
 # --- the registry ----------------------------------------------------------------------------
@@ -292,7 +387,7 @@ _OPTIONS: list[Option] = [
     Option("innodb_lock_wait_timeout", Kind.INT, 50, "Seconds a statement waits for a lock "
            "held by another transaction (SQLite: the database write lock) before 1205.",
            scope=B, minimum=0, maximum=100000000, unit="s"),
-    Option("max_statement_time", Kind.INT, 0, "", scope=B, minimum=0, maximum=31536000,
+    Option("max_statement_time", Kind.DOUBLE, 0.0, "", scope=B, minimum=0, maximum=31536000,
            unit="s", cli=False),
     # --- session behaviour ------------------------------------------------------------------
     Option("autocommit", Kind.BOOL, True, "", scope=B),
@@ -322,9 +417,12 @@ _OPTIONS: list[Option] = [
     Option("secure_file_priv", Kind.STR, "", "LOAD DATA INFILE (without LOCAL) reads server "
            "files only under this directory (empty: anywhere the server can read).",
            dynamic=False),
-    Option("default_storage_engine", Kind.STR, "SQLite", "Every table is stored by the "
-           "configured engine; ENGINE= clauses are accepted and ignored.", scope=B),
-    Option("default_tmp_storage_engine", Kind.STR, "", "", scope=B, cli=False),
+    Option("default_storage_engine", Kind.STR, "InnoDB", "The engine name a table gets when "
+           "CREATE TABLE has no ENGINE= (SHOW CREATE TABLE shows it); whatever the name, every "
+           "table is stored by SQLite.", scope=B, aliases=("storage_engine",),
+           check=engine_spelling),
+    Option("default_tmp_storage_engine", Kind.STR, "", "", scope=B, cli=False,
+           check=engine_spelling),
     Option("sql_auto_is_null", Kind.BOOL, False, "", scope=B, cli=False),
     Option("sql_safe_updates", Kind.BOOL, False, "", scope=B, cli=False),
     Option("sql_select_limit", Kind.INT, 18446744073709551615, "", scope=B, minimum=0,
@@ -342,7 +440,7 @@ _OPTIONS: list[Option] = [
     Option("div_precision_increment", Kind.INT, 4, "", scope=B, minimum=0, maximum=38),
     Option("max_join_size", Kind.INT, 18446744073709551615, "", scope=B, minimum=1,
            maximum=18446744073709551615, cli=False),
-    Option("long_query_time", Kind.INT, 10, "", scope=B, minimum=0, maximum=31536000),
+    Option("long_query_time", Kind.DOUBLE, 10.0, "", scope=B, minimum=0, maximum=31536000),
     Option("init_connect", Kind.STR, "", "SQL run for each non-administrator connection."),
     Option("query_cache_size", Kind.INT, 0, "", minimum=0, maximum=0, cli=False),
     Option("query_cache_type", Kind.ENUM, "OFF", "", scope=B, choices=("OFF", "ON", "DEMAND"),
@@ -422,6 +520,42 @@ _OPTIONS: list[Option] = [
            minimum=0, maximum=1000000),
 ]
 
+def _mariadb_options(declared: set[str]) -> list[Option]:
+    """MariaDB's other variables (mariadb_variables.py) as compat options."""
+    from rampmeter.config.mariadb_variables import VARIABLES
+    kinds = {"BOOLEAN": Kind.BOOL, "DOUBLE": Kind.DOUBLE, "ENUM": Kind.ENUM, "SET": Kind.SET,
+             "FLAGSET": Kind.FLAGSET, "VARCHAR": Kind.STR}
+    scopes = {"GLOBAL": G, "SESSION": B, "SESSION ONLY": S}
+    out = []
+    for name, vtype, scope, read_only, text, lo, hi, choices in VARIABLES:
+        if name in declared:
+            continue
+        kind = kinds.get(vtype, Kind.INT)
+        default: Any = text
+        if kind is Kind.BOOL:
+            default = text.upper() in ("ON", "1", "YES", "TRUE")
+        elif kind is Kind.INT:
+            default = int(text) if text.lstrip("-").isdigit() else (lo or 0)
+        elif kind is Kind.DOUBLE:
+            default = float(text or 0)
+        names = tuple(c for c in choices.split(",") if c) if kind is not Kind.BOOL else ()
+        if kind in (Kind.ENUM, Kind.SET, Kind.FLAGSET) and not names:
+            kind = Kind.STR  # MariaDB lists no values (lc_messages: any locale name)
+        out.append(Option(name, kind, default, "", scope=scopes[scope], dynamic=not read_only,
+                          minimum=lo, maximum=hi, choices=names, compat=True))
+    return out
+
+
+_OPTIONS += _mariadb_options({o.name for o in _OPTIONS} |
+                             {a for o in _OPTIONS for a in o.aliases})
+
+def _with_block_sizes(options: list[Option]) -> list[Option]:
+    from rampmeter.config.mariadb_variables import BLOCK_SIZES
+    return [replace(o, block=BLOCK_SIZES[o.name]) if o.kind is Kind.INT and
+            o.name in BLOCK_SIZES else o for o in options]
+
+
+_OPTIONS = _with_block_sizes(_OPTIONS)
 REGISTRY: dict[str, Option] = {}
 for _opt in _OPTIONS:
     REGISTRY[_opt.name] = _opt

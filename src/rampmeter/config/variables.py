@@ -70,7 +70,8 @@ class GlobalVariables:
         if default:
             stored, warnings = opt.default, []
         else:
-            stored, warnings = opt.coerce(value, maximum=self._runtime_max.get(opt.name))
+            stored, warnings = opt.coerce(value, maximum=self._runtime_max.get(opt.name),
+                                          current=self._values[opt.name])
         for validate in list(self._validators.get(opt.name, ())):
             validate(opt.name, stored)
         with self._lock:

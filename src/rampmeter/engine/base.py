@@ -78,6 +78,14 @@ class UpdateCount:
     warning_rows: list[int] | None = None
 
 
+@dataclass(slots=True)
+class CallResult(UpdateCount):
+    """CALL's answer: the result sets its procedure's statements made, sent (each with
+    SERVER_MORE_RESULTS_EXISTS) before the final OK."""
+
+    sets: list[ResultSet] = field(default_factory=list)
+
+
 Result = ResultSet | UpdateCount
 
 
@@ -151,6 +159,13 @@ class SessionContext(Protocol):
         """@@name (scope None), @@session.name or @@global.name; raises 1193 if unknown."""
         ...
 
+    @property
+    def translation(self) -> tuple[str, int, int]:
+        """The session variables that change how a statement is translated:
+        (collation_connection, div_precision_increment, sql_select_limit). Engines key cached
+        plans on it."""
+        ...
+
     def user_variable(self, name: str) -> Any:
         """@name; None when unset."""
         ...
@@ -173,6 +188,17 @@ class SessionContext(Protocol):
     def virtual_tables(self, schema: str) -> list[str]:
         """The tables the session provides in a schema only it fills (performance_schema); an
         engine shows such a schema when this is not empty. Optional: absent means none."""
+        ...
+
+    def stored_function(self, name: str) -> Callable[..., Any] | None:
+        """A stored function of the current database named `name` (called with its
+        arguments, it returns the value or raises ServerError), or None when there is none.
+        Optional: absent means SQL names no stored functions."""
+        ...
+
+    def run_trigger(self, database: str, name: str, row: dict[str, Any]) -> None:
+        """Run trigger database.name's body for one row ('new.col' / 'old.col' -> value),
+        from inside the statement writing it. Optional: absent means no trigger fires."""
         ...
 
 

@@ -58,10 +58,12 @@ _ALIASES = {"integer": "int", "int4": "int", "int1": "tinyint", "int2": "smallin
             "national char": "char", "nchar": "char", "national character": "char",
             "national varchar": "varchar", "nvarchar": "varchar",
             "national character varying": "varchar", "nchar varchar": "varchar",
+            "nchar varying": "varchar", "national char varying": "varchar",
             "long varchar": "mediumtext", "long": "mediumtext", "long varbinary": "mediumblob",
             "char byte": "binary", "bool": "tinyint", "boolean": "tinyint"}
 _NATIONAL = {"national char", "nchar", "national character", "national varchar", "nvarchar",
-             "national character varying", "nchar varchar"}
+             "national character varying", "nchar varchar", "nchar varying",
+             "national char varying"}
 MAX_DECIMAL_PRECISION = 65
 MAX_DECIMAL_SCALE = 38
 MAX_FSP = 6
@@ -440,8 +442,8 @@ def make_type(name: str, args: list[str], *, unsigned: bool = False, zerofill: b
             name = _blob_for(nums[0], _maxlen(csname), "text")
         members: tuple[str, ...] = ()
         width: int | None = None
-        if name in ("enum", "set"):
-            members = tuple(args)
+        if name in ("enum", "set"):  # MariaDB drops a member's trailing spaces
+            members = tuple(a.rstrip(" ") for a in args) if csname != "binary" else tuple(args)
         elif name in ("char", "varchar"):
             width = nums[0] if nums else (1 if name == "char" else None)
             if name == "varchar" and width is None:

@@ -31,6 +31,7 @@ import datetime as dt
 import json
 import math
 import re
+import struct
 from collections.abc import Callable
 from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation, localcontext
 from typing import Any, NamedTuple
@@ -97,8 +98,14 @@ def _store_int(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
         num, whole = parse_number(text)
         if num is None:
             return 0, Problem(errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD, "integer", text)
-        n = _round_half_up(Decimal(repr(num)) if isinstance(num, float) else num) \
-            if not (isinstance(num, float) and not math.isfinite(num)) else 0
+        if isinstance(num, float) and math.isfinite(num):
+            exact = _NUMBER.match(text)  # '1844674407370955161.5e1': exactly, not via a double
+            try:
+                num = Decimal(exact.group(1)) if exact else Decimal(repr(num))
+            except InvalidOperation:
+                num = Decimal(repr(num))
+        n = _round_half_up(num) if not (isinstance(num, float) and not math.isfinite(num)) \
+            else 0
         if not whole:
             problem = Problem(errors.WARN_DATA_TRUNCATED)
     elif isinstance(v, (dt.datetime, dt.date, dt.timedelta, dt.time)):
@@ -234,6 +241,8 @@ def _store_float(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
             return math.copysign(top, f), Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
     if t.name == "float" and abs(f) > 3.402823466e38:
         return math.copysign(3.402823466e38, f), Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
+    if t.name == "float":  # a FLOAT holds a single-precision number: 1e-50 is 0 there
+        f = struct.unpack("f", struct.pack("f", f))[0]
     if t.unsigned and f < 0:
         return 0.0, Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
     return f, problem
@@ -435,7 +444,7 @@ def _store_year(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
 
 # --- temporal ---------------------------------------------------------------------------------
 _DATETIME_RX = re.compile(
-    r"\s*(\d{1,4})[-/.:](\d{1,2})[-/.:](\d{1,2})"
+    r"\s*(\d{1,4})[-/.:]0*(\d{1,2})[-/.:]0*(\d{1,2})"
     r"(?:(?:[T ]+|\s*)(\d{1,2})(?:[:.](\d{1,2})(?:[:.](\d{1,2})(?:\.(\d*))?)?)?)?\s*$")
 _DIGITS_RX = re.compile(r"\s*(\d{6}|\d{8}|\d{12}|\d{14})(?:\.(\d*))?\s*$")
 _TIME_RX = re.compile(r"\s*(-)?\s*(?:(\d+)\s+)?(\d+)(?::(\d{1,2})(?::(\d{1,2}))?)?(?:\.(\d*))?\s*$")
@@ -709,9 +718,22 @@ def load(t: SqlType) -> Callable[[Any], Any] | None:
         return _time_loader(t)
     if n == "bit":
         return _bit_loader(t)
-    if n in ("year", "date"):
+    if n == "year":
+        return _year_loader(t)
+    if n == "date":
         return None
     return None
+
+
+def _year_loader(t: SqlType) -> Callable[[Any], Any]:
+    """YEAR shows four digits (0000 for zero), YEAR(2) two, as MariaDB sends them."""
+    two = t.width == 2
+
+    def load(v: Any) -> Any:
+        if type(v) is not int:
+            return v
+        return f"{v % 100:02d}" if two else f"{v:04d}"
+    return load
 
 
 # Loaders that give some values back as they are: a row whose value has one of these types
@@ -736,7 +758,17 @@ def load_expression(t: SqlType) -> Callable[[Any], Any] | None:
         return _load_int
     if t.name in ("datetime", "timestamp", "time"):
         return None  # expressions give their own text
+    if t.name == "decimal" and t.scale is None:
+        return _load_decimal_as_given  # ROUND(d, n): the function gave the digits
     return load(t)
+
+
+def _load_decimal_as_given(v: Any) -> Any:
+    if v is None or isinstance(v, int):
+        return v
+    if isinstance(v, float):
+        return Decimal(repr(v))
+    return Decimal(v) if isinstance(v, str) else v
 
 
 def problem_error(p: Problem, column: str, row: int, table: tuple[str, str] | None = None

@@ -5,8 +5,8 @@ Rules:
   the least possible per connection: accept, TCP_NODELAY, non-blocking, the max_connections
   check, then hands a new ClientConnection to the right handler. Handshake and login happen on
   the handler's threads.
-- A connection refused for max_connections gets ERR 1040 (SQLSTATE 08004) as its first packet,
-  as MySQL sends it, and is closed; the server logs nothing per refusal (a storm would flood the
+- A connection refused for max_connections gets ERR 1040 (without a SQLSTATE: clients say
+  HY000) as its first packet, as MariaDB sends it, and is closed; the server logs nothing per refusal (a storm would flood the
   log) but counts Connection_errors_max_connections.
 - A host blocked for handshake errors (max_connect_errors, session/hostcache.py) gets ERR 1129
   the same way, and takes no connection slot.
@@ -34,7 +34,7 @@ from rampmeter.net.connection import ClientConnection
 from rampmeter.pool.base import ConnectionHandler
 from rampmeter.protocol.connection import ServerProtocol
 from rampmeter.protocol.framing import frame
-from rampmeter.protocol.packets import err_packet
+from rampmeter.protocol.packets import err_packet_before_greeting
 from rampmeter.session.context import ServerContext
 from rampmeter.session.session import Session
 
@@ -176,8 +176,9 @@ class Server:
         handler.add_connection(conn)
 
     def _refuse(self, sock: socket.socket, err: ServerError) -> None:
-        # ERR 1040 / 1129 with sequence id 0, before any greeting: what mysqld sends.
-        packet, _seq = frame(err_packet(err.code, err.sqlstate, err.message), 0)
+        # ERR 1040 / 1129 with sequence id 0, before any greeting: what mysqld sends (no
+        # SQLSTATE there: it does not know yet that the client speaks 4.1)
+        packet, _seq = frame(err_packet_before_greeting(err.code, err.message), 0)
         try:
             sock.send(packet)
         except OSError:

@@ -38,7 +38,7 @@ class Column:
     table: str = ""
     org_table: str = ""
     schema: str = ""
-    org_name: str = ""
+    org_name: str | None = None   # None: the name; "" for an expression, as MariaDB sends it
 
     def named(self, name: str, *, table: str = "", schema: str = "", org_name: str = "",
               org_table: str | None = None) -> Column:

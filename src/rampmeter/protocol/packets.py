@@ -217,6 +217,13 @@ def err_packet(code: int, sqlstate: str, message: str) -> bytes:
     return b"\xff" + (code & 0xFFFF).to_bytes(2, "little") + b"#" + state + text
 
 
+def err_packet_before_greeting(code: int, message: str) -> bytes:
+    """ERR_Packet sent instead of the greeting (1040): no SQLSTATE marker, as MariaDB sends it
+    before it knows the client speaks 4.1; clients report such an error as HY000."""
+    text = _cut_utf8(message.encode("utf-8", "replace"), MAX_ERROR_MESSAGE)
+    return b"\xff" + (code & 0xFFFF).to_bytes(2, "little") + text
+
+
 def eof_packet(warnings: int, status: int) -> bytes:
     """EOF_Packet (4.1): 0xFE, warnings int<2>, status int<2>. Without warnings, one of a few
     status words: those packets are made once."""
@@ -244,10 +251,10 @@ def column_definition(col: Column, field_list: bool = False, codec: str = "utf-8
         out += lenenc_str(col.table)
         out += lenenc_str(col.org_table or col.table)
         out += lenenc_str(col.name)
-        out += lenenc_str(col.org_name or col.name)
+        out += lenenc_str(col.name if col.org_name is None else col.org_name)
     else:  # names in the results' character set
         for text in (col.schema, col.table, col.org_table or col.table, col.name,
-                     col.org_name or col.name):
+                     col.name if col.org_name is None else col.org_name):
             out += lenenc_bytes(encode_text(text, codec))
     out += b"\x0c"
     out += struct.pack("<HIBHB", col.charset & 0xFFFF, min(col.length, 0xFFFFFFFF),

@@ -222,6 +222,8 @@ def kill(s: Session, stmt: Statement) -> UpdateCount:
     except (TypeError, ValueError):
         raise ServerError(errors.ER_NO_SUCH_THREAD, target) from None
     s.ctx.registry.kill(target_id, query_only=query_only, killer=s)
+    if target_id == s.connection_id and not query_only:
+        raise ServerError(errors.ER_CONNECTION_KILLED)  # MariaDB: the killer hears it too
     return UpdateCount()
 
 

@@ -19,7 +19,7 @@ from rampmeter.protocol import events as ev
 from rampmeter.protocol.columns import Column
 from rampmeter.protocol.connection import ServerProtocol
 from rampmeter.protocol.constants import Capability, Command
-from rampmeter.session import login, statements
+from rampmeter.session import login, statements, timeout
 from rampmeter.session.names import check_database_name
 from rampmeter.session.security import SecurityContext, TableNeed
 from rampmeter.session.session import EngineContext
@@ -190,8 +190,10 @@ def _run(s: Session, proto: ServerProtocol, write: Write, statement: Callable[..
          *args: Any, more: bool = False, binary: bool = False) -> bool | None:
     """Run one statement and write its result or error. None when it succeeded; otherwise
     whether the connection stays open (a kill or a shutdown closes it)."""
+    timer = None
     try:
         s.executing = True  # until the last row is written: results are streamed (KILL)
+        timer = timeout.start(s)
         try:
             result = statement(s, *args)
             if s.charsets_changed:
@@ -199,10 +201,14 @@ def _run(s: Session, proto: ServerProtocol, write: Write, statement: Callable[..
             s.write_result(result, proto, write, more=more, binary=binary)
         finally:
             s.executing = False
+            if timer is not None:
+                timer.cancel()
     except ServerError as exc:
         if s.charsets_changed:
             s.sync_charsets(proto)
         exc = s.translate_interrupt(exc)
+        if timer is not None:
+            exc = timer.error(exc)
         s.write_error(exc, proto, write)
         s._end_command()
         return exc.code not in (errors.ER_CONNECTION_KILLED, errors.ER_SERVER_SHUTDOWN)

@@ -49,6 +49,8 @@ class ServerContext:
     rate_log: RateLimitedLog = field(default_factory=RateLimitedLog)  # lines clients cause
 
     def __post_init__(self) -> None:
+        from rampmeter.session.sysvars import pair_startup
+        pair_startup(self.variables)
         gv = self.variables
         self.hosts = HostCache(lambda: int(gv["max_connect_errors"]),
                                lambda: int(gv["host_cache_size"]))

@@ -166,6 +166,8 @@ class _SystemContext:
     user = "system@localhost"
     current_user = "system@localhost"
     row_count = -1
+    # (collation_connection, div_precision_increment, sql_select_limit): the defaults
+    translation = ("utf8mb4_general_ci", 4, 2**64 - 1)
 
     def __init__(self, variables: Any) -> None:
         self._variables = variables

@@ -141,6 +141,8 @@ def create_role(s: Session, stmt: Statement) -> UpdateCount:
     or_replace = r.accept("OR", "REPLACE")
     r.expect("ROLE")
     if_not_exists = r.accept("IF", "NOT", "EXISTS")
+    if or_replace and if_not_exists:
+        raise ServerError(errors.ER_WRONG_USAGE, "OR REPLACE", "IF NOT EXISTS")
     names = _role_names(r)
     admin: tuple[str, str] | None = None
     sec = s.security

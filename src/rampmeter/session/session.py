@@ -34,6 +34,7 @@ from typing import Any
 from rampmeter import errors
 from rampmeter.config.options import REGISTRY, Scope
 from rampmeter.engine.base import (
+    CallResult,
     EngineSession,
     PreparedStatement,
     Result,
@@ -125,6 +126,11 @@ class EngineContext:
     def system_variable(self, name: str, scope: str | None = None) -> Any:
         return self._s.system_variable(name, scope)
 
+    @property
+    def translation(self) -> tuple[str, int, int]:
+        v = self._s.vars
+        return v["collation_connection"], v["div_precision_increment"], v["sql_select_limit"]
+
     def user_variable(self, name: str) -> Any:
         return self._s.user_variable(name)
 
@@ -136,6 +142,14 @@ class EngineContext:
 
     def virtual_tables(self, schema: str) -> list[str]:
         return self._s.virtual_tables(schema)
+
+    def stored_function(self, name: str) -> Callable[..., Any] | None:
+        from rampmeter.session.sp import calls
+        return calls.function_for(self._s, name)
+
+    def run_trigger(self, database: str, name: str, row: dict[str, Any]) -> None:
+        from rampmeter.session.sp import triggers
+        triggers.run(self._s, database, name, row)
 
     @property
     def row_count(self) -> int:
@@ -476,6 +490,9 @@ class Session:
 
     def write_result(self, result: Result, proto: ServerProtocol, write: Write, *,
                      more: bool = False, binary: bool = False) -> None:
+        if isinstance(result, CallResult):  # a procedure's result sets, then CALL's OK
+            for rs in result.sets:
+                self.write_result(rs, proto, write, more=True, binary=binary)
         if isinstance(result, ResultSet):
             rows = result.rows
             if type(rows) is list and len(rows) <= _ROWS_PER_WRITE:  # small: one buffer
@@ -516,6 +533,8 @@ class Session:
                            info=result.info))
 
     def write_error(self, exc: ServerError, proto: ServerProtocol, write: Write) -> None:
+        for rs in getattr(exc, "result_sets", ()):  # a procedure's results before its error
+            self.write_result(rs, proto, write, more=True)
         self._add_conditions((Warning_("Error", exc.code, exc.message),))
         self.last_error = exc.message
         write(proto.error_from(exc))
@@ -540,6 +559,11 @@ class Session:
                 self.ctx.log.exception("closing the engine session of connection %d",
                                        self.connection_id)
         if self.logged_in:
+            if self.killed == KillState.CONNECTION and not self.vanished:
+                # MariaDB counts a killed thread as an aborted client (once: a client that
+                # vanished was counted when the pool saw it go)
+                self.vanished = True
+                self.ctx.registry.aborted(connect=False)
             self.ctx.registry.unregister(self)
             self.logged_in = False
         key, self.connection_key = self.connection_key, None

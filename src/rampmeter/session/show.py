@@ -21,6 +21,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from rampmeter.engine.base import Result, ResultSet
+from rampmeter.errors import ServerError
 from rampmeter.protocol.columns import Column, int_column, text_column
 from rampmeter.session import infoschema, showgrants, tpstatus
 from rampmeter.session.accounts import wildcard_regex
@@ -112,7 +113,10 @@ def dispatch(s: Session, stmt: Statement) -> Result | None:
         return showgrants.grants_statement(s, stmt)
     if words[:2] == ["CREATE", "USER"]:
         return showgrants.show_create_user(s, Reader(stmt, i + 2))
-    if what in ("MASTER", "SLAVE", "REPLICA", "ALL", "BINARY"):
+    if what == "BINARY" or what == "MASTER" and words[1:2] == ["LOGS"]:
+        _replication_privilege(s, what)
+        raise ServerError(1381, message="You are not using binary logging", sqlstate="HY000")
+    if what in ("MASTER", "SLAVE", "REPLICA", "ALL"):
         _replication_privilege(s, what)
         return ResultSet([text_column("File"), int_column("Position")], [])
     if what in ("PLUGINS",):

@@ -32,7 +32,9 @@ from rampmeter.session import (
     loaddata,
     required,
     roles,
+    setfor,
     show,
+    sp,
     sqlprepare,
     usersql,
 )
@@ -101,6 +103,9 @@ _COM = {
     ("RENAME", "USER"): "Com_rename_user",
     ("PREPARE", None): "Com_prepare_sql", ("EXECUTE", None): "Com_execute_sql",
     ("DEALLOCATE", None): "Com_dealloc_sql", ("DROP", "PREPARE"): "Com_dealloc_sql",
+    ("CALL", None): "Com_call_procedure", ("CREATE", "PROCEDURE"): "Com_create_procedure",
+    ("CREATE", "FUNCTION"): "Com_create_function", ("DROP", "PROCEDURE"):
+    "Com_drop_procedure", ("DROP", "FUNCTION"): "Com_drop_function",
 }
 _SCOPE_WORDS = {"GLOBAL", "SESSION", "LOCAL", "FULL"}
 
@@ -141,10 +146,16 @@ def _session_route(words: Sequence[str]) -> Route | None:
 
 def execute(s: Session, stmt: Statement) -> Result:
     words = stmt.words
+    if setfor.is_set_for(words):
+        return setfor.run(s, stmt, execute)
     name = com_name(words)
     if name:
         s.counters[name] += 1
     _count_hourly(s, stmt)
+    if stmt.tokens is not None and sp.wants(stmt):
+        answered = sp.route(s, stmt)
+        if answered is not None:
+            return answered
     route = _session_route(words)
     if route is not None:
         result = route(s, stmt)

@@ -34,7 +34,8 @@ COM_NAMES = (
     "Com_unlock_tables", "Com_update",
 )
 
-_SESSION_OWNED = {"Questions", "Queries", "Bytes_received", "Bytes_sent", *COM_NAMES}
+_SESSION_OWNED = {"Questions", "Queries", "Bytes_received", "Bytes_sent",
+                  "Max_statement_time_exceeded", *COM_NAMES}
 
 
 def status_rows(s: Session, *, scope_global: bool) -> list[tuple[str, Any]]:
@@ -55,6 +56,7 @@ def status_rows(s: Session, *, scope_global: bool) -> list[tuple[str, Any]]:
         "Connection_errors_host_blocked": ctx.hosts.blocked_connects,
         "Connection_errors_max_connections": reg.refused_max_connections,
         "Connections": reg.connections,
+        "Max_statement_time_exceeded": counters["Max_statement_time_exceeded"],
         "Max_used_connections": reg.max_used,
         "Max_used_connections_time": time.strftime("%Y-%m-%d %H:%M:%S",
                                                    time.localtime(reg.max_used_time))

@@ -18,6 +18,8 @@ Rules (MariaDB 10.11 behaviour):
 
 from __future__ import annotations
 
+import time
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from rampmeter import errors
@@ -65,6 +67,8 @@ def _special(s: Session, key: str) -> Any:
         return s.engine.last_insert_id if s.engine is not None else 0
     if key == "pseudo_thread_id":
         return s.connection_id
+    if key == "timestamp":  # SET timestamp fixes NOW() & co.; unset, it is the clock
+        return Decimal(f"{s.vars['timestamp'] or time.time():.6f}")
     return _MISSING
 
 
@@ -80,7 +84,19 @@ def assign(s: Session, scope: str | None, name: str, value: Any, *,
             s.security.check_global(*set_global_privileges(opt.name))
         if opt.name in _CHARSET_VARS and not default:
             value = _charset(value)
-        return s.ctx.variables.set(opt.name, value, default=default)
+        if opt.name in PAIRED and not default:
+            value = paired(opt.name, value)[opt.name]
+        warnings = s.ctx.variables.set(opt.name, value, default=default)
+        gv = s.ctx.variables
+        if opt.name in ("max_allowed_packet", "net_buffer_length") and \
+                gv["max_allowed_packet"] < gv["net_buffer_length"]:
+            warnings = [*warnings, Warning_("Warning", 1708, "The value of "
+                        "'max_allowed_packet' should be no less than the value of "
+                        "'net_buffer_length'")]
+        if opt.name in PAIRED:
+            for key, v in paired(opt.name, s.ctx.variables[opt.name]).items():
+                s.ctx.variables.set_internal(key, v)
+        return warnings
     if not opt.scope & Scope.SESSION:
         if not opt.dynamic:
             raise ServerError(errors.ER_INCORRECT_GLOBAL_LOCAL_VAR, opt.name, "read only")
@@ -95,11 +111,53 @@ def assign(s: Session, scope: str | None, name: str, value: Any, *,
         stored, warnings = _charset(value, client=opt.name == "character_set_client"), []
         s.charsets_changed = True
     else:
-        stored, warnings = opt.coerce(value)
+        stored, warnings = opt.coerce(value, current=s.vars[opt.name])
     s.vars[opt.name] = stored
+    if opt.name in PAIRED:
+        s.vars.update(paired(opt.name, stored))
     if opt.name == "autocommit" and s.engine is not None:
         s.engine.set_autocommit(bool(stored))
     return warnings
+
+
+# A character set variable and its collation move together (MariaDB): setting one sets the
+# other to match (the set's default collation, or the collation's set).
+_PAIRS = (("character_set_connection", "collation_connection"),
+          ("character_set_server", "collation_server"),
+          ("character_set_database", "collation_database"))
+PAIRED = {name for pair in _PAIRS for name in pair}
+
+
+def paired(name: str, value: Any) -> dict[str, str]:
+    """{name: canonical value, its partner: the matching value}; 1273 / 1115 if unknown."""
+    text = value.decode() if isinstance(value, bytes) else str(value)
+    for cs_var, coll_var in _PAIRS:
+        if name == cs_var:
+            cs = charsets.charset(text)
+            if cs is None:
+                raise ServerError(errors.ER_UNKNOWN_CHARACTER_SET, text)
+            return {cs_var: cs.name, coll_var: cs.default_collation}
+        if name == coll_var:
+            coll = charsets.collation(text)
+            if coll is None:
+                raise ServerError(errors.ER_UNKNOWN_COLLATION, text)
+            return {coll_var: coll.name, cs_var: coll.charset}
+    return {name: text}
+
+
+def pair_startup(gv: Any) -> None:
+    """After the command line: a character set given without its collation brings its
+    default collation, and a collation given alone its character set (MariaDB)."""
+    from rampmeter.config.options import REGISTRY
+    for cs_var, coll_var in _PAIRS:
+        cs = charsets.charset(str(gv[cs_var]))
+        coll = charsets.collation(str(gv[coll_var]))
+        if cs is None or coll is not None and charsets.charset(coll.charset) is cs:
+            continue
+        if coll is None or gv[coll_var] == REGISTRY[coll_var].default:
+            gv.set_internal(coll_var, cs.default_collation)
+        else:
+            gv.set_internal(cs_var, coll.charset)
 
 
 def _charset(value: Any, *, client: bool = False, variable: str = "character_set_client"

@@ -236,6 +236,8 @@ def create_user(s: Session, stmt: Statement) -> UpdateCount:
     or_replace = r.accept("OR", "REPLACE")
     r.expect("USER")
     if_not_exists = r.accept("IF", "NOT", "EXISTS")
+    if or_replace and if_not_exists:
+        raise ServerError(errors.ER_WRONG_USAGE, "OR REPLACE", "IF NOT EXISTS")
     specs, opts = _accounts_then_options(s, r, with_auth=True)
     require_user_admin(s, P.INSERT)
     default_plugin = s.ctx.variables["default_authentication_plugin"]

@@ -12,8 +12,9 @@ Rules:
 - `binary` has no text: statement text in it is read as UTF-8 (surrogateescape keeps any byte),
   because converting binary to utf8mb4 copies the bytes in MariaDB; its string literals are
   binary strings (statement.py).
-- A character set with no Python codec (armscii8, dec8, geostd8, hp8, keybcs2, swe7) can be
-  named and shown but not used as a client character set (ER_UNKNOWN_CHARACTER_SET on SET NAMES).
+- The six 8-bit character sets Python has no codec for (armscii8, dec8, geostd8, hp8,
+  keybcs2, swe7) get one from MariaDB's own tables (charset_tables.py, generated from its
+  charsets/*.xml); a byte with no character there decodes as an invalid byte.
 - ucs2, utf16, utf16le and utf32 cannot be client character sets (MariaDB answers SET NAMES
   ucs2 with 1231): their encodings are not ASCII-compatible, so SQL text cannot be lexed in them.
 - The collation table (name, id, default flag, sortlen) is MariaDB 10.11's
@@ -28,7 +29,7 @@ from functools import cache
 
 # name -> (Python codec or "", maxlen, description); "" means no codec here.
 _CHARSETS: dict[str, tuple[str, int, str]] = {
-    "armscii8": ("", 1, "ARMSCII-8 Armenian"),
+    "armscii8": ("rampmeter-armscii8", 1, "ARMSCII-8 Armenian"),
     "ascii": ("ascii", 1, "US ASCII"),
     "big5": ("big5", 2, "Big5 Traditional Chinese"),
     "binary": ("utf-8", 1, "Binary pseudo charset"),
@@ -40,16 +41,16 @@ _CHARSETS: dict[str, tuple[str, int, str]] = {
     "cp852": ("cp852", 1, "DOS Central European"),
     "cp866": ("cp866", 1, "DOS Russian"),
     "cp932": ("cp932", 2, "SJIS for Windows Japanese"),
-    "dec8": ("", 1, "DEC West European"),
+    "dec8": ("rampmeter-dec8", 1, "DEC West European"),
     "eucjpms": ("euc_jp", 3, "UJIS for Windows Japanese"),
     "euckr": ("euc_kr", 2, "EUC-KR Korean"),
     "gb2312": ("gb2312", 2, "GB2312 Simplified Chinese"),
     "gbk": ("gbk", 2, "GBK Simplified Chinese"),
-    "geostd8": ("", 1, "GEOSTD8 Georgian"),
+    "geostd8": ("rampmeter-geostd8", 1, "GEOSTD8 Georgian"),
     "greek": ("iso8859_7", 1, "ISO 8859-7 Greek"),
     "hebrew": ("iso8859_8", 1, "ISO 8859-8 Hebrew"),
-    "hp8": ("", 1, "HP West European"),
-    "keybcs2": ("", 1, "DOS Kamenicky Czech-Slovak"),
+    "hp8": ("rampmeter-hp8", 1, "HP West European"),
+    "keybcs2": ("rampmeter-keybcs2", 1, "DOS Kamenicky Czech-Slovak"),
     "koi8r": ("koi8_r", 1, "KOI8-R Relcom Russian"),
     "koi8u": ("koi8_u", 1, "KOI8-U Ukrainian"),
     "latin1": ("rampmeter-latin1", 1, "cp1252 West European"),
@@ -59,7 +60,7 @@ _CHARSETS: dict[str, tuple[str, int, str]] = {
     "macce": ("mac_latin2", 1, "Mac Central European"),
     "macroman": ("mac_roman", 1, "Mac West European"),
     "sjis": ("shift_jis", 2, "Shift-JIS Japanese"),
-    "swe7": ("", 1, "7bit Swedish"),
+    "swe7": ("rampmeter-swe7", 1, "7bit Swedish"),
     "tis620": ("tis_620", 1, "TIS620 Thai"),
     "ucs2": ("utf-16-be", 2, "UCS-2 Unicode"),
     "ujis": ("euc_jp", 3, "EUC-JP Japanese"),
@@ -192,11 +193,29 @@ class _Latin1Codec(codecs.Codec):
         return codecs.charmap_decode(data, errors, _LATIN1_DECODE)
 
 
+class _TableCodec(codecs.Codec):
+    def __init__(self, decode: str) -> None:
+        self.table = decode
+        self.reverse = codecs.charmap_build(decode)
+
+    def encode(self, text: str, errors: str = "strict") -> tuple[bytes, int]:
+        return codecs.charmap_encode(text, errors, self.reverse)
+
+    def decode(self, data: bytes, errors: str = "strict") -> tuple[str, int]:
+        return codecs.charmap_decode(data, errors, self.table)
+
+
 def _search(name: str) -> codecs.CodecInfo | None:
-    if name != "rampmeter_latin1":
-        return None
-    c = _Latin1Codec()
-    return codecs.CodecInfo(c.encode, c.decode, name="rampmeter-latin1")
+    if name == "rampmeter_latin1":
+        c: codecs.Codec = _Latin1Codec()
+        return codecs.CodecInfo(c.encode, c.decode, name="rampmeter-latin1")
+    if name.startswith("rampmeter_"):
+        from rampmeter.sql.charset_tables import TABLES
+        points = TABLES.get(name[len("rampmeter_"):])
+        if points is not None:
+            c = _TableCodec("".join(map(chr, points)))
+            return codecs.CodecInfo(c.encode, c.decode, name=name.replace("_", "-"))
+    return None
 
 
 codecs.register(_search)

@@ -51,19 +51,25 @@ _MYSQL_ONLY_FROM = 50700  # 5-digit versions from here on are skipped (see the m
 
 @dataclass(frozen=True, slots=True)
 class Dialect:
-    """The sql_mode flags that change lexing."""
+    """The sql_mode flags that change lexing (and, for PIPES_AS_CONCAT and
+    HIGH_NOT_PRECEDENCE, parsing)."""
 
     backslash_escapes: bool = True   # off with NO_BACKSLASH_ESCAPES
     ansi_quotes: bool = False        # "x" is an identifier with ANSI_QUOTES
     version_id: int = VERSION_ID
+    pipes_as_concat: bool = False    # || is CONCAT, not OR
+    high_not: bool = False           # HIGH_NOT_PRECEDENCE: NOT binds as tightly as !
 
     @staticmethod
     def of(sql_mode: str) -> Dialect:
-        if "ANSI_QUOTES" not in sql_mode and "NO_BACKSLASH_ESCAPES" not in sql_mode:
+        if "ANSI_QUOTES" not in sql_mode and "NO_BACKSLASH_ESCAPES" not in sql_mode and \
+                "PIPES_AS_CONCAT" not in sql_mode and "HIGH_NOT_PRECEDENCE" not in sql_mode:
             return DEFAULT
         modes = set(sql_mode.upper().split(","))
-        return Dialect("NO_BACKSLASH_ESCAPES" not in modes, "ANSI_QUOTES" in modes
-                       or "ANSI" in modes)
+        return Dialect("NO_BACKSLASH_ESCAPES" not in modes,
+                       "ANSI_QUOTES" in modes or "ANSI" in modes,
+                       pipes_as_concat="PIPES_AS_CONCAT" in modes,
+                       high_not="HIGH_NOT_PRECEDENCE" in modes)
 
 
 DEFAULT = Dialect()
@@ -124,8 +130,10 @@ def included(opener: str, dialect: Dialect = DEFAULT) -> bool:
     """Whether the content of the executable comment opened by `opener` ('/*!', '/*!40101',
     '/*M!100500') is SQL (see the module rules)."""
     digits = opener.lstrip("/*M!")
+    if opener.startswith("/*M"):  # MariaDB's own: run unless a later version asks for it
+        return not digits or int(digits) <= dialect.version_id
     if not digits:
-        return not opener.startswith("/*M")  # /*M! without a version: MariaDB skips it
+        return True
     version = int(digits)
     if len(digits) == 5:
         return version < _MYSQL_ONLY_FROM

@@ -97,8 +97,9 @@ _OPERAND_BEFORE = frozenset({
     "MEMBER", "OF", "DO", "UNION", "TABLE", "PASSWORD", "IDENTIFIED", "CHARSET", "CHARACTER",
     "COMMENT", "FORMAT", "DISTINCTROW", "HIGH_PRIORITY", "SQL_NO_CACHE", "SQL_CACHE",
     "SQL_CALC_FOUND_ROWS", "STRAIGHT_JOIN", "SQL_SMALL_RESULT", "SQL_BIG_RESULT",
-    "SQL_BUFFER_RESULT", "RETURNING", "WITH", "AS"})
+    "SQL_BUFFER_RESULT", "RETURNING", "WITH"})
 _TYPED_LITERAL = frozenset({"DATE", "TIME", "TIMESTAMP"})
+_PLUS_NUMBER = re.compile(r"\+\s*(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,15 +177,21 @@ class Statement:
         them for SHOW WARNINGS unless it raises conditions of its own)."""
         uses = self._uses_tables
         if uses is None:
-            kind = self.kind
-            if kind in _TABLELESS:
-                uses = False
-            elif kind in ("SELECT", "SET", "DO", "VALUES", "("):
-                uses = any(m.group(1) is None for m in _FROM.finditer(self.shape))
-            else:
-                uses = True
-            self._uses_tables = uses
+            uses = self._uses_tables = self._names_tables()
         return uses
+
+    def _names_tables(self) -> bool:
+        kind = self.kind
+        if kind in _TABLELESS:
+            return False
+        if kind in ("SELECT", "SET", "DO", "VALUES", "("):
+            return any(m.group(1) is None for m in _FROM.finditer(self.shape))
+        if kind in _COMPOUND_FIRST:
+            return False
+        if kind in ("CREATE", "DROP", "ALTER", "CALL"):  # routines are not tables
+            return kind != "CALL" and not _PROGRAM_OBJECTS.intersection(self.words[1:4]) \
+                and "DEFINER" not in self.words[1:4]
+        return True
 
     def syntax_error(self, shape_pos: int | None = None) -> Exception:
         """1064 quoting the client's text, from the place `shape_pos` of the shape maps to."""
@@ -212,7 +219,8 @@ def scan_all(text: str, dialect: Dialect = DEFAULT,
 class _Item:
     """The select list being named (see `items`)."""
 
-    __slots__ = ("depth", "start", "names", "markers", "tokens", "literal", "active")
+    __slots__ = ("depth", "start", "names", "markers", "tokens", "literal", "active", "last",
+                 "prev")
 
     def __init__(self, depth: int, start: int) -> None:
         self.depth = depth
@@ -222,8 +230,13 @@ class _Item:
         self.tokens = 0          # significant tokens in the current item
         self.literal: Any = None  # the value when the item so far is one string literal
         self.active = True
+        self.last = start        # where the item's last significant token ends
+        self.prev = start        # ... and the one before it (the token closing the item)
 
     def close(self, text: str, end: int) -> None:
+        last = self.last if self.last <= end else self.prev
+        if self.start < last < end:
+            end = last  # a comment after the item is not part of its name
         if self.literal is not None and self.tokens == 1:
             # MariaDB names a lone string literal by its value: '' when the value is not valid
             # UTF-8, and a NUL shown as \x00
@@ -241,6 +254,8 @@ class _Item:
             name = shown_bytes("".join(pieces).strip(" \t\n\r\f\v"))
             if name == "\\N":
                 name = "NULL"
+            elif name[:1] == "+" and _PLUS_NUMBER.match(name):
+                name = name[1:].lstrip()  # MariaDB drops a unary plus: the number names it
         self.names.append(name)
         self.markers = []
         self.tokens = 0
@@ -359,6 +374,7 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                     toks.append(Token("word", tok, start, end))
                 if item is not None and item.active:
                     item.tokens += 1
+                    item.prev, item.last = item.last, end
                 if parametrize:
                     action = word_action(upper)
                     if intro is not None:
@@ -419,6 +435,8 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                 close = text.find("*/", end)
                 if close < 0:
                     raise syntax_error(text, start)
+                if item is not None and item.active:  # a skipped version comment: not named
+                    item.markers.append((start, close + 2))
                 restart = close + 2
                 break
             if kind == "xclose" and in_exec:
@@ -432,6 +450,10 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                 if tok == "\x00" and not strip_end(text[start:]):
                     break
                 raise syntax_error(text, start)
+            if tok == ";" and depth == 0 and toks is not None and open_blocks(words, toks):
+                toks.append(Token("op", tok, start, end))  # inside BEGIN ... END: the body's
+                prev, prev_kind = tok, kind
+                continue
             if tok == ";" and depth == 0:
                 if not multi:
                     # Only an empty statement may follow (a trailing ';').
@@ -459,6 +481,7 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                                   tok, start, end))
             if item is not None and item.active:
                 item.tokens += 1
+                item.prev, item.last = item.last, end
 
             if kind == "str" or kind == "dq" and dq == "str":
                 value: Any = string_value(tok, backslash)
@@ -578,7 +601,7 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
             elif tok == "," and item is not None and item.active and depth == item.depth:
                 item.tokens -= 1
                 item.close(text, start)
-                item.start = end
+                item.start = item.last = item.prev = end
             pending_type_paren = False
             if tok == "-" and parametrize and not _is_alias(prev, prev_kind) and \
                     prev_kind != "str":
@@ -636,6 +659,9 @@ def _number_slot(tok: str, slots: list[Any]) -> str:
         slots.append(d)
         return slot_name("n", index, len(tok) - tok.index(".") - 1)
     value = int(tok)
+    if value < -_MAX_INT - 1:  # below BIGINT: MariaDB reads it as a DECIMAL literal
+        slots.append(Decimal(value))
+        return slot_name("n", index, 0)
     slots.append(value if value <= _MAX_UINT else Decimal(value))
     if value <= _MAX_INT:
         return slot_name("i", index)
@@ -698,3 +724,54 @@ def _text_position(stmt: Statement, shape_pos: int) -> int:
     if j < len(text_toks):
         return text_toks[j].start()
     return len(strip_end(text))
+
+
+# --- compound statements: a ';' inside BEGIN ... END does not end the statement -----------------
+_PROGRAM_OBJECTS = frozenset({"PROCEDURE", "FUNCTION", "TRIGGER", "EVENT", "PACKAGE"})
+_COMPOUND_FIRST = frozenset({"IF", "CASE", "WHILE", "REPEAT", "LOOP", "FOR"})
+
+
+def is_program(words: tuple[str, ...] | list[str], toks: list[Token] | tuple[Token, ...]) -> bool:
+    """Does the statement hold a stored program body: CREATE ... PROCEDURE / FUNCTION /
+    TRIGGER / EVENT, BEGIN NOT ATOMIC, `label:`, or a compound statement (IF, CASE, WHILE...)
+    at top level, as MariaDB allows outside programs?"""
+    if not toks:
+        return False
+    first = toks[0].text.upper() if toks[0].kind == "word" else ""
+    if first == "CREATE":
+        return any(t.kind == "word" and t.text.upper() in _PROGRAM_OBJECTS for t in toks[1:12])
+    if first == "BEGIN":
+        return len(toks) > 1 and toks[1].kind == "word" and toks[1].text.upper() == "NOT"
+    if len(toks) > 1 and toks[1].text == ":" and toks[0].kind in ("word", "qident"):
+        return True
+    return first in _COMPOUND_FIRST
+
+
+def open_blocks(words: list[str], toks: list[Token]) -> bool:
+    """Is a BEGIN / CASE / IF / loop of a program statement still open? BEGIN and CASE always
+    open a block; IF, WHILE, REPEAT, LOOP and FOR only where a statement starts (IF( and
+    REPEAT( are functions); END [IF | CASE | WHILE ...] closes one."""
+    if not words or not is_program(words, toks):
+        return False
+    depth = 0
+    for k, t in enumerate(toks):
+        if t.kind != "word":
+            continue
+        w = t.text.upper()
+        if w == "END":
+            depth -= 1
+        elif w in ("BEGIN", "CASE"):
+            if k and toks[k - 1].kind == "word" and toks[k - 1].text.upper() == "END":
+                continue
+            depth += 1
+        elif w in _COMPOUND_FIRST and w != "CASE":
+            prev = toks[k - 1] if k else None
+            if prev is not None and prev.kind == "word" and prev.text.upper() == "END":
+                continue
+            if prev is None or prev.text == ";" or prev.text == ":" or (
+                    prev.kind == "word" and prev.text.upper() in _STATEMENT_START):
+                depth += 1
+    return depth > 0
+
+
+_STATEMENT_START = frozenset({"BEGIN", "THEN", "ELSE", "DO", "LOOP", "REPEAT", "ATOMIC"})

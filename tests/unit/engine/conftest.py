@@ -32,6 +32,10 @@ class FakeContext:
             "max_connections": 151,
             "sql_mode": "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,"
                         "NO_ENGINE_SUBSTITUTION",  # MariaDB 10.11's default
+            "character_set_server": "utf8mb4", "collation_server": "utf8mb4_general_ci",
+            "default_storage_engine": "InnoDB", "timestamp": 0.0,
+            "collation_connection": "utf8mb4_general_ci", "div_precision_increment": 4,
+            "default_week_format": 0, "sql_select_limit": 2**64 - 1,
         }
         self.client_found_rows = False
         self.row_count = -1
@@ -47,6 +51,11 @@ class FakeContext:
         if key not in self.variables:
             raise ServerError(errors.ER_UNKNOWN_SYSTEM_VARIABLE, name)
         return self.variables[key]
+
+    @property
+    def translation(self) -> tuple[str, int, int]:
+        v = self.variables
+        return v["collation_connection"], v["div_precision_increment"], v["sql_select_limit"]
 
     def user_variable(self, name: str) -> Any:
         return self.user_variables.get(name.lower())

@@ -93,7 +93,7 @@ def test_defaults_fill_left_out_columns(session: SqliteSession) -> None:
     assert row[0] == 7  # AUTO_INCREMENT=7
     assert row[1:4] == (5, pytest.approx(2.5), "x'y")
     assert row[4] == 1  # CURRENT_TIMESTAMP(3)
-    assert row[5:] == (b"\x05", "2020-01-01", "10:00:00", 2020, 2)
+    assert row[5:] == (b"\x05", "2020-01-01", "10:00:00", "2020", 2)  # YEAR is sent as 4 digits
 
 
 def test_auto_increment_and_zerofill_in_ddl(session: SqliteSession) -> None:

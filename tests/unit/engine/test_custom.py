@@ -25,6 +25,9 @@ class Context:
     user = "root@localhost"
     current_user = "root@%"
     row_count = 0
+    # (collation_connection, div_precision_increment, sql_select_limit): engine.base's
+    # EngineContext.translation, read where the server answers SQL itself
+    translation = ("utf8mb4_general_ci", 4, 2**64 - 1)
 
     def __init__(self) -> None:
         self.vars = {"version": "10.11.99-MariaDB-rampmeter", "autocommit": True,

@@ -15,6 +15,7 @@ from rampmeter.engine.sqlite.catalog import ColumnDef, TableDef
 from rampmeter.engine.sqlite.translate import Plan, translate
 from rampmeter.engine.types import parse_type
 from rampmeter.errors import ServerError
+from rampmeter.sql.lexer import DEFAULT
 from rampmeter.sql.statement import scan
 
 from .conftest import rows, scalar
@@ -216,7 +217,8 @@ def test_scanned_shape_is_the_plan_key(session: SqliteSession,
     session.execute("CREATE TABLE t (id int)")
     session.execute("SELECT id FROM t WHERE id = 42")
     shape = scan("SELECT id FROM t WHERE id = 42").shape
-    assert (shape, "db", engine.schema_version, False) in engine.plans  # False: zone is UTC
+    assert (shape, "db", engine.schema_version, False,  # False: zone is UTC
+            ("utf8mb4_general_ci", 4, 2**64 - 1), DEFAULT) in engine.plans
 
 
 @pytest.mark.parametrize(("sql", "expected"), [

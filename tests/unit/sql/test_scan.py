@@ -295,8 +295,7 @@ def test_any_bytes_scan_or_fail_with_1064(raw: bytes) -> None:
         scan_all(text)
     except ServerError as e:
         code = e.code
-    # an identifier with invalid bytes or a character beyond the BMP is 1300, as MariaDB says
-    # (test_invalid_bytes_in_a_quoted_identifier_are_1300); hypothesis finds one now and then
+    # invalid bytes in a quoted identifier are 1300, as in MariaDB (docs/sql.md)
     assert code in (None, errors.ER_PARSE_ERROR, errors.ER_INVALID_CHARACTER_STRING)
 
 
@@ -305,3 +304,24 @@ def test_invalid_bytes_in_a_quoted_identifier_are_1300() -> None:
         scan(b"SELECT `\xffa`".decode("utf-8", "surrogateescape"))
     assert (info.value.code, info.value.message) == (
         errors.ER_INVALID_CHARACTER_STRING, "Invalid utf8mb4 character string: '\\xFFa'")
+
+
+# --- compound statements (issue 13: stored programs) -------------------------------------------
+@pytest.mark.parametrize(("text", "expected"), [
+    ("CREATE PROCEDURE p() BEGIN SELECT 1; IF a THEN SELECT 2; END IF; END; SELECT 3",
+     ["CREATE PROCEDURE p() BEGIN SELECT 1; IF a THEN SELECT 2; END IF; END", "SELECT 3"]),
+    ("BEGIN; SELECT 1", ["BEGIN", "SELECT 1"]),
+    ("BEGIN NOT ATOMIC SELECT CASE WHEN 1 THEN 2 END; END; DO 1",
+     ["BEGIN NOT ATOMIC SELECT CASE WHEN 1 THEN 2 END; END", "DO 1"]),
+    ("IF 1 THEN SELECT 1; ELSE SELECT 2; END IF; SELECT IF(1, 2, 3)",
+     ["IF 1 THEN SELECT 1; ELSE SELECT 2; END IF", "SELECT IF(1, 2, 3)"]),
+    ("l: LOOP LEAVE l; END LOOP l; SELECT 1", ["l: LOOP LEAVE l; END LOOP l", "SELECT 1"]),
+    ("FOR i IN 1..2 DO SELECT REPEAT('a', i); END FOR; SELECT 1",
+     ["FOR i IN 1..2 DO SELECT REPEAT('a', i); END FOR", "SELECT 1"]),
+    ("CREATE TABLE t (a INT); DROP TABLE IF EXISTS t", ["CREATE TABLE t (a INT)",
+                                                        "DROP TABLE IF EXISTS t"]),
+])
+def test_a_program_body_is_one_statement(text, expected):
+    assert [s.text for s in scan_all(text)] == expected
+    first = scan(expected[0])
+    assert first.text == expected[0]

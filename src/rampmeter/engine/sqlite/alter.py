@@ -81,6 +81,7 @@ class _Alter:
     fills: dict[str, Any] = field(default_factory=dict)
     dropped_columns: list[str] = field(default_factory=list)
     children_cache: list[tuple[TableDef, ForeignKey]] | None = None
+    charset_option: bool = False  # [DEFAULT] CHARACTER SET given: CONVERT TO leaves the default
 
     @property
     def name(self) -> str:
@@ -437,14 +438,20 @@ def _rename(a: _Alter, r: Reader) -> None:
             raise ServerError(errors.ER_NOT_SUPPORTED_YET, "RENAME TABLE across databases")
 
 
+# The engines whose indexes MariaDB can switch off (ALTER TABLE ... DISABLE KEYS); here the
+# statement changes nothing either way: SQLite keeps every index current.
+_DISABLE_KEYS_ENGINES = ("MyISAM", "Aria", "MEMORY")
+
+
 def _option(a: _Alter, r: Reader) -> None:
     t = a.new
     if r.accept("FORCE"):
         return
     if r.accept_any("DISABLE", "ENABLE"):
         r.expect("KEYS")
-        a.notes.append(Warning_("Note", 1031, f"Storage engine {t.engine} of the table "
-                                f"`{a.database}`.`{a.name}` doesn't have this option"))
+        if t.engine not in _DISABLE_KEYS_ENGINES:  # InnoDB & co. have no such thing
+            a.notes.append(Warning_("Note", 1031, f"Storage engine {t.engine} of the table "
+                                    f"`{a.database}`.`{a.name}` doesn't have this option"))
         return
     if r.accept("ORDER", "BY"):
         while not r.done and not r.at(","):
@@ -475,16 +482,25 @@ def _option(a: _Alter, r: Reader) -> None:
         a.auto_increment = int(text)
     elif word in ("CHARSET", "COLLATE"):
         from rampmeter.engine.sqlite.definitions import table_charset
-        t.charset, t.collation = table_charset({word: text})
+        t.charset, t.collation = table_charset({word: text}, _database_default(a))
+        a.charset_option = True
+
+
+def _database_default(a: _Alter) -> tuple[str, str]:
+    """What CHARACTER SET DEFAULT names here: the database's character set."""
+    from rampmeter.engine.sqlite import dbopts
+    opts = dbopts.load(a.s, a.database)
+    return opts.charset, opts.collation
 
 
 def _convert_charset(a: _Alter, cs_name: str, coll_name: str | None) -> None:
     from rampmeter.engine.sqlite.definitions import table_charset
     cs, coll = table_charset({"CHARSET": cs_name, **({"COLLATE": coll_name} if coll_name
-                                                     else {})})
+                                                     else {})}, _database_default(a))
     if charsets.charset(cs) is None:
         raise ServerError(errors.ER_UNKNOWN_CHARACTER_SET, cs_name)
-    a.new.charset, a.new.collation = cs, coll
+    if not a.charset_option:
+        a.new.charset, a.new.collation = cs, coll
     for c in a.new.columns:
         if c.type.is_text and c.type.name != "json":
             c.type = dc_replace(c.type, charset=cs, collation=coll)
@@ -496,6 +512,14 @@ _ACTIONS = {"ADD": _add, "DROP": _drop, "MODIFY": _modify, "CHANGE": _change,
 
 
 # --- the end -------------------------------------------------------------------------------------
+def _limit_comments(a: _Alter, strict: bool) -> None:
+    """The comments this ALTER sets, held to MariaDB's lengths (create_table.py)."""
+    from rampmeter.engine.sqlite.create_table import limit_comments
+    before = {c.name.lower(): c.comment for c in a.old.columns}
+    changed = {c.name.lower() for c in a.new.columns if c.comment != before.get(c.name.lower())}
+    a.notes.extend(limit_comments(a.new, strict, changed, a.new.comment != a.old.comment))
+
+
 def _finish(a: _Alter, ignore: bool) -> Result:
     s, t = a.s, a.new
     key_list = keys.existing(t) + a.added
@@ -504,6 +528,7 @@ def _finish(a: _Alter, ignore: bool) -> Result:
     checks.check_foreign(a)
     mode = s.sql_mode()
     strict = ("STRICT_TRANS_TABLES" in mode or "STRICT_ALL_TABLES" in mode) and not ignore
+    _limit_comments(a, strict)
     others = [child for child, _fk in checks.children(a)] if _parent_changed(a) else []
     outcome = rebuild.apply(s, a.schema, a.old, t, database=a.database, others=others,
                             after=lambda: checks.check_rows(a), strict=strict, fills=a.fills,

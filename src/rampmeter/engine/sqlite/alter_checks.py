@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from rampmeter import errors
 from rampmeter.engine.sqlite import fkcheck, foreign
-from rampmeter.engine.sqlite.catalog import ColumnDef, ForeignKey, TableDef, q
+from rampmeter.engine.sqlite.catalog import ColumnDef, ForeignKey, TableDef, auto_keyed_alone, q
 from rampmeter.errors import ServerError
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ def check_auto(t: TableDef) -> None:
                                                 for i in t.indexes)
     if not keyed:
         raise ServerError(errors.ER_WRONG_AUTO_KEY)
-    if t.primary != [col.name]:
+    if not auto_keyed_alone(t, col.name):
         raise ServerError(errors.ER_NOT_SUPPORTED_YET,
                           "AUTO_INCREMENT on a column that is not the whole PRIMARY KEY")
     col.nullable = False

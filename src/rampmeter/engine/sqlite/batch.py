@@ -167,7 +167,7 @@ def run(s: SqliteSession, stmt: Statement, params: Any) -> UpdateCount | ResultS
     shared = {stmt.names[k]: dml.sqlite_value(values[k]) for k in b.positions}
     shared.update(plan.fixed)
     names = [f"w{k}" for k in range(len(b.rows[0]))]
-    stores = [(st.slot, st.column, _fast(st.column.type, ex)) for st in plan.stores]
+    stores = [(st.slot, st.column, _fast_column(st.column, ex)) for st in plan.stores]
     nulls = [(slot, col) for slot, (col, _r) in plan.null_slots.items()
              if not col.nullable and not col.auto_increment]
     rows: list[dict[str, Any]] = []
@@ -202,6 +202,18 @@ _SLOW = object()
 _DATETIME = re.compile(r"\d{4}-(0[1-9]|1[0-2])-(0[1-9]|1\d|2[0-8]) "
                        r"([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,6})?")
 _DATE = re.compile(r"\d{4}-(0[1-9]|1[0-2])-(0[1-9]|1\d|2[0-8])")
+
+
+def _fast_column(col: Any, ex: Any) -> Callable[[Any], Any] | None:
+    """_fast for a column; an AUTO_INCREMENT column's 0 generates a value (dml.convert)."""
+    fast = _fast(col.type, ex)
+    if fast is None or not col.auto_increment:
+        return fast
+    inner = fast
+
+    def auto(v: Any) -> Any:
+        return _SLOW if v == 0 else inner(v)
+    return auto
 
 
 def _fast(t: SqlType, ex: Any) -> Callable[[Any], Any] | None:

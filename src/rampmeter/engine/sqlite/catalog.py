@@ -11,8 +11,10 @@ Rules:
 - Column declared types in SQLite are the storage affinity (types.SqlType.affinity), never the
   MySQL spelling: SQLite derives affinity from the declared type's words, and MySQL spellings
   such as `bigint(20) unsigned` are not even valid SQLite type names.
-- An AUTO_INCREMENT column must be the whole primary key: SQLite's INTEGER PRIMARY KEY
-  AUTOINCREMENT, which also never reuses an id, as InnoDB does not.
+- An AUTO_INCREMENT column is SQLite's INTEGER PRIMARY KEY AUTOINCREMENT, which also never
+  reuses an id, as InnoDB does not. So it must be the whole primary key, or, in a table without
+  one, have a UNIQUE key of its own (SERIAL, AUTO_INCREMENT UNIQUE): then the JSON row says the
+  table has no primary key for MariaDB (`no_primary`), whatever SQLite's schema says.
 - SQLite index names are per database and MySQL's per table, so the SQLite name is
   "<table>.<index>"; SHOW INDEX prints the part after the dot.
 - Text columns with a case-insensitive collation compare with SQLite's NOCASE (ASCII folding;
@@ -143,6 +145,14 @@ class TableDef:
         return next((c for c in self.columns if c.auto_increment), None)
 
 
+def auto_keyed_alone(tdef: TableDef, column: str) -> bool:
+    """Can `column` be AUTO_INCREMENT here (module rules): the whole primary key, or the
+    whole of a UNIQUE key in a table without a primary key."""
+    if tdef.primary:
+        return tdef.primary == [column]
+    return any(i.unique and not i.kind and i.columns == [column] for i in tdef.indexes)
+
+
 # --- SQLite DDL for a TableDef ---------------------------------------------------------------
 def _collate(t: SqlType) -> str:
     return " COLLATE NOCASE" if t.case_insensitive else ""
@@ -221,6 +231,9 @@ def spec_json(tdef: TableDef) -> str:
     spec: dict[str, Any] = {"columns": cols, "indexes": idx, "checks": tdef.checks,
                             "charset": tdef.charset, "collation": tdef.collation,
                             "comment": tdef.comment, "engine": tdef.engine}
+    auto = tdef.auto_column
+    if auto is not None and not tdef.primary:
+        spec["no_primary"] = True
     if tdef.foreign:
         spec["foreign"] = [[f.name, f.columns, f.ref_db, f.ref_table, f.ref_columns,
                             f.on_delete, f.on_update] for f in tdef.foreign]
@@ -286,7 +299,8 @@ def load_table(conn: sqlite3.Connection, schema: str, table: str) -> TableDef:
     colspec = spec.get("columns", {})
     info = conn.execute(f"PRAGMA {q(schema)}.table_info({q(table)})").fetchall()
     columns: list[ColumnDef] = []
-    primary = [r[1] for r in sorted(info, key=lambda r: r[5]) if r[5]]
+    primary = [] if spec.get("no_primary") else \
+        [r[1] for r in sorted(info, key=lambda r: r[5]) if r[5]]
     for _cid, name, decl, notnull, dflt, pkpos in info:
         cs = colspec.get(name, {})
         type_text = cs.get("type") or decl or "text"

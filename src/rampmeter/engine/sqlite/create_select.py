@@ -52,7 +52,9 @@ def create(s: SqliteSession, r: Reader, target: Target, columns: list[ColumnSpec
     defined = {c.column.name.lower() for c in columns}
     result = _result_columns(s, query)
     specs = list(columns) + [ColumnSpec(c) for c in result if c.name.lower() not in defined]
-    tdef = build_table(target.table, specs, keys, options, database=target.database)
+    from rampmeter.engine.sqlite import dbopts
+    tdef = build_table(target.table, specs, keys, options, database=target.database,
+                       defaults=dbopts.table_defaults(s, target.database))
     made = make(s, target, tdef)
     if made.warnings:  # IF NOT EXISTS found the table: nothing inserted (MariaDB)
         return made

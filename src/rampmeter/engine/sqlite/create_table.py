@@ -15,11 +15,12 @@ Rules:
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from rampmeter import errors
 from rampmeter.engine.base import Result, UpdateCount
-from rampmeter.engine.sqlite import catalog, fkcheck, foreign, rebuild, temporary
+from rampmeter.engine.sqlite import catalog, dbopts, fkcheck, foreign, rebuild, temporary
 from rampmeter.engine.sqlite.catalog import TableDef, q
 from rampmeter.engine.sqlite.definitions import (
     ColumnSpec,
@@ -33,6 +34,7 @@ from rampmeter.engine.sqlite.definitions import (
     table_charset,
 )
 from rampmeter.errors import ServerError, Warning_
+from rampmeter.sql import charsets
 from rampmeter.sql.reader import Reader
 
 if TYPE_CHECKING:
@@ -65,8 +67,9 @@ def create_table(s: SqliteSession, r: Reader, *, or_replace: bool, temporary: bo
         return _like(s, r, target)
     columns: list[ColumnSpec] = []
     keys: list[KeySpec] = []
+    defaults = dbopts.table_defaults(s, target.database)
     if r.at("(") and r.peek_word(1) not in ("SELECT", "WITH", "VALUES"):
-        cs = _peek_table_charset(r)
+        cs = _peek_table_charset(r, defaults)
         r.expect("(")
         while True:
             t = r.peek()
@@ -83,8 +86,48 @@ def create_table(s: SqliteSession, r: Reader, *, or_replace: bool, temporary: bo
         return create_select.create(s, r, target, columns, keys, options)
     if not columns:
         raise ServerError(1113, message="A table must have at least 1 column")
-    tdef = build_table(table, columns, keys, options, database=target.database)
+    tdef = build_table(table, columns, keys, options, database=target.database,
+                       defaults=defaults)
+    tdef.notes.extend(limit_comments(tdef, _strict(s)))
     return make(s, target, tdef)
+
+
+def _strict(s: SqliteSession) -> bool:
+    mode = s.sql_mode()
+    return "STRICT_TRANS_TABLES" in mode or "STRICT_ALL_TABLES" in mode
+
+
+# MariaDB's longest comments, in characters (TABLE_COMMENT_MAXLEN, COLUMN_COMMENT_MAXLEN)
+TABLE_COMMENT_MAX = 2048
+COLUMN_COMMENT_MAX = 1024
+
+
+def limit_comments(tdef: TableDef, strict: bool, only: set[str] | None = None,
+                   table: bool = True) -> list[Warning_]:
+    """A comment longer than MariaDB keeps: an error in strict mode (1628 the table's, 1629 a
+    column's), else cut to the limit with that warning. `only`: the columns to check (an
+    ALTER's changed ones), None for all; `table`: check the table's comment too."""
+    notes: list[Warning_] = []
+
+    def cut(text: str, limit: int, code: int, what: str) -> str:
+        if not charsets.is_valid(text):  # comments are kept in utf8mb3: 1300 (MariaDB)
+            good = re.split("[\udc80-\udcff]", text, maxsplit=1)[0]
+            raise ServerError(errors.ER_INVALID_CHARACTER_STRING, message="Invalid utf8mb3 "
+                              f"character string: '{good}'", sqlstate="HY000")
+        if len(text) <= limit:
+            return text
+        message = f"Comment for {what} is too long (max = {limit})"
+        if strict:
+            raise ServerError(code, message=message, sqlstate="HY000")
+        notes.append(Warning_("Warning", code, message))
+        return text[:limit]
+
+    for c in tdef.columns:  # the columns' first, then the table's (MariaDB's order)
+        if c.comment and (only is None or c.name.lower() in only):
+            c.comment = cut(c.comment, COLUMN_COMMENT_MAX, 1629, f"field '{c.name}'")
+    if table:
+        tdef.comment = cut(tdef.comment, TABLE_COMMENT_MAX, 1628, f"table '{tdef.name}'")
+    return notes
 
 
 def read_table_options_before_select(r: Reader) -> dict[str, object]:
@@ -108,7 +151,7 @@ def read_table_options_before_select(r: Reader) -> dict[str, object]:
     return options
 
 
-def _peek_table_charset(r: Reader) -> tuple[str, str]:
+def _peek_table_charset(r: Reader, defaults: dbopts.TableDefaults) -> tuple[str, str]:
     """The table's character set, read ahead from its options (columns inherit it)."""
     depth = 0
     j = r.i
@@ -123,9 +166,10 @@ def _peek_table_charset(r: Reader) -> tuple[str, str]:
         j += 1
     sub = Reader(r.stmt, j + 1)
     try:
-        return table_charset(read_table_options_before_select(sub))
+        return table_charset(read_table_options_before_select(sub),
+                             (defaults.charset, defaults.collation))
     except ServerError:
-        return "utf8mb4", "utf8mb4_general_ci"
+        return defaults.charset, defaults.collation
 
 
 def _like(s: SqliteSession, r: Reader, target: Target) -> Result:

@@ -26,10 +26,12 @@ from rampmeter import errors
 from rampmeter.engine.base import Result, ResultSet, UpdateCount
 from rampmeter.engine.sqlite import (
     catalog,
+    dbopts,
     fkcheck,
     foreign,
     keys,
     rebuild,
+    routines,
     temporary,
     views,
 )
@@ -40,6 +42,7 @@ from rampmeter.engine.sqlite.definitions import KeySpec, read_key_columns
 from rampmeter.engine.sqlite.storage import VIRTUAL_SCHEMAS, valid_database_name
 from rampmeter.errors import ServerError, Warning_
 from rampmeter.protocol.columns import text_column
+from rampmeter.sql import charclauses
 from rampmeter.sql.reader import Reader
 from rampmeter.sql.statement import Statement
 
@@ -60,7 +63,7 @@ def create(s: SqliteSession, stmt: Statement) -> Result:
     unique = r.accept("UNIQUE")
     kind = r.accept_any("FULLTEXT", "SPATIAL")
     if r.accept("INDEX"):
-        return _create_index(s, r, unique, kind)
+        return _create_index(s, r, unique, kind, or_replace)
     if r.at("VIEW") or r.at("ALGORITHM") or r.at("DEFINER") or r.at("SQL"):
         return views.create(s, r, or_replace=or_replace)
     raise ServerError(errors.ER_NOT_SUPPORTED_YET, " ".join(stmt.words[:3]))
@@ -68,9 +71,13 @@ def create(s: SqliteSession, stmt: Statement) -> Result:
 
 def _create_database(s: SqliteSession, r: Reader, or_replace: bool) -> Result:
     if_not_exists = r.accept("IF", "NOT", "EXISTS")
+    if if_not_exists and or_replace:
+        raise ServerError(1221, message="Incorrect usage of OR REPLACE and IF NOT EXISTS",
+                          sqlstate="HY000")
     name = r.name()
-    while not r.done:  # [DEFAULT] CHARACTER SET / COLLATE / COMMENT: accepted
-        r.next()
+    clauses, comment = dbopts.read_options(r)
+    server = dbopts.server_default(s)
+    charset, collation = charclauses.combine(clauses, server) or server
     if not valid_database_name(name) or name.lower() in ("main", "temp", *VIRTUAL_SCHEMAS):
         raise ServerError(errors.ER_WRONG_DB_NAME, _shown(name))
     s.txn.implicit_commit()
@@ -82,18 +89,29 @@ def _create_database(s: SqliteSession, r: Reader, or_replace: bool) -> Result:
                     Warning_.of(errors.ER_DB_CREATE_EXISTS, name, level="Note")])
             if not or_replace:
                 raise ServerError(errors.ER_DB_CREATE_EXISTS, name)
-        if not engine.database_exists(name):
-            engine.create_database_file(name)
+        replaced = engine.database_exists(name)
+    current = s.database
+    if replaced:  # OR REPLACE: drop it (tables and all), then create it anew
+        _drop_database_named(s, name)
+    with engine.lock:
+        engine.create_database_file(name)
+    dbopts.store(s, name, dbopts.DatabaseOptions(charset, collation, comment or ""))
     engine.schema_changed()
-    return UpdateCount(1)
+    if replaced and current is not None and current.lower() == name.lower():
+        s.use(current)
+    return UpdateCount(2 if replaced else 1)  # OR REPLACE: dropped and created, as MariaDB
 
 
 def _shown(name: str) -> str:
     return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
-def _create_index(s: SqliteSession, r: Reader, unique: bool, kind: str) -> Result:
+def _create_index(s: SqliteSession, r: Reader, unique: bool, kind: str,
+                  or_replace: bool = False) -> Result:
     if_not_exists = r.accept("IF", "NOT", "EXISTS")
+    if if_not_exists and or_replace:
+        raise ServerError(1221, message="Incorrect usage of OR REPLACE and IF NOT EXISTS",
+                          sqlstate="HY000")
     iname = r.name()
     if r.accept("USING"):
         r.next()
@@ -102,12 +120,15 @@ def _create_index(s: SqliteSession, r: Reader, unique: bool, kind: str) -> Resul
     key = KeySpec("UNIQUE" if unique else kind or "KEY", iname)
     read_key_columns(r, key)
     schema, tdef = s.existing_table(db, table)
-    if any(i.name.lower() == iname.lower() for i in tdef.indexes):
+    replaced = or_replace and any(i.name.lower() == iname.lower() for i in tdef.indexes)
+    if not replaced and any(i.name.lower() == iname.lower() for i in tdef.indexes):
         if if_not_exists:
             return UpdateCount(warnings=[Warning_("Note", errors.ER_DUP_KEYNAME,
                                                   f"Duplicate key name '{iname}'")])
         raise ServerError(errors.ER_DUP_KEYNAME, iname)
     new = catalog.copy_table(tdef)
+    if replaced:  # CREATE OR REPLACE INDEX: the old one goes first
+        new.indexes = [i for i in new.indexes if i.name.lower() != iname.lower()]
     keys.assemble(new, keys.existing(new) + [keys.NewKey(
         iname, key.columns, unique, key.prefixes, key.desc,
         kind if kind in ("FULLTEXT", "SPATIAL") else "", key.comment)])
@@ -132,6 +153,9 @@ def drop(s: SqliteSession, stmt: Statement) -> Result:
         return _drop_index(s, db, table, iname, if_exists)
     if r.accept("VIEW"):
         return views.drop(s, r)
+    kind = r.accept_any(*routines.KINDS)
+    if kind:
+        return routines.drop(s, r, kind)
     raise ServerError(errors.ER_NOT_SUPPORTED_YET, " ".join(stmt.words[:3]))
 
 
@@ -139,6 +163,12 @@ def _drop_database(s: SqliteSession, r: Reader) -> Result:
     if_exists = r.accept("IF", "EXISTS")
     name = r.name()
     r.end()
+    if len(name) > 64:
+        raise ServerError(errors.ER_WRONG_DB_NAME, _shown(name))
+    return _drop_database_named(s, name, if_exists)
+
+
+def _drop_database_named(s: SqliteSession, name: str, if_exists: bool = False) -> Result:
     if name.lower() in VIRTUAL_SCHEMAS:
         user = s.context.user
         raise ServerError(errors.ER_DBACCESS_DENIED_ERROR, user.split("@")[0],
@@ -176,6 +206,7 @@ def _drop_tables(s: SqliteSession, r: Reader, only_temporary: bool) -> Result:
     r.accept_any("RESTRICT", "CASCADE")
     r.end()
     missing: list[str] = []
+    notes: list[Warning_] = []
     failure: ServerError | None = None
     by_schema: dict[str, tuple[str, list[str]]] = {}
     for db, table in targets:
@@ -195,8 +226,12 @@ def _drop_tables(s: SqliteSession, r: Reader, only_temporary: bool) -> Result:
         stored = s.find_table(schema, table)
         if stored is None:
             if s.find_view(schema, table) is not None:
-                failure = failure or ServerError(1965, message=f"'{dbname}.{table}' is a view",
-                                                 sqlstate="42S02")
+                view = ServerError(1965, message=f"'{dbname}.{table}' is a view",
+                                   sqlstate="42S02")
+                if if_exists:  # IF EXISTS: a Note, as for a missing table
+                    notes.append(Warning_("Note", view.code, view.message))
+                else:
+                    failure = failure or view
             else:
                 missing.append(f"{dbname}.{table}")
             continue
@@ -208,8 +243,9 @@ def _drop_tables(s: SqliteSession, r: Reader, only_temporary: bool) -> Result:
     if failure is not None:
         raise failure
     # one Note naming them all, as MariaDB 10.11 words it
-    return UpdateCount(warnings=[Warning_.of(errors.ER_BAD_TABLE_ERROR, ",".join(missing),
-                                             level="Note")] if missing else [])
+    if missing:
+        notes.append(Warning_.of(errors.ER_BAD_TABLE_ERROR, ",".join(missing), level="Note"))
+    return UpdateCount(warnings=notes)
 
 
 def _drop_base_tables(s: SqliteSession, schema: str, database: str, tables: list[str]
@@ -261,12 +297,7 @@ def alter(s: SqliteSession, stmt: Statement) -> Result:
     r.accept("ONLINE")
     ignore = r.accept("IGNORE")
     if r.accept_any("DATABASE", "SCHEMA"):
-        if r.peek_word() not in ("DEFAULT", "CHARACTER", "CHARSET", "COLLATE", "COMMENT", "") \
-                and not r.done:
-            name = r.name()
-            if not s.engine.database_exists(name):
-                raise ServerError(errors.ER_BAD_DB_ERROR, name)
-        return UpdateCount()  # options: nothing SQLite keeps per file
+        return _alter_database(s, r)
     if r.at("VIEW") or r.at("ALGORITHM") or r.at("DEFINER") or r.at("SQL"):
         return views.create(s, r, or_replace=False, alter=True)
     if not r.accept("TABLE"):
@@ -274,12 +305,46 @@ def alter(s: SqliteSession, stmt: Statement) -> Result:
     return alter_table(s, r, ignore)
 
 
+def _alter_database(s: SqliteSession, r: Reader) -> Result:
+    name = s.database
+    if not r.done and (r.toks[r.i].kind == "qident" or r.peek_word() not in (
+            "DEFAULT", "CHARACTER", "CHARSET", "COLLATE", "COMMENT", "")):
+        name = r.name()
+    if name is None:
+        raise ServerError(errors.ER_NO_DB_ERROR)
+    if r.accept("UPGRADE", "DATA", "DIRECTORY", "NAME"):
+        return _upgrade_name(s, name)
+    if not valid_database_name(name):
+        raise ServerError(errors.ER_WRONG_DB_NAME, _shown(name))
+    if not s.engine.database_exists(name):
+        raise ServerError(errors.ER_BAD_DB_ERROR, name)
+    clauses, comment = dbopts.read_options(r)
+    old = dbopts.load(s, name)
+    charset, collation = charclauses.combine(clauses, dbopts.server_default(s)) or \
+        (old.charset, old.collation)
+    s.txn.implicit_commit()
+    dbopts.store(s, name, dbopts.DatabaseOptions(
+        charset, collation, old.comment if comment is None else comment))
+    return UpdateCount(1)
+
+
+def _upgrade_name(s: SqliteSession, name: str) -> Result:
+    """ALTER DATABASE `#mysql50#x` UPGRADE DATA DIRECTORY NAME renames a directory made by
+    MySQL 5.0; rampmeter has none, so any such name is unknown (MariaDB's checks first)."""
+    if not name.startswith("#mysql50#"):
+        raise ServerError(errors.ER_WRONG_USAGE, "ALTER DATABASE UPGRADE DATA DIRECTORY NAME",
+                          "name")
+    if name == "#mysql50#":
+        raise ServerError(errors.ER_WRONG_DB_NAME, name)
+    raise ServerError(errors.ER_BAD_DB_ERROR, name)
+
+
 # --- RENAME / TRUNCATE -----------------------------------------------------------------------
 def rename(s: SqliteSession, stmt: Statement) -> Result:
     r = Reader(stmt)
     r.expect("RENAME")
     if not r.accept_any("TABLE", "TABLES"):
-        raise ServerError(errors.ER_NOT_SUPPORTED_YET, " ".join(stmt.words[:2]))
+        raise r.error()  # RENAME DATABASE is gone from MariaDB's grammar: 1064 there too
     pairs = []
     while True:
         db, old = r.qualified_name()

@@ -28,11 +28,12 @@ from rampmeter.engine.sqlite.catalog import (
     ColumnDef,
     Default,
     TableDef,
+    auto_keyed_alone,
     check_value_default,
 )
 from rampmeter.engine.types import parse_type
 from rampmeter.errors import ServerError
-from rampmeter.sql import charsets
+from rampmeter.sql import charclauses, charsets
 from rampmeter.sql.lexer import Token, bit_value, hex_value, string_value
 from rampmeter.sql.reader import Reader
 
@@ -96,6 +97,9 @@ def read_type(r: Reader, table_charset: str = "utf8mb4",  # noqa: ANN201 - SqlTy
               table_collation: str | None = None):
     """The data type at the reader, up to the first column attribute."""
     start = r.i
+    if r.at("SERIAL") and r.peek_word(1) != "DEFAULT":  # BIGINT UNSIGNED NOT NULL
+        r.i += 1                                        # AUTO_INCREMENT UNIQUE (read_column)
+        return parse_type("bigint unsigned", table_charset, table_collation)
     depth = 0
     while not r.done:
         t = r.peek()
@@ -166,8 +170,10 @@ def read_default(r: Reader, col: ColumnDef) -> Default:
 
 def _expr_default(expr: str, col: ColumnDef) -> Default:
     import sqlglot
+
+    from rampmeter.engine.sqlite import dialect
     try:
-        tree = sqlglot.parse_one(expr, read="mysql")
+        tree = dialect.parse(expr)
     except (sqlglot.errors.ParseError, sqlglot.errors.TokenError):
         raise ServerError(errors.ER_INVALID_DEFAULT, col.name) from None
     from sqlglot import exp
@@ -268,6 +274,8 @@ def read_column(r: Reader, name: str, table_charset: str, table_collation: str) 
         elif r.accept("COLLATE"):
             coll_name = r.name_or_string().lower()
             coll = charsets.collation(coll_name)
+            if coll_name == "default" and col.type.is_text:
+                coll = charsets.default_collation(col.type.charset or table_charset)
             if coll is None:
                 raise ServerError(errors.ER_UNKNOWN_COLLATION, coll_name)
             if col.type.is_text:
@@ -418,6 +426,9 @@ def is_key_start(r: Reader) -> bool:
     return True
 
 
+CHARSET_CLAUSES = "charset clauses"  # key of read_table_options' list, in statement order
+
+
 def read_table_options(r: Reader) -> dict[str, Any]:
     """ENGINE=x [DEFAULT] CHARSET=y COLLATE=z COMMENT='...' AUTO_INCREMENT=n ..."""
     opts: dict[str, Any] = {}
@@ -426,7 +437,7 @@ def read_table_options(r: Reader) -> dict[str, Any]:
             continue
         r.accept("DEFAULT")
         word = r.peek_word()
-        if not word:
+        if not word or word == "TYPE":  # TYPE=engine left MariaDB's grammar in 5.5
             raise r.error()
         r.i += 1
         if word == "CHARACTER":
@@ -438,6 +449,8 @@ def read_table_options(r: Reader) -> dict[str, Any]:
         t = r.next()
         value = literal(t, r) if t.kind != "qident" else t.text.strip("`")
         opts[word] = value
+        if word in ("CHARSET", "COLLATE"):
+            opts.setdefault(CHARSET_CLAUSES, []).append((word, str(value)))
     return opts
 
 
@@ -457,15 +470,20 @@ def check_column_name(name: str) -> None:
 
 
 def build_table(name: str, columns: list[ColumnSpec], keys_: list[KeySpec],
-                options: dict[str, Any], *, database: str = "") -> TableDef:
-    """The TableDef of a CREATE TABLE (module rules: names, checks, MariaDB's errors)."""
+                options: dict[str, Any], *, database: str = "",
+                defaults: Any = None) -> TableDef:
+    """The TableDef of a CREATE TABLE (module rules: names, checks, MariaDB's errors);
+    `defaults`: the dbopts.TableDefaults of its database and session."""
+    from rampmeter.engine.sqlite.dbopts import engine_name
     check_table_name(name)
     for spec in columns:
         check_column_name(spec.column.name)
-    charset, collation = table_charset(options)
+    charset, collation = table_charset(
+        options, (defaults.charset, defaults.collation) if defaults else None)
+    engine = options.get("ENGINE") or (defaults.engine if defaults else "InnoDB")
     tdef = TableDef(name, [c.column for c in columns], charset=charset, collation=collation,
                     comment=str(options.get("COMMENT", "") or ""),
-                    engine=str(options.get("ENGINE", "InnoDB")))
+                    engine=engine_name(str(engine)))
     seen: set[str] = set()
     for c in tdef.columns:
         if c.name.lower() in seen:
@@ -512,7 +530,7 @@ def build_table(name: str, columns: list[ColumnSpec], keys_: list[KeySpec],
             i.columns[:1] == [a.name] for i in indexes if not i.kind)
         if not keyed:
             raise ServerError(errors.ER_WRONG_AUTO_KEY)
-        if tdef.primary != [a.name]:
+        if not auto_keyed_alone(tdef, a.name):
             raise ServerError(errors.ER_NOT_SUPPORTED_YET,
                               "AUTO_INCREMENT on a column that is not the whole PRIMARY KEY")
         a.nullable = False
@@ -524,20 +542,12 @@ def build_table(name: str, columns: list[ColumnSpec], keys_: list[KeySpec],
     return tdef
 
 
-def table_charset(options: dict[str, Any]) -> tuple[str, str]:
-    cs_name = options.get("CHARSET")
-    coll_name = options.get("COLLATE")
-    if coll_name:
-        coll = charsets.collation(str(coll_name))
-        if coll is None:
-            raise ServerError(errors.ER_UNKNOWN_COLLATION, coll_name)
-        if cs_name and charsets.charset(str(cs_name)) is not None and \
-                charsets.charset(str(cs_name)).name != coll.charset:  # type: ignore[union-attr]
-            raise ServerError(1253, coll.name, cs_name)
-        return coll.charset, coll.name
-    if cs_name:
-        cs = charsets.charset(str(cs_name))
-        if cs is None:
-            raise ServerError(errors.ER_UNKNOWN_CHARACTER_SET, cs_name)
-        return cs.name, cs.default_collation
-    return "utf8mb4", "utf8mb4_general_ci"
+def table_charset(options: dict[str, Any],
+                  default: tuple[str, str] | None = None) -> tuple[str, str]:
+    """The table's (charset, collation) from its CHARACTER SET / COLLATE options, combined
+    as MariaDB does (sql/charclauses.py); DEFAULT there is the database's."""
+    default = default or ("utf8mb4", "utf8mb4_general_ci")
+    clauses = options.get(CHARSET_CLAUSES)
+    if clauses is None:
+        clauses = [(k, str(options[k])) for k in ("CHARSET", "COLLATE") if options.get(k)]
+    return charclauses.combine(clauses, default) or default

@@ -21,6 +21,7 @@ Rules:
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import sqlite3
 from collections.abc import Callable, Sequence
@@ -51,11 +52,16 @@ class Execution:
 
     __slots__ = ("plan", "strict", "ignore", "no_auto_zero", "warnings", "updated",
                  "changed", "deleted", "client", "_cast_rows", "zero_date", "zero_in_date",
-                 "deleted_rows", "zone")
+                 "deleted_rows", "zone", "strict_after_first")
 
-    def __init__(self, plan: Plan, sql_mode: str, client: Any) -> None:
+    def __init__(self, plan: Plan, sql_mode: str, client: Any,
+                 transactional: bool = True) -> None:
         self.plan = plan
         self.strict = "STRICT_TRANS_TABLES" in sql_mode or "STRICT_ALL_TABLES" in sql_mode
+        # MariaDB: STRICT_TRANS_TABLES on a non-transactional table (MyISAM, MEMORY, Aria...)
+        # fails only on the statement's first row; later rows, which it cannot roll back,
+        # are stored with warnings. STRICT_ALL_TABLES fails on any row.
+        self.strict_after_first = "STRICT_ALL_TABLES" in sql_mode or transactional
         self.ignore = plan.ignore
         self.no_auto_zero = "NO_AUTO_VALUE_ON_ZERO" in sql_mode
         self.zero_date = "NO_ZERO_DATE" not in sql_mode
@@ -88,7 +94,7 @@ class Execution:
             return stored
         if problem.code == 4025:  # a JSON column's CHECK (json_valid(...))
             raise ServerError(4025, message=message, sqlstate="23000")
-        if self.strict and not self.ignore:
+        if self._strict(row) and not self.ignore:
             raise ServerError(problem.code, message=message)
         code = problem.code
         if code == errors.ER_TRUNCATED_WRONG_VALUE and col.type.is_temporal:
@@ -113,10 +119,13 @@ class Execution:
 
     def null_into(self, col: ColumnDef, row: int, *, multi: bool) -> Any:
         """NULL into a NOT NULL column: 1048, or (not strict, several rows) a warning."""
-        if (self.strict or not multi) and not self.ignore:
+        if (self._strict(row) or not multi) and not self.ignore:
             raise ServerError(errors.ER_BAD_NULL_ERROR, col.name)
         self.warnings.append(Warning_.of(errors.ER_BAD_NULL_ERROR, col.name))
         return implicit_default(col.type)
+
+    def _strict(self, row: int) -> bool:
+        return self.strict and (self.strict_after_first or row <= 1)
 
     # --- counters fed by triggers ------------------------------------------------------------
     def row_updated(self, changed: int) -> None:
@@ -130,12 +139,37 @@ class Execution:
             self.deleted_rows.append(old)
 
 
+# Engines whose tables MariaDB cannot roll back: STRICT_TRANS_TABLES does not cover them.
+_NON_TRANSACTIONAL = frozenset({"MyISAM", "MEMORY", "Aria", "CSV", "ARCHIVE", "MRG_MyISAM",
+                                "BLACKHOLE", "SEQUENCE", "FEDERATED"})
+
+
+def _transactional(s: SqliteSession, plan: Plan) -> bool:
+    """Whether the table written was declared with a transactional engine (every table is
+    stored transactionally by SQLite; strict mode follows the declared engine, as tests and
+    applications written for MariaDB expect)."""
+    if plan.target is None:
+        return True
+    tdef = s.table_def(*plan.target)
+    return tdef is None or tdef.engine not in _NON_TRANSACTIONAL
+
+
 def _is_zero(value: Any) -> bool:
     if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool):
         return value == 0
     if isinstance(value, str):
         return value.strip() in ("0", "0.0", "")
     return False
+
+
+_STRING_WIRE = frozenset({0x0F, 0xF9, 0xFA, 0xFB, 0xFC, 0xFD, 0xFE})
+
+
+def _expression(col: Column) -> Column:
+    """An expression's column: a string one says 39 decimals (MariaDB's NOT_FIXED_DEC)."""
+    if col.type in _STRING_WIRE and col.decimals == 0:
+        return dataclasses.replace(col, decimals=39)
+    return col
 
 
 def sqlite_value(v: Any) -> Any:
@@ -148,6 +182,8 @@ def sqlite_value(v: Any) -> Any:
     if t is Decimal:
         if v == v.to_integral_value() and abs(v) <= _INT_MAX:
             return int(v)
+        if len(v.as_tuple().digits) > 15:
+            return str(v)  # a double would lose digits (-9999999999999999999)
         return float(v)
     if t is bool:
         return int(v)
@@ -226,7 +262,7 @@ _BATCH_FROM = 1   # placeholders: a batch has at least two rows of one value
 
 
 def execution(s: SqliteSession, plan: Plan, stmt: Statement) -> Execution:
-    ex = Execution(plan, s.sql_mode(), stmt.charset)
+    ex = Execution(plan, s.sql_mode(), stmt.charset, _transactional(s, plan))
     zone = s.time_zone()
     if not zone.is_utc:
         ex.zone = zone
@@ -247,6 +283,8 @@ def convert_row(plan: Plan, ex: Execution, raw: dict[str, Any], bound: dict[str,
             if not store.column.nullable:
                 bound[store.slot] = sqlite_value(ex.null_into(store.column, at, multi=multi))
             continue
+        if store.slot[0] == "x" and type(value) is bytes and store.column.type.is_numeric:
+            value = int.from_bytes(value, "big")  # 0x01 into a number column is 1
         bound[store.slot] = sqlite_value(ex.convert(store.column, value, at))
     bound.update(plan.fixed)
     for slot, (col, at) in plan.null_slots.items():
@@ -278,12 +316,17 @@ def _query(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any])
             cur = s.handle.execute(plan.sql, bound)
             rows = cur.fetchmany(stream.PREFIX) if cur.description is not None else []
             if len(rows) == stream.PREFIX:
-                more = not (locked or plan.infoschema or plan.kind == "DO")
+                # SQL_CALC_FOUND_ROWS counts its rows itself: its result is not streamed
+                more = not (locked or plan.infoschema or plan.kind == "DO" or
+                            plan.found_rows_sql)
                 if not more:
                     rows += cur.fetchall()
+            found = len(rows)
+            if plan.found_rows_sql:  # SQL_CALC_FOUND_ROWS
+                found = s.handle.execute(plan.found_rows_sql, bound).fetchone()[0]
         except sqlite3.Error as e:
             raise s.sqlite_error(e, plan, bound) from None
-    s.stats.found_rows = len(rows)
+    s.stats.found_rows = found
     if plan.kind == "DO":  # evaluated for its effects; the client gets an OK
         s.stats.row_count = 0
         return UpdateCount(0, warnings=list(s.warnings))
@@ -606,18 +649,20 @@ def _columns(plan: Plan, stmt: Statement, names: tuple[str, ...], rows: list[Any
         if o.literal_slot is not None and o.literal_slot < len(stmt.slots):
             slot = o.literal_slot
             t = literal_type(stmt.slots[slot], text=stmt.names[slot][:1] == "s")
-            columns.append(t.column(name, flags=(0x81 if t.is_numeric else 0x1) | o.flags))
+            columns.append(_expression(t.column(name, flags=(0x81 if t.is_numeric else 0x1)
+                                                | o.flags, org_name="")))
             fixed = False
         elif o.sql_type is not None:
             columns.append(o.sql_type.column(name, flags=o.flags, table=o.table,
                                              schema=o.schema, org_name=o.org_name)
-                           if o.org_table else o.sql_type.column(name, flags=o.flags))
+                           if o.org_table else _expression(
+                               o.sql_type.column(name, flags=o.flags, org_name="")))
             if o.org_table:
                 col = columns[-1]
                 columns[-1] = col.named(name, table=o.table, schema=o.schema,
                                         org_name=o.org_name, org_table=o.org_table)
         else:
-            columns.append(column_for_values(name, (r[i] for r in rows)))
+            columns.append(_expression(column_for_values(name, (r[i] for r in rows)).named(name)))
             fixed = False
         if o.load is not None:
             loaders.append((i, o.load))

@@ -3,7 +3,7 @@
 Rules:
 - `map_error(message, database)` reads SQLite's message (its codes say too little: a missing
   table and a syntax error are both SQLITE_ERROR) and builds the MySQL error: 1146, 1054, 1062,
-  1048, 1050, 1305, 1136, 1052, 1064, 1205, 1366, 4025, 1241, 1582, 1021, and
+  1048, 1050, 1305, 1136, 1052, 1064, 1111, 1205, 1366, 4025, 1241, 1582, 1021, 4024, and
   1451 / 1452 from the foreign-key triggers (fkcheck.py).
 - Whatever has no MySQL equivalent is 1105 with SQLite's own words, and is logged by the
   caller: that is a fault of ours to fix, not a user error.
@@ -28,6 +28,8 @@ UNIQUE = re.compile(r"UNIQUE constraint failed: (.+)$")
 _PRIMARY = re.compile(r"PRIMARY KEY constraint failed: (.+)$")
 _NOT_NULL = re.compile(r"NOT NULL constraint failed: (?:\S+\.)?(\S+)$")
 _EXISTS = re.compile(r"table (?:\"?)(\S+?)(?:\"?) already exists")
+_EXISTS_RENAME = re.compile(r"there is already another table or index with this name: (\S+)")
+_CLAUSE_ORDER = re.compile(r"(ORDER BY|LIMIT) clause should come after (\S+(?: ALL)?) not before")
 _FUNCTION = re.compile(r"no such function: (\S+)")
 _VALUES = re.compile(r"(\d+) values for (\d+) columns|table \S+ has (\d+) columns but (\d+) "
                      r"values were supplied")
@@ -53,6 +55,9 @@ def map_error(msg: str, database: str | None) -> ServerError:
         if len(parts) == 3:  # db.table.col: shown as MySQL does, table.col
             col = ".".join(parts[1:])
         return ServerError(errors.ER_BAD_FIELD_ERROR, col, "field list")
+    if msg == "argument of ntile must be a positive integer":
+        return ServerError(4024, message="Argument of NTILE must be greater than 0",
+                           sqlstate="HY000")
     if m := _TERM.search(msg):
         return ServerError(errors.ER_BAD_FIELD_ERROR, m.group(1),
                            "order clause" if m.group(2) == "ORDER" else "group statement")
@@ -62,8 +67,12 @@ def map_error(msg: str, database: str | None) -> ServerError:
                            f"'{'-'.join(cols)}'")
     if m := _NOT_NULL.search(msg):
         return ServerError(errors.ER_BAD_NULL_ERROR, m.group(1))
-    if m := _EXISTS.search(msg):
+    if m := _EXISTS.search(msg) or _EXISTS_RENAME.search(msg):
         return ServerError(errors.ER_TABLE_EXISTS_ERROR, m.group(1))
+    if "misuse of aggregate" in msg:
+        return ServerError(1111, message="Invalid use of group function", sqlstate="HY000")
+    if m := _CLAUSE_ORDER.search(msg):  # ORDER BY / LIMIT before UNION, EXCEPT, INTERSECT
+        return ServerError(errors.ER_PARSE_ERROR, m.group(2).lower(), 1)
     if m := _FUNCTION.search(msg):
         return ServerError(errors.ER_SP_DOES_NOT_EXIST, "FUNCTION",
                            f"{database}.{m.group(1)}" if database else m.group(1))

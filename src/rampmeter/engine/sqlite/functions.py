@@ -22,15 +22,15 @@ import re
 import time
 import uuid
 from collections.abc import Callable
-from decimal import ROUND_HALF_UP, Context, Decimal, localcontext
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Protocol
 
 from rampmeter import errors
-from rampmeter.engine import values
 from rampmeter.engine.base import SessionContext, WaitHook, WaitReason
 from rampmeter.engine.locks import LockTable, WaitAborted
-from rampmeter.engine.types import SqlType
-from rampmeter.engine.values import parse_number
+from rampmeter.engine.sqlite import funclib, functions_cast
+from rampmeter.engine.sqlite.functions_time import session_now
+from rampmeter.engine.values import big_unsigned, parse_number
 from rampmeter.errors import ServerError
 from rampmeter.sql import charsets
 from rampmeter.sql.lexer import shown_bytes
@@ -71,6 +71,8 @@ class Host(Protocol):
     def row_deleted(self, *old: Any) -> None: ...
 
     def user_locks(self) -> UserLocks: ...
+
+    statement_state: dict[Any, Any]  # functions' state for the current statement (RAND, NOW)
 
 
 class UserLocks(Protocol):
@@ -152,6 +154,7 @@ def _hash(algorithm: str) -> Callable[[Any], Any]:
 
 
 _U64 = (1 << 64) - 1
+_I64 = (1 << 63) - 1
 
 
 def _u64(v: Any) -> int:
@@ -358,10 +361,16 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
 
     def sysvar(name: str, scope: str | None) -> Any:
         value = host.context.system_variable(name, scope)
+        if isinstance(value, Decimal):  # a DOUBLE variable (typed with 6 decimals: infer.py)
+            return float(value)
+        if isinstance(value, int) and value > _I64:  # BIGINT UNSIGNED (max_join_size, ...)
+            return big_unsigned(value)
         return int(value) if isinstance(value, bool) else value
 
     def uservar(name: str) -> Any:
         value = host.context.user_variable(name)
+        if type(value) is int and value > _I64:  # its digits: the type is not known here
+            return str(value)
         if isinstance(value, Decimal):
             return int(value) if value == value.to_integral_value() and \
                 abs(value) < 2**63 else float(value)
@@ -383,6 +392,10 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         return 0
 
     def setvar(name: str, value: Any) -> Any:
+        if isinstance(value, str) and value[:1] == "~" and value[1:].isdigit():
+            # an unsigned value above BIGINT's (values.big_unsigned)
+            host.context.set_user_variable(name, int(value[1:]))
+            return value
         host.context.set_user_variable(name, value)
         return value
 
@@ -499,44 +512,10 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
             data = data.ljust(length, b"\0")
         return data
 
-    def cast_temporal(v: Any, kind: str, fsp: int) -> Any:
-        if v is None:
-            return None
-        t = SqlType(kind, None, int(fsp) if kind != "date" else None)
-        stored, problem = values.store(t, v)
-        if problem is not None and not problem.note:
-            host.warn(errors.ER_TRUNCATED_WRONG_VALUE,
-                      f"Incorrect {kind} value: '{_show(v)}'")
-            return None
-        return stored
-
-    def cast_decimal(v: Any, prec: int, scale: int) -> Any:
-        if v is None:
-            return None
-        t = SqlType("decimal", int(prec), int(scale))
-        d, problem = values._to_decimal(v)
-        if d is None:
-            host.warn(errors.ER_TRUNCATED_WRONG_VALUE, f"Truncated incorrect DECIMAL value: "
-                      f"'{_show(v)}'")
-            d = Decimal(0)
-        top = values._decimal_max(t)
-        with localcontext(Context(prec=100)):
-            q = d.quantize(Decimal(1).scaleb(-int(scale)), ROUND_HALF_UP)
-        if abs(q) > top:
-            host.warn(errors.ER_WARN_DATA_OUT_OF_RANGE, "Out of range value for column "
-                      f"'{_show(v)}' at row 1")
-            q = top if q > 0 else -top
-        del problem
-        return format(q, "f")  # text: SQLite's REAL would lose the digits beyond 15
-
-    def cast_unsigned(v: Any) -> Any:
-        if v is None:
-            return None
-        n = _signed_int(v)
-        if n < 0:
-            host.warn(errors.ER_UNKNOWN_ERROR, "Cast to unsigned converted negative integer "
-                      "to it's positive complement", level="Note")
-        return _as_sqlite_int(n & _U64)
+    def clock(fsp: Any = 0) -> str:
+        n = max(0, min(int(_number(fsp)), 6))
+        text = session_now(host).strftime("%Y-%m-%d %H:%M:%S.%f")
+        return text[:20 + n] if n else text[:19]
 
     ctx = host.context
     fns: list[tuple[str, int, Callable[..., Any]]] = [
@@ -550,10 +529,10 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         ("last_insert_id", 0, lambda: host.last_insert_id),
         ("last_insert_id", 1, set_last_insert_id),
         ("found_rows", 0, host.found_rows), ("row_count", 0, host.row_count),
-        ("rm_now", 0, now_text), ("rm_now", 1, now_text),
-        ("rm_curdate", 0, lambda: _now().strftime("%Y-%m-%d")),
-        ("rm_curtime", 0, lambda: now_text()[11:]),
-        ("rm_curtime", 1, lambda fsp: now_text(fsp)[11:]),
+        ("rm_now", 0, clock), ("rm_now", 1, clock),
+        ("rm_curdate", 0, lambda: clock()[:10]),
+        ("rm_curtime", 0, lambda: clock()[11:]),
+        ("rm_curtime", 1, lambda fsp: clock(fsp)[11:]),
         ("rm_utc_timestamp", 0,
          lambda: dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M:%S")),
         ("rm_unix_timestamp", 0, lambda: int(time.time())),
@@ -581,15 +560,12 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         ("rm_subquery_rows", 0, guarded(_too_many_rows)),
         ("rm_bin2num", 1, lambda v: None if v is None else _as_sqlite_int(
             int.from_bytes(v, "big") if isinstance(v, bytes) else _u64(v))),
-        ("rm_cast_temporal", 3, guarded(cast_temporal)),
         ("rm_to_charset", 3, to_charset),
         ("rm_cast_char", 3, cast_char),
         ("rm_cast_binary", 3, cast_binary),
         ("rm_encode", 2, encode_as),
         ("rm_hex", 2, hex_of),
         ("unhex", 1, unhex),
-        ("rm_cast_decimal", 3, guarded(cast_decimal)),
-        ("rm_cast_unsigned", 1, guarded(cast_unsigned)),
         ("rm_microsecond", 1, _microsecond),
         ("rm_utc_timestamp", 1, lambda fsp: _utc_text(fsp)),
         ("rm_utc_time", 0, lambda: _utc_text(0)[11:]),
@@ -600,3 +576,5 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
     ]
     for name, nargs, fn in fns:
         handle.create_function(name, nargs, fn)
+    functions_cast.register(handle, host, guarded)
+    funclib.install(handle, host)

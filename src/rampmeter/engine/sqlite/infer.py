@@ -103,8 +103,14 @@ class Typer:
     of every operand of every operator, and without the memo a chain of n operators cost n^2
     (`SELECT 1+1+...+1` with 5 000 terms took 70 s)."""
 
-    def __init__(self, column_type: Lookup) -> None:
+    def __init__(self, column_type: Lookup, collation: str = "utf8mb4_general_ci",
+                 div_precision: int = DIV_PRECISION_INCREMENT) -> None:
+        """`collation`: collation_connection, the character set and collation of literals;
+        `div_precision`: div_precision_increment."""
         self._column_type = column_type
+        coll = charsets.collation(collation) or charsets.default_collation("utf8mb4")
+        self.text = T.varchar(255, coll.charset, coll.name)
+        self.div_precision = div_precision
         self._known: dict[int, tuple[exp.Expression, SqlType | None]] = {}
 
     def forget(self) -> None:
@@ -131,14 +137,16 @@ class Typer:
         if isinstance(e, exp.Window):
             return self._window(e.this)
         if isinstance(e, exp.Placeholder):
-            return _placeholder_type(e.name)
+            t = _placeholder_type(e.name)
+            return self.text if t is _TEXT else t
         if isinstance(e, exp.Column):
             if isinstance(e.this, exp.Star):
                 return None
             return self._column_type(e.table or None, e.name)
         if isinstance(e, exp.Literal):
             if e.is_string:
-                return T.varchar(len(e.name))
+                return T.varchar(len(e.name), self.text.charset or "utf8mb4",
+                                 self.text.collation)
             text = e.name
             if "e" in text.lower():
                 return T.DOUBLE
@@ -163,7 +171,7 @@ class Typer:
             if a is None or b is None:
                 return None
             if _exact(a) and _exact(b):
-                s = _scale(a) + DIV_PRECISION_INCREMENT
+                s = _scale(a) + self.div_precision
                 whole = (a.width or 10) - _scale(a) + _scale(b)
                 return T.decimal(whole + s, s)
             return T.DOUBLE
@@ -193,7 +201,7 @@ class Typer:
             if t is None:
                 return None
             if _exact(t):
-                return T.decimal((t.width or 20) + 4, _scale(t) + DIV_PRECISION_INCREMENT)
+                return T.decimal((t.width or 20) + 4, _scale(t) + self.div_precision)
             return T.DOUBLE
         if isinstance(e, (exp.Min, exp.Max)):
             return self._infer(e.this)
@@ -275,21 +283,26 @@ class Typer:
             name = e.name.upper()
             if name in _FSP_FUNCTIONS and e.expressions:
                 return SqlType(_FSP_FUNCTIONS[name], None, _fsp_arg(e.expressions[0]))
-            return _anonymous(name)
+            return _anonymous(name) or library_type(self, name, list(e.expressions))
         if isinstance(e, exp.JSONExtract):
             return T.longtext()
         if isinstance(e, exp.PropertyEQ):
             return self._infer(e.expression)
+        if isinstance(e, exp.SessionParameter):
+            return _sysvar_type(e.name)
+        if isinstance(e, (exp.CurrentSchema, exp.CurrentVersion, exp.CurrentUser)):
+            return _ANON[{"CurrentSchema": "DATABASE", "CurrentVersion": "VERSION",
+                          "CurrentUser": "CURRENT_USER"}[type(e).__name__]]
         return None
 
     def _window(self, f: exp.Expression) -> SqlType | None:
         """A window function: the ranking ones are BIGINT(21), PERCENT_RANK / CUME_DIST are
-        DOUBLE, LAG / LEAD / FIRST_VALUE... keep their argument's type, aggregates theirs."""
+        DOUBLE(.., 10), LAG / LEAD / FIRST_VALUE... keep their argument's type, aggregates theirs."""
         name = type(f).__name__
         if name in ("RowNumber", "Rank", "DenseRank", "Ntile"):
             return _COUNT
         if name in ("PercentRank", "CumeDist"):
-            return T.DOUBLE
+            return SqlType("double", 23, 10)  # shown with 10 decimals, as MariaDB does
         if name in ("Lag", "Lead", "FirstValue", "LastValue", "NthValue"):
             return self._infer(f.this)
         return self._infer(f)
@@ -300,6 +313,19 @@ class Typer:
         if isinstance(e.expression, exp.Interval) and a is not None and a.is_temporal:
             return a
         return numeric(a, b)
+
+
+def _sysvar_type(name: str) -> SqlType | None:
+    """@@name of a DOUBLE variable (timestamp, max_statement_time, long_query_time...) is a
+    DOUBLE shown with 6 decimals, as MariaDB returns it; one whose values pass BIGINT's range
+    is BIGINT UNSIGNED."""
+    from rampmeter.config.options import Kind, lookup
+    opt = lookup(name)
+    if opt is not None and opt.kind is Kind.DOUBLE:
+        return SqlType("double", 23, 6)
+    if opt is not None and opt.kind is Kind.INT and (opt.maximum or 0) >= 1 << 63:
+        return SqlType("bigint", 20, unsigned=True)  # max_join_size, sql_select_limit, ...
+    return None
 
 
 def _int_literal(node: exp.Expression | None) -> int | None:
@@ -343,16 +369,21 @@ def _placeholder_type(name: str) -> SqlType | None:
     return None
 
 
+def _SYSTEM_NAME(chars: int) -> SqlType:  # noqa: N802
+    return T.varchar(chars, "utf8mb3")
+
+
 _ANON = {
     "RM_BIN2NUM": T.UBIGINT,  # a hex or bit literal used as a number
     "CHAR_LENGTH": _INT10, "OCTET_LENGTH": _INT10, "MICROSECOND": T.BIGINT, "LAST_INSERT_ID": T.UBIGINT,
     "CONNECTION_ID": T.UBIGINT, "ROW_COUNT": T.BIGINT, "FOUND_ROWS": T.BIGINT,
     "SLEEP": _BOOL, "GET_LOCK": _BOOL, "RELEASE_LOCK": _BOOL, "IS_FREE_LOCK": _BOOL,
     "IS_USED_LOCK": T.UBIGINT, "RELEASE_ALL_LOCKS": T.BIGINT,
-    "DATABASE": T.varchar(64), "SCHEMA": T.varchar(64), "USER": T.varchar(141),
-    "CURRENT_USER": T.varchar(141), "SYSTEM_USER": T.varchar(141),
-    "SESSION_USER": T.varchar(141), "VERSION": T.varchar(64), "UUID": T.varchar(36),
-    "MD5": T.varchar(32), "SHA1": T.varchar(40), "UNIX_TIMESTAMP": T.BIGINT,
+    # names of the server's objects are utf8mb3 strings in MariaDB (system_charset_info)
+    "DATABASE": _SYSTEM_NAME(64), "SCHEMA": _SYSTEM_NAME(64), "USER": _SYSTEM_NAME(141),
+    "CURRENT_USER": _SYSTEM_NAME(141), "SYSTEM_USER": _SYSTEM_NAME(141),
+    "SESSION_USER": _SYSTEM_NAME(141), "VERSION": _SYSTEM_NAME(64), "UUID": T.varchar(36),
+    "MD5": T.varchar(32), "SHA1": T.varchar(40),
     "NOW": T.DATETIME, "SYSDATE": T.DATETIME, "LOCALTIMESTAMP": T.DATETIME,
     "UTC_TIMESTAMP": T.DATETIME, "CURDATE": T.DATE, "CURTIME": T.TIME,
     "FROM_UNIXTIME": T.DATETIME, "BENCHMARK": T.BIGINT, "STRCMP": T.BIGINT,
@@ -366,6 +397,78 @@ _FSP_FUNCTIONS = {"NOW": "datetime", "SYSDATE": "datetime", "LOCALTIMESTAMP": "d
 
 def _anonymous(name: str) -> SqlType | None:
     return _ANON.get(name)
+
+
+def library_type(typer: Typer, name: str, args: list[exp.Expression]) -> SqlType | None:
+    """The result type of a call of the function library (funclib.py)."""
+    from rampmeter.engine.sqlite import funclib
+    fn = funclib.lookup(name)
+    if fn is None:
+        return None
+    if name in ("DATE_ADD", "DATE_SUB", "ADDDATE", "SUBDATE", "TIMESTAMPADD"):
+        return _date_add_type(typer, name, args)
+    if name == "UNIX_TIMESTAMP":
+        return _unix_timestamp_type(typer, args)
+    if name in ("ADDTIME", "SUBTIME") and args:
+        t = typer.infer(args[0])
+        return t if t is not None and t.is_temporal else T.varchar(26)
+    return fn.result_type([typer.infer(a) for a in args])
+
+
+def _unix_timestamp_type(typer: Typer, args: list[exp.Expression]) -> SqlType | None:
+    """BIGINT, or a DECIMAL with the argument's fractional digits: a temporal column's fsp, 6
+    for a string read per row (funcmap.py passes that 6 to the function). A constant string's
+    digits are its own ('... 09:26:00.12' has 2): the value is not in the statement's shape,
+    so the type is the value's (None here)."""
+    if not args:
+        return T.BIGINT
+    arg = args[0]
+    digits = 0
+    if isinstance(arg, exp.Placeholder) or isinstance(arg, exp.Literal) and arg.is_string:
+        return None
+    if isinstance(arg, exp.Literal):
+        text = arg.name
+        digits = len(text.rsplit(".", 1)[1]) if "." in text else 0
+    else:
+        t = typer.infer(arg)
+        if t is None or t.is_string:
+            digits = 6 if arg.find(exp.Column) is not None else 0
+        elif t.is_temporal:
+            digits = t.fsp or 0
+        elif t.is_decimal:
+            digits = t.scale or 0
+    return T.decimal(17, min(digits, 6)) if digits else T.BIGINT
+
+
+def _date_add_type(typer: Typer, name: str, args: list[exp.Expression]) -> SqlType | None:
+    """DATE_ADD(d, INTERVAL n unit): a DATE stays a DATE by days or more, a DATETIME stays
+    one; anything else is a string (MariaDB's rule)."""
+    base = args[-1] if name == "TIMESTAMPADD" else args[0] if args else None
+    unit = args[0].name if name == "TIMESTAMPADD" and args else ""
+    if len(args) > 1 and isinstance(args[1], exp.Interval) and args[1].args.get("unit"):
+        unit = args[1].args["unit"].name
+    t = typer.infer(base) if base is not None else None
+    timed = any(p in unit.upper() for p in ("HOUR", "MINUTE", "SECOND"))
+    if t is not None and t.name == "date":
+        return T.DATETIME if timed else T.DATE
+    if t is not None and t.name in ("datetime", "timestamp"):
+        return SqlType("datetime", None, 6 if "MICRO" in unit.upper() else t.fsp)
+    return T.varchar(29)
+
+
+def number_kind(t: SqlType | None) -> str:
+    """How a value of type t turns into an integer (functions.cast_signed): i integer,
+    d exact decimal (rounded half up), f double (rounded half even), x binary string
+    (its bytes), s text (its leading digits)."""
+    if t is None:
+        return "s"
+    if t.is_integer or t.name in ("bit", "year"):
+        return "i"
+    if t.is_decimal:
+        return "d"
+    if t.is_numeric:
+        return "f"
+    return "x" if t.is_binary_string else "s"
 
 
 def charset_of(t: SqlType | None) -> str | None:

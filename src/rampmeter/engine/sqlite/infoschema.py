@@ -16,7 +16,7 @@ import sqlite3
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from rampmeter.engine.sqlite import catalog
+from rampmeter.engine.sqlite import catalog, dbopts
 from rampmeter.engine.sqlite.catalog import q
 from rampmeter.engine.sqlite.storage import INFORMATION_SCHEMA, SESSION_SCHEMAS, VIRTUAL_SCHEMAS
 from rampmeter.engine.types import SqlType
@@ -67,10 +67,18 @@ def _readable_views(s: SqliteSession, db: str) -> set[str]:
         return set()
 
 
+def _db_options(s: SqliteSession, db: str) -> dbopts.DatabaseOptions:
+    try:
+        return dbopts.load(s, db)
+    except (ServerError, sqlite3.Error):  # a damaged database is listed with the defaults
+        return dbopts.DatabaseOptions(*dbopts.LEGACY)
+
+
 def schemata(s: SqliteSession) -> tuple[list[Column], Rows]:
     names = ["CATALOG_NAME", "SCHEMA_NAME", "DEFAULT_CHARACTER_SET_NAME",
              "DEFAULT_COLLATION_NAME", "SQL_PATH", "SCHEMA_COMMENT"]
-    rows = [("def", d, "utf8mb4", "utf8mb4_general_ci", None, "") for d in s.list_databases()]
+    rows = [("def", d, o.charset, o.collation, None, o.comment)
+            for d in s.list_databases() for o in (_db_options(s, d),)]
     return [text_column(n, length=64) for n in names], rows
 
 

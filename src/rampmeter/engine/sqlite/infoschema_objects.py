@@ -3,8 +3,9 @@ and admin tools query even when a server has none of what they list - TRIGGERS, 
 EVENTS, FILES, PARTITIONS, PARAMETERS.
 
 Rules:
-- Column names and order are MariaDB 10.11's. rampmeter has no triggers, stored routines or
-  events (docs/sql.md), so those tables are empty, with the right columns; FILES is empty as it
+- Column names and order are MariaDB 10.11's. ROUTINES and PARAMETERS list the stored
+  procedures and functions (routines.py); rampmeter has no triggers or events (docs/sql.md),
+  so those tables are empty, with the right columns; FILES is empty as it
   is for InnoDB tables in MariaDB; PARTITIONS has MariaDB's one row per (unpartitioned) table,
   its partition columns NULL.
 - VIEWS: VIEW_DEFINITION is the canonical text with every name qualified (views.py),
@@ -16,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from rampmeter.engine.sqlite import infoschema
+from rampmeter.engine.sqlite import infoschema, routines, triggers
 from rampmeter.protocol.columns import Column, int_column, text_column
 
 if TYPE_CHECKING:
@@ -75,17 +76,86 @@ def _empty(names: str, ints: str = "") -> Callable[[SqliteSession], tuple[list[C
     return build
 
 
+def _data_type(text: str) -> str:
+    word = text.strip().split("(")[0].split()[0] if text.strip() else ""
+    return word.lower()
+
+
+def _routines(names: str, ints: str) -> Callable[[SqliteSession], tuple[list[Column], Rows]]:
+    """One row per stored procedure / function the account may see (routines.py specs)."""
+    def build(s: SqliteSession) -> tuple[list[Column], Rows]:
+        rows: Rows = []
+        for db in infoschema._user_databases(s):
+            for r in routines.listing(s, db):
+                if r["type"] not in ("PROCEDURE", "FUNCTION"):
+                    continue
+                c = r.get("chars", {})
+                fn = r["type"] == "FUNCTION"
+                rows.append((r["name"], "def", db, r["name"], r["type"],
+                             _data_type(r["returns"]) if fn else "", None, None, None, None,
+                             None, None, None, r["returns"] if fn else None, "SQL", r["body"],
+                             None, None, "SQL", c.get("deterministic", "NO"),
+                             c.get("data_access", "CONTAINS SQL"), None,
+                             c.get("security", "DEFINER"), r["created"], r["modified"],
+                             r["sql_mode"], c.get("comment", ""), r["definer"],
+                             r["charset_client"], r["collation_connection"],
+                             r["db_collation"]))
+        return _columns(names, ints), rows
+    return build
+
+
+def _triggers(names: str, ints: str) -> Callable[[SqliteSession], tuple[list[Column], Rows]]:
+    """One row per trigger (triggers.py), ordered by table, event, timing, as MariaDB's."""
+    def build(s: SqliteSession) -> tuple[list[Column], Rows]:
+        rows: Rows = []
+        for db in infoschema._user_databases(s):
+            found = sorted(triggers.listing(s, db), key=lambda t: (
+                t["table"].lower(), t["event"], t["timing"], t["created"]))
+            order: dict[tuple[str, str, str], int] = {}
+            for t in found:
+                key = (t["table"].lower(), t["event"], t["timing"])
+                order[key] = order.get(key, 0) + 1
+                rows.append(("def", db, t["name"], t["event"], "def", db, t["table"],
+                             order[key], None, t["body"], "ROW", t["timing"], None, None,
+                             "OLD", "NEW", t["created_at"], t["sql_mode"], t["definer"],
+                             t["charset_client"], t["collation_connection"],
+                             t["db_collation"]))
+        return _columns(names, ints), rows
+    return build
+
+
+def _parameters(names: str, ints: str) -> Callable[[SqliteSession], tuple[list[Column], Rows]]:
+    """A routine's parameters by position; a function's result is position 0."""
+    def build(s: SqliteSession) -> tuple[list[Column], Rows]:
+        rows: Rows = []
+        for db in infoschema._user_databases(s):
+            for r in routines.listing(s, db):
+                if r["type"] not in ("PROCEDURE", "FUNCTION"):
+                    continue
+                fn = r["type"] == "FUNCTION"
+                if fn:
+                    rows.append(("def", db, r["name"], 0, None, None, _data_type(r["returns"]),
+                                 None, None, None, None, None, None, None, r["returns"],
+                                 r["type"]))
+                for k, (mode, pname, ptype) in enumerate(r.get("param_list", []), 1):
+                    rows.append(("def", db, r["name"], k, mode, pname,
+                                 _data_type(ptype), None, None, None, None, None, None, None,
+                                 ptype, r["type"]))
+        return _columns(names, ints), rows
+    return build
+
+
 TABLES = {
     "VIEWS": _views,
     "PARTITIONS": _partitions,
-    "TRIGGERS": _empty(
+    "TRIGGERS": _triggers(
         "TRIGGER_CATALOG TRIGGER_SCHEMA TRIGGER_NAME EVENT_MANIPULATION EVENT_OBJECT_CATALOG "
         "EVENT_OBJECT_SCHEMA EVENT_OBJECT_TABLE ACTION_ORDER ACTION_CONDITION ACTION_STATEMENT "
         "ACTION_ORIENTATION ACTION_TIMING ACTION_REFERENCE_OLD_TABLE "
         "ACTION_REFERENCE_NEW_TABLE ACTION_REFERENCE_OLD_ROW ACTION_REFERENCE_NEW_ROW CREATED "
         "SQL_MODE DEFINER CHARACTER_SET_CLIENT COLLATION_CONNECTION DATABASE_COLLATION",
         "ACTION_ORDER"),
-    "ROUTINES": _empty(
+    "ROUTINES": _routines(
         "SPECIFIC_NAME ROUTINE_CATALOG ROUTINE_SCHEMA ROUTINE_NAME ROUTINE_TYPE DATA_TYPE "
         "CHARACTER_MAXIMUM_LENGTH CHARACTER_OCTET_LENGTH NUMERIC_PRECISION NUMERIC_SCALE "
         "DATETIME_PRECISION CHARACTER_SET_NAME COLLATION_NAME DTD_IDENTIFIER ROUTINE_BODY "
@@ -94,7 +164,7 @@ TABLES = {
         "DEFINER CHARACTER_SET_CLIENT COLLATION_CONNECTION DATABASE_COLLATION",
         "CHARACTER_MAXIMUM_LENGTH CHARACTER_OCTET_LENGTH NUMERIC_PRECISION NUMERIC_SCALE "
         "DATETIME_PRECISION"),
-    "PARAMETERS": _empty(
+    "PARAMETERS": _parameters(
         "SPECIFIC_CATALOG SPECIFIC_SCHEMA SPECIFIC_NAME ORDINAL_POSITION PARAMETER_MODE "
         "PARAMETER_NAME DATA_TYPE CHARACTER_MAXIMUM_LENGTH CHARACTER_OCTET_LENGTH "
         "NUMERIC_PRECISION NUMERIC_SCALE DATETIME_PRECISION CHARACTER_SET_NAME COLLATION_NAME "

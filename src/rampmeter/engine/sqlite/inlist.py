@@ -51,25 +51,27 @@ def collapse(text: str) -> tuple[str, dict[str, tuple[str, ...]]]:
     return _LIST.sub(cut, text), lists
 
 
-def plan(stmt: Statement, database: str | None, lookup: TableLookup, *,
-         zone_shift: bool = False) -> Plan:
+def plan(stmt: Statement, database: str | None, lookup: TableLookup,
+         settings: Any = None, *, zone_shift: bool = False) -> Plan:
     """translate.translate with long IN lists collapsed when the plan allows it (the rules);
     otherwise the long form's plan. The caller binds `plan.lists` with `bind`."""
-    from rampmeter.engine.sqlite.translate import translate  # it imports collapse from here
+    # translate imports collapse from here
+    from rampmeter.engine.sqlite.translate import DEFAULT_SETTINGS, translate
+    settings = settings or DEFAULT_SETTINGS
 
     lists: dict[str, tuple[str, ...]] = {}
     try:
-        found = translate(stmt, database, lookup, lists, zone_shift=zone_shift)
+        found = translate(stmt, database, lookup, settings, lists, zone_shift=zone_shift)
     except ServerError:
         if not lists:
             raise
         # the error's position is the long form's
-        return translate(stmt, database, lookup, zone_shift=zone_shift)
+        return translate(stmt, database, lookup, settings, zone_shift=zone_shift)
     if not lists:
         return found
     sqls = expand([found.sql] + [sql for sql, _t, _c in found.steps], lists)
     if sqls is None:
-        return translate(stmt, database, lookup, zone_shift=zone_shift)
+        return translate(stmt, database, lookup, settings, zone_shift=zone_shift)
     found.sql = sqls[0]
     found.steps = [(sql, t, c) for sql, (_s, t, c) in zip(sqls[1:], found.steps)]
     found.lists = lists

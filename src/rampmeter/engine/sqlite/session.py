@@ -55,8 +55,10 @@ from rampmeter.engine.sqlite import (
     errmap,
     inlist,
     pinning,
+    routines,
     show,
     temporary,
+    triggers,
     views,
 )
 from rampmeter.engine.sqlite.access import table_access
@@ -98,6 +100,11 @@ class Stats:
         self.row_count = -1
 
 
+# First words of statements MariaDB has and rampmeter does not (BACKUP STAGE / LOCK): a 1064
+# quotes from the second word, as MariaDB's parser does.
+_KNOWN_FIRST_WORDS = frozenset({"BACKUP"})
+
+
 class SqliteSession(EngineSession):
     def __init__(self, engine: SqliteEngine, context: SessionContext, waiting: WaitHook) -> None:
         self.engine = engine
@@ -106,6 +113,7 @@ class SqliteSession(EngineSession):
         self._cancelled = False
         self._wake = threading.Event()
         self._function_error: ServerError | None = None
+        self.statement_state: dict[Any, Any] = {}  # functions' state for one statement
         self._handle: Handle | None = None     # borrowed from engine.handles, see idle()
         self.txn = Transactions(lambda: self.handle, engine.locks, waiting,
                                 cancelled=self.cancelled, lock_timeout=self._lock_timeout,
@@ -211,9 +219,13 @@ class SqliteSession(EngineSession):
         return self._zone
 
     def statement_utc(self) -> dt.datetime:
-        """The moment the running statement started, in UTC (read once, on first use)."""
+        """The moment the running statement started, in UTC (read once, on first use);
+        SET timestamp = n fixes it (@@timestamp is the clock when not set)."""
         if self._utc is None:
-            self._utc = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+            try:
+                self._utc = timezones.from_unix(float(self.context.system_variable("timestamp")))
+            except (ServerError, TypeError, ValueError, AttributeError):
+                self._utc = dt.datetime.now(dt.UTC).replace(tzinfo=None)
         return self._utc
 
     def sql_mode(self) -> str:
@@ -235,6 +247,10 @@ class SqliteSession(EngineSession):
         if database.lower() not in VIRTUAL_SCHEMAS:
             self.handle.attach(database, self._db)
         self._db = database
+        if database.lower() not in VIRTUAL_SCHEMAS:
+            for spec in routines.listing(self, database):
+                if spec["type"] == "FUNCTION":
+                    self.register_function(spec["name"])
 
     # --- virtual schemas: information_schema, and those only the session provides ----------
     def _provided(self, schema: str) -> list[str]:
@@ -280,6 +296,8 @@ class SqliteSession(EngineSession):
         if self._wake.is_set():  # clear() takes the event's lock: only when needed
             self._wake.clear()
         self._function_error = None
+        if self.statement_state:
+            self.statement_state = {}
 
     # --- what functions.py may ask ------------------------------------------------------------
     def function_failed(self, error: ServerError) -> None:
@@ -334,7 +352,7 @@ class SqliteSession(EngineSession):
             columns = _prepared_columns(plan, stmt)
             self._compile(stmt, plan)
         elif stmt.kind not in _HANDLERS:
-            if not stmt.kind:
+            if not stmt.kind and not stmt.shape.strip():
                 raise ServerError(errors.ER_EMPTY_QUERY)
             raise stmt.syntax_error()
         elif stmt.param_count and stmt.kind not in ("SHOW", "DESCRIBE", "DESC", "EXPLAIN"):
@@ -361,15 +379,28 @@ class SqliteSession(EngineSession):
         try:
             self.handle.execute("EXPLAIN " + plan.sql, names).fetchall()
         except sqlite3.Error as e:
-            raise self.sqlite_error(e, plan) from None
+            err = self.sqlite_error(e, plan)
+            if not self._stored_function(err):
+                raise err from None
+            self._compile(stmt, plan)
 
     def _run(self, stmt: Statement, params: Sequence[Any]) -> Result:
         if stmt.is_dml:
+            try:
+                return dml.run(self, stmt, params)
+            except ServerError as e:
+                if not self._stored_function(e):
+                    raise
             return dml.run(self, stmt, params)
         handler = _HANDLERS.get(stmt.kind)
         if handler is None:
-            if not stmt.kind:
+            if not stmt.kind and not stmt.shape.strip():  # text that is no statement: 1064
                 raise ServerError(errors.ER_EMPTY_QUERY)
+            toks = stmt.tokens or ()
+            if stmt.kind in _KNOWN_FIRST_WORDS and len(toks) > 1:
+                # a statement MariaDB's grammar starts (BACKUP STAGE ...): the error is at
+                # the word after it
+                raise stmt.syntax_error(toks[1].start)
             raise stmt.syntax_error()
         return handler(self, stmt)
 
@@ -378,15 +409,17 @@ class SqliteSession(EngineSession):
         parameter (inlist.py), for callers that bind with inlist.bind (dml.run)."""
         engine = self.engine
         shift = not self.time_zone().is_utc
-        key: tuple[Any, ...] = (stmt.shape, self._db, engine.schema_version, shift)
+        settings = self.context.translation
+        key: tuple[Any, ...] = (stmt.shape, self._db, engine.schema_version, shift, settings,
+                                stmt.dialect)
         if not in_lists:
             key += ("long",)
         if self.temp_tables:  # plans naming temporary tables are this session's own
             key += (temporary.plan_token(self),)
         plan = engine.cached_plan(key)
         if plan is None:
-            plan = inlist.plan(stmt, self._db, self.table_def, zone_shift=shift) \
-                if in_lists else translate(stmt, self._db, self.table_def,
+            plan = inlist.plan(stmt, self._db, self.table_def, settings, zone_shift=shift) \
+                if in_lists else translate(stmt, self._db, self.table_def, settings,
                                            zone_shift=shift)
             engine.cache_plan(key, plan)
         return plan
@@ -533,6 +566,82 @@ class SqliteSession(EngineSession):
             raise self.sqlite_error(e) from None
         finally:
             self.engine.schema_changed()
+
+    # --- stored routines (routines.py keeps them; session/sp/ reads and runs them) -----------
+    def routine_load(self, database: str, kind: str, name: str) -> dict[str, Any] | None:
+        return routines.load(self, database, kind, name)
+
+    def routine_list(self, database: str) -> list[dict[str, Any]]:
+        return routines.listing(self, database)
+
+    def routine_store(self, database: str, kind: str, name: str, spec: dict[str, Any]) -> None:
+        routines.store(self, database, kind, name, spec)
+        if kind == "FUNCTION":  # usable at once, in views' SELECTs too
+            self.register_function(name)
+
+    def routine_drop(self, database: str, kind: str, name: str) -> bool:
+        return routines.remove(self, database, kind, name)
+
+    def trigger_load(self, database: str, name: str) -> dict[str, Any] | None:
+        return triggers.load(self, database, name)
+
+    def trigger_create(self, database: str, spec: dict[str, Any]) -> None:
+        triggers.create(self, database, spec)
+
+    def trigger_drop(self, database: str, name: str) -> bool:
+        return triggers.drop(self, database, name)
+
+    def _stored_function(self, error: ServerError) -> bool:
+        """SQLite did not know a function: is it a stored function of the current database?
+        Then it is registered on the handle (calling back into the session layer, with this
+        statement's state kept aside) and the statement can be run again: SQLite refuses an
+        unknown function before running anything."""
+        if error.code != errors.ER_SP_DOES_NOT_EXIST or not error.message.startswith("FUNC"):
+            return False
+        return self.register_function(error.message.split()[1].rsplit(".", 1)[-1])
+
+    def register_function(self, name: str) -> bool:
+        """Make stored function `name` (of the current database) known to SQLite."""
+        find = getattr(self.context, "stored_function", None)
+        fn = find(name) if find is not None else None
+        if fn is None:
+            return False
+
+        handle = self.handle
+        occupant = handle.occupant
+
+        def call(*args: Any) -> Any:
+            # Handles are lent (handles.py): whoever occupies this one when SQLite calls is the
+            # session asking, and the function is looked up in its current database, so a
+            # registration made for another session or database never answers for this one.
+            s = occupant.session
+            assert s is not None
+            here = s.context.stored_function(name)
+            if here is None:
+                err = ServerError(errors.ER_SP_DOES_NOT_EXIST, "FUNCTION",
+                                  f"{s.database}.{name}")
+                s.function_failed(err)
+                raise err
+            return dml.sqlite_value(s.run_nested(here, *args))
+        handle.create_function(name, -1, call)
+        return True
+
+    def run_nested(self, fn: Any, *args: Any) -> Any:
+        """Run `fn` (the session layer's: a stored function, a trigger) from inside a running
+        statement: the statement's own state is kept aside and restored, and an error is
+        handed to the statement as a function's error."""
+        saved = (self.current, self.warnings, self.statement_state, self._utc)
+        try:
+            return fn(*args)
+        except ServerError as e:
+            self.function_failed(e)
+            raise
+        except Exception as e:  # noqa: BLE001 - a fault of ours: logged, 1105 for the client
+            log.exception("inside a stored function or trigger")
+            self.function_failed(ServerError(errors.ER_UNKNOWN_ERROR, str(e)))
+            raise
+        finally:
+            self.current, self.warnings, self.statement_state, self._utc = saved
 
     # --- errors ---------------------------------------------------------------------------------
     def sqlite_error(self, e: sqlite3.Error, plan: Plan | None = None,

@@ -20,7 +20,7 @@ import sqlglot
 
 from rampmeter import errors
 from rampmeter.engine.base import Result, ResultSet
-from rampmeter.engine.sqlite import catalog, views
+from rampmeter.engine.sqlite import catalog, routines, triggers, views
 from rampmeter.engine.sqlite.infoschema import TABLES as INFOSCHEMA_TABLES
 from rampmeter.engine.sqlite.infoschema import frm_version, table_info
 from rampmeter.engine.sqlite.storage import INFORMATION_SCHEMA
@@ -68,7 +68,8 @@ def where(s: SqliteSession, expr: str, columns: list[Column], rows: Rows) -> Row
     """The rows for which the MySQL expression `expr` over the answer's columns is true."""
     names = [c.name for c in columns]
     try:
-        tree = sqlglot.parse_one(f"SELECT * FROM rm_show WHERE {expr}", read="mysql")
+        from rampmeter.engine.sqlite import dialect
+        tree = dialect.parse(f"SELECT * FROM rm_show WHERE {expr}")
         cond = tree.args["where"].this.sql(dialect="sqlite")
     except (sqlglot.errors.ParseError, sqlglot.errors.TokenError, KeyError):
         raise ServerError(errors.ER_PARSE_ERROR, expr[:80], 1) from None
@@ -106,7 +107,8 @@ def show(s: SqliteSession, stmt: Statement) -> Result:
         return _show_index(s, r, db, table)
     if r.accept("CREATE"):
         return _show_create(s, r)
-    if r.accept("TABLE", "STATUS"):
+    if r.accept("TABLE"):
+        r.expect("STATUS")  # SHOW TABLE x: the error is at x (MariaDB knows TABLE STATUS)
         db = _from_db(r) or s.database
         return _table_status(s, r, db)
     if r.accept("TRIGGERS"):
@@ -114,8 +116,11 @@ def show(s: SqliteSession, stmt: Statement) -> Result:
             "Trigger", "Event", "Table", "Statement", "Timing", "Created", "sql_mode",
             "Definer", "character_set_client", "collation_connection",
             "Database Collation")]
-        _from_db(r)
-        return _filtered(s, r, cols, [])
+        db = _from_db(r) or s.database
+        rows = [(t["name"], t["event"], t["table"], t["body"], t["timing"], t["created_at"],
+                 t["sql_mode"], t["definer"], t["charset_client"], t["collation_connection"],
+                 t["db_collation"]) for t in (triggers.listing(s, db) if db else [])]
+        return _filtered(s, r, cols, rows, key=2)
     if r.accept("EVENTS"):
         cols = [text_column(n, length=64) for n in (
             "Db", "Name", "Definer", "Time zone", "Type", "Execute at", "Interval value",
@@ -123,14 +128,14 @@ def show(s: SqliteSession, stmt: Statement) -> Result:
             "character_set_client", "collation_connection", "Database Collation")]
         _from_db(r)
         return _filtered(s, r, cols, [])
-    if r.accept_any("PROCEDURE", "FUNCTION", "PACKAGE"):
+    if kind := r.accept_any("PROCEDURE", "FUNCTION", "PACKAGE"):
         r.accept("BODY")   # SHOW PACKAGE BODY STATUS (mariadb-dump --routines)
         r.expect("STATUS")
         cols = [text_column(n, length=64) for n in (
             "Db", "Name", "Type", "Definer", "Modified", "Created", "Security_type",
             "Comment", "character_set_client", "collation_connection",
             "Database Collation")]
-        return _filtered(s, r, cols, [])
+        return _filtered(s, r, cols, routines.status_rows(s, kind), key=1)
     raise r.error()
 
 
@@ -227,10 +232,10 @@ def _show_create(s: SqliteSession, r: Reader) -> Result:
         r.end()
         if not s.database_known(name):
             raise ServerError(errors.ER_BAD_DB_ERROR, name)
+        from rampmeter.engine.sqlite import dbopts
         return ResultSet([text_column("Database", length=64),
                           text_column("Create Database", length=1024)],
-                         [(name, f"CREATE DATABASE {if_not}`{name}` /*!40100 DEFAULT CHARACTER SET "
-                           "utf8mb4 COLLATE utf8mb4_general_ci */")])
+                         [(name, dbopts.show_create(name, dbopts.load(s, name), if_not))])
     if r.accept("VIEW"):
         db, name = r.qualified_name()
         r.end()

@@ -117,6 +117,19 @@ _BINARY = {exp.EQ: "=", exp.NEQ: "<>", exp.GT: ">", exp.GTE: ">=", exp.LT: "<", 
            exp.BitwiseAnd: "&", exp.BitwiseOr: "|", exp.BitwiseXor: "^",
            exp.BitwiseLeftShift: "<<", exp.BitwiseRightShift: ">>", exp.NullSafeEQ: "<=>",
            exp.RegexpLike: "regexp"}
+# MariaDB's operator precedence (item.h, enum precedence): an operand is printed in
+# parentheses when its precedence is lower than its place needs; the client's own
+# parentheses are not kept (the parser drops them), so the text is MariaDB's either way.
+_PRECEDENCE = {exp.Or: 2, exp.Xor: 3, exp.And: 4, exp.Not: 5,
+               **dict.fromkeys((exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE,
+                                exp.NullSafeEQ, exp.Is), 6),
+               exp.Between: 7, exp.In: 8, exp.Like: 8, exp.RegexpLike: 8,
+               exp.BitwiseOr: 9, exp.BitwiseAnd: 10, exp.BitwiseLeftShift: 11,
+               exp.BitwiseRightShift: 11, exp.Add: 13, exp.Sub: 13,
+               **dict.fromkeys((exp.Mul, exp.Div, exp.IntDiv, exp.Mod), 14),
+               exp.BitwiseXor: 15, exp.Neg: 17}
+_HIGHEST = 20
+_FLAT = (exp.And, exp.Or, exp.Xor)  # MariaDB keeps AND / OR as one list: no parens inside
 _RENAMED = {"SUBSTRING": "substr", "NOW": "current_timestamp", "CURRENTTIMESTAMP":
             "current_timestamp", "CURRENT_TIMESTAMP": "current_timestamp"}
 
@@ -282,9 +295,9 @@ class _Printer:
         if isinstance(e, exp.Boolean):
             return "1" if e.this else "0"  # (after IS: true / false, see _is_operand)
         if isinstance(e, exp.Paren):
-            return "(" + self.expr(e.this) + ")"
+            return self.expr(e.this)
         if isinstance(e, exp.Neg):
-            return "-" + self.expr(e.this)
+            return "-" + self._operand(e.this, _PRECEDENCE[exp.Neg])
         if isinstance(e, exp.Not):
             inner = e.this
             if isinstance(inner, exp.Paren):
@@ -304,7 +317,10 @@ class _Printer:
                 return "!" + self.expr(inner)
             return "!(" + self.expr(inner) + ")"
         if type(e) in _BINARY:
-            return f"{self.expr(e.this)} {_BINARY[type(e)]} {self.expr(e.expression)}"
+            prec = _PRECEDENCE.get(type(e), _HIGHEST)
+            right = prec if isinstance(e, _FLAT) else prec + 1
+            return (f"{self._operand(e.this, prec)} {_BINARY[type(e)]} "
+                    f"{self._operand(e.expression, right)}")
         if isinstance(e, exp.Is):
             return f"{self.expr(e.this)} is {self._is_operand(e.expression)}"
         if isinstance(e, exp.In):
@@ -340,6 +356,16 @@ class _Printer:
         if isinstance(e, (exp.Func, exp.Anonymous)):
             return self._function(e)
         return e.sql("mysql")
+
+    def _operand(self, e: exp.Expression, needs: int) -> str:
+        """`e` where an operand of precedence `needs` goes: in parentheses when it binds
+        less tightly (MariaDB's Item::print_parenthesised)."""
+        while isinstance(e, exp.Paren):
+            e = e.this
+        text = self.expr(e)
+        if _PRECEDENCE.get(type(e), _HIGHEST) < needs:
+            return "(" + text + ")"
+        return text
 
     def _is_operand(self, e: exp.Expression) -> str:
         """IS NULL / IS TRUE: MariaDB prints the keyword in lower case there."""

@@ -25,6 +25,7 @@ Rules:
 from __future__ import annotations
 
 import logging
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -36,9 +37,21 @@ from sqlglot import exp
 from rampmeter import errors
 from rampmeter.engine import types as T
 from rampmeter.engine import values
-from rampmeter.engine.sqlite import inlist, multi, tzcolumns, updates
+from rampmeter.engine.sqlite import (
+    compare,
+    dialect,
+    funcmap,
+    inlist,
+    modifiers,
+    multi,
+    quantified,
+    queryforms,
+    tzcolumns,
+    updates,
+    windows,
+)
 from rampmeter.engine.sqlite.catalog import ColumnDef, TableDef, implicit_default
-from rampmeter.engine.sqlite.infer import Typer, charset_of, is_unsigned_integer
+from rampmeter.engine.sqlite.infer import Typer, charset_of, is_unsigned_integer, number_kind
 from rampmeter.engine.types import SqlType
 from rampmeter.errors import ServerError
 from rampmeter.sql import charsets, lexer
@@ -122,6 +135,7 @@ class Plan:
     ignore: bool = False
     auto_column: str | None = None
     track_changes: bool = False                # UPDATE / upsert: count changed rows
+    found_rows_sql: str = ""                   # SQL_CALC_FOUND_ROWS: count without LIMIT
     # multi-table UPDATE / DELETE: statements after `sql` (sql, target, counts its rows)
     steps: list[tuple[str, tuple[str, str] | None, bool]] = field(default_factory=list)
     first_counts: bool = True                  # do `sql`'s rows count as affected rows
@@ -132,17 +146,33 @@ class Plan:
     columns_memo: Any = None                   # result columns built once (dml.result_set)
 
 
+def _keep_high_nots(tree: exp.Expression) -> None:
+    """HIGH_NOT_PRECEDENCE parsed NOT a BETWEEN ... as (NOT a) BETWEEN ...: keep the
+    parentheses in the SQLite text, where NOT binds loosely."""
+    for node in list(tree.find_all(exp.Not)):
+        if isinstance(node.parent, exp.Predicate | exp.Binary) and \
+                not isinstance(node.parent, exp.Connector):
+            node.replace(exp.Paren(this=node.copy()))
+
+
 def parse(stmt: Statement, text: str) -> exp.Expression:
     """sqlglot's MySQL tree of `text` (the shape, or a rewrite of it); 1064 on failure."""
     try:
-        tree = sqlglot.parse_one(text, read="mysql")
+        tree = dialect.parse(text, stmt.dialect.pipes_as_concat, stmt.dialect.high_not)
     except sqlglot.errors.ParseError as e:
         raise _syntax(stmt, text, e) from None
     except (sqlglot.errors.TokenError, RecursionError, ValueError):
         raise stmt.syntax_error() from None
     if tree is None or isinstance(tree, exp.Command):
         raise stmt.syntax_error()
+    if stmt.dialect.high_not:
+        _keep_high_nots(tree)
+    quantified.rewrite(tree)  # before anything resolves tables: it adds CTEs
     for alias in tree.find_all(exp.Alias):
+        if isinstance(alias.args.get("alias"), exp.Placeholder):
+            # `SELECT 1 2`: a number is no alias in MariaDB; the error is at the number
+            at = stmt.shape.find(":" + alias.args["alias"].name)
+            raise stmt.syntax_error(at if at >= 0 else None)
         if isinstance(alias.this, exp.Star) or isinstance(alias.this, exp.Column) and \
                 isinstance(alias.this.this, exp.Star):
             star = _aliased_star(text)
@@ -222,13 +252,20 @@ class _Tables:
         return None
 
 
+_NO_LIMIT = 2**64 - 1
+Settings = tuple[str, int, int]
+DEFAULT_SETTINGS: Settings = ("utf8mb4_general_ci", 4, _NO_LIMIT)
+
+
 def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
+              extras: dict[str, Any] | None = None,
               lists: dict[str, tuple[str, ...]] | None = None,
               ) -> tuple[exp.Expression, _Tables, list[str]]:
     """The statement's sqlglot tree with every table qualified by its database, the tables it
-    names, and the information_schema tables it reads (also what access.py reads). With
-    `lists`, long literal IN lists are cut to their first item and recorded there
-    (inlist.py)."""
+    names, and the information_schema tables it reads (also what access.py reads). `extras`
+    receives what the text's modifiers asked for (modifiers.py) and a VALUES statement's
+    column names (queryforms.py). With `lists`, long literal IN lists are cut to their first
+    item and recorded there (inlist.py)."""
     kind = stmt.kind
     shape = stmt.shape
     text = shape
@@ -239,36 +276,50 @@ def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
     elif kind == "DO":
         idx = shape.upper().index("DO")
         text = shape[:idx] + "SELECT" + shape[idx + 2:]
+    text, mods = modifiers.strip(kind, text)
     if kind in ("UPDATE", "DELETE"):
         text, _ignore = multi.strip_ignore(text)
+    values_names: list[str] | None = None
+    if kind == "VALUES":  # a table value constructor as a statement
+        found = queryforms.values_statement(text)
+        if found is not None:
+            text, values_names = found
     if lists is not None:
-        text, found = inlist.collapse(text)
-        lists.update(found)
-    tree = parse(stmt, text)
+        text, collapsed = inlist.collapse(text)
+        lists.update(collapsed)
+    tree = queryforms.rewrite(parse(stmt, text))
+    queryforms.insert_defaults(tree)
     for select in tree.find_all(exp.Select):
         # SQL_NO_CACHE, HIGH_PRIORITY, STRAIGHT_JOIN...: hints to MariaDB's optimizer and
         # query cache, none of which SQLite has (mariadb-dump sends SQL_NO_CACHE).
         select.set("operation_modifiers", None)
+    if extras is not None:
+        extras["mods"], extras["values_names"] = mods, values_names
     tables = _Tables(lookup)
     infoschema = _qualify(tree, database, tables)
     return tree, tables, infoschema
 
 
 def translate(stmt: Statement, database: str | None, lookup: TableLookup,
+              settings: Settings = DEFAULT_SETTINGS,
               lists: dict[str, tuple[str, ...]] | None = None, *,
               zone_shift: bool = False) -> Plan:
-    """The plan of a DML statement. With `lists`, see qualified (and inlist.plan).
-    `zone_shift`: the session's time zone is not UTC, so TIMESTAMP columns are read
-    through rm_from_utc (tzcolumns.py)."""
+    """The plan of a DML statement. `settings`: the session's (collation_connection,
+    div_precision_increment, sql_select_limit); with `lists`, see qualified (and
+    inlist.plan); `zone_shift`: the session's time zone is not UTC, so TIMESTAMP columns are
+    read through rm_from_utc (tzcolumns.py)."""
     kind = stmt.kind
-    tree, tables, infoschema = qualified(stmt, database, lookup, lists)
-    ignore = kind in ("UPDATE", "DELETE") and multi.strip_ignore(stmt.shape)[1]
+    extras: dict[str, Any] = {}
+    tree, tables, infoschema = qualified(stmt, database, lookup, extras, lists)
+    mods: modifiers.Modifiers = extras["mods"]
+    values_names: list[str] | None = extras["values_names"]
+    ignore = mods.ignore or kind in ("UPDATE", "DELETE") and multi.strip_ignore(stmt.shape)[1]
     plan = Plan("", kind, infoschema=tuple(dict.fromkeys(infoschema)))
     plan.databases = tuple(dict.fromkeys(
         [db for db, _t, _d in tables.by_alias.values() if db.lower() not in VIRTUAL_SCHEMAS] +
         tables.more_databases))
     plan.fixed.update(tables.fixed)
-    typer = Typer(tables.column_type)
+    typer = Typer(tables.column_type, settings[0], settings[1])
     steps: list[multi.Step] = []
     plan.ignore = ignore
     if isinstance(tree, exp.Insert):
@@ -289,8 +340,15 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
                 plan.target = (entry[0], entry[2].name if entry[2] else entry[1])
     else:
         select = _leftmost_select(tree)
-        if select is not None and kind != "DO":
+        if values_names is not None:
+            texts = [_client_text(stmt, name) for name in values_names]
+            plan.outputs = [Output(name) for name in texts]
+        elif select is not None and kind != "DO":
             plan.outputs = _outputs(select, stmt, tables, typer)
+            if settings[2] < _NO_LIMIT and not tree.args.get("limit") and \
+                    isinstance(tree, (exp.Select, exp.Union, exp.Except, exp.Intersect)):
+                # sql_select_limit: a SELECT without LIMIT returns at most that many rows
+                tree.set("limit", exp.Limit(expression=exp.Literal.number(settings[2])))
     returning = tree.args.get("returning")
     if isinstance(returning, exp.Returning) and plan.writes:
         # MariaDB 10.5+: the written rows come back as a result set (Django uses it)
@@ -301,6 +359,7 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
     if steps:  # a multi-table UPDATE / DELETE: several SQLite statements (multi.py)
         for step, _target, _counts in steps:
             _typed_rewrites(step, typer)
+            _sql_rewrites(step, typer, stmt)
             if zone_shift:
                 tzcolumns.wrap_reads(step, typer, outputs_in_python=False)
             _rewrite(step)
@@ -309,14 +368,46 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         plan.steps = [(_generate(t, plan), target, counts) for t, target, counts in steps[1:]]
         return plan
     _typed_rewrites(tree, typer)
+    _sql_rewrites(tree, typer, stmt)
     if zone_shift:
         plan.tz_outputs = tzcolumns.python_outputs(tree, plan.outputs)
         tzcolumns.wrap_reads(tree, typer, outputs_in_python=True)
     _rewrite(tree)
+    tree = queryforms.rollup(tree)
     plan.sql = _generate(tree, plan)
     if ignore and plan.sql.startswith("UPDATE "):  # duplicates skip the row, as in MariaDB
         plan.sql = "UPDATE OR IGNORE " + plan.sql[len("UPDATE "):]
+    if mods.calc_found_rows and plan.outputs is not None:
+        plan.found_rows_sql = _count_without_limit(tree)
     return plan
+
+
+def _sql_rewrites(tree: exp.Expression, typer: Typer, stmt: Statement) -> None:
+    """MariaDB's functions (funcmap.py, windows.py) and comparisons (compare.py)."""
+    windows.rewrite(tree)
+    funcmap.rewrite(tree, typer)
+    compare.rewrite(tree, typer, stmt.dialect.backslash_escapes)
+
+
+def _count_without_limit(tree: exp.Expression) -> str:
+    """SQL_CALC_FOUND_ROWS: the query's rows without its LIMIT, counted (FOUND_ROWS())."""
+    whole = tree.copy()
+    whole.set("limit", None)
+    whole.set("offset", None)
+    return f"SELECT COUNT(*) FROM ({whole.sql(dialect='sqlite', normalize_functions=False)})"
+
+
+def _client_text(stmt: Statement, shape_text: str) -> str:
+    """A piece of the shape with its placeholders back as the client's literals (the names
+    of a VALUES statement's columns)."""
+    values = dict(zip(stmt.names, stmt.slots))
+
+    def literal(m: Any) -> str:
+        v = values.get(m.group(1))
+        if isinstance(v, str):
+            return v  # MariaDB names a string item by its value
+        return str(v) if v is not None else "NULL"
+    return re.sub(r":([a-z]\d+(?:_\d+)?)", literal, shape_text)
 
 
 def expression_flags(t: SqlType | None) -> int:
@@ -351,9 +442,8 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
     # Then top-down; a replacement keeps the original children (moved, not copied), so the
     # walk still reaches them and nested rewrites land in the tree.
     for node in list(tree.walk()):
-        if isinstance(node, (exp.Add, exp.Sub, exp.Mul, exp.IntDiv)) and (
-                is_unsigned_integer(typer.infer(node.this)) or
-                is_unsigned_integer(typer.infer(node.expression))):
+        if isinstance(node, (exp.Add, exp.Sub, exp.Mul, exp.IntDiv)) and _unsigned_math(
+                typer.infer(node.this), typer.infer(node.expression)):
             # unsigned 64-bit arithmetic, which SQLite's signed integers cannot do
             op = {exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.IntDiv: "DIV"}[type(node)]
             text = exp.Literal.string(node.sql("mysql")[:64])
@@ -416,6 +506,15 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
                 t = typer.infer(arg)
                 if t is not None and t.is_decimal:
                     _wrap(arg, lambda a, s=t.scale or 0: _decimal_text(a, s))
+
+
+def _unsigned_math(a: SqlType | None, b: SqlType | None) -> bool:
+    """Integer arithmetic with an UNSIGNED side (a decimal or double side makes it decimal or
+    double arithmetic instead, which SQLite does)."""
+    if not (is_unsigned_integer(a) or is_unsigned_integer(b)):
+        return False
+    return not any(t is not None and (t.is_decimal or t.is_numeric and not t.is_integer)
+                   for t in (a, b))
 
 
 def _wrap(node: exp.Expression, make) -> None:
@@ -487,6 +586,11 @@ def _rewrite_cast(node: exp.Cast, typer: Typer) -> None:
                            exp.Literal.number(scale)))
     elif dtype in (D.UBIGINT, D.UINT, D.USMALLINT, D.UTINYINT, D.UMEDIUMINT):
         node.replace(_call("rm_cast_unsigned", node.this))
+    elif dtype in (D.DOUBLE, D.FLOAT) and not (typer.infer(node.this) or T.NULL).is_numeric:
+        node.replace(_call("rm_cast_double", node.this))  # a string's number, with 1292
+    elif dtype in (D.BIGINT, D.INT, D.SMALLINT, D.TINYINT, D.MEDIUMINT):
+        node.replace(_call("rm_cast_signed", node.this,
+                           exp.Literal.string(number_kind(typer.infer(node.this)))))
     elif dtype in (D.CHAR, D.VARCHAR, D.NCHAR, D.NVARCHAR, D.TEXT):
         t = typer.infer(node.this)
         if t is not None and t.is_decimal:
@@ -682,7 +786,7 @@ class _Values:
             return self.synthetic(d.value)
         if d.kind == "now":
             return _now_call(col)
-        return self.value(sqlglot.parse_one(d.value, read="mysql"), col, row)
+        return self.value(dialect.parse(d.value), col, row)
 
 
 def _is_default(node: exp.Expression) -> bool:
@@ -769,11 +873,11 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
     elif isinstance(source, (exp.Select, exp.Union, exp.Subquery)):
         select = _leftmost_select(source)
         if select is not None:
-            if len(select.expressions) != len(cols) and not any(
-                    isinstance(x, exp.Star) for x in select.expressions):
+            starred = any(isinstance(x, exp.Star) or isinstance(x, exp.Column) and
+                          isinstance(x.this, exp.Star) for x in select.expressions)
+            if len(select.expressions) != len(cols) and not starred:
                 raise ServerError(errors.ER_WRONG_VALUE_COUNT_ON_ROW, 1)
-            if not any(isinstance(x, exp.Star) or isinstance(x, exp.Column) and
-                       isinstance(x.this, exp.Star) for x in select.expressions):
+            if not starred:
                 new = []
                 for x, c in zip(select.expressions, cols):
                     plan.casts.append((c, 0))
@@ -849,6 +953,7 @@ _FUNCTION_NODES: dict[type[exp.Expression], str] = {
     exp.UtcTime: "rm_utc_time",
     exp.UtcDate: "rm_utc_date",
     exp.Localtime: "rm_now",
+    exp.Localtimestamp: "rm_now",
 }
 _ANONYMOUS = {"USER": "rm_user", "SYSTEM_USER": "rm_user", "NOW": "rm_now",
               "SYSDATE": "rm_now", "LOCALTIMESTAMP": "rm_now", "SCHEMA": "rm_database",

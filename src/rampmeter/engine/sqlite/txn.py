@@ -252,6 +252,11 @@ class Transactions:
             self._txn.wrote = True
             self._txn.owns_lock = owns
         else:
+            if self.holds_write() and self._handle.in_transaction:
+                # a write nested in a running autocommit write (a trigger's, a stored
+                # function's): the outer statement's transaction holds it
+                yield
+                return
             if not self.holds_write():
                 self._acquire()
                 statement_lock = True

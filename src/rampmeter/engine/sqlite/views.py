@@ -252,6 +252,8 @@ def create(s: SqliteSession, r: Reader, *, or_replace: bool, alter: bool = False
             raise r.error()
     r.expect("VIEW")
     if_not_exists = r.accept("IF", "NOT", "EXISTS")
+    if or_replace and if_not_exists:
+        raise ServerError(errors.ER_WRONG_USAGE, "OR REPLACE", "IF NOT EXISTS")
     db, name = r.qualified_name()
     database = db or s.database
     if database is None:
@@ -347,6 +349,7 @@ def drop(s: SqliteSession, r: Reader) -> Result:
     r.accept_any("RESTRICT", "CASCADE")
     r.end()
     missing: list[str] = []
+    wrong: list[Warning_] = []  # the tables named: a Warning each before the Note (MariaDB)
     found: list[tuple[str, str]] = []
     for db, name in targets:
         database = db or s.database
@@ -360,6 +363,9 @@ def drop(s: SqliteSession, r: Reader) -> Result:
         stored = find(s.handle.conn, schema, name)
         if stored is None:
             missing.append(f"{database}.{name}")
+            if s.find_table(schema, name) is not None:
+                wrong.append(Warning_("Warning", 1347,
+                                      f"'{database}.{name}' is not of type 'VIEW'"))
         else:
             found.append((schema, stored))
     if found:
@@ -369,7 +375,7 @@ def drop(s: SqliteSession, r: Reader) -> Result:
     message = f"Unknown VIEW: '{','.join(missing)}'"
     if missing and not if_exists:
         raise ServerError(4092, message=message, sqlstate="42S02")
-    return UpdateCount(warnings=[Warning_("Note", 4092, message)] if missing else [])
+    return UpdateCount(warnings=wrong + [Warning_("Note", 4092, message)] if missing else [])
 
 
 # --- SHOW CREATE VIEW ----------------------------------------------------------------------------

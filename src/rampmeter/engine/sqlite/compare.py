@@ -1,0 +1,186 @@
+"""Comparisons as MariaDB makes them, where SQLite's rules differ.
+
+Rules (MariaDB's Arg_comparator, for the cases SQLite gets wrong):
+- A number compared with a string compares as numbers: the string side is read as MariaDB
+  reads a number (rm_num: its leading number, 0 if none, warning 1292 "Truncated incorrect
+  DOUBLE value" — DECIMAL when the other side is a DECIMAL — when more follows). SQLite
+  compares an INTEGER and a TEXT as different types (1 = '1' is false there) unless a
+  column's affinity converts one.
+- LIKE without ESCAPE escapes with a backslash, as MariaDB's does (unless sql_mode has
+  NO_BACKSLASH_ESCAPES): 'a\\%' matches 'a%' only.
+- Two strings neither of which is a column (whose collation SQLite applies) compare by the
+  collation MariaDB would use: `rm_ci` for the _ci collations (no case, no accents, trailing
+  spaces ignored: PAD SPACE), `rm_pad` for the _bin ones (bytes, trailing spaces ignored);
+  binary strings compare bytes. Collations registered by funclib.install.
+- Runs on the MySQL tree with its types (infer.py), once per statement shape.
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from rampmeter.engine.sqlite.infer import HEX, Typer
+from rampmeter.engine.types import SqlType
+
+_COMPARISONS = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.NullSafeEQ)
+
+
+def rewrite(tree: exp.Expression, typer: Typer, backslash_escapes: bool = True) -> None:
+    for node in list(tree.walk()):
+        if isinstance(node, _COMPARISONS):
+            _numeric_sides(typer, node, "this", "expression")
+        elif isinstance(node, exp.In) and node.expressions:
+            left = typer.infer(node.this)
+            items = list(node.expressions)
+            _binary_in(typer, node, left, items)
+            if any(_number_vs_string(left, typer.infer(i)) == "right" for i in items):
+                node.set("expressions", [
+                    _num(i, _kind(left)) if _number_vs_string(left, typer.infer(i)) == "right"
+                    else i for i in items])
+            elif _is_string(left) and all(_is_number(typer.infer(i)) for i in items):
+                exact = all(_kind(typer.infer(i)) == "DECIMAL" for i in items)
+                node.set("this", _num(node.this, "DECIMAL" if exact else "DOUBLE"))
+        elif isinstance(node, exp.Between):
+            _between(typer, node)
+        elif isinstance(node, (exp.Like, exp.ILike)) and backslash_escapes and \
+                not isinstance(node.parent, exp.Escape):
+            _like_bytes(typer, node)
+            hole = exp.Null()  # node itself moves under the ESCAPE, not a copy of it
+            node.replace(hole)
+            hole.replace(exp.Escape(this=node, expression=exp.Literal.string("\\")))
+
+
+def _numeric_sides(typer: Typer, node: exp.Expression, a: str, b: str,
+                   only_right: bool = False) -> None:
+    left, right = node.args.get(a), node.args.get(b)
+    if left is None or right is None:
+        return
+    lt, rt = typer.infer(left), typer.infer(right)
+    if _bytes_vs_text(lt, rt):
+        node.set(b, _as_bytes(right))
+        return
+    if _bytes_vs_text(rt, lt):
+        node.set(a, _as_bytes(left))
+        return
+    collation = _text_collation(left, right, lt, rt)
+    if collation:
+        node.set(b, exp.Collate(this=right, expression=exp.var(collation)))
+        return
+    which = _number_vs_string(lt, rt)
+    if which == "right":
+        node.set(b, _num(right, _kind(lt)))
+    elif which == "left" and not only_right:
+        node.set(a, _num(left, _kind(rt)))
+
+
+def _between(typer: Typer, node: exp.Between) -> None:
+    """x BETWEEN a AND b: one comparison type for the three (MariaDB aggregates them): a
+    string among numbers is read as a number (DECIMAL when the numbers are exact and it is
+    the only string, else DOUBLE); binary strings among text compare as bytes."""
+    keys = [k for k in ("this", "low", "high") if node.args.get(k) is not None]
+    types = {k: typer.infer(node.args[k]) for k in keys}
+    if any(t is not None and t.is_binary_string and t is not HEX for t in types.values()):
+        for k in keys:
+            if _bytes_vs_text(_BYTES, types[k]):
+                node.set(k, _as_bytes(node.args[k]))
+    strings = [k for k in keys if _is_string(types[k])]
+    if not strings or not any(_is_number(types[k]) for k in keys):
+        return
+    kind = _aggregate([types[k] for k in keys])
+    for k in strings:
+        node.set(k, _num(node.args[k], kind))
+
+
+def _aggregate(types: list[SqlType | None]) -> str:
+    """The numeric type strings among numbers are read as, aggregated left to right as
+    MariaDB 10.11 answers: (string, integer | DECIMAL) and (integer, string) give DECIMAL;
+    (DECIMAL, string) and anything with an approximate number give DOUBLE."""
+    acc = "STRING" if _is_string(types[0]) else _kind(types[0]) if _is_number(types[0]) \
+        else "OTHER"
+    acc = "INT" if types[0] is not None and types[0].is_integer else acc
+    for t in types[1:]:
+        cur = "STRING" if _is_string(t) else "INT" if t is not None and t.is_integer \
+            else _kind(t) if _is_number(t) else "OTHER"
+        if "OTHER" in (acc, cur) or acc == cur:
+            continue
+        if "DOUBLE" in (acc, cur):
+            acc = "DOUBLE"
+        elif acc == "STRING" or cur == "STRING" and acc == "INT":
+            acc = "DECIMAL"
+        elif cur == "STRING":  # (DECIMAL, string)
+            acc = "DOUBLE"
+        else:  # integer and DECIMAL
+            acc = "DECIMAL"
+    return "DOUBLE" if acc in ("DOUBLE", "STRING", "OTHER") else "DECIMAL"
+
+
+def _binary_in(typer: Typer, node: exp.In, left: SqlType | None,
+               items: list[exp.Expression]) -> None:
+    """x IN (...) with binary strings and text: compared as bytes, as MariaDB does."""
+    types = [typer.infer(i) for i in items]
+    if any(_bytes_vs_text(left, t) for t in types):
+        node.set("expressions", [_as_bytes(i) if _bytes_vs_text(left, t) else i
+                                 for i, t in zip(items, types, strict=True)])
+    elif any(_bytes_vs_text(t, left) for t in types):
+        node.set("this", _as_bytes(node.this))
+
+
+_BYTES = SqlType("varbinary")
+
+
+def _like_bytes(typer: Typer, node: exp.Expression) -> None:
+    """SQLite's LIKE never matches a BLOB: a binary string is matched as the text of its
+    bytes."""
+    for key in ("this", "expression"):
+        t = typer.infer(node.args[key])
+        if t is not None and t is not HEX and t.is_binary_string:
+            node.set(key, exp.Cast(this=node.args[key], to=exp.DataType.build("TEXT")))
+
+
+def _bytes_vs_text(a: SqlType | None, b: SqlType | None) -> bool:
+    """a binary string (stored as a BLOB) compared with text (stored as TEXT): SQLite never
+    finds them equal (a BLOB sorts after every TEXT); MariaDB compares their bytes."""
+    return a is not None and b is not None and a is not HEX and a.is_binary_string and \
+        b.is_text
+
+
+def _as_bytes(node: exp.Expression) -> exp.Expression:
+    return exp.Cast(this=node, to=exp.DataType.build("BLOB"))
+
+
+def _text_collation(left: exp.Expression, right: exp.Expression, lt: SqlType | None,
+                    rt: SqlType | None) -> str:
+    """The collation two non-column strings compare by ('' to leave SQLite's)."""
+    if lt is None or rt is None or not (lt.is_text and rt.is_text):
+        return ""
+    if any(isinstance(x, (exp.Column, exp.Collate)) for x in (left, right)):
+        return ""
+    colls = [(t.collation or "") for t in (lt, rt)]
+    return "rm_pad" if any(c.endswith("_bin") for c in colls) else "rm_ci"
+
+
+def _is_number(t: SqlType | None) -> bool:
+    return t is not None and t is not HEX and (t.is_numeric or t.name in ("bit", "year"))
+
+
+def _is_string(t: SqlType | None) -> bool:
+    return t is not None and t is not HEX and (t.is_text or t.is_binary_string)
+
+
+def _number_vs_string(a: SqlType | None, b: SqlType | None) -> str:
+    """'right' when b is the string compared with the number a, 'left' the other way."""
+    if _is_number(a) and _is_string(b):
+        return "right"
+    if _is_string(a) and _is_number(b):
+        return "left"
+    return ""
+
+
+def _kind(t: SqlType | None) -> str:
+    """A string compared with a number is read as DECIMAL against an exact number (an
+    integer or a DECIMAL), as DOUBLE against an approximate one (MariaDB 10.11)."""
+    return "DECIMAL" if t is not None and (t.is_decimal or t.is_integer) else "DOUBLE"
+
+
+def _num(node: exp.Expression, kind: str) -> exp.Expression:
+    return exp.Anonymous(this="rm_num", expressions=[node, exp.Literal.string(kind)])

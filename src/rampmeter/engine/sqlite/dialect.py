@@ -1,0 +1,65 @@
+"""sqlglot's MySQL reader as rampmeter reads MariaDB: `parse(text)`.
+
+Rules:
+- The functions of rampmeter's library (funclib.py) parse as plain calls (exp.Anonymous, the
+  arguments as written). sqlglot's portable nodes rewrite some of them on the way in
+  (TO_DAYS(x) becomes DATEDIFF(x, '0000-01-01') + 1, DATE_FORMAT's format becomes strftime's,
+  WEEK(x) wraps x in DATE(...)), which loses MariaDB's meaning; funcmap.py turns the calls
+  into the library's mf_ functions instead.
+- Forms with their own syntax (EXTRACT(unit FROM x), TRIM(LEADING s FROM x),
+  SUBSTRING(x FROM n FOR m), POSITION(s IN x), CHAR(n USING cs), INTERVAL n unit) keep
+  sqlglot's parsing; funcmap.py reads the nodes.
+- Everything else is sqlglot's MySQL dialect.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.dialects.mysql import MySQL
+from sqlglot.tokens import TokenType
+
+from rampmeter.engine.sqlite import funclib
+from rampmeter.engine.sqlite.funcmap import TYPE_FUNCTIONS
+
+funclib._load()
+
+
+class RampMySQL(MySQL):
+    class Parser(MySQL.Parser):
+        FUNCTIONS = {name: builder for name, builder in MySQL.Parser.FUNCTIONS.items()
+                     if name not in funclib.LIBRARY and name not in TYPE_FUNCTIONS}
+
+
+class RampMySQLPipes(RampMySQL):
+    """sql_mode PIPES_AS_CONCAT (ANSI, ORACLE, ...): || concatenates."""
+
+    DPIPE_IS_STRING_CONCAT = True
+
+    class Parser(RampMySQL.Parser):
+        DISJUNCTION = {token: node for token, node in RampMySQL.Parser.DISJUNCTION.items()
+                       if token is not TokenType.DPIPE}
+        # binds as tightly as * and /: 'a' || 'b' = 'ab' is ('a' || 'b') = 'ab'
+        FACTOR = {**RampMySQL.Parser.FACTOR, TokenType.DPIPE: exp.DPipe}
+
+
+def _high_not(base: type[RampMySQL]) -> type[RampMySQL]:
+    """sql_mode HIGH_NOT_PRECEDENCE: NOT a BETWEEN b AND c is (NOT a) BETWEEN b AND c."""
+
+    class Parser(base.Parser):  # type: ignore[name-defined]
+        UNARY_PARSERS = {**base.Parser.UNARY_PARSERS,
+                         TokenType.NOT: lambda self: self.expression(
+                             exp.Not(this=self._parse_unary()))}
+
+    return type(base.__name__ + "HighNot", (base,), {"Parser": Parser})
+
+
+_READERS = {(False, False): RampMySQL, (True, False): RampMySQLPipes,
+            (False, True): _high_not(RampMySQL), (True, True): _high_not(RampMySQLPipes)}
+
+
+def parse(text: str, pipes_as_concat: bool = False, high_not: bool = False) -> Any:
+    """sqlglot's tree of one MariaDB statement or expression (raises sqlglot's errors)."""
+    return sqlglot.parse_one(text, read=_READERS[pipes_as_concat, high_not])

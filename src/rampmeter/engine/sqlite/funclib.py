@@ -1,0 +1,151 @@
+"""The library of MariaDB's built-in functions that SQLite lacks or computes differently.
+
+Rules:
+- A function is declared once, beside its implementation (functions_string.py,
+  functions_time.py, functions_numeric.py, functions_misc.py, ...), with `@sqlfunction(NAME,
+  arity, returns)`: MariaDB's name, how many arguments it takes (a wrong count is MariaDB's
+  1582 at translation), and its result type (a SqlType, or a function of the argument types,
+  which infer.py calls).
+- Every function is registered on each handle as `mf_<name>`, never under a name SQLite has,
+  so the SQL the engine writes itself keeps SQLite's meaning; translate (funcmap.py) turns a
+  call of NAME into `mf_<name>`.
+- Implementations take SQLite's values (None, int, float, str, bytes; big unsigned integers as
+  '~digits' text, see functions._u64) and return one. Those that need the session (warnings,
+  the clock, variables) are declared `host=True` and get the Host as their first argument.
+- A ServerError raised inside is reported as the statement's error (the Host hears of it
+  first); any other exception is a bug and surfaces as 1105 with the log.
+- Aggregates (`@sqlaggregate`) are classes with step(*args) / finalize(), registered with
+  SQLite's create_aggregate under the same mf_ naming.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from rampmeter import errors
+from rampmeter.engine.types import SqlType
+from rampmeter.errors import ServerError
+
+TypeRule = SqlType | Callable[[list[SqlType | None]], SqlType | None] | None
+
+
+@dataclass(frozen=True)
+class SqlFunction:
+    name: str                     # MariaDB's spelling, upper case
+    impl: Any                     # a function, or an aggregate class
+    low: int                      # fewest arguments
+    high: int                     # most (-1: any number)
+    returns: TypeRule
+    host: bool = False
+    aggregate: bool = False
+    deterministic: bool = True
+
+    @property
+    def sqlite_name(self) -> str:
+        return "mf_" + self.name.lower()
+
+    def check_arity(self, n: int) -> None:
+        if n < self.low or self.high >= 0 and n > self.high:
+            raise ServerError(errors.ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT, self.name)
+
+    def result_type(self, args: list[SqlType | None]) -> SqlType | None:
+        if self.returns is None or isinstance(self.returns, SqlType):
+            return self.returns
+        return self.returns(args)
+
+
+LIBRARY: dict[str, SqlFunction] = {}
+
+
+def _arity(arity: int | tuple[int, int]) -> tuple[int, int]:
+    return (arity, arity) if isinstance(arity, int) else arity
+
+
+def sqlfunction(name: str, arity: int | tuple[int, int], returns: TypeRule, *,
+                host: bool = False, aliases: tuple[str, ...] = (),
+                deterministic: bool = True) -> Callable[[Callable[..., Any]],
+                                                        Callable[..., Any]]:
+    low, high = _arity(arity)
+
+    def declare(fn: Callable[..., Any]) -> Callable[..., Any]:
+        for n in (name, *aliases):
+            LIBRARY[n.upper()] = SqlFunction(n.upper(), fn, low, high, returns, host,
+                                             deterministic=deterministic)
+        return fn
+    return declare
+
+
+def sqlaggregate(name: str, arity: int | tuple[int, int], returns: TypeRule, *,
+                 aliases: tuple[str, ...] = ()) -> Callable[[type], type]:
+    low, high = _arity(arity)
+
+    def declare(cls: type) -> type:
+        for n in (name, *aliases):
+            LIBRARY[n.upper()] = SqlFunction(n.upper(), cls, low, high, returns,
+                                             aggregate=True)
+        return cls
+    return declare
+
+
+def lookup(name: str) -> SqlFunction | None:
+    _load()
+    return LIBRARY.get(name.upper())
+
+
+_LOADED = False
+
+
+def _load() -> None:
+    """Import the modules that declare functions (once)."""
+    global _LOADED
+    if _LOADED:
+        return
+    from rampmeter.engine.sqlite import (  # noqa: F401 - imported for their declarations
+        functions_misc,
+        functions_numeric,
+        functions_string,
+        functions_time,
+        functions_timefmt,
+    )
+    _LOADED = True
+
+
+def install(handle: Any, host: Any) -> None:
+    """Register the whole library on `handle` (engine/sqlite/handle.py), for `host`."""
+    _load()
+    conn = handle.conn
+    conn.create_collation("rm_ci", _compare_ci)
+    conn.create_collation("rm_pad", _compare_pad)
+    for fn in LIBRARY.values():
+        if fn.aggregate:
+            conn.create_aggregate(fn.sqlite_name, -1, fn.impl)
+            continue
+        impl = functools.partial(fn.impl, host) if fn.host else fn.impl
+        conn.create_function(fn.sqlite_name, -1, _guarded(impl, host),
+                             deterministic=fn.deterministic)
+
+
+def _compare_ci(a: str, b: str) -> int:
+    """MariaDB's _general_ci collations, approximately: no case, no accents, PAD SPACE."""
+    from rampmeter.engine.sqlite.functions_string import fold
+    x, y = fold(a.rstrip(" ")), fold(b.rstrip(" "))
+    return (x > y) - (x < y)
+
+
+def _compare_pad(a: str, b: str) -> int:
+    """MariaDB's _bin collations: code points, trailing spaces ignored (PAD SPACE)."""
+    x, y = a.rstrip(" "), b.rstrip(" ")
+    return (x > y) - (x < y)
+
+
+def _guarded(impl: Callable[..., Any], host: Any) -> Callable[..., Any]:
+    def call(*args: Any) -> Any:
+        try:
+            return impl(*args)
+        except ServerError as e:
+            host.function_failed(e)
+            raise
+    return call

@@ -1,0 +1,214 @@
+"""MariaDB function calls in a parsed statement -> calls of the library's mf_ functions.
+
+Rules:
+- Runs on the MySQL tree after the typed rewrites (translate._typed_rewrites) and before the
+  SQLite rewrites (translate._rewrite), once per statement shape.
+- A call whose name is in the library (funclib.LIBRARY) becomes `mf_<name>(args)`, after its
+  argument count is checked (1582). Arguments that are keywords in MariaDB's grammar become
+  strings: `INTERVAL n unit` is two arguments (n, 'UNIT'); the unit of TIMESTAMPADD /
+  TIMESTAMPDIFF and the kind of GET_FORMAT are 'UNIT' / 'DATE'.
+- The forms sqlglot parses with their own syntax are read from their nodes: EXTRACT, TRIM with
+  a string to remove, SUBSTRING, POSITION / LOCATE / INSTR, CHAR(... USING cs), INTERVAL(),
+  REGEXP / RLIKE (case-insensitive unless a side is binary or _bin, as the collation says).
+- d + INTERVAL n unit and d - INTERVAL n unit are DATE_ADD / DATE_SUB.
+- CHARSET(x), COLLATION(x) and COERCIBILITY(x) are answered from x's type here: they become
+  literals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlglot import exp
+
+from rampmeter.engine.sqlite import funclib
+from rampmeter.engine.sqlite.infer import Typer, charset_of, number_kind
+from rampmeter.sql import charsets
+
+_UNIT_FIRST = ("TIMESTAMPADD", "TIMESTAMPDIFF", "GET_FORMAT")
+
+
+def _call(name: str, *args: exp.Expression) -> exp.Anonymous:
+    return exp.Anonymous(this="mf_" + name.lower(), expressions=list(args))
+
+
+def _text(value: str) -> exp.Literal:
+    return exp.Literal.string(value)
+
+
+def rewrite(tree: exp.Expression, typer: Typer) -> None:
+    sites = 0
+    for node in list(tree.walk()):
+        if isinstance(node, exp.Anonymous):
+            name = node.name.upper()
+            _library_call(node, typer)
+            if name == "RAND" and len(node.expressions) == 1:
+                sites += 1  # each seeded RAND keeps its own sequence (functions_numeric)
+                node.append("expressions", exp.Literal.number(sites))
+            continue
+        convert = _NODES.get(type(node))
+        if convert is not None:
+            new = convert(node, typer)
+            if new is not None:
+                node.replace(new)
+
+
+def _library_call(node: exp.Anonymous, typer: Typer) -> None:
+    name = node.name.upper()
+    if name in _FROM_TYPE:
+        args = node.expressions
+        if len(args) != 1:
+            raise_count(name)
+        node.replace(_FROM_TYPE[name](typer.infer(args[0])))
+        return
+    fn = funclib.lookup(name)
+    if fn is None:
+        return
+    args: list[exp.Expression] = []
+    for i, arg in enumerate(node.expressions):
+        if isinstance(arg, exp.Interval) and arg.args.get("unit") is not None:
+            args += [arg.this, _text(arg.args["unit"].name.upper())]
+        elif i == 0 and name in _UNIT_FIRST and isinstance(arg, (exp.Column, exp.Var)):
+            args.append(_text(arg.name.upper()))
+        else:
+            args.append(arg)
+    fn.check_arity(len(args))
+    if name in ("ROUND", "TRUNCATE") and args:
+        if len(args) == 1:
+            args.append(exp.Literal.number(0))
+        args.append(_text(number_kind(typer.infer(args[0]))))
+    if name == "UNIX_TIMESTAMP" and len(args) == 1 and args[0].find(exp.Column) is not None:
+        t = typer.infer(args[0])  # a string read per row: MariaDB answers with 6 decimals
+        if t is None or t.is_string:
+            args.append(exp.Literal.number(6))
+    args = [_exact(a) for a in args]
+    node.set("this", fn.sqlite_name)
+    node.set("expressions", args)
+
+
+def _exact(arg: exp.Expression) -> exp.Expression:
+    """A decimal literal with more digits than a double keeps goes to the function as its
+    text (SQLite would read it as a REAL); the library reads numbers from text exactly."""
+    if isinstance(arg, exp.Literal) and not arg.is_string and \
+            sum(c.isdigit() for c in arg.name) > 15 and "e" not in arg.name.lower():
+        return exp.Literal.string(arg.name)
+    return arg
+
+
+def raise_count(name: str) -> None:
+    from rampmeter import errors
+    from rampmeter.errors import ServerError
+    raise ServerError(errors.ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT, name)
+
+
+# --- CHARSET() / COLLATION() / COERCIBILITY() from the argument's type ------------------------
+def _charset_name(t: object) -> exp.Expression:
+    cs = charset_of(t) if t is not None else None  # type: ignore[arg-type]
+    if t is not None and getattr(t, "is_numeric", False) or \
+            t is not None and getattr(t, "is_temporal", False):
+        cs = "binary"
+    return _text(cs or "binary")
+
+
+def _collation_name(t: object) -> exp.Expression:
+    cs = charset_of(t) if t is not None else None  # type: ignore[arg-type]
+    if cs is None or cs == "binary":
+        return _text("binary")
+    coll = getattr(t, "collation", None) or charsets.default_collation(cs).name
+    return _text(coll)
+
+
+def _coercibility(t: object) -> exp.Expression:
+    # MariaDB: 4 coercible (a literal), 2 implicit (a column), 6 numeric / temporal; without
+    # the node kind here, literals and expressions are 4
+    if t is None or getattr(t, "name", "") == "null":
+        return exp.Literal.number(6)
+    if getattr(t, "is_numeric", False) or getattr(t, "is_temporal", False):
+        return exp.Literal.number(5)
+    return exp.Literal.number(4)
+
+
+TYPE_FUNCTIONS = ("CHARSET", "COLLATION", "COERCIBILITY")
+_FROM_TYPE: dict[str, Callable[[object], exp.Expression]] = {
+    "CHARSET": _charset_name, "COLLATION": _collation_name, "COERCIBILITY": _coercibility,
+}
+
+
+# --- forms with their own syntax ---------------------------------------------------------------
+def _extract(node: exp.Extract, typer: Typer) -> exp.Expression:
+    return _call("EXTRACT", _text(node.this.name.upper()), node.expression)
+
+
+def _trim(node: exp.Trim, typer: Typer) -> exp.Expression | None:
+    remove = node.args.get("expression")
+    if remove is None:
+        return None  # spaces: SQLite's trim / ltrim / rtrim do what MariaDB does
+    position = str(node.args.get("position") or "BOTH").upper()
+    return _call("TRIM", node.this, remove, _text(position))
+
+
+def _substring(node: exp.Substring, typer: Typer) -> exp.Expression:
+    args = [node.this, node.args.get("start") or exp.Literal.number(1)]
+    if node.args.get("length") is not None:
+        args.append(node.args["length"])
+    return _call("SUBSTRING", *args)
+
+
+def _position(node: exp.StrPosition, typer: Typer) -> exp.Expression:
+    args = [node.args["substr"], node.this]
+    if node.args.get("position") is not None:
+        args.append(node.args["position"])
+    return _call("LOCATE", *args)
+
+
+def _chr(node: exp.Chr, typer: Typer) -> exp.Expression:
+    cs = node.args.get("charset")
+    name = cs.name if isinstance(cs, exp.Expression) else ""
+    return _call("CHAR", _text(name), *node.expressions)
+
+
+def _interval_function(node: exp.Interval, typer: Typer) -> exp.Expression | None:
+    if node.args.get("unit") is not None or not isinstance(node.this, exp.Tuple):
+        return None  # INTERVAL n unit: read by the function it belongs to
+    return _call("INTERVAL", *node.this.expressions)
+
+
+def _regexp(node: exp.RegexpLike, typer: Typer) -> exp.Expression:
+    return _call("REGEXP", node.this, node.expression,
+                 exp.Literal.number(1 if _case_sensitive(node, typer) else 0))
+
+
+def _case_sensitive(node: exp.Binary, typer: Typer) -> bool:
+    for side in (node.this, node.expression):
+        t = typer.infer(side)
+        if t is None:
+            continue
+        if charset_of(t) == "binary" or (t.collation or "").endswith("_bin"):
+            return True
+    return False
+
+
+def _interval_arithmetic(node: exp.Binary, typer: Typer) -> exp.Expression | None:
+    """d + INTERVAL n unit, INTERVAL n unit + d, d - INTERVAL n unit: DATE_ADD / DATE_SUB."""
+    left, right = node.this, node.expression
+    if isinstance(right, exp.Interval) and right.args.get("unit") is not None:
+        name = "DATE_ADD" if isinstance(node, exp.Add) else "DATE_SUB"
+        return _call(name, left, right.this, _text(right.args["unit"].name.upper()))
+    if isinstance(node, exp.Add) and isinstance(left, exp.Interval) and \
+            left.args.get("unit") is not None:
+        return _call("DATE_ADD", right, left.this, _text(left.args["unit"].name.upper()))
+    return None
+
+
+def _coalesce(node: exp.Coalesce, typer: Typer) -> exp.Expression | None:
+    if node.expressions:
+        return None
+    return exp.Paren(this=node.this)  # COALESCE(x) is x; SQLite wants two arguments
+
+
+_NODES: dict[type, Callable[..., exp.Expression | None]] = {
+    exp.Extract: _extract, exp.Trim: _trim, exp.Substring: _substring,
+    exp.StrPosition: _position, exp.Chr: _chr, exp.Interval: _interval_function,
+    exp.RegexpLike: _regexp, exp.Coalesce: _coalesce, exp.Add: _interval_arithmetic,
+    exp.Sub: _interval_arithmetic,
+}

@@ -1,0 +1,161 @@
+"""CAST and the implicit conversions of the engine (helpers registered per handle as rm_*):
+CAST(x AS SIGNED / UNSIGNED / DECIMAL / DOUBLE / DATE / DATETIME / TIME), and a string read
+as a number where MariaDB compares it with one (compare.py).
+
+Rules (MariaDB 10.11, measured with the mariadb-test client):
+- A string becomes a number by its leading number; when more follows (or nothing numeric is
+  there) MariaDB warns 1292 "Truncated incorrect INTEGER / DECIMAL / DOUBLE value: '...'",
+  once per value converted.
+- CAST AS SIGNED rounds an exact decimal half away from zero and a double half to even; a
+  double out of BIGINT's range is clipped with note 1916; text and unsigned values wrap to
+  64 bits. CAST AS UNSIGNED of a negative number is its two's complement (note 1105).
+- CAST AS DECIMAL(M,D) rounds half up to D digits and clips to M digits (1264 "Out of range
+  value"); the result is text, since SQLite's REAL would lose digits beyond 15.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from decimal import ROUND_HALF_UP, Context, Decimal, localcontext
+from typing import Any
+
+from rampmeter import errors
+from rampmeter.engine import values
+from rampmeter.engine.types import SqlType
+from rampmeter.engine.values import parse_number
+
+_U64 = (1 << 64) - 1
+
+
+def _show(v: Any) -> str:
+    return v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v)
+
+
+def double_text(v: float) -> str:
+    """A double as MariaDB prints one: shortest digits, exponent without '+'."""
+    return repr(v).replace("e+", "e")
+
+
+def _signed_int(v: Any) -> int:
+    if isinstance(v, str) and v[:1] == "~":
+        return int(v[1:])
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return int(v)
+    num, _whole = parse_number(_show(v))
+    return int(num) if num is not None else 0
+
+
+def _as_sqlite_int(n: int) -> Any:
+    return n if n <= 2**63 - 1 else f"~{n:020d}"
+
+
+def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
+                                                      Callable[..., Any]]) -> None:
+    def truncated(kind: str, v: Any) -> None:
+        host.warn(errors.ER_TRUNCATED_WRONG_VALUE,
+                  f"Truncated incorrect {kind} value: '{_show(v)}'")
+
+    def text_number(v: Any, kind: str) -> Decimal | float | None:
+        """A string's number as MariaDB reads it, warning when it is not all number."""
+        num, whole = parse_number(v.decode("latin-1") if isinstance(v, bytes) else str(v))
+        if num is None or not whole:
+            truncated(kind, v)
+        return num
+
+    def to_number(v: Any, kind: str) -> Any:
+        if v is None or isinstance(v, (int, float)):
+            return v
+        num = text_number(v, kind)
+        if num is None:
+            return 0
+        if isinstance(num, Decimal):
+            return int(num) if num == num.to_integral_value() and abs(num) < 2**63 \
+                else float(num)
+        return num
+
+    def cast_temporal(v: Any, kind: str, fsp: int) -> Any:
+        if v is None:
+            return None
+        t = SqlType(kind, None, int(fsp) if kind != "date" else None)
+        stored, problem = values.store(t, v)
+        if problem is not None and not problem.note:
+            shown = "time" if kind == "time" else "datetime"  # CAST AS DATE says datetime
+            host.warn(errors.ER_TRUNCATED_WRONG_VALUE, f"Incorrect {shown} value: '{_show(v)}'")
+            return None
+        return stored
+
+    def cast_decimal(v: Any, prec: int, scale: int) -> Any:
+        if v is None:
+            return None
+        t = SqlType("decimal", int(prec), int(scale))
+        if isinstance(v, (str, bytes)) and not (isinstance(v, str) and v[:1] == "~"):
+            num = text_number(v, "DECIMAL")
+            d = Decimal(repr(num)) if isinstance(num, float) else num or Decimal(0)
+        else:
+            d, _problem = values._to_decimal(v)
+            d = d if d is not None else Decimal(0)
+        top = values._decimal_max(t)
+        with localcontext(Context(prec=100)):
+            q = d.quantize(Decimal(1).scaleb(-int(scale)), ROUND_HALF_UP)
+        if abs(q) > top:
+            host.warn(errors.ER_WARN_DATA_OUT_OF_RANGE, "Out of range value for column "
+                      f"'{_show(v)}' at row 1")
+            q = top if q > 0 else -top
+        return format(q, "f")
+
+    def cast_double(v: Any) -> Any:
+        if v is None or isinstance(v, (int, float)):
+            return None if v is None else float(v)
+        if isinstance(v, str) and v[:1] == "~":
+            return float(int(v[1:]))
+        num = text_number(v, "DOUBLE")
+        return float(num) if num is not None else 0.0
+
+    def cast_signed(v: Any, kind: str) -> Any:
+        if v is None:
+            return None
+        if kind == "x" and isinstance(v, bytes):
+            n = int.from_bytes(v[-8:], "big")
+        elif isinstance(v, str) and v[:1] == "~" or kind == "i":
+            n = _signed_int(v)
+        elif kind in ("d", "f") and isinstance(v, (int, float)):
+            if isinstance(v, float) and not -9.3e18 < v < 9.3e18:
+                host.warn(1916, f"Got overflow when converting '{double_text(v)}' to "
+                          "SIGNED BIGINT. Value truncated", level="Note")
+                return 2**63 - 1 if v > 0 else -2**63
+            n = round(v) if kind == "f" else int(Decimal(repr(v)).to_integral_value(
+                ROUND_HALF_UP))
+        else:
+            n = _text_integer(v)
+        n &= _U64
+        return n - (1 << 64) if n >= 2**63 else n
+
+    def _text_integer(v: Any) -> int:
+        text = _show(v)
+        m = re.match(r"\s*[-+]?\d+", text)
+        n = int(m.group(0)) if m else 0
+        if not m or text[m.end():].strip() or abs(n) >= 2**64:
+            truncated("INTEGER", v)
+        return max(min(n, _U64), -2**63)
+
+    def cast_unsigned(v: Any) -> Any:
+        if v is None:
+            return None
+        if isinstance(v, (str, bytes)) and not (isinstance(v, str) and v[:1] == "~"):
+            n = _text_integer(v)
+        else:
+            n = _signed_int(v)
+        if n < 0:
+            host.warn(errors.ER_UNKNOWN_ERROR, "Cast to unsigned converted negative integer "
+                      "to it's positive complement", level="Note")
+        return _as_sqlite_int(n & _U64)
+
+    for name, nargs, fn in (("rm_cast_temporal", 3, cast_temporal),
+                            ("rm_cast_decimal", 3, cast_decimal),
+                            ("rm_cast_double", 1, cast_double),
+                            ("rm_cast_unsigned", 1, cast_unsigned),
+                            ("rm_cast_signed", 2, cast_signed)):
+        handle.create_function(name, nargs, guarded(fn))
+    # deterministic: `id = rm_num(?)` keeps id's index usable (compare.py)
+    handle.create_function("rm_num", 2, to_number, deterministic=True)

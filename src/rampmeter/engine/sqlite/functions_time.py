@@ -1,0 +1,612 @@
+"""MariaDB's date and time functions (the library, funclib.py): parts of a date, day numbers,
+date arithmetic with INTERVAL units, the session's clock (formatting and parsing are in
+functions_timefmt.py).
+
+Rules:
+- Arguments are read as MariaDB reads them (temporal.read_datetime / read_time); a value that
+  is not a date is NULL with warning 1292 "Incorrect datetime value: '...'", as in MariaDB.
+- A date-time result keeps the kind of its input: DATE_ADD of a date by days is a date, by
+  hours a date-time; fractional seconds are shown with 6 digits when the input or the
+  interval has any (MariaDB's string results of temporal functions).
+- Results out of 0001-01-01 .. 9999-12-31 are NULL with warning 1441 (datetime field
+  overflow).
+- The clock is the session's (timefns.py): one reading per statement, fixed by SET timestamp,
+  shown in the session's time_zone; UNIX_TIMESTAMP(dt) reads dt in that zone, FROM_UNIXTIME
+  answers in it, and outside the TIMESTAMP range (1970 .. 2038-01-19 03:14:07 UTC) both are
+  NULL, as in MariaDB 10.11.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+from rampmeter.config import timezones
+from rampmeter.engine import types as T
+from rampmeter.engine.sqlite import temporal as tm
+from rampmeter.engine.sqlite.funclib import sqlfunction
+from rampmeter.engine.sqlite.functions_timefmt import format_moment
+from rampmeter.engine.sqlite.temporal import Moment
+from rampmeter.engine.types import SqlType
+
+INT = SqlType("int", 10)
+TEXT = T.varchar(64)
+_TIME_UNITS = ("HOUR", "MINUTE", "SECOND", "MICROSECOND")
+
+
+def bad_value(host: Any, v: Any, kind: str = "datetime") -> None:
+    host.warn(1292, f"Incorrect {kind} value: '{tm.text_of(v)}'")
+    return None
+
+
+def _date(host: Any, v: Any, zero_ok: bool = True) -> Moment | None:
+    if v is None:
+        return None
+    m = tm.read_datetime(v)
+    if m is None or not zero_ok and (m.is_zero_date or m.has_zero_part):
+        bad_value(host, v)
+        return None
+    return m
+
+
+def session_now(host: Any) -> dt.datetime:
+    """The statement's moment as a local time in the session's zone (NOW())."""
+    return host.time_zone().from_utc(host.statement_utc())
+
+
+# --- parts of a date ----------------------------------------------------------------------------
+@sqlfunction("YEAR", 1, INT, host=True)
+def year(host: Any, v: Any) -> Any:
+    m = _date(host, v)
+    return None if m is None else m.year
+
+
+@sqlfunction("MONTH", 1, INT, host=True)
+def month(host: Any, v: Any) -> Any:
+    m = _date(host, v)
+    return None if m is None else m.month
+
+
+@sqlfunction("DAY", 1, INT, host=True, aliases=("DAYOFMONTH",))
+def day(host: Any, v: Any) -> Any:
+    m = _date(host, v)
+    return None if m is None else m.day
+
+
+@sqlfunction("QUARTER", 1, INT, host=True)
+def quarter(host: Any, v: Any) -> Any:
+    m = _date(host, v)
+    return None if m is None else (m.month + 2) // 3
+
+
+@sqlfunction("DAYOFWEEK", 1, INT, host=True)
+def dayofweek(host: Any, v: Any) -> Any:
+    m = _date(host, v, zero_ok=False)
+    return None if m is None else tm.weekday(m.daynr, True) + 1
+
+
+@sqlfunction("WEEKDAY", 1, INT, host=True)
+def weekday(host: Any, v: Any) -> Any:
+    m = _date(host, v, zero_ok=False)
+    return None if m is None else tm.weekday(m.daynr, False)
+
+
+@sqlfunction("DAYOFYEAR", 1, INT, host=True)
+def dayofyear(host: Any, v: Any) -> Any:
+    m = _date(host, v, zero_ok=False)
+    return None if m is None else m.daynr - tm.calc_daynr(m.year, 1, 1) + 1
+
+
+@sqlfunction("DAYNAME", 1, TEXT, host=True)
+def dayname(host: Any, v: Any) -> Any:
+    m = _date(host, v, zero_ok=False)
+    return None if m is None else tm.DAY_NAMES[tm.weekday(m.daynr, False)]
+
+
+@sqlfunction("MONTHNAME", 1, TEXT, host=True)
+def monthname(host: Any, v: Any) -> Any:
+    m = _date(host, v)
+    return None if m is None or m.month == 0 else tm.MONTH_NAMES[m.month - 1]
+
+
+@sqlfunction("WEEK", (1, 2), INT, host=True)
+def week(host: Any, v: Any, mode: Any = None) -> Any:
+    m = _date(host, v, zero_ok=False)
+    if m is None:
+        return None
+    if mode is None:
+        mode = host.context.system_variable("default_week_format")
+    return tm.calc_week(m, tm.week_mode(int(_num(mode))))[0]
+
+
+@sqlfunction("WEEKOFYEAR", 1, INT, host=True)
+def weekofyear(host: Any, v: Any) -> Any:
+    m = _date(host, v, zero_ok=False)
+    return None if m is None else tm.calc_week(m, tm.week_mode(3))[0]
+
+
+@sqlfunction("YEARWEEK", (1, 2), INT, host=True)
+def yearweek(host: Any, v: Any, mode: Any = 0) -> Any:
+    m = _date(host, v, zero_ok=False)
+    if m is None:
+        return None
+    week_no, y = tm.calc_week(m, tm.week_mode(int(_num(mode))) | tm.WEEK_YEAR)
+    return y * 100 + week_no
+
+
+@sqlfunction("HOUR", 1, INT, host=True)
+def hour(host: Any, v: Any) -> Any:
+    t = _time(host, v)
+    return None if t is None else abs(t[0]) // 3_600_000_000
+
+
+@sqlfunction("MINUTE", 1, INT, host=True)
+def minute(host: Any, v: Any) -> Any:
+    t = _time(host, v)
+    return None if t is None else abs(t[0]) // 60_000_000 % 60
+
+
+@sqlfunction("SECOND", 1, INT, host=True)
+def second(host: Any, v: Any) -> Any:
+    t = _time(host, v)
+    return None if t is None else abs(t[0]) // 1_000_000 % 60
+
+
+@sqlfunction("MICROSECOND", 1, INT, host=True)
+def microsecond(host: Any, v: Any) -> Any:
+    t = _time(host, v)
+    return None if t is None else abs(t[0]) % 1_000_000
+
+
+def _time(host: Any, v: Any) -> tuple[int, int] | None:
+    if v is None:
+        return None
+    t = tm.read_time(v)
+    if t is None:
+        bad_value(host, v, "time")
+    return t
+
+
+def _num(v: Any) -> float:
+    if isinstance(v, (int, float)):
+        return v
+    try:
+        return float(tm.text_of(v).strip() or 0)
+    except ValueError:
+        m = re.match(r"\s*[-+]?\d+(\.\d*)?", tm.text_of(v))
+        return float(m.group(0)) if m else 0.0
+
+
+# --- day numbers ---------------------------------------------------------------------------------
+@sqlfunction("TO_DAYS", 1, T.BIGINT, host=True)
+def to_days(host: Any, v: Any) -> Any:
+    m = _date(host, v, zero_ok=False)
+    return None if m is None else m.daynr
+
+
+@sqlfunction("FROM_DAYS", 1, T.DATE)
+def from_days(v: Any) -> Any:
+    if v is None:
+        return None
+    y, mo, d = tm.from_daynr(int(_num(v)))
+    return f"{y:04d}-{mo:02d}-{d:02d}"
+
+
+@sqlfunction("TO_SECONDS", 1, T.BIGINT, host=True)
+def to_seconds(host: Any, v: Any) -> Any:
+    m = _date(host, v, zero_ok=False)
+    return None if m is None else m.daynr * 86400 + m.day_us // 1_000_000
+
+
+@sqlfunction("LAST_DAY", 1, T.DATE, host=True)
+def last_day(host: Any, v: Any) -> Any:
+    m = _date(host, v)
+    if m is None:
+        return None
+    if m.month == 0 or m.year == 0 and m.month == 0:
+        return bad_value(host, v)
+    return f"{m.year:04d}-{m.month:02d}-{tm.days_in_month(m.year, m.month):02d}"
+
+
+@sqlfunction("MAKEDATE", 2, T.DATE)
+def makedate(year_v: Any, doy: Any) -> Any:
+    if year_v is None or doy is None:
+        return None
+    y, n = int(_num(year_v)), int(_num(doy))
+    if n <= 0 or y < 0 or y > 9999:
+        return None
+    if y < 100:
+        y += 2000 if y < 70 else 1900
+    y2, mo, d = tm.from_daynr(tm.calc_daynr(y, 1, 1) + n - 1)
+    return None if y2 == 0 or y2 > 9999 else f"{y2:04d}-{mo:02d}-{d:02d}"
+
+
+@sqlfunction("DATEDIFF", 2, T.BIGINT, host=True)
+def datediff(host: Any, a: Any, b: Any) -> Any:
+    ma, mb = _date(host, a, zero_ok=False), _date(host, b, zero_ok=False)
+    return None if ma is None or mb is None else ma.daynr - mb.daynr
+
+
+@sqlfunction("DATE", 1, T.DATE, host=True)
+def date_of(host: Any, v: Any) -> Any:
+    m = _date(host, v)
+    return None if m is None else m.date_text()
+
+
+@sqlfunction("TIME", 1, T.TIME, host=True)
+def time_of(host: Any, v: Any) -> Any:
+    t = _time(host, v)
+    return None if t is None else tm.time_text(t[0], 6 if t[1] else 0)
+
+
+@sqlfunction("TIMESTAMP", (1, 2), T.DATETIME, host=True)
+def timestamp(host: Any, v: Any, add: Any = None) -> Any:
+    m = _date(host, v)
+    if m is None:
+        return None
+    us = m.daynr * 86_400_000_000 + m.day_us
+    fsp = m.fsp
+    if add is not None:
+        t = _time(host, add)
+        if t is None:
+            return None
+        us += t[0]
+        fsp = max(fsp, t[1])
+    out = tm.moment_from_us(us) if not m.is_zero_date else m
+    if out is None:
+        return None
+    return out.text(6 if fsp else 0)
+
+
+@sqlfunction("TIME_TO_SEC", 1, T.BIGINT, host=True)
+def time_to_sec(host: Any, v: Any) -> Any:
+    t = _time(host, v)
+    if t is None:
+        return None
+    us, fsp = t
+    if fsp:
+        return float(Decimal(us) / 1_000_000)
+    return int(us / 1_000_000)
+
+
+@sqlfunction("SEC_TO_TIME", 1, T.TIME, host=True)
+def sec_to_time(host: Any, v: Any) -> Any:
+    if v is None:
+        return None
+    d = Decimal(tm.text_of(v)) if not isinstance(v, float) else Decimal(repr(v))
+    us = int((d * 1_000_000).to_integral_value(ROUND_HALF_UP))
+    fsp = 6 if us % 1_000_000 else 0
+    return _clip_time(host, us, fsp, v)
+
+
+def _clip_time(host: Any, us: int, fsp: int, shown: Any) -> str:
+    if abs(us) > tm.TIME_MAX_US:
+        host.warn(1292, f"Truncated incorrect time value: '{tm.text_of(shown)}'")
+        us = (tm.TIME_MAX_US // 1_000_000) * 1_000_000 * (1 if us > 0 else -1)
+    return tm.time_text(us, fsp)
+
+
+@sqlfunction("MAKETIME", 3, T.TIME, host=True)
+def maketime(host: Any, h: Any, mi: Any, s: Any) -> Any:
+    if h is None or mi is None or s is None:
+        return None
+    hh, mm, ss = int(_num(h)), int(_num(mi)), Decimal(tm.text_of(s))
+    if not 0 <= mm <= 59 or not 0 <= ss < 60:
+        return None
+    us = (abs(hh) * 3600 + mm * 60) * 1_000_000 + int(ss * 1_000_000)
+    fsp = 6 if ss != int(ss) else 0
+    return _clip_time(host, -us if hh < 0 else us, fsp, f"{hh}:{mm:02d}:{s}")
+
+
+@sqlfunction("TIMEDIFF", 2, T.TIME, host=True)
+def timediff(host: Any, a: Any, b: Any) -> Any:
+    if a is None or b is None:
+        return None
+    ma, mb = tm.read_datetime(a), tm.read_datetime(b)
+    if ma is not None and mb is not None and ma.has_time and mb.has_time:
+        us = (ma.daynr - mb.daynr) * 86_400_000_000 + ma.day_us - mb.day_us
+        fsp = max(ma.fsp, mb.fsp)
+    else:
+        ta, tb = tm.read_time(a), tm.read_time(b)
+        if ta is None or tb is None or (ma is not None and ma.has_time) != \
+                (mb is not None and mb.has_time):
+            return None
+        us, fsp = ta[0] - tb[0], max(ta[1], tb[1])
+    return _clip_time(host, us, 6 if fsp else 0, tm.time_text(us, 6))
+
+
+_DATE_PART = re.compile(r"\s*\d{1,4}-\d{1,2}-\d{1,2}[ T]")
+
+
+def _addtime(host: Any, a: Any, b: Any, sign: int) -> Any:
+    if a is None or b is None:
+        return None
+    if isinstance(b, (str, bytes)) and _DATE_PART.match(tm.text_of(b)):
+        # a date-time is no interval to add (MariaDB reads b as DAY TO SECOND)
+        host.warn(1292, f"Incorrect INTERVAL DAY TO SECOND value: '{tm.text_of(b)}'")
+        return None
+    t = _time(host, b)
+    if t is None:
+        return None
+    ma = tm.read_datetime(a)
+    if ma is not None and ma.has_time:
+        us = ma.daynr * 86_400_000_000 + ma.day_us + sign * t[0]
+        out = tm.moment_from_us(us)
+        return None if out is None else out.text(6 if ma.fsp or t[1] else 0)
+    ta = _time(host, a)
+    if ta is None:
+        return None
+    us = ta[0] + sign * t[0]
+    return _clip_time(host, us, 6 if ta[1] or t[1] else 0, tm.time_text(us, 6))
+
+
+@sqlfunction("ADDTIME", 2, None, host=True)
+def addtime(host: Any, a: Any, b: Any) -> Any:
+    return _addtime(host, a, b, 1)
+
+
+@sqlfunction("SUBTIME", 2, None, host=True)
+def subtime(host: Any, a: Any, b: Any) -> Any:
+    return _addtime(host, a, b, -1)
+
+
+# --- INTERVAL arithmetic ---------------------------------------------------------------------------
+_COMPOUND = {  # unit -> the fields its value spells, most significant first
+    "SECOND_MICROSECOND": ("SECOND", "MICROSECOND"),
+    "MINUTE_MICROSECOND": ("MINUTE", "SECOND", "MICROSECOND"),
+    "MINUTE_SECOND": ("MINUTE", "SECOND"),
+    "HOUR_MICROSECOND": ("HOUR", "MINUTE", "SECOND", "MICROSECOND"),
+    "HOUR_SECOND": ("HOUR", "MINUTE", "SECOND"), "HOUR_MINUTE": ("HOUR", "MINUTE"),
+    "DAY_MICROSECOND": ("DAY", "HOUR", "MINUTE", "SECOND", "MICROSECOND"),
+    "DAY_SECOND": ("DAY", "HOUR", "MINUTE", "SECOND"), "DAY_MINUTE": ("DAY", "HOUR", "MINUTE"),
+    "DAY_HOUR": ("DAY", "HOUR"), "YEAR_MONTH": ("YEAR", "MONTH"),
+}
+_US = {"MICROSECOND": 1, "SECOND": 10**6, "MINUTE": 60 * 10**6, "HOUR": 3600 * 10**6,
+       "DAY": 86400 * 10**6, "WEEK": 7 * 86400 * 10**6}
+
+
+def interval(value: Any, unit: str) -> tuple[int, int, bool] | None:
+    """(months, microseconds, has_fraction) of INTERVAL value unit; None if unreadable."""
+    unit = unit.upper()
+    if unit in _COMPOUND:
+        fields = _COMPOUND[unit]
+        text = tm.text_of(value).strip()
+        negative = text.startswith("-")
+        parts = [int(p) for p in re.findall(r"\d+", text)]
+        if not parts:
+            return None
+        if "MICROSECOND" in fields and "." in text:
+            frac = text.rsplit(".", 1)[1]
+            frac_digits = re.match(r"\d*", frac).group(0)  # type: ignore[union-attr]
+            parts[-1] = int(frac_digits.ljust(6, "0")[:6]) if frac_digits else 0
+        parts = parts[-len(fields):]
+        values = dict(zip(fields[len(fields) - len(parts):], parts))
+        months = values.get("YEAR", 0) * 12 + values.get("MONTH", 0)
+        us = sum(values.get(f, 0) * _US[f] for f in _US if f != "WEEK")
+        sign = -1 if negative else 1
+        return sign * months, sign * us, "MICROSECOND" in fields and values.get(
+            "MICROSECOND", 0) != 0
+    if isinstance(value, str) or isinstance(value, bytes):
+        m = re.match(r"\s*([-+]?\d+(?:\.\d*)?)", tm.text_of(value))
+        number = Decimal(m.group(1)) if m else Decimal(0)
+    elif isinstance(value, float):
+        number = Decimal(repr(value))
+    else:
+        number = Decimal(value)
+    if unit == "SECOND":
+        us = int((number * 10**6).to_integral_value(ROUND_HALF_UP))
+        return 0, us, us % 10**6 != 0
+    n = int(number.to_integral_value(ROUND_HALF_UP))
+    if unit in ("YEAR", "QUARTER", "MONTH"):
+        return n * {"YEAR": 12, "QUARTER": 3, "MONTH": 1}[unit], 0, False
+    if unit in _US:
+        return 0, n * _US[unit], False
+    return None
+
+
+def _overflow(host: Any) -> None:
+    host.warn(1441, "Datetime function: datetime field overflow")
+
+
+def add_interval(host: Any, v: Any, value: Any, unit: str, sign: int = 1) -> Any:
+    if v is None or value is None:
+        return None
+    m = _date(host, v, zero_ok=False)
+    if m is None:
+        return None
+    span = interval(value, unit)
+    if span is None:
+        return None
+    months, us, frac = span
+    has_time = m.has_time or any(part in unit.upper() for part in _TIME_UNITS)
+    fsp = 6 if m.fsp or frac else 0
+    if months:
+        total = m.year * 12 + m.month - 1 + sign * months
+        y, mo = divmod(total, 12)
+        if not 0 <= y <= 9999:
+            return _overflow(host)
+        out = Moment(y, mo + 1, min(m.day, tm.days_in_month(y, mo + 1)), m.hour, m.minute,
+                     m.second, m.micro, has_time, fsp)
+    else:
+        total_us = m.daynr * 86_400_000_000 + m.day_us + sign * us
+        found = tm.moment_from_us(total_us, has_time, fsp)
+        if found is None:
+            return _overflow(host)
+        out = found
+    return out.text(fsp) if has_time else out.date_text()
+
+
+@sqlfunction("DATE_ADD", 3, None, host=True)
+def date_add(host: Any, v: Any, value: Any, unit: Any = "DAY") -> Any:
+    return add_interval(host, v, value, str(unit))
+
+
+@sqlfunction("DATE_SUB", 3, None, host=True)
+def date_sub(host: Any, v: Any, value: Any, unit: Any = "DAY") -> Any:
+    return add_interval(host, v, value, str(unit), -1)
+
+
+@sqlfunction("ADDDATE", (2, 3), None, host=True)
+def adddate(host: Any, v: Any, value: Any, unit: Any = "DAY") -> Any:
+    """ADDDATE(d, INTERVAL n unit), or ADDDATE(d, days)."""
+    return add_interval(host, v, value, str(unit))
+
+
+@sqlfunction("SUBDATE", (2, 3), None, host=True)
+def subdate(host: Any, v: Any, value: Any, unit: Any = "DAY") -> Any:
+    return add_interval(host, v, value, str(unit), -1)
+
+
+@sqlfunction("TIMESTAMPADD", 3, None, host=True)
+def timestampadd(host: Any, unit: Any, value: Any, v: Any) -> Any:
+    return add_interval(host, v, value, str(unit))
+
+
+@sqlfunction("TIMESTAMPDIFF", 3, T.BIGINT, host=True)
+def timestampdiff(host: Any, unit: Any, a: Any, b: Any) -> Any:
+    ma, mb = _date(host, a, zero_ok=False), _date(host, b, zero_ok=False)
+    if ma is None or mb is None:
+        return None
+    u = str(unit).upper()
+    if u in ("MONTH", "QUARTER", "YEAR"):
+        months = (mb.year * 12 + mb.month) - (ma.year * 12 + ma.month)
+        later = (mb.day, mb.day_us) < (ma.day, ma.day_us)
+        earlier = (mb.day, mb.day_us) > (ma.day, ma.day_us)
+        if months > 0 and later:
+            months -= 1
+        elif months < 0 and earlier:
+            months += 1
+        return int(months / {"MONTH": 1, "QUARTER": 3, "YEAR": 12}[u])
+    diff = (mb.daynr - ma.daynr) * 86_400_000_000 + mb.day_us - ma.day_us
+    size = _US.get(u)
+    if size is None:
+        return None
+    return int(diff / size) if abs(diff) < 2**52 else (abs(diff) // size) * (
+        1 if diff >= 0 else -1)
+
+
+@sqlfunction("PERIOD_ADD", 2, INT)
+def period_add(p: Any, n: Any) -> Any:
+    if p is None or n is None:
+        return None
+    period = int(_num(p))
+    if period == 0:
+        return 0
+    months = _period_months(period) + int(_num(n))
+    y, mo = divmod(months, 12)
+    return y * 100 + mo + 1
+
+
+def _period_months(period: int) -> int:
+    y, mo = divmod(period, 100)
+    if y < 100:
+        y += 2000 if y < 70 else 1900
+    return y * 12 + mo - 1
+
+
+@sqlfunction("PERIOD_DIFF", 2, INT)
+def period_diff(a: Any, b: Any) -> Any:
+    if a is None or b is None:
+        return None
+    return _period_months(int(_num(a))) - _period_months(int(_num(b)))
+
+
+@sqlfunction("EXTRACT", 2, T.BIGINT, host=True)
+def extract(host: Any, unit: Any, v: Any) -> Any:
+    u = str(unit).upper()
+    sign = 1
+    if u in ("HOUR", "MINUTE", "SECOND", "MICROSECOND", "HOUR_MINUTE", "HOUR_SECOND",
+             "MINUTE_SECOND", "HOUR_MICROSECOND", "MINUTE_MICROSECOND",
+             "SECOND_MICROSECOND"):
+        t = _time(host, v)
+        if t is None:
+            return None
+        sign = -1 if t[0] < 0 else 1
+        us = abs(t[0])
+        h, mi, s, f = us // 3_600_000_000, us // 60_000_000 % 60, us // 10**6 % 60, us % 10**6
+        d = 0
+    else:
+        m = _date(host, v)
+        if m is None:
+            return None
+        h, mi, s, f = m.hour, m.minute, m.second, m.micro
+        d = m.day
+        if u == "YEAR":
+            return m.year
+        if u == "MONTH":
+            return m.month
+        if u == "QUARTER":
+            return (m.month + 2) // 3
+        if u == "WEEK":
+            return tm.calc_week(m, tm.week_mode(0))[0]
+        if u == "YEAR_MONTH":
+            return m.year * 100 + m.month
+        if u == "DAY":
+            return m.day
+    value = {"HOUR": h, "MINUTE": mi, "SECOND": s, "MICROSECOND": f,
+             "DAY_HOUR": d * 100 + h, "DAY_MINUTE": (d * 100 + h) * 100 + mi,
+             "DAY_SECOND": ((d * 100 + h) * 100 + mi) * 100 + s,
+             "DAY_MICROSECOND": (((d * 100 + h) * 100 + mi) * 100 + s) * 10**6 + f,
+             "HOUR_MINUTE": h * 100 + mi, "HOUR_SECOND": (h * 100 + mi) * 100 + s,
+             "MINUTE_SECOND": mi * 100 + s, "HOUR_MICROSECOND": ((h * 100 + mi) * 100 + s)
+             * 10**6 + f, "MINUTE_MICROSECOND": (mi * 100 + s) * 10**6 + f,
+             "SECOND_MICROSECOND": s * 10**6 + f}.get(u)
+    return None if value is None else sign * value
+
+
+# --- the clock and the epoch ---------------------------------------------------------------------
+@sqlfunction("UNIX_TIMESTAMP", (0, 1), None, host=True, deterministic=False)
+def unix_timestamp(host: Any, v: Any = ..., digits: Any = None) -> Any:
+    """`digits`: the fractional digits to show whatever the value has (funcmap adds 6 for a
+    string column, as MariaDB types it); else those of the value."""
+    if v is ...:
+        return int(timezones.unix_seconds(host.statement_utc()))
+    if v is None:
+        return None
+    m = _date(host, v, zero_ok=False)
+    if m is None:
+        return None
+    try:
+        local = dt.datetime(m.year, m.month, m.day, m.hour, m.minute, m.second)
+    except ValueError:
+        return None
+    utc = host.time_zone().to_utc(local)
+    if not timezones.EPOCH <= utc <= timezones.TIMESTAMP_MAX:
+        return None
+    base = int(timezones.unix_seconds(utc))
+    fsp = m.fsp if digits is None else int(digits)
+    if fsp:
+        return f"{base}.{m.micro:06d}"[: len(str(base)) + 1 + fsp]
+    return base
+
+
+@sqlfunction("FROM_UNIXTIME", (1, 2), T.DATETIME, host=True)
+def from_unixtime(host: Any, v: Any, fmt: Any = None) -> Any:
+    if v is None:
+        return None
+    try:
+        d = Decimal(tm.text_of(v).strip()) if not isinstance(v, float) else Decimal(repr(v))
+    except ArithmeticError:
+        return None
+    if d < 0 or d > 2147483647:
+        return None
+    whole = int(d)
+    local = host.time_zone().from_utc(timezones.from_unix(whole))
+    micro = int((d - whole) * 10**6)
+    frac = len(tm.text_of(v).partition(".")[2]) if "." in tm.text_of(v) else 0
+    m = Moment(local.year, local.month, local.day, local.hour, local.minute, local.second,
+               micro, True, min(frac, 6))
+    if fmt is not None:
+        return format_moment(m, tm.text_of(fmt))
+    return m.text()
+
+
+@sqlfunction("SYSDATE", (0, 1), T.DATETIME, host=True, deterministic=False)
+def sysdate(host: Any, fsp: Any = 0) -> Any:
+    n = max(0, min(int(_num(fsp or 0)), 6))
+    # the wall clock, not the statement's (MariaDB's SYSDATE ignores SET timestamp)
+    utc = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+    text = host.time_zone().from_utc(utc).strftime("%Y-%m-%d %H:%M:%S.%f")
+    return text[:20 + n] if n else text[:19]

@@ -1,0 +1,241 @@
+"""Query forms MariaDB has and SQLite spells differently, rewritten on the parsed tree.
+
+Rules:
+- A query in parentheses, alone or as an operand of UNION / EXCEPT / INTERSECT, is that query:
+  ((SELECT 1)) is SELECT 1, (SELECT 1) UNION (SELECT 2) is SELECT 1 UNION SELECT 2 (SQLite
+  takes no parentheses around a compound's operands). An operand with its own ORDER BY or
+  LIMIT is read from a derived table instead, so they still apply to it alone.
+- DATE 'x' / TIME 'x' / TIMESTAMP 'x' with a value that is not one is 1525.
+- ROW(a, b) is the row value (a, b); SQLite compares row values as MariaDB does.
+- HAVING without GROUP BY and without aggregates (MariaDB filters rows with it, after the
+  select list is computed) is a WHERE, with the select list's aliases it names replaced by
+  their expressions.
+- VALUES (..), (..) as a statement is SQLite's VALUES; its columns are named after the first
+  row's items, as MariaDB names them (translate does the naming from Statement.items).
+- INSERT INTO t VALUES () inserts the columns' defaults (the column list is empty).
+- COUNT(DISTINCT a, b, ...) counts the distinct rows of values none of which is NULL: SQLite
+  counts one value, so the values are packed into one (json_array keeps their types apart).
+- UPDATE / DELETE ... ORDER BY without LIMIT: the order changes nothing MariaDB shows, and
+  SQLite refuses it, so it is dropped.
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+_SETS = (exp.Union, exp.Except, exp.Intersect)
+_AGGREGATES = (exp.AggFunc,)
+
+
+def rewrite(tree: exp.Expression) -> exp.Expression:
+    """The tree with the forms above rewritten (the root may change)."""
+    for node in list(tree.walk()):
+        if isinstance(node, exp.Cast) and isinstance(node.this, exp.Literal) and \
+                node.this.is_string:
+            _check_typed_literal(node)
+        if isinstance(node, exp.Anonymous) and node.name.upper() == "ROW":
+            node.replace(exp.Tuple(expressions=list(node.expressions)))
+        elif isinstance(node, exp.Count) and isinstance(node.this, exp.Distinct) and \
+                len(node.this.expressions) > 1:
+            _count_distinct_rows(node.this)
+        elif isinstance(node, exp.Select) and node.args.get("having") is not None and \
+                not node.args.get("group"):
+            _having_as_where(node)
+    for node in list(tree.walk()):
+        if isinstance(node, _SETS):
+            for key in ("this", "expression"):
+                operand = node.args.get(key)
+                if isinstance(operand, exp.Subquery):
+                    node.set(key, _operand(operand))
+    if isinstance(tree, (exp.Update, exp.Delete)) and tree.args.get("order") is not None \
+            and tree.args.get("limit") is None:
+        tree.set("order", None)
+    while isinstance(tree, exp.Subquery) and not tree.alias and not any(
+            tree.args.get(k) for k in ("order", "limit", "offset")):
+        tree = tree.this
+        tree.parent = None
+    return tree
+
+
+def _count_distinct_rows(distinct: exp.Distinct) -> None:
+    items = list(distinct.expressions)
+    any_null = exp.or_(*(exp.Is(this=i.copy(), expression=exp.Null()) for i in items))
+    packed = exp.Anonymous(this="json_array", expressions=items)
+    distinct.set("expressions", [exp.If(this=any_null, true=exp.Null(), false=packed)])
+
+
+def _check_typed_literal(node: exp.Cast) -> None:
+    """DATE 'x', TIME 'x', TIMESTAMP 'x' (the only casts of a literal left in a shape): a value
+    that is not one is 1525, as MariaDB's parser says."""
+    from rampmeter.engine.sqlite import temporal
+    from rampmeter.errors import ServerError
+    D = exp.DataType.Type
+    text = node.this.name
+    kind = node.to.this if isinstance(node.to, exp.DataType) else None
+    if kind == D.DATE:
+        m = temporal.read_datetime(text)
+        ok, shown = m is not None and not m.has_time, "DATE"
+    elif kind == D.TIME:
+        ok, shown = temporal.read_time(text) is not None, "TIME"
+    elif kind in (D.TIMESTAMP, D.TIMESTAMPTZ, D.DATETIME):
+        m = temporal.read_datetime(text)
+        ok, shown = m is not None and m.has_time, "DATETIME"
+    else:
+        return
+    if not ok:
+        raise ServerError(1525, message=f"Incorrect {shown} value: '{text}'", sqlstate="HY000")
+
+
+def _operand(sub: exp.Subquery) -> exp.Expression:
+    inner = sub.this
+    while isinstance(inner, exp.Subquery) and not inner.alias:
+        inner = inner.this
+    if isinstance(inner, exp.Select) and (inner.args.get("order") or inner.args.get("limit")):
+        # (SELECT ... ORDER BY ... LIMIT n) UNION ...: keep its ORDER / LIMIT to itself
+        derived = exp.Subquery(this=inner, alias=exp.TableAlias(
+            this=exp.to_identifier("rm_part")))
+        return exp.select("*").from_(derived, copy=False)
+    return inner
+
+
+def _having_as_where(select: exp.Select) -> None:
+    having = select.args["having"].this
+    if any(isinstance(n, _AGGREGATES) for e in select.expressions for n in e.walk()) or \
+            any(isinstance(n, _AGGREGATES) for n in having.walk()):
+        return  # an aggregate query: SQLite's HAVING does it
+    aliases = {e.alias.lower(): e.this for e in select.expressions if isinstance(e, exp.Alias)}
+    cond = having.copy()
+    for col in list(cond.find_all(exp.Column)):
+        target = aliases.get(col.name.lower())
+        if target is not None and not col.table:
+            col.replace(target.copy())
+    select.set("having", None)
+    select.where(cond, copy=False)
+
+
+def values_statement(text: str) -> tuple[str, list[str]] | None:
+    """VALUES (a, b), (c, d) as a query SQLite runs, and the names of its columns: the first
+    row's items as the client wrote them. None when `text` is not that statement."""
+    from rampmeter.engine.sqlite.modifiers import shape_tokens
+    toks = shape_tokens(text)
+    if toks is None:
+        return None
+    if len(toks) < 3 or toks[0].upper != "VALUES" or toks[1].text != "(":
+        return None
+    names, depth, start = [], 0, toks[1].end
+    for t in toks[1:]:
+        if t.text == "(":
+            depth += 1
+        elif t.text == ")":
+            depth -= 1
+            if depth == 0:
+                names.append(text[start:t.start].strip())
+                break
+        elif t.text == "," and depth == 1:
+            names.append(text[start:t.start].strip())
+            start = t.end
+    return f"SELECT * FROM ({text}) AS rm_values", names
+
+
+def insert_defaults(tree: exp.Expression) -> None:
+    """INSERT INTO t VALUES (): no column is given, so every one takes its default."""
+    if isinstance(tree, exp.Insert) and isinstance(tree.this, exp.Table):
+        values = tree.expression
+        if isinstance(values, exp.Values) and all(
+                isinstance(row, exp.Tuple) and not row.expressions for row in values.expressions):
+            tree.set("this", exp.Schema(this=tree.this, expressions=[]))
+
+
+# --- GROUP BY ... WITH ROLLUP ---------------------------------------------------------------
+def rollup(tree: exp.Expression) -> exp.Expression:
+    """GROUP BY k1..kn WITH ROLLUP, which SQLite lacks: the query once per level (grouped by
+    k1..kn, then k1..kn-1, ..., then not at all), the rolled-up keys NULL in the select list,
+    UNION ALL, ordered as MariaDB returns them: by k1, each group's super-aggregate row after
+    its rows, the grand total last. Any SELECT of the tree (a derived table's too)."""
+    for node in list(tree.walk()):
+        if node is not tree and isinstance(node, exp.Select) and node.args.get("group") \
+                is not None and node.args["group"].args.get("rollup"):
+            node.replace(_rollup(node))
+    return _rollup(tree)
+
+
+def _rollup(tree: exp.Expression) -> exp.Expression:
+    select = tree if isinstance(tree, exp.Select) else None
+    group = select.args.get("group") if select is not None else None
+    if select is None or group is None or not group.args.get("rollup"):
+        return tree
+    keys = [_by_position(k, select) for k in group.expressions]
+    n = len(keys)
+    order, limit, offset = (select.args.get(k) for k in ("order", "limit", "offset"))
+    parts = []
+    for level in range(n + 1):
+        part = select.copy()
+        for k in ("order", "limit", "offset"):
+            part.set(k, None)
+        kept, rolled = keys[:n - level], keys[n - level:]
+        items = [_nulled(e, rolled) for e in part.expressions]
+        items = [exp.alias_(e.this if isinstance(e, exp.Alias) else e, f"rm_c{i}")
+                 for i, e in enumerate(items)]
+        items += [exp.alias_(k.copy() if i < n - level else exp.null(), f"rm_k{i}")
+                  for i, k in enumerate(keys)]
+        items.append(exp.alias_(exp.Literal.number(level), "rm_l"))
+        part.set("expressions", items)
+        part.set("group", exp.Group(expressions=[k.copy() for k in kept]) if kept else None)
+        parts.append(part)
+    union = parts[0]
+    for part in parts[1:]:
+        union = exp.Union(this=union, expression=part, distinct=False)
+    outer = exp.select(*[exp.alias_(exp.column(f"rm_c{i}"), _name(e, i))
+                         for i, e in enumerate(select.expressions)]).from_(
+        exp.Subquery(this=union, alias=exp.TableAlias(this=exp.to_identifier("rm_rollup"))),
+        copy=False)
+    if order is None:
+        keys_order = []
+        for i in range(n):
+            keys_order += [exp.Ordered(this=exp.GTE(this=exp.column("rm_l"),
+                                                    expression=exp.Literal.number(n - i)),
+                                       nulls_first=True),
+                           exp.Ordered(this=exp.column(f"rm_k{i}"), nulls_first=True)]
+        outer.set("order", exp.Order(expressions=keys_order))
+    else:
+        outer.set("order", order)
+    outer.set("limit", limit)
+    outer.set("offset", offset)
+    return outer
+
+
+def _by_position(key: exp.Expression, select: exp.Select) -> exp.Expression:
+    """GROUP BY 2: the select list's second item; GROUP BY alias: the aliased expression."""
+    if isinstance(key, exp.Literal) and not key.is_string and key.name.isdigit():
+        i = int(key.name) - 1
+        if 0 <= i < len(select.expressions):
+            item = select.expressions[i]
+            return item.this if isinstance(item, exp.Alias) else item
+    if isinstance(key, exp.Column) and not key.table:
+        for item in select.expressions:
+            if isinstance(item, exp.Alias) and item.alias.lower() == key.name.lower() and \
+                    not isinstance(item.this, exp.Column):
+                return item.this
+    return key
+
+
+def _nulled(item: exp.Expression, rolled: list[exp.Expression]) -> exp.Expression:
+    """The select item with the rolled-up group keys in it made NULL."""
+    copy = item.copy()
+    if not rolled:
+        return copy
+    for node in list(copy.walk()):
+        if node is not copy and any(node == key for key in rolled):
+            node.replace(exp.null())
+    inner = copy.this if isinstance(copy, exp.Alias) else copy
+    if any(inner == key for key in rolled):
+        return exp.alias_(exp.null(), copy.alias) if isinstance(copy, exp.Alias) else exp.null()
+    return copy
+
+
+def _name(item: exp.Expression, i: int) -> str:
+    if isinstance(item, exp.Alias):
+        return item.alias
+    if isinstance(item, exp.Column):
+        return item.name
+    return f"rm_c{i}"

@@ -1,0 +1,172 @@
+"""CALL of a procedure and the call of a stored function, from a client or from a program.
+
+Rules:
+- Arguments: IN values are evaluated in the caller (a client's CALL: as `SELECT <arg>`; a
+  program's: with its local variables bound); an OUT / INOUT argument must be a user
+  variable or a local variable (else 1414), written back when the procedure ends, also when
+  it ends with an error only for what was set before... as MariaDB: not at all then.
+- Wrong argument counts are 1318; an unknown routine 1305 with the database-qualified name.
+- A routine runs with its own database as the current one and the sql_mode it was created
+  with (both restored after), as MariaDB's do.
+- Recursion: a procedure may call itself up to max_sp_recursion_depth levels (default 0:
+  never; 1456 past it); a function never (1424).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rampmeter.engine.base import ResultSet, UpdateCount
+from rampmeter.errors import ServerError
+from rampmeter.session.privileges import P as Priv
+from rampmeter.session.sp import ddl
+from rampmeter.session.sp import parse as P
+from rampmeter.session.sp.run import Frame, _Returned, coerce, done
+from rampmeter.sql.lexer import Dialect
+
+if TYPE_CHECKING:
+    from rampmeter.session.session import Session
+
+
+def _active(s: Session) -> dict[str, int]:
+    active = getattr(s, "sp_active", None)
+    if active is None:
+        active = s.sp_active = {}  # type: ignore[attr-defined]
+    return active
+
+
+def _load(s: Session, kind: str, db: str | None, name: str) -> tuple[dict[str, Any], Any, Any]:
+    database = db or s.database
+    if database is None:
+        raise ServerError(1046)
+    spec = ddl.find(s, database, kind, name)
+    if spec is None:
+        raise ServerError(1305, message=f"{kind} {database}.{name} does not exist",
+                          sqlstate="42000")
+    ddl.require(s, spec["db"], Priv.EXECUTE, spec)
+    r, body = P.routine(spec["text"], Dialect.of(spec["sql_mode"]))
+    return spec, r, body
+
+
+def _arg_count(kind: str, spec: dict[str, Any], r: P.Routine, got: int) -> None:
+    if got != len(r.params):
+        raise ServerError(1318, message=f"Incorrect number of arguments for {kind} "
+                          f"{spec['db']}.{spec['name']}; expected {len(r.params)}, got {got}",
+                          sqlstate="42000")
+
+
+def call(s: Session, node: P.Call, caller: Frame | None = None) -> UpdateCount:
+    spec, r, body = _load(s, "PROCEDURE", node.db, node.name)
+    _arg_count("PROCEDURE", spec, r, len(node.args))
+    key = f"{spec['db']}.{spec['name']}".lower()
+    active = _active(s)
+    depth = active.get(key, 0)
+    if depth > int(s.system_variable("max_sp_recursion_depth") or 0):
+        raise ServerError(1456, message=f"Recursive limit {depth - 1 if depth else 0} (as set "
+                          "by the max_sp_recursion_depth variable) was exceeded for routine "
+                          f"{spec['name']}", sqlstate="HY000")
+    sets: list[ResultSet] = caller.sets if caller is not None and caller.sets is not None \
+        else []
+    frame = Frame(s, sets, key)
+    outs: list[tuple[str, P.Sql]] = []
+    for k, (param, arg) in enumerate(zip(r.params, node.args, strict=True), 1):
+        if param.mode != "IN":
+            if not _is_variable(arg):
+                raise ServerError(1414, message=f"OUT or INOUT argument {k} for routine "
+                                  f"{key} is not a variable or NEW pseudo-variable in BEFORE "
+                                  "trigger", sqlstate="42000")
+            outs.append((param.name.lower(), arg))
+        value = None
+        if param.mode != "OUT":
+            value = _evaluate(s, arg, caller)
+        frame.declare(param.name.lower(), param.type, value)
+    active[key] = depth + 1
+    try:
+        with _in_database(s, spec["db"], spec["sql_mode"]):
+            frame.exec(body)
+    except ServerError as e:
+        if caller is None and sets:
+            e.result_sets = sets  # type: ignore[attr-defined] # sent before the error
+        raise
+    finally:
+        active[key] = depth
+    for name, arg in outs:
+        value = frame.get(name)
+        if arg.text.startswith("@"):
+            s.set_user_variable(arg.text[1:].strip("`'\""), value)
+        elif caller is not None:
+            caller.set(arg.vars[0], value)
+    if caller is not None:
+        caller.warnings.extend(frame.warnings)
+        return UpdateCount()
+    return done(frame, sets)
+
+
+def _is_variable(arg: P.Sql) -> bool:
+    return arg.text == "?" and len(arg.vars) == 1 or \
+        arg.text.startswith("@") and not arg.text.startswith("@@") and \
+        all(c not in arg.text for c in " +-*/(),")
+
+
+def _evaluate(s: Session, arg: P.Sql, caller: Frame | None) -> Any:
+    if caller is not None:
+        return caller.value(arg)
+    return Frame(s, None, "").value(arg)
+
+
+class _in_database:
+    """The routine's database as the current one, and the sql_mode it was created with as
+    the session's, while it runs (MariaDB's rule: a routine keeps its creation sql_mode)."""
+
+    def __init__(self, s: Session, db: str, mode: str | None = None) -> None:
+        self.s, self.db, self.mode = s, db, mode
+
+    def __enter__(self) -> None:
+        self.old = self.s.database
+        if self.old != self.db and self.s.engine is not None:
+            self.s.engine.use(self.db)
+        self.old_mode = self.s.vars["sql_mode"]
+        if self.mode is not None:
+            self.s.vars["sql_mode"] = self.mode
+
+    def __exit__(self, *exc: object) -> None:
+        self.s.vars["sql_mode"] = self.old_mode
+        if self.s.database != self.old and self.s.engine is not None:
+            self.s.engine.use(self.old)
+
+
+def invoke(s: Session, db: str | None, name: str, args: list[Any]) -> Any:
+    """A stored function's value for `args` (called from SQL, with the engine's statement
+    state kept aside by the engine)."""
+    spec, r, body = _load(s, "FUNCTION", db, name)
+    _arg_count("FUNCTION", spec, r, len(args))
+    key = f"{spec['db']}.{spec['name']}".lower()
+    active = _active(s)
+    if active.get(key):
+        raise ServerError(1424, message="Recursive stored functions and triggers are not "
+                          "allowed", sqlstate="HY000")
+    frame = Frame(s, None, key)
+    for param, value in zip(r.params, args, strict=True):
+        frame.declare(param.name.lower(), param.type, value)
+    active[key] = 1
+    try:
+        with _in_database(s, spec["db"], spec["sql_mode"]):
+            frame.exec(body)
+    except _Returned as ret:
+        return coerce(r.returns, ret.value, f"{spec['name']}()", False, frame.warnings)
+    finally:
+        active[key] = 0
+    raise ServerError(1321, message=f"No RETURN found in FUNCTION {key}", sqlstate="2F005")
+
+
+def function_for(s: Session, name: str) -> Any:
+    """The engine's callable for stored function `name` of the current database, or None."""
+    db = s.database
+    if db is None or s.engine is None or not hasattr(s.engine, "routine_load"):
+        return None
+    if s.engine.routine_load(db, "FUNCTION", name) is None:
+        return None
+
+    def function(*args: Any) -> Any:
+        return invoke(s, None, name, list(args))
+    return function

@@ -1,0 +1,213 @@
+"""CREATE / DROP / SHOW of procedures and functions, and their catalog (engine storage).
+
+Rules:
+- A routine's spec (what the engine stores, engine/sqlite/routines.py) is the CREATE text and
+  what SHOW, information_schema and mysql.proc print: name, type, database, definer, the
+  parameter list and RETURNS as written, characteristics, sql_mode, character sets, times.
+  The body is parsed (parse.py) before anything is stored: a syntax error is the CREATE's.
+- Errors as MariaDB: 1304 exists (a Note with IF NOT EXISTS), 1305 does not exist (a Note with
+  IF EXISTS), 1221 OR REPLACE with IF NOT EXISTS, 1046 no database, 1049 unknown database.
+- SHOW CREATE prints MariaDB's canonical head (CREATE DEFINER=... PROCEDURE `name`(params)
+  [RETURNS type], one characteristic per line) and the body as written.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING, Any
+
+from rampmeter import errors
+from rampmeter.engine.base import Result, ResultSet, UpdateCount
+from rampmeter.engine.types import parse_type
+from rampmeter.errors import ServerError, Warning_
+from rampmeter.protocol.columns import text_column
+from rampmeter.session.privileges import P as Priv
+from rampmeter.session.sp import parse as P
+from rampmeter.session.sp.tokens import Tokens
+from rampmeter.sql.reader import Reader
+from rampmeter.sql.statement import Statement
+
+if TYPE_CHECKING:
+    from rampmeter.session.session import Session
+
+
+def store(s: Session) -> Any:
+    """The engine session's routine storage (SqliteSession); 1235 for an engine without."""
+    eng = s.engine
+    if eng is None or not hasattr(eng, "routine_load"):
+        raise ServerError(errors.ER_NOT_SUPPORTED_YET, "stored routines in this engine")
+    return eng
+
+
+def find(s: Session, db: str | None, kind: str, name: str) -> dict[str, Any] | None:
+    database = db or s.database
+    if database is None:
+        raise ServerError(errors.ER_NO_DB_ERROR)
+    return store(s).routine_load(database, kind, name)  # type: ignore[no-any-return]
+
+
+def create(s: Session, stmt: Statement) -> Result:
+    r, _body = P.routine(stmt.text, stmt.dialect)
+    if r.or_replace and r.if_not_exists:
+        raise ServerError(1221, message="Incorrect usage of OR REPLACE and IF NOT EXISTS",
+                          sqlstate="HY000")
+    db = r.db or s.database
+    if db is None:
+        raise ServerError(errors.ER_NO_DB_ERROR)
+    require(s, db, Priv.CREATE_PROC)
+    eng = store(s)
+    if not eng.engine.database_exists(db):
+        raise ServerError(errors.ER_BAD_DB_ERROR, db)
+    if len(r.name) > 64:
+        raise ServerError(1059, message=f"Identifier name '{r.name}' is too long",
+                          sqlstate="42000")
+    existing = eng.routine_load(db, r.kind, r.name)
+    if existing is not None and not r.or_replace:
+        if r.if_not_exists:
+            return UpdateCount(warnings=[Warning_("Note", 1304,
+                                                  f"{r.kind} {r.name} already exists")])
+        raise ServerError(1304, message=f"{r.kind} {r.name} already exists", sqlstate="42000")
+    now = dt.datetime.now().replace(microsecond=0).isoformat(sep=" ")
+    returns = _canonical_type(s, r.returns) if r.kind == "FUNCTION" else ""
+    spec = {
+        "db": db, "name": r.name, "type": r.kind, "text": stmt.text,
+        "body": stmt.text[r.body_start:r.body_end], "params": r.params_text,
+        "returns": returns, "param_list": [[x.mode, x.name, x.type] for x in r.params], "definer": _definer(s, r.definer), "chars": r.chars,
+        "sql_mode": str(s.system_variable("sql_mode") or ""),
+        "created": now,
+        "modified": now, "aggregate": r.aggregate,
+        "charset_client": str(s.system_variable("character_set_client")),
+        "collation_connection": str(s.system_variable("collation_connection")),
+        "db_collation": _db_collation(s, db),
+    }
+    eng.routine_store(db, r.kind, r.name, spec)
+    return UpdateCount()
+
+
+def _canonical_type(s: Session, text: str) -> str:
+    """RETURNS as MariaDB prints it: `int(11)`, `varchar(20) CHARSET latin1 COLLATE ...`
+    (a text type takes the database's character set)."""
+    try:
+        cs = str(s.system_variable("character_set_database"))
+        coll = str(s.system_variable("collation_database"))
+        t = parse_type(text, cs, coll)
+    except ServerError:
+        return text
+    shown = t.spelling()
+    if t.charset and t.charset != "binary" and t.is_text:
+        shown += f" CHARSET {t.charset} COLLATE {t.collation}"
+    return shown
+
+
+def _definer(s: Session, written: str | None) -> str:
+    if written is None or written.upper().startswith("CURRENT_USER"):
+        return str(s.current_user)
+    user, _, host = written.partition("@")
+    quotes = "`\"'"
+    return f"{user.strip(quotes)}@{host.strip(quotes) or '%'}"
+
+
+def _db_collation(s: Session, db: str) -> str:
+    try:
+        return str(s.system_variable("collation_database"))
+    except ServerError:
+        return "latin1_swedish_ci"
+
+
+def drop(s: Session, stmt: Statement) -> Result:
+    rd = Reader(stmt)
+    rd.expect("DROP")
+    kind = rd.accept_any("PROCEDURE", "FUNCTION")
+    if_exists = rd.accept("IF", "EXISTS")
+    db, name = rd.qualified_name()
+    rd.end()
+    database = db or s.database
+    if database is None:
+        raise ServerError(errors.ER_NO_DB_ERROR)
+    spec = store(s).routine_load(database, kind, name)
+    if spec is not None:
+        require(s, database, Priv.ALTER_PROC, spec)
+    if spec is None or not store(s).routine_drop(database, kind, name):
+        message = f"{kind} {database}.{name} does not exist"
+        if if_exists:
+            return UpdateCount(warnings=[Warning_("Note", 1305, message)])
+        raise ServerError(1305, message=message, sqlstate="42000")
+    return UpdateCount()
+
+
+def head(spec: dict[str, Any], quote: str = "`") -> str:
+    user, _, host = spec["definer"].partition("@")
+    text = (f"CREATE DEFINER={quote}{user}{quote}@{quote}{host}{quote} {spec['type']} "
+            f"{quote}{spec['name']}{quote}({spec['params']})")
+    if spec["type"] == "FUNCTION":
+        text += f" RETURNS {spec['returns']}"
+    chars = spec["chars"]
+    lines = []
+    if chars.get("data_access", "CONTAINS SQL") != "CONTAINS SQL":
+        lines.append(chars["data_access"])
+    if chars.get("deterministic") == "YES":
+        lines.append("DETERMINISTIC")
+    if chars.get("security") == "INVOKER":
+        lines.append("SQL SECURITY INVOKER")
+    if chars.get("comment"):
+        lines.append("COMMENT '" + chars["comment"].replace("'", "''") + "'")
+    return text + "".join("\n    " + x for x in lines) + "\n" + spec["body"]
+
+
+def show_create(s: Session, kind: str, db: str | None, name: str) -> Result:
+    spec = find(s, db, kind, name)
+    if spec is None:
+        raise ServerError(1305, message=f"{kind} {name} does not exist", sqlstate="42000")
+    title = kind.capitalize()
+    quote = '"' if "ANSI_QUOTES" in spec["sql_mode"] else "`"
+    cols = [text_column(title), text_column("sql_mode"), text_column(f"Create {title}"),
+            text_column("character_set_client"), text_column("collation_connection"),
+            text_column("Database Collation")]
+    return ResultSet(cols, [(spec["name"], spec["sql_mode"], head(spec, quote),
+                             spec["charset_client"], spec["collation_connection"],
+                             spec["db_collation"])])
+
+
+def alter(s: Session, stmt: Statement) -> Result:
+    """ALTER PROCEDURE / FUNCTION [db.]name characteristics: a new COMMENT, SQL SECURITY,
+    data access or LANGUAGE; the body stays (1305 for an unknown routine)."""
+    p = Tokens(stmt.text, stmt.dialect)
+    p.expect("ALTER")
+    kind = p.word()
+    p.i += 1
+    first = p.name()
+    db, name = (first, p.name()) if p.accept(".") else (None, first)
+    chars: dict[str, str] = {}
+    P.characteristics(p, chars)
+    p.accept(";")
+    if p.peek() is not None:
+        raise p.error()
+    database = db or s.database
+    spec = find(s, database, kind, name)
+    if spec is None:
+        raise ServerError(1305, message=f"{kind} {database}.{name} does not exist",
+                          sqlstate="42000")
+    require(s, spec["db"], Priv.ALTER_PROC, spec)
+    spec["chars"].update(chars)
+    spec["modified"] = dt.datetime.now().replace(microsecond=0).isoformat(sep=" ")
+    store(s).routine_store(spec["db"], kind, spec["name"], spec)
+    return UpdateCount()
+
+
+def require(s: Session, db: str, bit: int, spec: dict[str, Any] | None = None) -> None:
+    """The privilege a routine statement needs (privileges.py's bits): CREATE ROUTINE in the
+    database to create (1044); ALTER ROUTINE to alter or drop and EXECUTE to run, in the
+    database, else 1370 naming the routine. The routine's definer always may: MariaDB grants
+    its creator EXECUTE and ALTER ROUTINE on it (automatic_sp_privileges), and routine-level
+    grants do not exist here (docs/sql.md)."""
+    sec = s.security
+    if sec is None or sec.unchecked:
+        return
+    if spec is None:
+        sec.check_db(db, bit)
+        return
+    if sec.has(bit) or sec.db_bits(db) & bit or spec["definer"] == sec.current_user:
+        return
+    what = "execute" if bit == Priv.EXECUTE else "alter routine"
+    raise ServerError(1370, message=f"{what} command denied to user '{sec.priv_user}'@"
+                      f"'{sec.priv_host}' for routine '{db}.{spec['name']}'", sqlstate="42000")

@@ -1,0 +1,570 @@
+"""The stored-program grammar: a routine's CREATE text, and a compound statement, into a tree.
+
+Rules:
+- Read once per text (cached): CREATE PROCEDURE / FUNCTION at creation (a syntax error is the
+  CREATE's 1064) and again, from the stored text, when a session first runs it.
+- The control-flow grammar is read here from the front door's tokens (sql/lexer.tokens);
+  the simple statements inside (SELECT, INSERT, SET @x, SHOW...) are not parsed: each is kept
+  as its text with every local variable it names replaced by a `?` marker and the variable
+  names in marker order (Sql.vars), so the interpreter binds their values as parameters and
+  the session's normal statement path reads the statement.
+- A name is a local variable where it is not qualified (no `.` around it), not a function
+  name (no `(` after it) and declared in an enclosing block (or a parameter); MariaDB's rule
+  that a local variable shadows a column of the same name follows.
+- Expressions (IF's condition, SET's value, RETURN's value, DEFAULT) are kept the same way
+  and evaluated as `SELECT <expr>`.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from rampmeter.errors import ServerError
+from rampmeter.session.sp.tokens import Tokens as _P
+from rampmeter.session.sp.tokens import sql
+from rampmeter.session.sp.tree import (
+    Block,
+    Call,
+    Case,
+    Cursor,
+    Diagnostics,
+    For,
+    Handler,
+    If,
+    Jump,
+    Loop,
+    Param,
+    Return,
+    Routine,
+    Set,
+    Signal,
+    Sql,
+    Var,
+)
+from rampmeter.sql.lexer import Dialect, ident_value, syntax_error
+
+_LABELLED = ("BEGIN", "LOOP", "WHILE", "REPEAT", "FOR")
+_STOP_BODY = ("END", "ELSE", "ELSEIF", "WHEN", "UNTIL")
+
+
+# --- CREATE PROCEDURE / FUNCTION ----------------------------------------------------------------
+@lru_cache(maxsize=512)
+def routine(text: str, dialect: Dialect) -> tuple[Routine, Any]:
+    p = _P(text, dialect)
+    p.expect("CREATE")
+    r = Routine("", None, "", [], "", {}, 0, "")
+    r.or_replace = p.accept("OR", "REPLACE")
+    if p.accept("DEFINER"):
+        p.expect("=")
+        a, _ = p.i, p.name()
+        if p.peek() is not None and p.peek().text.startswith("@"):  # type: ignore[union-attr]
+            p.i += 1
+            if p.peek() is not None and p.peek().kind in ("str", "qident", "word") and \
+                    p.toks[p.i - 1].text == "@":  # type: ignore[union-attr]
+                p.i += 1
+        elif p.accept("("):
+            p.expect(")")
+        r.definer = text[p.toks[a].start:p.toks[p.i - 1].end]
+    r.aggregate = p.accept("AGGREGATE")
+    r.kind = p.word()
+    if r.kind not in ("PROCEDURE", "FUNCTION"):
+        raise p.error()
+    p.i += 1
+    r.if_not_exists = p.accept("IF", "NOT", "EXISTS")
+    first = p.name()
+    if p.accept("."):
+        r.db, r.name = first, p.name()
+    else:
+        r.name = first
+    p.expect("(")
+    open_at = p.toks[p.i - 1].end
+    r.params = _params(p, r.kind)
+    r.params_text = text[open_at:p.toks[p.i - 1].start]
+    if r.kind == "FUNCTION":
+        p.expect("RETURNS")
+        a, b = p.upto(("COMMENT", "LANGUAGE", "NOT", "DETERMINISTIC", "CONTAINS", "NO", "READS",
+                       "MODIFIES", "SQL", "BEGIN", "RETURN", "CHARSET", "COLLATE"))
+        while p.word() in ("CHARSET", "COLLATE") or p.at("CHARACTER", "SET"):
+            p.accept("CHARACTER")
+            p.i += 1
+            p.name()
+            b = p.i
+        r.returns = text[p.toks[a].start:p.toks[b - 1].end]
+    characteristics(p, r.chars)
+    if p.peek() is None:
+        raise p.error()
+    r.body_start = p.peek().start  # type: ignore[union-attr]
+    scope = frozenset(x.name.lower() for x in r.params)
+    body = statement(p, scope)
+    r.body_end = p.toks[p.i - 1].end  # not a closing `*/` of a dump's comment
+    p.accept(";")
+    if p.peek() is not None:
+        raise p.error()
+    return r, body
+
+
+def _params(p: _P, kind: str) -> list[Param]:
+    out: list[Param] = []
+    if p.accept(")"):
+        return out
+    while True:
+        mode = "IN"
+        if p.word() in ("IN", "OUT", "INOUT") and p.peek(1) is not None and \
+                p.peek(1).kind in ("word", "qident"):  # type: ignore[union-attr]
+            mode = p.word()
+            p.i += 1
+        name = p.name()
+        a, b = _type_range(p)
+        out.append(Param(mode, name, p.text[p.toks[a].start:p.toks[b - 1].end]))
+        if p.accept(")"):
+            return out
+        p.expect(",")
+
+
+def _type_range(p: _P) -> tuple[int, int]:
+    a = p.i
+    depth = 0
+    while p.i < len(p.toks):
+        t = p.toks[p.i]
+        if depth == 0 and t.text in (",", ")"):
+            break
+        depth += t.text == "("
+        depth -= t.text == ")"
+        p.i += 1
+    if p.i == a:
+        raise p.error()
+    return a, p.i
+
+
+def characteristics(p: _P, chars: dict[str, str]) -> None:
+    while True:
+        if p.accept("COMMENT"):
+            chars["comment"] = p.string()
+        elif p.accept("LANGUAGE", "SQL"):
+            pass
+        elif p.accept("NOT", "DETERMINISTIC"):
+            chars["deterministic"] = "NO"
+        elif p.accept("DETERMINISTIC"):
+            chars["deterministic"] = "YES"
+        elif p.accept("CONTAINS", "SQL"):
+            chars["data_access"] = "CONTAINS SQL"
+        elif p.accept("NO", "SQL"):
+            chars["data_access"] = "NO SQL"
+        elif p.accept("READS", "SQL", "DATA"):
+            chars["data_access"] = "READS SQL DATA"
+        elif p.accept("MODIFIES", "SQL", "DATA"):
+            chars["data_access"] = "MODIFIES SQL DATA"
+        elif p.accept("SQL", "SECURITY"):
+            chars["security"] = p.word()
+            if chars["security"] not in ("DEFINER", "INVOKER"):
+                raise p.error()
+            p.i += 1
+        else:
+            return
+
+
+# --- compound statements ------------------------------------------------------------------------
+@lru_cache(maxsize=512)
+def compound(text: str, dialect: Dialect) -> Any:
+    """A compound statement run at top level (BEGIN NOT ATOMIC ... END, IF, loops...)."""
+    p = _P(text, dialect)
+    body = statement(p, frozenset())
+    p.accept(";")
+    if p.peek() is not None:
+        raise p.error()
+    return body
+
+
+def statement(p: _P, scope: frozenset[str]) -> Any:
+    label = None
+    t1 = p.peek(1)
+    if t1 is not None and t1.text == ":" and p.word(2) in _LABELLED:
+        label = p.name().lower()
+        p.i += 1
+    if label is not None:
+        p.labels.append(label)
+        try:
+            return _statement(p, label, scope)
+        finally:
+            p.labels.pop()
+    return _statement(p, label, scope)
+
+
+def _statement(p: _P, label: str | None, scope: frozenset[str]) -> Any:
+    w = p.word()
+    if w == "BEGIN" and not p.at("BEGIN", ";") and not p.at("BEGIN", "WORK") and \
+            p.peek(1) is not None:
+        return _block(p, label, scope)
+    if w == "IF":
+        return _if(p, scope)
+    if w == "CASE":
+        return _case(p, scope)
+    if w in ("LOOP", "WHILE", "REPEAT"):
+        return _loop(p, w, label, scope)
+    if w == "FOR":
+        return _for(p, label, scope)
+    if w in ("LEAVE", "ITERATE"):
+        p.i += 1
+        target = p.name()
+        if target.lower() not in p.labels:
+            raise ServerError(1308, message=f"{w} with no matching label: {target}",
+                              sqlstate="42000")
+        return Jump(w, target.lower())
+    if w == "RETURN":
+        p.i += 1
+        a, b = p.upto(())
+        return Return(sql(p, a, b, scope))
+    if w in ("OPEN", "CLOSE"):
+        p.i += 1
+        node = Cursor(w, p.name().lower())
+        if w == "OPEN" and p.accept("("):
+            while not p.accept(")"):
+                a, b = _type_range(p)
+                node.args.append(sql(p, a, b, scope))
+                p.accept(",")
+        return node
+    if w == "FETCH":
+        return _fetch(p)
+    if w == "CALL":
+        return call(p, scope)
+    if w in ("SIGNAL", "RESIGNAL"):
+        return _signal(p, scope)
+    if w == "GET":
+        return diagnostics(p, scope)
+    if w == "SET" and _local_set(p, scope):
+        return _set(p, scope)
+    first = p.peek()
+    if first is not None and (first.kind != "word" or first.text.upper() not in _STARTS) and \
+            first.text != "(":
+        p.i += 1  # MariaDB's parser stops at the token after a word no statement starts with
+        raise p.error()
+    a, b = p.upto(())
+    return sql(p, a, b, scope, into=p.toks[a].text.upper() == "SELECT")
+
+
+# The words a simple statement inside a body may start with (MariaDB's statements).
+_STARTS = frozenset("""SELECT INSERT UPDATE DELETE REPLACE WITH VALUES TABLE SET SHOW CREATE
+DROP ALTER RENAME TRUNCATE CALL DO EXECUTE PREPARE DEALLOCATE GRANT REVOKE FLUSH KILL USE LOCK
+UNLOCK START BEGIN COMMIT ROLLBACK SAVEPOINT RELEASE ANALYZE OPTIMIZE CHECK REPAIR CHECKSUM
+EXPLAIN DESCRIBE DESC LOAD HANDLER XA GET PURGE RESET CHANGE INSTALL UNINSTALL BINLOG CACHE
+SHUTDOWN HELP BACKUP SHUTDOWN""".split())
+
+
+def _body(p: _P, scope: frozenset[str], stop: tuple[str, ...] = _STOP_BODY) -> list[Any]:
+    out: list[Any] = []
+    while p.peek() is not None and p.word() not in stop:
+        out.append(statement(p, scope))
+        p.expect(";")
+    return out
+
+
+def _block(p: _P, label: str | None, scope: frozenset[str]) -> Block:
+    p.expect("BEGIN")
+    p.accept("NOT", "ATOMIC")
+    block = Block(label, [])
+    while p.word() == "DECLARE":
+        p.i += 1
+        scope = _declare(p, block, scope)
+        p.expect(";")
+    block.body = _body(p, scope, ("END",))
+    p.expect("END")
+    _end_label(p, label)
+    return block
+
+
+def _end_label(p: _P, label: str | None) -> None:
+    t = p.peek()
+    if t is not None and t.kind in ("word", "qident") and t.text != ";" and label is not None:
+        if p.name().lower() != label:
+            raise p.error()
+
+
+def _declare(p: _P, block: Block, scope: frozenset[str]) -> frozenset[str]:
+    if p.word() in ("CONTINUE", "EXIT", "UNDO"):
+        action = p.word()
+        p.i += 1
+        p.expect("HANDLER")
+        p.expect("FOR")
+        conds: list[Any] = []
+        while True:
+            conds.append(_condition_value(p))
+            if not p.accept(","):
+                break
+        block.handlers.append(Handler(action, conds, statement(p, scope)))
+        return scope
+    name = p.name()
+    if p.accept("CONDITION"):
+        p.expect("FOR")
+        block.conditions[name.lower()] = _condition_value(p)
+        return scope
+    if p.accept("CURSOR"):
+        params: list[Param] = []
+        if p.accept("("):
+            params = _params(p, "CURSOR")
+        p.expect("FOR")
+        a, b = p.upto(())
+        inner = scope | {x.name.lower() for x in params}
+        block.cursors[name.lower()] = sql(p, a, b, inner)
+        block.cursor_params[name.lower()] = params
+        return scope
+    names = [name]
+    while p.accept(","):
+        names.append(p.name())
+    a = p.i
+    while p.peek() is not None and p.word() != "DEFAULT" and p.peek().text != ";":  # type: ignore[union-attr]
+        p.i += 1
+    if p.i == a:
+        raise p.error()
+    vtype = p.text[p.toks[a].start:p.toks[p.i - 1].end]
+    default = None
+    if p.accept("DEFAULT"):
+        s, e = p.upto(())
+        default = sql(p, s, e, scope)
+    block.vars.append(Var([n.lower() for n in names], vtype, default))
+    return scope | {n.lower() for n in names}
+
+
+def _condition_value(p: _P) -> Any:
+    if p.accept("SQLSTATE"):
+        p.accept("VALUE")
+        return "SQLSTATE:" + p.string()
+    if p.accept("NOT", "FOUND"):
+        return "NOT FOUND"
+    if p.word() in ("SQLEXCEPTION", "SQLWARNING"):
+        p.i += 1
+        return p.toks[p.i - 1].text.upper()
+    t = p.peek()
+    if t is not None and t.kind == "num":
+        p.i += 1
+        return int(t.text)
+    return p.name().lower()
+
+
+def _if(p: _P, scope: frozenset[str]) -> If:
+    p.expect("IF")
+    node = If([], None)
+    while True:
+        a, b = p.upto(("THEN",), semicolon=False)
+        p.expect("THEN")
+        node.branches.append((sql(p, a, b, scope), _body(p, scope)))
+        if p.accept("ELSEIF"):
+            continue
+        if p.accept("ELSE"):
+            node.otherwise = _body(p, scope)
+        p.expect("END", "IF")
+        return node
+
+
+def _case(p: _P, scope: frozenset[str]) -> Case:
+    p.expect("CASE")
+    node = Case(None, [], None)
+    if p.word() != "WHEN":
+        a, b = p.upto(("WHEN",), semicolon=False)
+        node.subject = sql(p, a, b, scope)
+    while p.accept("WHEN"):
+        a, b = p.upto(("THEN",), semicolon=False)
+        p.expect("THEN")
+        node.branches.append((sql(p, a, b, scope), _body(p, scope)))
+    if p.accept("ELSE"):
+        node.otherwise = _body(p, scope)
+    p.expect("END", "CASE")
+    return node
+
+
+def _loop(p: _P, kind: str, label: str | None, scope: frozenset[str]) -> Loop:
+    p.i += 1
+    cond = None
+    if kind == "WHILE":
+        a, b = p.upto(("DO",), semicolon=False)
+        cond = sql(p, a, b, scope)
+        p.expect("DO")
+    body = _body(p, scope)
+    if kind == "REPEAT":
+        p.expect("UNTIL")
+        a, b = p.upto(("END",), semicolon=False)
+        cond = sql(p, a, b, scope)
+    p.expect("END", kind)
+    _end_label(p, label)
+    return Loop(kind, label, cond, body)
+
+
+def call(p: _P, scope: frozenset[str]) -> Call:
+    p.expect("CALL")
+    first = p.name()
+    node = Call(None, first, [])
+    if p.accept("."):
+        node.db, node.name = first, p.name()
+    if p.accept("("):
+        if p.accept(")"):
+            return node
+        while True:
+            a, b = _type_range(p)
+            node.args.append(sql(p, a, b, scope))
+            if p.accept(")"):
+                return node
+            p.expect(",")
+    return node
+
+
+def parse_call(text: str, dialect: Dialect) -> Call:
+    p = _P(text, dialect)
+    node = call(p, frozenset())
+    p.accept(";")
+    if p.peek() is not None:
+        raise p.error()
+    return node
+
+
+def _for(p: _P, label: str | None, scope: frozenset[str]) -> For:
+    """FOR var IN [REVERSE] lower .. upper DO body END FOR (MariaDB's integer FOR loop)."""
+    p.expect("FOR")
+    var = p.name().lower()
+    p.expect("IN")
+    reverse = p.accept("REVERSE")
+    a, b = p.upto(("DO",), semicolon=False)
+    p.expect("DO")
+    span = p.text[p.toks[a].start:p.toks[b - 1].end]
+    cut = span.find("..")
+    if cut <= 0:
+        raise p.error()
+    lower = _fragment(span[:cut], p.dialect, scope)
+    upper = _fragment(span[cut + 2:], p.dialect, scope)
+    body = _body(p, scope | {var})
+    p.expect("END", "FOR")
+    _end_label(p, label)
+    return For(label, var, lower, upper, reverse, body)
+
+
+def _fragment(text: str, dialect: Dialect, scope: frozenset[str]) -> Sql:
+    q = _P(text, dialect)
+    if not q.toks:
+        raise syntax_error(text, 0)
+    return sql(q, 0, len(q.toks), scope)
+
+
+def _fetch(p: _P) -> Cursor:
+    p.expect("FETCH")
+    if p.accept("NEXT"):
+        p.expect("FROM")
+    else:
+        p.accept("FROM")
+    node = Cursor("FETCH", p.name().lower())
+    p.expect("INTO")
+    while True:
+        node.into.append(p.name().lower())
+        if not p.accept(","):
+            return node
+
+
+def _signal(p: _P, scope: frozenset[str]) -> Signal:
+    resignal = p.word() == "RESIGNAL"
+    p.i += 1
+    cond: Any = None
+    if p.word() not in ("SET", "") or p.at("SQLSTATE"):
+        cond = _condition_value(p)
+    items: dict[str, Sql] = {}
+    if p.accept("SET"):
+        while True:
+            item = p.name().upper()
+            p.expect("=")
+            a, b = _item_range(p)
+            items[item] = sql(p, a, b, scope)
+            if not p.accept(","):
+                break
+    return Signal(resignal, cond, items)
+
+
+_STATEMENT_ITEMS = ("NUMBER", "ROW_COUNT")
+_CONDITION_ITEMS = ("MESSAGE_TEXT", "MYSQL_ERRNO", "RETURNED_SQLSTATE", "CLASS_ORIGIN",
+                    "SUBCLASS_ORIGIN", "CONSTRAINT_CATALOG", "CONSTRAINT_SCHEMA",
+                    "CONSTRAINT_NAME", "CATALOG_NAME", "SCHEMA_NAME", "TABLE_NAME",
+                    "COLUMN_NAME", "CURSOR_NAME", "ROW_NUMBER")
+
+
+def diagnostics(p: _P, scope: frozenset[str]) -> Diagnostics:
+    """GET [CURRENT | STACKED] DIAGNOSTICS {target = item, ... | CONDITION n target = item,
+    ...} (a STACKED area is the current one here: handlers run on their own condition)."""
+    p.expect("GET")
+    if p.word() in ("CURRENT", "STACKED"):
+        p.i += 1
+    p.expect("DIAGNOSTICS")
+    node = Diagnostics(None, [])
+    allowed = _STATEMENT_ITEMS
+    if p.accept("CONDITION"):
+        a, b = _condition_number(p)
+        node.condition = sql(p, a, b, scope)
+        allowed = _CONDITION_ITEMS
+    while True:
+        t = p.peek()
+        if t is not None and t.kind == "uservar":
+            p.i += 1
+            target = t.text
+        else:
+            target = p.name().lower()
+            if target not in scope:
+                raise ServerError(1327, message=f"Undeclared variable: {target}",
+                                  sqlstate="42000")
+        p.expect("=")
+        item = p.word()
+        if item not in allowed:
+            raise p.error()
+        p.i += 1
+        node.items.append((target, item))
+        if not p.accept(","):
+            return node
+
+
+def diagnostics_statement(text: str, dialect: Dialect) -> Diagnostics:
+    """GET DIAGNOSTICS sent by a client: user variables only."""
+    p = _P(text, dialect)
+    node = diagnostics(p, frozenset())
+    p.accept(";")
+    if p.peek() is not None:
+        raise p.error()
+    return node
+
+
+def _condition_number(p: _P) -> tuple[int, int]:
+    a = p.i
+    p.i += 1  # one token: a number, a variable
+    if a >= len(p.toks):
+        raise p.error()
+    return a, p.i
+
+
+def _item_range(p: _P) -> tuple[int, int]:
+    a = p.i
+    depth = 0
+    while p.i < len(p.toks):
+        t = p.toks[p.i]
+        if depth == 0 and t.text in (",", ";"):
+            break
+        depth += t.text == "("
+        depth -= t.text == ")"
+        p.i += 1
+    if p.i == a:
+        raise p.error()
+    return a, p.i
+
+
+def _local_set(p: _P, scope: frozenset[str]) -> bool:
+    """SET x = ... where x is a local variable (other SETs go to the session)."""
+    t = p.peek(1)
+    return t is not None and t.kind in ("word", "qident") and \
+        (t.text if t.kind == "word" else ident_value(t.text)).lower() in scope and \
+        p.peek(2) is not None and p.peek(2).text in ("=", ":=")  # type: ignore[union-attr]
+
+
+def _set(p: _P, scope: frozenset[str]) -> Set:
+    p.expect("SET")
+    node = Set([])
+    while True:
+        name = p.name().lower()
+        if name not in scope:
+            raise p.error()
+        p.i += 1  # = or :=
+        a, b = _item_range(p)
+        node.targets.append((name, sql(p, a, b, scope)))
+        if not p.accept(","):
+            return node

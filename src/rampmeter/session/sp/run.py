@@ -1,0 +1,552 @@
+"""The stored-program interpreter: runs a parsed tree (parse.py) for one session.
+
+Rules:
+- Every simple statement goes through the session's normal statement path
+  (statements.execute / prepare + execute_prepared), with the local variables it names bound
+  as parameters: privileges, counters and diagnostics are those of a statement a client sent.
+- Result sets of SELECTs inside a procedure are kept (materialized: the next statement reuses
+  the engine handle) and sent before CALL's OK, as MariaDB sends them; SELECT ... INTO and
+  statements without a result set send nothing.
+- Local variables live in a chain of scopes (one per BEGIN ... END); assigning converts to the
+  declared type where that is simple (integers round, CHAR(n) / VARCHAR(n) cut, DECIMAL(m,d)
+  rounds); a variable declared without DEFAULT is NULL.
+- Conditions: an error (ServerError), or a warning a statement raised, is matched against the
+  handlers in scope from the innermost block out, MariaDB's order within a block (an error code
+  before an SQLSTATE before SQLEXCEPTION / SQLWARNING / NOT FOUND). CONTINUE goes on after the
+  statement that raised it, EXIT leaves the handler's block. An unhandled error ends the call;
+  an unhandled warning stays a warning. FETCH past the last row and SELECT ... INTO of no rows
+  raise NOT FOUND (1329, SQLSTATE 02000).
+- SIGNAL / RESIGNAL: SQLSTATE class 01 is a warning, 02 not found, any other an error; the
+  default MYSQL_ERRNO is 1642 / 1643 / 1644 and MESSAGE_TEXT MariaDB's "Unhandled user-defined
+  ... condition".
+- Recursion: CALL depth is bounded by max_sp_recursion_depth (1456), a function may not call
+  itself (1424).
+"""
+
+from __future__ import annotations
+
+import decimal
+import re
+from typing import TYPE_CHECKING, Any
+
+from rampmeter import errors
+from rampmeter.engine.base import CallResult, ResultSet, UpdateCount
+from rampmeter.errors import ServerError, Warning_
+from rampmeter.session.sp import parse as P
+
+if TYPE_CHECKING:
+    from rampmeter.session.session import Session
+
+
+class _Leave(Exception):
+    def __init__(self, label: str) -> None:
+        self.label = label
+
+
+class _Iterate(_Leave):
+    pass
+
+
+class _Exit(Exception):
+    def __init__(self, block: P.Block) -> None:
+        self.block = block
+
+
+class _Returned(Exception):
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+NO_DATA = (1329, "02000", "No data - zero rows fetched, selected, or processed")
+_INT = re.compile(r"(?i)^\s*(tiny|small|medium|big)?int(eger)?\b")
+_CHAR = re.compile(r"(?i)^\s*(var)?char\s*\(\s*(\d+)\s*\)")
+_DEC = re.compile(r"(?i)^\s*(decimal|numeric|dec)\s*(?:\(\s*(\d+)\s*(?:,\s*(\d+))?\s*\))?")
+_INT_BITS = {"tiny": 8, "small": 16, "medium": 24, None: 32, "big": 64}
+
+
+def coerce(vtype: str, value: Any, name: str = "", strict: bool = False,
+           warn: list[Warning_] | None = None) -> Any:
+    """`value` stored in a variable of `vtype` (module rules): out of range or too long is
+    an error in strict mode (1264 / 1406), else clipped with that warning (1264 / 1265)."""
+    if value is None or not vtype:
+        return value
+    try:
+        if m := _INT.match(vtype):
+            if isinstance(value, (bytes, str)):
+                value = decimal.Decimal(value.decode() if isinstance(value, bytes) else value)
+            if not isinstance(value, int):
+                value = int(decimal.Decimal(value).quantize(0, decimal.ROUND_HALF_UP))
+            bits = _INT_BITS[m.group(1).lower() if m.group(1) else None]
+            unsigned = "UNSIGNED" in vtype.upper()
+            lo, hi = (0, 2 ** bits - 1) if unsigned else (-2 ** (bits - 1), 2 ** (bits - 1) - 1)
+            if not lo <= value <= hi:
+                message = f"Out of range value for column '{name}' at row 0"
+                if strict:
+                    raise ServerError(1264, message=message, sqlstate="22003")
+                if warn is not None:
+                    warn.append(Warning_("Warning", 1264, message))
+                value = max(lo, min(hi, value))
+            return value
+        if m := _CHAR.match(vtype):
+            text = value.decode("utf-8", "replace") if isinstance(value, bytes) else \
+                value if isinstance(value, str) else str(value)
+            limit = int(m.group(2))
+            if len(text) > limit:
+                if strict:
+                    raise ServerError(1406, message=f"Data too long for column '{name}' at "
+                                      "row 0", sqlstate="22001")
+                if warn is not None:
+                    warn.append(Warning_("Warning", 1265, f"Data truncated for column '{name}' "
+                                         "at row 0"))
+                text = text[:limit]
+            return text
+        if m := _DEC.match(vtype):
+            scale = int(m.group(3) or 0)
+            return decimal.Decimal(str(value)).quantize(decimal.Decimal(1).scaleb(-scale),
+                                                        decimal.ROUND_HALF_UP)
+    except (ValueError, ArithmeticError):
+        return value
+    return value
+
+
+class Frame:
+    """One routine invocation: its variables, handlers, cursors, and where result sets go."""
+
+    def __init__(self, s: Session, sets: list[ResultSet] | None, routine: str) -> None:
+        self.s = s
+        self.sets = sets
+        self.routine = routine
+        self.scopes: list[dict[str, list[Any]]] = [{}]   # name -> [value, type]
+        self.blocks: list[P.Block] = []
+        self.cursors: list[dict[str, list[Any] | None]] = [{}]
+        self.cursor_defs: list[dict[str, tuple[P.Sql, list[P.Param]]]] = [{}]
+        self.last: Any = None                  # the last statement's result
+        self.warnings: list[Warning_] = []
+        self.condition: tuple[int, str, str] | None = None  # the one a handler is handling
+
+    # --- variables -----------------------------------------------------------------------
+    def _store(self, name: str, vtype: str, value: Any) -> Any:
+        strict = "STRICT_" in str(self.s.system_variable("sql_mode") or "")
+        return coerce(vtype, value, name, strict, self.warnings)
+
+    def declare(self, name: str, vtype: str, value: Any) -> None:
+        self.scopes[-1][name] = [None, vtype]
+        self.scopes[-1][name][0] = self._store(name, vtype, value)
+
+    def _slot(self, name: str) -> list[Any]:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        raise ServerError(1327, message=f"Undeclared variable: {name}", sqlstate="42000")
+
+    def get(self, name: str) -> Any:
+        return self._slot(name)[0]
+
+    def set(self, name: str, value: Any) -> None:
+        slot = self._slot(name)
+        slot[0] = self._store(name, slot[1], value)
+
+    # --- statements ----------------------------------------------------------------------
+    def run_sql(self, node: P.Sql) -> Any:
+        from rampmeter.session import statements
+        s = self.s
+        params = [self.get(v) for v in node.vars]
+        stmt = s.scan(node.text, client_params=bool(params))
+        if params:
+            prepared = statements.prepare(s, stmt)
+            result = statements.execute_prepared(s, prepared, params)
+        else:
+            result = statements.execute(s, stmt)
+        if isinstance(result, ResultSet):
+            columns = result.columns
+            if node.names and len(node.names) == len(columns):  # named as written, not `?`
+                columns = [c if c.name != "?" and "?" not in c.name else
+                           c.named(n, table=c.table, schema=c.schema, org_name=c.org_name or "",
+                                   org_table=c.org_table)
+                           for c, n in zip(columns, node.names, strict=True)]
+            result = ResultSet(columns, [tuple(r) for r in result.rows], result.warnings)
+        self.last = result
+        return result
+
+    def value(self, node: P.Sql) -> Any:
+        """An expression's value: SELECT <expr>."""
+        result = self.run_sql(P.Sql("SELECT " + node.text, node.vars))
+        assert isinstance(result, ResultSet)
+        rows = list(result.rows)
+        self._warnings(result.warnings)
+        return rows[0][0] if rows else None
+
+    def truth(self, node: P.Sql) -> bool:
+        v = self.value(node)
+        if v is None:
+            return False
+        if isinstance(v, (bytes, str)):
+            try:
+                return float(v.decode() if isinstance(v, bytes) else v) != 0
+            except ValueError:
+                return False
+        return bool(v)
+
+    def _warnings(self, warnings: list[Warning_]) -> None:
+        """Warnings a statement raised: a handler for one of them runs (module rules)."""
+        for w in warnings:
+            if w.level == "Warning" or w.code == 1329:
+                self.raise_condition(w.code, _state_of(w.code, "01000"), w.message, warning=True)
+
+    def raise_condition(self, code: int, state: str, message: str, *,
+                        warning: bool = False) -> None:
+        found = self.find_handler(code, state)
+        if found is None:
+            if warning:
+                return
+            raise ServerError(code, message=message, sqlstate=state)
+        block, handler = found
+        saved, self.condition = self.condition, (code, state, message)
+        blocks = self.blocks  # a handler never catches what its own body raises
+        self.blocks = blocks[:next(k for k, b in enumerate(blocks) if b is block)]
+        try:
+            self.exec(handler.body)
+        finally:
+            self.condition = saved
+            self.blocks = blocks
+        if handler.action == "EXIT":
+            raise _Exit(block)
+
+    def find_handler(self, code: int, state: str) -> tuple[P.Block, P.Handler] | None:
+        cls = state[:2]
+        for block in reversed(self.blocks):
+            best, rank = None, 9
+            for h in block.handlers:
+                for c in h.conditions:
+                    c = block.conditions.get(c, c) if isinstance(c, str) else c
+                    r = _match(c, code, state, cls)
+                    if r is not None and r < rank:
+                        best, rank = h, r
+            if best is not None:
+                return block, best
+        return None
+
+    def exec_list(self, body: list[Any]) -> None:
+        for node in body:
+            try:
+                self.exec(node)
+            except ServerError as e:
+                if e.code in (1317, 1927, 1053):  # a kill is never handled
+                    raise
+                self.raise_condition(e.code, e.sqlstate or "HY000", e.message)
+
+    def exec(self, node: Any) -> None:  # noqa: C901 - one branch per statement kind
+        t = type(node)
+        if t is P.Sql:
+            self._simple(node)
+        elif t is P.Block:
+            self._block(node)
+        elif t is P.Set:
+            for name, expr in node.targets:
+                self.set(name, self.value(expr))
+        elif t is P.If:
+            for cond, body in node.branches:
+                if self.truth(cond):
+                    self.exec_list(body)
+                    return
+            if node.otherwise is not None:
+                self.exec_list(node.otherwise)
+        elif t is P.Case:
+            self._case(node)
+        elif t is P.Loop:
+            self._loop(node)
+        elif t is P.For:
+            self._for(node)
+        elif t is P.Jump:
+            raise (_Leave if node.kind == "LEAVE" else _Iterate)(node.label)
+        elif t is P.Return:
+            raise _Returned(self.value(node.value))
+        elif t is P.Cursor:
+            self._cursor(node)
+        elif t is P.Signal:
+            self._signal(node)
+        elif t is P.Diagnostics:
+            self._diagnostics(node)
+        elif t is P.Call:
+            from rampmeter.session.sp import calls
+            calls.call(self.s, node, self)
+        else:  # pragma: no cover - the parser makes no other node
+            raise TypeError(t)
+
+    def _simple(self, node: P.Sql) -> None:
+        result = self.run_sql(node)
+        if node.into:
+            self._into(node, result)
+            return
+        if isinstance(result, ResultSet):
+            if self.sets is None:  # a function may not return a result set
+                raise ServerError(1415, message="Not allowed to return a result set from a "
+                                  "function", sqlstate="0A000")
+            self.sets.append(result)
+        self._warnings(result.warnings)
+
+    def _into(self, node: P.Sql, result: Any) -> None:
+        if not isinstance(result, ResultSet):
+            raise ServerError(1064, message="INTO needs a query", sqlstate="42000")
+        rows = list(result.rows)
+        if len(rows) > 1:
+            raise ServerError(1172, message="Result consisted of more than one row",
+                              sqlstate="42000")
+        if rows and len(rows[0]) != len(node.into):
+            raise ServerError(1222, message="The used SELECT statements have a different "
+                              "number of columns", sqlstate="21000")
+        self._warnings(result.warnings)
+        if not rows:
+            self.raise_condition(*NO_DATA, warning=True)
+            self.warnings.append(Warning_("Warning", NO_DATA[0], NO_DATA[2]))
+            return
+        for target, v in zip(node.into, rows[0], strict=True):
+            if target.startswith("@"):
+                self.s.set_user_variable(target[1:].strip("`'\""), v)
+            else:
+                self.set(target.lower(), v)
+
+    def _block(self, block: P.Block) -> None:
+        self.scopes.append({})
+        self.cursors.append({})
+        self.cursor_defs.append({n: (q, block.cursor_params.get(n, []))
+                                 for n, q in block.cursors.items()})
+        try:
+            for var in block.vars:
+                default = self.value(var.default) if var.default is not None else None
+                for name in var.names:
+                    self.declare(name, var.type, default)
+            self.blocks.append(block)
+            try:
+                self.exec_list(block.body)
+            finally:
+                self.blocks.pop()
+        except _Exit as e:
+            if e.block is not block:
+                raise
+        except _Leave as e:
+            if type(e) is not _Leave or e.label != block.label:
+                raise
+        finally:
+            self.scopes.pop()
+            self.cursors.pop()
+            self.cursor_defs.pop()
+
+    def _case(self, node: P.Case) -> None:
+        subject = self.value(node.subject) if node.subject is not None else None
+        for cond, body in node.branches:
+            if node.subject is None:
+                hit = self.truth(cond)
+            else:
+                hit = _equal(subject, self.value(cond))
+            if hit:
+                self.exec_list(body)
+                return
+        if node.otherwise is None:
+            raise ServerError(1339, message="Case not found for CASE statement",
+                              sqlstate="20000")
+        self.exec_list(node.otherwise)
+
+    def _loop(self, node: P.Loop) -> None:
+        while True:
+            if node.kind == "WHILE" and not self.truth(node.cond):  # type: ignore[arg-type]
+                return
+            try:
+                self.exec_list(node.body)
+            except _Iterate as e:
+                if e.label != node.label:
+                    raise
+                continue
+            except _Leave as e:
+                if e.label != node.label:
+                    raise
+                return
+            if node.kind == "REPEAT" and self.truth(node.cond):  # type: ignore[arg-type]
+                return
+
+    def _for(self, node: P.For) -> None:
+        lower, upper = self.value(node.lower), self.value(node.upper)
+        if lower is None or upper is None:
+            return
+        lo, hi = int(lower), int(upper)
+        steps = range(hi, lo - 1, -1) if node.reverse else range(lo, hi + 1)
+        self.scopes.append({})
+        try:
+            for i in steps:
+                self.declare(node.var, "INT", i)
+                try:
+                    self.exec_list(node.body)
+                except _Iterate as e:
+                    if e.label != node.label:
+                        raise
+                except _Leave as e:
+                    if e.label != node.label:
+                        raise
+                    return
+        finally:
+            self.scopes.pop()
+
+    def _find_cursor(self, name: str) -> int:
+        for k in range(len(self.cursor_defs) - 1, -1, -1):
+            if name in self.cursor_defs[k]:
+                return k
+        raise ServerError(1324, message=f"Undefined CURSOR: {name}", sqlstate="42000")
+
+    def _cursor(self, node: P.Cursor) -> None:
+        k = self._find_cursor(node.name)
+        open_rows = self.cursors[k].get(node.name)
+        if node.op == "OPEN":
+            if open_rows is not None:
+                raise ServerError(1325, message="Cursor is already open", sqlstate="24000")
+            query, params = self.cursor_defs[k][node.name]
+            if len(params) != len(node.args):
+                raise ServerError(1318, message="Incorrect number of arguments for CURSOR "
+                                  f"{node.name}; expected {len(params)}, got {len(node.args)}",
+                                  sqlstate="42000")
+            values = [self.value(a) for a in node.args]
+            self.scopes.append({})
+            try:
+                for param, v in zip(params, values, strict=True):
+                    self.declare(param.name.lower(), param.type, v)
+                result = self.run_sql(query)
+            finally:
+                self.scopes.pop()
+            rows = list(result.rows) if isinstance(result, ResultSet) else []
+            self.cursors[k][node.name] = rows
+            return
+        if open_rows is None:
+            raise ServerError(1326, message="Cursor is not open", sqlstate="24000")
+        if node.op == "CLOSE":
+            self.cursors[k][node.name] = None
+            return
+        if not open_rows:
+            raise ServerError(NO_DATA[0], message=NO_DATA[2], sqlstate=NO_DATA[1])
+        row = open_rows.pop(0)
+        if len(row) != len(node.into):
+            raise ServerError(1328, message="Incorrect number of FETCH variables",
+                              sqlstate="HY000")
+        for name, v in zip(node.into, row, strict=True):
+            self.set(name, v)
+
+    def area(self) -> list[tuple[int, str, str]]:
+        """The diagnostics area GET DIAGNOSTICS reads: in a handler, its condition; else the
+        previous statement's conditions (the session's, before a program's first one)."""
+        if self.condition is not None:
+            return [self.condition]
+        last = self.last
+        found = last.warnings if last is not None else self.s.warnings
+        return [(w.code, _state_of(w.code, "HY000" if w.level == "Error" else "01000"),
+                 w.message) for w in found]
+
+    def _diagnostics(self, node: P.Diagnostics) -> None:
+        area = self.area()
+        values: list[tuple[str, Any]] = []
+        if node.condition is None:
+            last = self.last
+            count = last.affected_rows if isinstance(last, UpdateCount) else -1
+            for target, item in node.items:
+                values.append((target, len(area) if item == "NUMBER" else count))
+        else:
+            number = self.value(node.condition)
+            try:
+                k = int(number)
+            except (TypeError, ValueError):
+                k = 0
+            if not 1 <= k <= len(area):  # MariaDB: the statement succeeds, with this Error
+                self.warnings.append(Warning_("Error", 1758, "Invalid condition number"))
+                return
+            code, state, message = area[k - 1]
+            # the other items (CLASS_ORIGIN, TABLE_NAME...) are '' for a server's condition
+            got = {"MESSAGE_TEXT": message, "MYSQL_ERRNO": code, "RETURNED_SQLSTATE": state}
+            for target, item in node.items:
+                values.append((target, got.get(item, "")))
+        for target, value in values:
+            if target.startswith("@"):
+                self.s.set_user_variable(target[1:].strip("`'\""), value)
+            else:
+                self.set(target, value)
+
+    def _signal(self, node: P.Signal) -> None:
+        cond = node.condition
+        code, state, message = None, None, None
+        if cond is None:
+            if self.condition is None:
+                raise ServerError(1645, message="RESIGNAL when handler not active",
+                                  sqlstate="0K000")
+            code, state, message = self.condition
+        else:
+            for block in reversed(self.blocks):
+                if isinstance(cond, str) and cond in block.conditions:
+                    cond = block.conditions[cond]
+                    break
+            if isinstance(cond, int):
+                code, state = cond, "HY000"
+            elif isinstance(cond, str) and cond.startswith("SQLSTATE:"):
+                state = cond[9:]
+            else:
+                raise ServerError(1319, message=f"Undefined CONDITION: {cond}",
+                                  sqlstate="42000")
+        assert state is not None
+        cls = state[:2]
+        default_code, default_text = {
+            "01": (1642, "Unhandled user-defined warning condition"),
+            "02": (1643, "Unhandled user-defined not found condition")}.get(
+            cls, (1644, "Unhandled user-defined exception condition"))
+        code = code or default_code
+        message = message or default_text
+        for item, expr in node.items.items():
+            v = self.value(expr)
+            if item == "MESSAGE_TEXT":
+                message = v.decode() if isinstance(v, bytes) else str(v)
+            elif item == "MYSQL_ERRNO":
+                code = int(v)
+        if cls == "01":
+            self.raise_condition(code, state, message, warning=True)
+            self.warnings.append(Warning_("Warning", code, message))
+            return
+        if cls == "02" and self.find_handler(code, state) is None:
+            self.warnings.append(Warning_("Warning", code, message))
+            if node.condition is not None:
+                return
+        raise ServerError(code, message=message, sqlstate=state)
+
+
+def _equal(a: Any, b: Any) -> bool:
+    if a is None or b is None:
+        return False
+    if isinstance(a, (bytes, str)) and isinstance(b, (bytes, str)):
+        sa = a.decode() if isinstance(a, bytes) else a
+        sb = b.decode() if isinstance(b, bytes) else b
+        return sa.lower().rstrip() == sb.lower().rstrip()
+    try:
+        return decimal.Decimal(str(a)) == decimal.Decimal(str(b))
+    except ArithmeticError:
+        return str(a) == str(b)
+
+
+def _state_of(code: int, default: str) -> str:
+    spec = errors.ERRORS.get(code)
+    if code == 1329:
+        return "02000"
+    return spec.sqlstate if spec is not None and spec.sqlstate != "HY000" else default
+
+
+def _match(c: Any, code: int, state: str, cls: str) -> int | None:
+    if isinstance(c, int):
+        return 0 if c == code else None
+    if c.startswith("SQLSTATE:"):
+        return 1 if c[9:] == state else None
+    if c == "NOT FOUND":
+        return 2 if cls == "02" else None
+    if c == "SQLWARNING":
+        return 2 if cls == "01" else None
+    if c == "SQLEXCEPTION":
+        return 2 if cls not in ("00", "01", "02") else None
+    return None
+
+
+def done(frame: Frame, sets: list[ResultSet]) -> UpdateCount:
+    """CALL's OK: the last statement's counts, with the result sets before it."""
+    last = frame.last
+    affected = last.affected_rows if isinstance(last, UpdateCount) else 0
+    return CallResult(affected_rows=affected, warnings=list(frame.warnings), sets=sets)

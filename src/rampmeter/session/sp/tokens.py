@@ -1,0 +1,181 @@
+"""A cursor over a program's tokens, and the rewriting of a simple statement's text (parse.py's
+module rules: local variables become `?` markers, bound as parameters when the statement runs).
+"""
+
+from __future__ import annotations
+
+from rampmeter.session.sp.tree import Sql
+from rampmeter.sql.lexer import Dialect, Token, ident_value, string_value, syntax_error, tokens
+from rampmeter.sql.statement import scan
+
+
+class Tokens:
+    """A cursor over the tokens of one text."""
+
+    def __init__(self, text: str, dialect: Dialect) -> None:
+        self.text = text
+        self.dialect = dialect
+        self.toks: list[Token] = tokens(text, dialect)
+        self.i = 0
+        self.labels: list[str] = []   # the labels in scope, innermost last
+
+    def peek(self, k: int = 0) -> Token | None:
+        j = self.i + k
+        return self.toks[j] if j < len(self.toks) else None
+
+    def word(self, k: int = 0) -> str:
+        t = self.peek(k)
+        return t.text.upper() if t is not None and t.kind == "word" else ""
+
+    def at(self, *words: str) -> bool:
+        for k, w in enumerate(words):
+            t = self.peek(k)
+            if t is None or (t.text.upper() if t.kind == "word" else t.text) != w:
+                return False
+        return True
+
+    def accept(self, *words: str) -> bool:
+        if self.at(*words):
+            self.i += len(words)
+            return True
+        return False
+
+    def expect(self, *words: str) -> None:
+        if not self.accept(*words):
+            raise self.error()
+
+    def error(self) -> Exception:
+        t = self.peek()
+        return syntax_error(self.text, t.start if t is not None else len(self.text))
+
+    def name(self) -> str:
+        t = self.peek()
+        if t is None or t.kind not in ("word", "qident"):
+            raise self.error()
+        self.i += 1
+        return t.text if t.kind == "word" else ident_value(t.text)
+
+    def string(self) -> str:
+        t = self.peek()
+        if t is None or t.kind != "str":
+            raise self.error()
+        self.i += 1
+        return string_value(t.text, self.dialect.backslash_escapes)
+
+    def upto(self, stop: tuple[str, ...], *, semicolon: bool = True) -> tuple[int, int]:
+        """Token range [i, j) up to a stop word or ';' at depth 0 (CASE ... END nests)."""
+        depth = case = 0
+        start = self.i
+        while self.i < len(self.toks):
+            t = self.toks[self.i]
+            u = t.text.upper() if t.kind == "word" else t.text
+            if depth == 0 and case == 0 and (u in stop and t.kind == "word" or
+                                              semicolon and u == ";"):
+                break
+            if u == "(":
+                depth += 1
+            elif u == ")":
+                depth -= 1
+            elif t.kind == "word" and u == "CASE":
+                case += 1
+            elif t.kind == "word" and u == "END" and case:
+                case -= 1
+            self.i += 1
+        if self.i == start:
+            raise self.error()
+        return start, self.i
+
+
+def _is_var(toks: list[Token], k: int, scope: frozenset[str]) -> bool:
+    t = toks[k]
+    if t.kind not in ("word", "qident"):
+        return False
+    name = (t.text if t.kind == "word" else ident_value(t.text)).lower()
+    if name not in scope:
+        return False
+    if k and toks[k - 1].text == ".":
+        return False
+    if k and (toks[k - 1].text == ")" or toks[k - 1].kind in ("num", "str") or
+              toks[k - 1].kind == "word" and toks[k - 1].text.upper() == "AS"):
+        return False  # an alias: `count(*) a`, `1 AS a`
+    nxt = toks[k + 1] if k + 1 < len(toks) else None
+    return not (nxt is not None and nxt.text in (".", "("))
+
+
+def _columns_named(toks: list[Token], a: int, b: int) -> set[int]:
+    """Token positions that name columns, never variables: INSERT's column list, and the
+    `col =` of UPDATE's and ON DUPLICATE KEY UPDATE's SET."""
+    first = toks[a].text.upper()
+    keep: set[int] = set()
+    if first not in ("INSERT", "REPLACE", "UPDATE"):
+        return keep
+    k = a
+    while k < b and not (toks[k].kind == "word" and toks[k].text.upper() == "INTO"):
+        k += 1
+    if first != "UPDATE" and k < b:
+        k += 2
+        while k < b and toks[k].text == ".":
+            k += 2
+        if k < b and toks[k].text == "(":
+            while k < b and toks[k].text != ")":
+                keep.add(k)
+                k += 1
+    for j in range(a + 1, b - 1):
+        if toks[j + 1].text == "=" and toks[j - 1].text.upper() in ("SET", ",", "UPDATE"):
+            keep.add(j)
+    return keep
+
+
+def sql(p: Tokens, a: int, b: int, scope: frozenset[str], *, into: bool = False) -> Sql:
+    """Tokens a..b-1 as an Sql (module rules); `into`: take a SELECT's INTO list out."""
+    toks = p.toks
+    keep = _columns_named(toks, a, b)
+    rows = "\0new" in scope
+    pieces: list[str] = []
+    names: list[str] = []
+    targets: list[str] = []
+    pos = toks[a].start
+    k = a
+    depth = 0
+    while k < b:
+        t = toks[k]
+        if t.text == "(":
+            depth += 1
+        elif t.text == ")":
+            depth -= 1
+        if into and depth == 0 and t.kind == "word" and t.text.upper() == "INTO" and \
+                toks[a].text.upper() == "SELECT":
+            pieces.append(p.text[pos:t.start])
+            k += 1
+            while k < b:
+                tt = toks[k]
+                targets.append(tt.text if tt.kind in ("word", "uservar") else ident_value(tt.text))
+                k += 1
+                if k < b and toks[k].text == ",":
+                    k += 1
+                    continue
+                break
+            pos = toks[k].start if k < b else toks[b - 1].end
+            continue
+        if rows and t.kind == "word" and t.text.upper() in ("NEW", "OLD") and k + 2 < b and \
+                toks[k + 1].text == "." and toks[k + 2].kind in ("word", "qident"):
+            col = toks[k + 2]  # a trigger's NEW.col / OLD.col: the row's value
+            pieces.append(p.text[pos:t.start])
+            pieces.append("?")
+            names.append(t.text.lower() + "." + (col.text if col.kind == "word" else
+                                                  ident_value(col.text)).lower())
+            pos = col.end
+            k += 3
+            continue
+        if k not in keep and _is_var(toks, k, scope):
+            pieces.append(p.text[pos:t.start])
+            pieces.append("?")
+            names.append((t.text if t.kind == "word" else ident_value(t.text)).lower())
+            pos = t.end
+        k += 1
+    pieces.append(p.text[pos:toks[b - 1].end])
+    shown = None
+    if names and toks[a].text.upper() == "SELECT":
+        original = scan(p.text[toks[a].start:toks[b - 1].end], p.dialect)
+        shown = original.items
+    return Sql("".join(pieces).strip(), tuple(names), tuple(targets), shown)

@@ -1,0 +1,178 @@
+"""Triggers: CREATE / DROP / SHOW CREATE TRIGGER, and running a trigger's body for one row.
+
+Rules:
+- CREATE [OR REPLACE] [DEFINER = ...] TRIGGER [IF NOT EXISTS] [db.]name {BEFORE | AFTER}
+  {INSERT | UPDATE | DELETE} ON table FOR EACH ROW [{FOLLOWS | PRECEDES} other] body; the
+  body is parsed as a program's (parse.py), with NEW.col / OLD.col read as the row's values
+  (bound as parameters like local variables). The engine stores it and fires it
+  (engine/sqlite/triggers.py).
+- Errors as MariaDB: 1359 exists (a Note with IF NOT EXISTS), 1360 does not exist (a Note
+  with IF EXISTS), 1221 OR REPLACE with IF NOT EXISTS, 1146 no such table, 1363 NEW in a
+  DELETE trigger or OLD in an INSERT trigger.
+- Not supported: assigning NEW.col (`SET NEW.a = ...`, 1235): SQLite's triggers cannot
+  change the row being written.
+- A trigger runs with its database as the current one and the sql_mode it was created with,
+  like a routine; it may not return a result set (1415).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from rampmeter import errors
+from rampmeter.engine.base import Result, ResultSet, UpdateCount
+from rampmeter.errors import ServerError, Warning_
+from rampmeter.protocol.columns import text_column
+from rampmeter.session.sp import ddl
+from rampmeter.session.sp import parse as P
+from rampmeter.session.sp.tokens import Tokens
+from rampmeter.sql.lexer import Dialect
+
+if TYPE_CHECKING:
+    from rampmeter.session.session import Session
+
+ROW_SCOPE = frozenset({"\0new", "\0old"})  # tokens.py: NEW.col / OLD.col are the row's
+
+
+def _store(s: Session) -> Any:
+    eng = ddl.store(s)
+    if not hasattr(eng, "trigger_load"):
+        raise ServerError(errors.ER_NOT_SUPPORTED_YET, "triggers in this engine")
+    return eng
+
+
+@lru_cache(maxsize=256)
+def parse(text: str, dialect: Dialect) -> tuple[dict[str, Any], Any]:
+    p = Tokens(text, dialect)
+    p.expect("CREATE")
+    head: dict[str, Any] = {"or_replace": p.accept("OR", "REPLACE"), "definer": None}
+    if p.accept("DEFINER"):
+        p.expect("=")
+        a = p.i
+        while p.peek() is not None and p.word() != "TRIGGER":
+            p.i += 1
+        head["definer"] = text[p.toks[a].start:p.toks[p.i - 1].end]
+    p.expect("TRIGGER")
+    head["if_not_exists"] = p.accept("IF", "NOT", "EXISTS")
+    first = p.name()
+    head["db"], head["name"] = (first, p.name()) if p.accept(".") else (None, first)
+    head["timing"] = p.word()
+    if head["timing"] not in ("BEFORE", "AFTER"):
+        raise p.error()
+    p.i += 1
+    head["event"] = p.word()
+    if head["event"] not in ("INSERT", "UPDATE", "DELETE"):
+        raise p.error()
+    p.i += 1
+    p.expect("ON")
+    first = p.name()
+    head["table"] = p.name() if p.accept(".") else first
+    p.expect("FOR", "EACH", "ROW")
+    if p.word() in ("FOLLOWS", "PRECEDES"):
+        p.i += 1
+        p.name()
+    if p.peek() is None:
+        raise p.error()
+    head["body_start"] = p.peek().start  # type: ignore[union-attr]
+    body = P.statement(p, ROW_SCOPE)
+    head["body_end"] = p.toks[p.i - 1].end  # not a closing `*/` of a dump's comment
+    p.accept(";")
+    if p.peek() is not None:
+        raise p.error()
+    return head, body
+
+
+def create(s: Session, text: str, dialect: Dialect) -> Result:
+    head, _body = parse(text, dialect)
+    if head["or_replace"] and head["if_not_exists"]:
+        raise ServerError(1221, message="Incorrect usage of OR REPLACE and IF NOT EXISTS",
+                          sqlstate="HY000")
+    db = head["db"] or s.database
+    if db is None:
+        raise ServerError(errors.ER_NO_DB_ERROR)
+    _row_use(text, dialect, head["event"])
+    eng = _store(s)
+    if eng.table_def(db, head["table"]) is None:
+        raise ServerError(errors.ER_NO_SUCH_TABLE, db, head["table"])
+    if eng.trigger_load(db, head["name"]) is not None and not head["or_replace"]:
+        if head["if_not_exists"]:
+            return UpdateCount(warnings=[Warning_("Note", 1359, "Trigger "
+                                                  f"'{db}.{head['name']}' already exists")])
+        raise ServerError(1359, message=f"Trigger '{db}.{head['name']}' already exists",
+                          sqlstate="HY000")
+    now = dt.datetime.now()
+    spec = {
+        "db": db, "name": head["name"], "type": "TRIGGER", "table": head["table"],
+        "timing": head["timing"], "event": head["event"], "text": text,
+        "body": text[head["body_start"]:head["body_end"]],
+        "definer": ddl._definer(s, head["definer"]),
+        "sql_mode": str(s.system_variable("sql_mode") or ""),
+        "created": now.replace(microsecond=0).isoformat(sep=" "),
+        "created_at": now.strftime("%Y-%m-%d %H:%M:%S.") + f"{now.microsecond // 10000:02d}",
+        "charset_client": str(s.system_variable("character_set_client")),
+        "collation_connection": str(s.system_variable("collation_connection")),
+        "db_collation": ddl._db_collation(s, db),
+    }
+    eng.trigger_create(db, spec)
+    return UpdateCount()
+
+
+def _row_use(text: str, dialect: Dialect, event: str) -> None:
+    """1363 for NEW in a DELETE trigger or OLD in an INSERT one; 1235 for SET NEW.col."""
+    toks = Tokens(text, dialect).toks
+    for k, t in enumerate(toks[:-1]):
+        if t.kind != "word" or toks[k + 1].text != ".":
+            continue
+        word = t.text.upper()
+        if word == "NEW" and event == "DELETE" or word == "OLD" and event == "INSERT":
+            raise ServerError(1363, message=f"There is no {word} row in on {event} trigger",
+                              sqlstate="HY000")
+        if word == "NEW" and k and toks[k - 1].text.upper() in ("SET", ",") and \
+                k + 3 < len(toks) and toks[k + 3].text in ("=", ":="):
+            raise ServerError(errors.ER_NOT_SUPPORTED_YET, "assigning NEW values in a trigger")
+
+
+def drop(s: Session, if_exists: bool, db: str | None, name: str) -> Result:
+    database = db or s.database
+    if database is None:
+        raise ServerError(errors.ER_NO_DB_ERROR)
+    if not _store(s).trigger_drop(database, name):
+        if if_exists:
+            return UpdateCount(warnings=[Warning_("Note", 1360, "Trigger does not exist")])
+        raise ServerError(1360, message="Trigger does not exist", sqlstate="HY000")
+    return UpdateCount()
+
+
+def show_create(s: Session, db: str | None, name: str) -> Result:
+    database = db or s.database
+    if database is None:
+        raise ServerError(errors.ER_NO_DB_ERROR)
+    spec = _store(s).trigger_load(database, name)
+    if spec is None:
+        raise ServerError(1360, message="Trigger does not exist", sqlstate="HY000")
+    user, _, host = spec["definer"].partition("@")
+    statement = (f"CREATE DEFINER=`{user}`@`{host}` TRIGGER `{spec['name']}` {spec['timing']} "
+                 f"{spec['event']} ON `{spec['table']}` FOR EACH ROW {spec['body']}")
+    cols = [text_column(n) for n in ("Trigger", "sql_mode", "SQL Original Statement",
+                                     "character_set_client", "collation_connection",
+                                     "Database Collation", "Created")]
+    return ResultSet(cols, [(spec["name"], spec["sql_mode"], statement, spec["charset_client"],
+                             spec["collation_connection"], spec["db_collation"],
+                             spec["created_at"])])
+
+
+def run(s: Session, db: str, name: str, row: dict[str, Any]) -> None:
+    """Fire trigger db.name for one row (`row`: 'new.col' / 'old.col' -> value)."""
+    from rampmeter.session.sp.calls import _in_database
+    from rampmeter.session.sp.run import Frame
+    spec = _store(s).trigger_load(db, name)
+    if spec is None:
+        return
+    _head, body = parse(spec["text"], Dialect.of(spec["sql_mode"]))
+    frame = Frame(s, None, f"{db}.{name}")
+    for key, value in row.items():
+        frame.scopes[0][key] = [value, ""]
+    with _in_database(s, db, spec["sql_mode"]):
+        frame.exec(body)

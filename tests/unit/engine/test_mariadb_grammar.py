@@ -1,0 +1,122 @@
+"""Statement forms and session rules MariaDB has and the mtr suite uses (issue 13): statement
+modifiers, SQL_CALC_FOUND_ROWS, sql_select_limit, PIPES_AS_CONCAT, database options, DROP of
+stored programs, MariaDB's executable comments. Expected answers measured on MariaDB 10.11."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from rampmeter.engine.sqlite import SqliteSession
+
+from .conftest import FakeContext, fails, rows, scalar, update
+
+
+@pytest.fixture
+def t(session: SqliteSession) -> SqliteSession:
+    session.execute("CREATE TABLE t (a INT PRIMARY KEY, b VARCHAR(10))")
+    session.execute("INSERT INTO t VALUES (1, 'x'), (2, 'y'), (3, 'z')")
+    return session
+
+
+def test_modifiers_mariadb_accepts(t: SqliteSession) -> None:
+    update(t, "INSERT DELAYED INTO t VALUES (4, 'w')")
+    update(t, "INSERT LOW_PRIORITY IGNORE INTO t VALUES (4, 'w')")
+    assert rows(t.execute("SELECT SQL_NO_CACHE SQL_BUFFER_RESULT DISTINCTROW b FROM t "
+                          "WHERE a < 3 ORDER BY b")) == [("x",), ("y",)]
+
+
+def test_update_ignore_skips_duplicate_keys(t: SqliteSession) -> None:
+    fails(t, "UPDATE t SET a = 2 WHERE a = 1", 1062)
+    assert update(t, "UPDATE IGNORE t SET a = 2 WHERE a = 1").affected_rows == 0
+    assert scalar(t, "SELECT COUNT(*) FROM t") == 3
+
+
+def test_sql_calc_found_rows(t: SqliteSession) -> None:
+    assert rows(t.execute("SELECT SQL_CALC_FOUND_ROWS a FROM t ORDER BY a LIMIT 1")) == [(1,)]
+    assert scalar(t, "SELECT FOUND_ROWS()") == 3
+
+
+def test_sql_select_limit(t: SqliteSession) -> None:
+    ctx = t.context
+    assert isinstance(ctx, FakeContext)
+    ctx.variables["sql_select_limit"] = 2
+    assert len(rows(t.execute("SELECT a FROM t"))) == 2
+    assert len(rows(t.execute("SELECT a FROM t LIMIT 3"))) == 3  # its own LIMIT wins
+
+
+def test_pipes_as_concat(t: SqliteSession) -> None:
+    assert scalar(t, "SELECT 'A' || 'B'") == 0
+    ctx = t.context
+    assert isinstance(ctx, FakeContext)
+    ctx.variables["sql_mode"] = "PIPES_AS_CONCAT"
+    assert scalar(t, "SELECT 'A' || 'B'") == "AB"
+
+
+def test_database_options(session: SqliteSession) -> None:
+    session.execute("CREATE DATABASE d2 CHARACTER SET latin1")
+    assert rows(session.execute("SHOW CREATE DATABASE d2"))[0][1] == (
+        "CREATE DATABASE `d2` /*!40100 DEFAULT CHARACTER SET latin1 COLLATE "
+        "latin1_swedish_ci */")
+    session.execute("CREATE TABLE d2.t (a CHAR(1))")
+    assert "DEFAULT CHARSET=latin1" in rows(session.execute("SHOW CREATE TABLE d2.t"))[0][1]
+    session.execute("ALTER DATABASE d2 COLLATE latin1_bin")
+    assert "latin1_bin" in rows(session.execute("SHOW CREATE DATABASE d2"))[0][1]
+    assert update(session, "CREATE OR REPLACE DATABASE d2").affected_rows == 2
+    assert session.list_tables("d2") == []
+    fails(session, "CREATE OR REPLACE DATABASE IF NOT EXISTS d2", 1221)
+    fails(session, "CREATE DATABASE d3 CHARACTER SET latin1 COLLATE utf8mb4_bin", 1253)
+
+
+def test_drop_of_stored_programs_that_do_not_exist(session: SqliteSession) -> None:
+    result = update(session, "DROP PROCEDURE IF EXISTS p1")
+    assert [(w.code, w.message) for w in result.warnings] == [
+        (1305, "PROCEDURE db.p1 does not exist")]
+    fails(session, "DROP FUNCTION f1", 1305)
+    fails(session, "DROP TRIGGER tr1", 1360)
+
+
+def test_drop_table_if_exists_names_every_missing_table_once(session: SqliteSession) -> None:
+    result = update(session, "DROP TABLE IF EXISTS t1, t2")
+    assert [w.message for w in result.warnings] == ["Unknown table 'db.t1,db.t2'"]
+
+
+@pytest.mark.parametrize(("sql", "value"), [
+    ("SELECT 1 /*M! +1 */", 2), ("SELECT 1 /*M!100000 +1 */", 2),
+    ("SELECT 1 /*M!999999 +1 */", 1), ("SELECT 1 /*!999999 +1 */", 1),
+])
+def test_mariadb_executable_comments(session: SqliteSession, sql: str, value: int) -> None:
+    assert scalar(session, sql) == value
+
+
+def test_a_number_is_no_alias(session: SqliteSession) -> None:
+    err = fails(session, "SELECT 1/*!2*/", 1064)
+    assert "near '2*/'" in err.message
+
+
+def test_query_forms(t: SqliteSession) -> None:
+    assert rows(t.execute("(SELECT 1) UNION (SELECT 2)")) == [(1,), (2,)]
+    assert rows(t.execute("((SELECT 1))")) == [(1,)]
+    assert rows(t.execute("(SELECT a FROM t ORDER BY a LIMIT 1) UNION ALL "
+                          "(SELECT a FROM t ORDER BY a DESC LIMIT 1)")) == [(1,), (3,)]
+    assert rows(t.execute("SELECT ROW(1, 2) = ROW(1, 2), (1, 2) IN ((1, 2), (3, 4))")) == \
+        [(1, 1)]
+    result = t.execute("VALUES (1, 'a'), (2, 'b')")
+    assert [c.name for c in result.columns] == ["1", "a"]
+    assert rows(result) == [(1, "a"), (2, "b")]
+    assert rows(t.execute("SELECT a AS x FROM t HAVING x > 2")) == [(3,)]
+
+
+def test_insert_of_all_defaults(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE d (a INT DEFAULT 7, b VARCHAR(3))")
+    update(session, "INSERT INTO d VALUES ()")
+    update(session, "INSERT INTO d () VALUES ()")
+    assert rows(session.execute("SELECT * FROM d")) == [(7, None), (7, None)]
+
+
+def test_with_rollup(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE r (a INT, b INT)")
+    session.execute("INSERT INTO r VALUES (1, 2), (3, 4), (1, 5)")
+    assert rows(session.execute("SELECT a, SUM(b) FROM r GROUP BY a WITH ROLLUP")) == [
+        (1, Decimal(7)), (3, Decimal(4)), (None, Decimal(11))]
