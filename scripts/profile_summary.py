@@ -2,23 +2,27 @@
 time, as shares of the samples in which a thread was busy (not waiting in epoll, a lock, a
 condition variable, accept or poll). Used for docs/performance.md:
 
-  .venv/bin/python scripts/profile_summary.py profile.txt [--top 25] [--match NAME ...]
+  .venv/bin/python scripts/profile_summary.py profile.txt [--top 25] [--functions] [--match NAME ...]
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import re
 import sys
 
 IDLE = ("epoll", "wait (threading", "_wait_for_tstate_lock", "select (selectors", "accept",
         "poll (")
+_LINE = re.compile(r":\d+\)$")
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("profile")
     p.add_argument("--top", type=int, default=25)
+    p.add_argument("--functions", action="store_true",
+                   help="merge a function's lines (drop the :line suffix)")
     p.add_argument("--match", action="append", default=[],
                    help="also print the inclusive share of frames containing this text")
     args = p.parse_args(argv)
@@ -32,6 +36,8 @@ def main(argv: list[str] | None = None) -> int:
             n = int(count)
             total += n
             frames = stack.split(";")
+            if args.functions:
+                frames = [_LINE.sub(")", f) for f in frames]
             if any(k in frames[-1] for k in IDLE):
                 own["<idle>"] += n
                 continue

@@ -55,9 +55,11 @@ WaitHook = Callable[[WaitReason], AbstractContextManager[None]]
 
 @dataclass(slots=True)
 class ResultSet:
-    """Rows for the client. `rows` may be a lazy iterable; it is consumed exactly once."""
+    """Rows for the client. `rows` may be a lazy iterable; it is consumed exactly once.
+    `columns` as a tuple says the same description comes back on later results (a plan's):
+    the protocol then builds its packets once (protocol/connection.py, result_set_start)."""
 
-    columns: list[Column]
+    columns: Sequence[Column]
     rows: Iterable[Sequence[Any]]
     warnings: list[Warning_] = field(default_factory=list)
 

@@ -736,6 +736,12 @@ def _year_loader(t: SqlType) -> Callable[[Any], Any]:
     return load
 
 
+# Loaders that give some values back as they are: a row whose value has one of these types
+# need not be copied to be loaded (dml.result_set). CHAR / VARCHAR / TEXT columns come back
+# from SQLite as str (or NULL) nearly always.
+PASSES: dict[Callable[[Any], Any], tuple[type, ...]] = {_load_text: (str, type(None))}
+
+
 def _load_uint(v: Any) -> Any:
     """An unsigned 64-bit expression: SQLite computed it signed, so a negative is its
     two's complement (bit operations), and big stored values are text."""

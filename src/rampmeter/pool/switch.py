@@ -100,6 +100,12 @@ class Switchboard(ConnectionHandler):
                     self.per_thread.adopt(conn)
 
     def _from_pool(self, conn: Connection, detach: Callable[[], None]) -> bool:
+        if self.mode != PER_THREAD:
+            # Every command of every pooled connection asks: the usual answer is read without
+            # the lock. A switch this read misses finds the connection running, not idle, so it
+            # moves at its next command boundary - as one does that is running when the switch
+            # sweeps the idle ones (the locked check below has the same window).
+            return False
         with self._lock:
             if self.mode != PER_THREAD or self._stopping:
                 return False

@@ -19,6 +19,7 @@ Rules:
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,7 +31,7 @@ from rampmeter.errors import (
     ServerError,
 )
 from rampmeter.protocol import events as ev
-from rampmeter.protocol.constants import Command, SetOption
+from rampmeter.protocol.constants import ColumnType, Command, SetOption
 from rampmeter.protocol.results import decode_binary_value, long_data_value
 from rampmeter.protocol.wire import Reader
 
@@ -48,6 +49,7 @@ class Statement:
     types: list[tuple[int, bool]] | None = None  # (MYSQL_TYPE_*, unsigned) from the last bind
     long_data: dict[int, bytearray] = field(default_factory=dict)
     error: ServerError | None = None  # from COM_STMT_SEND_LONG_DATA, raised by the next execute
+    fixed: struct.Struct | None = None  # all bound types fixed-size numbers: one unpack
 
 
 class Statements:
@@ -163,8 +165,10 @@ def _stmt_execute(payload: bytes, stmts: Statements) -> ev.Event:
     if set n x (type int<1>, flags int<1>), then the non-NULL values not sent as long data.
     (No parameter count/names: we do not offer CLIENT_QUERY_ATTRIBUTES.)"""
     r = Reader(payload, 1)
-    statement_id, flags = r.u32(), r.u8()
-    r.u32()
+    if len(payload) < 1 + _EXECUTE_HEAD.size:  # too short: the Reader says how
+        r.u32(), r.u8(), r.u32()
+    statement_id, flags, _iterations = _EXECUTE_HEAD.unpack_from(payload, 1)
+    r.pos = 1 + _EXECUTE_HEAD.size
     if statement_id == LAST_STATEMENT_ID and stmts.last_id is not None:
         statement_id = stmts.last_id
     st = stmts.get(statement_id)
@@ -185,12 +189,23 @@ def _decode_params(r: Reader, st: Statement, st_codec: str) -> tuple[Any, ...]:
     nulls = r.fixed((n + 7) // 8)
     if r.u8():
         st.types = [(r.u8(), bool(r.u8() & PARAM_UNSIGNED)) for _ in range(n)]
+        st.fixed = _fixed_struct(st.types)
     elif st.types is None:
         # Nothing bound yet, so the values cannot be decoded: a statement error, our choice
         # of code (the packet itself is well formed).
         raise ServerError(ER_WRONG_ARGUMENTS, "mysqld_stmt_execute")
-    params: list[Any] = []
     long_data = st.long_data
+    fixed = st.fixed
+    if fixed is not None and not long_data and not any(nulls):
+        # the usual execute (ids, numbers): every value in one unpack
+        try:
+            values = fixed.unpack_from(r.data, r.pos)
+        except struct.error:
+            pass  # truncated: the value-by-value path below reports it
+        else:
+            r.pos += fixed.size
+            return values
+    params: list[Any] = []
     for i, (type_code, unsigned) in enumerate(st.types):
         if nulls[i >> 3] & (1 << (i & 7)):
             params.append(None)
@@ -199,6 +214,25 @@ def _decode_params(r: Reader, st: Statement, st_codec: str) -> tuple[Any, ...]:
         else:
             params.append(decode_binary_value(r, type_code, unsigned, st_codec))
     return tuple(params)
+
+
+_EXECUTE_HEAD = struct.Struct("<IBI")  # statement id, flags, iteration count
+# MYSQL_TYPE_* -> struct codes (signed, unsigned) of the fixed-size numbers (results.py decodes
+# them one by one with the same formats)
+_FIXED_CODES = {ColumnType.TINY: "bB", ColumnType.SHORT: "hH", ColumnType.YEAR: "hH",
+                ColumnType.LONG: "iI", ColumnType.INT24: "iI", ColumnType.LONGLONG: "qQ",
+                ColumnType.DOUBLE: "dd", ColumnType.FLOAT: "ff"}
+
+
+def _fixed_struct(types: list[tuple[int, bool]]) -> struct.Struct | None:
+    """One struct for the whole parameter list when every type is a fixed-size number."""
+    codes = []
+    for type_code, unsigned in types:
+        pair = _FIXED_CODES.get(type_code)
+        if pair is None:
+            return None
+        codes.append(pair[unsigned])
+    return struct.Struct("<" + "".join(codes))
 
 
 _SIMPLE: dict[int, Callable[[], ev.Event]] = {

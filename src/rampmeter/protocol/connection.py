@@ -107,6 +107,12 @@ _LOGGED_IN = (Phase.COMMAND, Phase.REAUTH)
 _CHANGE_USER = bytes((Command.CHANGE_USER,))
 
 
+# Result descriptions seen (result_set_start): (id(columns), results charsets) -> (columns,
+# packets, binary encoders). Shared by all connections; bounded by clearing (plans are few).
+_DESCRIBED: dict[tuple[int, Any], tuple[Any, list[bytes], list[Encoder | None] | None]] = {}
+_DESCRIBED_MAX = 1024
+
+
 @dataclass(slots=True)
 class _Attempt:
     """Who is logging in (or changing user) while the auth rounds run."""
@@ -388,12 +394,27 @@ class ServerProtocol:
 
     def result_set_start(self, columns: Sequence[Column], *, binary: bool = False) -> bytes:
         """Column count, the column definitions, and an EOF unless CLIENT_DEPRECATE_EOF."""
-        payloads = [pk.column_count(len(columns))]
-        payloads += [self._definition(col) for col in columns]
-        if not self._deprecate_eof():
-            payloads.append(pk.eof_packet(0, self._status))
-        self._row_encoders = [binary_encoder(col) for col in columns] if binary else None
-        return self._send(*payloads)
+        return self._send(*self._start_payloads(columns, binary))
+
+    def _start_payloads(self, columns: Sequence[Column], binary: bool) -> list[bytes]:
+        """A result's opening payloads; sets the row encoders. A tuple of columns is a result
+        description an engine built once and shares (a plan's): its packets and row encoders
+        are built once per results character set and kept."""
+        key = (id(columns), self._results)
+        known = _DESCRIBED.get(key) if type(columns) is tuple else None
+        if known is None or known[0] is not columns:
+            shared = type(columns) is tuple
+            known = (columns, [pk.column_count(len(columns))] +
+                     [self._definition(col) for col in columns],
+                     [binary_encoder(col) for col in columns] if binary or shared else None)
+            if shared:
+                if len(_DESCRIBED) >= _DESCRIBED_MAX:
+                    _DESCRIBED.clear()
+                _DESCRIBED[key] = known
+        self._row_encoders = known[2] if binary else None
+        if self._no_eof:
+            return known[1]
+        return [*known[1], pk.eof_packet(0, self._status)]
 
     def result_rows(self, rows: Iterable[Sequence[Any]]) -> bytes:
         """Row packets, text or binary as chosen by result_set_start(); one value per column."""
@@ -414,8 +435,21 @@ class ServerProtocol:
 
     def result_set(self, columns: Sequence[Column], rows: Iterable[Sequence[Any]], *,
                    status: ServerStatus, warnings: int = 0, binary: bool = False) -> bytes:
-        return (self.result_set_start(columns, binary=binary) + self.result_rows(rows)
-                + self.result_set_end(status=status, warnings=warnings))
+        """A whole result set in one buffer: result_set_start, result_rows and result_set_end
+        at once (a small result's usual path: one buffer and one copy instead of three)."""
+        out, self._out = self._out, bytearray()
+        seq = self._seq
+        for payload in self._start_payloads(columns, binary):
+            seq = frame_into(out, payload, seq)
+        rows = self._convert(rows)
+        if self._row_encoders is None:
+            seq = text_rows_into(out, rows, seq)
+        else:
+            seq = binary_rows_into(out, rows, self._row_encoders, seq)
+        self._status = status
+        self._row_encoders = None
+        self._seq = frame_into(out, self._eof_payload(status, warnings), seq)
+        return bytes(out)
 
     def prepare_ok(self, statement_id: int, param_count: int, columns: Sequence[Column], *,
                    warnings: int = 0) -> bytes:

@@ -225,8 +225,17 @@ def err_packet_before_greeting(code: int, message: str) -> bytes:
 
 
 def eof_packet(warnings: int, status: int) -> bytes:
-    """EOF_Packet (4.1): 0xFE, warnings int<2>, status int<2>."""
+    """EOF_Packet (4.1): 0xFE, warnings int<2>, status int<2>. Without warnings, one of a few
+    status words: those packets are made once."""
+    if warnings == 0:
+        packet = _EOF_NO_WARNINGS.get(status)
+        if packet is None:
+            packet = _EOF_NO_WARNINGS[status] = b"\xfe" + _TWO_U16.pack(0, int(status) & 0xFFFF)
+        return packet
     return b"\xfe" + _TWO_U16.pack(min(warnings, 0xFFFF), int(status) & 0xFFFF)
+
+
+_EOF_NO_WARNINGS: dict[int, bytes] = {}
 
 
 # --- column definitions ----------------------------------------------------------------------

@@ -50,9 +50,9 @@ from rampmeter.session.context import ServerContext
 from rampmeter.session.names import check_database_name
 from rampmeter.session.privileges import COL_ACLS, P
 from rampmeter.session.security import SecurityContext
-from rampmeter.sql import charsets, limits
+from rampmeter.sql import charsets, limits, scancache
 from rampmeter.sql.lexer import Dialect
-from rampmeter.sql.statement import Statement, scan, scan_all
+from rampmeter.sql.statement import Statement, scan
 
 Write = Callable[[bytes], None]
 
@@ -220,11 +220,17 @@ class Session:
         self.charsets_changed = False  # SET NAMES & co.: tell the protocol (sync_charsets)
         self.last_row_count = -1       # ROW_COUNT()
         self.found_rows = 0
+        # the front door's inputs, kept with the variable values they were made from
+        self._client_cs: tuple[Any, charsets.Charset] = (None, charsets.UTF8MB4)
+        self._dialect: tuple[Any, Dialect] = (None, Dialect.of(""))
 
     # ------------------------------------------------------------------------------------------
     # the front door: bytes in the client's character set -> scanned statements
     def client_charset(self) -> charsets.Charset:
-        return charsets.charset(self.vars["character_set_client"]) or charsets.UTF8MB4
+        name = self.vars["character_set_client"]
+        if name is not self._client_cs[0]:  # looked up again only when the variable changed
+            self._client_cs = (name, charsets.charset(name) or charsets.UTF8MB4)
+        return self._client_cs[1]
 
     def decode(self, raw: bytes) -> str:
         return self.client_charset().decode(raw)
@@ -246,15 +252,20 @@ class Session:
             sec.set_db(name, bits)
 
     def dialect(self) -> Dialect:
-        return Dialect.of(self.vars["sql_mode"])
+        mode = self.vars["sql_mode"]
+        if mode is not self._dialect[0]:  # made again only when sql_mode changed
+            self._dialect = (mode, Dialect.of(mode))
+        return self._dialect[1]
 
     def scan(self, text: str, *, client_params: bool = False) -> Statement:
         limits.check(text)  # depth and nesting, before anything recursive reads it
-        return scan(text, self.dialect(), self.client_charset(), client_params=client_params)
+        if client_params:
+            return scan(text, self.dialect(), self.client_charset(), client_params=True)
+        return scancache.scan(text, self.dialect(), self.client_charset())
 
     def scan_all(self, text: str) -> list[Statement]:
         limits.check(text)
-        return scan_all(text, self.dialect(), self.client_charset())
+        return scancache.scan_all(text, self.dialect(), self.client_charset())
 
     def sync_charsets(self, proto: ServerProtocol) -> None:
         """Give the protocol the client's and the results' character sets."""
@@ -483,6 +494,14 @@ class Session:
             for rs in result.sets:
                 self.write_result(rs, proto, write, more=True, binary=binary)
         if isinstance(result, ResultSet):
+            rows = result.rows
+            if type(rows) is list and len(rows) <= _ROWS_PER_WRITE:  # small: one buffer
+                warnings = self._add_conditions(result.warnings)
+                self.last_row_count = -1
+                self.found_rows = len(rows)
+                write(proto.result_set(result.columns, rows, status=self.status_flags(more),
+                                       warnings=warnings, binary=binary))
+                return
             write(proto.result_set_start(result.columns, binary=binary))
             batch: list[Any] = []
             count = 0

@@ -132,7 +132,7 @@ class Statement:
     """One statement, scanned (see the module rules). Read-only after scan."""
 
     __slots__ = ("text", "words", "kind", "shape", "slots", "names", "param_count", "items",
-                 "for_update", "tokens", "dialect", "charset")
+                 "for_update", "tokens", "dialect", "charset", "_uses_tables")
 
     def __init__(self, text: str, words: tuple[str, ...], shape: str, slots: tuple[Any, ...],
                  names: tuple[str, ...], param_count: int, items: tuple[str, ...] | None,
@@ -150,6 +150,15 @@ class Statement:
         self.tokens = tokens      # for non-DML statements: their tokens, positions in `text`
         self.dialect = dialect
         self.charset = charset
+        self._uses_tables: bool | None = None
+
+    def with_values(self, text: str, slots: tuple[Any, ...]) -> Statement:
+        """This statement as another text of the same shape spells it: the same placeholders
+        with other values (scancache.py, which knows when that holds)."""
+        other = Statement(text, self.words, self.shape, slots, self.names, self.param_count,
+                          self.items, self.for_update, self.tokens, self.dialect, self.charset)
+        other._uses_tables = self._uses_tables
+        return other
 
     @property
     def is_dml(self) -> bool:
@@ -166,6 +175,12 @@ class Statement:
         """Whether the statement names a table, which is when MariaDB clears the previous
         statement's warnings before running it (a table-less SELECT, SET, DO, BEGIN... keeps
         them for SHOW WARNINGS unless it raises conditions of its own)."""
+        uses = self._uses_tables
+        if uses is None:
+            uses = self._uses_tables = self._names_tables()
+        return uses
+
+    def _names_tables(self) -> bool:
         kind = self.kind
         if kind in _TABLELESS:
             return False

@@ -515,3 +515,28 @@ def test_field_list_ends_with_the_current_status() -> None:
     data = p.server.field_list([])
     assert data == b"\x05\x00\x00\x01\xfe\x00\x00\x03\x00"
     assert parse_generic(unframe(data)[0][1]) == Eof(0, 3)
+
+
+# --- shared result descriptions (a plan's tuple of columns) ----------------------------------
+@pytest.mark.parametrize("binary", [False, True])
+@pytest.mark.parametrize("deprecate_eof", [False, True])
+def test_a_shared_description_sends_the_same_bytes_as_a_fresh_one(binary: bool,
+                                                                  deprecate_eof: bool) -> None:
+    """A tuple of columns is encoded once and kept (per results character set); every later
+    result with it, in one piece or as start/rows/end, is byte for byte what a list gives."""
+    cols = [int_column("n", table="t", schema="db"), text_column("s")]
+    shared = tuple(cols)
+    rows = [(1, "é"), (None, "x")]
+
+    def sent(columns: Any, latin1: bool, whole: bool) -> bytes:
+        p = _pair(deprecate_eof=deprecate_eof)
+        if latin1:
+            p.server.set_charsets(results_codec="latin-1", results_collation=8, results_maxlen=1)
+        if whole:
+            return p.server.result_set(columns, rows, status=AUTOCOMMIT, binary=binary)
+        return (p.server.result_set_start(columns, binary=binary) + p.server.result_rows(rows)
+                + p.server.result_set_end(status=AUTOCOMMIT))
+
+    for latin1 in (False, True, False):
+        for whole in (True, False, True):
+            assert sent(shared, latin1, whole) == sent(list(cols), latin1, whole)

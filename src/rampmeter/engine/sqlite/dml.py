@@ -214,8 +214,22 @@ def raw_values(stmt: Statement, params: Sequence[Any]) -> dict[str, Any]:
 
 
 # --- running ---------------------------------------------------------------------------------
+def _maybe_into(shape: str) -> bool:
+    """Might the query assign to variables (SELECT ... INTO @var)? Asked of every query, so
+    kept per shape (bounded: cleared when full)."""
+    found = _INTO_SEEN.get(shape)
+    if found is None:
+        if len(_INTO_SEEN) >= 4096:
+            _INTO_SEEN.clear()
+        found = _INTO_SEEN[shape] = selectinto.MAYBE.search(shape) is not None
+    return found
+
+
+_INTO_SEEN: dict[str, bool] = {}
+
+
 def run(s: SqliteSession, stmt: Statement, params: Sequence[Any]) -> ResultSet | UpdateCount:
-    if stmt.kind in ("SELECT", "WITH") and selectinto.MAYBE.search(stmt.shape):
+    if stmt.kind in ("SELECT", "WITH") and _maybe_into(stmt.shape):
         found = selectinto.split(stmt)   # SELECT ... INTO @var
         if found is not None:
             return selectinto.assign(s, run(s, found[0], params), found[1], found[2])
@@ -576,15 +590,55 @@ def ensure_triggers(s: SqliteSession, plan: Plan, target: tuple[str, str] | None
 
 # --- results ---------------------------------------------------------------------------------
 def result_set(plan: Plan, stmt: Statement, description: Any, rows: list[Any]) -> ResultSet:
-    names = [d[0] for d in description]
+    """The result's columns and rows. The columns depend on the plan, the statement's select
+    list as typed (`items`) and SQLite's column names; unless one is typed from the values or
+    a literal, they are built once per plan and reused (`plan.columns_memo`: the key they were
+    built for, and the column list, which every later result shares: read-only)."""
+    names = tuple([d[0] for d in description])
+    memo = plan.columns_memo
+    if memo is not None and memo[0] == names and memo[1] == stmt.items:
+        columns, loaders = memo[2], memo[3]
+    else:
+        columns, loaders, fixed = _columns(plan, stmt, names, rows)
+        if fixed:
+            columns = tuple(columns)  # shared by the plan's results: the protocol keeps their
+            plan.columns_memo = (names, stmt.items, columns, loaders)  # packets (by identity)
+    if loaders and rows:
+        rows = _loaded(rows, loaders)
+    return ResultSet(columns, rows)
+
+
+def _loaded(rows: list[Any], loaders: list[tuple[int, Callable[[Any], Any]]]) -> list[Any]:
+    """Rows with their stored values loaded (values.load); with one loader, a row whose value
+    it would pass through unchanged is kept as SQLite gave it (no copy)."""
+    if len(loaders) == 1:
+        i, fn = loaders[0]
+        passes = values.PASSES.get(fn, ())
+        return [r if type(r[i]) in passes else _load_row(r, loaders) for r in rows]
+    return [_load_row(r, loaders) for r in rows]
+
+
+def _load_row(r: Sequence[Any], loaders: list[tuple[int, Callable[[Any], Any]]]) -> list[Any]:
+    row = list(r)
+    for i, fn in loaders:
+        row[i] = fn(row[i])
+    return row
+
+
+def _columns(plan: Plan, stmt: Statement, names: tuple[str, ...], rows: list[Any]
+             ) -> tuple[Sequence[Column], list[tuple[int, Callable[[Any], Any]]], bool]:
+    """The columns and value loaders of a result; whether they hold for every execution of
+    the plan (none typed from the values or a literal)."""
     outputs = plan.outputs if plan.outputs is not None and len(plan.outputs) == len(names) \
         else None
     columns: list[Column] = []
     loaders: list[tuple[int, Callable[[Any], Any]]] = []
+    fixed = outputs is not None
     for i, sqlite_name in enumerate(names):
         o = outputs[i] if outputs is not None else None
         if o is None:
             columns.append(column_for_values(sqlite_name, (r[i] for r in rows)))
+            fixed = False
             continue
         name = o.name
         if isinstance(name, int):
@@ -597,6 +651,7 @@ def result_set(plan: Plan, stmt: Statement, description: Any, rows: list[Any]) -
             t = literal_type(stmt.slots[slot], text=stmt.names[slot][:1] == "s")
             columns.append(_expression(t.column(name, flags=(0x81 if t.is_numeric else 0x1)
                                                 | o.flags, org_name="")))
+            fixed = False
         elif o.sql_type is not None:
             columns.append(o.sql_type.column(name, flags=o.flags, table=o.table,
                                              schema=o.schema, org_name=o.org_name)
@@ -608,8 +663,7 @@ def result_set(plan: Plan, stmt: Statement, description: Any, rows: list[Any]) -
                                         org_name=o.org_name, org_table=o.org_table)
         else:
             columns.append(_expression(column_for_values(name, (r[i] for r in rows)).named(name)))
+            fixed = False
         if o.load is not None:
             loaders.append((i, o.load))
-    if loaders and rows:
-        rows = list(map(stream.apply(loaders), rows))
-    return ResultSet(columns, rows)
+    return columns, loaders, fixed

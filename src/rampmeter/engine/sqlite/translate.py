@@ -143,6 +143,7 @@ class Plan:
     lists: dict[str, tuple[str, ...]] = field(default_factory=dict)
     tz_outputs: list[int] = field(default_factory=list)  # TIMESTAMP outputs (tzcolumns.py)
     returning: bool = False                    # INSERT / REPLACE / DELETE ... RETURNING
+    columns_memo: Any = None                   # result columns built once (dml.result_set)
 
 
 def _keep_high_nots(tree: exp.Expression) -> None:
