@@ -27,6 +27,19 @@ from pathlib import Path
 START_TIMEOUT_S = 60.0
 STOP_TIMEOUT_S = 30.0
 
+
+def terminate(proc: subprocess.Popen | None, timeout: float) -> None:
+    """SIGTERM a server process and wait for it; SIGKILL when it does not stop in `timeout`."""
+    if proc is None or proc.poll() is not None:
+        return
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 # Server options that make MariaDB answer as the Debian package configures it (utf8mb4) and
 # as rampmeter does by design; everything else is MariaDB 10.11's compiled-in default.
 MARIADB_OPTIONS = (
@@ -139,14 +152,7 @@ class MariaDB:
 
     def _kill(self) -> None:
         proc, self.process = self.process, None
-        if proc is None or proc.poll() is not None:
-            return
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=STOP_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        terminate(proc, STOP_TIMEOUT_S)
 
     def stop(self) -> None:
         self._kill()

@@ -43,6 +43,12 @@ ONE_AT_A_TIME = {"thread_pool_size": 1, "thread_pool_oversubscribe": 1,
                  "thread_pool_dedicated_listener": 1, "thread_pool_stall_limit": 60000}
 
 
+def _present(admin, cid) -> bool:
+    with admin.cursor() as cur:
+        cur.execute("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = %s", (cid,))
+        return cur.fetchone()[0] == 1
+
+
 def _running(admin, cid):
     with admin.cursor() as cur:
         cur.execute("SELECT COMMAND FROM information_schema.PROCESSLIST WHERE ID = %s", (cid,))

@@ -17,17 +17,12 @@ from tests.integration.test_pool import (
     ONE_AT_A_TIME,
     _background,
     _calibrate,
+    _present,
     _queued,
     _running,
 )
 
 pytestmark = pytest.mark.timeout(120)
-
-
-def _present(admin, cid) -> bool:
-    with admin.cursor() as cur:
-        cur.execute("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = %s", (cid,))
-        return cur.fetchone()[0] == 1
 
 
 def _rows(conn, sql: str) -> list[tuple]:

@@ -27,7 +27,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -36,7 +35,7 @@ from pathlib import Path
 
 import pymysql
 
-from tests.compat.servers import free_port, which
+from tests.compat.servers import free_port, terminate, which
 from tests.mtr.selection import MYSQL_TEST_DIR
 
 START_TIMEOUT_S = 90.0
@@ -135,14 +134,7 @@ class Server:
 
     def stop(self) -> None:
         proc, self.process = self.process, None
-        if proc is None or proc.poll() is not None:
-            return
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=STOP_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        terminate(proc, STOP_TIMEOUT_S)
 
     def restart(self) -> None:
         self.stop()

@@ -10,6 +10,8 @@ Rules:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rampmeter.errors import ServerError
 from rampmeter.sql.lexer import Token, ident_value, string_value, syntax_error
 from rampmeter.sql.statement import Statement
@@ -18,7 +20,9 @@ from rampmeter.sql.statement import Statement
 class Reader:
     def __init__(self, stmt: Statement, start: int = 0) -> None:
         self.stmt = stmt
-        self.toks: tuple[Token, ...] = stmt.tokens or ()
+        self.text = stmt.text
+        self.dialect = stmt.dialect
+        self.toks: Sequence[Token] = stmt.tokens or ()
         self.i = start
 
     # --- looking --------------------------------------------------------------------------
@@ -87,7 +91,7 @@ class Reader:
         t = self.peek()
         if t is not None and t.kind == "str":
             self.i += 1
-            return string_value(t.text, self.stmt.dialect.backslash_escapes)
+            return string_value(t.text, self.dialect.backslash_escapes)
         return self.name()
 
     def qualified_name(self) -> tuple[str | None, str]:
@@ -102,7 +106,7 @@ class Reader:
         t = self.next()
         if t.kind != "str":
             raise self.error(t)
-        return string_value(t.text, self.stmt.dialect.backslash_escapes)
+        return string_value(t.text, self.dialect.backslash_escapes)
 
     def integer(self) -> int:
         t = self.next()
@@ -115,11 +119,11 @@ class Reader:
         t = self.peek()
         if t is None:
             return ""
-        return self.stmt.text[t.start:].rstrip(" \t\n\r\f\v;\x00")
+        return self.text[t.start:].rstrip(" \t\n\r\f\v;\x00")
 
     def text_between(self, first: int, last: int) -> str:
         """The client's text of tokens first..last (inclusive)."""
-        return self.stmt.text[self.toks[first].start:self.toks[last].end]
+        return self.text[self.toks[first].start:self.toks[last].end]
 
     def end(self) -> None:
         """Nothing may follow."""
@@ -128,8 +132,8 @@ class Reader:
 
     def error(self, at: Token | None = None) -> ServerError:
         t = at if at is not None else self.peek()
-        pos = t.start if t is not None else len(self.stmt.text)
-        return syntax_error(self.stmt.text, pos)
+        pos = t.start if t is not None else len(self.text)
+        return syntax_error(self.text, pos)
 
     def split_commas(self) -> list[list[Token]]:
         """The remaining tokens, split at top-level commas."""

@@ -122,12 +122,13 @@ def _params(p: _P, kind: str) -> list[Param]:
         p.expect(",")
 
 
-def _type_range(p: _P) -> tuple[int, int]:
+def _range_until(p: _P, stops: tuple[str, ...]) -> tuple[int, int]:
+    """Token range [i, j) up to one of `stops` outside parentheses; at least one token."""
     a = p.i
     depth = 0
     while p.i < len(p.toks):
         t = p.toks[p.i]
-        if depth == 0 and t.text in (",", ")"):
+        if depth == 0 and t.text in stops:
             break
         depth += t.text == "("
         depth -= t.text == ")"
@@ -135,6 +136,10 @@ def _type_range(p: _P) -> tuple[int, int]:
     if p.i == a:
         raise p.error()
     return a, p.i
+
+
+def _type_range(p: _P) -> tuple[int, int]:
+    return _range_until(p, (",", ")"))
 
 
 def characteristics(p: _P, chars: dict[str, str]) -> None:
@@ -534,18 +539,7 @@ def _condition_number(p: _P) -> tuple[int, int]:
 
 
 def _item_range(p: _P) -> tuple[int, int]:
-    a = p.i
-    depth = 0
-    while p.i < len(p.toks):
-        t = p.toks[p.i]
-        if depth == 0 and t.text in (",", ";"):
-            break
-        depth += t.text == "("
-        depth -= t.text == ")"
-        p.i += 1
-    if p.i == a:
-        raise p.error()
-    return a, p.i
+    return _range_until(p, (",", ";"))
 
 
 def _local_set(p: _P, scope: frozenset[str]) -> bool:

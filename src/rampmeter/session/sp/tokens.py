@@ -5,62 +5,24 @@ module rules: local variables become `?` markers, bound as parameters when the s
 from __future__ import annotations
 
 from rampmeter.session.sp.tree import Sql
-from rampmeter.sql.lexer import Dialect, Token, ident_value, string_value, syntax_error, tokens
+from rampmeter.sql.lexer import Dialect, Token, ident_value, tokens
+from rampmeter.sql.reader import Reader
 from rampmeter.sql.statement import scan
 
 
-class Tokens:
-    """A cursor over the tokens of one text."""
+class Tokens(Reader):
+    """sql.reader's cursor over the tokens of a program's own text (a routine's body is lexed
+    here, not by the front door), with the labels in scope and `upto` for statement ranges."""
 
-    def __init__(self, text: str, dialect: Dialect) -> None:
+    def __init__(self, text: str, dialect: Dialect) -> None:  # no Statement: no super()
         self.text = text
         self.dialect = dialect
         self.toks: list[Token] = tokens(text, dialect)
         self.i = 0
         self.labels: list[str] = []   # the labels in scope, innermost last
 
-    def peek(self, k: int = 0) -> Token | None:
-        j = self.i + k
-        return self.toks[j] if j < len(self.toks) else None
-
     def word(self, k: int = 0) -> str:
-        t = self.peek(k)
-        return t.text.upper() if t is not None and t.kind == "word" else ""
-
-    def at(self, *words: str) -> bool:
-        for k, w in enumerate(words):
-            t = self.peek(k)
-            if t is None or (t.text.upper() if t.kind == "word" else t.text) != w:
-                return False
-        return True
-
-    def accept(self, *words: str) -> bool:
-        if self.at(*words):
-            self.i += len(words)
-            return True
-        return False
-
-    def expect(self, *words: str) -> None:
-        if not self.accept(*words):
-            raise self.error()
-
-    def error(self) -> Exception:
-        t = self.peek()
-        return syntax_error(self.text, t.start if t is not None else len(self.text))
-
-    def name(self) -> str:
-        t = self.peek()
-        if t is None or t.kind not in ("word", "qident"):
-            raise self.error()
-        self.i += 1
-        return t.text if t.kind == "word" else ident_value(t.text)
-
-    def string(self) -> str:
-        t = self.peek()
-        if t is None or t.kind != "str":
-            raise self.error()
-        self.i += 1
-        return string_value(t.text, self.dialect.backslash_escapes)
+        return self.peek_word(k)
 
     def upto(self, stop: tuple[str, ...], *, semicolon: bool = True) -> tuple[int, int]:
         """Token range [i, j) up to a stop word or ';' at depth 0 (CASE ... END nests)."""
