@@ -1,0 +1,95 @@
+"""Account statements and COM_CHANGE_USER as MariaDB answers them (found by the mtr tests
+create_drop_user and change_user_notembedded): a statement naming several accounts applies
+to each it can and names the others in one 1396; a refused COM_CHANGE_USER keeps the
+connection, and the fourth after three refusals is 1047 (MDEV-3915).
+
+Accounts are global, so each test names its own (after the test's database)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pymysql
+import pytest
+
+from tests.compat.conftest import Compat, admin
+from tests.compat.servers import Endpoint
+
+
+def _answers(ep: Endpoint, statements: list[str]) -> list[tuple[Any, ...]]:
+    conn = admin(ep)
+    out: list[tuple[Any, ...]] = []
+    try:
+        with conn.cursor() as cur:
+            for sql in statements:
+                try:
+                    cur.execute(sql)
+                    cur.execute("SHOW WARNINGS")
+                    out.append(("ok", tuple(cur.fetchall())))
+                except pymysql.err.MySQLError as exc:
+                    out.append(("error", exc.args[0], exc.args[1]))
+    finally:
+        conn.close()
+    return out
+
+
+@pytest.fixture
+def prefix(compat: Compat) -> Any:
+    name = "a" + re.sub(r"\D", "", compat.db.split("_")[0])
+    yield name
+    for target in ("mariadb", "rampmeter"):
+        conn = admin(compat.endpoint(target))
+        try:
+            with conn.cursor() as cur:
+                for suffix in ("1", "2", "3", "4"):
+                    cur.execute(f"DROP USER IF EXISTS '{name}{suffix}'@'%'")
+        finally:
+            conn.close()
+
+
+def test_several_accounts_apply_to_each_they_can(compat: Compat, prefix: str) -> None:
+    u1, u2, u3, u4 = (f"{prefix}{n}" for n in "1234")
+    statements = [
+        f"CREATE USER {u1}", f"CREATE USER {u1}, {u2}", f"CREATE USER {u2}",
+        f"CREATE USER {u1}, {u3}, {u2}", f"SELECT User FROM mysql.user WHERE User LIKE "
+        f"'{prefix}_' ORDER BY 1",
+        f"RENAME USER {u1} TO {u4}, {u1} TO {u2}", f"DROP USER {u4}, {u1}, {u2}",
+        f"SELECT User FROM mysql.user WHERE User LIKE '{prefix}_' ORDER BY 1",
+        f"DROP USER {u3}",
+    ]
+    maria = _answers(compat.endpoint("mariadb"), statements)
+    ramp = _answers(compat.endpoint("rampmeter"), statements)
+    for sql, m, r in zip(statements, maria, ramp):
+        assert r == m, f"{sql!r}: MariaDB {m!r}, rampmeter {r!r}"
+
+
+def _change_user_answers(ep: Endpoint) -> list[Any]:
+    connector = pytest.importorskip("mysql.connector")
+    conn = connector.connect(host=ep.host, port=ep.port, user=ep.user, password=ep.password,
+                             ssl_disabled=True, use_pure=True, connection_timeout=10)
+    out: list[Any] = []
+    try:
+        cur = conn.cursor()
+        cur.execute("SET @kept = 1")
+        for user, password in [("nobody_here", "x"), ("nobody_here", ""),
+                               (ep.user, ep.password), ("nobody_here", "x"),
+                               ("nobody_here", "x"), (ep.user, ep.password)]:
+            try:
+                conn.cmd_change_user(username=user, password=password)
+                out.append("ok")
+            except connector.Error as exc:
+                out.append(exc.errno)
+            cur = conn.cursor()
+            cur.execute("SELECT USER(), @kept")
+            out.append(cur.fetchall())
+    finally:
+        conn.close()
+    return out
+
+
+def test_refused_change_user_keeps_the_connection(compat: Compat) -> None:
+    maria = _change_user_answers(compat.endpoint("mariadb"))
+    ramp = _change_user_answers(compat.endpoint("rampmeter"))
+    assert ramp == maria
+    assert 1047 in ramp
