@@ -316,3 +316,23 @@ def test_text_that_starts_no_statement_is_a_syntax_error(compat, driver):
         "@a := 1",
         "/* only a comment */",
     ], (*CHECKS, "message"))
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_star_over_derived_tables_names_columns_as_typed(compat, driver):
+    """engine/sqlite/derived.py: `*` over a derived table gives its select list's names as
+    typed; only the FROM clause's tables count (not those of a subquery in WHERE)."""
+    compat.setup("CREATE TABLE d1 (a INT, b VARCHAR(5))", "INSERT INTO d1 VALUES (1, 'x')",
+                 "CREATE TABLE d2 (c INT)", "INSERT INTO d2 VALUES (1)")
+    a = compat.run(driver, [
+        "SELECT * FROM (SELECT SUM(DISTINCT a) FROM d1) AS t",
+        "SELECT * FROM (SELECT a+1, 'lit', b AS bee, count(*) FROM d1 GROUP BY b) t",
+        "SELECT t.*, d2.* FROM (SELECT a * 2 FROM d1) AS t JOIN d2",
+        "SELECT * FROM (SELECT a FROM d1 UNION SELECT c + 0 FROM d2) AS u ORDER BY 1",
+        "SELECT * FROM d1 WHERE a IN (SELECT c FROM d2)",
+        "SELECT * FROM (SELECT * FROM d1) AS t",
+    ])
+    names = [[c.name for c in o.columns or ()] for o in a.maria]
+    assert names[0] == ["SUM(DISTINCT a)"]
+    assert [[c.name for c in o.columns or ()] for o in a.ramp] == names
+    assert [o.rows for o in a.ramp] == [o.rows for o in a.maria]

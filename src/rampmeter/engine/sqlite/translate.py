@@ -39,6 +39,7 @@ from rampmeter.engine import types as T
 from rampmeter.engine import values
 from rampmeter.engine.sqlite import (
     compare,
+    derived,
     dialect,
     funcmap,
     inlist,
@@ -698,13 +699,12 @@ def _outputs(select: exp.Select, stmt: Statement, tables: _Tables,
         if isinstance(inner, exp.Star) or isinstance(inner, exp.Column) and \
                 isinstance(inner.this, exp.Star):
             qual = inner.table.lower() if isinstance(inner, exp.Column) else ""
-            aliases = [qual] if qual else list(tables.by_alias)
-            for alias in aliases:
-                entry = tables.by_alias.get(alias)
-                if entry is None or entry[2] is None:
-                    return None  # unknown width: name and type everything from SQLite
-                db, _t, tdef = entry
-                outs.extend(_table_output(c, alias, tdef, db, c.name) for c in tdef.columns)
+            more = derived.star_outputs(select, qual, stmt,
+                                        lambda alias, views: _star_of_table(tables, alias,
+                                                                            views), Output)
+            if more is None:
+                return None  # unknown width: name and type everything from SQLite
+            outs.extend(more)
             continue
         alias = e.alias if isinstance(e, exp.Alias) else None
         if isinstance(inner, exp.Column):
@@ -730,6 +730,14 @@ def _outputs(select: exp.Select, stmt: Statement, tables: _Tables,
             out.sql_type = t
         outs.append(out)
     return outs
+
+
+def _star_of_table(tables: _Tables, alias: str, views_only: bool) -> list[Output] | None:
+    entry = tables.by_alias.get(alias)
+    if entry is None or entry[2] is None or views_only and entry[2].view is None:
+        return None
+    db, _t, tdef = entry
+    return [_table_output(c, alias, tdef, db, c.name) for c in tdef.columns]
 
 
 def _table_output(col: ColumnDef, alias: str, tdef: TableDef, db: str, name: str) -> Output:
