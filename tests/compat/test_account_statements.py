@@ -25,8 +25,9 @@ def _answers(ep: Endpoint, statements: list[str]) -> list[tuple[Any, ...]]:
             for sql in statements:
                 try:
                     cur.execute(sql)
+                    rows = tuple(cur.fetchall()) if cur.description else None
                     cur.execute("SHOW WARNINGS")
-                    out.append(("ok", tuple(cur.fetchall())))
+                    out.append(("ok", rows, tuple(cur.fetchall())))
                 except pymysql.err.MySQLError as exc:
                     out.append(("error", exc.args[0], exc.args[1]))
     finally:
@@ -93,3 +94,34 @@ def test_refused_change_user_keeps_the_connection(compat: Compat) -> None:
     ramp = _change_user_answers(compat.endpoint("rampmeter"))
     assert ramp == maria
     assert 1047 in ramp
+
+
+def test_grant_tables_edited_by_hand_then_flushed(compat: Compat, prefix: str) -> None:
+    """MariaDB's way of editing grants: the mysql tables, then FLUSH PRIVILEGES (grantedit.py).
+    Nothing changes before the FLUSH; after it the edited rows are the grants."""
+    u = f"{prefix}1"
+    db = compat.db
+    grants = f"SHOW GRANTS FOR '{u}'@'%'"
+    statements = [
+        f"CREATE USER '{u}'@'%'", f"GRANT SELECT ON {db}.* TO '{u}'@'%'",
+        f"DELETE FROM mysql.db WHERE User = '{u}'", grants, "FLUSH PRIVILEGES", grants,
+        f"INSERT INTO mysql.db (Host, Db, User, Select_priv, Insert_priv) VALUES "
+        f"('%', '{db}', '{u}', 'Y', 'Y')",
+        f"INSERT INTO mysql.tables_priv (Host, Db, User, Table_name, Grantor, Table_priv) "
+        f"VALUES ('%', '{db}', '{u}', 't', 'root@localhost', 'Select,Delete')",
+        "FLUSH PRIVILEGES", grants,
+        f"UPDATE mysql.db SET Insert_priv = 'N', Update_priv = 'Y' WHERE User = '{u}'",
+        f"DELETE FROM mysql.tables_priv WHERE User = '{u}'", "FLUSH PRIVILEGES", grants,
+        f"INSERT INTO mysql.user (Host, User) VALUES ('%', '{u}x')",
+        f"UPDATE mysql.user SET max_questions = 1 WHERE User = '{u}'",
+        f"DELETE FROM mysql.user WHERE User = '{u}'", "FLUSH PRIVILEGES", grants,
+        f"SELECT COUNT(*) FROM mysql.global_priv WHERE User = '{u}'",
+        "TRUNCATE TABLE mysql.general_log",
+    ]
+    maria = _answers(compat.endpoint("mariadb"), statements)
+    ramp = _answers(compat.endpoint("rampmeter"), statements)
+    for sql, m, r in zip(statements, maria, ramp):
+        assert r == m, f"{sql!r}: MariaDB {m!r}, rampmeter {r!r}"
+    # MariaDB would drop it; the mirror keeps its tables' definitions (grantedit.py)
+    assert _answers(compat.endpoint("rampmeter"), ["DROP TABLE mysql.db"])[0][:2] == \
+        ("error", 1036)

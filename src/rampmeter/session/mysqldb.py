@@ -9,9 +9,9 @@ Rules:
   as MariaDB 10.11 spells them: 'Y' / 'N' columns in mysql.user and mysql.db, SET values in
   tables_priv / columns_priv, a JSON Priv in global_priv. mysql.user is a view in MariaDB; here
   it is a table with the view's columns.
-- They are read-only for clients (required.py refuses writes with 1036): a write there would
-  be lost at the next change, and MariaDB's way of editing them by hand (then FLUSH PRIVILEGES)
-  is not offered; GRANT, REVOKE and the account statements are.
+- Clients may edit their rows and then FLUSH PRIVILEGES, as in MariaDB (grantedit.py:
+  `edited` reads them back); their definitions are kept. A mirror whose last write failed is
+  `stale` and is not read back.
 - Reading them needs SELECT on them, like any table.
 - The mirror uses its own engine session with a system context; it never runs a client's SQL.
 """
@@ -25,6 +25,7 @@ from contextlib import nullcontext
 from typing import Any
 
 from rampmeter.engine.base import Engine, EngineSession
+from rampmeter.session import grantedit
 from rampmeter.session.accounts import SSL_TYPES, Account
 from rampmeter.session.grants import GrantTables
 from rampmeter.session.privileges import COL_ACLS, TABLE_SET_NAMES, P, set_text
@@ -199,17 +200,36 @@ class MysqlMirror:
         self._log = log
         self._lock = threading.Lock()
         self._session: EngineSession | None = None
+        self.stale = True  # until a fill succeeds
 
     def __call__(self, tables: GrantTables) -> None:
         with self._lock:
             session = self._session
             try:
+                self.stale = True
                 if session is None:
                     session = self._create()
                 self._fill(session, tables)
+                self.stale = False
             finally:
                 if self._session is not None:
                     self._session.idle()  # its handle goes back to the engine's pool
+
+    def edited(self, current: GrantTables) -> GrantTables | None:
+        """FLUSH PRIVILEGES: the grants the tables hold when edited by hand, else None."""
+        with self._lock:
+            if self.stale or self._session is None:
+                return None
+            session = self._session
+            try:
+                rows = {name: [tuple(r) for r in session.execute(sql).rows]  # type: ignore[union-attr]
+                        for name, sql in grantedit.QUERIES.items()}
+            finally:
+                session.idle()
+        tables, warnings = grantedit.from_rows(rows, current)
+        for w in warnings:
+            self._log.warning("FLUSH PRIVILEGES: %s", w)
+        return None if grantedit.same(tables, current) else tables
 
     def _create(self) -> EngineSession:
         session = self._engine.open_session(_SystemContext(self._variables),
