@@ -1,6 +1,7 @@
 """The `mysql` database: the grant tables as tools read them (mysql.user, mysql.db,
 mysql.tables_priv, mysql.columns_priv, mysql.roles_mapping, mysql.global_priv), kept equal to
-the grant file; and the (empty) log tables general_log and slow_log.
+the grant file; the (empty) log tables general_log and slow_log; and the (empty) privilege
+tables of grants rampmeter does not have, procs_priv and proxies_priv (SYSTEM_TABLES).
 
 Rules:
 - The grant file (aclfile.py) is the truth; these tables are its mirror, rewritten through the
@@ -98,6 +99,28 @@ TABLES: dict[str, str] = {
                 "server_id int(10) unsigned NOT NULL, sql_text mediumtext NOT NULL, "
                 "thread_id bigint(21) unsigned NOT NULL, rows_affected bigint(20) unsigned NOT NULL) "
                 "CHARSET=utf8mb3 COMMENT='Slow log'",
+}
+
+# MariaDB's other privilege tables, for the grants rampmeter does not have (on one routine,
+# PROXY): always empty here, and ordinary tables (a client may rename or alter them, as
+# MariaDB's tests do); made at start when missing, never rewritten.
+SYSTEM_TABLES: dict[str, str] = {
+    "procs_priv": _KEY + "Db char(64) NOT NULL DEFAULT '', User char(128) NOT NULL DEFAULT '', "
+                  "Routine_name char(64) NOT NULL DEFAULT '', Routine_type "
+                  "enum('FUNCTION','PROCEDURE','PACKAGE','PACKAGE BODY') NOT NULL, "
+                  "Grantor varchar(384) NOT NULL DEFAULT '', "
+                  "Proc_priv set('Execute','Alter Routine','Grant') NOT NULL DEFAULT '', "
+                  "Timestamp timestamp NOT NULL DEFAULT current_timestamp() ON UPDATE "
+                  "current_timestamp(), PRIMARY KEY (Host, Db, User, Routine_name, "
+                  "Routine_type), KEY Grantor (Grantor)) COMMENT='Procedure privileges'",
+    "proxies_priv": _KEY + "User char(128) NOT NULL DEFAULT '', "
+                    "Proxied_host char(255) NOT NULL DEFAULT '', "
+                    "Proxied_user char(128) NOT NULL DEFAULT '', "
+                    "With_grant tinyint(1) NOT NULL DEFAULT 0, "
+                    "Grantor varchar(384) NOT NULL DEFAULT '', Timestamp timestamp NOT NULL "
+                    "DEFAULT current_timestamp() ON UPDATE current_timestamp(), "
+                    "PRIMARY KEY (Host, User, Proxied_host, Proxied_user), KEY Grantor (Grantor)) "
+                    "COMMENT='User proxy privileges'",
 }
 
 
@@ -239,6 +262,8 @@ class MysqlMirror:
         for name, body in TABLES.items():  # the definitions of this version, whatever was there
             session.execute(f"DROP TABLE IF EXISTS {MYSQL}.{name}")
             session.execute(f"CREATE TABLE {MYSQL}.{name} ({body}")
+        for name, body in SYSTEM_TABLES.items():
+            session.execute(f"CREATE TABLE IF NOT EXISTS {MYSQL}.{name} ({body}")
         self._session = session
         return session
 
