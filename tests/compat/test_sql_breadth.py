@@ -336,3 +336,18 @@ def test_star_over_derived_tables_names_columns_as_typed(compat, driver):
     assert names[0] == ["SUM(DISTINCT a)"]
     assert [[c.name for c in o.columns or ()] for o in a.ramp] == names
     assert [o.rows for o in a.ramp] == [o.rows for o in a.maria]
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_character_sets_and_collations_are_listed_as_mariadb_lists_them(compat, driver):
+    """information_schema.COLLATIONS / CHARACTER_SETS and SHOW COLLATION / CHARACTER SET list
+    every one MariaDB has (with an id), in its order; mtr's have_collation.inc,
+    have_utf16.inc & co. read them."""
+    compat.check(driver, [
+        "SHOW COLLATION LIKE 'latin1%'", "SHOW CHARACTER SET LIKE 'utf%'",
+        "SHOW COLLATION LIKE 'utf16_general_ci'",
+        "SELECT * FROM information_schema.CHARACTER_SETS",
+        "SELECT * FROM information_schema.COLLATIONS WHERE ID IS NOT NULL ORDER BY ID",
+        "SELECT COUNT(*) FROM information_schema.COLLATIONS WHERE COLLATION_NAME LIKE "
+        "'koi8r_general_ci'",
+    ], CHECKS)
