@@ -57,6 +57,8 @@ def test_functions_and_comparisons(compat, driver):
         "CAST('1x' AS SIGNED)",
         "SELECT 1 = '1', 'a' = 'A', 'a ' = 'a', '10' > 9, 'AB%' LIKE 'a_\\\\%'",
         "SELECT TO_DAYS('not a date')",
+        "SELECT CONCAT(STR_TO_DATE('2003-01-02 10:11:12.0012', '%Y-%m-%d %H:%i:%S.%f')), "
+        "CONCAT(STR_TO_DATE('10.5', '%s.%f')), CONCAT(STR_TO_DATE('1.000001', '%s.%f'))",
     ], CHECKS)
 
 
