@@ -353,3 +353,18 @@ def test_character_sets_and_collations_are_listed_as_mariadb_lists_them(compat, 
         "SELECT COUNT(*) FROM information_schema.COLLATIONS WHERE COLLATION_NAME LIKE "
         "'koi8r_general_ci'",
     ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_order_by_an_expression_sorts_by_its_collation(compat, driver):
+    """engine/sqlite/ordercoll.py: ORDER BY an expression of _ci text is case-insensitive."""
+    compat.setup("CREATE TABLE oc (id INT PRIMARY KEY, st VARCHAR(10) NOT NULL)",
+                 "INSERT INTO oc VALUES (1, 'a'), (2, 'A'), (3, 'aa'), (4, 'AA'), (5, 'b'), "
+                 "(6, 'BBB')")
+    compat.check(driver, [
+        "SELECT IF(1, st, st) s FROM oc ORDER BY s, id",
+        "SELECT st FROM oc ORDER BY CONCAT(st, 'x') DESC, id",
+        "SELECT CASE WHEN id > 0 THEN st END AS c FROM oc ORDER BY c, id",
+        "SELECT st FROM oc ORDER BY BINARY st",
+        "SELECT IF(id < 3, BINARY st, st) s FROM oc ORDER BY s",
+    ], CHECKS)

@@ -45,6 +45,7 @@ from rampmeter.engine.sqlite import (
     inlist,
     modifiers,
     multi,
+    ordercoll,
     quantified,
     queryforms,
     tzcolumns,
@@ -433,6 +434,7 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
     zero (NULL and warning 1365, or the error under strict ERROR_FOR_DIVISION_BY_ZERO writes),
     unsigned 64-bit bit operations, casts to temporal / DECIMAL / UNSIGNED types, and DECIMALs
     turned into text (CAST AS CHAR, CONCAT) keeping their scale."""
+    ordercoll.rewrite(tree, typer)  # on the tree as written: its keys' types are MySQL's
     # Hex and bit literals first: their parents are still the operators they stand in.
     for node in list(tree.find_all(exp.Placeholder)):
         if node.name[:1] == "x" and isinstance(
@@ -1036,7 +1038,8 @@ def _flatten(tree: exp.Expression) -> None:
             continue
         if isinstance(node, exp.Concat) and len(node.expressions) > _GROUP:
             _balance_concat(node)
-        if isinstance(node, exp.Paren) and node.parent is not None:
+        if isinstance(node, exp.Paren) and node.parent is not None and \
+                not isinstance(node.parent, exp.Collate):  # (a || b) COLLATE x: kept
             inner = node.this
             while isinstance(inner, exp.Paren):
                 inner = inner.this
