@@ -368,3 +368,19 @@ def test_order_by_an_expression_sorts_by_its_collation(compat, driver):
         "SELECT st FROM oc ORDER BY BINARY st",
         "SELECT IF(id < 3, BINARY st, st) s FROM oc ORDER BY s",
     ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_union_columns_are_typed_by_every_branch(compat, driver):
+    """engine/sqlite/unionout.py: a UNION's column types aggregate all its branches, and its
+    columns have no table (MariaDB: a temporary table's)."""
+    compat.setup("CREATE TABLE u1 (id TINYINT(3), v VARCHAR(5), d DECIMAL(5,2))",
+                 "CREATE TABLE u2 (id TINYINT(3) UNSIGNED, v VARCHAR(20), d INT)",
+                 "INSERT INTO u1 VALUES (1, 'a', 1.5)", "INSERT INTO u2 VALUES (2, 'bb', 7)")
+    a = compat.run(driver, [
+        "SELECT u1.id FROM u1 UNION SELECT u2.id FROM u2 ORDER BY 1",
+        "SELECT v, d FROM u1 UNION ALL SELECT v, d FROM u2 ORDER BY 1",
+        "SELECT id, v FROM u1 UNION SELECT d, v FROM u2 ORDER BY 1",
+    ])
+    assert a.ramp[0].columns is not None and a.maria[0].columns is not None
+    a.assert_same(("rows", "error", "columns"))

@@ -49,6 +49,7 @@ from rampmeter.engine.sqlite import (
     quantified,
     queryforms,
     tzcolumns,
+    unionout,
     updates,
     windows,
 )
@@ -346,7 +347,8 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
             texts = [_client_text(stmt, name) for name in values_names]
             plan.outputs = [Output(name) for name in texts]
         elif select is not None and kind != "DO":
-            plan.outputs = _outputs(select, stmt, tables, typer)
+            plan.outputs = unionout.outputs(tree, _outputs(select, stmt, tables, typer),
+                                            lambda s: _branch_outputs(s, stmt, tables, typer))
             if settings[2] < _NO_LIMIT and not tree.args.get("limit") and \
                     isinstance(tree, (exp.Select, exp.Union, exp.Except, exp.Intersect)):
                 # sql_select_limit: a SELECT without LIMIT returns at most that many rows
@@ -732,6 +734,16 @@ def _outputs(select: exp.Select, stmt: Statement, tables: _Tables,
             out.sql_type = t
         outs.append(out)
     return outs
+
+
+def _branch_outputs(select: exp.Select, stmt: Statement, tables: _Tables,
+                    typer: Typer) -> list[Output] | None:
+    """A later branch of a set operation: its names resolve among its own FROM's tables."""
+    own = {(src.alias_or_name or "").lower() for src in derived.sources(select)}
+    sub = _Tables(tables.lookup)
+    sub.by_alias = {a: e for a, e in tables.by_alias.items() if a in own}
+    return _outputs(select, stmt, sub, Typer(sub.column_type, typer.text.collation or
+                                             "utf8mb4_general_ci", typer.div_precision))
 
 
 def _star_of_table(tables: _Tables, alias: str, views_only: bool) -> list[Output] | None:
