@@ -384,3 +384,4 @@ def test_union_columns_are_typed_by_every_branch(compat, driver):
     ])
     assert a.ramp[0].columns is not None and a.maria[0].columns is not None
     a.assert_same(("rows", "error", "columns"))
+    a.assert_same(("rows", "error", "columns", "length"), only=[0])

@@ -5,8 +5,8 @@ describes a set operation's columns: named by the first branch, with no table or
 
 Rules:
 - Types merge by infer.merge, with MariaDB's rules for integers first: the widest integer
-  type of them, and for integers of mixed signedness a DECIMAL one digit wider than the
-  widest (TINYINT with TINYINT UNSIGNED is DECIMAL(4,0)).
+  type of them, and for integers of mixed signedness a DECIMAL of the widest one's digits
+  (TINYINT with TINYINT UNSIGNED is DECIMAL(3,0), shown 4 wide with its sign).
 - When a branch cannot be described (a `*` over what we cannot see, a bare literal typed at
   execution, a different width), the first branch's columns are kept as they were.
 - Run once per statement shape, when it is translated.
@@ -71,7 +71,7 @@ def _aggregate(types: list[SqlType]) -> SqlType | None:
     if len(ints) == len(types):
         width = max(t.width or 20 for t in ints)
         if len({is_unsigned_integer(t) for t in ints}) == 2:
-            return T.decimal(width + 1, 0)
+            return T.decimal(width, 0)
         widest = max(ints, key=lambda t: _INT_ORDER.index(t.name))
         return replace(widest, width=width)  # the widest integer type holds them all
     return merge(list(types))
