@@ -355,6 +355,7 @@ def test_mysql_tables_read_as_tools_read_them(shop: ServerHandle) -> None:
     assert _code(shop, "DROP TABLE mysql.db") == 1036
     # the privilege tables of grants rampmeter lacks: empty, ordinary tables (mysqldb.py)
     assert shop.query("SELECT COUNT(*) FROM mysql.procs_priv") == ((0,),)
+    assert shop.query("SELECT COUNT(*) FROM mysql.func") == ((0,),)
     shop.query("RENAME TABLE mysql.proxies_priv TO mysql.pp")
     shop.query("RENAME TABLE mysql.pp TO mysql.proxies_priv")
     assert shop.query("SELECT COUNT(*) FROM mysql.proxies_priv") == ((0,),)

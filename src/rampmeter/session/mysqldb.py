@@ -1,7 +1,8 @@
 """The `mysql` database: the grant tables as tools read them (mysql.user, mysql.db,
 mysql.tables_priv, mysql.columns_priv, mysql.roles_mapping, mysql.global_priv), kept equal to
 the grant file; the (empty) log tables general_log and slow_log; and the (empty) privilege
-tables of grants rampmeter does not have, procs_priv and proxies_priv (SYSTEM_TABLES).
+tables of grants rampmeter does not have, procs_priv and proxies_priv, and of UDFs, func
+(SYSTEM_TABLES).
 
 Rules:
 - The grant file (aclfile.py) is the truth; these tables are its mirror, rewritten through the
@@ -102,7 +103,7 @@ TABLES: dict[str, str] = {
 }
 
 # MariaDB's other privilege tables, for the grants rampmeter does not have (on one routine,
-# PROXY): always empty here, and ordinary tables (a client may rename or alter them, as
+# PROXY), and its table of user-defined functions: always empty here, and ordinary tables (a client may rename or alter them, as
 # MariaDB's tests do); made at start when missing, never rewritten.
 SYSTEM_TABLES: dict[str, str] = {
     "procs_priv": _KEY + "Db char(64) NOT NULL DEFAULT '', User char(128) NOT NULL DEFAULT '', "
@@ -121,6 +122,10 @@ SYSTEM_TABLES: dict[str, str] = {
                     "DEFAULT current_timestamp() ON UPDATE current_timestamp(), "
                     "PRIMARY KEY (Host, User, Proxied_host, Proxied_user), KEY Grantor (Grantor)) "
                     "COMMENT='User proxy privileges'",
+    # user-defined functions (CREATE FUNCTION ... SONAME), which rampmeter does not load
+    "func": "name char(64) NOT NULL DEFAULT '', ret tinyint(1) NOT NULL DEFAULT 0, "
+            "dl char(128) NOT NULL DEFAULT '', type enum('function','aggregate') NOT NULL, "
+            "PRIMARY KEY (name)) COMMENT='User defined functions'",
 }
 
 
