@@ -703,9 +703,17 @@ def _outputs(select: exp.Select, stmt: Statement, tables: _Tables,
         if isinstance(inner, exp.Star) or isinstance(inner, exp.Column) and \
                 isinstance(inner.this, exp.Star):
             qual = inner.table.lower() if isinstance(inner, exp.Column) else ""
-            more = derived.star_outputs(select, qual, stmt,
-                                        lambda alias, views: _star_of_table(tables, alias,
-                                                                            views), Output)
+            if derived.sources(select):
+                more = derived.star_outputs(select, qual, stmt,
+                                            lambda alias, views: _star_of_table(
+                                                tables, alias, views), Output)
+            else:  # RETURNING *: the table written
+                more = []
+                for alias in [qual] if qual else list(tables.by_alias):
+                    part = _star_of_table(tables, alias, False)
+                    if part is None:
+                        return None
+                    more.extend(part)
             if more is None:
                 return None  # unknown width: name and type everything from SQLite
             outs.extend(more)
