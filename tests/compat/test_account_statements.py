@@ -140,3 +140,30 @@ def test_grant_on_a_table_to_come_needs_create(compat: Compat, prefix: str) -> N
     ramp = _answers(compat.endpoint("rampmeter"), statements)
     for sql, m, r in zip(statements, maria, ramp):  # (MariaDB's SHOW keeps old warnings)
         assert r[:2] == m[:2], f"{sql!r}: MariaDB {m!r}, rampmeter {r!r}"
+
+
+def test_show_replica_hosts_needs_replication_master_admin(compat: Compat, prefix: str) -> None:
+    u = f"{prefix}1"
+    for target in ("mariadb", "rampmeter"):
+        _answers(compat.endpoint(target), [
+            f"CREATE USER '{u}'@'%' IDENTIFIED BY 'pw'", f"GRANT ALL ON *.* TO '{u}'@'%'",
+            f"REVOKE REPLICATION MASTER ADMIN ON *.* FROM '{u}'@'%'"])
+    out = []
+    for target in ("mariadb", "rampmeter"):
+        ep = compat.endpoint(target)
+        answers = []
+        for user, pw in ((u, "pw"), (ep.user, ep.password)):
+            conn = pymysql.connect(host=ep.host, port=ep.port, user=user, password=pw,
+                                   ssl_disabled=True, connect_timeout=10)
+            try:
+                with conn.cursor() as cur:
+                    try:
+                        cur.execute("SHOW SLAVE HOSTS")
+                        answers.append(([d[0] for d in cur.description], cur.fetchall()))
+                    except pymysql.err.MySQLError as exc:
+                        answers.append(exc.args)
+            finally:
+                conn.close()
+        out.append(answers)
+    assert out[1] == out[0]
+    assert out[0][0][0] == 1227

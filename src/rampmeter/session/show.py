@@ -119,6 +119,13 @@ def dispatch(s: Session, stmt: Statement) -> Result | None:
     if what == "BINARY" or what == "MASTER" and words[1:2] == ["LOGS"]:
         _replication_privilege(s, what)
         raise ServerError(1381, message="You are not using binary logging", sqlstate="HY000")
+    if what in ("SLAVE", "REPLICA") and words[1:2] == ["HOSTS"]:
+        # the replicas connected to this server: none (MariaDB asks REPLICATION MASTER ADMIN)
+        if s.security is not None:
+            s.security.check_global(P.REPL_MASTER_ADMIN)
+        return ResultSet([int_column("Server_id", length=10), text_column("Host"),
+                          int_column("Port", length=10), int_column("Master_id", length=10)],
+                         [])
     if what in ("MASTER", "SLAVE", "REPLICA", "ALL"):
         _replication_privilege(s, what)
         return ResultSet([text_column("File"), int_column("Position")], [])
