@@ -142,12 +142,12 @@ def test_grant_on_a_table_to_come_needs_create(compat: Compat, prefix: str) -> N
         assert r[:2] == m[:2], f"{sql!r}: MariaDB {m!r}, rampmeter {r!r}"
 
 
-def test_show_replica_hosts_needs_replication_master_admin(compat: Compat, prefix: str) -> None:
+def test_replication_statements_need_their_privileges(compat: Compat, prefix: str) -> None:
     u = f"{prefix}1"
     for target in ("mariadb", "rampmeter"):
         _answers(compat.endpoint(target), [
             f"CREATE USER '{u}'@'%' IDENTIFIED BY 'pw'", f"GRANT ALL ON *.* TO '{u}'@'%'",
-            f"REVOKE REPLICATION MASTER ADMIN ON *.* FROM '{u}'@'%'"])
+            f"REVOKE REPLICATION MASTER ADMIN, BINLOG REPLAY, SUPER ON *.* FROM '{u}'@'%'"])
     out = []
     for target in ("mariadb", "rampmeter"):
         ep = compat.endpoint(target)
@@ -162,6 +162,10 @@ def test_show_replica_hosts_needs_replication_master_admin(compat: Compat, prefi
                         answers.append(([d[0] for d in cur.description], cur.fetchall()))
                     except pymysql.err.MySQLError as exc:
                         answers.append(exc.args)
+                    try:  # SUPER or BINLOG REPLAY first; then an empty BINLOG is 1149
+                        cur.execute("BINLOG ''")
+                    except pymysql.err.MySQLError as exc:
+                        answers.append(exc.args[0])
             finally:
                 conn.close()
         out.append(answers)
