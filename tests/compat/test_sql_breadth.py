@@ -333,6 +333,9 @@ def test_star_over_derived_tables_names_columns_as_typed(compat, driver):
         "SELECT * FROM (SELECT a FROM d1 UNION SELECT c + 0 FROM d2) AS u ORDER BY 1",
         "SELECT * FROM d1 WHERE a IN (SELECT c FROM d2)",
         "SELECT * FROM (SELECT * FROM d1) AS t",
+        "SELECT * FROM (SELECT *, a + 1 FROM d1) AS t",
+        "SELECT * FROM d2 LEFT JOIN (d1 AS x JOIN (SELECT d2.* FROM d2) v ON x.a = v.c) "
+        "ON d2.c = v.c",
     ])
     names = [[c.name for c in o.columns or ()] for o in a.maria]
     assert names[0] == ["SUM(DISTINCT a)"]

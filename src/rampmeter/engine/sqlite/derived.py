@@ -30,8 +30,20 @@ def sources(select: exp.Select) -> list[exp.Expression]:
     out: list[exp.Expression] = []
     frm = select.args.get("from_")
     if isinstance(frm, exp.From):
-        out.append(frm.this)
-    out.extend(join.this for join in select.args.get("joins") or ())
+        out.extend(_expand(frm.this))
+    for join in select.args.get("joins") or ():
+        out.extend(_expand(join.this))
+    return out
+
+
+def _expand(node: exp.Expression) -> list[exp.Expression]:
+    """A parenthesised join `(t1 JOIN t2 ON ...)` is its tables, in order."""
+    if isinstance(node, exp.Subquery) and not node.alias and \
+            not isinstance(node.this, exp.Query):
+        return _expand(node.this)
+    out = [node]
+    for join in node.args.get("joins") or ():
+        out.extend(_expand(join.this))
     return out
 
 
@@ -53,7 +65,11 @@ def star_outputs(select: exp.Select, qualifier: str, stmt: Statement,
             if view is not None:
                 outs.extend(view)
                 continue
-            names = derived_names(source, stmt)
+
+            def star(inner: exp.Select, qual: str) -> list[str] | None:
+                more = star_outputs(inner, qual, stmt, table_outputs, named)
+                return None if more is None else [o.name for o in more]
+            names = derived_names(source, stmt, star)
             if names is None:
                 return None
             outs.extend(named(n) for n in names)
@@ -67,7 +83,10 @@ def star_outputs(select: exp.Select, qualifier: str, stmt: Statement,
     return outs if found else None
 
 
-def derived_names(source: exp.Subquery, stmt: Statement) -> list[str] | None:
+StarNames = Callable[[exp.Select, str], "list[str] | None"]
+
+
+def derived_names(source: exp.Subquery, stmt: Statement, star: StarNames) -> list[str] | None:
     alias = source.args.get("alias")
     if isinstance(alias, exp.TableAlias) and alias.columns:
         return [c.name for c in alias.columns]
@@ -90,12 +109,13 @@ def derived_names(source: exp.Subquery, stmt: Statement) -> list[str] | None:
         if k < len(toks) and toks[k].is_name and _ident(toks[k]).lower() == name.lower():
             inner = stmt.text[toks[i + 1].start:toks[j].start]
             items = scan(inner, stmt.dialect, stmt.charset).items
-            return _named(source, list(items)) if items is not None else None
+            return _named(source, list(items), star) if items is not None else None
     return None
 
 
-def _named(source: exp.Subquery, items: list[str]) -> list[str] | None:
-    """An aliased item is named by its alias, a column by its name, others as typed."""
+def _named(source: exp.Subquery, items: list[str], star: StarNames) -> list[str] | None:
+    """An aliased item is named by its alias, a column by its name, `*` by the columns it
+    stands for, others as typed."""
     select = source.this
     while isinstance(select, exp.Subquery):
         select = select.this
@@ -109,7 +129,10 @@ def _named(source: exp.Subquery, items: list[str]) -> list[str] | None:
             out.append(e.alias)
         elif isinstance(e, exp.Star) or isinstance(e, exp.Column) and \
                 isinstance(e.this, exp.Star):
-            return None  # its width is the tables': SQLite names those columns right
+            names = star(select, e.table.lower() if isinstance(e, exp.Column) else "")
+            if names is None:
+                return None
+            out.extend(names)
         elif isinstance(e, exp.Column):
             out.append(e.name)
         else:
