@@ -171,3 +171,29 @@ def test_replication_statements_need_their_privileges(compat: Compat, prefix: st
         out.append(answers)
     assert out[1] == out[0]
     assert out[0][0][0] == 1227
+
+
+def test_pre_41_password_hashes(compat: Compat, prefix: str) -> None:
+    """A 16-character hash is a mysql_old_password account, stored and shown as MariaDB does;
+    logging in with it is refused on both (MariaDB's secure_auth)."""
+    u1, u2 = f"{prefix}1", f"{prefix}2"
+    statements = [
+        f"CREATE USER '{u1}'@'%' IDENTIFIED BY PASSWORD 'abcdefghijklmnop'",
+        f"CREATE USER '{u2}'@'%' IDENTIFIED VIA mysql_old_password USING PASSWORD('gambling2')",
+        f"SHOW GRANTS FOR '{u1}'@'%'", f"SHOW GRANTS FOR '{u2}'@'%'",
+        f"SELECT User, plugin, Password, authentication_string FROM mysql.user WHERE User IN "
+        f"('{u1}', '{u2}') ORDER BY 1",
+        f"CREATE OR REPLACE USER '{u1}'@'%' IDENTIFIED BY PASSWORD 'password'",
+    ]
+    maria = _answers(compat.endpoint("mariadb"), statements)
+    ramp = _answers(compat.endpoint("rampmeter"), statements)
+    for sql, m, r in zip(statements, maria, ramp):
+        assert r[:2] == m[:2], f"{sql!r}: MariaDB {m!r}, rampmeter {r!r}"
+    codes = []
+    for target in ("mariadb", "rampmeter"):
+        ep = compat.endpoint(target)
+        with pytest.raises(pymysql.err.MySQLError) as info:
+            pymysql.connect(host=ep.host, port=ep.port, user=u2, password="gambling2",
+                            ssl_disabled=True, connect_timeout=10).close()
+        codes.append(info.value.args[0])
+    assert codes == [1275, 1275]

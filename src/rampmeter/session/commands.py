@@ -20,6 +20,7 @@ from rampmeter.protocol.columns import Column
 from rampmeter.protocol.connection import ServerProtocol
 from rampmeter.protocol.constants import Capability, Command
 from rampmeter.session import login, statements, timeout
+from rampmeter.session.accounts import OLD
 from rampmeter.session.names import check_database_name
 from rampmeter.session.security import SecurityContext, TableNeed
 from rampmeter.session.session import EngineContext
@@ -167,6 +168,11 @@ def on_access_denied(s: Session, e: ev.AccessDenied, proto: ServerProtocol,
                        "YES" if e.using_password else "NO")
     exc = ServerError(errors.ER_ACCESS_DENIED_ERROR, e.user, s.host,
                       "YES" if e.using_password else "NO")
+    acct = s.ctx.accounts.find(e.user, s.host)
+    if acct is not None and acct.plugin == OLD:  # never verified: MariaDB's secure_auth says
+        exc = ServerError(1275, sqlstate="HY000", message=(
+            f"Server is running in --secure-auth mode, but '{acct.user}'@'{acct.host}' has a "
+            "password in the old format; please change the password to the new format"))
     if e.change_user:  # the protocol counted it; the connection stays, as the old account
         return _change_user_denied(s, proto, write, exc)
     s.ctx.registry.aborted(connect=True)

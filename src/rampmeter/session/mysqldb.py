@@ -168,7 +168,8 @@ def rows(t: GrantTables) -> dict[str, list[tuple[Any, ...]]]:
     out: dict[str, list[tuple[Any, ...]]] = {name: [] for name in TABLES}
     for a in accounts:
         out["global_priv"].append((a.host, a.user, _priv_json(a)))
-        password = a.auth_string if a.plugin == "mysql_native_password" else ""
+        password = a.auth_string if a.plugin in ("mysql_native_password",
+                                                  "mysql_old_password") else ""
         out["user"].append((
             a.host, a.user, password, *(_yn(a.access, 1 << i) for i in range(30)),
             a.ssl_type, a.ssl_cipher, a.x509_issuer, a.x509_subject, a.max_questions,

@@ -27,6 +27,7 @@ from rampmeter.engine.base import UpdateCount
 from rampmeter.errors import ServerError, Warning_
 from rampmeter.session.accounts import (
     NATIVE,
+    OLD,
     PLUGINS,
     Account,
     make_auth_string,
@@ -123,6 +124,14 @@ def read_auth(r: Reader) -> Auth | None:
     if r.accept("BY"):
         return Auth(plugin, password=r.string())
     return Auth(plugin)
+
+
+def _plugin_of_hash(auth: Auth | None) -> str | None:
+    """IDENTIFIED BY PASSWORD 'hash' of 16 characters is a pre-4.1 hash: mysql_old_password,
+    as MariaDB decides by its length (others keep the plugin they would have)."""
+    if auth is None or auth.hashed is None or auth.plugin is not None:
+        return None
+    return OLD if len(auth.hashed) == 16 else None
 
 
 def auth_string(auth: Auth, plugin: str) -> str:
@@ -256,7 +265,8 @@ def create_user(s: Session, stmt: Statement) -> UpdateCount:
                 else:
                     failed.append(f"'{user}'@'{host}'")
                     continue
-            plugin = (auth.plugin if auth and auth.plugin else None) or default_plugin
+            plugin = (auth.plugin if auth and auth.plugin else None) or \
+                _plugin_of_hash(auth) or default_plugin
             acct = Account(user, host, plugin, auth_string(auth, plugin) if auth else "")
             opts.apply(acct)
             t.accounts[acct.key] = acct
@@ -290,7 +300,7 @@ def alter_user(s: Session, stmt: Statement) -> UpdateCount:
                     continue
                 raise ServerError(errors.ER_CANNOT_USER, "ALTER USER", f"'{user}'@'{host}'")
             if auth is not None:
-                acct.plugin = auth.plugin or acct.plugin
+                acct.plugin = auth.plugin or _plugin_of_hash(auth) or acct.plugin
                 acct.auth_string = auth_string(auth, acct.plugin)
             opts.apply(acct)
 
