@@ -231,7 +231,16 @@ class Group:
     # --- the listener ------------------------------------------------------------------------
     def listen(self, worker: Worker) -> PoolConn | None:
         """Poll for readable connections and distribute them; maybe keep one (MariaDB
-        listener()). Called without the lock; returns with it released."""
+        listener()). Called without the lock; returns with it released.
+
+        The decisions are MariaDB's (sql/threadpool_generic.cc, listener()): if the queues
+        were empty before this poll the listener runs the first request itself (Q1: it is
+        awake already, and a hand-off would wake a worker - under the GIL a futex round trip
+        and a GIL hand-off each); if they were not, it stays the listener, queues everything
+        and wakes one worker only when nobody in the group is active (Q2), leaving the rest to
+        the timer. Where we differ is what an event is: sockets are edge-triggered and stay
+        registered (see the module rules), so a poll also reports input of connections that
+        are queued (ignored: their thread reads it) or running (remembered as `pending`)."""
         st, cfg = self.state, self.env.cfg
         while True:
             if st.shutdown or policy.should_leave(st):
