@@ -108,7 +108,13 @@ def _definer(s: Session, written: str | None) -> str:
 
 
 def _db_collation(s: Session, db: str) -> str:
+    """The database's own default collation (its options in the engine), as MariaDB records
+    it with a routine, trigger or event; else collation_database."""
+    from rampmeter.engine.sqlite.session import SqliteSession
     try:
+        if isinstance(s.engine, SqliteSession):
+            from rampmeter.engine.sqlite import dbopts
+            return dbopts.load(s.engine, db).collation
         return str(s.system_variable("collation_database"))
     except ServerError:
         return "latin1_swedish_ci"
