@@ -76,3 +76,39 @@ def test_execute_immediate_and_select_into(compat, driver):
         "SELECT COUNT(*) FROM v",
         "/*!80001 SELECT 'mysql 8 only' */",
     ])
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_prepare_after_the_table_is_made_again(compat, driver):
+    """PREPARE of a statement whose table was dropped and created again since an earlier
+    PREPARE of the same text (this crashed the server: SQLite re-prepared a cached EXPLAIN)."""
+    compat.check(driver, [
+        "CREATE TABLE tx (a INT)",
+        "PREPARE s FROM 'INSERT INTO tx VALUES (1)'", "EXECUTE s",
+        "PREPARE s FROM 'SELECT * FROM tx'", "EXECUTE s",
+        "DROP TABLE tx", "CREATE TABLE tx (a INT, b INT DEFAULT 2)",
+        "PREPARE s FROM 'INSERT INTO tx VALUES (1)'",
+        "PREPARE s FROM 'INSERT INTO tx (a) VALUES (1)'", "EXECUTE s",
+        "PREPARE s FROM 'SELECT * FROM tx'", "EXECUTE s",
+        "EXPLAIN SELECT * FROM tx WHERE a = 1",
+        "DROP TABLE tx", "CREATE TABLE tx (a INT)",
+        "EXPLAIN SELECT * FROM tx WHERE a = 1",
+        "SELECT 'still here'",
+    ], checks=("error", "rowcount"))
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_prepare_call_and_routine_statements(compat, driver):
+    """CALL and CREATE / DROP PROCEDURE can be prepared; a routine that EXECUTEs the statement
+    that called it is 1444 (mtr sp-dynamic)."""
+    compat.check(driver, [
+        "CREATE PROCEDURE p0(x INT) SELECT x + 1 AS y",
+        "PREPARE s FROM 'CALL p0(?)'", "EXECUTE s USING 41", "EXECUTE s USING 1",
+        "PREPARE c FROM 'CREATE PROCEDURE p2() SELECT 2 AS two'", "EXECUTE c", "EXECUTE c",
+        "CALL p2()",
+        "PREPARE d FROM 'DROP PROCEDURE p2'", "EXECUTE d", "EXECUTE d",
+        "CREATE PROCEDURE p1() EXECUTE r",
+        "PREPARE r FROM 'CALL p1()'",
+        "EXECUTE r",
+        "CALL p1()",
+    ])

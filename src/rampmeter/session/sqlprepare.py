@@ -74,7 +74,19 @@ def execute(s: Session, stmt: Statement) -> Result:
     prepared = s.sql_prepared.get(name.lower())
     if prepared is None:
         raise _unknown(name, "EXECUTE")
-    return _run(s, stmt, prepared, toks[2:])
+    # a routine the statement calls may EXECUTE it again: MariaDB refuses (1444); the set
+    # is made on first use (most sessions never EXECUTE)
+    running = s.__dict__.setdefault("_executing_prepared", set())
+    if name.lower() in running:
+        raise ServerError(1444, message="The prepared statement contains a stored routine "
+                          "call that refers to that same statement. It's not allowed to "
+                          "execute a prepared statement in such a recursive manner",
+                          sqlstate="HY000")
+    running.add(name.lower())
+    try:
+        return _run(s, stmt, prepared, toks[2:])
+    finally:
+        running.discard(name.lower())
 
 
 def _immediate(s: Session, stmt: Statement, toks: list[Token]) -> Result:

@@ -377,7 +377,10 @@ class SqliteSession(EngineSession):
         names = dict.fromkeys(stmt.names)
         names.update(dict.fromkeys(plan.fixed))
         try:
-            self.handle.execute("EXPLAIN " + plan.sql, names).fetchall()
+            # the schema version in the text: an EXPLAIN that Python's statement cache kept
+            # from before a DROP / CREATE of its table crashes SQLite when re-prepared
+            self.handle.execute(f"EXPLAIN /*{self.engine.schema_version}*/ {plan.sql}",
+                                names).fetchall()
         except sqlite3.Error as e:
             err = self.sqlite_error(e, plan)
             if not self._stored_function(err):

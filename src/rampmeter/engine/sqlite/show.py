@@ -323,7 +323,10 @@ def _explain(s: SqliteSession, r: Reader) -> Result:
     s.make_visible(plan)
     from rampmeter.engine.sqlite.dml import bind
     try:
-        found = s.handle.execute("EXPLAIN QUERY PLAN " + plan.sql, bind(inner, [])).fetchall()
+        # the schema version in the text, as session._compile does (a cached EXPLAIN
+        # re-prepared after DROP / CREATE of its table crashes SQLite)
+        found = s.handle.execute(f"EXPLAIN QUERY PLAN /*{s.engine.schema_version}*/ "
+                                 f"{plan.sql}", bind(inner, [])).fetchall()
     except sqlite3.Error as e:
         raise s.sqlite_error(e, plan) from None
     names = ["id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref",

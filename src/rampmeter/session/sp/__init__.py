@@ -47,6 +47,22 @@ def wants(stmt: Statement) -> bool:
     return stmt.kind in FIRST_WORDS or len(toks) > 1 and toks[1].text == ":"
 
 
+_OWNED = frozenset({"PROCEDURE", "FUNCTION", "TRIGGER", "EVENT", "DEFINER", "OR",
+                    "AGGREGATE"})
+
+
+def owns(stmt: Statement) -> bool:
+    """Is this the package's statement (for PREPARE: kept as text and routed at EXECUTE)?
+    CALL, CREATE / DROP / ALTER of a routine, trigger or event, a compound statement."""
+    words = stmt.words
+    if stmt.kind == "CALL":
+        return True
+    if stmt.kind in ("CREATE", "DROP", "ALTER") and len(words) > 1:
+        return words[1] in _OWNED and "TABLE" not in words[:4] and "VIEW" not in words[:5] \
+            and "USER" not in words[:4] and "ROLE" not in words[:4]
+    return stmt.tokens is not None and is_program(words, stmt.tokens)
+
+
 def route(s: Session, stmt: Statement) -> Result | None:
     from rampmeter.session.sp import calls, ddl, events, parse, run, triggers
     words = stmt.words
