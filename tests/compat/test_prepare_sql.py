@@ -111,4 +111,9 @@ def test_prepare_call_and_routine_statements(compat, driver):
         "PREPARE r FROM 'CALL p1()'",
         "EXECUTE r",
         "CALL p1()",
+        "CREATE PROCEDURE p3() BEGIN PREPARE q FROM 'SELECT 1'; DEALLOCATE PREPARE q; END",
+        "CREATE FUNCTION f1(a INT) RETURNS INT BEGIN CALL p3(); RETURN 1; END",
+        "SELECT f1(0)",
+        "SELECT f1(f1(0))",
+        "CALL p3()",
     ])

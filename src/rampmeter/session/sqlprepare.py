@@ -23,6 +23,7 @@ from rampmeter.engine.base import Result, UpdateCount
 from rampmeter.errors import ServerError
 from rampmeter.session import statements
 from rampmeter.session.admin import _split_commas, _uservar_name, _value, syntax_error, unquote
+from rampmeter.session.sp import calls
 from rampmeter.sql.lexer import Token
 from rampmeter.sql.statement import Statement
 
@@ -44,6 +45,7 @@ def _unknown(name: str, verb: str) -> ServerError:
 
 
 def prepare(s: Session, stmt: Statement) -> Result:
+    calls.dynamic_sql_allowed(s)
     toks = list(stmt.tokens or ())
     name = _name(stmt, toks, 1)
     if len(toks) != 4 or toks[2].upper != "FROM":
@@ -67,6 +69,7 @@ def prepare(s: Session, stmt: Statement) -> Result:
 
 
 def execute(s: Session, stmt: Statement) -> Result:
+    calls.dynamic_sql_allowed(s)
     toks = list(stmt.tokens or ())
     if len(toks) > 2 and toks[1].upper == "IMMEDIATE" and toks[1].kind == "word":
         return _immediate(s, stmt, toks)
@@ -127,6 +130,7 @@ def _run(s: Session, stmt: Statement, prepared: Any, rest: list[Token]) -> Resul
 
 
 def deallocate(s: Session, stmt: Statement) -> Result:
+    calls.dynamic_sql_allowed(s)
     toks = list(stmt.tokens or ())
     if len(toks) != 3 or toks[1].upper != "PREPARE":
         raise syntax_error(stmt.text, toks[1].start if len(toks) > 1 else None)

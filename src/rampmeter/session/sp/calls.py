@@ -35,6 +35,21 @@ def _active(s: Session) -> dict[str, int]:
     return active
 
 
+def in_function(s: Session, step: int = 0) -> int:
+    """How many stored functions and triggers are running in the session (`step` enters or
+    leaves one): what they may not do, dynamic SQL (1336), is refused while it is above 0."""
+    depth = getattr(s, "sp_in_function", 0) + step
+    if step:
+        s.sp_in_function = depth  # type: ignore[attr-defined]
+    return depth
+
+
+def dynamic_sql_allowed(s: Session) -> None:
+    if in_function(s):
+        raise ServerError(1336, message="Dynamic SQL is not allowed in stored function or "
+                          "trigger", sqlstate="0A000")
+
+
 def _load(s: Session, kind: str, db: str | None, name: str) -> tuple[dict[str, Any], Any, Any]:
     database = db or s.database
     if database is None:
@@ -149,6 +164,7 @@ def invoke(s: Session, db: str | None, name: str, args: list[Any]) -> Any:
     for param, value in zip(r.params, args, strict=True):
         frame.declare(param.name.lower(), param.type, value)
     active[key] = 1
+    in_function(s, 1)
     try:
         with _in_database(s, spec["db"], spec["sql_mode"]):
             frame.exec(body)
@@ -156,6 +172,7 @@ def invoke(s: Session, db: str | None, name: str, args: list[Any]) -> Any:
         return coerce(r.returns, ret.value, f"{spec['name']}()", False, frame.warnings)
     finally:
         active[key] = 0
+        in_function(s, -1)
     raise ServerError(1321, message=f"No RETURN found in FUNCTION {key}", sqlstate="2F005")
 
 

@@ -165,7 +165,7 @@ def show_create(s: Session, db: str | None, name: str) -> Result:
 
 def run(s: Session, db: str, name: str, row: dict[str, Any]) -> None:
     """Fire trigger db.name for one row (`row`: 'new.col' / 'old.col' -> value)."""
-    from rampmeter.session.sp.calls import _in_database
+    from rampmeter.session.sp.calls import _in_database, in_function
     from rampmeter.session.sp.run import Frame
     spec = _store(s).trigger_load(db, name)
     if spec is None:
@@ -174,5 +174,9 @@ def run(s: Session, db: str, name: str, row: dict[str, Any]) -> None:
     frame = Frame(s, None, f"{db}.{name}")
     for key, value in row.items():
         frame.scopes[0][key] = [value, ""]
-    with _in_database(s, db, spec["sql_mode"]):
-        frame.exec(body)
+    in_function(s, 1)
+    try:
+        with _in_database(s, db, spec["sql_mode"]):
+            frame.exec(body)
+    finally:
+        in_function(s, -1)
