@@ -117,3 +117,30 @@ def test_prepare_call_and_routine_statements(compat, driver):
         "SELECT f1(f1(0))",
         "CALL p3()",
     ])
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_subqueries_refused_where_mariadb_refuses_them(compat, driver):
+    """1970 for a subquery as PREPARE's source, EXECUTE's values or PURGE's time; SIGNAL at
+    top level, with only literals and variables as its values (mtr statement-expr)."""
+    compat.check(driver, [
+        "CREATE TABLE t1 (id INT)",
+        "EXECUTE IMMEDIATE 'SELECT ?' USING (1 IN (SELECT * FROM t1))",
+        "EXECUTE IMMEDIATE 'SELECT ?' USING (SELECT * FROM t1)",
+        "PREPARE stmt FROM (1 IN (SELECT * FROM t1))",
+        "PREPARE stmt FROM EXISTS (SELECT * FROM t1)",
+        "EXECUTE IMMEDIATE (1 IN (SELECT * FROM t1))",
+        "PREPARE s FROM 'SELECT ?'",
+        "EXECUTE s USING (SELECT 1)",
+        "PURGE BINARY LOGS BEFORE (1 IN (SELECT * FROM t1))",
+        "PURGE BINARY LOGS BEFORE NOW()",
+        "PURGE MASTER LOGS TO 'nosuch.000001'",
+        "SIGNAL SQLSTATE '01000' SET MYSQL_ERRNO = 1234",
+        "SIGNAL SQLSTATE '01000' SET MYSQL_ERRNO = (1 IN (SELECT * FROM t1))",
+        "SIGNAL SQLSTATE '01000' SET MYSQL_ERRNO = EXISTS (SELECT * FROM t1)",
+        "SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'stop', MYSQL_ERRNO = 1001",
+        "SET @e = 1002",
+        "SIGNAL SQLSTATE '45000' SET MYSQL_ERRNO = @e",
+        "RESIGNAL",
+        "GET DIAGNOSTICS CONDITION (1 IN (SELECT * FROM t1)) @errno = MYSQL_ERRNO",
+    ], checks=("error", "message", "warnings"))

@@ -48,6 +48,8 @@ def prepare(s: Session, stmt: Statement) -> Result:
     calls.dynamic_sql_allowed(s)
     toks = list(stmt.tokens or ())
     name = _name(stmt, toks, 1)
+    if len(toks) > 3 and toks[2].upper == "FROM":
+        _no_subquery(toks[3:], "PREPARE..FROM")
     if len(toks) != 4 or toks[2].upper != "FROM":
         raise syntax_error(stmt.text, toks[min(2, len(toks) - 1)].start)
     source = toks[3]
@@ -96,6 +98,8 @@ def _immediate(s: Session, stmt: Statement, toks: list[Token]) -> Result:
     using = next((k for k, t in enumerate(toks) if k > 2 and t.upper == "USING" and
                   t.kind == "word"), len(toks))
     source = toks[2:using]
+    _no_subquery(source, "EXECUTE IMMEDIATE")
+    _no_subquery(toks[using:], "EXECUTE..USING")
     if len(source) == 1 and source[0].kind == "uservar":
         value = s.user_variable(_uservar_name(source[0].text))
     else:
@@ -113,6 +117,7 @@ def _immediate(s: Session, stmt: Statement, toks: list[Token]) -> Result:
 
 def _run(s: Session, stmt: Statement, prepared: Any, rest: list[Token]) -> Result:
     toks = rest
+    _no_subquery(toks, "EXECUTE..USING")
     params: list[Any] = []
     if toks:
         if toks[0].upper != "USING" or len(toks) == 1:
@@ -127,6 +132,13 @@ def _run(s: Session, stmt: Statement, prepared: Any, rest: list[Token]) -> Resul
     if len(params) != prepared.param_count:
         raise ServerError(1210, message="Incorrect arguments to EXECUTE", sqlstate="HY000")
     return statements.execute_prepared(s, prepared, params)
+
+
+def _no_subquery(toks: list[Token], what: str) -> None:
+    """MariaDB refuses a subquery in the text or values of PREPARE / EXECUTE (1970)."""
+    if any(t.kind == "word" and t.upper == "SELECT" for t in toks):
+        raise ServerError(1970, message=f"{what} does not support subqueries or stored "
+                          "functions", sqlstate="42000")
 
 
 def deallocate(s: Session, stmt: Statement) -> Result:

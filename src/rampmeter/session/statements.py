@@ -54,6 +54,7 @@ _SESSION_ROUTES: dict[str, Route] = {
     "GRANT": grantsql.grant,
     "REVOKE": grantsql.revoke,
     "SHUTDOWN": admin.shutdown,
+    "PURGE": admin.purge,
     "PREPARE": sqlprepare.prepare,
     "EXECUTE": sqlprepare.execute,
     "DEALLOCATE": sqlprepare.deallocate,

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from rampmeter.session.session import Session
 
 FIRST_WORDS = frozenset({"CREATE", "DROP", "ALTER", "CALL", "GET", "SHOW", "BEGIN", "IF", "CASE", "WHILE",
-                         "REPEAT", "LOOP", "FOR"})
+                         "REPEAT", "LOOP", "FOR", "SIGNAL", "RESIGNAL"})
 _OBJECTS = ("PROCEDURE", "FUNCTION")
 
 
@@ -117,6 +117,10 @@ def route(s: Session, stmt: Statement) -> Result | None:
         return run.done(frame, [])
     if kind == "CALL":
         return calls.call(s, parse.parse_call(stmt.text, stmt.dialect))
+    if kind in ("SIGNAL", "RESIGNAL"):  # at top level too, as MariaDB allows
+        frame = run.Frame(s, None, "")
+        frame.exec(parse.compound(stmt.text, stmt.dialect))
+        return run.done(frame, [])
     if kind == "ALTER":
         head = [t.text.upper() for t in toks[1:12] if t.kind == "word"]
         if head[:1] == ["EVENT"] or head[:1] == ["DEFINER"] and "EVENT" in head:
