@@ -144,3 +144,24 @@ def test_subqueries_refused_where_mariadb_refuses_them(compat, driver):
         "RESIGNAL",
         "GET DIAGNOSTICS CONDITION (1 IN (SELECT * FROM t1)) @errno = MYSQL_ERRNO",
     ], checks=("error", "message", "warnings"))
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_signal_items_too_long(compat, driver):
+    """MESSAGE_TEXT holds 512 characters, the other items 64: longer is 1648 in strict mode
+    (mtr signal_sqlmode). Codes only: MariaDB cuts long error messages on the wire."""
+    compat.check(driver, [
+        "SET @long = REPEAT('A', 513), @name = REPEAT('n', 65), @ok = REPEAT('B', 512)",
+        "SIGNAL SQLSTATE '55555' SET MESSAGE_TEXT = @ok",
+        "SET sql_mode = ''",
+        "SIGNAL SQLSTATE '55555' SET MESSAGE_TEXT = @long",
+        "SIGNAL SQLSTATE '55555' SET MESSAGE_TEXT = 'm', TABLE_NAME = @name",
+        "SET sql_mode = 'STRICT_ALL_TABLES'",
+        "SIGNAL SQLSTATE '55555' SET MESSAGE_TEXT = @long",
+        "SIGNAL SQLSTATE '55555' SET MESSAGE_TEXT = 'm', TABLE_NAME = @name",
+        "CREATE PROCEDURE p2() SIGNAL SQLSTATE '55555' SET MESSAGE_TEXT = @long",
+        "CREATE PROCEDURE p3() SIGNAL SQLSTATE '55555' SET MESSAGE_TEXT = 'm', "
+        "TABLE_NAME = @name",
+        "CALL p2()",
+        "CALL p3()",
+    ], checks=("error",))

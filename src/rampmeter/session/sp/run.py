@@ -494,12 +494,15 @@ class Frame:
             cls, (1644, "Unhandled user-defined exception condition"))
         code = code or default_code
         message = message or default_text
+        strict = "STRICT_" in str(self.s.system_variable("sql_mode") or "")
         for item, expr in node.items.items():
             v = self.value(expr)
-            if item == "MESSAGE_TEXT":
-                message = v.decode() if isinstance(v, bytes) else str(v)
-            elif item == "MYSQL_ERRNO":
+            if item == "MYSQL_ERRNO":
                 code = int(v)
+                continue
+            text = _item_text(item, v, strict)
+            if item == "MESSAGE_TEXT":
+                message = text
         if cls == "01":
             self.raise_condition(code, state, message, warning=True)
             self.warnings.append(Warning_("Warning", code, message))
@@ -509,6 +512,17 @@ class Frame:
             if node.condition is not None:
                 return
         raise ServerError(code, message=message, sqlstate=state)
+
+
+def _item_text(item: str, v: Any, strict: bool) -> str:
+    """A SIGNAL item's text: MESSAGE_TEXT holds 512 characters (MYSQL_ERRMSG_SIZE), the
+    others 64; longer is 1648 in strict mode; otherwise MariaDB reports the whole text."""
+    text = v.decode() if isinstance(v, bytes) else "" if v is None else str(v)
+    limit = 512 if item == "MESSAGE_TEXT" else 64
+    if strict and len(text) > limit:
+        raise ServerError(1648, message=f"Data too long for condition item '{item}'",
+                          sqlstate="HY000")
+    return text
 
 
 def _equal(a: Any, b: Any) -> bool:
