@@ -260,7 +260,7 @@ class Frame:
         elif t is P.Jump:
             raise (_Leave if node.kind == "LEAVE" else _Iterate)(node.label)
         elif t is P.Return:
-            raise _Returned(self.value(node.value))
+            self._return(node)
         elif t is P.Cursor:
             self._cursor(node)
         elif t is P.Signal:
@@ -272,6 +272,18 @@ class Frame:
             calls.call(self.s, node, self)
         else:  # pragma: no cover - the parser makes no other node
             raise TypeError(t)
+
+    def _return(self, node: P.Return) -> None:
+        """RETURN expr; an error in expr that a CONTINUE handler takes returns NULL, as in
+        MariaDB (the function does not run on past its RETURN)."""
+        try:
+            value = self.value(node.value)
+        except ServerError as e:
+            if e.code in (1317, 1927, 1053):
+                raise
+            self.raise_condition(e.code, e.sqlstate or "HY000", e.message)
+            value = None
+        raise _Returned(value)
 
     def _simple(self, node: P.Sql) -> None:
         result = self.run_sql(node)
