@@ -1,5 +1,5 @@
-"""Issue 13: conditions in stored programs compared with MariaDB through PyMySQL - an error in
-RETURN taken by a CONTINUE handler (mtr sp-bugs)."""
+"""Issue 13: stored programs compared with MariaDB through PyMySQL - an error in RETURN taken
+by a CONTINUE handler, functions called with their database `db.f()` (mtr sp-bugs)."""
 
 from __future__ import annotations
 
@@ -23,3 +23,26 @@ def test_return_error_taken_by_a_continue_handler(compat, driver):
         "SELECT f4()",
         "CALL p3(f2())",
     ], checks=("rows", "error", "warnings"))
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_function_called_with_its_database(compat, driver):
+    db = compat.db
+    compat.setup(f"DROP DATABASE IF EXISTS {db}_b", f"CREATE DATABASE {db}_b",
+                 f"CREATE TABLE {db}_b.t1 (c1 INT NOT NULL PRIMARY KEY)",
+                 f"INSERT INTO {db}_b.t1 VALUES (1)",
+                 f"CREATE FUNCTION {db}_b.f1(v INT) RETURNS SMALLINT BEGIN INSERT INTO t1 "
+                 "SET c1 = v; RETURN v * 10; END",
+                 f"CREATE FUNCTION {db}_b.g(v INT) RETURNS INT RETURN v + 1")
+    try:
+        compat.check(driver, [
+            f"SELECT {db}_b.g(1), {db}_b.g({db}_b.g(1)) + 1",
+            f"SELECT {db}_b.f1(1)",
+            f"SELECT {db}_b.f1(2)",
+            "SELECT DATABASE() = 'x'",
+            f"SELECT {db}_b.nosuch(1)",
+            "SELECT nosuchdb.f(1)",
+            f"SELECT c1 FROM {db}_b.t1 ORDER BY c1",
+        ], checks=("rows", "error", "message"))
+    finally:
+        compat.setup(f"DROP DATABASE {db}_b")

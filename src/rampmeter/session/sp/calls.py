@@ -178,12 +178,17 @@ def invoke(s: Session, db: str | None, name: str, args: list[Any]) -> Any:
 
 def function_for(s: Session, name: str) -> Any:
     """The engine's callable for stored function `name` of the current database, or None."""
-    db = s.database
+    from rampmeter.engine.sqlite import sfnames
+    db: str | None = s.database
+    qualified = sfnames.split(name)  # db.f(...): the database is in the name
+    if qualified is not None:
+        db, name = qualified
     if db is None or s.engine is None or not hasattr(s.engine, "routine_load"):
         return None
     if s.engine.routine_load(db, "FUNCTION", name) is None:
         return None
+    where = db if qualified is not None else None
 
     def function(*args: Any) -> Any:
-        return invoke(s, None, name, list(args))
+        return invoke(s, where, name, list(args))
     return function
