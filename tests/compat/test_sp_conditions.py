@@ -46,3 +46,24 @@ def test_function_called_with_its_database(compat, driver):
         ], checks=("rows", "error", "message"))
     finally:
         compat.setup(f"DROP DATABASE {db}_b")
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_warnings_a_call_reports(compat, driver):
+    """CALL reports the warnings its statements left (a statement that uses tables starts the
+    list again) (mtr sp-bugs)."""
+    compat.check(driver, [
+        "CREATE TABLE t1 (id1 INT PRIMARY KEY)",
+        "CREATE PROCEDURE p1() BEGIN CREATE TABLE IF NOT EXISTS t2 (id INT PRIMARY KEY, "
+        "CONSTRAINT fk FOREIGN KEY (id) REFERENCES t1 (id1)); END",
+        "CALL p1()",
+        "CALL p1()",
+        "CREATE PROCEDURE p2() BEGIN DROP TABLE IF EXISTS nosuch1; DROP VIEW IF EXISTS "
+        "nosuch2; END",
+        "CALL p2()",
+        "CREATE PROCEDURE p3() BEGIN DECLARE x INT; DROP TABLE IF EXISTS nosuch1; "
+        "SELECT COUNT(*) INTO x FROM t1; END",
+        "CALL p3()",
+        "CREATE PROCEDURE p4() BEGIN DROP TABLE IF EXISTS nosuch1; SET @a = 1; END",
+        "CALL p4()",
+    ], checks=("rows", "error", "warnings"))

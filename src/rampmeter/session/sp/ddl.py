@@ -141,10 +141,10 @@ def drop(s: Session, stmt: Statement) -> Result:
     return UpdateCount()
 
 
-def head(spec: dict[str, Any], quote: str = "`") -> str:
+def head(spec: dict[str, Any], quote: str = "`", name: str | None = None) -> str:
     user, _, host = spec["definer"].partition("@")
     text = (f"CREATE DEFINER={quote}{user}{quote}@{quote}{host}{quote} {spec['type']} "
-            f"{quote}{spec['name']}{quote}({spec['params']})")
+            f"{quote}{name or spec['name']}{quote}({spec['params']})")
     if spec["type"] == "FUNCTION":
         text += f" RETURNS {spec['returns']}"
     chars = spec["chars"]
@@ -169,7 +169,8 @@ def show_create(s: Session, kind: str, db: str | None, name: str) -> Result:
     cols = [text_column(title), text_column("sql_mode"), text_column(f"Create {title}"),
             text_column("character_set_client"), text_column("collation_connection"),
             text_column("Database Collation")]
-    return ResultSet(cols, [(spec["name"], spec["sql_mode"], head(spec, quote),
+    # the name as the SHOW spelt it, in both places, as MariaDB prints it (mtr sp-bugs)
+    return ResultSet(cols, [(name, spec["sql_mode"], head(spec, quote, name),
                              spec["charset_client"], spec["collation_connection"],
                              spec["db_collation"])])
 

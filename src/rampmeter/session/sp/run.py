@@ -121,6 +121,7 @@ class Frame:
         self.cursors: list[dict[str, list[Any] | None]] = [{}]
         self.cursor_defs: list[dict[str, tuple[P.Sql, list[P.Param]]]] = [{}]
         self.last: Any = None                  # the last statement's result
+        self.stmt: Any = None                  # and the statement (sql.statement.Statement)
         self.warnings: list[Warning_] = []
         self.condition: tuple[int, str, str] | None = None  # the one a handler is handling
 
@@ -151,7 +152,7 @@ class Frame:
         from rampmeter.session import statements
         s = self.s
         params = [self.get(v) for v in node.vars]
-        stmt = s.scan(node.text, client_params=bool(params))
+        stmt = self.stmt = s.scan(node.text, client_params=bool(params))
         if params:
             prepared = statements.prepare(s, stmt)
             result = statements.execute_prepared(s, prepared, params)
@@ -173,7 +174,7 @@ class Frame:
         result = self.run_sql(P.Sql("SELECT " + node.text, node.vars))
         assert isinstance(result, ResultSet)
         rows = list(result.rows)
-        self._warnings(result.warnings)
+        self.warnings.extend(self._warnings(result.warnings))
         return rows[0][0] if rows else None
 
     def truth(self, node: P.Sql) -> bool:
@@ -187,11 +188,18 @@ class Frame:
                 return False
         return bool(v)
 
-    def _warnings(self, warnings: list[Warning_]) -> None:
-        """Warnings a statement raised: a handler for one of them runs (module rules)."""
+    def _warnings(self, warnings: list[Warning_]) -> list[Warning_]:
+        """Warnings a statement raised: a handler for one of them runs (module rules); the
+        ones no handler took are returned."""
+        kept = []
         for w in warnings:
-            if w.level == "Warning" or w.code == 1329:
-                self.raise_condition(w.code, _state_of(w.code, "01000"), w.message, warning=True)
+            state = _state_of(w.code, "01000")
+            if (w.level == "Warning" or w.code == 1329) and \
+                    self.find_handler(w.code, state) is not None:
+                self.raise_condition(w.code, state, w.message, warning=True)
+            else:
+                kept.append(w)
+        return kept
 
     def raise_condition(self, code: int, state: str, message: str, *,
                         warning: bool = False) -> None:
@@ -295,7 +303,15 @@ class Frame:
                 raise ServerError(1415, message="Not allowed to return a result set from a "
                                   "function", sqlstate="0A000")
             self.sets.append(result)
-        self._warnings(result.warnings)
+        self._keep(self._warnings(result.warnings))
+
+    def _keep(self, kept: list[Warning_]) -> None:
+        """The warnings CALL reports: as MariaDB's, a statement that uses tables starts the
+        list again, others add to it."""
+        if self.stmt is not None and self.stmt.uses_tables:
+            self.warnings[:] = kept
+        else:
+            self.warnings.extend(kept)
 
     def _into(self, node: P.Sql, result: Any) -> None:
         if not isinstance(result, ResultSet):
@@ -307,7 +323,7 @@ class Frame:
         if rows and len(rows[0]) != len(node.into):
             raise ServerError(1222, message="The used SELECT statements have a different "
                               "number of columns", sqlstate="21000")
-        self._warnings(result.warnings)
+        self._keep(self._warnings(result.warnings))
         if not rows:
             self.raise_condition(*NO_DATA, warning=True)
             self.warnings.append(Warning_("Warning", NO_DATA[0], NO_DATA[2]))
