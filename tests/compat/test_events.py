@@ -145,6 +145,7 @@ def test_scheduler_runs_events_as_mariadb(compat):
 
 def test_event_scheduler_variable(compat):
     steps = ["SET GLOBAL event_scheduler = DISABLED", "SET GLOBAL event_scheduler = 5",
+             "SET GLOBAL event_scheduler = 2", "SET GLOBAL event_scheduler = -1",
              "SET GLOBAL event_scheduler = 0", "SELECT @@global.event_scheduler",
              "SET event_scheduler = ON"]
     got = {t: answers(compat.endpoint(t), compat.db, steps) for t in ("mariadb", "rampmeter")}

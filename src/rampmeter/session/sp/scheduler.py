@@ -1,8 +1,8 @@
 """The event scheduler: a daemon thread that runs the events (events.py) when they are due.
 
 Rules:
-- `event_scheduler` is MariaDB's: OFF (the default) or ON at run time; DISABLED only at
-  start-up, after which SET GLOBAL event_scheduler is 1290; SET to DISABLED is 1231. While ON
+- `event_scheduler` is MariaDB's at run time: OFF (the default) or ON; anything else,
+  DISABLED included (a start-up value in MariaDB, not offered here), is 1231. While ON
   the daemon is a session of its own in PROCESSLIST (user `event_scheduler`, command
   `Daemon`, as MariaDB shows it); it takes no connection slot.
 - Twice a second the daemon reads every database's events through its own engine session
@@ -24,9 +24,6 @@ import datetime as dt
 import threading
 import time
 from typing import TYPE_CHECKING, Any
-
-from rampmeter import errors
-from rampmeter.errors import ServerError
 
 if TYPE_CHECKING:
     from rampmeter.session.context import ServerContext
@@ -83,24 +80,14 @@ class EventScheduler:
     def __init__(self, ctx: ServerContext) -> None:
         self.ctx = ctx
         gv = ctx.variables
-        self._disabled = gv["event_scheduler"] == "DISABLED"
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
-        gv.on_validate("event_scheduler", self._validate)
         gv.on_change("event_scheduler", self._changed)
         if gv["event_scheduler"] == "ON":
             self.start()
 
     # --- the variable ------------------------------------------------------------------------
-    def _validate(self, name: str, value: Any) -> None:
-        if value == "DISABLED":
-            raise ServerError(errors.ER_WRONG_VALUE_FOR_VAR, name, "DISABLED")
-        if self._disabled:
-            raise ServerError(1290, message="The MariaDB server is running with the "
-                              "--event-scheduler=DISABLED or --skip-grant-tables option so it "
-                              "cannot execute this statement", sqlstate="HY000")
-
     def _changed(self, _name: str, value: Any) -> None:
         if value == "ON":
             self.start()
