@@ -67,3 +67,18 @@ def test_warnings_a_call_reports(compat, driver):
         "CREATE PROCEDURE p4() BEGIN DROP TABLE IF EXISTS nosuch1; SET @a = 1; END",
         "CALL p4()",
     ], checks=("rows", "error", "warnings"))
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_integer_locals_take_the_leading_number_and_clip(compat, driver):
+    """An integer local from 1e200 clips to its range; from a string it takes the string's
+    leading number, 0 without one (mtr sp-vars)."""
+    compat.check(driver, [
+        "SET sql_mode = ''",
+        "CREATE PROCEDURE p() BEGIN DECLARE v1 TINYINT DEFAULT 1e200; DECLARE v2 TINYINT "
+        "UNSIGNED DEFAULT -1e200; DECLARE v7 TINYINT DEFAULT ' 10 '; DECLARE v10 TINYINT "
+        "DEFAULT 'String 10 '; DECLARE v12 TINYINT DEFAULT '10 String'; DECLARE v16 INT "
+        "DEFAULT CONCAT('Hello, ', 'world'); DECLARE v17 INT DEFAULT '1.5e1x'; "
+        "SELECT v1, v2, v7, v10, v12, v16, v17; END",
+        "CALL p()",
+    ], checks=("rows", "error"))

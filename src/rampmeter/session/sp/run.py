@@ -64,6 +64,9 @@ _DEC = re.compile(r"(?i)^\s*(decimal|numeric|dec)\s*(?:\(\s*(\d+)\s*(?:,\s*(\d+)
 _INT_BITS = {"tiny": 8, "small": 16, "medium": 24, None: 32, "big": 64}
 
 
+_LEADING_NUMBER = re.compile(r"\s*[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
+
+
 def coerce(vtype: str, value: Any, name: str = "", strict: bool = False,
            warn: list[Warning_] | None = None) -> Any:
     """`value` stored in a variable of `vtype` (module rules): out of range or too long is
@@ -72,10 +75,13 @@ def coerce(vtype: str, value: Any, name: str = "", strict: bool = False,
         return value
     try:
         if m := _INT.match(vtype):
-            if isinstance(value, (bytes, str)):
-                value = decimal.Decimal(value.decode() if isinstance(value, bytes) else value)
+            if isinstance(value, (bytes, str)):  # its leading number, as MariaDB reads it
+                text = value.decode("utf-8", "replace") if isinstance(value, bytes) else value
+                lead = _LEADING_NUMBER.match(text)
+                value = decimal.Decimal(lead.group(0)) if lead else 0
             if not isinstance(value, int):
-                value = int(decimal.Decimal(value).quantize(0, decimal.ROUND_HALF_UP))
+                # to_integral_value, not quantize: 1e200 has more digits than the context
+                value = int(decimal.Decimal(value).to_integral_value(decimal.ROUND_HALF_UP))
             bits = _INT_BITS[m.group(1).lower() if m.group(1) else None]
             unsigned = "UNSIGNED" in vtype.upper()
             lo, hi = (0, 2 ** bits - 1) if unsigned else (-2 ** (bits - 1), 2 ** (bits - 1) - 1)
