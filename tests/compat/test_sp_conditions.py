@@ -82,3 +82,20 @@ def test_integer_locals_take_the_leading_number_and_clip(compat, driver):
         "SELECT v1, v2, v7, v10, v12, v16, v17; END",
         "CALL p()",
     ], checks=("rows", "error"))
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_what_a_function_or_trigger_may_not_hold(compat, driver):
+    compat.check(driver, [
+        "CREATE TABLE t (a INT)",
+        "CREATE FUNCTION f1() RETURNS INT BEGIN PREPARE s FROM 'SELECT 1'; RETURN 1; END",
+        "CREATE FUNCTION f2() RETURNS INT BEGIN EXECUTE IMMEDIATE 'SELECT 1'; RETURN 1; END",
+        "CREATE FUNCTION f3() RETURNS INT BEGIN IF 1 THEN COMMIT; END IF; RETURN 1; END",
+        "CREATE FUNCTION f4() RETURNS INT BEGIN START TRANSACTION; RETURN 1; END",
+        "CREATE FUNCTION f5() RETURNS INT BEGIN DECLARE execute INT DEFAULT 1; "
+        "RETURN execute; END",
+        "CREATE TRIGGER tr BEFORE INSERT ON t FOR EACH ROW BEGIN ROLLBACK; END",
+        "CREATE TRIGGER tr BEFORE INSERT ON t FOR EACH ROW DEALLOCATE PREPARE s",
+        "CREATE PROCEDURE p1() BEGIN PREPARE s FROM 'SELECT 1'; COMMIT; END",
+        "SELECT f5()",
+    ], checks=("rows", "error", "message"))

@@ -48,6 +48,8 @@ def find(s: Session, db: str | None, kind: str, name: str) -> dict[str, Any] | N
 
 def create(s: Session, stmt: Statement) -> Result:
     r, _body = P.routine(stmt.text, stmt.dialect)
+    if r.kind == "FUNCTION":
+        not_in_function(stmt.text[r.body_start:r.body_end], stmt.dialect)
     if r.or_replace and r.if_not_exists:
         raise ServerError(1221, message="Incorrect usage of OR REPLACE and IF NOT EXISTS",
                           sqlstate="HY000")
@@ -82,6 +84,29 @@ def create(s: Session, stmt: Statement) -> Result:
     }
     eng.routine_store(db, r.kind, r.name, spec)
     return UpdateCount()
+
+
+_STARTS = frozenset({";", "BEGIN", "THEN", "ELSE", "DO", "LOOP", "REPEAT", ":"})
+_DYNAMIC = frozenset({"PREPARE", "EXECUTE", "DEALLOCATE"})
+_COMMITS = frozenset({"COMMIT", "ROLLBACK", "START"})
+
+
+def not_in_function(body: str, dialect: Any) -> None:
+    """What a stored function or trigger may not hold, refused at CREATE as MariaDB's parser
+    refuses it: dynamic SQL (1336), a COMMIT / ROLLBACK / START TRANSACTION (1422)."""
+    toks = Tokens(body, dialect).toks
+    for k, tok in enumerate(toks):
+        if tok.kind != "word" or k and toks[k - 1].text.upper() not in _STARTS:
+            continue
+        word = tok.text.upper()
+        nxt = toks[k + 1].text.upper() if k + 1 < len(toks) else ""
+        if word in _DYNAMIC:
+            raise ServerError(1336, message="Dynamic SQL is not allowed in stored function "
+                              "or trigger", sqlstate="0A000")
+        if word in _COMMITS and (word != "START" or nxt == "TRANSACTION") and \
+                (word != "ROLLBACK" or nxt != "TO"):
+            raise ServerError(1422, message="Explicit or implicit commit is not allowed in "
+                              "stored function or trigger", sqlstate="HY000")
 
 
 def _canonical_type(s: Session, text: str) -> str:

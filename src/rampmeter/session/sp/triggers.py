@@ -93,6 +93,7 @@ def create(s: Session, text: str, dialect: Dialect) -> Result:
     if db is None:
         raise ServerError(errors.ER_NO_DB_ERROR)
     _row_use(text, dialect, head["event"])
+    ddl.not_in_function(text[head["body_start"]:head["body_end"]], dialect)
     eng = _store(s)
     if eng.table_def(db, head["table"]) is None:
         raise ServerError(errors.ER_NO_SUCH_TABLE, db, head["table"])
