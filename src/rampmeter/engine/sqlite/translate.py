@@ -48,6 +48,7 @@ from rampmeter.engine.sqlite import (
     ordercoll,
     quantified,
     queryforms,
+    sfnames,
     tzcolumns,
     unionout,
     updates,
@@ -996,7 +997,12 @@ _ANONYMOUS = {"USER": "rm_user", "SYSTEM_USER": "rm_user", "NOW": "rm_now",
 
 def _rewrite(tree: exp.Expression) -> None:
     for node in list(tree.walk()):
-        if isinstance(node, exp.SessionParameter):
+        if isinstance(node, exp.Dot) and isinstance(node.expression, exp.Anonymous) and \
+                isinstance(node.this, exp.Identifier):  # db.f(...): a stored function
+            named = sfnames.qualified(node.this.name, node.expression.name)
+            if named is not None:
+                node.replace(exp.Anonymous(this=named, expressions=node.expression.expressions))
+        elif isinstance(node, exp.SessionParameter):
             kind = node.args.get("kind")
             node.replace(exp.Anonymous(this="rm_sysvar", expressions=[
                 exp.Literal.string(node.name),
