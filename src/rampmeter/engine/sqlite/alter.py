@@ -32,7 +32,8 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.engine.base import Result, UpdateCount
 from rampmeter.engine.sqlite import alter_checks as checks
-from rampmeter.engine.sqlite import fkcheck, foreign, keys, rebuild
+from rampmeter.engine.sqlite import checks as constraints
+from rampmeter.engine.sqlite import fkcheck, foreign, keys, rebuild, temporary
 from rampmeter.engine.sqlite.catalog import (
     ColumnDef,
     Default,
@@ -49,6 +50,7 @@ from rampmeter.engine.sqlite.definitions import (
     read_default,
     read_key,
 )
+from rampmeter.engine.sqlite.dml import NON_TRANSACTIONAL
 from rampmeter.errors import ServerError, Warning_
 from rampmeter.sql import charsets
 from rampmeter.sql.reader import Reader
@@ -530,8 +532,16 @@ def _finish(a: _Alter, ignore: bool) -> Result:
     strict = ("STRICT_TRANS_TABLES" in mode or "STRICT_ALL_TABLES" in mode) and not ignore
     _limit_comments(a, strict)
     others = [child for child, _fk in checks.children(a)] if _parent_changed(a) else []
+    skipped: list[Warning_] = []
+
+    def after() -> None:
+        checks.check_rows(a)
+        if _copies_checked(a):  # MariaDB checks each row it copies (checks.py)
+            skipped.extend(constraints.verify_rows(s, a.schema, a.database, t, _shown(a),
+                                                   ignore=ignore))
+
     outcome = rebuild.apply(s, a.schema, a.old, t, database=a.database, others=others,
-                            after=lambda: checks.check_rows(a), strict=strict, fills=a.fills,
+                            after=after, strict=strict, fills=a.fills,
                             copy=bool(a.new_foreign) and fkcheck.checks_on(s))
     if a.auto_increment is not None and t.auto_column is not None:
         checks.set_auto_increment(s, a.schema, t, a.auto_increment)
@@ -539,11 +549,32 @@ def _finish(a: _Alter, ignore: bool) -> Result:
         rebuild.rename_table(s, a.schema, a.database, t.name, a.rename_to)
     old_names = {i.name.lower() for i in a.old.indexes}
     warnings = a.notes + [n for n in t.notes if n.message.split("`")[1].lower()
-                          not in old_names] + outcome.warnings
+                          not in old_names] + outcome.warnings + skipped
     if a.only_rename:
         return UpdateCount(warnings=warnings)
-    return UpdateCount(outcome.copied, 0, f"Records: {outcome.copied}  Duplicates: 0  "
+    # ALTER IGNORE: rows a constraint dropped count as MariaDB's "duplicates", not as copied
+    copied = outcome.copied - len(skipped)
+    return UpdateCount(copied, 0, f"Records: {outcome.copied}  Duplicates: {len(skipped)}  "
                        f"Warnings: {len(warnings)}", warnings)
+
+
+def _copies_checked(a: _Alter) -> bool:
+    """Does MariaDB copy the rows, checking each against the constraints? For a new table
+    constraint, a column whose values convert, and any change to a table of an engine that
+    alters nothing in place (MyISAM, Aria, MEMORY...). InnoDB adds a column, even one with
+    its own CHECK, in place, without looking at the rows."""
+    old = {n.lower() for n, _e in a.old.checks}
+    columns = {c.name.lower() for c in a.new.columns}
+    if any(n.lower() not in old and n.lower() not in columns for n, _e in a.new.checks):
+        return True
+    if a.new.engine in NON_TRANSACTIONAL:
+        return not a.only_rename
+    return bool(rebuild.converted(a.old, a.new))
+
+
+def _shown(a: _Alter) -> str:
+    """The table's name as the client knows it (a temporary table's is stored as db/name)."""
+    return a.name.partition("/")[2] if a.schema == temporary.SCHEMA else a.name
 
 
 def _parent_changed(a: _Alter) -> bool:

@@ -272,6 +272,11 @@ class Outcome:
         self.description = None
 
 
+# warnings of rows INSERT IGNORE skipped for another reason than a duplicate: a foreign key
+# (fkcheck.py), a CHECK constraint (checks.py)
+SKIPPING = (1451, 1452, 4025)
+
+
 def executemany(s: SqliteSession, plan: Plan, rows: list[dict[str, Any]]) -> Outcome:
     """All rows or none: a savepoint inside a transaction, else a transaction of its own.
     INSERT IGNORE runs row by row, to know which rows it skipped (MariaDB warns of each with
@@ -316,8 +321,8 @@ def _one_by_one(s: SqliteSession, sql: str, rows: list[dict[str, Any]]) -> Outco
         before = len(s.warnings)
         n = s.handle.execute(sql, row).rowcount
         total += n
-        if n == 0 and not any(w.code in (1451, 1452) for w in s.warnings[before:]):
-            skipped.append(k)   # a duplicate (a foreign key's skip has warned already)
+        if n == 0 and not any(w.code in SKIPPING for w in s.warnings[before:]):
+            skipped.append(k)   # a duplicate (a foreign key's or CHECK's skip warned already)
     return Outcome(total, skipped)
 
 

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.engine import values
 from rampmeter.engine.base import ResultSet, UpdateCount
-from rampmeter.engine.sqlite import batch, inlist, selectinto, stream, timefns
+from rampmeter.engine.sqlite import batch, checks, inlist, selectinto, stream, timefns
 from rampmeter.engine.sqlite.catalog import ColumnDef, implicit_default, q
 from rampmeter.engine.sqlite.translate import Plan, literal_type
 from rampmeter.engine.types import SqlType, column_for_values
@@ -140,7 +140,7 @@ class Execution:
 
 
 # Engines whose tables MariaDB cannot roll back: STRICT_TRANS_TABLES does not cover them.
-_NON_TRANSACTIONAL = frozenset({"MyISAM", "MEMORY", "Aria", "CSV", "ARCHIVE", "MRG_MyISAM",
+NON_TRANSACTIONAL = frozenset({"MyISAM", "MEMORY", "Aria", "CSV", "ARCHIVE", "MRG_MyISAM",
                                 "BLACKHOLE", "SEQUENCE", "FEDERATED"})
 
 
@@ -151,7 +151,7 @@ def _transactional(s: SqliteSession, plan: Plan) -> bool:
     if plan.target is None:
         return True
     tdef = s.table_def(*plan.target)
-    return tdef is None or tdef.engine not in _NON_TRANSACTIONAL
+    return tdef is None or tdef.engine not in NON_TRANSACTIONAL
 
 
 def _is_zero(value: Any) -> bool:
@@ -360,6 +360,8 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
             try:
                 if plan.track_changes or plan.replace:
                     ensure_triggers(s, plan)
+                for target in plan.checked:
+                    checks.ensure(s, target)
                 if rows is not None:
                     cur = batch.executemany(s, plan, rows)
                 else:
@@ -409,8 +411,8 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
             duplicates = len(cur.skipped)
             warnings, warning_rows = _batch_warnings(s, plan, rows, ends, ex, cur.skipped)
         elif plan.ignore and offered > matched:
-            # rows skipped by a foreign key (fkcheck.py warned of them) are no duplicates
-            skipped = sum(1 for w in s.warnings if w.code in (1451, 1452))
+            # rows skipped by a foreign key or a CHECK (both warned of them) are no duplicates
+            skipped = sum(1 for w in s.warnings if w.code in batch.SKIPPING)
             duplicates = max(offered - matched - skipped, 0)
             warnings = warnings + _ignored_duplicates(s, plan, bound, duplicates)
     s.stats.row_count = affected

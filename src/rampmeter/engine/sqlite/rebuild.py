@@ -99,7 +99,8 @@ def copies(old: TableDef, new: TableDef) -> bool:
     was = [new.renamed.get(c, c).lower() for c in new.primary]
     if old.primary and [c.lower() for c in old.primary] != was:
         return True
-    if any(c not in old.checks for c in new.checks):
+    columns = {c.name.lower() for c in new.columns}  # a column's own CHECK: added in place
+    if any(c not in old.checks and c[0].lower() not in columns for c in new.checks):
         return True
     for c in new.columns:
         was = old.column(_source(new, c))

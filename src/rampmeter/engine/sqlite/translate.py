@@ -144,6 +144,7 @@ class Plan:
     tz_outputs: list[int] = field(default_factory=list)  # TIMESTAMP outputs (tzcolumns.py)
     returning: bool = False                    # INSERT / REPLACE / DELETE ... RETURNING
     columns_memo: Any = None                   # result columns built once (dml.result_set)
+    checked: tuple[tuple[str, str], ...] = ()  # written tables with CHECK constraints
 
 
 def _keep_high_nots(tree: exp.Expression) -> None:
@@ -356,6 +357,10 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         plan.outputs = _outputs(exp.Select(expressions=[e.copy() for e in
                                                         returning.expressions]),
                                 stmt, tables, typer)
+    if plan.writes and kind != "DELETE":  # CHECK constraints are enforced (checks.py)
+        written = [plan.target] + [t for _s, t, _c in steps]
+        plan.checked = tuple(dict.fromkeys(t for t in written if t is not None and
+                                           _has_checks(tables, t)))
     if steps:  # a multi-table UPDATE / DELETE: several SQLite statements (multi.py)
         for step, _target, _counts in steps:
             _typed_rewrites(step, typer)
@@ -380,6 +385,11 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
     if mods.calc_found_rows and plan.outputs is not None:
         plan.found_rows_sql = _count_without_limit(tree)
     return plan
+
+
+def _has_checks(tables: _Tables, target: tuple[str, str]) -> bool:
+    tdef = tables.lookup(*target)
+    return tdef is not None and bool(tdef.checks)
 
 
 def _sql_rewrites(tree: exp.Expression, typer: Typer, stmt: Statement) -> None:

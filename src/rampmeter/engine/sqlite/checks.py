@@ -1,0 +1,237 @@
+"""CHECK constraints, enforced as MariaDB enforces them.
+
+Rules:
+- A table's constraints are its catalog's `TableDef.checks`, (name, MySQL expression); a
+  column's own constraint carries its column's name. MariaDB checks every row an INSERT,
+  REPLACE, INSERT ... ON DUPLICATE KEY UPDATE, UPDATE or LOAD DATA writes, the column
+  constraints first (in column order), then the table's (in the order they were defined),
+  and names the first that fails: 4025 "CONSTRAINT `t1.a` failed for `test`.`t1`" (a
+  column's is `table.column`), SQLSTATE 23000. A constraint fails when its expression is
+  FALSE; NULL passes (MDEV-13596).
+- With IGNORE the row is skipped and the error is a warning; with `check_constraint_checks`
+  off nothing is checked (dumps and ALTER use it).
+- The check is a temp trigger per engine handle and table (BEFORE INSERT, BEFORE UPDATE), made
+  on the first write after a schema change, as dml.ensure_triggers' counters are, so tables
+  without constraints pay nothing and no SQLite table definition changes. Its body computes
+  the first failing constraint's message in SQL; Python runs only for a failing row
+  (rm_ck_fail) and, once per row, for the session's check_constraint_checks (rm_ck_on).
+- The expressions are the DML translator's: `SELECT 1 FROM db.t WHERE (expr)` translated as
+  any query is (MariaDB's functions, comparisons, types), its literals written into the SQL
+  (a trigger has no parameters), its columns read from NEW through a derived table named as
+  the table. Translated once per handle and schema version.
+- ALTER TABLE verifies the rows already there against the new definition's constraints when
+  it copies the table (`verify_rows`): the first failing row fails the statement; with ALTER
+  IGNORE such rows are dropped, each with the warning.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from rampmeter.engine.sqlite import translate
+from rampmeter.engine.sqlite.catalog import TableDef, q
+from rampmeter.errors import ServerError, Warning_
+
+if TYPE_CHECKING:
+    from rampmeter.engine.sqlite.handle import Handle
+    from rampmeter.engine.sqlite.session import SqliteSession
+
+ER_CONSTRAINT_FAILED = 4025
+
+
+def register(handle: Handle, host: Any) -> None:
+    """The functions the triggers call, on a handle, for its occupant (handles.py)."""
+
+    def fail(message: str) -> int:
+        s = host.session
+        ex = s.current if s is not None else None
+        if ex is not None and ex.ignore:
+            s.warn(ER_CONSTRAINT_FAILED, message)
+            return 1
+        err = ServerError(ER_CONSTRAINT_FAILED, message=message, sqlstate="23000")
+        host.function_failed(err)
+        raise err
+
+    handle.create_function("rm_ck_on", 0, lambda: 1 if checks_on(host.session) else 0)
+    handle.create_function("rm_ck_fail", 1, fail)
+
+
+def checks_on(s: SqliteSession | None) -> bool:
+    if s is None:
+        return True
+    try:
+        value = s.context.system_variable("check_constraint_checks")
+    except ServerError:
+        return True
+    if isinstance(value, str):
+        return value.upper() not in ("0", "OFF", "FALSE")
+    return bool(value)
+
+
+def message(database: str, table: str, name: str) -> str:
+    return f"CONSTRAINT `{name}` failed for `{database}`.`{table}`"
+
+
+def ordered(tdef: TableDef, shown: str) -> list[tuple[str, str]]:
+    """(name as MariaDB reports it, expression): column constraints in column order, then the
+    table's."""
+    by_column = {n.lower(): e for n, e in tdef.checks}
+    out = [(f"{shown}.{c.name}", by_column[c.name.lower()]) for c in tdef.columns
+           if c.name.lower() in by_column]
+    columns = {c.name.lower() for c in tdef.columns}
+    return out + [(n, e) for n, e in tdef.checks if n.lower() not in columns]
+
+
+# --- translation ------------------------------------------------------------------------------
+def _bq(name: str) -> str:
+    return "`" + name.replace("`", "``") + "`"
+
+
+def condition(s: SqliteSession, database: str, tdef: TableDef, expr: str,
+              lookup: Callable[[str, str], TableDef | None] | None = None) -> str:
+    """The SQLite text of one constraint over the table's columns (unqualified or qualified
+    by the table's name), literals inlined."""
+    from rampmeter.engine.sqlite.dml import bind
+
+    stmt = s.scan(f"SELECT 1 FROM {_bq(database)}.{_bq(tdef.name)} WHERE ({expr})")
+    settings = s.context.translation
+    plan = translate.translate(stmt, database, lookup or s.table_def,
+                               (settings[0], settings[1], translate.DEFAULT_SETTINGS[2]),
+                               zone_shift=not s.time_zone().is_utc)
+    values = bind(stmt, [])
+    values.update(plan.fixed)
+    sql = _inline(plan.sql, values)
+    where = _top_level_where(sql)
+    if where is None:
+        raise ServerError(1235, "this CHECK expression")
+    return sql[where:]
+
+
+_NAME = re.compile(r":([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _sql_literal(value: Any) -> str:
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return str(int(value))
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return "X'" + bytes(value).hex() + "'"
+    return "'" + str(value).replace("'", "''") + "'"
+
+
+def _scan(sql: str) -> list[tuple[int, int, str]]:
+    """The parts of `sql` outside quotes: (start, end, text)."""
+    parts: list[tuple[int, int, str]] = []
+    i = start = 0
+    while i < len(sql):
+        ch = sql[i]
+        if ch in "'\"":
+            parts.append((start, i, sql[start:i]))
+            j = i + 1
+            while j < len(sql):
+                if sql[j] == ch:
+                    if j + 1 < len(sql) and sql[j + 1] == ch:
+                        j += 2
+                        continue
+                    break
+                j += 1
+            i = start = j + 1
+            continue
+        i += 1
+    parts.append((start, len(sql), sql[start:]))
+    return parts
+
+
+def _inline(sql: str, values: dict[str, Any]) -> str:
+    out = []
+    last = 0
+    for start, end, text in _scan(sql):
+        for m in _NAME.finditer(text):
+            if m.group(1) in values:
+                out.append(sql[last:start + m.start()])
+                out.append(_sql_literal(values[m.group(1)]))
+                last = start + m.end()
+        del end
+    out.append(sql[last:])
+    return "".join(out)
+
+
+def _top_level_where(sql: str) -> int | None:
+    """Where the condition after the statement's own WHERE starts."""
+    depth = 0
+    for start, _end, text in _scan(sql):
+        for k, ch in enumerate(text):
+            if ch == "(":
+                depth += 1
+            elif ch == ")":
+                depth -= 1
+            elif depth == 0 and text.startswith(" WHERE ", k):
+                return start + k + len(" WHERE ")
+    return None
+
+
+def failing_case(s: SqliteSession, database: str, tdef: TableDef, shown: str,
+                 lookup: Callable[[str, str], TableDef | None] | None = None) -> str:
+    """CASE WHEN NOT (c1) THEN 'message 1' ... END: the first failing constraint's message,
+    NULL when none fails."""
+    whens = [f"WHEN NOT ({condition(s, database, tdef, expr, lookup)}) THEN "
+             f"{_sql_literal(message(database, shown, name))}"
+             for name, expr in ordered(tdef, shown)]
+    return "CASE " + " ".join(whens) + " END"
+
+
+# --- enforcement on writes --------------------------------------------------------------------
+def ensure(s: SqliteSession, target: tuple[str, str]) -> None:
+    """The temp triggers that check the rows written into `target` (module rules)."""
+    db, table = target
+    tdef = s.table_def(db, table)
+    if tdef is None or not tdef.checks:
+        return
+    schema, stored = tdef.location or (db, table)
+    version = s.engine.schema_version if tdef.location is None else -s.temp_version
+    handle = s.handle
+    keys = [(kind, schema.lower(), stored.lower()) for kind in ("cki", "cku")]
+    if handle.triggers.get(keys[0]) == version and handle.triggers.get(keys[1]) == version:
+        return
+    case = failing_case(s, db, tdef, tdef.name)
+    row = ", ".join(f"NEW.{q(c.name)} AS {q(c.name)}" for c in tdef.columns)
+    body = (f"SELECT RAISE(IGNORE) FROM (SELECT {case} AS m FROM (SELECT {row}) AS "
+            f"{q(tdef.name)}) WHERE m IS NOT NULL AND rm_ck_fail(m);")
+    for key, event in zip(keys, ("INSERT", "UPDATE")):
+        name = handle.trigger_name(key)
+        handle.execute(f"DROP TRIGGER IF EXISTS temp.{q(name)}")
+        handle.execute(f"CREATE TEMP TRIGGER {q(name)} BEFORE {event} ON "
+                       f"{q(schema)}.{q(stored)} WHEN rm_ck_on() BEGIN {body} END")
+        handle.trigger_made(key, version)
+
+
+# --- ALTER TABLE ----------------------------------------------------------------------------
+def verify_rows(s: SqliteSession, schema: str, database: str, tdef: TableDef, shown: str, *,
+                ignore: bool) -> list[Warning_]:
+    """The rows of the rebuilt table `tdef` (stored under its own name in `schema`; `shown`:
+    the name the client knows it by) against
+    its constraints: 4025 for the first failing row, or with `ignore` each failing row
+    deleted, with the warning returned."""
+    if not tdef.checks or not checks_on(s):
+        return []
+
+    def lookup(db: str, table: str) -> TableDef | None:
+        if db.lower() == database.lower() and table.lower() == tdef.name.lower():
+            return tdef
+        return s.table_def(db, table)
+
+    case = failing_case(s, database, tdef, shown, lookup)
+    table = f"{q(schema)}.{q(tdef.name)}"
+    rows = s.handle.execute(f"SELECT rowid, m FROM (SELECT rowid, {case} AS m FROM {table} "
+                            f"AS {q(tdef.name)}) WHERE m IS NOT NULL ORDER BY rowid"
+                            ).fetchall()
+    if rows and not ignore:
+        raise ServerError(ER_CONSTRAINT_FAILED, message=rows[0][1], sqlstate="23000")
+    for rowid, _text in rows:
+        s.handle.execute(f"DELETE FROM {table} WHERE rowid = ?", (rowid,))
+    return [Warning_("Warning", ER_CONSTRAINT_FAILED, text) for _r, text in rows]

@@ -1,0 +1,110 @@
+"""Issue 13: CHECK constraints are enforced as MariaDB enforces them - column and table
+constraints on INSERT, multi-row INSERT, INSERT ... SELECT, upserts, REPLACE and UPDATE (4025
+naming the first failing one, column constraints first), NULL passes, IGNORE skips the row
+with the warning, check_constraint_checks=0 lets anything in, and ALTER TABLE checks the rows
+it copies."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.compat.conftest import drivers
+
+BOTH = ("pymysql", "mysqlclient")
+WITH_TEXT = ("rows", "error", "message", "rowcount", "warnings", "warning_text")
+
+
+@pytest.fixture
+def t(compat):
+    compat.setup("CREATE TABLE t (id INT PRIMARY KEY, a INT CHECK (a > 10), "
+                 "b VARCHAR(10) CHECK (b LIKE 'x%'), d DATE, "
+                 "CONSTRAINT `min` CHECK (a + LENGTH(b) > 12), "
+                 "CONSTRAINT later CHECK (d IS NULL OR d > '2001-01-01'))")
+    return compat
+
+
+@pytest.mark.parametrize("driver", drivers(*BOTH))
+def test_insert_names_the_first_failing_constraint(t, driver):
+    t.check(driver, [
+        "INSERT INTO t VALUES (1, 11, 'xy', NULL)",
+        "INSERT INTO t VALUES (2, 5, 'xy', NULL)",
+        "INSERT INTO t VALUES (3, 11, 'ab', NULL)",
+        "INSERT INTO t VALUES (4, 5, 'ab', NULL)",
+        "INSERT INTO t VALUES (5, 11, 'x', NULL)",
+        "INSERT INTO t VALUES (6, 20, 'xy', '1999-12-31')",
+        "INSERT INTO t VALUES (7, NULL, NULL, NULL)",
+        "INSERT INTO t VALUES (8, 20, 'xa', NULL), (9, 1, 'xb', NULL), (10, 30, 'xc', NULL)",
+        "INSERT INTO t (id, a, b) SELECT id + 100, a - 10, b FROM t",
+        "SELECT * FROM t ORDER BY id",
+    ], checks=WITH_TEXT)
+
+
+@pytest.mark.parametrize("driver", drivers(*BOTH))
+def test_ignore_skips_rows_with_a_warning(t, driver):
+    t.check(driver, [
+        "INSERT IGNORE INTO t VALUES (1, 20, 'xa', NULL), (2, 1, 'xb', NULL), "
+        "(3, 30, 'yc', NULL), (4, 40, 'xd', NULL)",
+        "SHOW WARNINGS",
+        "UPDATE IGNORE t SET a = a - 25",
+        "SHOW WARNINGS",
+        "SELECT * FROM t ORDER BY id",
+    ], checks=WITH_TEXT)
+
+
+@pytest.mark.parametrize("driver", drivers(*BOTH))
+def test_update_upsert_and_replace_are_checked(t, driver):
+    t.check(driver, [
+        "INSERT INTO t VALUES (1, 11, 'xy', NULL), (2, 12, 'xz', NULL)",
+        "UPDATE t SET a = 5 WHERE id = 1",
+        "UPDATE t SET b = 'q' WHERE id = 2",
+        "UPDATE t SET a = a + 100",
+        "INSERT INTO t VALUES (1, 50, 'xy', NULL) ON DUPLICATE KEY UPDATE a = 3",
+        "REPLACE INTO t VALUES (2, 1, 'xz', NULL)",
+        "REPLACE INTO t VALUES (2, 99, 'xz', NULL)",
+        "SELECT * FROM t ORDER BY id",
+    ], checks=WITH_TEXT)
+
+
+@pytest.mark.parametrize("driver", drivers(*BOTH))
+def test_check_constraint_checks_off(t, driver):
+    t.check(driver, [
+        "SET check_constraint_checks = 0",
+        "INSERT INTO t VALUES (1, 1, 'ab', NULL)",
+        "SET check_constraint_checks = 1",
+        "INSERT INTO t VALUES (2, 1, 'ab', NULL)",
+        "ALTER TABLE t ADD COLUMN e INT DEFAULT 0",
+        "SELECT * FROM t ORDER BY id",
+    ], checks=WITH_TEXT)
+
+
+@pytest.mark.parametrize("driver", drivers(*BOTH))
+def test_alter_table_checks_existing_rows(compat, driver):
+    compat.setup("CREATE TABLE c (a INT, b INT)",
+                 "INSERT INTO c VALUES (1, 2), (5, 1), (7, 9)")
+    compat.check(driver, [
+        "ALTER TABLE c ADD CONSTRAINT lt CHECK (a < b)",
+        "ALTER TABLE c ADD CONSTRAINT pos CHECK (a > 0)",
+        "ALTER TABLE c ADD COLUMN e INT DEFAULT 5 CHECK (e < 3)",
+        "ALTER IGNORE TABLE c ADD CONSTRAINT lt CHECK (a < b)",
+        "SHOW WARNINGS",
+        "INSERT INTO c VALUES (9, 1)",
+        "INSERT INTO c VALUES (0, 1)",
+        "ALTER TABLE c DROP CONSTRAINT pos",
+        "INSERT INTO c VALUES (0, 1)",
+        "SELECT * FROM c ORDER BY a",
+    ], checks=WITH_TEXT)
+
+
+@pytest.mark.parametrize("driver", drivers(*BOTH))
+def test_temporary_table_and_prepared_insert(compat, driver):
+    compat.check(driver, [
+        "CREATE TEMPORARY TABLE tt (a INT DEFAULT 0, CHECK (a > 0))",
+        "INSERT INTO tt () VALUES ()",
+        "INSERT INTO tt VALUES (3)",
+        "PREPARE p FROM 'INSERT INTO tt VALUES (?)'",
+        "SET @v = -1",
+        "EXECUTE p USING @v",
+        "SET @v = 4",
+        "EXECUTE p USING @v",
+        "SELECT * FROM tt ORDER BY a",
+    ], checks=WITH_TEXT)
