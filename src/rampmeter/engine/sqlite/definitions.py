@@ -31,7 +31,7 @@ from rampmeter.engine.sqlite.catalog import (
     auto_keyed_alone,
     check_value_default,
 )
-from rampmeter.engine.types import parse_type
+from rampmeter.engine.types import TypeLimit, parse_type
 from rampmeter.errors import ServerError
 from rampmeter.sql import charclauses, charsets
 from rampmeter.sql.lexer import Token, bit_value, hex_value, string_value
@@ -232,7 +232,10 @@ def literal(t: Token, r: Reader) -> Any:
 
 def read_column(r: Reader, name: str, table_charset: str, table_collation: str) -> ColumnSpec:
     """A column definition after its name."""
-    t = read_type(r, table_charset, table_collation)
+    try:
+        t = read_type(r, table_charset, table_collation)
+    except TypeLimit as e:
+        raise e.named(name) from None
     serial = False
     if r.toks[r.i - 1].text.upper() == "SERIAL" and t.name == "bigint":
         serial = True

@@ -112,9 +112,14 @@ def assemble(tdef: TableDef, keys: list[NewKey]) -> None:
         used.add(name.lower())
         indexes.append(IndexDef(name, k.unique, k.columns, list(k.prefixes), list(k.desc),
                                 "" if k.kind == PRIMARY else k.kind, k.comment, k.generated))
+    if len(indexes) + bool(primary) > MAX_KEYS:
+        raise ServerError(errors.ER_TOO_MANY_KEYS, MAX_KEYS)
     tdef.primary = primary
     tdef.indexes = indexes
     tdef.notes = _duplicates(indexes)
+
+
+MAX_KEYS = 64  # MariaDB's MAX_INDEXES
 
 
 def _duplicates(indexes: list[IndexDef]) -> list[Warning_]:

@@ -1,0 +1,36 @@
+"""Issue 13: errors MariaDB raises where rampmeter used to go on - type sizes beyond MariaDB's
+limits in a column definition (1425, 1426, 1427, 1439, naming the column), more than 64 keys
+(1069), TRUNCATE of a view (1146) - with MariaDB's code, SQLSTATE and text."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.compat.conftest import cases, drivers
+
+WITH_TEXT = ("rows", "error", "message", "rowcount", "warnings", "warning_text")
+
+_KEYS = ", ".join(f"KEY k{i} (a)" for i in range(65))
+
+CASES: dict[str, list[str]] = {
+    "bit-65-1439": ["CREATE TABLE t (a BIT(65))", "CREATE TABLE t (a BIT(64))"],
+    "int-width-256-1439": ["CREATE TABLE t (a INT(256))", "CREATE TABLE t (a INT(255))"],
+    "float-scale-31-1425": ["CREATE TABLE t (a FLOAT(40,31))", "CREATE TABLE t (a FLOAT(40,30))"],
+    "double-m-below-d-1427": ["CREATE TABLE t (b INT, a DOUBLE(3,4))"],
+    "decimal-66-1426": ["CREATE TABLE t (a DECIMAL(66))", "CREATE TABLE t (a DECIMAL(65,38))"],
+    "decimal-scale-39-1425": ["CREATE TABLE t (a DECIMAL(65,39))"],
+    "datetime-7-1426": ["CREATE TABLE t (dt DATETIME(7))"],
+    "alter-add-bit-65-1439": ["CREATE TABLE t (a INT)", "ALTER TABLE t ADD b BIT(65)",
+                              "ALTER TABLE t MODIFY a INT(300)"],
+    "65-keys-1069": [f"CREATE TABLE t (a INT, {_KEYS})",
+                     "CREATE TABLE t (a INT, " + ", ".join(f"KEY k{i} (a)" for i in range(64))
+                     + ")"],
+    "truncate-a-view-1146": ["CREATE TABLE t (a INT)", "CREATE VIEW v AS SELECT a FROM t",
+                             "TRUNCATE TABLE v", "TRUNCATE v"],
+}
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+@pytest.mark.parametrize("case", cases(CASES))
+def test_errors_with_mariadbs_text(compat, driver, case):
+    compat.check(driver, [*CASES[case], "SELECT 1"], checks=WITH_TEXT)
