@@ -12,6 +12,8 @@ Rules (MariaDB's Arg_comparator, for the cases SQLite gets wrong):
   collation MariaDB would use: `rm_ci` for the _ci collations (no case, no accents, trailing
   spaces ignored: PAD SPACE), `rm_pad` for the _bin ones (bytes, trailing spaces ignored);
   binary strings compare bytes. Collations registered by funclib.install.
+- Arithmetic reads a string operand as a DOUBLE the same way (rm_num), with its warning:
+  `1 + 'x'` is 1, "Truncated incorrect DOUBLE value: 'x'" (SQLite reads it silently).
 - Runs on the MySQL tree with its types (infer.py), once per statement shape.
 """
 
@@ -23,6 +25,7 @@ from rampmeter.engine.sqlite.infer import HEX, Typer
 from rampmeter.engine.types import SqlType
 
 _COMPARISONS = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.NullSafeEQ)
+_ARITHMETIC = (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Mod, exp.IntDiv)
 
 
 def rewrite(tree: exp.Expression, typer: Typer, backslash_escapes: bool = True) -> None:
@@ -42,6 +45,8 @@ def rewrite(tree: exp.Expression, typer: Typer, backslash_escapes: bool = True) 
                 node.set("this", _num(node.this, "DECIMAL" if exact else "DOUBLE"))
         elif isinstance(node, exp.Between):
             _between(typer, node)
+        elif isinstance(node, _ARITHMETIC + (exp.Neg,)):
+            _numeric_operands(typer, node)
         elif isinstance(node, (exp.Like, exp.ILike)) and backslash_escapes and \
                 not isinstance(node.parent, exp.Escape):
             _like_bytes(typer, node)
@@ -71,6 +76,16 @@ def _numeric_sides(typer: Typer, node: exp.Expression, a: str, b: str,
         node.set(b, _num(right, _kind(lt)))
     elif which == "left" and not only_right:
         node.set(a, _num(left, _kind(rt)))
+
+
+def _numeric_operands(typer: Typer, node: exp.Expression) -> None:
+    keys = ("this",) if isinstance(node, exp.Neg) else ("this", "expression")
+    sides = [node.args.get(k) for k in keys]
+    if any(x is None or isinstance(x, exp.Interval) for x in sides):
+        return
+    for key, side in zip(keys, sides):
+        if _is_string(typer.infer(side)):
+            node.set(key, _num(side, "DOUBLE"))
 
 
 def _between(typer: Typer, node: exp.Between) -> None:

@@ -127,6 +127,13 @@ class Execution:
     def _strict(self, row: int) -> bool:
         return self.strict and (self.strict_after_first or row <= 1)
 
+    def aborts_on_warning(self) -> bool:
+        """MariaDB's abort_on_warning: in strict mode, without IGNORE, a warning raised while
+        an INSERT / UPDATE computes its values fails it (a non-transactional table's only
+        while nothing is written: here, a one-row statement). DELETE warns."""
+        return self.strict and not self.ignore and self.plan.kind != "DELETE" and \
+            (self.strict_after_first or self.plan.rows <= 1)
+
     # --- counters fed by triggers ------------------------------------------------------------
     def row_updated(self, changed: int) -> None:
         self.updated += 1

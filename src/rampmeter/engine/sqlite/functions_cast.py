@@ -52,15 +52,19 @@ def _as_sqlite_int(n: int) -> Any:
 
 def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
                                                       Callable[..., Any]]) -> None:
-    def truncated(kind: str, v: Any) -> None:
+    def truncated(kind: str, v: Any, level: str = "Warning") -> None:
         host.warn(errors.ER_TRUNCATED_WRONG_VALUE,
-                  f"Truncated incorrect {kind} value: '{_show(v)}'")
+                  f"Truncated incorrect {kind} value: '{_show(v)}'", level=level)
 
     def text_number(v: Any, kind: str) -> Decimal | float | None:
-        """A string's number as MariaDB reads it, warning when it is not all number."""
-        num, whole = parse_number(v.decode("latin-1") if isinstance(v, bytes) else str(v))
+        """A string's number as MariaDB reads it, warning when it is not all number (a note
+        when only spaces follow it)."""
+        text = v.decode("latin-1") if isinstance(v, bytes) else str(v)
+        num, whole = parse_number(text)
         if num is None or not whole:
             truncated(kind, v)
+        elif text[-1:].isspace():
+            truncated(kind, v, "Note")
         return num
 
     def to_number(v: Any, kind: str) -> Any:
@@ -137,6 +141,8 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
         n = int(m.group(0)) if m else 0
         if not m or text[m.end():].strip() or abs(n) >= 2**64:
             truncated("INTEGER", v)
+        elif text[m.end():]:  # only spaces follow
+            truncated("INTEGER", v, "Note")
         return max(min(n, _U64), -2**63)
 
     def cast_unsigned(v: Any) -> Any:
