@@ -151,6 +151,7 @@ ER_TOO_BIG_SCALE = 1425
 ER_M_BIGGER_THAN_D = 1427
 ER_TOO_BIG_DISPLAYWIDTH = 1439
 ER_TOO_MANY_KEYS = 1069
+ER_TOO_MANY_KEY_PARTS = 1070
 ER_DATETIME_FUNCTION_OVERFLOW = 1441
 ER_ILLEGAL_VALUE_FOR_TYPE = 1367
 ER_INVALID_CHARACTER_STRING = 1300
@@ -184,6 +185,7 @@ ERRORS: dict[int, ErrorSpec] = {
     ER_TOO_BIG_DISPLAYWIDTH: ErrorSpec("ER_TOO_BIG_DISPLAYWIDTH", "42000", "Display width out of range for '%s' (max = %s)"),
     ER_DATETIME_FUNCTION_OVERFLOW: ErrorSpec("ER_DATETIME_FUNCTION_OVERFLOW", "22008", "Datetime function: %s field overflow"),
     ER_ILLEGAL_VALUE_FOR_TYPE: ErrorSpec("ER_ILLEGAL_VALUE_FOR_TYPE", "22007", "Illegal %s '%s' value found during parsing"),
+    ER_TOO_MANY_KEY_PARTS: ErrorSpec("ER_TOO_MANY_KEY_PARTS", "42000", "Too many key parts specified; max %s parts allowed"),
     ER_TOO_MANY_KEYS: ErrorSpec("ER_TOO_MANY_KEYS", "42000", "Too many keys specified; max %s keys allowed"),
     ER_M_BIGGER_THAN_D: ErrorSpec("ER_M_BIGGER_THAN_D", "42000", "For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '%s')"),
     ER_INVALID_CHARACTER_STRING: ErrorSpec("ER_INVALID_CHARACTER_STRING", "HY000", "Invalid %s character string: '%s'"),

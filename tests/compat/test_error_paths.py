@@ -25,6 +25,16 @@ CASES: dict[str, list[str]] = {
     "65-keys-1069": [f"CREATE TABLE t (a INT, {_KEYS})",
                      "CREATE TABLE t (a INT, " + ", ".join(f"KEY k{i} (a)" for i in range(64))
                      + ")"],
+    "33-key-parts-1070": ["CREATE TABLE t (" + ", ".join(f"c{i} INT" for i in range(33)) +
+                          ", KEY k (" + ", ".join(f"c{i}" for i in range(33)) + "))"],
+    "bit-0-is-bit-1": ["CREATE TABLE t (a BIT(0))", "SHOW CREATE TABLE t"],
+    "trailing-spaces-are-notes": ["CREATE TABLE t (a FLOAT, b INT, c DECIMAL(5,2), d DOUBLE)",
+                                  "INSERT INTO t VALUES ('1 ', '2 ', '3 ', '4 ')",
+                                  "INSERT INTO t VALUES (' 1', ' 2', ' 3', ' 4')",
+                                  "INSERT INTO t VALUES ('1x', 1, 1, 1)",
+                                  "INSERT INTO t VALUES (1, 1, 1, '')",
+                                  "SELECT CAST('10 ' AS UNSIGNED), CAST(' 7 ' AS SIGNED)",
+                                  "SELECT * FROM t"],
     "truncate-a-view-1146": ["CREATE TABLE t (a INT)", "CREATE VIEW v AS SELECT a FROM t",
                              "TRUNCATE TABLE v", "TRUNCATE v"],
 }

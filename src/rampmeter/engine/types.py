@@ -430,7 +430,7 @@ def make_type(name: str, args: list[str], *, unsigned: bool = False, zerofill: b
     if name == "bit":
         if nums and nums[0] > MAX_BIT_WIDTH:
             raise TypeLimit(1439, "", MAX_BIT_WIDTH)
-        return SqlType("bit", nums[0] if nums else 1)
+        return SqlType("bit", nums[0] or 1 if nums else 1)  # BIT(0) is BIT(1)
     if name in ("binary", "varbinary"):
         return SqlType(name, nums[0] if nums else 1, charset="binary")
     if name in ("tinyblob", "blob", "mediumblob", "longblob"):

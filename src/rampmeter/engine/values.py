@@ -75,6 +75,16 @@ def parse_number(text: str) -> tuple[Decimal | float | None, bool]:
         return None, False
 
 
+def _trailing(text: str, whole: bool) -> Problem | None:
+    """A number read from a string with more after it: 1265, a note when only spaces follow
+    (MDEV-8468)."""
+    if not whole:
+        return Problem(errors.WARN_DATA_TRUNCATED)
+    if text[-1:].isspace():
+        return Problem(errors.WARN_DATA_TRUNCATED, note=True)
+    return None
+
+
 def _round_half_up(d: Decimal) -> int:
     return int(d.to_integral_value(ROUND_HALF_UP))
 
@@ -106,8 +116,7 @@ def _store_int(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
                 num = Decimal(repr(num))
         n = _round_half_up(num) if not (isinstance(num, float) and not math.isfinite(num)) \
             else 0
-        if not whole:
-            problem = Problem(errors.WARN_DATA_TRUNCATED)
+        problem = _trailing(text, whole)
     elif isinstance(v, (dt.datetime, dt.date, dt.timedelta, dt.time)):
         n = int(re.sub(r"\D", "", _temporal_text(v)) or 0)
     else:
@@ -155,7 +164,7 @@ def _to_decimal(v: Any) -> tuple[Decimal | None, Problem | None]:
         if num is None:
             return None, Problem(errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD, "decimal", text)
         d = Decimal(repr(num)) if isinstance(num, float) else num
-        return d, None if whole else Problem(errors.WARN_DATA_TRUNCATED)
+        return d, _trailing(text, whole)
     return None, Problem(errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD, "decimal", str(v))
 
 
@@ -226,8 +235,7 @@ def _store_float(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
         if num is None:
             return 0.0, Problem(errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD, "double", text)
         f = float(num)
-        if not whole:
-            problem = Problem(errors.WARN_DATA_TRUNCATED)
+        problem = _trailing(text, whole)
     elif isinstance(v, bool):
         f = float(v)
     else:

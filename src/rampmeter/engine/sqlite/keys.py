@@ -84,6 +84,8 @@ def assemble(tdef: TableDef, keys: list[NewKey]) -> None:
     """Set tdef.primary and tdef.indexes from `keys`, in order (module rules)."""
     for k in keys:
         k.columns = key_columns(tdef, k.columns)
+        if len(k.columns) > MAX_KEY_PARTS:
+            raise ServerError(errors.ER_TOO_MANY_KEY_PARTS, MAX_KEY_PARTS)
     dropped = _redundant(keys)
     primary: list[str] = []
     indexes: list[IndexDef] = []
@@ -120,6 +122,7 @@ def assemble(tdef: TableDef, keys: list[NewKey]) -> None:
 
 
 MAX_KEYS = 64  # MariaDB's MAX_INDEXES
+MAX_KEY_PARTS = 32  # MariaDB's MAX_REF_PARTS
 
 
 def _duplicates(indexes: list[IndexDef]) -> list[Warning_]:
