@@ -35,6 +35,13 @@ CASES: dict[str, list[str]] = {
                                   "INSERT INTO t VALUES (1, 1, 1, '')",
                                   "SELECT CAST('10 ' AS UNSIGNED), CAST(' 7 ' AS SIGNED)",
                                   "SELECT * FROM t"],
+    "time-from-strings": [
+        "CREATE TABLE t (t TIME)",
+        "INSERT INTO t VALUES ('10:22:33'), (10), ('10.22'), ('20 10:22:33'), "
+        "('1999-02-03 20:33:34'), ('0000-00-00 01:02:03')",
+        "INSERT INTO t VALUES ('10.22.22')",
+        "INSERT IGNORE INTO t VALUES ('10.22.22'), (1234567), ('10 22:22'), ('12.45a'), ('x')",
+        "SELECT * FROM t"],
     "truncate-a-view-1146": ["CREATE TABLE t (a INT)", "CREATE VIEW v AS SELECT a FROM t",
                              "TRUNCATE TABLE v", "TRUNCATE v"],
 }

@@ -588,6 +588,7 @@ def _temporal_shown(v: Any) -> str:
 
 def _store_time(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
     fsp = t.fsp
+    problem = None
     if isinstance(v, dt.timedelta):
         td = v
     elif isinstance(v, dt.datetime):
@@ -601,9 +602,11 @@ def _store_time(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
         parsed = _parse_time(text)
         if parsed is None:
             dtp = parse_datetime(text)
-            if dtp is None:
-                return "00:00:00", Problem(errors.ER_TRUNCATED_WRONG_VALUE, "time", text)
+            if dtp is None or dtp[1] > 12 or dtp[2] > 31:
+                return _time_from_number(text, fsp)
             td = dt.timedelta(hours=dtp[3], minutes=dtp[4], seconds=dtp[5])
+            if any(dtp[:3]):  # the date part is dropped: MariaDB notes it
+                problem = Problem(errors.WARN_DATA_TRUNCATED, note=True)
         else:
             td = parsed
             if td is _BAD_TIME:
@@ -613,7 +616,17 @@ def _store_time(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
         td = limit if td > dt.timedelta(0) else -limit
         return _timedelta_text(td, fsp), Problem(errors.ER_TRUNCATED_WRONG_VALUE, "time",
                                                  _temporal_shown(v))
-    return _timedelta_text(td, fsp), None
+    return _timedelta_text(td, fsp), problem
+
+
+def _time_from_number(text: str, fsp: int) -> tuple[Any, Problem | None]:
+    """A string that is no time: its leading number read as [H]HMMSS.ff ('10.22.22' is
+    00:00:10), 1292 (data truncated when not strict)."""
+    m = _NUMBER.match(text)
+    td = _parse_time(m.group(1)) if m else None
+    if td is None or td is _BAD_TIME:
+        return "00:00:00", Problem(errors.ER_TRUNCATED_WRONG_VALUE, "time", text)
+    return _timedelta_text(td, fsp), Problem(errors.ER_TRUNCATED_WRONG_VALUE, "time", text)
 
 
 _BAD_TIME = dt.timedelta(days=-999999)
