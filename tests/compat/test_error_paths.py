@@ -42,6 +42,16 @@ CASES: dict[str, list[str]] = {
         "INSERT INTO t VALUES ('10.22.22')",
         "INSERT IGNORE INTO t VALUES ('10.22.22'), (1234567), ('10 22:22'), ('12.45a'), ('x')",
         "SELECT * FROM t"],
+    "out-of-range-numbers": [
+        "CREATE TABLE t (a BIT, b INT, c DECIMAL(5,1), d DOUBLE, e DECIMAL(4,1) UNSIGNED)",
+        "INSERT INTO t VALUES (b'100', 1, 1, 1, 1)",
+        "INSERT INTO t VALUES (b'1', '1e1000', 1, 1, 1)",
+        "INSERT IGNORE INTO t VALUES (b'100', '1e1000', '1e1000', '1e1000', '1e1000')",
+        "INSERT IGNORE INTO t VALUES (b'1', '-1e1000', '-1e1000', '-1e1000', '-1e1000')",
+        "SET sql_mode = ''",
+        "INSERT INTO t (a) VALUES (b'0'), (b'1'), (b'000'), (b'100'), (b'001')",
+        "SELECT HEX(a), b, c, d, e FROM t"],
+    "long-key-name-1059": ["CREATE TABLE t (a INT, KEY " + "k" * 65 + " (a))"],
     "truncate-a-view-1146": ["CREATE TABLE t (a INT)", "CREATE VIEW v AS SELECT a FROM t",
                              "TRUNCATE TABLE v", "TRUNCATE v"],
 }

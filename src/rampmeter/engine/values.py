@@ -32,6 +32,7 @@ import json
 import math
 import re
 import struct
+import sys
 from collections.abc import Callable
 from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation, localcontext
 from typing import Any, NamedTuple
@@ -114,8 +115,10 @@ def _store_int(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
                 num = Decimal(exact.group(1)) if exact else Decimal(repr(num))
             except InvalidOperation:
                 num = Decimal(repr(num))
-        n = _round_half_up(num) if not (isinstance(num, float) and not math.isfinite(num)) \
-            else 0
+        if isinstance(num, float) and not math.isfinite(num):  # '1e1000': out of range
+            lo, hi = t.int_range
+            return _int_stored(hi if num > 0 else lo), Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
+        n = _round_half_up(num)
         problem = _trailing(text, whole)
     elif isinstance(v, (dt.datetime, dt.date, dt.timedelta, dt.time)):
         n = int(re.sub(r"\D", "", _temporal_text(v)) or 0)
@@ -163,6 +166,8 @@ def _to_decimal(v: Any) -> tuple[Decimal | None, Problem | None]:
         num, whole = parse_number(text)
         if num is None:
             return None, Problem(errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD, "decimal", text)
+        if isinstance(num, float) and not math.isfinite(num):  # '1e1000'
+            return None, Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
         d = Decimal(repr(num)) if isinstance(num, float) else num
         return d, _trailing(text, whole)
     return None, Problem(errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD, "decimal", str(v))
@@ -172,7 +177,11 @@ def _store_decimal(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
     d, problem = _to_decimal(v)
     if d is None:
         if problem is not None and problem.code == errors.ER_WARN_DATA_OUT_OF_RANGE:
-            return _decimal_stored(_decimal_max(t)), problem
+            top = _decimal_max(t)
+            negative = _num_text(v).lstrip().startswith("-") if isinstance(v, (str, bytes)) \
+                else v < 0
+            return _decimal_stored(Decimal(0) if negative and t.unsigned else -top if negative
+                                   else top), problem
         return 0, problem
     scale = t.scale or 0
     with localcontext(_WIDE):
@@ -240,8 +249,11 @@ def _store_float(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
         f = float(v)
     else:
         return 0.0, Problem(errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD, "double", str(v))
-    if not math.isfinite(f):
+    if math.isnan(f):
         return 0.0, Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
+    if math.isinf(f):  # '1e1000': the largest double of its sign
+        f = math.copysign(sys.float_info.max, f)
+        problem = Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
     if t.width is not None and t.scale is not None:
         f = round(f, t.scale)
         top = 10.0 ** (t.width - t.scale) - 10.0 ** -t.scale

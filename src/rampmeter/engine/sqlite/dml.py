@@ -101,7 +101,9 @@ class Execution:
             code = errors.WARN_DATA_TRUNCATED  # not strict: MariaDB says "data truncated"
             message = values.problem_message(values.Problem(code), col.name, max(row, 1))
         elif code == errors.ER_DATA_TOO_LONG:
-            code = errors.WARN_DATA_TRUNCATED
+            # not strict: a BIT too wide is out of range, a string cut (MariaDB's fields)
+            code = errors.ER_WARN_DATA_OUT_OF_RANGE if col.type.name == "bit" else \
+                errors.WARN_DATA_TRUNCATED
             message = values.problem_message(values.Problem(code), col.name, max(row, 1))
         self.warnings.append(Warning_("Warning", code, message))
         return stored

@@ -103,6 +103,8 @@ def assemble(tdef: TableDef, keys: list[NewKey]) -> None:
         if i in dropped:
             continue
         if k.name is not None:
+            if len(k.name) > MAX_NAME:
+                raise ServerError(errors.ER_TOO_LONG_IDENT, k.name)
             if k.name.lower() in used:
                 raise ServerError(errors.ER_DUP_KEYNAME, k.name)
             name = k.name
@@ -123,6 +125,7 @@ def assemble(tdef: TableDef, keys: list[NewKey]) -> None:
 
 MAX_KEYS = 64  # MariaDB's MAX_INDEXES
 MAX_KEY_PARTS = 32  # MariaDB's MAX_REF_PARTS
+MAX_NAME = 64  # NAME_CHAR_LEN
 
 
 def _duplicates(indexes: list[IndexDef]) -> list[Warning_]:
