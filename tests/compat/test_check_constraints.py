@@ -108,3 +108,19 @@ def test_temporary_table_and_prepared_insert(compat, driver):
         "EXECUTE p USING @v",
         "SELECT * FROM tt ORDER BY a",
     ], checks=WITH_TEXT)
+
+
+@pytest.mark.parametrize("driver", drivers(*BOTH))
+def test_myisam_keeps_the_rows_before_the_failing_one(compat, driver):
+    """A table MariaDB cannot roll back keeps what a multi-row write did before its error
+    (a duplicate, a CHECK); an InnoDB one keeps nothing."""
+    compat.setup("CREATE TABLE m (a INT PRIMARY KEY, b INT CHECK (b < 10)) ENGINE=MyISAM",
+                 "CREATE TABLE i (a INT PRIMARY KEY, b INT CHECK (b < 10)) ENGINE=InnoDB")
+    steps = []
+    for t in ("m", "i"):
+        steps += [f"INSERT INTO {t} VALUES (1, 1), (2, 2), (1, 3), (4, 4)",
+                  f"INSERT INTO {t} VALUES (5, 1), (6, 20), (7, 3)",
+                  f"INSERT INTO {t} SELECT a + 10, b * 4 FROM {t} ORDER BY a",
+                  f"UPDATE {t} SET b = b + 8 ORDER BY a",
+                  f"SELECT * FROM {t} ORDER BY a"]
+    compat.check(driver, steps, checks=WITH_TEXT)

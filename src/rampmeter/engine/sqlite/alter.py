@@ -35,6 +35,7 @@ from rampmeter.engine.sqlite import alter_checks as checks
 from rampmeter.engine.sqlite import checks as constraints
 from rampmeter.engine.sqlite import fkcheck, foreign, keys, rebuild, temporary
 from rampmeter.engine.sqlite.catalog import (
+    NON_TRANSACTIONAL,
     ColumnDef,
     Default,
     ForeignKey,
@@ -50,7 +51,6 @@ from rampmeter.engine.sqlite.definitions import (
     read_default,
     read_key,
 )
-from rampmeter.engine.sqlite.dml import NON_TRANSACTIONAL
 from rampmeter.errors import ServerError, Warning_
 from rampmeter.sql import charsets
 from rampmeter.sql.reader import Reader

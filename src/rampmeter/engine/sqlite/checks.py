@@ -12,9 +12,11 @@ Rules:
   off nothing is checked (dumps and ALTER use it).
 - The check is a temp trigger per engine handle and table (BEFORE INSERT, BEFORE UPDATE), made
   on the first write after a schema change, as dml.ensure_triggers' counters are, so tables
-  without constraints pay nothing and no SQLite table definition changes. Its body computes
-  the first failing constraint's message in SQL; Python runs only for a failing row
-  (rm_ck_fail) and, once per row, for the session's check_constraint_checks (rm_ck_on).
+  without constraints pay nothing and no SQLite table definition changes. Its body checks
+  each constraint in turn and RAISEs MariaDB's text (errmap.py reads it as 4025): ABORT, or
+  FAIL for a table declared with an engine MariaDB cannot roll back (MyISAM...), whose rows
+  written before the failing one stay. Python runs only for a failing row (rm_ck_skip: IGNORE
+  skips it with the warning) and, once per row, for check_constraint_checks (rm_ck_on).
 - The expressions are the DML translator's: `SELECT 1 FROM db.t WHERE (expr)` translated as
   any query is (MariaDB's functions, comparisons, types), its literals written into the SQL
   (a trigger has no parameters), its columns read from NEW through a derived table named as
@@ -31,7 +33,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rampmeter.engine.sqlite import translate
-from rampmeter.engine.sqlite.catalog import TableDef, q
+from rampmeter.engine.sqlite.catalog import NON_TRANSACTIONAL, TableDef, q
 from rampmeter.errors import ServerError, Warning_
 
 if TYPE_CHECKING:
@@ -44,18 +46,18 @@ ER_CONSTRAINT_FAILED = 4025
 def register(handle: Handle, host: Any) -> None:
     """The functions the triggers call, on a handle, for its occupant (handles.py)."""
 
-    def fail(message: str) -> int:
+    def skip(message: str) -> int:
+        """A row fails a constraint: skipped with the warning under IGNORE (1), else the
+        trigger raises the error (0)."""
         s = host.session
         ex = s.current if s is not None else None
         if ex is not None and ex.ignore:
             s.warn(ER_CONSTRAINT_FAILED, message)
             return 1
-        err = ServerError(ER_CONSTRAINT_FAILED, message=message, sqlstate="23000")
-        host.function_failed(err)
-        raise err
+        return 0
 
     handle.create_function("rm_ck_on", 0, lambda: 1 if checks_on(host.session) else 0)
-    handle.create_function("rm_ck_fail", 1, fail)
+    handle.create_function("rm_ck_skip", 1, skip)
 
 
 def checks_on(s: SqliteSession | None) -> bool:
@@ -175,13 +177,20 @@ def _top_level_where(sql: str) -> int | None:
     return None
 
 
+def _conditions(s: SqliteSession, database: str, tdef: TableDef, shown: str,
+                lookup: Callable[[str, str], TableDef | None] | None = None
+                ) -> list[tuple[str, str]]:
+    """(message as an SQL literal, condition) of each constraint, in MariaDB's order."""
+    return [(_sql_literal(message(database, shown, name)),
+             condition(s, database, tdef, expr, lookup)) for name, expr in ordered(tdef, shown)]
+
+
 def failing_case(s: SqliteSession, database: str, tdef: TableDef, shown: str,
                  lookup: Callable[[str, str], TableDef | None] | None = None) -> str:
     """CASE WHEN NOT (c1) THEN 'message 1' ... END: the first failing constraint's message,
     NULL when none fails."""
-    whens = [f"WHEN NOT ({condition(s, database, tdef, expr, lookup)}) THEN "
-             f"{_sql_literal(message(database, shown, name))}"
-             for name, expr in ordered(tdef, shown)]
+    whens = [f"WHEN NOT ({cond}) THEN {text}"
+             for text, cond in _conditions(s, database, tdef, shown, lookup)]
     return "CASE " + " ".join(whens) + " END"
 
 
@@ -198,10 +207,13 @@ def ensure(s: SqliteSession, target: tuple[str, str]) -> None:
     keys = [(kind, schema.lower(), stored.lower()) for kind in ("cki", "cku")]
     if handle.triggers.get(keys[0]) == version and handle.triggers.get(keys[1]) == version:
         return
-    case = failing_case(s, db, tdef, tdef.name)
+    # a table MariaDB cannot roll back keeps the rows written before the failing one (FAIL)
+    action = "FAIL" if tdef.engine in NON_TRANSACTIONAL else "ABORT"
     row = ", ".join(f"NEW.{q(c.name)} AS {q(c.name)}" for c in tdef.columns)
-    body = (f"SELECT RAISE(IGNORE) FROM (SELECT {case} AS m FROM (SELECT {row}) AS "
-            f"{q(tdef.name)}) WHERE m IS NOT NULL AND rm_ck_fail(m);")
+    body = " ".join(
+        f"SELECT CASE WHEN rm_ck_skip({text}) THEN RAISE(IGNORE) ELSE RAISE({action}, {text}) "
+        f"END FROM (SELECT {row}) AS {q(tdef.name)} WHERE NOT ({cond});"
+        for text, cond in _conditions(s, db, tdef, tdef.name))
     for key, event in zip(keys, ("INSERT", "UPDATE")):
         name = handle.trigger_name(key)
         handle.execute(f"DROP TRIGGER IF EXISTS temp.{q(name)}")

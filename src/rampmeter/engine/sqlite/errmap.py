@@ -4,7 +4,7 @@ Rules:
 - `map_error(message, database)` reads SQLite's message (its codes say too little: a missing
   table and a syntax error are both SQLITE_ERROR) and builds the MySQL error: 1146, 1054, 1062,
   1048, 1050, 1305, 1136, 1052, 1064, 1111, 1205, 1366, 4025, 1241, 1582, 1021, 4024, and
-  1451 / 1452 from the foreign-key triggers (fkcheck.py).
+  1451 / 1452 from the foreign-key triggers (fkcheck.py), 4025 from the CHECK ones (checks.py).
 - Whatever has no MySQL equivalent is 1105 with SQLite's own words, and is logged by the
   caller: that is a fault of ours to fix, not a user error.
 - `duplicate_entry` words 1062 as MariaDB does: the duplicate value when the statement named it
@@ -38,6 +38,8 @@ _TERM = re.compile(r"(\d+)(?:st|nd|rd|th) (ORDER|GROUP) BY term out of range")
 
 
 def map_error(msg: str, database: str | None) -> ServerError:
+    if msg.startswith("CONSTRAINT `") and " failed for `" in msg:  # checks.py's triggers
+        return ServerError(4025, message=msg, sqlstate="23000")
     if msg.startswith(_FOREIGN):  # fkcheck.py's triggers raise MariaDB's own text
         code = 1452 if msg.startswith(_FOREIGN[0]) else 1451
         return ServerError(code, message=msg, sqlstate="23000")
