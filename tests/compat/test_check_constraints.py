@@ -124,3 +124,34 @@ def test_myisam_keeps_the_rows_before_the_failing_one(compat, driver):
                   f"UPDATE {t} SET b = b + 8 ORDER BY a",
                   f"SELECT * FROM {t} ORDER BY a"]
     compat.check(driver, steps, checks=WITH_TEXT)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_constraint_names_and_duplicates(compat, driver):
+    compat.check(driver, [
+        "CREATE TABLE n1 (a INT, b INT, CONSTRAINT CONSTRAINT_1 CHECK (a > 1), CHECK (b > 1), "
+        "CONSTRAINT CONSTRAINT_2 CHECK (a > b))",
+        "SHOW CREATE TABLE n1",
+        "CREATE TABLE n2 (CONSTRAINT_1 INT CHECK (CONSTRAINT_1 > 0), CHECK (CONSTRAINT_1 < 100))",
+        "SHOW CREATE TABLE n2",
+        "ALTER TABLE n2 ADD CHECK (CONSTRAINT_1 < 50)",
+        "SHOW CREATE TABLE n2",
+        "CREATE TABLE n3 (a INT CHECK (a > 2), CONSTRAINT a CHECK (a < 5))",
+        "CREATE TABLE n3 (a INT, CONSTRAINT c1 CHECK (a > 0), CONSTRAINT c1 CHECK (a < 100))",
+        "CREATE TABLE n4 (a INT, CONSTRAINT b CHECK (a > 0))",
+        "ALTER TABLE n4 ADD COLUMN b INT CHECK (b > 5)",
+        "ALTER TABLE n4 ADD CONSTRAINT b CHECK (a < 100)",
+    ], checks=WITH_TEXT)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_auto_increment_past_its_type(compat, driver):
+    compat.check(driver, [
+        "CREATE TABLE ai (a TINYINT NOT NULL AUTO_INCREMENT PRIMARY KEY, b CHAR(5))",
+        "INSERT INTO ai VALUES (126, 'x'), (63, 'y'), (0, 'z')",
+        "INSERT INTO ai VALUES (0, 'e')",
+        "REPLACE INTO ai VALUES (0, 'e')",
+        "SET sql_mode = ''",
+        "INSERT INTO ai (b) VALUES ('e')",
+        "SELECT * FROM ai ORDER BY a",
+    ], checks=WITH_TEXT)

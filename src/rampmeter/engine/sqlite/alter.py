@@ -171,7 +171,7 @@ def _column_keys(a: _Alter, spec: ColumnSpec) -> None:
     if spec.primary:
         a.added.append(keys.NewKey(keys.PRIMARY, [col.name], True, kind=keys.PRIMARY))
     if spec.check is not None:
-        a.new.checks.append((col.name, spec.check))
+        a.new.checks = constraints.named(a.new.checks + [(col.name, spec.check)])
 
 
 def _evaluate(s: SqliteSession, col: ColumnDef) -> Any:
@@ -396,8 +396,8 @@ def _add_key(a: _Alter, key: KeySpec) -> None:
         a.added.append(keys.NewKey(keys.PRIMARY, key.columns, True, key.prefixes, key.desc,
                                    kind=keys.PRIMARY))
     elif key.kind == "CHECK":
-        a.new.checks.append((key.name or key.constraint or
-                             f"CONSTRAINT_{len(a.new.checks) + 1}", key.check or ""))
+        a.new.checks = constraints.named(a.new.checks + [(key.name or key.constraint or "",
+                                                          key.check or "")])
     elif key.kind == "FOREIGN":
         fk = foreign.make(a.name, a.database, key, a.new.foreign)
         fk.columns = keys.key_columns(a.new, fk.columns)

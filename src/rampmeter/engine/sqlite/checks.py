@@ -21,6 +21,9 @@ Rules:
   any query is (MariaDB's functions, comparisons, types), its literals written into the SQL
   (a trigger has no parameters), its columns read from NEW through a derived table named as
   the table. Translated once per handle and schema version.
+- An AUTO_INCREMENT column narrower than SQLite's rowid (TINYINT...) gets an AFTER INSERT
+  trigger too: a generated value past its type is MariaDB's 167 "Out of range value for
+  column 'a' at row 1" (SQLSTATE 22003), in strict mode or not.
 - ALTER TABLE verifies the rows already there against the new definition's constraints when
   it copies the table (`verify_rows`): the first failing row fails the statement; with ALTER
   IGNORE such rows are dropped, each with the warning.
@@ -34,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from rampmeter.engine.sqlite import translate
 from rampmeter.engine.sqlite.catalog import NON_TRANSACTIONAL, TableDef, q
+from rampmeter.engine.types import INTEGERS
 from rampmeter.errors import ServerError, Warning_
 
 if TYPE_CHECKING:
@@ -41,6 +45,7 @@ if TYPE_CHECKING:
     from rampmeter.engine.sqlite.session import SqliteSession
 
 ER_CONSTRAINT_FAILED = 4025
+ER_DUP_CONSTRAINT_NAME = 1826
 
 
 def register(handle: Handle, host: Any) -> None:
@@ -70,6 +75,28 @@ def checks_on(s: SqliteSession | None) -> bool:
     if isinstance(value, str):
         return value.upper() not in ("0", "OFF", "FALSE")
     return bool(value)
+
+
+def named(checks: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Names for the unnamed ("") constraints of a table, as MariaDB makes them:
+    CONSTRAINT_<n>, n counting up from 1 over every name taken in the table (a column's
+    constraint takes its column's name; later ones count too). A name given twice is 1826."""
+    taken = [n.lower() for n, _e in checks if n]
+    if len(set(taken)) != len(taken):
+        dup = next(n for n, _e in checks if n and taken.count(n.lower()) > 1)
+        raise ServerError(ER_DUP_CONSTRAINT_NAME, message=f"Duplicate CHECK constraint name "
+                          f"'{dup}'", sqlstate="HY000")
+    out = []
+    nr = 1
+    for name, expr in checks:
+        if not name:
+            while f"constraint_{nr}" in taken:
+                nr += 1
+            name = f"CONSTRAINT_{nr}"
+            taken.append(name.lower())
+            nr += 1
+        out.append((name, expr))
+    return out
 
 
 def message(database: str, table: str, name: str) -> str:
@@ -195,17 +222,31 @@ def failing_case(s: SqliteSession, database: str, tdef: TableDef, shown: str,
 
 
 # --- enforcement on writes --------------------------------------------------------------------
+def needs_triggers(tdef: TableDef) -> bool:
+    """Does a write into this table need ensure()'s triggers (constraints, or an
+    AUTO_INCREMENT column narrower than SQLite's rowid)?"""
+    return bool(tdef.checks) or auto_limit(tdef) is not None
+
+
+def auto_limit(tdef: TableDef) -> int | None:
+    col = tdef.auto_column
+    if col is None or col.type.name not in INTEGERS:
+        return None
+    top = col.type.int_range[1]
+    return top if top < 2**63 - 1 else None
+
+
 def ensure(s: SqliteSession, target: tuple[str, str]) -> None:
     """The temp triggers that check the rows written into `target` (module rules)."""
     db, table = target
     tdef = s.table_def(db, table)
-    if tdef is None or not tdef.checks:
+    if tdef is None or not needs_triggers(tdef):
         return
     schema, stored = tdef.location or (db, table)
     version = s.engine.schema_version if tdef.location is None else -s.temp_version
     handle = s.handle
-    keys = [(kind, schema.lower(), stored.lower()) for kind in ("cki", "cku")]
-    if handle.triggers.get(keys[0]) == version and handle.triggers.get(keys[1]) == version:
+    keys = [(kind, schema.lower(), stored.lower()) for kind in ("cki", "cku", "ckai")]
+    if all(handle.triggers.get(k) == version for k in keys):
         return
     # a table MariaDB cannot roll back keeps the rows written before the failing one (FAIL)
     action = "FAIL" if tdef.engine in NON_TRANSACTIONAL else "ABORT"
@@ -214,11 +255,22 @@ def ensure(s: SqliteSession, target: tuple[str, str]) -> None:
         f"SELECT CASE WHEN rm_ck_skip({text}) THEN RAISE(IGNORE) ELSE RAISE({action}, {text}) "
         f"END FROM (SELECT {row}) AS {q(tdef.name)} WHERE NOT ({cond});"
         for text, cond in _conditions(s, db, tdef, tdef.name))
-    for key, event in zip(keys, ("INSERT", "UPDATE")):
+    top = auto_limit(tdef)
+    for key, event in zip(keys, ("INSERT", "UPDATE", "AUTO")):
         name = handle.trigger_name(key)
         handle.execute(f"DROP TRIGGER IF EXISTS temp.{q(name)}")
-        handle.execute(f"CREATE TEMP TRIGGER {q(name)} BEFORE {event} ON "
-                       f"{q(schema)}.{q(stored)} WHEN rm_ck_on() BEGIN {body} END")
+        if event == "AUTO" and top is not None:
+            # a generated value past the column's type: MariaDB's HA_ERR_AUTOINC_ERANGE (167)
+            col = tdef.auto_column
+            assert col is not None
+            text = _sql_literal(f"Out of range value for column '{col.name}' at row 1")
+            # ABORT: the row is written already (a MyISAM table's rows before it go too)
+            handle.execute(f"CREATE TEMP TRIGGER {q(name)} AFTER INSERT ON {q(schema)}."
+                           f"{q(stored)} WHEN NEW.{q(col.name)} > {top} BEGIN SELECT "
+                           f"RAISE(ABORT, {text}); END")
+        elif event != "AUTO" and body:
+            handle.execute(f"CREATE TEMP TRIGGER {q(name)} BEFORE {event} ON "
+                           f"{q(schema)}.{q(stored)} WHEN rm_ck_on() BEGIN {body} END")
         handle.trigger_made(key, version)
 
 

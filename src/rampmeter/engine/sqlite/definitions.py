@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rampmeter import errors
+from rampmeter.engine.sqlite import checks as constraints
 from rampmeter.engine.sqlite import foreign, keys
 from rampmeter.engine.sqlite.catalog import (
     ColumnDef,
@@ -512,7 +513,7 @@ def build_table(name: str, columns: list[ColumnSpec], keys_: list[KeySpec],
                                        key.kind if key.kind in ("FULLTEXT", "SPATIAL") else "",
                                        key.comment))
         elif key.kind == "CHECK":
-            checks.append((key.name or f"CONSTRAINT_{len(checks) + 1}", key.check or ""))
+            checks.append((key.name or "", key.check or ""))
         elif key.kind == "FOREIGN":
             fk = foreign.make(name, database, key, tdef.foreign)
             fk.columns = keys.key_columns(tdef, fk.columns)
@@ -520,7 +521,7 @@ def build_table(name: str, columns: list[ColumnSpec], keys_: list[KeySpec],
             pending.append(keys.foreign_index(key.constraint or key.name, fk.columns))
     keys.assemble(tdef, pending)
     indexes = tdef.indexes
-    tdef.checks = checks
+    tdef.checks = constraints.named(checks)
     auto = [c for c in tdef.columns if c.auto_increment]
     if len(auto) > 1:
         raise ServerError(errors.ER_WRONG_AUTO_KEY)

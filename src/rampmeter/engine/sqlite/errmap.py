@@ -40,6 +40,8 @@ _TERM = re.compile(r"(\d+)(?:st|nd|rd|th) (ORDER|GROUP) BY term out of range")
 def map_error(msg: str, database: str | None) -> ServerError:
     if msg.startswith("CONSTRAINT `") and " failed for `" in msg:  # checks.py's triggers
         return ServerError(4025, message=msg, sqlstate="23000")
+    if msg.startswith("Out of range value for column '"):  # checks.py: AUTO_INCREMENT
+        return ServerError(167, message=msg, sqlstate="22003")
     if msg.startswith(_FOREIGN):  # fkcheck.py's triggers raise MariaDB's own text
         code = 1452 if msg.startswith(_FOREIGN[0]) else 1451
         return ServerError(code, message=msg, sqlstate="23000")

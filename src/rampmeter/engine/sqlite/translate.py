@@ -149,7 +149,7 @@ class Plan:
     tz_outputs: list[int] = field(default_factory=list)  # TIMESTAMP outputs (tzcolumns.py)
     returning: bool = False                    # INSERT / REPLACE / DELETE ... RETURNING
     columns_memo: Any = None                   # result columns built once (dml.result_set)
-    checked: tuple[tuple[str, str], ...] = ()  # written tables with CHECK constraints
+    checked: tuple[tuple[str, str], ...] = ()  # written tables with checks.py's triggers
     partial: bool = False                      # writes a table MariaDB cannot roll back
 
 
@@ -363,7 +363,7 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         plan.outputs = _outputs(exp.Select(expressions=[e.copy() for e in
                                                         returning.expressions]),
                                 stmt, tables, typer)
-    if plan.writes and kind != "DELETE":  # CHECK constraints are enforced (checks.py)
+    if plan.writes and kind != "DELETE":  # CHECK constraints & co. are enforced (checks.py)
         written = [plan.target] + [t for _s, t, _c in steps]
         plan.checked = tuple(dict.fromkeys(t for t in written if t is not None and
                                            _has_checks(tables, t)))
@@ -405,8 +405,9 @@ def _non_transactional(tables: _Tables, target: tuple[str, str]) -> bool:
 
 
 def _has_checks(tables: _Tables, target: tuple[str, str]) -> bool:
+    from rampmeter.engine.sqlite.checks import needs_triggers
     tdef = tables.lookup(*target)
-    return tdef is not None and bool(tdef.checks)
+    return tdef is not None and needs_triggers(tdef)
 
 
 def _sql_rewrites(tree: exp.Expression, typer: Typer, stmt: Statement) -> None:
