@@ -40,3 +40,5 @@ def test_read_only_refuses_writes_of_accounts_without_read_only_admin(acct: Acco
     ])
     acct.same(admin_user, [f"INSERT INTO {db}.t VALUES (5)", f"DELETE FROM {db}.t WHERE a = 5",
                            f"SELECT * FROM {db}.t"])
+    acct.root(f"GRANT READ ONLY ADMIN ON *.* TO '{user}'@'%'")
+    acct.same(user, [f"INSERT INTO {db}.t VALUES (6)", "SHOW GRANTS"])
