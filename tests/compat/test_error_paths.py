@@ -52,6 +52,17 @@ CASES: dict[str, list[str]] = {
         "INSERT INTO t (a) VALUES (b'0'), (b'1'), (b'000'), (b'100'), (b'001')",
         "SELECT HEX(a), b, c, d, e FROM t"],
     "long-key-name-1059": ["CREATE TABLE t (a INT, KEY " + "k" * 65 + " (a))"],
+    "duplicate-values-of-many-rows": [
+        "CREATE TABLE s (a INT PRIMARY KEY) ENGINE=MyISAM", "INSERT INTO s VALUES (1), (2), (3)",
+        "CREATE TABLE m (a INT PRIMARY KEY, b VARCHAR(3), UNIQUE KEY ub (b)) ENGINE=MyISAM",
+        "INSERT INTO m VALUES (11, 'x'), (13, 'y')",
+        "INSERT INTO m SELECT a + 10, a FROM s",
+        "INSERT INTO m VALUES (20, 'p'), (21, CONCAT('x', ''))",
+        "CREATE TABLE i (a INT PRIMARY KEY, b BINARY(1), UNIQUE KEY ub (b)) ENGINE=InnoDB",
+        "INSERT INTO i VALUES (1, 0x00), (2, 0x01)",
+        "INSERT INTO i SELECT a + 5, IF(a = 3, 0x01, 0x07) FROM s",
+        "INSERT INTO i VALUES (8, 0x09), (9, CHAR(0))",
+        "SELECT * FROM m ORDER BY a", "SELECT a, HEX(b) FROM i ORDER BY a"],
     "truncate-a-view-1146": ["CREATE TABLE t (a INT)", "CREATE VIEW v AS SELECT a FROM t",
                              "TRUNCATE TABLE v", "TRUNCATE v"],
 }

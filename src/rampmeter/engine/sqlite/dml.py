@@ -35,7 +35,16 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.engine import values
 from rampmeter.engine.base import ResultSet, UpdateCount
-from rampmeter.engine.sqlite import batch, checks, inlist, selectinto, stream, timefns
+from rampmeter.engine.sqlite import (
+    batch,
+    checks,
+    dupvalue,
+    errmap,
+    inlist,
+    selectinto,
+    stream,
+    timefns,
+)
 from rampmeter.engine.sqlite.catalog import NON_TRANSACTIONAL, ColumnDef, implicit_default, q
 from rampmeter.engine.sqlite.translate import Plan, literal_type
 from rampmeter.engine.types import SqlType, column_for_values
@@ -366,6 +375,7 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
     s.current = ex
     try:
         with s.txn.writing():
+            changes = s.handle.conn.total_changes if plan.partial else 0
             try:
                 if plan.track_changes or plan.replace:
                     ensure_triggers(s, plan)
@@ -384,6 +394,10 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
                     matched += max(step.rowcount, 0) if counts else 0
             except sqlite3.Error as e:
                 err = s.sqlite_error(e, plan, bound)
+                if err.code == errors.ER_DUP_ENTRY and rows is None and \
+                        err.message.startswith("Duplicate entry for key"):
+                    kept = s.handle.conn.total_changes - changes if plan.partial else None
+                    err = _named_duplicate(s, plan, bound, str(e), kept) or err
                 if plan.partial:  # INSERT / UPDATE OR FAIL: the rows before stay (txn.py)
                     err.keeps_changes = True  # type: ignore[attr-defined]
                 raise err from None
@@ -452,6 +466,18 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
         info = f"Records: {max(count, inserted, offered)}  Duplicates: {duplicates}  " \
                f"Warnings: {len(warnings)}"
     return UpdateCount(affected, last_id, info, warnings, warning_rows=warning_rows)
+
+
+def _named_duplicate(s: SqliteSession, plan: Plan, bound: dict[str, Any], message: str,
+                     kept: int | None) -> ServerError | None:
+    """1062 with the duplicate value of a multi-row INSERT / INSERT ... SELECT (dupvalue.py)."""
+    m = errmap.UNIQUE.search(message)
+    if m is None or plan.kind not in ("INSERT", "REPLACE"):
+        return None
+    found = dupvalue.row_values(s, plan, bound, kept)
+    if found is None:
+        return None
+    return errmap.duplicate_entry(m.group(1), s.table_def(*plan.target), found)
 
 
 def _batch_warnings(s: SqliteSession, plan: Plan, rows: list[dict[str, Any]],

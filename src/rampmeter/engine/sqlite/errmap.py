@@ -137,8 +137,10 @@ def duplicate_entry(failed: str, tdef: TableDef | None, shown_values: dict[str, 
         if col.lower() not in shown_values:
             return ServerError(errors.ER_DUP_ENTRY, message=f"Duplicate entry for key '{key}'")
         value = shown_values[col.lower()]
-        if isinstance(value, bytes):
-            value = value.decode("utf-8", "replace")
+        if isinstance(value, str) and value[:1] == "~" and value[1:].isdigit():
+            value = int(value[1:])  # a BIGINT UNSIGNED above 2^63-1 (values.big_unsigned)
+        if isinstance(value, bytes):  # MariaDB shows bytes it cannot print as \xHH
+            value = "".join(chr(b) if 32 <= b < 127 else f"\\x{b:02X}" for b in value)
         shown.append("NULL" if value is None else str(value))
     return ServerError(errors.ER_DUP_ENTRY, "-".join(shown)[:192], key)
 
