@@ -155,3 +155,18 @@ def test_auto_increment_past_its_type(compat, driver):
         "INSERT INTO ai (b) VALUES ('e')",
         "SELECT * FROM ai ORDER BY a",
     ], checks=WITH_TEXT)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_dropping_columns_and_constraints(compat, driver):
+    compat.check(driver, [
+        "CREATE TABLE d1 (a INT, b INT, c INT CHECK (c > 0), CHECK (a + b > 0), "
+        "CONSTRAINT only_a CHECK (a > 0))",
+        "ALTER TABLE d1 DROP CONSTRAINT c",
+        "ALTER TABLE d1 DROP CONSTRAINT IF EXISTS c",
+        "ALTER TABLE d1 DROP COLUMN b",
+        "ALTER TABLE d1 DROP COLUMN a, DROP COLUMN b",
+        "SHOW CREATE TABLE d1",
+        "ALTER TABLE d1 DROP COLUMN c",
+        "SHOW CREATE TABLE d1",
+    ], checks=WITH_TEXT)

@@ -352,7 +352,8 @@ def _drop_constraint(a: _Alter, name: str, if_exists: bool) -> None:
     t = a.new
     if any(f.name.lower() == name.lower() for f in t.foreign):
         _drop_foreign(a, name, False)
-    elif any(c[0].lower() == name.lower() for c in t.checks):
+    elif any(c[0].lower() == name.lower() and t.column(c[0]) is None for c in t.checks):
+        # a table constraint; a column's own goes only with its column (MariaDB)
         t.checks = [c for c in t.checks if c[0].lower() != name.lower()]
     elif any(i.name.lower() == name.lower() and i.unique for i in t.indexes) or \
             name.upper() == keys.PRIMARY and t.primary:
@@ -524,6 +525,8 @@ def _limit_comments(a: _Alter, strict: bool) -> None:
 
 def _finish(a: _Alter, ignore: bool) -> Result:
     s, t = a.s, a.new
+    if a.dropped_columns:
+        t.checks = constraints.after_dropping(t.checks, a.dropped_columns)
     key_list = keys.existing(t) + a.added
     keys.assemble(t, key_list)
     checks.check_auto(t)
