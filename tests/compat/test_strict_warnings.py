@@ -55,3 +55,23 @@ def test_arithmetic_reads_strings_as_numbers_with_warnings(t, driver):
         "SELECT s + 1, n + s FROM t ORDER BY id",
         "SELECT '2000-01-01' + INTERVAL 1 DAY, 10 % '3'",
     ], checks=WITH_TEXT)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql", "mysqlclient"))
+def test_temporal_columns_compare_with_constants_as_temporals(t, driver):
+    t.setup("CREATE TABLE tt (a DATETIME, d DATE, tm TIME, f DATETIME(3))",
+            "INSERT INTO tt VALUES ('2001-01-01 10:00:00', '2001-01-01', '10:00:00', "
+            "'2001-01-01 10:00:00.5')")
+    t.check(driver, [
+        "SELECT COUNT(*) FROM tt WHERE a = '2001-1-1 10:00'",
+        "SELECT COUNT(*) FROM tt WHERE d = '2001-1-1'",
+        "SELECT COUNT(*) FROM tt WHERE d = 20010101",
+        "SELECT COUNT(*) FROM tt WHERE tm = '10:00'",
+        "SELECT COUNT(*) FROM tt WHERE f = '2001-01-01 10:00:00.500'",
+        "SELECT COUNT(*) FROM tt WHERE a = ''",
+        "SELECT COUNT(*) FROM tt WHERE d BETWEEN '2001-1-1' AND '2001-1-2'",
+        "SELECT COUNT(*) FROM tt WHERE '2001-01-01' = d",
+        "SELECT * FROM (SELECT * FROM tt) AS x WHERE a = ''",
+        "UPDATE tt SET tm = '11:00' WHERE d = '2001-01-01'",
+        "SELECT tm FROM tt",
+    ], checks=WITH_TEXT)

@@ -9,6 +9,7 @@ Rules (MariaDB 10.11, measured with the mariadb-test client):
 - CAST AS SIGNED rounds an exact decimal half away from zero and a double half to even; a
   double out of BIGINT's range is clipped with note 1916; text and unsigned values wrap to
   64 bits. CAST AS UNSIGNED of a negative number is its two's complement (note 1105).
+- A constant compared with a DATE / DATETIME / TIME is read as one (rm_temporal, compare.py).
 - CAST AS DECIMAL(M,D) rounds half up to D digits and clips to M digits (1264 "Out of range
   value"); the result is text, since SQLite's REAL would lose digits beyond 15.
 """
@@ -165,3 +166,17 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
         handle.create_function(name, nargs, guarded(fn))
     # deterministic: `id = rm_num(?)` keeps id's index usable (compare.py)
     handle.create_function("rm_num", 2, to_number, deterministic=True)
+
+    def temporal_constant(v: Any, name: str, fsp: int) -> Any:
+        """A constant compared with a DATE / DATETIME / TIME: read as one, in the column's
+        stored form, warning 1292 "Truncated incorrect datetime value" when it is none."""
+        if v is None:
+            return None
+        stored, problem = values.store(SqlType(name, None, fsp), v)
+        if problem is not None and not problem.note:
+            truncated("time" if name == "time" else name if name == "date" else "datetime",
+                      v)
+        return stored
+
+    # deterministic: SQLite reads the constant once, and the column's index stays usable
+    handle.create_function("rm_temporal", 3, guarded(temporal_constant), deterministic=True)
