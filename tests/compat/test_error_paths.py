@@ -63,6 +63,12 @@ CASES: dict[str, list[str]] = {
         "INSERT INTO i SELECT a + 5, IF(a = 3, 0x01, 0x07) FROM s",
         "INSERT INTO i VALUES (8, 0x09), (9, CHAR(0))",
         "SELECT * FROM m ORDER BY a", "SELECT a, HEX(b) FROM i ORDER BY a"],
+    "new-unique-key-over-duplicates": [
+        "CREATE TABLE t (a INT, b INT, v VARCHAR(5), w BIT)",
+        "INSERT INTO t VALUES (3, 4, 'x', 1), (1, 2, 'i', 0), (1, 2, 'I', 1), (5, 6, 'y', 0)",
+        "ALTER TABLE t ADD UNIQUE KEY ind2 (a, v)", "ALTER TABLE t ADD PRIMARY KEY (a, b)",
+        "CREATE UNIQUE INDEX u ON t (b)", "ALTER TABLE t ADD UNIQUE (w)",
+        "ALTER TABLE t ADD UNIQUE KEY ok (a, b, w)", "SHOW CREATE TABLE t"],
     "truncate-a-view-1146": ["CREATE TABLE t (a INT)", "CREATE VIEW v AS SELECT a FROM t",
                              "TRUNCATE TABLE v", "TRUNCATE v"],
 }

@@ -25,7 +25,7 @@ INFORMATION_SCHEMA = "information_schema"
 _NO_SUCH_TABLE = re.compile(r"no such table: (?:(\S+?)\.)?(\S+)$")
 _NO_SUCH_COLUMN = re.compile(r"no such column: (.+)$")
 UNIQUE = re.compile(r"UNIQUE constraint failed: (.+)$")
-_PRIMARY = re.compile(r"PRIMARY KEY constraint failed: (.+)$")
+PRIMARY_KEY = re.compile(r"PRIMARY KEY constraint failed: (.+)$")
 _NOT_NULL = re.compile(r"NOT NULL constraint failed: (?:\S+\.)?(\S+)$")
 _EXISTS = re.compile(r"table (?:\"?)(\S+?)(?:\"?) already exists")
 _EXISTS_RENAME = re.compile(r"there is already another table or index with this name: (\S+)")
@@ -65,7 +65,7 @@ def map_error(msg: str, database: str | None) -> ServerError:
     if m := _TERM.search(msg):
         return ServerError(errors.ER_BAD_FIELD_ERROR, m.group(1),
                            "order clause" if m.group(2) == "ORDER" else "group statement")
-    if m := UNIQUE.search(msg) or _PRIMARY.search(msg):
+    if m := UNIQUE.search(msg) or PRIMARY_KEY.search(msg):
         cols = [c.strip().split(".")[-1] for c in m.group(1).split(",")]
         return ServerError(errors.ER_DUP_ENTRY, message=f"Duplicate entry for key "
                            f"'{'-'.join(cols)}'")
