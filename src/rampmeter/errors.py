@@ -149,6 +149,11 @@ ER_KEY_DOES_NOT_EXISTS = 1176
 ER_TOO_BIG_PRECISION = 1426
 ER_TOO_BIG_SCALE = 1425
 ER_M_BIGGER_THAN_D = 1427
+ER_TOO_BIG_DISPLAYWIDTH = 1439
+ER_TOO_MANY_KEYS = 1069
+ER_TOO_MANY_KEY_PARTS = 1070
+ER_DATETIME_FUNCTION_OVERFLOW = 1441
+ER_ILLEGAL_VALUE_FOR_TYPE = 1367
 ER_INVALID_CHARACTER_STRING = 1300
 ER_OPERAND_COLUMNS = 1241
 ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT = 1582
@@ -175,8 +180,13 @@ ERRORS: dict[int, ErrorSpec] = {
     ER_CANT_REMOVE_ALL_FIELDS: ErrorSpec("ER_CANT_REMOVE_ALL_FIELDS", "42000", "You can't delete all columns with ALTER TABLE; use DROP TABLE instead"),
     ER_PRIMARY_CANT_HAVE_NULL: ErrorSpec("ER_PRIMARY_CANT_HAVE_NULL", "42000", "All parts of a PRIMARY KEY must be NOT NULL; if you need NULL in a key, use UNIQUE instead"),
     ER_KEY_DOES_NOT_EXISTS: ErrorSpec("ER_KEY_DOES_NOT_EXISTS", "42000", "Key '%s' doesn't exist in table '%s'"),
-    ER_TOO_BIG_PRECISION: ErrorSpec("ER_TOO_BIG_PRECISION", "42000", "Too big precision %s specified for '%s'. Maximum is %s"),
-    ER_TOO_BIG_SCALE: ErrorSpec("ER_TOO_BIG_SCALE", "42000", "Too big scale %s specified for '%s'. Maximum is %s"),
+    ER_TOO_BIG_PRECISION: ErrorSpec("ER_TOO_BIG_PRECISION", "42000", "Too big precision specified for '%s'. Maximum is %s"),
+    ER_TOO_BIG_SCALE: ErrorSpec("ER_TOO_BIG_SCALE", "42000", "Too big scale specified for '%s'. Maximum is %s"),
+    ER_TOO_BIG_DISPLAYWIDTH: ErrorSpec("ER_TOO_BIG_DISPLAYWIDTH", "42000", "Display width out of range for '%s' (max = %s)"),
+    ER_DATETIME_FUNCTION_OVERFLOW: ErrorSpec("ER_DATETIME_FUNCTION_OVERFLOW", "22008", "Datetime function: %s field overflow"),
+    ER_ILLEGAL_VALUE_FOR_TYPE: ErrorSpec("ER_ILLEGAL_VALUE_FOR_TYPE", "22007", "Illegal %s '%s' value found during parsing"),
+    ER_TOO_MANY_KEY_PARTS: ErrorSpec("ER_TOO_MANY_KEY_PARTS", "42000", "Too many key parts specified; max %s parts allowed"),
+    ER_TOO_MANY_KEYS: ErrorSpec("ER_TOO_MANY_KEYS", "42000", "Too many keys specified; max %s keys allowed"),
     ER_M_BIGGER_THAN_D: ErrorSpec("ER_M_BIGGER_THAN_D", "42000", "For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '%s')"),
     ER_INVALID_CHARACTER_STRING: ErrorSpec("ER_INVALID_CHARACTER_STRING", "HY000", "Invalid %s character string: '%s'"),
     ER_OPERAND_COLUMNS: ErrorSpec("ER_OPERAND_COLUMNS", "21000", "Operand should contain %d column(s)"),

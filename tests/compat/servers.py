@@ -107,7 +107,12 @@ class MariaDB:
         assert mariadbd and install
         self.workdir = Path(tempfile.mkdtemp(prefix="rampmeter-compat-mariadb-"))
         datadir = self.workdir / "data"
-        as_root = ["--user=root"] if os.geteuid() == 0 else []
+        # a temp dir of its own: servers bootstrapped at once in other PID namespaces name
+        # their /tmp files alike (#sql-temptable-<pid>-...) and delete each other's
+        tmpdir = self.workdir / "tmp"
+        tmpdir.mkdir()
+        as_root = ["--user=root", f"--tmpdir={tmpdir}"] if os.geteuid() == 0 else \
+            [f"--tmpdir={tmpdir}"]
         done = subprocess.run(
             [install, "--no-defaults", f"--datadir={datadir}", *as_root,
              "--auth-root-authentication-method=normal", "--skip-test-db"],

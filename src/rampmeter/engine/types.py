@@ -32,6 +32,23 @@ from rampmeter.protocol.columns import Column
 from rampmeter.protocol.constants import CHARSET_BINARY, ColumnFlag, ColumnType
 from rampmeter.sql import charsets
 
+
+class TypeLimit(ServerError):
+    """A size beyond MariaDB's limits (1425, 1426, 1427, 1439), raised where the column's name
+    is not known: its "" argument is the name's place; `named(name)` is MariaDB's error."""
+
+    def __init__(self, code: int, *args: object) -> None:
+        super().__init__(code, *args)
+        self.given = args
+
+    def named(self, name: str) -> ServerError:
+        return ServerError(self.code, *[name if a == "" else a for a in self.given])
+
+
+MAX_DISPLAY_WIDTH = 255
+MAX_FLOAT_SCALE = 30
+MAX_BIT_WIDTH = 64
+
 INTEGERS = {  # name -> (wire type, bytes, default display width signed / unsigned)
     "tinyint": (ColumnType.TINY, 1, 4, 3), "smallint": (ColumnType.SHORT, 2, 6, 5),
     "mediumint": (ColumnType.INT24, 3, 9, 8), "int": (ColumnType.LONG, 4, 11, 10),
@@ -377,33 +394,43 @@ def make_type(name: str, args: list[str], *, unsigned: bool = False, zerofill: b
         return SqlType("tinyint", 1)
     if name in INTEGERS:
         width = nums[0] if nums else INTEGERS[name][3 if unsigned else 2]
+        if width > MAX_DISPLAY_WIDTH:
+            raise TypeLimit(1439, "", MAX_DISPLAY_WIDTH)
         return SqlType(name, width, None, unsigned, zerofill)
     if name == "decimal":
         prec = nums[0] if nums else 10
         scale = nums[1] if len(nums) > 1 else 0
         if prec > MAX_DECIMAL_PRECISION:
-            raise ServerError(1426, prec, "", MAX_DECIMAL_PRECISION)
+            raise TypeLimit(1426, "", MAX_DECIMAL_PRECISION)
         if scale > MAX_DECIMAL_SCALE:
-            raise ServerError(1425, scale, "", MAX_DECIMAL_SCALE)
+            raise TypeLimit(1425, "", MAX_DECIMAL_SCALE)
         if scale > prec:
-            raise ServerError(1427, "")
+            raise TypeLimit(1427, "")
         return SqlType("decimal", prec, scale, unsigned, zerofill)
     if name in ("float", "double"):
         if name == "float" and len(nums) == 1:
             return SqlType("double" if nums[0] > 24 else "float", None, None, unsigned,
                            zerofill)
         if len(nums) >= 2:
+            if nums[0] > MAX_DISPLAY_WIDTH:
+                raise TypeLimit(1439, "", MAX_DISPLAY_WIDTH)
+            if nums[1] > MAX_FLOAT_SCALE:
+                raise TypeLimit(1425, "", MAX_FLOAT_SCALE)
+            if nums[1] > nums[0]:
+                raise TypeLimit(1427, "")
             return SqlType(name, nums[0], nums[1], unsigned, zerofill)
         return SqlType(name, None, None, unsigned, zerofill)
     if name in ("datetime", "timestamp", "time"):
         fsp = nums[0] if nums else 0
         if fsp > MAX_FSP:
-            raise ServerError(1426, fsp, name.upper(), MAX_FSP)
+            raise TypeLimit(1426, "", MAX_FSP)
         return SqlType(name, None, fsp)
     if name in ("date", "year", "null"):
         return SqlType(name)
     if name == "bit":
-        return SqlType("bit", nums[0] if nums else 1)
+        if nums and nums[0] > MAX_BIT_WIDTH:
+            raise TypeLimit(1439, "", MAX_BIT_WIDTH)
+        return SqlType("bit", nums[0] or 1 if nums else 1)  # BIT(0) is BIT(1)
     if name in ("binary", "varbinary"):
         return SqlType(name, nums[0] if nums else 1, charset="binary")
     if name in ("tinyblob", "blob", "mediumblob", "longblob"):

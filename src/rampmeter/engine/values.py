@@ -32,6 +32,7 @@ import json
 import math
 import re
 import struct
+import sys
 from collections.abc import Callable
 from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation, localcontext
 from typing import Any, NamedTuple
@@ -75,6 +76,16 @@ def parse_number(text: str) -> tuple[Decimal | float | None, bool]:
         return None, False
 
 
+def _trailing(text: str, whole: bool) -> Problem | None:
+    """A number read from a string with more after it: 1265, a note when only spaces follow
+    (MDEV-8468)."""
+    if not whole:
+        return Problem(errors.WARN_DATA_TRUNCATED)
+    if text[-1:].isspace():
+        return Problem(errors.WARN_DATA_TRUNCATED, note=True)
+    return None
+
+
 def _round_half_up(d: Decimal) -> int:
     return int(d.to_integral_value(ROUND_HALF_UP))
 
@@ -104,10 +115,11 @@ def _store_int(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
                 num = Decimal(exact.group(1)) if exact else Decimal(repr(num))
             except InvalidOperation:
                 num = Decimal(repr(num))
-        n = _round_half_up(num) if not (isinstance(num, float) and not math.isfinite(num)) \
-            else 0
-        if not whole:
-            problem = Problem(errors.WARN_DATA_TRUNCATED)
+        if isinstance(num, float) and not math.isfinite(num):  # '1e1000': out of range
+            lo, hi = t.int_range
+            return _int_stored(hi if num > 0 else lo), Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
+        n = _round_half_up(num)
+        problem = _trailing(text, whole)
     elif isinstance(v, (dt.datetime, dt.date, dt.timedelta, dt.time)):
         n = int(re.sub(r"\D", "", _temporal_text(v)) or 0)
     else:
@@ -154,8 +166,10 @@ def _to_decimal(v: Any) -> tuple[Decimal | None, Problem | None]:
         num, whole = parse_number(text)
         if num is None:
             return None, Problem(errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD, "decimal", text)
+        if isinstance(num, float) and not math.isfinite(num):  # '1e1000'
+            return None, Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
         d = Decimal(repr(num)) if isinstance(num, float) else num
-        return d, None if whole else Problem(errors.WARN_DATA_TRUNCATED)
+        return d, _trailing(text, whole)
     return None, Problem(errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD, "decimal", str(v))
 
 
@@ -163,7 +177,11 @@ def _store_decimal(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
     d, problem = _to_decimal(v)
     if d is None:
         if problem is not None and problem.code == errors.ER_WARN_DATA_OUT_OF_RANGE:
-            return _decimal_stored(_decimal_max(t)), problem
+            top = _decimal_max(t)
+            negative = _num_text(v).lstrip().startswith("-") if isinstance(v, (str, bytes)) \
+                else v < 0
+            return _decimal_stored(Decimal(0) if negative and t.unsigned else -top if negative
+                                   else top), problem
         return 0, problem
     scale = t.scale or 0
     with localcontext(_WIDE):
@@ -226,14 +244,16 @@ def _store_float(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
         if num is None:
             return 0.0, Problem(errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD, "double", text)
         f = float(num)
-        if not whole:
-            problem = Problem(errors.WARN_DATA_TRUNCATED)
+        problem = _trailing(text, whole)
     elif isinstance(v, bool):
         f = float(v)
     else:
         return 0.0, Problem(errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD, "double", str(v))
-    if not math.isfinite(f):
+    if math.isnan(f):
         return 0.0, Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
+    if math.isinf(f):  # '1e1000': the largest double of its sign
+        f = math.copysign(sys.float_info.max, f)
+        problem = Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
     if t.width is not None and t.scale is not None:
         f = round(f, t.scale)
         top = 10.0 ** (t.width - t.scale) - 10.0 ** -t.scale
@@ -580,6 +600,7 @@ def _temporal_shown(v: Any) -> str:
 
 def _store_time(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
     fsp = t.fsp
+    problem = None
     if isinstance(v, dt.timedelta):
         td = v
     elif isinstance(v, dt.datetime):
@@ -593,9 +614,11 @@ def _store_time(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
         parsed = _parse_time(text)
         if parsed is None:
             dtp = parse_datetime(text)
-            if dtp is None:
-                return "00:00:00", Problem(errors.ER_TRUNCATED_WRONG_VALUE, "time", text)
+            if dtp is None or dtp[1] > 12 or dtp[2] > 31:
+                return _time_from_number(text, fsp)
             td = dt.timedelta(hours=dtp[3], minutes=dtp[4], seconds=dtp[5])
+            if any(dtp[:3]):  # the date part is dropped: MariaDB notes it
+                problem = Problem(errors.WARN_DATA_TRUNCATED, note=True)
         else:
             td = parsed
             if td is _BAD_TIME:
@@ -605,7 +628,17 @@ def _store_time(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
         td = limit if td > dt.timedelta(0) else -limit
         return _timedelta_text(td, fsp), Problem(errors.ER_TRUNCATED_WRONG_VALUE, "time",
                                                  _temporal_shown(v))
-    return _timedelta_text(td, fsp), None
+    return _timedelta_text(td, fsp), problem
+
+
+def _time_from_number(text: str, fsp: int) -> tuple[Any, Problem | None]:
+    """A string that is no time: its leading number read as [H]HMMSS.ff ('10.22.22' is
+    00:00:10), 1292 (data truncated when not strict)."""
+    m = _NUMBER.match(text)
+    td = _parse_time(m.group(1)) if m else None
+    if td is None or td is _BAD_TIME:
+        return "00:00:00", Problem(errors.ER_TRUNCATED_WRONG_VALUE, "time", text)
+    return _timedelta_text(td, fsp), Problem(errors.ER_TRUNCATED_WRONG_VALUE, "time", text)
 
 
 _BAD_TIME = dt.timedelta(days=-999999)

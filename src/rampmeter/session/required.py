@@ -16,6 +16,8 @@ Rules:
 - The `mysql` database is the grant tables' mirror (mysqldb.py): their rows may be edited
   (then FLUSH PRIVILEGES), their definitions and the database may not, for every account, root
   included (grantedit.py says which write is refused with what).
+- `read_only` (global): an account without READ_ONLY ADMIN may not write tables (DML that
+  inserts, updates or deletes, DDL) other than its own temporary ones: 1290, as in MariaDB.
 - `check` costs a session whose checks are off (root, --skip-grant-tables) one attribute test
   and, for writes, a test for the word "mysql" in the statement.
 """
@@ -26,6 +28,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from rampmeter import errors
 from rampmeter.engine.base import TableAccess
 from rampmeter.errors import ServerError
 from rampmeter.session import grantedit
@@ -62,6 +65,9 @@ def check(s: Session, stmt: Statement) -> None:
     if sec is None or sec.unchecked:
         return
     engine = s.engine
+    if kind in _WRITES and kind not in ("LOCK", "OPTIMIZE", "REPAIR") and \
+            not sec.has(P.READ_ONLY_ADMIN) and _read_only(s):
+        _refuse_if_writing(s, stmt, found)
     for need in found:
         if need.table:
             if not need.bits & P.CREATE and engine is not None and \
@@ -77,6 +83,26 @@ def check(s: Session, stmt: Statement) -> None:
             sec.check_db(need.db, need.bits)
         elif not sec.may_see_db(need.db):
             raise denied_db(sec.priv_user, sec.priv_host, need.db)
+
+
+def _read_only(s: Session) -> bool:
+    value = s.system_variable("read_only", "global")
+    return value not in (0, False, "0", "OFF") if not isinstance(value, str) else \
+        value.upper() not in ("0", "OFF", "FALSE")
+
+
+def _refuse_if_writing(s: Session, stmt: Statement, found: list[TableNeed]) -> None:
+    """read_only: an account without READ_ONLY ADMIN may not change tables or databases, its
+    own temporary tables excepted (1290)."""
+    writes = P.INSERT | P.UPDATE | P.DELETE
+    if stmt.kind in _DML:
+        if not any(n.bits & writes or any(b & writes for b, _c in n.columns) for n in found):
+            return
+    elif any(t.text.upper() == "TEMPORARY" for t in stmt.tokens[:3]) or \
+            found and all(n.table and s.engine is not None and
+                          s.engine.is_temporary(n.db, n.table) for n in found):
+        return
+    raise ServerError(errors.ER_OPTION_PREVENTS_STATEMENT, "--read-only")
 
 
 def _invalid_view(name: str) -> ServerError:

@@ -19,6 +19,7 @@ A house with rooms, each a module with one door (see each module's opening comme
                    create_select.py), alter.py / alter_checks.py (ALTER TABLE) and rebuild.py
                    (making a table what its new definition says)
     foreign.py     foreign keys: clauses, names, checks, errors; fkcheck.py enforces them
+    checks.py      CHECK constraints enforced (4025), on writes and on ALTER TABLE's copy
     views.py       views (sqltext.py prints MariaDB's canonical text of their queries)
     temporary.py   a session's temporary tables
     show.py        SHOW / DESCRIBE / EXPLAIN; infoschema.py (+ infoschema_keys.py,

@@ -32,8 +32,10 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.engine.base import Result, UpdateCount
 from rampmeter.engine.sqlite import alter_checks as checks
-from rampmeter.engine.sqlite import fkcheck, foreign, keys, rebuild
+from rampmeter.engine.sqlite import checks as constraints
+from rampmeter.engine.sqlite import fkcheck, foreign, keys, rebuild, temporary
 from rampmeter.engine.sqlite.catalog import (
+    NON_TRANSACTIONAL,
     ColumnDef,
     Default,
     ForeignKey,
@@ -169,7 +171,7 @@ def _column_keys(a: _Alter, spec: ColumnSpec) -> None:
     if spec.primary:
         a.added.append(keys.NewKey(keys.PRIMARY, [col.name], True, kind=keys.PRIMARY))
     if spec.check is not None:
-        a.new.checks.append((col.name, spec.check))
+        a.new.checks = constraints.named(a.new.checks + [(col.name, spec.check)])
 
 
 def _evaluate(s: SqliteSession, col: ColumnDef) -> Any:
@@ -350,7 +352,8 @@ def _drop_constraint(a: _Alter, name: str, if_exists: bool) -> None:
     t = a.new
     if any(f.name.lower() == name.lower() for f in t.foreign):
         _drop_foreign(a, name, False)
-    elif any(c[0].lower() == name.lower() for c in t.checks):
+    elif any(c[0].lower() == name.lower() and t.column(c[0]) is None for c in t.checks):
+        # a table constraint; a column's own goes only with its column (MariaDB)
         t.checks = [c for c in t.checks if c[0].lower() != name.lower()]
     elif any(i.name.lower() == name.lower() and i.unique for i in t.indexes) or \
             name.upper() == keys.PRIMARY and t.primary:
@@ -394,8 +397,8 @@ def _add_key(a: _Alter, key: KeySpec) -> None:
         a.added.append(keys.NewKey(keys.PRIMARY, key.columns, True, key.prefixes, key.desc,
                                    kind=keys.PRIMARY))
     elif key.kind == "CHECK":
-        a.new.checks.append((key.name or key.constraint or
-                             f"CONSTRAINT_{len(a.new.checks) + 1}", key.check or ""))
+        a.new.checks = constraints.named(a.new.checks + [(key.name or key.constraint or "",
+                                                          key.check or "")])
     elif key.kind == "FOREIGN":
         fk = foreign.make(a.name, a.database, key, a.new.foreign)
         fk.columns = keys.key_columns(a.new, fk.columns)
@@ -522,6 +525,8 @@ def _limit_comments(a: _Alter, strict: bool) -> None:
 
 def _finish(a: _Alter, ignore: bool) -> Result:
     s, t = a.s, a.new
+    if a.dropped_columns:
+        t.checks = constraints.after_dropping(t.checks, a.dropped_columns)
     key_list = keys.existing(t) + a.added
     keys.assemble(t, key_list)
     checks.check_auto(t)
@@ -530,8 +535,16 @@ def _finish(a: _Alter, ignore: bool) -> Result:
     strict = ("STRICT_TRANS_TABLES" in mode or "STRICT_ALL_TABLES" in mode) and not ignore
     _limit_comments(a, strict)
     others = [child for child, _fk in checks.children(a)] if _parent_changed(a) else []
+    skipped: list[Warning_] = []
+
+    def after() -> None:
+        checks.check_rows(a)
+        if _copies_checked(a):  # MariaDB checks each row it copies (checks.py)
+            skipped.extend(constraints.verify_rows(s, a.schema, a.database, t, _shown(a),
+                                                   ignore=ignore))
+
     outcome = rebuild.apply(s, a.schema, a.old, t, database=a.database, others=others,
-                            after=lambda: checks.check_rows(a), strict=strict, fills=a.fills,
+                            after=after, strict=strict, fills=a.fills,
                             copy=bool(a.new_foreign) and fkcheck.checks_on(s))
     if a.auto_increment is not None and t.auto_column is not None:
         checks.set_auto_increment(s, a.schema, t, a.auto_increment)
@@ -539,11 +552,32 @@ def _finish(a: _Alter, ignore: bool) -> Result:
         rebuild.rename_table(s, a.schema, a.database, t.name, a.rename_to)
     old_names = {i.name.lower() for i in a.old.indexes}
     warnings = a.notes + [n for n in t.notes if n.message.split("`")[1].lower()
-                          not in old_names] + outcome.warnings
+                          not in old_names] + outcome.warnings + skipped
     if a.only_rename:
         return UpdateCount(warnings=warnings)
-    return UpdateCount(outcome.copied, 0, f"Records: {outcome.copied}  Duplicates: 0  "
+    # ALTER IGNORE: rows a constraint dropped count as MariaDB's "duplicates", not as copied
+    copied = outcome.copied - len(skipped)
+    return UpdateCount(copied, 0, f"Records: {outcome.copied}  Duplicates: {len(skipped)}  "
                        f"Warnings: {len(warnings)}", warnings)
+
+
+def _copies_checked(a: _Alter) -> bool:
+    """Does MariaDB copy the rows, checking each against the constraints? For a new table
+    constraint, a column whose values convert, and any change to a table of an engine that
+    alters nothing in place (MyISAM, Aria, MEMORY...). InnoDB adds a column, even one with
+    its own CHECK, in place, without looking at the rows."""
+    old = {n.lower() for n, _e in a.old.checks}
+    columns = {c.name.lower() for c in a.new.columns}
+    if any(n.lower() not in old and n.lower() not in columns for n, _e in a.new.checks):
+        return True
+    if a.new.engine in NON_TRANSACTIONAL:
+        return not a.only_rename
+    return bool(rebuild.converted(a.old, a.new))
+
+
+def _shown(a: _Alter) -> str:
+    """The table's name as the client knows it (a temporary table's is stored as db/name)."""
+    return a.name.partition("/")[2] if a.schema == temporary.SCHEMA else a.name
 
 
 def _parent_changed(a: _Alter) -> bool:

@@ -272,6 +272,11 @@ class Outcome:
         self.description = None
 
 
+# warnings of rows INSERT IGNORE skipped for another reason than a duplicate: a foreign key
+# (fkcheck.py), a CHECK constraint (checks.py)
+SKIPPING = (1451, 1452, 4025)
+
+
 def executemany(s: SqliteSession, plan: Plan, rows: list[dict[str, Any]]) -> Outcome:
     """All rows or none: a savepoint inside a transaction, else a transaction of its own.
     INSERT IGNORE runs row by row, to know which rows it skipped (MariaDB warns of each with
@@ -287,6 +292,8 @@ def executemany(s: SqliteSession, plan: Plan, rows: list[dict[str, Any]]) -> Out
             outcome = Outcome(h.executemany(plan.sql, rows).rowcount, [])
     except sqlite3.Error as e:
         _undo(h, own)
+        if plan.partial:  # MyISAM & co.: the rows before the failing one stay
+            raise _rows_until_failure(s, plan, rows, own) or e from None
         raise _failing_row(s, plan, rows, own) or e from None
     except BaseException:
         _undo(h, own)
@@ -316,8 +323,8 @@ def _one_by_one(s: SqliteSession, sql: str, rows: list[dict[str, Any]]) -> Outco
         before = len(s.warnings)
         n = s.handle.execute(sql, row).rowcount
         total += n
-        if n == 0 and not any(w.code in (1451, 1452) for w in s.warnings[before:]):
-            skipped.append(k)   # a duplicate (a foreign key's skip has warned already)
+        if n == 0 and not any(w.code in SKIPPING for w in s.warnings[before:]):
+            skipped.append(k)   # a duplicate (a foreign key's or CHECK's skip warned already)
     return Outcome(total, skipped)
 
 
@@ -341,6 +348,28 @@ def _failing_row(s: SqliteSession, plan: Plan, rows: list[dict[str, Any]],
         else:
             h.execute("ROLLBACK TO rm_find")
             h.execute("RELEASE rm_find")
+
+
+def _rows_until_failure(s: SqliteSession, plan: Plan, rows: list[dict[str, Any]],
+                        own: bool) -> ServerError | None:
+    """A table MariaDB cannot roll back: the rows are written one by one up to the first that
+    fails, and kept; its error says so (txn.py commits what the statement did)."""
+    h = s.handle
+    h.execute("BEGIN" if own else "SAVEPOINT rm_part")
+    error = None
+    for row in rows:
+        try:
+            h.execute(plan.sql, row)
+        except sqlite3.Error as e:
+            error = s.sqlite_error(e, plan, row)
+            error.keeps_changes = True  # type: ignore[attr-defined]
+            break
+    if own:
+        h.execute("COMMIT")
+        h.committed()
+    else:
+        h.execute("RELEASE rm_part")
+    return error
 
 
 def duplicate_messages(s: SqliteSession, plan: Plan, rows: list[dict[str, Any]],

@@ -63,6 +63,11 @@ def lit(value: Any) -> str:
     return "'" + str(value).replace("'", "''") + "'"
 
 
+# Engines whose tables MariaDB cannot roll back: STRICT_TRANS_TABLES does not cover them.
+NON_TRANSACTIONAL = frozenset({"MyISAM", "MEMORY", "Aria", "CSV", "ARCHIVE", "MRG_MyISAM",
+                                "BLACKHOLE", "SEQUENCE", "FEDERATED"})
+
+
 @dataclass(frozen=True, slots=True)
 class Default:
     """A column's DEFAULT: kind 'value' (a constant, stored form in `value`), 'now' (the

@@ -12,6 +12,11 @@ Rules (MariaDB's Arg_comparator, for the cases SQLite gets wrong):
   collation MariaDB would use: `rm_ci` for the _ci collations (no case, no accents, trailing
   spaces ignored: PAD SPACE), `rm_pad` for the _bin ones (bytes, trailing spaces ignored);
   binary strings compare bytes. Collations registered by funclib.install.
+- A DATE / DATETIME / TIME compared with a constant string or number reads the constant as
+  that type, in the stored form (rm_temporal): `d = '2001-1-1'` finds 2001-01-01, `a = ''`
+  warns 1292 "Truncated incorrect datetime value: ''", as MariaDB's do.
+- Arithmetic reads a string operand as a DOUBLE the same way (rm_num), with its warning:
+  `1 + 'x'` is 1, "Truncated incorrect DOUBLE value: 'x'" (SQLite reads it silently).
 - Runs on the MySQL tree with its types (infer.py), once per statement shape.
 """
 
@@ -23,6 +28,7 @@ from rampmeter.engine.sqlite.infer import HEX, Typer
 from rampmeter.engine.types import SqlType
 
 _COMPARISONS = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.NullSafeEQ)
+_ARITHMETIC = (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Mod, exp.IntDiv)
 
 
 def rewrite(tree: exp.Expression, typer: Typer, backslash_escapes: bool = True) -> None:
@@ -42,6 +48,8 @@ def rewrite(tree: exp.Expression, typer: Typer, backslash_escapes: bool = True) 
                 node.set("this", _num(node.this, "DECIMAL" if exact else "DOUBLE"))
         elif isinstance(node, exp.Between):
             _between(typer, node)
+        elif isinstance(node, _ARITHMETIC + (exp.Neg,)):
+            _numeric_operands(typer, node)
         elif isinstance(node, (exp.Like, exp.ILike)) and backslash_escapes and \
                 not isinstance(node.parent, exp.Escape):
             _like_bytes(typer, node)
@@ -62,6 +70,12 @@ def _numeric_sides(typer: Typer, node: exp.Expression, a: str, b: str,
     if _bytes_vs_text(rt, lt):
         node.set(a, _as_bytes(left))
         return
+    if _temporal_constant(lt, right, rt):
+        node.set(b, _temporal(right, lt))
+        return
+    if _temporal_constant(rt, left, lt):
+        node.set(a, _temporal(left, rt))
+        return
     collation = _text_collation(left, right, lt, rt)
     if collation:
         node.set(b, exp.Collate(this=right, expression=exp.var(collation)))
@@ -73,12 +87,43 @@ def _numeric_sides(typer: Typer, node: exp.Expression, a: str, b: str,
         node.set(a, _num(left, _kind(rt)))
 
 
+def _numeric_operands(typer: Typer, node: exp.Expression) -> None:
+    keys = ("this",) if isinstance(node, exp.Neg) else ("this", "expression")
+    sides = [node.args.get(k) for k in keys]
+    if any(x is None or isinstance(x, exp.Interval) for x in sides):
+        return
+    for key, side in zip(keys, sides):
+        if _is_string(typer.infer(side)):
+            node.set(key, _num(side, "DOUBLE"))
+
+
+_TEMPORALS = ("date", "datetime", "time")
+
+
+def _temporal_constant(t: SqlType | None, other: exp.Expression, ot: SqlType | None) -> bool:
+    """A DATE / DATETIME / TIME compared with a constant string or number: MariaDB reads the
+    constant as that type ('2001-1-1' equals DATE '2001-01-01'; '' warns 1292)."""
+    return t is not None and t.name in _TEMPORALS and ot is not None and ot is not HEX and \
+        (ot.is_text or ot.is_numeric) and not other.find(exp.Column, exp.Subquery, exp.Select)
+
+
+def _temporal(node: exp.Expression, t: SqlType) -> exp.Expression:
+    return exp.Anonymous(this="rm_temporal", expressions=[
+        node, exp.Literal.string(t.name), exp.Literal.number(t.fsp or 0)])
+
+
 def _between(typer: Typer, node: exp.Between) -> None:
     """x BETWEEN a AND b: one comparison type for the three (MariaDB aggregates them): a
     string among numbers is read as a number (DECIMAL when the numbers are exact and it is
     the only string, else DOUBLE); binary strings among text compare as bytes."""
     keys = [k for k in ("this", "low", "high") if node.args.get(k) is not None]
     types = {k: typer.infer(node.args[k]) for k in keys}
+    t = types.get("this")
+    if t is not None and t.name in _TEMPORALS and \
+            all(_temporal_constant(t, node.args[k], types[k]) for k in keys[1:]):
+        for k in keys[1:]:
+            node.set(k, _temporal(node.args[k], t))
+        return
     if any(t is not None and t.is_binary_string and t is not HEX for t in types.values()):
         for k in keys:
             if _bytes_vs_text(_BYTES, types[k]):

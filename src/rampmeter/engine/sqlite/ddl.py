@@ -368,7 +368,12 @@ def truncate(s: SqliteSession, stmt: Statement) -> Result:
     r.accept("TABLE")
     db, table = r.qualified_name()
     r.end()
-    schema, tdef = s.existing_table(db, table)
+    try:
+        schema, tdef = s.existing_table(db, table)
+    except ServerError as e:
+        if e.code == 1347:  # a view: MariaDB's TRUNCATE looks for a table of that name only
+            raise ServerError(errors.ER_NO_SUCH_TABLE, db or s.database, table) from None
+        raise
     database = db or s.database or schema
     if fkcheck.checks_on(s):
         for name in fkcheck.spec_mentions(s.handle.conn, schema, tdef.name):

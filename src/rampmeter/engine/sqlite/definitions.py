@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rampmeter import errors
+from rampmeter.engine.sqlite import checks as constraints
 from rampmeter.engine.sqlite import foreign, keys
 from rampmeter.engine.sqlite.catalog import (
     ColumnDef,
@@ -31,7 +32,7 @@ from rampmeter.engine.sqlite.catalog import (
     auto_keyed_alone,
     check_value_default,
 )
-from rampmeter.engine.types import parse_type
+from rampmeter.engine.types import TypeLimit, parse_type
 from rampmeter.errors import ServerError
 from rampmeter.sql import charclauses, charsets
 from rampmeter.sql.lexer import Token, bit_value, hex_value, string_value
@@ -232,7 +233,10 @@ def literal(t: Token, r: Reader) -> Any:
 
 def read_column(r: Reader, name: str, table_charset: str, table_collation: str) -> ColumnSpec:
     """A column definition after its name."""
-    t = read_type(r, table_charset, table_collation)
+    try:
+        t = read_type(r, table_charset, table_collation)
+    except TypeLimit as e:
+        raise e.named(name) from None
     serial = False
     if r.toks[r.i - 1].text.upper() == "SERIAL" and t.name == "bigint":
         serial = True
@@ -509,7 +513,7 @@ def build_table(name: str, columns: list[ColumnSpec], keys_: list[KeySpec],
                                        key.kind if key.kind in ("FULLTEXT", "SPATIAL") else "",
                                        key.comment))
         elif key.kind == "CHECK":
-            checks.append((key.name or f"CONSTRAINT_{len(checks) + 1}", key.check or ""))
+            checks.append((key.name or "", key.check or ""))
         elif key.kind == "FOREIGN":
             fk = foreign.make(name, database, key, tdef.foreign)
             fk.columns = keys.key_columns(tdef, fk.columns)
@@ -517,7 +521,7 @@ def build_table(name: str, columns: list[ColumnSpec], keys_: list[KeySpec],
             pending.append(keys.foreign_index(key.constraint or key.name, fk.columns))
     keys.assemble(tdef, pending)
     indexes = tdef.indexes
-    tdef.checks = checks
+    tdef.checks = constraints.named(checks)
     auto = [c for c in tdef.columns if c.auto_increment]
     if len(auto) > 1:
         raise ServerError(errors.ER_WRONG_AUTO_KEY)

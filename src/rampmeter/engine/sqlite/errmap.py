@@ -4,7 +4,7 @@ Rules:
 - `map_error(message, database)` reads SQLite's message (its codes say too little: a missing
   table and a syntax error are both SQLITE_ERROR) and builds the MySQL error: 1146, 1054, 1062,
   1048, 1050, 1305, 1136, 1052, 1064, 1111, 1205, 1366, 4025, 1241, 1582, 1021, 4024, and
-  1451 / 1452 from the foreign-key triggers (fkcheck.py).
+  1451 / 1452 from the foreign-key triggers (fkcheck.py), 4025 from the CHECK ones (checks.py).
 - Whatever has no MySQL equivalent is 1105 with SQLite's own words, and is logged by the
   caller: that is a fault of ours to fix, not a user error.
 - `duplicate_entry` words 1062 as MariaDB does: the duplicate value when the statement named it
@@ -26,7 +26,7 @@ INFORMATION_SCHEMA = "information_schema"
 _NO_SUCH_TABLE = re.compile(r"no such table: (?:(\S+?)\.)?(\S+)$")
 _NO_SUCH_COLUMN = re.compile(r"no such column: (.+)$")
 UNIQUE = re.compile(r"UNIQUE constraint failed: (.+)$")
-_PRIMARY = re.compile(r"PRIMARY KEY constraint failed: (.+)$")
+PRIMARY_KEY = re.compile(r"PRIMARY KEY constraint failed: (.+)$")
 _NOT_NULL = re.compile(r"NOT NULL constraint failed: (?:\S+\.)?(\S+)$")
 _EXISTS = re.compile(r"table (?:\"?)(\S+?)(?:\"?) already exists")
 _EXISTS_RENAME = re.compile(r"there is already another table or index with this name: (\S+)")
@@ -39,6 +39,10 @@ _TERM = re.compile(r"(\d+)(?:st|nd|rd|th) (ORDER|GROUP) BY term out of range")
 
 
 def map_error(msg: str, database: str | None) -> ServerError:
+    if msg.startswith("CONSTRAINT `") and " failed for `" in msg:  # checks.py's triggers
+        return ServerError(4025, message=msg, sqlstate="23000")
+    if msg.startswith("Out of range value for column '"):  # checks.py: AUTO_INCREMENT
+        return ServerError(167, message=msg, sqlstate="22003")
     if msg.startswith(_FOREIGN):  # fkcheck.py's triggers raise MariaDB's own text
         code = 1452 if msg.startswith(_FOREIGN[0]) else 1451
         return ServerError(code, message=msg, sqlstate="23000")
@@ -62,7 +66,7 @@ def map_error(msg: str, database: str | None) -> ServerError:
     if m := _TERM.search(msg):
         return ServerError(errors.ER_BAD_FIELD_ERROR, m.group(1),
                            "order clause" if m.group(2) == "ORDER" else "group statement")
-    if m := UNIQUE.search(msg) or _PRIMARY.search(msg):
+    if m := UNIQUE.search(msg) or PRIMARY_KEY.search(msg):
         cols = [c.strip().split(".")[-1] for c in m.group(1).split(",")]
         return ServerError(errors.ER_DUP_ENTRY, message=f"Duplicate entry for key "
                            f"'{'-'.join(cols)}'")
@@ -137,8 +141,10 @@ def duplicate_entry(failed: str, tdef: TableDef | None, shown_values: dict[str, 
         if col.lower() not in shown_values:
             return ServerError(errors.ER_DUP_ENTRY, message=f"Duplicate entry for key '{key}'")
         value = shown_values[col.lower()]
-        if isinstance(value, bytes):
-            value = value.decode("utf-8", "replace")
+        if isinstance(value, str) and value[:1] == "~" and value[1:].isdigit():
+            value = int(value[1:])  # a BIGINT UNSIGNED above 2^63-1 (values.big_unsigned)
+        if isinstance(value, bytes):  # MariaDB shows bytes it cannot print as \xHH
+            value = "".join(chr(b) if 32 <= b < 127 else f"\\x{b:02X}" for b in value)
         shown.append("NULL" if value is None else str(value))
     return ServerError(errors.ER_DUP_ENTRY, "-".join(shown)[:192], key)
 

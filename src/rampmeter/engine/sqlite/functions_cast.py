@@ -9,6 +9,7 @@ Rules (MariaDB 10.11, measured with the mariadb-test client):
 - CAST AS SIGNED rounds an exact decimal half away from zero and a double half to even; a
   double out of BIGINT's range is clipped with note 1916; text and unsigned values wrap to
   64 bits. CAST AS UNSIGNED of a negative number is its two's complement (note 1105).
+- A constant compared with a DATE / DATETIME / TIME is read as one (rm_temporal, compare.py).
 - CAST AS DECIMAL(M,D) rounds half up to D digits and clips to M digits (1264 "Out of range
   value"); the result is text, since SQLite's REAL would lose digits beyond 15.
 """
@@ -52,15 +53,19 @@ def _as_sqlite_int(n: int) -> Any:
 
 def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
                                                       Callable[..., Any]]) -> None:
-    def truncated(kind: str, v: Any) -> None:
+    def truncated(kind: str, v: Any, level: str = "Warning") -> None:
         host.warn(errors.ER_TRUNCATED_WRONG_VALUE,
-                  f"Truncated incorrect {kind} value: '{_show(v)}'")
+                  f"Truncated incorrect {kind} value: '{_show(v)}'", level=level)
 
     def text_number(v: Any, kind: str) -> Decimal | float | None:
-        """A string's number as MariaDB reads it, warning when it is not all number."""
-        num, whole = parse_number(v.decode("latin-1") if isinstance(v, bytes) else str(v))
+        """A string's number as MariaDB reads it, warning when it is not all number (a note
+        when only spaces follow it)."""
+        text = v.decode("latin-1") if isinstance(v, bytes) else str(v)
+        num, whole = parse_number(text)
         if num is None or not whole:
             truncated(kind, v)
+        elif text[-1:].isspace():
+            truncated(kind, v, "Note")
         return num
 
     def to_number(v: Any, kind: str) -> Any:
@@ -137,6 +142,8 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
         n = int(m.group(0)) if m else 0
         if not m or text[m.end():].strip() or abs(n) >= 2**64:
             truncated("INTEGER", v)
+        elif text[m.end():]:  # only spaces follow
+            truncated("INTEGER", v, "Note")
         return max(min(n, _U64), -2**63)
 
     def cast_unsigned(v: Any) -> Any:
@@ -159,3 +166,17 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
         handle.create_function(name, nargs, guarded(fn))
     # deterministic: `id = rm_num(?)` keeps id's index usable (compare.py)
     handle.create_function("rm_num", 2, to_number, deterministic=True)
+
+    def temporal_constant(v: Any, name: str, fsp: int) -> Any:
+        """A constant compared with a DATE / DATETIME / TIME: read as one, in the column's
+        stored form, warning 1292 "Truncated incorrect datetime value" when it is none."""
+        if v is None:
+            return None
+        stored, problem = values.store(SqlType(name, None, fsp), v)
+        if problem is not None and not problem.note:
+            truncated("time" if name == "time" else name if name == "date" else "datetime",
+                      v)
+        return stored
+
+    # deterministic: SQLite reads the constant once, and the column's index stays usable
+    handle.create_function("rm_temporal", 3, guarded(temporal_constant), deterministic=True)

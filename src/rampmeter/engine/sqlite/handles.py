@@ -103,12 +103,21 @@ class Occupant:
 
 def install_functions(handle: Handle) -> None:
     """Every SQL function the engine offers, registered on a new handle for its occupants."""
-    from rampmeter.engine.sqlite import fkcheck, functions, jsonfns, timefns, triggers, updates
+    from rampmeter.engine.sqlite import (
+        checks,
+        fkcheck,
+        functions,
+        jsonfns,
+        timefns,
+        triggers,
+        updates,
+    )
     host: Any = handle.occupant
     functions.register(handle, host, handle.engine.locks)
     timefns.register(handle, host)   # after functions: its clock functions win
     jsonfns.register(handle)
     fkcheck.register(handle, host)
+    checks.register(handle, host)
     updates.register(handle, host)
     triggers.register(handle, host)
 

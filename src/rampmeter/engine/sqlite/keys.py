@@ -84,6 +84,8 @@ def assemble(tdef: TableDef, keys: list[NewKey]) -> None:
     """Set tdef.primary and tdef.indexes from `keys`, in order (module rules)."""
     for k in keys:
         k.columns = key_columns(tdef, k.columns)
+        if len(k.columns) > MAX_KEY_PARTS:
+            raise ServerError(errors.ER_TOO_MANY_KEY_PARTS, MAX_KEY_PARTS)
     dropped = _redundant(keys)
     primary: list[str] = []
     indexes: list[IndexDef] = []
@@ -101,6 +103,8 @@ def assemble(tdef: TableDef, keys: list[NewKey]) -> None:
         if i in dropped:
             continue
         if k.name is not None:
+            if len(k.name) > MAX_NAME:
+                raise ServerError(errors.ER_TOO_LONG_IDENT, k.name)
             if k.name.lower() in used:
                 raise ServerError(errors.ER_DUP_KEYNAME, k.name)
             name = k.name
@@ -112,9 +116,16 @@ def assemble(tdef: TableDef, keys: list[NewKey]) -> None:
         used.add(name.lower())
         indexes.append(IndexDef(name, k.unique, k.columns, list(k.prefixes), list(k.desc),
                                 "" if k.kind == PRIMARY else k.kind, k.comment, k.generated))
+    if len(indexes) + bool(primary) > MAX_KEYS:
+        raise ServerError(errors.ER_TOO_MANY_KEYS, MAX_KEYS)
     tdef.primary = primary
     tdef.indexes = indexes
     tdef.notes = _duplicates(indexes)
+
+
+MAX_KEYS = 64  # MariaDB's MAX_INDEXES
+MAX_KEY_PARTS = 32  # MariaDB's MAX_REF_PARTS
+MAX_NAME = 64  # NAME_CHAR_LEN
 
 
 def _duplicates(indexes: list[IndexDef]) -> list[Warning_]:

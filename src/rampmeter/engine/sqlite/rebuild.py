@@ -24,13 +24,14 @@ Rules:
 from __future__ import annotations
 
 import datetime as dt
+import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rampmeter import errors
 from rampmeter.engine import values
-from rampmeter.engine.sqlite import catalog, fkcheck
+from rampmeter.engine.sqlite import catalog, errmap, fkcheck
 from rampmeter.engine.sqlite.catalog import (
     ColumnDef,
     TableDef,
@@ -99,7 +100,8 @@ def copies(old: TableDef, new: TableDef) -> bool:
     was = [new.renamed.get(c, c).lower() for c in new.primary]
     if old.primary and [c.lower() for c in old.primary] != was:
         return True
-    if any(c not in old.checks for c in new.checks):
+    columns = {c.name.lower() for c in new.columns}  # a column's own CHECK: added in place
+    if any(c not in old.checks and c[0].lower() not in columns for c in new.checks):
         return True
     for c in new.columns:
         was = old.column(_source(new, c))
@@ -123,29 +125,67 @@ def apply(s: SqliteSession, schema: str, old: TableDef, new: TableDef, *, databa
     copies the rows whatever changed (it adds a checked foreign key by copying)."""
     outcome = Outcome(copies=copy or copies(old, new))
     with s.ddl(), fkcheck.maintained(s, schema, database, [old.name, new.name]):
-        h = s.handle
-        h.execute(meta_table_ddl(schema))
-        if _sqlite_shape(old) == _sqlite_shape(new) and not converted(old, new):
-            for i in old.indexes:
-                if not i.kind:
-                    h.execute(f"DROP INDEX IF EXISTS {q(schema)}.{q(old.name + '.' + i.name)}")
-            for i in new.indexes:
-                if not i.kind:
-                    h.execute(index_sql(schema, new.name, i, new))
-            if outcome.copies:
-                outcome.copied = h.execute(f"SELECT COUNT(*) FROM {q(schema)}."
-                                           f"{q(new.name)}").fetchone()[0]
-        else:
-            count = _rebuild(s, schema, old, new, outcome, database, strict,
-                             fills or {})
-            if outcome.copies:
-                outcome.copied = count
-        h.execute(meta_write_sql(schema), (new.name, spec_json(new)))
-        for other in others:
-            write_spec(s, schema, other)
-        if after is not None:
-            after()
+        try:
+            _apply(s, schema, old, new, outcome, database, others, after, strict, fills)
+        except sqlite3.IntegrityError as e:  # a new unique key over rows that repeat it
+            m = errmap.UNIQUE.search(str(e)) or errmap.PRIMARY_KEY.search(str(e))
+            if m is None:
+                raise
+            raise duplicate_key(s, schema, old, new, m.group(1)) from None
     return outcome
+
+
+def duplicate_key(s: SqliteSession, schema: str, old: TableDef, new: TableDef,
+                  failed: str) -> ServerError:
+    """1062 as MariaDB's index build meets it (it sorts the keys): the smallest key value
+    that rows repeat, as its first row holds it, named by the new key."""
+    cols = [c.strip().split(".")[-1] for c in failed.split(",")]
+    table = old.name if s.find_table(schema, old.name) else new.name
+    listed = ", ".join(q(c) for c in cols)
+    present = " AND ".join(f"{q(c)} IS NOT NULL" for c in cols)
+    try:
+        row = s.handle.execute(
+            f"SELECT {listed} FROM (SELECT {listed}, COUNT(*) OVER (PARTITION BY {listed}) "
+            f"AS c, ROW_NUMBER() OVER (PARTITION BY {listed} ORDER BY rowid) AS n FROM "
+            f"{q(schema)}.{q(table)} WHERE {present}) WHERE c > 1 AND n = 1 ORDER BY {listed} "
+            "LIMIT 1").fetchone()
+    except sqlite3.Error:
+        row = None
+    shown: dict[str, Any] = {}
+    if row is not None:
+        for c, v in zip(cols, row):
+            col = new.column(c)
+            load = values.load(col.type) if col is not None and col.type.name == "bit" \
+                else None
+            shown[c.lower()] = load(v) if load is not None else v
+    return errmap.duplicate_entry(failed, new, shown)
+
+
+def _apply(s: SqliteSession, schema: str, old: TableDef, new: TableDef, outcome: Outcome,
+           database: str, others: Sequence[TableDef], after: Callable[[], None] | None,
+           strict: bool, fills: dict[str, Any] | None) -> None:
+    h = s.handle
+    h.execute(meta_table_ddl(schema))
+    if _sqlite_shape(old) == _sqlite_shape(new) and not converted(old, new):
+        for i in old.indexes:
+            if not i.kind:
+                h.execute(f"DROP INDEX IF EXISTS {q(schema)}.{q(old.name + '.' + i.name)}")
+        for i in new.indexes:
+            if not i.kind:
+                h.execute(index_sql(schema, new.name, i, new))
+        if outcome.copies:
+            outcome.copied = h.execute(f"SELECT COUNT(*) FROM {q(schema)}."
+                                       f"{q(new.name)}").fetchone()[0]
+    else:
+        count = _rebuild(s, schema, old, new, outcome, database, strict,
+                         fills or {})
+        if outcome.copies:
+            outcome.copied = count
+    h.execute(meta_write_sql(schema), (new.name, spec_json(new)))
+    for other in others:
+        write_spec(s, schema, other)
+    if after is not None:
+        after()
 
 
 def _rebuild(s: SqliteSession, schema: str, old: TableDef, new: TableDef, outcome: Outcome,

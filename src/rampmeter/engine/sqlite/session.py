@@ -309,6 +309,13 @@ class SqliteSession(EngineSession):
         return value if ex is None else dml.sqlite_value(ex.cast(index, value))
 
     def warn(self, code: int, message: str, level: str = "Warning") -> None:
+        ex = self.current
+        if ex is not None and level == "Warning" and ex.aborts_on_warning():
+            # strict mode: a warning while a write computes its values is its error (MariaDB's
+            # abort_on_warning); Python functions report it as their failure
+            err = ServerError(code, message=message, sqlstate=errors.sqlstate_of(code))
+            self.function_failed(err)
+            raise err
         self.warnings.append(Warning_(level, code, message))
 
     def division_by_zero(self) -> None:

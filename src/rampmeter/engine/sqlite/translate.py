@@ -54,7 +54,12 @@ from rampmeter.engine.sqlite import (
     updates,
     windows,
 )
-from rampmeter.engine.sqlite.catalog import ColumnDef, TableDef, implicit_default
+from rampmeter.engine.sqlite.catalog import (
+    NON_TRANSACTIONAL,
+    ColumnDef,
+    TableDef,
+    implicit_default,
+)
 from rampmeter.engine.sqlite.infer import Typer, charset_of, is_unsigned_integer, number_kind
 from rampmeter.engine.types import SqlType
 from rampmeter.errors import ServerError
@@ -148,6 +153,8 @@ class Plan:
     tz_outputs: list[int] = field(default_factory=list)  # TIMESTAMP outputs (tzcolumns.py)
     returning: bool = False                    # INSERT / REPLACE / DELETE ... RETURNING
     columns_memo: Any = None                   # result columns built once (dml.result_set)
+    checked: tuple[tuple[str, str], ...] = ()  # written tables with checks.py's triggers
+    partial: bool = False                      # writes a table MariaDB cannot roll back
 
 
 def _keep_high_nots(tree: exp.Expression) -> None:
@@ -361,6 +368,12 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         plan.outputs = _outputs(exp.Select(expressions=[e.copy() for e in
                                                         returning.expressions]),
                                 stmt, tables, typer)
+    if plan.writes and kind != "DELETE":  # CHECK constraints & co. are enforced (checks.py)
+        written = [plan.target] + [t for _s, t, _c in steps]
+        plan.checked = tuple(dict.fromkeys(t for t in written if t is not None and
+                                           _has_checks(tables, t)))
+        plan.partial = not steps and plan.target is not None and \
+            _non_transactional(tables, plan.target)
     if steps:  # a multi-table UPDATE / DELETE: several SQLite statements (multi.py)
         for step, _target, _counts in steps:
             _typed_rewrites(step, typer)
@@ -382,9 +395,24 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
     plan.sql = _generate(tree, plan)
     if ignore and plan.sql.startswith("UPDATE "):  # duplicates skip the row, as in MariaDB
         plan.sql = "UPDATE OR IGNORE " + plan.sql[len("UPDATE "):]
+    elif plan.partial:  # MyISAM & co.: the rows before a failing one stay (dml.py)
+        for verb in ("INSERT INTO ", "UPDATE "):
+            if plan.sql.startswith(verb):
+                plan.sql = verb.replace(" ", " OR FAIL ", 1) + plan.sql[len(verb):]
     if mods.calc_found_rows and plan.outputs is not None:
         plan.found_rows_sql = _count_without_limit(tree)
     return plan
+
+
+def _non_transactional(tables: _Tables, target: tuple[str, str]) -> bool:
+    tdef = tables.lookup(*target)
+    return tdef is not None and tdef.engine in NON_TRANSACTIONAL
+
+
+def _has_checks(tables: _Tables, target: tuple[str, str]) -> bool:
+    from rampmeter.engine.sqlite.checks import needs_triggers
+    tdef = tables.lookup(*target)
+    return tdef is not None and needs_triggers(tdef)
 
 
 def _sql_rewrites(tree: exp.Expression, typer: Typer, stmt: Statement) -> None:

@@ -276,7 +276,13 @@ class Transactions:
             try:
                 yield
                 self._commit()
-            except BaseException:
+            except BaseException as exc:
+                if getattr(exc, "keeps_changes", False) and self._handle.in_transaction:
+                    # a write MariaDB cannot roll back (a MyISAM table's rows before the
+                    # failing one, dml.py): what it did stays, the error is still reported
+                    self._commit()
+                    self._handle.committed()
+                    raise
                 if self._handle.in_transaction:
                     self._handle.execute("ROLLBACK")
                 self._handle.rolled_back()
