@@ -106,6 +106,7 @@ def _load() -> None:
     from rampmeter.engine.sqlite import (  # noqa: F401 - imported for their declarations
         functions_misc,
         functions_numeric,
+        functions_regexp,
         functions_string,
         functions_time,
         functions_timefmt,

@@ -174,12 +174,18 @@ def _interval_function(node: exp.Interval, typer: Typer) -> exp.Expression | Non
 
 
 def _regexp(node: exp.RegexpLike, typer: Typer) -> exp.Expression:
+    # a pattern that reads a column is compiled per row: one that does not compile is NULL
+    # there, where a constant pattern's is error 1139 (MariaDB's Regexp_processor_pcre)
+    per_row = node.expression.find(exp.Column) is not None
     return _call("REGEXP", node.this, node.expression,
-                 exp.Literal.number(1 if _case_sensitive(node, typer) else 0))
+                 exp.Literal.number(1 if _case_sensitive(node, typer) else 0),
+                 exp.Literal.number(1 if per_row else 0))
 
 
 def _case_sensitive(node: exp.Binary, typer: Typer) -> bool:
     for side in (node.this, node.expression):
+        if isinstance(side, exp.Collate):  # already SQLite's BINARY / NOCASE (translate)
+            return side.expression.name.upper() == "BINARY"
         t = typer.infer(side)
         if t is None:
             continue
