@@ -31,3 +31,23 @@ def test_regular_expressions_are_pcre2(compat, driver):
         "SELECT s RLIKE p FROM rx ORDER BY s",
         "DROP TABLE rx",
     ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_rownum_numbers_the_rows_where_accepts(compat, driver):
+    compat.check(driver, [
+        "CREATE TABLE rn (a INT)",
+        "INSERT INTO rn VALUES (1), (2), (3), (4), (5)",
+        "SELECT a, ROWNUM() FROM rn WHERE ROWNUM() <= 3 AND a > 1",
+        "SELECT a FROM rn WHERE 2 >= ROWNUM() ORDER BY a DESC",
+        "SELECT a FROM rn WHERE ROWNUM() < 3",
+        "SELECT a FROM rn WHERE ROWNUM() = 1",
+        "SELECT a FROM rn WHERE ROWNUM() = 2",
+        "SELECT a FROM rn WHERE ROWNUM() > 0",
+        "SELECT a FROM rn WHERE ROWNUM() <= 4 LIMIT 2 OFFSET 1",
+        "SELECT SUM(a), COUNT(*) FROM rn WHERE ROWNUM() <= 2",
+        "SELECT VARIANCE(a) AS f1, VARIANCE(a) AS f2 FROM rn WHERE ROWNUM() = 2 HAVING f1 > 1",
+        "SELECT VARIANCE(a) AS f1 FROM rn HAVING f1 > 1",
+        "SELECT a FROM (SELECT a FROM rn LIMIT 2) AS d ORDER BY a DESC",
+        "DROP TABLE rn",
+    ], CHECKS)

@@ -46,6 +46,7 @@ from rampmeter.engine.sqlite import (
     multi,
     quantified,
     queryforms,
+    rownum,
     tzcolumns,
     updates,
     windows,
@@ -168,6 +169,8 @@ def parse(stmt: Statement, text: str) -> exp.Expression:
     if stmt.dialect.high_not:
         _keep_high_nots(tree)
     quantified.rewrite(tree)  # before anything resolves tables: it adds CTEs
+    if rownum.names_rownum(text):
+        rownum.rewrite(tree)
     for alias in tree.find_all(exp.Alias):
         if isinstance(alias.args.get("alias"), exp.Placeholder):
             # `SELECT 1 2`: a number is no alias in MariaDB; the error is at the number
