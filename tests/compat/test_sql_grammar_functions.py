@@ -51,3 +51,25 @@ def test_rownum_numbers_the_rows_where_accepts(compat, driver):
         "SELECT a FROM (SELECT a FROM rn LIMIT 2) AS d ORDER BY a DESC",
         "DROP TABLE rn",
     ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_json_normalize_equals_query(compat, driver):
+    deep = '{"o":' * 32 + "1" + "}" * 32
+    compat.check(driver, [
+        "SELECT JSON_EQUALS('{}', '{}'), JSON_EQUALS('{}', '[]'), JSON_EQUALS('{}', NULL)",
+        "SELECT JSON_EQUALS('', '')",
+        "SELECT JSON_EQUALS('[1, 2', '[1]')",
+        "SELECT JSON_EQUALS('{\"a\" : [0.10], \"b\" : [1, 2, 3]}', "
+        "'{\"b\" : [1, 2, 3], \"a\" : [1e-1]}')",
+        "SELECT JSON_NORMALIZE('[ \"s\", { \"key\" : \"val\", \"a\" : \"b\", "
+        "\"c\" : [ 10, 9, 8, \"seven\", 11 ] }]')",
+        "SELECT JSON_NORMALIZE('[ 1.2, 0.0, \"text\", 0, null, true, false, -0.05e3 ]')",
+        "SELECT JSON_NORMALIZE('{\"a\": null, \"a\": true, \"a\": false, \"a\": 123, "
+        "\"a\": \"string\", \"a\": [2], \"a\": [1, 2], \"a\": {}, \"a\": {\"k\": 1}}')",
+        "SELECT JSON_NORMALIZE('{ \"invalid\": \"no_close\"')",
+        "SELECT JSON_NORMALIZE('[1] x')",
+        f"SELECT JSON_NORMALIZE('{deep}')",
+        "SELECT JSON_QUERY('{\"k\":{\"a\":1, \"b\":[1,2]}}', '$.k'), "
+        "JSON_QUERY('{\"k\":{\"a\":1}}', '$.k.a'), JSON_QUERY('{\"k\":1}', '$.x')",
+    ], CHECKS)
