@@ -73,3 +73,17 @@ def test_json_normalize_equals_query(compat, driver):
         "SELECT JSON_QUERY('{\"k\":{\"a\":1, \"b\":[1,2]}}', '$.k'), "
         "JSON_QUERY('{\"k\":{\"a\":1}}', '$.k.a'), JSON_QUERY('{\"k\":1}', '$.x')",
     ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_odbc_escapes(compat, driver):
+    answers = compat.run(driver, [
+        "SELECT {fn length('hello')}, { date '1997-10-20' }, {d '1997-10-20'}, "
+        "{t '10:11:12'}, {ts '2000-01-02 03:04:05'}, {fn concat('a', {fn lcase('B')})}",
+        "CREATE TABLE oj1 (a INT)", "CREATE TABLE oj2 (a INT, b INT)",
+        "INSERT INTO oj1 VALUES (1), (2)", "INSERT INTO oj2 VALUES (1, 10)",
+        "SELECT oj1.a, oj2.b FROM { oj oj1 LEFT OUTER JOIN oj2 ON oj1.a = oj2.a } ORDER BY 1",
+        "SELECT {x}", "SELECT 1 }",
+        "DROP TABLE oj1, oj2",
+    ])
+    answers.assert_same(CHECKS, columns=(0,))

@@ -44,6 +44,7 @@ from rampmeter.engine.sqlite import (
     inlist,
     modifiers,
     multi,
+    odbc,
     quantified,
     queryforms,
     rownum,
@@ -280,6 +281,7 @@ def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
         idx = shape.upper().index("DO")
         text = shape[:idx] + "SELECT" + shape[idx + 2:]
     text, mods = modifiers.strip(kind, text)
+    text = odbc.rewrite(text, stmt)
     if kind in ("UPDATE", "DELETE"):
         text, _ignore = multi.strip_ignore(text)
     values_names: list[str] | None = None
@@ -578,7 +580,7 @@ def _rewrite_cast(node: exp.Cast, typer: Typer) -> None:
               for p in to.expressions]
     nums = [int(p) for p in params if str(p).isdigit()]
     dtype = to.this
-    if dtype in (D.DATETIME, D.TIMESTAMP, D.DATE, D.TIME, D.DATETIME64):
+    if dtype in (D.DATETIME, D.TIMESTAMP, D.TIMESTAMPTZ, D.DATE, D.TIME, D.DATETIME64):
         kind = {D.DATE: "date", D.TIME: "time"}.get(dtype, "datetime")
         node.replace(_call("rm_cast_temporal", node.this, exp.Literal.string(kind),
                            exp.Literal.number(nums[0] if nums else 0)))
@@ -722,6 +724,8 @@ def _outputs(select: exp.Select, stmt: Statement, tables: _Tables,
             continue
         name: str | int | None = alias if alias else (i if items is not None and
                                                       i < len(items) else None)
+        if not alias and isinstance(inner, exp.Literal) and inner.is_string:
+            name = inner.this  # a string kept in the shape ({ date 'x' }): named by its value
         t = typer.infer(inner)
         out = Output(name, t, flags=expression_flags(t),
                      load=values.load_expression(t) if t is not None else None)
