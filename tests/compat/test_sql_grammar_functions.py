@@ -87,3 +87,19 @@ def test_odbc_escapes(compat, driver):
         "DROP TABLE oj1, oj2",
     ])
     answers.assert_same(CHECKS, columns=(0,))
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_intersect_all_and_except_all(compat, driver):
+    compat.check(driver, [
+        "CREATE TABLE sa (a INT, b VARCHAR(3))", "CREATE TABLE sb (c INT, d VARCHAR(3))",
+        "INSERT INTO sa VALUES (1, 'x'), (1, 'x'), (1, 'x'), (2, NULL), (2, NULL), (3, 'z')",
+        "INSERT INTO sb VALUES (1, 'x'), (2, NULL), (4, 'w')",
+        "SELECT * FROM sa EXCEPT ALL SELECT * FROM sb ORDER BY a, b",
+        "SELECT * FROM sa INTERSECT ALL SELECT * FROM sb ORDER BY 1",
+        "SELECT a FROM sa EXCEPT ALL SELECT c FROM sb EXCEPT ALL SELECT 1 ORDER BY a",
+        "SELECT a, b FROM sa INTERSECT ALL SELECT c, d FROM sb UNION ALL SELECT 9, 'n' "
+        "ORDER BY a",
+        "SELECT COUNT(*) FROM (SELECT a FROM sa EXCEPT ALL SELECT c FROM sb) AS d",
+        "DROP TABLE sa, sb",
+    ], CHECKS)

@@ -48,6 +48,7 @@ from rampmeter.engine.sqlite import (
     quantified,
     queryforms,
     rownum,
+    setops,
     tzcolumns,
     updates,
     windows,
@@ -244,6 +245,11 @@ class _Tables:
         found = self.find(qualifier, name)
         return found[1].type if found else None
 
+    def column_names(self, alias: str) -> list[str] | None:
+        entry = self.by_alias.get(alias.lower())
+        return None if entry is None or entry[2] is None else \
+            [c.name for c in entry[2].columns]
+
     def find(self, qualifier: str | None, name: str) -> tuple[str, ColumnDef, str] | None:
         entries = [qualifier.lower()] if qualifier else list(self.by_alias)
         for alias in entries:
@@ -374,6 +380,7 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         return plan
     _typed_rewrites(tree, typer)
     _sql_rewrites(tree, typer, stmt)
+    tree = setops.rewrite(tree, tables.column_names)
     if zone_shift:
         plan.tz_outputs = tzcolumns.python_outputs(tree, plan.outputs)
         tzcolumns.wrap_reads(tree, typer, outputs_in_python=True)
