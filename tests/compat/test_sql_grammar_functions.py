@@ -103,3 +103,16 @@ def test_intersect_all_and_except_all(compat, driver):
         "SELECT COUNT(*) FROM (SELECT a FROM sa EXCEPT ALL SELECT c FROM sb) AS d",
         "DROP TABLE sa, sb",
     ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_returning_after_upsert_and_from_insert_select(compat, driver):
+    compat.check(driver, [
+        "CREATE TABLE r1 (id INT PRIMARY KEY, b BIT(7), f FLOAT)",
+        "CREATE TABLE r2 (id INT PRIMARY KEY, b BIT(7), f FLOAT)",
+        "INSERT INTO r1 VALUES (1, b'1000011', 1.5) ON DUPLICATE KEY UPDATE f = 2 RETURNING *",
+        "INSERT INTO r1 VALUES (1, b'1000011', 1.5) ON DUPLICATE KEY UPDATE f = 2 "
+        "RETURNING id, f",
+        "INSERT INTO r2 SELECT * FROM r1 RETURNING *",
+        "DROP TABLE r1, r2",
+    ], CHECKS)

@@ -366,7 +366,7 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         plan.returning = True
         plan.outputs = _outputs(exp.Select(expressions=[e.copy() for e in
                                                         returning.expressions]),
-                                stmt, tables, typer)
+                                stmt, _written_table(tree, tables), typer)
     if steps:  # a multi-table UPDATE / DELETE: several SQLite statements (multi.py)
         for step, _target, _counts in steps:
             _typed_rewrites(step, typer)
@@ -392,6 +392,20 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
     if mods.calc_found_rows and plan.outputs is not None:
         plan.found_rows_sql = _count_without_limit(tree)
     return plan
+
+
+def _written_table(tree: exp.Expression, tables: _Tables) -> _Tables:
+    """RETURNING's `*` is the written table's columns, not those of the tables an INSERT ...
+    SELECT reads."""
+    target = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
+    if not isinstance(target, exp.Table):
+        return tables
+    alias = (target.alias or target.name).lower()
+    if alias not in tables.by_alias or len(tables.by_alias) == 1:
+        return tables
+    only = _Tables(tables.lookup)
+    only.by_alias = {alias: tables.by_alias[alias]}
+    return only
 
 
 def _sql_rewrites(tree: exp.Expression, typer: Typer, stmt: Statement) -> None:
@@ -1126,6 +1140,8 @@ def _insert_sql(tree: exp.Insert, plan: Plan) -> str:
         return tree.sql(dialect="sqlite", normalize_functions=False)
     # ON DUPLICATE KEY UPDATE a = VALUES(a)  ->  ON CONFLICT DO UPDATE SET a = excluded.a
     tree.set("conflict", None)
+    returning = tree.args.get("returning")
+    tree.set("returning", None)  # SQLite takes it after the upsert clause
     sets = []
     for eq in conflict.expressions:
         for call in list(eq.find_all(exp.Anonymous)):
@@ -1141,7 +1157,9 @@ def _insert_sql(tree: exp.Insert, plan: Plan) -> str:
     body = tree.sql(dialect="sqlite", normalize_functions=False)
     if isinstance(tree.expression, exp.Select):
         body += " WHERE TRUE"  # sqlite.org/lang_upsert: the parsing ambiguity
-    return f"{body} ON CONFLICT DO UPDATE SET {', '.join(sets)}"
+    tail = " " + returning.sql(dialect="sqlite", normalize_functions=False) \
+        if isinstance(returning, exp.Returning) else ""
+    return f"{body} ON CONFLICT DO UPDATE SET {', '.join(sets)}{tail}"
 
 
 def literal_type(value: Any, text: bool = False) -> SqlType:
