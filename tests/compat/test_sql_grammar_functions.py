@@ -116,3 +116,20 @@ def test_returning_after_upsert_and_from_insert_select(compat, driver):
         "INSERT INTO r2 SELECT * FROM r1 RETURNING *",
         "DROP TABLE r1, r2",
     ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_returning_columns_are_named_as_typed(compat, driver):
+    answers = compat.run(driver, [
+        "CREATE TABLE rt (id1 INT PRIMARY KEY, val1 VARCHAR(3))",
+        "CREATE TABLE rt2 (id2 INT, val2 VARCHAR(3))",
+        "INSERT INTO rt2 VALUES (1, 'a')",
+        "REPLACE INTO rt (id1, val1) VALUES (1, 'c') RETURNING id1+id1 AS total, "
+        "id1&&id1, id1|id1, UPPER(val1)",
+        "REPLACE INTO rt (id1, val1) VALUES (1, 'd') RETURNING (SELECT GROUP_CONCAT(val2) "
+        "FROM rt2 WHERE id2=1)",
+        "REPLACE INTO rt (id1, val1) VALUES (1, 'g') RETURNING rt.*",
+        "DELETE FROM rt RETURNING  val1 ,  id1*2",
+        "DROP TABLE rt, rt2",
+    ])
+    answers.assert_same(CHECKS, columns=(3, 5, 6))  # 4: GROUP_CONCAT's type is BLOB there

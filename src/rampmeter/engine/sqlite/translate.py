@@ -364,9 +364,11 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
     if isinstance(returning, exp.Returning) and plan.writes:
         # MariaDB 10.5+: the written rows come back as a result set (Django uses it)
         plan.returning = True
+        written = _written_table(tree, tables)
         plan.outputs = _outputs(exp.Select(expressions=[e.copy() for e in
                                                         returning.expressions]),
-                                stmt, _written_table(tree, tables), typer)
+                                stmt, written, typer)
+        _expand_table_stars(returning, written)
     if steps:  # a multi-table UPDATE / DELETE: several SQLite statements (multi.py)
         for step, _target, _counts in steps:
             _typed_rewrites(step, typer)
@@ -406,6 +408,19 @@ def _written_table(tree: exp.Expression, tables: _Tables) -> _Tables:
     only = _Tables(tables.lookup)
     only.by_alias = {alias: tables.by_alias[alias]}
     return only
+
+
+def _expand_table_stars(returning: exp.Returning, tables: _Tables) -> None:
+    """RETURNING t.*: SQLite takes only a bare `*` there, so the table's columns are listed."""
+    items: list[exp.Expression] = []
+    for e in returning.expressions:
+        names = tables.column_names(e.table) if isinstance(e, exp.Column) and \
+            isinstance(e.this, exp.Star) and e.table else None
+        if names is None:
+            items.append(e)
+        else:
+            items.extend(exp.column(name, quoted=True) for name in names)
+    returning.set("expressions", items)
 
 
 def _sql_rewrites(tree: exp.Expression, typer: Typer, stmt: Statement) -> None:
