@@ -133,3 +133,20 @@ def test_returning_columns_are_named_as_typed(compat, driver):
         "DROP TABLE rt, rt2",
     ])
     answers.assert_same(CHECKS, columns=(3, 5, 6))  # 4: GROUP_CONCAT's type is BLOB there
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_group_concat_order_by(compat, driver):
+    compat.check(driver, [
+        "CREATE TABLE gc (id INT, name VARCHAR(10), g INT)",
+        "INSERT INTO gc VALUES (2, 'b', 1), (1, 'a', 1), (3, 'c', 2), (4, NULL, 2), "
+        "(5, 'd', 1), (6, 'a', 2)",
+        "SELECT GROUP_CONCAT(name ORDER BY id) FROM gc",
+        "SELECT g, GROUP_CONCAT(name ORDER BY id DESC SEPARATOR ';') FROM gc GROUP BY g "
+        "ORDER BY g",
+        "SELECT GROUP_CONCAT(name, id ORDER BY name, id DESC) FROM gc",
+        "SELECT GROUP_CONCAT(DISTINCT name ORDER BY name DESC) FROM gc",
+        "SELECT GROUP_CONCAT(id ORDER BY name IS NULL, name, id) FROM gc",
+        "SELECT GROUP_CONCAT(name ORDER BY id) FROM gc WHERE id > 100",
+        "DROP TABLE gc",
+    ], CHECKS)

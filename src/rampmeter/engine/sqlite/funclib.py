@@ -104,6 +104,7 @@ def _load() -> None:
     if _LOADED:
         return
     from rampmeter.engine.sqlite import (  # noqa: F401 - imported for their declarations
+        functions_groupconcat,
         functions_json,
         functions_misc,
         functions_numeric,
