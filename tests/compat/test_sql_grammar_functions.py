@@ -150,3 +150,16 @@ def test_group_concat_order_by(compat, driver):
         "SELECT GROUP_CONCAT(name ORDER BY id) FROM gc WHERE id > 100",
         "DROP TABLE gc",
     ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_a_variable_where_no_operand_may_be_is_a_syntax_error(compat, driver):
+    compat.check(driver, [
+        "CREATE TABLE uv (a INT)",
+        "SET @v = 'FROM'",
+        "SELECT a @v uv WHERE a = 1",
+        "SELECT @v, a FROM @v WHERE a = 1",
+        "SELECT a FROM uv @v a = 1",
+        "SELECT @v, a FROM uv WHERE @v = 'x' AND a IN (@v)",
+        "DROP TABLE uv",
+    ], CHECKS)

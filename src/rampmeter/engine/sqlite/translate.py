@@ -171,6 +171,11 @@ def parse(stmt: Statement, text: str) -> exp.Expression:
     if stmt.dialect.high_not:
         _keep_high_nots(tree)
     quantified.rewrite(tree)  # before anything resolves tables: it adds CTEs
+    for table in tree.find_all(exp.Table):
+        if isinstance(table.this, exp.Parameter):  # FROM @v: a variable names no table
+            at = _variable_as_table(text)
+            raise stmt.syntax_error(at + len(stmt.shape) - len(text) if at is not None
+                                    else None)
     if rownum.names_rownum(text):
         rownum.rewrite(tree)
     for alias in tree.find_all(exp.Alias):
@@ -197,6 +202,9 @@ def _syntax(stmt: Statement, text: str, e: sqlglot.errors.ParseError) -> ServerE
     star = _aliased_star(text)
     if star is not None:  # sqlglot reads `* FORM t` as `* AS FORM`, then fails at t
         return stmt.syntax_error(star + offset)  # type: ignore[return-value]
+    variable = _variable_after_operand(text)
+    if variable is not None:  # `SELECT a @v t`: MariaDB's grammar stops at the variable
+        return stmt.syntax_error(variable + offset)  # type: ignore[return-value]
     for err in e.errors:
         line, col = err.get("line"), err.get("col")
         highlight = err.get("highlight") or ""
@@ -210,6 +218,37 @@ def _syntax(stmt: Statement, text: str, e: sqlglot.errors.ParseError) -> ServerE
                 pos = len(text)  # the statement ended too soon: MariaDB says near ''
             return stmt.syntax_error(max(0, pos + offset))  # type: ignore[return-value]
     return stmt.syntax_error()  # type: ignore[return-value]
+
+
+# Words after which a user variable may come (an operand position), in the statements
+# sqlglot could not parse: anything else before `@v` is an operand, and MariaDB stops there.
+_BEFORE_OPERAND = frozenset((
+    "SELECT", "WHERE", "AND", "OR", "XOR", "NOT", "ON", "SET", "BY", "HAVING", "LIMIT",
+    "OFFSET", "IN", "IS", "LIKE", "RLIKE", "REGEXP", "BETWEEN", "CASE", "WHEN", "THEN", "ELSE",
+    "VALUES", "VALUE", "DIV", "MOD", "INTERVAL", "DISTINCT", "ALL", "ANY", "SOME", "RETURNING",
+    "DO", "INTO", "ESCAPE", "BINARY", "DEFAULT", "RETURN", "USING", "SEPARATOR", "AS"))
+
+
+def _variable_after_operand(text: str) -> int | None:
+    from rampmeter.engine.sqlite.modifiers import shape_tokens
+    toks = shape_tokens(text)
+    if toks is None:
+        return None
+    for prev, t in zip(toks, toks[1:], strict=False):
+        if t.kind == "uservar" and (prev.kind in ("qident", "num", "str") or prev.text == ")" or
+                                    prev.kind == "word" and prev.upper not in _BEFORE_OPERAND):
+            return t.start
+    return None
+
+
+def _variable_as_table(text: str) -> int | None:
+    from rampmeter.engine.sqlite.modifiers import shape_tokens
+    toks = shape_tokens(text) or []
+    for prev, t in zip(toks, toks[1:], strict=False):
+        if t.kind == "uservar" and (prev.upper in ("FROM", "JOIN", "UPDATE", "INTO") or
+                                    prev.text == ","):
+            return t.start
+    return None
 
 
 def _aliased_star(text: str) -> int | None:
