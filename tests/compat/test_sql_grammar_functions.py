@@ -161,5 +161,8 @@ def test_a_variable_where_no_operand_may_be_is_a_syntax_error(compat, driver):
         "SELECT @v, a FROM @v WHERE a = 1",
         "SELECT a FROM uv @v a = 1",
         "SELECT @v, a FROM uv WHERE @v = 'x' AND a IN (@v)",
+        "PREPARE s FROM 'SELECT a ? uv WHERE a = 1'",
+        "PREPARE s FROM 'SELECT a FROM ? WHERE a = 1'",
+        "PREPARE s FROM 'SELECT a FROM uv ? a = 1'",
         "DROP TABLE uv",
     ], CHECKS)

@@ -172,7 +172,8 @@ def parse(stmt: Statement, text: str) -> exp.Expression:
         _keep_high_nots(tree)
     quantified.rewrite(tree)  # before anything resolves tables: it adds CTEs
     for table in tree.find_all(exp.Table):
-        if isinstance(table.this, exp.Parameter):  # FROM @v: a variable names no table
+        if isinstance(table.this, (exp.Parameter, exp.Placeholder)):
+            # FROM @v, FROM ?: a variable or a parameter names no table
             at = _variable_as_table(text)
             raise stmt.syntax_error(at + len(stmt.shape) - len(text) if at is not None
                                     else None)
@@ -234,9 +235,14 @@ def _variable_after_operand(text: str) -> int | None:
     toks = shape_tokens(text)
     if toks is None:
         return None
-    for prev, t in zip(toks, toks[1:], strict=False):
-        if t.kind == "uservar" and (prev.kind in ("qident", "num", "str") or prev.text == ")" or
-                                    prev.kind == "word" and prev.upper not in _BEFORE_OPERAND):
+    for i, (prev, t) in enumerate(zip(toks, toks[1:], strict=False), 1):
+        # a user variable, or a client's `?` (the shape's :q0, read as `?` and `q0`)
+        client = t.kind == "param" and i + 1 < len(toks) and toks[i + 1].text[:1] == "q"
+        if t.kind != "uservar" and not client:
+            continue
+        if prev.kind in ("qident", "num", "str") or prev.text == ")" or \
+                prev.kind == "word" and prev.upper not in _BEFORE_OPERAND or \
+                client and prev.upper in ("FROM", "JOIN"):
             return t.start
     return None
 
@@ -245,8 +251,8 @@ def _variable_as_table(text: str) -> int | None:
     from rampmeter.engine.sqlite.modifiers import shape_tokens
     toks = shape_tokens(text) or []
     for prev, t in zip(toks, toks[1:], strict=False):
-        if t.kind == "uservar" and (prev.upper in ("FROM", "JOIN", "UPDATE", "INTO") or
-                                    prev.text == ","):
+        if t.kind in ("uservar", "param") and (prev.upper in ("FROM", "JOIN", "UPDATE", "INTO")
+                                               or prev.text == ","):
             return t.start
     return None
 
