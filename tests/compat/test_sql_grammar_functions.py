@@ -166,3 +166,20 @@ def test_a_variable_where_no_operand_may_be_is_a_syntax_error(compat, driver):
         "PREPARE s FROM 'SELECT a FROM uv ? a = 1'",
         "DROP TABLE uv",
     ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_insert_values_read_the_row_being_inserted(compat, driver):
+    compat.check(driver, [
+        "CREATE TABLE iv (a INT DEFAULT 5, b INT, c VARCHAR(5) NOT NULL DEFAULT 'zz')",
+        "INSERT INTO iv (b, a) VALUES (a + 1, 7), (a, a * 2)",
+        "INSERT INTO iv (b, c) VALUES (LENGTH(c), 'x')",
+        "INSERT INTO iv (c, b) VALUES ('abc', LENGTH(c))",
+        "INSERT INTO iv (a) VALUES ((SELECT COUNT(*) FROM iv WHERE a = 7))",
+        "SELECT * FROM iv ORDER BY a, b, c",
+        "CREATE TABLE iw (a INT NOT NULL)",
+        "INSERT INTO iw VALUES (EXISTS(SELECT AVG(3) OVER (ORDER BY COUNT(DISTINCT a, HEX(a)))))",
+        "INSERT INTO iw VALUES (a + 10)",
+        "SELECT * FROM iw",
+        "DROP TABLE iv, iw",
+    ], CHECKS)

@@ -877,6 +877,61 @@ class _Values:
         return self.value(dialect.parse(d.value), col, row)
 
 
+def _row_columns(value: exp.Expression, tdef: TableDef,
+                 assigned: dict[str, exp.Expression]) -> exp.Expression:
+    """A column named in INSERT ... VALUES is that column of the row being inserted, as
+    MariaDB reads it: the value given to it earlier in the row, else its default (the
+    implicit one when it has none). Inside a subquery with a FROM the name is left to it."""
+    for node in list(value.walk()):
+        if not isinstance(node, exp.Column) or _is_default(node) or \
+                node.table and node.table.lower() != tdef.name.lower():
+            continue
+        col = tdef.column(node.name)
+        if col is None or any(isinstance(up, exp.Select) and up.args.get("from_")
+                              for up in _ancestors(node, value)):
+            continue
+        now = assigned.get(col.name.lower())
+        new = now.copy() if now is not None else _current_value(col)
+        if node is value:
+            return new
+        node.replace(new)
+    return value
+
+
+def _ancestors(node: exp.Expression, top: exp.Expression) -> list[exp.Expression]:
+    found = []
+    up = node.parent
+    while up is not None and node is not top:
+        found.append(up)
+        if up is top:
+            break
+        up = up.parent
+    return found
+
+
+def _current_value(col: ColumnDef) -> exp.Expression:
+    """A column's value in a row before anything is assigned to it (for reading only)."""
+    d = col.default
+    if d is None or col.auto_increment:
+        return exp.null() if col.nullable or col.auto_increment else \
+            _literal(implicit_default(col.type))
+    if d.kind == "value":
+        return _literal(d.value)
+    if d.kind == "now":
+        return _now_call(col)
+    return dialect.parse(d.value)
+
+
+def _literal(value: Any) -> exp.Expression:
+    if value is None:
+        return exp.null()
+    if isinstance(value, (int, float)):
+        return exp.Literal.number(value)
+    if isinstance(value, bytes):
+        return exp.Literal.string(value.decode("utf-8", "surrogateescape"))
+    return exp.Literal.string(str(value))
+
+
 def _is_default(node: exp.Expression) -> bool:
     return isinstance(node, (exp.Var, exp.Column)) and node.name.upper() == "DEFAULT" and \
         not (isinstance(node, exp.Column) and node.table)
@@ -950,7 +1005,13 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
             if len(vals) != len(cols) and not (not vals and isinstance(tree.this, exp.Table)
                                                or not vals and not cols):
                 raise ServerError(errors.ER_WRONG_VALUE_COUNT_ON_ROW, r)
-            out_vals = [conv.value(v, c, r) for v, c in zip(vals, cols)]
+            out_vals = []
+            assigned: dict[str, exp.Expression] = {}
+            for v, c in zip(vals, cols):
+                if not isinstance(v, exp.Placeholder):
+                    v = _row_columns(v, tdef, assigned)
+                out_vals.append(conv.value(v, c, r))
+                assigned[c.name.lower()] = out_vals[-1]
             out_vals += [conv.default(c, r) for c in left_out]
             new_rows.append(exp.Tuple(expressions=out_vals))
         source.set("expressions", new_rows)
