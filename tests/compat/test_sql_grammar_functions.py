@@ -183,3 +183,17 @@ def test_insert_values_read_the_row_being_inserted(compat, driver):
         "SELECT * FROM iw",
         "DROP TABLE iv, iw",
     ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_insert_delayed_into_myisam_skips_duplicates(compat, driver):
+    compat.check(driver, [
+        "CREATE TABLE dl (a VARCHAR(20) UNIQUE) ENGINE=MyISAM",
+        "INSERT DELAYED INTO dl VALUES (1), (2), ('maria'), (NULL), (NULL), ('maria')",
+        "INSERT DELAYED INTO dl VALUES (1), (9)",
+        "FLUSH TABLES dl",
+        "SELECT COUNT(*) FROM dl",
+        "CREATE TABLE dl2 (a INT UNIQUE) ENGINE=InnoDB",
+        "INSERT DELAYED INTO dl2 VALUES (1), (1)",
+        "DROP TABLE dl, dl2",
+    ], CHECKS)

@@ -136,6 +136,7 @@ class Plan:
     upsert: bool = False
     replace: bool = False
     ignore: bool = False
+    quiet_duplicates: bool = False             # INSERT DELAYED: skipped rows say nothing
     auto_column: str | None = None
     track_changes: bool = False                # UPDATE / upsert: count changed rows
     found_rows_sql: str = ""                   # SQL_CALC_FOUND_ROWS: count without LIMIT
@@ -380,6 +381,8 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
     plan.ignore = ignore
     if isinstance(tree, exp.Insert):
         _plan_insert(tree, stmt, plan, tables, typer, replace=kind == "REPLACE")
+        if mods.delayed and kind == "INSERT":
+            _delayed(tree, tables, plan)
     elif isinstance(tree, exp.Update):
         steps = _plan_update(tree, stmt, plan, tables)
     elif isinstance(tree, exp.Delete):
@@ -439,6 +442,25 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
     if mods.calc_found_rows and plan.outputs is not None:
         plan.found_rows_sql = _count_without_limit(tree)
     return plan
+
+
+_DELAYED_ENGINES = frozenset({"MYISAM", "MEMORY", "HEAP", "ARCHIVE"})
+
+
+def _delayed(tree: exp.Insert, tables: _Tables, plan: Plan) -> None:
+    """INSERT DELAYED: into an engine that has delayed inserts, MariaDB's delayed-insert
+    thread skips duplicate rows and the client hears nothing of them; any other engine is
+    1616, as MariaDB answers."""
+    target = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
+    entry = tables.by_alias.get((target.alias or target.name).lower()) \
+        if isinstance(target, exp.Table) else None
+    if entry is None or entry[2] is None:
+        return
+    if (entry[2].engine or "").upper() not in _DELAYED_ENGINES:
+        raise ServerError(1616, message="DELAYED option not supported for table "
+                          f"'{entry[2].name}'", sqlstate="HY000")
+    tree.set("ignore", True)
+    plan.ignore = plan.quiet_duplicates = True
 
 
 def _written_table(tree: exp.Expression, tables: _Tables) -> _Tables:
