@@ -197,3 +197,17 @@ def test_insert_delayed_into_myisam_skips_duplicates(compat, driver):
         "INSERT DELAYED INTO dl2 VALUES (1), (1)",
         "DROP TABLE dl, dl2",
     ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_executable_comments_that_are_not(compat, driver):
+    compat.check(driver, [
+        "SELECT 2 /*M!0000 +1 */",
+        "SELECT 2 /*M!100000 +1 */",
+        "CREATE TABLE ec (a INT)",
+        "PREPARE s FROM \"DELETE FROM ec WHERE a = 7 OR 1=1/*' AND b = 'bar';\"",
+        "PREPARE s FROM \"DELETE FROM ec WHERE a = 7 OR 1=1/*! AND 2=2;\"",
+        "PREPARE s FROM \"DELETE FROM ec WHERE a = 7 OR 1=1/*! AND 2=2;*\"",
+        "SELECT 1 +;",
+        "DROP TABLE ec",
+    ], (*CHECKS, "message"))

@@ -425,6 +425,8 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                 continue
 
             if kind == "end":
+                if in_exec:  # `/*! ...` never closed: MariaDB's grammar ends there
+                    raise syntax_error(text, n)
                 break
             end = m.end()
             tok = text[start:end]
@@ -433,6 +435,8 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                     out.append(_SPACE)
                 continue
             if kind == "xopen":
+                if tok == "/*M!" and end < n and text[end].isdigit():
+                    raise syntax_error(text, end)  # a version must have 5 or 6 digits
                 if out and out[-1] is not _SPACE:
                     out.append(_SPACE)
                 if included(tok, dialect):
@@ -468,6 +472,8 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                     rest = text[end:]
                     if strip_end(rest).strip(" \t\n\r\f\v;"):
                         raise syntax_error(text, end + (len(rest) - len(rest.lstrip())))
+                    if in_exec:  # `/*! ...;`: the `;` is trimmed, the comment never closed
+                        raise syntax_error(text, n)
                     stmts.append(b.finish(text, start, dialect, cs))
                     return stmts
                 stmts.append(b.finish(text, start, dialect, cs))
