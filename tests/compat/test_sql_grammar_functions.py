@@ -211,3 +211,16 @@ def test_executable_comments_that_are_not(compat, driver):
         "SELECT 1 +;",
         "DROP TABLE ec",
     ], (*CHECKS, "message"))
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_returning_errors(compat, driver):
+    compat.check(driver, [
+        "CREATE TABLE re (id2 INT PRIMARY KEY, val2 VARCHAR(3))",
+        "REPLACE INTO re (id2, val2) VALUES (1, 'a') RETURNING id1",
+        "REPLACE INTO re SET id2 = 1, val2 = 'a' RETURNING re.nope",
+        "REPLACE INTO re (id2, val2) VALUES (5, 'f') RETURNING (SELECT id2 FROM re)",
+        "INSERT INTO re VALUES (6, 'g') RETURNING (SELECT * FROM re)",
+        "INSERT INTO re VALUES (7, 'h') RETURNING id2, (SELECT 1)",
+        "DROP TABLE re",
+    ], (*CHECKS, "message"))

@@ -413,6 +413,7 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         # MariaDB 10.5+: the written rows come back as a result set (Django uses it)
         plan.returning = True
         written = _written_table(tree, tables)
+        _check_returning(tree, returning, written)
         plan.outputs = _outputs(exp.Select(expressions=[e.copy() for e in
                                                         returning.expressions]),
                                 stmt, written, typer)
@@ -475,6 +476,34 @@ def _written_table(tree: exp.Expression, tables: _Tables) -> _Tables:
     only = _Tables(tables.lookup)
     only.by_alias = {alias: tables.by_alias[alias]}
     return only
+
+
+def _check_returning(tree: exp.Expression, returning: exp.Returning, written: _Tables) -> None:
+    """What MariaDB refuses in RETURNING: a column the written table lacks (1054 in
+    'RETURNING'), and a subquery reading the written table (1093)."""
+    target = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
+    if not isinstance(target, exp.Table) or len(written.by_alias) != 1:
+        return
+    (alias, (_db, name, tdef)), = written.by_alias.items()
+    for e in returning.expressions:
+        reads = isinstance(tree, exp.Insert) and \
+            isinstance(tree.expression, (exp.Select, exp.Union, exp.Subquery))
+        for sub in [] if reads else e.find_all(exp.Select):  # INSERT ... SELECT may read it
+            if len(sub.expressions) != 1 or sub.find(exp.Star) is not None:
+                continue  # a row, not a value: 1241 comes first (checked later)
+            if any(t.name.lower() == name.lower() for t in sub.find_all(exp.Table)):
+                verb = "INSERT" if isinstance(tree, exp.Insert) else tree.key.upper()
+                raise ServerError(1093, message=f"Table '{target.name}' is specified twice, "
+                                  f"both as a target for '{verb}' and as a separate source "
+                                  "for data", sqlstate="HY000")
+        if tdef is None:
+            continue
+        for col in e.find_all(exp.Column):
+            if isinstance(col.this, exp.Star) or col.find_ancestor(exp.Select) is not None:
+                continue
+            if (not col.table or col.table.lower() == alias) and tdef.column(col.name) is None:
+                shown = f"{col.table}.{col.name}" if col.table else col.name
+                raise ServerError(errors.ER_BAD_FIELD_ERROR, shown, "RETURNING")
 
 
 def _expand_table_stars(returning: exp.Returning, tables: _Tables) -> None:
