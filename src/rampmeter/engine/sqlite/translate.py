@@ -42,6 +42,7 @@ from rampmeter.engine.sqlite import (
     dialect,
     funcmap,
     inlist,
+    insertrow,
     modifiers,
     multi,
     odbc,
@@ -49,10 +50,12 @@ from rampmeter.engine.sqlite import (
     queryforms,
     rownum,
     setops,
+    syntaxpos,
     tzcolumns,
     updates,
     windows,
 )
+from rampmeter.engine.sqlite import returning as returning_mod
 from rampmeter.engine.sqlite.catalog import ColumnDef, TableDef, implicit_default
 from rampmeter.engine.sqlite.infer import Typer, charset_of, is_unsigned_integer, number_kind
 from rampmeter.engine.types import SqlType
@@ -175,7 +178,7 @@ def parse(stmt: Statement, text: str) -> exp.Expression:
     for table in tree.find_all(exp.Table):
         if isinstance(table.this, (exp.Parameter, exp.Placeholder)):
             # FROM @v, FROM ?: a variable or a parameter names no table
-            at = _variable_as_table(text)
+            at = syntaxpos.variable_as_table(text)
             raise stmt.syntax_error(at + len(stmt.shape) - len(text) if at is not None
                                     else None)
     if rownum.names_rownum(text):
@@ -204,7 +207,7 @@ def _syntax(stmt: Statement, text: str, e: sqlglot.errors.ParseError) -> ServerE
     star = _aliased_star(text)
     if star is not None:  # sqlglot reads `* FORM t` as `* AS FORM`, then fails at t
         return stmt.syntax_error(star + offset)  # type: ignore[return-value]
-    variable = _variable_after_operand(text)
+    variable = syntaxpos.variable_after_operand(text)
     if variable is not None:  # `SELECT a @v t`: MariaDB's grammar stops at the variable
         return stmt.syntax_error(variable + offset)  # type: ignore[return-value]
     for err in e.errors:
@@ -220,42 +223,6 @@ def _syntax(stmt: Statement, text: str, e: sqlglot.errors.ParseError) -> ServerE
                 pos = len(text)  # the statement ended too soon: MariaDB says near ''
             return stmt.syntax_error(max(0, pos + offset))  # type: ignore[return-value]
     return stmt.syntax_error()  # type: ignore[return-value]
-
-
-# Words after which a user variable may come (an operand position), in the statements
-# sqlglot could not parse: anything else before `@v` is an operand, and MariaDB stops there.
-_BEFORE_OPERAND = frozenset((
-    "SELECT", "WHERE", "AND", "OR", "XOR", "NOT", "ON", "SET", "BY", "HAVING", "LIMIT",
-    "OFFSET", "IN", "IS", "LIKE", "RLIKE", "REGEXP", "BETWEEN", "CASE", "WHEN", "THEN", "ELSE",
-    "VALUES", "VALUE", "DIV", "MOD", "INTERVAL", "DISTINCT", "ALL", "ANY", "SOME", "RETURNING",
-    "DO", "INTO", "ESCAPE", "BINARY", "DEFAULT", "RETURN", "USING", "SEPARATOR", "AS"))
-
-
-def _variable_after_operand(text: str) -> int | None:
-    from rampmeter.engine.sqlite.modifiers import shape_tokens
-    toks = shape_tokens(text)
-    if toks is None:
-        return None
-    for i, (prev, t) in enumerate(zip(toks, toks[1:], strict=False), 1):
-        # a user variable, or a client's `?` (the shape's :q0, read as `?` and `q0`)
-        client = t.kind == "param" and i + 1 < len(toks) and toks[i + 1].text[:1] == "q"
-        if t.kind != "uservar" and not client:
-            continue
-        if prev.kind in ("qident", "num", "str") or prev.text == ")" or \
-                prev.kind == "word" and prev.upper not in _BEFORE_OPERAND or \
-                client and prev.upper in ("FROM", "JOIN"):
-            return t.start
-    return None
-
-
-def _variable_as_table(text: str) -> int | None:
-    from rampmeter.engine.sqlite.modifiers import shape_tokens
-    toks = shape_tokens(text) or []
-    for prev, t in zip(toks, toks[1:], strict=False):
-        if t.kind in ("uservar", "param") and (prev.upper in ("FROM", "JOIN", "UPDATE", "INTO")
-                                               or prev.text == ","):
-            return t.start
-    return None
 
 
 def _aliased_star(text: str) -> int | None:
@@ -382,7 +349,7 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
     if isinstance(tree, exp.Insert):
         _plan_insert(tree, stmt, plan, tables, typer, replace=kind == "REPLACE")
         if mods.delayed and kind == "INSERT":
-            _delayed(tree, tables, plan)
+            returning_mod.delayed(tree, tables, plan)
     elif isinstance(tree, exp.Update):
         steps = _plan_update(tree, stmt, plan, tables)
     elif isinstance(tree, exp.Delete):
@@ -412,12 +379,12 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
     if isinstance(returning, exp.Returning) and plan.writes:
         # MariaDB 10.5+: the written rows come back as a result set (Django uses it)
         plan.returning = True
-        written = _written_table(tree, tables)
-        _check_returning(tree, returning, written)
+        written = returning_mod.written_table(tree, tables)
+        returning_mod.check_returning(tree, returning, written)
         plan.outputs = _outputs(exp.Select(expressions=[e.copy() for e in
                                                         returning.expressions]),
                                 stmt, written, typer)
-        _expand_table_stars(returning, written)
+        returning_mod.expand_table_stars(returning, written)
     if steps:  # a multi-table UPDATE / DELETE: several SQLite statements (multi.py)
         for step, _target, _counts in steps:
             _typed_rewrites(step, typer)
@@ -443,80 +410,6 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
     if mods.calc_found_rows and plan.outputs is not None:
         plan.found_rows_sql = _count_without_limit(tree)
     return plan
-
-
-_DELAYED_ENGINES = frozenset({"MYISAM", "MEMORY", "HEAP", "ARCHIVE"})
-
-
-def _delayed(tree: exp.Insert, tables: _Tables, plan: Plan) -> None:
-    """INSERT DELAYED: into an engine that has delayed inserts, MariaDB's delayed-insert
-    thread skips duplicate rows and the client hears nothing of them; any other engine is
-    1616, as MariaDB answers."""
-    target = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
-    entry = tables.by_alias.get((target.alias or target.name).lower()) \
-        if isinstance(target, exp.Table) else None
-    if entry is None or entry[2] is None:
-        return
-    if (entry[2].engine or "").upper() not in _DELAYED_ENGINES:
-        raise ServerError(1616, message="DELAYED option not supported for table "
-                          f"'{entry[2].name}'", sqlstate="HY000")
-    tree.set("ignore", True)
-    plan.ignore = plan.quiet_duplicates = True
-
-
-def _written_table(tree: exp.Expression, tables: _Tables) -> _Tables:
-    """RETURNING's `*` is the written table's columns, not those of the tables an INSERT ...
-    SELECT reads."""
-    target = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
-    if not isinstance(target, exp.Table):
-        return tables
-    alias = (target.alias or target.name).lower()
-    if alias not in tables.by_alias or len(tables.by_alias) == 1:
-        return tables
-    only = _Tables(tables.lookup)
-    only.by_alias = {alias: tables.by_alias[alias]}
-    return only
-
-
-def _check_returning(tree: exp.Expression, returning: exp.Returning, written: _Tables) -> None:
-    """What MariaDB refuses in RETURNING: a column the written table lacks (1054 in
-    'RETURNING'), and a subquery reading the written table (1093)."""
-    target = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
-    if not isinstance(target, exp.Table) or len(written.by_alias) != 1:
-        return
-    (alias, (_db, name, tdef)), = written.by_alias.items()
-    for e in returning.expressions:
-        reads = isinstance(tree, exp.Insert) and \
-            isinstance(tree.expression, (exp.Select, exp.Union, exp.Subquery))
-        for sub in [] if reads else e.find_all(exp.Select):  # INSERT ... SELECT may read it
-            if len(sub.expressions) != 1 or sub.find(exp.Star) is not None:
-                continue  # a row, not a value: 1241 comes first (checked later)
-            if any(t.name.lower() == name.lower() for t in sub.find_all(exp.Table)):
-                verb = "INSERT" if isinstance(tree, exp.Insert) else tree.key.upper()
-                raise ServerError(1093, message=f"Table '{target.name}' is specified twice, "
-                                  f"both as a target for '{verb}' and as a separate source "
-                                  "for data", sqlstate="HY000")
-        if tdef is None:
-            continue
-        for col in e.find_all(exp.Column):
-            if isinstance(col.this, exp.Star) or col.find_ancestor(exp.Select) is not None:
-                continue
-            if (not col.table or col.table.lower() == alias) and tdef.column(col.name) is None:
-                shown = f"{col.table}.{col.name}" if col.table else col.name
-                raise ServerError(errors.ER_BAD_FIELD_ERROR, shown, "RETURNING")
-
-
-def _expand_table_stars(returning: exp.Returning, tables: _Tables) -> None:
-    """RETURNING t.*: SQLite takes only a bare `*` there, so the table's columns are listed."""
-    items: list[exp.Expression] = []
-    for e in returning.expressions:
-        names = tables.column_names(e.table) if isinstance(e, exp.Column) and \
-            isinstance(e.this, exp.Star) and e.table else None
-        if names is None:
-            items.append(e)
-        else:
-            items.extend(exp.column(name, quoted=True) for name in names)
-    returning.set("expressions", items)
 
 
 def _sql_rewrites(tree: exp.Expression, typer: Typer, stmt: Statement) -> None:
@@ -928,61 +821,6 @@ class _Values:
         return self.value(dialect.parse(d.value), col, row)
 
 
-def _row_columns(value: exp.Expression, tdef: TableDef,
-                 assigned: dict[str, exp.Expression]) -> exp.Expression:
-    """A column named in INSERT ... VALUES is that column of the row being inserted, as
-    MariaDB reads it: the value given to it earlier in the row, else its default (the
-    implicit one when it has none). Inside a subquery with a FROM the name is left to it."""
-    for node in list(value.walk()):
-        if not isinstance(node, exp.Column) or _is_default(node) or \
-                node.table and node.table.lower() != tdef.name.lower():
-            continue
-        col = tdef.column(node.name)
-        if col is None or any(isinstance(up, exp.Select) and up.args.get("from_")
-                              for up in _ancestors(node, value)):
-            continue
-        now = assigned.get(col.name.lower())
-        new = now.copy() if now is not None else _current_value(col)
-        if node is value:
-            return new
-        node.replace(new)
-    return value
-
-
-def _ancestors(node: exp.Expression, top: exp.Expression) -> list[exp.Expression]:
-    found = []
-    up = node.parent
-    while up is not None and node is not top:
-        found.append(up)
-        if up is top:
-            break
-        up = up.parent
-    return found
-
-
-def _current_value(col: ColumnDef) -> exp.Expression:
-    """A column's value in a row before anything is assigned to it (for reading only)."""
-    d = col.default
-    if d is None or col.auto_increment:
-        return exp.null() if col.nullable or col.auto_increment else \
-            _literal(implicit_default(col.type))
-    if d.kind == "value":
-        return _literal(d.value)
-    if d.kind == "now":
-        return _now_call(col)
-    return dialect.parse(d.value)
-
-
-def _literal(value: Any) -> exp.Expression:
-    if value is None:
-        return exp.null()
-    if isinstance(value, (int, float)):
-        return exp.Literal.number(value)
-    if isinstance(value, bytes):
-        return exp.Literal.string(value.decode("utf-8", "surrogateescape"))
-    return exp.Literal.string(str(value))
-
-
 def _is_default(node: exp.Expression) -> bool:
     return isinstance(node, (exp.Var, exp.Column)) and node.name.upper() == "DEFAULT" and \
         not (isinstance(node, exp.Column) and node.table)
@@ -1060,7 +898,7 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
             assigned: dict[str, exp.Expression] = {}
             for v, c in zip(vals, cols):
                 if not isinstance(v, exp.Placeholder):
-                    v = _row_columns(v, tdef, assigned)
+                    v = insertrow.row_columns(v, tdef, assigned, _now_call)
                 out_vals.append(conv.value(v, c, r))
                 assigned[c.name.lower()] = out_vals[-1]
             out_vals += [conv.default(c, r) for c in left_out]
