@@ -224,3 +224,21 @@ def test_returning_errors(compat, driver):
         "INSERT INTO re VALUES (7, 'h') RETURNING id2, (SELECT 1)",
         "DROP TABLE re",
     ], (*CHECKS, "message"))
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_default_of_a_column(compat, driver):
+    compat.check(driver, [
+        "CREATE TABLE df (str VARCHAR(10) DEFAULT 'def', strnull VARCHAR(10), "
+        "intg INT DEFAULT '10', rel DOUBLE DEFAULT '3.14', dc DECIMAL(5,2) DEFAULT 1.5, "
+        "d DATETIME(2) DEFAULT '2001-01-01 10:20:30.12', nn INT NOT NULL)",
+        "INSERT INTO df VALUES ('', '', 0, 0.0, 0, NOW(), 1)",
+        "SELECT DEFAULT(str), DEFAULT(strnull), DEFAULT(intg), DEFAULT(rel), DEFAULT(dc), "
+        "DEFAULT(d) FROM df",
+        "SELECT str FROM df WHERE str <> DEFAULT(str)",
+        "SELECT DEFAULT(nn) FROM df",
+        "SELECT DEFAULT(nope) FROM df",
+        "UPDATE df SET intg = DEFAULT(intg) + 1",
+        "SELECT intg, CASE WHEN intg THEN DEFAULT(intg) END FROM df",
+        "DROP TABLE df",
+    ], CHECKS)

@@ -39,6 +39,7 @@ from rampmeter.engine import types as T
 from rampmeter.engine import values
 from rampmeter.engine.sqlite import (
     compare,
+    defaultfn,
     dialect,
     funcmap,
     inlist,
@@ -301,6 +302,7 @@ def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
         text = shape[:idx] + "SELECT" + shape[idx + 2:]
     text, mods = modifiers.strip(kind, text)
     text = odbc.rewrite(text, stmt)
+    text = defaultfn.rewrite_text(text)
     if kind in ("UPDATE", "DELETE"):
         text, _ignore = multi.strip_ignore(text)
     values_names: list[str] | None = None
@@ -321,6 +323,8 @@ def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
         extras["mods"], extras["values_names"] = mods, values_names
     tables = _Tables(lookup)
     infoschema = _qualify(tree, database, tables)
+    if defaultfn.NAME in text:
+        defaultfn.resolve(tree, tables.find, _now_call, stmt.syntax_error)
     return tree, tables, infoschema
 
 
