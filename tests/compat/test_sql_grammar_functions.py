@@ -242,3 +242,12 @@ def test_default_of_a_column(compat, driver):
         "SELECT intg, CASE WHEN intg THEN DEFAULT(intg) END FROM df",
         "DROP TABLE df",
     ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_round_past_bigint(compat, driver):
+    compat.check(driver, [
+        "SELECT ROUND(9999999999999999999)",
+        "SELECT ROUND(9999999999999999999, 2), TRUNCATE(9999999999999999999, -1), "
+        "ROUND(18446744073709551615)",
+    ], CHECKS)
