@@ -251,3 +251,18 @@ def test_round_past_bigint(compat, driver):
         "SELECT ROUND(9999999999999999999, 2), TRUNCATE(9999999999999999999, -1), "
         "ROUND(18446744073709551615)",
     ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_nested_joins_and_straight_join(compat, driver):
+    compat.check(driver, [
+        "CREATE TABLE nj1 (a INT)", "CREATE TABLE nj2 (b INT)", "CREATE TABLE nj3 (c INT)",
+        "INSERT INTO nj1 VALUES (1), (2)", "INSERT INTO nj2 VALUES (1)",
+        "INSERT INTO nj3 VALUES (1)",
+        "SELECT * FROM nj1 LEFT JOIN nj2 LEFT JOIN nj3 ON nj3.c = nj2.b ON nj1.a = nj2.b "
+        "ORDER BY a",
+        "SELECT a FROM nj1 STRAIGHT_JOIN nj2 ON nj2.b = nj1.a",
+        "SELECT a FROM nj1 WHERE (1, 1) IN (SELECT nj2.b, nj2.b FROM nj2 STRAIGHT_JOIN nj3 "
+        "ON nj3.c = nj2.b) ORDER BY a",
+        "DROP TABLE nj1, nj2, nj3",
+    ], CHECKS)

@@ -17,6 +17,8 @@ Rules:
   counts one value, so the values are packed into one (json_array keeps their types apart).
 - A derived table with a LIMIT and no OFFSET gets OFFSET 0: SQLite 3.40 would flatten it
   into an outer query that orders, and take its rows after ordering.
+- A join nested without parentheses (`a LEFT JOIN b LEFT JOIN c ON x ON y`) is written
+  with them, as SQLite reads it; `STRAIGHT_JOIN` between tables is a plain JOIN.
 - UPDATE / DELETE ... ORDER BY without LIMIT: the order changes nothing MariaDB shows, and
   SQLite refuses it, so it is dropped.
 """
@@ -47,6 +49,8 @@ def rewrite(tree: exp.Expression) -> exp.Expression:
             _having_as_where(node)
         if isinstance(node, exp.Select) and isinstance(node.parent, exp.Subquery):
             _limit_keeps_its_rows(node)
+        if isinstance(node, exp.Join):
+            _sqlite_join(node)
     for node in list(tree.walk()):
         if isinstance(node, _SETS):
             for key in ("this", "expression"):
@@ -71,6 +75,16 @@ def _limit_keeps_its_rows(select: exp.Select) -> None:
     if isinstance(limit, exp.Limit) and limit.args.get("offset") is None and \
             select.args.get("offset") is None:
         select.set("offset", exp.Offset(expression=exp.Literal.number(0)))
+
+
+def _sqlite_join(join: exp.Join) -> None:
+    """a LEFT JOIN b LEFT JOIN c ON .. ON ..: sqlglot keeps the inner join on b's table,
+    which SQLite reads only in parentheses; STRAIGHT_JOIN (an order hint) is a JOIN."""
+    if (join.args.get("kind") or "").upper() == "STRAIGHT_JOIN":
+        join.set("kind", None)
+    inner = join.this
+    if isinstance(inner, exp.Table) and inner.args.get("joins"):
+        join.set("this", exp.Paren(this=inner))
 
 
 def _count_distinct_rows(distinct: exp.Distinct) -> None:
