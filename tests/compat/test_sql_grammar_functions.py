@@ -266,3 +266,15 @@ def test_nested_joins_and_straight_join(compat, driver):
         "ON nj3.c = nj2.b) ORDER BY a",
         "DROP TABLE nj1, nj2, nj3",
     ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_a_scalar_subquery_of_a_table_star(compat, driver):
+    compat.check(driver, [
+        "CREATE TABLE sq1 (a INT)", "CREATE TABLE sq2 (b INT)", "CREATE TABLE sq3 (c INT, d INT)",
+        "INSERT INTO sq1 VALUES (1), (2)", "INSERT INTO sq2 VALUES (7)",
+        "INSERT INTO sq3 VALUES (1, 2)",
+        "SELECT (SELECT sq2.* FROM sq2) FROM sq1",
+        "SELECT (SELECT sq3.* FROM sq3) FROM sq1",
+        "DROP TABLE sq1, sq2, sq3",
+    ], CHECKS)

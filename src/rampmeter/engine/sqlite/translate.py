@@ -573,8 +573,10 @@ def _check_one_row(node: exp.Subquery) -> None:
     inner = node.this
     select = _leftmost_select(inner) if isinstance(inner, exp.Expression) else None
     if select is None or len(select.expressions) != 1 or \
-            isinstance(select.expressions[0], exp.Star):
-        return
+            isinstance(select.expressions[0], exp.Star) or \
+            isinstance(select.expressions[0], exp.Column) and \
+            isinstance(select.expressions[0].this, exp.Star):
+        return  # `*` / `t.*`: SQLite checks the width (1241), it cannot be aliased
     if isinstance(inner, exp.Select) and inner.args.get("from_") is None:
         return  # no table: one row at most already
     first = select.expressions[0]
