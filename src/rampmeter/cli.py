@@ -113,6 +113,7 @@ class RunningServer:
         try:
             if self.mirror is not None:
                 accounts.add_listener(self.mirror)
+                accounts.hand_edits = self.mirror.edited
         except Exception:  # noqa: BLE001 - the grant file is the truth; the view can wait
             log.exception("could not write the mysql database's grant tables")
         self.server = Server(self.ctx, self.handler, self.extra_handler, tls)

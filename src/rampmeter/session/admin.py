@@ -270,3 +270,19 @@ def shutdown(s: Session, stmt: Statement) -> UpdateCount:
                    s.host)
     s.ctx.request_shutdown()
     return UpdateCount()
+
+
+def binlog(s: Session, stmt: Statement) -> UpdateCount:
+    """BINLOG 'base64' (what mariadb-binlog prints to replay events): SUPER or BINLOG REPLAY,
+    as MariaDB checks first; rampmeter keeps no binary log, so there are no events it could
+    apply (1235); an empty one is MariaDB's 1149."""
+    if s.security is not None:
+        s.security.check_global(P.SUPER, P.BINLOG_REPLAY)
+    r = Reader(stmt, 1)
+    events = r.string()
+    r.end()
+    if not events.strip():
+        raise ServerError(1149, sqlstate="42000", message=(
+            "You have an error in your SQL syntax; check the manual that corresponds to your "
+            "MariaDB server version for the right syntax to use"))
+    raise ServerError(errors.ER_NOT_SUPPORTED_YET, "BINLOG events")

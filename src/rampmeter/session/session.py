@@ -175,6 +175,7 @@ class KillState(enum.IntEnum):
 
 
 SESSION_OPTIONS = [o for o in REGISTRY.values() if o.scope & Scope.SESSION]
+_SESSION_NAMES = tuple(o.name for o in SESSION_OPTIONS)
 
 
 class Session:
@@ -190,8 +191,7 @@ class Session:
         self.interactive = False
         self.multi_statements = False
         self.capabilities = Capability(0)
-        gv = ctx.variables
-        self.vars: dict[str, Any] = {o.name: gv[o.name] for o in SESSION_OPTIONS}
+        self.vars: dict[str, Any] = ctx.variables.values_of(_SESSION_NAMES)
         self.user_vars: dict[str, Any] = {}
         self.engine: EngineSession | None = None
         self.prepared: dict[int, PreparedStatement] = {}

@@ -50,6 +50,7 @@ _SESSION_ROUTES: dict[str, Route] = {
     "USE": admin.use,
     "KILL": admin.kill,
     "FLUSH": admin.flush,
+    "BINLOG": admin.binlog,
     "SHOW": show.dispatch,
     "GRANT": grantsql.grant,
     "REVOKE": grantsql.revoke,

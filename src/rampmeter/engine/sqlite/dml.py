@@ -661,7 +661,7 @@ def _columns(plan: Plan, stmt: Statement, names: tuple[str, ...], rows: list[Any
             columns.append(o.sql_type.column(name, flags=o.flags, table=o.table,
                                              schema=o.schema, org_name=o.org_name)
                            if o.org_table else _expression(
-                               o.sql_type.column(name, flags=o.flags, org_name="")))
+                               o.sql_type.column(name, flags=o.flags, org_name=o.org_name)))
             if o.org_table:
                 col = columns[-1]
                 columns[-1] = col.named(name, table=o.table, schema=o.schema,
