@@ -10,7 +10,8 @@ Rules:
   the same matches without building Token objects, because it runs for every statement).
 - Whitespace is ASCII whitespace only, as in MariaDB's lexer. `--` starts a comment only when
   followed by whitespace, a control character or the end; `#` always does.
-- Executable comments (`/*! ... */`, `/*!NNNNN ... */`, `/*M!NNNNNN ... */`): the content is SQL
+- Executable comments (`/*! ... */`, `/*!NNNNN ... */`, `/*M!NNNNNN ... */`; one never closed,
+  or `/*M!` with a version of other than 5 or 6 digits, is 1064): the content is SQL
   when `included()` says so, and then only the markers disappear. MariaDB 10.11 runs a 5-digit
   version below 50700 (MySQL 5.7 and later are MySQL's own dialect, which MariaDB skips) and a
   6-digit version up to its own version id; measured on 10.11.19: /*!50699 ran, /*!50700,
@@ -144,7 +145,7 @@ def syntax_error(text: str, pos: int) -> ServerError:
     """1064 as MariaDB words it: the text from the offending token on, and its line."""
     pos = max(0, min(pos, len(text)))
     line = text.count("\n", 0, pos) + 1
-    near = strip_end(text[pos:])
+    near = text[pos:].rstrip(" \t\n\r\f\v\x00;")  # MariaDB drops trailing `;`s (alloc_query)
     # MariaDB's '%-.80T': at most 80 bytes; a longer text is cut to 77 and '...' added
     raw = near.encode("utf-8", "replace")
     if len(raw) > 80:
@@ -300,11 +301,15 @@ def tokens(text: str, dialect: Dialect = DEFAULT) -> list[Token]:
         kind = m.lastgroup or "bad"
         start, end = m.start(kind), m.end()
         if kind == "end":
+            if in_exec:  # `/*! ...` never closed
+                raise syntax_error(text, n)
             break
         if kind == "comment":
             pos = end
             continue
         if kind == "xopen":
+            if text[start:end] == "/*M!" and end < n and text[end].isdigit():
+                raise syntax_error(text, end)  # a version must have 5 or 6 digits
             if included(text[start:end], dialect):
                 in_exec = True
                 pos = end

@@ -26,7 +26,8 @@ Rules:
   `_binary'...'`, X'...', 0x..., b'...' and 0b... are binary strings (bytes); a plain string whose
   bytes are not valid in the client's character set is a binary string too (MariaDB keeps the
   bytes; storing it into a text column is then the column's business).
-- `items`: for a query, the outermost select list's items as MariaDB names result columns: the
+- `items`: for a query, the outermost select list's items (for INSERT / REPLACE / DELETE ...
+  RETURNING, RETURNING's items) as MariaDB names result columns: the
   text as typed (comments included, executable-comment markers removed), except that a lone
   string literal is named by its value and \\N by NULL.
 """
@@ -263,7 +264,8 @@ class _Item:
 
 
 # Words the scanner acts on (module rules); every other word is only copied to the shape.
-_W_SELECT, _W_END, _W_BY, _W_CLAUSE, _W_FORUPD, _W_TYPE, _W_MOD, _W_N = range(1, 9)
+_W_SELECT, _W_END, _W_BY, _W_CLAUSE, _W_FORUPD, _W_TYPE, _W_MOD, _W_N, _W_RETURNING = \
+    range(1, 10)
 _WORD_ACTION: dict[str, int] = {}
 for _w in _CLAUSE_START:
     _WORD_ACTION[_w] = _W_CLAUSE
@@ -275,7 +277,8 @@ for _w in _TYPE_WORDS:
     _WORD_ACTION.setdefault(_w, _W_TYPE)
 for _w in ("UPDATE", "MODE", "SHARE"):
     _WORD_ACTION.setdefault(_w, _W_FORUPD)
-_WORD_ACTION.update({"SELECT": _W_SELECT, "BY": _W_BY, "N": _W_N})
+_WORD_ACTION.update({"SELECT": _W_SELECT, "BY": _W_BY, "N": _W_N,
+                     "RETURNING": _W_RETURNING})
 _SPACE = " "
 
 
@@ -386,17 +389,22 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                                 item = b.item = _Item(depth, end)
                             inline[-1] = False
                         elif item is not None and item.active and depth == item.depth:
-                            if action == _W_END:
+                            if action == _W_END or action == _W_RETURNING:
                                 item.tokens -= 1
                                 item.close(text, start)
                                 item.active = False
                             elif action == _W_MOD and item.tokens == 1 and not item.names:
                                 item.start = end
                                 item.tokens = 0
+                        if action == _W_RETURNING and depth == 0:
+                            # the written rows come back: their columns are named after
+                            # RETURNING's items, as a select list's are
+                            item = b.item = _Item(depth, end)
+                            select_seen = True  # its subqueries' lists name nothing
                         if action == _W_BY:
                             if prev in ("ORDER", "GROUP", "PARTITION"):
                                 inline[-1] = True
-                        elif action == _W_CLAUSE or action == _W_END:
+                        elif action == _W_CLAUSE or action == _W_END or action == _W_RETURNING:
                             inline[-1] = False
                         if depth == 0 and (upper == "UPDATE" and prev == "FOR" or
                                            upper == "MODE" and prev == "SHARE" or
@@ -417,6 +425,8 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                 continue
 
             if kind == "end":
+                if in_exec:  # `/*! ...` never closed: MariaDB's grammar ends there
+                    raise syntax_error(text, n)
                 break
             end = m.end()
             tok = text[start:end]
@@ -425,6 +435,8 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                     out.append(_SPACE)
                 continue
             if kind == "xopen":
+                if tok == "/*M!" and end < n and text[end].isdigit():
+                    raise syntax_error(text, end)  # a version must have 5 or 6 digits
                 if out and out[-1] is not _SPACE:
                     out.append(_SPACE)
                 if included(tok, dialect):
@@ -460,6 +472,8 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                     rest = text[end:]
                     if strip_end(rest).strip(" \t\n\r\f\v;"):
                         raise syntax_error(text, end + (len(rest) - len(rest.lstrip())))
+                    if in_exec:  # `/*! ...;`: the `;` is trimmed, the comment never closed
+                        raise syntax_error(text, n)
                     stmts.append(b.finish(text, start, dialect, cs))
                     return stmts
                 stmts.append(b.finish(text, start, dialect, cs))

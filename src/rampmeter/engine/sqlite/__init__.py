@@ -11,7 +11,9 @@ A house with rooms, each a module with one door (see each module's opening comme
                    the write lock, and how InnoDB's behaviour maps onto SQLite
     translate.py   a scanned DML statement -> a SQLite plan (sqlglot), with infer.py for the
                    MySQL types of expressions
-                   (multi.py: multi-table UPDATE / DELETE; updates.py: ON UPDATE columns)
+                   (multi.py: multi-table UPDATE / DELETE; updates.py: ON UPDATE columns;
+                   odbc.py, rownum.py, setops.py, syntaxpos.py, returning.py, insertrow.py:
+                   grammar MariaDB has and SQLite / sqlglot do not)
     dml.py         running a plan: binding, converting stored values, results, affected rows
     definitions.py reading CREATE TABLE's definitions; keys.py assembles a table's keys;
                    catalog.py keeps tables' metadata

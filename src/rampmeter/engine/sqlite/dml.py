@@ -445,6 +445,11 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
             skipped = sum(1 for w in s.warnings if w.code in batch.SKIPPING)
             duplicates = max(offered - matched - skipped, 0)
             warnings = warnings + _ignored_duplicates(s, plan, bound, duplicates)
+        if plan.quiet_duplicates:  # INSERT DELAYED: MariaDB's delayed thread tells no one
+            keep = [i for i, w in enumerate(warnings) if w.code != 1062]
+            if warning_rows is not None:
+                warning_rows = [warning_rows[i] for i in keep]
+            warnings = [warnings[i] for i in keep]
     s.stats.row_count = affected
     if plan.returning and returned is not None:
         result = result_set(plan, stmt, cur.description, returned)

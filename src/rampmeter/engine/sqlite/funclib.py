@@ -104,8 +104,11 @@ def _load() -> None:
     if _LOADED:
         return
     from rampmeter.engine.sqlite import (  # noqa: F401 - imported for their declarations
+        functions_groupconcat,
+        functions_json,
         functions_misc,
         functions_numeric,
+        functions_regexp,
         functions_string,
         functions_time,
         functions_timefmt,

@@ -174,12 +174,18 @@ def _interval_function(node: exp.Interval, typer: Typer) -> exp.Expression | Non
 
 
 def _regexp(node: exp.RegexpLike, typer: Typer) -> exp.Expression:
+    # a pattern that reads a column is compiled per row: one that does not compile is NULL
+    # there, where a constant pattern's is error 1139 (MariaDB's Regexp_processor_pcre)
+    per_row = node.expression.find(exp.Column) is not None
     return _call("REGEXP", node.this, node.expression,
-                 exp.Literal.number(1 if _case_sensitive(node, typer) else 0))
+                 exp.Literal.number(1 if _case_sensitive(node, typer) else 0),
+                 exp.Literal.number(1 if per_row else 0))
 
 
 def _case_sensitive(node: exp.Binary, typer: Typer) -> bool:
     for side in (node.this, node.expression):
+        if isinstance(side, exp.Collate):  # already SQLite's BINARY / NOCASE (translate)
+            return side.expression.name.upper() == "BINARY"
         t = typer.infer(side)
         if t is None:
             continue
@@ -206,9 +212,30 @@ def _coalesce(node: exp.Coalesce, typer: Typer) -> exp.Expression | None:
     return exp.Paren(this=node.this)  # COALESCE(x) is x; SQLite wants two arguments
 
 
+def _group_concat(node: exp.GroupConcat, typer: Typer) -> exp.Expression | None:
+    """GROUP_CONCAT(... ORDER BY ...): the library's ordered aggregate
+    (functions_groupconcat.py); SQLite's own GROUP_CONCAT cannot order."""
+    order = node.this
+    if not isinstance(order, exp.Order):
+        return None
+    value = order.this
+    distinct = isinstance(value, exp.Distinct)
+    if distinct:
+        parts = list(value.expressions)
+        value = parts[0] if len(parts) == 1 else exp.Concat(expressions=parts, safe=True)
+    keys: list[exp.Expression] = []
+    for ordered in order.expressions:
+        keys.append(ordered.this if isinstance(ordered, exp.Ordered) else ordered)
+        desc = isinstance(ordered, exp.Ordered) and bool(ordered.args.get("desc"))
+        keys.append(exp.Literal.number(1 if desc else 0))
+    separator = node.args.get("separator") or exp.Literal.string(",")
+    return _call("RM_GROUP_CONCAT_ORDERED", value, separator,
+                 exp.Literal.number(1 if distinct else 0), *keys)
+
+
 _NODES: dict[type, Callable[..., exp.Expression | None]] = {
     exp.Extract: _extract, exp.Trim: _trim, exp.Substring: _substring,
     exp.StrPosition: _position, exp.Chr: _chr, exp.Interval: _interval_function,
     exp.RegexpLike: _regexp, exp.Coalesce: _coalesce, exp.Add: _interval_arithmetic,
-    exp.Sub: _interval_arithmetic,
+    exp.Sub: _interval_arithmetic, exp.GroupConcat: _group_concat,
 }

@@ -104,10 +104,18 @@ def _round(v: Any, places: Any, kind: str, truncate: bool) -> Any:
     with localcontext(prec=_EXACT_DIGITS):  # 65 digits and a scale of 38 (MariaDB's limits)
         if d >= 0:
             q = dec.quantize(Decimal(1).scaleb(-min(d, 38)), mode)
-            return str(q) if kind == "d" else int(q)
+            return str(q) if kind == "d" else _integer(int(q))
         unit = Decimal(1).scaleb(-max(d, -_EXACT_DIGITS))
         q = (dec / unit).to_integral_value(mode) * unit
-        return str(int(q)) if kind == "d" else int(q)
+        return str(int(q)) if kind == "d" else _integer(int(q))
+
+
+def _integer(n: int) -> Any:
+    """An integer result as SQLite can hold it: past BIGINT, an unsigned one as the '~digits'
+    text the engine reads as BIGINT UNSIGNED (functions._u64), a larger one as its digits."""
+    if -2**63 <= n <= 2**63 - 1:
+        return n
+    return f"~{n:020d}" if 0 <= n <= 2**64 - 1 else str(n)
 
 
 @sqlfunction("ROUND", (1, 2), _rounded_type)

@@ -1,6 +1,6 @@
 """MariaDB's string functions (the library, funclib.py): padding, slicing, searching, sets of
-words, case, trimming, number formatting, encodings, digests, compression, regular
-expressions.
+words, case, trimming, number formatting, encodings, digests, compression (regular
+expressions: functions_regexp.py).
 
 Rules:
 - Text arrives as str (characters), binary strings as bytes; a result keeps the kind of the
@@ -8,10 +8,7 @@ Rules:
 - Positions and lengths count characters of text and bytes of binary strings, 1-based, as
   MariaDB's; a count that is not a number reads as MariaDB reads it (LEFT('abc', '2x') is 2).
 - Searches and comparisons of text (STRCMP, LOCATE, INSTR, FIELD, FIND_IN_SET, REGEXP) fold
-  case and accents, as the default _ci collations do; binary strings compare bytes. The
-  REGEXP functions get the case rule from the types at translation (funcmap.py).
-- Regular expressions are Python's `re`, close to MariaDB's PCRE2 for the common syntax; a
-  pattern `re` cannot compile is MariaDB's error 1139.
+  case and accents, as the default _ci collations do; binary strings compare bytes.
 """
 
 from __future__ import annotations
@@ -28,7 +25,6 @@ from typing import Any
 from rampmeter.engine import types as T
 from rampmeter.engine.sqlite.funclib import sqlfunction
 from rampmeter.engine.types import SqlType
-from rampmeter.errors import ServerError
 from rampmeter.sql import charsets
 
 INT = SqlType("int", 10)
@@ -538,56 +534,3 @@ def uncompressed_length(v: Any) -> Any:
         return None
     data = _data(v)
     return int.from_bytes(data[:4], "little") if len(data) >= 4 else 0
-
-
-# --- regular expressions --------------------------------------------------------------------------
-_PATTERNS: dict[tuple[str, int], re.Pattern[str]] = {}
-
-
-def _regex(pattern: Any, case_sensitive: Any) -> re.Pattern[str]:
-    text = _text(pattern)
-    flags = 0 if case_sensitive else re.IGNORECASE
-    key = (text, flags)
-    found = _PATTERNS.get(key)
-    if found is None:
-        try:
-            found = re.compile(text.replace("[[:<:]]", r"\b").replace("[[:>:]]", r"\b"),
-                               flags | re.DOTALL)
-        except re.error as e:
-            raise ServerError(1139, message=f"Got error '{e.msg}' from regexp",
-                              sqlstate="42000") from None
-        if len(_PATTERNS) > 512:
-            _PATTERNS.clear()
-        _PATTERNS[key] = found
-    return found
-
-
-@sqlfunction("REGEXP", (2, 3), INT, aliases=("RLIKE",))
-def regexp(s: Any, pattern: Any, case_sensitive: Any = 0) -> Any:
-    if s is None or pattern is None:
-        return None
-    return 1 if _regex(pattern, case_sensitive).search(_text(s)) else 0
-
-
-@sqlfunction("REGEXP_REPLACE", 3, _same_kind)
-def regexp_replace(s: Any, pattern: Any, repl: Any) -> Any:
-    if s is None or pattern is None or repl is None:
-        return None
-    replacement = re.sub(r"\\(\d)", r"\\g<\1>", _text(repl))
-    return _regex(pattern, 0).sub(replacement, _text(s))
-
-
-@sqlfunction("REGEXP_SUBSTR", 2, _same_kind)
-def regexp_substr(s: Any, pattern: Any) -> Any:
-    if s is None or pattern is None:
-        return None
-    m = _regex(pattern, 0).search(_text(s))
-    return m.group(0) if m else ""
-
-
-@sqlfunction("REGEXP_INSTR", 2, INT)
-def regexp_instr(s: Any, pattern: Any) -> Any:
-    if s is None or pattern is None:
-        return None
-    m = _regex(pattern, 0).search(_text(s))
-    return m.start() + 1 if m else 0

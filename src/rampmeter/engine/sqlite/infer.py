@@ -509,7 +509,7 @@ def cast_type(to: exp.Expression | None) -> SqlType | None:
         return T.DOUBLE if dtype == D.DOUBLE else SqlType("float")
     if dtype == D.DATE:
         return T.DATE
-    if dtype in (D.DATETIME, D.TIMESTAMP, D.DATETIME64):
+    if dtype in (D.DATETIME, D.TIMESTAMP, D.TIMESTAMPTZ, D.DATETIME64):
         return SqlType("datetime", None, nums[0] if nums else 0)
     if dtype == D.TIME:
         return SqlType("time", None, nums[0] if nums else 0)

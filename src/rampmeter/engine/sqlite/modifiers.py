@@ -3,7 +3,9 @@ before it is parsed.
 
 Rules:
 - INSERT / REPLACE [LOW_PRIORITY | DELAYED | HIGH_PRIORITY]: no meaning on one writer (an
-  INSERT DELAYED is an INSERT, as MariaDB makes it for transactional tables); IGNORE stays
+  INSERT DELAYED is an INSERT, as MariaDB makes it for transactional tables), except that
+  DELAYED into a table declared MyISAM / MEMORY / ARCHIVE skips duplicate rows without a
+  word, as MariaDB's delayed-insert thread does (translate reads the flag); IGNORE stays
   for sqlglot.
 - UPDATE [LOW_PRIORITY] [IGNORE], DELETE [LOW_PRIORITY] [QUICK] [IGNORE]: IGNORE is kept as
   a flag (errors and strict-mode conversions become warnings, duplicate keys skip the row).
@@ -39,6 +41,7 @@ _SELECT_KEEP = frozenset({"DISTINCT", "ALL"})
 class Modifiers:
     ignore: bool = False
     calc_found_rows: bool = False
+    delayed: bool = False
 
 
 NONE = Modifiers()
@@ -63,7 +66,7 @@ def strip(kind: str, text: str) -> tuple[str, Modifiers]:
     if toks is None:
         return text, NONE
     cuts: list[tuple[int, int, str]] = []
-    ignore = calc = False
+    ignore = calc = delayed = False
     if toks and toks[0].kind == "word":
         head = toks[0].text.upper()
         allowed = {"INSERT": _INSERT, "REPLACE": _INSERT, "UPDATE": _UPDATE,
@@ -74,6 +77,7 @@ def strip(kind: str, text: str) -> tuple[str, Modifiers]:
                 break
             cuts.append((t.start, t.end, " " * (t.end - t.start)))
             ignore = ignore or word == "IGNORE"
+            delayed = delayed or word == "DELAYED"
     for i, t in enumerate(toks):
         if t.kind != "word" or t.text.upper() != "SELECT":
             continue
@@ -93,4 +97,4 @@ def strip(kind: str, text: str) -> tuple[str, Modifiers]:
         out.append(text[pos:start] + put)
         pos = end
     out.append(text[pos:])
-    return "".join(out), Modifiers(ignore, calc)
+    return "".join(out), Modifiers(ignore, calc, delayed)

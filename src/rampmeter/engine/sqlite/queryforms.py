@@ -15,6 +15,10 @@ Rules:
 - INSERT INTO t VALUES () inserts the columns' defaults (the column list is empty).
 - COUNT(DISTINCT a, b, ...) counts the distinct rows of values none of which is NULL: SQLite
   counts one value, so the values are packed into one (json_array keeps their types apart).
+- A derived table with a LIMIT and no OFFSET gets OFFSET 0: SQLite 3.40 would flatten it
+  into an outer query that orders, and take its rows after ordering.
+- A join nested without parentheses (`a LEFT JOIN b LEFT JOIN c ON x ON y`) is written
+  with them, as SQLite reads it; `STRAIGHT_JOIN` between tables is a plain JOIN.
 - UPDATE / DELETE ... ORDER BY without LIMIT: the order changes nothing MariaDB shows, and
   SQLite refuses it, so it is dropped.
 """
@@ -22,6 +26,8 @@ Rules:
 from __future__ import annotations
 
 from sqlglot import exp
+
+from rampmeter.engine.sqlite import funclib
 
 _SETS = (exp.Union, exp.Except, exp.Intersect)
 _AGGREGATES = (exp.AggFunc,)
@@ -41,6 +47,10 @@ def rewrite(tree: exp.Expression) -> exp.Expression:
         elif isinstance(node, exp.Select) and node.args.get("having") is not None and \
                 not node.args.get("group"):
             _having_as_where(node)
+        if isinstance(node, exp.Select) and isinstance(node.parent, exp.Subquery):
+            _limit_keeps_its_rows(node)
+        if isinstance(node, exp.Join):
+            _sqlite_join(node)
     for node in list(tree.walk()):
         if isinstance(node, _SETS):
             for key in ("this", "expression"):
@@ -55,6 +65,26 @@ def rewrite(tree: exp.Expression) -> exp.Expression:
         tree = tree.this
         tree.parent = None
     return tree
+
+
+def _limit_keeps_its_rows(select: exp.Select) -> None:
+    """(SELECT ... LIMIT n) AS d ORDER BY x: SQLite 3.40 flattens the derived table and
+    takes the n rows after ordering by x (n rows in the wrong order); an OFFSET 0 keeps it
+    from flattening, and changes nothing else."""
+    limit = select.args.get("limit")
+    if isinstance(limit, exp.Limit) and limit.args.get("offset") is None and \
+            select.args.get("offset") is None:
+        select.set("offset", exp.Offset(expression=exp.Literal.number(0)))
+
+
+def _sqlite_join(join: exp.Join) -> None:
+    """a LEFT JOIN b LEFT JOIN c ON .. ON ..: sqlglot keeps the inner join on b's table,
+    which SQLite reads only in parentheses; STRAIGHT_JOIN (an order hint) is a JOIN."""
+    if (join.args.get("kind") or "").upper() == "STRAIGHT_JOIN":
+        join.set("kind", None)
+    inner = join.this
+    if isinstance(inner, exp.Table) and inner.args.get("joins"):
+        join.set("this", exp.Paren(this=inner))
 
 
 def _count_distinct_rows(distinct: exp.Distinct) -> None:
@@ -98,10 +128,21 @@ def _operand(sub: exp.Subquery) -> exp.Expression:
     return inner
 
 
+def is_aggregate(node: exp.Expression) -> bool:
+    """sqlglot's aggregates, and the library's (VARIANCE, STDDEV_SAMP, ... are parsed as
+    plain calls and become mf_ aggregates)."""
+    if isinstance(node, _AGGREGATES):
+        return True
+    if isinstance(node, exp.Anonymous):
+        fn = funclib.lookup(node.name)
+        return fn is not None and fn.aggregate
+    return False
+
+
 def _having_as_where(select: exp.Select) -> None:
     having = select.args["having"].this
-    if any(isinstance(n, _AGGREGATES) for e in select.expressions for n in e.walk()) or \
-            any(isinstance(n, _AGGREGATES) for n in having.walk()):
+    if any(is_aggregate(n) for e in select.expressions for n in e.walk()) or \
+            any(is_aggregate(n) for n in having.walk()):
         return  # an aggregate query: SQLite's HAVING does it
     aliases = {e.alias.lower(): e.this for e in select.expressions if isinstance(e, exp.Alias)}
     cond = having.copy()

@@ -39,21 +39,28 @@ from rampmeter.engine import types as T
 from rampmeter.engine import values
 from rampmeter.engine.sqlite import (
     compare,
+    defaultfn,
     derived,
     dialect,
     funcmap,
     inlist,
+    insertrow,
     modifiers,
     multi,
+    odbc,
     ordercoll,
     quantified,
     queryforms,
+    rownum,
+    setops,
     sfnames,
+    syntaxpos,
     tzcolumns,
     unionout,
     updates,
     windows,
 )
+from rampmeter.engine.sqlite import returning as returning_mod
 from rampmeter.engine.sqlite.catalog import (
     NON_TRANSACTIONAL,
     ColumnDef,
@@ -142,6 +149,7 @@ class Plan:
     upsert: bool = False
     replace: bool = False
     ignore: bool = False
+    quiet_duplicates: bool = False             # INSERT DELAYED: skipped rows say nothing
     auto_column: str | None = None
     track_changes: bool = False                # UPDATE / upsert: count changed rows
     found_rows_sql: str = ""                   # SQL_CALC_FOUND_ROWS: count without LIMIT
@@ -179,6 +187,14 @@ def parse(stmt: Statement, text: str) -> exp.Expression:
     if stmt.dialect.high_not:
         _keep_high_nots(tree)
     quantified.rewrite(tree)  # before anything resolves tables: it adds CTEs
+    for table in tree.find_all(exp.Table):
+        if isinstance(table.this, (exp.Parameter, exp.Placeholder)):
+            # FROM @v, FROM ?: a variable or a parameter names no table
+            at = syntaxpos.variable_as_table(text)
+            raise stmt.syntax_error(at + len(stmt.shape) - len(text) if at is not None
+                                    else None)
+    if rownum.names_rownum(text):
+        rownum.rewrite(tree)
     for alias in tree.find_all(exp.Alias):
         if isinstance(alias.args.get("alias"), exp.Placeholder):
             # `SELECT 1 2`: a number is no alias in MariaDB; the error is at the number
@@ -203,6 +219,9 @@ def _syntax(stmt: Statement, text: str, e: sqlglot.errors.ParseError) -> ServerE
     star = _aliased_star(text)
     if star is not None:  # sqlglot reads `* FORM t` as `* AS FORM`, then fails at t
         return stmt.syntax_error(star + offset)  # type: ignore[return-value]
+    variable = syntaxpos.variable_after_operand(text)
+    if variable is not None:  # `SELECT a @v t`: MariaDB's grammar stops at the variable
+        return stmt.syntax_error(variable + offset)  # type: ignore[return-value]
     for err in e.errors:
         line, col = err.get("line"), err.get("col")
         highlight = err.get("highlight") or ""
@@ -251,6 +270,11 @@ class _Tables:
         found = self.find(qualifier, name)
         return found[1].type if found else None
 
+    def column_names(self, alias: str) -> list[str] | None:
+        entry = self.by_alias.get(alias.lower())
+        return None if entry is None or entry[2] is None else \
+            [c.name for c in entry[2].columns]
+
     def find(self, qualifier: str | None, name: str) -> tuple[str, ColumnDef, str] | None:
         entries = [qualifier.lower()] if qualifier else list(self.by_alias)
         for alias in entries:
@@ -288,6 +312,8 @@ def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
         idx = shape.upper().index("DO")
         text = shape[:idx] + "SELECT" + shape[idx + 2:]
     text, mods = modifiers.strip(kind, text)
+    text = odbc.rewrite(text, stmt)
+    text = defaultfn.rewrite_text(text)
     if kind in ("UPDATE", "DELETE"):
         text, _ignore = multi.strip_ignore(text)
     values_names: list[str] | None = None
@@ -308,6 +334,8 @@ def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
         extras["mods"], extras["values_names"] = mods, values_names
     tables = _Tables(lookup)
     infoschema = _qualify(tree, database, tables)
+    if defaultfn.NAME in text:
+        defaultfn.resolve(tree, tables.find, _now_call, stmt.syntax_error)
     return tree, tables, infoschema
 
 
@@ -335,6 +363,8 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
     plan.ignore = ignore
     if isinstance(tree, exp.Insert):
         _plan_insert(tree, stmt, plan, tables, typer, replace=kind == "REPLACE")
+        if mods.delayed and kind == "INSERT":
+            returning_mod.delayed(tree, tables, plan)
     elif isinstance(tree, exp.Update):
         steps = _plan_update(tree, stmt, plan, tables)
     elif isinstance(tree, exp.Delete):
@@ -365,12 +395,15 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
     if isinstance(returning, exp.Returning) and plan.writes:
         # MariaDB 10.5+: the written rows come back as a result set (Django uses it)
         plan.returning = True
+        written = returning_mod.written_table(tree, tables)
+        returning_mod.check_returning(tree, returning, written)
         plan.outputs = _outputs(exp.Select(expressions=[e.copy() for e in
                                                         returning.expressions]),
-                                stmt, tables, typer)
+                                stmt, written, typer)
+        returning_mod.expand_table_stars(returning, written)
     if plan.writes and kind != "DELETE":  # CHECK constraints & co. are enforced (checks.py)
-        written = [plan.target] + [t for _s, t, _c in steps]
-        plan.checked = tuple(dict.fromkeys(t for t in written if t is not None and
+        targets = [plan.target] + [t for _s, t, _c in steps]
+        plan.checked = tuple(dict.fromkeys(t for t in targets if t is not None and
                                            _has_checks(tables, t)))
         plan.partial = not steps and plan.target is not None and \
             _non_transactional(tables, plan.target)
@@ -387,6 +420,7 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         return plan
     _typed_rewrites(tree, typer)
     _sql_rewrites(tree, typer, stmt)
+    tree = setops.rewrite(tree, tables.column_names)
     if zone_shift:
         plan.tz_outputs = tzcolumns.python_outputs(tree, plan.outputs)
         tzcolumns.wrap_reads(tree, typer, outputs_in_python=True)
@@ -573,8 +607,10 @@ def _check_one_row(node: exp.Subquery) -> None:
     inner = node.this
     select = _leftmost_select(inner) if isinstance(inner, exp.Expression) else None
     if select is None or len(select.expressions) != 1 or \
-            isinstance(select.expressions[0], exp.Star):
-        return
+            isinstance(select.expressions[0], exp.Star) or \
+            isinstance(select.expressions[0], exp.Column) and \
+            isinstance(select.expressions[0].this, exp.Star):
+        return  # `*` / `t.*`: SQLite checks the width (1241), it cannot be aliased
     if isinstance(inner, exp.Select) and inner.args.get("from_") is None:
         return  # no table: one row at most already
     first = select.expressions[0]
@@ -609,7 +645,7 @@ def _rewrite_cast(node: exp.Cast, typer: Typer) -> None:
               for p in to.expressions]
     nums = [int(p) for p in params if str(p).isdigit()]
     dtype = to.this
-    if dtype in (D.DATETIME, D.TIMESTAMP, D.DATE, D.TIME, D.DATETIME64):
+    if dtype in (D.DATETIME, D.TIMESTAMP, D.TIMESTAMPTZ, D.DATE, D.TIME, D.DATETIME64):
         kind = {D.DATE: "date", D.TIME: "time"}.get(dtype, "datetime")
         node.replace(_call("rm_cast_temporal", node.this, exp.Literal.string(kind),
                            exp.Literal.number(nums[0] if nums else 0)))
@@ -760,6 +796,8 @@ def _outputs(select: exp.Select, stmt: Statement, tables: _Tables,
             continue
         name: str | int | None = alias if alias else (i if items is not None and
                                                       i < len(items) else None)
+        if not alias and isinstance(inner, exp.Literal) and inner.is_string:
+            name = inner.this  # a string kept in the shape ({ date 'x' }): named by its value
         t = typer.infer(inner)
         out = Output(name, t, flags=expression_flags(t),
                      load=values.load_expression(t) if t is not None else None)
@@ -921,7 +959,13 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
             if len(vals) != len(cols) and not (not vals and isinstance(tree.this, exp.Table)
                                                or not vals and not cols):
                 raise ServerError(errors.ER_WRONG_VALUE_COUNT_ON_ROW, r)
-            out_vals = [conv.value(v, c, r) for v, c in zip(vals, cols)]
+            out_vals = []
+            assigned: dict[str, exp.Expression] = {}
+            for v, c in zip(vals, cols):
+                if not isinstance(v, exp.Placeholder):
+                    v = insertrow.row_columns(v, tdef, assigned, _now_call)
+                out_vals.append(conv.value(v, c, r))
+                assigned[c.name.lower()] = out_vals[-1]
             out_vals += [conv.default(c, r) for c in left_out]
             new_rows.append(exp.Tuple(expressions=out_vals))
         source.set("expressions", new_rows)
@@ -1177,6 +1221,8 @@ def _insert_sql(tree: exp.Insert, plan: Plan) -> str:
         return tree.sql(dialect="sqlite", normalize_functions=False)
     # ON DUPLICATE KEY UPDATE a = VALUES(a)  ->  ON CONFLICT DO UPDATE SET a = excluded.a
     tree.set("conflict", None)
+    returning = tree.args.get("returning")
+    tree.set("returning", None)  # SQLite takes it after the upsert clause
     sets = []
     for eq in conflict.expressions:
         for call in list(eq.find_all(exp.Anonymous)):
@@ -1192,7 +1238,9 @@ def _insert_sql(tree: exp.Insert, plan: Plan) -> str:
     body = tree.sql(dialect="sqlite", normalize_functions=False)
     if isinstance(tree.expression, exp.Select):
         body += " WHERE TRUE"  # sqlite.org/lang_upsert: the parsing ambiguity
-    return f"{body} ON CONFLICT DO UPDATE SET {', '.join(sets)}"
+    tail = " " + returning.sql(dialect="sqlite", normalize_functions=False) \
+        if isinstance(returning, exp.Returning) else ""
+    return f"{body} ON CONFLICT DO UPDATE SET {', '.join(sets)}{tail}"
 
 
 def literal_type(value: Any, text: bool = False) -> SqlType:

@@ -1,0 +1,130 @@
+"""INTERSECT ALL and EXCEPT ALL (MariaDB 10.5+), which SQLite lacks, as plain INTERSECT /
+EXCEPT over numbered rows.
+
+Rules:
+- Multiset semantics: a row k times on the left and m times on the right appears
+  min(k, m) times in INTERSECT ALL and max(k - m, 0) times in EXCEPT ALL. Numbering each
+  row's copies on each side (ROW_NUMBER() OVER (PARTITION BY every column)) makes every
+  copy distinct, so SQLite's set operation keeps exactly those; the number is dropped
+  again. NULLs fall in one partition and compare equal in INTERSECT / EXCEPT, as MariaDB's
+  set operations treat them.
+- Each operand is read through a CTE with a column list (its width from the select list,
+  `*` counted from the tables' definitions), so the operands' own column names do not
+  matter; the result keeps the left operand's names where they are plain and distinct
+  (ORDER BY can name them), else c1..cn. The result columns' names and types shown to the
+  client were taken from the left operand before this rewrite.
+- An operand whose width is unknown (a table without a definition, such as a virtual
+  schema's) is 1235. Runs after the rewrites that need the original tree, before SQL is
+  generated; inner operations are rewritten first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlglot import exp
+
+from rampmeter import errors
+from rampmeter.errors import ServerError
+
+# alias -> the column names of that table (None: unknown)
+Columns = Callable[[str], list[str] | None]
+
+
+def rewrite(tree: exp.Expression, columns: Columns) -> exp.Expression:
+    """The tree with every INTERSECT ALL / EXCEPT ALL rewritten (the root may change)."""
+    for node in reversed(list(tree.walk())):  # inner operations first
+        if isinstance(node, (exp.Except, exp.Intersect)) and node.args.get("distinct") is False:
+            new = _numbered(node, columns)
+            if node is tree:
+                tree = new
+            else:
+                node.replace(new)
+    return tree
+
+
+def _numbered(node: exp.Expression, columns: Columns) -> exp.Select:
+    left, right = node.this, node.expression
+    names = _names(left, columns)
+    if names is None or len(names) != _width(right, columns):
+        raise ServerError(errors.ER_NOT_SUPPORTED_YET,
+                          f"{'INTERSECT' if isinstance(node, exp.Intersect) else 'EXCEPT'} "
+                          "ALL of these operands")
+    if len(set(n.lower() for n in names)) != len(names) or not all(names):
+        names = [f"c{i + 1}" for i in range(len(names))]
+    n = _counter(node)
+    sides = []
+    for k, operand in enumerate((left, right)):
+        cte = f"rm_{n}_{k}"
+        sides.append((cte, operand.copy()))
+    cols = [exp.column(name, quoted=True) for name in names]
+
+    def side(cte: str) -> exp.Select:
+        number = exp.Window(this=exp.RowNumber(),
+                            partition_by=[c.copy() for c in cols])
+        return exp.Select(expressions=[c.copy() for c in cols] +
+                          [exp.alias_(number, f"rm_copy_{n}")]).from_(cte)
+
+    op = exp.Intersect if isinstance(node, exp.Intersect) else exp.Except
+    body = op(this=side(sides[0][0]), expression=side(sides[1][0]), distinct=True)
+    outer = exp.Select(expressions=[c.copy() for c in cols]).from_(
+        exp.Subquery(this=body, alias=exp.TableAlias(this=exp.to_identifier(f"rm_s{n}"))))
+    outer.set("with_", exp.With(expressions=[
+        exp.CTE(this=q, alias=exp.TableAlias(this=exp.to_identifier(cte),
+                                              columns=[exp.to_identifier(x, quoted=True)
+                                                       for x in names]))
+        for cte, q in sides]))
+    for key in ("order", "limit", "offset"):
+        if node.args.get(key) is not None:
+            outer.set(key, node.args[key])
+    return outer
+
+
+def _counter(node: exp.Expression) -> int:
+    return sum(1 for _ in node.root().walk()) % 100000  # distinct enough per statement
+
+
+def _select_of(operand: exp.Expression) -> exp.Select | None:
+    while isinstance(operand, (exp.Subquery, exp.Union, exp.Except, exp.Intersect)):
+        operand = operand.this
+    return operand if isinstance(operand, exp.Select) else None
+
+
+def _width(operand: exp.Expression, columns: Columns) -> int | None:
+    names = _names(operand, columns)
+    return None if names is None else len(names)
+
+
+def _names(operand: exp.Expression, columns: Columns) -> list[str] | None:
+    """The operand's output column names ('' where an expression has no plain name)."""
+    select = _select_of(operand)
+    if select is None:
+        return None
+    names: list[str] = []
+    for e in select.expressions:
+        if isinstance(e, exp.Star):
+            for alias in _aliases(select):
+                found = columns(alias)
+                if found is None:
+                    return None
+                names.extend(found)
+        elif isinstance(e, exp.Column) and isinstance(e.this, exp.Star):
+            found = columns(e.table.lower())
+            if found is None:
+                return None
+            names.extend(found)
+        elif isinstance(e, exp.Alias):
+            names.append(e.alias)
+        elif isinstance(e, exp.Column):
+            names.append(e.name)
+        else:
+            names.append("")
+    return names
+
+
+def _aliases(select: exp.Select) -> list[str]:
+    source = select.args.get("from_")
+    items = ([source.this] if source is not None else []) + \
+        [j.this for j in select.args.get("joins") or []]
+    return [(item.alias_or_name or "").lower() for item in items
+            if isinstance(item, (exp.Table, exp.Subquery))]
