@@ -109,6 +109,7 @@ def _load() -> None:
         functions_misc,
         functions_numeric,
         functions_regexp,
+        functions_sformat,
         functions_string,
         functions_time,
         functions_timefmt,

@@ -1,0 +1,175 @@
+"""SFORMAT(format, arg, ...): MariaDB's string formatting with the {fmt} library's syntax
+(item_strfunc.cc Item_func_sformat, which hands the arguments to fmt::vformat).
+
+Rules (fmt's, as MariaDB 10.11 uses it):
+- Replacement fields are `{}` (the next argument), `{n}` (argument n, from 0) or `{:spec}` /
+  `{n:spec}`; `{{` and `}}` are literal braces. Automatic and manual numbering cannot be
+  mixed. A named field (`{one}`) or a number past the last argument is "argument not found";
+  a stray brace or anything else malformed is "invalid format string". Each error is
+  warning 4183 "SFORMAT error: ..." and the result is NULL.
+- spec is [[fill]align][sign][#][0][width][.precision][type] (align < > ^). fmt's rules by
+  argument kind, which Python's format() does not all share and so are checked here first:
+  integers take types d b B o x X c and no precision; floating-point numbers take e E f F g G
+  a A; strings take s, a precision (truncation) and no sign, `#` or `0`. `%`, `,` and `_`
+  are not fmt's: "invalid type specifier". A fill of `{` or `}` is refused.
+- Arguments keep their SQL kind: integers format as integers, DECIMAL and floating-point
+  values as doubles (fmt's shortest round-trip form for `{}`: 100.0 prints as 100), anything
+  else as its text. A NULL format or argument gives NULL. Nested width / precision fields
+  (`{:{}}`) are not supported: "invalid format string".
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from rampmeter.engine import types as T
+from rampmeter.engine.sqlite.funclib import sqlfunction
+
+_SPEC = re.compile(r"(?:(?P<fill>.)?(?P<align>[<>^]))?(?P<sign>[-+ ])?(?P<alt>#)?"
+                   r"(?P<zero>0)?(?P<width>\d+)?(?:\.(?P<prec>\d+))?(?P<L>L)?(?P<type>.)?\Z",
+                   re.S)
+_INT_TYPES = frozenset("dbBoxXc")
+_FLOAT_TYPES = frozenset("eEfFgGaA")
+_BIG = 2 ** 31 - 1  # fmt: a width or precision past int's range is "number is too big"
+
+
+class _FormatError(Exception):
+    pass
+
+
+@sqlfunction("SFORMAT", (1, -1), T.longtext(), host=True)
+def sformat(host: Any, fmt: Any, *args: Any) -> Any:
+    if fmt is None or any(a is None for a in args):
+        return None
+    text = fmt.decode("utf-8", "replace") if isinstance(fmt, bytes) else str(fmt)
+    values = [a.decode("utf-8", "replace") if isinstance(a, bytes) else a for a in args]
+    try:
+        return _format(text, values)
+    except _FormatError as e:
+        host.warn(4183, f"SFORMAT error: {e}")
+        return None
+
+
+def _format(text: str, args: list[Any]) -> str:
+    out: list[str] = []
+    i, auto, manual = 0, 0, False
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c == "}":
+            if i + 1 < n and text[i + 1] == "}":
+                out.append("}")
+                i += 2
+                continue
+            raise _FormatError("unmatched '}' in format string")
+        if c != "{":
+            out.append(c)
+            i += 1
+            continue
+        if i + 1 < n and text[i + 1] == "{":
+            out.append("{")
+            i += 2
+            continue
+        end = text.find("}", i + 1)
+        if end < 0:
+            raise _FormatError("invalid format string")
+        field = text[i + 1:end]
+        name, _, spec = field.partition(":")
+        if "{" in name or "{" in spec:
+            if spec.startswith("{") and len(spec) > 1 and spec[1] in "<>^":
+                raise _FormatError("invalid fill character '{'")
+            raise _FormatError("invalid format string")
+        if name == "":
+            if manual:
+                raise _FormatError("cannot switch from manual to automatic argument indexing")
+            index, auto = auto, auto + 1
+        elif name.isdigit():
+            if auto:
+                raise _FormatError("cannot switch from automatic to manual argument indexing")
+            index, manual = int(name), True
+        elif re.fullmatch(r"[A-Za-z_]\w*", name):
+            raise _FormatError("argument not found")
+        else:
+            raise _FormatError("invalid format string")
+        if index >= len(args):
+            raise _FormatError("argument not found")
+        out.append(_one(args[index], spec))
+        i = end + 1
+    return "".join(out)
+
+
+def _one(value: Any, spec: str) -> str:
+    m = _SPEC.match(spec)
+    if m is None:
+        raise _FormatError("invalid format string")
+    parts = m.groupdict()
+    for key in ("width", "prec"):
+        if parts[key] is not None and int(parts[key]) > _BIG:
+            raise _FormatError("number is too big")
+    kind = parts["type"]
+    if isinstance(value, bool):
+        value = int(value)
+    if isinstance(value, int):
+        if kind is not None and kind not in _INT_TYPES:
+            raise _FormatError("invalid type specifier")
+        if parts["prec"] is not None:
+            raise _FormatError("precision not allowed for this argument type")
+    elif isinstance(value, float):
+        if kind is not None and kind not in _FLOAT_TYPES:
+            raise _FormatError("invalid type specifier")
+        if kind in ("a", "A"):
+            return _pad(_hexfloat(value, parts), spec, parts)
+    else:
+        value = str(value)
+        if kind is not None and kind != "s":
+            raise _FormatError("invalid type specifier")
+        if parts["sign"] or parts["alt"] or parts["zero"]:
+            raise _FormatError("format specifier requires numeric argument")
+    py = spec.replace("L", "") if parts["L"] else spec
+    if isinstance(value, float) and kind is None:
+        return _pad(_shortest(value, parts), spec, parts)
+    try:
+        return format(value, py)
+    except (ValueError, OverflowError) as e:
+        raise _FormatError("invalid format string") from e
+
+
+def _shortest(value: float, parts: dict[str, Any]) -> str:
+    """fmt's `{}` of a double: the shortest text that reads back the same, without Python's
+    trailing `.0`; with a precision it is `g` with that many digits."""
+    if parts["prec"] is not None:
+        text = format(value, f".{parts['prec']}g")
+    elif math.isinf(value) or math.isnan(value):
+        text = "inf" if math.isinf(value) else "nan"
+        text = "-" + text if value < 0 else text
+    else:
+        text = repr(value)
+        if text.endswith(".0"):
+            text = text[:-2]
+    if parts["sign"] in ("+", " ") and not text.startswith("-"):
+        text = parts["sign"] + text
+    return text
+
+
+def _hexfloat(value: float, parts: dict[str, Any]) -> str:
+    text = value.hex()  # 0x1.8000000000000p+0
+    mantissa, _, exponent = text.partition("p")
+    mantissa = mantissa.rstrip("0").rstrip(".")
+    text = f"{mantissa}p{exponent}"
+    return text.upper() if parts["type"] == "A" else text
+
+
+def _pad(text: str, spec: str, parts: dict[str, Any]) -> str:
+    width = int(parts["width"] or 0)
+    if len(text) >= width:
+        return text
+    fill = parts["fill"] or ("0" if parts["zero"] and not parts["align"] else " ")
+    align = parts["align"] or ">"
+    gap = width - len(text)
+    if align == "<":
+        return text + fill * gap
+    if align == "^":
+        return fill * (gap // 2) + text + fill * (gap - gap // 2)
+    return fill * gap + text

@@ -1,0 +1,42 @@
+"""Issue 13, third pass: string functions MariaDB's own suite needed (SFORMAT), answers
+compared with MariaDB through a real driver."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.compat.conftest import drivers
+
+CHECKS = ("rows", "error", "warnings", "warning_text")
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_sformat_follows_fmt(compat, driver):
+    compat.check(driver, [
+        "SELECT SFORMAT('string test'), SFORMAT(0), SFORMAT(-4.2), SFORMAT(5, 5, 5)",
+        "SELECT SFORMAT('{{{}}}', 0), SFORMAT(' {{ {} {}', 'p1', 'p2'), "
+        "SFORMAT('{0}{1}{0}', 'abra', 'cad'), SFORMAT('{} {}', FALSE, TRUE)",
+        "SELECT SFORMAT('Float {} Number {} Sum {}', 3.14159, -50, 2 + 3)",
+        "SELECT SFORMAT('{:.2f}|{: }|{:*^15}|{:<6}|{:x}|{:#b}', 1.5, 1, 'mid', 'l', 255, 5)",
+        "SELECT SFORMAT('{:+} {:08.3f} {:e} {:.3s}', 7, -2.5, 1234.5e0, 'abcdef')",
+        "SELECT SFORMAT('{}', 100e0), SFORMAT('{}', 1e20), SFORMAT('{}', 0.5e0)",
+        "SELECT SFORMAT('R={ }', 42)",
+        "SELECT SFORMAT('My { Test')",
+        "SELECT SFORMAT('Test {:c}', 'word')",
+        "SELECT SFORMAT('Test {one}', 1)",
+        "SELECT SFORMAT('Number {:{<}', 8)",
+        "SELECT SFORMAT('Number {:10000000000}', 5)",
+        "SELECT SFORMAT('1={1} 2={2}', 0, 1)",
+        "SELECT SFORMAT('{:.2d}', 42)",
+        "SELECT SFORMAT('{:%}', 0.25)",
+        "SELECT SFORMAT('{:f}', 45)",
+        "SELECT SFORMAT('{:,}', 13800000000)",
+        "SELECT SFORMAT('{:-}', 'hello')",
+        "SELECT SFORMAT(NULL, 'a'), SFORMAT('{} {}', 0, NULL)",
+        "SELECT SFORMAT()",
+        "CREATE TABLE sf (f TEXT, d FLOAT, i INT, s VARCHAR(30))",
+        "INSERT INTO sf VALUES ('{:.2f} {: } |{:*^15}', 1.11, 1, 'example I'), "
+        "('{:.4f} {:d} |{:^15}', -4.44, -4, 'example IV')",
+        "SELECT SFORMAT(f, d, i, s) FROM sf ORDER BY i",
+        "DROP TABLE sf",
+    ], CHECKS)
