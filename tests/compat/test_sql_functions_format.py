@@ -20,6 +20,11 @@ def test_sformat_follows_fmt(compat, driver):
         "SELECT SFORMAT('{:.2f}|{: }|{:*^15}|{:<6}|{:x}|{:#b}', 1.5, 1, 'mid', 'l', 255, 5)",
         "SELECT SFORMAT('{:+} {:08.3f} {:e} {:.3s}', 7, -2.5, 1234.5e0, 'abcdef')",
         "SELECT SFORMAT('{}', 100e0), SFORMAT('{}', 1e20), SFORMAT('{}', 0.5e0)",
+        "SELECT SFORMAT('Num {:L}', 13800000000), SFORMAT('Number: {:*^{}}', 4, 5), "
+        "SFORMAT('{0:d} {0:#x} {0:#o}', 42), SFORMAT('{:.2f} {:f} {:.3}', 42.0, 42.0, 3.1416)",
+        "SELECT SFORMAT('Large {0:+010.4g}', 392.64), SFORMAT('{:02}-{:c}', 1, 104)",
+        "SELECT SFORMAT('{:.2f}', 45)",
+        "SELECT sformat()",
         "SELECT SFORMAT('R={ }', 42)",
         "SELECT SFORMAT('My { Test')",
         "SELECT SFORMAT('Test {:c}', 'word')",

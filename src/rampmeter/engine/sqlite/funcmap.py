@@ -72,7 +72,10 @@ def _library_call(node: exp.Anonymous, typer: Typer) -> None:
             args.append(_text(arg.name.upper()))
         else:
             args.append(arg)
-    fn.check_arity(len(args))
+    fn.check_arity(len(args), node.name)
+    if name == "SFORMAT":  # fmt formats a DECIMAL as a double; SQLite may hold it as text
+        args = [args[0], *(exp.Cast(this=a, to=exp.DataType.build("DOUBLE"))
+                           if number_kind(typer.infer(a)) in "df" else a for a in args[1:])]
     if name in ("ROUND", "TRUNCATE") and args:
         if len(args) == 1:
             args.append(exp.Literal.number(0))

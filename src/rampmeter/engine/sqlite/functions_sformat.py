@@ -14,8 +14,9 @@ Rules (fmt's, as MariaDB 10.11 uses it):
   are not fmt's: "invalid type specifier". A fill of `{` or `}` is refused.
 - Arguments keep their SQL kind: integers format as integers, DECIMAL and floating-point
   values as doubles (fmt's shortest round-trip form for `{}`: 100.0 prints as 100), anything
-  else as its text. A NULL format or argument gives NULL. Nested width / precision fields
-  (`{:{}}`) are not supported: "invalid format string".
+  else as its text. A NULL format or argument gives NULL. A width or precision can be a
+  nested field (`{:{}}`, `{:.{1}}`) naming an integer argument. `L` groups digits as
+  MariaDB's en_US locale does (13,800,000,000).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from rampmeter.engine.sqlite.funclib import sqlfunction
 _SPEC = re.compile(r"(?:(?P<fill>.)?(?P<align>[<>^]))?(?P<sign>[-+ ])?(?P<alt>#)?"
                    r"(?P<zero>0)?(?P<width>\d+)?(?:\.(?P<prec>\d+))?(?P<L>L)?(?P<type>.)?\Z",
                    re.S)
+_BRACE_FILL = re.compile(r"\{\w*:\{[<>^]")
 _INT_TYPES = frozenset("dbBoxXc")
 _FLOAT_TYPES = frozenset("eEfFgGaA")
 _BIG = 2 ** 31 - 1  # fmt: a width or precision past int's range is "number is too big"
@@ -72,32 +74,58 @@ def _format(text: str, args: list[Any]) -> str:
             out.append("{")
             i += 2
             continue
-        end = text.find("}", i + 1)
-        if end < 0:
+        if _BRACE_FILL.match(text, i):
+            raise _FormatError("invalid fill character '{'")
+        end = _field_end(text, i)
+        name, _, spec = text[i + 1:end].partition(":")
+        if "{" in name:
             raise _FormatError("invalid format string")
-        field = text[i + 1:end]
-        name, _, spec = field.partition(":")
-        if "{" in name or "{" in spec:
-            if spec.startswith("{") and len(spec) > 1 and spec[1] in "<>^":
-                raise _FormatError("invalid fill character '{'")
-            raise _FormatError("invalid format string")
-        if name == "":
-            if manual:
-                raise _FormatError("cannot switch from manual to automatic argument indexing")
-            index, auto = auto, auto + 1
-        elif name.isdigit():
-            if auto:
-                raise _FormatError("cannot switch from automatic to manual argument indexing")
-            index, manual = int(name), True
-        elif re.fullmatch(r"[A-Za-z_]\w*", name):
-            raise _FormatError("argument not found")
-        else:
-            raise _FormatError("invalid format string")
+        index, auto, manual = _index(name, auto, manual)
         if index >= len(args):
             raise _FormatError("argument not found")
+        while "{" in spec:  # a nested {} / {n}: a width or precision from an argument
+            start = spec.index("{")
+            close = spec.find("}", start)
+            if close < 0:
+                raise _FormatError("invalid format string")
+            inner, auto, manual = _index(spec[start + 1:close], auto, manual)
+            if inner >= len(args):
+                raise _FormatError("argument not found")
+            value = args[inner]
+            if not isinstance(value, int) or value < 0:
+                raise _FormatError("width is not integer" if spec[start - 1:start] != "."
+                                   else "precision is not integer")
+            spec = spec[:start] + str(value) + spec[close + 1:]
         out.append(_one(args[index], spec))
         i = end + 1
     return "".join(out)
+
+
+def _field_end(text: str, i: int) -> int:
+    depth = 0
+    for j in range(i, len(text)):
+        if text[j] == "{":
+            depth += 1
+        elif text[j] == "}":
+            depth -= 1
+            if depth == 0:
+                return j
+    raise _FormatError("invalid format string")
+
+
+def _index(name: str, auto: int, manual: bool) -> tuple[int, int, bool]:
+    """The argument a field names, and the numbering state after it."""
+    if name == "":
+        if manual:
+            raise _FormatError("cannot switch from manual to automatic argument indexing")
+        return auto, auto + 1, manual
+    if name.isdigit():
+        if auto:
+            raise _FormatError("cannot switch from automatic to manual argument indexing")
+        return int(name), auto, True
+    if re.fullmatch(r"[A-Za-z_]\w*", name):
+        raise _FormatError("argument not found")
+    raise _FormatError("invalid format string")
 
 
 def _one(value: Any, spec: str) -> str:
@@ -112,10 +140,12 @@ def _one(value: Any, spec: str) -> str:
     if isinstance(value, bool):
         value = int(value)
     if isinstance(value, int):
-        if kind is not None and kind not in _INT_TYPES:
-            raise _FormatError("invalid type specifier")
         if parts["prec"] is not None:
             raise _FormatError("precision not allowed for this argument type")
+        if kind is not None and kind not in _INT_TYPES:
+            raise _FormatError("invalid type specifier")
+        if kind == "o" and parts["alt"]:  # fmt's alternate octal is a leading 0, not 0o
+            return _pad(("-0" if value < 0 else "0") + format(abs(value), "o"), spec, parts)
     elif isinstance(value, float):
         if kind is not None and kind not in _FLOAT_TYPES:
             raise _FormatError("invalid type specifier")
@@ -127,13 +157,28 @@ def _one(value: Any, spec: str) -> str:
             raise _FormatError("invalid type specifier")
         if parts["sign"] or parts["alt"] or parts["zero"]:
             raise _FormatError("format specifier requires numeric argument")
-    py = spec.replace("L", "") if parts["L"] else spec
+    py = _python_spec(parts)
     if isinstance(value, float) and kind is None:
         return _pad(_shortest(value, parts), spec, parts)
     try:
         return format(value, py)
     except (ValueError, OverflowError) as e:
         raise _FormatError("invalid format string") from e
+
+
+def _python_spec(parts: dict[str, Any]) -> str:
+    """fmt's spec as Python's format() spells it: `L` (the locale's digit grouping; MariaDB
+    formats in en_US) is Python's `,`."""
+    out = ""
+    if parts["align"]:
+        out += (parts["fill"] or "") + parts["align"]
+    out += (parts["sign"] or "") + (parts["alt"] or "") + (parts["zero"] or "")
+    out += parts["width"] or ""
+    if parts["L"] and parts["type"] not in ("b", "B", "o", "x", "X", "c", "a", "A"):
+        out += ","
+    if parts["prec"] is not None:
+        out += "." + parts["prec"]
+    return out + (parts["type"] or "")
 
 
 def _shortest(value: float, parts: dict[str, Any]) -> str:
