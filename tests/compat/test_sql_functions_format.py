@@ -38,6 +38,7 @@ def test_sformat_follows_fmt(compat, driver):
         "SELECT SFORMAT('{:,}', 13800000000)",
         "SELECT SFORMAT('{:-}', 'hello')",
         "SELECT SFORMAT(NULL, 'a'), SFORMAT('{} {}', 0, NULL)",
+        "SELECT LENGTH(SFORMAT('{:1024}', 1)), LENGTH(SFORMAT('{:2147483647}', 1))",
         "SELECT SFORMAT()",
         "CREATE TABLE sf (f TEXT, d FLOAT, i INT, s VARCHAR(30))",
         "INSERT INTO sf VALUES ('{:.2f} {: } |{:*^15}', 1.11, 1, 'example I'), "

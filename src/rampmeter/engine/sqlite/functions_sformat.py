@@ -16,7 +16,8 @@ Rules (fmt's, as MariaDB 10.11 uses it):
   values as doubles (fmt's shortest round-trip form for `{}`: 100.0 prints as 100), anything
   else as its text. A NULL format or argument gives NULL. A width or precision can be a
   nested field (`{:{}}`, `{:.{1}}`) naming an integer argument. `L` groups digits as
-  MariaDB's en_US locale does (13,800,000,000).
+  MariaDB's en_US locale does (13,800,000,000). A result longer than max_allowed_packet is
+  NULL, without a warning, as in MariaDB (MDEV-40411).
 """
 
 from __future__ import annotations
@@ -41,20 +42,28 @@ class _FormatError(Exception):
     pass
 
 
+class _TooLong(Exception):
+    """The result would pass max_allowed_packet: NULL, without a warning (MDEV-40411)."""
+
+
 @sqlfunction("SFORMAT", (1, -1), T.longtext(), host=True)
 def sformat(host: Any, fmt: Any, *args: Any) -> Any:
     if fmt is None or any(a is None for a in args):
         return None
     text = fmt.decode("utf-8", "replace") if isinstance(fmt, bytes) else str(fmt)
     values = [a.decode("utf-8", "replace") if isinstance(a, bytes) else a for a in args]
+    limit = int(host.context.system_variable("max_allowed_packet"))
     try:
-        return _format(text, values)
+        result = _format(text, values, limit)
     except _FormatError as e:
         host.warn(4183, f"SFORMAT error: {e}")
         return None
+    except _TooLong:
+        return None
+    return None if len(result.encode("utf-8")) > limit else result
 
 
-def _format(text: str, args: list[Any]) -> str:
+def _format(text: str, args: list[Any], limit: int) -> str:
     out: list[str] = []
     i, auto, manual = 0, 0, False
     n = len(text)
@@ -96,7 +105,7 @@ def _format(text: str, args: list[Any]) -> str:
                 raise _FormatError("width is not integer" if spec[start - 1:start] != "."
                                    else "precision is not integer")
             spec = spec[:start] + str(value) + spec[close + 1:]
-        out.append(_one(args[index], spec))
+        out.append(_one(args[index], spec, limit))
         i = end + 1
     return "".join(out)
 
@@ -128,7 +137,7 @@ def _index(name: str, auto: int, manual: bool) -> tuple[int, int, bool]:
     raise _FormatError("invalid format string")
 
 
-def _one(value: Any, spec: str) -> str:
+def _one(value: Any, spec: str, limit: int) -> str:
     m = _SPEC.match(spec)
     if m is None:
         raise _FormatError("invalid format string")
@@ -136,6 +145,8 @@ def _one(value: Any, spec: str) -> str:
     for key in ("width", "prec"):
         if parts[key] is not None and int(parts[key]) > _BIG:
             raise _FormatError("number is too big")
+    if int(parts["width"] or 0) > limit:
+        raise _TooLong
     kind = parts["type"]
     if isinstance(value, bool):
         value = int(value)
