@@ -46,3 +46,22 @@ def test_sformat_follows_fmt(compat, driver):
         "SELECT SFORMAT(f, d, i, s) FROM sf ORDER BY i",
         "DROP TABLE sf",
     ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_weight_string_of_the_simple_collations(compat, driver):
+    compat.check(driver, [
+        "SET NAMES latin1",
+        "SELECT HEX(WEIGHT_STRING(0x010203)), HEX(WEIGHT_STRING('aa' AS CHAR(3))), "
+        "HEX(WEIGHT_STRING('ab' AS CHAR(1))), HEX(WEIGHT_STRING('ab'))",
+        "SELECT HEX(WEIGHT_STRING('aa' AS BINARY(3))), "
+        "HEX(WEIGHT_STRING(CAST('aa' AS BINARY(3)))), WEIGHT_STRING(NULL)",
+        "SELECT HEX(WEIGHT_STRING('a' AS CHAR(0)))",
+        "SET NAMES utf8mb4",
+        "SELECT HEX(WEIGHT_STRING('aé ' COLLATE utf8mb4_general_ci)), "
+        "HEX(WEIGHT_STRING('aé' COLLATE utf8mb4_bin)), HEX(WEIGHT_STRING('Ab' AS CHAR(3)))",
+        "CREATE TABLE ws (s VARCHAR(5), i INT)",
+        "INSERT INTO ws VALUES ('a', 1), (NULL, 2)",
+        "SELECT HEX(WEIGHT_STRING(s)), WEIGHT_STRING(i) IS NULL FROM ws ORDER BY i",
+        "DROP TABLE ws",
+    ], CHECKS)

@@ -114,6 +114,7 @@ def _load() -> None:
         functions_string,
         functions_time,
         functions_timefmt,
+        functions_weight,
     )
     _LOADED = True
 
