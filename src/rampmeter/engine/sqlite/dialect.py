@@ -9,6 +9,7 @@ Rules:
 - Forms with their own syntax (EXTRACT(unit FROM x), TRIM(LEADING s FROM x),
   SUBSTRING(x FROM n FOR m), POSITION(s IN x), CHAR(n USING cs), INTERVAL n unit) keep
   sqlglot's parsing; funcmap.py reads the nodes.
+- WEIGHT_STRING's LEVEL clause, which sqlglot does not read, is read here.
 - Everything else is sqlglot's MySQL dialect.
 """
 
@@ -31,6 +32,31 @@ class RampMySQL(MySQL):
     class Parser(MySQL.Parser):
         FUNCTIONS = {name: builder for name, builder in MySQL.Parser.FUNCTIONS.items()
                      if name not in funclib.LIBRARY and name not in TYPE_FUNCTIONS}
+        FUNCTION_PARSERS = {**MySQL.Parser.FUNCTION_PARSERS,
+                            "WEIGHT_STRING": lambda self: _weight_string(self)}
+
+
+def _weight_string(parser: Any) -> exp.Expression:
+    """WEIGHT_STRING(s [AS type] [LEVEL n [ASC | DESC] [REVERSE] | LEVEL n-m]): sqlglot's
+    node, with the LEVEL flags (upper case words, or '') in its `level` arg."""
+    node = parser._parse_weight_string()
+    if not isinstance(node, exp.WeightString) or not parser._match_text_seq("LEVEL"):
+        return node
+    first = parser._parse_number()
+    if first is None:
+        parser.raise_error("Expected a level")
+    flags: list[str] = []
+    if parser._match(TokenType.DASH):
+        parser._parse_number()
+    else:
+        for word in ("ASC", "DESC"):
+            if parser._match_text_seq(word):
+                flags.append(word)
+                break
+        if parser._match_text_seq("REVERSE"):
+            flags.append("REVERSE")
+    node.set("level", exp.Literal.string(" ".join(flags)))
+    return node
 
 
 class RampMySQLPipes(RampMySQL):

@@ -259,8 +259,9 @@ def _weight_string(node: exp.WeightString, typer: Typer) -> exp.Expression:
             from rampmeter import errors
             from rampmeter.errors import ServerError
             raise ServerError(errors.ER_PARSE_ERROR, f"{params[0]})", 1)
-    return _call("WEIGHT_STRING", node.this, collation, _text(kind),
-                 exp.Literal.number(n))
+    level = node.args.get("level")
+    return _call("WEIGHT_STRING", node.this, collation, _text(kind), exp.Literal.number(n),
+                 _text(level.name if isinstance(level, exp.Literal) else ""))
 
 
 _NODES: dict[type, Callable[..., exp.Expression | None]] = {

@@ -14,6 +14,8 @@ Rules (MariaDB 10.11's, for the collations computed here):
 - The weights cover the string as it is (trailing spaces included); `AS CHAR(n)` first cuts
   it to n characters or pads it with spaces to n; `AS BINARY(n)` takes its bytes cut or
   padded with 0x00 to n and returns them.
+- LEVEL n: these collations have one level; DESC inverts each byte, REVERSE reverses the
+  weights' bytes (both: reversed, then inverted).
 - A number is NULL (MariaDB weighs only strings); NULL is NULL. A result past
   max_allowed_packet is NULL with warning 1301.
 """
@@ -67,8 +69,20 @@ def _weights(text: str, raw: bytes, charset: str, collation: str) -> bytes:
     return b"".join(_general(c).to_bytes(2, "big") for c in text)
 
 
-@sqlfunction("WEIGHT_STRING", 4, lambda args: T.varbinary(255), host=True)
-def weight_string(host: Any, value: Any, collation: Any, kind: Any, length: Any) -> Any:
+@sqlfunction("WEIGHT_STRING", 5, lambda args: T.varbinary(255), host=True)
+def weight_string(host: Any, value: Any, collation: Any, kind: Any, length: Any,
+                  level: Any) -> Any:
+    result = _weight(host, value, collation, kind, length)
+    if not result or not level:
+        return result
+    if "REVERSE" in level:
+        result = result[::-1]
+    if "DESC" in level:
+        result = bytes(255 - b for b in result)
+    return result
+
+
+def _weight(host: Any, value: Any, collation: Any, kind: Any, length: Any) -> Any:
     if value is None or collation is None:
         return None
     charset, _, _ = str(collation).partition("_")
