@@ -67,4 +67,11 @@ def test_weight_string_of_the_simple_collations(compat, driver):
         "INSERT INTO ws VALUES ('a', 1), (NULL, 2)",
         "SELECT HEX(WEIGHT_STRING(s)), WEIGHT_STRING(i) IS NULL FROM ws ORDER BY i",
         "DROP TABLE ws",
+        "CREATE TABLE wsrc (s VARCHAR(4), l VARCHAR(4) CHARACTER SET latin1, "
+        "b VARCHAR(4) COLLATE utf8mb4_bin)",
+        "CREATE TABLE wt SELECT WEIGHT_STRING(s) AS w, WEIGHT_STRING(l) AS x, "
+        "WEIGHT_STRING(b) AS y, WEIGHT_STRING(s AS CHAR(300)) AS z, "
+        "WEIGHT_STRING(s AS BINARY(3)) AS c FROM wsrc",
+        "SHOW CREATE TABLE wt",
+        "DROP TABLE wt, wsrc",
     ], CHECKS)

@@ -27,6 +27,8 @@ from typing import Any
 
 from rampmeter.engine import types as T
 from rampmeter.engine.sqlite.funclib import sqlfunction
+from rampmeter.engine.sqlite.infer import charset_of
+from rampmeter.engine.types import SqlType
 
 
 def _bytes(value: Any, charset: str) -> bytes:
@@ -69,7 +71,27 @@ def _weights(text: str, raw: bytes, charset: str, collation: str) -> bytes:
     return b"".join(_general(c).to_bytes(2, "big") for c in text)
 
 
-@sqlfunction("WEIGHT_STRING", 5, lambda args: T.varbinary(255), host=True)
+def result_type(t: SqlType | None, length: int | None = None, binary: bool = False) -> SqlType:
+    """VARBINARY of the weights' length (characters x bytes per weight), a BLOB past 512
+    bytes (MariaDB's CONVERT_IF_BIGGER_TO_BLOB), LONGBLOB when the length is unknown."""
+    chars = length if length else t.max_chars if t is not None else None
+    if chars is None:
+        return T.LONGBLOB
+    cs, coll = charset_of(t) or "binary", (t.collation or "") if t is not None else ""
+    if binary or cs in ("binary", "latin1"):
+        per = 1
+    else:
+        per = 3 if cs == "utf8mb4" and coll.endswith("_bin") else \
+            2 if cs.startswith(("utf8", "ucs2")) else 1
+    n = chars * per
+    if n <= 512:
+        return T.varbinary(n)
+    name = "blob" if n <= 65535 else "mediumblob" if n <= 16777215 else "longblob"
+    return SqlType(name, charset="binary")
+
+
+@sqlfunction("WEIGHT_STRING", 5, lambda args: result_type(args[0] if args else None),
+             host=True)
 def weight_string(host: Any, value: Any, collation: Any, kind: Any, length: Any,
                   level: Any) -> Any:
     result = _weight(host, value, collation, kind, length)
