@@ -3,9 +3,12 @@
 Rules:
 - What is compiled: the modules in MODULES, the per-command path of a point select as the
   sysbench profile shows it (docs/performance.md, "Compiled hot path"): the wire protocol
-  (protocol/), the session's command loop and statement dispatch, the SQLite engine's DML run,
-  the pool's group and its policy, and the front door's scan cache. Nothing else: the rest of the
-  server runs once per connection or per plan, and the profile gives it no weight.
+  (protocol/ but auth.py, once per login, and constants.py, enums), the client connection's
+  read/flush loop, the session and its command loop and statement dispatch, the SQLite engine's
+  session and DML run, the pool's worker loop, group and policy with the priority inputs, and
+  the front door's scan cache. Nothing else: the rest of the server runs once per connection or
+  per plan, and the profile gives it no weight. pool/timer.py would be next but mypyc cannot
+  compile it (`continue` inside try/finally).
 - They are compiled from this same source by mypyc (`make compile`, scripts/compile_mypyc.py),
   into extension modules beside their .py files (`*.cpython-*.so`, ignored by git); Python
   imports an extension module in preference to the .py of the same name. `make
