@@ -39,6 +39,7 @@ from rampmeter.session.aclstore import AccountStore
 from rampmeter.session.context import ServerContext
 from rampmeter.session.mysqldb import MysqlMirror
 from rampmeter.session.registry import Registry
+from rampmeter.session.sp.scheduler import EventScheduler
 
 
 def build_handler(gv: GlobalVariables) -> ConnectionHandler:
@@ -113,11 +114,13 @@ class RunningServer:
         try:
             if self.mirror is not None:
                 accounts.add_listener(self.mirror)
+                accounts.hand_edits = self.mirror.edited
         except Exception:  # noqa: BLE001 - the grant file is the truth; the view can wait
             log.exception("could not write the mysql database's grant tables")
         self.server = Server(self.ctx, self.handler, self.extra_handler, tls)
         self.server.bind()
         self.server.start()
+        self.events = EventScheduler(self.ctx)  # a thread only while event_scheduler is ON
 
     @property
     def port(self) -> int:
@@ -133,6 +136,7 @@ class RunningServer:
     def stop(self) -> None:
         if self.stopped.is_set():
             return
+        self.events.stop()
         self.server.stop()
         if self.mirror is not None:
             self.mirror.close()

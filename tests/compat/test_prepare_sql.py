@@ -76,3 +76,92 @@ def test_execute_immediate_and_select_into(compat, driver):
         "SELECT COUNT(*) FROM v",
         "/*!80001 SELECT 'mysql 8 only' */",
     ])
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_prepare_after_the_table_is_made_again(compat, driver):
+    """PREPARE of a statement whose table was dropped and created again since an earlier
+    PREPARE of the same text (this crashed the server: SQLite re-prepared a cached EXPLAIN)."""
+    compat.check(driver, [
+        "CREATE TABLE tx (a INT)",
+        "PREPARE s FROM 'INSERT INTO tx VALUES (1)'", "EXECUTE s",
+        "PREPARE s FROM 'SELECT * FROM tx'", "EXECUTE s",
+        "DROP TABLE tx", "CREATE TABLE tx (a INT, b INT DEFAULT 2)",
+        "PREPARE s FROM 'INSERT INTO tx VALUES (1)'",
+        "PREPARE s FROM 'INSERT INTO tx (a) VALUES (1)'", "EXECUTE s",
+        "PREPARE s FROM 'SELECT * FROM tx'", "EXECUTE s",
+        "EXPLAIN SELECT * FROM tx WHERE a = 1",
+        "DROP TABLE tx", "CREATE TABLE tx (a INT)",
+        "EXPLAIN SELECT * FROM tx WHERE a = 1",
+        "SELECT 'still here'",
+    ], checks=("error", "rowcount"))
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_prepare_call_and_routine_statements(compat, driver):
+    """CALL and CREATE / DROP PROCEDURE can be prepared; a routine that EXECUTEs the statement
+    that called it is 1444 (mtr sp-dynamic)."""
+    compat.check(driver, [
+        "CREATE PROCEDURE p0(x INT) SELECT x + 1 AS y",
+        "PREPARE s FROM 'CALL p0(?)'", "EXECUTE s USING 41", "EXECUTE s USING 1",
+        "PREPARE c FROM 'CREATE PROCEDURE p2() SELECT 2 AS two'", "EXECUTE c", "EXECUTE c",
+        "CALL p2()",
+        "PREPARE d FROM 'DROP PROCEDURE p2'", "EXECUTE d", "EXECUTE d",
+        "CREATE PROCEDURE p1() EXECUTE r",
+        "PREPARE r FROM 'CALL p1()'",
+        "EXECUTE r",
+        "CALL p1()",
+        "CREATE PROCEDURE p3() BEGIN PREPARE q FROM 'SELECT 1'; DEALLOCATE PREPARE q; END",
+        "CREATE FUNCTION f1(a INT) RETURNS INT BEGIN CALL p3(); RETURN 1; END",
+        "SELECT f1(0)",
+        "SELECT f1(f1(0))",
+        "CALL p3()",
+    ])
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_subqueries_refused_where_mariadb_refuses_them(compat, driver):
+    """1970 for a subquery as PREPARE's source, EXECUTE's values or PURGE's time; SIGNAL at
+    top level, with only literals and variables as its values (mtr statement-expr)."""
+    compat.check(driver, [
+        "CREATE TABLE t1 (id INT)",
+        "EXECUTE IMMEDIATE 'SELECT ?' USING (1 IN (SELECT * FROM t1))",
+        "EXECUTE IMMEDIATE 'SELECT ?' USING (SELECT * FROM t1)",
+        "PREPARE stmt FROM (1 IN (SELECT * FROM t1))",
+        "PREPARE stmt FROM EXISTS (SELECT * FROM t1)",
+        "EXECUTE IMMEDIATE (1 IN (SELECT * FROM t1))",
+        "PREPARE s FROM 'SELECT ?'",
+        "EXECUTE s USING (SELECT 1)",
+        "PURGE BINARY LOGS BEFORE (1 IN (SELECT * FROM t1))",
+        "PURGE BINARY LOGS BEFORE NOW()",
+        "PURGE MASTER LOGS TO 'nosuch.000001'",
+        "SIGNAL SQLSTATE '01000' SET MYSQL_ERRNO = 1234",
+        "SIGNAL SQLSTATE '01000' SET MYSQL_ERRNO = (1 IN (SELECT * FROM t1))",
+        "SIGNAL SQLSTATE '01000' SET MYSQL_ERRNO = EXISTS (SELECT * FROM t1)",
+        "SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'stop', MYSQL_ERRNO = 1001",
+        "SET @e = 1002",
+        "SIGNAL SQLSTATE '45000' SET MYSQL_ERRNO = @e",
+        "RESIGNAL",
+        "GET DIAGNOSTICS CONDITION (1 IN (SELECT * FROM t1)) @errno = MYSQL_ERRNO",
+    ], checks=("error", "message", "warnings"))
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_signal_items_too_long(compat, driver):
+    """MESSAGE_TEXT holds 512 characters, the other items 64: longer is 1648 in strict mode
+    (mtr signal_sqlmode). Codes only: MariaDB cuts long error messages on the wire."""
+    compat.check(driver, [
+        "SET @long = REPEAT('A', 513), @name = REPEAT('n', 65), @ok = REPEAT('B', 512)",
+        "SIGNAL SQLSTATE '55555' SET MESSAGE_TEXT = @ok",
+        "SET sql_mode = ''",
+        "SIGNAL SQLSTATE '55555' SET MESSAGE_TEXT = @long",
+        "SIGNAL SQLSTATE '55555' SET MESSAGE_TEXT = 'm', TABLE_NAME = @name",
+        "SET sql_mode = 'STRICT_ALL_TABLES'",
+        "SIGNAL SQLSTATE '55555' SET MESSAGE_TEXT = @long",
+        "SIGNAL SQLSTATE '55555' SET MESSAGE_TEXT = 'm', TABLE_NAME = @name",
+        "CREATE PROCEDURE p2() SIGNAL SQLSTATE '55555' SET MESSAGE_TEXT = @long",
+        "CREATE PROCEDURE p3() SIGNAL SQLSTATE '55555' SET MESSAGE_TEXT = 'm', "
+        "TABLE_NAME = @name",
+        "CALL p2()",
+        "CALL p3()",
+    ], checks=("error",))

@@ -57,6 +57,8 @@ def test_functions_and_comparisons(compat, driver):
         "CAST('1x' AS SIGNED)",
         "SELECT 1 = '1', 'a' = 'A', 'a ' = 'a', '10' > 9, 'AB%' LIKE 'a_\\\\%'",
         "SELECT TO_DAYS('not a date')",
+        "SELECT CONCAT(STR_TO_DATE('2003-01-02 10:11:12.0012', '%Y-%m-%d %H:%i:%S.%f')), "
+        "CONCAT(STR_TO_DATE('10.5', '%s.%f')), CONCAT(STR_TO_DATE('1.000001', '%s.%f'))",
     ], CHECKS)
 
 
@@ -316,3 +318,73 @@ def test_text_that_starts_no_statement_is_a_syntax_error(compat, driver):
         "@a := 1",
         "/* only a comment */",
     ], (*CHECKS, "message"))
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_star_over_derived_tables_names_columns_as_typed(compat, driver):
+    """engine/sqlite/derived.py: `*` over a derived table gives its select list's names as
+    typed; only the FROM clause's tables count (not those of a subquery in WHERE)."""
+    compat.setup("CREATE TABLE d1 (a INT, b VARCHAR(5))", "INSERT INTO d1 VALUES (1, 'x')",
+                 "CREATE TABLE d2 (c INT)", "INSERT INTO d2 VALUES (1)")
+    a = compat.run(driver, [
+        "SELECT * FROM (SELECT SUM(DISTINCT a) FROM d1) AS t",
+        "SELECT * FROM (SELECT a+1, 'lit', b AS bee, count(*) FROM d1 GROUP BY b) t",
+        "SELECT t.*, d2.* FROM (SELECT a * 2 FROM d1) AS t JOIN d2",
+        "SELECT * FROM (SELECT a FROM d1 UNION SELECT c + 0 FROM d2) AS u ORDER BY 1",
+        "SELECT * FROM d1 WHERE a IN (SELECT c FROM d2)",
+        "SELECT * FROM (SELECT * FROM d1) AS t",
+        "SELECT * FROM (SELECT *, a + 1 FROM d1) AS t",
+        "SELECT * FROM d2 LEFT JOIN (d1 AS x JOIN (SELECT d2.* FROM d2) v ON x.a = v.c) "
+        "ON d2.c = v.c",
+    ])
+    names = [[c.name for c in o.columns or ()] for o in a.maria]
+    assert names[0] == ["SUM(DISTINCT a)"]
+    assert [[c.name for c in o.columns or ()] for o in a.ramp] == names
+    assert [o.rows for o in a.ramp] == [o.rows for o in a.maria]
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_character_sets_and_collations_are_listed_as_mariadb_lists_them(compat, driver):
+    """information_schema.COLLATIONS / CHARACTER_SETS and SHOW COLLATION / CHARACTER SET list
+    every one MariaDB has (with an id), in its order; mtr's have_collation.inc,
+    have_utf16.inc & co. read them."""
+    compat.check(driver, [
+        "SHOW COLLATION LIKE 'latin1%'", "SHOW CHARACTER SET LIKE 'utf%'",
+        "SHOW COLLATION LIKE 'utf16_general_ci'",
+        "SELECT * FROM information_schema.CHARACTER_SETS",
+        "SELECT * FROM information_schema.COLLATIONS WHERE ID IS NOT NULL ORDER BY ID",
+        "SELECT COUNT(*) FROM information_schema.COLLATIONS WHERE COLLATION_NAME LIKE "
+        "'koi8r_general_ci'",
+    ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_order_by_an_expression_sorts_by_its_collation(compat, driver):
+    """engine/sqlite/ordercoll.py: ORDER BY an expression of _ci text is case-insensitive."""
+    compat.setup("CREATE TABLE oc (id INT PRIMARY KEY, st VARCHAR(10) NOT NULL)",
+                 "INSERT INTO oc VALUES (1, 'a'), (2, 'A'), (3, 'aa'), (4, 'AA'), (5, 'b'), "
+                 "(6, 'BBB')")
+    compat.check(driver, [
+        "SELECT IF(1, st, st) s FROM oc ORDER BY s, id",
+        "SELECT st FROM oc ORDER BY CONCAT(st, 'x') DESC, id",
+        "SELECT CASE WHEN id > 0 THEN st END AS c FROM oc ORDER BY c, id",
+        "SELECT st FROM oc ORDER BY BINARY st",
+        "SELECT IF(id < 3, BINARY st, st) s FROM oc ORDER BY s",
+    ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_union_columns_are_typed_by_every_branch(compat, driver):
+    """engine/sqlite/unionout.py: a UNION's column types aggregate all its branches, and its
+    columns have no table (MariaDB: a temporary table's)."""
+    compat.setup("CREATE TABLE u1 (id TINYINT(3), v VARCHAR(5), d DECIMAL(5,2))",
+                 "CREATE TABLE u2 (id TINYINT(3) UNSIGNED, v VARCHAR(20), d INT)",
+                 "INSERT INTO u1 VALUES (1, 'a', 1.5)", "INSERT INTO u2 VALUES (2, 'bb', 7)")
+    a = compat.run(driver, [
+        "SELECT u1.id FROM u1 UNION SELECT u2.id FROM u2 ORDER BY 1",
+        "SELECT v, d FROM u1 UNION ALL SELECT v, d FROM u2 ORDER BY 1",
+        "SELECT id, v FROM u1 UNION SELECT d, v FROM u2 ORDER BY 1",
+    ])
+    assert a.ramp[0].columns is not None and a.maria[0].columns is not None
+    a.assert_same(("rows", "error", "columns"))
+    a.assert_same(("rows", "error", "columns", "length"), only=[0])

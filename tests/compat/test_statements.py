@@ -57,6 +57,19 @@ def test_multi_table_delete(ab, driver):
 
 
 @pytest.mark.parametrize("driver", drivers(*BOTH))
+def test_update_delete_ignore_subquery_of_many_rows(ab, driver):
+    """IGNORE makes 1242 a warning and touches no row (mtr update_ignore_216)."""
+    ab.check(driver, [
+        "UPDATE IGNORE a, b SET a.v = 1, b.x = 2 WHERE a.id != (SELECT 1 UNION SELECT 2)",
+        "UPDATE IGNORE a SET v = 1 WHERE id != (SELECT id FROM b)",
+        "DELETE IGNORE FROM a WHERE id = (SELECT aid FROM b)",
+        "UPDATE a SET v = 1 WHERE id != (SELECT id FROM b)",
+        "SELECT id, v FROM a ORDER BY id",
+        "SELECT id, x FROM b ORDER BY id",
+    ], checks=WITH_TEXT)
+
+
+@pytest.mark.parametrize("driver", drivers(*BOTH))
 def test_insert_select(ab, driver):
     ab.check(driver, [
         "CREATE TABLE c (id INT PRIMARY KEY, total INT NOT NULL)",

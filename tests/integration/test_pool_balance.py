@@ -37,6 +37,15 @@ def _moved(admin) -> tuple[int, int, int]:
     return moved_in, moved_out, total
 
 
+def _moved_out_of(admin, group: int) -> int:
+    with admin.cursor() as cur:
+        cur.execute("SHOW THREADPOOL STATUS")
+        names = [d[0] for d in cur.description]
+        rows = cur.fetchall()
+    row = next(r for r in rows if r[names.index("groupid")] == group)
+    return int(row[names.index("connections_moved_out")])
+
+
 def _same_group(server, admin, n: int, group: int = 0) -> list:
     """n connections that `id % 2` puts in `group` (the others are closed)."""
     picked, spare = [], []
@@ -146,7 +155,11 @@ def test_new_connections_avoid_a_hot_group_and_transactions_never_move(pool2):
     wait_until(lambda: all(lp.runs >= r + 2 for lp, r in zip(loops, runs)), timeout=20,
                message="two more runs each, every one at a command boundary")
     assert [_group_of(admin, c.thread_id()) for c in busy] == [0, 0, 0]
-    assert _moved(admin)[2] == 0
+    # nothing left group 0, where only the transactions are (a 0 -> 1 -> 0 round trip of one
+    # would hide from the check above). An idle newcomer of group 1 may move at one of its
+    # command boundaries under a loaded machine (PyMySQL's connect sends commands): that is
+    # the policy working, so the total is not asserted.
+    assert _moved_out_of(admin, 0) == 0
     for lp in loops:
         lp.join()  # (after COMMIT they may move: they are idle connections like any other)
 

@@ -102,3 +102,16 @@ def test_set_global_errors():
 def test_aliases_resolve():
     assert lookup("tx_isolation") is REGISTRY["transaction_isolation"]
     assert lookup("Thread-Pool-Size") is REGISTRY["thread_pool_size"]
+
+
+def test_values_of_is_a_fresh_copy_that_follows_set_global() -> None:
+    gv = GlobalVariables()
+    names = ("wait_timeout", "sql_mode")
+    first = gv.values_of(names)
+    assert first == {"wait_timeout": gv["wait_timeout"], "sql_mode": gv["sql_mode"]}
+    first["wait_timeout"] = 5  # a session's SET changes its own copy only
+    assert gv.values_of(names)["wait_timeout"] == gv["wait_timeout"] != 5
+    gv.set("wait_timeout", 77)
+    assert gv.values_of(names)["wait_timeout"] == 77
+    gv.set_internal("sql_mode", "ANSI")
+    assert gv.values_of(names)["sql_mode"] == "ANSI"

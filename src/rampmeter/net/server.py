@@ -20,6 +20,7 @@ Rules:
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import selectors
@@ -39,6 +40,13 @@ from rampmeter.session.context import ServerContext
 from rampmeter.session.session import Session
 
 log = logging.getLogger("rampmeter.net")
+
+
+@functools.cache
+def _too_many_connections() -> bytes:
+    err = ServerError(errors.ER_CON_COUNT_ERROR)
+    packet, _seq = frame(err_packet_before_greeting(err.code, err.message), 0)
+    return packet
 
 
 @dataclass
@@ -138,20 +146,20 @@ class Server:
                 sock.close()
 
     def _admit(self, sock: socket.socket, addr: object, listener: Listener) -> None:
-        sock.setblocking(False)
-        if listener.unix:
-            host = "localhost"
-        else:
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            host = str(addr[0]) if isinstance(addr, tuple) else "localhost"
+        # Refusals first: a storm past max_connections is mostly refusals, made on this one
+        # thread, so a refused socket gets no options set (its one ERR is sent MSG_DONTWAIT).
+        host = "localhost" if listener.unix or not isinstance(addr, tuple) else str(addr[0])
         if self.ctx.hosts.blocked(host):
             self._refuse(sock, ServerError(errors.ER_HOST_IS_BLOCKED, host))
             return
         registry = self.ctx.registry
         cid = registry.admit(extra_port=listener.extra)
         if cid is None:
-            self._refuse(sock, ServerError(errors.ER_CON_COUNT_ERROR))
+            self._refuse(sock, None)
             return
+        sock.setblocking(False)
+        if not listener.unix:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         gv = self.ctx.variables
         session = Session(self.ctx, cid, host, extra_port=listener.extra)
         proto = ServerProtocol(
@@ -175,12 +183,16 @@ class Server:
         handler = self.extra_handler if extra and self.extra_handler else self.handler
         handler.add_connection(conn)
 
-    def _refuse(self, sock: socket.socket, err: ServerError) -> None:
-        # ERR 1040 / 1129 with sequence id 0, before any greeting: what mysqld sends (no
-        # SQLSTATE there: it does not know yet that the client speaks 4.1)
-        packet, _seq = frame(err_packet_before_greeting(err.code, err.message), 0)
+    def _refuse(self, sock: socket.socket, err: ServerError | None) -> None:
+        """ERR 1129 (`err`) or 1040 (None: the same bytes every time, framed once) with
+        sequence id 0, before any greeting: what mysqld sends (no SQLSTATE there: it does not
+        know yet that the client speaks 4.1)."""
+        if err is None:
+            packet = _too_many_connections()
+        else:
+            packet, _seq = frame(err_packet_before_greeting(err.code, err.message), 0)
         try:
-            sock.send(packet)
+            sock.send(packet, socket.MSG_DONTWAIT)
         except OSError:
             pass
         sock.close()

@@ -9,16 +9,18 @@ Rules:
   and, after a hang-up, asks whether a COM_QUIT waits on its socket (a peek); it never calls
   the session or the engine with the lock held. Calls that reach the session (expire,
   client_gone) are made after the lock is released.
-- Sockets are registered one-shot. Idle: EPOLLIN | EPOLLRDHUP, so a request or a hang-up hands
-  the connection to exactly one thread. Queued or running: EPOLLRDHUP only (TXSQL's disconnect
-  detection), so a client that goes away meanwhile is noticed - a queued request of a vanished
-  client is dropped without running; a running one is stopped like KILL and its connection
-  closed. The hang-up watch costs a system call, so it is set when a request is queued, and
-  for a request the listener runs at once (the common, short case) only if it is still running
-  at the next timer tick (`watch_running`); until then the timer's sweep covers it.
-  `start_io` re-arms for the next request after the reply. A connection's `state`
-  (IDLE -> QUEUED -> RUNNING -> IDLE) changes only under the lock, so an event that races
-  with the timer's expiry of the same connection is dropped.
+- Sockets are registered once, edge-triggered, for EPOLLIN | EPOLLRDHUP, and never re-armed:
+  the group's state machine, not EPOLLONESHOT, keeps a connection with one thread at a time.
+  A connection's `state` (IDLE -> QUEUED -> RUNNING -> IDLE) changes only under the lock. An
+  event for an IDLE connection queues it (exactly one thread gets it); an event for a QUEUED
+  one is ignored (the thread that will run it reads everything); new input for a RUNNING one
+  sets `pending`, and `arm` (start_io, after the reply) then queues it at once instead of
+  waiting for an edge that has already passed. A hang-up (EPOLLRDHUP) for a queued or running
+  request is TXSQL's disconnect detection: a queued request of a vanished client is dropped
+  without running; a running one is stopped like KILL and its connection closed. So a
+  command costs no epoll_ctl at all (MariaDB re-arms with EPOLL_CTL_MOD per request, and the
+  hang-up watch needed a second one); an event that races with the timer's expiry of the same
+  connection is dropped by the state check.
 - Each sleeping worker waits on its own Condition bound to the group lock and sits at the head
   of the waiting list (LIFO); a waker removes it from the list and sets `woken` before notifying.
 - The listener polls without the lock; a self-pipe in the epoll wakes it at shutdown, and when
@@ -41,8 +43,7 @@ from rampmeter.sched.policy import Action, Decision, Entry, GroupState
 from rampmeter.sched.priority import Priority, choose_priority, spend_ticket
 from rampmeter.sched.snapshot import SessionSnapshot
 
-ARM = select.EPOLLIN | select.EPOLLRDHUP | select.EPOLLONESHOT
-WATCH_HANGUP = select.EPOLLRDHUP | select.EPOLLONESHOT  # (EPOLLHUP/ERR are always reported)
+ARM = select.EPOLLIN | select.EPOLLRDHUP | select.EPOLLET  # (EPOLLHUP/ERR always reported)
 HANGUP = select.EPOLLRDHUP | select.EPOLLHUP | select.EPOLLERR
 MAX_EVENTS = 1024  # MariaDB's MAX_EVENTS per epoll_wait
 
@@ -58,7 +59,7 @@ class PoolConn:
     """The pool's bookkeeping for one connection (the connection's `handler_data`)."""
 
     __slots__ = ("conn", "group", "state", "deadline", "tickets", "fix_group", "registered",
-                 "fd", "vanished", "delay", "moved_at", "watched")
+                 "fd", "vanished", "delay", "moved_at", "pending")
 
     def __init__(self, conn: Connection, group: Group) -> None:
         self.conn = conn
@@ -72,7 +73,7 @@ class PoolConn:
         self.vanished = False  # the client hung up while queued or running
         self.delay = 0.0       # thread_pool_transaction_delay before this request runs
         self.moved_at = float("-inf")  # when load balancing last moved it (sched/balance.py)
-        self.watched = False   # its hang-up watch is armed while queued or running
+        self.pending = False   # input arrived while it ran: queue it again at `arm`
 
 
 class Worker:
@@ -104,7 +105,6 @@ class Group:
         self.members: set[PoolConn] = set()    # every connection of the group, in any state
         self.workers: set[Worker] = set()      # threads of the group (tp_thread_state)
         self.running: set[PoolConn] = set()    # connections a thread is serving now
-        self._fresh: list[PoolConn] = []       # queued by the last poll (watch_queued)
         self._numbers = 0
 
     # --- decisions ---------------------------------------------------------------------------
@@ -153,13 +153,9 @@ class Group:
     def _enqueue_events(self, events: list[tuple[int, int]], now: float
                         ) -> tuple[int, list[PoolConn]]:
         """Queue what the poll returned. Returns (requests queued, connections whose client
-        vanished while their request ran: the caller stops them after releasing the lock).
-        Queued requests get no hang-up watch here: `watch_queued` sets it for those still
-        queued once the caller has taken its own."""
+        vanished while their request ran: the caller stops them after releasing the lock)."""
         queued = 0
         vanished: list[PoolConn] = []
-        fresh = self._fresh
-        fresh.clear()
         for fd, mask in events:
             if fd == self._wake_r:
                 try:
@@ -171,12 +167,16 @@ class Group:
             if pc is None:
                 continue  # closed meanwhile
             hangup = bool(mask & HANGUP)
-            if pc.state is ConnState.IDLE:
+            state = pc.state
+            if state is ConnState.IDLE:
                 self.enqueue(pc, now, leaving=hangup)
-                pc.watched = hangup  # after a hang-up there is nothing more to watch for
-                fresh.append(pc)
                 queued += 1
-            elif hangup and not pc.vanished:
+                continue
+            if state is ConnState.RUNNING:
+                # Edge-triggered: nobody would hear of these bytes (a next request, a COM_QUIT,
+                # the EOF) again; `arm` queues the connection once this request is done.
+                pc.pending = True
+            if hangup and not pc.vanished:
                 queued += self._hung_up(pc, now, vanished)
         return queued, vanished
 
@@ -216,25 +216,6 @@ class Group:
                         pc.vanished = True
                         self.state.counters.vanished_running += 1
 
-    def watch_queued(self) -> None:
-        """Arm the hang-up watch of the requests the last poll queued that are still queued
-        (not the one the caller took to run at once). Lock held."""
-        for pc in self._fresh:
-            if pc.state is ConnState.QUEUED:
-                self._watch(pc)
-        self._fresh.clear()
-
-    def watch_running(self) -> None:
-        """Timer: arm the hang-up watch of requests still running since the last tick (the
-        listener ran them at once, unwatched). Lock held."""
-        for pc in self.running:
-            self._watch(pc)
-
-    def _watch(self, pc: PoolConn) -> None:
-        if not pc.watched and pc.registered:
-            pc.watched = True
-            self.epoll.modify(pc.fd, WATCH_HANGUP)
-
     def _dequeued(self, entry: Entry | None, worker: Worker, now: float) -> PoolConn | None:
         if entry is None:
             return None
@@ -250,7 +231,16 @@ class Group:
     # --- the listener ------------------------------------------------------------------------
     def listen(self, worker: Worker) -> PoolConn | None:
         """Poll for readable connections and distribute them; maybe keep one (MariaDB
-        listener()). Called without the lock; returns with it released."""
+        listener()). Called without the lock; returns with it released.
+
+        The decisions are MariaDB's (sql/threadpool_generic.cc, listener()): if the queues
+        were empty before this poll the listener runs the first request itself (Q1: it is
+        awake already, and a hand-off would wake a worker - under the GIL a futex round trip
+        and a GIL hand-off each); if they were not, it stays the listener, queues everything
+        and wakes one worker only when nobody in the group is active (Q2), leaving the rest to
+        the timer. Where we differ is what an event is: sockets are edge-triggered and stay
+        registered (see the module rules), so a poll also reports input of connections that
+        are queued (ignored: their thread reads it) or running (remembered as `pending`)."""
         st, cfg = self.state, self.env.cfg
         while True:
             if st.shutdown or policy.should_leave(st):
@@ -271,8 +261,6 @@ class Group:
                 if queued and take_one:
                     taken = self._dequeued(
                         policy.queue_get(st, cfg, now, by_listener=True), worker, now)
-                if queued:
-                    self.watch_queued()
                 if queued and taken is None:
                     self.apply(policy.after_listener_enqueue(st, cfg, now,
                                                              self.total_threads()))
@@ -310,7 +298,6 @@ class Group:
                         st.counters.polls_by_worker += 1
                         if events:
                             queued, vanished = self._enqueue_events(events, now)
-                            self.watch_queued()
                             if vanished:
                                 self._stop_vanished_unlocked(vanished)  # look again after
                             if queued or vanished:
@@ -393,16 +380,27 @@ class Group:
             if not in_transaction:
                 trxlimit.transaction_done(self.state, pc)
             pc.deadline = deadline
-            pc.state = ConnState.IDLE
-            pc.watched = False
             self.running.discard(pc)
             if pc.registered:
-                self.epoll.modify(pc.fd, ARM)
+                if pc.pending:  # its next request came while this one ran: no edge will
+                    pc.pending = False
+                    self._requeue(pc, self.env.clock.now())
+                    return True
+                pc.state = ConnState.IDLE
             else:
-                self.epoll.register(pc.fd, ARM)
+                pc.state = ConnState.IDLE
+                self.epoll.register(pc.fd, ARM)  # reports input that is already there
                 self.conns[pc.fd] = pc
                 pc.registered = True
         return True
+
+    def _requeue(self, pc: PoolConn, now: float) -> None:
+        """Queue a connection whose input came while its last request ran, as the poll would
+        have, and get it a thread if nobody in the group is active. Lock held."""
+        self.enqueue(pc, now)
+        st = self.state
+        if st.active_count == 0:
+            self.apply(policy.wake_or_create_thread(st, self.env.cfg, now, self.total_threads()))
 
     def detach(self, pc: PoolConn, *, closing: bool, moved: bool = False) -> float | None:
         """Take a connection out of this group (closing, moving to another group, or - moved -
@@ -472,6 +470,7 @@ class Group:
                 pass
             self.conns.pop(pc.fd, None)
             pc.registered = False
+            pc.pending = False  # registering again reports input already there
 
     def adopt(self, pc: PoolConn, now: float, *, queue: bool) -> None:
         """A connection arrives from one-thread-per-connection at its command boundary. With
@@ -528,7 +527,6 @@ class Group:
                 if pc.state is not ConnState.IDLE:
                     continue
                 if policy.should_expire(pc.deadline, now, readable=readable(pc.fd)):
-                    self.epoll.modify(pc.fd, 0)  # disarm: the timer hands it over itself
                     pc.state = ConnState.QUEUED   # not IDLE: a late event is ignored
                     expired.append(pc)
                 elif pc.deadline < earliest:

@@ -130,7 +130,6 @@ class Timer:
                 decision = policy.check_stall(st, env.cfg, now, env.counts.threads)
                 group.apply(decision)
                 group.count_stalled(now)
-                group.watch_running()
             group.sweep_hangups(now)
         if balancing:
             self._balance(groups)

@@ -84,14 +84,15 @@ def sha2_fast_digest(password: bytes) -> bytes:
     return hashlib.sha256(hashlib.sha256(password).digest()).digest()
 
 
+# byte -> its 7 low bits, with NUL and '$' bumped by one (generate_scramble's mapping)
+_SALT_BYTES = bytes((b & 0x7F) + 1 if (b & 0x7F) in (0, 0x24) else b & 0x7F for b in range(256))
+
+
 def generate_scramble() -> bytes:
     """20 random bytes as mysqld's generate_user_salt(): 7-bit, with NUL and '$' bumped by one
-    (NUL would end the string in the greeting; '$' is the separator of stored hashes)."""
-    out = bytearray(secrets.token_bytes(SCRAMBLE_LENGTH))
-    for i, b in enumerate(out):
-        b &= 0x7F
-        out[i] = b + 1 if b in (0, 0x24) else b
-    return bytes(out)
+    (NUL would end the string in the greeting; '$' is the separator of stored hashes). One
+    table lookup per byte in C: a connection storm makes thousands a second."""
+    return secrets.token_bytes(SCRAMBLE_LENGTH).translate(_SALT_BYTES)
 
 
 def _xor(a: bytes, b: bytes) -> bytes:

@@ -10,6 +10,9 @@ Rules:
       GREETING -greeting()-> HANDSHAKE -SSLRequest-> TLS -tls_established()-> HANDSHAKE
       HANDSHAKE/AUTH -more auth rounds-> AUTH -verified-> COMMAND | -denied-> FAILED
       COMMAND -COM_CHANGE_USER-> REAUTH (rounds) -> COMMAND (verified or denied)
+  A denied COM_CHANGE_USER keeps the connection (the old account stays logged in); after three
+  denied ones a connection's further COM_CHANGE_USER is an UnknownCommand without any auth
+  round, as mysqld limits password guessing (MDEV-3915).
       any -peer EOF-> CLOSED;  any -ProtocolViolation-> ERROR (replies still work, events not)
 - Bytes the protocol must send on its own during authentication (AuthSwitchRequest,
   AuthMoreData) wait in an output buffer: `data_to_send()` returns them, and every reply method
@@ -67,6 +70,7 @@ from rampmeter.protocol.wire import encode_text
 __all__ = ["NEED_DATA", "NeedData", "Phase", "ServerProtocol"]
 
 LOGIN_PACKET_LIMIT = 64 * 1024
+CHANGE_USER_ATTEMPTS = 3  # denied COM_CHANGE_USERs a connection may make (mysqld's limit)
 
 # How mysqld describes a parameter in COM_STMT_PREPARE_OK: a column named "?" (its type is not
 # known before execute; MySQL 8.0 and MariaDB send a binary string type).
@@ -165,6 +169,7 @@ class ServerProtocol:
         self.client_capabilities = Capability(0)  # as the client sent them
         self._caps = Capability.PROTOCOL_41  # client & offered: what the replies honour
         self._no_eof = False  # CLIENT_DEPRECATE_EOF agreed (a bool: asked on every reply)
+        self._failed_change_user = 0  # denied COM_CHANGE_USERs (see the module rules)
 
     # --- state ---------------------------------------------------------------------------
     @property
@@ -299,6 +304,8 @@ class ServerProtocol:
         self._attempt = None
         if not step.success:
             self._goto("access_denied")
+            if attempt.change_user:
+                self.change_user_failed()
             return ev.AccessDenied(attempt.user, attempt.auth.using_password,
                                    attempt.change_user)
         self._goto("authenticated")
@@ -312,10 +319,17 @@ class ServerProtocol:
     def _on_command(self, payload: bytes) -> ev.Event | None:
         if payload[:1] == _CHANGE_USER:
             cu = pk.parse_change_user(payload, self._caps)
+            if self._failed_change_user >= CHANGE_USER_ATTEMPTS:
+                return ev.UnknownCommand(Command.CHANGE_USER)
             return self._start_auth(cu.user, cu.auth_response, cu.plugin, cu.database,
                                     cu.charset if cu.charset is not None else self._charset,
                                     cu.attributes, change_user=True)
         return decode_command(payload, self._statements)
+
+    def change_user_failed(self) -> None:
+        """Count a COM_CHANGE_USER refused (here, or by the session after the password)."""
+        self._failed_change_user += 1
+        self._statements.clear()  # mysqld's THD::change_user() ran before the check
 
     # --- output --------------------------------------------------------------------------
     def data_to_send(self) -> bytes:

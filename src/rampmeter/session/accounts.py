@@ -33,7 +33,10 @@ from rampmeter.protocol.auth import native_password_hash
 
 NATIVE = "mysql_native_password"
 SHA2 = "caching_sha2_password"
-PLUGINS = (NATIVE, SHA2)
+# Pre-4.1 password hashes (16 hex digits): stored and shown as MariaDB stores them, but never
+# accepted at login (MariaDB refuses them too with its default secure_auth=ON).
+OLD = "mysql_old_password"
+PLUGINS = (NATIVE, SHA2, OLD)
 _PBKDF2_ROUNDS = 5000  # MySQL's caching_sha2_password default of 5000 sha256-crypt rounds
 
 SSL_TYPES = ("", "ANY", "X509", "SPECIFIED")  # mysql.user.ssl_type, in its ENUM order
@@ -92,9 +95,23 @@ def make_auth_string(plugin: str, password: str) -> str:
     raw = password.encode("utf-8")
     if plugin == NATIVE:
         return "*" + native_password_hash(raw).hex().upper()
+    if plugin == OLD:
+        return old_password_hash(raw)
     salt = secrets.token_bytes(16)
     digest = hashlib.pbkdf2_hmac("sha256", raw, salt, _PBKDF2_ROUNDS)
     return f"$pbkdf2-sha256${_PBKDF2_ROUNDS}${salt.hex()}${digest.hex()}"
+
+
+def old_password_hash(password: bytes) -> str:
+    """MySQL 3.23's password hash (OLD_PASSWORD()): two 31-bit sums, spaces and tabs skipped."""
+    nr, add, nr2 = 1345345333, 7, 0x12345671
+    for c in password:
+        if c in (32, 9):
+            continue
+        nr = (nr ^ ((((nr & 63) + add) * c) + (nr << 8))) & 0xFFFFFFFF
+        nr2 = (nr2 + (((nr2 << 8) & 0xFFFFFFFF) ^ nr)) & 0xFFFFFFFF
+        add += c
+    return f"{nr & 0x7FFFFFFF:08x}{nr2 & 0x7FFFFFFF:08x}"
 
 
 def check_auth_string(plugin: str, auth_string: str, password: bytes) -> bool:
@@ -122,6 +139,8 @@ def valid_auth_string(plugin: str, auth_string: str) -> bool:
         return True
     if plugin == NATIVE:
         return bool(_NATIVE_HASH.match(auth_string.upper()))
+    if plugin == OLD:  # MariaDB checks only the length of a pre-4.1 hash
+        return len(auth_string) == 16
     parts = auth_string.split("$")
     return len(parts) == 5 and parts[1] == "pbkdf2-sha256" and parts[2].isdigit()
 

@@ -109,7 +109,8 @@ def _list(data: dict[str, Any], key: str) -> list[dict[str, Any]]:
     return value
 
 
-def _account(item: dict[str, Any]) -> Account:
+def account_from(item: dict[str, Any]) -> Account:
+    """One account of the file (or of a hand-edited mysql.global_priv row); ValueError if bad."""
     plugin = _str(item, "plugin", NATIVE)
     if plugin not in PLUGINS:
         raise ValueError(f"unknown authentication plugin {plugin!r}")
@@ -133,7 +134,7 @@ def _account(item: dict[str, Any]) -> Account:
 def _read_v2(data: dict[str, Any]) -> GrantTables:
     tables = GrantTables()
     for item in _list(data, "accounts"):
-        acct = _account(item)
+        acct = account_from(item)
         if acct.key in tables.accounts:
             raise ValueError(f"account {acct.display()} appears twice")
         tables.accounts[acct.key] = acct
@@ -161,7 +162,7 @@ def _upgrade_v1(data: dict[str, Any]) -> tuple[GrantTables, list[str]]:
     tables = GrantTables()
     warnings = ["format 1 (accounts only) rewritten as format 2 (accounts and grants)"]
     for item in _list(data, "accounts"):
-        acct = _account(item)
+        acct = account_from(item)
         if acct.user == "root":
             acct.access = ROOT_ACCESS
         else:

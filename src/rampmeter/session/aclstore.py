@@ -8,6 +8,9 @@ Rules:
   can rely on it, and a failed write (disk full, read-only datadir) changes nothing and is the
   client's 1026 error.
 - Listeners (the `mysql` database mirror, mysqldb.py) hear of every new snapshot, in order.
+- FLUSH PRIVILEGES reloads the file and then asks `hand_edits` (the mirror, grantedit.py) for
+  grants edited by hand in the mysql tables; when there are, they are written to the file
+  first, as `change` writes, and become current.
 - The caching_sha2 fast-path digests are kept in memory only, per account, and forgotten when
   the account's authentication string changes or on FLUSH PRIVILEGES, exactly as MySQL's sha2
   cache behaves.
@@ -43,6 +46,7 @@ class AccountStore:
         self._lock = threading.Lock()
         self._fast_digests: dict[tuple[str, str], tuple[str, bytes]] = {}
         self._listeners: list[Listener] = []
+        self.hand_edits: Callable[[GrantTables], GrantTables | None] | None = None
         self.skip_grants = skip_grant_tables
         if skip_grant_tables:
             self.tables = self._read_leniently()
@@ -92,17 +96,20 @@ class AccountStore:
             new = self.tables.copy()
             result = fn(new)
             new.changed()
-            try:
-                aclfile.save(self.path, new)
-            except OSError as exc:
-                self.log.error("Could not write the grant file %s: %s", self.path, exc)
-                code = exc.errno or errno.EIO
-                raise ServerError(errors.ER_ERROR_ON_WRITE, str(self.path), code,
-                                  os.strerror(code)) from None
+            self._save(new)
             old = self.tables
             self._forget_changed_digests(old, new)
             self._publish(new)
         return result
+
+    def _save(self, tables: GrantTables) -> None:
+        try:
+            aclfile.save(self.path, tables)
+        except OSError as exc:
+            self.log.error("Could not write the grant file %s: %s", self.path, exc)
+            code = exc.errno or errno.EIO
+            raise ServerError(errors.ER_ERROR_ON_WRITE, str(self.path), code,
+                              os.strerror(code)) from None
 
     def _forget_changed_digests(self, old: GrantTables, new: GrantTables) -> None:
         for key, (auth, _digest) in list(self._fast_digests.items()):
@@ -121,6 +128,11 @@ class AccountStore:
             except OSError as exc:
                 raise ServerError(errors.ER_UNKNOWN_ERROR,
                                   message=f"FLUSH PRIVILEGES failed: {exc}") from None
+            edited = self.hand_edits(tables) if self.hand_edits and not self.skip_grants \
+                else None
+            if edited is not None:
+                self._save(edited)
+                tables = edited
             tables.version = self.tables.version + 1
             self._fast_digests.clear()
             if self.skip_grants:

@@ -270,3 +270,43 @@ def shutdown(s: Session, stmt: Statement) -> UpdateCount:
                    s.host)
     s.ctx.request_shutdown()
     return UpdateCount()
+
+
+def binlog(s: Session, stmt: Statement) -> UpdateCount:
+    """BINLOG 'base64' (what mariadb-binlog prints to replay events): SUPER or BINLOG REPLAY,
+    as MariaDB checks first; rampmeter keeps no binary log, so there are no events it could
+    apply (1235); an empty one is MariaDB's 1149."""
+    if s.security is not None:
+        s.security.check_global(P.SUPER, P.BINLOG_REPLAY)
+    r = Reader(stmt, 1)
+    events = r.string()
+    r.end()
+    if not events.strip():
+        raise ServerError(1149, sqlstate="42000", message=(
+            "You have an error in your SQL syntax; check the manual that corresponds to your "
+            "MariaDB server version for the right syntax to use"))
+    raise ServerError(errors.ER_NOT_SUPPORTED_YET, "BINLOG events")
+
+
+def purge(s: Session, stmt: Statement) -> UpdateCount:
+    """PURGE {BINARY | MASTER} LOGS {TO 'name' | BEFORE expr}: rampmeter keeps no binary log,
+    so there is nothing to purge and it answers OK, as MariaDB does with log_bin off (a
+    subquery in BEFORE is 1970 there first, as in MariaDB)."""
+    r = Reader(stmt, 1)
+    r.accept_any("BINARY", "MASTER") or r.expect("BINARY")
+    r.expect("LOGS")
+    if r.accept("TO"):
+        r.string()
+        r.end()
+    elif r.accept("BEFORE"):
+        rest = r.toks[r.i:]
+        if not rest:
+            raise r.error()
+        if any(t.kind == "word" and t.upper in ("SELECT", "EXISTS") for t in rest):
+            raise ServerError(1970, message="PURGE..BEFORE does not support subqueries or "
+                              "stored functions", sqlstate="42000")
+    else:
+        raise r.error()
+    if s.security is not None:
+        s.security.check_global(P.SUPER, P.BINLOG_ADMIN)
+    return UpdateCount()

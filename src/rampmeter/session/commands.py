@@ -20,6 +20,7 @@ from rampmeter.protocol.columns import Column
 from rampmeter.protocol.connection import ServerProtocol
 from rampmeter.protocol.constants import Capability, Command
 from rampmeter.session import login, statements, timeout
+from rampmeter.session.accounts import OLD
 from rampmeter.session.names import check_database_name
 from rampmeter.session.security import SecurityContext, TableNeed
 from rampmeter.session.session import EngineContext
@@ -108,11 +109,29 @@ def on_authenticated(s: Session, e: ev.Authenticated, proto: ServerProtocol,
 
 def _refuse_login(s: Session, e: ev.Authenticated, proto: ServerProtocol, write: Write,
                   exc: ServerError) -> bool:
-    """A login (or COM_CHANGE_USER) refused after the password: reply, count, close."""
-    s.ctx.registry.aborted(connect=not e.change_user)
+    """A login refused after the password: reply, count, close. A COM_CHANGE_USER refused
+    keeps the connection with its old account (_change_user_denied)."""
     s.ctx.log.info("Access denied for user '%s'@'%s': %s", e.user, s.host, exc.message)
+    if e.change_user:
+        proto.change_user_failed()
+        return _change_user_denied(s, proto, write, exc)
+    s.ctx.registry.aborted(connect=True)
     write(proto.error_from(exc))
     return False
+
+
+def _change_user_denied(s: Session, proto: ServerProtocol, write: Write,
+                        exc: ServerError) -> bool:
+    """mysqld resets the session before it checks the new account (THD::change_user: the
+    transaction rolled back, temporary tables, user variables and prepared statements gone)
+    and, when the check fails, goes on as the old account in the old database."""
+    if s.engine is not None:
+        s.engine.reset()
+    s.prepared.clear()
+    s.sql_prepared.clear()
+    s.user_vars.clear()
+    write(proto.error_from(exc))
+    return True
 
 
 def _start_session(s: Session, e: ev.Authenticated, proto: ServerProtocol) -> None:
@@ -144,13 +163,21 @@ def _start_session(s: Session, e: ev.Authenticated, proto: ServerProtocol) -> No
 
 def on_access_denied(s: Session, e: ev.AccessDenied, proto: ServerProtocol,
                      write: Write) -> bool:
-    s.ctx.registry.aborted(connect=not e.change_user)
     s.ctx.rate_log.log(s.ctx.log, "access denied", logging.INFO,
                        "Access denied for user '%s'@'%s' (using password: %s)", e.user, s.host,
                        "YES" if e.using_password else "NO")
-    write(proto.error_from(ServerError(errors.ER_ACCESS_DENIED_ERROR, e.user, s.host,
-                                       "YES" if e.using_password else "NO")))
-    return False  # MySQL closes the connection after a failed login or COM_CHANGE_USER
+    exc = ServerError(errors.ER_ACCESS_DENIED_ERROR, e.user, s.host,
+                      "YES" if e.using_password else "NO")
+    acct = s.ctx.accounts.find(e.user, s.host)
+    if acct is not None and acct.plugin == OLD:  # never verified: MariaDB's secure_auth says
+        exc = ServerError(1275, sqlstate="HY000", message=(
+            f"Server is running in --secure-auth mode, but '{acct.user}'@'{acct.host}' has a "
+            "password in the old format; please change the password to the new format"))
+    if e.change_user:  # the protocol counted it; the connection stays, as the old account
+        return _change_user_denied(s, proto, write, exc)
+    s.ctx.registry.aborted(connect=True)
+    write(proto.error_from(exc))
+    return False  # mysqld closes the connection after a failed login
 
 
 def on_query(s: Session, e: ev.Query, proto: ServerProtocol, write: Write) -> bool:

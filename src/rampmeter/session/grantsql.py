@@ -8,7 +8,7 @@ Rules:
 - Checks, in MariaDB's order: the privileges and the level (1221 at database level, 1144 at
   table level), then the grantor's right to grant them - the bits and GRANT OPTION at that
   level (1045 global, 1044 database, 1142 table) - then the table's and columns' existence
-  (1146, 1054), then each grantee: unknown -> 1133, unless IDENTIFIED is given (or sql_mode
+  (1146 unless CREATE is granted without columns, as MariaDB; 1054), then each grantee: unknown -> 1133, unless IDENTIFIED is given (or sql_mode
   lacks NO_AUTO_CREATE_USER) and the grantor has CREATE USER, which creates it (else 1410).
   Account options in a GRANT (IDENTIFIED, REQUIRE, limits) need CREATE USER too.
 - REVOKE mirrors GRANT; a grant that is not there is 1141 (global, database) or 1147 (table).
@@ -204,7 +204,9 @@ def grant(s: Session, stmt: Statement) -> UpdateCount:
     if db is not None and table is None:
         _check_db_pattern(s, db)
     _check_grantor(s, db, table, bits, columns)
-    if table is not None:
+    if table is not None and (columns or not bits & P.CREATE):
+        # MariaDB grants on a table that does not exist yet when CREATE is among the
+        # privileges (and no column is named): the grant is ready for the table to come
         _existing_table(s, db or "", table, columns)
     auto_create = "NO_AUTO_CREATE_USER" not in s.vars["sql_mode"]
     if opts.ssl is not None or opts.limits or opts.locked is not None:

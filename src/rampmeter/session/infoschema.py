@@ -26,6 +26,7 @@ from rampmeter.session import privtables
 from rampmeter.session.privileges import P
 from rampmeter.session.status import status_rows
 from rampmeter.session.tpstatus import PERFORMANCE_SCHEMA, columns
+from rampmeter.sql import charsets
 
 if TYPE_CHECKING:
     from rampmeter.session.session import Session
@@ -158,22 +159,22 @@ def _collations(s: Session) -> tuple[list[Column], Rows]:
     return cols, COLLATION_ROWS
 
 
-CHARSET_ROWS: Rows = [
-    ("ascii", "ascii_general_ci", "US ASCII", 1),
-    ("binary", "binary", "Binary pseudo charset", 1),
-    ("latin1", "latin1_swedish_ci", "cp1252 West European", 1),
-    ("utf8mb3", "utf8mb3_general_ci", "UTF-8 Unicode", 3),
-    ("utf8mb4", "utf8mb4_general_ci", "UTF-8 Unicode", 4),
-]
-COLLATION_ROWS: Rows = [
-    ("ascii_general_ci", "ascii", 11, "Yes", "Yes", 1),
-    ("binary", "binary", 63, "Yes", "Yes", 1),
-    ("latin1_swedish_ci", "latin1", 8, "Yes", "Yes", 1),
-    ("utf8mb3_general_ci", "utf8mb3", 33, "Yes", "Yes", 1),
-    ("utf8mb4_general_ci", "utf8mb4", 45, "Yes", "Yes", 1),
-    ("utf8mb4_bin", "utf8mb4", 46, "", "Yes", 1),
-    ("utf8mb4_unicode_ci", "utf8mb4", 224, "", "Yes", 8),
-]
+def _catalog() -> tuple[Rows, Rows]:
+    """CHARACTER_SETS and COLLATIONS as MariaDB 10.11 lists them (sql/charsets.py has them all):
+    character sets in the order of their default collation's id, each one's collations by id."""
+    sets = sorted(charsets.CHARSETS.values(),
+                  key=lambda c: charsets.COLLATIONS[c.default_collation].id)
+    cs_rows: Rows = [(c.name, c.default_collation, c.description, c.maxlen) for c in sets]
+    coll_rows: Rows = []
+    for c in sets:
+        for coll in sorted((x for x in charsets.COLLATIONS.values() if x.charset == c.name),
+                           key=lambda x: x.id):
+            coll_rows.append((coll.name, c.name, coll.id, "Yes" if coll.is_default else "",
+                              "Yes", coll.sortlen))
+    return cs_rows, coll_rows
+
+
+CHARSET_ROWS, COLLATION_ROWS = _catalog()
 
 _BUILDERS = {
     "PROCESSLIST": _processlist,

@@ -1,6 +1,8 @@
 """The `mysql` database: the grant tables as tools read them (mysql.user, mysql.db,
 mysql.tables_priv, mysql.columns_priv, mysql.roles_mapping, mysql.global_priv), kept equal to
-the grant file; and the (empty) log tables general_log and slow_log.
+the grant file; the (empty) log tables general_log and slow_log; and the (empty) privilege
+tables of grants rampmeter does not have, procs_priv and proxies_priv, and of UDFs, func
+(SYSTEM_TABLES).
 
 Rules:
 - The grant file (aclfile.py) is the truth; these tables are its mirror, rewritten through the
@@ -9,9 +11,9 @@ Rules:
   as MariaDB 10.11 spells them: 'Y' / 'N' columns in mysql.user and mysql.db, SET values in
   tables_priv / columns_priv, a JSON Priv in global_priv. mysql.user is a view in MariaDB; here
   it is a table with the view's columns.
-- They are read-only for clients (required.py refuses writes with 1036): a write there would
-  be lost at the next change, and MariaDB's way of editing them by hand (then FLUSH PRIVILEGES)
-  is not offered; GRANT, REVOKE and the account statements are.
+- Clients may edit their rows and then FLUSH PRIVILEGES, as in MariaDB (grantedit.py:
+  `edited` reads them back); their definitions are kept. A mirror whose last write failed is
+  `stale` and is not read back.
 - Reading them needs SELECT on them, like any table.
 - The mirror uses its own engine session with a system context; it never runs a client's SQL.
 """
@@ -25,6 +27,7 @@ from contextlib import nullcontext
 from typing import Any
 
 from rampmeter.engine.base import Engine, EngineSession
+from rampmeter.session import grantedit
 from rampmeter.session.accounts import SSL_TYPES, Account
 from rampmeter.session.grants import GrantTables
 from rampmeter.session.privileges import COL_ACLS, TABLE_SET_NAMES, P, set_text
@@ -99,6 +102,32 @@ TABLES: dict[str, str] = {
                 "CHARSET=utf8mb3 COMMENT='Slow log'",
 }
 
+# MariaDB's other privilege tables, for the grants rampmeter does not have (on one routine,
+# PROXY), and its table of user-defined functions: always empty here, and ordinary tables (a client may rename or alter them, as
+# MariaDB's tests do); made at start when missing, never rewritten.
+SYSTEM_TABLES: dict[str, str] = {
+    "procs_priv": _KEY + "Db char(64) NOT NULL DEFAULT '', User char(128) NOT NULL DEFAULT '', "
+                  "Routine_name char(64) NOT NULL DEFAULT '', Routine_type "
+                  "enum('FUNCTION','PROCEDURE','PACKAGE','PACKAGE BODY') NOT NULL, "
+                  "Grantor varchar(384) NOT NULL DEFAULT '', "
+                  "Proc_priv set('Execute','Alter Routine','Grant') NOT NULL DEFAULT '', "
+                  "Timestamp timestamp NOT NULL DEFAULT current_timestamp() ON UPDATE "
+                  "current_timestamp(), PRIMARY KEY (Host, Db, User, Routine_name, "
+                  "Routine_type), KEY Grantor (Grantor)) COMMENT='Procedure privileges'",
+    "proxies_priv": _KEY + "User char(128) NOT NULL DEFAULT '', "
+                    "Proxied_host char(255) NOT NULL DEFAULT '', "
+                    "Proxied_user char(128) NOT NULL DEFAULT '', "
+                    "With_grant tinyint(1) NOT NULL DEFAULT 0, "
+                    "Grantor varchar(384) NOT NULL DEFAULT '', Timestamp timestamp NOT NULL "
+                    "DEFAULT current_timestamp() ON UPDATE current_timestamp(), "
+                    "PRIMARY KEY (Host, User, Proxied_host, Proxied_user), KEY Grantor (Grantor)) "
+                    "COMMENT='User proxy privileges'",
+    # user-defined functions (CREATE FUNCTION ... SONAME), which rampmeter does not load
+    "func": "name char(64) NOT NULL DEFAULT '', ret tinyint(1) NOT NULL DEFAULT 0, "
+            "dl char(128) NOT NULL DEFAULT '', type enum('function','aggregate') NOT NULL, "
+            "PRIMARY KEY (name)) COMMENT='User defined functions'",
+}
+
 
 def _lit(value: Any) -> str:
     if value is None:
@@ -139,7 +168,8 @@ def rows(t: GrantTables) -> dict[str, list[tuple[Any, ...]]]:
     out: dict[str, list[tuple[Any, ...]]] = {name: [] for name in TABLES}
     for a in accounts:
         out["global_priv"].append((a.host, a.user, _priv_json(a)))
-        password = a.auth_string if a.plugin == "mysql_native_password" else ""
+        password = a.auth_string if a.plugin in ("mysql_native_password",
+                                                  "mysql_old_password") else ""
         out["user"].append((
             a.host, a.user, password, *(_yn(a.access, 1 << i) for i in range(30)),
             a.ssl_type, a.ssl_cipher, a.x509_issuer, a.x509_subject, a.max_questions,
@@ -199,17 +229,36 @@ class MysqlMirror:
         self._log = log
         self._lock = threading.Lock()
         self._session: EngineSession | None = None
+        self.stale = True  # until a fill succeeds
 
     def __call__(self, tables: GrantTables) -> None:
         with self._lock:
             session = self._session
             try:
+                self.stale = True
                 if session is None:
                     session = self._create()
                 self._fill(session, tables)
+                self.stale = False
             finally:
                 if self._session is not None:
                     self._session.idle()  # its handle goes back to the engine's pool
+
+    def edited(self, current: GrantTables) -> GrantTables | None:
+        """FLUSH PRIVILEGES: the grants the tables hold when edited by hand, else None."""
+        with self._lock:
+            if self.stale or self._session is None:
+                return None
+            session = self._session
+            try:
+                rows = {name: [tuple(r) for r in session.execute(sql).rows]  # type: ignore[union-attr]
+                        for name, sql in grantedit.QUERIES.items()}
+            finally:
+                session.idle()
+        tables, warnings = grantedit.from_rows(rows, current)
+        for w in warnings:
+            self._log.warning("FLUSH PRIVILEGES: %s", w)
+        return None if grantedit.same(tables, current) else tables
 
     def _create(self) -> EngineSession:
         session = self._engine.open_session(_SystemContext(self._variables),
@@ -219,6 +268,8 @@ class MysqlMirror:
         for name, body in TABLES.items():  # the definitions of this version, whatever was there
             session.execute(f"DROP TABLE IF EXISTS {MYSQL}.{name}")
             session.execute(f"CREATE TABLE {MYSQL}.{name} ({body}")
+        for name, body in SYSTEM_TABLES.items():
+            session.execute(f"CREATE TABLE IF NOT EXISTS {MYSQL}.{name} ({body}")
         self._session = session
         return session
 

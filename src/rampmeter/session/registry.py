@@ -70,6 +70,14 @@ class Registry:
             self._next_id += 1
             return cid
 
+    def next_id(self) -> int:
+        """An id for a server thread that is no connection (the event scheduler's sessions):
+        no slot, not counted in Connections."""
+        with self._lock:
+            cid = self._next_id
+            self._next_id += 1
+            return cid
+
     def over_limit_after_login(self, *, extra_port: bool) -> bool:
         with self._lock:
             return not extra_port and self.connected > self._max_connections()

@@ -13,9 +13,9 @@ Rules:
   that creating a table of the same name is still CREATE on the database's table; a table read
   through an SQL SECURITY INVOKER view is checked for the reader, and a denial is the view's
   1356, as in MariaDB.
-- The `mysql` database is the grant tables' mirror (mysqldb.py): writing to it, or dropping or
-  altering it, is refused for every account, root included (1036 for a table, 1044 for the
-  database), because the grant file, not those tables, holds the grants.
+- The `mysql` database is the grant tables' mirror (mysqldb.py): their rows may be edited
+  (then FLUSH PRIVILEGES), their definitions and the database may not, for every account, root
+  included (grantedit.py says which write is refused with what).
 - `check` costs a session whose checks are off (root, --skip-grant-tables) one attribute test
   and, for writes, a test for the word "mysql" in the statement.
 """
@@ -26,9 +26,10 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from rampmeter import errors
 from rampmeter.engine.base import TableAccess
 from rampmeter.errors import ServerError
+from rampmeter.session import grantedit
+from rampmeter.session.mysqldb import TABLES as MIRROR_TABLES
 from rampmeter.session.privileges import P, denied_db
 from rampmeter.session.security import TableNeed
 from rampmeter.sql.reader import Reader
@@ -57,7 +58,7 @@ def check(s: Session, stmt: Statement) -> None:
     found = needs(s, stmt)
     if guard:
         for need in found:
-            _refuse_mysql_writes(need)
+            grantedit.refuse(need, kind, MIRROR_TABLES)
     if sec is None or sec.unchecked:
         return
     engine = s.engine
@@ -83,19 +84,6 @@ def _invalid_view(name: str) -> ServerError:
     return ServerError(1356, message=f"View '{name}' references invalid table(s) or column(s) "
                        "or function(s) or definer/invoker of view lack rights to use them",
                        sqlstate="HY000")
-
-
-def _refuse_mysql_writes(need: TableNeed) -> None:
-    if need.db != MYSQL:
-        return
-    writes = P.INSERT | P.UPDATE | P.DELETE | P.CREATE | P.DROP | P.ALTER | P.INDEX
-    if not need.bits & writes and not any(bit & writes for bit, _ in need.columns):
-        return
-    if need.table:
-        raise ServerError(errors.ER_OPEN_AS_READONLY, need.table)
-    raise ServerError(errors.ER_DBACCESS_DENIED_ERROR, "", "", MYSQL,
-                      message=f"Access denied to database '{MYSQL}': it shows the grant "
-                              "tables and is read-only (use GRANT, REVOKE, CREATE USER...)")
 
 
 # --- needs ------------------------------------------------------------------------------------

@@ -116,6 +116,15 @@ class EngineContext:
             return sec.may_see_table(database, table)
         return sec.may_see_column(database, table, column)
 
+    def has_db_privilege(self, database: str, name: str) -> bool:
+        """Whether the account holds privilege `name` (privileges.P's) in the database or
+        globally (information_schema.EVENTS lists the events of databases with EVENT)."""
+        sec = self._s.security
+        if sec is None or sec.unchecked:
+            return True
+        bit = getattr(P, name)
+        return sec.has(bit) or bool(sec.db_bits(database) & bit)
+
     def column_privileges(self, database: str, table: str, column: str) -> str:
         """information_schema.COLUMNS.PRIVILEGES: what the account may do with the column."""
         sec = self._s.security
@@ -175,6 +184,7 @@ class KillState(enum.IntEnum):
 
 
 SESSION_OPTIONS = [o for o in REGISTRY.values() if o.scope & Scope.SESSION]
+_SESSION_NAMES = tuple(o.name for o in SESSION_OPTIONS)
 
 
 class Session:
@@ -190,8 +200,7 @@ class Session:
         self.interactive = False
         self.multi_statements = False
         self.capabilities = Capability(0)
-        gv = ctx.variables
-        self.vars: dict[str, Any] = {o.name: gv[o.name] for o in SESSION_OPTIONS}
+        self.vars: dict[str, Any] = ctx.variables.values_of(_SESSION_NAMES)
         self.user_vars: dict[str, Any] = {}
         self.engine: EngineSession | None = None
         self.prepared: dict[int, PreparedStatement] = {}
@@ -432,7 +441,7 @@ class Session:
         self.command = name
         self.info = info
         self.command_started = time.monotonic()
-        self.state = "Starting"
+        self.state = "starting"  # MariaDB 10.11 stage_starting
 
     def _end_command(self) -> None:
         self.command = "Sleep"

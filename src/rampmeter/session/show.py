@@ -48,14 +48,16 @@ def _result(names: list[str], rows: list[tuple[Any, ...]],
 
 
 def _filter(s: Session, sql: str, toks: list[Token], i: int, rows: list[tuple[Any, ...]],
-            names: list[str], view: str | None) -> Result:
-    """Apply a trailing LIKE / WHERE to (name, value) rows."""
+            names: list[str], view: str | None, ints: tuple[int, ...] = ()) -> Result:
+    """Apply a trailing LIKE / WHERE to (name, value) rows; `ints`: the integer columns."""
+    columns = [int_column(n, length=11 if j != len(names) - 1 else 3) if j in ints else
+               text_column(n, length=64) for j, n in enumerate(names)] if ints else None
     if i >= len(toks):
-        return _result(names, rows)
+        return _result(names, rows, columns)
     word = toks[i].upper
     if word == "LIKE" and i + 1 < len(toks) and toks[i + 1].kind == "str":
         rx = like_regex(unquote(toks[i + 1].text))
-        return _result(names, [r for r in rows if rx.match(str(r[0]))])
+        return _result(names, [r for r in rows if rx.match(str(r[0]))], columns)
     if word == "WHERE" and view is not None and s.engine is not None:
         cond = sql[toks[i + 1].start:] if i + 1 < len(toks) else ""
         inner = (f"SELECT VARIABLE_NAME AS `{names[0]}`, VARIABLE_VALUE AS `{names[1]}` "
@@ -104,11 +106,12 @@ def dispatch(s: Session, stmt: Statement) -> Result | None:
     if what in ("CHARSET",) or words[:2] == ["CHARACTER", "SET"]:
         rows = [(n, d, c, m) for n, c, d, m in infoschema.CHARSET_ROWS]
         return _filter(s, sql, toks, i + (1 if what == "CHARSET" else 2), rows,
-                       ["Charset", "Description", "Default collation", "Maxlen"], None)
+                       ["Charset", "Description", "Default collation", "Maxlen"], None, (3,))
     if what == "COLLATION":
         rows = [(n, c, i_, d, comp, sl) for n, c, i_, d, comp, sl in infoschema.COLLATION_ROWS]
         return _filter(s, sql, toks, i + 1, rows,
-                       ["Collation", "Charset", "Id", "Default", "Compiled", "Sortlen"], None)
+                       ["Collation", "Charset", "Id", "Default", "Compiled", "Sortlen"], None,
+                       (2, 5))
     if what == "GRANTS":
         return showgrants.grants_statement(s, stmt)
     if words[:2] == ["CREATE", "USER"]:
@@ -116,6 +119,13 @@ def dispatch(s: Session, stmt: Statement) -> Result | None:
     if what == "BINARY" or what == "MASTER" and words[1:2] == ["LOGS"]:
         _replication_privilege(s, what)
         raise ServerError(1381, message="You are not using binary logging", sqlstate="HY000")
+    if what in ("SLAVE", "REPLICA") and words[1:2] == ["HOSTS"]:
+        # the replicas connected to this server: none (MariaDB asks REPLICATION MASTER ADMIN)
+        if s.security is not None:
+            s.security.check_global(P.REPL_MASTER_ADMIN)
+        return ResultSet([int_column("Server_id", length=10), text_column("Host"),
+                          int_column("Port", length=10), int_column("Master_id", length=10)],
+                         [])
     if what in ("MASTER", "SLAVE", "REPLICA", "ALL"):
         _replication_privilege(s, what)
         return ResultSet([text_column("File"), int_column("Position")], [])

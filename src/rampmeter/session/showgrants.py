@@ -23,7 +23,7 @@ from rampmeter import errors
 from rampmeter.engine.base import ResultSet
 from rampmeter.errors import ServerError
 from rampmeter.protocol.columns import text_column
-from rampmeter.session.accounts import NATIVE, Account, account_shown
+from rampmeter.session.accounts import NATIVE, OLD, Account, account_shown
 from rampmeter.session.grants import GrantTables
 from rampmeter.session.privileges import (
     BITS_IN_ORDER,
@@ -65,7 +65,7 @@ def _privilege_list(bits: int, level_all: int) -> str:
 def identified(acct: Account) -> str:
     if not acct.auth_string:
         return "" if acct.plugin == NATIVE else f" IDENTIFIED VIA {acct.plugin}"
-    if acct.plugin == NATIVE:
+    if acct.plugin in (NATIVE, OLD):
         return f" IDENTIFIED BY PASSWORD {_quote_string(acct.auth_string)}"
     return f" IDENTIFIED VIA {acct.plugin} USING {_quote_string(acct.auth_string)}"
 

@@ -23,6 +23,7 @@ from rampmeter.engine.base import Result, UpdateCount
 from rampmeter.errors import ServerError
 from rampmeter.session import statements
 from rampmeter.session.admin import _split_commas, _uservar_name, _value, syntax_error, unquote
+from rampmeter.session.sp import calls
 from rampmeter.sql.lexer import Token
 from rampmeter.sql.statement import Statement
 
@@ -44,8 +45,11 @@ def _unknown(name: str, verb: str) -> ServerError:
 
 
 def prepare(s: Session, stmt: Statement) -> Result:
+    calls.dynamic_sql_allowed(s)
     toks = list(stmt.tokens or ())
     name = _name(stmt, toks, 1)
+    if len(toks) > 3 and toks[2].upper == "FROM":
+        _no_subquery(toks[3:], "PREPARE..FROM")
     if len(toks) != 4 or toks[2].upper != "FROM":
         raise syntax_error(stmt.text, toks[min(2, len(toks) - 1)].start)
     source = toks[3]
@@ -67,6 +71,7 @@ def prepare(s: Session, stmt: Statement) -> Result:
 
 
 def execute(s: Session, stmt: Statement) -> Result:
+    calls.dynamic_sql_allowed(s)
     toks = list(stmt.tokens or ())
     if len(toks) > 2 and toks[1].upper == "IMMEDIATE" and toks[1].kind == "word":
         return _immediate(s, stmt, toks)
@@ -74,13 +79,27 @@ def execute(s: Session, stmt: Statement) -> Result:
     prepared = s.sql_prepared.get(name.lower())
     if prepared is None:
         raise _unknown(name, "EXECUTE")
-    return _run(s, stmt, prepared, toks[2:])
+    # a routine the statement calls may EXECUTE it again: MariaDB refuses (1444); the set
+    # is made on first use (most sessions never EXECUTE)
+    running = s.__dict__.setdefault("_executing_prepared", set())
+    if name.lower() in running:
+        raise ServerError(1444, message="The prepared statement contains a stored routine "
+                          "call that refers to that same statement. It's not allowed to "
+                          "execute a prepared statement in such a recursive manner",
+                          sqlstate="HY000")
+    running.add(name.lower())
+    try:
+        return _run(s, stmt, prepared, toks[2:])
+    finally:
+        running.discard(name.lower())
 
 
 def _immediate(s: Session, stmt: Statement, toks: list[Token]) -> Result:
     using = next((k for k, t in enumerate(toks) if k > 2 and t.upper == "USING" and
                   t.kind == "word"), len(toks))
     source = toks[2:using]
+    _no_subquery(source, "EXECUTE IMMEDIATE")
+    _no_subquery(toks[using:], "EXECUTE..USING")
     if len(source) == 1 and source[0].kind == "uservar":
         value = s.user_variable(_uservar_name(source[0].text))
     else:
@@ -98,6 +117,7 @@ def _immediate(s: Session, stmt: Statement, toks: list[Token]) -> Result:
 
 def _run(s: Session, stmt: Statement, prepared: Any, rest: list[Token]) -> Result:
     toks = rest
+    _no_subquery(toks, "EXECUTE..USING")
     params: list[Any] = []
     if toks:
         if toks[0].upper != "USING" or len(toks) == 1:
@@ -114,7 +134,15 @@ def _run(s: Session, stmt: Statement, prepared: Any, rest: list[Token]) -> Resul
     return statements.execute_prepared(s, prepared, params)
 
 
+def _no_subquery(toks: list[Token], what: str) -> None:
+    """MariaDB refuses a subquery in the text or values of PREPARE / EXECUTE (1970)."""
+    if any(t.kind == "word" and t.upper == "SELECT" for t in toks):
+        raise ServerError(1970, message=f"{what} does not support subqueries or stored "
+                          "functions", sqlstate="42000")
+
+
 def deallocate(s: Session, stmt: Statement) -> Result:
+    calls.dynamic_sql_allowed(s)
     toks = list(stmt.tokens or ())
     if len(toks) != 3 or toks[1].upper != "PREPARE":
         raise syntax_error(stmt.text, toks[1].start if len(toks) > 1 else None)

@@ -50,10 +50,12 @@ _SESSION_ROUTES: dict[str, Route] = {
     "USE": admin.use,
     "KILL": admin.kill,
     "FLUSH": admin.flush,
+    "BINLOG": admin.binlog,
     "SHOW": show.dispatch,
     "GRANT": grantsql.grant,
     "REVOKE": grantsql.revoke,
     "SHUTDOWN": admin.shutdown,
+    "PURGE": admin.purge,
     "PREPARE": sqlprepare.prepare,
     "EXECUTE": sqlprepare.execute,
     "DEALLOCATE": sqlprepare.deallocate,
@@ -184,7 +186,9 @@ _SESSION_STATEMENT = "session"
 
 
 def prepare(s: Session, stmt: Statement) -> PreparedStatement:
-    if _session_route(stmt.words) is not None:
+    # CALL, CREATE PROCEDURE... are the stored-program package's (sp.route): kept scanned,
+    # run at each execute
+    if _session_route(stmt.words) is not None or stmt.kind in sp.FIRST_WORDS and sp.owns(stmt):
         return PreparedStatement(stmt.text, stmt.param_count, [],
                                  handle=(_SESSION_STATEMENT, stmt))
     assert s.engine is not None

@@ -27,6 +27,7 @@ from rampmeter.engine.base import UpdateCount
 from rampmeter.errors import ServerError, Warning_
 from rampmeter.session.accounts import (
     NATIVE,
+    OLD,
     PLUGINS,
     Account,
     make_auth_string,
@@ -123,6 +124,14 @@ def read_auth(r: Reader) -> Auth | None:
     if r.accept("BY"):
         return Auth(plugin, password=r.string())
     return Auth(plugin)
+
+
+def _plugin_of_hash(auth: Auth | None) -> str | None:
+    """IDENTIFIED BY PASSWORD 'hash' of 16 characters is a pre-4.1 hash: mysql_old_password,
+    as MariaDB decides by its length (others keep the plugin they would have)."""
+    if auth is None or auth.hashed is None or auth.plugin is not None:
+        return None
+    return OLD if len(auth.hashed) == 16 else None
 
 
 def auth_string(auth: Auth, plugin: str) -> str:
@@ -242,6 +251,7 @@ def create_user(s: Session, stmt: Statement) -> UpdateCount:
     require_user_admin(s, P.INSERT)
     default_plugin = s.ctx.variables["default_authentication_plugin"]
     notes: list[Warning_] = []
+    failed: list[str] = []
 
     def apply(t: GrantTables) -> None:
         for user, host, auth in specs:
@@ -253,14 +263,24 @@ def create_user(s: Session, stmt: Statement) -> UpdateCount:
                                              level="Note"))
                     continue
                 else:
-                    raise ServerError(errors.ER_CANNOT_USER, "CREATE USER", f"'{user}'@'{host}'")
-            plugin = (auth.plugin if auth and auth.plugin else None) or default_plugin
+                    failed.append(f"'{user}'@'{host}'")
+                    continue
+            plugin = (auth.plugin if auth and auth.plugin else None) or \
+                _plugin_of_hash(auth) or default_plugin
             acct = Account(user, host, plugin, auth_string(auth, plugin) if auth else "")
             opts.apply(acct)
             t.accounts[acct.key] = acct
 
     s.ctx.accounts.change(apply)
+    _fail_for(failed, "CREATE USER")
     return UpdateCount(warnings=notes)
+
+
+def _fail_for(failed: list[str], operation: str) -> None:
+    """MariaDB applies an account statement to each account it can and then names the others
+    in one 1396 (`CREATE USER a, b` with `a` taken still creates `b`)."""
+    if failed:
+        raise ServerError(errors.ER_CANNOT_USER, operation, ",".join(failed))
 
 
 def alter_user(s: Session, stmt: Statement) -> UpdateCount:
@@ -280,7 +300,7 @@ def alter_user(s: Session, stmt: Statement) -> UpdateCount:
                     continue
                 raise ServerError(errors.ER_CANNOT_USER, "ALTER USER", f"'{user}'@'{host}'")
             if auth is not None:
-                acct.plugin = auth.plugin or acct.plugin
+                acct.plugin = auth.plugin or _plugin_of_hash(auth) or acct.plugin
                 acct.auth_string = auth_string(auth, acct.plugin)
             opts.apply(acct)
 
@@ -298,8 +318,9 @@ def drop_user(s: Session, stmt: Statement) -> UpdateCount:
     require_user_admin(s, P.DELETE)
     notes: list[Warning_] = []
 
+    failed: list[str] = []
+
     def apply(t: GrantTables) -> None:
-        failed = []
         for user, host in names:
             acct = t.account(user, host)
             if acct is None or acct.is_role:
@@ -310,10 +331,9 @@ def drop_user(s: Session, stmt: Statement) -> UpdateCount:
                     failed.append(f"'{user}'@'{host}'")
                 continue
             t.drop_account(user, host)
-        if failed:
-            raise ServerError(errors.ER_CANNOT_USER, "DROP USER", ",".join(failed))
 
     s.ctx.accounts.change(apply)
+    _fail_for(failed, "DROP USER")
     return UpdateCount(warnings=notes)
 
 
@@ -330,14 +350,18 @@ def rename_user(s: Session, stmt: Statement) -> UpdateCount:
     r.end()
     require_user_admin(s, P.UPDATE)
 
+    failed: list[str] = []
+
     def apply(t: GrantTables) -> None:
         for (user, host), (nuser, nhost) in pairs:
             acct = t.account(user, host)
             if acct is None or acct.is_role or t.account(nuser, nhost) is not None:
-                raise ServerError(errors.ER_CANNOT_USER, "RENAME USER", f"'{user}'@'{host}'")
+                failed.append(f"'{user}'@'{host}'")
+                continue
             _rename(t, acct, nuser, nhost)
 
     s.ctx.accounts.change(apply)
+    _fail_for(failed, "RENAME USER")
     return UpdateCount()
 
 

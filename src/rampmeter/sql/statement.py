@@ -733,13 +733,15 @@ _COMPOUND_FIRST = frozenset({"IF", "CASE", "WHILE", "REPEAT", "LOOP", "FOR"})
 
 def is_program(words: tuple[str, ...] | list[str], toks: list[Token] | tuple[Token, ...]) -> bool:
     """Does the statement hold a stored program body: CREATE ... PROCEDURE / FUNCTION /
-    TRIGGER / EVENT, BEGIN NOT ATOMIC, `label:`, or a compound statement (IF, CASE, WHILE...)
+    TRIGGER / EVENT, ALTER EVENT, BEGIN NOT ATOMIC, `label:`, or a compound statement (IF, CASE, WHILE...)
     at top level, as MariaDB allows outside programs?"""
     if not toks:
         return False
     first = toks[0].text.upper() if toks[0].kind == "word" else ""
     if first == "CREATE":
         return any(t.kind == "word" and t.text.upper() in _PROGRAM_OBJECTS for t in toks[1:12])
+    if first == "ALTER":  # ALTER EVENT ... DO body
+        return any(t.kind == "word" and t.text.upper() == "EVENT" for t in toks[1:12])
     if first == "BEGIN":
         return len(toks) > 1 and toks[1].kind == "word" and toks[1].text.upper() == "NOT"
     if len(toks) > 1 and toks[1].text == ":" and toks[0].kind in ("word", "qident"):

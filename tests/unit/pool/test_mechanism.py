@@ -40,6 +40,7 @@ class ScriptedConn:
         self.server_sock.setblocking(False)
         self.handler_data = None
         self.release = threading.Event()
+        self.blocked = threading.Event()  # set while a b'b' request waits for `release`
         self.in_handle = 0
         self.max_concurrency = 0
         self.handled = 0
@@ -105,7 +106,9 @@ class ScriptedConn:
                 with waits.waiting(WaitReason.SLEEP):
                     self.release.wait(20)
             if b"b" in data:
+                self.blocked.set()
                 self.release.wait(20)
+                self.blocked.clear()
             try:
                 self.server_sock.send(data)
             except OSError:
@@ -160,6 +163,40 @@ def test_one_thread_per_connection_at_a_time_under_pipelining():
             while len(got) < 50:
                 got += c.recv_line()
         assert all(c.max_concurrency == 1 for c in conns)
+    finally:
+        pool.stop()
+
+
+def test_input_that_arrives_while_a_request_runs_is_served_after_it():
+    # Sockets are edge-triggered: bytes that come while the request runs raise one event, and
+    # if a poller takes it then, none comes once the request is done. The pool must remember
+    # them (PoolConn.pending) and queue the connection when it re-arms it.
+    pool = make_pool(thread_pool_stall_limit=100)
+    pool.start()
+    conn = ScriptedConn()
+    group = pool.groups[0]
+    try:
+        pool.add_connection(conn)
+        assert conn.recv_line() == b"hello\n"
+        for goodbye in (False, True):
+            conn.release.clear()
+            conn.client.sendall(b"b")  # runs until released, without reporting a wait
+            wait_until(conn.blocked.is_set, message="the request to run")
+            # the timer sees a group with no listener and gets it one, which polls meanwhile
+            wait_until(lambda: group.state.listener is not None, message="a new listener")
+            conn.client.sendall(b"q" if goodbye else b"x")
+            wait_until(lambda: conn.handler_data.pending, message="the poll to see the input")
+            conn.release.set()
+            if goodbye:
+                assert conn.recv_line() == b"b"
+                wait_until(lambda: conn.closed, message="the connection to close")
+            else:
+                got = b""
+                while len(got) < 2:  # both replies, in one read or two
+                    got += conn.recv_line()
+                assert got == b"bx"
+                wait_until(lambda: not conn.blocked.is_set(), message="the request to end")
+        assert conn.max_concurrency == 1
     finally:
         pool.stop()
 

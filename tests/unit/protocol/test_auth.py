@@ -28,7 +28,7 @@ from rampmeter.protocol.auth import (
     xor_cyclic,
 )
 from rampmeter.protocol.connection import Phase
-from rampmeter.protocol.constants import Capability, ServerStatus
+from rampmeter.protocol.constants import Capability, Command, ServerStatus
 from rampmeter.protocol.packets import parse_change_user
 from tests.unit.protocol.client import (
     CLIENT_CAPS,
@@ -446,6 +446,17 @@ def test_change_user_wrong_password_keeps_the_connection(pair: Pair) -> None:
     pair.client.receive(err)
     assert parse_generic(pair.client.read()) == Err(1045, "28000", "Access denied")
     assert pair.command(b"\x0e") == [ev.Ping()]
+
+
+def test_three_refused_change_users_then_unknown_command(pair: Pair) -> None:
+    for _ in range(3):
+        assert pair.to_server(pair.client.change_user("alice", b"bad")) == [
+            ev.AccessDenied("alice", True, True)]
+        pair.client.receive(pair.server.error(1045, "28000", "Access denied"))
+        pair.client.read()
+    events = pair.to_server(pair.client.change_user("alice", b"secret"))
+    assert events == [ev.UnknownCommand(Command.CHANGE_USER)]
+    assert pair.server.phase is Phase.COMMAND
 
 
 def test_change_user_with_switch_and_rsa(pair: Pair, rsa_keys: RsaKeyPair,

@@ -375,6 +375,10 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
                     matched += max(step.rowcount, 0) if counts else 0
             except sqlite3.Error as e:
                 raise s.sqlite_error(e, plan, bound) from None
+    except ServerError as err:
+        if err.code == 1242 and plan.ignore and plan.kind in ("UPDATE", "DELETE"):
+            return _ignored_subquery_error(s, plan, err)
+        raise
     finally:
         s.current = None
     found = s.context_found_rows()
@@ -512,6 +516,15 @@ def _identical_replacements(s: SqliteSession, plan: Plan, bound: dict[str, Any],
         identical += seen.get(key) == written_row
         seen[key] = written_row
     return identical
+
+
+def _ignored_subquery_error(s: SqliteSession, plan: Plan, err: ServerError) -> UpdateCount:
+    """UPDATE / DELETE IGNORE whose scalar subquery gave several rows: MariaDB makes 1242 a
+    warning and the condition unknown, so no row is touched (SQLite undid the statement)."""
+    s.stats.row_count = 0
+    warnings = [Warning_("Warning", err.code, err.message)]
+    info = "Rows matched: 0  Changed: 0  Warnings: 1" if plan.kind == "UPDATE" else ""
+    return UpdateCount(0, 0, info, warnings, row_count=0)
 
 
 def _ignored_duplicates(s: SqliteSession, plan: Plan, bound: dict[str, Any],
@@ -658,7 +671,7 @@ def _columns(plan: Plan, stmt: Statement, names: tuple[str, ...], rows: list[Any
             columns.append(o.sql_type.column(name, flags=o.flags, table=o.table,
                                              schema=o.schema, org_name=o.org_name)
                            if o.org_table else _expression(
-                               o.sql_type.column(name, flags=o.flags, org_name="")))
+                               o.sql_type.column(name, flags=o.flags, org_name=o.org_name)))
             if o.org_table:
                 col = columns[-1]
                 columns[-1] = col.named(name, table=o.table, schema=o.schema,

@@ -17,6 +17,7 @@ import re
 from typing import Any
 
 from rampmeter import errors
+from rampmeter.engine.sqlite import sfnames
 from rampmeter.engine.sqlite.catalog import TableDef
 from rampmeter.errors import ServerError
 
@@ -74,6 +75,9 @@ def map_error(msg: str, database: str | None) -> ServerError:
     if m := _CLAUSE_ORDER.search(msg):  # ORDER BY / LIMIT before UNION, EXCEPT, INTERSECT
         return ServerError(errors.ER_PARSE_ERROR, m.group(2).lower(), 1)
     if m := _FUNCTION.search(msg):
+        named = sfnames.split(m.group(1))  # db.f(...) as translate.py spells it
+        if named is not None:
+            return ServerError(errors.ER_SP_DOES_NOT_EXIST, "FUNCTION", ".".join(named))
         return ServerError(errors.ER_SP_DOES_NOT_EXIST, "FUNCTION",
                            f"{database}.{m.group(1)}" if database else m.group(1))
     if _VALUES.search(msg):

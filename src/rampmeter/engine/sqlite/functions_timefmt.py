@@ -173,11 +173,12 @@ def _fields(text: str, fmt: str) -> dict[str, int] | None:  # noqa: C901 - a tab
         code = fmt[i + 1]
         i += 2
         if code in _WIDTH:
+            start = p.i
             n = p.digits(_WIDTH[code])
             if n is None:
                 return None
-            if code == "f":
-                digits = len(str(abs(n)))
+            if code == "f":  # the digits read are a fraction: '0012' is 001200 microseconds
+                digits = p.i - start
                 n = n * 10 ** (6 - digits) if digits < 6 else n
             if code == "D":
                 p.name(["st", "nd", "rd", "th"], False)

@@ -4,8 +4,8 @@ EVENTS, FILES, PARTITIONS, PARAMETERS.
 
 Rules:
 - Column names and order are MariaDB 10.11's. ROUTINES and PARAMETERS list the stored
-  procedures and functions (routines.py); rampmeter has no triggers or events (docs/sql.md),
-  so those tables are empty, with the right columns; FILES is empty as it
+  procedures and functions (routines.py), TRIGGERS the triggers (triggers.py), EVENTS the
+  events (their specs are the session layer's, session/sp/events.py); FILES is empty as it
   is for InnoDB tables in MariaDB; PARTITIONS has MariaDB's one row per (unpartitioned) table,
   its partition columns NULL.
 - VIEWS: VIEW_DEFINITION is the canonical text with every name qualified (views.py),
@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from rampmeter.engine.sqlite import infoschema, routines, triggers
 from rampmeter.protocol.columns import Column, int_column, text_column
+from rampmeter.protocol.constants import CHARSET_BINARY, ColumnFlag, ColumnType
 
 if TYPE_CHECKING:
     from rampmeter.engine.sqlite.session import SqliteSession
@@ -145,6 +146,21 @@ def _parameters(names: str, ints: str) -> Callable[[SqliteSession], tuple[list[C
     return build
 
 
+_EVENT_TIMES = frozenset({"EXECUTE_AT", "STARTS", "ENDS", "CREATED", "LAST_ALTERED",
+                          "LAST_EXECUTED"})
+
+
+def _events(s: SqliteSession) -> tuple[list[Column], Rows]:
+    cols = [Column(c.name, ColumnType.DATETIME, 19, ColumnFlag.BINARY, 0, CHARSET_BINARY)
+            if c.name in _EVENT_TIMES else c for c in _columns(
+                "EVENT_CATALOG EVENT_SCHEMA EVENT_NAME DEFINER TIME_ZONE EVENT_BODY "
+                "EVENT_DEFINITION EVENT_TYPE EXECUTE_AT INTERVAL_VALUE INTERVAL_FIELD SQL_MODE "
+                "STARTS ENDS STATUS ON_COMPLETION CREATED LAST_ALTERED LAST_EXECUTED "
+                "EVENT_COMMENT ORIGINATOR CHARACTER_SET_CLIENT COLLATION_CONNECTION "
+                "DATABASE_COLLATION", "ORIGINATOR")]
+    return cols, [("def", *row) for row in routines.event_rows(s)]
+
+
 TABLES = {
     "VIEWS": _views,
     "PARTITIONS": _partitions,
@@ -171,11 +187,7 @@ TABLES = {
         "DTD_IDENTIFIER ROUTINE_TYPE",
         "ORDINAL_POSITION CHARACTER_MAXIMUM_LENGTH CHARACTER_OCTET_LENGTH NUMERIC_PRECISION "
         "NUMERIC_SCALE DATETIME_PRECISION"),
-    "EVENTS": _empty(
-        "EVENT_CATALOG EVENT_SCHEMA EVENT_NAME DEFINER TIME_ZONE EVENT_BODY EVENT_DEFINITION "
-        "EVENT_TYPE EXECUTE_AT INTERVAL_VALUE INTERVAL_FIELD SQL_MODE STARTS ENDS STATUS "
-        "ON_COMPLETION CREATED LAST_ALTERED LAST_EXECUTED EVENT_COMMENT ORIGINATOR "
-        "CHARACTER_SET_CLIENT COLLATION_CONNECTION DATABASE_COLLATION", "ORIGINATOR"),
+    "EVENTS": _events,
     "FILES": _empty(
         "FILE_ID FILE_NAME FILE_TYPE TABLESPACE_NAME TABLE_CATALOG TABLE_SCHEMA TABLE_NAME "
         "LOGFILE_GROUP_NAME LOGFILE_GROUP_NUMBER ENGINE FULLTEXT_KEYS DELETED_ROWS UPDATE_COUNT "

@@ -7,9 +7,10 @@ Rules:
   The engine stores and returns it and never reads inside it; writing is a schema change
   (txn.ddl: implicit commit, one SQLite transaction under the write lock).
 - Names are case-insensitive (MariaDB's routine names are), the type is PROCEDURE or FUNCTION.
-- Triggers keep their spec here too (type TRIGGER; triggers.py makes the SQLite half).
-  Events and packages do not exist yet: DROP of one is 1539 / 1305 as MariaDB words them (a
-  Note with IF EXISTS); creating one is 1235 (the DDL room).
+- Triggers keep their spec here too (type TRIGGER; triggers.py makes the SQLite half), and
+  events (type EVENT; session/sp/events.py makes and reads the spec, `event_rows` lists them
+  for SHOW EVENTS and information_schema.EVENTS). Packages do not exist yet: DROP of one is
+  1305 as MariaDB words it (a Note with IF EXISTS); creating one is 1235 (the DDL room).
 """
 
 from __future__ import annotations
@@ -73,6 +74,33 @@ def status_rows(s: SqliteSession, kind: str) -> list[tuple[Any, ...]]:
                          spec["modified"], spec["created"], chars.get("security", "DEFINER"),
                          chars.get("comment", ""), spec["charset_client"],
                          spec["collation_connection"], spec["db_collation"]))
+    return rows
+
+
+def event_rows(s: SqliteSession, only: str | None = None) -> list[tuple[Any, ...]]:
+    """One row per event (of database `only`, or of every database the session may see):
+    information_schema.EVENTS's columns without the catalog; SHOW EVENTS picks from them."""
+    rows: list[tuple[Any, ...]] = []
+    for db in [only] if only else s.engine.databases():
+        if db.lower() in ("information_schema", "performance_schema"):
+            continue
+        allowed = getattr(s.context, "has_db_privilege", None)
+        if only is None and allowed is not None and not allowed(db, "EVENT"):
+            continue
+        for e in listing(s, db):
+            if e["type"] != "EVENT":
+                continue
+            at = e.get("execute_at")
+            shown = e.get("interval_shown")
+            if shown is not None and "_" in str(e.get("unit")):  # compound: quoted, as MariaDB
+                shown = f"'{shown}'"
+            rows.append((db, e["name"], e["definer"], e["time_zone"], "SQL", e["body"],
+                         "ONE TIME" if at else "RECURRING", at, shown,
+                         e.get("unit"), e["sql_mode"], e.get("starts"), e.get("ends"),
+                         e["status"], "PRESERVE" if e["preserve"] else "NOT PRESERVE",
+                         e["created"], e["modified"], e.get("last_executed"), e["comment"],
+                         e["originator"], e["charset_client"], e["collation_connection"],
+                         e["db_collation"]))
     return rows
 
 

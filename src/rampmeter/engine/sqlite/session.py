@@ -56,6 +56,7 @@ from rampmeter.engine.sqlite import (
     inlist,
     pinning,
     routines,
+    sfnames,
     show,
     temporary,
     triggers,
@@ -377,7 +378,10 @@ class SqliteSession(EngineSession):
         names = dict.fromkeys(stmt.names)
         names.update(dict.fromkeys(plan.fixed))
         try:
-            self.handle.execute("EXPLAIN " + plan.sql, names).fetchall()
+            # the schema version in the text: an EXPLAIN that Python's statement cache kept
+            # from before a DROP / CREATE of its table crashes SQLite when re-prepared
+            self.handle.execute(f"EXPLAIN /*{self.engine.schema_version}*/ {plan.sql}",
+                                names).fetchall()
         except sqlite3.Error as e:
             err = self.sqlite_error(e, plan)
             if not self._stored_function(err):
@@ -598,7 +602,10 @@ class SqliteSession(EngineSession):
         unknown function before running anything."""
         if error.code != errors.ER_SP_DOES_NOT_EXIST or not error.message.startswith("FUNC"):
             return False
-        return self.register_function(error.message.split()[1].rsplit(".", 1)[-1])
+        db, _, name = error.message.split()[1].rpartition(".")
+        if db and self._db is not None and db.lower() != self._db.lower():
+            name = sfnames.qualified(db, name) or name  # db.f(...) (sfnames.py)
+        return self.register_function(name)
 
     def register_function(self, name: str) -> bool:
         """Make stored function `name` (of the current database) known to SQLite."""
@@ -618,12 +625,18 @@ class SqliteSession(EngineSession):
             assert s is not None
             here = s.context.stored_function(name)
             if here is None:
+                named = sfnames.split(name)
                 err = ServerError(errors.ER_SP_DOES_NOT_EXIST, "FUNCTION",
-                                  f"{s.database}.{name}")
+                                  ".".join(named) if named else f"{s.database}.{name}")
                 s.function_failed(err)
                 raise err
             return dml.sqlite_value(s.run_nested(here, *args))
-        handle.create_function(name, -1, call)
+        try:
+            handle.create_function(name, -1, call)
+        except sqlite3.OperationalError:
+            # SQLite takes no new function while a statement runs on the handle (a stored
+            # function of another database entering it): the next statement registers it
+            return False
         return True
 
     def run_nested(self, fn: Any, *args: Any) -> Any:

@@ -26,6 +26,7 @@ from rampmeter.engine.sqlite.infoschema import frm_version, table_info
 from rampmeter.engine.sqlite.storage import INFORMATION_SCHEMA
 from rampmeter.errors import ServerError
 from rampmeter.protocol.columns import Column, int_column, text_column
+from rampmeter.sql.lexer import string_value
 from rampmeter.sql.reader import Reader
 from rampmeter.sql.statement import Statement, scan
 
@@ -95,7 +96,10 @@ def show(s: SqliteSession, stmt: Statement) -> Result:
     r.accept("EXTENDED")
     full = full or r.accept("FULL")
     if r.accept_any("DATABASES", "SCHEMAS"):
-        cols = [text_column("Database", length=64)]
+        title = "Database"
+        if r.at("LIKE") and r.peek(1) is not None and r.peek(1).kind == "str":  # type: ignore[union-attr]
+            title += f" ({string_value(r.peek(1).text, r.dialect.backslash_escapes)})"  # type: ignore[union-attr]
+        cols = [text_column(title, length=64)]
         return _filtered(s, r, cols, [(d,) for d in s.list_databases()])
     if r.accept("TABLES"):
         return _show_tables(s, r, full)
@@ -126,8 +130,12 @@ def show(s: SqliteSession, stmt: Statement) -> Result:
             "Db", "Name", "Definer", "Time zone", "Type", "Execute at", "Interval value",
             "Interval field", "Starts", "Ends", "Status", "Originator",
             "character_set_client", "collation_connection", "Database Collation")]
-        _from_db(r)
-        return _filtered(s, r, cols, [])
+        db = _from_db(r) or s.database
+        if db is None:
+            raise ServerError(errors.ER_NO_DB_ERROR)
+        rows = [(e[0], e[1], e[2], e[3], e[6], e[7], e[8], e[9], e[11], e[12], e[13],
+                 e[19], e[20], e[21], e[22]) for e in routines.event_rows(s, db)]
+        return _filtered(s, r, cols, rows, key=1)
     if kind := r.accept_any("PROCEDURE", "FUNCTION", "PACKAGE"):
         r.accept("BODY")   # SHOW PACKAGE BODY STATUS (mariadb-dump --routines)
         r.expect("STATUS")
@@ -315,7 +323,10 @@ def _explain(s: SqliteSession, r: Reader) -> Result:
     s.make_visible(plan)
     from rampmeter.engine.sqlite.dml import bind
     try:
-        found = s.handle.execute("EXPLAIN QUERY PLAN " + plan.sql, bind(inner, [])).fetchall()
+        # the schema version in the text, as session._compile does (a cached EXPLAIN
+        # re-prepared after DROP / CREATE of its table crashes SQLite)
+        found = s.handle.execute(f"EXPLAIN QUERY PLAN /*{s.engine.schema_version}*/ "
+                                 f"{plan.sql}", bind(inner, [])).fetchall()
     except sqlite3.Error as e:
         raise s.sqlite_error(e, plan) from None
     names = ["id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref",

@@ -39,14 +39,18 @@ from rampmeter.engine import types as T
 from rampmeter.engine import values
 from rampmeter.engine.sqlite import (
     compare,
+    derived,
     dialect,
     funcmap,
     inlist,
     modifiers,
     multi,
+    ordercoll,
     quantified,
     queryforms,
+    sfnames,
     tzcolumns,
+    unionout,
     updates,
     windows,
 )
@@ -344,7 +348,8 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
             texts = [_client_text(stmt, name) for name in values_names]
             plan.outputs = [Output(name) for name in texts]
         elif select is not None and kind != "DO":
-            plan.outputs = _outputs(select, stmt, tables, typer)
+            plan.outputs = unionout.outputs(tree, _outputs(select, stmt, tables, typer),
+                                            lambda s: _branch_outputs(s, stmt, tables, typer))
             if settings[2] < _NO_LIMIT and not tree.args.get("limit") and \
                     isinstance(tree, (exp.Select, exp.Union, exp.Except, exp.Intersect)):
                 # sql_select_limit: a SELECT without LIMIT returns at most that many rows
@@ -432,6 +437,7 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
     zero (NULL and warning 1365, or the error under strict ERROR_FOR_DIVISION_BY_ZERO writes),
     unsigned 64-bit bit operations, casts to temporal / DECIMAL / UNSIGNED types, and DECIMALs
     turned into text (CAST AS CHAR, CONCAT) keeping their scale."""
+    ordercoll.rewrite(tree, typer)  # on the tree as written: its keys' types are MySQL's
     # Hex and bit literals first: their parents are still the operators they stand in.
     for node in list(tree.find_all(exp.Placeholder)):
         if node.name[:1] == "x" and isinstance(
@@ -698,13 +704,20 @@ def _outputs(select: exp.Select, stmt: Statement, tables: _Tables,
         if isinstance(inner, exp.Star) or isinstance(inner, exp.Column) and \
                 isinstance(inner.this, exp.Star):
             qual = inner.table.lower() if isinstance(inner, exp.Column) else ""
-            aliases = [qual] if qual else list(tables.by_alias)
-            for alias in aliases:
-                entry = tables.by_alias.get(alias)
-                if entry is None or entry[2] is None:
-                    return None  # unknown width: name and type everything from SQLite
-                db, _t, tdef = entry
-                outs.extend(_table_output(c, alias, tdef, db, c.name) for c in tdef.columns)
+            if derived.sources(select):
+                more = derived.star_outputs(select, qual, stmt,
+                                            lambda alias, views: _star_of_table(
+                                                tables, alias, views), Output)
+            else:  # RETURNING *: the table written
+                more = []
+                for alias in [qual] if qual else list(tables.by_alias):
+                    part = _star_of_table(tables, alias, False)
+                    if part is None:
+                        return None
+                    more.extend(part)
+            if more is None:
+                return None  # unknown width: name and type everything from SQLite
+            outs.extend(more)
             continue
         alias = e.alias if isinstance(e, exp.Alias) else None
         if isinstance(inner, exp.Column):
@@ -730,6 +743,24 @@ def _outputs(select: exp.Select, stmt: Statement, tables: _Tables,
             out.sql_type = t
         outs.append(out)
     return outs
+
+
+def _branch_outputs(select: exp.Select, stmt: Statement, tables: _Tables,
+                    typer: Typer) -> list[Output] | None:
+    """A later branch of a set operation: its names resolve among its own FROM's tables."""
+    own = {(src.alias_or_name or "").lower() for src in derived.sources(select)}
+    sub = _Tables(tables.lookup)
+    sub.by_alias = {a: e for a, e in tables.by_alias.items() if a in own}
+    return _outputs(select, stmt, sub, Typer(sub.column_type, typer.text.collation or
+                                             "utf8mb4_general_ci", typer.div_precision))
+
+
+def _star_of_table(tables: _Tables, alias: str, views_only: bool) -> list[Output] | None:
+    entry = tables.by_alias.get(alias)
+    if entry is None or entry[2] is None or views_only and entry[2].view is None:
+        return None
+    db, _t, tdef = entry
+    return [_table_output(c, alias, tdef, db, c.name) for c in tdef.columns]
 
 
 def _table_output(col: ColumnDef, alias: str, tdef: TableDef, db: str, name: str) -> Output:
@@ -966,7 +997,12 @@ _ANONYMOUS = {"USER": "rm_user", "SYSTEM_USER": "rm_user", "NOW": "rm_now",
 
 def _rewrite(tree: exp.Expression) -> None:
     for node in list(tree.walk()):
-        if isinstance(node, exp.SessionParameter):
+        if isinstance(node, exp.Dot) and isinstance(node.expression, exp.Anonymous) and \
+                isinstance(node.this, exp.Identifier):  # db.f(...): a stored function
+            named = sfnames.qualified(node.this.name, node.expression.name)
+            if named is not None:
+                node.replace(exp.Anonymous(this=named, expressions=node.expression.expressions))
+        elif isinstance(node, exp.SessionParameter):
             kind = node.args.get("kind")
             node.replace(exp.Anonymous(this="rm_sysvar", expressions=[
                 exp.Literal.string(node.name),
@@ -1028,7 +1064,8 @@ def _flatten(tree: exp.Expression) -> None:
             continue
         if isinstance(node, exp.Concat) and len(node.expressions) > _GROUP:
             _balance_concat(node)
-        if isinstance(node, exp.Paren) and node.parent is not None:
+        if isinstance(node, exp.Paren) and node.parent is not None and \
+                not isinstance(node.parent, exp.Collate):  # (a || b) COLLATE x: kept
             inner = node.this
             while isinstance(inner, exp.Paren):
                 inner = inner.this

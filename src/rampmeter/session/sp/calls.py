@@ -35,6 +35,21 @@ def _active(s: Session) -> dict[str, int]:
     return active
 
 
+def in_function(s: Session, step: int = 0) -> int:
+    """How many stored functions and triggers are running in the session (`step` enters or
+    leaves one): what they may not do, dynamic SQL (1336), is refused while it is above 0."""
+    depth = getattr(s, "sp_in_function", 0) + step
+    if step:
+        s.sp_in_function = depth  # type: ignore[attr-defined]
+    return depth
+
+
+def dynamic_sql_allowed(s: Session) -> None:
+    if in_function(s):
+        raise ServerError(1336, message="Dynamic SQL is not allowed in stored function or "
+                          "trigger", sqlstate="0A000")
+
+
 def _load(s: Session, kind: str, db: str | None, name: str) -> tuple[dict[str, Any], Any, Any]:
     database = db or s.database
     if database is None:
@@ -149,6 +164,7 @@ def invoke(s: Session, db: str | None, name: str, args: list[Any]) -> Any:
     for param, value in zip(r.params, args, strict=True):
         frame.declare(param.name.lower(), param.type, value)
     active[key] = 1
+    in_function(s, 1)
     try:
         with _in_database(s, spec["db"], spec["sql_mode"]):
             frame.exec(body)
@@ -156,17 +172,23 @@ def invoke(s: Session, db: str | None, name: str, args: list[Any]) -> Any:
         return coerce(r.returns, ret.value, f"{spec['name']}()", False, frame.warnings)
     finally:
         active[key] = 0
+        in_function(s, -1)
     raise ServerError(1321, message=f"No RETURN found in FUNCTION {key}", sqlstate="2F005")
 
 
 def function_for(s: Session, name: str) -> Any:
     """The engine's callable for stored function `name` of the current database, or None."""
-    db = s.database
+    from rampmeter.engine.sqlite import sfnames
+    db: str | None = s.database
+    qualified = sfnames.split(name)  # db.f(...): the database is in the name
+    if qualified is not None:
+        db, name = qualified
     if db is None or s.engine is None or not hasattr(s.engine, "routine_load"):
         return None
     if s.engine.routine_load(db, "FUNCTION", name) is None:
         return None
+    where = db if qualified is not None else None
 
     def function(*args: Any) -> Any:
-        return invoke(s, None, name, list(args))
+        return invoke(s, where, name, list(args))
     return function

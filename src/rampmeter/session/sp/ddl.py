@@ -48,6 +48,8 @@ def find(s: Session, db: str | None, kind: str, name: str) -> dict[str, Any] | N
 
 def create(s: Session, stmt: Statement) -> Result:
     r, _body = P.routine(stmt.text, stmt.dialect)
+    if r.kind == "FUNCTION":
+        not_in_function(stmt.text[r.body_start:r.body_end], stmt.dialect)
     if r.or_replace and r.if_not_exists:
         raise ServerError(1221, message="Incorrect usage of OR REPLACE and IF NOT EXISTS",
                           sqlstate="HY000")
@@ -84,6 +86,29 @@ def create(s: Session, stmt: Statement) -> Result:
     return UpdateCount()
 
 
+_STARTS = frozenset({";", "BEGIN", "THEN", "ELSE", "DO", "LOOP", "REPEAT", ":"})
+_DYNAMIC = frozenset({"PREPARE", "EXECUTE", "DEALLOCATE"})
+_COMMITS = frozenset({"COMMIT", "ROLLBACK", "START"})
+
+
+def not_in_function(body: str, dialect: Any) -> None:
+    """What a stored function or trigger may not hold, refused at CREATE as MariaDB's parser
+    refuses it: dynamic SQL (1336), a COMMIT / ROLLBACK / START TRANSACTION (1422)."""
+    toks = Tokens(body, dialect).toks
+    for k, tok in enumerate(toks):
+        if tok.kind != "word" or k and toks[k - 1].text.upper() not in _STARTS:
+            continue
+        word = tok.text.upper()
+        nxt = toks[k + 1].text.upper() if k + 1 < len(toks) else ""
+        if word in _DYNAMIC:
+            raise ServerError(1336, message="Dynamic SQL is not allowed in stored function "
+                              "or trigger", sqlstate="0A000")
+        if word in _COMMITS and (word != "START" or nxt == "TRANSACTION") and \
+                (word != "ROLLBACK" or nxt != "TO"):
+            raise ServerError(1422, message="Explicit or implicit commit is not allowed in "
+                              "stored function or trigger", sqlstate="HY000")
+
+
 def _canonical_type(s: Session, text: str) -> str:
     """RETURNS as MariaDB prints it: `int(11)`, `varchar(20) CHARSET latin1 COLLATE ...`
     (a text type takes the database's character set)."""
@@ -108,7 +133,13 @@ def _definer(s: Session, written: str | None) -> str:
 
 
 def _db_collation(s: Session, db: str) -> str:
+    """The database's own default collation (its options in the engine), as MariaDB records
+    it with a routine, trigger or event; else collation_database."""
+    from rampmeter.engine.sqlite.session import SqliteSession
     try:
+        if isinstance(s.engine, SqliteSession):
+            from rampmeter.engine.sqlite import dbopts
+            return dbopts.load(s.engine, db).collation
         return str(s.system_variable("collation_database"))
     except ServerError:
         return "latin1_swedish_ci"
@@ -135,10 +166,10 @@ def drop(s: Session, stmt: Statement) -> Result:
     return UpdateCount()
 
 
-def head(spec: dict[str, Any], quote: str = "`") -> str:
+def head(spec: dict[str, Any], quote: str = "`", name: str | None = None) -> str:
     user, _, host = spec["definer"].partition("@")
     text = (f"CREATE DEFINER={quote}{user}{quote}@{quote}{host}{quote} {spec['type']} "
-            f"{quote}{spec['name']}{quote}({spec['params']})")
+            f"{quote}{name or spec['name']}{quote}({spec['params']})")
     if spec["type"] == "FUNCTION":
         text += f" RETURNS {spec['returns']}"
     chars = spec["chars"]
@@ -163,7 +194,8 @@ def show_create(s: Session, kind: str, db: str | None, name: str) -> Result:
     cols = [text_column(title), text_column("sql_mode"), text_column(f"Create {title}"),
             text_column("character_set_client"), text_column("collation_connection"),
             text_column("Database Collation")]
-    return ResultSet(cols, [(spec["name"], spec["sql_mode"], head(spec, quote),
+    # the name as the SHOW spelt it, in both places, as MariaDB prints it (mtr sp-bugs)
+    return ResultSet(cols, [(name, spec["sql_mode"], head(spec, quote, name),
                              spec["charset_client"], spec["collation_connection"],
                              spec["db_collation"])])
 

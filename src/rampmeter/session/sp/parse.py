@@ -474,6 +474,7 @@ def _signal(p: _P, scope: frozenset[str]) -> Signal:
             item = p.name().upper()
             p.expect("=")
             a, b = _item_range(p)
+            _simple_value(p, a, b)
             items[item] = sql(p, a, b, scope)
             if not p.accept(","):
                 break
@@ -535,7 +536,24 @@ def _condition_number(p: _P) -> tuple[int, int]:
     p.i += 1  # one token: a number, a variable
     if a >= len(p.toks):
         raise p.error()
+    _simple_value(p, a, p.i)
     return a, p.i
+
+
+_NOT_VALUES = frozenset({"(", "EXISTS", "SELECT", "NOT", "-", "+"})
+
+
+def _simple_value(p: _P, a: int, b: int) -> None:
+    """SIGNAL's SET values and GET DIAGNOSTICS' condition number are MariaDB's
+    signal_allowed_expr: a literal or a variable, no expression (1064 at its start)."""
+    first = p.toks[a] if a < len(p.toks) else None
+    if first is None or a == b:
+        raise p.error(first)
+    word = first.text.upper() if first.kind == "word" else first.text
+    introduced = b - a == 2 and first.kind == "word" and first.text.startswith("_") and \
+        p.toks[a + 1].kind == "str"
+    if word in _NOT_VALUES or b - a > 1 and not introduced:
+        raise p.error(first)
 
 
 def _item_range(p: _P) -> tuple[int, int]:

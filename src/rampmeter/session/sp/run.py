@@ -64,6 +64,9 @@ _DEC = re.compile(r"(?i)^\s*(decimal|numeric|dec)\s*(?:\(\s*(\d+)\s*(?:,\s*(\d+)
 _INT_BITS = {"tiny": 8, "small": 16, "medium": 24, None: 32, "big": 64}
 
 
+_LEADING_NUMBER = re.compile(r"\s*[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
+
+
 def coerce(vtype: str, value: Any, name: str = "", strict: bool = False,
            warn: list[Warning_] | None = None) -> Any:
     """`value` stored in a variable of `vtype` (module rules): out of range or too long is
@@ -72,10 +75,13 @@ def coerce(vtype: str, value: Any, name: str = "", strict: bool = False,
         return value
     try:
         if m := _INT.match(vtype):
-            if isinstance(value, (bytes, str)):
-                value = decimal.Decimal(value.decode() if isinstance(value, bytes) else value)
+            if isinstance(value, (bytes, str)):  # its leading number, as MariaDB reads it
+                text = value.decode("utf-8", "replace") if isinstance(value, bytes) else value
+                lead = _LEADING_NUMBER.match(text)
+                value = decimal.Decimal(lead.group(0)) if lead else 0
             if not isinstance(value, int):
-                value = int(decimal.Decimal(value).quantize(0, decimal.ROUND_HALF_UP))
+                # to_integral_value, not quantize: 1e200 has more digits than the context
+                value = int(decimal.Decimal(value).to_integral_value(decimal.ROUND_HALF_UP))
             bits = _INT_BITS[m.group(1).lower() if m.group(1) else None]
             unsigned = "UNSIGNED" in vtype.upper()
             lo, hi = (0, 2 ** bits - 1) if unsigned else (-2 ** (bits - 1), 2 ** (bits - 1) - 1)
@@ -121,6 +127,7 @@ class Frame:
         self.cursors: list[dict[str, list[Any] | None]] = [{}]
         self.cursor_defs: list[dict[str, tuple[P.Sql, list[P.Param]]]] = [{}]
         self.last: Any = None                  # the last statement's result
+        self.stmt: Any = None                  # and the statement (sql.statement.Statement)
         self.warnings: list[Warning_] = []
         self.condition: tuple[int, str, str] | None = None  # the one a handler is handling
 
@@ -151,7 +158,7 @@ class Frame:
         from rampmeter.session import statements
         s = self.s
         params = [self.get(v) for v in node.vars]
-        stmt = s.scan(node.text, client_params=bool(params))
+        stmt = self.stmt = s.scan(node.text, client_params=bool(params))
         if params:
             prepared = statements.prepare(s, stmt)
             result = statements.execute_prepared(s, prepared, params)
@@ -173,7 +180,7 @@ class Frame:
         result = self.run_sql(P.Sql("SELECT " + node.text, node.vars))
         assert isinstance(result, ResultSet)
         rows = list(result.rows)
-        self._warnings(result.warnings)
+        self.warnings.extend(self._warnings(result.warnings))
         return rows[0][0] if rows else None
 
     def truth(self, node: P.Sql) -> bool:
@@ -187,11 +194,18 @@ class Frame:
                 return False
         return bool(v)
 
-    def _warnings(self, warnings: list[Warning_]) -> None:
-        """Warnings a statement raised: a handler for one of them runs (module rules)."""
+    def _warnings(self, warnings: list[Warning_]) -> list[Warning_]:
+        """Warnings a statement raised: a handler for one of them runs (module rules); the
+        ones no handler took are returned."""
+        kept = []
         for w in warnings:
-            if w.level == "Warning" or w.code == 1329:
-                self.raise_condition(w.code, _state_of(w.code, "01000"), w.message, warning=True)
+            state = _state_of(w.code, "01000")
+            if (w.level == "Warning" or w.code == 1329) and \
+                    self.find_handler(w.code, state) is not None:
+                self.raise_condition(w.code, state, w.message, warning=True)
+            else:
+                kept.append(w)
+        return kept
 
     def raise_condition(self, code: int, state: str, message: str, *,
                         warning: bool = False) -> None:
@@ -260,7 +274,7 @@ class Frame:
         elif t is P.Jump:
             raise (_Leave if node.kind == "LEAVE" else _Iterate)(node.label)
         elif t is P.Return:
-            raise _Returned(self.value(node.value))
+            self._return(node)
         elif t is P.Cursor:
             self._cursor(node)
         elif t is P.Signal:
@@ -273,6 +287,18 @@ class Frame:
         else:  # pragma: no cover - the parser makes no other node
             raise TypeError(t)
 
+    def _return(self, node: P.Return) -> None:
+        """RETURN expr; an error in expr that a CONTINUE handler takes returns NULL, as in
+        MariaDB (the function does not run on past its RETURN)."""
+        try:
+            value = self.value(node.value)
+        except ServerError as e:
+            if e.code in (1317, 1927, 1053):
+                raise
+            self.raise_condition(e.code, e.sqlstate or "HY000", e.message)
+            value = None
+        raise _Returned(value)
+
     def _simple(self, node: P.Sql) -> None:
         result = self.run_sql(node)
         if node.into:
@@ -283,7 +309,15 @@ class Frame:
                 raise ServerError(1415, message="Not allowed to return a result set from a "
                                   "function", sqlstate="0A000")
             self.sets.append(result)
-        self._warnings(result.warnings)
+        self._keep(self._warnings(result.warnings))
+
+    def _keep(self, kept: list[Warning_]) -> None:
+        """The warnings CALL reports: as MariaDB's, a statement that uses tables starts the
+        list again, others add to it."""
+        if self.stmt is not None and self.stmt.uses_tables:
+            self.warnings[:] = kept
+        else:
+            self.warnings.extend(kept)
 
     def _into(self, node: P.Sql, result: Any) -> None:
         if not isinstance(result, ResultSet):
@@ -295,7 +329,7 @@ class Frame:
         if rows and len(rows[0]) != len(node.into):
             raise ServerError(1222, message="The used SELECT statements have a different "
                               "number of columns", sqlstate="21000")
-        self._warnings(result.warnings)
+        self._keep(self._warnings(result.warnings))
         if not rows:
             self.raise_condition(*NO_DATA, warning=True)
             self.warnings.append(Warning_("Warning", NO_DATA[0], NO_DATA[2]))
@@ -494,12 +528,15 @@ class Frame:
             cls, (1644, "Unhandled user-defined exception condition"))
         code = code or default_code
         message = message or default_text
+        strict = "STRICT_" in str(self.s.system_variable("sql_mode") or "")
         for item, expr in node.items.items():
             v = self.value(expr)
-            if item == "MESSAGE_TEXT":
-                message = v.decode() if isinstance(v, bytes) else str(v)
-            elif item == "MYSQL_ERRNO":
+            if item == "MYSQL_ERRNO":
                 code = int(v)
+                continue
+            text = _item_text(item, v, strict)
+            if item == "MESSAGE_TEXT":
+                message = text
         if cls == "01":
             self.raise_condition(code, state, message, warning=True)
             self.warnings.append(Warning_("Warning", code, message))
@@ -509,6 +546,17 @@ class Frame:
             if node.condition is not None:
                 return
         raise ServerError(code, message=message, sqlstate=state)
+
+
+def _item_text(item: str, v: Any, strict: bool) -> str:
+    """A SIGNAL item's text: MESSAGE_TEXT holds 512 characters (MYSQL_ERRMSG_SIZE), the
+    others 64; longer is 1648 in strict mode; otherwise MariaDB reports the whole text."""
+    text = v.decode() if isinstance(v, bytes) else "" if v is None else str(v)
+    limit = 512 if item == "MESSAGE_TEXT" else 64
+    if strict and len(text) > limit:
+        raise ServerError(1648, message=f"Data too long for condition item '{item}'",
+                          sqlstate="HY000")
+    return text
 
 
 def _equal(a: Any, b: Any) -> bool:

@@ -93,6 +93,7 @@ def create(s: Session, text: str, dialect: Dialect) -> Result:
     if db is None:
         raise ServerError(errors.ER_NO_DB_ERROR)
     _row_use(text, dialect, head["event"])
+    ddl.not_in_function(text[head["body_start"]:head["body_end"]], dialect)
     eng = _store(s)
     if eng.table_def(db, head["table"]) is None:
         raise ServerError(errors.ER_NO_SUCH_TABLE, db, head["table"])
@@ -165,7 +166,7 @@ def show_create(s: Session, db: str | None, name: str) -> Result:
 
 def run(s: Session, db: str, name: str, row: dict[str, Any]) -> None:
     """Fire trigger db.name for one row (`row`: 'new.col' / 'old.col' -> value)."""
-    from rampmeter.session.sp.calls import _in_database
+    from rampmeter.session.sp.calls import _in_database, in_function
     from rampmeter.session.sp.run import Frame
     spec = _store(s).trigger_load(db, name)
     if spec is None:
@@ -174,5 +175,9 @@ def run(s: Session, db: str, name: str, row: dict[str, Any]) -> None:
     frame = Frame(s, None, f"{db}.{name}")
     for key, value in row.items():
         frame.scopes[0][key] = [value, ""]
-    with _in_database(s, db, spec["sql_mode"]):
-        frame.exec(body)
+    in_function(s, 1)
+    try:
+        with _in_database(s, db, spec["sql_mode"]):
+            frame.exec(body)
+    finally:
+        in_function(s, -1)

@@ -1,0 +1,58 @@
+"""ORDER BY an expression of case-insensitive text sorts case-insensitively, as MariaDB sorts it
+by the expression's collation (`ORDER BY IF(c, a, b)`, `ORDER BY CONCAT(a, 'x')`, an alias of
+one).
+
+Rules:
+- SQLite sorts by a collation only for a bare column (declared COLLATE NOCASE for `_ci`, see
+  catalog.py) or an explicit COLLATE; any other expression sorts by bytes ('A' before 'a').
+  So an ORDER BY key that is not a bare column, whose MySQL type (infer.py) is text of a `_ci`
+  collation, gets `COLLATE` that collation, which becomes SQLite's NOCASE - the approximation of MariaDB's collations that
+  columns use (docs/sql.md).
+- A binary string expression sorts by its bytes: CAST(... AS BLOB), since its values can be
+  SQLite text and blobs, which SQLite sorts apart.
+- A name in ORDER BY is the select list's alias first, as in MariaDB and SQLite; positions
+  (`ORDER BY 1`) and literals are left alone.
+- Run once per statement shape, when it is translated.
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from rampmeter.engine.sqlite.infer import Typer
+
+
+def rewrite(tree: exp.Expression, typer: Typer) -> None:
+    for select in tree.find_all(exp.Select):
+        order = select.args.get("order")
+        if not isinstance(order, exp.Order):
+            continue
+        aliases = {e.alias.lower(): e.this for e in select.expressions
+                   if isinstance(e, exp.Alias)}
+        for key in order.expressions:
+            how = _sort_rule(key.this, aliases, typer) if isinstance(key, exp.Ordered) else None
+            if how == "binary":
+                if not isinstance(key.this, exp.Cast):
+                    key.set("this", exp.Cast(this=key.this,
+                                             to=exp.DataType.build("BLOB")))
+            elif how:  # translate's COLLATE rewrite makes it SQLite's NOCASE
+                this = key.this if isinstance(key.this, (exp.Column, exp.Paren)) \
+                    else exp.Paren(this=key.this)  # COLLATE binds tighter than ||, +...
+                key.set("this", exp.Collate(this=this, expression=exp.Var(this=how)))
+
+
+def _sort_rule(key: exp.Expression, aliases: dict[str, exp.Expression],
+               typer: Typer) -> str | None:
+    """The key's `_ci` collation; "binary" for a binary string (its values may be SQLite text
+    and blobs, which SQLite sorts apart: `IF(c, BINARY a, a)`); else None."""
+    target = key
+    if isinstance(key, exp.Column) and not key.table and key.name.lower() in aliases:
+        target = aliases[key.name.lower()]
+    if isinstance(target, (exp.Column, exp.Literal, exp.Placeholder, exp.Collate)):
+        return None
+    t = typer.infer(target)
+    if t is not None and t.is_binary_string:
+        return "binary"
+    if t is None or not t.is_text or not (t.collation or "").endswith("_ci"):
+        return None
+    return t.collation
