@@ -22,6 +22,7 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests
+	$(BIN)/python scripts/compile_mypyc.py --check
 
 bench: $(STAMP)
 	$(BIN)/rampmeter bench --preset docs

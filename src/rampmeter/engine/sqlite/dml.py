@@ -380,8 +380,8 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
             try:
                 if plan.track_changes or plan.replace:
                     ensure_triggers(s, plan)
-                for target in plan.checked:
-                    checks.ensure(s, target)
+                for checked in plan.checked:
+                    checks.ensure(s, checked)
                 cur: Any  # a sqlite3.Cursor, or the batch's Outcome (rowcount, skipped)
                 if rows is not None:
                     cur = batch.executemany(s, plan, rows)
@@ -483,7 +483,7 @@ def _named_duplicate(s: SqliteSession, plan: Plan, bound: dict[str, Any], messag
                      kept: int | None) -> ServerError | None:
     """1062 with the duplicate value of a multi-row INSERT / INSERT ... SELECT (dupvalue.py)."""
     m = errmap.UNIQUE.search(message)
-    if m is None or plan.kind not in ("INSERT", "REPLACE"):
+    if m is None or plan.target is None or plan.kind not in ("INSERT", "REPLACE"):
         return None
     found = dupvalue.row_values(s, plan, bound, kept)
     if found is None:
