@@ -75,3 +75,14 @@ def test_weight_string_of_the_simple_collations(compat, driver):
         "SHOW CREATE TABLE wt",
         "DROP TABLE wt, wsrc",
     ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_json_extract_keeps_the_documents_text(compat, driver):
+    compat.check(driver, [
+        "SELECT JSON_EXTRACT('{\"b\": 0.0E0, \"b\": 3}', '$.b'), "
+        "JSON_EXTRACT('{\"a\" :{\"b\":[1,2 ,\"x, y\"]}}', '$.a'), "
+        "JSON_EXTRACT('{\"k\":\"asd\", \"l\":[2,3]}', '$.k', '$.l'), "
+        "JSON_EXTRACT('[1, 2]', '$[5]'), JSON_EXTRACT('{\"s\": \"\\\\u00e9\"}', '$.s')",
+        "SELECT JSON_EXTRACT('{\"a\": 1', '$.a')",
+    ], CHECKS)

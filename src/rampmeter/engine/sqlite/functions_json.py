@@ -251,6 +251,49 @@ def json_query(host: Any, doc: Any, path: Any) -> Any:
 _DECODER = json.JSONDecoder()
 
 
+def well_formed(host: Any, text: str, function: str, argument: int) -> bool:
+    """True for a JSON document; else False after MariaDB's warning (4037 / 4038 / 4040)."""
+    try:
+        _read(text)
+    except _Malformed as e:
+        at = f" at position {e.position}" if e.position is not None else ""
+        host.warn(e.code, f"{e.words} in argument {argument} to function '{function}'{at}")
+        return False
+    return True
+
+
+def span_at(text: str, steps: list[str | int]) -> tuple[int, int] | None:
+    """The (valid) document's text at `steps`: the first of duplicate keys, as MariaDB's
+    json_lib finds it."""
+    return _span(text, steps)
+
+
+def loose(text: str) -> str:
+    """MariaDB's loose JSON layout (json_nice LOOSE): no whitespace outside strings, `, `
+    after a comma and `: ` after a colon; strings and numbers as written."""
+    out: list[str] = []
+    in_string = escaped = False
+    for c in text:
+        if in_string:
+            out.append(c)
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c in " \t\n\r":
+            continue
+        elif c == ",":
+            out.append(", ")
+        elif c == ":":
+            out.append(": ")
+        else:
+            in_string = c == '"'
+            out.append(c)
+    return "".join(out)
+
+
 def _skip(text: str, i: int) -> int:
     while i < len(text) and text[i] in " \t\n\r":
         i += 1
