@@ -86,3 +86,13 @@ def test_json_extract_keeps_the_documents_text(compat, driver):
         "JSON_EXTRACT('[1, 2]', '$[5]'), JSON_EXTRACT('{\"s\": \"\\\\u00e9\"}', '$.s')",
         "SELECT JSON_EXTRACT('{\"a\": 1', '$.a')",
     ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_json_valid_notes_say_why(compat, driver):
+    compat.check(driver, [
+        "SELECT JSON_VALID(REPEAT('[', 1000))",
+        "SELECT JSON_VALID('[1, 2')",
+        "SELECT JSON_VALID('[1, 2] x')",
+        "SELECT JSON_VALID('{\"a\": [1, {\"b\": null}]}'), JSON_VALID(NULL)",
+    ], CHECKS)

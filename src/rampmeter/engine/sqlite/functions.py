@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import json
 import random
 import re
 import time
@@ -393,13 +392,8 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
     def json_valid(doc: Any) -> Any:
         if doc is None:
             return None
-        try:
-            json.loads(_show(doc))
-        except ValueError as e:
-            host.warn(4038, "Syntax error in JSON text in argument 1 to function 'json_valid' "
-                      f"at position {getattr(e, 'pos', 0) + 1}", level="Note")
-            return 0
-        return 1
+        from rampmeter.engine.sqlite.functions_json import well_formed
+        return 1 if well_formed(host, _show(doc), "json_valid", 1, level="Note") else 0
 
     def lock_name(name: Any) -> str:
         return "user:" + str(name).lower()
