@@ -242,7 +242,7 @@ def json_query(host: Any, doc: Any, path: Any) -> Any:
         host.warn(4042, "Syntax error in JSON path in argument 2 to function 'json_query' "
                   "at position 1")
         return None
-    span = _span(text, steps)
+    span = _span(text, steps, "[{")
     if span is None or text[span[0]] not in "[{":
         return None
     return text[span[0]:span[1]]
@@ -308,12 +308,13 @@ def _skip(text: str, i: int) -> int:
     return i
 
 
-def _span(text: str, steps: list[str | int]) -> tuple[int, int] | None:
+def _span(text: str, steps: list[str | int], want: str = "") -> tuple[int, int] | None:
     """Where the value at `steps` is in the (valid) document: MariaDB returns that text as
-    written, not re-serialized."""
+    written, not re-serialized. `want`: the characters the value may start with (JSON_QUERY
+    takes the first duplicate key that holds an object or an array)."""
     start = _skip(text, 0)
     end = _DECODER.raw_decode(text, start)[1]
-    for step in steps:
+    for n, step in enumerate(steps, 1):
         opener = text[start]
         if opener not in "[{" or (opener == "[") != isinstance(step, int):
             return None
@@ -325,7 +326,8 @@ def _span(text: str, steps: list[str | int]) -> tuple[int, int] | None:
                 key, i = _DECODER.raw_decode(text, i)
                 i = _skip(text, _skip(text, i) + 1)  # past the colon
             value_end = _DECODER.raw_decode(text, i)[1]
-            if key == step or opener == "[" and index == step:
+            if (key == step or opener == "[" and index == step) and \
+                    not (want and n == len(steps) and text[i] not in want):
                 found = (i, value_end)
                 break
             index += 1
