@@ -86,6 +86,7 @@ def test_json_extract_keeps_the_documents_text(compat, driver):
         "JSON_EXTRACT('[1, 2]', '$[5]'), JSON_EXTRACT('{\"s\": \"\\\\u00e9\"}', '$.s')",
         "SELECT JSON_EXTRACT('{\"a\": 1', '$.a')",
         "SELECT JSON_QUERY('{\"key1\":123, \"key1\": [1,2,3]}', '$.key1')",
+        "SELECT JSON_QUERY('{\"key1\": 1}', CONCAT('$', REPEAT('.k', 1000)))",
     ], CHECKS)
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from typing import Any
 
 from rampmeter.engine import types as T
@@ -242,6 +243,10 @@ def json_query(host: Any, doc: Any, path: Any) -> Any:
         host.warn(4042, "Syntax error in JSON path in argument 2 to function 'json_query' "
                   "at position 1")
         return None
+    if len(steps) > DEPTH_LIMIT:
+        host.warn(4043, f"Limit of {DEPTH_LIMIT} on JSON path depth is reached in argument 2 "
+                  f"to function 'json_query' at position {_step_offset(_text(path))}")
+        return None
     span = _span(text, steps, "[{")
     if span is None or text[span[0]] not in "[{":
         return None
@@ -300,6 +305,13 @@ def loose(text: str) -> str:
             in_string = c == '"'
             out.append(c)
     return "".join(out)
+
+
+def _step_offset(path: str) -> int:
+    """Where the path's step past the depth limit starts (MariaDB's position for 4043)."""
+    body = path.strip()
+    steps = list(re.finditer(r'\.(?:"(?:[^"\\]|\\.)*"|[\w$]+)|\[\d+\]', body[1:]))
+    return 1 + steps[DEPTH_LIMIT].start() if len(steps) > DEPTH_LIMIT else len(body)
 
 
 def _skip(text: str, i: int) -> int:
