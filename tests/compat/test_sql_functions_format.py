@@ -57,6 +57,7 @@ def test_weight_string_of_the_simple_collations(compat, driver):
         "SELECT HEX(WEIGHT_STRING('aa' AS BINARY(3))), "
         "HEX(WEIGHT_STRING(CAST('aa' AS BINARY(3)))), WEIGHT_STRING(NULL)",
         "SELECT HEX(WEIGHT_STRING('a' AS CHAR(0)))",
+        "SELECT HEX(WEIGHT_STRING('a' AS CHAR(-1)))",
         "SELECT HEX(WEIGHT_STRING('ab' LEVEL 1 ASC)), HEX(WEIGHT_STRING('ab' LEVEL 1 DESC)), "
         "HEX(WEIGHT_STRING('ab' LEVEL 1 REVERSE)), HEX(WEIGHT_STRING('ab' LEVEL 1 DESC REVERSE))",
         "SELECT HEX(WEIGHT_STRING('ab' LEVEL 1-1 ASC))",

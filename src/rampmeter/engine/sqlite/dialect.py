@@ -36,9 +36,35 @@ class RampMySQL(MySQL):
                             "WEIGHT_STRING": lambda self: _weight_string(self)}
 
 
+def _positive_length(parser: Any) -> None:
+    """WEIGHT_STRING(s AS CHAR(n)): MariaDB's grammar takes n >= 1 only; a 0 or a sign is a
+    syntax error there, reported at n."""
+    depth, i = 0, parser._index
+    tokens = parser._tokens
+    while i + 3 < len(tokens):
+        t = tokens[i]
+        if t.token_type == TokenType.L_PAREN:
+            depth += 1
+        elif t.token_type == TokenType.R_PAREN:
+            if depth == 0:
+                return
+            depth -= 1
+        elif depth == 0 and t.token_type == TokenType.ALIAS and \
+                tokens[i + 2].token_type == TokenType.L_PAREN:
+            n = tokens[i + 3]
+            if n.token_type in (TokenType.DASH, TokenType.PLUS) or \
+                    n.token_type == TokenType.NUMBER and n.text.strip("0") in ("", "."):
+                parser._index = i + 3
+                parser._advance(0)
+                parser.raise_error("Expected a positive length")
+            return
+        i += 1
+
+
 def _weight_string(parser: Any) -> exp.Expression:
     """WEIGHT_STRING(s [AS type] [LEVEL n [ASC | DESC] [REVERSE] | LEVEL n-m]): sqlglot's
     node, with the LEVEL flags (upper case words, or '') in its `level` arg."""
+    _positive_length(parser)
     node = parser._parse_weight_string()
     if not isinstance(node, exp.WeightString) or not parser._match_text_seq("LEVEL"):
         return node
