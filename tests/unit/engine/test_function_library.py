@@ -112,3 +112,9 @@ def test_sformat_past_max_allowed_packet_is_null(session: SqliteSession) -> None
                                "LENGTH(SFORMAT('{:1023}..', 1)), SFORMAT('{:2147483647}', 1)"))
     assert got == [(1024, None, 1024, None, None)]
     assert session.warnings == []
+
+
+def test_more_arguments_than_sqlite_takes_is_1235(session: SqliteSession) -> None:
+    # MariaDB takes any number; SQLite stops at 127 (docs/sql.md): a clear error, not 1105
+    args = ", ".join(["0"] * 130)
+    fails(session, f"SELECT SFORMAT('{{}}', {args})", errors.ER_NOT_SUPPORTED_YET)
