@@ -305,8 +305,17 @@ def test_variables_round_down_to_their_block_size(compat, driver):
 @pytest.mark.parametrize("driver", drivers("pymysql"))
 def test_disable_keys_notes_only_for_engines_without_it(compat, driver):
     compat.check(driver, [
-        "CREATE TABLE t_dk (a INT, KEY (a)) ENGINE=MyISAM", "ALTER TABLE t_dk DISABLE KEYS",
-        "ALTER TABLE t_dk ENABLE KEYS", "ALTER TABLE t_dk ENGINE=InnoDB",
+        "CREATE TABLE t_dk (a INT, b INT, KEY (a), UNIQUE (b)) ENGINE=MyISAM",
+        "ALTER TABLE t_dk DISABLE KEYS",
+        "SELECT index_name, comment FROM information_schema.statistics "
+        "WHERE table_name = 't_dk' ORDER BY index_name",
+        "SHOW INDEX FROM t_dk",
+        "ALTER TABLE t_dk ADD c INT",
+        "SHOW INDEX FROM t_dk",
+        "ALTER TABLE t_dk ENABLE KEYS", "SHOW INDEX FROM t_dk",
+        "ALTER TABLE t_dk DISABLE KEYS", "ALTER TABLE t_dk ENGINE=InnoDB",
+        "SELECT index_name, comment FROM information_schema.statistics "
+        "WHERE table_name = 't_dk' ORDER BY index_name",
         "ALTER TABLE t_dk DISABLE KEYS", "DROP TABLE t_dk",
     ], CHECKS)
 

@@ -136,6 +136,7 @@ class TableDef:
     foreign: list[ForeignKey] = field(default_factory=list)
     location: tuple[str, str] | None = None  # (SQLite schema, table): a temporary table
     view: Any = None                          # views.ViewDef: a view, columns typed
+    keys_disabled: bool = False  # ALTER TABLE ... DISABLE KEYS (MyISAM & co.): shown only
     notes: list[Any] = field(default_factory=list)  # keys.py's notes, for the statement
 
     def column(self, name: str) -> ColumnDef | None:
@@ -236,6 +237,8 @@ def spec_json(tdef: TableDef) -> str:
     spec: dict[str, Any] = {"columns": cols, "indexes": idx, "checks": tdef.checks,
                             "charset": tdef.charset, "collation": tdef.collation,
                             "comment": tdef.comment, "engine": tdef.engine}
+    if tdef.keys_disabled:
+        spec["keys_disabled"] = True
     auto = tdef.auto_column
     if auto is not None and not tdef.primary:
         spec["no_primary"] = True
@@ -349,7 +352,8 @@ def load_table(conn: sqlite3.Connection, schema: str, table: str) -> TableDef:
                in spec.get("foreign", [])]
     return TableDef(table, columns, primary, indexes, [tuple(c) for c in spec.get("checks", [])],
                     spec.get("charset", DEFAULT_CHARSET), spec.get("collation", DEFAULT_COLLATION),
-                    spec.get("comment", ""), spec.get("engine", "InnoDB"), foreign=foreign)
+                    spec.get("comment", ""), spec.get("engine", "InnoDB"), foreign=foreign,
+                    keys_disabled=bool(spec.get("keys_disabled")))
 
 
 def _legacy_type(decl: str) -> SqlType:
@@ -460,6 +464,12 @@ def describe_default(c: ColumnDef) -> str | None:
     if len(shown) >= 2 and shown[0] == shown[-1] == "'":
         return shown[1:-1].replace("''", "'")
     return shown
+
+
+def index_state(tdef: TableDef, idx: IndexDef) -> str:
+    """SHOW INDEX's / information_schema.STATISTICS' COMMENT: MariaDB's DISABLE KEYS switches
+    off the non-unique keys only, and says so there ('disabled')."""
+    return "disabled" if tdef.keys_disabled and not idx.unique else ""
 
 
 def table_indexes(tdef: TableDef) -> list[TableIndex]:
