@@ -321,6 +321,28 @@ def test_disable_keys_notes_only_for_engines_without_it(compat, driver):
 
 
 @pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_compressed_columns_and_text_byte_limits(compat, driver):
+    compat.check(driver, [
+        "CREATE TABLE t_cc (a TINYTEXT COMPRESSED, b TINYTEXT, c VARCHAR(10) COMPRESSED=zlib "
+        "NOT NULL DEFAULT '') CHARACTER SET utf16",
+        "INSERT INTO t_cc (a, b) VALUES (REPEAT(_latin1'a', 127), REPEAT(_latin1'a', 127))",
+        "INSERT INTO t_cc (a) VALUES (REPEAT(_latin1'a', 128))",
+        "SELECT CHAR_LENGTH(a), CHAR_LENGTH(b), LEFT(a, 10) FROM t_cc",
+        "SHOW CREATE TABLE t_cc", "SHOW COLUMNS FROM t_cc",
+        "CREATE TABLE t_cc2 (a TINYTEXT, b TINYTEXT CHARACTER SET utf16) CHARACTER SET utf8mb4",
+        "INSERT INTO t_cc2 (a) VALUES (REPEAT('a', 255))",
+        "INSERT IGNORE INTO t_cc2 (b) VALUES (REPEAT('a', 200))",
+        "SELECT CHAR_LENGTH(a), CHAR_LENGTH(b) FROM t_cc2",
+        "CREATE TABLE t_cc3 (a CHAR(100) COMPRESSED)",
+        "CREATE TABLE t_cc3 (a CHAR(100) NOT NULL COMPRESSED)",
+        "CREATE TABLE t_cc3 (a INT COMPRESSED)",
+        "CREATE TABLE t_cc3 (a BLOB COMPRESSED=unknown)",
+        "CREATE TABLE t_cc3 (a BLOB COMPRESSED COMPRESSED)",
+        "DROP TABLE t_cc, t_cc2",
+    ], (*CHECKS, "message"))
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
 def test_text_that_starts_no_statement_is_a_syntax_error(compat, driver):
     compat.check(driver, [
         "PREPARE s FROM '@arg00 a FROM t1 WHERE a=1'",
