@@ -38,6 +38,7 @@ from rampmeter import errors
 from rampmeter.engine import types as T
 from rampmeter.engine import values
 from rampmeter.engine.sqlite import (
+    bigunsigned,
     compare,
     defaultfn,
     derived,
@@ -500,6 +501,7 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
     unsigned 64-bit bit operations, casts to temporal / DECIMAL / UNSIGNED types, and DECIMALs
     turned into text (CAST AS CHAR, CONCAT) keeping their scale."""
     ordercoll.rewrite(tree, typer)  # on the tree as written: its keys' types are MySQL's
+    bigunsigned.rewrite(tree, typer)  # '~' + digits (> 2^63 - 1) read by SQLite's functions
     # Hex and bit literals first: their parents are still the operators they stand in.
     for node in list(tree.find_all(exp.Placeholder)):
         if node.name[:1] == "x" and isinstance(
