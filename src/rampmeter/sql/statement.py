@@ -114,10 +114,17 @@ def slot_name(kind: str, index: int, scale: int = 0) -> str:
     return f"{kind}{index}_{scale}" if kind == "n" else f"{kind}{index}"
 
 
+def slot_charset(name: str) -> str | None:
+    """The character set a string slot's introducer gave it ('c3_latin1' -> 'latin1')."""
+    return name.partition("_")[2] if name[:1] == "c" else None
+
+
 def slot_kind(name: str) -> tuple[str, int, int]:
     """'n3_2' -> ('n', 3, 2); 'i0' -> ('i', 0, 0)."""
     kind = name[0]
     rest = name[1:]
+    if kind == "c":  # 'c3_latin1': a string with a charset introducer (slot_charset)
+        return kind, int(rest.partition("_")[0]), 0
     if kind == "n":
         index, _, scale = rest.partition("_")
         return kind, int(index), int(scale or 0)
@@ -509,12 +516,12 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                     prev, prev_kind = "'", "str"
                     continue
                 value = _string_slot(value, intro, cs)
-                had_intro = intro is not None
+                had_intro = intro
                 # a binary string (`_binary'..'`, or any literal under SET NAMES binary) is :b;
                 # other literals are text even with bytes invalid in their character set, which
                 # MariaDB keeps as they are and announces in that character set
                 binary = isinstance(value, bytes) and (intro or cs).is_binary
-                if had_intro:
+                if had_intro is not None:
                     del out[intro_out:]
                     if out and out[-1] is not _SPACE and start != m.start():
                         out.append(_SPACE)
@@ -526,10 +533,12 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                     last_string_slot = len(slots)
                     slots.append(value)
                     name = slot_name("b" if binary else "s", last_string_slot)
+                    if had_intro is not None and not binary and not isinstance(value, bytes):
+                        name = f"c{last_string_slot}_{had_intro.name}"  # _utf8'..': typed so
                     b.names.append(name)
                     out.append(":" + name)
                 if item is not None and item.active:
-                    item.tokens -= had_intro + concat  # one literal, however it was spelled
+                    item.tokens -= (had_intro is not None) + concat  # one literal, however spelled
                     if item.tokens == 1:
                         item.literal = slots[last_string_slot]
                 prev, prev_kind = "'", "str"

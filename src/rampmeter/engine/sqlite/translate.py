@@ -803,7 +803,7 @@ def _outputs(select: exp.Select, stmt: Statement, tables: _Tables,
         t = typer.infer(inner)
         out = Output(name, t, flags=expression_flags(t),
                      load=values.load_expression(t) if t is not None else None)
-        if isinstance(inner, exp.Placeholder) and inner.name[0] in "iunfsbx":
+        if isinstance(inner, exp.Placeholder) and inner.name[0] in "iunfsbxc":
             out.literal_slot = int(inner.name[1:].split("_")[0])
             if inner.name[0] == "x":
                 out.flags = 0xA0  # MariaDB: a hex / bit literal is BINARY and UNSIGNED
@@ -1245,9 +1245,10 @@ def _insert_sql(tree: exp.Insert, plan: Plan) -> str:
     return f"{body} ON CONFLICT DO UPDATE SET {', '.join(sets)}{tail}"
 
 
-def literal_type(value: Any, text: bool = False) -> SqlType:
+def literal_type(value: Any, text: bool = False, charset: str | None = None) -> SqlType:
     """The type MariaDB gives a bare literal of this value (SELECT 1, SELECT 'abc'); `text`:
-    bytes of a text literal (not valid in its character set, and kept as they are)."""
+    bytes of a text literal (not valid in its character set, and kept as they are); `charset`:
+    the one its introducer named (_latin1'abc')."""
     if isinstance(value, bool):
         return SqlType("int", 1)
     if isinstance(value, int):
@@ -1264,5 +1265,7 @@ def literal_type(value: Any, text: bool = False) -> SqlType:
     if isinstance(value, bytes) and not text:
         return T.varbinary(len(value))
     if isinstance(value, (str, bytes)):
+        if charset is not None:
+            return T.varchar(len(value), charset)
         return T.varchar(len(value))
     return T.NULL
