@@ -419,3 +419,15 @@ def test_union_columns_are_typed_by_every_branch(compat, driver):
     assert a.ramp[0].columns is not None and a.maria[0].columns is not None
     a.assert_same(("rows", "error", "columns"))
     a.assert_same(("rows", "error", "columns", "length"), only=[0])
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_bit_literals_compare_as_numbers_with_numbers(compat, driver):
+    compat.check(driver, [
+        "CREATE TABLE t_bl (c1 BIT(2) PRIMARY KEY, n INT)",
+        "INSERT INTO t_bl VALUES (0, 0), (1, 1), (2, 65)",
+        "SELECT HEX(c1) FROM t_bl WHERE c1 = b'1' ORDER BY c1",
+        "SELECT HEX(c1) FROM t_bl WHERE c1 <=> b'1' ORDER BY c1",
+        "SELECT HEX(c1) FROM t_bl WHERE c1 != b'1' ORDER BY c1",
+        "DROP TABLE t_bl",
+    ], CHECKS)

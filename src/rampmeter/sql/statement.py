@@ -123,12 +123,11 @@ def slot_kind(name: str) -> tuple[str, int, int]:
     """'n3_2' -> ('n', 3, 2); 'i0' -> ('i', 0, 0)."""
     kind = name[0]
     rest = name[1:]
-    if kind == "c":  # 'c3_latin1': a string with a charset introducer (slot_charset)
-        return kind, int(rest.partition("_")[0]), 0
     if kind == "n":
         index, _, scale = rest.partition("_")
         return kind, int(index), int(scale or 0)
-    return kind, int(rest), 0
+    # 'c3_latin1': a string with a charset introducer (slot_charset); 'x3_b': a bit literal
+    return kind, int(rest.partition("_")[0]), 0
 
 
 _TABLELESS = frozenset(("BEGIN", "START", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE", "USE",
@@ -572,6 +571,8 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                         intro = None
                     # x: a hexadecimal or bit literal, a binary string that is also a number
                     name = slot_name("x" if isinstance(value, bytes) else "s", len(slots))
+                    if kind == "bit" and name[0] == "x":
+                        name += "_b"  # b'101': compared with a BIT value as a number
                     slots.append(value)
                     b.names.append(name)
                     out.append(":" + name)

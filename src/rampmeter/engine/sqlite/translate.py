@@ -508,6 +508,8 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
                 node.parent, (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.IntDiv, exp.Mod,
                               exp.Neg, exp.GT, exp.GTE, exp.LT, exp.LTE)):
             node.replace(_call("rm_bin2num", node.copy()))  # 0x10 + 0 is 16
+        elif node.name[:1] == "x" and _equality_with_number(node, typer):
+            node.replace(_call("rm_bin2num", node.copy()))  # bit_col = b'1' compares numbers
     typer.forget()
     # Then top-down; a replacement keeps the original children (moved, not copied), so the
     # walk still reaches them and nested rewrites land in the tree.
@@ -576,6 +578,19 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
                 t = typer.infer(arg)
                 if t is not None and t.is_decimal:
                     _wrap(arg, lambda a, s=t.scale or 0: _decimal_text(a, s))
+
+
+def _equality_with_number(node: exp.Expression, typer: Typer) -> bool:
+    """A bit literal (b'101') compared for equality with a BIT value: MariaDB compares numbers
+    then (x'41' there is the string 'A', compared as SQLite compares it)."""
+    parent = node.parent
+    if not node.name.endswith("_b"):
+        return False
+    if not isinstance(parent, (exp.EQ, exp.NEQ, exp.NullSafeEQ, exp.NullSafeNEQ)):
+        return False
+    other = parent.expression if parent.this is node else parent.this
+    t = typer.infer(other)
+    return t is not None and t.name == "bit"
 
 
 def _unsigned_math(a: SqlType | None, b: SqlType | None) -> bool:
