@@ -160,6 +160,7 @@ ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT = 1582
 ER_DISK_FULL = 1021
 ER_DIVISION_BY_ZERO = 1365
 ER_CONSTRAINT_FAILED = 4025
+ER_UNKNOWN_COMPRESSION_METHOD = 4098
 ER_CONFLICTING_DECLARATIONS = 1302
 
 # Warnings (sent in SHOW WARNINGS, counted in OK packets).
@@ -194,6 +195,8 @@ ERRORS: dict[int, ErrorSpec] = {
     ER_DISK_FULL: ErrorSpec("ER_DISK_FULL", "HY000", "Disk full (%s); waiting for someone to free some space... (errno: %s)"),
     ER_DIVISION_BY_ZERO: ErrorSpec("ER_DIVISION_BY_ZERO", "22012", "Division by 0"),
     ER_CONSTRAINT_FAILED: ErrorSpec("ER_CONSTRAINT_FAILED", "23000", "CONSTRAINT %s failed for %s"),
+    ER_UNKNOWN_COMPRESSION_METHOD: ErrorSpec("ER_UNKNOWN_COMPRESSION_METHOD", "HY000",
+                                             "Unknown compression method: %s"),
     ER_YES: ErrorSpec("ER_YES", "HY000", "YES"),
     ER_CANT_CREATE_DB: ErrorSpec("ER_CANT_CREATE_DB", "HY000", "Can't create database '%s' (errno: %s \"%s\")"),
     ER_DB_CREATE_EXISTS: ErrorSpec("ER_DB_CREATE_EXISTS", "HY000", "Can't create database '%s'; database exists"),

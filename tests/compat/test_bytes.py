@@ -114,11 +114,7 @@ LITERALS: dict[str, tuple[list[str | bytes], list[int]]] = {
 }
 
 
-LITERAL_XFAIL = {
-    "_latin1": "a charset introducer other than _binary / _utf8* turns the literal into Unicode "
-               "at once, so HEX(_latin1'caf\\xe9') is the UTF-8 636166C3A9 (MariaDB 636166E9); "
-               "see docs/sql.md",
-}
+LITERAL_XFAIL: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("driver", drivers("pymysql", "connector", "raw-bin"))
@@ -211,3 +207,18 @@ def test_length_synonyms(compat, driver):
     a = compat.run(driver, ["SELECT OCTET_LENGTH('€'), CHARACTER_LENGTH('€'), BIT_LENGTH('é')"])
     assert a.maria[0].rows == ((3, 1, 16),)
     a.assert_same()
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_charset_introducers_type_the_literal(compat, driver):
+    """`_utf8'..'` / `_latin1'..'` give the literal that character set: CHARSET(), COLLATION(),
+    LENGTH() in its bytes, and the column CREATE TABLE ... SELECT makes of it."""
+    compat.check(driver, [
+        "SET NAMES latin1",
+        b"SELECT CHARSET(_utf8'\xd1\x82\xd0\xb5'), COLLATION(_latin1'a'), "
+        b"LENGTH(_utf8'\xd1\x82\xd0\xb5'), CHAR_LENGTH(_utf8'\xd1\x82\xd0\xb5'), CHARSET(N'a')",
+        b"CREATE TABLE t_in SELECT _utf8'test' AS c1, _utf8'\xd1\x82\xd0\xb5' AS c2, "
+        b"_latin1'ab' AS c3",
+        "SHOW CREATE TABLE t_in",
+        "DROP TABLE t_in",
+    ])

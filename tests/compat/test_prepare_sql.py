@@ -165,3 +165,16 @@ def test_signal_items_too_long(compat, driver):
         "CALL p2()",
         "CALL p3()",
     ], checks=("error",))
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql", "mysqlclient"))
+def test_big_unsigned_values_in_functions(compat, driver):
+    compat.check(driver, [
+        "PREPARE p1 FROM 'SELECT CONCAT(?), SQRT(?) IS NOT NULL, CAST(? AS CHAR), LPAD(?, 3, 0)'",
+        "EXECUTE p1 USING 17864960750176564435, 17864960750176564435, 17864960750176564435, 'ab'",
+        "CREATE TABLE tu (a BIGINT UNSIGNED)",
+        "INSERT INTO tu VALUES (18446744073709551615), (5)",
+        "SELECT CONCAT(a), SQRT(a), a + 0, CAST(a AS CHAR), CONCAT_WS(',', a, a), "
+        "LPAD(a, 22, 'x'), LENGTH(a) FROM tu ORDER BY a",
+        "SELECT CONCAT(18446744073709551615), CONCAT(~0), CAST(~0 AS CHAR), LENGTH(~0)",
+    ])

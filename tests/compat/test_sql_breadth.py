@@ -305,10 +305,41 @@ def test_variables_round_down_to_their_block_size(compat, driver):
 @pytest.mark.parametrize("driver", drivers("pymysql"))
 def test_disable_keys_notes_only_for_engines_without_it(compat, driver):
     compat.check(driver, [
-        "CREATE TABLE t_dk (a INT, KEY (a)) ENGINE=MyISAM", "ALTER TABLE t_dk DISABLE KEYS",
-        "ALTER TABLE t_dk ENABLE KEYS", "ALTER TABLE t_dk ENGINE=InnoDB",
+        "CREATE TABLE t_dk (a INT, b INT, KEY (a), UNIQUE (b)) ENGINE=MyISAM",
+        "ALTER TABLE t_dk DISABLE KEYS",
+        "SELECT index_name, comment FROM information_schema.statistics "
+        "WHERE table_name = 't_dk' ORDER BY index_name",
+        "SHOW INDEX FROM t_dk",
+        "ALTER TABLE t_dk ADD c INT",
+        "SHOW INDEX FROM t_dk",
+        "ALTER TABLE t_dk ENABLE KEYS", "SHOW INDEX FROM t_dk",
+        "ALTER TABLE t_dk DISABLE KEYS", "ALTER TABLE t_dk ENGINE=InnoDB",
+        "SELECT index_name, comment FROM information_schema.statistics "
+        "WHERE table_name = 't_dk' ORDER BY index_name",
         "ALTER TABLE t_dk DISABLE KEYS", "DROP TABLE t_dk",
     ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_compressed_columns_and_text_byte_limits(compat, driver):
+    compat.check(driver, [
+        "CREATE TABLE t_cc (a TINYTEXT COMPRESSED, b TINYTEXT, c VARCHAR(10) COMPRESSED=zlib "
+        "NOT NULL DEFAULT '') CHARACTER SET utf16",
+        "INSERT INTO t_cc (a, b) VALUES (REPEAT(_latin1'a', 127), REPEAT(_latin1'a', 127))",
+        "INSERT INTO t_cc (a) VALUES (REPEAT(_latin1'a', 128))",
+        "SELECT CHAR_LENGTH(a), CHAR_LENGTH(b), LEFT(a, 10) FROM t_cc",
+        "SHOW CREATE TABLE t_cc", "SHOW COLUMNS FROM t_cc",
+        "CREATE TABLE t_cc2 (a TINYTEXT, b TINYTEXT CHARACTER SET utf16) CHARACTER SET utf8mb4",
+        "INSERT INTO t_cc2 (a) VALUES (REPEAT('a', 255))",
+        "INSERT IGNORE INTO t_cc2 (b) VALUES (REPEAT('a', 200))",
+        "SELECT CHAR_LENGTH(a), CHAR_LENGTH(b) FROM t_cc2",
+        "CREATE TABLE t_cc3 (a CHAR(100) COMPRESSED)",
+        "CREATE TABLE t_cc3 (a CHAR(100) NOT NULL COMPRESSED)",
+        "CREATE TABLE t_cc3 (a INT COMPRESSED)",
+        "CREATE TABLE t_cc3 (a BLOB COMPRESSED=unknown)",
+        "CREATE TABLE t_cc3 (a BLOB COMPRESSED COMPRESSED)",
+        "DROP TABLE t_cc, t_cc2",
+    ], (*CHECKS, "message"))
 
 
 @pytest.mark.parametrize("driver", drivers("pymysql"))
@@ -388,3 +419,15 @@ def test_union_columns_are_typed_by_every_branch(compat, driver):
     assert a.ramp[0].columns is not None and a.maria[0].columns is not None
     a.assert_same(("rows", "error", "columns"))
     a.assert_same(("rows", "error", "columns", "length"), only=[0])
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_bit_literals_compare_as_numbers_with_numbers(compat, driver):
+    compat.check(driver, [
+        "CREATE TABLE t_bl (c1 BIT(2) PRIMARY KEY, n INT)",
+        "INSERT INTO t_bl VALUES (0, 0), (1, 1), (2, 65)",
+        "SELECT HEX(c1) FROM t_bl WHERE c1 = b'1' ORDER BY c1",
+        "SELECT HEX(c1) FROM t_bl WHERE c1 <=> b'1' ORDER BY c1",
+        "SELECT HEX(c1) FROM t_bl WHERE c1 != b'1' ORDER BY c1",
+        "DROP TABLE t_bl",
+    ], CHECKS)

@@ -332,12 +332,34 @@ def _store_text(t: SqlType, v: Any, client: charsets.Charset) -> tuple[Any, Prob
     limit = t.max_chars
     if t.name == "char":
         text = text.rstrip(" ")
+    if limit is not None and len(text) > limit and t.name in _TEXT_BYTES:
+        return _fit_text_bytes(t, text, problem)
     if limit is not None and len(text) > limit:
         cut = text[:limit]
         if text[limit:].strip(" ") == "" and t.name in ("char", "varchar"):
             return cut, Problem(errors.WARN_DATA_TRUNCATED, note=True)
         return cut, Problem(errors.ER_DATA_TOO_LONG)
     return text, problem
+
+
+# TINYTEXT / TEXT / MEDIUMTEXT / LONGTEXT hold so many BYTES of their character set: max_chars
+# (bytes / the set's widest character) is a safe shortcut, and past it the value's own bytes
+# decide, as MariaDB's Field_blob does (127 'a' fit a utf16 TINYTEXT, 255 fit a utf8mb4 one).
+_TEXT_BYTES = {"tinytext": 255, "text": 65535, "mediumtext": 16777215, "longtext": 4294967295}
+
+
+def _fit_text_bytes(t: SqlType, text: str, problem: Problem | None) -> tuple[Any, Problem | None]:
+    cs = charsets.charset(t.charset or "utf8mb4")
+    limit = _TEXT_BYTES[t.name]
+    if cs is None:
+        return text, problem
+    raw = cs.encode(text)
+    if len(raw) <= limit:
+        return text, problem
+    cut = len(text)
+    while cut and len(cs.encode(text[:cut])) > limit:  # whole characters only
+        cut -= max(1, (len(cs.encode(text[:cut])) - limit) // cs.maxlen)
+    return text[:cut], Problem(errors.ER_DATA_TOO_LONG)
 
 
 def _hex_prefix(raw: bytes) -> str:

@@ -96,6 +96,10 @@ class EngineContext:
         return self._s.user_host
 
     @property
+    def client_charset_name(self) -> str:
+        return self._s.client_charset().name
+
+    @property
     def current_user(self) -> str:
         return self._s.current_user
 

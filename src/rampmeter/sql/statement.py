@@ -114,6 +114,11 @@ def slot_name(kind: str, index: int, scale: int = 0) -> str:
     return f"{kind}{index}_{scale}" if kind == "n" else f"{kind}{index}"
 
 
+def slot_charset(name: str) -> str | None:
+    """The character set a string slot's introducer gave it ('c3_latin1' -> 'latin1')."""
+    return name.partition("_")[2] if name[:1] == "c" else None
+
+
 def slot_kind(name: str) -> tuple[str, int, int]:
     """'n3_2' -> ('n', 3, 2); 'i0' -> ('i', 0, 0)."""
     kind = name[0]
@@ -121,7 +126,8 @@ def slot_kind(name: str) -> tuple[str, int, int]:
     if kind == "n":
         index, _, scale = rest.partition("_")
         return kind, int(index), int(scale or 0)
-    return kind, int(rest), 0
+    # 'c3_latin1': a string with a charset introducer (slot_charset); 'x3_b': a bit literal
+    return kind, int(rest.partition("_")[0]), 0
 
 
 _TABLELESS = frozenset(("BEGIN", "START", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE", "USE",
@@ -509,12 +515,12 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                     prev, prev_kind = "'", "str"
                     continue
                 value = _string_slot(value, intro, cs)
-                had_intro = intro is not None
+                had_intro = intro
                 # a binary string (`_binary'..'`, or any literal under SET NAMES binary) is :b;
                 # other literals are text even with bytes invalid in their character set, which
                 # MariaDB keeps as they are and announces in that character set
                 binary = isinstance(value, bytes) and (intro or cs).is_binary
-                if had_intro:
+                if had_intro is not None:
                     del out[intro_out:]
                     if out and out[-1] is not _SPACE and start != m.start():
                         out.append(_SPACE)
@@ -526,10 +532,12 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                     last_string_slot = len(slots)
                     slots.append(value)
                     name = slot_name("b" if binary else "s", last_string_slot)
+                    if had_intro is not None and not binary and not isinstance(value, bytes):
+                        name = f"c{last_string_slot}_{had_intro.name}"  # _utf8'..': typed so
                     b.names.append(name)
                     out.append(":" + name)
                 if item is not None and item.active:
-                    item.tokens -= had_intro + concat  # one literal, however it was spelled
+                    item.tokens -= (had_intro is not None) + concat  # one literal, however spelled
                     if item.tokens == 1:
                         item.literal = slots[last_string_slot]
                 prev, prev_kind = "'", "str"
@@ -563,6 +571,8 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                         intro = None
                     # x: a hexadecimal or bit literal, a binary string that is also a number
                     name = slot_name("x" if isinstance(value, bytes) else "s", len(slots))
+                    if kind == "bit" and name[0] == "x":
+                        name += "_b"  # b'101': compared with a BIT value as a number
                     slots.append(value)
                     b.names.append(name)
                     out.append(":" + name)

@@ -442,19 +442,25 @@ def _rename(a: _Alter, r: Reader) -> None:
 
 
 # The engines whose indexes MariaDB can switch off (ALTER TABLE ... DISABLE KEYS); here the
-# statement changes nothing either way: SQLite keeps every index current.
+# statement only records the state (SHOW INDEX shows it): SQLite keeps every index current.
 _DISABLE_KEYS_ENGINES = ("MyISAM", "Aria", "MEMORY")
+
+
+def _keys_note(a: _Alter) -> None:
+    a.notes.append(Warning_("Note", 1031, f"Storage engine {a.new.engine} of the table "
+                            f"`{a.database}`.`{a.name}` doesn't have this option"))
 
 
 def _option(a: _Alter, r: Reader) -> None:
     t = a.new
     if r.accept("FORCE"):
         return
-    if r.accept_any("DISABLE", "ENABLE"):
+    if word := r.accept_any("DISABLE", "ENABLE"):
         r.expect("KEYS")
-        if t.engine not in _DISABLE_KEYS_ENGINES:  # InnoDB & co. have no such thing
-            a.notes.append(Warning_("Note", 1031, f"Storage engine {t.engine} of the table "
-                                    f"`{a.database}`.`{a.name}` doesn't have this option"))
+        if t.engine in _DISABLE_KEYS_ENGINES:
+            t.keys_disabled = word.upper() == "DISABLE"
+        else:  # InnoDB & co. have no such thing
+            _keys_note(a)
         return
     if r.accept("ORDER", "BY"):
         while not r.done and not r.at(","):
@@ -481,6 +487,9 @@ def _option(a: _Alter, r: Reader) -> None:
         t.comment = text
     elif word == "ENGINE":
         t.engine = text
+        if t.keys_disabled and t.engine not in _DISABLE_KEYS_ENGINES:
+            _keys_note(a)  # MariaDB asks the new engine to keep them off, and it cannot
+            t.keys_disabled = False
     elif word == "AUTO_INCREMENT" and text.isdigit():
         a.auto_increment = int(text)
     elif word in ("CHARSET", "COLLATE"):

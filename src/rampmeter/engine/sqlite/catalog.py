@@ -87,6 +87,7 @@ class ColumnDef:
     auto_increment: bool = False
     on_update: int | None = None     # ON UPDATE CURRENT_TIMESTAMP(fsp)
     comment: str = ""
+    compressed: bool = False  # COMPRESSED: MariaDB zlib-packs it; here it is only shown
 
     @property
     def has_default(self) -> bool:
@@ -136,6 +137,7 @@ class TableDef:
     foreign: list[ForeignKey] = field(default_factory=list)
     location: tuple[str, str] | None = None  # (SQLite schema, table): a temporary table
     view: Any = None                          # views.ViewDef: a view, columns typed
+    keys_disabled: bool = False  # ALTER TABLE ... DISABLE KEYS (MyISAM & co.): shown only
     notes: list[Any] = field(default_factory=list)  # keys.py's notes, for the statement
 
     def column(self, name: str) -> ColumnDef | None:
@@ -228,6 +230,8 @@ def spec_json(tdef: TableDef) -> str:
             d["on_update"] = c.on_update
         if c.comment:
             d["comment"] = c.comment
+        if c.compressed:
+            d["compressed"] = True
         cols[c.name] = d
     idx = {i.name: {"prefixes": i.prefixes, "desc": i.desc, "kind": i.kind,
                     "comment": i.comment, "columns": i.columns, "unique": i.unique,
@@ -236,6 +240,8 @@ def spec_json(tdef: TableDef) -> str:
     spec: dict[str, Any] = {"columns": cols, "indexes": idx, "checks": tdef.checks,
                             "charset": tdef.charset, "collation": tdef.collation,
                             "comment": tdef.comment, "engine": tdef.engine}
+    if tdef.keys_disabled:
+        spec["keys_disabled"] = True
     auto = tdef.auto_column
     if auto is not None and not tdef.primary:
         spec["no_primary"] = True
@@ -325,7 +331,7 @@ def load_table(conn: sqlite3.Connection, schema: str, table: str) -> TableDef:
         columns.append(ColumnDef(
             name, t, nullable=not notnull and not pkpos, default=default,
             auto_increment=bool(cs.get("auto")), on_update=cs.get("on_update"),
-            comment=cs.get("comment", "")))
+            comment=cs.get("comment", ""), compressed=bool(cs.get("compressed"))))
     idxspec = spec.get("indexes", {})
     indexes: list[IndexDef] = []
     for row in conn.execute(f"PRAGMA {q(schema)}.index_list({q(table)})").fetchall():
@@ -349,7 +355,8 @@ def load_table(conn: sqlite3.Connection, schema: str, table: str) -> TableDef:
                in spec.get("foreign", [])]
     return TableDef(table, columns, primary, indexes, [tuple(c) for c in spec.get("checks", [])],
                     spec.get("charset", DEFAULT_CHARSET), spec.get("collation", DEFAULT_COLLATION),
-                    spec.get("comment", ""), spec.get("engine", "InnoDB"), foreign=foreign)
+                    spec.get("comment", ""), spec.get("engine", "InnoDB"), foreign=foreign,
+                    keys_disabled=bool(spec.get("keys_disabled")))
 
 
 def _legacy_type(decl: str) -> SqlType:
@@ -434,7 +441,8 @@ def table_columns(tdef: TableDef, schema: str) -> list[TableColumn]:
         extra = "auto_increment" if c.auto_increment else (
             "on update " + _now_spelling(c.on_update) if c.on_update is not None else "")
         out.append(TableColumn(
-            name=c.name, column_type=c.type.spelling(), nullable=c.nullable, key=key,
+            name=c.name, column_type=c.type.spelling() + (COMPRESSED if c.compressed else ""),
+            nullable=c.nullable, key=key,
             default=describe_default(c), extra=extra,
             column=c.type.column(c.name, flags=flags, table=tdef.name, schema=schema),
             sql_type=c.type))
@@ -462,6 +470,12 @@ def describe_default(c: ColumnDef) -> str | None:
     return shown
 
 
+def index_state(tdef: TableDef, idx: IndexDef) -> str:
+    """SHOW INDEX's / information_schema.STATISTICS' COMMENT: MariaDB's DISABLE KEYS switches
+    off the non-unique keys only, and says so there ('disabled')."""
+    return "disabled" if tdef.keys_disabled and not idx.unique else ""
+
+
 def table_indexes(tdef: TableDef) -> list[TableIndex]:
     out: list[TableIndex] = []
     if tdef.primary:
@@ -471,10 +485,13 @@ def table_indexes(tdef: TableDef) -> list[TableIndex]:
     return out
 
 
+COMPRESSED = " /*M!100301 COMPRESSED*/"  # after the type, as MariaDB prints it
+
+
 def show_create(tdef: TableDef, auto_next: int | None) -> str:
     lines = []
     for c in tdef.columns:
-        line = f"  `{_bq(c.name)}` {c.type.spelling()}"
+        line = f"  `{_bq(c.name)}` {c.type.spelling()}{COMPRESSED if c.compressed else ''}"
         line += c.type.charset_clause(tdef.charset, tdef.collation)
         if not c.nullable:
             line += " NOT NULL"

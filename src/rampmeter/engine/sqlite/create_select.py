@@ -31,7 +31,7 @@ from rampmeter.engine.sqlite.translate import Output, leftmost_select, literal_t
 from rampmeter.engine.types import SqlType
 from rampmeter.errors import ServerError
 from rampmeter.sql.reader import Reader
-from rampmeter.sql.statement import Statement
+from rampmeter.sql.statement import Statement, slot_charset
 
 if TYPE_CHECKING:
     from rampmeter.engine.sqlite.create_table import Target
@@ -146,8 +146,9 @@ def _column(s: SqliteSession, query: Statement, o: Output, name: str,
             return col
     t: SqlType | None = o.sql_type
     if o.literal_slot is not None and o.literal_slot < len(query.slots):
-        t = literal_type(query.slots[o.literal_slot],
-                         text=query.names[o.literal_slot][:1] == "s")
+        slot = query.names[o.literal_slot]
+        t = literal_type(query.slots[o.literal_slot], text=slot[:1] in ("s", "c"),
+                         charset=slot_charset(slot))
     if t is None or t.name == "null":
         t = SqlType("binary", 0, charset="binary") if t is not None else T.varchar(255)
     return ColumnDef(name, t, nullable=not _not_null(item, s, query))

@@ -44,7 +44,8 @@ _COLUMN_ATTRS = frozenset({"NOT", "NULL", "DEFAULT", "AUTO_INCREMENT", "UNIQUE",
                            "KEY", "COMMENT", "COLLATE", "ON", "CHECK", "REFERENCES",
                            "GENERATED", "AS", "INVISIBLE", "COLUMN_FORMAT", "STORAGE",
                            "SERIAL", "ZEROFILL", "CONSTRAINT", "REF_SYSTEM_ID",
-                           "WITH", "WITHOUT", "PERSISTENT", "VIRTUAL", "STORED"})
+                           "WITH", "WITHOUT", "PERSISTENT", "VIRTUAL", "STORED",
+                           "COMPRESSED"})
 _KEY_STARTS = frozenset({"PRIMARY", "KEY", "INDEX", "UNIQUE", "FULLTEXT", "SPATIAL",
                          "CONSTRAINT", "FOREIGN", "CHECK", "PERIOD"})
 
@@ -243,6 +244,7 @@ def read_column(r: Reader, name: str, table_charset: str, table_collation: str) 
     col = ColumnDef(name, t)
     spec = ColumnSpec(col)
     explicit_null = False
+    type_end = r.i
     while not r.done and not r.at(",") and not r.at(")") and not r.at("FIRST") and \
             not r.at("AFTER"):
         if r.accept("NOT", "NULL"):
@@ -291,6 +293,8 @@ def read_column(r: Reader, name: str, table_charset: str, table_collation: str) 
                 r.name()
         elif r.accept_any("INVISIBLE"):
             pass
+        elif r.at("COMPRESSED"):
+            _compressed(r, col, r.i == type_end)
         elif r.accept("COLUMN_FORMAT") or r.accept("STORAGE"):
             r.next()
         elif r.accept("REF_SYSTEM_ID"):
@@ -325,6 +329,26 @@ def read_column(r: Reader, name: str, table_charset: str, table_collation: str) 
             and not col.nullable:
         raise ServerError(errors.ER_INVALID_DEFAULT, col.name)
     return spec
+
+
+# MariaDB packs these with zlib (its only method); any other type refuses the attribute.
+_COMPRESSIBLE = frozenset({"varchar", "varbinary", "tinytext", "text", "mediumtext", "longtext",
+                           "tinyblob", "blob", "mediumblob", "longblob"})
+
+
+def _compressed(r: Reader, col: ColumnDef, after_type: bool) -> None:
+    """COMPRESSED[=zlib]: right after the type, MariaDB's grammar takes it for string types
+    only (else 1064); later among the attributes, it is 1063 for a type it cannot pack."""
+    if col.compressed or (after_type and col.type.name not in _COMPRESSIBLE):
+        raise r.error()
+    r.expect("COMPRESSED")
+    if r.accept("="):
+        method = r.name_or_string()
+        if method.lower() != "zlib":
+            raise ServerError(errors.ER_UNKNOWN_COMPRESSION_METHOD, method)
+    if col.type.name not in _COMPRESSIBLE:
+        raise ServerError(errors.ER_WRONG_FIELD_SPEC, col.name)
+    col.compressed = True
 
 
 def _is_json_check(check: str, column: str) -> bool:

@@ -50,7 +50,7 @@ from rampmeter.engine.sqlite.translate import Plan, literal_type
 from rampmeter.engine.types import SqlType, column_for_values
 from rampmeter.errors import ServerError, Warning_
 from rampmeter.protocol.columns import Column
-from rampmeter.sql.statement import ClientParam, Statement
+from rampmeter.sql.statement import ClientParam, Statement, slot_charset
 
 if TYPE_CHECKING:
     from rampmeter.engine.sqlite.session import SqliteSession
@@ -708,7 +708,9 @@ def _columns(plan: Plan, stmt: Statement, names: tuple[str, ...], rows: list[Any
             name = sqlite_name
         if o.literal_slot is not None and o.literal_slot < len(stmt.slots):
             slot = o.literal_slot
-            t = literal_type(stmt.slots[slot], text=stmt.names[slot][:1] == "s")
+            name_ = stmt.names[slot]
+            t = literal_type(stmt.slots[slot], text=name_[:1] in ("s", "c"),
+                             charset=slot_charset(name_))
             columns.append(_expression(t.column(name, flags=(0x81 if t.is_numeric else 0x1)
                                                 | o.flags, org_name="")))
             fixed = False

@@ -27,7 +27,7 @@ from typing import Any, Protocol
 from rampmeter import errors
 from rampmeter.engine.base import SessionContext, WaitHook, WaitReason
 from rampmeter.engine.locks import LockTable, WaitAborted
-from rampmeter.engine.sqlite import funclib, functions_cast
+from rampmeter.engine.sqlite import bigunsigned, funclib, functions_cast
 from rampmeter.engine.sqlite.functions_time import session_now
 from rampmeter.engine.values import big_unsigned, parse_number
 from rampmeter.errors import ServerError
@@ -558,5 +558,6 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
     ]
     for name, nargs, fn in fns:
         handle.create_function(name, nargs, fn)
+    handle.create_function("rm_u64s", 1, bigunsigned.u64_text, deterministic=True)
     functions_cast.register(handle, host, guarded)
     funclib.install(handle, host)

@@ -25,7 +25,7 @@ from sqlglot import exp
 from rampmeter.engine import types as T
 from rampmeter.engine.types import SqlType
 from rampmeter.sql import charsets
-from rampmeter.sql.statement import slot_kind
+from rampmeter.sql.statement import slot_charset, slot_kind
 
 DIV_PRECISION_INCREMENT = 4  # MariaDB's default div_precision_increment
 _BOOL = SqlType("int", 1)
@@ -349,6 +349,11 @@ def _fsp_arg(node: exp.Expression | None) -> int:
     return max(0, min(n or 0, 6))
 
 
+def _introduced(name: str) -> SqlType:
+    cs = slot_charset(name) or "utf8mb4"
+    return T.varchar(255, cs)
+
+
 def _placeholder_type(name: str) -> SqlType | None:
     try:
         kind, _index, scale = slot_kind(name)
@@ -364,6 +369,8 @@ def _placeholder_type(name: str) -> SqlType | None:
         return T.DOUBLE
     if kind == "s":
         return _TEXT
+    if kind == "c":  # _latin1'...': text of that character set
+        return _introduced(name)
     if kind == "x":
         return HEX
     if kind == "b":

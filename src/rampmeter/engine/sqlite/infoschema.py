@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rampmeter.engine.sqlite import catalog, dbopts
-from rampmeter.engine.sqlite.catalog import q
+from rampmeter.engine.sqlite.catalog import index_state, q
 from rampmeter.engine.sqlite.storage import INFORMATION_SCHEMA, SESSION_SCHEMAS, VIRTUAL_SCHEMAS
 from rampmeter.engine.types import SqlType
 from rampmeter.errors import ServerError
@@ -224,7 +224,8 @@ def statistics(s: SqliteSession) -> tuple[list[Column], Rows]:
                     prefix = idx.prefixes[seq - 1] if seq - 1 < len(idx.prefixes) else None
                     rows.append(("def", db, t, 0 if idx.unique else 1, db, idx.name, seq, col,
                                  "A", None, prefix, None, "YES" if nullable.get(col) else "",
-                                 idx.kind or "BTREE", "", idx.comment, "NO"))
+                                 idx.kind or "BTREE", index_state(tdef, idx), idx.comment,
+                                 "NO"))
     ints = {"NON_UNIQUE", "SEQ_IN_INDEX", "CARDINALITY", "SUB_PART"}
     return [int_column(n) if n in ints else text_column(n, length=64) for n in names], rows
 

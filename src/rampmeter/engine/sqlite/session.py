@@ -77,6 +77,7 @@ from rampmeter.engine.sqlite.translate import Plan, split_key, temp_name, transl
 from rampmeter.engine.sqlite.txn import Transactions
 from rampmeter.errors import ServerError, Warning_
 from rampmeter.protocol.columns import Column, text_column
+from rampmeter.sql import charsets
 from rampmeter.sql.lexer import Dialect
 from rampmeter.sql.statement import Statement, scan
 
@@ -342,7 +343,12 @@ class SqliteSession(EngineSession):
 
     # --- statements ----------------------------------------------------------------------------
     def scan(self, text: str, *, client_params: bool = False) -> Statement:
-        return scan(text, Dialect.of(self.sql_mode()), client_params=client_params)
+        """Text the server composes from the client's (CREATE TABLE ... SELECT's query...):
+        read in the client's character set, so `_utf8'...'` means what it meant there."""
+        name = getattr(self.context, "client_charset_name", None)
+        return scan(text, Dialect.of(self.sql_mode()),
+                    charsets.charset(name) or charsets.UTF8MB4 if name else charsets.UTF8MB4,
+                    client_params=client_params)
 
     def execute(self, stmt: Statement | str) -> Result:
         if isinstance(stmt, str):

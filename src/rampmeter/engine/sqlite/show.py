@@ -224,8 +224,8 @@ def _show_index(s: SqliteSession, r: Reader, db: str | None, table: str) -> Resu
             desc = idx.desc[seq - 1] if seq - 1 < len(idx.desc) else False
             rows.append((tdef.name, 0 if idx.unique else 1, idx.name, seq, col,
                          None if idx.kind else "D" if desc else "A", None, prefix, None,
-                         "YES" if nullable.get(col) else "", idx.kind or "BTREE", "",
-                         idx.comment, "NO"))
+                         "YES" if nullable.get(col) else "", idx.kind or "BTREE",
+                         catalog.index_state(tdef, idx), idx.comment, "NO"))
     columns = [int_column(n) if n in ("Non_unique", "Seq_in_index", "Cardinality",
                                        "Sub_part") else text_column(n, length=64)
                for n in names]

@@ -38,6 +38,7 @@ from rampmeter import errors
 from rampmeter.engine import types as T
 from rampmeter.engine import values
 from rampmeter.engine.sqlite import (
+    bigunsigned,
     compare,
     defaultfn,
     derived,
@@ -500,12 +501,15 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
     unsigned 64-bit bit operations, casts to temporal / DECIMAL / UNSIGNED types, and DECIMALs
     turned into text (CAST AS CHAR, CONCAT) keeping their scale."""
     ordercoll.rewrite(tree, typer)  # on the tree as written: its keys' types are MySQL's
+    bigunsigned.rewrite(tree, typer)  # '~' + digits (> 2^63 - 1) read by SQLite's functions
     # Hex and bit literals first: their parents are still the operators they stand in.
     for node in list(tree.find_all(exp.Placeholder)):
         if node.name[:1] == "x" and isinstance(
                 node.parent, (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.IntDiv, exp.Mod,
                               exp.Neg, exp.GT, exp.GTE, exp.LT, exp.LTE)):
             node.replace(_call("rm_bin2num", node.copy()))  # 0x10 + 0 is 16
+        elif node.name[:1] == "x" and _equality_with_number(node, typer):
+            node.replace(_call("rm_bin2num", node.copy()))  # bit_col = b'1' compares numbers
     typer.forget()
     # Then top-down; a replacement keeps the original children (moved, not copied), so the
     # walk still reaches them and nested rewrites land in the tree.
@@ -574,6 +578,19 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
                 t = typer.infer(arg)
                 if t is not None and t.is_decimal:
                     _wrap(arg, lambda a, s=t.scale or 0: _decimal_text(a, s))
+
+
+def _equality_with_number(node: exp.Expression, typer: Typer) -> bool:
+    """A bit literal (b'101') compared for equality with a BIT value: MariaDB compares numbers
+    then (x'41' there is the string 'A', compared as SQLite compares it)."""
+    parent = node.parent
+    if not node.name.endswith("_b"):
+        return False
+    if not isinstance(parent, (exp.EQ, exp.NEQ, exp.NullSafeEQ, exp.NullSafeNEQ)):
+        return False
+    other = parent.expression if parent.this is node else parent.this
+    t = typer.infer(other)
+    return t is not None and t.name == "bit"
 
 
 def _unsigned_math(a: SqlType | None, b: SqlType | None) -> bool:
@@ -801,7 +818,7 @@ def _outputs(select: exp.Select, stmt: Statement, tables: _Tables,
         t = typer.infer(inner)
         out = Output(name, t, flags=expression_flags(t),
                      load=values.load_expression(t) if t is not None else None)
-        if isinstance(inner, exp.Placeholder) and inner.name[0] in "iunfsbx":
+        if isinstance(inner, exp.Placeholder) and inner.name[0] in "iunfsbxc":
             out.literal_slot = int(inner.name[1:].split("_")[0])
             if inner.name[0] == "x":
                 out.flags = 0xA0  # MariaDB: a hex / bit literal is BINARY and UNSIGNED
@@ -1243,9 +1260,10 @@ def _insert_sql(tree: exp.Insert, plan: Plan) -> str:
     return f"{body} ON CONFLICT DO UPDATE SET {', '.join(sets)}{tail}"
 
 
-def literal_type(value: Any, text: bool = False) -> SqlType:
+def literal_type(value: Any, text: bool = False, charset: str | None = None) -> SqlType:
     """The type MariaDB gives a bare literal of this value (SELECT 1, SELECT 'abc'); `text`:
-    bytes of a text literal (not valid in its character set, and kept as they are)."""
+    bytes of a text literal (not valid in its character set, and kept as they are); `charset`:
+    the one its introducer named (_latin1'abc')."""
     if isinstance(value, bool):
         return SqlType("int", 1)
     if isinstance(value, int):
@@ -1262,5 +1280,7 @@ def literal_type(value: Any, text: bool = False) -> SqlType:
     if isinstance(value, bytes) and not text:
         return T.varbinary(len(value))
     if isinstance(value, (str, bytes)):
+        if charset is not None:
+            return T.varchar(len(value), charset)
         return T.varchar(len(value))
     return T.NULL
