@@ -204,6 +204,7 @@ def test_huge_packet_gives_1153_and_other_clients_continue(server):
     assert server.query("SELECT 1") == ((1,),)
 
 
+@pytest.mark.timeout(180)  # 34 MiB through the scanner and back: ~20 s here, 60+ under load
 def test_packets_of_16mib_and_more_are_joined(server):
     conn = server.connect(max_allowed_packet=64 * 1024 * 1024)
     with conn.cursor() as cur:
