@@ -941,7 +941,7 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
     for n in names:
         col = tdef.column(n)
         if col is None:
-            raise ServerError(errors.ER_BAD_FIELD_ERROR, n, "field list")
+            raise ServerError(errors.ER_BAD_FIELD_ERROR, n, "INSERT INTO")
         if col.name.lower() in seen:
             raise ServerError(1110, message=f"Column '{col.name}' specified twice")
         seen.add(col.name.lower())
@@ -1003,7 +1003,7 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
         for eq in conflict.expressions:
             col = tdef.column(eq.this.name)
             if col is None:
-                raise ServerError(errors.ER_BAD_FIELD_ERROR, eq.this.name, "field list")
+                raise ServerError(errors.ER_BAD_FIELD_ERROR, eq.this.name, "UPDATE")
             eq.set("expression", conv.value(eq.expression, col, 1))
 
 
@@ -1029,7 +1029,7 @@ def _plan_update(tree: exp.Update, stmt: Statement, plan: Plan, tables: _Tables
         col_node = eq.this
         col = tdef.column(col_node.name)
         if col is None:
-            raise ServerError(errors.ER_BAD_FIELD_ERROR, col_node.sql("mysql"), "field list")
+            raise ServerError(errors.ER_BAD_FIELD_ERROR, col_node.sql("mysql"), "SET")
         set_names.add(col.name.lower())
         col_node.set("table", None)
         eq.set("expression", conv.value(eq.expression, col, 1))
