@@ -144,7 +144,9 @@ def test_map_error_shows_db_table_column_as_table_column() -> None:
     ('SELECT 1 FROM "t1" GROUP BY "x" HAVING "y" > 1', "y", "HAVING"),
     ('SELECT 1 FROM "t1" JOIN "t2" ON "t1"."a" = "t2"."zz"', "t2.zz", "ON"),
     ('UPDATE "t1" SET "a" = "b" + 1', "b", "SET"),
-    ('SELECT 1 FROM "t1" WHERE "a" IN (SELECT "q" FROM "t2")', "q", "IN/ALL/ANY"),
+    ('SELECT 1 FROM "t1" WHERE "a" IN (SELECT "q" FROM "t2")', "q", "SELECT"),
+    ('SELECT 1 FROM "t1" WHERE "q" IN (SELECT "a" FROM "t2")', "q", "IN/ALL/ANY"),
+    ('SELECT 1 FROM "t1" WHERE "q" > ANY (SELECT "a" FROM "t2")', "q", "IN/ALL/ANY"),
     ('SELECT "x" FROM "t1" WHERE "x" = 1', "x", "SELECT"),   # the select list comes first
     ('DELETE FROM "t1" RETURNING "id1"', "id1", "RETURNING"),
 ])

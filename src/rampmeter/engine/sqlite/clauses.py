@@ -4,7 +4,7 @@ Rules:
 - MariaDB 10.11 words ER_BAD_FIELD_ERROR as "Unknown column 'x' in 'CLAUSE'" where CLAUSE is
   the part of the statement being resolved when the name was not found: 'SELECT' (the
   select list), 'WHERE', 'ON', 'GROUP BY', 'HAVING', 'ORDER BY', 'FROM' (USING), 'SET'
-  (UPDATE), 'IN/ALL/ANY' (the select list of a subquery compared with IN / ANY / ALL),
+  (UPDATE), 'IN/ALL/ANY' (the left operand of IN (subquery), op ANY / ALL (subquery)),
   'RETURNING', 'UPDATE' (ON DUPLICATE KEY UPDATE), 'INSERT INTO' (the column list).
 - SQLite's "no such column" does not say where; `clause_of` finds the column in the SQLite
   text the statement ran as (the names survive translation) and names the innermost clause
@@ -31,30 +31,38 @@ _UPDATE_ARGS = {"expressions": (1, "SET"), "where": (2, "WHERE"), "order": (4, "
 _DML_ARGS = {"where": (2, "WHERE"), "order": (4, "ORDER BY"), "returning": (7, "RETURNING")}
 
 
+def _quantified_left(node: exp.Expression) -> bool:
+    """Is `node` the left operand of IN (subquery) / op ANY / op ALL (MariaDB resolves it
+    as 'IN/ALL/ANY')?"""
+    parent = node.parent
+    if isinstance(parent, exp.In) and node.arg_key == "this":
+        return parent.args.get("query") is not None
+    if isinstance(parent, exp.Binary) and node.arg_key == "this":
+        return isinstance(parent.expression, exp.Any | exp.All)
+    return False
+
+
 def _clause(col: exp.Column) -> tuple[int, str] | None:
     node: exp.Expression = col
+    quantified = False
     while node.parent is not None:
+        quantified = quantified or _quantified_left(node)
         parent, key = node.parent, node.arg_key
+        found: tuple[int, str] | None = None
         if isinstance(parent, exp.Join) and key in ("on", "using"):
-            return (3, "ON") if key == "on" else (0, "FROM")
-        if isinstance(parent, exp.Select):
+            found = (3, "ON") if key == "on" else (0, "FROM")
+        elif isinstance(parent, exp.Select):
             found = _SELECT_ARGS.get(key)
-            if found is not None and found[1] == "SELECT" and \
-                    isinstance(parent.parent, exp.Subquery) and \
-                    isinstance(parent.parent.parent, exp.In | exp.Any | exp.All):
-                return 1, "IN/ALL/ANY"
-            if found is not None:
-                return found
         elif isinstance(parent, exp.Update):
-            if key in _UPDATE_ARGS:
-                return _UPDATE_ARGS[key]
+            found = _UPDATE_ARGS.get(key)
         elif isinstance(parent, exp.Delete | exp.Insert):
-            if key in _DML_ARGS:
-                return _DML_ARGS[key]
+            found = _DML_ARGS.get(key)
             if isinstance(parent, exp.Insert) and key == "conflict":
-                return 1, "UPDATE"
+                found = (1, "UPDATE")
         elif isinstance(parent, exp.Returning):
-            return 7, "RETURNING"
+            found = (7, "RETURNING")
+        if found is not None:
+            return (found[0], "IN/ALL/ANY") if quantified else found
         node = parent
     return None
 

@@ -83,7 +83,18 @@ def create(s: Session, stmt: Statement) -> Result:
         "db_collation": _db_collation(s, db),
     }
     eng.routine_store(db, r.kind, r.name, spec)
-    return UpdateCount()
+    return UpdateCount(warnings=late_into(r.late_into))
+
+
+LATE_INTO = ("'<select expression> INTO <destination>;' is deprecated and will be removed in a "
+             "future release. Please use 'SELECT <select list> INTO <destination> FROM...' "
+             "instead")
+
+
+def late_into(count: int) -> list[Warning_]:
+    """MariaDB's parser warns 1287 for each SELECT ... FROM ... INTO of a program's body when
+    the program is created (INTO before FROM is the form it keeps)."""
+    return [Warning_("Warning", 1287, LATE_INTO) for _ in range(count)]
 
 
 _STARTS = frozenset({";", "BEGIN", "THEN", "ELSE", "DO", "LOOP", "REPEAT", ":"})

@@ -1,0 +1,49 @@
+"""Issue 13: error and warning wording as MariaDB 10.11 gives it: 1054 / 1052 name the clause
+that was being resolved ('SELECT', 'WHERE', 'ON', 'ORDER BY', 'SET', ...), and a stored
+program's SELECT ... FROM ... INTO warns 1287 when the program is created."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.compat.conftest import drivers
+
+WITH_TEXT = ("rows", "error", "message", "rowcount", "warnings", "warning_text")
+
+
+@pytest.fixture
+def t(compat):
+    compat.setup("CREATE TABLE t (id INT PRIMARY KEY, a INT)",
+                 "CREATE TABLE u (id INT PRIMARY KEY, a INT)",
+                 "INSERT INTO t VALUES (1, 1), (2, 2)")
+    return compat
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_unknown_column_names_the_clause(t, driver):
+    t.check(driver, [
+        "SELECT nope FROM t",
+        "SELECT id FROM t WHERE nope = 1",
+        "SELECT id FROM t ORDER BY nope",
+        "SELECT id FROM t GROUP BY nope",
+        "SELECT t.id FROM t JOIN u ON t.id = u.nope",
+        "SELECT id FROM t WHERE id IN (SELECT nope FROM u)",
+        "SELECT id FROM t WHERE nope IN (SELECT a FROM u)",
+        "DELETE FROM t WHERE nope = 1",
+        "UPDATE t SET a = nope + 1",
+        "UPDATE t SET nope = 1",
+        "INSERT INTO t (id, nope) VALUES (3, 3)",
+        "SELECT a FROM t JOIN u ON t.id = u.id",
+    ], checks=WITH_TEXT)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_program_with_select_into_after_from_warns_at_create(t, driver):
+    t.check(driver, [
+        "CREATE PROCEDURE p1() BEGIN DECLARE x INT; SELECT COUNT(*) FROM t INTO x; "
+        "SELECT 1 INTO x; SELECT a INTO x FROM t LIMIT 1; END",
+        "CREATE TRIGGER tr BEFORE INSERT ON u FOR EACH ROW BEGIN DECLARE y INT; "
+        "SELECT COUNT(*) FROM t WHERE id > 0 INTO y; END",
+        "DROP TRIGGER tr",
+        "DROP PROCEDURE p1",
+    ], checks=WITH_TEXT)
