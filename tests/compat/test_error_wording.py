@@ -47,3 +47,19 @@ def test_program_with_select_into_after_from_warns_at_create(t, driver):
         "DROP TRIGGER tr",
         "DROP PROCEDURE p1",
     ], checks=WITH_TEXT)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_definer_that_does_not_exist_is_a_note(t, driver):
+    t.check(driver, [
+        "CREATE ROLE IF NOT EXISTS r13 WITH ADMIN nobody13",
+        "CREATE ROLE IF NOT EXISTS r13 WITH ADMIN nobody13b",
+        "DROP ROLE r13",
+        "SELECT CURRENT_ROLE, CURRENT_ROLE()",
+        "CREATE DEFINER = nobody13@localhost PROCEDURE p13() SELECT 1",
+        "CREATE DEFINER = root@localhost PROCEDURE p13b() SELECT 1",
+        "CREATE DEFINER = nobody13@'%' TRIGGER tr13 BEFORE INSERT ON u FOR EACH ROW SET @x = 1",
+        "DROP TRIGGER tr13",
+        "DROP PROCEDURE p13",
+        "DROP PROCEDURE p13b",
+    ], checks=WITH_TEXT)

@@ -118,7 +118,8 @@ def create(s: Session, text: str, dialect: Dialect) -> Result:
         "db_collation": ddl._db_collation(s, db),
     }
     eng.trigger_create(db, spec)
-    return UpdateCount(warnings=ddl.late_into(head["late_into"]))
+    return UpdateCount(warnings=ddl.definer_note(s, head["definer"], spec["definer"]) +
+                       ddl.late_into(head["late_into"]))
 
 
 def _row_use(text: str, dialect: Dialect, event: str) -> None:
