@@ -63,3 +63,24 @@ def test_definer_that_does_not_exist_is_a_note(t, driver):
         "DROP PROCEDURE p13",
         "DROP PROCEDURE p13b",
     ], checks=WITH_TEXT)
+
+
+LONG = "x" * 1030
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_index_comment_limit_and_dropping_every_column_then_adding(t, driver):
+    t.check(driver, [
+        "CREATE TABLE ic (a INT, b INT, c INT)",
+        f"CREATE INDEX i1 ON ic (a) COMMENT '{LONG}'",
+        "SET sql_mode = ''",
+        f"CREATE INDEX i1 ON ic (a) COMMENT '{LONG}'",
+        f"ALTER TABLE ic ADD INDEX i2 (b) COMMENT '{LONG}'",
+        "CREATE INDEX i3 ON ic (c) COMMENT 'short'",
+        "SELECT INDEX_NAME, LENGTH(INDEX_COMMENT) FROM information_schema.STATISTICS "
+        "WHERE TABLE_NAME = 'ic' ORDER BY INDEX_NAME",
+        "ALTER TABLE ic DROP a, DROP b, DROP c, ADD d INT",
+        "SHOW CREATE TABLE ic",
+        "ALTER TABLE ic DROP d",
+        "DROP TABLE ic",
+    ], checks=WITH_TEXT)
