@@ -84,3 +84,17 @@ def test_index_comment_limit_and_dropping_every_column_then_adding(t, driver):
         "ALTER TABLE ic DROP d",
         "DROP TABLE ic",
     ], checks=WITH_TEXT)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_update_warnings_count_the_rows(t, driver):
+    t.check(driver, [
+        "CREATE TABLE ud (a DATE, b VARCHAR(64), n TINYINT) ENGINE=MyISAM",
+        "INSERT INTO ud VALUES (NULL, '2000-12-31 23:59:59.9999', 1), "
+        "(NULL, '2000-12-31 23:59:59.99', 2)",
+        "UPDATE ud SET a = b",
+        "SET sql_mode = ''",
+        "UPDATE ud SET n = n * 1000",
+        "SELECT * FROM ud",
+        "DROP TABLE ud",
+    ], checks=WITH_TEXT)

@@ -1032,7 +1032,11 @@ def _plan_update(tree: exp.Update, stmt: Statement, plan: Plan, tables: _Tables
             raise ServerError(errors.ER_BAD_FIELD_ERROR, col_node.sql("mysql"), "SET")
         set_names.add(col.name.lower())
         col_node.set("table", None)
-        eq.set("expression", conv.value(eq.expression, col, 1))
+        # a computed value counts the rows it is stored into (rm_cv, row 0): MariaDB's
+        # "at row N" of each updated row
+        computed = not (isinstance(eq.expression, exp.Placeholder | exp.Null) or
+                        _is_default(eq.expression))
+        eq.set("expression", conv.value(eq.expression, col, 0 if computed else 1))
         pairs.append((col.name, eq.expression))
     for col in tdef.columns:
         if col.on_update is not None and col.name.lower() not in set_names:
