@@ -324,6 +324,7 @@ ER_ERROR_ON_WRITE = 1026
 ER_USER_CREATE_EXISTS = 1973
 ER_USER_DROP_EXISTS = 1974
 ER_ROLE_CREATE_EXISTS = 1975
+ER_NO_SUCH_USER = 1449
 ER_ROLE_DROP_EXISTS = 1976
 ER_PASSWORD_ANONYMOUS_USER = 1131
 ER_NONEXISTING_GRANT = 1141
@@ -348,6 +349,7 @@ ERRORS.update({
     ER_USER_CREATE_EXISTS: ErrorSpec("ER_USER_CREATE_EXISTS", "HY000", "Can't create user '%s'@'%s'; it already exists"),
     ER_USER_DROP_EXISTS: ErrorSpec("ER_USER_DROP_EXISTS", "HY000", "Can't drop user '%s'@'%s'; it doesn't exist"),
     ER_ROLE_CREATE_EXISTS: ErrorSpec("ER_ROLE_CREATE_EXISTS", "HY000", "Can't create role '%s'; it already exists"),
+    ER_NO_SUCH_USER: ErrorSpec("ER_NO_SUCH_USER", "HY000", "The user specified as a definer ('%s'@'%s') does not exist"),
     ER_ROLE_DROP_EXISTS: ErrorSpec("ER_ROLE_DROP_EXISTS", "HY000", "Can't drop role '%s'; it doesn't exist"),
     ER_PASSWORD_ANONYMOUS_USER: ErrorSpec("ER_PASSWORD_ANONYMOUS_USER", "42000", "You are using MariaDB as an anonymous user and anonymous users are not allowed to modify user settings"),
     ER_NONEXISTING_GRANT: ErrorSpec("ER_NONEXISTING_GRANT", "42000", "There is no such grant defined for user '%s' on host '%s'"),

@@ -146,12 +146,14 @@ def create_role(s: Session, stmt: Statement) -> UpdateCount:
     names = _role_names(r)
     admin: tuple[str, str] | None = None
     sec = s.security
+    named_admin = False
     if r.accept("WITH", "ADMIN"):
         if r.accept("CURRENT_ROLE"):
             r.accept("(", ")")
             admin = (sec.role, "") if sec is not None and sec.role else None
         else:
             admin = read_account(s, r)[:2]
+            named_admin = True
     elif sec is not None:
         admin = (sec.priv_user, sec.priv_host)
     r.end()
@@ -162,6 +164,9 @@ def create_role(s: Session, stmt: Statement) -> UpdateCount:
 
     def apply(t: GrantTables) -> None:
         for name in names:
+            if named_admin and admin is not None and t.account(*admin) is None and \
+                    t.role(admin[0]) is None:  # MariaDB grants it all the same, with a note
+                notes.append(Warning_.of(errors.ER_NO_SUCH_USER, *admin, level="Note"))
             if t.role(name) is not None:
                 if or_replace:
                     t.drop_account(name, "")

@@ -132,6 +132,25 @@ def test_map_error(message: str, code: int) -> None:
 
 def test_map_error_shows_db_table_column_as_table_column() -> None:
     assert map_error("no such column: db.t.c", "db").message == \
-        "Unknown column 't.c' in 'field list'"
+        "Unknown column 't.c' in 'SELECT'"
     assert map_error("no such table: temp.is_tables", None).message == \
         "Table 'information_schema.TABLES' doesn't exist"
+
+
+@pytest.mark.parametrize(("sql", "column", "clause"), [
+    ('SELECT "a" FROM "t1"', "a", "SELECT"),
+    ('DELETE FROM "t1" WHERE "post" = 1', "post", "WHERE"),
+    ('SELECT 1 FROM "t1" ORDER BY "x"', "x", "ORDER BY"),
+    ('SELECT 1 FROM "t1" GROUP BY "x" HAVING "y" > 1', "y", "HAVING"),
+    ('SELECT 1 FROM "t1" JOIN "t2" ON "t1"."a" = "t2"."zz"', "t2.zz", "ON"),
+    ('UPDATE "t1" SET "a" = "b" + 1', "b", "SET"),
+    ('SELECT 1 FROM "t1" WHERE "a" IN (SELECT "q" FROM "t2")', "q", "SELECT"),
+    ('SELECT 1 FROM "t1" WHERE "q" IN (SELECT "a" FROM "t2")', "q", "IN/ALL/ANY"),
+    ('SELECT 1 FROM "t1" WHERE "q" > ANY (SELECT "a" FROM "t2")', "q", "IN/ALL/ANY"),
+    ('SELECT "x" FROM "t1" WHERE "x" = 1', "x", "SELECT"),   # the select list comes first
+    ('DELETE FROM "t1" RETURNING "id1"', "id1", "RETURNING"),
+])
+def test_unknown_column_names_the_clause_as_mariadb_does(sql: str, column: str,
+                                                         clause: str) -> None:
+    assert map_error(f"no such column: {column}", "test", sql).message == \
+        f"Unknown column '{column}' in '{clause}'"

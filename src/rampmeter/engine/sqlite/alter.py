@@ -368,10 +368,7 @@ def _drop_column(a: _Alter, name: str, if_exists: bool) -> None:
     if col is None:
         _cant_drop(a, "COLUMN", name, if_exists)
         return
-    if len(t.columns) == 1:
-        raise ServerError(1090, message="You can't delete all columns with ALTER TABLE; use "
-                          "DROP TABLE instead")
-    t.columns.remove(col)
+    t.columns.remove(col)  # the last one too: an ADD of the same ALTER may follow (_finish)
     low = col.name.lower()
     t.primary = [c for c in t.primary if c.lower() != low]
     t.checks = [c for c in t.checks if c[0].lower() != low]
@@ -529,11 +526,18 @@ def _limit_comments(a: _Alter, strict: bool) -> None:
     from rampmeter.engine.sqlite.create_table import limit_comments
     before = {c.name.lower(): c.comment for c in a.old.columns}
     changed = {c.name.lower() for c in a.new.columns if c.comment != before.get(c.name.lower())}
-    a.notes.extend(limit_comments(a.new, strict, changed, a.new.comment != a.old.comment))
+    old_indexes = {i.name.lower(): i.comment for i in a.old.indexes}
+    indexes = {i.name.lower() for i in a.new.indexes
+               if i.comment != old_indexes.get(i.name.lower())}
+    a.notes.extend(limit_comments(a.new, strict, changed, a.new.comment != a.old.comment,
+                                  indexes))
 
 
 def _finish(a: _Alter, ignore: bool) -> Result:
     s, t = a.s, a.new
+    if not t.columns:  # MariaDB asks it of the table the whole ALTER leaves
+        raise ServerError(1090, message="You can't delete all columns with ALTER TABLE; use "
+                          "DROP TABLE instead")
     if a.dropped_columns:
         t.checks = constraints.after_dropping(t.checks, a.dropped_columns)
     key_list = keys.existing(t) + a.added

@@ -100,13 +100,15 @@ def _strict(s: SqliteSession) -> bool:
 # MariaDB's longest comments, in characters (TABLE_COMMENT_MAXLEN, COLUMN_COMMENT_MAXLEN)
 TABLE_COMMENT_MAX = 2048
 COLUMN_COMMENT_MAX = 1024
+INDEX_COMMENT_MAX = 1024
 
 
 def limit_comments(tdef: TableDef, strict: bool, only: set[str] | None = None,
-                   table: bool = True) -> list[Warning_]:
+                   table: bool = True, indexes: set[str] | None = None) -> list[Warning_]:
     """A comment longer than MariaDB keeps: an error in strict mode (1628 the table's, 1629 a
-    column's), else cut to the limit with that warning. `only`: the columns to check (an
-    ALTER's changed ones), None for all; `table`: check the table's comment too."""
+    column's, 1688 an index's), else cut to the limit with that warning. `only`: the columns
+    to check (an ALTER's changed ones), None for all; `table`: check the table's comment too;
+    `indexes`: the indexes to check (lower-cased names), None for all."""
     notes: list[Warning_] = []
 
     def cut(text: str, limit: int, code: int, what: str) -> str:
@@ -125,6 +127,9 @@ def limit_comments(tdef: TableDef, strict: bool, only: set[str] | None = None,
     for c in tdef.columns:  # the columns' first, then the table's (MariaDB's order)
         if c.comment and (only is None or c.name.lower() in only):
             c.comment = cut(c.comment, COLUMN_COMMENT_MAX, 1629, f"field '{c.name}'")
+    for idx in tdef.indexes:
+        if idx.comment and (indexes is None or idx.name.lower() in indexes):
+            idx.comment = cut(idx.comment, INDEX_COMMENT_MAX, 1688, f"index '{idx.name}'")
     if table:
         tdef.comment = cut(tdef.comment, TABLE_COMMENT_MAX, 1628, f"table '{tdef.name}'")
     return notes

@@ -37,8 +37,8 @@ from rampmeter.engine.sqlite import (
 )
 from rampmeter.engine.sqlite.alter import alter_table
 from rampmeter.engine.sqlite.catalog import meta_delete_sql, meta_table_ddl, q
-from rampmeter.engine.sqlite.create_table import create_table
-from rampmeter.engine.sqlite.definitions import KeySpec, read_key_columns
+from rampmeter.engine.sqlite.create_table import create_table, limit_comments
+from rampmeter.engine.sqlite.definitions import KeySpec, read_index_options, read_key_columns
 from rampmeter.engine.sqlite.storage import VIRTUAL_SCHEMAS, valid_database_name
 from rampmeter.errors import ServerError, Warning_
 from rampmeter.protocol.columns import text_column
@@ -119,6 +119,7 @@ def _create_index(s: SqliteSession, r: Reader, unique: bool, kind: str,
     db, table = r.qualified_name()
     key = KeySpec("UNIQUE" if unique else kind or "KEY", iname)
     read_key_columns(r, key)
+    read_index_options(r, key)
     schema, tdef = s.existing_table(db, table)
     replaced = or_replace and any(i.name.lower() == iname.lower() for i in tdef.indexes)
     if not replaced and any(i.name.lower() == iname.lower() for i in tdef.indexes):
@@ -132,8 +133,11 @@ def _create_index(s: SqliteSession, r: Reader, unique: bool, kind: str,
     keys.assemble(new, keys.existing(new) + [keys.NewKey(
         iname, key.columns, unique, key.prefixes, key.desc,
         kind if kind in ("FULLTEXT", "SPATIAL") else "", key.comment)])
+    mode = s.sql_mode()
+    notes = limit_comments(new, "STRICT_TRANS_TABLES" in mode or "STRICT_ALL_TABLES" in mode,
+                           set(), False, {iname.lower()})
     rebuild.apply(s, schema, tdef, new, database=db or s.database or schema)
-    return UpdateCount(warnings=[n for n in new.notes if f"`{iname}`" in n.message])
+    return UpdateCount(warnings=notes + [n for n in new.notes if f"`{iname}`" in n.message])
 
 
 # --- DROP ----------------------------------------------------------------------------------------

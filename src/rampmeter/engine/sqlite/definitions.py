@@ -379,6 +379,11 @@ def read_key_columns(r: Reader, key: KeySpec) -> None:
         r.expect(",")
 
 
+def read_index_options(r: Reader, key: KeySpec) -> None:
+    """What may follow a key's column list (USING, COMMENT, ...): CREATE INDEX's too."""
+    _index_options(r, key)
+
+
 def _index_options(r: Reader, key: KeySpec) -> None:
     while True:
         if r.accept("USING"):

@@ -28,12 +28,21 @@ from rampmeter.engine.sqlite.funcmap import TYPE_FUNCTIONS
 funclib._load()
 
 
+def _current_role(parser: Any) -> exp.Expression:
+    """CURRENT_ROLE is a reserved word in MariaDB: the function, with or without ()."""
+    if parser._match(TokenType.L_PAREN):
+        parser._match_r_paren()
+    return parser.expression(exp.CurrentRole())
+
+
 class RampMySQL(MySQL):
     class Parser(MySQL.Parser):
         FUNCTIONS = {name: builder for name, builder in MySQL.Parser.FUNCTIONS.items()
                      if name not in funclib.LIBRARY and name not in TYPE_FUNCTIONS}
         FUNCTION_PARSERS = {**MySQL.Parser.FUNCTION_PARSERS,
                             "WEIGHT_STRING": lambda self: _weight_string(self)}
+        NO_PAREN_FUNCTION_PARSERS = {**MySQL.Parser.NO_PAREN_FUNCTION_PARSERS,
+                                     "CURRENT_ROLE": _current_role}
 
 
 def _positive_length(parser: Any) -> None:

@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 from rampmeter import errors
-from rampmeter.engine.sqlite import sfnames
+from rampmeter.engine.sqlite import clauses, sfnames
 from rampmeter.engine.sqlite.catalog import TableDef
 from rampmeter.errors import ServerError
 
@@ -38,7 +38,8 @@ _FOREIGN = ("Cannot add or update a child row", "Cannot delete or update a paren
 _TERM = re.compile(r"(\d+)(?:st|nd|rd|th) (ORDER|GROUP) BY term out of range")
 
 
-def map_error(msg: str, database: str | None) -> ServerError:
+def map_error(msg: str, database: str | None, sql: str | None = None) -> ServerError:
+    """`sql`: the SQLite text that failed, to name the clause of 1054 / 1052 (clauses.py)."""
     if msg.startswith("CONSTRAINT `") and " failed for `" in msg:  # checks.py's triggers
         return ServerError(4025, message=msg, sqlstate="23000")
     if msg.startswith("Out of range value for column '"):  # checks.py: AUTO_INCREMENT
@@ -59,13 +60,14 @@ def map_error(msg: str, database: str | None) -> ServerError:
         parts = col.split(".")
         if len(parts) == 3:  # db.table.col: shown as MySQL does, table.col
             col = ".".join(parts[1:])
-        return ServerError(errors.ER_BAD_FIELD_ERROR, col, "field list")
+        where = clauses.clause_of(sql, col) if sql else clauses.DEFAULT
+        return ServerError(errors.ER_BAD_FIELD_ERROR, col, where)
     if msg == "argument of ntile must be a positive integer":
         return ServerError(4024, message="Argument of NTILE must be greater than 0",
                            sqlstate="HY000")
     if m := _TERM.search(msg):
         return ServerError(errors.ER_BAD_FIELD_ERROR, m.group(1),
-                           "order clause" if m.group(2) == "ORDER" else "group statement")
+                           "ORDER BY" if m.group(2) == "ORDER" else "GROUP BY")
     if m := UNIQUE.search(msg) or PRIMARY_KEY.search(msg):
         cols = [c.strip().split(".")[-1] for c in m.group(1).split(",")]
         return ServerError(errors.ER_DUP_ENTRY, message=f"Duplicate entry for key "
@@ -93,7 +95,8 @@ def map_error(msg: str, database: str | None) -> ServerError:
                            "of columns", sqlstate="21000")
     if "ambiguous column name" in msg:
         col = msg.rsplit(":", 1)[-1].strip().split(".")[-1]
-        return ServerError(errors.ER_NON_UNIQ_ERROR, col, "field list")
+        where = clauses.clause_of(sql, col) if sql else clauses.DEFAULT
+        return ServerError(errors.ER_NON_UNIQ_ERROR, col, where)
     if "syntax error" in msg or "incomplete input" in msg or "unrecognized token" in msg:
         near = re.search(r'near "(.*)"', msg)
         return ServerError(errors.ER_PARSE_ERROR, near.group(1) if near else "", 1)

@@ -146,9 +146,9 @@ def _set_column(node: exp.Expression, by_alias: dict[str, Entry]) -> tuple[str, 
         if col is not None:
             found.append((alias, col))
     if not found:
-        raise ServerError(errors.ER_BAD_FIELD_ERROR, node.sql("mysql"), "field list")
+        raise ServerError(errors.ER_BAD_FIELD_ERROR, node.sql("mysql"), "SET")
     if len(found) > 1:
-        raise ServerError(errors.ER_NON_UNIQ_ERROR, name, "field list")
+        raise ServerError(errors.ER_NON_UNIQ_ERROR, name, "SET")
     return found[0]
 
 

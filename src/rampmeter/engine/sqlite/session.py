@@ -701,7 +701,7 @@ class SqliteSession(EngineSession):
                                      stored.message, msg, getattr(self.context,
                                                                   "connection_id", "?"))
             return stored
-        err = errmap.map_error(msg, self._db)
+        err = errmap.map_error(msg, self._db, plan.sql if plan is not None else None)
         if err.code == errors.ER_UNKNOWN_ERROR:
             log.warning("SQLite error without a MySQL equivalent: %s (plan: %s)", msg,
                         plan.sql if plan is not None else "-")

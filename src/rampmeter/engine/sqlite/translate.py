@@ -958,7 +958,7 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
     for n in names:
         col = tdef.column(n)
         if col is None:
-            raise ServerError(errors.ER_BAD_FIELD_ERROR, n, "field list")
+            raise ServerError(errors.ER_BAD_FIELD_ERROR, n, "INSERT INTO")
         if col.name.lower() in seen:
             raise ServerError(1110, message=f"Column '{col.name}' specified twice")
         seen.add(col.name.lower())
@@ -1020,7 +1020,7 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
         for eq in conflict.expressions:
             col = tdef.column(eq.this.name)
             if col is None:
-                raise ServerError(errors.ER_BAD_FIELD_ERROR, eq.this.name, "field list")
+                raise ServerError(errors.ER_BAD_FIELD_ERROR, eq.this.name, "UPDATE")
             eq.set("expression", conv.value(eq.expression, col, 1))
 
 
@@ -1046,10 +1046,14 @@ def _plan_update(tree: exp.Update, stmt: Statement, plan: Plan, tables: _Tables
         col_node = eq.this
         col = tdef.column(col_node.name)
         if col is None:
-            raise ServerError(errors.ER_BAD_FIELD_ERROR, col_node.sql("mysql"), "field list")
+            raise ServerError(errors.ER_BAD_FIELD_ERROR, col_node.sql("mysql"), "SET")
         set_names.add(col.name.lower())
         col_node.set("table", None)
-        eq.set("expression", conv.value(eq.expression, col, 1))
+        # a computed value counts the rows it is stored into (rm_cv, row 0): MariaDB's
+        # "at row N" of each updated row
+        computed = not (isinstance(eq.expression, exp.Placeholder | exp.Null) or
+                        _is_default(eq.expression))
+        eq.set("expression", conv.value(eq.expression, col, 0 if computed else 1))
         pairs.append((col.name, eq.expression))
     for col in tdef.columns:
         if col.on_update is not None and col.name.lower() not in set_names:

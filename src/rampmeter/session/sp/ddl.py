@@ -83,7 +83,19 @@ def create(s: Session, stmt: Statement) -> Result:
         "db_collation": _db_collation(s, db),
     }
     eng.routine_store(db, r.kind, r.name, spec)
-    return UpdateCount()
+    return UpdateCount(warnings=definer_note(s, r.definer, spec["definer"]) +
+                       late_into(r.late_into))
+
+
+LATE_INTO = ("'<select expression> INTO <destination>;' is deprecated and will be removed in a "
+             "future release. Please use 'SELECT <select list> INTO <destination> FROM...' "
+             "instead")
+
+
+def late_into(count: int) -> list[Warning_]:
+    """MariaDB's parser warns 1287 for each SELECT ... FROM ... INTO of a program's body when
+    the program is created (INTO before FROM is the form it keeps)."""
+    return [Warning_("Warning", 1287, LATE_INTO) for _ in range(count)]
 
 
 _STARTS = frozenset({";", "BEGIN", "THEN", "ELSE", "DO", "LOOP", "REPEAT", ":"})
@@ -107,6 +119,21 @@ def not_in_function(body: str, dialect: Any) -> None:
                 (word != "ROLLBACK" or nxt != "TO"):
             raise ServerError(1422, message="Explicit or implicit commit is not allowed in "
                               "stored function or trigger", sqlstate="HY000")
+
+
+def definer_note(s: Session, written: str | None, definer: str) -> list[Warning_]:
+    """DEFINER = an account that does not exist: created all the same, with MariaDB's note
+    1449 (the program fails when it runs)."""
+    if written is None or written.upper().startswith("CURRENT_USER"):
+        return []
+    accounts = getattr(getattr(s, "ctx", None), "accounts", None)
+    tables = getattr(accounts, "tables", None)
+    if tables is None or getattr(accounts, "skip_grants", False):
+        return []
+    user, _, host = definer.rpartition("@")
+    if tables.account(user, host) is not None or (host == "" and tables.role(user)):
+        return []
+    return [Warning_.of(errors.ER_NO_SUCH_USER, user, host, level="Note")]
 
 
 def _canonical_type(s: Session, text: str) -> str:

@@ -97,6 +97,7 @@ def routine(text: str, dialect: Dialect) -> tuple[Routine, Any]:
     r.body_start = p.peek().start  # type: ignore[union-attr]
     scope = frozenset(x.name.lower() for x in r.params)
     body = statement(p, scope)
+    r.late_into = p.late_into
     r.body_end = p.toks[p.i - 1].end  # not a closing `*/` of a dump's comment
     p.accept(";")
     if p.peek() is not None:

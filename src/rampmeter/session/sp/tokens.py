@@ -20,6 +20,7 @@ class Tokens(Reader):
         self.toks: list[Token] = tokens(text, dialect)
         self.i = 0
         self.labels: list[str] = []   # the labels in scope, innermost last
+        self.late_into = 0            # SELECT ... FROM ... INTO x: MariaDB's warning 1287
 
     def word(self, k: int = 0) -> str:
         return self.peek_word(k)
@@ -88,6 +89,17 @@ def _columns_named(toks: list[Token], a: int, b: int) -> set[int]:
     return keep
 
 
+def _outer(toks: list[Token], a: int, b: int) -> list[Token]:
+    """Tokens a..b-1 outside parentheses."""
+    depth = 0
+    out = []
+    for t in toks[a:b]:
+        depth += (t.text == "(") - (t.text == ")")
+        if depth == 0:
+            out.append(t)
+    return out
+
+
 def sql(p: Tokens, a: int, b: int, scope: frozenset[str], *, into: bool = False) -> Sql:
     """Tokens a..b-1 as an Sql (module rules); `into`: take a SELECT's INTO list out."""
     toks = p.toks
@@ -107,6 +119,8 @@ def sql(p: Tokens, a: int, b: int, scope: frozenset[str], *, into: bool = False)
             depth -= 1
         if into and depth == 0 and t.kind == "word" and t.text.upper() == "INTO" and \
                 toks[a].text.upper() == "SELECT":
+            p.late_into += any(x.kind == "word" and x.text.upper() == "FROM" for x in
+                               _outer(toks, a, k))
             pieces.append(p.text[pos:t.start])
             k += 1
             while k < b:

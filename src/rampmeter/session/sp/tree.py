@@ -138,3 +138,4 @@ class Routine:
     or_replace: bool = False
     definer: str | None = None
     aggregate: bool = False
+    late_into: int = 0           # SELECT ... FROM ... INTO in the body: warnings 1287

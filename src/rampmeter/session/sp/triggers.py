@@ -77,6 +77,7 @@ def parse(text: str, dialect: Dialect) -> tuple[dict[str, Any], Any]:
         raise p.error()
     head["body_start"] = p.peek().start  # type: ignore[union-attr]
     body = P.statement(p, ROW_SCOPE)
+    head["late_into"] = p.late_into
     head["body_end"] = p.toks[p.i - 1].end  # not a closing `*/` of a dump's comment
     p.accept(";")
     if p.peek() is not None:
@@ -117,7 +118,8 @@ def create(s: Session, text: str, dialect: Dialect) -> Result:
         "db_collation": ddl._db_collation(s, db),
     }
     eng.trigger_create(db, spec)
-    return UpdateCount()
+    return UpdateCount(warnings=ddl.definer_note(s, head["definer"], spec["definer"]) +
+                       ddl.late_into(head["late_into"]))
 
 
 def _row_use(text: str, dialect: Dialect, event: str) -> None:
