@@ -87,6 +87,7 @@ class ColumnDef:
     auto_increment: bool = False
     on_update: int | None = None     # ON UPDATE CURRENT_TIMESTAMP(fsp)
     comment: str = ""
+    attributes: tuple[tuple[str, str], ...] = ()  # engine-defined: (name, value as shown)
 
     @property
     def has_default(self) -> bool:
@@ -228,6 +229,8 @@ def spec_json(tdef: TableDef) -> str:
             d["on_update"] = c.on_update
         if c.comment:
             d["comment"] = c.comment
+        if c.attributes:
+            d["attrs"] = [list(a) for a in c.attributes]
         cols[c.name] = d
     idx = {i.name: {"prefixes": i.prefixes, "desc": i.desc, "kind": i.kind,
                     "comment": i.comment, "columns": i.columns, "unique": i.unique,
@@ -325,7 +328,8 @@ def load_table(conn: sqlite3.Connection, schema: str, table: str) -> TableDef:
         columns.append(ColumnDef(
             name, t, nullable=not notnull and not pkpos, default=default,
             auto_increment=bool(cs.get("auto")), on_update=cs.get("on_update"),
-            comment=cs.get("comment", "")))
+            comment=cs.get("comment", ""),
+            attributes=tuple((n, v) for n, v in cs.get("attrs", ()))))
     idxspec = spec.get("indexes", {})
     indexes: list[IndexDef] = []
     for row in conn.execute(f"PRAGMA {q(schema)}.index_list({q(table)})").fetchall():
@@ -494,6 +498,7 @@ def show_create(tdef: TableDef, auto_next: int | None) -> str:
             line += " ON UPDATE " + _now_spelling(c.on_update)
         if c.comment:
             line += " COMMENT " + _quote(c.comment)
+        line += "".join(f" `{_bq(n)}`={v}" for n, v in c.attributes)
         if c.type.name == "json":
             line += f" CHECK (json_valid(`{_bq(c.name)}`))"
         line += "".join(f" CHECK ({_check_text(e)})" for n, e in tdef.checks
