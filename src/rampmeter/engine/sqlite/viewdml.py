@@ -8,8 +8,9 @@ Rules (MariaDB 10.11's updatable views, for the simple ones):
   statement that names a view pays this; nothing is added to the common path.
 - A view is written through when its query is one SELECT of one table (or of another such
   view: the rewritten statement meets it and is rewritten again), without DISTINCT, GROUP BY,
-  HAVING, LIMIT, aggregates or window functions, whose columns are plain columns of that
-  table. Otherwise an UPDATE / DELETE is 1288 "The target table v of the UPDATE is not
+  HAVING, LIMIT, aggregates, window functions or subqueries. A column of it that is an
+  expression is read (the expression replaces it) but never written: SET of it is 1348
+  "Column 'c' is not updatable", an INSERT naming it 1471. Otherwise an UPDATE / DELETE is 1288 "The target table v of the UPDATE is not
   updatable" and an INSERT 1471 "... is not insertable-into" (MariaDB's errors).
 - The rewrite: the view becomes its table; the view's column names, unqualified or qualified
   by the view's name or alias, become the table's; an INSERT without a column list names the
@@ -63,9 +64,9 @@ def _refuse(view: ViewDef, kind: str) -> ServerError:
                        f"{kind} is not updatable", sqlstate="HY000")
 
 
-def base_of(view: ViewDef, sql_mode: str) -> tuple[exp.Table, dict[str, str], Any] | None:
-    """(the view's table, view column -> table column, the view's WHERE) or None when the
-    view cannot be written through."""
+def base_of(view: ViewDef, sql_mode: str) -> tuple[exp.Table, dict[str, Any], Any] | None:
+    """(the view's table, view column -> table column (a name) or expression (a tree: read,
+    never written), the view's WHERE) or None when the view cannot be written through."""
     try:
         query = dialect.parse(view.text, "PIPES_AS_CONCAT" in sql_mode)
     except Exception:  # noqa: BLE001 - not a view that can be written
@@ -78,16 +79,14 @@ def base_of(view: ViewDef, sql_mode: str) -> tuple[exp.Table, dict[str, str], An
     if not isinstance(table, exp.Table) or \
             query.find(exp.AggFunc, exp.Window, exp.Subquery) is not None:
         return None
-    names = []
+    names: list[Any] = []
     for item in query.expressions:
         value = item.this if isinstance(item, exp.Alias) else item
         if isinstance(value, exp.Star) or isinstance(value, exp.Column) and \
                 isinstance(value.this, exp.Star):
             return (table, {c.lower(): c for c in view.columns}, query.args.get("where")) \
                 if len(query.expressions) == 1 else None
-        if not isinstance(value, exp.Column):
-            return None
-        names.append(value.name)
+        names.append(value.name if isinstance(value, exp.Column) else value)
     if len(names) != len(view.columns):
         return None
     return table, {v.lower(): b for v, b in zip(view.columns, names)}, query.args.get("where")
@@ -136,6 +135,8 @@ def rewrite(text: str, view: ViewDef, sql_mode: str) -> str:
         unknown = next((c.name for c in cols if c.name.lower() not in mapping), None)
         if unknown is not None:
             raise ServerError(errors.ER_BAD_FIELD_ERROR, unknown, "INSERT INTO")
+        if any(not isinstance(mapping[c.name.lower()], str) for c in cols):
+            raise _refuse(view, kind)  # a column that is an expression: MariaDB's 1471
         tree.set("this", exp.Schema(this=new_table, expressions=[
             exp.to_identifier(mapping.get(c.name.lower(), c.name), quoted=True)
             for c in cols]))
@@ -172,5 +173,15 @@ def _rename_columns(tree: exp.Expression, mapping: dict[str, str], names: set[st
                 raise ServerError(errors.ER_BAD_FIELD_ERROR, f"{col.table}.{col.name}",
                                   "field list")
             continue
-        col.set("this", exp.to_identifier(base, quoted=True))
-        col.set("table", None)
+        if isinstance(base, str):
+            col.set("this", exp.to_identifier(base, quoted=True))
+            col.set("table", None)
+            continue
+        if isinstance(col.parent, exp.EQ) and col.parent.this is col and \
+                col.parent.parent is tree and kind == "UPDATE":
+            raise ServerError(1348, message=f"Column '{col.name}' is not updatable",
+                              sqlstate="HY000")
+        value = base.copy()
+        for inner in value.find_all(exp.Column):
+            inner.set("table", None)
+        col.replace(exp.paren(value))
