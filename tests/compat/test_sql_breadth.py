@@ -388,3 +388,14 @@ def test_union_columns_are_typed_by_every_branch(compat, driver):
     assert a.ramp[0].columns is not None and a.maria[0].columns is not None
     a.assert_same(("rows", "error", "columns"))
     a.assert_same(("rows", "error", "columns", "length"), only=[0])
+
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_unknown_window_name(compat, driver):
+    compat.setup("CREATE TABLE wb (pk INT)", "INSERT INTO wb VALUES (1), (2)")
+    compat.check(driver, [
+        "SELECT ROW_NUMBER() OVER w FROM wb",
+        "SELECT pk FROM wb ORDER BY pk = ROW_NUMBER() OVER t",
+        "SELECT ROW_NUMBER() OVER w FROM wb WINDOW w AS (ORDER BY pk)",
+    ], CHECKS)
