@@ -399,3 +399,13 @@ def test_unknown_window_name(compat, driver):
         "SELECT pk FROM wb ORDER BY pk = ROW_NUMBER() OVER t",
         "SELECT ROW_NUMBER() OVER w FROM wb WINDOW w AS (ORDER BY pk)",
     ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_nullif_keeps_its_first_arguments_type(compat, driver):
+    compat.setup("CREATE TABLE nf (pk INT, d DECIMAL(6,3))", "INSERT INTO nf VALUES (1, 2.5), (2, 1)")
+    compat.check(driver, [
+        "SELECT NULLIF(AVG(1) OVER (), 0), NULLIF(AVG(pk), 0), NULLIF(d, 1), NULLIF(1.5, 2) "
+        "FROM nf ORDER BY pk",
+        "SELECT NULLIF(AVG(1) OVER (), 0) AS x FROM nf ORDER BY x",
+    ], ("rows", "error", "warnings"))

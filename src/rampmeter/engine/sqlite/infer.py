@@ -209,6 +209,8 @@ class Typer:
             return cast_type(e.to)
         if isinstance(e, (exp.Coalesce, exp.Greatest, exp.Least)):
             return merge([self._infer(x) for x in [e.this, *e.expressions]])
+        if isinstance(e, exp.Nullif):  # MariaDB: the first argument's type
+            return self._infer(e.this)
         if isinstance(e, exp.If):
             return merge([self._infer(e.args["true"]), self._infer(e.args.get("false")
                                                                    or exp.null())])
