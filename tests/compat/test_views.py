@@ -157,6 +157,8 @@ def test_writing_through_a_simple_view(src, driver):
         "UPDATE w4 SET b2 = 1",
         "UPDATE w4 SET a = 'big' WHERE b2 > 150",
         "DELETE FROM w4 WHERE b2 IS NULL AND id > 5",
+        "INSERT DELAYED INTO w1 (k) VALUES (30)",
+        "DELETE FROM w1 WHERE (SELECT nosuchfn())",
         "DELETE FROM w1",
         "SELECT * FROM src ORDER BY id",
     ], checks=WITH_TEXT)

@@ -112,6 +112,9 @@ def _verb(text: str) -> tuple[str, bool, str]:
 
 
 def rewrite(text: str, view: ViewDef, sql_mode: str) -> str:
+    if len(text.split(None, 2)) > 1 and text.split(None, 2)[1].upper() == "DELAYED":
+        raise ServerError(1347, message=f"'{view.database}.{view.name}' is not of type "
+                          "'BASE TABLE'", sqlstate="HY000")  # INSERT DELAYED: MariaDB's
     replace, ignore, text = _verb(text)
     tree = dialect.parse(text, "PIPES_AS_CONCAT" in sql_mode)
     kind = type(tree).__name__.upper()
@@ -147,11 +150,15 @@ def rewrite(text: str, view: ViewDef, sql_mode: str) -> str:
             for col in inner.find_all(exp.Column):
                 col.set("table", None)
             mine = tree.args.get("where")
-            tree.set("where", exp.Where(this=exp.and_(exp.paren(inner), exp.paren(mine.this))
+            tree.set("where", exp.Where(this=exp.and_(_wrap(inner), _wrap(mine.this))
                                         if mine is not None else inner))
-    out = tree.sql(dialect=dialect.RampMySQL)
+    out = tree.sql(dialect=dialect.RampMySQL, normalize_functions=False)  # g() stays g()
     first, _sp, rest = out.partition(" ")
     return (replace or first) + (" IGNORE " if ignore else " ") + rest
+
+
+def _wrap(e: exp.Expression) -> exp.Expression:
+    return e if isinstance(e, (exp.Paren, exp.Subquery)) else exp.paren(e)
 
 
 def _rename_columns(tree: exp.Expression, mapping: dict[str, str], names: set[str],
