@@ -24,7 +24,7 @@ SB="sysbench ${SCRIPT:-oltp_point_select} --mysql-host=127.0.0.1 --mysql-port=$P
     --mysql-db=sbtest --tables=1 --table-size=10000 --db-ps-mode=$PS"
 $SB --threads=1 prepare > /dev/null
 $SB --threads=$THREADS --time=5 run > /dev/null          # warm: plans cached, handles open
-"$SPY" record --gil -r 200 -d 20 --format raw -o "$OUT" -p $PID > /dev/null 2>&1 &
+"$SPY" record --gil ${SPY_NATIVE:+--native} -r 200 -d 20 --format raw -o "$OUT" -p $PID > /dev/null 2>&1 &
 SPYPID=$!
 $SB --threads=$THREADS --time=20 run | grep -E "queries:"
 wait $SPYPID || true

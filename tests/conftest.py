@@ -22,6 +22,18 @@ if TYPE_CHECKING:
     from rampmeter.cli import RunningServer
 
 
+def pytest_report_header(config: pytest.Config) -> str:
+    """Which code the suite tests: the source as written, or (after `make compile`) the hot
+    path compiled from it (src/rampmeter/compiled.py)."""
+    from rampmeter import compiled
+
+    old = compiled.stale()
+    if old:
+        raise pytest.UsageError("compiled modules older than their source (run `make compile`, "
+                                "or `make clean-compiled`): " + ", ".join(old))
+    return f"rampmeter hot path: {compiled.describe()}"
+
+
 def wait_until(predicate: Callable[[], Any], timeout: float = 10.0, interval: float = 0.01,
                message: str = "condition") -> Any:
     """Poll `predicate` until it returns a truthy value; fail the test after `timeout` s."""

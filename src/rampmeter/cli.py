@@ -18,7 +18,7 @@ import sys
 import threading
 from pathlib import Path
 
-from rampmeter import __version__, errors
+from rampmeter import __version__, compiled, errors
 from rampmeter.config.cmdline import UsageError, help_text, parse_server_args
 from rampmeter.config.variables import GlobalVariables
 from rampmeter.engine.adapter import load as load_engine
@@ -144,6 +144,16 @@ class RunningServer:
         self.stopped.set()
 
 
+def _log_hot_path(log: logging.Logger) -> None:
+    """Whether this process runs the mypyc-compiled hot path (rampmeter/compiled.py), and a
+    warning when a compiled module is older than its source (the edit would not run)."""
+    log.info("Hot path: %s", compiled.describe())
+    old = compiled.stale()
+    if old:
+        log.warning("Compiled modules older than their source (run `make compile`, or `make "
+                    "clean-compiled` for pure Python): %s", ", ".join(old))
+
+
 def serve(argv: list[str]) -> int:
     try:
         args = parse_server_args(argv)
@@ -178,6 +188,7 @@ def serve(argv: list[str]) -> int:
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     socket_path = gv["socket"]
+    _log_hot_path(log)
     log.info("rampmeter %s (%s, %s): ready for connections.", __version__,
              gv["thread_handling"], running.engine.name)
     log.info("Version: '%s'  socket: '%s'  port: %d  rampmeter", gv["version"], socket_path,

@@ -26,11 +26,14 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rampmeter.engine.types import SqlType
 from rampmeter.errors import Warning_
 from rampmeter.protocol.columns import Column
+
+if TYPE_CHECKING:
+    from rampmeter.sql.statement import Statement
 
 
 class WaitReason(enum.Enum):
@@ -214,11 +217,12 @@ class EngineSession(ABC):
         """Make `database` current; ServerError 1049 if it does not exist."""
 
     @abstractmethod
-    def execute(self, sql: str) -> Result:
-        """Run one statement (MySQL dialect, no trailing ';')."""
+    def execute(self, sql: Statement | str) -> Result:
+        """Run one statement (MySQL dialect, no trailing ';'): the front door's scan of it, or
+        its text."""
 
     @abstractmethod
-    def prepare(self, sql: str) -> PreparedStatement: ...
+    def prepare(self, sql: Statement | str) -> PreparedStatement: ...
 
     @abstractmethod
     def execute_prepared(self, stmt: PreparedStatement, params: Sequence[Any]) -> Result: ...

@@ -219,9 +219,10 @@ def _decode_params(r: Reader, st: Statement, st_codec: str) -> tuple[Any, ...]:
 _EXECUTE_HEAD = struct.Struct("<IBI")  # statement id, flags, iteration count
 # MYSQL_TYPE_* -> struct codes (signed, unsigned) of the fixed-size numbers (results.py decodes
 # them one by one with the same formats)
-_FIXED_CODES = {ColumnType.TINY: "bB", ColumnType.SHORT: "hH", ColumnType.YEAR: "hH",
-                ColumnType.LONG: "iI", ColumnType.INT24: "iI", ColumnType.LONGLONG: "qQ",
-                ColumnType.DOUBLE: "dd", ColumnType.FLOAT: "ff"}
+_FIXED_CODES: dict[int, str] = {
+    ColumnType.TINY: "bB", ColumnType.SHORT: "hH", ColumnType.YEAR: "hH", ColumnType.LONG: "iI",
+    ColumnType.INT24: "iI", ColumnType.LONGLONG: "qQ", ColumnType.DOUBLE: "dd",
+    ColumnType.FLOAT: "ff"}
 
 
 def _fixed_struct(types: list[tuple[int, bool]]) -> struct.Struct | None:

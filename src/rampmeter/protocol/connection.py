@@ -155,7 +155,7 @@ class ServerProtocol:
         self._default_plugin = default_auth_plugin
         self._rsa_keys = rsa_keys
         self._charset = charset
-        self._status = status
+        self._status: int = status
         self._scramble = scramble or generate_scramble()
         self._phase = Phase.GREETING
         self._decoder = PacketDecoder(LOGIN_PACKET_LIMIT)
@@ -357,14 +357,14 @@ class ServerProtocol:
     def _deprecate_eof(self) -> bool:
         return self._no_eof
 
-    def _eof_payload(self, status: ServerStatus, warnings: int) -> bytes:
+    def _eof_payload(self, status: int, warnings: int) -> bytes:
         """The end of a row or definition list: EOF, or an OK with a 0xFE header when the
         client set CLIENT_DEPRECATE_EOF (protocol docs, OK_Packet)."""
         if self._deprecate_eof():
             return pk.ok_packet(0, 0, status, warnings, "", self._caps, header=0xFE)
         return pk.eof_packet(warnings, status)
 
-    def ok(self, affected_rows: int = 0, last_insert_id: int = 0, *, status: ServerStatus,
+    def ok(self, affected_rows: int = 0, last_insert_id: int = 0, *, status: int,
            warnings: int = 0, info: str = "") -> bytes:
         self._status = status
         return self._send(pk.ok_packet(affected_rows, last_insert_id, status, warnings, info,
@@ -376,7 +376,7 @@ class ServerProtocol:
     def error_from(self, exc: ServerError) -> bytes:
         return self.error(exc.code, exc.sqlstate, exc.message)
 
-    def eof_or_ok(self, *, status: ServerStatus, warnings: int = 0) -> bytes:
+    def eof_or_ok(self, *, status: int, warnings: int = 0) -> bytes:
         """mysqld's my_eof(): the reply to COM_SET_OPTION (EOF, or 0xFE-OK with DEPRECATE_EOF)."""
         self._status = status
         return self._send(self._eof_payload(status, warnings))
@@ -385,10 +385,11 @@ class ServerProtocol:
                      results_collation: int = 45, results_maxlen: int = 4) -> None:
         """character_set_client / character_set_results changed (SET NAMES, SET ...)."""
         self._statements.codec = client_codec
-        if results_codec in (None, "utf-8") and results_collation == 45:
+        codec = results_codec or "utf-8"
+        if codec == "utf-8" and results_collation == 45:
             self._results = None
         else:
-            self._results = (results_codec, results_collation, results_maxlen)
+            self._results = (codec, results_collation, results_maxlen)
 
     def _definition(self, col: Column, field_list: bool = False) -> bytes:
         if self._results is None:
@@ -440,7 +441,7 @@ class ServerProtocol:
             self._seq = binary_rows_into(out, rows, self._row_encoders, self._seq)
         return bytes(out)
 
-    def result_set_end(self, *, status: ServerStatus, warnings: int = 0) -> bytes:
+    def result_set_end(self, *, status: int, warnings: int = 0) -> bytes:
         """EOF, or the 0xFE-OK of CLIENT_DEPRECATE_EOF. Set MORE_RESULTS_EXISTS in `status`
         when another result of the same command follows."""
         self._status = status
@@ -448,7 +449,7 @@ class ServerProtocol:
         return self._send(self._eof_payload(status, warnings))
 
     def result_set(self, columns: Sequence[Column], rows: Iterable[Sequence[Any]], *,
-                   status: ServerStatus, warnings: int = 0, binary: bool = False) -> bytes:
+                   status: int, warnings: int = 0, binary: bool = False) -> bytes:
         """A whole result set in one buffer: result_set_start, result_rows and result_set_end
         at once (a small result's usual path: one buffer and one copy instead of three)."""
         out, self._out = self._out, bytearray()

@@ -15,7 +15,7 @@ Rules:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from rampmeter.protocol.constants import Capability
 
@@ -23,7 +23,7 @@ from rampmeter.protocol.constants import Capability
 class NeedData:
     """Sentinel: no complete event yet. There is exactly one instance, `NEED_DATA`."""
 
-    _instance: NeedData | None = None
+    _instance: ClassVar[NeedData | None] = None
 
     def __new__(cls) -> NeedData:
         if cls._instance is None:

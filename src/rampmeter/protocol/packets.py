@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from rampmeter.errors import ER_HANDSHAKE_ERROR, ER_MALFORMED_PACKET
 from rampmeter.protocol.columns import Column
-from rampmeter.protocol.constants import Capability, ServerStatus
+from rampmeter.protocol.constants import Capability
 from rampmeter.protocol.wire import Reader, encode_text, lenenc_bytes, lenenc_int, lenenc_str
 
 SCRAMBLE_LENGTH = 20
@@ -54,7 +54,7 @@ def _advertised(version: str) -> str:
 
 
 def handshake_v10(*, server_version: str, connection_id: int, scramble: bytes,
-                  capabilities: Capability, charset: int, status: ServerStatus,
+                  capabilities: Capability, charset: int, status: int,
                   auth_plugin: str) -> bytes:
     """Protocol::HandshakeV10. The 20-byte scramble is split 8 + 12; part 2 is followed by a NUL
     and the announced auth-plugin-data length is 21 (20 + that NUL), as mysqld sends."""

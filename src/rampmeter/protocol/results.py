@@ -361,7 +361,7 @@ def binary_rows_into(out: bytearray, rows: Iterable[Sequence[Any]],
 BYTES_TYPES = frozenset({
     ColumnType.TINY_BLOB, ColumnType.MEDIUM_BLOB, ColumnType.LONG_BLOB, ColumnType.BLOB,
     ColumnType.BIT, ColumnType.GEOMETRY})
-_PARAM_INTS = {
+_PARAM_INTS: dict[int, tuple[struct.Struct, struct.Struct]] = {
     # type: (signed struct, unsigned struct)
     ColumnType.TINY: (struct.Struct("<b"), struct.Struct("<B")),
     ColumnType.SHORT: (struct.Struct("<h"), struct.Struct("<H")),

@@ -224,6 +224,12 @@ class Session:
         self.last_error: str | None = None
         self.tls_active = False
         self.tls_peer: dict[str, Any] | None = None  # the verified client certificate (net/)
+        # set by net/connection.py after a TLS handshake (Ssl_cipher, Ssl_version), and by
+        # session/sp/calls.py (routines running, for the recursion limit): declared here because
+        # a compiled Session (rampmeter/compiled.py) has only the attributes its class assigns
+        self.tls_cipher = ""
+        self.tls_version = ""
+        self.sp_active: dict[str, int] | None = None
         self.security: SecurityContext | None = None  # set at login (privileges.py)
         self.connection_key: tuple[str, str] | None = None  # the account counted at login
         self.charsets_changed = False  # SET NAMES & co.: tell the protocol (sync_charsets)

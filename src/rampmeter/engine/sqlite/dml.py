@@ -323,7 +323,8 @@ def missing_columns(plan: Plan, ex: Execution, rows: int) -> None:
                                     "default value") for name in plan.missing)
 
 
-def _query(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any]) -> ResultSet:
+def _query(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any]
+           ) -> ResultSet | UpdateCount:
     txn = s.txn
     txn.before_statement()
     locked = stmt.for_update and txn.in_transaction
@@ -379,8 +380,9 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
             try:
                 if plan.track_changes or plan.replace:
                     ensure_triggers(s, plan)
-                for target in plan.checked:
-                    checks.ensure(s, target)
+                for checked in plan.checked:
+                    checks.ensure(s, checked)
+                cur: Any  # a sqlite3.Cursor, or the batch's Outcome (rowcount, skipped)
                 if rows is not None:
                     cur = batch.executemany(s, plan, rows)
                 else:
@@ -481,7 +483,7 @@ def _named_duplicate(s: SqliteSession, plan: Plan, bound: dict[str, Any], messag
                      kept: int | None) -> ServerError | None:
     """1062 with the duplicate value of a multi-row INSERT / INSERT ... SELECT (dupvalue.py)."""
     m = errmap.UNIQUE.search(message)
-    if m is None or plan.kind not in ("INSERT", "REPLACE"):
+    if m is None or plan.target is None or plan.kind not in ("INSERT", "REPLACE"):
         return None
     found = dupvalue.row_values(s, plan, bound, kept)
     if found is None:
@@ -546,18 +548,18 @@ def _identical_replacements(s: SqliteSession, plan: Plan, bound: dict[str, Any],
     ordered = [tuple(r.get(c.name.lower()) for c in tdef.columns) for _n, r in
                sorted(rows.items())]
     written: dict[tuple[Any, ...], int] = {}
-    for row in ordered:
-        key = tuple(row[i] for i in key_at)
+    for written_row in ordered:
+        key = tuple(written_row[i] for i in key_at)
         written[key] = written.get(key, 0) + 1
     deleted: dict[tuple[Any, ...], list[tuple[Any, ...]]] = {}
     for old in ex.deleted_rows:
         deleted.setdefault(tuple(old[i] for i in key_at), []).append(tuple(old))
     seen = {key: olds[0] for key, olds in deleted.items() if len(olds) == written.get(key)}
     identical = 0
-    for row in ordered:
-        key = tuple(row[i] for i in key_at)
-        identical += seen.get(key) == row
-        seen[key] = row
+    for written_row in ordered:
+        key = tuple(written_row[i] for i in key_at)
+        identical += seen.get(key) == written_row
+        seen[key] = written_row
     return identical
 
 
