@@ -102,3 +102,19 @@ def test_wrong_argument_count_is_1582(session: SqliteSession) -> None:
 def test_a_bad_date_is_null_with_1292(session: SqliteSession) -> None:
     assert scalar(session, "SELECT TO_DAYS('xyz')") is None
     assert [w.code for w in session.warnings] == [1292]
+
+
+def test_sformat_past_max_allowed_packet_is_null(session: SqliteSession) -> None:
+    # MDEV-40411, measured on MariaDB 10.11 with max_allowed_packet=524288 (func_sformat)
+    session.context.variables["max_allowed_packet"] = 1024  # type: ignore[attr-defined]
+    got = rows(session.execute("SELECT LENGTH(SFORMAT('{:1024}', 1)), "
+                               "LENGTH(SFORMAT('{:1025}', 1)), LENGTH(SFORMAT('{:1023}.', 1)), "
+                               "LENGTH(SFORMAT('{:1023}..', 1)), SFORMAT('{:2147483647}', 1)"))
+    assert got == [(1024, None, 1024, None, None)]
+    assert session.warnings == []
+
+
+def test_more_arguments_than_sqlite_takes_is_1235(session: SqliteSession) -> None:
+    # MariaDB takes any number; SQLite stops at 127 (docs/sql.md): a clear error, not 1105
+    args = ", ".join(["0"] * 130)
+    fails(session, f"SELECT SFORMAT('{{}}', {args})", errors.ER_NOT_SUPPORTED_YET)

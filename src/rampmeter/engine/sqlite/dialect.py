@@ -9,6 +9,7 @@ Rules:
 - Forms with their own syntax (EXTRACT(unit FROM x), TRIM(LEADING s FROM x),
   SUBSTRING(x FROM n FOR m), POSITION(s IN x), CHAR(n USING cs), INTERVAL n unit) keep
   sqlglot's parsing; funcmap.py reads the nodes.
+- WEIGHT_STRING's LEVEL clause, which sqlglot does not read, is read here.
 - Everything else is sqlglot's MySQL dialect.
 """
 
@@ -31,6 +32,57 @@ class RampMySQL(MySQL):
     class Parser(MySQL.Parser):
         FUNCTIONS = {name: builder for name, builder in MySQL.Parser.FUNCTIONS.items()
                      if name not in funclib.LIBRARY and name not in TYPE_FUNCTIONS}
+        FUNCTION_PARSERS = {**MySQL.Parser.FUNCTION_PARSERS,
+                            "WEIGHT_STRING": lambda self: _weight_string(self)}
+
+
+def _positive_length(parser: Any) -> None:
+    """WEIGHT_STRING(s AS CHAR(n)): MariaDB's grammar takes n >= 1 only; a 0 or a sign is a
+    syntax error there, reported at n."""
+    depth, i = 0, parser._index
+    tokens = parser._tokens
+    while i + 3 < len(tokens):
+        t = tokens[i]
+        if t.token_type == TokenType.L_PAREN:
+            depth += 1
+        elif t.token_type == TokenType.R_PAREN:
+            if depth == 0:
+                return
+            depth -= 1
+        elif depth == 0 and t.token_type == TokenType.ALIAS and \
+                tokens[i + 2].token_type == TokenType.L_PAREN:
+            n = tokens[i + 3]
+            if n.token_type in (TokenType.DASH, TokenType.PLUS) or \
+                    n.token_type == TokenType.NUMBER and n.text.strip("0") in ("", "."):
+                parser._index = i + 3
+                parser._advance(0)
+                parser.raise_error("Expected a positive length")
+            return
+        i += 1
+
+
+def _weight_string(parser: Any) -> exp.Expression:
+    """WEIGHT_STRING(s [AS type] [LEVEL n [ASC | DESC] [REVERSE] | LEVEL n-m]): sqlglot's
+    node, with the LEVEL flags (upper case words, or '') in its `level` arg."""
+    _positive_length(parser)
+    node = parser._parse_weight_string()
+    if not isinstance(node, exp.WeightString) or not parser._match_text_seq("LEVEL"):
+        return node
+    first = parser._parse_number()
+    if first is None:
+        parser.raise_error("Expected a level")
+    flags: list[str] = []
+    if parser._match(TokenType.DASH):
+        parser._parse_number()
+    else:
+        for word in ("ASC", "DESC"):
+            if parser._match_text_seq(word):
+                flags.append(word)
+                break
+        if parser._match_text_seq("REVERSE"):
+            flags.append("REVERSE")
+    node.set("level", exp.Literal.string(" ".join(flags)))
+    return node
 
 
 class RampMySQLPipes(RampMySQL):

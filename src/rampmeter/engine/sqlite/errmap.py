@@ -110,6 +110,9 @@ def map_error(msg: str, database: str | None) -> ServerError:
                            sqlstate="23000")
     if "sub-select returns" in msg or "row value misused" in msg:
         return ServerError(1241, message="Operand should contain 1 column(s)", sqlstate="21000")
+    if "too many arguments on function" in msg:  # SQLite's limit of 127; MariaDB has none
+        return ServerError(errors.ER_NOT_SUPPORTED_YET,
+                           "more than 127 arguments to a function")
     if "wrong number of arguments to function" in msg:
         fn = re.search(r"function (\w+)", msg)
         return ServerError(1582, message="Incorrect parameter count in the call to native "

@@ -47,9 +47,10 @@ class SqlFunction:
     def sqlite_name(self) -> str:
         return "mf_" + self.name.lower()
 
-    def check_arity(self, n: int) -> None:
+    def check_arity(self, n: int, written: str | None = None) -> None:
+        """1582 names the function as the client wrote it, as MariaDB's message does."""
         if n < self.low or self.high >= 0 and n > self.high:
-            raise ServerError(errors.ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT, self.name)
+            raise ServerError(errors.ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT, written or self.name)
 
     def result_type(self, args: list[SqlType | None]) -> SqlType | None:
         if self.returns is None or isinstance(self.returns, SqlType):
@@ -109,9 +110,11 @@ def _load() -> None:
         functions_misc,
         functions_numeric,
         functions_regexp,
+        functions_sformat,
         functions_string,
         functions_time,
         functions_timefmt,
+        functions_weight,
     )
     _LOADED = True
 

@@ -72,7 +72,10 @@ def _library_call(node: exp.Anonymous, typer: Typer) -> None:
             args.append(_text(arg.name.upper()))
         else:
             args.append(arg)
-    fn.check_arity(len(args))
+    fn.check_arity(len(args), node.name)
+    if name == "SFORMAT":  # fmt formats a DECIMAL as a double; SQLite may hold it as text
+        args = [args[0], *(exp.Cast(this=a, to=exp.DataType.build("DOUBLE"))
+                           if number_kind(typer.infer(a)) in "df" else a for a in args[1:])]
     if name in ("ROUND", "TRUNCATE") and args:
         if len(args) == 1:
             args.append(exp.Literal.number(0))
@@ -233,9 +236,38 @@ def _group_concat(node: exp.GroupConcat, typer: Typer) -> exp.Expression | None:
                  exp.Literal.number(1 if distinct else 0), *keys)
 
 
+def _weight_string(node: exp.WeightString, typer: Typer) -> exp.Expression:
+    """WEIGHT_STRING(s [AS CHAR(n) | AS BINARY(n)]) -> mf_weight_string(s, collation, kind,
+    n) (functions_weight.py); a number's weight is NULL, as MariaDB's."""
+    t = typer.infer(node.this)
+    if t is not None and t.is_numeric:
+        return exp.Null()
+    collation = _collation_name(t)
+    if isinstance(node.this, exp.Collate):  # translate left SQLite's BINARY / NOCASE there
+        cs = charset_of(typer.infer(node.this.this)) or "utf8mb4"
+        collation = _text(cs + "_bin" if node.this.expression.name.upper() == "BINARY"
+                          else charsets.default_collation(cs).name)
+    to = node.args.get("to")
+    kind, n = "", 0
+    if isinstance(to, exp.DataType):
+        kind = "BINARY" if to.this in (exp.DataType.Type.BINARY,
+                                       exp.DataType.Type.VARBINARY) else "CHAR"
+        params = [p.this.name if isinstance(p, exp.DataTypeParam) else p.name
+                  for p in to.expressions]
+        n = int(params[0]) if params and str(params[0]).isdigit() else 1
+        if n < 1:  # MariaDB's grammar takes a positive length only
+            from rampmeter import errors
+            from rampmeter.errors import ServerError
+            raise ServerError(errors.ER_PARSE_ERROR, f"{params[0]})", 1)
+    level = node.args.get("level")
+    return _call("WEIGHT_STRING", node.this, collation, _text(kind), exp.Literal.number(n),
+                 _text(level.name if isinstance(level, exp.Literal) else ""))
+
+
 _NODES: dict[type, Callable[..., exp.Expression | None]] = {
     exp.Extract: _extract, exp.Trim: _trim, exp.Substring: _substring,
     exp.StrPosition: _position, exp.Chr: _chr, exp.Interval: _interval_function,
     exp.RegexpLike: _regexp, exp.Coalesce: _coalesce, exp.Add: _interval_arithmetic,
     exp.Sub: _interval_arithmetic, exp.GroupConcat: _group_concat,
+    exp.WeightString: _weight_string,
 }

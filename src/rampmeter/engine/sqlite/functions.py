@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import json
 import random
 import re
 import time
@@ -237,16 +236,14 @@ def _microsecond(v: Any) -> Any:
 
 def _json_extract(host: Host, doc: Any, paths: tuple[Any, ...]) -> Any:
     """JSON_EXTRACT(doc, path, ...): the value at each path (an array of them when several
-    paths), as JSON text; malformed JSON is NULL with warning 4038, as in MariaDB."""
+    paths), as JSON text; malformed JSON is NULL with MariaDB's warning (4037 / 4038 /
+    4040). A value is its text in the document (the first of duplicate keys; numbers as
+    written) in MariaDB's loose layout (`, ` and `: `, no other spaces)."""
     if doc is None or any(p is None for p in paths):
         return None
+    from rampmeter.engine.sqlite.functions_json import loose, span_at, well_formed
     text = _show(doc)
-    try:
-        value = json.loads(text)
-    except ValueError as e:
-        pos = getattr(e, "pos", 0)
-        host.warn(4038, f"Syntax error in JSON text in argument 1 to function 'json_extract' "
-                  f"at position {pos + 1}")
+    if not well_formed(host, text, "json_extract", 1):
         return None
     found = []
     for path in paths:
@@ -255,22 +252,12 @@ def _json_extract(host: Host, doc: Any, paths: tuple[Any, ...]) -> Any:
             host.warn(4042, "Syntax error in JSON path in argument 2 to function "
                       "'json_extract' at position 1")
             return None
-        cur: Any = value
-        ok = True
-        for step in steps:
-            if isinstance(step, int) and isinstance(cur, list) and step < len(cur):
-                cur = cur[step]
-            elif isinstance(step, str) and isinstance(cur, dict) and step in cur:
-                cur = cur[step]
-            else:
-                ok = False
-                break
-        if ok:
-            found.append(cur)
+        where = span_at(text, steps)
+        if where is not None:
+            found.append(loose(text[where[0]:where[1]]))
     if not found:
         return None
-    result = found[0] if len(paths) == 1 else found
-    return json.dumps(result, ensure_ascii=False, separators=(", ", ": "))
+    return found[0] if len(paths) == 1 else "[" + ", ".join(found) + "]"
 
 
 def _json_path(path: str) -> list[str | int] | None:
@@ -405,13 +392,8 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
     def json_valid(doc: Any) -> Any:
         if doc is None:
             return None
-        try:
-            json.loads(_show(doc))
-        except ValueError as e:
-            host.warn(4038, "Syntax error in JSON text in argument 1 to function 'json_valid' "
-                      f"at position {getattr(e, 'pos', 0) + 1}", level="Note")
-            return 0
-        return 1
+        from rampmeter.engine.sqlite.functions_json import well_formed
+        return 1 if well_formed(host, _show(doc), "json_valid", 1, level="Note") else 0
 
     def lock_name(name: Any) -> str:
         return "user:" + str(name).lower()

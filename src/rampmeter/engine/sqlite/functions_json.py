@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from typing import Any
 
 from rampmeter.engine import types as T
@@ -242,7 +243,11 @@ def json_query(host: Any, doc: Any, path: Any) -> Any:
         host.warn(4042, "Syntax error in JSON path in argument 2 to function 'json_query' "
                   "at position 1")
         return None
-    span = _span(text, steps)
+    if len(steps) > DEPTH_LIMIT:
+        host.warn(4043, f"Limit of {DEPTH_LIMIT} on JSON path depth is reached in argument 2 "
+                  f"to function 'json_query' at position {_step_offset(_text(path))}")
+        return None
+    span = _span(text, steps, "[{")
     if span is None or text[span[0]] not in "[{":
         return None
     return text[span[0]:span[1]]
@@ -251,18 +256,77 @@ def json_query(host: Any, doc: Any, path: Any) -> Any:
 _DECODER = json.JSONDecoder()
 
 
+def well_formed(host: Any, text: str, function: str, argument: int,
+                level: str = "Warning") -> bool:
+    """True for a JSON document; else False after MariaDB's warning (4037 / 4038 / 4040)."""
+    try:
+        json.loads(text)  # the common case, cheaply; json_lib also refuses deep nesting
+        suspect = text.count("[") + text.count("{") >= DEPTH_LIMIT
+    except ValueError:
+        suspect = True
+    if suspect:
+        try:
+            _read(text)
+        except _Malformed as e:
+            at = f" at position {e.position}" if e.position is not None else ""
+            host.warn(e.code, f"{e.words} in argument {argument} to function '{function}'{at}",
+                      level)
+            return False
+    return True
+
+
+def span_at(text: str, steps: list[str | int]) -> tuple[int, int] | None:
+    """The (valid) document's text at `steps`: the first of duplicate keys, as MariaDB's
+    json_lib finds it."""
+    return _span(text, steps)
+
+
+def loose(text: str) -> str:
+    """MariaDB's loose JSON layout (json_nice LOOSE): no whitespace outside strings, `, `
+    after a comma and `: ` after a colon; strings and numbers as written."""
+    out: list[str] = []
+    in_string = escaped = False
+    for c in text:
+        if in_string:
+            out.append(c)
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c in " \t\n\r":
+            continue
+        elif c == ",":
+            out.append(", ")
+        elif c == ":":
+            out.append(": ")
+        else:
+            in_string = c == '"'
+            out.append(c)
+    return "".join(out)
+
+
+def _step_offset(path: str) -> int:
+    """Where the path's step past the depth limit starts (MariaDB's position for 4043)."""
+    body = path.strip()
+    steps = list(re.finditer(r'\.(?:"(?:[^"\\]|\\.)*"|[\w$]+)|\[\d+\]', body[1:]))
+    return 1 + steps[DEPTH_LIMIT].start() if len(steps) > DEPTH_LIMIT else len(body)
+
+
 def _skip(text: str, i: int) -> int:
     while i < len(text) and text[i] in " \t\n\r":
         i += 1
     return i
 
 
-def _span(text: str, steps: list[str | int]) -> tuple[int, int] | None:
+def _span(text: str, steps: list[str | int], want: str = "") -> tuple[int, int] | None:
     """Where the value at `steps` is in the (valid) document: MariaDB returns that text as
-    written, not re-serialized."""
+    written, not re-serialized. `want`: the characters the value may start with (JSON_QUERY
+    takes the first duplicate key that holds an object or an array)."""
     start = _skip(text, 0)
     end = _DECODER.raw_decode(text, start)[1]
-    for step in steps:
+    for n, step in enumerate(steps, 1):
         opener = text[start]
         if opener not in "[{" or (opener == "[") != isinstance(step, int):
             return None
@@ -274,7 +338,8 @@ def _span(text: str, steps: list[str | int]) -> tuple[int, int] | None:
                 key, i = _DECODER.raw_decode(text, i)
                 i = _skip(text, _skip(text, i) + 1)  # past the colon
             value_end = _DECODER.raw_decode(text, i)[1]
-            if key == step or opener == "[" and index == step:
+            if (key == step or opener == "[" and index == step) and \
+                    not (want and n == len(steps) and text[i] not in want):
                 found = (i, value_end)
                 break
             index += 1

@@ -290,6 +290,8 @@ class Typer:
             return _convert_tz_type(self, e.args.get("timestamp"))
         if isinstance(e, exp.JSONExtract):
             return T.longtext()
+        if isinstance(e, exp.WeightString):
+            return _weight_type(self, e)
         if isinstance(e, exp.PropertyEQ):
             return self._infer(e.expression)
         if isinstance(e, exp.SessionParameter):
@@ -413,6 +415,20 @@ _FSP_FUNCTIONS = {"NOW": "datetime", "SYSDATE": "datetime", "LOCALTIMESTAMP": "d
 
 def _anonymous(name: str) -> SqlType | None:
     return _ANON.get(name)
+
+
+def _weight_type(typer: Typer, e: exp.WeightString) -> SqlType | None:
+    from rampmeter.engine.sqlite import functions_weight
+    t = typer.infer(e.this)
+    if t is not None and t.is_numeric:
+        return T.varbinary(0)  # NULL: MariaDB weighs strings only
+    to = e.args.get("to")
+    params = [p.this.name if isinstance(p, exp.DataTypeParam) else p.name
+              for p in to.expressions] if isinstance(to, exp.DataType) else []
+    length = int(params[0]) if params and str(params[0]).isdigit() else None
+    binary = isinstance(to, exp.DataType) and to.this in (exp.DataType.Type.BINARY,
+                                                          exp.DataType.Type.VARBINARY)
+    return functions_weight.result_type(t, length, binary)
 
 
 def library_type(typer: Typer, name: str, args: list[exp.Expression]) -> SqlType | None:

@@ -1,0 +1,135 @@
+"""WEIGHT_STRING(str [AS CHAR(n) | AS BINARY(n)]): the bytes a collation sorts a string by
+(MariaDB's strnxfrm, item_strfunc.cc Item_func_weight_string). translate (funcmap.py) passes
+the argument's collation, read from its type, and the AS clause.
+
+Rules (MariaDB 10.11's, for the collations computed here):
+- binary strings and `_bin` collations of single-byte character sets: the bytes themselves.
+- latin1's case-insensitive collations: one byte per character, the character upper-cased
+  (exact for ASCII; other letters upper-cased within latin1).
+- utf8mb3 / utf8mb4 `_general_ci`: two bytes per character, big-endian: the character
+  upper-cased with its accents removed (general_ci's sort weights); a character outside the
+  BMP weighs 0xFFFD. utf8mb4_bin: three bytes per character (the code point); utf8mb3_bin:
+  two. Any other collation is weighed as utf8mb4_general_ci (a known difference, in
+  docs/sql.md).
+- The weights cover the string as it is (trailing spaces included); `AS CHAR(n)` first cuts
+  it to n characters or pads it with spaces to n; `AS BINARY(n)` takes its bytes cut or
+  padded with 0x00 to n and returns them.
+- LEVEL n: these collations have one level; DESC inverts each byte, REVERSE reverses the
+  weights' bytes (both: reversed, then inverted).
+- A number is NULL (MariaDB weighs only strings); NULL is NULL. A result past
+  max_allowed_packet is NULL with warning 1301.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+from rampmeter.engine import types as T
+from rampmeter.engine.sqlite.funclib import sqlfunction
+from rampmeter.engine.sqlite.infer import charset_of
+from rampmeter.engine.types import SqlType
+
+
+def _bytes(value: Any, charset: str) -> bytes:
+    if isinstance(value, bytes):
+        return value
+    codec = {"latin1": "cp1252", "binary": "latin-1"}.get(charset, "utf-8")
+    return str(value).encode(codec, "replace")
+
+
+def _text(value: Any) -> str:
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+
+
+def _general(ch: str) -> int:
+    if ord(ch) > 0xFFFF:
+        return 0xFFFD
+    base = unicodedata.normalize("NFD", ch)[:1] or ch
+    upper = base.upper()
+    return ord(upper) if len(upper) == 1 and ord(upper) <= 0xFFFF else ord(base)
+
+
+def _weights(text: str, raw: bytes, charset: str, collation: str) -> bytes:
+    if charset == "binary":
+        return raw
+    if collation.endswith("_bin"):
+        if charset == "utf8mb4":
+            return b"".join(ord(c).to_bytes(3, "big") for c in text)
+        if charset in ("utf8mb3", "utf8", "ucs2"):
+            return b"".join(min(ord(c), 0xFFFD).to_bytes(2, "big") for c in text)
+        return raw
+    if charset == "latin1":
+        out = bytearray()
+        for c in text:
+            up = c.upper()
+            try:
+                out += (up if len(up) == 1 else c).encode("cp1252")
+            except UnicodeEncodeError:
+                out += c.encode("cp1252", "replace")
+        return bytes(out)
+    return b"".join(_general(c).to_bytes(2, "big") for c in text)
+
+
+def result_type(t: SqlType | None, length: int | None = None, binary: bool = False) -> SqlType:
+    """VARBINARY of the weights' length (characters x bytes per weight), a BLOB past 512
+    bytes (MariaDB's CONVERT_IF_BIGGER_TO_BLOB), LONGBLOB when the length is unknown."""
+    chars = length if length else t.max_chars if t is not None else None
+    if chars is None:
+        return T.LONGBLOB
+    cs, coll = charset_of(t) or "binary", (t.collation or "") if t is not None else ""
+    if binary or cs in ("binary", "latin1"):
+        per = 1
+    else:
+        per = 3 if cs == "utf8mb4" and coll.endswith("_bin") else \
+            2 if cs.startswith(("utf8", "ucs2")) else 1
+    n = chars * per
+    if n <= 512:
+        return T.varbinary(n)
+    name = "blob" if n <= 65535 else "mediumblob" if n <= 16777215 else "longblob"
+    return SqlType(name, charset="binary")
+
+
+@sqlfunction("WEIGHT_STRING", 5, lambda args: result_type(args[0] if args else None),
+             host=True)
+def weight_string(host: Any, value: Any, collation: Any, kind: Any, length: Any,
+                  level: Any) -> Any:
+    result = _weight(host, value, collation, kind, length)
+    if not result or not level:
+        return result
+    if "REVERSE" in level:
+        result = result[::-1]
+    if "DESC" in level:
+        result = bytes(255 - b for b in result)
+    return result
+
+
+def _weight(host: Any, value: Any, collation: Any, kind: Any, length: Any) -> Any:
+    if value is None or collation is None:
+        return None
+    charset, _, _ = str(collation).partition("_")
+    if collation == "binary":
+        charset = "binary"
+    limit = int(host.context.system_variable("max_allowed_packet"))
+    n = int(length or 0)
+    if kind == "BINARY":
+        if n > limit:
+            return _too_long(host, limit)
+        raw = _bytes(value, charset)[:n]
+        return raw + b"\0" * (n - len(raw))
+    if charset == "binary":  # a binary string weighs its bytes
+        raw = _bytes(value, "utf8mb4")
+        return _too_long(host, limit) if len(raw) > limit else raw
+    text = _text(value)
+    if kind == "CHAR":
+        if n > limit:
+            return _too_long(host, limit)
+        text = text[:n] + " " * (n - len(text))
+    result = _weights(text, _bytes(text, charset), charset, str(collation))
+    return _too_long(host, limit) if len(result) > limit else result
+
+
+def _too_long(host: Any, limit: int) -> None:
+    host.warn(1301, "Result of weight_string() was larger than max_allowed_packet "
+              f"({limit}) - truncated")
+    return None
