@@ -170,3 +170,36 @@ def test_dropping_columns_and_constraints(compat, driver):
         "ALTER TABLE d1 DROP COLUMN c",
         "SHOW CREATE TABLE d1",
     ], checks=WITH_TEXT)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_unknown_columns_and_add_if_not_exists(compat, driver):
+    compat.check(driver, [
+        "CREATE TABLE u1 (a INT CHECK (b > 0))",
+        "CREATE TABLE u1 (a INT, CONSTRAINT x CHECK (a + c > 0))",
+        "CREATE TABLE u1 (a INT, b INT)",
+        "ALTER TABLE u1 ADD CONSTRAINT CHECK (z > 0)",
+        "ALTER TABLE u1 ADD CONSTRAINT IF NOT EXISTS foo CHECK (b > 0)",
+        "ALTER TABLE u1 ADD CONSTRAINT IF NOT EXISTS foo CHECK (b > 5)",
+        "SHOW WARNINGS",
+        "ALTER TABLE u1 ADD CONSTRAINT IF NOT EXISTS k UNIQUE (a)",
+        "ALTER TABLE u1 ADD CONSTRAINT IF NOT EXISTS k UNIQUE (b)",
+        "SHOW WARNINGS",
+        "SHOW CREATE TABLE u1",
+    ], checks=WITH_TEXT)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_engine_defined_column_attributes(compat, driver):
+    """`f INT foo=bar`: MyISAM declares no such attribute: 1911, or kept with a warning under
+    IGNORE_BAD_TABLE_OPTIONS."""
+    compat.check(driver, [
+        "CREATE TABLE e1 (f INT foo=bar) ENGINE=MyISAM",
+        "SET sql_mode = 'IGNORE_BAD_TABLE_OPTIONS'",
+        "CREATE TABLE e1 (f INT foo=bar CHECK (f > 0), g INT x=1 y='it''s' COMMENT 'c') "
+        "ENGINE=MyISAM",
+        "SHOW WARNINGS",
+        "SHOW CREATE TABLE e1",
+        "ALTER TABLE e1 ADD COLUMN h INT z=`q`",
+        "SHOW CREATE TABLE e1",
+    ], checks=WITH_TEXT)

@@ -431,3 +431,22 @@ def test_bit_literals_compare_as_numbers_with_numbers(compat, driver):
         "SELECT HEX(c1) FROM t_bl WHERE c1 != b'1' ORDER BY c1",
         "DROP TABLE t_bl",
     ], CHECKS)
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_unknown_window_name(compat, driver):
+    compat.setup("CREATE TABLE wb (pk INT)", "INSERT INTO wb VALUES (1), (2)")
+    compat.check(driver, [
+        "SELECT ROW_NUMBER() OVER w FROM wb",
+        "SELECT pk FROM wb ORDER BY pk = ROW_NUMBER() OVER t",
+        "SELECT ROW_NUMBER() OVER w FROM wb WINDOW w AS (ORDER BY pk)",
+    ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_nullif_keeps_its_first_arguments_type(compat, driver):
+    compat.setup("CREATE TABLE nf (pk INT, d DECIMAL(6,3))", "INSERT INTO nf VALUES (1, 2.5), (2, 1)")
+    compat.check(driver, [
+        "SELECT NULLIF(AVG(1) OVER (), 0), NULLIF(AVG(pk), 0), NULLIF(d, 1), NULLIF(1.5, 2) "
+        "FROM nf ORDER BY pk",
+        "SELECT NULLIF(AVG(1) OVER (), 0) AS x FROM nf ORDER BY x",
+    ], ("rows", "error", "warnings"))

@@ -83,6 +83,27 @@ def test_convert_tz(maria_zones: Endpoint, rampmeter_endpoint: Endpoint) -> None
     compare(maria_zones, rampmeter_endpoint, CONVERSIONS)
 
 
+def test_convert_tz_is_a_datetime(maria_zones: Endpoint, rampmeter_endpoint: Endpoint) -> None:
+    """Its type is DATETIME with its argument's fractional digits (CREATE TABLE ... SELECT
+    shows it)."""
+    compare(maria_zones, rampmeter_endpoint, [
+        "CREATE TABLE ct (d DATETIME(3))",
+        "CREATE TABLE cz AS SELECT CONVERT_TZ('2001-03-21', 'UTC', 'MET') AS a, "
+        "CONVERT_TZ(d, '+00:00', '+01:00') AS c FROM ct",
+        "SHOW CREATE TABLE cz",
+    ], db="cz")
+
+
+@pytest.mark.xfail(strict=True, reason="a constant's fractional digits are not in the "
+                   "statement's shape (its literals are placeholders): DATETIME, not (2)")
+def test_convert_tz_of_a_constant_with_fractions(maria_zones: Endpoint,
+                                                 rampmeter_endpoint: Endpoint) -> None:
+    compare(maria_zones, rampmeter_endpoint, [
+        "CREATE TABLE cf AS SELECT CONVERT_TZ('2001-03-21 10:00:00.25', '+00:00', '+01:00') b",
+        "SHOW CREATE TABLE cf",
+    ], db="cf")
+
+
 @pytest.mark.parametrize("zone", ["+00:00", "+02:00", "-07:30", "Europe/Paris",
                                   "America/New_York"])
 def test_session_clock_and_unix_time(zone: str, maria_zones: Endpoint,

@@ -68,7 +68,14 @@ _VIEW_DEPTH = 16  # views of views reported through SQL SECURITY INVOKER, at mos
 
 def table_access(stmt: Statement, database: str | None, lookup: TableLookup,
                  depth: int = 0) -> tuple[TableAccess, ...]:
-    tree, tables, _infoschema = qualified(stmt, database, lookup, {})  # IN lists cut
+    from rampmeter.engine.sqlite.viewdml import ThroughView
+    try:
+        tree, tables, _infoschema = qualified(stmt, database, lookup, {})  # IN lists cut
+    except ThroughView as e:  # a write through a view needs that privilege on the view
+        kind = stmt.kind
+        return (TableAccess(e.view.database, e.view.name, read=kind in ("UPDATE", "DELETE"),
+                            insert=kind in ("INSERT", "REPLACE"), update=kind == "UPDATE",
+                            delete=kind in ("DELETE", "REPLACE")),)
     analysis = _Analysis(tree, tables.by_alias)
     found = analysis.run(replace=stmt.kind == "REPLACE")
     for view in analysis.invoker_views:

@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.engine.base import Result, UpdateCount
 from rampmeter.engine.sqlite import alter_checks as checks
+from rampmeter.engine.sqlite import attributes, fkcheck, foreign, keys, rebuild, temporary
 from rampmeter.engine.sqlite import checks as constraints
-from rampmeter.engine.sqlite import fkcheck, foreign, keys, rebuild, temporary
 from rampmeter.engine.sqlite.catalog import (
     NON_TRANSACTIONAL,
     ColumnDef,
@@ -143,7 +143,27 @@ def _add(a: _Alter, r: Reader) -> None:
                 r.expect(",")
         _add_column(a, r, exists_ok)
         return
+    if r.at("CONSTRAINT", "IF"):
+        _add_constraint_if_not_exists(a, r)
+        return
     _add_key(a, read_key(r))
+
+
+def _add_constraint_if_not_exists(a: _Alter, r: Reader) -> None:
+    """ADD CONSTRAINT IF NOT EXISTS name CHECK (...): a CHECK of that name already there is
+    Note 1826 and the clause does nothing. MariaDB takes IF NOT EXISTS there for a CHECK only
+    (a key or foreign key after it is 1064)."""
+    r.expect("CONSTRAINT", "IF", "NOT", "EXISTS")
+    name = r.name()
+    if not r.at("CHECK"):
+        raise r.error()
+    key = read_key(r)
+    key.name = key.constraint = name
+    if any(n.lower() == name.lower() for n, _e in a.new.checks):
+        a.notes.append(Warning_("Note", constraints.ER_DUP_CONSTRAINT_NAME,
+                                f"Duplicate CHECK constraint name '{name}'"))
+        return
+    _add_key(a, key)
 
 
 def _add_column(a: _Alter, r: Reader, exists_ok: bool) -> None:
@@ -540,6 +560,7 @@ def _finish(a: _Alter, ignore: bool) -> Result:
                           "DROP TABLE instead")
     if a.dropped_columns:
         t.checks = constraints.after_dropping(t.checks, a.dropped_columns)
+    constraints.known_columns(t)
     key_list = keys.existing(t) + a.added
     keys.assemble(t, key_list)
     checks.check_auto(t)
@@ -547,6 +568,9 @@ def _finish(a: _Alter, ignore: bool) -> Result:
     mode = s.sql_mode()
     strict = ("STRICT_TRANS_TABLES" in mode or "STRICT_ALL_TABLES" in mode) and not ignore
     _limit_comments(a, strict)
+    before = {c.name.lower(): c.attributes for c in a.old.columns}
+    a.notes.extend(attributes.check(t, mode, {c.name.lower() for c in t.columns
+                                              if c.attributes != before.get(c.name.lower())}))
     others = [child for child, _fk in checks.children(a)] if _parent_changed(a) else []
     skipped: list[Warning_] = []
 

@@ -88,6 +88,7 @@ class ColumnDef:
     on_update: int | None = None     # ON UPDATE CURRENT_TIMESTAMP(fsp)
     comment: str = ""
     compressed: bool = False  # COMPRESSED: MariaDB zlib-packs it; here it is only shown
+    attributes: tuple[tuple[str, str], ...] = ()  # engine-defined: (name, value as shown)
 
     @property
     def has_default(self) -> bool:
@@ -232,6 +233,8 @@ def spec_json(tdef: TableDef) -> str:
             d["comment"] = c.comment
         if c.compressed:
             d["compressed"] = True
+        if c.attributes:
+            d["attrs"] = [list(a) for a in c.attributes]
         cols[c.name] = d
     idx = {i.name: {"prefixes": i.prefixes, "desc": i.desc, "kind": i.kind,
                     "comment": i.comment, "columns": i.columns, "unique": i.unique,
@@ -331,7 +334,8 @@ def load_table(conn: sqlite3.Connection, schema: str, table: str) -> TableDef:
         columns.append(ColumnDef(
             name, t, nullable=not notnull and not pkpos, default=default,
             auto_increment=bool(cs.get("auto")), on_update=cs.get("on_update"),
-            comment=cs.get("comment", ""), compressed=bool(cs.get("compressed"))))
+            comment=cs.get("comment", ""), compressed=bool(cs.get("compressed")),
+            attributes=tuple((n, v) for n, v in cs.get("attrs", ()))))
     idxspec = spec.get("indexes", {})
     indexes: list[IndexDef] = []
     for row in conn.execute(f"PRAGMA {q(schema)}.index_list({q(table)})").fetchall():
@@ -511,6 +515,7 @@ def show_create(tdef: TableDef, auto_next: int | None) -> str:
             line += " ON UPDATE " + _now_spelling(c.on_update)
         if c.comment:
             line += " COMMENT " + _quote(c.comment)
+        line += "".join(f" `{_bq(n)}`={v}" for n, v in c.attributes)
         if c.type.name == "json":
             line += f" CHECK (json_valid(`{_bq(c.name)}`))"
         line += "".join(f" CHECK ({_check_text(e)})" for n, e in tdef.checks

@@ -20,7 +20,15 @@ from typing import TYPE_CHECKING
 
 from rampmeter import errors
 from rampmeter.engine.base import Result, UpdateCount
-from rampmeter.engine.sqlite import catalog, dbopts, fkcheck, foreign, rebuild, temporary
+from rampmeter.engine.sqlite import (
+    attributes,
+    catalog,
+    dbopts,
+    fkcheck,
+    foreign,
+    rebuild,
+    temporary,
+)
 from rampmeter.engine.sqlite.catalog import TableDef, q
 from rampmeter.engine.sqlite.definitions import (
     ColumnSpec,
@@ -89,6 +97,7 @@ def create_table(s: SqliteSession, r: Reader, *, or_replace: bool, temporary: bo
     tdef = build_table(table, columns, keys, options, database=target.database,
                        defaults=defaults)
     tdef.notes.extend(limit_comments(tdef, _strict(s)))
+    tdef.notes.extend(attributes.check(tdef, s.sql_mode()))
     return make(s, target, tdef)
 
 

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rampmeter import errors
+from rampmeter.engine.sqlite import attributes, foreign, keys
 from rampmeter.engine.sqlite import checks as constraints
-from rampmeter.engine.sqlite import foreign, keys
 from rampmeter.engine.sqlite.catalog import (
     ColumnDef,
     Default,
@@ -107,7 +107,8 @@ def read_type(r: Reader, table_charset: str = "utf8mb4",  # noqa: ANN201 - SqlTy
         t = r.peek()
         assert t is not None
         if depth == 0 and (t.text in (",", ")") or
-                           t.kind == "word" and t.text.upper() in _COLUMN_ATTRS):
+                           t.kind == "word" and t.text.upper() in _COLUMN_ATTRS or
+                           r.i > start and attributes.at_attribute(r)):
             break
         if t.text == "(":
             depth += 1
@@ -308,6 +309,8 @@ def read_column(r: Reader, name: str, table_charset: str, table_collation: str) 
             col.nullable = False
             col.auto_increment = True
             spec.unique = True
+        elif attributes.at_attribute(r):
+            attributes.read(r, col)
         else:
             raise r.error()
     if serial:
@@ -551,6 +554,7 @@ def build_table(name: str, columns: list[ColumnSpec], keys_: list[KeySpec],
     keys.assemble(tdef, pending)
     indexes = tdef.indexes
     tdef.checks = constraints.named(checks)
+    constraints.known_columns(tdef)
     auto = [c for c in tdef.columns if c.auto_increment]
     if len(auto) > 1:
         raise ServerError(errors.ER_WRONG_AUTO_KEY)

@@ -35,6 +35,7 @@ _FUNCTION = re.compile(r"no such function: (\S+)")
 _VALUES = re.compile(r"(\d+) values for (\d+) columns|table \S+ has (\d+) columns but (\d+) "
                      r"values were supplied")
 _FOREIGN = ("Cannot add or update a child row", "Cannot delete or update a parent row")
+_NO_WINDOW = re.compile(r"no such window: (\S+)")
 _TERM = re.compile(r"(\d+)(?:st|nd|rd|th) (ORDER|GROUP) BY term out of range")
 
 
@@ -47,6 +48,9 @@ def map_error(msg: str, database: str | None, sql: str | None = None) -> ServerE
     if msg.startswith(_FOREIGN):  # fkcheck.py's triggers raise MariaDB's own text
         code = 1452 if msg.startswith(_FOREIGN[0]) else 1451
         return ServerError(code, message=msg, sqlstate="23000")
+    if m := _NO_WINDOW.search(msg):  # OVER w with no WINDOW w AS (...): MariaDB's 4009
+        return ServerError(4009, message=f"Window specification with name '{m.group(1)}' is "
+                           "not defined", sqlstate="HY000")
     if m := _NO_SUCH_TABLE.search(msg):
         db = m.group(1) or database or ""
         table = m.group(2)

@@ -209,6 +209,8 @@ class Typer:
             return cast_type(e.to)
         if isinstance(e, (exp.Coalesce, exp.Greatest, exp.Least)):
             return merge([self._infer(x) for x in [e.this, *e.expressions]])
+        if isinstance(e, exp.Nullif):  # MariaDB: the first argument's type
+            return self._infer(e.this)
         if isinstance(e, exp.If):
             return merge([self._infer(e.args["true"]), self._infer(e.args.get("false")
                                                                    or exp.null())])
@@ -284,6 +286,8 @@ class Typer:
             if name in _FSP_FUNCTIONS and e.expressions:
                 return SqlType(_FSP_FUNCTIONS[name], None, _fsp_arg(e.expressions[0]))
             return _anonymous(name) or library_type(self, name, list(e.expressions))
+        if isinstance(e, exp.ConvertTimezone):
+            return _convert_tz_type(self, e.args.get("timestamp"))
         if isinstance(e, exp.JSONExtract):
             return T.longtext()
         if isinstance(e, exp.WeightString):
@@ -342,6 +346,18 @@ def _int_literal(node: exp.Expression | None) -> int | None:
         inner = _int_literal(node.this)
         return -inner if inner is not None else None
     return None
+
+
+def _convert_tz_type(typer: Typer, arg: exp.Expression | None) -> SqlType:
+    """CONVERT_TZ is a DATETIME with its argument's fractional digits: a temporal's fsp, a
+    constant string's own digits, 6 for a string read per row (MariaDB's datetime_precision)."""
+    if isinstance(arg, exp.Literal) and arg.is_string:
+        tail = arg.name.rsplit(".", 1)
+        return SqlType("datetime", None, min(len(tail[1].strip()), 6) if len(tail) > 1 else 0)
+    t = typer.infer(arg) if arg is not None else None
+    if t is not None and t.is_temporal:
+        return SqlType("datetime", None, t.fsp or 0)
+    return SqlType("datetime", None, 6 if t is None or t.is_string else 0)
 
 
 def _fsp_arg(node: exp.Expression | None) -> int:

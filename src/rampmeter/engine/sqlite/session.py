@@ -60,6 +60,7 @@ from rampmeter.engine.sqlite import (
     show,
     temporary,
     triggers,
+    viewdml,
     views,
 )
 from rampmeter.engine.sqlite.access import table_access
@@ -362,7 +363,10 @@ class SqliteSession(EngineSession):
         self._start_statement()
         columns: list[Column] = []
         if stmt.is_dml:
-            plan = self.plan(stmt)
+            try:
+                plan = self.plan(stmt)
+            except viewdml.ThroughView:  # rewritten when executed (viewdml.py)
+                return PreparedStatement(stmt.text, stmt.param_count, columns, handle=stmt)
             columns = _prepared_columns(plan, stmt)
             self._compile(stmt, plan)
         elif stmt.kind not in _HANDLERS:
@@ -401,10 +405,16 @@ class SqliteSession(EngineSession):
                 raise err from None
             self._compile(stmt, plan)
 
+    def run_rewritten(self, stmt: Statement, params: Sequence[Any]) -> Result:
+        """A statement rewritten from the client's (viewdml.py), run as the client's is."""
+        return self._run(stmt, params)
+
     def _run(self, stmt: Statement, params: Sequence[Any]) -> Result:
         if stmt.is_dml:
             try:
                 return dml.run(self, stmt, params)
+            except viewdml.ThroughView as e:
+                return viewdml.run(self, stmt.text, params, e.view, bool(stmt.param_count))
             except ServerError as e:
                 if not self._stored_function(e):
                     raise

@@ -14,8 +14,8 @@ Rules:
 - Errors are MariaDB's: 1050 the name is taken (by a table or a view), 1347 ALTER VIEW / SHOW
   CREATE VIEW of a table, 4092 DROP VIEW of something that is not a view, 1353 a column list of
   the wrong length, 1060 duplicate column names, 1351 a user variable in the SELECT.
-- ALGORITHM, DEFINER and WITH CHECK OPTION are kept and shown, and do nothing (views are
-  read-only: an INSERT / UPDATE / DELETE through a view is 1235; docs/sql.md). SQL SECURITY
+- ALGORITHM, DEFINER and WITH CHECK OPTION are kept and shown, and do nothing; an INSERT /
+  UPDATE / DELETE through a simple view is rewritten onto its table (viewdml.py). SQL SECURITY
   decides whose privileges the view's query is read with: a DEFINER view is checked as the
   object it is, an INVOKER view's tables for its reader too (access.py).
 """
@@ -209,7 +209,8 @@ def expand(table: exp.Table, tdef: TableDef, alias: str, tables: Any,
     from sqlglot import exp as E
     view = tdef.view
     if isinstance(table.parent, (E.Insert, E.Update, E.Delete, E.Schema)):
-        raise ServerError(errors.ER_NOT_SUPPORTED_YET, "writing through a view")
+        from rampmeter.engine.sqlite.viewdml import ThroughView
+        raise ThroughView(view)  # session._run writes through it (viewdml.py)
     if tables.views > 64:  # a view that reads itself, through others
         raise broken_error(view)
     tree, fixed = expansion(view, tables.views)
