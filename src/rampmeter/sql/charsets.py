@@ -71,6 +71,9 @@ _CHARSETS: dict[str, tuple[str, int, str]] = {
     "utf8mb4": ("utf-8", 4, "UTF-8 Unicode"),
 }
 _NOT_CLIENT = frozenset({"ucs2", "utf16", "utf16le", "utf32"})
+_UNIT = {"utf-16-be": 2, "utf-16-le": 2, "utf-32-be": 4}
+# bytes 0x80-0xff as surrogateescape spells them (0x00-0x7f stay themselves)
+_HIGH_TO_SURROGATE = {b: 0xDC00 + b for b in range(0x80, 0x100)}
 ALIASES = {"utf8": "utf8mb3", "utf-8": "utf8mb4"}
 
 # MariaDB 10.11 information_schema.COLLATIONS: name:id, "*" marks the charset's default,
@@ -255,8 +258,17 @@ class Charset:
         return self.name == "binary"
 
     def decode(self, data: bytes) -> str:
-        """Bytes in this character set -> text; invalid bytes become lone surrogates."""
-        return data.decode(self.codec or "latin-1", "surrogateescape")
+        """Bytes in this character set -> text; invalid bytes become lone surrogates. For the
+        fixed-unit sets (ucs2, utf16, utf16le: 2 bytes; utf32: 4) bytes short of a whole unit
+        are zeros on the left, as MariaDB pads a literal (_utf16 0x44 is U+0044)."""
+        codec = self.codec or "latin-1"
+        unit = _UNIT.get(codec, 1)
+        if len(data) % unit:
+            data = bytes(unit - len(data) % unit) + data
+        try:
+            return data.decode(codec, "surrogateescape")
+        except UnicodeDecodeError:  # a codec that cannot escape some sequence: the raw bytes
+            return data.decode("latin-1").translate(_HIGH_TO_SURROGATE)
 
     def encode(self, text: str) -> bytes:
         """Text -> bytes in this character set; lone surrogates turn back into their bytes and
