@@ -154,3 +154,18 @@ def test_unknown_column_names_the_clause_as_mariadb_does(sql: str, column: str,
                                                          clause: str) -> None:
     assert map_error(f"no such column: {column}", "test", sql).message == \
         f"Unknown column '{column}' in '{clause}'"
+
+
+@pytest.mark.parametrize("sql", [
+    "INSERT INTO t2 (id2, val2) VALUES (6, 'f') RETURNING t1.*",
+    "INSERT INTO t2 SET id2 = 5, val2 = 'f' RETURNING t1.*",
+    "INSERT INTO t2 (id2, val2) SELECT t1.* FROM t1 WHERE id1 = 2 RETURNING t1.*",
+])
+def test_returning_star_of_another_table_is_1051(t: SqliteSession, sql: str) -> None:
+    # MariaDB: RETURNING sees only the written table (insert_returning.result)
+    t.execute("CREATE TABLE t1 (id1 INT, val1 VARCHAR(1))")
+    t.execute("CREATE TABLE t2 (id2 INT, val2 VARCHAR(1))")
+    t.execute("INSERT INTO t1 VALUES (2, 'b')")
+    err = fails(t, sql, errors.ER_BAD_TABLE_ERROR, "42S02")
+    assert err.message == "Unknown table 'db.t1'"
+    assert rows(t.execute("SELECT * FROM t2")) == []

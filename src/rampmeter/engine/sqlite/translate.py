@@ -397,7 +397,7 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         # MariaDB 10.5+: the written rows come back as a result set (Django uses it)
         plan.returning = True
         written = returning_mod.written_table(tree, tables)
-        returning_mod.check_returning(tree, returning, written)
+        returning_mod.check_returning(tree, returning, written, database)
         plan.outputs = _outputs(exp.Select(expressions=[e.copy() for e in
                                                         returning.expressions]),
                                 stmt, written, typer)
