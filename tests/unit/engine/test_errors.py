@@ -169,3 +169,14 @@ def test_returning_star_of_another_table_is_1051(t: SqliteSession, sql: str) -> 
     err = fails(t, sql, errors.ER_BAD_TABLE_ERROR, "42S02")
     assert err.message == "Unknown table 'db.t1'"
     assert rows(t.execute("SELECT * FROM t2")) == []
+
+
+@pytest.mark.parametrize("explain", ["", "EXPLAIN "])
+def test_on_naming_a_table_joined_later_is_1054(session: SqliteSession, explain: str) -> None:
+    # MariaDB (join_outer.result): an ON sees only the tables joined before it
+    session.execute("CREATE TABLE t1 (a INT)")
+    session.execute("CREATE TABLE t2 (a INT)")
+    err = fails(session, f"{explain}SELECT t1.*, t2.*, t3.a FROM t1 LEFT JOIN t2 ON "
+                "(t3.a = t2.a) LEFT JOIN t1 AS t3 ON (t1.a = t3.a)",
+                errors.ER_BAD_FIELD_ERROR, "42S22")
+    assert err.message == "Unknown column 't3.a' in 'ON'"
