@@ -154,3 +154,29 @@ def test_unknown_column_names_the_clause_as_mariadb_does(sql: str, column: str,
                                                          clause: str) -> None:
     assert map_error(f"no such column: {column}", "test", sql).message == \
         f"Unknown column '{column}' in '{clause}'"
+
+
+@pytest.mark.parametrize("sql", [
+    "INSERT INTO t2 (id2, val2) VALUES (6, 'f') RETURNING t1.*",
+    "INSERT INTO t2 SET id2 = 5, val2 = 'f' RETURNING t1.*",
+    "INSERT INTO t2 (id2, val2) SELECT t1.* FROM t1 WHERE id1 = 2 RETURNING t1.*",
+])
+def test_returning_star_of_another_table_is_1051(t: SqliteSession, sql: str) -> None:
+    # MariaDB: RETURNING sees only the written table (insert_returning.result)
+    t.execute("CREATE TABLE t1 (id1 INT, val1 VARCHAR(1))")
+    t.execute("CREATE TABLE t2 (id2 INT, val2 VARCHAR(1))")
+    t.execute("INSERT INTO t1 VALUES (2, 'b')")
+    err = fails(t, sql, errors.ER_BAD_TABLE_ERROR, "42S02")
+    assert err.message == "Unknown table 'db.t1'"
+    assert rows(t.execute("SELECT * FROM t2")) == []
+
+
+@pytest.mark.parametrize("explain", ["", "EXPLAIN "])
+def test_on_naming_a_table_joined_later_is_1054(session: SqliteSession, explain: str) -> None:
+    # MariaDB (join_outer.result): an ON sees only the tables joined before it
+    session.execute("CREATE TABLE t1 (a INT)")
+    session.execute("CREATE TABLE t2 (a INT)")
+    err = fails(session, f"{explain}SELECT t1.*, t2.*, t3.a FROM t1 LEFT JOIN t2 ON "
+                "(t3.a = t2.a) LEFT JOIN t1 AS t3 ON (t1.a = t3.a)",
+                errors.ER_BAD_FIELD_ERROR, "42S22")
+    assert err.message == "Unknown column 't3.a' in 'ON'"

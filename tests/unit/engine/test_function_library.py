@@ -118,3 +118,17 @@ def test_more_arguments_than_sqlite_takes_is_1235(session: SqliteSession) -> Non
     # MariaDB takes any number; SQLite stops at 127 (docs/sql.md): a clear error, not 1105
     args = ", ".join(["0"] * 130)
     fails(session, f"SELECT SFORMAT('{{}}', {args})", errors.ER_NOT_SUPPORTED_YET)
+
+
+def test_concat_of_binary_strings_is_binary(session: SqliteSession) -> None:
+    # bytes that are not UTF-8 (mtr ctype_ujis_ucs2): MariaDB's CONCAT of binary is binary
+    session.execute("CREATE TABLE t2 (code BINARY(1))")
+    session.execute("INSERT INTO t2 VALUES (0xA1), (0xFE)")
+    got = rows(session.execute("SELECT HEX(CONCAT(a.code, b.code)) FROM t2 a, t2 b ORDER BY 1"))
+    assert got == [("A1A1",), ("A1FE",), ("FEA1",), ("FEFE",)]
+    assert rows(session.execute("SELECT CONCAT(code, code) = 0xA1A1 FROM t2 ORDER BY code")) \
+        == [(1,), (0,)]
+    session.execute("CREATE TABLE t3 (b VARBINARY(4))")
+    session.execute("INSERT INTO t3 SELECT CONCAT(a.code, b.code) FROM t2 a, t2 b")
+    assert rows(session.execute("SELECT HEX(b) FROM t3 ORDER BY b")) == \
+        [("A1A1",), ("A1FE",), ("FEA1",), ("FEFE",)]

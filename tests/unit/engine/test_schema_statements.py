@@ -125,3 +125,14 @@ def test_reset_drops_temporary_tables(session: SqliteSession) -> None:
     session.reset()
     session.use("db")
     fails(session, "SELECT * FROM tt", 1146)
+
+
+def test_explain_of_a_view_with_literals_binds_them(session: SqliteSession) -> None:
+    # the view's literals are bound values of the expanded query (mtr cte_nonrecursive)
+    session.execute("CREATE TABLE t1 (a INT)")
+    session.execute("CREATE VIEW v1 AS SELECT a, 'x' AS s, 3 AS n FROM t1 "
+                    "WHERE a > 1 OR 'q' = 'q'")
+    got = rows(session.execute("EXPLAIN SELECT * FROM v1"))
+    assert got and all(r[0] == 1 and r[1] == "SIMPLE" for r in got)
+    got = rows(session.execute("EXPLAIN SELECT * FROM v1 WHERE s = 'y'"))
+    assert got

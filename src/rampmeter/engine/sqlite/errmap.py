@@ -16,6 +16,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import sqlglot
+from sqlglot import exp
+
 from rampmeter import errors
 from rampmeter.engine.sqlite import clauses, sfnames
 from rampmeter.engine.sqlite.catalog import TableDef
@@ -92,6 +95,8 @@ def map_error(msg: str, database: str | None, sql: str | None = None) -> ServerE
                            f"{database}.{m.group(1)}" if database else m.group(1))
     if _VALUES.search(msg):
         return ServerError(errors.ER_WRONG_VALUE_COUNT_ON_ROW, 1)
+    if "ON clause references tables to its right" in msg:  # MariaDB: 1054 in 'ON'
+        return ServerError(errors.ER_BAD_FIELD_ERROR, _on_column_to_the_right(sql), "ON")
     if "no tables specified" in msg:
         return ServerError(errors.ER_NO_TABLES_USED)
     if "do not have the same number of result columns" in msg:
@@ -129,6 +134,25 @@ def map_error(msg: str, database: str | None, sql: str | None = None) -> ServerE
     if "disk" in msg and ("full" in msg or "I/O" in msg):
         return ServerError(1021, message=f"Disk full or I/O error: {msg}", sqlstate="HY000")
     return ServerError(errors.ER_UNKNOWN_ERROR, msg)
+
+
+def _on_column_to_the_right(sql: str | None) -> str:
+    """The first column an ON names of a table joined later (MariaDB's unknown column there:
+    an ON sees only the tables joined so far)."""
+    try:
+        tree = sqlglot.parse_one(sql or "", read="sqlite")
+    except sqlglot.errors.ParseError:
+        return "?"
+    for select in tree.find_all(exp.Select):
+        frm = select.args.get("from")
+        seen = {frm.this.alias_or_name.lower()} if frm is not None else set()
+        for join in select.args.get("joins") or []:
+            seen.add(join.this.alias_or_name.lower())
+            on = join.args.get("on")
+            for col in on.find_all(exp.Column) if on is not None else []:
+                if col.table and col.table.lower() not in seen:
+                    return f"{col.table}.{col.name}"
+    return "?"
 
 
 def duplicate_entry(failed: str, tdef: TableDef | None, shown_values: dict[str, Any]

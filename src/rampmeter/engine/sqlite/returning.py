@@ -54,14 +54,20 @@ def written_table(tree: exp.Expression, tables: Any) -> Any:
     return only
 
 
-def check_returning(tree: exp.Expression, returning: exp.Returning, written: Any) -> None:
+def check_returning(tree: exp.Expression, returning: exp.Returning, written: Any,
+                    database: str | None = None) -> None:
     """What MariaDB refuses in RETURNING: a column the written table lacks (1054 in
-    'RETURNING'), and a subquery reading the written table (1093)."""
+    'RETURNING'), `t.*` of a table other than the written one (1051, as MariaDB: it is the
+    only table RETURNING sees), and a subquery reading the written table (1093)."""
     target = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
     if not isinstance(target, exp.Table) or len(written.by_alias) != 1:
         return
     (alias, (_db, name, tdef)), = written.by_alias.items()
     for e in returning.expressions:
+        if isinstance(e, exp.Column) and isinstance(e.this, exp.Star) and e.table and \
+                e.table.lower() != alias:
+            raise ServerError(errors.ER_BAD_TABLE_ERROR,
+                              f"{e.db or database or _db}.{e.table}")
         reads = isinstance(tree, exp.Insert) and \
             isinstance(tree.expression, (exp.Select, exp.Union, exp.Subquery))
         for sub in [] if reads else e.find_all(exp.Select):  # INSERT ... SELECT may read it

@@ -326,7 +326,7 @@ def _explain(s: SqliteSession, r: Reader) -> Result:
         # the schema version in the text, as session._compile does (a cached EXPLAIN
         # re-prepared after DROP / CREATE of its table crashes SQLite)
         found = s.handle.execute(f"EXPLAIN QUERY PLAN /*{s.engine.schema_version}*/ "
-                                 f"{plan.sql}", bind(inner, [])).fetchall()
+                                 f"{plan.sql}", {**bind(inner, []), **plan.fixed}).fetchall()
     except sqlite3.Error as e:
         raise s.sqlite_error(e, plan) from None
     names = ["id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref",

@@ -397,7 +397,7 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         # MariaDB 10.5+: the written rows come back as a result set (Django uses it)
         plan.returning = True
         written = returning_mod.written_table(tree, tables)
-        returning_mod.check_returning(tree, returning, written)
+        returning_mod.check_returning(tree, returning, written, database)
         plan.outputs = _outputs(exp.Select(expressions=[e.copy() for e in
                                                         returning.expressions]),
                                 stmt, written, typer)
@@ -578,6 +578,11 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
                 t = typer.infer(arg)
                 if t is not None and t.is_decimal:
                     _wrap(arg, lambda a, s=t.scale or 0: _decimal_text(a, s))
+            if isinstance(node, exp.Concat) and any(
+                    charset_of(typer.infer(a)) == "binary" for a in node.expressions):
+                # a binary argument makes the result binary (MariaDB); SQLite's || is TEXT,
+                # which bytes that are not UTF-8 cannot be read back as
+                _wrap(node, lambda c: exp.Cast(this=c, to=exp.DataType.build("BLOB")))
 
 
 def _equality_with_number(node: exp.Expression, typer: Typer) -> bool:
