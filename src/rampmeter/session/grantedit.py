@@ -37,7 +37,7 @@ from rampmeter.errors import ServerError
 from rampmeter.session import aclfile
 from rampmeter.session.accounts import SSL_TYPES
 from rampmeter.session.grants import DbGrant, GrantTables, RoleGrant, TableGrant
-from rampmeter.session.privileges import COL_ACLS, TABLE_SET_NAMES, P
+from rampmeter.session.privileges import COL_ACLS, DB_PRIV_COLUMNS, TABLE_SET_NAMES, P
 from rampmeter.session.security import TableNeed
 
 MYSQL = "mysql"
@@ -47,19 +47,10 @@ _DML = frozenset({"INSERT", "REPLACE", "UPDATE", "DELETE", "TRUNCATE", "WITH"})
 _SCHEMA_BITS = P.CREATE | P.DROP | P.ALTER | P.INDEX
 _WRITE_BITS = P.INSERT | P.UPDATE | P.DELETE | _SCHEMA_BITS
 
-# What FLUSH PRIVILEGES reads, column by column (mysqldb.TABLES defines them).
-_DB_COLUMNS = (("Select", P.SELECT), ("Insert", P.INSERT), ("Update", P.UPDATE),
-               ("Delete", P.DELETE), ("Create", P.CREATE), ("Drop", P.DROP), ("Grant", P.GRANT),
-               ("References", P.REFERENCES), ("Index", P.INDEX), ("Alter", P.ALTER),
-               ("Create_tmp_table", P.CREATE_TMP), ("Lock_tables", P.LOCK_TABLES),
-               ("Create_view", P.CREATE_VIEW), ("Show_view", P.SHOW_VIEW),
-               ("Create_routine", P.CREATE_PROC), ("Alter_routine", P.ALTER_PROC),
-               ("Execute", P.EXECUTE), ("Event", P.EVENT), ("Trigger", P.TRIGGER),
-               ("Delete_history", P.DELETE_HISTORY))
 QUERIES = {
     "global_priv": "SELECT Host, User, Priv FROM mysql.global_priv",
     "user": "SELECT Host, User FROM mysql.user",
-    "db": "SELECT Host, Db, User, " + ", ".join(f"{c}_priv" for c, _ in _DB_COLUMNS) +
+    "db": "SELECT Host, Db, User, " + ", ".join(f"{c}_priv" for c, _ in DB_PRIV_COLUMNS) +
           " FROM mysql.db",
     "tables_priv": "SELECT Host, Db, User, Table_name, Grantor, Table_priv FROM "
                    "mysql.tables_priv",
@@ -119,7 +110,7 @@ def from_rows(rows: dict[str, list[Sequence[Any]]], current: GrantTables
         tables.accounts[acct.key] = acct
     for host, db, user, *flags in rows["db"]:
         bits = 0
-        for (_name, bit), flag in zip(_DB_COLUMNS, flags):
+        for (_name, bit), flag in zip(DB_PRIV_COLUMNS, flags):
             if str(flag).upper() == "Y":
                 bits |= bit
         tables.dbs.append(DbGrant(user, host, db, bits))

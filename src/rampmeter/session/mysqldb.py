@@ -30,7 +30,12 @@ from rampmeter.engine.base import Engine, EngineSession
 from rampmeter.session import grantedit
 from rampmeter.session.accounts import SSL_TYPES, Account
 from rampmeter.session.grants import GrantTables
-from rampmeter.session.privileges import COL_ACLS, TABLE_SET_NAMES, P, set_text
+from rampmeter.session.privileges import (
+    COL_ACLS,
+    DB_PRIV_COLUMNS,
+    TABLE_SET_NAMES,
+    set_text,
+)
 
 MYSQL = "mysql"
 
@@ -39,14 +44,6 @@ _USER_PRIVS = ("Select", "Insert", "Update", "Delete", "Create", "Drop", "Reload
                "Create_tmp_table", "Lock_tables", "Execute", "Repl_slave", "Repl_client",
                "Create_view", "Show_view", "Create_routine", "Alter_routine", "Create_user",
                "Event", "Trigger", "Create_tablespace", "Delete_history")
-_DB_PRIVS = (("Select", P.SELECT), ("Insert", P.INSERT), ("Update", P.UPDATE),
-             ("Delete", P.DELETE), ("Create", P.CREATE), ("Drop", P.DROP), ("Grant", P.GRANT),
-             ("References", P.REFERENCES), ("Index", P.INDEX), ("Alter", P.ALTER),
-             ("Create_tmp_table", P.CREATE_TMP), ("Lock_tables", P.LOCK_TABLES),
-             ("Create_view", P.CREATE_VIEW), ("Show_view", P.SHOW_VIEW),
-             ("Create_routine", P.CREATE_PROC), ("Alter_routine", P.ALTER_PROC),
-             ("Execute", P.EXECUTE), ("Event", P.EVENT), ("Trigger", P.TRIGGER),
-             ("Delete_history", P.DELETE_HISTORY))
 _YN = "enum('N','Y') NOT NULL DEFAULT 'N'"
 _KEY = "Host char(255) NOT NULL DEFAULT '', "
 _TABLE_SET = "set(" + ",".join(f"'{n}'" for n in TABLE_SET_NAMES.values()) + ")"
@@ -68,7 +65,7 @@ TABLES: dict[str, str] = {
             "max_statement_time decimal(12,6) NOT NULL DEFAULT 0, "
             "PRIMARY KEY (Host, User)) COMMENT='Users and global privileges'",
     "db": _KEY + "Db char(64) NOT NULL DEFAULT '', User char(128) NOT NULL DEFAULT '', " +
-          "".join(f"{p}_priv {_YN}, " for p, _ in _DB_PRIVS) +
+          "".join(f"{p}_priv {_YN}, " for p, _ in DB_PRIV_COLUMNS) +
           "PRIMARY KEY (Host, Db, User)) COMMENT='Database privileges'",
     "tables_priv": _KEY + "Db char(64) NOT NULL DEFAULT '', User char(128) NOT NULL DEFAULT '', "
                    "Table_name char(64) NOT NULL DEFAULT '', "
@@ -177,7 +174,7 @@ def rows(t: GrantTables) -> dict[str, list[tuple[Any, ...]]]:
             "" if a.is_role else a.plugin, "" if a.is_role else a.auth_string, "N",
             "Y" if a.is_role else "N", a.default_role, 0))
     for d in t.dbs:
-        out["db"].append((d.host, d.db, d.user, *(_yn(d.access, bit) for _, bit in _DB_PRIVS)))
+        out["db"].append((d.host, d.db, d.user, *(_yn(d.access, bit) for _, bit in DB_PRIV_COLUMNS)))
     for g in t.tables.values():
         out["tables_priv"].append((g.host, g.db, g.user, g.table, g.grantor, None,
                                    set_text(g.access), set_text(g.column_access & COL_ACLS)))

@@ -287,3 +287,15 @@ def set_global_privileges(name: str) -> tuple[int, ...]:
     if name == "read_only":
         return (P.READ_ONLY_ADMIN,)
     return (P.SUPER,)
+
+
+# The columns of mysql.db, in MariaDB's order, with the privilege each holds (mysqldb.py
+# shows them, grantedit.py reads them back at FLUSH PRIVILEGES).
+DB_PRIV_COLUMNS = (("Select", P.SELECT), ("Insert", P.INSERT), ("Update", P.UPDATE),
+                   ("Delete", P.DELETE), ("Create", P.CREATE), ("Drop", P.DROP), ("Grant", P.GRANT),
+                   ("References", P.REFERENCES), ("Index", P.INDEX), ("Alter", P.ALTER),
+                   ("Create_tmp_table", P.CREATE_TMP), ("Lock_tables", P.LOCK_TABLES),
+                   ("Create_view", P.CREATE_VIEW), ("Show_view", P.SHOW_VIEW),
+                   ("Create_routine", P.CREATE_PROC), ("Alter_routine", P.ALTER_PROC),
+                   ("Execute", P.EXECUTE), ("Event", P.EVENT), ("Trigger", P.TRIGGER),
+                   ("Delete_history", P.DELETE_HISTORY))

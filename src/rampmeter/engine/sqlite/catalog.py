@@ -58,8 +58,8 @@ def lit(value: Any) -> str:
         return str(int(value))
     if isinstance(value, (int, float)):
         return repr(value)
-    if isinstance(value, bytes):
-        return "X'" + value.hex() + "'"
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return "X'" + bytes(value).hex() + "'"
     return "'" + str(value).replace("'", "''") + "'"
 
 

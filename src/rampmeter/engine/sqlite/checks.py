@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from sqlglot import exp
 
 from rampmeter.engine.sqlite import translate
-from rampmeter.engine.sqlite.catalog import NON_TRANSACTIONAL, TableDef, q
+from rampmeter.engine.sqlite.catalog import NON_TRANSACTIONAL, TableDef, lit, q
 from rampmeter.engine.types import INTEGERS
 from rampmeter.errors import ServerError, Warning_
 
@@ -184,18 +184,6 @@ def condition(s: SqliteSession, database: str, tdef: TableDef, expr: str,
 _NAME = re.compile(r":([A-Za-z_][A-Za-z0-9_]*)")
 
 
-def _sql_literal(value: Any) -> str:
-    if value is None:
-        return "NULL"
-    if isinstance(value, bool):
-        return str(int(value))
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, (bytes, bytearray, memoryview)):
-        return "X'" + bytes(value).hex() + "'"
-    return "'" + str(value).replace("'", "''") + "'"
-
-
 def _scan(sql: str) -> list[tuple[int, int, str]]:
     """The parts of `sql` outside quotes: (start, end, text)."""
     parts: list[tuple[int, int, str]] = []
@@ -226,7 +214,7 @@ def _inline(sql: str, values: dict[str, Any]) -> str:
         for m in _NAME.finditer(text):
             if m.group(1) in values:
                 out.append(sql[last:start + m.start()])
-                out.append(_sql_literal(values[m.group(1)]))
+                out.append(lit(values[m.group(1)]))
                 last = start + m.end()
         del end
     out.append(sql[last:])
@@ -251,7 +239,7 @@ def _conditions(s: SqliteSession, database: str, tdef: TableDef, shown: str,
                 lookup: Callable[[str, str], TableDef | None] | None = None
                 ) -> list[tuple[str, str]]:
     """(message as an SQL literal, condition) of each constraint, in MariaDB's order."""
-    return [(_sql_literal(message(database, shown, name)),
+    return [(lit(message(database, shown, name)),
              condition(s, database, tdef, expr, lookup)) for name, expr in ordered(tdef, shown)]
 
 
@@ -306,7 +294,7 @@ def ensure(s: SqliteSession, target: tuple[str, str]) -> None:
             # a generated value past the column's type: MariaDB's HA_ERR_AUTOINC_ERANGE (167)
             col = tdef.auto_column
             assert col is not None
-            text = _sql_literal(f"Out of range value for column '{col.name}' at row 1")
+            text = lit(f"Out of range value for column '{col.name}' at row 1")
             # ABORT: the row is written already (a MyISAM table's rows before it go too)
             handle.execute(f"CREATE TEMP TRIGGER {q(name)} AFTER INSERT ON {q(schema)}."
                            f"{q(stored)} WHEN NEW.{q(col.name)} > {top} BEGIN SELECT "

@@ -20,7 +20,7 @@ from typing import Any
 
 from rampmeter.engine import types as T
 from rampmeter.engine.sqlite.funclib import sqlaggregate
-from rampmeter.engine.sqlite.functions_string import fold
+from rampmeter.engine.sqlite.functions_string import _text, fold
 
 INTERNAL_NAME = "RM_GROUP_CONCAT_ORDERED"
 
@@ -33,14 +33,6 @@ def _key(v: Any) -> tuple[int, Any]:
     if isinstance(v, bytes):
         return (3, v)
     return (2, fold(v.rstrip(" ")))
-
-
-def _text(v: Any) -> str:
-    if isinstance(v, bytes):
-        return v.decode("utf-8", "surrogateescape")
-    if isinstance(v, float):
-        return repr(v) if v != int(v) or abs(v) >= 1e15 else str(int(v))
-    return str(v)
 
 
 @sqlaggregate(INTERNAL_NAME, (3, -1), T.longtext())

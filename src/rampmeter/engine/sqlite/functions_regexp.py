@@ -32,6 +32,7 @@ import regex
 
 from rampmeter.engine import types as T
 from rampmeter.engine.sqlite.funclib import sqlfunction
+from rampmeter.engine.sqlite.functions_string import _text
 from rampmeter.engine.types import SqlType
 from rampmeter.errors import ServerError
 
@@ -62,14 +63,6 @@ _GREF = regex.compile(r"\\g(?:(\d+)|\{(\w+)\})")
 _VERB = regex.compile(r"\(\*(?:UCP|UTF8?|LF|NO_START_OPT|NO_AUTO_POSSESS|NO_DOTSTAR_ANCHOR)\)")
 _CACHE: dict[tuple[str, bool], Any] = {}
 _CACHE_LIMIT = 512
-
-
-def _text(v: Any) -> str:
-    if isinstance(v, bytes):
-        return v.decode("utf-8", "surrogateescape")
-    if isinstance(v, float):
-        return repr(v) if v != int(v) or abs(v) >= 1e15 else str(int(v))
-    return str(v)
 
 
 def pcre2_to_regex(pattern: str) -> str:
