@@ -28,6 +28,7 @@ from rampmeter import errors
 from rampmeter.engine.base import SessionContext, WaitHook, WaitReason
 from rampmeter.engine.locks import LockTable, WaitAborted
 from rampmeter.engine.sqlite import bigunsigned, funclib, functions_cast
+from rampmeter.engine.sqlite.functions_cast import _show, _signed_int
 from rampmeter.engine.sqlite.functions_time import session_now
 from rampmeter.engine.values import big_unsigned, parse_number
 from rampmeter.errors import ServerError
@@ -90,19 +91,6 @@ def _number(v: Any) -> float:
 
 def _bytes(v: Any) -> bytes:
     return v if isinstance(v, bytes) else str(v).encode("utf-8", "surrogateescape")
-
-
-def _show(v: Any) -> str:
-    return v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v)
-
-
-def _signed_int(v: Any) -> int:
-    if isinstance(v, str) and v[:1] == "~":
-        return int(v[1:])
-    if isinstance(v, (int, float)) and not isinstance(v, bool):
-        return int(v)
-    num, _whole = parse_number(_show(v))
-    return int(num) if num is not None else 0
 
 
 def _utc_text(fsp: Any) -> str:
