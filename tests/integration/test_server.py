@@ -309,3 +309,35 @@ def test_sigterm_rolls_back_and_stops(tmp_path):
         assert proc.query("SELECT x FROM s.t") == ((1,),)
     finally:
         stop_process(proc)
+
+
+def test_reset_connection_zeroes_status_and_keeps_the_handshake_charset(server):
+    """COM_RESET_CONNECTION (mtr main.reset_connection): the session's status counters start
+    from zero, the global ones keep the counts, and the character sets return to the ones
+    the client named in its handshake, not to the server's."""
+    import mysql.connector as mysql_connector
+
+    conn = mysql_connector.connect(host="127.0.0.1", port=server.port, user="root",
+                                   charset="latin1", ssl_disabled=True, use_pure=True)
+    try:
+        cur = conn.cursor()
+
+        def one(sql):
+            cur.execute(sql)
+            return cur.fetchall()[0]
+
+        cur.execute("FLUSH STATUS")
+        for _ in range(3):
+            one("SELECT 1")
+        assert one("SHOW SESSION STATUS LIKE 'Com_select'") == ("Com_select", "3")
+        before = int(one("SHOW GLOBAL STATUS LIKE 'Com_select'")[1])
+        cur.execute("SET NAMES utf8mb4")
+        cur.close()
+        conn.cmd_reset_connection()
+        cur = conn.cursor()
+        assert one("SHOW SESSION STATUS LIKE 'Com_select'") == ("Com_select", "0")
+        assert int(one("SHOW GLOBAL STATUS LIKE 'Com_select'")[1]) >= before
+        assert one("SELECT @@character_set_client, @@collation_connection") == (
+            "latin1", "latin1_swedish_ci")
+    finally:
+        conn.close()

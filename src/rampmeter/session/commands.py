@@ -134,6 +134,16 @@ def _change_user_denied(s: Session, proto: ServerProtocol, write: Write,
     return True
 
 
+def _apply_handshake_charset(s: Session, proto: ServerProtocol) -> None:
+    """The character sets the client asked for in its handshake (at login, and again after
+    COM_RESET_CONNECTION, which MariaDB resets to them rather than to the server's)."""
+    cs, coll = s.handshake_charset
+    for name in ("character_set_client", "character_set_connection", "character_set_results"):
+        s.vars[name] = cs
+    s.vars["collation_connection"] = coll
+    s.sync_charsets(proto)
+
+
 def _start_session(s: Session, e: ev.Authenticated, proto: ServerProtocol) -> None:
     """Character sets, timeouts and the engine session of a new login / changed user."""
     ctx = s.ctx
@@ -146,10 +156,8 @@ def _start_session(s: Session, e: ev.Authenticated, proto: ServerProtocol) -> No
     cs = charsets.charset(coll.charset) if coll is not None else None
     if cs is None or not cs.client_usable:
         cs, coll = charsets.UTF8MB4, charsets.default_collation("utf8mb4")
-    for name in ("character_set_client", "character_set_connection", "character_set_results"):
-        s.vars[name] = cs.name
-    s.vars["collation_connection"] = coll.name if coll is not None else cs.default_collation
-    s.sync_charsets(proto)
+    s.handshake_charset = (cs.name, coll.name if coll is not None else cs.default_collation)
+    _apply_handshake_charset(s, proto)
     if s.interactive:
         s.vars["wait_timeout"] = s.vars["interactive_timeout"]
     if s.engine is None:
@@ -318,6 +326,8 @@ def on_reset_connection(s: Session, e: ev.ResetConnection, proto: ServerProtocol
     s.vars = {name: gv[name] for name in s.vars}
     if keep_timeout is not None:
         s.vars["wait_timeout"] = s.vars["interactive_timeout"]
+    _apply_handshake_charset(s, proto)
+    s.ctx.registry.fold_counters(s)  # MariaDB's THD::change_user starts status from zero
     _simple_ok(s, proto, write)
     return True
 
