@@ -157,6 +157,7 @@ def test_server_administration_needs_privileges(shop: ServerHandle) -> None:
         ("SET GLOBAL thread_pool_stall_limit = 100", "SUPER, CONNECTION ADMIN"),
         ("SET GLOBAL max_connections = 10", "SUPER, CONNECTION ADMIN"),
         ("CREATE USER 'x'@'%'", "CREATE USER"), ("SHOW MASTER STATUS", "SUPER, BINLOG MONITOR"),
+        ("SHOW RELAYLOG EVENTS", "SLAVE MONITOR"),
     ]:
         assert err(conn, sql) == (1227, f"Access denied; you need (at least one of) the "
                                         f"{needed} privilege(s) for this operation"), sql
