@@ -341,3 +341,35 @@ def test_reset_connection_zeroes_status_and_keeps_the_handshake_charset(server):
             "latin1", "latin1_swedish_ci")
     finally:
         conn.close()
+
+
+def test_sql_big_selects_follows_max_join_size_and_change_user_resets(server):
+    """MariaDB derives sql_big_selects from max_join_size (ON exactly when it is unlimited), and
+    COM_CHANGE_USER starts the session's variables from the global values (mtr
+    main.change_user); SET of a deprecated variable warns 1287."""
+    import mysql.connector as mysql_connector
+
+    conn = mysql_connector.connect(host="127.0.0.1", port=server.port, user="root",
+                                   ssl_disabled=True, use_pure=True)
+    try:
+        cur = conn.cursor()
+
+        def one(sql):
+            cur.execute(sql)
+            return cur.fetchall()[0]
+
+        assert one("SELECT @@sql_big_selects") == (1,)
+        cur.execute("SET max_join_size = 1000")
+        assert one("SELECT @@sql_big_selects") == (0,)
+        cur.execute("SET timestamp = 1000000000")
+        cur.execute("SET big_tables = 0")
+        assert one("SHOW WARNINGS") == (
+            "Warning", 1287, "'@@big_tables' is deprecated and will be removed in a future "
+                             "release")
+        cur.close()
+        conn.cmd_change_user(username="root", password="")
+        cur = conn.cursor()
+        assert one("SELECT @@sql_big_selects, @@max_join_size = 18446744073709551615, "
+                   "YEAR(NOW()) > 2001") == (1, 1, 1)
+    finally:
+        conn.close()
