@@ -90,6 +90,7 @@ class RunningServer:
             if gv["extra_port"] else None
         self.stopped = threading.Event()
         accounts = AccountStore(datadir, skip_grant_tables=gv["skip_grant_tables"], log=log)
+        accounts.secure_auth = lambda: bool(gv["secure_auth"])
         if gv["skip_grant_tables"]:
             log.warning("--skip-grant-tables: every login is accepted and no privilege is "
                         "checked until FLUSH PRIVILEGES")

@@ -144,6 +144,7 @@ def test_an_account_without_grants_is_refused_as_mariadb_refuses(tables: Account
         "SET GLOBAL wait_timeout = 100", "SET GLOBAL thread_pool_stall_limit = 100",
         "SET GLOBAL max_connections = 100", "SET GLOBAL init_connect = ''",
         "SET GLOBAL read_only = 0", "SHOW MASTER STATUS", "SHOW SLAVE STATUS",
+        "SHOW RELAYLOG EVENTS",
         "SET PASSWORD FOR root@localhost = PASSWORD('x')", "SET PASSWORD = PASSWORD('')",
     ])
 

@@ -72,6 +72,9 @@ def test_json_normalize_equals_query(compat, driver):
         f"SELECT JSON_NORMALIZE('{deep}')",
         "SELECT JSON_QUERY('{\"k\":{\"a\":1, \"b\":[1,2]}}', '$.k'), "
         "JSON_QUERY('{\"k\":{\"a\":1}}', '$.k.a'), JSON_QUERY('{\"k\":1}', '$.x')",
+        "SELECT JSON_VALUE('[1, true, false, null, \"x\", 1.5]', '$[1]'), "
+        "JSON_VALUE('[1, true, false]', '$[2]'), JSON_VALUE('{\"a\": null}', '$.a'), "
+        "JSON_VALUE('{\"a\": \"s\"}', '$.a'), JSON_VALUE('[1.5]', '$[0]')",
     ], CHECKS)
 
 

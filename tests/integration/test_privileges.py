@@ -157,6 +157,7 @@ def test_server_administration_needs_privileges(shop: ServerHandle) -> None:
         ("SET GLOBAL thread_pool_stall_limit = 100", "SUPER, CONNECTION ADMIN"),
         ("SET GLOBAL max_connections = 10", "SUPER, CONNECTION ADMIN"),
         ("CREATE USER 'x'@'%'", "CREATE USER"), ("SHOW MASTER STATUS", "SUPER, BINLOG MONITOR"),
+        ("SHOW RELAYLOG EVENTS", "SLAVE MONITOR"),
     ]:
         assert err(conn, sql) == (1227, f"Access denied; you need (at least one of) the "
                                         f"{needed} privilege(s) for this operation"), sql
@@ -296,6 +297,29 @@ def test_account_lock_and_connection_limits(server: ServerHandle) -> None:
         server.query("SET GLOBAL max_user_connections = 0")
     assert server.query("SHOW CREATE USER 'few'@'%'") == (
         ("CREATE USER `few`@`%` WITH MAX_USER_CONNECTIONS 2",),)
+
+
+@needs_cli
+def test_old_password_accounts_log_in_only_without_secure_auth(server: ServerHandle) -> None:
+    """mysql_old_password (a 3.23 hash of 16 hex digits): refused with 1275 while secure_auth
+    is ON (the default), verified by the 3.23 scramble when it is OFF - here through
+    libmariadb's own mysql_old_password client plugin (the mariadb CLI)."""
+    server.query("CREATE USER 'old'@'%' IDENTIFIED BY PASSWORD '09301740536db389'")  # 'oldpw'
+    probe = "SELECT CURRENT_USER()"
+    refused = cli(server, probe, user="old", password="oldpw")
+    assert refused.returncode != 0 and "ERROR 1275" in refused.stderr
+    done = cli(server, "SET GLOBAL secure_auth = 0; SHOW WARNINGS")
+    assert "1287\t'@@secure_auth' is deprecated" in done.stdout, done.stdout
+    try:
+        ok = cli(server, probe, user="old", password="oldpw")
+        assert ok.returncode == 0, ok.stderr
+        assert ok.stdout.split() == ["CURRENT_USER()", "old@%"]
+        wrong = cli(server, probe, user="old", password="other")
+        assert wrong.returncode != 0 and "ERROR 1045" in wrong.stderr
+    finally:
+        server.query("SET GLOBAL secure_auth = DEFAULT")
+    again = cli(server, probe, user="old", password="oldpw")
+    assert again.returncode != 0 and "ERROR 1275" in again.stderr
 
 
 def _can_connect(server: ServerHandle, user: str) -> bool:

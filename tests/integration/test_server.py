@@ -309,3 +309,67 @@ def test_sigterm_rolls_back_and_stops(tmp_path):
         assert proc.query("SELECT x FROM s.t") == ((1,),)
     finally:
         stop_process(proc)
+
+
+def test_reset_connection_zeroes_status_and_keeps_the_handshake_charset(server):
+    """COM_RESET_CONNECTION (mtr main.reset_connection): the session's status counters start
+    from zero, the global ones keep the counts, and the character sets return to the ones
+    the client named in its handshake, not to the server's."""
+    import mysql.connector as mysql_connector
+
+    conn = mysql_connector.connect(host="127.0.0.1", port=server.port, user="root",
+                                   charset="latin1", ssl_disabled=True, use_pure=True)
+    try:
+        cur = conn.cursor()
+
+        def one(sql):
+            cur.execute(sql)
+            return cur.fetchall()[0]
+
+        cur.execute("FLUSH STATUS")
+        for _ in range(3):
+            one("SELECT 1")
+        assert one("SHOW SESSION STATUS LIKE 'Com_select'") == ("Com_select", "3")
+        before = int(one("SHOW GLOBAL STATUS LIKE 'Com_select'")[1])
+        cur.execute("SET NAMES utf8mb4")
+        cur.close()
+        conn.cmd_reset_connection()
+        cur = conn.cursor()
+        assert one("SHOW SESSION STATUS LIKE 'Com_select'") == ("Com_select", "0")
+        assert int(one("SHOW GLOBAL STATUS LIKE 'Com_select'")[1]) >= before
+        assert one("SELECT @@character_set_client, @@collation_connection") == (
+            "latin1", "latin1_swedish_ci")
+    finally:
+        conn.close()
+
+
+def test_sql_big_selects_follows_max_join_size_and_change_user_resets(server):
+    """MariaDB derives sql_big_selects from max_join_size (ON exactly when it is unlimited), and
+    COM_CHANGE_USER starts the session's variables from the global values (mtr
+    main.change_user); SET of a deprecated variable warns 1287."""
+    import mysql.connector as mysql_connector
+
+    conn = mysql_connector.connect(host="127.0.0.1", port=server.port, user="root",
+                                   ssl_disabled=True, use_pure=True)
+    try:
+        cur = conn.cursor()
+
+        def one(sql):
+            cur.execute(sql)
+            return cur.fetchall()[0]
+
+        assert one("SELECT @@sql_big_selects") == (1,)
+        cur.execute("SET max_join_size = 1000")
+        assert one("SELECT @@sql_big_selects") == (0,)
+        cur.execute("SET timestamp = 1000000000")
+        cur.execute("SET big_tables = 0")
+        assert one("SHOW WARNINGS") == (
+            "Warning", 1287, "'@@big_tables' is deprecated and will be removed in a future "
+                             "release")
+        cur.close()
+        conn.cmd_change_user(username="root", password="")
+        cur = conn.cursor()
+        assert one("SELECT @@sql_big_selects, @@max_join_size = 18446744073709551615, "
+                   "YEAR(NOW()) > 2001") == (1, 1, 1)
+    finally:
+        conn.close()

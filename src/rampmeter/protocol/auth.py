@@ -39,7 +39,9 @@ from rampmeter.protocol.packets import SCRAMBLE_LENGTH, auth_more_data, auth_swi
 
 NATIVE_PASSWORD = "mysql_native_password"
 CACHING_SHA2_PASSWORD = "caching_sha2_password"
+OLD_PASSWORD = "mysql_old_password"
 SUPPORTED_PLUGINS = (NATIVE_PASSWORD, CACHING_SHA2_PASSWORD)
+SCRAMBLE_LENGTH_323 = 8
 
 # caching_sha2_password AuthMoreData codes (MySQL sql/auth/sha2_password.cc).
 SHA2_REQUEST_PUBLIC_KEY = b"\x02"
@@ -67,6 +69,9 @@ class Credentials:
     fast_digest: bytes | None = None  # SHA256(SHA256(password)) when cached (caching_sha2)
     remember_fast_digest: Callable[[bytes], None] = _ignore  # after a successful full auth
     accept_any: bool = False  # --skip-grant-tables: every response logs in, nothing is checked
+    # mysql_old_password: the 3.23 hash's two 31-bit halves, when secure_auth is OFF (else None:
+    # the account cannot log in, MariaDB's 1275)
+    old_hash: tuple[int, int] | None = None
 
 
 class AccountLookup(Protocol):
@@ -120,6 +125,51 @@ def verify_sha2_scramble(response: bytes, scramble: bytes, fast_digest: bytes) -
         return False
     stage1 = _xor(response, hashlib.sha256(fast_digest + scramble).digest())
     return hmac.compare_digest(hashlib.sha256(stage1).digest(), fast_digest)
+
+
+class _Rand323:
+    """MySQL 3.23's my_rnd: the generator scramble_323 draws from."""
+
+    MAX = 0x3FFFFFFF
+
+    def __init__(self, seed1: int, seed2: int) -> None:
+        self.seed1, self.seed2 = seed1 % self.MAX, seed2 % self.MAX
+
+    def next(self) -> float:
+        self.seed1 = (self.seed1 * 3 + self.seed2) % self.MAX
+        self.seed2 = (self.seed1 + self.seed2 + 33) % self.MAX
+        return self.seed1 / self.MAX
+
+
+def hash_323(data: bytes) -> tuple[int, int]:
+    """MySQL 3.23's hash_password(): two 31-bit sums, spaces and tabs skipped (also what
+    OLD_PASSWORD() shows, as 16 hex digits)."""
+    nr, add, nr2 = 1345345333, 7, 0x12345671
+    for c in data:
+        if c in (32, 9):
+            continue
+        nr = (nr ^ ((((nr & 63) + add) * c) + (nr << 8))) & 0xFFFFFFFF
+        nr2 = (nr2 + (((nr2 << 8) & 0xFFFFFFFF) ^ nr)) & 0xFFFFFFFF
+        add += c
+    return nr & 0x7FFFFFFF, nr2 & 0x7FFFFFFF
+
+
+def scramble_323(scramble: bytes, old_hash: tuple[int, int]) -> bytes:
+    """What a mysql_old_password client answers to `scramble` (its first 8 bytes count) for a
+    password whose 3.23 hash is `old_hash`: 8 bytes (MySQL scramble_323)."""
+    msg = hash_323(scramble[:SCRAMBLE_LENGTH_323])
+    rnd = _Rand323(old_hash[0] ^ msg[0], old_hash[1] ^ msg[1])
+    out = [int(rnd.next() * 31) + 64 for _ in range(SCRAMBLE_LENGTH_323)]
+    extra = int(rnd.next() * 31)
+    return bytes(b ^ extra for b in out)
+
+
+def verify_old_password(response: bytes, scramble: bytes, old_hash: tuple[int, int]) -> bool:
+    """check_scramble_323: the client's 8 bytes (before a NUL) against the stored hash."""
+    response = response.split(b"\0", 1)[0]
+    if len(response) != SCRAMBLE_LENGTH_323:
+        return False
+    return hmac.compare_digest(response, scramble_323(scramble, old_hash))
 
 
 # --- RSA key pair ----------------------------------------------------------------------------
@@ -226,6 +276,13 @@ class Authentication:
         self.using_password = response not in (b"", b"\0")
         if self.credentials.accept_any:
             return self._decide(True)
+        if self.plugin == OLD_PASSWORD and self.credentials.old_hash is not None:
+            # secure_auth is OFF: switch to the 3.23 scramble (MariaDB's
+            # old_password_authenticate sends the connection's scramble)
+            if not self._client_plugin_auth:
+                return _FAIL
+            self._expect = self._old_response
+            return AuthStep(send=auth_switch_request(self.plugin, self._scramble + b"\0"))
         if self.plugin not in SUPPORTED_PLUGINS:
             return _FAIL  # an account of a plugin we cannot verify
         if self.client_plugin != self.plugin:
@@ -262,6 +319,15 @@ class Authentication:
             return self._decide(True, auth_more_data(SHA2_FAST_AUTH_SUCCESS))
         self._expect = self._full_auth
         return AuthStep(send=auth_more_data(SHA2_PERFORM_FULL_AUTH))
+
+    def _old_response(self, response: bytes) -> AuthStep:
+        old_hash = self.credentials.old_hash
+        assert old_hash is not None
+        self.using_password = response not in (b"", b"\0")
+        if not self.using_password:  # no password given: right only for an account without one
+            return self._decide(self.credentials.empty_password)
+        return self._decide(not self.credentials.empty_password and
+                            verify_old_password(response, self._scramble, old_hash))
 
     def _full_auth(self, data: bytes) -> AuthStep:
         if self._secure:

@@ -29,7 +29,7 @@ import secrets
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from rampmeter.protocol.auth import native_password_hash
+from rampmeter.protocol.auth import hash_323, native_password_hash
 
 NATIVE = "mysql_native_password"
 SHA2 = "caching_sha2_password"
@@ -104,14 +104,8 @@ def make_auth_string(plugin: str, password: str) -> str:
 
 def old_password_hash(password: bytes) -> str:
     """MySQL 3.23's password hash (OLD_PASSWORD()): two 31-bit sums, spaces and tabs skipped."""
-    nr, add, nr2 = 1345345333, 7, 0x12345671
-    for c in password:
-        if c in (32, 9):
-            continue
-        nr = (nr ^ ((((nr & 63) + add) * c) + (nr << 8))) & 0xFFFFFFFF
-        nr2 = (nr2 + (((nr2 << 8) & 0xFFFFFFFF) ^ nr)) & 0xFFFFFFFF
-        add += c
-    return f"{nr & 0x7FFFFFFF:08x}{nr2 & 0x7FFFFFFF:08x}"
+    nr, nr2 = hash_323(password)
+    return f"{nr:08x}{nr2:08x}"
 
 
 def check_auth_string(plugin: str, auth_string: str, password: bytes) -> bool:

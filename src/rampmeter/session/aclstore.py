@@ -31,7 +31,7 @@ from rampmeter import errors
 from rampmeter.errors import ServerError
 from rampmeter.protocol.auth import Credentials
 from rampmeter.session import aclfile
-from rampmeter.session.accounts import NATIVE, Account, check_auth_string
+from rampmeter.session.accounts import NATIVE, OLD, Account, check_auth_string
 from rampmeter.session.grants import GrantTables
 
 T = TypeVar("T")
@@ -48,6 +48,9 @@ class AccountStore:
         self._listeners: list[Listener] = []
         self.hand_edits: Callable[[GrantTables], GrantTables | None] | None = None
         self.skip_grants = skip_grant_tables
+        # secure_auth (the server sets it to read the variable): while ON, accounts of
+        # mysql_old_password cannot log in (1275), as in MariaDB
+        self.secure_auth: Callable[[], bool] = lambda: True
         if skip_grant_tables:
             self.tables = self._read_leniently()
         else:
@@ -167,8 +170,12 @@ class AccountStore:
             if current is not None and current.auth_string == auth:
                 self._fast_digests[key] = (auth, digest)
 
+        old_hash = None
+        if plugin == OLD and not self.secure_auth():
+            old_hash = (int(auth[:8], 16), int(auth[8:16], 16)) if auth else (0, 0)
         cached = self._fast_digests.get(key)
         return Credentials(
+            old_hash=old_hash,
             plugin=plugin,
             native_hash=native_hash,
             check_password=lambda pw: check_auth_string(plugin, auth, pw),

@@ -251,6 +251,7 @@ def flush(s: Session, stmt: Statement) -> UpdateCount | None:
             s.ctx.accounts.flush()
         elif word == "STATUS":
             s.ctx.registry.flush_status()
+            s.ctx.registry.fold_counters(s)  # and the session's own start from zero
         elif word == "HOSTS":
             s.ctx.hosts.flush()
         elif word in ("LOGS", "USER_RESOURCES", "QUERY", "CACHE", "ERROR", "GENERAL",

@@ -19,7 +19,7 @@ from rampmeter.protocol import events as ev
 from rampmeter.protocol.columns import Column
 from rampmeter.protocol.connection import ServerProtocol
 from rampmeter.protocol.constants import Capability, Command
-from rampmeter.session import login, statements, timeout
+from rampmeter.session import login, statements, sysvars, timeout
 from rampmeter.session.accounts import OLD
 from rampmeter.session.names import check_database_name
 from rampmeter.session.security import SecurityContext, TableNeed
@@ -134,6 +134,22 @@ def _change_user_denied(s: Session, proto: ServerProtocol, write: Write,
     return True
 
 
+def _reset_variables(s: Session) -> None:
+    """Session variables back to the global values (COM_RESET_CONNECTION, COM_CHANGE_USER)."""
+    gv = s.ctx.variables
+    s.vars = {name: gv[name] for name in s.vars}
+
+
+def _apply_handshake_charset(s: Session, proto: ServerProtocol) -> None:
+    """The character sets the client asked for in its handshake (at login, and again after
+    COM_RESET_CONNECTION, which MariaDB resets to them rather than to the server's)."""
+    cs, coll = s.handshake_charset
+    for name in ("character_set_client", "character_set_connection", "character_set_results"):
+        s.vars[name] = cs
+    s.vars["collation_connection"] = coll
+    s.sync_charsets(proto)
+
+
 def _start_session(s: Session, e: ev.Authenticated, proto: ServerProtocol) -> None:
     """Character sets, timeouts and the engine session of a new login / changed user."""
     ctx = s.ctx
@@ -146,10 +162,11 @@ def _start_session(s: Session, e: ev.Authenticated, proto: ServerProtocol) -> No
     cs = charsets.charset(coll.charset) if coll is not None else None
     if cs is None or not cs.client_usable:
         cs, coll = charsets.UTF8MB4, charsets.default_collation("utf8mb4")
-    for name in ("character_set_client", "character_set_connection", "character_set_results"):
-        s.vars[name] = cs.name
-    s.vars["collation_connection"] = coll.name if coll is not None else cs.default_collation
-    s.sync_charsets(proto)
+    if s.engine is not None:  # COM_CHANGE_USER: MariaDB's THD::change_user starts afresh
+        _reset_variables(s)
+    s.handshake_charset = (cs.name, coll.name if coll is not None else cs.default_collation)
+    _apply_handshake_charset(s, proto)
+    sysvars.derive_session(s)
     if s.interactive:
         s.vars["wait_timeout"] = s.vars["interactive_timeout"]
     if s.engine is None:
@@ -169,7 +186,8 @@ def on_access_denied(s: Session, e: ev.AccessDenied, proto: ServerProtocol,
     exc = ServerError(errors.ER_ACCESS_DENIED_ERROR, e.user, s.host,
                       "YES" if e.using_password else "NO")
     acct = s.ctx.accounts.find(e.user, s.host)
-    if acct is not None and acct.plugin == OLD:  # never verified: MariaDB's secure_auth says
+    if acct is not None and acct.plugin == OLD and s.ctx.variables["secure_auth"]:
+        # never verified while secure_auth is ON: MariaDB says so
         exc = ServerError(1275, sqlstate="HY000", message=(
             f"Server is running in --secure-auth mode, but '{acct.user}'@'{acct.host}' has a "
             "password in the old format; please change the password to the new format"))
@@ -313,11 +331,12 @@ def on_reset_connection(s: Session, e: ev.ResetConnection, proto: ServerProtocol
     s.sql_prepared.clear()
     s.user_vars.clear()
     s.clear_warnings()
-    gv = s.ctx.variables
-    keep_timeout = s.vars["wait_timeout"] if s.interactive else None
-    s.vars = {name: gv[name] for name in s.vars}
-    if keep_timeout is not None:
+    _reset_variables(s)
+    if s.interactive:
         s.vars["wait_timeout"] = s.vars["interactive_timeout"]
+    _apply_handshake_charset(s, proto)
+    sysvars.derive_session(s)
+    s.ctx.registry.fold_counters(s)  # MariaDB's THD::change_user starts status from zero
     _simple_ok(s, proto, write)
     return True
 

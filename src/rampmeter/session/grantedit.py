@@ -37,7 +37,13 @@ from rampmeter.errors import ServerError
 from rampmeter.session import aclfile
 from rampmeter.session.accounts import SSL_TYPES
 from rampmeter.session.grants import DbGrant, GrantTables, RoleGrant, TableGrant
-from rampmeter.session.privileges import COL_ACLS, DB_PRIV_COLUMNS, TABLE_SET_NAMES, P
+from rampmeter.session.privileges import (
+    COL_ACLS,
+    DB_PRIV_COLUMNS,
+    TABLE_SET_NAMES,
+    P,
+    stored_access,
+)
 from rampmeter.session.security import TableNeed
 
 MYSQL = "mysql"
@@ -103,7 +109,12 @@ def from_rows(rows: dict[str, list[Sequence[Any]]], current: GrantTables
         if key in current.accounts and key not in kept:
             continue  # deleted from mysql.user
         try:
-            acct = aclfile.account_from(_item(host, user, priv))
+            item = _item(host, user, priv)
+            if item["access"] is None:  # MariaDB loads the account with no privileges
+                warnings.append(f"mysql.global_priv row '{user}'@'{host}' has a wrong access "
+                                f"value for its version_id: loaded with no privileges")
+                item["access"] = 0
+            acct = aclfile.account_from(item)
         except (ValueError, TypeError) as exc:
             warnings.append(f"mysql.global_priv row '{user}'@'{host}' left out: {exc}")
             continue
@@ -136,7 +147,11 @@ def _item(host: str, user: str, priv: str) -> dict[str, Any]:
     data = json.loads(priv)
     if not isinstance(data, dict):
         raise ValueError("Priv is not a JSON object")
-    item: dict[str, Any] = {"user": user, "host": host, "access": data.get("access", 0),
+    raw, version = data.get("access", 0), data.get("version_id", 0)
+    if not isinstance(raw, int) or not isinstance(version, int):
+        raise ValueError("access / version_id not numbers")
+    access = stored_access(raw, version)  # None: not valid for that version (caller warns)
+    item: dict[str, Any] = {"user": user, "host": host, "access": access,
                             "is_role": bool(data.get("is_role", False))}
     if not item["is_role"]:
         item["plugin"] = data.get("plugin", "mysql_native_password")

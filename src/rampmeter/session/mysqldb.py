@@ -36,6 +36,7 @@ from rampmeter.session.privileges import (
     TABLE_SET_NAMES,
     set_text,
 )
+from rampmeter.sql.lexer import VERSION_ID
 
 MYSQL = "mysql"
 
@@ -141,7 +142,7 @@ def _yn(bits: int, bit: int) -> str:
 
 def _priv_json(a: Account) -> str:
     """global_priv.Priv as MariaDB writes it."""
-    out: dict[str, Any] = {"access": a.access}
+    out: dict[str, Any] = {"access": a.access, "version_id": VERSION_ID}
     if a.is_role:
         out["is_role"] = True
     else:

@@ -177,6 +177,45 @@ NONE = 0
 # Every bit of 10.11 (MariaDB stores ALL as 2^64-1 for root; as these bits for ALL PRIVILEGES).
 GLOBAL_ACLS = (1 << 39) - 1
 ALL_BITS = GLOBAL_ACLS
+
+# The privilege bits each MariaDB version knew, for global_priv rows written by an older one:
+# 10.3.4 ended at DELETE HISTORY, 10.5.2 at BINLOG REPLAY, 10.5.8 (and 10.5.9) at SLAVE MONITOR.
+_KNOWN_100304 = (int(P.DELETE_HISTORY) << 1) - 1
+_KNOWN_100502 = (int(P.BINLOG_REPLAY) << 1) - 1
+_KNOWN_100508 = (int(P.SLAVE_MONITOR) << 1) - 1
+# What 10.5.2 split out of SUPER: an account that had SUPER before keeps being able to do it.
+_SUPER_SPLIT = int(P.SET_USER | P.FEDERATED_ADMIN | P.CONNECTION_ADMIN | P.READ_ONLY_ADMIN |
+                   P.REPL_SLAVE_ADMIN | P.BINLOG_ADMIN | P.BINLOG_REPLAY)
+
+
+def stored_access(access: int, version_id: int) -> int | None:
+    """The global privileges of a mysql.global_priv `access` written by the server version
+    `version_id` (0: not recorded), upgraded as MariaDB 10.11 reads them (sql_acl.cc,
+    User_table_json::get_access): ALL of an older version stays ALL, SUPER keeps what was split
+    out of it, REPLICATION SLAVE ADMIN (and before 10.5.2 BINLOG MONITOR or REPLICATION SLAVE)
+    brings SLAVE MONITOR. None: the row is unreadable (a version MariaDB rejects, or bits that
+    version did not have), which MariaDB loads as no privileges with a warning."""
+    if access == (1 << 64) - 1:  # how mysql_system_tables_data.sql spells root's ALL
+        return GLOBAL_ACLS
+    if version_id < 0 or version_id > 999999 or 0 < version_id < 100400:
+        return None
+    mask, upgraded = _KNOWN_100304, access
+    if version_id >= 100509:
+        mask = _KNOWN_100508
+    elif version_id >= 100502:  # SLAVE MONITOR came in 10.5.9 (and 10.5.8-5): bring it
+        mask = _KNOWN_100508 if version_id >= 100508 else _KNOWN_100502
+        if access & P.REPL_SLAVE_ADMIN:
+            upgraded |= P.SLAVE_MONITOR
+    else:
+        if access & P.SUPER:
+            if access & P.REPL_SLAVE:
+                upgraded |= P.REPL_MASTER_ADMIN
+            upgraded |= _SUPER_SPLIT
+        if access & (P.BINLOG_MONITOR | P.REPL_SLAVE):
+            upgraded |= P.SLAVE_MONITOR
+    if access & ~mask:
+        return None
+    return upgraded & GLOBAL_ACLS
 DB_ACLS = int(P.SELECT | P.INSERT | P.UPDATE | P.DELETE | P.CREATE | P.DROP | P.GRANT |
               P.REFERENCES | P.INDEX | P.ALTER | P.CREATE_TMP | P.LOCK_TABLES | P.EXECUTE |
               P.CREATE_VIEW | P.SHOW_VIEW | P.CREATE_PROC | P.ALTER_PROC | P.EVENT | P.TRIGGER |

@@ -131,6 +131,14 @@ class Registry:
             total.update(s.counters)
         return total
 
+    def fold_counters(self, session: Session) -> None:
+        """The session's status counters start again from zero, their counts kept in the
+        global totals (MariaDB's add_to_status + bzero of thd->status_var): FLUSH STATUS and
+        COM_RESET_CONNECTION."""
+        with self._lock:
+            self.totals.update(session.counters)
+            session.counters.clear()
+
     def flush_status(self) -> None:
         """FLUSH STATUS: MariaDB resets global counters such as Max_used_connections."""
         with self._lock:

@@ -213,6 +213,8 @@ class Session:
         self.warnings: list[Warning_] = []
         self.stale_warnings = False  # they belong to an earlier statement (see new_statement)
         self.counters: Counter[str] = Counter()
+        # (character set, collation) the handshake named: COM_RESET_CONNECTION returns to it
+        self.handshake_charset = ("utf8mb4", "utf8mb4_general_ci")
         self.killed = KillState.NONE
         # processlist view (single assignments, read by other threads)
         self.command = "Connect"

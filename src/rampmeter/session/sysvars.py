@@ -72,12 +72,42 @@ def _special(s: Session, key: str) -> Any:
     return _MISSING
 
 
+# Variables MariaDB 10.11 warns about when they are set (1287), with what to use instead
+# (None: nothing). Listed from a 10.11.19 server: SET each dynamic variable, read the warnings.
+DEPRECATED: dict[str, str | None] = {
+    "big_tables": None, "innodb_change_buffering": None, "innodb_log_spin_wait_delay": None,
+    "innodb_lru_flush_size": None, "innodb_prefix_index_cluster_optimization": None,
+    "innodb_purge_rseg_truncate_frequency": None, "max_tmp_tables": None, "old": "@@old_mode",
+    "old_alter_table": "@@alter_algorithm", "secure_auth": None,
+    "storage_engine": "@@default_storage_engine", "wsrep_causal_reads": "@@wsrep_sync_wait=1",
+    "wsrep_load_data_splitting": None, "wsrep_slave_fk_checks": None,
+}
+
+
+def deprecation(name: str) -> Warning_ | None:
+    if name not in DEPRECATED:
+        return None
+    shown = "wsrep_slave_FK_checks" if name == "wsrep_slave_fk_checks" else name
+    text = f"'@@{shown}' is deprecated and will be removed in a future release"
+    instead = DEPRECATED[name]
+    if instead is not None:
+        text += f". Please use '{instead}' instead"
+    return Warning_("Warning", errors.ER_WARN_DEPRECATED_SYNTAX, text)
+
+
 def assign(s: Session, scope: str | None, name: str, value: Any, *,
            default: bool = False) -> list[Warning_]:
     """SET [scope] name = value; returns the warnings to add to the statement."""
     opt = lookup(name)
     if opt is None or not opt.sysvar:
         raise ServerError(errors.ER_UNKNOWN_SYSTEM_VARIABLE, name)
+    warnings = _assign(s, opt, scope, value, default=default)
+    deprecated = deprecation(opt.name)
+    return warnings if deprecated is None else [deprecated, *warnings]
+
+
+def _assign(s: Session, opt: Any, scope: str | None, value: Any, *,
+            default: bool) -> list[Warning_]:
     scope = (scope or "session").lower()
     if scope == "global":
         if s.security is not None and opt.dynamic:  # a read-only one is 1238 first
@@ -117,7 +147,19 @@ def assign(s: Session, scope: str | None, name: str, value: Any, *,
         s.vars.update(paired(opt.name, stored))
     if opt.name == "autocommit" and s.engine is not None:
         s.engine.set_autocommit(bool(stored))
+    elif opt.name == "max_join_size":
+        derive_session(s)
     return warnings
+
+
+HA_POS_ERROR = (1 << 64) - 1
+
+
+def derive_session(s: Session) -> None:
+    """Session values MariaDB derives from others at login and when those are set:
+    sql_big_selects is ON exactly when max_join_size is unlimited (sys_vars.cc
+    fix_max_join_size, THD::init)."""
+    s.vars["sql_big_selects"] = s.vars["max_join_size"] >= HA_POS_ERROR
 
 
 # A character set variable and its collation move together (MariaDB): setting one sets the

@@ -21,7 +21,9 @@ from rampmeter.protocol.auth import (
     Authentication,
     Credentials,
     RsaKeyPair,
+    hash_323,
     native_password_hash,
+    scramble_323,
     sha2_fast_digest,
     verify_native_password,
     verify_sha2_scramble,
@@ -540,3 +542,37 @@ def test_rsa_load_or_create_creates_once(tmp_path: Path, rsa_keys: RsaKeyPair,
     second = RsaKeyPair.load_or_create(tmp_path / "new")
     assert len(made) == 1
     assert second.public_pem == rsa_keys.public_pem
+
+
+# --- mysql_old_password (secure_auth OFF) -----------------------------------------------------
+def _old_auth(old_hash: tuple[int, int] | None, empty: bool = False) -> Authentication:
+    creds = Credentials("mysql_old_password", old_hash=old_hash, empty_password=empty)
+    return Authentication(creds, client_plugin=NATIVE, client_plugin_auth=True,
+                          default_plugin=NATIVE, scramble=SCRAMBLE, secure=False, rsa_keys=None)
+
+
+def test_old_password_switches_to_the_323_scramble() -> None:
+    pw_hash = hash_323(b"oldpw")
+    assert f"{pw_hash[0]:08x}{pw_hash[1]:08x}" == "09301740536db389"  # OLD_PASSWORD('oldpw')
+    auth = _old_auth(pw_hash)
+    step = auth.start(b"x" * 20)  # the client's native answer: switch plugins
+    assert not step.done and step.send.startswith(b"\xfemysql_old_password\0" + SCRAMBLE)
+    answer = scramble_323(SCRAMBLE, pw_hash)
+    assert len(answer) == 8 and all(64 <= b < 128 for b in answer)  # printable, as 3.23 made it
+    step = auth.feed(answer + b"\0")
+    assert (step.done, step.success) == (True, True)
+    wrong = _old_auth(pw_hash)
+    wrong.start(b"x" * 20)
+    step = wrong.feed(scramble_323(SCRAMBLE, hash_323(b"other")) + b"\0")
+    assert (step.done, step.success, wrong.using_password) == (True, False, True)
+
+
+def test_old_password_without_secure_auth_off_or_password() -> None:
+    assert _old_auth(None).start(b"x" * 20).success is False  # secure_auth ON: never verified
+    auth = _old_auth((0, 0), empty=True)
+    auth.start(b"")
+    step = auth.feed(b"")
+    assert (step.done, step.success, auth.using_password) == (True, True, False)
+    auth = _old_auth(hash_323(b"pw"))
+    auth.start(b"")
+    assert auth.feed(b"").success is False

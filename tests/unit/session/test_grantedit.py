@@ -80,3 +80,38 @@ def test_which_writes_to_the_mysql_database_are_refused(table: str, kind: str, b
     with pytest.raises(ServerError) as info:
         grantedit.refuse(need, kind, mysqldb.TABLES)
     assert info.value.code == code
+
+
+@pytest.mark.parametrize(("access", "version", "expected"), [
+    # root's ALL as mysql_system_tables_data.sql writes it
+    ((1 << 64) - 1, 0, ALL_BITS),
+    # ALL of 10.5.7 (bits up to BINLOG REPLAY) is ALL after the upgrade: SLAVE MONITOR added
+    ((1 << 38) - 1, 100507, ALL_BITS),
+    ((1 << 38) - 1, 100508, ALL_BITS),
+    # written by 10.5.9 or later: what it says, no SLAVE MONITOR
+    ((1 << 38) - 1, 100509, (1 << 38) - 1),
+    # before 10.5.2, SUPER covered what was later split out of it
+    (int(P.SUPER), 100400, int(P.SUPER | P.SET_USER | P.FEDERATED_ADMIN | P.CONNECTION_ADMIN |
+                               P.READ_ONLY_ADMIN | P.REPL_SLAVE_ADMIN | P.BINLOG_ADMIN |
+                               P.BINLOG_REPLAY)),
+    (int(P.REPL_SLAVE), 0, int(P.REPL_SLAVE | P.SLAVE_MONITOR)),
+    # bits the writing version did not have, or a version MariaDB refuses: unreadable
+    (int(P.SET_USER), 100400, None),
+    (1, 100399, None),
+    (1, 1_000_000, None),
+])
+def test_global_priv_access_is_upgraded_as_mariadb_reads_it(access: int, version: int,
+                                                           expected: int | None) -> None:
+    from rampmeter.session.privileges import stored_access
+    assert stored_access(access, version) == expected
+
+
+def test_an_access_wrong_for_its_version_loads_the_account_without_privileges() -> None:
+    t = _tables()
+    rows = _read_back(t)
+    rows["global_priv"].append(
+        ("%", "old", '{"access": 1073741824, "version_id": 100400, "plugin": "mysql_native_password"}'))
+    back, warnings = grantedit.from_rows(rows, t)
+    old = back.account("old", "%")
+    assert old is not None and old.access == 0
+    assert len(warnings) == 1 and "wrong access" in warnings[0]

@@ -8,8 +8,8 @@ Rules (MariaDB 10.11's):
   warns 4038; not repeated here).
 - Paths are `$`, `.key`, `."quoted key"`, `[n]` (functions._json_path); JSON_CONTAINS_PATH's
   mode is 'one' or 'all'.
-- JSON_VALUE(doc, path): the scalar at path as text (a string unquoted, true / false / null
-  as MariaDB writes them: 'true', 'false', NULL); NULL for an object, an array or no value.
+- JSON_VALUE(doc, path): the scalar at path as text (a string unquoted; true / false / null
+  as MariaDB 10.11 gives them: '1', '0', NULL); NULL for an object, an array or no value.
 - JSON_UNQUOTE of a JSON string literal ("...") gives its text with escapes undone; anything
   else comes back unchanged. JSON_TYPE names are MariaDB's: OBJECT, ARRAY, STRING, INTEGER,
   DOUBLE, BOOLEAN, NULL.
@@ -83,7 +83,7 @@ def json_value(doc: Any, path: Any) -> Any:
     if found is _MISSING or found is None or isinstance(found, (dict, list)):
         return None
     if isinstance(found, bool):
-        return "true" if found else "false"
+        return "1" if found else "0"
     return found if isinstance(found, str) else _dump(found)
 
 
