@@ -61,6 +61,7 @@ ER_NOT_ALLOWED_COMMAND = 1148
 ER_FILE_NOT_FOUND = 29
 ER_TOO_MANY_ROWS = 1172
 ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT = 1222
+ER_CANT_UPDATE_WITH_READLOCK = 1223
 ER_SP_FETCH_NO_DATA = 1329
 ER_LOAD_INFILE_CAPABILITY_DISABLED = 4166
 ER_WARN_TOO_FEW_RECORDS = 1261
@@ -247,6 +248,7 @@ ERRORS: dict[int, ErrorSpec] = {
     ER_LOAD_INFILE_CAPABILITY_DISABLED: ErrorSpec("ER_LOAD_INFILE_CAPABILITY_DISABLED", "HY000", "The used command is not allowed because the MariaDB server or client has disabled the local infile capability"),
     ER_TOO_MANY_ROWS: ErrorSpec("ER_TOO_MANY_ROWS", "42000", "Result consisted of more than one row"),
     ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT: ErrorSpec("ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT", "21000", "The used SELECT statements have a different number of columns"),
+    ER_CANT_UPDATE_WITH_READLOCK: ErrorSpec("ER_CANT_UPDATE_WITH_READLOCK", "HY000", "Can't execute the query because you have a conflicting read lock"),
     ER_SP_FETCH_NO_DATA: ErrorSpec("ER_SP_FETCH_NO_DATA", "02000", "No data - zero rows fetched, selected, or processed"),
     ER_FILE_NOT_FOUND: ErrorSpec("ER_FILE_NOT_FOUND", "HY000", "File '%s' not found (Errcode: %s)"),
     ER_WARN_TOO_FEW_RECORDS: ErrorSpec("ER_WARN_TOO_FEW_RECORDS", "01000", "Row %s doesn't contain data for all columns"),

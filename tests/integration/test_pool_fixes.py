@@ -142,7 +142,7 @@ def test_login_and_lock_holders_pass_a_frozen_low_queue(server_factory):
         cur.execute("LOCK TABLES t WRITE")
     jobs = [_background(w, "INSERT INTO t VALUES (1)") for w in writers]
     wait_until(lambda: _count(admin, "SELECT COUNT(*) FROM information_schema.PROCESSLIST "
-                              "WHERE STATE = 'Waiting for table level lock'") == 2,
+                              "WHERE STATE = 'Waiting for table metadata lock'") == 2,
                message="two writers waiting for the table lock")
     jobs += [_background(r, "SELECT 'low'") for r in readers]
     for r in readers:

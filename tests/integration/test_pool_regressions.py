@@ -47,11 +47,11 @@ def _kill_all(admin, conns) -> None:
 # (how the holder takes the lock, how it gives it back, what the others run, their wait state)
 LOCK_KINDS = {
     "lock_tables": ("LOCK TABLES t WRITE", "UNLOCK TABLES", "INSERT INTO t VALUES (1)",
-                    "Waiting for table level lock"),
+                    "Waiting for table metadata lock"),
     "get_lock": ("SELECT GET_LOCK('lp1619559', 0)", "SELECT RELEASE_LOCK('lp1619559')",
                  "SELECT GET_LOCK('lp1619559', 60)", "User lock"),
     "ftwrl": ("FLUSH TABLES WITH READ LOCK", "UNLOCK TABLES", "INSERT INTO t VALUES (1)",
-              "Waiting for table level lock"),
+              "Waiting for backup lock"),
 }
 
 
@@ -228,7 +228,7 @@ def test_mdev38219_a_lock_holder_gets_a_thread_past_max_threads(server_factory):
     try:
         for w in writers:
             jobs.append(_background(w, "INSERT INTO t VALUES (1)"))
-            wait_until(lambda: _state_count(admin, "Waiting for table level lock")
+            wait_until(lambda: _state_count(admin, "Waiting for table metadata lock")
                        == len(jobs), message="the writer waiting for the lock")
         # the cap, and one thread past it: nobody listened any more
         wait_until(lambda: _count(admin, "SELECT SUM(THREADS), SUM(HAS_LISTENER) FROM "

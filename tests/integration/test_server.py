@@ -373,3 +373,52 @@ def test_sql_big_selects_follows_max_join_size_and_change_user_resets(server):
                    "YEAR(NOW()) > 2001") == (1, 1, 1)
     finally:
         conn.close()
+
+
+def _state_of(admin, cid):
+    with admin.cursor() as cur:
+        cur.execute(f"SELECT STATE FROM information_schema.PROCESSLIST WHERE ID = {cid}")
+        row = cur.fetchone()
+    return row[0] if row else None
+
+
+@pytest.mark.parametrize(("hold", "release", "waiter", "state"), [
+    # MariaDB 10.11's states for each (checked against a 10.11.19 server)
+    ("FLUSH TABLES WITH READ LOCK", "UNLOCK TABLES", "INSERT INTO w.t VALUES (1)",
+     "Waiting for backup lock"),
+    ("LOCK TABLES w.t WRITE", "UNLOCK TABLES", "INSERT INTO w.t VALUES (1)",
+     "Waiting for table metadata lock"),
+    ("LOCK TABLES w.t WRITE", "UNLOCK TABLES", "DROP DATABASE w",
+     "Waiting for schema metadata lock"),
+    ("START TRANSACTION; INSERT INTO w.t VALUES (2)", "COMMIT", "ALTER TABLE w.t ADD c INT",
+     "Waiting for table metadata lock"),
+    ("START TRANSACTION; INSERT INTO w.t VALUES (2)", "COMMIT", "DROP DATABASE w",
+     "Waiting for table metadata lock"),
+])
+def test_lock_waits_show_mariadbs_processlist_states(server, hold, release, waiter, state):
+    """A statement waiting for a lock shows the state MariaDB shows for the lock it would wait
+    for (the state DBAs look for, "Waiting for table metadata lock" above all); the holder of
+    FLUSH TABLES WITH READ LOCK may not write itself (1223)."""
+    server.query("CREATE DATABASE w")
+    server.query("CREATE TABLE w.t (a INT)")
+    holder, other, admin = (server.connect(autocommit=True) for _ in range(3))
+    try:
+        with holder.cursor() as cur:
+            for sql in hold.split("; "):
+                cur.execute(sql)
+            if hold.startswith("FLUSH"):
+                with pytest.raises(pymysql.err.OperationalError) as info:
+                    cur.execute("INSERT INTO w.t VALUES (3)")
+                assert info.value.args[0] == 1223
+        cid = other.thread_id()
+        done, box = _in_background(lambda: other.cursor().execute(waiter))
+        wait_until(lambda: _state_of(admin, cid) == state, timeout=10,
+                   message=f"{waiter!r} showing {state!r}")
+        with holder.cursor() as cur:
+            cur.execute(release)
+        done.join(10)
+        assert not done.is_alive() and "error" not in box, box
+    finally:
+        for c in (holder, other, admin):
+            c.close()
+        server.query("DROP DATABASE IF EXISTS w")

@@ -53,7 +53,13 @@ class WaitReason(enum.Enum):
     NET = 11
 
 
-WaitHook = Callable[[WaitReason], AbstractContextManager[None]]
+class WaitHook(Protocol):
+    """Around a wait the engine makes (a lock, a sleep): the thread pool counts it and may wake
+    another worker; `state` is what the processlist shows meanwhile (None: the reason's usual
+    state, e.g. "User lock" for USER_LOCK)."""
+
+    def __call__(self, reason: WaitReason, state: str | None = None
+                 ) -> AbstractContextManager[None]: ...
 
 
 @dataclass(slots=True)

@@ -153,7 +153,7 @@ class CustomSession:
         self.engine = engine
         self.context = context    # connection_id, user, system_variable(name)...
         self.killed = False
-        self._waiting: WaitHook = lambda reason: nullcontext()
+        self._waiting: WaitHook = lambda reason, state=None: nullcontext()
 
     def execute(self, query: Query) -> Result:
         raise ServerError(errors.ER_NOT_SUPPORTED_YET, query.kind or "this statement")

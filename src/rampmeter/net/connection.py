@@ -34,12 +34,13 @@ import time
 from collections.abc import Callable
 
 from rampmeter import errors
-from rampmeter.engine.base import WaitHook, WaitReason
+from rampmeter.engine.base import WaitReason
 from rampmeter.errors import ProtocolViolation, ServerError
 from rampmeter.pool.base import Verdict
 from rampmeter.protocol import events as ev
 from rampmeter.protocol.connection import NEED_DATA, ServerProtocol
 from rampmeter.sched.snapshot import SessionSnapshot
+from rampmeter.session.context import PoolWait
 from rampmeter.session.session import KillState, Session
 
 log = logging.getLogger("rampmeter.net")
@@ -62,7 +63,7 @@ class NetTimeout(Exception):
 
 class ClientConnection:
     def __init__(self, sock: socket.socket, host: str, session: Session, proto: ServerProtocol,
-                 *, waiting: WaitHook, tls_context: ssl.SSLContext | None,
+                 *, waiting: PoolWait, tls_context: ssl.SSLContext | None,
                  on_close: Callable[[ClientConnection], None]) -> None:
         self.sock: socket.socket = sock
         self.host = host

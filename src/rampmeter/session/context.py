@@ -9,11 +9,12 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any
 
 from rampmeter.config.variables import GlobalVariables
-from rampmeter.engine.base import Engine, WaitHook
+from rampmeter.engine.base import Engine, WaitReason
 from rampmeter.protocol.auth import RsaKeyPair
 from rampmeter.ratelog import RateLimitedLog
 from rampmeter.session.aclstore import AccountStore
@@ -28,13 +29,16 @@ def _no_rows(table: str) -> Rows:
     return []
 
 
+PoolWait = Callable[[WaitReason], AbstractContextManager[None]]
+
+
 @dataclass
 class ServerContext:
     variables: GlobalVariables
     registry: Registry
     accounts: AccountStore
     engine: Engine
-    waiting: WaitHook
+    waiting: PoolWait  # the handler's wait_begin/end (pool/waits.py); Session._waiting adds state
     rsa_keys: RsaKeyPair | None = None
     tls_enabled: bool = False
     # From the connection handler (pool/): SHOW STATUS rows and the THREAD_POOL_* tables.

@@ -260,7 +260,7 @@ class MysqlMirror:
 
     def _create(self) -> EngineSession:
         session = self._engine.open_session(_SystemContext(self._variables),
-                                            lambda reason: nullcontext())
+                                            lambda reason, state=None: nullcontext())
         if not self._engine.database_exists(MYSQL):
             session.execute(f"CREATE DATABASE {MYSQL}")
         for name, body in TABLES.items():  # the definitions of this version, whatever was there

@@ -63,6 +63,7 @@ _WAIT_STATE = {
     WaitReason.SLEEP: "User sleep",
     WaitReason.USER_LOCK: "User lock",
     WaitReason.TABLE_LOCK: "Waiting for table level lock",
+    WaitReason.META_DATA_LOCK: "Waiting for table metadata lock",
     WaitReason.GLOBAL_LOCK: "Waiting for global read lock",
     WaitReason.ROW_LOCK: "Waiting for row lock",
     WaitReason.NET: "Writing to net",
@@ -419,10 +420,10 @@ class Session:
         self.on_kill()
 
     @contextmanager
-    def _waiting(self, reason: WaitReason) -> Any:
+    def _waiting(self, reason: WaitReason, state: str | None = None) -> Any:
         """The hook handed to the engine: the handler's wait_begin/end plus processlist state."""
         previous = self.state
-        self.state = _WAIT_STATE.get(reason, "Waiting")
+        self.state = state or _WAIT_STATE.get(reason, "Waiting")
         try:
             with self.ctx.waiting(reason):
                 yield

@@ -77,7 +77,7 @@ class WaitRecorder:
         self._cond = threading.Condition()
 
     @contextmanager
-    def __call__(self, reason: WaitReason) -> Iterator[None]:
+    def __call__(self, reason: WaitReason, state: str | None = None) -> Iterator[None]:
         with self._cond:
             self.reasons.append(reason)
             self.active.append(reason)

@@ -50,7 +50,7 @@ class Context:
 
 
 def kv_session() -> AdaptedSession:
-    session = CustomEngineAdapter(KvEngine()).open_session(Context(), lambda r: nullcontext())
+    session = CustomEngineAdapter(KvEngine()).open_session(Context(), lambda r, state=None: nullcontext())
     assert isinstance(session, AdaptedSession)
     session.use("kv")
     session.execute(scan("CREATE TABLE t (k INT PRIMARY KEY, v VARCHAR(10))"))
@@ -185,7 +185,7 @@ class TxEngine(CustomEngine):
 
 
 def test_transactions_and_autocommit_reach_the_session():
-    s = CustomEngineAdapter(TxEngine()).open_session(Context(), lambda r: nullcontext())
+    s = CustomEngineAdapter(TxEngine()).open_session(Context(), lambda r, state=None: nullcontext())
     log = TxSession.log
     log.clear()
     s.execute(scan("START TRANSACTION"))
@@ -217,7 +217,7 @@ def test_the_smallest_engine_of_docs_engine_md_runs():
     namespace: dict[str, Any] = {}
     exec(compile(code_text, "docs/engine.md", "exec"), namespace)  # noqa: S102 - our own doc
     s = CustomEngineAdapter(namespace["HelloEngine"]()).open_session(Context(),
-                                                                     lambda r: nullcontext())
+                                                                     lambda r, state=None: nullcontext())
     s.use("hello")
     assert run(s, "SELECT * FROM anything") == (["greeting", "n"], [("hello", 1), ("world", 2)])
     assert run(s, "INSERT INTO x VALUES (1)").affected_rows == 1

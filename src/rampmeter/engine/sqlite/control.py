@@ -104,7 +104,7 @@ def lock(s: SqliteSession, stmt: Statement) -> Result:
     for part in r.split_commas():
         if not part:
             raise r.error()
-    s.txn.lock_tables(WaitReason.TABLE_LOCK)
+    s.txn.lock_tables()
     return UpdateCount()
 
 

@@ -83,6 +83,7 @@ class Transactions:
         self._txn: _Open | None = None
         self.autocommit = True
         self._table_locks = 0   # holds of the write lock for LOCK TABLES / FTWRL
+        self._global_read = False  # the table locks are FLUSH TABLES WITH READ LOCK's
         self.user_locks = 0     # GET_LOCK holds (functions.py keeps the count)
 
     # --- state ------------------------------------------------------------------------------
@@ -111,10 +112,35 @@ class Transactions:
         return self._locks.owner_of(WRITE_LOCK) is self
 
     # --- the write lock --------------------------------------------------------------------
-    def _acquire(self, reason: WaitReason = WaitReason.TABLE_LOCK) -> None:
+    def _wait_kind(self, what: str) -> tuple[WaitReason, str | None]:
+        """How a wait for the write lock shows (its processlist state, its pool wait type):
+        as the lock MariaDB would wait for, by who holds ours. `what` the waiter is: 'dml' (a
+        write), 'ddl' (a schema change, LOCK TABLES), 'schema' (DROP DATABASE)."""
+        holder = self._locks.owner_of(WRITE_LOCK)
+        if isinstance(holder, Transactions) and holder._table_locks:
+            if holder._global_read:  # FTWRL: MariaDB 10.11's backup lock (an MDL)
+                return WaitReason.META_DATA_LOCK, "Waiting for backup lock"
+            if what == "schema":  # LOCK TABLES holds the schema's intention lock
+                return WaitReason.META_DATA_LOCK, "Waiting for schema metadata lock"
+            return WaitReason.META_DATA_LOCK, "Waiting for table metadata lock"
+        if what == "dml":
+            # behind another transaction's writes: an InnoDB row lock in MariaDB; here the
+            # whole engine's write lock, shown as the table lock it is closest to
+            return WaitReason.TABLE_LOCK, None
+        return WaitReason.META_DATA_LOCK, "Waiting for table metadata lock"
+
+    def _no_write_under_read_lock(self) -> None:
+        """The session that holds FLUSH TABLES WITH READ LOCK may not write itself (1223)."""
+        if self._global_read and self._table_locks:
+            raise ServerError(errors.ER_CANT_UPDATE_WITH_READLOCK)
+
+    def _acquire(self, reason: WaitReason | None = None, what: str = "dml") -> None:
         if self._locks.try_acquire(WRITE_LOCK, self):
             return
-        with self._waiting(reason):
+        kind, state = self._wait_kind(what)
+        if reason is not None:  # the caller names the wait (FTWRL: GLOBAL_LOCK)
+            kind, state = reason, None
+        with self._waiting(kind) if state is None else self._waiting(kind, state):
             try:
                 ok = self._locks.acquire(WRITE_LOCK, self, self._lock_timeout(),
                                          self._cancelled)
@@ -231,6 +257,7 @@ class Transactions:
         txn = self._txn
         if txn is not None and txn.read_only:
             raise ServerError(errors.ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION)
+        self._no_write_under_read_lock()
         statement_lock = False
         if txn is not None:
             if not txn.wrote:
@@ -340,8 +367,9 @@ class Transactions:
     @contextmanager
     def ddl(self) -> Iterator[None]:
         """One atomic schema change under the write lock, after an implicit commit."""
+        self._no_write_under_read_lock()
         self.implicit_commit()
-        self._acquire()
+        self._acquire(what="ddl")
         try:
             self._handle.refresh()  # no stale temp trigger may fail SQLite's ALTER checks
             self._handle.execute("BEGIN IMMEDIATE")
@@ -359,21 +387,25 @@ class Transactions:
     @contextmanager
     def exclusive(self) -> Iterator[None]:
         """The write lock for work outside any SQLite transaction (DROP DATABASE)."""
+        self._no_write_under_read_lock()
         self.implicit_commit()
-        self._acquire()
+        self._acquire(what="schema")
         try:
             yield
         finally:
             self._release()
 
-    def lock_tables(self, reason: WaitReason = WaitReason.TABLE_LOCK) -> None:
-        """LOCK TABLES / FLUSH TABLES WITH READ LOCK: commit, then hold the write lock."""
+    def lock_tables(self, reason: WaitReason | None = None) -> None:
+        """LOCK TABLES / FLUSH TABLES WITH READ LOCK (reason GLOBAL_LOCK): commit, then hold
+        the write lock."""
         self.implicit_commit()
         self.unlock_tables()
-        self._acquire(reason)
+        self._acquire(reason, what="ddl")
         self._table_locks += 1
+        self._global_read = reason is WaitReason.GLOBAL_LOCK
 
     def unlock_tables(self) -> None:
+        self._global_read = False
         if self._table_locks:
             self.implicit_commit()
             while self._table_locks:
@@ -389,5 +421,6 @@ class Transactions:
             pass
         self._locks.release_all(self, names=lambda n: True)
         self._table_locks = 0
+        self._global_read = False
         self.user_locks = 0
         self.autocommit = True
