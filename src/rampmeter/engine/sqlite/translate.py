@@ -68,7 +68,13 @@ from rampmeter.engine.sqlite.catalog import (
     TableDef,
     implicit_default,
 )
-from rampmeter.engine.sqlite.infer import Typer, charset_of, is_unsigned_integer, number_kind
+from rampmeter.engine.sqlite.infer import (
+    HEX,
+    Typer,
+    charset_of,
+    is_unsigned_integer,
+    number_kind,
+)
 from rampmeter.engine.types import SqlType
 from rampmeter.errors import ServerError
 from rampmeter.sql import charsets, lexer
@@ -367,7 +373,7 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         if mods.delayed and kind == "INSERT":
             returning_mod.delayed(tree, tables, plan)
     elif isinstance(tree, exp.Update):
-        steps = _plan_update(tree, stmt, plan, tables)
+        steps = _plan_update(tree, stmt, plan, tables, typer)
     elif isinstance(tree, exp.Delete):
         plan.writes = True
         steps = multi.plan_delete(tree, tables.by_alias)
@@ -524,7 +530,15 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
         elif isinstance(node, exp.Subquery) and _scalar_position(node):
             _check_one_row(node)
         elif isinstance(node, (exp.Div, exp.IntDiv, exp.Mod)):
-            case = exp.Case(ifs=[exp.If(this=exp.EQ(this=node.expression.copy(),
+            divisor = node.expression
+            if isinstance(node, exp.Mod) and _fractional_mod(typer.infer(node.this),
+                                                             typer.infer(divisor)):
+                # SQLite's % is an integer remainder; MariaDB's MOD of a DECIMAL or DOUBLE
+                # keeps the fraction, with the dividend's sign (1197.90 MOD 50 is 47.90)
+                mod = _call("mod", node.this, divisor)
+                node.replace(mod)
+                node = mod
+            case = exp.Case(ifs=[exp.If(this=exp.EQ(this=divisor.copy(),
                                                     expression=exp.Literal.number(0)),
                                         true=_call("rm_div0"))])
             node.replace(case)
@@ -605,6 +619,16 @@ def _unsigned_math(a: SqlType | None, b: SqlType | None) -> bool:
         return False
     return not any(t is not None and (t.is_decimal or t.is_numeric and not t.is_integer)
                    for t in (a, b))
+
+
+def _fractional_mod(a: SqlType | None, b: SqlType | None) -> bool:
+    """MOD whose operands are known and not both integers (a DECIMAL, a DOUBLE, a string)."""
+    return a is not None and b is not None and a.name != "null" and b.name != "null" and \
+        not (_integral(a) and _integral(b))
+
+
+def _integral(t: SqlType) -> bool:
+    return t.is_integer or t.name in ("bit", "year") or t is HEX
 
 
 def _wrap(node: exp.Expression, make) -> None:
@@ -864,9 +888,10 @@ def _table_output(col: ColumnDef, alias: str, tdef: TableDef, db: str, name: str
 class _Values:
     """Turns the values a statement stores into placeholders or rm_cv() calls (module rules)."""
 
-    def __init__(self, plan: Plan, tdef: TableDef) -> None:
+    def __init__(self, plan: Plan, tdef: TableDef, typer: Typer | None = None) -> None:
         self.plan = plan
         self.tdef = tdef
+        self.typer = typer
         self.n = 0
 
     def synthetic(self, value: Any) -> exp.Placeholder:
@@ -885,6 +910,12 @@ class _Values:
         if _is_default(node):
             return self.default(col, row)
         self.plan.casts.append((col, row))
+        t = self.typer.infer(node) if self.typer is not None and col.type.is_numeric else None
+        if t is not None and t.is_decimal and not isinstance(node, exp.Column):
+            # DECIMAL arithmetic is exact in MariaDB and a double here: rounded to the
+            # result's scale first, 900 * 1.10 stores 990.00 without a note of truncation
+            node = exp.Anonymous(this="round", expressions=[
+                node, exp.Literal.number(t.scale or 0)])
         return exp.Anonymous(this="rm_cv", expressions=[
             node, exp.Literal.number(len(self.plan.casts) - 1)])
 
@@ -969,7 +1000,7 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
         seen.add(col.name.lower())
         cols.append(col)
     plan.insert_columns = frozenset(c.name.lower() for c in cols)
-    conv = _Values(plan, tdef)
+    conv = _Values(plan, tdef, typer)
     left_out = [c for c in tdef.columns if c.name.lower() not in seen]
     source = tree.expression
     if isinstance(source, exp.Values):
@@ -1029,12 +1060,13 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
             eq.set("expression", conv.value(eq.expression, col, 1))
 
 
-def _plan_update(tree: exp.Update, stmt: Statement, plan: Plan, tables: _Tables
-                 ) -> list[multi.Step]:
+def _plan_update(tree: exp.Update, stmt: Statement, plan: Plan, tables: _Tables,
+                 typer: Typer | None = None) -> list[multi.Step]:
     plan.writes = True
     plan.track_changes = True
     target = tree.this
-    steps = multi.plan_update(tree, tables.by_alias, lambda t: _Values(plan, t), _now_call)
+    steps = multi.plan_update(tree, tables.by_alias, lambda t: _Values(plan, t, typer),
+                              _now_call)
     if steps:
         plan.target = steps[0][1]
         return steps
@@ -1042,7 +1074,7 @@ def _plan_update(tree: exp.Update, stmt: Statement, plan: Plan, tables: _Tables
         raise ServerError(errors.ER_NOT_SUPPORTED_YET, "this UPDATE")
     db, _name, tdef = _target(tree, tables)
     plan.target = (db, tdef.name)
-    conv = _Values(plan, tdef)
+    conv = _Values(plan, tdef, typer)
     set_names = set()
     pairs = []
     for eq in tree.expressions:
