@@ -399,6 +399,20 @@ def format_message(code: int, *args: object) -> str:
         return spec.message + " " + " ".join(str(a) for a in args)
 
 
+def cut(text: str, width: int = 100) -> str:
+    """MariaDB's `%-.<width>T` in a message: text longer than `width` bytes (UTF-8) is cut to
+    whole characters within width - 3 bytes, and '...' follows."""
+    data = text.encode("utf-8", "surrogateescape")
+    if len(data) <= width:
+        return text
+    return data[:width - 3].decode("utf-8", "ignore") + "..."
+
+
+def too_long_ident(name: str) -> ServerError:
+    """1059, the identifier as MariaDB's message quotes it ('%-.100T')."""
+    return ServerError(ER_TOO_LONG_IDENT, cut(name))
+
+
 class ServerError(Exception):
     """A MySQL error for one client: code, SQLSTATE and the formatted message.
 
