@@ -175,3 +175,35 @@ def test_prepared_write_through_a_view(src, driver):
         "EXECUTE s USING @a, @i",
         "SELECT * FROM src ORDER BY id",
     ], checks=WITH_TEXT)
+
+
+NAMING = [
+    "CREATE VIEW n1 AS SELECT 'c1', 'c2 ', ' c3', ' c4 ', 'Name_exp_2'",
+    "CREATE VIEW n2 AS SELECT 1, 1, 1 AS `My_exp_1`",
+    "CREATE VIEW n3 AS SELECT '<--- 65 char including the arrows                            --->'",
+    "CREATE VIEW n4 AS SELECT * FROM (SELECT id, id+1, 'z ' FROM src) d "
+    "WHERE id IN (SELECT id FROM other WHERE id > (SELECT MAX(id) FROM other))",
+    "CREATE VIEW n5 AS SELECT a AS x, id + 1 AS y FROM src GROUP BY x ORDER BY y",
+    "CREATE VIEW n6 AS SELECT a FROM src WHERE EXISTS (SELECT 1 FROM other o WHERE o.id = 0)",
+    "CREATE VIEW n7 AS SELECT INTERVAL(55, 10) AS c, (SELECT ' c1 ')",
+]
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_view_column_names_and_text(src, driver):
+    """view_alias: names no column may have become Name_exp_N, made names equal to another
+    become My_exp_..., leading spaces are dropped; subqueries used as values print no
+    made names; a GROUP BY / ORDER BY alias prints as its expression; the client's
+    character set is the view's."""
+    names = [sql.split(" VIEW ")[1].split()[0] for sql in NAMING]
+    a = src.run(driver, ["SET NAMES latin1", *NAMING,
+                         *(f"SHOW CREATE VIEW {n}" for n in names),
+                         "SELECT TABLE_NAME, COLUMN_NAME FROM information_schema.COLUMNS "
+                         "WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME LIKE 'n_' "
+                         "ORDER BY TABLE_NAME, ORDINAL_POSITION",
+                         "SELECT ' c3', 'c2 '"])
+    a.assert_same(("error", "rowcount"), only=range(len(NAMING) + 1))
+    first = len(NAMING) + 1
+    for m, r in zip(a.maria[first:first + len(names)], a.ramp[first:first + len(names)]):
+        assert _body(r) == _body(m)
+    a.assert_same(("rows", "columns"), only=range(first + len(names), len(a.maria)))

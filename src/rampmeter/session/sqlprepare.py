@@ -144,8 +144,8 @@ def _run(s: Session, stmt: Statement, prepared: Any, rest: list[Token]) -> Resul
     if params and isinstance(handle, Statement) and handle.is_dml:
         # each value typed as a literal of it would be (Statement.with_params)
         typed = handle.with_params(params)
-        prepared = PreparedStatement(prepared.sql, 0, prepared.columns, handle=typed)
-        params = []
+        prepared = PreparedStatement(prepared.sql, prepared.param_count, prepared.columns,
+                                     handle=typed)
     return statements.execute_prepared(s, prepared, params)
 
 

@@ -100,6 +100,7 @@ _OPERAND_BEFORE = frozenset({
     "SQL_CALC_FOUND_ROWS", "STRAIGHT_JOIN", "SQL_SMALL_RESULT", "SQL_BIG_RESULT",
     "SQL_BUFFER_RESULT", "RETURNING", "WITH"})
 _TYPED_LITERAL = frozenset({"DATE", "TIME", "TIMESTAMP"})
+_NOT_GRAPH = "".join(map(chr, range(33))) + "\x7f"
 _PLUS_NUMBER = re.compile(r"\+\s*(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 
 
@@ -187,8 +188,9 @@ class Statement:
         names = tuple(renames.get(n, n) for n in self.names)
         shape = _PARAM_NAME.sub(lambda m: ":" + renames.get(m.group(1), m.group(1)), self.shape) \
             if renames else self.shape
-        other = Statement(self.text, self.words, shape, tuple(slots), names, 0, self.items,
-                          self.for_update, self.tokens, self.dialect, self.charset)
+        # param_count stays: the text still has its `?` (a rewrite of the text binds params)
+        other = Statement(self.text, self.words, shape, tuple(slots), names, self.param_count,
+                          self.items, self.for_update, self.tokens, self.dialect, self.charset)
         other._uses_tables = self._uses_tables
         return other
 
@@ -275,6 +277,8 @@ class _Item:
             value = self.literal
             if isinstance(value, bytes):
                 value = value.decode("utf-8", "surrogateescape")
+            # leading spaces and control characters are dropped (MariaDB's Item::set_name)
+            value = value.lstrip(_NOT_GRAPH)
             name = value.replace("\0", "\\x00") if charset_valid(value) else ""
         else:
             pieces, pos = [], self.start

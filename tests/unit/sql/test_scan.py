@@ -267,7 +267,7 @@ def test_with_params_types_each_marker_by_its_value() -> None:
                            "(:b4, :f5, :q6, :u7, :n8_0, :n9_0, :i10, :i11)")
     assert typed.slots == (Decimal("0.10"), 7, "s", "x", b"b", 1.5, None, 2**64 - 1, -(2**70),
                            Decimal("12"), True, 4)
-    assert typed.param_count == 0 and typed.items == ("?", "?")
+    assert typed.param_count == 11 and typed.items == ("?", "?")
     assert typed.text == got.text
 
 

@@ -329,12 +329,23 @@ def _define(s: SqliteSession, schema: str, database: str, name: str, text: str,
     stmt = s.scan(text)
     if stmt.kind not in _QUERY_KINDS and not (stmt.kind == "SELECT" and text[:1] == "("):
         raise stmt.syntax_error()
+    # the client's character set and collation, as SHOW CREATE VIEW and I_S.VIEWS show them
+    attrs.setdefault("charset_client", _variable(s, "character_set_client", "utf8mb4"))
+    attrs.setdefault("collation_connection", _variable(s, "collation_connection",
+                                                       "utf8mb4_general_ci"))
     view = ViewDef(name, database, text, [], "", mode, **attrs)
     view.columns, view.star, view.updatable, view.definition = sqltext.describe(
         s, stmt, database, columns, view)
     with s.ddl():
         _write(s, schema, view)
     return UpdateCount()
+
+
+def _variable(s: SqliteSession, name: str, default: str) -> str:
+    try:
+        return str(s.context.system_variable(name) or default)
+    except ServerError:  # a host without it
+        return default
 
 
 def not_view(database: str, name: str) -> ServerError:
