@@ -126,6 +126,30 @@ def test_create_table_like_and_select(ab, driver):
     ])
 
 
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_create_table_select_derives_mariadbs_types(ab, driver):
+    """The column types MariaDB derives for CREATE TABLE ... SELECT: integer and DECIMAL
+    arithmetic by precision (a + 1 of an INT is BIGINT(12)), string functions by length and
+    the arguments' character set, ROUND / FLOOR, and a UNION's column over every branch."""
+    ab.check(driver, [
+        "SET NAMES latin1",
+        "CREATE TABLE ty (a INT, ua INT UNSIGNED, b BIGINT, s SMALLINT, c DECIMAL(5,2), "
+        "v VARCHAR(10), ch CHAR(3)) CHARSET latin1",
+        "CREATE TABLE tc SELECT 1+1 x1, a+1 x2, a*2 x3, -a x4, s+1 x5, b+1 x6, ua+1 x7, "
+        "c+1 x8, c*c x9, c/3 x10, a/3 x11, a DIV 2 x12, a MOD 3 x13, c MOD 2 x14, ABS(a) x15, "
+        "FLOOR(c) x16, ROUND(c) x17, ROUND(c,1) x18, TRUNCATE(c,1) x19, SUM(a) x20, "
+        "AVG(c) x21, GREATEST(a,1) x22, LEAST(c,2) x23, COALESCE(a,s) x24, IFNULL(a,c) x25, "
+        "a+0.5 x26, -1 x27 FROM ty",
+        "SHOW CREATE TABLE tc",
+        "CREATE TABLE ts SELECT CONCAT(v, 'x') k, UPPER(v) l, SUBSTR(v,2) m, "
+        "REPLACE('a', v, ch) n, LEFT(v,3) o, REPEAT(v,2) p, LPAD(v,5,'x') q, TRIM(v) r, "
+        "IFNULL(v, ch) z, 'abc' i FROM ty",
+        "SHOW CREATE TABLE ts",
+        "CREATE TABLE tu SELECT 'a' AS a UNION ALL SELECT REPLACE('aa', v, ch) FROM ty",
+        "SHOW CREATE TABLE tu",
+    ])
+
+
 @pytest.mark.parametrize("driver", drivers(*BOTH, "connector", "raw-bin"))
 def test_window_functions(ab, driver):
     ab.check(driver, [

@@ -349,11 +349,12 @@ def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
 def translate(stmt: Statement, database: str | None, lookup: TableLookup,
               settings: Settings = DEFAULT_SETTINGS,
               lists: dict[str, tuple[str, ...]] | None = None, *,
-              zone_shift: bool = False) -> Plan:
+              zone_shift: bool = False, values: dict[str, Any] | None = None) -> Plan:
     """The plan of a DML statement. `settings`: the session's (collation_connection,
     div_precision_increment, sql_select_limit); with `lists`, see qualified (and
     inlist.plan); `zone_shift`: the session's time zone is not UTC, so TIMESTAMP columns are
-    read through rm_from_utc (tzcolumns.py)."""
+    read through rm_from_utc (tzcolumns.py); `values`: type the outputs knowing the
+    literals' values (a plan for one statement only, never cached: infer.Typer)."""
     kind = stmt.kind
     extras: dict[str, Any] = {}
     tree, tables, infoschema = qualified(stmt, database, lookup, extras, lists)
@@ -365,7 +366,7 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         [db for db, _t, _d in tables.by_alias.values() if db.lower() not in VIRTUAL_SCHEMAS] +
         tables.more_databases))
     plan.fixed.update(tables.fixed)
-    typer = Typer(tables.column_type, settings[0], settings[1])
+    typer = Typer(tables.column_type, settings[0], settings[1], values)
     steps: list[multi.Step] = []
     plan.ignore = ignore
     if isinstance(tree, exp.Insert):
@@ -392,6 +393,8 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
             texts = [_client_text(stmt, name) for name in values_names]
             plan.outputs = [Output(name) for name in texts]
         elif select is not None and kind != "DO":
+            # literals known (values) in a set operation: typed now, so branches merge
+            typer.union = values is not None and isinstance(tree, exp.SetOperation)
             plan.outputs = unionout.outputs(tree, _outputs(select, stmt, tables, typer),
                                             lambda s: _branch_outputs(s, stmt, tables, typer))
             if settings[2] < _NO_LIMIT and not tree.args.get("limit") and \
@@ -847,7 +850,8 @@ def _outputs(select: exp.Select, stmt: Statement, tables: _Tables,
         t = typer.infer(inner)
         out = Output(name, t, flags=expression_flags(t),
                      load=values.load_expression(t) if t is not None else None)
-        if isinstance(inner, exp.Placeholder) and inner.name[0] in "iunfsbxc":
+        if isinstance(inner, exp.Placeholder) and inner.name[0] in "iunfsbxc" and \
+                not typer.union:
             out.literal_slot = int(inner.name[1:].split("_")[0])
             if inner.name[0] == "x":
                 out.flags = 0xA0  # MariaDB: a hex / bit literal is BINARY and UNSIGNED
@@ -863,8 +867,10 @@ def _branch_outputs(select: exp.Select, stmt: Statement, tables: _Tables,
     own = {(src.alias_or_name or "").lower() for src in derived.sources(select)}
     sub = _Tables(tables.lookup)
     sub.by_alias = {a: e for a, e in tables.by_alias.items() if a in own}
-    return _outputs(select, stmt, sub, Typer(sub.column_type, typer.text.collation or
-                                             "utf8mb4_general_ci", typer.div_precision))
+    branch = Typer(sub.column_type, typer.text.collation or "utf8mb4_general_ci",
+                   typer.div_precision, typer.values)
+    branch.union = typer.union
+    return _outputs(select, stmt, sub, branch)
 
 
 def _star_of_table(tables: _Tables, alias: str, views_only: bool) -> list[Output] | None:
