@@ -163,6 +163,20 @@ def test_window_functions(ab, driver):
     ], checks=("rows", "error", "rowcount", "warnings", "columns"))
 
 
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_feature_window_functions_status(ab, driver):
+    """Feature_window_functions counts the SELECTs that use window functions (win_i_s)."""
+    ab.check(driver, [
+        "FLUSH STATUS",
+        "SHOW STATUS LIKE '%window%'",
+        "SELECT id, RANK() OVER (ORDER BY id), SUM(x) OVER (ORDER BY id) FROM b",
+        "SHOW STATUS LIKE '%window%'",
+        "SELECT * FROM (SELECT id, RANK() OVER (ORDER BY id) r FROM b) x, "
+        "(SELECT id, ROW_NUMBER() OVER (ORDER BY id) n FROM b) y LIMIT 1",
+        "SHOW STATUS LIKE '%window%'",
+    ])
+
+
 @pytest.mark.parametrize("driver", drivers(*BOTH))
 def test_empty_information_schema_tables(ab, driver):
     ab.check(driver, [

@@ -36,6 +36,7 @@ from rampmeter.session import (
     show,
     sp,
     sqlprepare,
+    status,
     usersql,
 )
 from rampmeter.sql.statement import Statement
@@ -166,7 +167,14 @@ def execute(s: Session, stmt: Statement) -> Result:
     if s.engine is None:
         raise ServerError(errors.ER_UNKNOWN_ERROR, "no engine session")
     required.check(s, stmt)
+    if stmt.kind in _QUERY_KINDS:
+        windows = status.window_selects(stmt.shape)
+        if windows:
+            s.counters["Feature_window_functions"] += windows
     return s.engine.execute(stmt)
+
+
+_QUERY_KINDS = frozenset({"SELECT", "WITH", "INSERT", "REPLACE", "UPDATE", "DELETE"})
 
 
 def _count_hourly(s: Session, stmt: Statement) -> None:
