@@ -86,6 +86,7 @@ ER_ERROR_DURING_COMMIT = 1180
 ER_ERROR_DURING_ROLLBACK = 1181
 ER_NEW_ABORTING_CONNECTION = 1184
 ER_LOCK_OR_ACTIVE_TRANSACTION = 1192
+ER_CANT_UPDATE_WITH_READLOCK = 1223
 ER_UNKNOWN_SYSTEM_VARIABLE = 1193
 ER_LOCK_WAIT_TIMEOUT = 1205
 ER_READ_ONLY_TRANSACTION = 1207
@@ -269,6 +270,7 @@ ERRORS: dict[int, ErrorSpec] = {
     ER_ERROR_DURING_COMMIT: ErrorSpec("ER_ERROR_DURING_COMMIT", "HY000", "Got error %s \"%s\" during COMMIT"),
     ER_ERROR_DURING_ROLLBACK: ErrorSpec("ER_ERROR_DURING_ROLLBACK", "HY000", "Got error %s \"%s\" during ROLLBACK"),
     ER_NEW_ABORTING_CONNECTION: ErrorSpec("ER_NEW_ABORTING_CONNECTION", "08S01", "Aborted connection %s to db: '%s' user: '%s' host: '%s' (%s)"),
+    ER_CANT_UPDATE_WITH_READLOCK: ErrorSpec("ER_CANT_UPDATE_WITH_READLOCK", "HY000", "Can't execute the query because you have a conflicting read lock"),
     ER_LOCK_OR_ACTIVE_TRANSACTION: ErrorSpec("ER_LOCK_OR_ACTIVE_TRANSACTION", "HY000", "Can't execute the given command because you have active locked tables or an active transaction"),
     ER_UNKNOWN_SYSTEM_VARIABLE: ErrorSpec("ER_UNKNOWN_SYSTEM_VARIABLE", "HY000", "Unknown system variable '%s'"),
     ER_TOO_MANY_USER_CONNECTIONS: ErrorSpec("ER_TOO_MANY_USER_CONNECTIONS", "42000", "User %s already has more than 'max_user_connections' active connections"),

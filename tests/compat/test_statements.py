@@ -231,3 +231,27 @@ def test_information_schema_of_every_type(compat, driver):
         "WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME",
         "SHOW FULL COLUMNS FROM ty",
     ])
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_statements_refused_under_lock_tables(ab, driver):
+    """Under LOCK TABLES, account statements are 1100 (the grant tables are not locked) and
+    database / view / routine DDL 1192; under FLUSH TABLES WITH READ LOCK account statements
+    are 1223. rampmeter used to wait for the write lock the session held itself (view_grant
+    timed out)."""
+    ab.check(driver, [
+        "CREATE VIEW lv AS SELECT 1",
+        "LOCK TABLES lv READ",
+        "CREATE USER 'locked_u'@'%'",
+        "GRANT SELECT ON test.* TO 'locked_u'@'%'",
+        "SET PASSWORD FOR 'locked_u'@'%' = PASSWORD('x')",
+        "CREATE DATABASE locked_db",
+        "CREATE DEFINER=CURRENT_USER VIEW lv2 AS SELECT 2",
+        "DROP VIEW lv",
+        "CREATE PROCEDURE lp() BEGIN END",
+        "UNLOCK TABLES",
+        "FLUSH TABLES WITH READ LOCK",
+        "CREATE USER 'locked_u'@'%'",
+        "UNLOCK TABLES",
+        "DROP VIEW lv",
+    ], checks=("error", "message"))

@@ -83,6 +83,7 @@ class Transactions:
         self._txn: _Open | None = None
         self.autocommit = True
         self._table_locks = 0   # holds of the write lock for LOCK TABLES / FTWRL
+        self.lock_mode: str | None = None  # "tables" (LOCK TABLES), "global" (FTWRL)
         self.user_locks = 0     # GET_LOCK holds (functions.py keeps the count)
 
     # --- state ------------------------------------------------------------------------------
@@ -372,6 +373,7 @@ class Transactions:
         self.unlock_tables()
         self._acquire(reason)
         self._table_locks += 1
+        self.lock_mode = "tables" if reason is WaitReason.TABLE_LOCK else "global"
 
     def unlock_tables(self) -> None:
         if self._table_locks:
@@ -379,6 +381,7 @@ class Transactions:
             while self._table_locks:
                 self._release()
                 self._table_locks -= 1
+        self.lock_mode = None
 
     # --- life cycle -----------------------------------------------------------------------------
     def release_everything(self) -> None:
@@ -389,5 +392,6 @@ class Transactions:
             pass
         self._locks.release_all(self, names=lambda n: True)
         self._table_locks = 0
+        self.lock_mode = None
         self.user_locks = 0
         self.autocommit = True
