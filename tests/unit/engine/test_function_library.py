@@ -78,6 +78,10 @@ def shown(v: Any) -> str:
     # MOD keeps a DECIMAL's or DOUBLE's fraction, with the dividend's sign
     ("1197.90 MOD 50", "47.90"), ("MOD(-7.5, 2)", "-1.5"), ("7 % -2.5", "2.0"),
     ("'7.5' MOD 2", "1.5"), ("-7 MOD 2", "-1"), ("0x10 MOD 3", "1"), ("10 MOD 0.0", "NULL"),
+    # a temporal operand of MOD / DIV is its number (temporal_scale_4283)
+    ("CAST('2001-03-21 01:00:00' AS DATETIME) MOD 7", "6"),
+    ("CAST('10:11:12' AS TIME) DIV 100", "1011"),
+    ("100 MOD TIMESTAMPADD(WEEK, 1, '2002-05-20')", "100"),
 ])
 def test_function_values(session: SqliteSession, expr: str, expected: str) -> None:
     assert shown(scalar(session, f"SELECT {expr}")) == expected

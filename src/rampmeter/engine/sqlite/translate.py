@@ -533,12 +533,13 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
         elif isinstance(node, exp.Subquery) and _scalar_position(node):
             _check_one_row(node)
         elif isinstance(node, (exp.Div, exp.IntDiv, exp.Mod)):
+            _temporal_operands(node, typer)
             divisor = node.expression
             if isinstance(node, exp.Mod) and _fractional_mod(typer.infer(node.this),
                                                              typer.infer(divisor)):
                 # SQLite's % is an integer remainder; MariaDB's MOD of a DECIMAL or DOUBLE
                 # keeps the fraction, with the dividend's sign (1197.90 MOD 50 is 47.90)
-                mod = _call("mod", node.this, divisor)
+                mod = _call("mod", _real(node.this, typer), _real(divisor, typer))
                 node.replace(mod)
                 node = mod
             case = exp.Case(ifs=[exp.If(this=exp.EQ(this=divisor.copy(),
@@ -625,9 +626,32 @@ def _unsigned_math(a: SqlType | None, b: SqlType | None) -> bool:
 
 
 def _fractional_mod(a: SqlType | None, b: SqlType | None) -> bool:
-    """MOD whose operands are known and not both integers (a DECIMAL, a DOUBLE, a string)."""
+    """MOD whose operands are known and not both integers (a DECIMAL, a DOUBLE, a string);
+    a temporal operand keeps SQLite's % (its text's leading number)."""
     return a is not None and b is not None and a.name != "null" and b.name != "null" and \
-        not (_integral(a) and _integral(b))
+        not (_integral(a) and _integral(b)) and not (a.is_temporal or b.is_temporal)
+
+
+def _temporal_operands(node: exp.Binary, typer: Typer) -> None:
+    """A DATE / DATETIME / TIME operand of / DIV MOD is the number MariaDB reads it as
+    (20010321010000), not SQLite's leading digits of its text (2001)."""
+    for key in ("this", "expression"):
+        operand = node.args.get(key)
+        if isinstance(operand, exp.Interval) or operand is None:
+            return
+    for key in ("this", "expression"):
+        operand = node.args[key]
+        t = typer.infer(operand)
+        if t is not None and t.is_temporal:
+            node.set(key, _call("rm_tnum", operand))
+
+
+def _real(node: exp.Expression, typer: Typer) -> exp.Expression:
+    """A string operand of MOD as the number it starts with ('7.5' is 7.5)."""
+    t = typer.infer(node)
+    if t is not None and t.is_string:
+        return exp.Cast(this=node, to=exp.DataType.build("DOUBLE"))
+    return node
 
 
 def _integral(t: SqlType) -> bool:
