@@ -207,3 +207,20 @@ def test_view_column_names_and_text(src, driver):
     for m, r in zip(a.maria[first:first + len(names)], a.ramp[first:first + len(names)]):
         assert _body(r) == _body(m)
     a.assert_same(("rows", "columns"), only=range(first + len(names), len(a.maria)))
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_unknown_definer_and_table_status(compat, driver):
+    """show_bad_definer-5553: a view whose DEFINER is no account is created and listed with
+    note 1449; SHOW TABLE STATUS gives a MyISAM table of fixed-width columns Row_format Fixed
+    and its index file's first 1024 bytes."""
+    compat.check(driver, [
+        "CREATE TABLE fixed_t (id INT PRIMARY KEY, c CHAR(3)) ENGINE=MyISAM",
+        "CREATE TABLE var_t (id INT, v VARCHAR(5)) ENGINE=MyISAM",
+        "CREATE DEFINER=unknownuser@'%' SQL SECURITY DEFINER VIEW bad_v AS "
+        "SELECT fixed_t.id FROM fixed_t GROUP BY fixed_t.id",
+        "SHOW TABLE STATUS WHERE Name IN ('fixed_t', 'var_t', 'bad_v')",
+    ], checks=("error", "warnings", "warning_text"))
+    a = compat.run(driver, ["SHOW TABLE STATUS WHERE Name IN ('fixed_t', 'var_t', 'bad_v')"])
+    for m, r in zip(a.maria[0].rows, a.ramp[0].rows):
+        assert (r[0], r[1], r[3], r[8], r[17]) == (m[0], m[1], m[3], m[8], m[17])

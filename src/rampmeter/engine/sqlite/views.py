@@ -240,12 +240,14 @@ def create(s: SqliteSession, r: Reader, *, or_replace: bool, alter: bool = False
     select [WITH [CASCADED | LOCAL] CHECK OPTION], the reader after CREATE [OR REPLACE] /
     ALTER."""
     algorithm, definer, security = "UNDEFINED", _current_user(s), "DEFINER"
+    named = False  # DEFINER = an account given by name
     while not r.at("VIEW"):
         if r.accept("ALGORITHM"):
             r.expect("=")
             algorithm = r.next().text.upper()
         elif r.accept("DEFINER"):
             r.expect("=")
+            named = not r.at("CURRENT_USER")
             definer = _definer(s, r)
         elif r.accept("SQL", "SECURITY"):
             security = r.next().text.upper()
@@ -282,9 +284,23 @@ def create(s: SqliteSession, r: Reader, *, or_replace: bool, alter: bool = False
     if last < first:
         raise r.error()
     text = r.text_between(first, last)
-    return _define(s, schema, database, name, text, columns, or_replace=or_replace,
-                   alter=alter, if_not_exists=if_not_exists, algorithm=algorithm,
-                   definer=definer, security=security, check_option=check_option)
+    result = _define(s, schema, database, name, text, columns, or_replace=or_replace,
+                     alter=alter, if_not_exists=if_not_exists, algorithm=algorithm,
+                     definer=definer, security=security, check_option=check_option)
+    if named and not result.warnings:
+        result.warnings.extend(missing_definer(s, definer))
+    return result
+
+
+def missing_definer(s: SqliteSession, definer: str) -> list[Warning_]:
+    """Note 1449 when the view's DEFINER is no account (MariaDB creates and lists it all the
+    same, and fails when it is read)."""
+    exists = getattr(s.context, "account_exists", None)
+    user, _, host = definer.rpartition("@")
+    if exists is None or exists(user, host):
+        return []
+    return [Warning_("Note", errors.ER_NO_SUCH_USER,
+                     f"The user specified as a definer ('{user}'@'{host}') does not exist")]
 
 
 def _current_user(s: SqliteSession) -> str:
