@@ -198,3 +198,16 @@ def test_parameters_are_typed_by_their_values(compat, driver):
         "EXECUTE s USING @a, @a, @c",
         "EXECUTE s USING @c, @a, 1.25",
     ], checks=("rows", "error", "rowcount", "warnings"))
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_routine_preparing_the_executing_statement_is_1444(compat, driver):
+    """sp-dynamic: EXECUTE of a statement whose routine PREPAREs that same name is 1444."""
+    compat.check(driver, [
+        "CREATE PROCEDURE prep_again() BEGIN PREPARE stmt FROM 'SELECT 1 A'; EXECUTE stmt; "
+        "END",
+        "PREPARE stmt FROM 'CALL prep_again()'",
+        "EXECUTE stmt",
+        "EXECUTE stmt",
+        "DROP PROCEDURE prep_again",
+    ], checks=("error", "message"))

@@ -70,6 +70,8 @@ def prepare(s: Session, stmt: Statement) -> Result:
             "NULL" if value is None else str(value)
     else:
         raise syntax_error(stmt.text, source.start)
+    if name.lower() in s.__dict__.get("_executing_prepared", ()):
+        raise _recursion()  # a routine the statement calls prepares its name again
     inner = s.scan(text, client_params=True)
     prepared = statements.prepare(s, inner)
     old = s.sql_prepared.pop(name.lower(), None)
@@ -92,15 +94,19 @@ def execute(s: Session, stmt: Statement) -> Result:
     # is made on first use (most sessions never EXECUTE)
     running = s.__dict__.setdefault("_executing_prepared", set())
     if name.lower() in running:
-        raise ServerError(1444, message="The prepared statement contains a stored routine "
-                          "call that refers to that same statement. It's not allowed to "
-                          "execute a prepared statement in such a recursive manner",
-                          sqlstate="HY000")
+        raise _recursion()
     running.add(name.lower())
     try:
         return _run(s, stmt, prepared, toks[2:])
     finally:
         running.discard(name.lower())
+
+
+def _recursion() -> ServerError:
+    return ServerError(1444, message="The prepared statement contains a stored routine "
+                       "call that refers to that same statement. It's not allowed to "
+                       "execute a prepared statement in such a recursive manner",
+                       sqlstate="HY000")
 
 
 def _immediate(s: Session, stmt: Statement, toks: list[Token]) -> Result:
