@@ -100,6 +100,18 @@ def test_decimal_arithmetic_stored_without_a_note(session: SqliteSession) -> Non
         ("990.00", "1"), ("880.00", "1"), ("0.30", "3")]
 
 
+def test_library_aggregates_serve_as_window_functions(session: SqliteSession) -> None:
+    """BIT_OR / BIT_AND / BIT_XOR / STD OVER (...), with sliding frames (mtr win_bit)."""
+    session.execute("CREATE TABLE wb (pk INT PRIMARY KEY, b INT)")
+    session.execute("INSERT INTO wb VALUES (1, 1), (2, 2), (3, 4), (4, 8)")
+    got = rows(session.execute(
+        "SELECT pk, BIT_OR(b) OVER (ORDER BY pk), BIT_AND(b) OVER (ORDER BY pk), "
+        "BIT_XOR(b) OVER (ORDER BY pk ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM wb "
+        "ORDER BY pk"))
+    assert [tuple(int(v) for v in r) for r in got] == [
+        (1, 1, 1, 3), (2, 3, 0, 7), (3, 7, 0, 14), (4, 15, 0, 12)]
+
+
 def test_seeded_rand_is_mariadbs_sequence_per_call(session: SqliteSession) -> None:
     session.execute("CREATE TABLE t (a INT)")
     session.execute("INSERT INTO t VALUES (1), (2), (3)")
