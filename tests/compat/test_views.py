@@ -224,3 +224,28 @@ def test_unknown_definer_and_table_status(compat, driver):
     a = compat.run(driver, ["SHOW TABLE STATUS WHERE Name IN ('fixed_t', 'var_t', 'bad_v')"])
     for m, r in zip(a.maria[0].rows, a.ramp[0].rows):
         assert (r[0], r[1], r[3], r[8], r[17]) == (m[0], m[1], m[3], m[8], m[17])
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_view_in_another_database_reads_the_current_one(compat, driver):
+    """default_session: `CREATE VIEW otherdb.v AS SELECT * FROM t` names the current
+    database's t (MariaDB qualifies it when it stores the view); DEFINER=name without a host
+    is that role when it exists, else name@'%' with note 1449."""
+    compat.setup("DROP DATABASE IF EXISTS vw_other", "CREATE DATABASE vw_other",
+                 "CREATE TABLE home_t (n INT)", "INSERT INTO home_t VALUES (5)",
+                 "DROP ROLE IF EXISTS vw_role", "CREATE ROLE vw_role")
+    a = compat.run(driver, [
+        "CREATE VIEW vw_other.v1 AS SELECT * FROM home_t",
+        "INSERT INTO vw_other.v1 (n) VALUES (6)",
+        "SELECT * FROM vw_other.v1 ORDER BY n",
+        "CREATE DEFINER=vw_role VIEW vr1 AS SELECT 1",
+        "CREATE DEFINER=vw_nosuch VIEW vr2 AS SELECT 1",
+        "SELECT TABLE_NAME, DEFINER FROM information_schema.VIEWS WHERE TABLE_NAME IN "
+        "('vr1', 'vr2') ORDER BY TABLE_NAME",
+        "SHOW CREATE VIEW vw_other.v1",
+        "DROP VIEW vr1, vr2",
+        "DROP DATABASE vw_other",
+        "DROP ROLE vw_role",
+    ])
+    a.assert_same(("rows", "error", "warnings"), only=range(6))
+    assert _body(a.ramp[6]) == _body(a.maria[6])

@@ -65,6 +65,13 @@ class ViewDef:
     updatable: bool = True
     star: bool = False         # the SELECT has a `*`: read through the fixed column names
     broken: str = ""           # why the view cannot be read now (1356)
+    current: str = ""          # the current database at CREATE: its SELECT's unqualified
+    #                            tables are there (MariaDB qualifies them when it stores it)
+
+    @property
+    def home(self) -> str:
+        """The database the view's SELECT names its unqualified tables in."""
+        return self.current or self.database
 
 
 # --- storage -------------------------------------------------------------------------------------
@@ -121,7 +128,7 @@ def load_typed(s: SqliteSession, conn: sqlite3.Connection, schema: str, database
     from rampmeter.engine.sqlite.translate import translate
     stmt = statement(view)
     try:
-        plan = translate(stmt, view.database, s.table_def)
+        plan = translate(stmt, view.home, s.table_def)
         # and run for no rows: a table or column gone is a broken view (1356). Not EXPLAIN:
         # a cached EXPLAIN statement lists its old program without seeing the schema change.
         s.make_visible(plan)
@@ -218,7 +225,7 @@ def expand(table: exp.Table, tdef: TableDef, alias: str, tables: Any,
     tables.fixed.update(fixed)
     inner = new_tables(tables.lookup)
     inner.views = tables.views
-    found = qualify(tree, view.database, inner)
+    found = qualify(tree, view.home, inner)
     tables.views = inner.views
     tables.fixed.update(inner.fixed)
     tables.more_databases += [d for d, _t, _x in inner.by_alias.values()
@@ -314,12 +321,14 @@ def _definer(s: SqliteSession, r: Reader) -> str:
             r.expect(")")
         return _current_user(s)
     user = r.name_or_string()
-    host = "%"
     t = r.peek()
     if t is not None and t.text.startswith("@"):
         r.next()
         host = t.text[1:].strip("'`\"") or r.name_or_string()
-    return f"{user}@{host}"
+        return f"{user}@{host}"
+    # no host: a role of that name (MariaDB stores `role@`), else the account user@'%'
+    exists = getattr(s.context, "account_exists", None)
+    return f"{user}@" if exists is not None and exists(user, "") else f"{user}@%"
 
 
 def _define(s: SqliteSession, schema: str, database: str, name: str, text: str,
@@ -350,8 +359,9 @@ def _define(s: SqliteSession, schema: str, database: str, name: str, text: str,
     attrs.setdefault("collation_connection", _variable(s, "collation_connection",
                                                        "utf8mb4_general_ci"))
     view = ViewDef(name, database, text, [], "", mode, **attrs)
+    view.current = s.database or database
     view.columns, view.star, view.updatable, view.definition = sqltext.describe(
-        s, stmt, database, columns, view)
+        s, stmt, view.home, columns, view)
     with s.ddl():
         _write(s, schema, view)
     return UpdateCount()
