@@ -249,3 +249,19 @@ def test_view_in_another_database_reads_the_current_one(compat, driver):
     ])
     a.assert_same(("rows", "error", "warnings"), only=range(6))
     assert _body(a.ramp[6]) == _body(a.maria[6])
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_table_maintenance_of_views_and_temporary_tables(compat, driver):
+    """mtr check: CHECK TABLE of a view is OK, REPAIR / ANALYZE / OPTIMIZE of one say it is
+    no BASE TABLE; a temporary table is a table to all four."""
+    compat.check(driver, [
+        "CREATE TABLE ck1 (a INT) ENGINE=MyISAM",
+        "CREATE VIEW ckv AS SELECT * FROM ck1",
+        "CREATE TEMPORARY TABLE ckt (a INT) ENGINE=MyISAM",
+        "CHECK TABLE ckv, ckt",
+        "REPAIR TABLE ckv, ckt",
+        "ANALYZE TABLE ckv, ckt",
+        "OPTIMIZE TABLE ckv, ckt",
+        "DROP VIEW ckv",
+    ])
