@@ -255,3 +255,16 @@ def test_statements_refused_under_lock_tables(ab, driver):
         "UNLOCK TABLES",
         "DROP VIEW lv",
     ], checks=("error", "message"))
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_check_table_waits_for_another_sessions_lock_tables(ab, driver):
+    """mtr check: CHECK TABLE of a table another session holds under LOCK TABLES ... WRITE
+    waits lock_wait_timeout, then reports the timeout in its rows."""
+    ab.check(driver, [
+        Step("LOCK TABLE a WRITE", conn="a"),
+        Step("SET lock_wait_timeout = 1", conn="b"),
+        Step("CHECK TABLE a", conn="b"),
+        Step("UNLOCK TABLES", conn="a"),
+        Step("CHECK TABLE a", conn="b"),
+    ], checks=("rows", "error"))

@@ -396,6 +396,13 @@ def truncate(s: SqliteSession, stmt: Statement) -> Result:
     return UpdateCount()
 
 
+def _lock_wait_timeout(s: SqliteSession) -> float:
+    try:
+        return float(s.context.system_variable("lock_wait_timeout") or 0)
+    except (ServerError, TypeError, ValueError):
+        return 86400.0
+
+
 def maintenance(s: SqliteSession, stmt: Statement) -> Result:
     """ANALYZE / OPTIMIZE / CHECK / REPAIR TABLE t, ...: a status row per table. A temporary
     table is one too; a view passes CHECK, and the others say it is no BASE TABLE (MariaDB)."""
@@ -414,6 +421,12 @@ def maintenance(s: SqliteSession, stmt: Statement) -> Result:
             stored = s.find_table(schema, table)
         except ServerError:
             stored = None
+        if stored is not None and not s.txn.wait_out_locked_tables(_lock_wait_timeout(s)):
+            # another session's LOCK TABLES holds it past lock_wait_timeout
+            rows.append((f"{dbname}.{stored}", op, "Error",
+                         errors.format_message(errors.ER_LOCK_WAIT_TIMEOUT)))
+            rows.append((f"{dbname}.{stored}", op, "status", "Operation failed"))
+            continue
         if stored is None:
             tdef = s.table_def(dbname, table) if dbname else None
             if tdef is not None and (tdef.view is None or op == "check"):

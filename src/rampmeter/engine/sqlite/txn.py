@@ -127,6 +127,21 @@ class Transactions:
     def _release(self) -> None:
         self._locks.release(WRITE_LOCK, self)
 
+    def wait_out_locked_tables(self, timeout: float) -> bool:
+        """Wait (up to `timeout` s) while another session holds LOCK TABLES, as a statement
+        that needs its tables' metadata lock does (CHECK TABLE...); False at the timeout."""
+        owner = self._locks.owner_of(WRITE_LOCK)
+        if owner is None or owner is self or getattr(owner, "lock_mode", None) != "tables":
+            return True
+        with self._waiting(WaitReason.TABLE_LOCK):
+            try:
+                ok = self._locks.acquire(WRITE_LOCK, self, timeout, self._cancelled)
+            except WaitAborted:
+                raise ServerError(errors.ER_QUERY_INTERRUPTED) from None
+        if ok:
+            self._release()
+        return ok
+
     # --- transactions -------------------------------------------------------------------------
     def begin(self, *, read_only: bool = False) -> None:
         """BEGIN / START TRANSACTION: commit what is open, start a deferred transaction."""
