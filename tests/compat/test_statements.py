@@ -268,3 +268,22 @@ def test_check_table_waits_for_another_sessions_lock_tables(ab, driver):
         Step("UNLOCK TABLES", conn="a"),
         Step("CHECK TABLE a", conn="b"),
     ], checks=("rows", "error"))
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_writing_a_table_locked_read_is_1099(ab, driver):
+    """mdev19198: under LOCK TABLES, CREATE TABLE IF NOT EXISTS of a table locked READ and
+    writes into it are 1099; locked WRITE, or after UNLOCK TABLES, they go on."""
+    ab.check(driver, [
+        "LOCK TABLES a WRITE, b READ",
+        "CREATE TABLE IF NOT EXISTS a LIKE b",
+        "INSERT INTO a (id, v, w) VALUES (9, 9, 9)",
+        "UNLOCK TABLES",
+        "LOCK TABLES a READ, b READ",
+        "CREATE TABLE IF NOT EXISTS a LIKE b",
+        "INSERT INTO a (id, v, w) VALUES (8, 8, 8)",
+        "UPDATE a SET v = 0",
+        "UNLOCK TABLES",
+        "CREATE TABLE IF NOT EXISTS a LIKE b",
+        "SELECT id FROM a ORDER BY id",
+    ], checks=("rows", "error", "message", "warnings"))

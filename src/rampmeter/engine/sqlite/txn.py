@@ -84,6 +84,8 @@ class Transactions:
         self.autocommit = True
         self._table_locks = 0   # holds of the write lock for LOCK TABLES / FTWRL
         self.lock_mode: str | None = None  # "tables" (LOCK TABLES), "global" (FTWRL)
+        # LOCK TABLES' tables: (database, table) lower-cased -> "READ" | "WRITE"
+        self.locked: dict[tuple[str, str], str] = {}
         self.user_locks = 0     # GET_LOCK holds (functions.py keeps the count)
 
     # --- state ------------------------------------------------------------------------------
@@ -126,6 +128,12 @@ class Transactions:
 
     def _release(self) -> None:
         self._locks.release(WRITE_LOCK, self)
+
+    def check_writable(self, database: str, table: str) -> None:
+        """Under LOCK TABLES, writing a table locked READ is 1099 (MariaDB)."""
+        if self.lock_mode == "tables" and \
+                self.locked.get((database.lower(), table.lower())) == "READ":
+            raise ServerError(errors.ER_TABLE_NOT_LOCKED_FOR_WRITE, table)
 
     def wait_out_locked_tables(self, timeout: float) -> bool:
         """Wait (up to `timeout` s) while another session holds LOCK TABLES, as a statement
@@ -397,6 +405,7 @@ class Transactions:
                 self._release()
                 self._table_locks -= 1
         self.lock_mode = None
+        self.locked = {}
 
     # --- life cycle -----------------------------------------------------------------------------
     def release_everything(self) -> None:
@@ -408,5 +417,6 @@ class Transactions:
         self._locks.release_all(self, names=lambda n: True)
         self._table_locks = 0
         self.lock_mode = None
+        self.locked = {}
         self.user_locks = 0
         self.autocommit = True
