@@ -265,3 +265,16 @@ def test_table_maintenance_of_views_and_temporary_tables(compat, driver):
         "OPTIMIZE TABLE ckv, ckt",
         "DROP VIEW ckv",
     ])
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_default_function_in_a_view(compat, driver):
+    """default_session: DEFAULT(col) in a view's SELECT reads the column's default (it was
+    1064 when the view was read)."""
+    compat.check(driver, [
+        "CREATE TABLE dft (n VARCHAR(10), d INT DEFAULT 5, e VARCHAR(5) DEFAULT 'q')",
+        "CREATE VIEW dv AS SELECT DEFAULT(n), DEFAULT(d), DEFAULT(e) FROM dft",
+        "INSERT INTO dft (n) VALUES ('x')",
+        "SELECT * FROM dv",
+        "DROP VIEW dv",
+    ], checks=("rows", "error"))

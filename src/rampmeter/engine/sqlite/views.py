@@ -181,8 +181,9 @@ def expansion(view: ViewDef, number: int) -> tuple[exp.Expression, dict[str, Any
     from rampmeter.engine.sqlite.translate import leftmost_select, parse
     if view.broken:
         raise broken_error(view)
+    from rampmeter.engine.sqlite import defaultfn
     stmt = statement(view)
-    tree = parse(stmt, stmt.shape)
+    tree = parse(stmt, defaultfn.rewrite_text(stmt.shape))  # DEFAULT(col): resolved in expand
     fixed: dict[str, Any] = {}
     base = 100_000 * (number + 1)
     for node in list(tree.find_all(E.Placeholder)):
@@ -226,6 +227,11 @@ def expand(table: exp.Table, tdef: TableDef, alias: str, tables: Any,
     inner = new_tables(tables.lookup)
     inner.views = tables.views
     found = qualify(tree, view.home, inner)
+    if any(isinstance(n, E.Anonymous) and n.name.upper() == "RM_DEFAULT_OF"
+           for n in tree.find_all(E.Anonymous)):
+        from rampmeter.engine.sqlite import defaultfn, translate
+        stmt = statement(view)
+        defaultfn.resolve(tree, inner.find, translate._now_call, stmt.syntax_error)
     tables.views = inner.views
     tables.fixed.update(inner.fixed)
     tables.more_databases += [d for d, _t, _x in inner.by_alias.values()
