@@ -52,6 +52,7 @@ ER_CANT_DROP_FIELD_OR_KEY = 1091
 ER_NO_SUCH_THREAD = 1094
 ER_KILL_DENIED_ERROR = 1095
 ER_NO_TABLES_USED = 1096
+ER_TABLE_NOT_LOCKED_FOR_WRITE = 1099
 ER_TABLE_NOT_LOCKED = 1100
 ER_UNKNOWN_TABLE = 1109
 ER_TOO_BIG_SELECT = 1104
@@ -61,7 +62,6 @@ ER_NOT_ALLOWED_COMMAND = 1148
 ER_FILE_NOT_FOUND = 29
 ER_TOO_MANY_ROWS = 1172
 ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT = 1222
-ER_CANT_UPDATE_WITH_READLOCK = 1223
 ER_SP_FETCH_NO_DATA = 1329
 ER_LOAD_INFILE_CAPABILITY_DISABLED = 4166
 ER_WARN_TOO_FEW_RECORDS = 1261
@@ -87,6 +87,7 @@ ER_ERROR_DURING_COMMIT = 1180
 ER_ERROR_DURING_ROLLBACK = 1181
 ER_NEW_ABORTING_CONNECTION = 1184
 ER_LOCK_OR_ACTIVE_TRANSACTION = 1192
+ER_CANT_UPDATE_WITH_READLOCK = 1223
 ER_UNKNOWN_SYSTEM_VARIABLE = 1193
 ER_LOCK_WAIT_TIMEOUT = 1205
 ER_READ_ONLY_TRANSACTION = 1207
@@ -235,6 +236,7 @@ ERRORS: dict[int, ErrorSpec] = {
     ER_NO_SUCH_THREAD: ErrorSpec("ER_NO_SUCH_THREAD", "HY000", "Unknown thread id: %s"),
     ER_KILL_DENIED_ERROR: ErrorSpec("ER_KILL_DENIED_ERROR", "HY000", "You are not owner of thread %s"),
     ER_NO_TABLES_USED: ErrorSpec("ER_NO_TABLES_USED", "HY000", "No tables used"),
+    ER_TABLE_NOT_LOCKED_FOR_WRITE: ErrorSpec("ER_TABLE_NOT_LOCKED_FOR_WRITE", "HY000", "Table '%s' was locked with a READ lock and can't be updated"),
     ER_TABLE_NOT_LOCKED: ErrorSpec("ER_TABLE_NOT_LOCKED", "HY000", "Table '%s' was not locked with LOCK TABLES"),
     ER_WRONG_DB_NAME: ErrorSpec("ER_WRONG_DB_NAME", "42000", "Incorrect database name '%s'"),
     ER_WRONG_TABLE_NAME: ErrorSpec("ER_WRONG_TABLE_NAME", "42000", "Incorrect table name '%s'"),
@@ -248,7 +250,6 @@ ERRORS: dict[int, ErrorSpec] = {
     ER_LOAD_INFILE_CAPABILITY_DISABLED: ErrorSpec("ER_LOAD_INFILE_CAPABILITY_DISABLED", "HY000", "The used command is not allowed because the MariaDB server or client has disabled the local infile capability"),
     ER_TOO_MANY_ROWS: ErrorSpec("ER_TOO_MANY_ROWS", "42000", "Result consisted of more than one row"),
     ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT: ErrorSpec("ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT", "21000", "The used SELECT statements have a different number of columns"),
-    ER_CANT_UPDATE_WITH_READLOCK: ErrorSpec("ER_CANT_UPDATE_WITH_READLOCK", "HY000", "Can't execute the query because you have a conflicting read lock"),
     ER_SP_FETCH_NO_DATA: ErrorSpec("ER_SP_FETCH_NO_DATA", "02000", "No data - zero rows fetched, selected, or processed"),
     ER_FILE_NOT_FOUND: ErrorSpec("ER_FILE_NOT_FOUND", "HY000", "File '%s' not found (Errcode: %s)"),
     ER_WARN_TOO_FEW_RECORDS: ErrorSpec("ER_WARN_TOO_FEW_RECORDS", "01000", "Row %s doesn't contain data for all columns"),
@@ -271,6 +272,7 @@ ERRORS: dict[int, ErrorSpec] = {
     ER_ERROR_DURING_COMMIT: ErrorSpec("ER_ERROR_DURING_COMMIT", "HY000", "Got error %s \"%s\" during COMMIT"),
     ER_ERROR_DURING_ROLLBACK: ErrorSpec("ER_ERROR_DURING_ROLLBACK", "HY000", "Got error %s \"%s\" during ROLLBACK"),
     ER_NEW_ABORTING_CONNECTION: ErrorSpec("ER_NEW_ABORTING_CONNECTION", "08S01", "Aborted connection %s to db: '%s' user: '%s' host: '%s' (%s)"),
+    ER_CANT_UPDATE_WITH_READLOCK: ErrorSpec("ER_CANT_UPDATE_WITH_READLOCK", "HY000", "Can't execute the query because you have a conflicting read lock"),
     ER_LOCK_OR_ACTIVE_TRANSACTION: ErrorSpec("ER_LOCK_OR_ACTIVE_TRANSACTION", "HY000", "Can't execute the given command because you have active locked tables or an active transaction"),
     ER_UNKNOWN_SYSTEM_VARIABLE: ErrorSpec("ER_UNKNOWN_SYSTEM_VARIABLE", "HY000", "Unknown system variable '%s'"),
     ER_TOO_MANY_USER_CONNECTIONS: ErrorSpec("ER_TOO_MANY_USER_CONNECTIONS", "42000", "User %s already has more than 'max_user_connections' active connections"),
@@ -399,6 +401,20 @@ def format_message(code: int, *args: object) -> str:
         return spec.message % args
     except (TypeError, ValueError):
         return spec.message + " " + " ".join(str(a) for a in args)
+
+
+def cut(text: str, width: int = 100) -> str:
+    """MariaDB's `%-.<width>T` in a message: text longer than `width` bytes (UTF-8) is cut to
+    whole characters within width - 3 bytes, and '...' follows."""
+    data = text.encode("utf-8", "surrogateescape")
+    if len(data) <= width:
+        return text
+    return data[:width - 3].decode("utf-8", "ignore") + "..."
+
+
+def too_long_ident(name: str) -> ServerError:
+    """1059, the identifier as MariaDB's message quotes it ('%-.100T')."""
+    return ServerError(ER_TOO_LONG_IDENT, cut(name))
 
 
 class ServerError(Exception):

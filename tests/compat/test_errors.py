@@ -110,3 +110,19 @@ def test_deep_statement_prepared(compat, driver, case):
     a = compat.run(driver, [DEEP[case], "SELECT 1"])
     assert a.maria[0].error is None
     a.assert_same()
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_too_long_identifiers_are_cut_in_the_message(table_t, driver):
+    """1059 quotes the name as MariaDB's '%-.100T' does (create_utf8): past 100 bytes, cut
+    to whole characters and '...'; a trigger's name is checked too, at CREATE and DROP."""
+    long_ascii = "c" * 120
+    long_utf8 = "отень_" * 8 + "длинная_строка_66"
+    table_t.check(driver, [
+        "SET NAMES utf8mb4",
+        f"CREATE TABLE t3 ({long_ascii} INT)",
+        f"CREATE TABLE t3 ({long_utf8} INT)",
+        f"CREATE TRIGGER {long_utf8} BEFORE INSERT ON t FOR EACH ROW SET @a := 1",
+        f"DROP TRIGGER {long_utf8}",
+        f"CREATE PROCEDURE {long_utf8}() BEGIN END",
+    ], checks=("error", "message"))

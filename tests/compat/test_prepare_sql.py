@@ -178,3 +178,36 @@ def test_big_unsigned_values_in_functions(compat, driver):
         "LPAD(a, 22, 'x'), LENGTH(a) FROM tu ORDER BY a",
         "SELECT CONCAT(18446744073709551615), CONCAT(~0), CAST(~0 AS CHAR), LENGTH(~0)",
     ])
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_parameters_are_typed_by_their_values(compat, driver):
+    """A DECIMAL user variable keeps EXECUTE's arithmetic exact (ps_10nestset): no note 1265
+    when 900 * (1 + 0.10) is stored into DECIMAL(6,2); MOD keeps the fraction."""
+    compat.check(driver, [
+        "CREATE TABLE pay (id INT PRIMARY KEY, salary DECIMAL(6,2) NOT NULL)",
+        "INSERT INTO pay VALUES (1, 900), (2, 1197.90)",
+        "SET @pct = .10, @round = 50",
+        "PREPARE raise FROM 'UPDATE pay SET salary = salary * (1 + ?) WHERE id = 1'",
+        "EXECUTE raise USING @pct",
+        "PREPARE rnd FROM 'UPDATE pay SET salary = salary + ? - (salary MOD ?) WHERE id = 2'",
+        "EXECUTE rnd USING @round, @round",
+        "SELECT id, salary FROM pay ORDER BY id",
+        "PREPARE s FROM 'SELECT ?, ? + 1, CONCAT(?, ''x'')'",
+        "SET @a = 1.50, @c = 'abc'",
+        "EXECUTE s USING @a, @a, @c",
+        "EXECUTE s USING @c, @a, 1.25",
+    ], checks=("rows", "error", "rowcount", "warnings"))
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_routine_preparing_the_executing_statement_is_1444(compat, driver):
+    """sp-dynamic: EXECUTE of a statement whose routine PREPAREs that same name is 1444."""
+    compat.check(driver, [
+        "CREATE PROCEDURE prep_again() BEGIN PREPARE stmt FROM 'SELECT 1 A'; EXECUTE stmt; "
+        "END",
+        "PREPARE stmt FROM 'CALL prep_again()'",
+        "EXECUTE stmt",
+        "EXECUTE stmt",
+        "DROP PROCEDURE prep_again",
+    ], checks=("error", "message"))

@@ -363,3 +363,14 @@ def test_routine_privileges(acct: Accounts) -> None:
     acct.same(reader, ["CALL p()", "SELECT f()", "CREATE PROCEDURE q() SELECT 2",
                        "DROP PROCEDURE p", "ALTER PROCEDURE p COMMENT 'x'"], database=db)
     acct.same(runner, ["CALL p()", "SELECT f()", "DROP PROCEDURE p"], database=db)
+
+
+def test_check_table_needs_any_privilege_on_the_table(tables: Accounts) -> None:
+    """MDEV-37971 (mtr check): CHECK TABLE is allowed with any privilege on the table, a
+    global CREATE or a table-level one; with none it is 1142."""
+    db = tables.db
+    glob, local, none = _user(tables, "g"), _user(tables, "l"), _user(tables, "n")
+    tables.root(f"GRANT CREATE ON *.* TO '{glob}'@'%'",
+                f"GRANT CREATE ON {db}.t TO '{local}'@'%'")
+    for user in (glob, local, none):
+        tables.same(user, [f"CHECK TABLE {db}.t"])

@@ -126,6 +126,30 @@ def test_create_table_like_and_select(ab, driver):
     ])
 
 
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_create_table_select_derives_mariadbs_types(ab, driver):
+    """The column types MariaDB derives for CREATE TABLE ... SELECT: integer and DECIMAL
+    arithmetic by precision (a + 1 of an INT is BIGINT(12)), string functions by length and
+    the arguments' character set, ROUND / FLOOR, and a UNION's column over every branch."""
+    ab.check(driver, [
+        "SET NAMES latin1",
+        "CREATE TABLE ty (a INT, ua INT UNSIGNED, b BIGINT, s SMALLINT, c DECIMAL(5,2), "
+        "v VARCHAR(10), ch CHAR(3)) CHARSET latin1",
+        "CREATE TABLE tc SELECT 1+1 x1, a+1 x2, a*2 x3, -a x4, s+1 x5, b+1 x6, ua+1 x7, "
+        "c+1 x8, c*c x9, c/3 x10, a/3 x11, a DIV 2 x12, a MOD 3 x13, c MOD 2 x14, ABS(a) x15, "
+        "FLOOR(c) x16, ROUND(c) x17, ROUND(c,1) x18, TRUNCATE(c,1) x19, SUM(a) x20, "
+        "AVG(c) x21, GREATEST(a,1) x22, LEAST(c,2) x23, COALESCE(a,s) x24, IFNULL(a,c) x25, "
+        "a+0.5 x26, -1 x27 FROM ty",
+        "SHOW CREATE TABLE tc",
+        "CREATE TABLE ts SELECT CONCAT(v, 'x') k, UPPER(v) l, SUBSTR(v,2) m, "
+        "REPLACE('a', v, ch) n, LEFT(v,3) o, REPEAT(v,2) p, LPAD(v,5,'x') q, TRIM(v) r, "
+        "IFNULL(v, ch) z, 'abc' i FROM ty",
+        "SHOW CREATE TABLE ts",
+        "CREATE TABLE tu SELECT 'a' AS a UNION ALL SELECT REPLACE('aa', v, ch) FROM ty",
+        "SHOW CREATE TABLE tu",
+    ])
+
+
 @pytest.mark.parametrize("driver", drivers(*BOTH, "connector", "raw-bin"))
 def test_window_functions(ab, driver):
     ab.check(driver, [
@@ -137,6 +161,20 @@ def test_window_functions(ab, driver):
         "SELECT id, COUNT(*) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS c, "
         "MAX(x) OVER (ORDER BY id RANGE UNBOUNDED PRECEDING) AS m FROM b ORDER BY id",
     ], checks=("rows", "error", "rowcount", "warnings", "columns"))
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_feature_window_functions_status(ab, driver):
+    """Feature_window_functions counts the SELECTs that use window functions (win_i_s)."""
+    ab.check(driver, [
+        "FLUSH STATUS",
+        "SHOW STATUS LIKE '%window%'",
+        "SELECT id, RANK() OVER (ORDER BY id), SUM(x) OVER (ORDER BY id) FROM b",
+        "SHOW STATUS LIKE '%window%'",
+        "SELECT * FROM (SELECT id, RANK() OVER (ORDER BY id) r FROM b) x, "
+        "(SELECT id, ROW_NUMBER() OVER (ORDER BY id) n FROM b) y LIMIT 1",
+        "SHOW STATUS LIKE '%window%'",
+    ])
 
 
 @pytest.mark.parametrize("driver", drivers(*BOTH))
@@ -193,3 +231,59 @@ def test_information_schema_of_every_type(compat, driver):
         "WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME",
         "SHOW FULL COLUMNS FROM ty",
     ])
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_statements_refused_under_lock_tables(ab, driver):
+    """Under LOCK TABLES, account statements are 1100 (the grant tables are not locked) and
+    database / view / routine DDL 1192; under FLUSH TABLES WITH READ LOCK account statements
+    are 1223. rampmeter used to wait for the write lock the session held itself (view_grant
+    timed out)."""
+    ab.check(driver, [
+        "CREATE VIEW lv AS SELECT 1",
+        "LOCK TABLES lv READ",
+        "CREATE USER 'locked_u'@'%'",
+        "GRANT SELECT ON test.* TO 'locked_u'@'%'",
+        "SET PASSWORD FOR 'locked_u'@'%' = PASSWORD('x')",
+        "CREATE DATABASE locked_db",
+        "CREATE DEFINER=CURRENT_USER VIEW lv2 AS SELECT 2",
+        "DROP VIEW lv",
+        "CREATE PROCEDURE lp() BEGIN END",
+        "UNLOCK TABLES",
+        "FLUSH TABLES WITH READ LOCK",
+        "CREATE USER 'locked_u'@'%'",
+        "UNLOCK TABLES",
+        "DROP VIEW lv",
+    ], checks=("error", "message"))
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_check_table_waits_for_another_sessions_lock_tables(ab, driver):
+    """mtr check: CHECK TABLE of a table another session holds under LOCK TABLES ... WRITE
+    waits lock_wait_timeout, then reports the timeout in its rows."""
+    ab.check(driver, [
+        Step("LOCK TABLE a WRITE", conn="a"),
+        Step("SET lock_wait_timeout = 1", conn="b"),
+        Step("CHECK TABLE a", conn="b"),
+        Step("UNLOCK TABLES", conn="a"),
+        Step("CHECK TABLE a", conn="b"),
+    ], checks=("rows", "error"))
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_writing_a_table_locked_read_is_1099(ab, driver):
+    """mdev19198: under LOCK TABLES, CREATE TABLE IF NOT EXISTS of a table locked READ and
+    writes into it are 1099; locked WRITE, or after UNLOCK TABLES, they go on."""
+    ab.check(driver, [
+        "LOCK TABLES a WRITE, b READ",
+        "CREATE TABLE IF NOT EXISTS a LIKE b",
+        "INSERT INTO a (id, v, w) VALUES (9, 9, 9)",
+        "UNLOCK TABLES",
+        "LOCK TABLES a READ, b READ",
+        "CREATE TABLE IF NOT EXISTS a LIKE b",
+        "INSERT INTO a (id, v, w) VALUES (8, 8, 8)",
+        "UPDATE a SET v = 0",
+        "UNLOCK TABLES",
+        "CREATE TABLE IF NOT EXISTS a LIKE b",
+        "SELECT id FROM a ORDER BY id",
+    ], checks=("rows", "error", "message", "warnings"))

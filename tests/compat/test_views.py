@@ -175,3 +175,106 @@ def test_prepared_write_through_a_view(src, driver):
         "EXECUTE s USING @a, @i",
         "SELECT * FROM src ORDER BY id",
     ], checks=WITH_TEXT)
+
+
+NAMING = [
+    "CREATE VIEW n1 AS SELECT 'c1', 'c2 ', ' c3', ' c4 ', 'Name_exp_2'",
+    "CREATE VIEW n2 AS SELECT 1, 1, 1 AS `My_exp_1`",
+    "CREATE VIEW n3 AS SELECT '<--- 65 char including the arrows                            --->'",
+    "CREATE VIEW n4 AS SELECT * FROM (SELECT id, id+1, 'z ' FROM src) d "
+    "WHERE id IN (SELECT id FROM other WHERE id > (SELECT MAX(id) FROM other))",
+    "CREATE VIEW n5 AS SELECT a AS x, id + 1 AS y FROM src GROUP BY x ORDER BY y",
+    "CREATE VIEW n6 AS SELECT a FROM src WHERE EXISTS (SELECT 1 FROM other o WHERE o.id = 0)",
+    "CREATE VIEW n7 AS SELECT INTERVAL(55, 10) AS c, (SELECT ' c1 ')",
+]
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_view_column_names_and_text(src, driver):
+    """view_alias: names no column may have become Name_exp_N, made names equal to another
+    become My_exp_..., leading spaces are dropped; subqueries used as values print no
+    made names; a GROUP BY / ORDER BY alias prints as its expression; the client's
+    character set is the view's."""
+    names = [sql.split(" VIEW ")[1].split()[0] for sql in NAMING]
+    a = src.run(driver, ["SET NAMES latin1", *NAMING,
+                         *(f"SHOW CREATE VIEW {n}" for n in names),
+                         "SELECT TABLE_NAME, COLUMN_NAME FROM information_schema.COLUMNS "
+                         "WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME LIKE 'n_' "
+                         "ORDER BY TABLE_NAME, ORDINAL_POSITION",
+                         "SELECT ' c3', 'c2 '"])
+    a.assert_same(("error", "rowcount"), only=range(len(NAMING) + 1))
+    first = len(NAMING) + 1
+    for m, r in zip(a.maria[first:first + len(names)], a.ramp[first:first + len(names)]):
+        assert _body(r) == _body(m)
+    a.assert_same(("rows", "columns"), only=range(first + len(names), len(a.maria)))
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_unknown_definer_and_table_status(compat, driver):
+    """show_bad_definer-5553: a view whose DEFINER is no account is created and listed with
+    note 1449; SHOW TABLE STATUS gives a MyISAM table of fixed-width columns Row_format Fixed
+    and its index file's first 1024 bytes."""
+    compat.check(driver, [
+        "CREATE TABLE fixed_t (id INT PRIMARY KEY, c CHAR(3)) ENGINE=MyISAM",
+        "CREATE TABLE var_t (id INT, v VARCHAR(5)) ENGINE=MyISAM",
+        "CREATE DEFINER=unknownuser@'%' SQL SECURITY DEFINER VIEW bad_v AS "
+        "SELECT fixed_t.id FROM fixed_t GROUP BY fixed_t.id",
+        "SHOW TABLE STATUS WHERE Name IN ('fixed_t', 'var_t', 'bad_v')",
+    ], checks=("error", "warnings", "warning_text"))
+    a = compat.run(driver, ["SHOW TABLE STATUS WHERE Name IN ('fixed_t', 'var_t', 'bad_v')"])
+    for m, r in zip(a.maria[0].rows, a.ramp[0].rows):
+        assert (r[0], r[1], r[3], r[8], r[17]) == (m[0], m[1], m[3], m[8], m[17])
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_view_in_another_database_reads_the_current_one(compat, driver):
+    """default_session: `CREATE VIEW otherdb.v AS SELECT * FROM t` names the current
+    database's t (MariaDB qualifies it when it stores the view); DEFINER=name without a host
+    is that role when it exists, else name@'%' with note 1449."""
+    compat.setup("DROP DATABASE IF EXISTS vw_other", "CREATE DATABASE vw_other",
+                 "CREATE TABLE home_t (n INT)", "INSERT INTO home_t VALUES (5)",
+                 "DROP ROLE IF EXISTS vw_role", "CREATE ROLE vw_role")
+    a = compat.run(driver, [
+        "CREATE VIEW vw_other.v1 AS SELECT * FROM home_t",
+        "INSERT INTO vw_other.v1 (n) VALUES (6)",
+        "SELECT * FROM vw_other.v1 ORDER BY n",
+        "CREATE DEFINER=vw_role VIEW vr1 AS SELECT 1",
+        "CREATE DEFINER=vw_nosuch VIEW vr2 AS SELECT 1",
+        "SELECT TABLE_NAME, DEFINER FROM information_schema.VIEWS WHERE TABLE_NAME IN "
+        "('vr1', 'vr2') ORDER BY TABLE_NAME",
+        "SHOW CREATE VIEW vw_other.v1",
+        "DROP VIEW vr1, vr2",
+        "DROP DATABASE vw_other",
+        "DROP ROLE vw_role",
+    ])
+    a.assert_same(("rows", "error", "warnings"), only=range(6))
+    assert _body(a.ramp[6]) == _body(a.maria[6])
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_table_maintenance_of_views_and_temporary_tables(compat, driver):
+    """mtr check: CHECK TABLE of a view is OK, REPAIR / ANALYZE / OPTIMIZE of one say it is
+    no BASE TABLE; a temporary table is a table to all four."""
+    compat.check(driver, [
+        "CREATE TABLE ck1 (a INT) ENGINE=MyISAM",
+        "CREATE VIEW ckv AS SELECT * FROM ck1",
+        "CREATE TEMPORARY TABLE ckt (a INT) ENGINE=MyISAM",
+        "CHECK TABLE ckv, ckt",
+        "REPAIR TABLE ckv, ckt",
+        "ANALYZE TABLE ckv, ckt",
+        "OPTIMIZE TABLE ckv, ckt",
+        "DROP VIEW ckv",
+    ])
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_default_function_in_a_view(compat, driver):
+    """default_session: DEFAULT(col) in a view's SELECT reads the column's default (it was
+    1064 when the view was read)."""
+    compat.check(driver, [
+        "CREATE TABLE dft (n VARCHAR(10), d INT DEFAULT 5, e VARCHAR(5) DEFAULT 'q')",
+        "CREATE VIEW dv AS SELECT DEFAULT(n), DEFAULT(d), DEFAULT(e) FROM dft",
+        "INSERT INTO dft (n) VALUES ('x')",
+        "SELECT * FROM dv",
+        "DROP VIEW dv",
+    ], checks=("rows", "error"))

@@ -249,6 +249,12 @@ class EngineSession(ABC):
     def in_transaction(self) -> bool: ...
 
     @property
+    def lock_mode(self) -> str | None:
+        """"tables" while the session holds LOCK TABLES, "global" while it holds FLUSH TABLES
+        WITH READ LOCK, else None."""
+        return None
+
+    @property
     @abstractmethod
     def holds_locks(self) -> bool:
         """True while the session holds LOCK TABLES, user locks (GET_LOCK) or the global read

@@ -18,6 +18,7 @@ Rules:
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from rampmeter import errors
@@ -82,7 +83,7 @@ def set_statement(s: Session, stmt: Statement) -> UpdateCount:
         elif head == "TRANSACTION" and part[0].kind in _NAME:
             warnings += _set_transaction(s, sql, scope, part[1:])
         elif part[0].kind == "uservar":
-            value = _value(s, sql, _after_assign(sql, part))
+            value = user_value(s, sql, _after_assign(sql, part))
             s.set_user_variable(_uservar_name(part[0].text), value)
         else:
             warnings += _set_sysvar(s, sql, scope, part)
@@ -154,6 +155,18 @@ def _value(s: Session, sql: str, rhs: list[Token]) -> Any:
         raise syntax_error(sql, rhs[0].start)
     rows = list(result.rows)
     return rows[0][0] if rows else None
+
+
+def user_value(s: Session, sql: str, rhs: list[Token]) -> Any:
+    """What a user variable takes from `SET @v = rhs` or EXECUTE ... USING rhs: as _value, but
+    a number literal with a decimal point stays an exact DECIMAL (MariaDB's @v = 0.10 is a
+    DECIMAL of scale 2, which arithmetic and prepared parameters keep exact)."""
+    num = rhs[-1] if rhs and rhs[-1].kind == "num" else None
+    if num is not None and "." in num.text and not any(c in num.text for c in "eE") and (
+            len(rhs) == 1 or len(rhs) == 2 and rhs[0].text == "-"):
+        value = Decimal(num.text)
+        return -value if len(rhs) == 2 else value
+    return _value(s, sql, rhs)
 
 
 def _literal_text(sql: str, toks: list[Token]) -> str:

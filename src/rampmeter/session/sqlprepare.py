@@ -8,7 +8,9 @@ Rules (MariaDB 10.11, measured):
   same error. PREPARE answers OK with "Statement prepared".
 - EXECUTE ... USING takes one value per marker: a user variable (its value, NULL when unset), a
   literal, or any expression (evaluated by the engine as SELECT expr). A different count is
-  1210; an unknown name is 1243 (for EXECUTE and DEALLOCATE PREPARE alike).
+  1210; an unknown name is 1243 (for EXECUTE and DEALLOCATE PREPARE alike). Each value is
+  typed as a literal of it would be (a DECIMAL user variable makes exact arithmetic), because
+  MariaDB types a parameter by the value bound at each EXECUTE.
 - EXECUTE IMMEDIATE expr [USING ...] (mariadb-dump --system=users ends with one): the text is
   a literal, a user variable or an expression (CONCAT(...)) evaluated by the engine; it is
   prepared and executed at once, and named nowhere.
@@ -19,10 +21,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rampmeter.engine.base import Result, UpdateCount
+from rampmeter.engine.base import PreparedStatement, Result, UpdateCount
 from rampmeter.errors import ServerError
 from rampmeter.session import statements
-from rampmeter.session.admin import _split_commas, _uservar_name, _value, syntax_error, unquote
+from rampmeter.session.admin import (
+    _split_commas,
+    _uservar_name,
+    _value,
+    syntax_error,
+    unquote,
+    user_value,
+)
 from rampmeter.session.sp import calls
 from rampmeter.sql.lexer import Token
 from rampmeter.sql.statement import Statement
@@ -61,6 +70,8 @@ def prepare(s: Session, stmt: Statement) -> Result:
             "NULL" if value is None else str(value)
     else:
         raise syntax_error(stmt.text, source.start)
+    if name.lower() in s.__dict__.get("_executing_prepared", ()):
+        raise _recursion()  # a routine the statement calls prepares its name again
     inner = s.scan(text, client_params=True)
     prepared = statements.prepare(s, inner)
     old = s.sql_prepared.pop(name.lower(), None)
@@ -83,15 +94,19 @@ def execute(s: Session, stmt: Statement) -> Result:
     # is made on first use (most sessions never EXECUTE)
     running = s.__dict__.setdefault("_executing_prepared", set())
     if name.lower() in running:
-        raise ServerError(1444, message="The prepared statement contains a stored routine "
-                          "call that refers to that same statement. It's not allowed to "
-                          "execute a prepared statement in such a recursive manner",
-                          sqlstate="HY000")
+        raise _recursion()
     running.add(name.lower())
     try:
         return _run(s, stmt, prepared, toks[2:])
     finally:
         running.discard(name.lower())
+
+
+def _recursion() -> ServerError:
+    return ServerError(1444, message="The prepared statement contains a stored routine "
+                       "call that refers to that same statement. It's not allowed to "
+                       "execute a prepared statement in such a recursive manner",
+                       sqlstate="HY000")
 
 
 def _immediate(s: Session, stmt: Statement, toks: list[Token]) -> Result:
@@ -128,9 +143,15 @@ def _run(s: Session, stmt: Statement, prepared: Any, rest: list[Token]) -> Resul
             if len(part) == 1 and part[0].kind == "uservar":
                 params.append(s.user_variable(_uservar_name(part[0].text)))
             else:
-                params.append(_value(s, stmt.text, part))
+                params.append(user_value(s, stmt.text, part))
     if len(params) != prepared.param_count:
         raise ServerError(1210, message="Incorrect arguments to EXECUTE", sqlstate="HY000")
+    handle = prepared.handle
+    if params and isinstance(handle, Statement) and handle.is_dml:
+        # each value typed as a literal of it would be (Statement.with_params)
+        typed = handle.with_params(params)
+        prepared = PreparedStatement(prepared.sql, prepared.param_count, prepared.columns,
+                                     handle=typed)
     return statements.execute_prepared(s, prepared, params)
 
 

@@ -20,6 +20,7 @@ Rules:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +37,7 @@ from rampmeter.session import (
     show,
     sp,
     sqlprepare,
+    status,
     usersql,
 )
 from rampmeter.sql.statement import Statement
@@ -154,6 +156,9 @@ def execute(s: Session, stmt: Statement) -> Result:
     if name:
         s.counters[name] += 1
     _count_hourly(s, stmt)
+    if words and words[0] in _LOCK_CHECKED and s.engine is not None and \
+            s.engine.lock_mode is not None:
+        _under_lock(words, stmt.shape, s.engine.lock_mode)
     if stmt.tokens is not None and sp.wants(stmt):
         answered = sp.route(s, stmt)
         if answered is not None:
@@ -166,7 +171,42 @@ def execute(s: Session, stmt: Statement) -> Result:
     if s.engine is None:
         raise ServerError(errors.ER_UNKNOWN_ERROR, "no engine session")
     required.check(s, stmt)
+    if stmt.kind in _QUERY_KINDS:
+        windows = status.window_selects(stmt.shape)
+        if windows:
+            s.counters["Feature_window_functions"] += windows
     return s.engine.execute(stmt)
+
+
+_QUERY_KINDS = frozenset({"SELECT", "WITH", "INSERT", "REPLACE", "UPDATE", "DELETE"})
+
+# Under LOCK TABLES, MariaDB refuses what would open tables that are not locked (the grant
+# tables: 1100) and the DDL of databases, views and stored programs (1192). Refusing here
+# also keeps a session from waiting on the write lock it holds itself.
+_LOCK_CHECKED = frozenset({"CREATE", "DROP", "ALTER", "RENAME", "GRANT", "REVOKE", "FLUSH",
+                           "SET"})
+_GRANT_TABLES = {"USER": "db", "ROLE": "db", "PRIVILEGES": "db"}
+_LOCK_DDL = re.compile(r"\s*(create|drop|alter)\b[^(]*?\b(database|schema|view|procedure|"
+                       r"function|event)\b", re.IGNORECASE)
+
+
+def _under_lock(words: Sequence[str], shape: str, mode: str) -> None:
+    first = words[0]
+    rest = [w for w in words[1:4] if w not in ("OR", "REPLACE", "IF", "NOT", "EXISTS")]
+    second = rest[0] if rest else ""
+    table = None
+    if first in ("GRANT", "REVOKE"):
+        table = "db"
+    elif first == "SET" and second == "PASSWORD" or first == "ALTER" and second == "USER":
+        table = "global_priv"
+    elif first in ("CREATE", "DROP", "RENAME", "FLUSH"):
+        table = _GRANT_TABLES.get(second)
+    if table is not None:
+        if mode == "global":  # the grant tables cannot be written under a global read lock
+            raise ServerError(errors.ER_CANT_UPDATE_WITH_READLOCK)
+        raise ServerError(errors.ER_TABLE_NOT_LOCKED, table)
+    if mode == "tables" and first in ("CREATE", "DROP", "ALTER") and _LOCK_DDL.match(shape):
+        raise ServerError(errors.ER_LOCK_OR_ACTIVE_TRANSACTION)
 
 
 def _count_hourly(s: Session, stmt: Statement) -> None:

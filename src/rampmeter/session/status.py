@@ -12,6 +12,7 @@ Rules:
 
 from __future__ import annotations
 
+import re
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -34,8 +35,45 @@ COM_NAMES = (
     "Com_unlock_tables", "Com_update",
 )
 
+# Feature_* counters of MariaDB that rampmeter counts (per session, summed for GLOBAL)
+FEATURE_NAMES = ("Feature_window_functions",)
+
 _SESSION_OWNED = {"Questions", "Queries", "Bytes_received", "Bytes_sent",
-                  "Max_statement_time_exceeded", *COM_NAMES}
+                  "Max_statement_time_exceeded", *COM_NAMES, *FEATURE_NAMES}
+
+_WORDS = re.compile(r"\b(select|over)\b|[()]", re.IGNORECASE)
+_WINDOW_SELECTS: dict[str, int] = {}
+
+
+def window_selects(shape: str) -> int:
+    """How many SELECTs of a statement use window functions (MariaDB's
+    Feature_window_functions counts one per such SELECT), kept per shape (bounded)."""
+    found = _WINDOW_SELECTS.get(shape)
+    if found is not None:
+        return found
+    count = 0
+    if "over" in shape.lower():
+        blocks: list[list[int]] = []   # open SELECTs: [paren depth, has a window]
+        depth = 0
+        for m in _WORDS.finditer(shape):
+            tok = m.group(0)
+            if tok == "(":
+                depth += 1
+            elif tok == ")":
+                while blocks and blocks[-1][0] >= depth:
+                    count += blocks.pop()[1]
+                depth -= 1
+            elif tok.lower() == "select":
+                if blocks and blocks[-1][0] == depth:  # UNION: the previous one ends
+                    count += blocks.pop()[1]
+                blocks.append([depth, 0])
+            elif blocks:
+                blocks[-1][1] = 1
+        count += sum(b[1] for b in blocks)
+    if len(_WINDOW_SELECTS) >= 4096:
+        _WINDOW_SELECTS.clear()
+    _WINDOW_SELECTS[shape] = count
+    return count
 
 
 def status_rows(s: Session, *, scope_global: bool) -> list[tuple[str, Any]]:
@@ -51,6 +89,8 @@ def status_rows(s: Session, *, scope_global: bool) -> list[tuple[str, Any]]:
         "Bytes_sent": counters["Bytes_sent"],
     }
     for name in COM_NAMES:
+        values[name] = counters[name]
+    for name in FEATURE_NAMES:
         values[name] = counters[name]
     values.update({
         "Connection_errors_host_blocked": ctx.hosts.blocked_connects,

@@ -100,6 +100,7 @@ _OPERAND_BEFORE = frozenset({
     "SQL_CALC_FOUND_ROWS", "STRAIGHT_JOIN", "SQL_SMALL_RESULT", "SQL_BIG_RESULT",
     "SQL_BUFFER_RESULT", "RETURNING", "WITH"})
 _TYPED_LITERAL = frozenset({"DATE", "TIME", "TIMESTAMP"})
+_NOT_GRAPH = "".join(map(chr, range(33))) + "\x7f"
 _PLUS_NUMBER = re.compile(r"\+\s*(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 
 
@@ -163,6 +164,32 @@ class Statement:
         """This statement as another text of the same shape spells it: the same placeholders
         with other values (scancache.py, which knows when that holds)."""
         other = Statement(text, self.words, self.shape, slots, self.names, self.param_count,
+                          self.items, self.for_update, self.tokens, self.dialect, self.charset)
+        other._uses_tables = self._uses_tables
+        return other
+
+    def with_params(self, params: tuple[Any, ...] | list[Any]) -> Statement:
+        """This statement with each client's `?` given its value and typed by it, as a literal
+        of that value would be (`:q3` holding a Decimal of scale 2 becomes `:n3_2`): MariaDB
+        types an EXECUTE ... USING parameter by the value bound to it, so `salary * (1 + ?)`
+        with @p = 0.10 is exact DECIMAL arithmetic. A NULL or a temporal value stays untyped."""
+        renames: dict[str, str] = {}
+        slots: list[Any] = []
+        for name, slot in zip(self.names, self.slots):
+            if type(slot) is not ClientParam:
+                slots.append(slot)
+                continue
+            value = params[slot.index]
+            index = len(slots)
+            slots.append(value)
+            kind = _value_kind(value)
+            if kind is not None:
+                renames[name] = slot_name(kind[0], index, kind[1])
+        names = tuple(renames.get(n, n) for n in self.names)
+        shape = _PARAM_NAME.sub(lambda m: ":" + renames.get(m.group(1), m.group(1)), self.shape) \
+            if renames else self.shape
+        # param_count stays: the text still has its `?` (a rewrite of the text binds params)
+        other = Statement(self.text, self.words, shape, tuple(slots), names, self.param_count,
                           self.items, self.for_update, self.tokens, self.dialect, self.charset)
         other._uses_tables = self._uses_tables
         return other
@@ -250,6 +277,8 @@ class _Item:
             value = self.literal
             if isinstance(value, bytes):
                 value = value.decode("utf-8", "surrogateescape")
+            # leading spaces and control characters are dropped (MariaDB's Item::set_name)
+            value = value.lstrip(_NOT_GRAPH)
             name = value.replace("\0", "\\x00") if charset_valid(value) else ""
         else:
             pieces, pos = [], self.start
@@ -671,6 +700,29 @@ def _concat(a: Any, b: Any) -> Any:
         bb = b if isinstance(b, bytes) else b.encode("utf-8", "surrogateescape")
         return ab + bb
     return a + b
+
+
+_PARAM_NAME = re.compile(r":(q\d+)\b")
+
+
+def _value_kind(value: Any) -> tuple[str, int] | None:
+    """The placeholder kind (and decimal scale) a literal of this value would get, or None
+    for a value no literal spells (NULL, a temporal value): it stays a client's `?`."""
+    t = type(value)
+    if t is int or t is bool:
+        if value < -_MAX_INT - 1 or value > _MAX_UINT:
+            return "n", 0
+        return ("i", 0) if value <= _MAX_INT else ("u", 0)
+    if t is Decimal:
+        exponent = value.as_tuple().exponent
+        return "n", -exponent if isinstance(exponent, int) and exponent < 0 else 0
+    if t is float:
+        return "f", 0
+    if t is str:
+        return "s", 0
+    if t is bytes:
+        return "b", 0
+    return None
 
 
 def _number_slot(tok: str, slots: list[Any]) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from rampmeter import errors
+from rampmeter.engine.base import UpdateCount
 from rampmeter.engine.sqlite import SqliteSession
 
 from .conftest import fails, rows, scalar
@@ -74,9 +75,41 @@ def shown(v: Any) -> str:
     # comparisons as MariaDB makes them
     ("'a' = 'A'", "1"), ("'a ' = 'a'", "1"), ("0E0 <=> '0'", "1"), ("1 = '1'", "1"),
     ("'AB%' LIKE 'a_\\\\%'", "1"),
+    # MOD keeps a DECIMAL's or DOUBLE's fraction, with the dividend's sign
+    ("1197.90 MOD 50", "47.90"), ("MOD(-7.5, 2)", "-1.5"), ("7 % -2.5", "2.0"),
+    ("'7.5' MOD 2", "1.5"), ("-7 MOD 2", "-1"), ("0x10 MOD 3", "1"), ("10 MOD 0.0", "NULL"),
+    # a temporal operand of MOD / DIV is its number (temporal_scale_4283)
+    ("CAST('2001-03-21 01:00:00' AS DATETIME) MOD 7", "6"),
+    ("CAST('10:11:12' AS TIME) DIV 100", "1011"),
+    ("100 MOD CAST('2002-05-27' AS DATE)", "100"),
 ])
 def test_function_values(session: SqliteSession, expr: str, expected: str) -> None:
     assert shown(scalar(session, f"SELECT {expr}")) == expected
+
+
+def test_decimal_arithmetic_stored_without_a_note(session: SqliteSession) -> None:
+    """900 * 1.10 is 990.00 exactly in MariaDB: stored into DECIMAL(6,2) with no note 1265
+    (ps_10nestset), although SQLite computes it as the double 990.0000000000001."""
+    session.execute("CREATE TABLE pay (id INT PRIMARY KEY, salary DECIMAL(6,2), n INT)")
+    session.execute("INSERT INTO pay VALUES (1, 900, 0), (2, 800, 0)")
+    result = session.execute("UPDATE pay SET salary = salary * (1 + .10), n = 1.15 * 1")
+    assert isinstance(result, UpdateCount) and result.warnings == []
+    session.execute("INSERT INTO pay VALUES (3, 0.1 * 3, 2.5 * 1.1)")
+    assert [(shown(a), shown(b)) for a, b in rows(session.execute(
+        "SELECT salary, n FROM pay ORDER BY id"))] == [
+        ("990.00", "1"), ("880.00", "1"), ("0.30", "3")]
+
+
+def test_library_aggregates_serve_as_window_functions(session: SqliteSession) -> None:
+    """BIT_OR / BIT_AND / BIT_XOR / STD OVER (...), with sliding frames (mtr win_bit)."""
+    session.execute("CREATE TABLE wb (pk INT PRIMARY KEY, b INT)")
+    session.execute("INSERT INTO wb VALUES (1, 1), (2, 2), (3, 4), (4, 8)")
+    got = rows(session.execute(
+        "SELECT pk, BIT_OR(b) OVER (ORDER BY pk), BIT_AND(b) OVER (ORDER BY pk), "
+        "BIT_XOR(b) OVER (ORDER BY pk ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM wb "
+        "ORDER BY pk"))
+    assert [tuple(int(v) for v in r) for r in got] == [
+        (1, 1, 1, 3), (2, 3, 0, 7), (3, 7, 0, 14), (4, 15, 0, 12)]
 
 
 def test_seeded_rand_is_mariadbs_sequence_per_call(session: SqliteSession) -> None:

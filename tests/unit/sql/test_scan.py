@@ -256,6 +256,21 @@ def test_client_params_in_prepare_mode() -> None:
     assert got.items == ("a", "?")
 
 
+def test_with_params_types_each_marker_by_its_value() -> None:
+    """EXECUTE ... USING: a value is typed as a literal of it would be (a DECIMAL of scale 2
+    makes `:n_2`); NULL stays a client's marker; the items keep the text as typed."""
+    got = scan("SELECT ?, ? FROM t WHERE a = ? AND b = 'x' AND c IN (?, ?, ?, ?, ?, ?, ?, ?)",
+               client_params=True)
+    typed = got.with_params([Decimal("0.10"), 7, "s", b"b", 1.5, None, 2**64 - 1, -(2**70),
+                             Decimal("12"), True, 4])
+    assert typed.shape == ("SELECT :n0_2, :i1 FROM t WHERE a = :s2 AND b = :s3 AND c IN "
+                           "(:b4, :f5, :q6, :u7, :n8_0, :n9_0, :i10, :i11)")
+    assert typed.slots == (Decimal("0.10"), 7, "s", "x", b"b", 1.5, None, 2**64 - 1, -(2**70),
+                           Decimal("12"), True, 4)
+    assert typed.param_count == 11 and typed.items == ("?", "?")
+    assert typed.text == got.text
+
+
 def test_question_mark_outside_prepare_mode_is_1064() -> None:
     with pytest.raises(ServerError) as info:
         scan("SELECT a FROM t WHERE b = ?")

@@ -83,7 +83,7 @@ def table_access(stmt: Statement, database: str | None, lookup: TableLookup,
             inner = scan(view.text, Dialect.of(view.sql_mode))
             name = f"{view.database}.{view.name}"
             found += tuple(replace(a, via_view=name)
-                           for a in table_access(inner, view.database, lookup, depth + 1))
+                           for a in table_access(inner, view.home, lookup, depth + 1))
     return found
 
 

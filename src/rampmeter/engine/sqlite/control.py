@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from rampmeter.engine.base import Result, UpdateCount, WaitReason
 from rampmeter.engine.sqlite.storage import INFORMATION_SCHEMA
+from rampmeter.sql.lexer import ident_value
 from rampmeter.sql.reader import Reader
 from rampmeter.sql.statement import Statement
 
@@ -101,10 +102,20 @@ def lock(s: SqliteSession, stmt: Statement) -> Result:
     if not r.accept_any("TABLES", "TABLE"):
         raise r.error()
     # tbl [[AS] alias] {READ [LOCAL] | [LOW_PRIORITY] WRITE [CONCURRENT]}, ...
+    locked: dict[tuple[str, str], str] = {}
     for part in r.split_commas():
         if not part:
             raise r.error()
+        words = [t.text.upper() for t in part]
+        name = [ident_value(t.text) if t.kind in ("word", "qident") else t.text for t in part]
+        db, table = (name[0], name[2]) if len(part) > 2 and part[1].text == "." else \
+            (s.database or "", name[0])
+        mode = "WRITE" if "WRITE" in words else "READ"
+        key = (db.lower(), table.lower())
+        if locked.get(key) != "WRITE":
+            locked[key] = mode
     s.txn.lock_tables()
+    s.txn.locked = locked
     return UpdateCount()
 
 

@@ -24,12 +24,19 @@ from sqlglot import exp
 from rampmeter import errors
 from rampmeter.engine import types as T
 from rampmeter.engine.base import Result, UpdateCount
-from rampmeter.engine.sqlite import dml, temporary
+from rampmeter.engine.sqlite import dml, temporary, unionout
 from rampmeter.engine.sqlite.catalog import ColumnDef, Default, q
 from rampmeter.engine.sqlite.definitions import ColumnSpec, KeySpec, build_table
-from rampmeter.engine.sqlite.translate import Output, leftmost_select, literal_type, parse
+from rampmeter.engine.sqlite.translate import (
+    Output,
+    leftmost_select,
+    literal_type,
+    parse,
+    translate,
+)
 from rampmeter.engine.types import SqlType
 from rampmeter.errors import ServerError
+from rampmeter.sql import charsets
 from rampmeter.sql.reader import Reader
 from rampmeter.sql.statement import Statement, slot_charset
 
@@ -98,9 +105,18 @@ def _result_columns(s: SqliteSession, query: Statement) -> list[ColumnDef]:
                          {**dml.bind(query, []), **plan.fixed}).fetchall()
     except sqlite3.Error as e:
         raise s.sqlite_error(e, plan) from None
-    select = leftmost_select(parse(query, query.shape))
+    tree = parse(query, query.shape)
+    select = leftmost_select(tree)
     items = _items(select)
+    # a set operation's column is NOT NULL only when it is in every branch
+    later = [_items(b) for b in (unionout.branches(tree) or [])[1:]]
     outputs = plan.outputs
+    if outputs is not None:  # typed again knowing the literals (LEFT(a, 3) is 3 long)
+        exact = translate(query, s.database, s.table_def, s.context.translation,
+                          zone_shift=not s.time_zone().is_utc,
+                          values=dict(zip(query.names, query.slots))).outputs
+        if exact is not None and len(exact) == len(outputs):
+            outputs = exact
     if outputs is None:
         raise ServerError(errors.ER_NOT_SUPPORTED_YET,
                           "CREATE TABLE ... SELECT * from a table of unknown columns")
@@ -110,7 +126,11 @@ def _result_columns(s: SqliteSession, query: Statement) -> list[ColumnDef]:
         if isinstance(name, int):
             name = query.items[name] if query.items is not None and name < len(query.items) \
                 else f"Name_exp_{k + 1}"
-        out.append(_column(s, query, o, str(name), items[k] if k < len(items) else None))
+        col = _column(s, query, o, str(name), items[k] if k < len(items) else None)
+        if later and not col.nullable and not all(
+                k < len(b) and _not_null(b[k], s, query) for b in later):
+            col.nullable = True
+        out.append(col)
     seen: set[str] = set()
     for c in out:
         if c.name.lower() in seen:
@@ -147,8 +167,12 @@ def _column(s: SqliteSession, query: Statement, o: Output, name: str,
     t: SqlType | None = o.sql_type
     if o.literal_slot is not None and o.literal_slot < len(query.slots):
         slot = query.names[o.literal_slot]
+        charset = slot_charset(slot)
+        if charset is None and slot[:1] == "s":  # a plain string: the connection's
+            charset = charsets.collation(s.context.translation[0]).charset \
+                if charsets.collation(s.context.translation[0]) else None
         t = literal_type(query.slots[o.literal_slot], text=slot[:1] in ("s", "c"),
-                         charset=slot_charset(slot))
+                         charset=charset)
     if t is None or t.name == "null":
         t = SqlType("binary", 0, charset="binary") if t is not None else T.varchar(255)
     return ColumnDef(name, t, nullable=not _not_null(item, s, query))

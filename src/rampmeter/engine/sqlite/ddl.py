@@ -396,8 +396,16 @@ def truncate(s: SqliteSession, stmt: Statement) -> Result:
     return UpdateCount()
 
 
+def _lock_wait_timeout(s: SqliteSession) -> float:
+    try:
+        return float(s.context.system_variable("lock_wait_timeout") or 0)
+    except (ServerError, TypeError, ValueError):
+        return 86400.0
+
+
 def maintenance(s: SqliteSession, stmt: Statement) -> Result:
-    """ANALYZE / OPTIMIZE / CHECK / REPAIR TABLE t, ...: a status row per table."""
+    """ANALYZE / OPTIMIZE / CHECK / REPAIR TABLE t, ...: a status row per table. A temporary
+    table is one too; a view passes CHECK, and the others say it is no BASE TABLE (MariaDB)."""
     r = Reader(stmt)
     op = r.next().text.lower()
     r.accept_any("NO_WRITE_TO_BINLOG", "LOCAL")
@@ -413,9 +421,23 @@ def maintenance(s: SqliteSession, stmt: Statement) -> Result:
             stored = s.find_table(schema, table)
         except ServerError:
             stored = None
+        if stored is not None and not s.txn.wait_out_locked_tables(_lock_wait_timeout(s)):
+            # another session's LOCK TABLES holds it past lock_wait_timeout
+            rows.append((f"{dbname}.{stored}", op, "Error",
+                         errors.format_message(errors.ER_LOCK_WAIT_TIMEOUT)))
+            rows.append((f"{dbname}.{stored}", op, "status", "Operation failed"))
+            continue
         if stored is None:
-            rows.append((f"{dbname}.{table}", op, "Error",
-                         f"Table '{dbname}.{table}' doesn't exist"))
+            tdef = s.table_def(dbname, table) if dbname else None
+            if tdef is not None and (tdef.view is None or op == "check"):
+                rows.append((f"{dbname}.{table}", op, "status", "OK"))  # temporary, view
+            elif tdef is not None:
+                rows.append((f"{dbname}.{table}", op, "Error",
+                             f"'{dbname}.{table}' is not of type 'BASE TABLE'"))
+                rows.append((f"{dbname}.{table}", op, "status", "Operation failed"))
+            else:
+                rows.append((f"{dbname}.{table}", op, "Error",
+                             f"Table '{dbname}.{table}' doesn't exist"))
             continue
         if op == "analyze":
             s.handle.execute(f"ANALYZE {q(schema)}.{q(stored)}")

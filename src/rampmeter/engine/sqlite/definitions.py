@@ -500,7 +500,7 @@ def check_table_name(name: str) -> None:
 
 def check_column_name(name: str) -> None:
     if len(name) > _NAME_MAX:
-        raise ServerError(errors.ER_TOO_LONG_IDENT, name)
+        raise errors.too_long_ident(name)
     if not name or name.endswith(" "):
         raise ServerError(errors.ER_WRONG_COLUMN_NAME, name)
 

@@ -264,6 +264,8 @@ def run(s: SqliteSession, stmt: Statement, params: Sequence[Any]) -> ResultSet |
         bound.update(plan.fixed)
     if not plan.writes:
         return _query(s, stmt, plan, bound)
+    if s.txn.lock_mode is not None and plan.target is not None:
+        s.txn.check_writable(plan.target[0], plan.target[1])  # locked READ: 1099
     ex = execution(s, plan, stmt)
     raw = raw_values(stmt, params) if plan.stores else {}
     convert_row(plan, ex, raw, bound, None, multi=plan.rows > 1 or plan.kind == "UPDATE")

@@ -15,11 +15,15 @@ Rules:
 - A ServerError raised inside is reported as the statement's error (the Host hears of it
   first); any other exception is a bug and surfaces as 1105 with the log.
 - Aggregates (`@sqlaggregate`) are classes with step(*args) / finalize(), registered with
-  SQLite's create_aggregate under the same mf_ naming.
+  SQLite's create_aggregate under the same mf_ naming; used with OVER (...) (BIT_OR(b) OVER
+  (ORDER BY pk)) they are `mf_<name>_w` (funcmap.py), a window function that keeps the
+  frame's rows and computes the aggregate again over them for each row (`_Windowed`), so a
+  plain aggregate keeps no rows.
 """
 
 from __future__ import annotations
 
+import collections
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -128,10 +132,41 @@ def install(handle: Any, host: Any) -> None:
     for fn in LIBRARY.values():
         if fn.aggregate:
             conn.create_aggregate(fn.sqlite_name, -1, fn.impl)
+            if hasattr(conn, "create_window_function"):  # Python 3.11+
+                conn.create_window_function(fn.sqlite_name + "_w", -1, _windowed(fn.impl))
             continue
         impl = functools.partial(fn.impl, host) if fn.host else fn.impl
         conn.create_function(fn.sqlite_name, -1, _guarded(impl, host),
                              deterministic=fn.deterministic)
+
+
+@functools.cache
+def _windowed(impl: Any) -> type:
+    """An aggregate class as a SQLite window function: step / inverse keep the frame's rows
+    (SQLite removes them oldest first), value computes the aggregate over them."""
+
+    class _Windowed:
+        def __init__(self) -> None:
+            self.rows: collections.deque[tuple[Any, ...]] = collections.deque()
+
+        def step(self, *args: Any) -> None:
+            self.rows.append(args)
+
+        def inverse(self, *args: Any) -> None:
+            if self.rows:
+                self.rows.popleft()
+
+        def value(self) -> Any:
+            agg = impl()
+            for args in self.rows:
+                agg.step(*args)
+            return agg.finalize()
+
+        def finalize(self) -> Any:
+            return self.value()
+
+    _Windowed.__name__ = f"Windowed{impl.__name__}"
+    return _Windowed
 
 
 def _compare_ci(a: str, b: str) -> int:

@@ -85,7 +85,9 @@ def _library_call(node: exp.Anonymous, typer: Typer) -> None:
         if t is None or t.is_string:
             args.append(exp.Literal.number(6))
     args = [_exact(a) for a in args]
-    node.set("this", fn.sqlite_name)
+    # an aggregate used OVER (...) is its window form (funclib._windowed)
+    node.set("this", fn.sqlite_name + "_w" if fn.aggregate and
+             isinstance(node.parent, exp.Window) else fn.sqlite_name)
     node.set("expressions", args)
 
 

@@ -19,6 +19,7 @@ Rules:
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal
 
 from sqlglot import exp
 
@@ -86,8 +87,12 @@ def merge(types: list[SqlType | None]) -> SqlType | None:
     if all(_exact(t) for t in known):
         if any(t.is_decimal for t in known):
             s = max(_scale(t) for t in known)
-            whole = max((t.width or 10) - _scale(t) for t in known)
+            whole = max(_merge_precision(t) - _scale(t) for t in known)
             return T.decimal(whole + s, s)
+        if all(t.is_integer for t in known):  # the widest integer type, the longest length
+            name = max((t.name for t in known), key=_INTEGER_ORDER.index)
+            return SqlType(name, max(t.width or T.INTEGERS[t.name][2] for t in known),
+                           unsigned=all(t.unsigned for t in known))
         return T.BIGINT
     if all(t.is_numeric for t in known):
         return T.DOUBLE
@@ -95,7 +100,23 @@ def merge(types: list[SqlType | None]) -> SqlType | None:
         return T.SqlType(first.name, None, max(t.fsp for t in known))
     if any(t.is_binary_string for t in known):
         return T.varbinary(max((t.max_chars or 255) for t in known))
-    return T.varchar(max((t.max_chars or 255) for t in known))
+    chars = max((_char_length(t) or 255) for t in known)
+    text = next((t for t in known if t.is_text and t.charset), None)
+    if text is not None:  # the strings' character set (a column's before a literal's)
+        return _sized_text(chars, text.charset or "", text.collation)
+    return T.varchar(chars)
+
+
+_INTEGER_ORDER = ["tinyint", "smallint", "mediumint", "int", "bigint"]
+
+
+def _merge_precision(t: SqlType) -> int:
+    if t.is_decimal:
+        return t.width or 10
+    if t.is_integer:
+        width = t.width or T.INTEGERS[t.name][3 if t.unsigned else 2]
+        return width if t.unsigned else max(width - 1, 1)
+    return 20
 
 
 class Typer:
@@ -104,13 +125,18 @@ class Typer:
     (`SELECT 1+1+...+1` with 5 000 terms took 70 s)."""
 
     def __init__(self, column_type: Lookup, collation: str = "utf8mb4_general_ci",
-                 div_precision: int = DIV_PRECISION_INCREMENT) -> None:
+                 div_precision: int = DIV_PRECISION_INCREMENT,
+                 values: dict[str, object] | None = None) -> None:
         """`collation`: collation_connection, the character set and collation of literals;
-        `div_precision`: div_precision_increment."""
+        `div_precision`: div_precision_increment; `values`: the literals' values by
+        placeholder name, when the typing is for one statement (CREATE TABLE ... SELECT):
+        string lengths that depend on a literal (LEFT(v, 3)) are then exact."""
         self._column_type = column_type
         coll = charsets.collation(collation) or charsets.default_collation("utf8mb4")
         self.text = T.varchar(255, coll.charset, coll.name)
         self.div_precision = div_precision
+        self.values = values
+        self.union = False  # typing a set operation's branches with `values` (translate.py)
         self._known: dict[int, tuple[exp.Expression, SqlType | None]] = {}
 
     def forget(self) -> None:
@@ -138,6 +164,22 @@ class Typer:
             return self._window(e.this)
         if isinstance(e, exp.Placeholder):
             t = _placeholder_type(e.name)
+            if self.values is not None and t is not None and (t.is_integer or t.is_decimal):
+                v = self.values.get(e.name)
+                if type(v) is int:
+                    return _int_of_length(len(str(v)), False) if -2**63 <= v < 2**63 else t
+                if isinstance(v, Decimal):
+                    digits = v.as_tuple()
+                    scale = -digits.exponent if isinstance(digits.exponent, int) and \
+                        digits.exponent < 0 else 0
+                    return T.decimal(max(len(digits.digits), scale, 1), scale)
+            if t is not None and t.is_binary_string and self.values is not None and \
+                    isinstance(self.values.get(e.name), bytes):
+                return T.varbinary(len(self.values[e.name]))  # type: ignore[arg-type]
+            if t is _TEXT and self.values is not None and isinstance(
+                    self.values.get(e.name), str):
+                return T.varchar(len(str(self.values[e.name])), self.text.charset or "utf8mb4",
+                                 self.text.collation)
             return self.text if t is _TEXT else t
         if isinstance(e, exp.Column):
             if isinstance(e.this, exp.Star):
@@ -160,7 +202,15 @@ class Typer:
             return _BOOL
         if isinstance(e, exp.Neg):
             t = self._infer(e.this)
+            if self.values is not None and t is not None and t.is_integer:
+                literal = self._int_value(e.this)  # -5: a literal of 2 characters
+                return _int_of_length(len(str(literal)) + 1 if literal is not None else
+                                      (_char_length(t) or 20) + 1, False)
             return t if t is None or t.is_numeric else T.DOUBLE
+        if self.values is not None and isinstance(e, _EXACT_ARITHMETIC):
+            sized_number = self._exact_arithmetic(e)
+            if sized_number is not None:
+                return sized_number
         if isinstance(e, (exp.Add, exp.Sub)):
             return self._temporal_or(e, lambda a, b: _numeric_result(a, b, max))
         if isinstance(e, exp.Mul):
@@ -248,6 +298,10 @@ class Typer:
             return SqlType("time", None, _fsp_arg(e.this))
         if isinstance(e, exp.UtcDate):
             return T.DATE
+        if isinstance(e, _SIZED_STRING_FUNCTIONS):
+            sized = self._string_function(e)
+            if sized is not None:
+                return sized
         if isinstance(e, (exp.Concat, exp.ConcatWs, exp.Upper, exp.Lower, exp.Substring,
                           exp.Trim, exp.Pad, exp.Left, exp.Right, exp.GroupConcat,
                           exp.TimeToStr, exp.Initcap)):
@@ -275,9 +329,22 @@ class Typer:
                     if t.is_decimal or s > 0 else T.BIGINT
             return T.DOUBLE
         if isinstance(e, (exp.Abs,)):
-            return self._infer(e.this)
+            t = self._infer(e.this)
+            if self.values is not None and t is not None and t.is_integer:
+                return _int_of_length(_char_length(t) or 20, t.unsigned)
+            return t
         if isinstance(e, (exp.Ceil, exp.Floor)):
             t = self._infer(e.this)
+            if self.values is not None and t is not None and (t.is_integer or t.is_decimal):
+                if t.is_integer:
+                    return _int_of_length(_char_length(t) or 20, t.unsigned)
+                # one more digit when a fraction can carry (FLOOR(-9.9) is -10)
+                grow = 1 if t.scale and (isinstance(e, exp.Ceil) or not t.unsigned) else 0
+                precision = max((t.width or 10) - _scale(t) + grow, 1)
+                if precision > 18:
+                    return T.decimal(precision, 0, t.unsigned)
+                return SqlType("int" if precision <= 9 else "bigint",
+                               precision + (0 if t.unsigned else 1), unsigned=t.unsigned)
             return T.BIGINT if _exact(t) else T.DOUBLE if t is not None else None
         if isinstance(e, (exp.Sqrt, exp.Ln, exp.Log, exp.Exp, exp.Pow, exp.Rand)):
             return T.DOUBLE
@@ -285,6 +352,14 @@ class Typer:
             name = e.name.upper()
             if name in _FSP_FUNCTIONS and e.expressions:
                 return SqlType(_FSP_FUNCTIONS[name], None, _fsp_arg(e.expressions[0]))
+            if name in _SIZED_NAMES:
+                sized = self._sized(name, list(e.expressions))
+                if sized is not None:
+                    return sized
+            if name in ("ROUND", "TRUNCATE") and self.values is not None and e.expressions:
+                rounded = self._rounded(e.expressions, truncate=name == "TRUNCATE")
+                if rounded is not None:
+                    return rounded
             return _anonymous(name) or library_type(self, name, list(e.expressions))
         if isinstance(e, exp.ConvertTimezone):
             return _convert_tz_type(self, e.args.get("timestamp"))
@@ -300,6 +375,171 @@ class Typer:
             return _ANON[{"CurrentSchema": "DATABASE", "CurrentVersion": "VERSION",
                           "CurrentUser": "CURRENT_USER"}[type(e).__name__]]
         return None
+
+    def _precision(self, e: exp.Expression, t: SqlType) -> int:
+        """MariaDB's decimal_precision() of an exact operand: an integer literal's digits, an
+        integer column's display width less its sign, a DECIMAL's precision."""
+        v = self._int_value(e)
+        if v is not None:
+            return len(str(abs(v)))
+        if t.is_decimal:
+            return t.width or 10
+        if t.is_integer:
+            width = t.width or T.INTEGERS[t.name][3 if t.unsigned else 2]
+            return width if t.unsigned else max(width - 1, 1)
+        return 19
+
+    def _exact_arithmetic(self, e: exp.Expression) -> SqlType | None:
+        """+ - * / MOD DIV, SUM and AVG of exact operands with MariaDB's result precision
+        (Item_func_additive_op / _mul / _div / _mod ::result_precision), when the literals'
+        values are known (`values`)."""
+        if isinstance(e, (exp.Sum, exp.Avg)):
+            a = self._infer(e.this)
+            if a is None or not (a.is_integer or a.is_decimal):
+                return None
+            p, sa = self._precision(e.this, a), _scale(a)
+            if isinstance(e, exp.Sum):
+                return T.decimal(p + 22, sa)
+            return T.decimal(p + self.div_precision, sa + self.div_precision)
+        left, right = e.this, e.expression
+        a, b = self._infer(left), self._infer(right)
+        if a is None or b is None or not all(t.is_integer or t.is_decimal for t in (a, b)):
+            return None
+        pa, pb = self._precision(left, a), self._precision(right, b)
+        sa, sb = _scale(a), _scale(b)
+        unsigned = a.unsigned or b.unsigned
+        decimal = a.is_decimal or b.is_decimal
+        if isinstance(e, exp.Div):
+            return T.decimal(pa + sb + self.div_precision, sa + self.div_precision)
+        if isinstance(e, exp.IntDiv):
+            return _int_of_length(max(pa - sa, 1), unsigned)
+        if isinstance(e, (exp.Add, exp.Sub)):
+            scale = max(sa, sb)
+            precision = max(pa - sa, pb - sb) + 1 + scale
+        elif isinstance(e, exp.Mul):
+            scale = sa + sb
+            precision = pa + pb
+        else:  # MOD
+            scale = max(sa, sb)
+            precision = max(pa, pb)
+            unsigned = a.unsigned
+        if decimal:
+            return T.decimal(precision, scale)
+        return _int_of_length(precision + (0 if unsigned else 1), unsigned)
+
+    def _rounded(self, args: list[exp.Expression], *, truncate: bool) -> SqlType | None:
+        """ROUND / TRUNCATE of a DECIMAL or an integer by a constant number of digits
+        (Item_func_round::fix_length_and_dec_decimal, fix_arg_int)."""
+        t = self._infer(args[0])
+        if t is None or not (t.is_decimal or t.is_integer):
+            return None
+        digits = self._int_value(args[1]) if len(args) > 1 else 0
+        if digits is None:
+            return None
+        if t.is_integer:
+            if digits >= 0 or truncate:
+                return t
+            return _int_of_length((_char_length(t) or 20) + 1, t.unsigned)
+        to = min(max(digits, 0), T.MAX_DECIMAL_SCALE)
+        delta = _scale(t) - to
+        grow = 0 if delta <= 0 or truncate else 1
+        precision = max((t.width or 10) + grow - delta, 1)
+        return T.decimal(precision, to, t.unsigned)
+
+    def _int_value(self, e: exp.Expression | None) -> int | None:
+        """The value of an integer literal (a placeholder's when values are known)."""
+        if isinstance(e, exp.Literal) and not e.is_string:
+            try:
+                return int(e.name)
+            except ValueError:
+                return None
+        if isinstance(e, exp.Neg):
+            v = self._int_value(e.this)
+            return -v if v is not None else None
+        if isinstance(e, exp.Placeholder) and self.values is not None:
+            v = self.values.get(e.name)
+            return v if type(v) is int else None
+        return None
+
+    def _string_function(self, e: exp.Expression) -> SqlType | None:
+        """MariaDB's result length of a string function (its fix_length_and_dec), in the
+        character set its string arguments aggregate to; None when an argument's length is
+        not known."""
+        if isinstance(e, exp.Concat):
+            return self._sized("CONCAT", list(e.expressions))
+        if isinstance(e, exp.ConcatWs):
+            return self._sized("CONCAT_WS", list(e.expressions))
+        if isinstance(e, exp.Replace):
+            return self._sized("REPLACE", [e.this, e.expression, e.args.get("replacement")])
+        if isinstance(e, exp.Substring):
+            return self._sized("SUBSTRING", [e.this, e.args.get("start"), e.args.get("length")])
+        if isinstance(e, (exp.Left, exp.Right)):
+            return self._sized("LEFT", [e.this, e.expression])
+        if isinstance(e, exp.Repeat):
+            return self._sized("REPEAT", [e.this, e.args.get("times")])
+        if isinstance(e, exp.Pad):
+            return self._sized("LPAD", [e.this, e.expression, e.args.get("fill_pattern")])
+        return self._sized("UPPER", [e.this])
+
+    def _sized(self, name: str, args: list[exp.Expression | None]) -> SqlType | None:
+        name = _SIZED_ALIASES.get(name, name)
+        strings = {"SUBSTRING": 1, "LEFT": 1, "REPEAT": 1, "LPAD": 1, "UPPER": 1}.get(
+            name, len(args))
+        if name == "LPAD" and len(args) > 2:
+            strings = 1
+        if not args or any(a is None for a in args[:strings]):
+            return None
+        string_args = [a for a in args[:strings] if a is not None]
+        types = [self._infer(a) for a in string_args]
+        lengths = [_char_length(t) for t in types]
+        if any(n is None for n in lengths):
+            return None
+        n = [int(x or 0) for x in lengths]
+        first = n[0]
+        if name == "CONCAT":
+            chars = sum(n)
+        elif name == "CONCAT_WS":
+            chars = sum(n[1:]) + n[0] * max(len(n) - 2, 0)
+        elif name == "REPLACE":
+            if len(n) != 3:
+                return None
+            chars = first + first * max(n[2] - 1, 0)
+        elif name == "SUBSTRING":
+            start = self._int_value(args[1]) if len(args) > 1 else None
+            chars = first
+            if start is not None and start > 0:
+                chars = max(first - (start - 1), 0)
+            elif start is not None and start < 0:
+                chars = min(first, -start)
+            if len(args) > 2 and args[2] is not None:
+                count = self._int_value(args[2])
+                chars = min(chars, max(count, 0)) if count is not None else chars
+        elif name == "LEFT":
+            count = self._int_value(args[1]) if len(args) > 1 else None
+            chars = first if count is None else min(first, max(count, 0))
+        elif name in ("REPEAT", "LPAD"):
+            count = self._int_value(args[1]) if len(args) > 1 else None
+            if count is None:
+                return None
+            chars = first * max(count, 0) if name == "REPEAT" else max(count, 0)
+        else:  # UPPER, LOWER, TRIM, REVERSE: the argument's length
+            chars = first
+        binary = any(t is not None and t.is_binary_string for t in types)
+        if binary:
+            return T.varbinary(chars) if chars <= 512 else SqlType("blob", None,
+                                                                   charset="binary")
+        cs, coll = self._aggregate_charset(string_args, types)
+        return _sized_text(chars, cs, coll)
+
+    def _aggregate_charset(self, args: list[exp.Expression], types: list[SqlType | None]
+                           ) -> tuple[str, str | None]:
+        """The character set string arguments aggregate to: a column's (or any argument that
+        is not a literal) wins over a literal's, which is the connection's (coercibility)."""
+        for a, t in zip(args, types):
+            if t is None or not t.is_text or isinstance(a, (exp.Literal, exp.Placeholder)):
+                continue
+            return t.charset or "", t.collation
+        return self.text.charset or "utf8mb4", self.text.collation
 
     def _window(self, f: exp.Expression) -> SqlType | None:
         """A window function: the ranking ones are BIGINT(21), PERCENT_RANK / CUME_DIST are
@@ -319,6 +559,62 @@ class Typer:
         if isinstance(e.expression, exp.Interval) and a is not None and a.is_temporal:
             return a
         return numeric(a, b)
+
+
+_EXACT_ARITHMETIC = (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.IntDiv, exp.Mod, exp.Sum, exp.Avg)
+
+
+def _int_of_length(length: int, unsigned: bool) -> SqlType:
+    """An integer result `length` characters long: INT up to 9, BIGINT past it (MariaDB's
+    type_handler_long_or_longlong)."""
+    return SqlType("int" if length <= 9 else "bigint", length, unsigned=unsigned)
+
+
+_SIZED_ALIASES = {"RIGHT": "LEFT", "RPAD": "LPAD", "SUBSTR": "SUBSTRING", "MID": "SUBSTRING",
+                  "LOWER": "UPPER", "UCASE": "UPPER", "LCASE": "UPPER", "REVERSE": "UPPER",
+                  "LTRIM": "UPPER", "RTRIM": "UPPER", "TRIM": "UPPER"}
+_SIZED_NAMES = frozenset({"CONCAT", "CONCAT_WS", "REPLACE", "SUBSTRING", "LEFT", "REPEAT",
+                          "LPAD", "UPPER", *_SIZED_ALIASES})
+_SIZED_STRING_FUNCTIONS = (exp.Concat, exp.ConcatWs, exp.Replace, exp.Upper, exp.Lower,
+                           exp.Substring, exp.Left, exp.Right, exp.Repeat, exp.Pad, exp.Trim,
+                           exp.Reverse)
+
+
+def _char_length(t: SqlType | None) -> int | None:
+    """Characters a value of this type shows as (MariaDB's max_char_length())."""
+    if t is None:
+        return None
+    if t.name == "null":
+        return 0
+    if t.is_string:
+        return t.max_chars
+    if t.is_integer:
+        return t.width or T.INTEGERS[t.name][3 if t.unsigned else 2]
+    if t.is_decimal:
+        prec = t.width or 10
+        return prec + (1 if t.scale else 0) + (0 if t.unsigned else 1)
+    if t.is_float:
+        return 22 if t.name == "double" else 12
+    if t.name == "date":
+        return 10
+    if t.name in ("datetime", "timestamp"):
+        return 19 + (t.fsp + 1 if t.fsp else 0)
+    if t.name == "time":
+        return 10 + (t.fsp + 1 if t.fsp else 0)
+    if t.name == "year":
+        return 4
+    return None
+
+
+def _sized_text(chars: int, charset: str, collation: str | None) -> SqlType:
+    """A string result of `chars` characters: VARCHAR up to 512 (MariaDB's
+    CONVERT_IF_BIGGER_TO_BLOB), a TEXT type past it."""
+    if chars <= 512:
+        return SqlType("varchar", chars, None, False, False, charset or None, collation)
+    maxlen = charsets.charset(charset).maxlen if charset and charsets.charset(charset) else 4
+    size = chars * maxlen
+    name = "text" if size <= 65535 else "mediumtext" if size <= 16777215 else "longtext"
+    return SqlType(name, None, None, False, False, charset or None, collation)
 
 
 def _sysvar_type(name: str) -> SqlType | None:

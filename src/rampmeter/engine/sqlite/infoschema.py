@@ -29,6 +29,20 @@ if TYPE_CHECKING:
 Rows = list[tuple[Any, ...]]
 
 
+_VARIABLE = ("varchar", "varbinary", "json")
+
+
+def row_format(tdef: catalog.TableDef | None) -> str:
+    """SHOW TABLE STATUS's Row_format: a MyISAM table with no variable-length column (no
+    VARCHAR, VARBINARY, TEXT or BLOB) is Fixed, other MyISAM ones Dynamic; MEMORY is Fixed,
+    Aria Page, InnoDB Dynamic."""
+    engine = (tdef.engine if tdef is not None else "InnoDB").upper()
+    if engine == "MYISAM" and tdef is not None:
+        variable = any(c.type.name in _VARIABLE or c.type.is_blob for c in tdef.columns)
+        return "Dynamic" if variable else "Fixed"
+    return {"MEMORY": "Fixed", "HEAP": "Fixed", "ARIA": "Page"}.get(engine, "Dynamic")
+
+
 def table_info(s: SqliteSession, db: str, table: str) -> dict[str, Any]:
     """Row count and next AUTO_INCREMENT value of a table (SHOW TABLE STATUS, TABLES)."""
     try:
@@ -99,7 +113,7 @@ def tables(s: SqliteSession) -> tuple[list[Column], Rows]:
             tdef = s.table_def(db, t)
             rows.append(("def", db, t, "BASE TABLE", tdef.engine if tdef else "InnoDB",
                          frm_version(tdef),
-                         "Dynamic", info["rows"], 0, 0, 0, 0, 0, info["auto"], None, None, None,
+                         row_format(tdef), info["rows"], 0, 0, 0, 0, 0, info["auto"], None, None, None,
                          tdef.collation if tdef else "utf8mb4_general_ci", None, "",
                          tdef.comment if tdef else "", 0, "N"))
     rows.extend(("def", INFORMATION_SCHEMA, t, "SYSTEM VIEW", "MEMORY", 10, "Fixed", None, 0, 0,

@@ -104,7 +104,7 @@ def assemble(tdef: TableDef, keys: list[NewKey]) -> None:
             continue
         if k.name is not None:
             if len(k.name) > MAX_NAME:
-                raise ServerError(errors.ER_TOO_LONG_IDENT, k.name)
+                raise errors.too_long_ident(k.name)
             if k.name.lower() in used:
                 raise ServerError(errors.ER_DUP_KEYNAME, k.name)
             name = k.name

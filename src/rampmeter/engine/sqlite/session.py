@@ -195,6 +195,10 @@ class SqliteSession(EngineSession):
         return self.txn.holds_locks
 
     @property
+    def lock_mode(self) -> str | None:
+        return self.txn.lock_mode
+
+    @property
     def last_insert_id(self) -> int:
         return self.stats.last_insert_id
 

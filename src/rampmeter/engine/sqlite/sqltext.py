@@ -60,6 +60,11 @@ def describe(s: SqliteSession, stmt: Statement, database: str, columns: list[str
             raise ServerError(1353, message="View's SELECT and view's field list have "
                               "different column counts", sqlstate="HY000")
         names = columns
+    else:
+        outs = plan.outputs
+        names = view_column_names(names, [
+            outs is None or len(outs) != len(names) or not isinstance(outs[k].name, int)
+            for k in range(len(names))])
     seen: set[str] = set()
     for n in names:
         if n.lower() in seen:
@@ -70,9 +75,46 @@ def describe(s: SqliteSession, stmt: Statement, database: str, columns: list[str
         isinstance(x, exp.Star) or isinstance(x, exp.Column) and isinstance(x.this, exp.Star)
         for x in select.expressions)
     original = sqlglot.parse_one(stmt.text, read="mysql")
-    printer = _Printer(s, database)
-    text = printer.query(original, names)
+    printer = _Printer(s, database, stmt)
+    text = printer.query(original, names, top=True)
     return names, star, _updatable(original, view), text
+
+
+def view_column_names(names: list[str], explicit: list[bool]) -> list[str]:
+    """A view's column names as MariaDB fixes them (sql_view.cc): a name no column may have -
+    empty, longer than 64 characters, ending in a space (a derived table's column may have
+    one) - becomes Name_exp_<position>; a name made from the item's text (not an alias, not
+    a column) equal to another column's (case-insensitive) becomes My_exp_<name>, or
+    My_exp_<n>_<name> while that is taken too. Two explicit names alike stay alike (1060
+    follows)."""
+    names = list(names)
+    made = [not e for e in explicit]
+    orig = list(names)
+    for k, name in enumerate(names):
+        if not name or name.endswith(" ") or len(name) > 64:
+            names[k] = f"Name_exp_{k + 1}"  # (MariaDB refuses such an alias: 1166)
+
+    def unique(target: int, last: int) -> None:
+        base = orig[target]
+        attempt = 0
+        while True:
+            candidate = f"My_exp_{attempt}_{base}" if attempt else f"My_exp_{base}"
+            if not any(j != target and names[j].lower() == candidate.lower()
+                       for j in range(last + 1)):
+                break
+            attempt += 1
+        orig[target] = names[target]
+        names[target] = candidate
+
+    for k in range(len(names)):
+        for j in range(k):
+            if names[k].lower() != names[j].lower():
+                continue
+            if made[k]:
+                unique(k, k)
+            elif made[j]:
+                unique(j, k)
+    return names
 
 
 def _names(plan: Any, stmt: Statement, found: list[str]) -> list[str]:
@@ -145,19 +187,26 @@ def expression(text: str) -> str:
 
 
 class _Printer:
-    def __init__(self, s: SqliteSession | None, database: str) -> None:
+    """MariaDB's text of a query (st_select_lex::print): the view's own select list names
+    every column (`AS name`); a derived table's names its columns but those no column may
+    have; a subquery used as a value (IN, EXISTS, a scalar) names only what has an alias."""
+
+    def __init__(self, s: SqliteSession | None, database: str,
+                 stmt: Statement | None = None) -> None:
         self.s = s
         self.database = database
+        self.stmt = stmt
         self.scopes: list[list[tuple[str, str, TableDef | None, str]]] = []
 
     # queries
-    def query(self, node: exp.Expression, names: list[str] | None = None) -> str:
+    def query(self, node: exp.Expression, names: list[str] | None = None, *,
+              top: bool = False, function: bool = False) -> str:
         if isinstance(node, exp.Subquery):
-            return "(" + self.query(node.this) + ")"
+            return "(" + self.query(node.this, function=function) + ")"
         if isinstance(node, exp.Union):
             word = "union" if node.args.get("distinct") else "union all"
-            left = self.query(node.this, names)
-            right = self.query(node.expression)
+            left = self.query(node.this, names, top=top, function=function)
+            right = self.query(node.expression, function=function)
             text = f"{left} {word} {right}"
             return text + self._tail(node)
         if not isinstance(node, exp.Select):
@@ -165,12 +214,24 @@ class _Printer:
         scope = self._scope(node)
         self.scopes.append(scope)
         try:
-            return self._select(node, names)
+            return self._select(node, names, top=top, function=function)
         finally:
             self.scopes.pop()
 
-    def _select(self, node: exp.Select, names: list[str] | None) -> str:
+    def _derived_names(self, sub: exp.Subquery) -> list[str] | None:
+        """A derived table's column names as MariaDB gives them (derived.py)."""
+        if self.stmt is None:
+            return None
+        from rampmeter.engine.sqlite import derived
+        try:
+            return derived.derived_names(sub, self.stmt, lambda _s, _q: None)
+        except Exception:  # noqa: BLE001 - unnamed: the printer falls back to sqlglot's
+            return None
+
+    def _select(self, node: exp.Select, names: list[str] | None, *, top: bool = False,
+                function: bool = False) -> str:
         items: list[str] = []
+        aliases: dict[str, exp.Expression] = {}
         k = 0
         for item in node.expressions:
             value = item.this if isinstance(item, exp.Alias) else item
@@ -187,7 +248,14 @@ class _Printer:
                 continue
             name = names[k] if names and k < len(names) else (
                 item.alias if isinstance(item, exp.Alias) else value.sql("mysql"))
-            items.append(f"{self.expr(value)} AS {_q(name)}")
+            explicit = isinstance(item, exp.Alias)
+            if explicit:
+                aliases.setdefault(item.alias.lower(), value)
+            if function and not explicit or not (top or explicit or isinstance(
+                    value, exp.Column)) and (not name or name.endswith(" ") or len(name) > 64):
+                items.append(self.expr(value))  # no name printed (module rules)
+            else:
+                items.append(f"{self.expr(value)} AS {_q(name)}")
             k += 1
         text = "select " + ("distinct " if node.args.get("distinct") else "") + ",".join(items)
         source = node.args.get("from_") or node.args.get("from")
@@ -196,16 +264,27 @@ class _Printer:
         if node.args.get("where") is not None:
             text += " where " + self.expr(node.args["where"].this)
         if node.args.get("group") is not None:
-            text += " group by " + ",".join(self.expr(e) for e in node.args["group"].expressions)
+            text += " group by " + ",".join(self._key(e, aliases)
+                                            for e in node.args["group"].expressions)
         if node.args.get("having") is not None:
             text += " having " + self.expr(node.args["having"].this)
-        return text + self._tail(node)
+        return text + self._tail(node, aliases)
 
-    def _tail(self, node: exp.Expression) -> str:
+    def _key(self, e: exp.Expression, aliases: dict[str, exp.Expression]) -> str:
+        """A GROUP BY / ORDER BY key: a select list alias that is no column of the FROM
+        clause's tables is printed as the expression it names (MariaDB resolves it)."""
+        if isinstance(e, exp.Column) and not e.table and e.name.lower() in aliases and \
+                not any(tdef is not None and tdef.column(e.name) is not None
+                        for _a, _t, tdef, _d in (self.scopes[-1] if self.scopes else [])):
+            return self.expr(aliases[e.name.lower()])
+        return self.expr(e)
+
+    def _tail(self, node: exp.Expression, aliases: dict[str, exp.Expression] | None = None
+              ) -> str:
         text = ""
         order = node.args.get("order")
         if order is not None:
-            parts = [self.expr(o.this) + (" desc" if o.args.get("desc") else "")
+            parts = [self._key(o.this, aliases or {}) + (" desc" if o.args.get("desc") else "")
                      for o in order.expressions]
             text += " order by " + ",".join(parts)
         limit = node.args.get("limit")
@@ -225,7 +304,7 @@ class _Printer:
             db = t.db or self.database
             tdef = self.s.table_def(db, t.name) if t.name and self.s is not None else None
             out.append((t.alias or t.name, t.name, tdef, db))
-        out.extend((sub.alias, sub.alias, _derived(sub.this), "")
+        out.extend((sub.alias, sub.alias, _derived(sub.this, self._derived_names(sub)), "")
                    for sub in node.find_all(exp.Subquery)
                    if sub.find_ancestor(exp.Select) is node and sub.alias and
                    isinstance(sub.parent, (exp.From, exp.Join)))
@@ -238,8 +317,8 @@ class _Printer:
             joins = inner.args.pop("joins")
             return self._from(inner, joins)
         if isinstance(node, exp.Subquery):
-            return "(" + self.query(node.this) + ")" + (f" {_q(node.alias)}" if node.alias
-                                                         else "")
+            return "(" + self.query(node.this, self._derived_names(node)) + ")" + (
+                f" {_q(node.alias)}" if node.alias else "")
         if isinstance(node, exp.Table):
             db = node.db or self.database
             text = f"{_q(db)}.{_q(node.name)}"
@@ -330,12 +409,16 @@ class _Printer:
                     f"{self.expr(e.args['high'])}")
         if isinstance(e, exp.Exists):
             inner = e.this
-            text = self.query(inner if not isinstance(inner, exp.Subquery) else inner.this)
+            text = self.query(inner if not isinstance(inner, exp.Subquery) else inner.this,
+                              function=True)
             if " limit " not in text:
                 text += " limit 1"
             return f"exists({text})"
         if isinstance(e, exp.Subquery):
-            return "(" + self.query(e.this) + ")"
+            return "(" + self.query(e.this, function=True) + ")"
+        if isinstance(e, exp.Interval) and isinstance(e.this, exp.Tuple) and \
+                not e.args.get("unit"):  # the function INTERVAL(n, n1, n2...)
+            return "interval(" + ",".join(self.expr(x) for x in e.this.expressions) + ")"
         if isinstance(e, exp.Case):
             parts = ["case"]
             if e.this is not None:
@@ -375,7 +458,7 @@ class _Printer:
         query = e.args.get("query")
         if query is not None:
             inner = query.this if isinstance(query, exp.Subquery) else query
-            return f"{self.expr(e.this)}{word}({self.query(inner)})"
+            return f"{self.expr(e.this)}{word}({self.query(inner, function=True)})"
         return f"{self.expr(e.this)}{word}({','.join(self.expr(x) for x in e.expressions)})"
 
     def _function(self, e: exp.Expression) -> str:
@@ -401,7 +484,7 @@ class _Printer:
         return f"{low}(" + ",".join(self.expr(a) for a in args) + ")"
 
 
-def _derived(inner: exp.Expression) -> TableDef | None:
+def _derived(inner: exp.Expression, names: list[str] | None = None) -> TableDef | None:
     """A derived table's columns (names only), for qualifying references to them."""
     from rampmeter.engine import types as T
     from rampmeter.engine.sqlite.catalog import ColumnDef
@@ -409,6 +492,8 @@ def _derived(inner: exp.Expression) -> TableDef | None:
     select = leftmost_select(inner)
     if select is None:
         return None
+    if names is not None:
+        return TableDef("", [ColumnDef(n, T.varchar(255)) for n in names])
     cols = [ColumnDef(x.alias_or_name, T.varchar(255)) for x in select.expressions
             if x.alias_or_name]
     return TableDef("", cols)

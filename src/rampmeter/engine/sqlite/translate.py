@@ -68,7 +68,13 @@ from rampmeter.engine.sqlite.catalog import (
     TableDef,
     implicit_default,
 )
-from rampmeter.engine.sqlite.infer import Typer, charset_of, is_unsigned_integer, number_kind
+from rampmeter.engine.sqlite.infer import (
+    HEX,
+    Typer,
+    charset_of,
+    is_unsigned_integer,
+    number_kind,
+)
 from rampmeter.engine.types import SqlType
 from rampmeter.errors import ServerError
 from rampmeter.sql import charsets, lexer
@@ -343,11 +349,12 @@ def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
 def translate(stmt: Statement, database: str | None, lookup: TableLookup,
               settings: Settings = DEFAULT_SETTINGS,
               lists: dict[str, tuple[str, ...]] | None = None, *,
-              zone_shift: bool = False) -> Plan:
+              zone_shift: bool = False, values: dict[str, Any] | None = None) -> Plan:
     """The plan of a DML statement. `settings`: the session's (collation_connection,
     div_precision_increment, sql_select_limit); with `lists`, see qualified (and
     inlist.plan); `zone_shift`: the session's time zone is not UTC, so TIMESTAMP columns are
-    read through rm_from_utc (tzcolumns.py)."""
+    read through rm_from_utc (tzcolumns.py); `values`: type the outputs knowing the
+    literals' values (a plan for one statement only, never cached: infer.Typer)."""
     kind = stmt.kind
     extras: dict[str, Any] = {}
     tree, tables, infoschema = qualified(stmt, database, lookup, extras, lists)
@@ -359,7 +366,7 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         [db for db, _t, _d in tables.by_alias.values() if db.lower() not in VIRTUAL_SCHEMAS] +
         tables.more_databases))
     plan.fixed.update(tables.fixed)
-    typer = Typer(tables.column_type, settings[0], settings[1])
+    typer = Typer(tables.column_type, settings[0], settings[1], values)
     steps: list[multi.Step] = []
     plan.ignore = ignore
     if isinstance(tree, exp.Insert):
@@ -367,7 +374,7 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         if mods.delayed and kind == "INSERT":
             returning_mod.delayed(tree, tables, plan)
     elif isinstance(tree, exp.Update):
-        steps = _plan_update(tree, stmt, plan, tables)
+        steps = _plan_update(tree, stmt, plan, tables, typer)
     elif isinstance(tree, exp.Delete):
         plan.writes = True
         steps = multi.plan_delete(tree, tables.by_alias)
@@ -386,6 +393,8 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
             texts = [_client_text(stmt, name) for name in values_names]
             plan.outputs = [Output(name) for name in texts]
         elif select is not None and kind != "DO":
+            # literals known (values) in a set operation: typed now, so branches merge
+            typer.union = values is not None and isinstance(tree, exp.SetOperation)
             plan.outputs = unionout.outputs(tree, _outputs(select, stmt, tables, typer),
                                             lambda s: _branch_outputs(s, stmt, tables, typer))
             if settings[2] < _NO_LIMIT and not tree.args.get("limit") and \
@@ -524,7 +533,16 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
         elif isinstance(node, exp.Subquery) and _scalar_position(node):
             _check_one_row(node)
         elif isinstance(node, (exp.Div, exp.IntDiv, exp.Mod)):
-            case = exp.Case(ifs=[exp.If(this=exp.EQ(this=node.expression.copy(),
+            _temporal_operands(node, typer)
+            divisor = node.expression
+            if isinstance(node, exp.Mod) and _fractional_mod(typer.infer(node.this),
+                                                             typer.infer(divisor)):
+                # SQLite's % is an integer remainder; MariaDB's MOD of a DECIMAL or DOUBLE
+                # keeps the fraction, with the dividend's sign (1197.90 MOD 50 is 47.90)
+                mod = _call("mod", _real(node.this, typer), _real(divisor, typer))
+                node.replace(mod)
+                node = mod
+            case = exp.Case(ifs=[exp.If(this=exp.EQ(this=divisor.copy(),
                                                     expression=exp.Literal.number(0)),
                                         true=_call("rm_div0"))])
             node.replace(case)
@@ -605,6 +623,39 @@ def _unsigned_math(a: SqlType | None, b: SqlType | None) -> bool:
         return False
     return not any(t is not None and (t.is_decimal or t.is_numeric and not t.is_integer)
                    for t in (a, b))
+
+
+def _fractional_mod(a: SqlType | None, b: SqlType | None) -> bool:
+    """MOD whose operands are known and not both integers (a DECIMAL, a DOUBLE, a string);
+    a temporal operand keeps SQLite's % (its text's leading number)."""
+    return a is not None and b is not None and a.name != "null" and b.name != "null" and \
+        not (_integral(a) and _integral(b)) and not (a.is_temporal or b.is_temporal)
+
+
+def _temporal_operands(node: exp.Binary, typer: Typer) -> None:
+    """A DATE / DATETIME / TIME operand of / DIV MOD is the number MariaDB reads it as
+    (20010321010000), not SQLite's leading digits of its text (2001)."""
+    for key in ("this", "expression"):
+        operand = node.args.get(key)
+        if isinstance(operand, exp.Interval) or operand is None:
+            return
+    for key in ("this", "expression"):
+        operand = node.args[key]
+        t = typer.infer(operand)
+        if t is not None and t.is_temporal:
+            node.set(key, _call("rm_tnum", operand))
+
+
+def _real(node: exp.Expression, typer: Typer) -> exp.Expression:
+    """A string operand of MOD as the number it starts with ('7.5' is 7.5)."""
+    t = typer.infer(node)
+    if t is not None and t.is_string:
+        return exp.Cast(this=node, to=exp.DataType.build("DOUBLE"))
+    return node
+
+
+def _integral(t: SqlType) -> bool:
+    return t.is_integer or t.name in ("bit", "year") or t is HEX
 
 
 def _wrap(node: exp.Expression, make) -> None:
@@ -823,7 +874,8 @@ def _outputs(select: exp.Select, stmt: Statement, tables: _Tables,
         t = typer.infer(inner)
         out = Output(name, t, flags=expression_flags(t),
                      load=values.load_expression(t) if t is not None else None)
-        if isinstance(inner, exp.Placeholder) and inner.name[0] in "iunfsbxc":
+        if isinstance(inner, exp.Placeholder) and inner.name[0] in "iunfsbxc" and \
+                not typer.union:
             out.literal_slot = int(inner.name[1:].split("_")[0])
             if inner.name[0] == "x":
                 out.flags = 0xA0  # MariaDB: a hex / bit literal is BINARY and UNSIGNED
@@ -839,8 +891,10 @@ def _branch_outputs(select: exp.Select, stmt: Statement, tables: _Tables,
     own = {(src.alias_or_name or "").lower() for src in derived.sources(select)}
     sub = _Tables(tables.lookup)
     sub.by_alias = {a: e for a, e in tables.by_alias.items() if a in own}
-    return _outputs(select, stmt, sub, Typer(sub.column_type, typer.text.collation or
-                                             "utf8mb4_general_ci", typer.div_precision))
+    branch = Typer(sub.column_type, typer.text.collation or "utf8mb4_general_ci",
+                   typer.div_precision, typer.values)
+    branch.union = typer.union
+    return _outputs(select, stmt, sub, branch)
 
 
 def _star_of_table(tables: _Tables, alias: str, views_only: bool) -> list[Output] | None:
@@ -864,9 +918,10 @@ def _table_output(col: ColumnDef, alias: str, tdef: TableDef, db: str, name: str
 class _Values:
     """Turns the values a statement stores into placeholders or rm_cv() calls (module rules)."""
 
-    def __init__(self, plan: Plan, tdef: TableDef) -> None:
+    def __init__(self, plan: Plan, tdef: TableDef, typer: Typer | None = None) -> None:
         self.plan = plan
         self.tdef = tdef
+        self.typer = typer
         self.n = 0
 
     def synthetic(self, value: Any) -> exp.Placeholder:
@@ -885,6 +940,12 @@ class _Values:
         if _is_default(node):
             return self.default(col, row)
         self.plan.casts.append((col, row))
+        t = self.typer.infer(node) if self.typer is not None and col.type.is_numeric else None
+        if t is not None and t.is_decimal and not isinstance(node, exp.Column):
+            # DECIMAL arithmetic is exact in MariaDB and a double here: rounded to the
+            # result's scale first, 900 * 1.10 stores 990.00 without a note of truncation
+            node = exp.Anonymous(this="round", expressions=[
+                node, exp.Literal.number(t.scale or 0)])
         return exp.Anonymous(this="rm_cv", expressions=[
             node, exp.Literal.number(len(self.plan.casts) - 1)])
 
@@ -969,7 +1030,7 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
         seen.add(col.name.lower())
         cols.append(col)
     plan.insert_columns = frozenset(c.name.lower() for c in cols)
-    conv = _Values(plan, tdef)
+    conv = _Values(plan, tdef, typer)
     left_out = [c for c in tdef.columns if c.name.lower() not in seen]
     source = tree.expression
     if isinstance(source, exp.Values):
@@ -1029,12 +1090,13 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
             eq.set("expression", conv.value(eq.expression, col, 1))
 
 
-def _plan_update(tree: exp.Update, stmt: Statement, plan: Plan, tables: _Tables
-                 ) -> list[multi.Step]:
+def _plan_update(tree: exp.Update, stmt: Statement, plan: Plan, tables: _Tables,
+                 typer: Typer | None = None) -> list[multi.Step]:
     plan.writes = True
     plan.track_changes = True
     target = tree.this
-    steps = multi.plan_update(tree, tables.by_alias, lambda t: _Values(plan, t), _now_call)
+    steps = multi.plan_update(tree, tables.by_alias, lambda t: _Values(plan, t, typer),
+                              _now_call)
     if steps:
         plan.target = steps[0][1]
         return steps
@@ -1042,7 +1104,7 @@ def _plan_update(tree: exp.Update, stmt: Statement, plan: Plan, tables: _Tables
         raise ServerError(errors.ER_NOT_SUPPORTED_YET, "this UPDATE")
     db, _name, tdef = _target(tree, tables)
     plan.target = (db, tdef.name)
-    conv = _Values(plan, tdef)
+    conv = _Values(plan, tdef, typer)
     set_names = set()
     pairs = []
     for eq in tree.expressions:

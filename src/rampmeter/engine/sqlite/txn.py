@@ -83,7 +83,9 @@ class Transactions:
         self._txn: _Open | None = None
         self.autocommit = True
         self._table_locks = 0   # holds of the write lock for LOCK TABLES / FTWRL
-        self._global_read = False  # the table locks are FLUSH TABLES WITH READ LOCK's
+        self.lock_mode: str | None = None  # "tables" (LOCK TABLES), "global" (FTWRL)
+        # LOCK TABLES' tables: (database, table) lower-cased -> "READ" | "WRITE"
+        self.locked: dict[tuple[str, str], str] = {}
         self.user_locks = 0     # GET_LOCK holds (functions.py keeps the count)
 
     # --- state ------------------------------------------------------------------------------
@@ -118,7 +120,7 @@ class Transactions:
         write), 'ddl' (a schema change, LOCK TABLES), 'schema' (DROP DATABASE)."""
         holder = self._locks.owner_of(WRITE_LOCK)
         if isinstance(holder, Transactions) and holder._table_locks:
-            if holder._global_read:  # FTWRL: MariaDB 10.11's backup lock (an MDL)
+            if holder.lock_mode == "global":  # FTWRL: MariaDB 10.11's backup lock (an MDL)
                 return WaitReason.META_DATA_LOCK, "Waiting for backup lock"
             if what == "schema":  # LOCK TABLES holds the schema's intention lock
                 return WaitReason.META_DATA_LOCK, "Waiting for schema metadata lock"
@@ -131,7 +133,7 @@ class Transactions:
 
     def _no_write_under_read_lock(self) -> None:
         """The session that holds FLUSH TABLES WITH READ LOCK may not write itself (1223)."""
-        if self._global_read and self._table_locks:
+        if self.lock_mode == "global" and self._table_locks:
             raise ServerError(errors.ER_CANT_UPDATE_WITH_READLOCK)
 
     def _acquire(self, reason: WaitReason | None = None, what: str = "dml") -> None:
@@ -151,6 +153,27 @@ class Transactions:
 
     def _release(self) -> None:
         self._locks.release(WRITE_LOCK, self)
+
+    def check_writable(self, database: str, table: str) -> None:
+        """Under LOCK TABLES, writing a table locked READ is 1099 (MariaDB)."""
+        if self.lock_mode == "tables" and \
+                self.locked.get((database.lower(), table.lower())) == "READ":
+            raise ServerError(errors.ER_TABLE_NOT_LOCKED_FOR_WRITE, table)
+
+    def wait_out_locked_tables(self, timeout: float) -> bool:
+        """Wait (up to `timeout` s) while another session holds LOCK TABLES, as a statement
+        that needs its tables' metadata lock does (CHECK TABLE...); False at the timeout."""
+        owner = self._locks.owner_of(WRITE_LOCK)
+        if owner is None or owner is self or getattr(owner, "lock_mode", None) != "tables":
+            return True
+        with self._waiting(WaitReason.META_DATA_LOCK, "Waiting for table metadata lock"):
+            try:
+                ok = self._locks.acquire(WRITE_LOCK, self, timeout, self._cancelled)
+            except WaitAborted:
+                raise ServerError(errors.ER_QUERY_INTERRUPTED) from None
+        if ok:
+            self._release()
+        return ok
 
     # --- transactions -------------------------------------------------------------------------
     def begin(self, *, read_only: bool = False) -> None:
@@ -402,15 +425,16 @@ class Transactions:
         self.unlock_tables()
         self._acquire(reason, what="ddl")
         self._table_locks += 1
-        self._global_read = reason is WaitReason.GLOBAL_LOCK
+        self.lock_mode = "global" if reason is WaitReason.GLOBAL_LOCK else "tables"
 
     def unlock_tables(self) -> None:
-        self._global_read = False
         if self._table_locks:
             self.implicit_commit()
             while self._table_locks:
                 self._release()
                 self._table_locks -= 1
+        self.lock_mode = None
+        self.locked = {}
 
     # --- life cycle -----------------------------------------------------------------------------
     def release_everything(self) -> None:
@@ -421,6 +445,7 @@ class Transactions:
             pass
         self._locks.release_all(self, names=lambda n: True)
         self._table_locks = 0
-        self._global_read = False
+        self.lock_mode = None
+        self.locked = {}
         self.user_locks = 0
         self.autocommit = True

@@ -130,7 +130,7 @@ def rewrite(text: str, view: ViewDef, sql_mode: str) -> str:
         raise _refuse(view, kind)
     names = {view.name.lower(), target.alias_or_name.lower()}
     new_table = exp.Table(this=exp.to_identifier(base.name, quoted=True),
-                          db=exp.to_identifier(base.db or view.database, quoted=True))
+                          db=exp.to_identifier(base.db or view.home, quoted=True))
     _rename_columns(tree, mapping, names, view, kind)
     if kind == "INSERT":
         cols = tree.this.expressions if isinstance(tree.this, exp.Schema) else \

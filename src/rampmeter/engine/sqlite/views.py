@@ -65,6 +65,13 @@ class ViewDef:
     updatable: bool = True
     star: bool = False         # the SELECT has a `*`: read through the fixed column names
     broken: str = ""           # why the view cannot be read now (1356)
+    current: str = ""          # the current database at CREATE: its SELECT's unqualified
+    #                            tables are there (MariaDB qualifies them when it stores it)
+
+    @property
+    def home(self) -> str:
+        """The database the view's SELECT names its unqualified tables in."""
+        return self.current or self.database
 
 
 # --- storage -------------------------------------------------------------------------------------
@@ -121,7 +128,7 @@ def load_typed(s: SqliteSession, conn: sqlite3.Connection, schema: str, database
     from rampmeter.engine.sqlite.translate import translate
     stmt = statement(view)
     try:
-        plan = translate(stmt, view.database, s.table_def)
+        plan = translate(stmt, view.home, s.table_def)
         # and run for no rows: a table or column gone is a broken view (1356). Not EXPLAIN:
         # a cached EXPLAIN statement lists its old program without seeing the schema change.
         s.make_visible(plan)
@@ -174,8 +181,9 @@ def expansion(view: ViewDef, number: int) -> tuple[exp.Expression, dict[str, Any
     from rampmeter.engine.sqlite.translate import leftmost_select, parse
     if view.broken:
         raise broken_error(view)
+    from rampmeter.engine.sqlite import defaultfn
     stmt = statement(view)
-    tree = parse(stmt, stmt.shape)
+    tree = parse(stmt, defaultfn.rewrite_text(stmt.shape))  # DEFAULT(col): resolved in expand
     fixed: dict[str, Any] = {}
     base = 100_000 * (number + 1)
     for node in list(tree.find_all(E.Placeholder)):
@@ -218,7 +226,12 @@ def expand(table: exp.Table, tdef: TableDef, alias: str, tables: Any,
     tables.fixed.update(fixed)
     inner = new_tables(tables.lookup)
     inner.views = tables.views
-    found = qualify(tree, view.database, inner)
+    found = qualify(tree, view.home, inner)
+    if any(isinstance(n, E.Anonymous) and n.name.upper() == "RM_DEFAULT_OF"
+           for n in tree.find_all(E.Anonymous)):
+        from rampmeter.engine.sqlite import defaultfn, translate
+        stmt = statement(view)
+        defaultfn.resolve(tree, inner.find, translate._now_call, stmt.syntax_error)
     tables.views = inner.views
     tables.fixed.update(inner.fixed)
     tables.more_databases += [d for d, _t, _x in inner.by_alias.values()
@@ -240,12 +253,14 @@ def create(s: SqliteSession, r: Reader, *, or_replace: bool, alter: bool = False
     select [WITH [CASCADED | LOCAL] CHECK OPTION], the reader after CREATE [OR REPLACE] /
     ALTER."""
     algorithm, definer, security = "UNDEFINED", _current_user(s), "DEFINER"
+    named = False  # DEFINER = an account given by name
     while not r.at("VIEW"):
         if r.accept("ALGORITHM"):
             r.expect("=")
             algorithm = r.next().text.upper()
         elif r.accept("DEFINER"):
             r.expect("=")
+            named = not r.at("CURRENT_USER")
             definer = _definer(s, r)
         elif r.accept("SQL", "SECURITY"):
             security = r.next().text.upper()
@@ -282,9 +297,23 @@ def create(s: SqliteSession, r: Reader, *, or_replace: bool, alter: bool = False
     if last < first:
         raise r.error()
     text = r.text_between(first, last)
-    return _define(s, schema, database, name, text, columns, or_replace=or_replace,
-                   alter=alter, if_not_exists=if_not_exists, algorithm=algorithm,
-                   definer=definer, security=security, check_option=check_option)
+    result = _define(s, schema, database, name, text, columns, or_replace=or_replace,
+                     alter=alter, if_not_exists=if_not_exists, algorithm=algorithm,
+                     definer=definer, security=security, check_option=check_option)
+    if named and not result.warnings:
+        result.warnings.extend(missing_definer(s, definer))
+    return result
+
+
+def missing_definer(s: SqliteSession, definer: str) -> list[Warning_]:
+    """Note 1449 when the view's DEFINER is no account (MariaDB creates and lists it all the
+    same, and fails when it is read)."""
+    exists = getattr(s.context, "account_exists", None)
+    user, _, host = definer.rpartition("@")
+    if exists is None or exists(user, host):
+        return []
+    return [Warning_("Note", errors.ER_NO_SUCH_USER,
+                     f"The user specified as a definer ('{user}'@'{host}') does not exist")]
 
 
 def _current_user(s: SqliteSession) -> str:
@@ -298,12 +327,14 @@ def _definer(s: SqliteSession, r: Reader) -> str:
             r.expect(")")
         return _current_user(s)
     user = r.name_or_string()
-    host = "%"
     t = r.peek()
     if t is not None and t.text.startswith("@"):
         r.next()
         host = t.text[1:].strip("'`\"") or r.name_or_string()
-    return f"{user}@{host}"
+        return f"{user}@{host}"
+    # no host: a role of that name (MariaDB stores `role@`), else the account user@'%'
+    exists = getattr(s.context, "account_exists", None)
+    return f"{user}@" if exists is not None and exists(user, "") else f"{user}@%"
 
 
 def _define(s: SqliteSession, schema: str, database: str, name: str, text: str,
@@ -329,12 +360,24 @@ def _define(s: SqliteSession, schema: str, database: str, name: str, text: str,
     stmt = s.scan(text)
     if stmt.kind not in _QUERY_KINDS and not (stmt.kind == "SELECT" and text[:1] == "("):
         raise stmt.syntax_error()
+    # the client's character set and collation, as SHOW CREATE VIEW and I_S.VIEWS show them
+    attrs.setdefault("charset_client", _variable(s, "character_set_client", "utf8mb4"))
+    attrs.setdefault("collation_connection", _variable(s, "collation_connection",
+                                                       "utf8mb4_general_ci"))
     view = ViewDef(name, database, text, [], "", mode, **attrs)
+    view.current = s.database or database
     view.columns, view.star, view.updatable, view.definition = sqltext.describe(
-        s, stmt, database, columns, view)
+        s, stmt, view.home, columns, view)
     with s.ddl():
         _write(s, schema, view)
     return UpdateCount()
+
+
+def _variable(s: SqliteSession, name: str, default: str) -> str:
+    try:
+        return str(s.context.system_variable(name) or default)
+    except ServerError:  # a host without it
+        return default
 
 
 def not_view(database: str, name: str) -> ServerError:

@@ -271,7 +271,7 @@ def create(s: Session, text: str, dialect: Dialect) -> Result:
     if not eng.engine.database_exists(db):
         raise ServerError(errors.ER_BAD_DB_ERROR, db)
     if len(head["name"]) > 64:
-        raise _fail(1059, f"Identifier name '{head['name']}' is too long", "42000")
+        raise errors.too_long_ident(head["name"])
     if find(s, db, head["name"]) is not None and not head["or_replace"]:
         if head["if_not_exists"]:
             note = Warning_("Note", 1537, f"Event '{head['name']}' already exists")

@@ -87,6 +87,8 @@ def parse(text: str, dialect: Dialect) -> tuple[dict[str, Any], Any]:
 
 def create(s: Session, text: str, dialect: Dialect) -> Result:
     head, _body = parse(text, dialect)
+    if len(head["name"]) > 64:
+        raise errors.too_long_ident(head["name"])
     if head["or_replace"] and head["if_not_exists"]:
         raise ServerError(1221, message="Incorrect usage of OR REPLACE and IF NOT EXISTS",
                           sqlstate="HY000")
@@ -138,6 +140,8 @@ def _row_use(text: str, dialect: Dialect, event: str) -> None:
 
 
 def drop(s: Session, if_exists: bool, db: str | None, name: str) -> Result:
+    if len(name) > 64:
+        raise errors.too_long_ident(name)
     database = db or s.database
     if database is None:
         raise ServerError(errors.ER_NO_DB_ERROR)
