@@ -52,6 +52,7 @@ ER_CANT_DROP_FIELD_OR_KEY = 1091
 ER_NO_SUCH_THREAD = 1094
 ER_KILL_DENIED_ERROR = 1095
 ER_NO_TABLES_USED = 1096
+ER_TABLE_NOT_LOCKED_FOR_WRITE = 1099
 ER_TABLE_NOT_LOCKED = 1100
 ER_UNKNOWN_TABLE = 1109
 ER_TOO_BIG_SELECT = 1104
@@ -234,6 +235,7 @@ ERRORS: dict[int, ErrorSpec] = {
     ER_NO_SUCH_THREAD: ErrorSpec("ER_NO_SUCH_THREAD", "HY000", "Unknown thread id: %s"),
     ER_KILL_DENIED_ERROR: ErrorSpec("ER_KILL_DENIED_ERROR", "HY000", "You are not owner of thread %s"),
     ER_NO_TABLES_USED: ErrorSpec("ER_NO_TABLES_USED", "HY000", "No tables used"),
+    ER_TABLE_NOT_LOCKED_FOR_WRITE: ErrorSpec("ER_TABLE_NOT_LOCKED_FOR_WRITE", "HY000", "Table '%s' was locked with a READ lock and can't be updated"),
     ER_TABLE_NOT_LOCKED: ErrorSpec("ER_TABLE_NOT_LOCKED", "HY000", "Table '%s' was not locked with LOCK TABLES"),
     ER_WRONG_DB_NAME: ErrorSpec("ER_WRONG_DB_NAME", "42000", "Incorrect database name '%s'"),
     ER_WRONG_TABLE_NAME: ErrorSpec("ER_WRONG_TABLE_NAME", "42000", "Incorrect table name '%s'"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rampmeter.engine.base import Result, UpdateCount, WaitReason
+from rampmeter.engine.sqlite import locktables
 from rampmeter.engine.sqlite.storage import INFORMATION_SCHEMA
 from rampmeter.sql.reader import Reader
 from rampmeter.sql.statement import Statement
@@ -36,6 +37,8 @@ def begin(s: SqliteSession, stmt: Statement) -> Result:
             if not r.done:
                 r.expect(",")
     r.end()
+    if s.txn.locked is not None:  # a transaction ends LOCK TABLES (an implicit UNLOCK TABLES)
+        s.txn.unlock_tables()
     if snapshot:
         s.txn.begin_snapshot([db for db in s.engine.databases()
                               if db.lower() != INFORMATION_SCHEMA], read_only=read_only)
@@ -100,11 +103,10 @@ def lock(s: SqliteSession, stmt: Statement) -> Result:
     r.expect("LOCK")
     if not r.accept_any("TABLES", "TABLE"):
         raise r.error()
-    # tbl [[AS] alias] {READ [LOCAL] | [LOW_PRIORITY] WRITE [CONCURRENT]}, ...
-    for part in r.split_commas():
-        if not part:
-            raise r.error()
-    s.txn.lock_tables(WaitReason.TABLE_LOCK)
+    named = locktables.parse(r)
+    s.txn.unlock_tables()  # the locks held go first, as in MariaDB, even when this one fails
+    locked = locktables.entries(s, named)
+    s.txn.lock_tables(WaitReason.TABLE_LOCK, locked)
     return UpdateCount()
 
 

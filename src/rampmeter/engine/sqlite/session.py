@@ -54,6 +54,7 @@ from rampmeter.engine.sqlite import (
     dml,
     errmap,
     inlist,
+    locktables,
     pinning,
     routines,
     sfnames,
@@ -130,6 +131,7 @@ class SqliteSession(EngineSession):
         self.temp_version = 0
         self.fk_suspended = False
         self._utc: dt.datetime | None = None   # the statement's clock reading (timefns.py)
+        self._nested = 0         # stored functions / triggers running inside a statement
         self._zone_text = "SYSTEM"
         self._zone: Zone = timezones.SYSTEM
 
@@ -410,6 +412,18 @@ class SqliteSession(EngineSession):
         return self._run(stmt, params)
 
     def _run(self, stmt: Statement, params: Sequence[Any]) -> Result:
+        locked = self.txn.locked
+        if locked is not None and not self._nested:  # LOCK TABLES' list (locktables.py)
+            locktables.check(self, stmt, locked)
+            left = locktables.after_drop(self, stmt, locked)
+            if left is not None:
+                result = self._dispatch(stmt, params)
+                if self.txn.locked is locked:
+                    self.txn.locked = left
+                return result
+        return self._dispatch(stmt, params)
+
+    def _dispatch(self, stmt: Statement, params: Sequence[Any]) -> Result:
         if stmt.is_dml:
             try:
                 return dml.run(self, stmt, params)
@@ -667,6 +681,7 @@ class SqliteSession(EngineSession):
         statement: the statement's own state is kept aside and restored, and an error is
         handed to the statement as a function's error."""
         saved = (self.current, self.warnings, self.statement_state, self._utc)
+        self._nested += 1
         try:
             return fn(*args)
         except ServerError as e:
@@ -677,6 +692,7 @@ class SqliteSession(EngineSession):
             self.function_failed(ServerError(errors.ER_UNKNOWN_ERROR, str(e)))
             raise
         finally:
+            self._nested -= 1
             self.current, self.warnings, self.statement_state, self._utc = saved
 
     # --- errors ---------------------------------------------------------------------------------

@@ -39,7 +39,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rampmeter import errors
 from rampmeter.engine.base import WaitHook, WaitReason
@@ -83,6 +83,7 @@ class Transactions:
         self._txn: _Open | None = None
         self.autocommit = True
         self._table_locks = 0   # holds of the write lock for LOCK TABLES / FTWRL
+        self.locked: tuple[Any, ...] | None = None  # LOCK TABLES' list (locktables.py)
         self.user_locks = 0     # GET_LOCK holds (functions.py keeps the count)
 
     # --- state ------------------------------------------------------------------------------
@@ -366,14 +367,18 @@ class Transactions:
         finally:
             self._release()
 
-    def lock_tables(self, reason: WaitReason = WaitReason.TABLE_LOCK) -> None:
-        """LOCK TABLES / FLUSH TABLES WITH READ LOCK: commit, then hold the write lock."""
+    def lock_tables(self, reason: WaitReason = WaitReason.TABLE_LOCK,
+                    locked: tuple[Any, ...] | None = None) -> None:
+        """LOCK TABLES / FLUSH TABLES WITH READ LOCK: commit, then hold the write lock.
+        `locked`: LOCK TABLES' list, what the session may use meanwhile (locktables.py)."""
         self.implicit_commit()
         self.unlock_tables()
         self._acquire(reason)
         self._table_locks += 1
+        self.locked = locked
 
     def unlock_tables(self) -> None:
+        self.locked = None
         if self._table_locks:
             self.implicit_commit()
             while self._table_locks:
@@ -389,5 +394,6 @@ class Transactions:
             pass
         self._locks.release_all(self, names=lambda n: True)
         self._table_locks = 0
+        self.locked = None
         self.user_locks = 0
         self.autocommit = True
