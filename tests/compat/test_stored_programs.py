@@ -292,3 +292,16 @@ def test_get_diagnostics(compat):
         "SELECT @n, @m, @e, @s, @c",
         "SHOW PROCEDURE CODE g",
     ])
+
+
+def test_row_count_inside_routines(compat):
+    """ROW_COUNT() in a routine's next statement is its previous statement's count: a write's
+    rows, -1 after a result set (mtr sp-prelocking: a function RETURNs row_count())."""
+    compare(compat, [*TABLE,
+                     "CREATE FUNCTION f() RETURNS INT BEGIN UPDATE t1 SET v = CONCAT(v, 'x') "
+                     "WHERE id >= 2; RETURN ROW_COUNT(); END",
+                     "CREATE PROCEDURE p() BEGIN DELETE FROM t1 WHERE id = 3; "
+                     "SELECT ROW_COUNT() AS a; SELECT ROW_COUNT() AS b; END"], [
+        "SELECT f()",
+        "CALL p()",
+    ])
