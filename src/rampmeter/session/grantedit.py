@@ -136,7 +136,7 @@ def _item(host: str, user: str, priv: str) -> dict[str, Any]:
     data = json.loads(priv)
     if not isinstance(data, dict):
         raise ValueError("Priv is not a JSON object")
-    item: dict[str, Any] = {"user": user, "host": host, "access": data.get("access", 0),
+    item: dict[str, Any] = {"user": user, "host": host, "access": _access(data),
                             "is_role": bool(data.get("is_role", False))}
     if not item["is_role"]:
         item["plugin"] = data.get("plugin", "mysql_native_password")
@@ -152,6 +152,22 @@ def _item(host: str, user: str, priv: str) -> dict[str, Any]:
             item[key] = data[key]
     item["locked"] = bool(data.get("account_locked", False))
     return item
+
+
+def _access(data: dict[str, Any]) -> int:
+    """global_priv's access bits, upgraded as MariaDB reads a row an older server wrote
+    (sql_acl.cc User_table_json::get_access): 10.5.2 - 10.5.8 had no SLAVE MONITOR, which
+    REPLICATION SLAVE ADMIN then implied (MDEV-25030)."""
+    access = data.get("access", 0)
+    if not isinstance(access, int):
+        return 0
+    if access == 2**64 - 1:  # mysql_system_tables_data.sql's "ALL PRIVILEGES" for root
+        return access
+    version = data.get("version_id", 0)
+    if isinstance(version, int) and 100502 <= version < 100509 and \
+            access & P.REPL_SLAVE_ADMIN:
+        access |= P.SLAVE_MONITOR
+    return int(access)
 
 
 def _set_bits(text: Any) -> int:

@@ -126,6 +126,13 @@ def dispatch(s: Session, stmt: Statement) -> Result | None:
         return ResultSet([int_column("Server_id", length=10), text_column("Host"),
                           int_column("Port", length=10), int_column("Master_id", length=10)],
                          [])
+    if what == "RELAYLOG" and words[1:2] == ["EVENTS"]:
+        # a replica's relay log: none here; SLAVE MONITOR is asked, SUPER is not enough
+        if s.security is not None:
+            s.security.check_global(P.SLAVE_MONITOR)
+        return ResultSet([text_column("Log_name"), int_column("Pos"),
+                          text_column("Event_type"), int_column("Server_id", length=10),
+                          int_column("End_log_pos"), text_column("Info")], [])
     if what in ("MASTER", "SLAVE", "REPLICA", "ALL"):
         _replication_privilege(s, what)
         return ResultSet([text_column("File"), int_column("Position")], [])
