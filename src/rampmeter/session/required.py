@@ -355,6 +355,15 @@ def _lock(s: Session, r: Reader) -> Iterator[TableNeed]:
         r.accept(",")
 
 
+def _handler(s: Session, r: Reader) -> Iterator[TableNeed]:
+    """HANDLER tbl OPEN reads the table (SELECT); READ and CLOSE name the handler."""
+    db, name = r.qualified_name()
+    if r.accept("OPEN"):
+        db = _where(s, db)
+        if db is not None:
+            yield TableNeed(db, name, P.SELECT)
+
+
 # --- SHOW / DESCRIBE / EXPLAIN ------------------------------------------------------------------
 
 def _show(s: Session, r: Reader) -> Iterator[TableNeed]:
@@ -403,7 +412,7 @@ _BY_KIND = {
     "CREATE": _create, "DROP": _drop, "ALTER": _alter, "RENAME": _rename,
     "TRUNCATE": _truncate, "ANALYZE": _maintenance, "OPTIMIZE": _maintenance,
     "REPAIR": _maintenance, "CHECK": _maintenance, "LOCK": _lock, "SHOW": _show,
-    "DESCRIBE": _describe, "DESC": _describe, "EXPLAIN": _describe,
+    "DESCRIBE": _describe, "DESC": _describe, "EXPLAIN": _describe, "HANDLER": _handler,
 }
 # Statement kinds routed to the engine that need no privilege: transaction control and the
 # statements that only touch the session's own state. tests/unit check that every kind the

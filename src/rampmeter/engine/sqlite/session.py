@@ -53,6 +53,7 @@ from rampmeter.engine.sqlite import (
     ddl,
     dml,
     errmap,
+    handler,
     inlist,
     locktables,
     pinning,
@@ -89,7 +90,7 @@ _HANDLERS = {
     "BEGIN": control.begin, "START": control.begin, "COMMIT": control.commit,
     "ROLLBACK": control.commit, "SAVEPOINT": control.savepoint,
     "RELEASE": control.savepoint, "LOCK": control.lock, "UNLOCK": control.lock,
-    "FLUSH": control.flush, **ddl.HANDLERS, **show.HANDLERS,
+    "FLUSH": control.flush, "HANDLER": handler.run, **ddl.HANDLERS, **show.HANDLERS,
 }
 
 
@@ -132,6 +133,7 @@ class SqliteSession(EngineSession):
         self.fk_suspended = False
         self._utc: dt.datetime | None = None   # the statement's clock reading (timefns.py)
         self._nested = 0         # stored functions / triggers running inside a statement
+        self.handlers: dict[str, handler.Open] = {}   # HANDLER ... OPEN (handler.py)
         self._zone_text = "SYSTEM"
         self._zone: Zone = timezones.SYSTEM
 
@@ -433,8 +435,8 @@ class SqliteSession(EngineSession):
                 if not self._stored_function(e):
                     raise
             return dml.run(self, stmt, params)
-        handler = _HANDLERS.get(stmt.kind)
-        if handler is None:
+        run = _HANDLERS.get(stmt.kind)
+        if run is None:
             if not stmt.kind and not stmt.shape.strip():  # text that is no statement: 1064
                 raise ServerError(errors.ER_EMPTY_QUERY)
             toks = stmt.tokens or ()
@@ -443,7 +445,10 @@ class SqliteSession(EngineSession):
                 # the word after it
                 raise stmt.syntax_error(toks[1].start)
             raise stmt.syntax_error()
-        return handler(self, stmt)
+        result = run(self, stmt)
+        if self.handlers:  # schema statements close HANDLERs of their tables (handler.py)
+            handler.after(self, stmt)
+        return result
 
     def plan(self, stmt: Statement, *, in_lists: bool = False) -> Plan:
         """The statement's plan, cached by shape. `in_lists`: long IN lists may be one JSON
@@ -794,6 +799,7 @@ class SqliteSession(EngineSession):
     # --- life cycle --------------------------------------------------------------------------------
     def reset(self) -> None:
         self.txn.release_everything()
+        self.handlers.clear()
         temporary.drop_all(self)
         self.stats = Stats()
         self.idle()
