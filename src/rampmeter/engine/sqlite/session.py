@@ -199,6 +199,10 @@ class SqliteSession(EngineSession):
         return self.txn.holds_locks
 
     @property
+    def locked_tables(self) -> bool:
+        return self.txn.locked is not None
+
+    @property
     def last_insert_id(self) -> int:
         return self.stats.last_insert_id
 
