@@ -305,3 +305,20 @@ def test_row_count_inside_routines(compat):
         "SELECT f()",
         "CALL p()",
     ])
+
+
+def test_routines_and_events_under_lock_tables(compat):
+    """Routines and events are no tables LOCK TABLES names: their DDL is 1192 meanwhile
+    (mtr events_2); a trigger on a WRITE-locked table may be made."""
+    compare(compat, [*TABLE, "CREATE PROCEDURE p0() SELECT 1"], [
+        "LOCK TABLES t1 WRITE",
+        "CREATE TRIGGER tr BEFORE INSERT ON t1 FOR EACH ROW SET @x = 1",
+        "CREATE PROCEDURE p1() SELECT 1",
+        "DROP PROCEDURE p0",
+        "CREATE FUNCTION f1() RETURNS INT RETURN 1",
+        "CREATE EVENT e1 ON SCHEDULE EVERY 1 HOUR DO SELECT 1",
+        "DROP EVENT IF EXISTS e1",
+        "UNLOCK TABLES",
+        "DROP PROCEDURE p0",
+        "DROP TRIGGER tr",
+    ])

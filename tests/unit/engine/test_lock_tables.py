@@ -127,3 +127,17 @@ def test_a_transaction_ends_lock_tables_commit_does_not(s: SqliteSession) -> Non
     assert not s.holds_locks
     s.execute("SELECT * FROM t2")
     s.execute("COMMIT")
+
+
+def test_system_tables_wait_and_nowait(s: SqliteSession) -> None:
+    s.execute("LOCK TABLES t1 READ, mysql.event READ")   # MariaDB's, kept elsewhere here
+    err = fails(s, "LOCK TABLES t1 READ, mysql.event WRITE", 1428)
+    assert err.message == \
+        "You can't combine write-locking of system tables with other tables or lock types"
+    s.execute("LOCK TABLES mysql.event WRITE")
+    s.execute("LOCK TABLES t1 WRITE NOWAIT")
+    result = s.execute("LOCK TABLES t1 WRITE WAIT 31536001")
+    assert [(w.code, w.message) for w in result.warnings] == \
+        [(1292, "Truncated incorrect lock_wait_timeout value: '31536001'")]
+    fails(s, "LOCK TABLES t1 WRITE WAIT", errors.ER_PARSE_ERROR)
+    s.execute("UNLOCK TABLES")

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from rampmeter.engine.base import Result, UpdateCount, WaitReason
 from rampmeter.engine.sqlite import locktables
 from rampmeter.engine.sqlite.storage import INFORMATION_SCHEMA
+from rampmeter.errors import Warning_
 from rampmeter.sql.reader import Reader
 from rampmeter.sql.statement import Statement
 
@@ -104,10 +105,16 @@ def lock(s: SqliteSession, stmt: Statement) -> Result:
     if not r.accept_any("TABLES", "TABLE"):
         raise r.error()
     named = locktables.parse(r)
+    wait = locktables.wait(r)
+    warnings = []
+    if wait is not None and wait > locktables.LOCK_WAIT_MAX:
+        warnings.append(Warning_("Warning", 1292, "Truncated incorrect lock_wait_timeout "
+                                 f"value: '{int(wait)}'"))
+        wait = float(locktables.LOCK_WAIT_MAX)
     s.txn.unlock_tables()  # the locks held go first, as in MariaDB, even when this one fails
     locked = locktables.entries(s, named)
-    s.txn.lock_tables(WaitReason.TABLE_LOCK, locked)
-    return UpdateCount()
+    s.txn.lock_tables(WaitReason.TABLE_LOCK, locked, timeout=wait)
+    return UpdateCount(warnings=warnings)
 
 
 def flush(s: SqliteSession, stmt: Statement) -> Result:

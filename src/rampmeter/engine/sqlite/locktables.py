@@ -23,6 +23,8 @@ Rules (MariaDB 10.11's, each checked against it):
   RENAME TABLE, CREATE / ALTER / DROP of views, databases, routines, events and FLUSH TABLES
   WITH READ LOCK are 1192. A dropped table leaves the list.
 - BEGIN / START TRANSACTION end LOCK TABLES (control.py); COMMIT and ROLLBACK keep it.
+- A table of the `mysql` database the engine does not have (MariaDB's event, proc...) may be
+  named; WRITE on one with any other table is 1428. `WAIT n` / `NOWAIT` bound the wait.
 """
 
 from __future__ import annotations
@@ -67,6 +69,8 @@ class Mention:
 
 # --- LOCK TABLES ---------------------------------------------------------------------------------
 _MODES = ("READ", "WRITE", "LOW_PRIORITY")
+ER_WRONG_LOCK_OF_SYSTEM_TABLE = 1428
+LOCK_WAIT_MAX = 31536000  # lock_wait_timeout's maximum
 
 
 def parse(r: Reader) -> list[tuple[str | None, str, str, bool]]:
@@ -91,8 +95,23 @@ def parse(r: Reader) -> list[tuple[str | None, str, str, bool]]:
         found.append((db, name, alias, write))
         if not r.accept(","):
             break
+    if r.accept("WAIT"):  # the statement's lock wait timeout (see `wait`)
+        r.integer()
+    else:
+        r.accept("NOWAIT")
     r.end()
     return found
+
+
+def wait(r: Reader) -> float | None:
+    """LOCK TABLES ... WAIT n | NOWAIT: how long this statement waits for the lock (n above
+    MariaDB's 31536000 is cut to it, with its 1292 warning), None when not given."""
+    toks = r.toks
+    if len(toks) >= 2 and toks[-2].text.upper() == "WAIT" and toks[-1].text.isdigit():
+        return float(toks[-1].text)
+    if toks and toks[-1].text.upper() == "NOWAIT":
+        return 0.0
+    return None
 
 
 def entries(s: SqliteSession, named: list[tuple[str | None, str, str, bool]]
@@ -104,6 +123,10 @@ def entries(s: SqliteSession, named: list[tuple[str | None, str, str, bool]]
         database = db or s.database
         if database is None:
             raise ServerError(errors.ER_NO_DB_ERROR)
+        if write and database.lower() == "mysql" and len(named) > 1:
+            raise ServerError(ER_WRONG_LOCK_OF_SYSTEM_TABLE, message="You can't combine "
+                              "write-locking of system tables with other tables or lock types",
+                              sqlstate="HY000")
         key = (database.lower(), alias.lower())
         if key in seen:
             raise ServerError(errors.ER_NONUNIQ_TABLE, alias)
@@ -118,6 +141,9 @@ def _locked(s: SqliteSession, database: str, name: str, alias: str, write: bool,
         s.resolve_table(database, name)  # 1146 when absent
         return []
     tdef = s.table_def(database, name)
+    if tdef is None and database.lower() == "mysql":
+        # MariaDB's system tables (event, proc, time_zone...) that rampmeter keeps elsewhere
+        return [Entry(database, name, alias, write)]
     if tdef is None:
         raise ServerError(errors.ER_NO_SUCH_TABLE, database, name)
     view = tdef.view

@@ -112,13 +112,14 @@ class Transactions:
         return self._locks.owner_of(WRITE_LOCK) is self
 
     # --- the write lock --------------------------------------------------------------------
-    def _acquire(self, reason: WaitReason = WaitReason.TABLE_LOCK) -> None:
+    def _acquire(self, reason: WaitReason = WaitReason.TABLE_LOCK,
+                 timeout: float | None = None) -> None:
         if self._locks.try_acquire(WRITE_LOCK, self):
             return
         with self._waiting(reason):
             try:
-                ok = self._locks.acquire(WRITE_LOCK, self, self._lock_timeout(),
-                                         self._cancelled)
+                ok = self._locks.acquire(WRITE_LOCK, self, self._lock_timeout()
+                                         if timeout is None else timeout, self._cancelled)
             except WaitAborted:
                 raise ServerError(errors.ER_QUERY_INTERRUPTED) from None
         if not ok:
@@ -368,12 +369,14 @@ class Transactions:
             self._release()
 
     def lock_tables(self, reason: WaitReason = WaitReason.TABLE_LOCK,
-                    locked: tuple[Any, ...] | None = None) -> None:
+                    locked: tuple[Any, ...] | None = None, *,
+                    timeout: float | None = None) -> None:
         """LOCK TABLES / FLUSH TABLES WITH READ LOCK: commit, then hold the write lock.
-        `locked`: LOCK TABLES' list, what the session may use meanwhile (locktables.py)."""
+        `locked`: LOCK TABLES' list, what the session may use meanwhile (locktables.py);
+        `timeout`: its WAIT n / NOWAIT, instead of the session's lock wait timeout."""
         self.implicit_commit()
         self.unlock_tables()
-        self._acquire(reason)
+        self._acquire(reason, timeout)
         self._table_locks += 1
         self.locked = locked
 
