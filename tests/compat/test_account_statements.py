@@ -147,7 +147,8 @@ def test_replication_statements_need_their_privileges(compat: Compat, prefix: st
     for target in ("mariadb", "rampmeter"):
         _answers(compat.endpoint(target), [
             f"CREATE USER '{u}'@'%' IDENTIFIED BY 'pw'", f"GRANT ALL ON *.* TO '{u}'@'%'",
-            f"REVOKE REPLICATION MASTER ADMIN, BINLOG REPLAY, SUPER ON *.* FROM '{u}'@'%'"])
+            f"REVOKE REPLICATION MASTER ADMIN, BINLOG REPLAY, SUPER, SLAVE MONITOR ON *.* "
+            f"FROM '{u}'@'%'"])
     out = []
     for target in ("mariadb", "rampmeter"):
         ep = compat.endpoint(target)
@@ -159,6 +160,11 @@ def test_replication_statements_need_their_privileges(compat: Compat, prefix: st
                 with conn.cursor() as cur:
                     try:
                         cur.execute("SHOW SLAVE HOSTS")
+                        answers.append(([d[0] for d in cur.description], cur.fetchall()))
+                    except pymysql.err.MySQLError as exc:
+                        answers.append(exc.args)
+                    try:  # SLAVE MONITOR; SUPER does not do
+                        cur.execute("SHOW RELAYLOG EVENTS")
                         answers.append(([d[0] for d in cur.description], cur.fetchall()))
                     except pymysql.err.MySQLError as exc:
                         answers.append(exc.args)

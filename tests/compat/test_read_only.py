@@ -42,3 +42,26 @@ def test_read_only_refuses_writes_of_accounts_without_read_only_admin(acct: Acco
                            f"SELECT * FROM {db}.t"])
     acct.root(f"GRANT READ ONLY ADMIN ON *.* TO '{user}'@'%'")
     acct.same(user, [f"INSERT INTO {db}.t VALUES (6)", "SHOW GRANTS"])
+
+
+def test_read_only_and_triggers_transactions_and_locks(acct: Accounts) -> None:
+    """mtr read_only: CREATE TABLE of a name a temporary table shadows, CREATE / DROP TRIGGER
+    and START TRANSACTION READ WRITE are writes; SET GLOBAL read_only is 1192 in a session
+    holding LOCK TABLES or an open transaction."""
+    db = acct.db
+    user = _user(acct)
+    acct.root(f"GRANT ALL ON {db}.* TO '{user}'@'%'",
+              f"CREATE TRIGGER {db}.trg BEFORE INSERT ON {db}.t FOR EACH ROW SET @x = 1",
+              "SET GLOBAL read_only = 1")
+    acct.same(user, [
+        f"CREATE TEMPORARY TABLE {db}.t3 (a INT)", f"CREATE TABLE {db}.t3 (a INT)",
+        f"DROP TRIGGER {db}.trg",
+        f"CREATE TRIGGER {db}.trg2 AFTER INSERT ON {db}.t FOR EACH ROW SET @x = 2",
+        "START TRANSACTION READ WRITE", "COMMIT", "START TRANSACTION READ ONLY", "COMMIT",
+    ])
+    acct.root("SET GLOBAL read_only = 0")
+    admin_user = _user(acct, "adm")
+    acct.root(f"GRANT ALL ON *.* TO '{admin_user}'@'%'")
+    acct.same(admin_user, [
+        f"LOCK TABLES {db}.t WRITE", "SET GLOBAL read_only = 1", "UNLOCK TABLES",
+        "BEGIN", "SET GLOBAL read_only = 1", "ROLLBACK", "SELECT @@global.read_only"])

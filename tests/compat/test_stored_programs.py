@@ -292,3 +292,33 @@ def test_get_diagnostics(compat):
         "SELECT @n, @m, @e, @s, @c",
         "SHOW PROCEDURE CODE g",
     ])
+
+
+def test_row_count_inside_routines(compat):
+    """ROW_COUNT() in a routine's next statement is its previous statement's count: a write's
+    rows, -1 after a result set (mtr sp-prelocking: a function RETURNs row_count())."""
+    compare(compat, [*TABLE,
+                     "CREATE FUNCTION f() RETURNS INT BEGIN UPDATE t1 SET v = CONCAT(v, 'x') "
+                     "WHERE id >= 2; RETURN ROW_COUNT(); END",
+                     "CREATE PROCEDURE p() BEGIN DELETE FROM t1 WHERE id = 3; "
+                     "SELECT ROW_COUNT() AS a; SELECT ROW_COUNT() AS b; END"], [
+        "SELECT f()",
+        "CALL p()",
+    ])
+
+
+def test_routines_and_events_under_lock_tables(compat):
+    """Routines and events are no tables LOCK TABLES names: their DDL is 1192 meanwhile
+    (mtr events_2); a trigger on a WRITE-locked table may be made."""
+    compare(compat, [*TABLE, "CREATE PROCEDURE p0() SELECT 1"], [
+        "LOCK TABLES t1 WRITE",
+        "CREATE TRIGGER tr BEFORE INSERT ON t1 FOR EACH ROW SET @x = 1",
+        "CREATE PROCEDURE p1() SELECT 1",
+        "DROP PROCEDURE p0",
+        "CREATE FUNCTION f1() RETURNS INT RETURN 1",
+        "CREATE EVENT e1 ON SCHEDULE EVERY 1 HOUR DO SELECT 1",
+        "DROP EVENT IF EXISTS e1",
+        "UNLOCK TABLES",
+        "DROP PROCEDURE p0",
+        "DROP TRIGGER tr",
+    ])

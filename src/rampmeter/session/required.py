@@ -17,7 +17,8 @@ Rules:
   (then FLUSH PRIVILEGES), their definitions and the database may not, for every account, root
   included (grantedit.py says which write is refused with what).
 - `read_only` (global): an account without READ_ONLY ADMIN may not write tables (DML that
-  inserts, updates or deletes, DDL) other than its own temporary ones: 1290, as in MariaDB.
+  inserts, updates or deletes, DDL) other than its own temporary ones, nor START TRANSACTION
+  READ WRITE: 1290, as in MariaDB.
 - `check` costs a session whose checks are off (root, --skip-grant-tables) one attribute test
   and, for writes, a test for the word "mysql" in the statement.
 """
@@ -68,6 +69,10 @@ def check(s: Session, stmt: Statement) -> None:
     if kind in _WRITES and kind not in ("LOCK", "OPTIMIZE", "REPAIR") and \
             not sec.has(P.READ_ONLY_ADMIN) and _read_only(s):
         _refuse_if_writing(s, stmt, found)
+    elif kind == "START" and "WRITE" in stmt.words and \
+            not sec.has(P.READ_ONLY_ADMIN) and _read_only(s):
+        # START TRANSACTION READ WRITE under read_only (MariaDB's trans_begin)
+        raise ServerError(errors.ER_OPTION_PREVENTS_STATEMENT, "--read-only")
     for need in found:
         if need.table:
             if not need.bits & P.CREATE and engine is not None and \
@@ -85,6 +90,15 @@ def check(s: Session, stmt: Statement) -> None:
             raise denied_db(sec.priv_user, sec.priv_host, need.db)
 
 
+def refuse_under_read_only(s: Session) -> None:
+    """1290 for a change to the schema (CREATE / DROP TRIGGER, answered by the stored-program
+    package) by an account without READ_ONLY ADMIN while `read_only` is on."""
+    sec = s.security
+    if sec is not None and not sec.unchecked and not sec.has(P.READ_ONLY_ADMIN) and \
+            _read_only(s):
+        raise ServerError(errors.ER_OPTION_PREVENTS_STATEMENT, "--read-only")
+
+
 def _read_only(s: Session) -> bool:
     value = s.system_variable("read_only", "global")
     return value not in (0, False, "0", "OFF") if not isinstance(value, str) else \
@@ -99,9 +113,10 @@ def _refuse_if_writing(s: Session, stmt: Statement, found: list[TableNeed]) -> N
         if not any(n.bits & writes or any(b & writes for b, _c in n.columns) for n in found):
             return
     elif any(t.text.upper() == "TEMPORARY" for t in stmt.tokens[:3]) or \
-            found and all(n.table and s.engine is not None and
-                          s.engine.is_temporary(n.db, n.table) for n in found):
-        return
+            stmt.kind != "CREATE" and found and all(
+                n.table and s.engine is not None and s.engine.is_temporary(n.db, n.table)
+                for n in found):
+        return  # (CREATE TABLE t without TEMPORARY makes a base table, whatever t shadows)
     raise ServerError(errors.ER_OPTION_PREVENTS_STATEMENT, "--read-only")
 
 
@@ -358,6 +373,15 @@ def _lock(s: Session, r: Reader) -> Iterator[TableNeed]:
         r.accept(",")
 
 
+def _handler(s: Session, r: Reader) -> Iterator[TableNeed]:
+    """HANDLER tbl OPEN reads the table (SELECT); READ and CLOSE name the handler."""
+    db, name = r.qualified_name()
+    if r.accept("OPEN"):
+        db = _where(s, db)
+        if db is not None:
+            yield TableNeed(db, name, P.SELECT)
+
+
 # --- SHOW / DESCRIBE / EXPLAIN ------------------------------------------------------------------
 
 def _show(s: Session, r: Reader) -> Iterator[TableNeed]:
@@ -406,7 +430,7 @@ _BY_KIND = {
     "CREATE": _create, "DROP": _drop, "ALTER": _alter, "RENAME": _rename,
     "TRUNCATE": _truncate, "ANALYZE": _maintenance, "OPTIMIZE": _maintenance,
     "REPAIR": _maintenance, "CHECK": _maintenance, "LOCK": _lock, "SHOW": _show,
-    "DESCRIBE": _describe, "DESC": _describe, "EXPLAIN": _describe,
+    "DESCRIBE": _describe, "DESC": _describe, "EXPLAIN": _describe, "HANDLER": _handler,
 }
 # Statement kinds routed to the engine that need no privilege: transaction control and the
 # statements that only touch the session's own state. tests/unit check that every kind the

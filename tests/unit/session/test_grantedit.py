@@ -64,6 +64,23 @@ def test_edited_rows_become_the_grants_and_bad_rows_are_left_out() -> None:
     assert len(warnings) == 3
 
 
+def test_rows_of_older_servers_are_upgraded_as_mariadb_reads_them() -> None:
+    """MDEV-25030 (mtr grant_slave_monitor): 10.5.2 - 10.5.8 wrote no SLAVE MONITOR bit;
+    REPLICATION SLAVE ADMIN implies it there, so all their bits are ALL PRIVILEGES."""
+    t = _tables()
+    rows = _read_back(t)
+    old = (1 << 38) - 1
+    rows["global_priv"] += [
+        ("bar", f"v{v}", f'{{"access": {old}, "version_id": {v}, "plugin": '
+                         f'"mysql_native_password", "authentication_string": ""}}')
+        for v in (100507, 100508, 100509)]
+    back, warnings = grantedit.from_rows(rows, t)
+    assert warnings == []
+    access = {v: back.account(f"v{v}", "bar").access  # type: ignore[union-attr]
+              for v in (100507, 100508, 100509)}
+    assert access == {100507: ALL_BITS, 100508: ALL_BITS, 100509: old}
+
+
 @pytest.mark.parametrize(("table", "kind", "bits", "code"), [
     ("db", "INSERT", P.INSERT, None), ("global_priv", "TRUNCATE", P.DROP, None),
     ("user", "DELETE", P.DELETE | P.SELECT, None), ("user", "INSERT", P.INSERT, 1356),

@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rampmeter.engine.base import Result, UpdateCount, WaitReason
+from rampmeter.engine.sqlite import locktables
 from rampmeter.engine.sqlite.storage import INFORMATION_SCHEMA
-from rampmeter.sql.lexer import ident_value
+from rampmeter.errors import Warning_
 from rampmeter.sql.reader import Reader
 from rampmeter.sql.statement import Statement
 
@@ -37,6 +38,8 @@ def begin(s: SqliteSession, stmt: Statement) -> Result:
             if not r.done:
                 r.expect(",")
     r.end()
+    if s.txn.locked is not None:  # a transaction ends LOCK TABLES (an implicit UNLOCK TABLES)
+        s.txn.unlock_tables()
     if snapshot:
         s.txn.begin_snapshot([db for db in s.engine.databases()
                               if db.lower() != INFORMATION_SCHEMA], read_only=read_only)
@@ -101,22 +104,17 @@ def lock(s: SqliteSession, stmt: Statement) -> Result:
     r.expect("LOCK")
     if not r.accept_any("TABLES", "TABLE"):
         raise r.error()
-    # tbl [[AS] alias] {READ [LOCAL] | [LOW_PRIORITY] WRITE [CONCURRENT]}, ...
-    locked: dict[tuple[str, str], str] = {}
-    for part in r.split_commas():
-        if not part:
-            raise r.error()
-        words = [t.text.upper() for t in part]
-        name = [ident_value(t.text) if t.kind in ("word", "qident") else t.text for t in part]
-        db, table = (name[0], name[2]) if len(part) > 2 and part[1].text == "." else \
-            (s.database or "", name[0])
-        mode = "WRITE" if "WRITE" in words else "READ"
-        key = (db.lower(), table.lower())
-        if locked.get(key) != "WRITE":
-            locked[key] = mode
-    s.txn.lock_tables()
-    s.txn.locked = locked
-    return UpdateCount()
+    named = locktables.parse(r)
+    wait = locktables.wait(r)
+    warnings = []
+    if wait is not None and wait > locktables.LOCK_WAIT_MAX:
+        warnings.append(Warning_("Warning", 1292, "Truncated incorrect lock_wait_timeout "
+                                 f"value: '{int(wait)}'"))
+        wait = float(locktables.LOCK_WAIT_MAX)
+    s.txn.unlock_tables()  # the locks held go first, as in MariaDB, even when this one fails
+    locked = locktables.entries(s, named)
+    s.txn.lock_tables(WaitReason.TABLE_LOCK, locked, timeout=wait)
+    return UpdateCount(warnings=warnings)
 
 
 def flush(s: SqliteSession, stmt: Statement) -> Result:

@@ -217,7 +217,6 @@ def make(s: SqliteSession, target: Target, tdef: TableDef) -> Result:
     """Create `tdef` at `target` (module rules); a Note when IF NOT EXISTS finds it there."""
     existing = exists(s, target)
     if existing is not None:
-        s.txn.check_writable(target.database, target.table)
         if target.if_not_exists:
             return UpdateCount(warnings=[Warning_.of(errors.ER_TABLE_EXISTS_ERROR,
                                                      target.table, level="Note")])

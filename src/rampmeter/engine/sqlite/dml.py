@@ -36,6 +36,7 @@ from rampmeter import errors
 from rampmeter.engine import values
 from rampmeter.engine.base import ResultSet, UpdateCount
 from rampmeter.engine.sqlite import (
+    autoinc,
     batch,
     checks,
     dupvalue,
@@ -264,8 +265,6 @@ def run(s: SqliteSession, stmt: Statement, params: Sequence[Any]) -> ResultSet |
         bound.update(plan.fixed)
     if not plan.writes:
         return _query(s, stmt, plan, bound)
-    if s.txn.lock_mode is not None and plan.target is not None:
-        s.txn.check_writable(plan.target[0], plan.target[1])  # locked READ: 1099
     ex = execution(s, plan, stmt)
     raw = raw_values(stmt, params) if plan.stores else {}
     convert_row(plan, ex, raw, bound, None, multi=plan.rows > 1 or plan.kind == "UPDATE")
@@ -384,6 +383,8 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
                     ensure_triggers(s, plan)
                 for checked in plan.checked:
                     checks.ensure(s, checked)
+                if plan.auto_column is not None and plan.kind in ("INSERT", "REPLACE"):
+                    autoinc.before(s, plan)   # auto_increment_increment / _offset
                 cur: Any  # a sqlite3.Cursor, or the batch's Outcome (rowcount, skipped)
                 if rows is not None:
                     cur = batch.executemany(s, plan, rows)
@@ -471,7 +472,7 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
             last_id = (_last_explicit_id(plan, rows[-1] if rows else bound) if plan.upsert
                        else None) or lastrowid
         else:
-            last_id = lastrowid - inserted + 1
+            last_id = autoinc.first_value(s) or lastrowid - inserted + 1
             s.set_last_insert_id(last_id)
     info = ""
     count = plan.rows if rows is None else len(rows)

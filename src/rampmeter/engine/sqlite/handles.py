@@ -104,6 +104,7 @@ class Occupant:
 def install_functions(handle: Handle) -> None:
     """Every SQL function the engine offers, registered on a new handle for its occupants."""
     from rampmeter.engine.sqlite import (
+        autoinc,
         checks,
         fkcheck,
         functions,
@@ -118,6 +119,7 @@ def install_functions(handle: Handle) -> None:
     jsonfns.register(handle)
     fkcheck.register(handle, host)
     checks.register(handle, host)
+    autoinc.register(handle, host)
     updates.register(handle, host)
     triggers.register(handle, host)
 

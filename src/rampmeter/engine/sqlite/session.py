@@ -53,7 +53,9 @@ from rampmeter.engine.sqlite import (
     ddl,
     dml,
     errmap,
+    handler,
     inlist,
+    locktables,
     pinning,
     routines,
     sfnames,
@@ -88,7 +90,7 @@ _HANDLERS = {
     "BEGIN": control.begin, "START": control.begin, "COMMIT": control.commit,
     "ROLLBACK": control.commit, "SAVEPOINT": control.savepoint,
     "RELEASE": control.savepoint, "LOCK": control.lock, "UNLOCK": control.lock,
-    "FLUSH": control.flush, **ddl.HANDLERS, **show.HANDLERS,
+    "FLUSH": control.flush, "HANDLER": handler.run, **ddl.HANDLERS, **show.HANDLERS,
 }
 
 
@@ -130,6 +132,8 @@ class SqliteSession(EngineSession):
         self.temp_version = 0
         self.fk_suspended = False
         self._utc: dt.datetime | None = None   # the statement's clock reading (timefns.py)
+        self._nested = 0         # stored functions / triggers running inside a statement
+        self.handlers: dict[str, handler.Open] = {}   # HANDLER ... OPEN (handler.py)
         self._zone_text = "SYSTEM"
         self._zone: Zone = timezones.SYSTEM
 
@@ -197,6 +201,10 @@ class SqliteSession(EngineSession):
     @property
     def lock_mode(self) -> str | None:
         return self.txn.lock_mode
+
+    @property
+    def locked_tables(self) -> bool:
+        return self.txn.locked is not None
 
     @property
     def last_insert_id(self) -> int:
@@ -414,6 +422,18 @@ class SqliteSession(EngineSession):
         return self._run(stmt, params)
 
     def _run(self, stmt: Statement, params: Sequence[Any]) -> Result:
+        locked = self.txn.locked
+        if locked is not None and not self._nested:  # LOCK TABLES' list (locktables.py)
+            locktables.check(self, stmt, locked)
+            left = locktables.after_drop(self, stmt, locked)
+            if left is not None:
+                result = self._dispatch(stmt, params)
+                if self.txn.locked is locked:
+                    self.txn.locked = left
+                return result
+        return self._dispatch(stmt, params)
+
+    def _dispatch(self, stmt: Statement, params: Sequence[Any]) -> Result:
         if stmt.is_dml:
             try:
                 return dml.run(self, stmt, params)
@@ -423,8 +443,8 @@ class SqliteSession(EngineSession):
                 if not self._stored_function(e):
                     raise
             return dml.run(self, stmt, params)
-        handler = _HANDLERS.get(stmt.kind)
-        if handler is None:
+        run = _HANDLERS.get(stmt.kind)
+        if run is None:
             if not stmt.kind and not stmt.shape.strip():  # text that is no statement: 1064
                 raise ServerError(errors.ER_EMPTY_QUERY)
             toks = stmt.tokens or ()
@@ -433,7 +453,10 @@ class SqliteSession(EngineSession):
                 # the word after it
                 raise stmt.syntax_error(toks[1].start)
             raise stmt.syntax_error()
-        return handler(self, stmt)
+        result = run(self, stmt)
+        if self.handlers:  # schema statements close HANDLERs of their tables (handler.py)
+            handler.after(self, stmt)
+        return result
 
     def plan(self, stmt: Statement, *, in_lists: bool = False) -> Plan:
         """The statement's plan, cached by shape. `in_lists`: long IN lists may be one JSON
@@ -671,6 +694,7 @@ class SqliteSession(EngineSession):
         statement: the statement's own state is kept aside and restored, and an error is
         handed to the statement as a function's error."""
         saved = (self.current, self.warnings, self.statement_state, self._utc)
+        self._nested += 1
         try:
             return fn(*args)
         except ServerError as e:
@@ -681,6 +705,7 @@ class SqliteSession(EngineSession):
             self.function_failed(ServerError(errors.ER_UNKNOWN_ERROR, str(e)))
             raise
         finally:
+            self._nested -= 1
             self.current, self.warnings, self.statement_state, self._utc = saved
 
     # --- errors ---------------------------------------------------------------------------------
@@ -782,6 +807,7 @@ class SqliteSession(EngineSession):
     # --- life cycle --------------------------------------------------------------------------------
     def reset(self) -> None:
         self.txn.release_everything()
+        self.handlers.clear()
         temporary.drop_all(self)
         self.stats = Stats()
         self.idle()

@@ -39,7 +39,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rampmeter import errors
 from rampmeter.engine.base import WaitHook, WaitReason
@@ -84,8 +84,7 @@ class Transactions:
         self.autocommit = True
         self._table_locks = 0   # holds of the write lock for LOCK TABLES / FTWRL
         self.lock_mode: str | None = None  # "tables" (LOCK TABLES), "global" (FTWRL)
-        # LOCK TABLES' tables: (database, table) lower-cased -> "READ" | "WRITE"
-        self.locked: dict[tuple[str, str], str] = {}
+        self.locked: tuple[Any, ...] | None = None  # LOCK TABLES' list (locktables.py)
         self.user_locks = 0     # GET_LOCK holds (functions.py keeps the count)
 
     # --- state ------------------------------------------------------------------------------
@@ -136,7 +135,8 @@ class Transactions:
         if self.lock_mode == "global" and self._table_locks:
             raise ServerError(errors.ER_CANT_UPDATE_WITH_READLOCK)
 
-    def _acquire(self, reason: WaitReason | None = None, what: str = "dml") -> None:
+    def _acquire(self, reason: WaitReason | None = None, what: str = "dml",
+                 timeout: float | None = None) -> None:
         if self._locks.try_acquire(WRITE_LOCK, self):
             return
         kind, state = self._wait_kind(what)
@@ -144,8 +144,8 @@ class Transactions:
             kind, state = reason, None
         with self._waiting(kind) if state is None else self._waiting(kind, state):
             try:
-                ok = self._locks.acquire(WRITE_LOCK, self, self._lock_timeout(),
-                                         self._cancelled)
+                ok = self._locks.acquire(WRITE_LOCK, self, self._lock_timeout()
+                                         if timeout is None else timeout, self._cancelled)
             except WaitAborted:
                 raise ServerError(errors.ER_QUERY_INTERRUPTED) from None
         if not ok:
@@ -153,12 +153,6 @@ class Transactions:
 
     def _release(self) -> None:
         self._locks.release(WRITE_LOCK, self)
-
-    def check_writable(self, database: str, table: str) -> None:
-        """Under LOCK TABLES, writing a table locked READ is 1099 (MariaDB)."""
-        if self.lock_mode == "tables" and \
-                self.locked.get((database.lower(), table.lower())) == "READ":
-            raise ServerError(errors.ER_TABLE_NOT_LOCKED_FOR_WRITE, table)
 
     def wait_out_locked_tables(self, timeout: float) -> bool:
         """Wait (up to `timeout` s) while another session holds LOCK TABLES, as a statement
@@ -418,23 +412,28 @@ class Transactions:
         finally:
             self._release()
 
-    def lock_tables(self, reason: WaitReason | None = None) -> None:
+    def lock_tables(self, reason: WaitReason | None = None,
+                    locked: tuple[Any, ...] | None = None, *,
+                    timeout: float | None = None) -> None:
         """LOCK TABLES / FLUSH TABLES WITH READ LOCK (reason GLOBAL_LOCK): commit, then hold
-        the write lock."""
+        the write lock. `locked`: LOCK TABLES' list, what the session may use meanwhile
+        (locktables.py); `timeout`: its WAIT n / NOWAIT, instead of the session's lock wait
+        timeout."""
         self.implicit_commit()
         self.unlock_tables()
-        self._acquire(reason, what="ddl")
+        self._acquire(reason, what="ddl", timeout=timeout)
         self._table_locks += 1
         self.lock_mode = "global" if reason is WaitReason.GLOBAL_LOCK else "tables"
+        self.locked = locked
 
     def unlock_tables(self) -> None:
+        self.locked = None
         if self._table_locks:
             self.implicit_commit()
             while self._table_locks:
                 self._release()
                 self._table_locks -= 1
         self.lock_mode = None
-        self.locked = {}
 
     # --- life cycle -----------------------------------------------------------------------------
     def release_everything(self) -> None:
@@ -446,6 +445,6 @@ class Transactions:
         self._locks.release_all(self, names=lambda n: True)
         self._table_locks = 0
         self.lock_mode = None
-        self.locked = {}
+        self.locked = None
         self.user_locks = 0
         self.autocommit = True

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rampmeter import errors
 from rampmeter.engine.base import Result
 from rampmeter.errors import ServerError
 from rampmeter.sql.statement import Statement, is_program
@@ -68,6 +69,14 @@ def route(s: Session, stmt: Statement) -> Result | None:
     words = stmt.words
     kind = stmt.kind
     toks = stmt.tokens or ()
+    if kind in ("CREATE", "ALTER", "DROP") and s.engine is not None and \
+            s.engine.locked_tables:
+        head = [t.text.upper() for t in toks[1:12] if t.kind == "word"]
+        if (any(w in (*_OBJECTS, "EVENT") for w in head) and "TABLE" not in head[:3] and
+                "VIEW" not in head[:4]) if kind == "CREATE" else \
+                head[:1] in (["PROCEDURE"], ["FUNCTION"], ["EVENT"]):
+            # routines and events are no tables LOCK TABLES names (MariaDB 1192)
+            raise ServerError(errors.ER_LOCK_OR_ACTIVE_TRANSACTION)
     if kind == "CREATE":
         head = [t.text.upper() for t in toks[1:12] if t.kind == "word"]
         if any(w in _OBJECTS + ("TRIGGER", "EVENT") for w in head) and \

@@ -172,6 +172,9 @@ class Frame:
                                    org_table=c.org_table)
                            for c, n in zip(columns, node.names, strict=True)]
             result = ResultSet(columns, [tuple(r) for r in result.rows], result.warnings)
+        else:  # ROW_COUNT() in the routine's next statement, as the client's would see it
+            s.last_row_count = result.affected_rows if result.row_count is None \
+                else result.row_count
         self.last = result
         return result
 
@@ -309,6 +312,7 @@ class Frame:
                 raise ServerError(1415, message="Not allowed to return a result set from a "
                                   "function", sqlstate="0A000")
             self.sets.append(result)
+            self.s.last_row_count = -1
         self._keep(self._warnings(result.warnings))
 
     def _keep(self, kept: list[Warning_]) -> None:

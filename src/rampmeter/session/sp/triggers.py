@@ -95,6 +95,8 @@ def create(s: Session, text: str, dialect: Dialect) -> Result:
     db = head["db"] or s.database
     if db is None:
         raise ServerError(errors.ER_NO_DB_ERROR)
+    from rampmeter.session import required
+    required.refuse_under_read_only(s)
     _row_use(text, dialect, head["event"])
     ddl.not_in_function(text[head["body_start"]:head["body_end"]], dialect)
     eng = _store(s)
@@ -140,11 +142,13 @@ def _row_use(text: str, dialect: Dialect, event: str) -> None:
 
 
 def drop(s: Session, if_exists: bool, db: str | None, name: str) -> Result:
+    from rampmeter.session import required
     if len(name) > 64:
         raise errors.too_long_ident(name)
     database = db or s.database
     if database is None:
         raise ServerError(errors.ER_NO_DB_ERROR)
+    required.refuse_under_read_only(s)
     if not _store(s).trigger_drop(database, name):
         if if_exists:
             return UpdateCount(warnings=[Warning_("Note", 1360, "Trigger does not exist")])
