@@ -24,9 +24,10 @@ from sqlglot import exp
 from rampmeter import errors
 from rampmeter.engine import types as T
 from rampmeter.engine.base import Result, UpdateCount
-from rampmeter.engine.sqlite import dml, temporary
+from rampmeter.engine.sqlite import dml, strlen, temporary, unionout
 from rampmeter.engine.sqlite.catalog import ColumnDef, Default, q
 from rampmeter.engine.sqlite.definitions import ColumnSpec, KeySpec, build_table
+from rampmeter.engine.sqlite.infer import Typer
 from rampmeter.engine.sqlite.translate import Output, leftmost_select, literal_type, parse
 from rampmeter.engine.types import SqlType
 from rampmeter.errors import ServerError
@@ -98,19 +99,26 @@ def _result_columns(s: SqliteSession, query: Statement) -> list[ColumnDef]:
                          {**dml.bind(query, []), **plan.fixed}).fetchall()
     except sqlite3.Error as e:
         raise s.sqlite_error(e, plan) from None
-    select = leftmost_select(parse(query, query.shape))
+    tree = parse(query, query.shape)
+    select = leftmost_select(tree)
     items = _items(select)
     outputs = plan.outputs
     if outputs is None:
         raise ServerError(errors.ER_NOT_SUPPORTED_YET,
                           "CREATE TABLE ... SELECT * from a table of unknown columns")
+    typer = _value_typer(s, query, select) if select is not None else None
     out: list[ColumnDef] = []
     for k, o in enumerate(outputs):
         name = o.name
         if isinstance(name, int):
             name = query.items[name] if query.items is not None and name < len(query.items) \
                 else f"Name_exp_{k + 1}"
-        out.append(_column(s, query, o, str(name), items[k] if k < len(items) else None))
+        item = items[k] if k < len(items) else None
+        typed = typer.infer(item) if typer is not None and item is not None else None
+        out.append(_column(s, query, o, str(name), item, typed))
+    selects = unionout.branches(tree)
+    if selects is not None and len(selects) > 1:
+        _union_strings(s, query, selects, out)
     seen: set[str] = set()
     for c in out:
         if c.name.lower() in seen:
@@ -133,8 +141,59 @@ def _items(select: exp.Select | None) -> list[exp.Expression | None]:
     return out
 
 
+def _value_typer(s: SqliteSession, query: Statement, select: exp.Select) -> Typer:
+    """A Typer that knows the statement's literal values (strlen.py) and the columns of the
+    tables of `select`."""
+    settings = s.context.translation
+
+    def lookup(table: str | None, name: str) -> SqlType | None:
+        col = _find_column(select, s, table, name)
+        return col.type if col is not None else None
+    return Typer(lookup, settings[0], settings[1], values=dict(zip(query.names, query.slots)))
+
+
+def _union_strings(s: SqliteSession, query: Statement, selects: list[exp.Select],
+                   out: list[ColumnDef]) -> None:
+    """A UNION's string columns are as long as their longest branch (MariaDB aggregates every
+    branch), nullable when a branch is; a NOT NULL one gets DEFAULT ''. Columns of other
+    types keep the first branch's type."""
+    branches = [_items(b) for b in selects[1:]]
+    if any(len(b) != len(out) for b in branches):
+        return
+    for k, col in enumerate(out):
+        types: list[SqlType | None] = [col.type]
+        nullable = col.nullable
+        for b, items in zip(selects[1:], branches):
+            item = items[k]
+            if item is None:
+                return
+            t = _value_typer(s, query, b).infer(item)
+            nullable = nullable or not _not_null(item, s, query) or t is not None and \
+                t.name == "null"
+            if t is None or t.name != "null":
+                types.append(t)
+        if nullable and col.default is None and col.nullable is False:
+            col.nullable = True
+        if not any(t is not None and t.is_string for t in types):
+            continue  # numbers, dates: the first branch's type (unionout.py's rules)
+        parts = [strlen.as_string(t) for t in types]
+        if any(p is None for p in parts):
+            continue
+        chars = max(p[0] for p in parts if p is not None)
+        texts = [t for t in types if t is not None and t.is_text]
+        if any(t is not None and t.is_binary_string for t in types):
+            merged = T.varbinary(chars)
+        elif texts:
+            merged = T.varchar(chars, texts[0].charset or "utf8mb4", texts[0].collation)
+        else:
+            continue
+        col.type = merged
+        col.nullable = nullable
+        col.default = None if nullable else Default("value", "", "''")
+
+
 def _column(s: SqliteSession, query: Statement, o: Output, name: str,
-            item: exp.Expression | None) -> ColumnDef:
+            item: exp.Expression | None, typed: SqlType | None = None) -> ColumnDef:
     if o.org_table and o.schema:
         tdef = s.table_def(o.schema, o.org_table)
         base = tdef.column(o.org_name) if tdef is not None else None
@@ -145,7 +204,9 @@ def _column(s: SqliteSession, query: Statement, o: Output, name: str,
                 col.default = Default("value", 0, "0")
             return col
     t: SqlType | None = o.sql_type
-    if o.literal_slot is not None and o.literal_slot < len(query.slots):
+    if typed is not None and typed.is_string and typed.max_chars is not None:
+        t = typed  # a string whose length the literal values tell (strlen.py)
+    elif o.literal_slot is not None and o.literal_slot < len(query.slots):
         slot = query.names[o.literal_slot]
         t = literal_type(query.slots[o.literal_slot], text=slot[:1] in ("s", "c"),
                          charset=slot_charset(slot))
@@ -179,12 +240,17 @@ def _table_column(e: exp.Column, s: SqliteSession, query: Statement) -> ColumnDe
     select = e.find_ancestor(exp.Select)
     if select is None:
         return None
+    return _find_column(select, s, e.table or None, e.name)
+
+
+def _find_column(select: exp.Select, s: SqliteSession, table: str | None,
+                 name: str) -> ColumnDef | None:
     for t in select.find_all(exp.Table):
-        if e.table and e.table.lower() not in (t.name.lower(), t.alias.lower()):
+        if table and table.lower() not in (t.name.lower(), t.alias.lower()):
             continue
         db = t.db or s.database
         tdef = s.table_def(db, t.name) if db else None
-        col = tdef.column(e.name) if tdef is not None else None
+        col = tdef.column(name) if tdef is not None else None
         if col is not None:
             return col
     return None

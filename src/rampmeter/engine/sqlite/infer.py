@@ -104,10 +104,15 @@ class Typer:
     (`SELECT 1+1+...+1` with 5 000 terms took 70 s)."""
 
     def __init__(self, column_type: Lookup, collation: str = "utf8mb4_general_ci",
-                 div_precision: int = DIV_PRECISION_INCREMENT) -> None:
+                 div_precision: int = DIV_PRECISION_INCREMENT,
+                 values: dict[str, object] | None = None) -> None:
         """`collation`: collation_connection, the character set and collation of literals;
-        `div_precision`: div_precision_increment."""
+        `div_precision`: div_precision_increment; `values`: the literals' values by
+        placeholder name, when the statement's own values may type it (CREATE TABLE ...
+        SELECT): then a string literal has its own length and string functions their
+        MariaDB lengths (strlen.py)."""
         self._column_type = column_type
+        self.values = values
         coll = charsets.collation(collation) or charsets.default_collation("utf8mb4")
         self.text = T.varchar(255, coll.charset, coll.name)
         self.div_precision = div_precision
@@ -136,6 +141,11 @@ class Typer:
             return self._infer(e.this)
         if isinstance(e, exp.Window):
             return self._window(e.this)
+        if self.values is not None:
+            from rampmeter.engine.sqlite import strlen
+            t = strlen.string_type(self, e)
+            if t is not None:
+                return t
         if isinstance(e, exp.Placeholder):
             t = _placeholder_type(e.name)
             return self.text if t is _TEXT else t
