@@ -132,3 +132,41 @@ def test_concat_of_binary_strings_is_binary(session: SqliteSession) -> None:
     session.execute("INSERT INTO t3 SELECT CONCAT(a.code, b.code) FROM t2 a, t2 b")
     assert rows(session.execute("SELECT HEX(b) FROM t3 ORDER BY b")) == \
         [("A1A1",), ("A1FE",), ("FEA1",), ("FEFE",)]
+
+
+@pytest.mark.parametrize(("expr", "expected"), [
+    # a TIME result has the arguments' fractional digits (a string's as written) ...
+    ("TIMEDIFF('10:00:00.5', '09:00:00.5')", "01:00:00.0"),
+    ("TIMEDIFF('1997-01-01 23:59:59.000001', '1995-12-31 23:59:59.000002')",
+     "838:59:59.999999"),  # ... and past 838:59:59 is the largest those digits write
+    ("TIMEDIFF('2000-01-01 00:00:00.5', '1999-01-01 00:00:00')", "838:59:59.9"),
+    ("MAKETIME(900, 0, 0.5)", "838:59:59.9"), ("SEC_TO_TIME(4000000.5)", "838:59:59.9"),
+    ("SEC_TO_TIME(1.50)", "00:00:01.50"), ("TIME('10:00:00.25')", "10:00:00.25"),
+    # ADDTIME / SUBTIME of strings: 6 digits when the fraction is not zero
+    ("SUBTIME('02:01:01.999999', '01:01:01.999999')", "01:00:00"),
+    ("ADDTIME('01:01:01.999999', '00:00:00.000001')", "01:01:02"),
+    ("SUBTIME('02:01:01.5', '01:01:01')", "01:00:00.500000"),
+    ("ADDTIME('800:00:00', '100:00:00')", "838:59:59.999999"),
+    # ... of a TIME / DATETIME: that type's digits
+    ("ADDTIME(CAST('10:00:00.5' AS TIME(2)), '00:00:00.5')", "10:00:01.00"),
+    ("ADDTIME(CAST('2001-01-01 10:00:00' AS DATETIME(3)), '1.5')", "2001-01-01 10:00:01.500"),
+    # a temporal in a numeric CAST is its digits
+    ("CAST(TIME('-73:42:12') AS DECIMAL)", "-734212"),
+    ("CAST(TIME('-73:42:12.5') AS DECIMAL(10,1))", "-734212.5"),
+    ("CAST(TIME('10:00:00') AS SIGNED)", "100000"),
+    ("CAST(CAST('2001-02-03 04:05:06' AS DATETIME) AS UNSIGNED)", "20010203040506"),
+    ("CAST(CAST('2001-02-03' AS DATE) AS DECIMAL(10,2))", "20010203.00"),
+])
+def test_time_digits_and_numbers(session: SqliteSession, expr: str, expected: str) -> None:
+    assert shown(scalar(session, f"SELECT {expr}")) == expected
+
+
+def test_create_select_times_have_their_arguments_digits(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE t1 SELECT TIMEDIFF('1997-12-31 23:59:59.000001', "
+                    "'1997-12-30 01:01:01.000002') AS f4, TIME('1997-12-31 23:59:59.000001') "
+                    "AS f9, TIMEDIFF('10:00:00', '09:00:00') AS f0")
+    got = rows(session.execute("SELECT COLUMN_TYPE FROM information_schema.COLUMNS "
+                               "WHERE TABLE_NAME = 't1' ORDER BY ORDINAL_POSITION"))
+    assert got == [("time(6)",), ("time(6)",), ("time",)]
+    assert [shown(v) for v in rows(session.execute("SELECT * FROM t1"))[0]] == \
+        ["46:58:57.999999", "23:59:59.000001", "01:00:00"]

@@ -204,8 +204,9 @@ def _column(s: SqliteSession, query: Statement, o: Output, name: str,
                 col.default = Default("value", 0, "0")
             return col
     t: SqlType | None = o.sql_type
-    if typed is not None and typed.is_string and typed.max_chars is not None:
-        t = typed  # a string whose length the literal values tell (strlen.py)
+    if typed is not None and (typed.is_string and typed.max_chars is not None or
+                              t is not None and typed.name == t.name and typed.is_temporal):
+        t = typed  # a string's length or a time's digits the literal values tell (strlen.py)
     elif o.literal_slot is not None and o.literal_slot < len(query.slots):
         slot = query.names[o.literal_slot]
         t = literal_type(query.slots[o.literal_slot], text=slot[:1] in ("s", "c"),

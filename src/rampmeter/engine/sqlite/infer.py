@@ -143,7 +143,7 @@ class Typer:
             return self._window(e.this)
         if self.values is not None:
             from rampmeter.engine.sqlite import strlen
-            t = strlen.string_type(self, e)
+            t = strlen.value_type(self, e)
             if t is not None:
                 return t
         if isinstance(e, exp.Placeholder):
@@ -293,6 +293,11 @@ class Typer:
             return T.DOUBLE
         if isinstance(e, exp.Anonymous):
             name = e.name.upper()
+            if name == "RM_CAST_TEMPORAL" and len(e.expressions) == 3:  # a rewritten CAST
+                kind, fsp = e.expressions[1], e.expressions[2]
+                if isinstance(kind, exp.Literal) and isinstance(fsp, exp.Literal):
+                    return SqlType(kind.name, None, None if kind.name == "date" else
+                                   int(fsp.name))
             if name in _FSP_FUNCTIONS and e.expressions:
                 return SqlType(_FSP_FUNCTIONS[name], None, _fsp_arg(e.expressions[0]))
             return _anonymous(name) or library_type(self, name, list(e.expressions))

@@ -1,5 +1,6 @@
-"""The length of a string expression, as MariaDB computes a string function's max_length, when
-the statement's literal values are known (CREATE TABLE ... SELECT types its columns by them).
+"""The length of a string expression, as MariaDB computes a string function's max_length, and
+the fractional digits of a temporal function, when the statement's literal values are known
+(CREATE TABLE ... SELECT types its columns by them).
 
 Rules (MariaDB 10.11, measured with SHOW CREATE TABLE after CREATE TABLE ... SELECT):
 - A string literal is a VARCHAR of its own length in collation_connection (or the character
@@ -55,6 +56,57 @@ def _call(e: exp.Expression) -> tuple[str, list[exp.Expression | None]] | None:
     if name in ("LEFT", "RIGHT"):
         return name, [e.this, e.expression]
     return name, [e.this]
+
+
+def value_type(typer: Typer, e: exp.Expression) -> SqlType | None:
+    """The type of e when the literal values tell more than its shape; None otherwise."""
+    return string_type(typer, e) or temporal_type(typer, e)
+
+
+_TEMPORAL = {"TIMEDIFF": "time", "TIME": "time", "TIMESTAMP": "datetime",
+             "ADDTIME": "", "SUBTIME": ""}
+
+
+def temporal_type(typer: Typer, e: exp.Expression) -> SqlType | None:
+    """TIMEDIFF / TIME / TIMESTAMP / ADDTIME / SUBTIME have as many fractional digits as their
+    arguments: a string literal's as written, a temporal's fsp, a string column's 6
+    (MariaDB's time_precision). ADDTIME of a string is a string (None here)."""
+    if not isinstance(e, exp.Anonymous) or not e.expressions:
+        return None
+    name = e.name.upper()
+    kind = _TEMPORAL.get(name)
+    if kind is None:
+        return None
+    if not kind:
+        first = typer.infer(e.expressions[0])
+        if first is None or first.name not in ("datetime", "timestamp", "time"):
+            return None
+        kind = "time" if first.name == "time" else "datetime"
+    digits = [_precision(typer, a) for a in e.expressions]
+    if None in digits:
+        return None
+    return SqlType(kind, None, min(max(d for d in digits if d is not None), 6))
+
+
+def _precision(typer: Typer, node: exp.Expression) -> int | None:
+    if isinstance(node, exp.Placeholder) and typer.values is not None:
+        value = typer.values.get(node.name)
+        if isinstance(value, (str, bytes)):
+            text = value.decode("latin-1") if isinstance(value, bytes) else value
+            frac = text.strip().rpartition(".")
+            return len(frac[2]) if frac[1] and frac[2].isdigit() else 0
+    t = typer.infer(node)
+    if t is None:
+        return None
+    if t.name in ("datetime", "timestamp", "time"):
+        return t.fsp or 0
+    if t.is_string:
+        return 6
+    if t.is_integer or t.name == "date":
+        return 0
+    if t.is_decimal:
+        return t.scale or 0
+    return None
 
 
 def string_type(typer: Typer, e: exp.Expression) -> SqlType | None:

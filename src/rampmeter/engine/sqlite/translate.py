@@ -667,6 +667,18 @@ def _rewrite_cast(node: exp.Cast, typer: Typer) -> None:
               for p in to.expressions]
     nums = [int(p) for p in params if str(p).isdigit()]
     dtype = to.this
+    if dtype in (D.DECIMAL, D.UDECIMAL, D.UBIGINT, D.UINT, D.USMALLINT, D.UTINYINT,
+                 D.UMEDIUMINT, D.DOUBLE, D.FLOAT, D.BIGINT, D.INT, D.SMALLINT, D.TINYINT,
+                 D.MEDIUMINT):
+        source = typer.infer(node.this)
+        if source is not None and source.name in ("date", "datetime", "timestamp", "time"):
+            # a temporal's number is its digits: TIME '-73:42:12' is -734212 (MariaDB)
+            kind = "datetime" if source.name == "timestamp" else source.name
+            node.set("this", _call("rm_temporal_number", node.this,
+                                   exp.Literal.string(kind)))
+            if dtype in (D.DOUBLE, D.FLOAT):
+                node.replace(_call("rm_cast_double", node.this))
+                return
     if dtype in (D.DATETIME, D.TIMESTAMP, D.TIMESTAMPTZ, D.DATE, D.TIME, D.DATETIME64):
         kind = {D.DATE: "date", D.TIME: "time"}.get(dtype, "datetime")
         node.replace(_call("rm_cast_temporal", node.this, exp.Literal.string(kind),
