@@ -170,3 +170,15 @@ def test_create_select_times_have_their_arguments_digits(session: SqliteSession)
     assert got == [("time(6)",), ("time(6)",), ("time",)]
     assert [shown(v) for v in rows(session.execute("SELECT * FROM t1"))[0]] == \
         ["46:58:57.999999", "23:59:59.000001", "01:00:00"]
+
+
+def test_concat_of_expressions_and_doubles(session: SqliteSession) -> None:
+    # mtr func_concat: an operator inside CONCAT is one argument (SQLite's || binds tighter),
+    # and a double is written as MariaDB writes it (105, not 105.0)
+    session.execute("CREATE TABLE t1 (a char(4), b double, c date, d tinyint(4))")
+    session.execute("INSERT INTO t1 VALUES ('AAAA', 105, '2003-03-01', 1)")
+    assert scalar(session, "SELECT CONCAT(a, c, b, d) FROM t1") == "AAAA2003-03-011051"
+    assert rows(session.execute("SELECT a FROM t1 WHERE CONCAT(a, c, b, d) = "
+                                "'AAAA2003-03-011051'")) == [("AAAA",)]
+    assert rows(session.execute("SELECT CONCAT('a', 4 - 5, 2 > 1), "
+                                "CONCAT_WS(',', 1 + 1, 2e0, 1.5e0)")) == [("a-11", "2,2,1.5")]

@@ -26,6 +26,7 @@ from rampmeter.engine.sqlite import temporal as tm
 from rampmeter.engine import values
 from rampmeter.engine.types import SqlType
 from rampmeter.engine.values import parse_number
+from rampmeter.protocol.results import format_float
 
 _U64 = (1 << 64) - 1
 
@@ -197,6 +198,8 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
         handle.create_function(name, nargs, guarded(fn))
     # deterministic: `id = rm_num(?)` keeps id's index usable (compare.py)
     handle.create_function("rm_num", 2, to_number, deterministic=True)
+    handle.create_function("rm_double_text", 1, lambda v: format_float(v) if isinstance(
+        v, float) else v, deterministic=True)
 
     def temporal_constant(v: Any, name: str, fsp: int) -> Any:
         """A constant compared with a DATE / DATETIME / TIME: read as one, in the column's

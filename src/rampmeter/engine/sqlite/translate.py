@@ -578,6 +578,12 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
                 t = typer.infer(arg)
                 if t is not None and t.is_decimal:
                     _wrap(arg, lambda a, s=t.scale or 0: _decimal_text(a, s))
+                elif t is not None and t.name in ("double", "float"):
+                    # MariaDB's text of a double (105, not SQLite's 105.0)
+                    _wrap(arg, lambda a: _call("rm_double_text", a))
+                elif isinstance(arg, (exp.Binary, exp.Unary, exp.Between, exp.In)):
+                    # SQLite's || binds tighter than any operator: 'a' || (4 - 5)
+                    _wrap(arg, lambda a: exp.Paren(this=a))
             if isinstance(node, exp.Concat) and any(
                     charset_of(typer.infer(a)) == "binary" for a in node.expressions):
                 # a binary argument makes the result binary (MariaDB); SQLite's || is TEXT,
