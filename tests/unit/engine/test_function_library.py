@@ -65,6 +65,8 @@ def shown(v: Any) -> str:
     ("SHA2('a', 256)", "ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"),
     ("CRC32('a')", "3904355907"), ("TO_BASE64('abc')", "YWJj"),
     ("PASSWORD('a')", "*667F407DE7C6AD07358FA38DAED7828A72014B4E"),
+    ("OLD_PASSWORD('abc')", "7cd2b5942be28759"), ("OLD_PASSWORD('idk fa')", "5c078dc54ca0fcca"),
+    ("OLD_PASSWORD('')", ""), ("OLD_PASSWORD(NULL)", "NULL"),
     # numbers
     ("RAND(1)", "0.40540353712197724"), ("TRUNCATE(1.5555, 2)", "1.55"),
     ("ROUND(1.5, 3)", "1.500"), ("ROUND(2.5e0)", "2.0"), ("ROUND(2.5)", "3"),
