@@ -184,3 +184,22 @@ def test_concat_of_expressions_and_doubles(session: SqliteSession) -> None:
                                 "'AAAA2003-03-011051'")) == [("AAAA",)]
     assert rows(session.execute("SELECT CONCAT('a', 4 - 5, 2 > 1), "
                                 "CONCAT_WS(',', 1 + 1, 2e0, 1.5e0)")) == [("a-11", "2,2,1.5")]
+
+
+def test_temporals_in_arithmetic_are_their_digits(session: SqliteSession) -> None:
+    # mtr temporal_scale_4283, type_time: MariaDB computes with YYYYMMDDhhmmss[.ffffff]
+    session.execute("CREATE TABLE t1 (t0 time, t1 time(1), d date, dt datetime, "
+                    "dt2 datetime(2))")
+    session.execute("INSERT INTO t1 VALUES ('10:10:10', '10:10:10.5', '2001-01-01', "
+                    "'2001-01-01 10:10:11', '2001-01-01 10:10:11.25')")
+    got = rows(session.execute(
+        "SELECT t0 + 1, t1 + 1, d + 1, dt + 1, dt2 + 1, MAX(t0) + 1, d - d, t0 / 2, "
+        "t0 MOD 7, d + INTERVAL 1 DAY FROM t1"))
+    assert [shown(v) for v in got[0]] == [
+        "101011", "101011.5", "20010102", "20010101101012", "20010101101012.25", "101011",
+        "0", "50505.0000", "0", "2001-01-02"]
+    got = rows(session.execute(
+        "SELECT 100 MOD TIMESTAMPADD(WEEK, 1, '2002-05-20'), "
+        "DATE_ADD('2001-01-01', INTERVAL 1 HOUR) + 0, ('2001-01-01' + INTERVAL 1 DAY) * 1"))
+    assert [shown(v) for v in got[0]] == ["100", "20010101010000", "20010102"]
+    assert session.warnings == []

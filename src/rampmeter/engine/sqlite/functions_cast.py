@@ -165,6 +165,9 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
         YYYYMMDD, YYYYMMDDhhmmss, [-]hhmmss, with its fraction (as text, to stay exact)."""
         if v is None:
             return None
+        if kind == "hybrid":  # a date-time function's string result: what it spells
+            m = None if tm.time_first(v) else tm.read_datetime(v)
+            kind = "time" if m is None else "datetime" if m.has_time else "date"
         if kind == "time":
             t = tm.read_time(v)
             if t is None:

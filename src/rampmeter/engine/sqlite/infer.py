@@ -69,6 +69,18 @@ def _numeric_result(a: SqlType | None, b: SqlType | None, scale: Callable[[int, 
     return T.UBIGINT if a.unsigned or b.unsigned else T.BIGINT
 
 
+_TEMPORAL_DIGITS = {"date": 8, "time": 7, "datetime": 14, "timestamp": 14}
+
+
+def _as_number(t: SqlType | None) -> SqlType | None:
+    """A DATE / TIME / DATETIME in arithmetic is its digits (translate._temporal_operands):
+    an integer, or a DECIMAL with its fractional digits."""
+    if t is None or t.name not in _TEMPORAL_DIGITS:
+        return t
+    digits, fsp = _TEMPORAL_DIGITS[t.name], (t.fsp or 0) if t.name != "date" else 0
+    return T.decimal(digits + fsp, fsp) if fsp else SqlType("bigint", digits)
+
+
 def is_unsigned_integer(t: SqlType | None) -> bool:
     return t is not None and (t.unsigned and (t.is_integer or t is HEX) or t is HEX)
 
@@ -174,10 +186,10 @@ class Typer:
         if isinstance(e, (exp.Add, exp.Sub)):
             return self._temporal_or(e, lambda a, b: _numeric_result(a, b, max))
         if isinstance(e, exp.Mul):
-            return _numeric_result(self._infer(e.this), self._infer(e.expression),
-                                   lambda x, y: x + y)
+            return _numeric_result(_as_number(self._infer(e.this)),
+                                   _as_number(self._infer(e.expression)), lambda x, y: x + y)
         if isinstance(e, exp.Div):
-            a, b = self._infer(e.this), self._infer(e.expression)
+            a, b = _as_number(self._infer(e.this)), _as_number(self._infer(e.expression))
             if a is None or b is None:
                 return None
             if _exact(a) and _exact(b):
@@ -189,7 +201,8 @@ class Typer:
             a, b = self._infer(e.this), self._infer(e.expression)
             return T.UBIGINT if is_unsigned_integer(a) or is_unsigned_integer(b) else T.BIGINT
         if isinstance(e, exp.Mod):
-            return _numeric_result(self._infer(e.this), self._infer(e.expression), max)
+            return _numeric_result(_as_number(self._infer(e.this)),
+                                   _as_number(self._infer(e.expression)), max)
         if isinstance(e, (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.And,
                           exp.Or, exp.Not, exp.Like, exp.ILike, exp.In, exp.Is, exp.Between,
                           exp.Exists, exp.NullSafeEQ, exp.RegexpLike, exp.Xor)):
@@ -333,7 +346,7 @@ class Typer:
         a, b = self._infer(e.this), self._infer(e.expression)
         if isinstance(e.expression, exp.Interval) and a is not None and a.is_temporal:
             return a
-        return numeric(a, b)
+        return numeric(_as_number(a), _as_number(b))
 
 
 def _sysvar_type(name: str) -> SqlType | None:

@@ -514,6 +514,9 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
     # Then top-down; a replacement keeps the original children (moved, not copied), so the
     # walk still reaches them and nested rewrites land in the tree.
     for node in list(tree.walk()):
+        if isinstance(node, _ARITHMETIC) and not isinstance(node.this, exp.Interval) and \
+                not isinstance(node.expression, exp.Interval):
+            _temporal_operands(node, typer)
         if isinstance(node, (exp.Add, exp.Sub, exp.Mul, exp.IntDiv)) and _unsigned_math(
                 typer.infer(node.this), typer.infer(node.expression)):
             # unsigned 64-bit arithmetic, which SQLite's signed integers cannot do
@@ -589,6 +592,35 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
                 # a binary argument makes the result binary (MariaDB); SQLite's || is TEXT,
                 # which bytes that are not UTF-8 cannot be read back as
                 _wrap(node, lambda c: exp.Cast(this=c, to=exp.DataType.build("BLOB")))
+
+
+_ARITHMETIC = (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Mod, exp.IntDiv)
+_TEMPORALS = {"date": "date", "datetime": "datetime", "timestamp": "datetime", "time": "time"}
+
+
+def _temporal_operands(node: exp.Binary, typer: Typer) -> None:
+    """A DATE / DATETIME / TIME operand of arithmetic is its number, as in MariaDB:
+    TIME '10:10:10' + 1 is 101011, not SQLite's 10 + 1 (d + INTERVAL is DATE_ADD, not this)."""
+    for side in (node.this, node.expression):
+        t = typer.infer(side)
+        kind = _TEMPORALS.get(t.name) if t is not None else None
+        if kind is None and _date_arithmetic(side):
+            kind = "hybrid"  # DATE_ADD of a string: a string, but a date's number here
+        if kind is not None:
+            _wrap(side, lambda a, k=kind: _call("rm_temporal_number", a,
+                                                exp.Literal.string(k)))
+
+
+_DATE_ADD = ("DATE_ADD", "DATE_SUB", "ADDDATE", "SUBDATE", "TIMESTAMPADD")
+
+
+def _date_arithmetic(node: exp.Expression) -> bool:
+    while isinstance(node, exp.Paren):
+        node = node.this
+    if isinstance(node, exp.Anonymous):
+        return node.name.upper() in _DATE_ADD
+    return isinstance(node, (exp.DateAdd, exp.DateSub)) or isinstance(
+        node, (exp.Add, exp.Sub)) and isinstance(node.expression, exp.Interval)
 
 
 def _equality_with_number(node: exp.Expression, typer: Typer) -> bool:
