@@ -136,3 +136,11 @@ def test_explain_of_a_view_with_literals_binds_them(session: SqliteSession) -> N
     assert got and all(r[0] == 1 and r[1] == "SIMPLE" for r in got)
     got = rows(session.execute("EXPLAIN SELECT * FROM v1 WHERE s = 'y'"))
     assert got
+
+
+def test_view_records_the_sessions_client_charset(session: SqliteSession) -> None:
+    # MariaDB shows the character_set_client / collation_connection the view was made with
+    session.context.variables.update(  # type: ignore[attr-defined]
+        character_set_client="latin1", collation_connection="latin1_swedish_ci")
+    session.execute("CREATE VIEW v AS SELECT 1 AS a")
+    assert rows(session.execute("SHOW CREATE VIEW v"))[0][2:] == ("latin1", "latin1_swedish_ci")

@@ -329,6 +329,12 @@ def _define(s: SqliteSession, schema: str, database: str, name: str, text: str,
     stmt = s.scan(text)
     if stmt.kind not in _QUERY_KINDS and not (stmt.kind == "SELECT" and text[:1] == "("):
         raise stmt.syntax_error()
+    for attr, variable in (("charset_client", "character_set_client"),
+                           ("collation_connection", "collation_connection")):
+        try:  # the session's, as MariaDB records them with the view
+            attrs.setdefault(attr, str(s.context.system_variable(variable)))
+        except ServerError:
+            pass
     view = ViewDef(name, database, text, [], "", mode, **attrs)
     view.columns, view.star, view.updatable, view.definition = sqltext.describe(
         s, stmt, database, columns, view)
