@@ -22,8 +22,8 @@ from decimal import ROUND_HALF_UP, Context, Decimal, localcontext
 from typing import Any
 
 from rampmeter import errors
-from rampmeter.engine.sqlite import temporal as tm
 from rampmeter.engine import values
+from rampmeter.engine.sqlite import temporal as tm
 from rampmeter.engine.types import SqlType
 from rampmeter.engine.values import parse_number
 from rampmeter.protocol.results import format_float
