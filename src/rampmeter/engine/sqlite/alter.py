@@ -583,13 +583,13 @@ def _finish(a: _Alter, ignore: bool) -> Result:
 
     duplicates: list[tuple[int, int]] = []
 
-    def before() -> None:
+    def dedupe() -> None:
         if ignore:
             duplicates.append(_drop_duplicates(a))
 
     outcome = rebuild.apply(s, a.schema, a.old, t, database=a.database, others=others,
                             after=after, strict=strict, fills=a.fills,
-                            copy=bool(a.new_foreign) and fkcheck.checks_on(s), before=before)
+                            copy=bool(a.new_foreign) and fkcheck.checks_on(s), before=dedupe)
     total, dropped = duplicates[0] if duplicates else (0, 0)
     if a.auto_increment is not None and t.auto_column is not None:
         checks.set_auto_increment(s, a.schema, t, a.auto_increment)

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from rampmeter.engine.sqlite.infer import Typer
 
 
-_CLASSES = {exp.Concat: "CONCAT", exp.ConcatWs: "CONCAT_WS", exp.Replace: "REPLACE",
+_CLASSES: dict[type[exp.Expression], str] = {exp.Concat: "CONCAT", exp.ConcatWs: "CONCAT_WS", exp.Replace: "REPLACE",
             exp.Upper: "UPPER", exp.Lower: "LOWER", exp.Trim: "TRIM", exp.Reverse: "REVERSE",
             exp.Left: "LEFT", exp.Right: "RIGHT", exp.Substring: "SUBSTRING",
             exp.Repeat: "REPEAT"}

@@ -708,10 +708,10 @@ def _rewrite_cast(node: exp.Cast, typer: Typer) -> None:
     if dtype in (D.DECIMAL, D.UDECIMAL, D.UBIGINT, D.UINT, D.USMALLINT, D.UTINYINT,
                  D.UMEDIUMINT, D.DOUBLE, D.FLOAT, D.BIGINT, D.INT, D.SMALLINT, D.TINYINT,
                  D.MEDIUMINT):
-        source = typer.infer(node.this)
-        if source is not None and source.name in ("date", "datetime", "timestamp", "time"):
+        given = typer.infer(node.this)
+        if given is not None and given.name in ("date", "datetime", "timestamp", "time"):
             # a temporal's number is its digits: TIME '-73:42:12' is -734212 (MariaDB)
-            kind = "datetime" if source.name == "timestamp" else source.name
+            kind = "datetime" if given.name == "timestamp" else given.name
             node.set("this", _call("rm_temporal_number", node.this,
                                    exp.Literal.string(kind)))
             if dtype in (D.DOUBLE, D.FLOAT):
