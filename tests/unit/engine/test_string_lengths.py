@@ -59,3 +59,15 @@ def test_union_string_column_is_as_long_as_its_longest_branch(session: SqliteSes
     assert _columns(session, "t5") == ["`x` varchar(5) DEFAULT NULL"]
     assert sorted(rows(session.execute("SELECT x FROM t5")), key=str) == \
         [("12345",), ("ab",), (None,)]
+
+
+def test_a_string_longer_than_512_characters_is_a_text_or_blob(session: SqliteSession) -> None:
+    update(session, "CREATE TABLE t CHARSET latin1 SELECT repeat(_latin1'a', 512) AS a, "
+                    "repeat(_latin1'b', 513) AS b, repeat(_utf8mb4'y', 513) AS d, "
+                    "repeat(0x41, 600) AS e, repeat(0x41, 512) AS f, "
+                    "repeat(_latin1'a', 70000) AS w")
+    assert _columns(session, "t") == [
+        "`a` varchar(512) DEFAULT NULL", "`b` text DEFAULT NULL",
+        "`d` text CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci DEFAULT NULL",
+        "`e` blob DEFAULT NULL", "`f` varbinary(512) DEFAULT NULL",
+        "`w` mediumtext DEFAULT NULL"]

@@ -16,6 +16,7 @@ Rules (MariaDB 10.11, measured):
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +32,7 @@ from rampmeter.engine.sqlite.infer import Typer
 from rampmeter.engine.sqlite.translate import Output, leftmost_select, literal_type, parse
 from rampmeter.engine.types import SqlType
 from rampmeter.errors import ServerError
+from rampmeter.sql import charsets
 from rampmeter.sql.reader import Reader
 from rampmeter.sql.statement import Statement, slot_charset
 
@@ -187,9 +189,25 @@ def _union_strings(s: SqliteSession, query: Statement, selects: list[exp.Select]
             merged = T.varchar(chars, texts[0].charset or "utf8mb4", texts[0].collation)
         else:
             continue
-        col.type = merged
+        col.type = _blob_if_long(merged)
         col.nullable = nullable
         col.default = None if nullable else Default("value", "", "''")
+
+
+_BLOBS = ((65535, "text", "blob"), (16777215, "mediumtext", "mediumblob"),
+          (None, "longtext", "longblob"))
+
+
+def _blob_if_long(t: SqlType) -> SqlType:
+    """A VARCHAR / VARBINARY result of more than 512 characters becomes the TEXT / BLOB type
+    its bytes need, as MariaDB makes the column (CONVERT_IF_BIGGER_TO_BLOB)."""
+    if t.name not in ("varchar", "varbinary") or (t.width or 0) <= 512:
+        return t
+    binary = t.name == "varbinary"
+    cs = charsets.charset(t.charset or "utf8mb4") if not binary else None
+    size = (t.width or 0) * (cs.maxlen if cs is not None else 1)
+    name = next(b if binary else x for top, x, b in _BLOBS if top is None or size <= top)
+    return dataclasses.replace(t, name=name, width=None)
 
 
 def _column(s: SqliteSession, query: Statement, o: Output, name: str,
@@ -206,7 +224,7 @@ def _column(s: SqliteSession, query: Statement, o: Output, name: str,
     t: SqlType | None = o.sql_type
     if typed is not None and (typed.is_string and typed.max_chars is not None or
                               t is not None and typed.name == t.name and typed.is_temporal):
-        t = typed  # a string's length or a time's digits the literal values tell (strlen.py)
+        t = _blob_if_long(typed)  # a string's length or a time's digits the values tell
     elif o.literal_slot is not None and o.literal_slot < len(query.slots):
         slot = query.names[o.literal_slot]
         t = literal_type(query.slots[o.literal_slot], text=slot[:1] in ("s", "c"),

@@ -210,6 +210,10 @@ def _part(typer: Typer, node: exp.Expression | None) -> tuple[int, SqlType | Non
     (its characters take the other arguments' character set)."""
     if node is None:
         return None
+    if isinstance(node, exp.Placeholder) and node.name[:1] == "x" and typer.values is not None:
+        value = typer.values.get(node.name)  # 0x41 as a string: its bytes
+        if isinstance(value, bytes):
+            return len(value), T.varbinary(len(value))
     return as_string(typer.infer(node))
 
 
