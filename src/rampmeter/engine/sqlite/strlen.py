@@ -11,9 +11,13 @@ Rules (MariaDB 10.11, measured with SHOW CREATE TABLE after CREATE TABLE ... SEL
   UPPER / LOWER / TRIM / REVERSE keep the length; LEFT / RIGHT / SUBSTRING with a constant
   length take the smaller; SUBSTRING(s, pos) without one is what is left after a constant pos;
   LPAD / RPAD with a constant length are that long; REPEAT(s, n) is n times as long.
-- The character set is the first text argument's; a binary string argument makes the result
-  binary (VARBINARY) as in MariaDB. An argument of unknown length, or a length that is not
-  constant, leaves the type to the general rules (None here).
+- The character set aggregates the arguments' as MariaDB does: a column's beats a literal's,
+  and between equals a Unicode one wins; a binary string argument makes the result binary
+  (VARBINARY). An argument of unknown length, or a length that is not constant, leaves the
+  type to the general rules (None here).
+- TIMEDIFF / TIME / TIMESTAMP (and ADDTIME / SUBTIME of a TIME or DATETIME) have as many
+  fractional digits as their arguments: a string literal's as written, a temporal's fsp, a
+  string column's 6.
 """
 
 from __future__ import annotations
@@ -31,10 +35,10 @@ if TYPE_CHECKING:
     from rampmeter.engine.sqlite.infer import Typer
 
 
-_CLASSES: dict[type[exp.Expression], str] = {exp.Concat: "CONCAT", exp.ConcatWs: "CONCAT_WS", exp.Replace: "REPLACE",
-            exp.Upper: "UPPER", exp.Lower: "LOWER", exp.Trim: "TRIM", exp.Reverse: "REVERSE",
-            exp.Left: "LEFT", exp.Right: "RIGHT", exp.Substring: "SUBSTRING",
-            exp.Repeat: "REPEAT"}
+_CLASSES: dict[type[exp.Expression], str] = {
+    exp.Concat: "CONCAT", exp.ConcatWs: "CONCAT_WS", exp.Replace: "REPLACE",
+    exp.Upper: "UPPER", exp.Lower: "LOWER", exp.Trim: "TRIM", exp.Reverse: "REVERSE",
+    exp.Left: "LEFT", exp.Right: "RIGHT", exp.Substring: "SUBSTRING", exp.Repeat: "REPEAT"}
 _SAME = frozenset(("UPPER", "UCASE", "LOWER", "LCASE", "TRIM", "LTRIM", "RTRIM", "REVERSE"))
 
 
