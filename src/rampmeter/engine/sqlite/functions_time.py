@@ -393,9 +393,10 @@ def interval(value: Any, unit: str) -> tuple[int, int, bool] | None:
         fields = _COMPOUND[unit]
         text = tm.text_of(value).strip()
         negative = text.startswith("-")
-        parts = [int(p) for p in re.findall(r"\d+", text)]
-        if not parts:
+        groups = re.findall(r"\d+", text)
+        if not groups or any(_overflows(g) for g in groups):
             return None
+        parts = [int(p) for p in groups]
         if "MICROSECOND" in fields and "." in text:
             frac = text.rsplit(".", 1)[1]
             frac_digits = re.match(r"\d*", frac).group(0)  # type: ignore[union-attr]
@@ -423,6 +424,18 @@ def interval(value: Any, unit: str) -> tuple[int, int, bool] | None:
     if unit in _US:
         return 0, n * _US[unit], False
     return None
+
+
+def _overflows(digits: str) -> bool:
+    """MariaDB reads each number of an interval string into a signed 64-bit integer and gives
+    up (NULL) when the next digit could overflow it (get_interval_info): 19 digits of '5' are
+    read, 20 are not."""
+    value = 0
+    for ch in digits:
+        if value > (2**63 - 1 - 10) // 10:
+            return True
+        value = value * 10 + ord(ch) - 48
+    return False
 
 
 def _overflow(host: Any) -> None:
