@@ -207,4 +207,7 @@ def test_temporals_in_arithmetic_are_their_digits(session: SqliteSession) -> Non
         "SELECT 100 MOD TIMESTAMPADD(WEEK, 1, '2002-05-20'), "
         "DATE_ADD('2001-01-01', INTERVAL 1 HOUR) + 0, ('2001-01-01' + INTERVAL 1 DAY) * 1"))
     assert [shown(v) for v in got[0]] == ["100", "20010101010000", "20010102"]
+    got = rows(session.execute("SELECT 3 & 20010101 + INTERVAL 2 DAY, "
+                               "CAST('2001-01-01' AS DATE) | 0"))
+    assert [shown(v) for v in got[0]] == ["3", "20010101"]  # bit operators too
     assert session.warnings == []

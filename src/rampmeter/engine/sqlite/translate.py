@@ -594,13 +594,15 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
                 _wrap(node, lambda c: exp.Cast(this=c, to=exp.DataType.build("BLOB")))
 
 
-_ARITHMETIC = (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Mod, exp.IntDiv)
+_ARITHMETIC = (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Mod, exp.IntDiv, exp.BitwiseAnd,
+               exp.BitwiseOr, exp.BitwiseXor, exp.BitwiseLeftShift, exp.BitwiseRightShift)
 _TEMPORALS = {"date": "date", "datetime": "datetime", "timestamp": "datetime", "time": "time"}
 
 
 def _temporal_operands(node: exp.Binary, typer: Typer) -> None:
-    """A DATE / DATETIME / TIME operand of arithmetic is its number, as in MariaDB:
-    TIME '10:10:10' + 1 is 101011, not SQLite's 10 + 1 (d + INTERVAL is DATE_ADD, not this)."""
+    """A DATE / DATETIME / TIME operand of arithmetic (or of & | ^ << >>) is its number, as in
+    MariaDB: TIME '10:10:10' + 1 is 101011, not SQLite's 10 + 1 (d + INTERVAL is DATE_ADD,
+    not this)."""
     for side in (node.this, node.expression):
         t = typer.infer(side)
         kind = _TEMPORALS.get(t.name) if t is not None else None
