@@ -386,6 +386,15 @@ def test_mysql_tables_read_as_tools_read_them(shop: ServerHandle) -> None:
     assert err(app(shop), "SELECT * FROM mysql.user")[0] == 1142
 
 
+def test_sys_schema_is_installed(shop: ServerHandle) -> None:
+    # MariaDB's install creates it: SHOW DATABASES lists it (mtr create_drop_role, 1st)
+    assert ("sys",) in shop.query("SHOW DATABASES")
+    assert shop.query("SELECT sys_version FROM sys.version") == (("1.5.1",),)
+    assert shop.query("SELECT value FROM sys.sys_config "
+                      "WHERE variable = 'statement_truncate_len'") == (("64",),)
+    assert ("sys",) not in rows(app(shop), "SHOW DATABASES")  # no privilege on it
+
+
 # --- prepared statements and COM_CHANGE_USER ----------------------------------------------------
 
 def test_prepared_statements_are_checked_again_at_execute(shop: ServerHandle) -> None:

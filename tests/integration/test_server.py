@@ -422,3 +422,25 @@ def test_lock_waits_show_mariadbs_processlist_states(server, hold, release, wait
         for c in (holder, other, admin):
             c.close()
         server.query("DROP DATABASE IF EXISTS w")
+
+
+def test_information_schema_system_variables(server):
+    # mariadb-test's include/not_msan.inc and opt_trace_default read it
+    conn = server.connect()
+    with conn.cursor() as cur:
+        cur.execute("SET SESSION sql_mode = 'ANSI_QUOTES'")
+        cur.execute("SELECT VARIABLE_NAME, SESSION_VALUE, GLOBAL_VALUE, GLOBAL_VALUE_ORIGIN, "
+                    "VARIABLE_SCOPE, VARIABLE_TYPE, READ_ONLY FROM "
+                    "information_schema.SYSTEM_VARIABLES WHERE VARIABLE_NAME IN "
+                    "('SQL_MODE', 'MAX_CONNECTIONS', 'OPTIMIZER_TRACE') ORDER BY 1")
+        assert cur.fetchall() == (
+            ("MAX_CONNECTIONS", None, "151", "COMPILE-TIME", "GLOBAL", "BIGINT UNSIGNED", "NO"),
+            ("OPTIMIZER_TRACE", "enabled=off", "enabled=off", "COMPILE-TIME", "SESSION",
+             "FLAGSET", "NO"),
+            ("SQL_MODE", "ANSI_QUOTES", "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,"
+             "NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION", "COMPILE-TIME", "SESSION", "SET",
+             "NO"))
+        cur.execute("SELECT COUNT(*) FROM information_schema.SYSTEM_VARIABLES "
+                    "WHERE VARIABLE_NAME = 'have_sanitizer' AND GLOBAL_VALUE LIKE 'MSAN%'")
+        assert cur.fetchone() == (0,)
+    conn.close()

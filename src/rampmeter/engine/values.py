@@ -104,6 +104,8 @@ def _store_int(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
         n = _round_half_up(Decimal(repr(v)))
     elif isinstance(v, Decimal):
         n = _round_half_up(v)
+    elif isinstance(v, str) and v[:1] == BIG_UNSIGNED and v[1:].isdigit():
+        n = int(v[1:])  # a BIGINT UNSIGNED past 2^63 - 1 as stored (INSERT ... SELECT)
     elif isinstance(v, (str, bytes)):
         text = _num_text(v)
         num, whole = parse_number(text)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from rampmeter.config.options import REGISTRY, Scope
+from rampmeter.config.options import REGISTRY, Kind, Scope
 from rampmeter.protocol.columns import Column
 from rampmeter.session import privtables
 from rampmeter.session.privileges import P
@@ -125,6 +125,46 @@ def _variables(s: Session, *, session_scope: bool) -> tuple[list[Column], Rows]:
     return _VARIABLE_COLUMNS, rows
 
 
+_SYSTEM_VARIABLE_COLUMNS = _cols(
+    "VARIABLE_NAME:text, SESSION_VALUE:text, GLOBAL_VALUE:text, GLOBAL_VALUE_ORIGIN:text, "
+    "DEFAULT_VALUE:text, VARIABLE_SCOPE:text, VARIABLE_TYPE:text, VARIABLE_COMMENT:text, "
+    "NUMERIC_MIN_VALUE:text, NUMERIC_MAX_VALUE:text, NUMERIC_BLOCK_SIZE:text, "
+    "ENUM_VALUE_LIST:text, READ_ONLY:text, COMMAND_LINE_ARGUMENT:text, "
+    "GLOBAL_VALUE_PATH:text")
+_VARIABLE_TYPES = {Kind.BOOL: "BOOLEAN", Kind.STR: "VARCHAR", Kind.ENUM: "ENUM",
+                   Kind.SET: "SET", Kind.DOUBLE: "DOUBLE", Kind.FLAGSET: "FLAGSET"}
+
+
+def _system_variables(s: Session) -> tuple[list[Column], Rows]:
+    """MariaDB's SYSTEM_VARIABLES from the option registry. GLOBAL_VALUE_ORIGIN is
+    COMPILE-TIME while the global value is the default, and CONFIG once it is not (rampmeter
+    does not record whether an option file, the command line or SET changed it)."""
+    rows: Rows = []
+    for name, opt in sorted(REGISTRY.items()):
+        if not opt.sysvar:
+            continue
+        session_value = opt.display(s.vars[name]) if opt.scope & Scope.SESSION else None
+        global_value = opt.display(s.ctx.variables[name]) if opt.scope & Scope.GLOBAL \
+            else None
+        default = opt.display(opt.default)
+        origin = "COMPILE-TIME" if global_value in (None, default) else "CONFIG"
+        scope = "SESSION" if opt.scope & Scope.SESSION else "GLOBAL"
+        if not opt.scope & Scope.GLOBAL:
+            scope = "SESSION ONLY"
+        kind = _VARIABLE_TYPES.get(opt.kind) or (
+            "BIGINT UNSIGNED" if (opt.minimum or 0) >= 0 else "BIGINT")
+        numeric = opt.kind in (Kind.INT, Kind.DOUBLE)
+        choices = "OFF,ON" if opt.kind is Kind.BOOL else ",".join(opt.choices) or None
+        rows.append((
+            name.upper(), session_value, global_value, origin, default, scope, kind, opt.help,
+            None if not numeric or opt.minimum is None else str(opt.minimum),
+            None if not numeric or opt.maximum is None else str(opt.maximum),
+            str(opt.block) if opt.kind is Kind.INT else None, choices,
+            "NO" if opt.dynamic else "YES",
+            ("OPTIONAL" if opt.kind is Kind.BOOL else "REQUIRED") if opt.cli else None, None))
+    return _SYSTEM_VARIABLE_COLUMNS, rows
+
+
 def _status(s: Session, *, scope_global: bool) -> tuple[list[Column], Rows]:
     rows = [(n.upper(), str(v)) for n, v in status_rows(s, scope_global=scope_global)]
     return _VARIABLE_COLUMNS, rows
@@ -180,6 +220,7 @@ _BUILDERS = {
     "PROCESSLIST": _processlist,
     "GLOBAL_VARIABLES": lambda s: _variables(s, session_scope=False),
     "SESSION_VARIABLES": lambda s: _variables(s, session_scope=True),
+    "SYSTEM_VARIABLES": _system_variables,
     "GLOBAL_STATUS": lambda s: _status(s, scope_global=True),
     "SESSION_STATUS": lambda s: _status(s, scope_global=False),
     "USER_VARIABLES": _user_variables,

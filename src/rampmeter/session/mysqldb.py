@@ -1,4 +1,4 @@
-"""The `mysql` database: the grant tables as tools read them (mysql.user, mysql.db,
+"""The `mysql` database (and the `sys` schema beside it): the grant tables as tools read them (mysql.user, mysql.db,
 mysql.tables_priv, mysql.columns_priv, mysql.roles_mapping, mysql.global_priv), kept equal to
 the grant file; the (empty) log tables general_log and slow_log; and the (empty) privilege
 tables of grants rampmeter does not have, procs_priv and proxies_priv, and of UDFs, func
@@ -39,6 +39,20 @@ from rampmeter.session.privileges import (
 from rampmeter.sql.lexer import VERSION_ID
 
 MYSQL = "mysql"
+SYS = "sys"
+# MariaDB's install creates the sys schema: its configuration table with the defaults of
+# sys 1.5.1 and its `version` view (the views over performance_schema are not here)
+SYS_SCHEMA = (
+    f"CREATE DATABASE {SYS} CHARACTER SET utf8mb3",
+    f"CREATE TABLE {SYS}.sys_config (variable varchar(128) NOT NULL, value varchar(128), "
+    "set_time timestamp NOT NULL DEFAULT current_timestamp() ON UPDATE current_timestamp(), "
+    "set_by varchar(128), PRIMARY KEY (variable)) CHARACTER SET utf8mb3",
+    f"INSERT INTO {SYS}.sys_config (variable, value) VALUES ('statement_truncate_len', '64'), "
+    "('statement_performance_analyzer.limit', '100'), "
+    "('statement_performance_analyzer.view', NULL), ('diagnostics.allow_i_s_tables', 'OFF'), "
+    "('diagnostics.include_raw', 'OFF'), ('ps_thread_trx_info.max_length', '65535')",
+    f"CREATE VIEW {SYS}.version AS SELECT '1.5.1' AS sys_version, version() AS mysql_version",
+)
 
 _USER_PRIVS = ("Select", "Insert", "Update", "Delete", "Create", "Drop", "Reload", "Shutdown",
                "Process", "File", "Grant", "References", "Index", "Alter", "Show_db", "Super",
@@ -268,6 +282,9 @@ class MysqlMirror:
             session.execute(f"CREATE TABLE {MYSQL}.{name} ({body}")
         for name, body in SYSTEM_TABLES.items():
             session.execute(f"CREATE TABLE IF NOT EXISTS {MYSQL}.{name} ({body}")
+        if not self._engine.database_exists(SYS):  # installed once; a client may drop it
+            for statement in SYS_SCHEMA:
+                session.execute(statement)
         self._session = session
         return session
 

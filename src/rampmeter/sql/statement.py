@@ -29,7 +29,8 @@ Rules:
 - `items`: for a query, the outermost select list's items (for INSERT / REPLACE / DELETE ...
   RETURNING, RETURNING's items) as MariaDB names result columns: the
   text as typed (comments included, executable-comment markers removed), except that a lone
-  string literal is named by its value and \\N by NULL.
+  string literal is named by its value, \\N and a lone NULL / TRUE / FALSE by the word in
+  capitals.
 """
 
 from __future__ import annotations
@@ -250,6 +251,9 @@ def scan_all(text: str, dialect: Dialect = DEFAULT,
     return [s for s in _scan(text, dialect, charset, False, multi=True) if s.kind or s.shape]
 
 
+_CONSTANT_WORDS = frozenset(("NULL", "TRUE", "FALSE"))  # items MariaDB names in capitals
+
+
 class _Item:
     """The select list being named (see `items`)."""
 
@@ -290,6 +294,8 @@ class _Item:
             name = shown_bytes("".join(pieces).strip(" \t\n\r\f\v"))
             if name == "\\N":
                 name = "NULL"
+            elif name.upper() in _CONSTANT_WORDS:
+                name = name.upper()
             elif name[:1] == "+" and _PLUS_NUMBER.match(name):
                 name = name[1:].lstrip()  # MariaDB drops a unary plus: the number names it
         self.names.append(name)

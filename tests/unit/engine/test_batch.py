@@ -60,3 +60,15 @@ def test_values_and_nulls_line_up() -> None:
     assert b.one_row.shape.startswith("INSERT INTO t (a, b, c) VALUES (:w0, :w1, :w2)")
     assert b.rows == [[0, None, 1], [None, 2, 3], [4, 5, 6]]
     assert [b.one_row.names[k] for k in range(3, len(b.one_row.names))] == ["s7"]
+
+
+def test_hex_literals_in_number_columns_are_numbers(session: SqliteSession) -> None:
+    # mtr type_uint: 0xffffffffffffffff into a BIGINT UNSIGNED is 2^64-1 in a many-row INSERT
+    # as in a one-row one (it was 0 with warning 1366); into a VARBINARY it stays bytes
+    session.execute("CREATE TABLE t (a BIGINT UNSIGNED, b MEDIUMINT UNSIGNED, c VARBINARY(8))")
+    update(session, "INSERT INTO t VALUES (1, 2, 0x41), (0xffffffffffffffff, 0xffffff, 0x4142),"
+                    " (b'101', 0x10, b'1000001')")
+    assert session.warnings == []
+    got = session.execute("SELECT a, b, c FROM t")
+    assert [tuple(r) for r in got.rows] == [  # type: ignore[union-attr]
+        (1, 2, b"A"), (2**64 - 1, 2**24 - 1, b"AB"), (5, 16, b"A")]

@@ -66,6 +66,8 @@ def shown(v: Any) -> str:
     ("SHA2('a', 256)", "ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"),
     ("CRC32('a')", "3904355907"), ("TO_BASE64('abc')", "YWJj"),
     ("PASSWORD('a')", "*667F407DE7C6AD07358FA38DAED7828A72014B4E"),
+    ("OLD_PASSWORD('abc')", "7cd2b5942be28759"), ("OLD_PASSWORD('idk fa')", "5c078dc54ca0fcca"),
+    ("OLD_PASSWORD('')", ""), ("OLD_PASSWORD(NULL)", "NULL"),
     # numbers
     ("RAND(1)", "0.40540353712197724"), ("TRUNCATE(1.5555, 2)", "1.55"),
     ("ROUND(1.5, 3)", "1.500"), ("ROUND(2.5e0)", "2.0"), ("ROUND(2.5)", "3"),
@@ -165,3 +167,80 @@ def test_concat_of_binary_strings_is_binary(session: SqliteSession) -> None:
     session.execute("INSERT INTO t3 SELECT CONCAT(a.code, b.code) FROM t2 a, t2 b")
     assert rows(session.execute("SELECT HEX(b) FROM t3 ORDER BY b")) == \
         [("A1A1",), ("A1FE",), ("FEA1",), ("FEFE",)]
+
+
+@pytest.mark.parametrize(("expr", "expected"), [
+    # a TIME result has the arguments' fractional digits (a string's as written) ...
+    ("TIMEDIFF('10:00:00.5', '09:00:00.5')", "01:00:00.0"),
+    ("TIMEDIFF('1997-01-01 23:59:59.000001', '1995-12-31 23:59:59.000002')",
+     "838:59:59.999999"),  # ... and past 838:59:59 is the largest those digits write
+    ("TIMEDIFF('2000-01-01 00:00:00.5', '1999-01-01 00:00:00')", "838:59:59.9"),
+    ("MAKETIME(900, 0, 0.5)", "838:59:59.9"), ("SEC_TO_TIME(4000000.5)", "838:59:59.9"),
+    ("SEC_TO_TIME(1.50)", "00:00:01.50"), ("TIME('10:00:00.25')", "10:00:00.25"),
+    # ADDTIME / SUBTIME of strings: 6 digits when the fraction is not zero
+    ("SUBTIME('02:01:01.999999', '01:01:01.999999')", "01:00:00"),
+    ("ADDTIME('01:01:01.999999', '00:00:00.000001')", "01:01:02"),
+    ("SUBTIME('02:01:01.5', '01:01:01')", "01:00:00.500000"),
+    ("ADDTIME('800:00:00', '100:00:00')", "838:59:59.999999"),
+    # ... of a TIME / DATETIME: that type's digits
+    ("ADDTIME(CAST('10:00:00.5' AS TIME(2)), '00:00:00.5')", "10:00:01.00"),
+    ("ADDTIME(CAST('2001-01-01 10:00:00' AS DATETIME(3)), '1.5')", "2001-01-01 10:00:01.500"),
+    # an interval string's number past what a 64-bit integer reads: NULL (mtr func_date_add)
+    ("DATE_ADD('1000-01-01 00:00:00', INTERVAL '0 00:00:01.5000000000000000000' "
+     "DAY_MICROSECOND)", "1000-01-01 00:00:01.500000"),
+    ("DATE_ADD('1000-01-01 00:00:00', INTERVAL '0 00:00:01.50000000000000000000' "
+     "DAY_MICROSECOND)", "NULL"),
+    # a temporal in a numeric CAST is its digits
+    ("CAST(TIME('-73:42:12') AS DECIMAL)", "-734212"),
+    ("CAST(TIME('-73:42:12.5') AS DECIMAL(10,1))", "-734212.5"),
+    ("CAST(TIME('10:00:00') AS SIGNED)", "100000"),
+    ("CAST(CAST('2001-02-03 04:05:06' AS DATETIME) AS UNSIGNED)", "20010203040506"),
+    ("CAST(CAST('2001-02-03' AS DATE) AS DECIMAL(10,2))", "20010203.00"),
+])
+def test_time_digits_and_numbers(session: SqliteSession, expr: str, expected: str) -> None:
+    assert shown(scalar(session, f"SELECT {expr}")) == expected
+
+
+def test_create_select_times_have_their_arguments_digits(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE t1 SELECT TIMEDIFF('1997-12-31 23:59:59.000001', "
+                    "'1997-12-30 01:01:01.000002') AS f4, TIME('1997-12-31 23:59:59.000001') "
+                    "AS f9, TIMEDIFF('10:00:00', '09:00:00') AS f0")
+    got = rows(session.execute("SELECT COLUMN_TYPE FROM information_schema.COLUMNS "
+                               "WHERE TABLE_NAME = 't1' ORDER BY ORDINAL_POSITION"))
+    assert got == [("time(6)",), ("time(6)",), ("time",)]
+    assert [shown(v) for v in rows(session.execute("SELECT * FROM t1"))[0]] == \
+        ["46:58:57.999999", "23:59:59.000001", "01:00:00"]
+
+
+def test_concat_of_expressions_and_doubles(session: SqliteSession) -> None:
+    # mtr func_concat: an operator inside CONCAT is one argument (SQLite's || binds tighter),
+    # and a double is written as MariaDB writes it (105, not 105.0)
+    session.execute("CREATE TABLE t1 (a char(4), b double, c date, d tinyint(4))")
+    session.execute("INSERT INTO t1 VALUES ('AAAA', 105, '2003-03-01', 1)")
+    assert scalar(session, "SELECT CONCAT(a, c, b, d) FROM t1") == "AAAA2003-03-011051"
+    assert rows(session.execute("SELECT a FROM t1 WHERE CONCAT(a, c, b, d) = "
+                                "'AAAA2003-03-011051'")) == [("AAAA",)]
+    assert rows(session.execute("SELECT CONCAT('a', 4 - 5, 2 > 1), "
+                                "CONCAT_WS(',', 1 + 1, 2e0, 1.5e0)")) == [("a-11", "2,2,1.5")]
+
+
+def test_temporals_in_arithmetic_are_their_digits(session: SqliteSession) -> None:
+    # mtr temporal_scale_4283, type_time: MariaDB computes with YYYYMMDDhhmmss[.ffffff]
+    session.execute("CREATE TABLE t1 (t0 time, t1 time(1), d date, dt datetime, "
+                    "dt2 datetime(2))")
+    session.execute("INSERT INTO t1 VALUES ('10:10:10', '10:10:10.5', '2001-01-01', "
+                    "'2001-01-01 10:10:11', '2001-01-01 10:10:11.25')")
+    got = rows(session.execute(
+        "SELECT t0 + 1, t1 + 1, d + 1, dt + 1, dt2 + 1, MAX(t0) + 1, d - d, t0 / 2, "
+        "t0 MOD 7, d + INTERVAL 1 DAY FROM t1"))
+    assert [shown(v) for v in got[0]] == [
+        "101011", "101011.5", "20010102", "20010101101012", "20010101101012.25", "101011",
+        "0", "50505.0000", "0", "2001-01-02"]
+    got = rows(session.execute(
+        "SELECT 100 MOD TIMESTAMPADD(WEEK, 1, '2002-05-20'), "
+        "DATE_ADD('2001-01-01', INTERVAL 1 HOUR) + 0, ('2001-01-01' + INTERVAL 1 DAY) * 1"))
+    assert [shown(v) for v in got[0]] == ["100", "20010101010000", "20010102"]
+    got = rows(session.execute("SELECT 3 & 20010101 + INTERVAL 2 DAY, "
+                               "CAST('2001-01-01' AS DATE) | 0"))
+    assert [shown(v) for v in got[0]] == ["3", "20010101"]  # bit operators too
+    assert session.warnings == []

@@ -118,6 +118,20 @@ def test_insert_of_all_defaults(session: SqliteSession) -> None:
     assert rows(session.execute("SELECT * FROM d")) == [(7, None), (7, None)]
 
 
+def test_rollup_total_row_aggregates_every_row_and_is_one_row(session: SqliteSession) -> None:
+    # measured on MariaDB 10.11: SUM(a) of the total row sums every a (the key rolls up, not
+    # an aggregate's argument); without an aggregate the total is still one row (mtr
+    # func_concat); an empty table has no rows at all
+    session.execute("CREATE TABLE r0 (a INT, b INT)")
+    assert rows(session.execute("SELECT a, COUNT(*) FROM r0 GROUP BY a WITH ROLLUP")) == []
+    session.execute("INSERT INTO r0 VALUES (1, 1), (2, 1), (2, 2)")
+    assert rows(session.execute("SELECT a, COUNT(*), SUM(a), a + 1 FROM r0 GROUP BY a "
+                                "WITH ROLLUP")) == [
+        (1, 1, Decimal(1), 2), (2, 2, Decimal(4), 3), (None, 3, Decimal(5), None)]
+    assert rows(session.execute("SELECT CONCAT_WS(' ', a, 'x') AS f FROM r0 GROUP BY f "
+                                "WITH ROLLUP")) == [("1 x",), ("2 x",), (None,)]
+
+
 def test_with_rollup(session: SqliteSession) -> None:
     session.execute("CREATE TABLE r (a INT, b INT)")
     session.execute("INSERT INTO r VALUES (1, 2), (3, 4), (1, 5)")

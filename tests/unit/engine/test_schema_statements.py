@@ -136,3 +136,27 @@ def test_explain_of_a_view_with_literals_binds_them(session: SqliteSession) -> N
     assert got and all(r[0] == 1 and r[1] == "SIMPLE" for r in got)
     got = rows(session.execute("EXPLAIN SELECT * FROM v1 WHERE s = 'y'"))
     assert got
+
+
+def test_view_records_the_sessions_client_charset(session: SqliteSession) -> None:
+    # MariaDB shows the character_set_client / collation_connection the view was made with
+    session.context.variables.update(  # type: ignore[attr-defined]
+        character_set_client="latin1", collation_connection="latin1_swedish_ci")
+    session.execute("CREATE VIEW v AS SELECT 1 AS a")
+    assert rows(session.execute("SHOW CREATE VIEW v"))[0][2:] == ("latin1", "latin1_swedish_ci")
+
+
+def test_alter_ignore_adding_a_unique_key_drops_the_later_duplicates(
+        session: SqliteSession) -> None:
+    # measured on MariaDB 10.11 (mtr alter_table_mdev539_myisam): the first row of each value
+    # stays; NULLs repeat nothing
+    session.execute("CREATE TABLE t (a int, b int) ENGINE=MyISAM")
+    update(session, "INSERT INTO t VALUES (1, 1), (1, 2), (2, 3), (NULL, 4), (NULL, 5)")
+    result = update(session, "ALTER IGNORE TABLE t ADD UNIQUE KEY (a)")
+    assert result.info == "Records: 5  Duplicates: 1  Warnings: 0"
+    assert rows(session.execute("SELECT * FROM t")) == [(1, 1), (2, 3), (None, 4), (None, 5)]
+    session.execute("CREATE TABLE t2 (a int, b int)")
+    update(session, "INSERT INTO t2 VALUES (1, 1), (1, 2), (2, 3)")
+    fails(session, "ALTER TABLE t2 ADD PRIMARY KEY (a)", 1062)
+    update(session, "ALTER IGNORE TABLE t2 ADD PRIMARY KEY (a)")
+    assert rows(session.execute("SELECT * FROM t2")) == [(1, 1), (2, 3)]

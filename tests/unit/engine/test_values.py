@@ -101,6 +101,15 @@ def test_big_unsigned_text_sorts_after_every_integer_and_in_order() -> None:
     assert all(isinstance(b, str) and b[0] == "~" and len(b) == 21 for b in big)
 
 
+def test_a_stored_big_unsigned_stores_again_as_its_number() -> None:
+    # INSERT ... SELECT / CREATE TABLE ... SELECT of a BIGINT UNSIGNED past 2^63 - 1 (mtr
+    # type_uint): its stored form is read as the number, not as text ('~...', 1366)
+    big = values.big_unsigned(2**64 - 1)
+    stored, problem = values.store(parse_type("bigint unsigned"), big)
+    assert (stored, problem) == (big, None)
+    assert values.store(parse_type("bigint"), big)[1] is not None  # out of range there
+
+
 def test_text_from_a_latin1_client_into_a_blob_keeps_its_bytes() -> None:
     latin1 = charsets.charset("latin1")
     assert latin1 is not None

@@ -112,6 +112,9 @@ def test_item_names_are_the_text_as_typed() -> None:
     assert got.items == ("1 /* c */ + 1", "ab", "x", "NULL", "1 +1", "t.a AS x")
     bad = b"SELECT HEX('u\xa2')".decode("utf-8", "surrogateescape")
     assert scan(bad).items == ("HEX('u\\xA2')",)  # invalid bytes named as MariaDB names them
+    # a lone NULL / TRUE / FALSE is named in capitals, as in MariaDB (mtr null)
+    assert scan("SELECT null, True, false, null IS NULL").items == (
+        "NULL", "TRUE", "FALSE", "null IS NULL")
 
 
 def test_string_after_an_operand_is_an_alias() -> None:

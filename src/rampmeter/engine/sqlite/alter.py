@@ -41,6 +41,7 @@ from rampmeter.engine.sqlite.catalog import (
     ForeignKey,
     TableDef,
     copy_table,
+    q,
 )
 from rampmeter.engine.sqlite.definitions import (
     ColumnSpec,
@@ -580,9 +581,16 @@ def _finish(a: _Alter, ignore: bool) -> Result:
             skipped.extend(constraints.verify_rows(s, a.schema, a.database, t, _shown(a),
                                                    ignore=ignore))
 
+    duplicates: list[tuple[int, int]] = []
+
+    def dedupe() -> None:
+        if ignore:
+            duplicates.append(_drop_duplicates(a))
+
     outcome = rebuild.apply(s, a.schema, a.old, t, database=a.database, others=others,
                             after=after, strict=strict, fills=a.fills,
-                            copy=bool(a.new_foreign) and fkcheck.checks_on(s))
+                            copy=bool(a.new_foreign) and fkcheck.checks_on(s), before=dedupe)
+    total, dropped = duplicates[0] if duplicates else (0, 0)
     if a.auto_increment is not None and t.auto_column is not None:
         checks.set_auto_increment(s, a.schema, t, a.auto_increment)
     if a.rename_to is not None and a.rename_to != t.name:
@@ -592,10 +600,40 @@ def _finish(a: _Alter, ignore: bool) -> Result:
                           not in old_names] + outcome.warnings + skipped
     if a.only_rename:
         return UpdateCount(warnings=warnings)
-    # ALTER IGNORE: rows a constraint dropped count as MariaDB's "duplicates", not as copied
-    copied = outcome.copied - len(skipped)
-    return UpdateCount(copied, 0, f"Records: {outcome.copied}  Duplicates: {len(skipped)}  "
-                       f"Warnings: {len(warnings)}", warnings)
+    # ALTER IGNORE: rows a constraint or a new unique key dropped count as MariaDB's
+    # "duplicates", not as copied
+    records = total if dropped else outcome.copied  # IGNORE copies every row (MariaDB)
+    copied = records - len(skipped)
+    return UpdateCount(copied, 0, f"Records: {records}  Duplicates: "
+                       f"{len(skipped) + dropped}  Warnings: {len(warnings)}", warnings)
+
+
+def _drop_duplicates(a: _Alter) -> tuple[int, int]:
+    """ALTER IGNORE adding a PRIMARY KEY or UNIQUE key: of the rows that repeat its value,
+    the first stays and the rest go (MariaDB); NULLs repeat nothing in a UNIQUE key.
+    (rows before, rows dropped)."""
+    old, new = a.old, a.new
+    table = f"{q(a.schema)}.{q(old.name)}"
+    total = a.s.handle.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+    sources = {c.name.lower(): new.renamed.get(c.name, c.name) for c in new.columns}
+    had = {tuple(c.lower() for c in i.columns) for i in old.indexes if i.unique}
+    had.add(tuple(c.lower() for c in old.primary))
+    wanted = ([new.primary] if new.primary else []) + \
+        [i.columns for i in new.indexes if i.unique and not i.kind]
+    gone = 0
+    for cols in wanted:
+        src = [sources.get(c.lower(), c) for c in cols]
+        if tuple(c.lower() for c in src) in had or any(old.column(c) is None for c in src):
+            continue
+        listed = ", ".join(q(c) for c in src)
+        present = " AND ".join(f"{q(c)} IS NOT NULL" for c in src) \
+            if cols is not new.primary else "1"
+        cur = a.s.handle.execute(
+            f"DELETE FROM {table} WHERE rowid IN (SELECT rowid FROM (SELECT rowid, "
+            f"ROW_NUMBER() OVER (PARTITION BY {listed} ORDER BY rowid) AS n FROM {table} "
+            f"WHERE {present}) WHERE n > 1)")
+        gone += max(cur.rowcount, 0)
+    return total, gone
 
 
 def _copies_checked(a: _Alter) -> bool:

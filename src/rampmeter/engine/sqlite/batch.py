@@ -174,14 +174,19 @@ def run(s: SqliteSession, stmt: Statement, params: Any) -> UpdateCount | ResultS
     ends: list[int] = []   # len(ex.warnings) after each row's conversions
     for number, row in enumerate(b.rows, 1):
         bound = dict(shared)
+        hexes = set()
         for name, k in zip(names, row, strict=True):
             bound[name] = None if k is None else values[k]
+            if k is not None and stmt.names[k][:1] == "x":
+                hexes.add(name)  # a hex / bit literal: a number in a number column
         for slot, col, fast in stores:
             v = bound.get(slot)
             if v is None:
                 if not col.nullable and not col.auto_increment:
                     bound[slot] = dml.sqlite_value(ex.null_into(col, number, multi=True))
                 continue
+            if slot in hexes and type(v) is bytes and col.type.is_numeric:
+                v = int.from_bytes(v, "big")  # as dml.convert_row does for one row
             got = fast(v) if fast is not None else _SLOW
             bound[slot] = got if got is not _SLOW else \
                 dml.sqlite_value(ex.convert(col, v, number))

@@ -16,6 +16,7 @@ Rules (MariaDB 10.11, measured):
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from typing import TYPE_CHECKING, Any
 
@@ -24,9 +25,10 @@ from sqlglot import exp
 from rampmeter import errors
 from rampmeter.engine import types as T
 from rampmeter.engine.base import Result, UpdateCount
-from rampmeter.engine.sqlite import dml, temporary, unionout
+from rampmeter.engine.sqlite import dml, strlen, temporary, unionout
 from rampmeter.engine.sqlite.catalog import ColumnDef, Default, q
 from rampmeter.engine.sqlite.definitions import ColumnSpec, KeySpec, build_table
+from rampmeter.engine.sqlite.infer import Typer
 from rampmeter.engine.sqlite.translate import (
     Output,
     leftmost_select,
@@ -120,17 +122,23 @@ def _result_columns(s: SqliteSession, query: Statement) -> list[ColumnDef]:
     if outputs is None:
         raise ServerError(errors.ER_NOT_SUPPORTED_YET,
                           "CREATE TABLE ... SELECT * from a table of unknown columns")
+    typer = _value_typer(s, query, select) if select is not None else None
     out: list[ColumnDef] = []
     for k, o in enumerate(outputs):
         name = o.name
         if isinstance(name, int):
             name = query.items[name] if query.items is not None and name < len(query.items) \
                 else f"Name_exp_{k + 1}"
-        col = _column(s, query, o, str(name), items[k] if k < len(items) else None)
+        item = items[k] if k < len(items) else None
+        typed = typer.infer(item) if typer is not None and item is not None else None
+        col = _column(s, query, o, str(name), item, typed)
         if later and not col.nullable and not all(
                 k < len(b) and _not_null(b[k], s, query) for b in later):
             col.nullable = True
         out.append(col)
+    selects = unionout.branches(tree)
+    if selects is not None and len(selects) > 1:
+        _union_strings(s, query, selects, out)
     seen: set[str] = set()
     for c in out:
         if c.name.lower() in seen:
@@ -153,8 +161,75 @@ def _items(select: exp.Select | None) -> list[exp.Expression | None]:
     return out
 
 
+def _value_typer(s: SqliteSession, query: Statement, select: exp.Select) -> Typer:
+    """A Typer that knows the statement's literal values (strlen.py) and the columns of the
+    tables of `select`."""
+    settings = s.context.translation
+
+    def lookup(table: str | None, name: str) -> SqlType | None:
+        col = _find_column(select, s, table, name)
+        return col.type if col is not None else None
+    return Typer(lookup, settings[0], settings[1], values=dict(zip(query.names, query.slots)))
+
+
+def _union_strings(s: SqliteSession, query: Statement, selects: list[exp.Select],
+                   out: list[ColumnDef]) -> None:
+    """A UNION's string columns are as long as their longest branch (MariaDB aggregates every
+    branch), nullable when a branch is; a NOT NULL one gets DEFAULT ''. Columns of other
+    types keep the first branch's type."""
+    branches = [_items(b) for b in selects[1:]]
+    if any(len(b) != len(out) for b in branches):
+        return
+    for k, col in enumerate(out):
+        types: list[SqlType | None] = [col.type]
+        nullable = col.nullable
+        for b, items in zip(selects[1:], branches):
+            item = items[k]
+            if item is None:
+                return
+            t = _value_typer(s, query, b).infer(item)
+            nullable = nullable or not _not_null(item, s, query) or t is not None and \
+                t.name == "null"
+            if t is None or t.name != "null":
+                types.append(t)
+        if nullable and col.default is None and col.nullable is False:
+            col.nullable = True
+        if not any(t is not None and t.is_string for t in types):
+            continue  # numbers, dates: the first branch's type (unionout.py's rules)
+        parts = [strlen.as_string(t) for t in types]
+        if any(p is None for p in parts):
+            continue
+        chars = max(p[0] for p in parts if p is not None)
+        texts = [t for t in types if t is not None and t.is_text]
+        if any(t is not None and t.is_binary_string for t in types):
+            merged = T.varbinary(chars)
+        elif texts:
+            merged = T.varchar(chars, texts[0].charset or "utf8mb4", texts[0].collation)
+        else:
+            continue
+        col.type = _blob_if_long(merged)
+        col.nullable = nullable
+        col.default = None if nullable else Default("value", "", "''")
+
+
+_BLOBS = ((65535, "text", "blob"), (16777215, "mediumtext", "mediumblob"),
+          (None, "longtext", "longblob"))
+
+
+def _blob_if_long(t: SqlType) -> SqlType:
+    """A VARCHAR / VARBINARY result of more than 512 characters becomes the TEXT / BLOB type
+    its bytes need, as MariaDB makes the column (CONVERT_IF_BIGGER_TO_BLOB)."""
+    if t.name not in ("varchar", "varbinary") or (t.width or 0) <= 512:
+        return t
+    binary = t.name == "varbinary"
+    cs = charsets.charset(t.charset or "utf8mb4") if not binary else None
+    size = (t.width or 0) * (cs.maxlen if cs is not None else 1)
+    name = next(b if binary else x for top, x, b in _BLOBS if top is None or size <= top)
+    return dataclasses.replace(t, name=name, width=None)
+
+
 def _column(s: SqliteSession, query: Statement, o: Output, name: str,
-            item: exp.Expression | None) -> ColumnDef:
+            item: exp.Expression | None, typed: SqlType | None = None) -> ColumnDef:
     if o.org_table and o.schema:
         tdef = s.table_def(o.schema, o.org_table)
         base = tdef.column(o.org_name) if tdef is not None else None
@@ -165,7 +240,10 @@ def _column(s: SqliteSession, query: Statement, o: Output, name: str,
                 col.default = Default("value", 0, "0")
             return col
     t: SqlType | None = o.sql_type
-    if o.literal_slot is not None and o.literal_slot < len(query.slots):
+    if typed is not None and (typed.is_string and typed.max_chars is not None or
+                              t is not None and typed.name == t.name and typed.is_temporal):
+        t = _blob_if_long(typed)  # a string's length or a time's digits the values tell
+    elif o.literal_slot is not None and o.literal_slot < len(query.slots):
         slot = query.names[o.literal_slot]
         charset = slot_charset(slot)
         if charset is None and slot[:1] == "s":  # a plain string: the connection's
@@ -203,12 +281,17 @@ def _table_column(e: exp.Column, s: SqliteSession, query: Statement) -> ColumnDe
     select = e.find_ancestor(exp.Select)
     if select is None:
         return None
+    return _find_column(select, s, e.table or None, e.name)
+
+
+def _find_column(select: exp.Select, s: SqliteSession, table: str | None,
+                 name: str) -> ColumnDef | None:
     for t in select.find_all(exp.Table):
-        if e.table and e.table.lower() not in (t.name.lower(), t.alias.lower()):
+        if table and table.lower() not in (t.name.lower(), t.alias.lower()):
             continue
         db = t.db or s.database
         tdef = s.table_def(db, t.name) if db else None
-        col = tdef.column(e.name) if tdef is not None else None
+        col = tdef.column(name) if tdef is not None else None
         if col is not None:
             return col
     return None

@@ -84,6 +84,14 @@ def _library_call(node: exp.Anonymous, typer: Typer) -> None:
         t = typer.infer(args[0])  # a string read per row: MariaDB answers with 6 decimals
         if t is None or t.is_string:
             args.append(exp.Literal.number(6))
+    if name in ("ADDTIME", "SUBTIME") and len(args) == 2:
+        t = typer.infer(args[0])  # a temporal's digits fix the result's (MariaDB's type)
+        if t is not None and t.name in ("date", "datetime", "timestamp", "time"):
+            args.append(exp.Literal.number(t.fsp or 0))
+    if name == "SEC_TO_TIME" and len(args) == 1:
+        t = typer.infer(args[0])  # MariaDB: TIME with the argument's decimals
+        if t is not None and (t.is_integer or t.is_decimal):
+            args.append(exp.Literal.number(t.scale or 0 if t.is_decimal else 0))
     args = [_exact(a) for a in args]
     # an aggregate used OVER (...) is its window form (funclib._windowed)
     node.set("this", fn.sqlite_name + "_w" if fn.aggregate and

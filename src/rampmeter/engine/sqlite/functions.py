@@ -319,27 +319,6 @@ def shown(data: bytes, cs: Any, from_invalid: bool = False) -> str:
     return shown_bytes(text)
 
 
-def temporal_number(value: Any) -> Any:
-    """A DATE / DATETIME / TIME value in a numeric context, as MariaDB reads it:
-    '2001-03-21 01:00:00' is 20010321010000, '2001-03-21' 20010321, '10:11:12.5' 101112.5."""
-    if not isinstance(value, str):
-        return value
-    text = value.strip()
-    date, _, time_part = text.partition(" ")
-    if ":" in date and not time_part:  # a TIME
-        date, time_part = "", date
-    sign = ""
-    if time_part.startswith("-"):
-        sign, time_part = "-", time_part[1:]
-    whole, _, fraction = time_part.partition(".")
-    digits = date.replace("-", "") + whole.replace(":", "")
-    if not digits.isdigit():
-        return value
-    if fraction.isdigit():
-        return float(f"{sign}{digits}.{fraction}")
-    return int(sign + digits)
-
-
 def register(handle: Any, host: Host, locks: LockTable) -> None:
     """Register every function on `handle` (a Handle), answering for `host`."""
 
@@ -511,7 +490,6 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
     ctx = host.context
     fns: list[tuple[str, int, Callable[..., Any]]] = [
         ("rm_sysvar", 2, guarded(sysvar)), ("rm_uservar", 1, uservar),
-        ("rm_tnum", 1, temporal_number),
         ("rm_database", 0, lambda: host.database), ("database", 0, lambda: host.database),
         ("schema", 0, lambda: host.database),
         ("rm_version", 0, lambda: ctx.system_variable("version")),

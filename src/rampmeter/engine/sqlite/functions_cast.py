@@ -23,8 +23,10 @@ from typing import Any
 
 from rampmeter import errors
 from rampmeter.engine import values
+from rampmeter.engine.sqlite import temporal as tm
 from rampmeter.engine.types import SqlType
 from rampmeter.engine.values import parse_number
+from rampmeter.protocol.results import format_float
 
 _U64 = (1 << 64) - 1
 
@@ -158,7 +160,40 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
                       "to it's positive complement", level="Note")
         return _as_sqlite_int(n & _U64)
 
+    def temporal_number(v: Any, kind: str) -> Any:
+        """A DATE / DATETIME / TIME as a number, as MariaDB reads one in a numeric CAST:
+        YYYYMMDD, YYYYMMDDhhmmss, [-]hhmmss, with its fraction (as text, to stay exact)."""
+        if v is None:
+            return None
+        if kind == "hybrid":  # a date-time function's string result: what it spells
+            m = None if tm.time_first(v) else tm.read_datetime(v)
+            kind = "time" if m is None else "datetime" if m.has_time else "date"
+        if kind == "time":
+            t = tm.read_time(v)
+            if t is None:
+                return v
+            us, fsp = t
+            whole, micro = divmod(abs(us), 1_000_000)
+            h, rest = divmod(whole, 3600)
+            n = h * 10000 + rest // 60 * 100 + rest % 60
+            sign = "-" if us < 0 else ""
+        else:
+            m = tm.read_datetime(v)
+            if m is None:
+                return v
+            n = m.year * 10000 + m.month * 100 + m.day
+            micro, fsp, sign = m.day_us % 1_000_000, m.fsp, ""
+            if kind != "date":
+                secs = m.day_us // 1_000_000
+                n = n * 1_000_000 + secs // 3600 * 10000 + secs % 3600 // 60 * 100 + secs % 60
+            else:
+                micro = fsp = 0
+        if not fsp:
+            return -n if sign else n
+        return f"{sign}{n}." + f"{micro:06d}"[:fsp]
+
     for name, nargs, fn in (("rm_cast_temporal", 3, cast_temporal),
+                            ("rm_temporal_number", 2, temporal_number),
                             ("rm_cast_decimal", 3, cast_decimal),
                             ("rm_cast_double", 1, cast_double),
                             ("rm_cast_unsigned", 1, cast_unsigned),
@@ -166,6 +201,8 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
         handle.create_function(name, nargs, guarded(fn))
     # deterministic: `id = rm_num(?)` keeps id's index usable (compare.py)
     handle.create_function("rm_num", 2, to_number, deterministic=True)
+    handle.create_function("rm_double_text", 1, lambda v: format_float(v) if isinstance(
+        v, float) else v, deterministic=True)
 
     def temporal_constant(v: Any, name: str, fsp: int) -> Any:
         """A constant compared with a DATE / DATETIME / TIME: read as one, in the column's

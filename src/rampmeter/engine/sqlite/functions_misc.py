@@ -120,6 +120,25 @@ def password(v: Any) -> Any:
     return "*" + hashlib.sha1(hashlib.sha1(data).digest()).hexdigest().upper()
 
 
+@sqlfunction("OLD_PASSWORD", 1, T.varchar(16))
+def old_password(v: Any) -> Any:
+    """MySQL 3.23's password hash (password.c hash_password): two 31-bit words in hex; spaces
+    and tabs do not count; '' for an empty password."""
+    if v is None:
+        return None
+    data = _data(v)
+    if not data:
+        return ""
+    nr, add, nr2, mask = 1345345333, 7, 0x12345671, (1 << 64) - 1
+    for b in data:
+        if b in (32, 9):
+            continue
+        nr = (nr ^ ((((nr & 63) + add) * b) + (nr << 8))) & mask
+        nr2 = (nr2 + (((nr2 << 8) & mask) ^ nr)) & mask
+        add += b
+    return f"{nr & 0x7FFFFFFF:08x}{nr2 & 0x7FFFFFFF:08x}"
+
+
 def _aes_key(key: bytes) -> bytes:
     folded = bytearray(16)
     for i, b in enumerate(key):

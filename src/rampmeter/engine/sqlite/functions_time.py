@@ -238,7 +238,7 @@ def date_of(host: Any, v: Any) -> Any:
 @sqlfunction("TIME", 1, T.TIME, host=True)
 def time_of(host: Any, v: Any) -> Any:
     t = _time(host, v)
-    return None if t is None else tm.time_text(t[0], 6 if t[1] else 0)
+    return None if t is None else tm.time_text(t[0], t[1])  # the digits it has (MariaDB)
 
 
 @sqlfunction("TIMESTAMP", (1, 2), T.DATETIME, host=True)
@@ -272,19 +272,23 @@ def time_to_sec(host: Any, v: Any) -> Any:
 
 
 @sqlfunction("SEC_TO_TIME", 1, T.TIME, host=True)
-def sec_to_time(host: Any, v: Any) -> Any:
+def sec_to_time(host: Any, v: Any, digits: Any = None) -> Any:
+    """`digits`: the argument's decimals when its type says (funcmap adds them)."""
     if v is None:
         return None
     d = Decimal(tm.text_of(v)) if not isinstance(v, float) else Decimal(repr(v))
     us = int((d * 1_000_000).to_integral_value(ROUND_HALF_UP))
-    fsp = 6 if us % 1_000_000 else 0
-    return _clip_time(host, us, fsp, v)
+    fsp = int(digits) if digits is not None else 6 if us % 1_000_000 else 0
+    return _clip_time(host, us, min(fsp, 6), v)
 
 
 def _clip_time(host: Any, us: int, fsp: int, shown: Any) -> str:
+    """A TIME result of `fsp` digits; past 838:59:59 it is the largest TIME those digits
+    write (838:59:59.9 for one digit), with warning 1292, as in MariaDB."""
     if abs(us) > tm.TIME_MAX_US:
         host.warn(1292, f"Truncated incorrect time value: '{tm.text_of(shown)}'")
-        us = (tm.TIME_MAX_US // 1_000_000) * 1_000_000 * (1 if us > 0 else -1)
+        step = 10 ** (6 - fsp)
+        us = tm.TIME_MAX_US // step * step * (1 if us > 0 else -1)
     return tm.time_text(us, fsp)
 
 
@@ -296,7 +300,8 @@ def maketime(host: Any, h: Any, mi: Any, s: Any) -> Any:
     if not 0 <= mm <= 59 or not 0 <= ss < 60:
         return None
     us = (abs(hh) * 3600 + mm * 60) * 1_000_000 + int(ss * 1_000_000)
-    fsp = 6 if ss != int(ss) else 0
+    exponent = ss.as_tuple().exponent  # MariaDB: the seconds' decimals
+    fsp = min(-exponent, 6) if isinstance(exponent, int) and exponent < 0 else 0
     return _clip_time(host, -us if hh < 0 else us, fsp, f"{hh}:{mm:02d}:{s}")
 
 
@@ -304,7 +309,8 @@ def maketime(host: Any, h: Any, mi: Any, s: Any) -> Any:
 def timediff(host: Any, a: Any, b: Any) -> Any:
     if a is None or b is None:
         return None
-    ma, mb = tm.read_datetime(a), tm.read_datetime(b)
+    ma = None if tm.time_first(a) else tm.read_datetime(a)
+    mb = None if tm.time_first(b) else tm.read_datetime(b)
     if ma is not None and mb is not None and ma.has_time and mb.has_time:
         us = (ma.daynr - mb.daynr) * 86_400_000_000 + ma.day_us - mb.day_us
         fsp = max(ma.fsp, mb.fsp)
@@ -314,13 +320,17 @@ def timediff(host: Any, a: Any, b: Any) -> Any:
                 (mb is not None and mb.has_time):
             return None
         us, fsp = ta[0] - tb[0], max(ta[1], tb[1])
-    return _clip_time(host, us, 6 if fsp else 0, tm.time_text(us, 6))
+    # MariaDB: TIME with the arguments' fractional digits (a string's as written)
+    return _clip_time(host, us, fsp, tm.time_text(us, fsp))
 
 
 _DATE_PART = re.compile(r"\s*\d{1,4}-\d{1,2}-\d{1,2}[ T]")
 
 
-def _addtime(host: Any, a: Any, b: Any, sign: int) -> Any:
+def _addtime(host: Any, a: Any, b: Any, sign: int, digits: Any = None) -> Any:
+    """`digits`: the fractional digits of a temporal first argument (funcmap adds them):
+    the result has as many as the arguments; a string result (a string first argument) shows
+    6 when its fraction is not zero, else none (MariaDB)."""
     if a is None or b is None:
         return None
     if isinstance(b, (str, bytes)) and _DATE_PART.match(tm.text_of(b)):
@@ -330,26 +340,35 @@ def _addtime(host: Any, a: Any, b: Any, sign: int) -> Any:
     t = _time(host, b)
     if t is None:
         return None
-    ma = tm.read_datetime(a)
+    ta = tm.read_time(a) if tm.time_first(a) else None
+    ma = tm.read_datetime(a) if ta is None else None
     if ma is not None and ma.has_time:
         us = ma.daynr * 86_400_000_000 + ma.day_us + sign * t[0]
         out = tm.moment_from_us(us)
-        return None if out is None else out.text(6 if ma.fsp or t[1] else 0)
-    ta = _time(host, a)
+        if out is None:
+            return None
+        return out.text(6 if us % 1_000_000 else 0) if digits is None else \
+            out.text(max(int(digits), t[1]))
+    ta = ta or _time(host, a)
     if ta is None:
         return None
     us = ta[0] + sign * t[0]
-    return _clip_time(host, us, 6 if ta[1] or t[1] else 0, tm.time_text(us, 6))
+    if digits is None:
+        fsp = 6 if us % 1_000_000 or abs(us) > tm.TIME_MAX_US else 0
+    else:
+        fsp = max(int(digits), t[1])
+    return _clip_time(host, us, fsp, tm.time_text(us, fsp))
+
 
 
 @sqlfunction("ADDTIME", 2, None, host=True)
-def addtime(host: Any, a: Any, b: Any) -> Any:
-    return _addtime(host, a, b, 1)
+def addtime(host: Any, a: Any, b: Any, digits: Any = None) -> Any:
+    return _addtime(host, a, b, 1, digits)
 
 
 @sqlfunction("SUBTIME", 2, None, host=True)
-def subtime(host: Any, a: Any, b: Any) -> Any:
-    return _addtime(host, a, b, -1)
+def subtime(host: Any, a: Any, b: Any, digits: Any = None) -> Any:
+    return _addtime(host, a, b, -1, digits)
 
 
 # --- INTERVAL arithmetic ---------------------------------------------------------------------------
@@ -374,9 +393,10 @@ def interval(value: Any, unit: str) -> tuple[int, int, bool] | None:
         fields = _COMPOUND[unit]
         text = tm.text_of(value).strip()
         negative = text.startswith("-")
-        parts = [int(p) for p in re.findall(r"\d+", text)]
-        if not parts:
+        groups = re.findall(r"\d+", text)
+        if not groups or any(_overflows(g) for g in groups):
             return None
+        parts = [int(p) for p in groups]
         if "MICROSECOND" in fields and "." in text:
             frac = text.rsplit(".", 1)[1]
             frac_digits = re.match(r"\d*", frac).group(0)  # type: ignore[union-attr]
@@ -404,6 +424,18 @@ def interval(value: Any, unit: str) -> tuple[int, int, bool] | None:
     if unit in _US:
         return 0, n * _US[unit], False
     return None
+
+
+def _overflows(digits: str) -> bool:
+    """MariaDB reads each number of an interval string into a signed 64-bit integer and gives
+    up (NULL) when the next digit could overflow it (get_interval_info): 19 digits of '5' are
+    read, 20 are not."""
+    value = 0
+    for ch in digits:
+        if value > (2**63 - 1 - 10) // 10:
+            return True
+        value = value * 10 + ord(ch) - 48
+    return False
 
 
 def _overflow(host: Any) -> None:

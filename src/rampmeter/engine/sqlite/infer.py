@@ -70,6 +70,18 @@ def _numeric_result(a: SqlType | None, b: SqlType | None, scale: Callable[[int, 
     return T.UBIGINT if a.unsigned or b.unsigned else T.BIGINT
 
 
+_TEMPORAL_DIGITS = {"date": 8, "time": 7, "datetime": 14, "timestamp": 14}
+
+
+def _as_number(t: SqlType | None) -> SqlType | None:
+    """A DATE / TIME / DATETIME in arithmetic is its digits (translate._temporal_operands):
+    an integer, or a DECIMAL with its fractional digits."""
+    if t is None or t.name not in _TEMPORAL_DIGITS:
+        return t
+    digits, fsp = _TEMPORAL_DIGITS[t.name], (t.fsp or 0) if t.name != "date" else 0
+    return T.decimal(digits + fsp, fsp) if fsp else SqlType("bigint", digits)
+
+
 def is_unsigned_integer(t: SqlType | None) -> bool:
     return t is not None and (t.unsigned and (t.is_integer or t is HEX) or t is HEX)
 
@@ -129,9 +141,11 @@ class Typer:
                  values: dict[str, object] | None = None) -> None:
         """`collation`: collation_connection, the character set and collation of literals;
         `div_precision`: div_precision_increment; `values`: the literals' values by
-        placeholder name, when the typing is for one statement (CREATE TABLE ... SELECT):
-        string lengths that depend on a literal (LEFT(v, 3)) are then exact."""
+        placeholder name, when the statement's own values may type it (CREATE TABLE ...
+        SELECT): then a string literal has its own length, string functions their MariaDB
+        lengths (strlen.py) and lengths that depend on a literal (LEFT(v, 3)) are exact."""
         self._column_type = column_type
+        self.values = values
         coll = charsets.collation(collation) or charsets.default_collation("utf8mb4")
         self.text = T.varchar(255, coll.charset, coll.name)
         self.div_precision = div_precision
@@ -162,6 +176,11 @@ class Typer:
             return self._infer(e.this)
         if isinstance(e, exp.Window):
             return self._window(e.this)
+        if self.values is not None:
+            from rampmeter.engine.sqlite import strlen
+            t = strlen.value_type(self, e)
+            if t is not None:
+                return t
         if isinstance(e, exp.Placeholder):
             t = _placeholder_type(e.name)
             if self.values is not None and t is not None and (t.is_integer or t.is_decimal):
@@ -214,10 +233,10 @@ class Typer:
         if isinstance(e, (exp.Add, exp.Sub)):
             return self._temporal_or(e, lambda a, b: _numeric_result(a, b, max))
         if isinstance(e, exp.Mul):
-            return _numeric_result(self._infer(e.this), self._infer(e.expression),
-                                   lambda x, y: x + y)
+            return _numeric_result(_as_number(self._infer(e.this)),
+                                   _as_number(self._infer(e.expression)), lambda x, y: x + y)
         if isinstance(e, exp.Div):
-            a, b = self._infer(e.this), self._infer(e.expression)
+            a, b = _as_number(self._infer(e.this)), _as_number(self._infer(e.expression))
             if a is None or b is None:
                 return None
             if _exact(a) and _exact(b):
@@ -229,7 +248,8 @@ class Typer:
             a, b = self._infer(e.this), self._infer(e.expression)
             return T.UBIGINT if is_unsigned_integer(a) or is_unsigned_integer(b) else T.BIGINT
         if isinstance(e, exp.Mod):
-            return _numeric_result(self._infer(e.this), self._infer(e.expression), max)
+            return _numeric_result(_as_number(self._infer(e.this)),
+                                   _as_number(self._infer(e.expression)), max)
         if isinstance(e, (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.And,
                           exp.Or, exp.Not, exp.Like, exp.ILike, exp.In, exp.Is, exp.Between,
                           exp.Exists, exp.NullSafeEQ, exp.RegexpLike, exp.Xor)):
@@ -350,6 +370,11 @@ class Typer:
             return T.DOUBLE
         if isinstance(e, exp.Anonymous):
             name = e.name.upper()
+            if name == "RM_CAST_TEMPORAL" and len(e.expressions) == 3:  # a rewritten CAST
+                kind, fsp = e.expressions[1], e.expressions[2]
+                if isinstance(kind, exp.Literal) and isinstance(fsp, exp.Literal):
+                    return SqlType(kind.name, None, None if kind.name == "date" else
+                                   int(fsp.name))
             if name in _FSP_FUNCTIONS and e.expressions:
                 return SqlType(_FSP_FUNCTIONS[name], None, _fsp_arg(e.expressions[0]))
             if name in _SIZED_NAMES:
@@ -558,7 +583,7 @@ class Typer:
         a, b = self._infer(e.this), self._infer(e.expression)
         if isinstance(e.expression, exp.Interval) and a is not None and a.is_temporal:
             return a
-        return numeric(a, b)
+        return numeric(_as_number(a), _as_number(b))
 
 
 _EXACT_ARITHMETIC = (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.IntDiv, exp.Mod, exp.Sum, exp.Avg)

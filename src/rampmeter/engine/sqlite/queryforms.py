@@ -221,7 +221,10 @@ def _rollup(tree: exp.Expression) -> exp.Expression:
                   for i, k in enumerate(keys)]
         items.append(exp.alias_(exp.Literal.number(level), "rm_l"))
         part.set("expressions", items)
-        part.set("group", exp.Group(expressions=[k.copy() for k in kept]) if kept else None)
+        # the grand total is one group of all the rows: one row, none when there are none,
+        # with or without an aggregate in the select list (MariaDB)
+        part.set("group", exp.Group(expressions=[k.copy() for k in kept] if kept else
+                                    [exp.Literal.string("rm_all")]))
         parts.append(part)
     union = parts[0]
     for part in parts[1:]:
@@ -265,8 +268,10 @@ def _nulled(item: exp.Expression, rolled: list[exp.Expression]) -> exp.Expressio
     copy = item.copy()
     if not rolled:
         return copy
-    for node in list(copy.walk()):
-        if node is not copy and any(node == key for key in rolled):
+    for node in list(copy.walk(prune=lambda n: isinstance(n, exp.AggFunc))):
+        # an aggregate's argument is not rolled up: SUM(a) of the total row sums every a
+        if node is not copy and not isinstance(node, exp.AggFunc) and \
+                any(node == key for key in rolled):
             node.replace(exp.null())
     inner = copy.this if isinstance(copy, exp.Alias) else copy
     if any(inner == key for key in rolled):

@@ -118,14 +118,17 @@ def copies(old: TableDef, new: TableDef) -> bool:
 def apply(s: SqliteSession, schema: str, old: TableDef, new: TableDef, *, database: str,
           others: Sequence[TableDef] = (), after: Callable[[], None] | None = None,
           strict: bool = True, fills: dict[str, Any] | None = None,
-          copy: bool = False) -> Outcome:
+          copy: bool = False, before: Callable[[], None] | None = None) -> Outcome:
     """Make `old` become `new` (module rules); `others`: tables whose JSON rows change too
     (constraints that name this table); `after`: checks to run before the commit; `fills`:
     values for new columns (an expression default, evaluated by the caller); `copy`: MariaDB
-    copies the rows whatever changed (it adds a checked foreign key by copying)."""
+    copies the rows whatever changed (it adds a checked foreign key by copying); `before`:
+    changes to the old rows first, in the same transaction (ALTER IGNORE's duplicates)."""
     outcome = Outcome(copies=copy or copies(old, new))
     with s.ddl(), fkcheck.maintained(s, schema, database, [old.name, new.name]):
         try:
+            if before is not None:
+                before()
             _apply(s, schema, old, new, outcome, database, others, after, strict, fills)
         except sqlite3.IntegrityError as e:  # a new unique key over rows that repeat it
             m = errmap.UNIQUE.search(str(e)) or errmap.PRIMARY_KEY.search(str(e))

@@ -246,6 +246,20 @@ def valid(m: Moment) -> bool:
     return m.day <= days_in_month(m.year, m.month)
 
 
+def time_first(v: Any) -> bool:
+    """Would MariaDB read this string as a TIME rather than try a date-time first
+    (my_time.c's is_datetime_body_candidate)? Shorter than 12 characters, with colons and no
+    other punctuation before its fraction: '10:00:00.5', '800:00:00', '-01:01:01'."""
+    if not isinstance(v, (str, bytes)):
+        return False
+    text = text_of(v).strip()
+    if len(text) >= 12:
+        return False
+    body = text.lstrip("+-").split(".", 1)[0]
+    return ":" in body and "T" not in body.upper() and \
+        all(c.isdigit() or c in ": " for c in body)
+
+
 def read_time(v: Any) -> tuple[int, int] | None:
     """(signed microseconds, fsp) of a TIME value as MariaDB reads one, or None."""
     if v is None:

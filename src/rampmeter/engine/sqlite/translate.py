@@ -523,6 +523,9 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
     # Then top-down; a replacement keeps the original children (moved, not copied), so the
     # walk still reaches them and nested rewrites land in the tree.
     for node in list(tree.walk()):
+        if isinstance(node, _ARITHMETIC) and not isinstance(node.this, exp.Interval) and \
+                not isinstance(node.expression, exp.Interval):
+            _temporal_operands(node, typer)
         if isinstance(node, (exp.Add, exp.Sub, exp.Mul, exp.IntDiv)) and _unsigned_math(
                 typer.infer(node.this), typer.infer(node.expression)):
             # unsigned 64-bit arithmetic, which SQLite's signed integers cannot do
@@ -533,7 +536,6 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
         elif isinstance(node, exp.Subquery) and _scalar_position(node):
             _check_one_row(node)
         elif isinstance(node, (exp.Div, exp.IntDiv, exp.Mod)):
-            _temporal_operands(node, typer)
             divisor = node.expression
             if isinstance(node, exp.Mod) and _fractional_mod(typer.infer(node.this),
                                                              typer.infer(divisor)):
@@ -596,11 +598,48 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
                 t = typer.infer(arg)
                 if t is not None and t.is_decimal:
                     _wrap(arg, lambda a, s=t.scale or 0: _decimal_text(a, s))
+                elif t is not None and t.name in ("double", "float"):
+                    # MariaDB's text of a double (105, not SQLite's 105.0)
+                    _wrap(arg, lambda a: _call("rm_double_text", a))
+                elif isinstance(arg, (exp.Binary, exp.Unary, exp.Between, exp.In)):
+                    # SQLite's || binds tighter than any operator: 'a' || (4 - 5)
+                    _wrap(arg, lambda a: exp.Paren(this=a))
             if isinstance(node, exp.Concat) and any(
                     charset_of(typer.infer(a)) == "binary" for a in node.expressions):
                 # a binary argument makes the result binary (MariaDB); SQLite's || is TEXT,
                 # which bytes that are not UTF-8 cannot be read back as
                 _wrap(node, lambda c: exp.Cast(this=c, to=exp.DataType.build("BLOB")))
+
+
+_ARITHMETIC = (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Mod, exp.IntDiv, exp.BitwiseAnd,
+               exp.BitwiseOr, exp.BitwiseXor, exp.BitwiseLeftShift, exp.BitwiseRightShift)
+_TEMPORALS = {"date": "date", "datetime": "datetime", "timestamp": "datetime", "time": "time"}
+
+
+def _temporal_operands(node: exp.Binary, typer: Typer) -> None:
+    """A DATE / DATETIME / TIME operand of arithmetic (or of & | ^ << >>) is its number, as in
+    MariaDB: TIME '10:10:10' + 1 is 101011, not SQLite's 10 + 1 (d + INTERVAL is DATE_ADD,
+    not this)."""
+    for side in (node.this, node.expression):
+        t = typer.infer(side)
+        kind = _TEMPORALS.get(t.name) if t is not None else None
+        if kind is None and _date_arithmetic(side):
+            kind = "hybrid"  # DATE_ADD of a string: a string, but a date's number here
+        if kind is not None:
+            _wrap(side, lambda a, k=kind: _call("rm_temporal_number", a,
+                                                exp.Literal.string(k)))
+
+
+_DATE_ADD = ("DATE_ADD", "DATE_SUB", "ADDDATE", "SUBDATE", "TIMESTAMPADD")
+
+
+def _date_arithmetic(node: exp.Expression) -> bool:
+    while isinstance(node, exp.Paren):
+        node = node.this
+    if isinstance(node, exp.Anonymous):
+        return node.name.upper() in _DATE_ADD
+    return isinstance(node, (exp.DateAdd, exp.DateSub)) or isinstance(
+        node, (exp.Add, exp.Sub)) and isinstance(node.expression, exp.Interval)
 
 
 def _equality_with_number(node: exp.Expression, typer: Typer) -> bool:
@@ -630,20 +669,6 @@ def _fractional_mod(a: SqlType | None, b: SqlType | None) -> bool:
     a temporal operand keeps SQLite's % (its text's leading number)."""
     return a is not None and b is not None and a.name != "null" and b.name != "null" and \
         not (_integral(a) and _integral(b)) and not (a.is_temporal or b.is_temporal)
-
-
-def _temporal_operands(node: exp.Binary, typer: Typer) -> None:
-    """A DATE / DATETIME / TIME operand of / DIV MOD is the number MariaDB reads it as
-    (20010321010000), not SQLite's leading digits of its text (2001)."""
-    for key in ("this", "expression"):
-        operand = node.args.get(key)
-        if isinstance(operand, exp.Interval) or operand is None:
-            return
-    for key in ("this", "expression"):
-        operand = node.args[key]
-        t = typer.infer(operand)
-        if t is not None and t.is_temporal:
-            node.set(key, _call("rm_tnum", operand))
 
 
 def _real(node: exp.Expression, typer: Typer) -> exp.Expression:
@@ -718,6 +743,18 @@ def _rewrite_cast(node: exp.Cast, typer: Typer) -> None:
               for p in to.expressions]
     nums = [int(p) for p in params if str(p).isdigit()]
     dtype = to.this
+    if dtype in (D.DECIMAL, D.UDECIMAL, D.UBIGINT, D.UINT, D.USMALLINT, D.UTINYINT,
+                 D.UMEDIUMINT, D.DOUBLE, D.FLOAT, D.BIGINT, D.INT, D.SMALLINT, D.TINYINT,
+                 D.MEDIUMINT):
+        given = typer.infer(node.this)
+        if given is not None and given.name in ("date", "datetime", "timestamp", "time"):
+            # a temporal's number is its digits: TIME '-73:42:12' is -734212 (MariaDB)
+            kind = "datetime" if given.name == "timestamp" else given.name
+            node.set("this", _call("rm_temporal_number", node.this,
+                                   exp.Literal.string(kind)))
+            if dtype in (D.DOUBLE, D.FLOAT):
+                node.replace(_call("rm_cast_double", node.this))
+                return
     if dtype in (D.DATETIME, D.TIMESTAMP, D.TIMESTAMPTZ, D.DATE, D.TIME, D.DATETIME64):
         kind = {D.DATE: "date", D.TIME: "time"}.get(dtype, "datetime")
         node.replace(_call("rm_cast_temporal", node.this, exp.Literal.string(kind),
