@@ -386,15 +386,34 @@ def _store_set(t: SqlType, v: Any, text: str) -> tuple[Any, Problem | None]:
     if isinstance(v, int) and not isinstance(v, bool):
         if v < 0 or v >= 1 << len(t.members):
             return "", Problem(errors.WARN_DATA_TRUNCATED)
-        return ",".join(m for i, m in enumerate(t.members) if v >> i & 1), None
-    if text == "":
-        return "", None
-    wanted = {p.lower() for p in text.split(",")}
-    chosen = [m for m in t.members if m.lower() in wanted]
-    problem = None
-    if len(chosen) < len(wanted):
-        problem = Problem(errors.WARN_DATA_TRUNCATED)
-    return ",".join(chosen), problem
+        return _set_text(t.members, v), None
+    # MariaDB's find_set: the value loses its trailing spaces, then each comma-separated item
+    # must equal a member exactly (under the collation: 'b ' is not 'b'); an empty item is the
+    # '' member when there is one. No member found in a non-empty value: it may be a number.
+    stripped = text.rstrip(" ")
+    if stripped == "":
+        return "", Problem(errors.WARN_DATA_TRUNCATED) if text else None
+    folded = [m.lower() for m in t.members]
+    found = 0
+    missing = False
+    for item in stripped.split(","):
+        try:
+            found |= 1 << folded.index(item.lower())
+        except ValueError:
+            missing = True
+    if not found and stripped.isdigit() and len(stripped) < 22:
+        return _store_set(t, int(stripped), stripped)
+    return _set_text(t.members, found), Problem(errors.WARN_DATA_TRUNCATED) if missing else None
+
+
+def _set_text(members: tuple[str, ...], bits: int) -> str:
+    """Field_set::val_str: the members of `bits`, a separator only after something non-empty
+    (so the '' member does not show)."""
+    out = ""
+    for i, m in enumerate(members):
+        if bits >> i & 1:
+            out = out + "," + m if out else m
+    return out
 
 
 def _store_binary(t: SqlType, v: Any, client: charsets.Charset) -> tuple[Any, Problem | None]:
