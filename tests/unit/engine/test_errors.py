@@ -91,6 +91,19 @@ def test_null_into_not_null_is_1048(t: SqliteSession) -> None:
     fails(t, "UPDATE t SET name = NULL WHERE id = 1", errors.ER_BAD_NULL_ERROR, "23000")
 
 
+def test_null_into_not_null_timestamp_is_the_statement_time(session: SqliteSession) -> None:
+    # MariaDB's set_field_to_null_with_conversions: a TIMESTAMP takes the time, no 1048
+    session.execute("CREATE TABLE ts (a INT, t TIMESTAMP(2) NOT NULL DEFAULT '2000-01-01 00:00:00')")
+    session.context.variables["timestamp"] = 1000000000.0  # SET timestamp
+    session.execute("INSERT INTO ts VALUES (1, NULL), (2, NULL)")
+    session.execute("INSERT INTO ts SELECT 3, NULL")
+    session.context.variables["timestamp"] = 1000000001.0
+    session.execute("UPDATE ts SET t = NULL WHERE a = 2")
+    assert rows(session.execute("SELECT a, CAST(t AS CHAR) FROM ts ORDER BY a")) == [
+        (1, "2001-09-09 01:46:40.00"), (2, "2001-09-09 01:46:41.00"),
+        (3, "2001-09-09 01:46:40.00")]
+
+
 def test_no_database_selected_is_1046(open_session: Callable[..., SqliteSession]) -> None:
     s = open_session()
     for sql in ("SELECT * FROM t", "INSERT INTO t VALUES (1)", "CREATE TABLE t (a int)",

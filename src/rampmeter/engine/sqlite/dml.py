@@ -64,7 +64,7 @@ class Execution:
 
     __slots__ = ("plan", "strict", "ignore", "no_auto_zero", "warnings", "updated",
                  "changed", "deleted", "client", "_cast_rows", "zero_date", "zero_in_date",
-                 "deleted_rows", "zone", "strict_after_first")
+                 "deleted_rows", "zone", "strict_after_first", "utc")
 
     def __init__(self, plan: Plan, sql_mode: str, client: Any,
                  transactional: bool = True) -> None:
@@ -80,6 +80,7 @@ class Execution:
         self.zero_in_date = "NO_ZERO_IN_DATE" not in sql_mode
         self.deleted_rows: list[tuple[Any, ...]] = []
         self.zone: Any = None  # the session's time zone when not UTC (tzcolumns.py)
+        self.utc: Callable[[], dt.datetime] | None = None  # the statement's clock (UTC)
         self.warnings: list[Warning_] = []
         self.updated = 0
         self.changed = 0
@@ -132,7 +133,11 @@ class Execution:
         return self.convert(col, value, row)
 
     def null_into(self, col: ColumnDef, row: int, *, multi: bool) -> Any:
-        """NULL into a NOT NULL column: 1048, or (not strict, several rows) a warning."""
+        """NULL into a NOT NULL column: 1048, or (not strict, several rows) a warning. A
+        TIMESTAMP takes the statement's time instead (MariaDB's
+        set_field_to_null_with_conversions), whatever explicit_defaults_for_timestamp says."""
+        if col.type.name == "timestamp" and self.utc is not None:
+            return timefns.text(self.utc(), col.type.fsp)  # stored as UTC
         if (self._strict(row) or not multi) and not self.ignore:
             raise ServerError(errors.ER_BAD_NULL_ERROR, col.name)
         self.warnings.append(Warning_.of(errors.ER_BAD_NULL_ERROR, col.name))
@@ -281,6 +286,7 @@ _BATCH_FROM = 1   # placeholders: a batch has at least two rows of one value
 
 def execution(s: SqliteSession, plan: Plan, stmt: Statement) -> Execution:
     ex = Execution(plan, s.sql_mode(), stmt.charset, _transactional(s, plan))
+    ex.utc = s.statement_utc
     zone = s.time_zone()
     if not zone.is_utc:
         ex.zone = zone
