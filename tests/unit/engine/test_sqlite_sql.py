@@ -140,6 +140,18 @@ def test_enum_values_are_stored_and_compared_as_text(session: SqliteSession) -> 
     assert scalar(session, "SELECT id FROM t WHERE k = 'LARGE'") == 1
 
 
+def test_enum_not_null_without_default_inserts_its_first_member(session: SqliteSession) -> None:
+    # MariaDB: an INSERT passes an ENUM without a default (a SET is 1364); an UPDATE does not
+    session.execute("CREATE TABLE t (id int, e ENUM('x','y') NOT NULL, s SET('a') NOT NULL)")
+    session.execute("INSERT INTO t (id, e, s) VALUES (1, 'y', 'a'), (2, DEFAULT, 'a')")
+    session.execute("INSERT INTO t (id, s) SELECT 3, 'a'")
+    assert rows(session.execute("SELECT id, e FROM t ORDER BY id")) == [
+        (1, "y"), (2, "x"), (3, "x")]
+    fails(session, "INSERT INTO t (id, e) VALUES (4, 'y')", 1364)
+    fails(session, "UPDATE t SET e = DEFAULT", 1364)
+    fails(session, "SELECT DEFAULT(e) FROM t", 1364)
+
+
 def test_drop_table(items: SqliteSession) -> None:
     update(items, "DROP TABLE items")
     assert items.list_tables() == []

@@ -864,9 +864,10 @@ def _table_output(col: ColumnDef, alias: str, tdef: TableDef, db: str, name: str
 class _Values:
     """Turns the values a statement stores into placeholders or rm_cv() calls (module rules)."""
 
-    def __init__(self, plan: Plan, tdef: TableDef) -> None:
+    def __init__(self, plan: Plan, tdef: TableDef, *, inserting: bool = False) -> None:
         self.plan = plan
         self.tdef = tdef
+        self.inserting = inserting
         self.n = 0
 
     def synthetic(self, value: Any) -> exp.Placeholder:
@@ -895,6 +896,10 @@ class _Values:
         if d is None:
             if col.nullable:
                 return exp.null()
+            if self.inserting and col.type.name == "enum":
+                # MariaDB's check_that_all_fields_are_given_values passes an ENUM: an INSERT
+                # stores its first member (UPDATE ... = DEFAULT and DEFAULT(e) are 1364)
+                return self.synthetic(implicit_default(col.type))
             self.plan.missing.append(col.name)
             return self.synthetic(implicit_default(col.type))
         if d.kind == "value":
@@ -969,7 +974,7 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
         seen.add(col.name.lower())
         cols.append(col)
     plan.insert_columns = frozenset(c.name.lower() for c in cols)
-    conv = _Values(plan, tdef)
+    conv = _Values(plan, tdef, inserting=True)
     left_out = [c for c in tdef.columns if c.name.lower() not in seen]
     source = tree.expression
     if isinstance(source, exp.Values):
@@ -1022,6 +1027,7 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
     if isinstance(conflict, exp.OnConflict) and conflict.args.get("duplicate"):
         plan.upsert = True
         plan.track_changes = True
+        conv.inserting = False  # its assignments are an UPDATE's
         for eq in conflict.expressions:
             col = tdef.column(eq.this.name)
             if col is None:
