@@ -111,6 +111,19 @@ def test_query_forms(t: SqliteSession) -> None:
     assert rows(t.execute("SELECT a AS x FROM t HAVING x > 2")) == [(3,)]
 
 
+def test_an_aggregate_in_having_or_order_by_makes_an_aggregate_query(t: SqliteSession) -> None:
+    # MariaDB: one row, the first row's a (SQLite said 'misuse of aggregate', a 1105)
+    assert rows(t.execute("SELECT a FROM t ORDER BY SUM(a)")) == [(1,)]
+    assert rows(t.execute("SELECT a AS x FROM t HAVING SUM(a) > 1")) == [(1,)]
+    assert rows(t.execute("SELECT a FROM t HAVING SUM(a) > 100")) == []
+    assert rows(t.execute("SELECT 1 FROM t ORDER BY STRCMP(STDDEV_SAMP(a), 'x')")) == [(1,)]
+    assert rows(t.execute("SELECT d.a FROM (SELECT a FROM t HAVING COUNT(*) = 3) d")) == [(1,)]
+    # a window function or a subquery's aggregate does not
+    assert rows(t.execute("SELECT a FROM t ORDER BY SUM(a) OVER (), a")) == [(1,), (2,), (3,)]
+    assert rows(t.execute("SELECT a FROM t ORDER BY (SELECT MAX(a) FROM t), a")) == \
+        [(1,), (2,), (3,)]
+
+
 def test_insert_of_all_defaults(session: SqliteSession) -> None:
     session.execute("CREATE TABLE d (a INT DEFAULT 7, b VARCHAR(3))")
     update(session, "INSERT INTO d VALUES ()")

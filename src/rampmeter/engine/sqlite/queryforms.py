@@ -21,6 +21,10 @@ Rules:
   with them, as SQLite reads it; `STRAIGHT_JOIN` between tables is a plain JOIN.
 - UPDATE / DELETE ... ORDER BY without LIMIT: the order changes nothing MariaDB shows, and
   SQLite refuses it, so it is dropped.
+- A SELECT without GROUP BY whose HAVING or ORDER BY has an aggregate of its own is an
+  aggregate query to MariaDB (one row), even when its select list has none; SQLite decides by
+  the select list (1105 'misuse of aggregate' / 'HAVING clause on a non-aggregate query'), so
+  the first item gets a COUNT(*) that changes nothing (implicit_aggregate, on the final tree).
 """
 
 from __future__ import annotations
@@ -280,3 +284,50 @@ def _name(item: exp.Expression, i: int) -> str:
     if isinstance(item, exp.Column):
         return item.name
     return f"rm_c{i}"
+
+
+def implicit_aggregate(tree: exp.Expression) -> None:
+    """Module rules: `SELECT a FROM t ORDER BY SUM(a)` / `... HAVING SUM(a) > 1` is SQLite's
+    `SELECT coalesce(a, nullif(count(*), count(*))) ...`, an aggregate query with the same
+    item (its name kept for an enclosing query)."""
+    for select in list(tree.find_all(exp.Select)):
+        if select.args.get("group") or not select.expressions or \
+                any(_own_aggregate(e) for e in select.expressions):
+            continue
+        having, order = select.args.get("having"), select.args.get("order")
+        if not (having is not None and _own_aggregate(having) or
+                order is not None and _own_aggregate(order)):
+            continue
+        first = select.expressions[0]
+        target = first.this if isinstance(first, exp.Alias) else first
+        if isinstance(target, exp.Star) or isinstance(target, exp.Column) and \
+                isinstance(target.this, exp.Star):
+            continue
+        count = exp.Count(this=exp.Star())
+        wrapped = exp.Coalesce(this=target.copy(), expressions=[
+            exp.Nullif(this=count, expression=count.copy())])
+        if isinstance(first, exp.Alias):
+            first.set("this", wrapped)
+        elif isinstance(first, exp.Column):
+            first.replace(exp.alias_(wrapped, first.name, quoted=True))
+        else:
+            first.replace(wrapped)
+
+
+def _own_aggregate(node: exp.Expression) -> bool:
+    """An aggregate of this query level (not of a subquery's, not a window function's), by
+    its SQLite spelling (the library's are mf_ names)."""
+    def prune(n: exp.Expression) -> bool:
+        return n is not node and isinstance(n, (exp.Select, exp.Subquery, exp.Window))
+    for n in node.walk(prune=prune):
+        if isinstance(n, exp.Window) or isinstance(n, (exp.Select, exp.Subquery)) and \
+                n is not node:
+            continue
+        if isinstance(n, _AGGREGATES):
+            return True
+        if isinstance(n, exp.Anonymous):
+            name = n.name.lower()
+            fn = funclib.lookup(name[3:] if name.startswith("mf_") else name)
+            if fn is not None and fn.aggregate:
+                return True
+    return False

@@ -427,6 +427,7 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         tzcolumns.wrap_reads(tree, typer, outputs_in_python=True)
     _rewrite(tree)
     tree = queryforms.rollup(tree)
+    queryforms.implicit_aggregate(tree)
     plan.sql = _generate(tree, plan)
     if ignore and plan.sql.startswith("UPDATE "):  # duplicates skip the row, as in MariaDB
         plan.sql = "UPDATE OR IGNORE " + plan.sql[len("UPDATE "):]
