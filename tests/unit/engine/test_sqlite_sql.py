@@ -140,6 +140,19 @@ def test_enum_values_are_stored_and_compared_as_text(session: SqliteSession) -> 
     assert scalar(session, "SELECT id FROM t WHERE k = 'LARGE'") == 1
 
 
+def test_computed_unsigned_above_bigint_range_is_stored(session: SqliteSession) -> None:
+    # a value above 2^63-1 read back from SQLite (its '~' text) and stored again (MDEV-657)
+    session.execute("CREATE TABLE t (a BIGINT UNSIGNED NOT NULL PRIMARY KEY)")
+    for _ in range(2):
+        session.execute("INSERT INTO t (a) VALUES (13836376518955650385) "
+                        "ON DUPLICATE KEY UPDATE a = GREATEST(a, VALUES(a))")
+    session.execute("UPDATE t SET a = a")
+    session.execute("CREATE TABLE v (s VARCHAR(30))")
+    session.execute("INSERT INTO v SELECT a FROM t")
+    assert rows(session.execute("SELECT a FROM t")) == [(13836376518955650385,)]
+    assert rows(session.execute("SELECT s FROM v")) == [("13836376518955650385",)]
+
+
 def test_enum_not_null_without_default_inserts_its_first_member(session: SqliteSession) -> None:
     # MariaDB: an INSERT passes an ENUM without a default (a SET is 1364); an UPDATE does not
     session.execute("CREATE TABLE t (id int, e ENUM('x','y') NOT NULL, s SET('a') NOT NULL)")

@@ -130,6 +130,9 @@ class Execution:
             if not col.nullable and not col.auto_increment:
                 return self.null_into(col, row, multi=True)
             return None
+        if type(value) is str and value[:1] == values.BIG_UNSIGNED and len(value) == 21 and \
+                value[1:].isdigit():
+            value = int(value[1:])  # SQLite's form of an unsigned above 2^63-1 (values.py)
         return self.convert(col, value, row)
 
     def null_into(self, col: ColumnDef, row: int, *, multi: bool) -> Any:
