@@ -666,8 +666,10 @@ def _store_time(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
                 return "00:00:00", Problem(errors.ER_TRUNCATED_WRONG_VALUE, "time", text)
     limit = dt.timedelta(hours=838, minutes=59, seconds=59)
     if abs(td) > limit + dt.timedelta(microseconds=999999):
-        td = limit if td > dt.timedelta(0) else -limit
-        return _timedelta_text(td, fsp), Problem(errors.ER_TRUNCATED_WRONG_VALUE, "time",
+        # MariaDB: out of range (1264), the value is TIME's end at the column's precision
+        top = limit + dt.timedelta(microseconds=int("9" * fsp + "0" * (6 - fsp)) if fsp else 0)
+        td = top if td > dt.timedelta(0) else -top
+        return _timedelta_text(td, fsp), Problem(errors.ER_WARN_DATA_OUT_OF_RANGE, "time",
                                                  _temporal_shown(v))
     return _timedelta_text(td, fsp), problem
 
@@ -701,6 +703,7 @@ def _parse_time(text: str) -> dt.timedelta | None:
     if mi > 59 or s > 59:
         return _BAD_TIME
     h += int(days or 0) * 24
+    h = min(h, 10**7)  # past TIME's range (clamped by the caller), within timedelta's
     micro = int((frac or "0").ljust(6, "0")[:6])
     td = dt.timedelta(hours=h, minutes=mi, seconds=s, microseconds=micro)
     return -td if neg else td

@@ -104,6 +104,20 @@ def test_a_bad_date_is_null_with_1292(session: SqliteSession) -> None:
     assert [w.code for w in session.warnings] == [1292]
 
 
+def test_a_time_past_its_range_is_its_end_with_1292(session: SqliteSession) -> None:
+    # MariaDB (mtr type_time): the end of TIME's range, "Truncated incorrect time value"
+    got = rows(session.execute("SELECT CAST(-9223372036854775808 AS TIME), "
+                               "CAST(18446744073709551615 AS TIME), CAST('839:00:00' AS TIME), "
+                               "CAST(8390000.5 AS TIME(1)), CAST('10:70:00' AS TIME)"))
+    assert [str(v) for v in got[0]] == ["-838:59:59", "838:59:59", "838:59:59",
+                                        "838:59:59.9", "None"]
+    assert [w.message for w in session.warnings] == [
+        "Truncated incorrect time value: '-9223372036854775808'",
+        "Truncated incorrect time value: '18446744073709551615'",
+        "Truncated incorrect time value: '839:00:00'",
+        "Truncated incorrect time value: '8390000.5'", "Incorrect time value: '10:70:00'"]
+
+
 def test_sformat_past_max_allowed_packet_is_null(session: SqliteSession) -> None:
     # MDEV-40411, measured on MariaDB 10.11 with max_allowed_packet=524288 (func_sformat)
     session.context.variables["max_allowed_packet"] = 1024  # type: ignore[attr-defined]
