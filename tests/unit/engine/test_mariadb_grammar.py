@@ -124,6 +124,17 @@ def test_an_aggregate_in_having_or_order_by_makes_an_aggregate_query(t: SqliteSe
         [(1,), (2,), (3,)]
 
 
+def test_a_scalar_subquery_ordered_by_an_outer_column(t: SqliteSession) -> None:
+    # more than one row is 1242 (was 1054: SQLite's derived table could not see t2.c)
+    t.execute("CREATE TABLE t2 (c INT)")
+    t.execute("INSERT INTO t2 VALUES (1), (2)")
+    fails(t, "SELECT * FROM t2 WHERE c IN (SELECT (SELECT a FROM t ORDER BY c) FROM t)", 1242)
+    assert rows(t.execute("SELECT (SELECT a FROM t WHERE a = c ORDER BY c) FROM t2")) == \
+        [(1,), (2,)]
+    assert rows(t.execute("SELECT (SELECT a FROM t ORDER BY a DESC LIMIT 1) FROM t2")) == \
+        [(3,), (3,)]
+
+
 def test_insert_of_all_defaults(session: SqliteSession) -> None:
     session.execute("CREATE TABLE d (a INT DEFAULT 7, b VARCHAR(3))")
     update(session, "INSERT INTO d VALUES ()")

@@ -636,6 +636,11 @@ def _check_one_row(node: exp.Subquery) -> None:
         return  # `*` / `t.*`: SQLite checks the width (1241), it cannot be aliased
     if isinstance(inner, exp.Select) and inner.args.get("from_") is None:
         return  # no table: one row at most already
+    if isinstance(inner, exp.Select) and inner.args.get("order") is not None and \
+            inner.args.get("limit") is None and inner.args.get("offset") is None:
+        # one row or 1242: the order changes nothing, and SQLite's derived table could not
+        # read an outer column it names (ORDER BY t2.b)
+        inner.set("order", None)
     first = select.expressions[0]
     value = first.this if isinstance(first, exp.Alias) else first
     # exp.alias_ would name a subquery as a table; the column needs an Alias node
