@@ -135,6 +135,16 @@ def test_a_scalar_subquery_ordered_by_an_outer_column(t: SqliteSession) -> None:
         [(3,), (3,)]
 
 
+def test_an_aggregate_of_outer_columns_in_a_scalar_subquery(t: SqliteSession) -> None:
+    # SUM(outer.a) is the outer query's aggregate (mtr func_group; was 1111)
+    t.execute("CREATE TABLE t2 (c INT)")
+    t.execute("INSERT INTO t2 VALUES (1), (2)")
+    assert rows(t.execute("SELECT (SELECT SUM(o.a) FROM t2 WHERE c = 1) FROM t o")) == [(6,)]
+    assert rows(t.execute("SELECT (SELECT SUM(o.a) FROM t2 i WHERE i.c = o.a GROUP BY i.c) "
+                          "FROM t o, t2 WHERE o.a = t2.c")) == [(3,)]
+    fails(t, "SELECT (SELECT SUM(o.a) FROM t2) FROM t o", 1242)  # two rows of t2
+
+
 def test_insert_of_all_defaults(session: SqliteSession) -> None:
     session.execute("CREATE TABLE d (a INT DEFAULT 7, b VARCHAR(3))")
     update(session, "INSERT INTO d VALUES ()")

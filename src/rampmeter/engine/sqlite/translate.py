@@ -636,6 +636,23 @@ def _check_one_row(node: exp.Subquery) -> None:
         return  # `*` / `t.*`: SQLite checks the width (1241), it cannot be aliased
     if isinstance(inner, exp.Select) and inner.args.get("from_") is None:
         return  # no table: one row at most already
+    if _outer_aggregate(select):
+        # SUM(outer.x): the outer query's aggregate, which a derived table would hide; the
+        # query's rows are counted apart, without its select list
+        if isinstance(inner, exp.Select):
+            counted = inner.copy()
+            counted.set("expressions", [exp.Literal.number(1)])
+            if counted.args.get("limit") is None and counted.args.get("offset") is None:
+                counted.set("order", None)
+            two = exp.select("*").from_(exp.Subquery(this=counted, alias=exp.TableAlias(
+                this=exp.to_identifier("rm_one"))), copy=False).limit(2, copy=False)
+            rows = exp.Subquery(this=exp.select(exp.Count(this=exp.Star())).from_(
+                exp.Subquery(this=two, alias=exp.TableAlias(this=exp.to_identifier("rm_two"))),
+                copy=False))
+            _wrap(node, lambda n: exp.Case(ifs=[exp.If(
+                this=exp.GT(this=rows, expression=exp.Literal.number(1)),
+                true=_call("rm_subquery_rows"))], default=n))
+        return
     if isinstance(inner, exp.Select) and inner.args.get("order") is not None and \
             inner.args.get("limit") is None and inner.args.get("offset") is None:
         # one row or 1242: the order changes nothing, and SQLite's derived table could not
@@ -658,6 +675,17 @@ def _check_one_row(node: exp.Subquery) -> None:
         exp.Subquery(this=limited, alias=exp.TableAlias(this=exp.to_identifier("rm_two"))),
         copy=False)
     node.set("this", wrapper)
+
+
+def _outer_aggregate(select: exp.Select) -> bool:
+    """Whether the select list has an aggregate of only columns of tables the query does not
+    name itself (MariaDB and SQLite aggregate it in the outer query)."""
+    own = {t.alias_or_name.lower() for t in select.find_all(exp.Table)}
+    for agg in select.expressions[0].find_all(exp.AggFunc):
+        cols = list(agg.find_all(exp.Column))
+        if cols and all(c.table and c.table.lower() not in own for c in cols):
+            return True
+    return False
 
 
 def _decimal_text(node: exp.Expression, scale: int) -> exp.Expression:
