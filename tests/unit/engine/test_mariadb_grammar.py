@@ -145,6 +145,27 @@ def test_an_aggregate_of_outer_columns_in_a_scalar_subquery(t: SqliteSession) ->
     fails(t, "SELECT (SELECT SUM(o.a) FROM t2) FROM t o", 1242)  # two rows of t2
 
 
+def test_the_one_row_check_of_scalar_subqueries(t: SqliteSession) -> None:
+    # MariaDB's 1242 counts the rows after OFFSET and LIMIT; DISTINCT and GROUP BY first
+    t.execute("CREATE TABLE t2 (c INT)")
+    t.execute("INSERT INTO t2 VALUES (1), (2), (2)")
+    fails(t, "SELECT (SELECT c FROM t2) FROM t", 1242)
+    fails(t, "SELECT (SELECT c FROM t2 LIMIT 1, 5) FROM t", 1242)
+    assert rows(t.execute("SELECT (SELECT c FROM t2 LIMIT 2, 1) FROM t WHERE a = 1")) == [(2,)]
+    assert rows(t.execute("SELECT (SELECT c FROM t2 LIMIT 5 OFFSET 2) FROM t WHERE a = 1")) \
+        == [(2,)]
+    assert rows(t.execute("SELECT (SELECT DISTINCT c FROM t2 WHERE c = a) FROM t")) == \
+        [(1,), (2,), (None,)]
+    assert rows(t.execute("SELECT (SELECT c FROM t2 GROUP BY c HAVING c = a) FROM t")) == \
+        [(1,), (2,), (None,)]
+    # an aggregate without GROUP BY is one row: nested deeper than SQLite's parser allows
+    # once each level was read through two derived tables (mtr subselect_notembedded)
+    sql = "SELECT SUM(a) FROM t"
+    for _ in range(8):
+        sql = f"SELECT SUM(a) FROM t WHERE a > ({sql} GROUP BY b LIMIT 1)"
+    assert rows(t.execute(sql)) == [(None,)]
+
+
 def test_insert_of_all_defaults(session: SqliteSession) -> None:
     session.execute("CREATE TABLE d (a INT DEFAULT 7, b VARCHAR(3))")
     update(session, "INSERT INTO d VALUES ()")

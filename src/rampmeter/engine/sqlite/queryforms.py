@@ -292,11 +292,11 @@ def implicit_aggregate(tree: exp.Expression) -> None:
     item (its name kept for an enclosing query)."""
     for select in list(tree.find_all(exp.Select)):
         if select.args.get("group") or not select.expressions or \
-                any(_own_aggregate(e) for e in select.expressions):
+                any(own_aggregate(e) for e in select.expressions):
             continue
         having, order = select.args.get("having"), select.args.get("order")
-        if not (having is not None and _own_aggregate(having) or
-                order is not None and _own_aggregate(order)):
+        if not (having is not None and own_aggregate(having) or
+                order is not None and own_aggregate(order)):
             continue
         first = select.expressions[0]
         target = first.this if isinstance(first, exp.Alias) else first
@@ -314,7 +314,7 @@ def implicit_aggregate(tree: exp.Expression) -> None:
             first.replace(wrapped)
 
 
-def _own_aggregate(node: exp.Expression) -> bool:
+def own_aggregate(node: exp.Expression) -> bool:
     """An aggregate of this query level (not of a subquery's, not a window function's), by
     its SQLite spelling (the library's are mf_ names)."""
     def prune(n: exp.Expression) -> bool:

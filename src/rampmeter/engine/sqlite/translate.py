@@ -653,6 +653,9 @@ def _check_one_row(node: exp.Subquery) -> None:
                 this=exp.GT(this=rows, expression=exp.Literal.number(1)),
                 true=_call("rm_subquery_rows"))], default=n))
         return
+    if isinstance(inner, exp.Select) and inner.args.get("group") is None and \
+            any(queryforms.own_aggregate(e) for e in inner.expressions):
+        return  # an aggregate without GROUP BY: one row at most already
     if isinstance(inner, exp.Select) and inner.args.get("order") is not None and \
             inner.args.get("limit") is None and inner.args.get("offset") is None:
         # one row or 1242: the order changes nothing, and SQLite's derived table could not
@@ -660,6 +663,25 @@ def _check_one_row(node: exp.Subquery) -> None:
         inner.set("order", None)
     first = select.expressions[0]
     value = first.this if isinstance(first, exp.Alias) else first
+    if isinstance(inner, exp.Select) and not inner.args.get("distinct"):
+        # no derived table (SQLite's parser has a depth that nested subqueries reach): the
+        # first row says 1242 when the rows, counted by a window over them all, minus the
+        # OFFSET, up to the LIMIT, are more than one
+        count: exp.Expression = exp.Window(this=exp.Count(this=exp.Star()))
+        limit = inner.args.get("limit")
+        offset = limit.args.get("offset") if isinstance(limit, exp.Limit) else None
+        offset = offset or (inner.args["offset"].expression
+                            if isinstance(inner.args.get("offset"), exp.Offset) else None)
+        if offset is not None:
+            count = exp.Sub(this=count, expression=offset.copy())
+        if isinstance(limit, exp.Limit) and limit.expression is not None:
+            count = _call("min", count, limit.expression.copy())
+        hole = exp.Null()
+        value.replace(hole)
+        hole.replace(exp.Case(ifs=[exp.If(this=exp.GT(this=count,
+                                                      expression=exp.Literal.number(1)),
+                                          true=_call("rm_subquery_rows"))], default=value))
+        return
     # exp.alias_ would name a subquery as a table; the column needs an Alias node
     select.set("expressions", [exp.Alias(this=value, alias=exp.to_identifier("rm_v",
                                                                             quoted=True))])
