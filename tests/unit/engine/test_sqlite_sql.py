@@ -153,6 +153,31 @@ def test_computed_unsigned_above_bigint_range_is_stored(session: SqliteSession) 
     assert rows(session.execute("SELECT s FROM v")) == [("13836376518955650385",)]
 
 
+def test_an_expression_default_reads_the_row(session: SqliteSession) -> None:
+    # MariaDB (MDEV-10134, mtr func_compress): a default names the row's values, those given
+    # and the defaults of the columns before it
+    session.execute("CREATE TABLE t (a INT, b INT DEFAULT (a + 1), c INT DEFAULT (b * 2))")
+    session.execute("INSERT INTO t (a) VALUES (1), (2)")
+    session.execute("INSERT INTO t (b) VALUES (5)")
+    session.execute("INSERT INTO t VALUES (7, DEFAULT, DEFAULT)")
+    session.execute("INSERT INTO t (a) SELECT 10")
+    assert rows(session.execute("SELECT * FROM t")) == [
+        (1, 2, 4), (2, 3, 6), (None, 5, 10), (7, 8, 16), (10, 11, 22)]
+
+
+def test_update_assigns_left_to_right(session: SqliteSession) -> None:
+    # MariaDB's single-table UPDATE: a column SET earlier is its new value...
+    session.execute("CREATE TABLE t (a INT, b INT, c INT DEFAULT (a * 10))")
+    session.execute("INSERT INTO t VALUES (1, 1, 1)")
+    session.execute("UPDATE t SET a = a + 1, b = a, c = DEFAULT")
+    assert rows(session.execute("SELECT * FROM t")) == [(2, 2, 20)]
+    session.execute("UPDATE t x SET x.a = 10, b = x.a + 1")
+    assert rows(session.execute("SELECT * FROM t")) == [(10, 11, 20)]
+    # ... unless a subquery reads the table: then every value is read first
+    session.execute("UPDATE t SET a = a + 1, b = a, c = (SELECT MAX(a) FROM t)")
+    assert rows(session.execute("SELECT * FROM t")) == [(11, 10, 10)]
+
+
 def test_enum_not_null_without_default_inserts_its_first_member(session: SqliteSession) -> None:
     # MariaDB: an INSERT passes an ENUM without a default (a SET is 1364); an UPDATE does not
     session.execute("CREATE TABLE t (id int, e ENUM('x','y') NOT NULL, s SET('a') NOT NULL)")

@@ -924,6 +924,8 @@ class _Values:
         self.plan = plan
         self.tdef = tdef
         self.inserting = inserting
+        self.assigned: dict[str, exp.Expression] | None = None  # the VALUES row's so far
+        self.update_names: set[str] = set()  # the UPDATE's names of its table
         self.n = 0
 
     def synthetic(self, value: Any) -> exp.Placeholder:
@@ -940,12 +942,16 @@ class _Values:
             self.plan.null_slots[ph.name] = (col, row)
             return ph
         if _is_default(node):
-            return self.default(col, row)
+            return self.default(col, row, self.assigned)
         self.plan.casts.append((col, row))
         return exp.Anonymous(this="rm_cv", expressions=[
             node, exp.Literal.number(len(self.plan.casts) - 1)])
 
-    def default(self, col: ColumnDef, row: int) -> exp.Expression:
+    def default(self, col: ColumnDef, row: int,
+                assigned: dict[str, exp.Expression] | None = None) -> exp.Expression:
+        """The column's default; `assigned`: the values of the row given so far (INSERT ...
+        VALUES), which an expression default's column names read (MariaDB's DEFAULT
+        (COMPRESS(a)))."""
         d = col.default
         if col.auto_increment:
             return exp.null()
@@ -966,7 +972,12 @@ class _Values:
             return self.synthetic(d.value)
         if d.kind == "now":
             return _now_call(col)
-        return self.value(dialect.parse(d.value), col, row)
+        tree = dialect.parse(d.value)
+        if assigned is not None and self.inserting:
+            tree = insertrow.row_columns(tree, self.tdef, assigned, _now_call)
+        elif assigned is not None:  # UPDATE ... SET c = DEFAULT: the row, as SET left it
+            tree = insertrow.updated_columns(tree, self.update_names, assigned)
+        return self.value(tree, col, row)
 
 
 def _is_default(node: exp.Expression) -> bool:
@@ -1044,12 +1055,15 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
                 raise ServerError(errors.ER_WRONG_VALUE_COUNT_ON_ROW, r)
             out_vals = []
             assigned: dict[str, exp.Expression] = {}
+            conv.assigned = assigned
             for v, c in zip(vals, cols):
                 if not isinstance(v, exp.Placeholder):
                     v = insertrow.row_columns(v, tdef, assigned, _now_call)
                 out_vals.append(conv.value(v, c, r))
                 assigned[c.name.lower()] = out_vals[-1]
-            out_vals += [conv.default(c, r) for c in left_out]
+            for c in left_out:  # in the table's order: a default reads those before it
+                out_vals.append(conv.default(c, r, assigned))
+                assigned[c.name.lower()] = out_vals[-1]
             new_rows.append(exp.Tuple(expressions=out_vals))
         source.set("expressions", new_rows)
         if plan.rows == 1 and cols:
@@ -1070,7 +1084,11 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
                     new.append(exp.Anonymous(this="rm_cv", expressions=[
                         x.this if isinstance(x, exp.Alias) else x,
                         exp.Literal.number(len(plan.casts) - 1)]))
-                new.extend(conv.default(c, 0) for c in left_out)
+                # a default reads the row's values: the select list's, then those before it
+                chosen = {c.name.lower(): v for c, v in zip(cols, new)}
+                for c in left_out:
+                    new.append(conv.default(c, 0, chosen))
+                    chosen[c.name.lower()] = new[-1]
                 select.set("expressions", new)
     else:
         raise ServerError(errors.ER_NOT_SUPPORTED_YET, "this INSERT source")
@@ -1084,6 +1102,7 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
         plan.upsert = True
         plan.track_changes = True
         conv.inserting = False  # its assignments are an UPDATE's
+        conv.assigned = None
         for eq in conflict.expressions:
             col = tdef.column(eq.this.name)
             if col is None:
@@ -1107,6 +1126,12 @@ def _plan_update(tree: exp.Update, stmt: Statement, plan: Plan, tables: _Tables
     conv = _Values(plan, tdef)
     set_names = set()
     pairs = []
+    assigned: dict[str, exp.Expression] = {}  # left to right (insertrow.updated_columns)
+    names = {tdef.name.lower(), (target.alias or target.name).lower()}
+    if any(t is not target and t.name.lower() == tdef.name.lower()
+           for t in tree.find_all(exp.Table)):
+        names = set()  # a subquery reads the table: MariaDB updates from values read first
+    conv.assigned, conv.update_names = assigned, names
     for eq in tree.expressions:
         if not isinstance(eq, exp.EQ):
             continue
@@ -1118,10 +1143,12 @@ def _plan_update(tree: exp.Update, stmt: Statement, plan: Plan, tables: _Tables
         col_node.set("table", None)
         # a computed value counts the rows it is stored into (rm_cv, row 0): MariaDB's
         # "at row N" of each updated row
+        eq.set("expression", insertrow.updated_columns(eq.expression, names, assigned))
         computed = not (isinstance(eq.expression, exp.Placeholder | exp.Null) or
                         _is_default(eq.expression))
         eq.set("expression", conv.value(eq.expression, col, 0 if computed else 1))
         pairs.append((col.name, eq.expression))
+        assigned[col.name.lower()] = eq.expression
     for col in tdef.columns:
         if col.on_update is not None and col.name.lower() not in set_names:
             tree.append("expressions", exp.EQ(this=exp.column(col.name, quoted=True),
