@@ -85,6 +85,11 @@ def _library_call(node: exp.Anonymous, typer: Typer) -> None:
         if t is None or t.is_string:
             args.append(exp.Literal.number(6))
     args = [_exact(a) for a in args]
+    if len(args) > funclib.MAX_SQLITE_ARGS:  # SQLite's limit: in packs (funclib.py)
+        node.set("this", "mfp_" + fn.name.lower())
+        node.set("expressions", [exp.Anonymous(this="rm_pack", expressions=args[i:i + 100])
+                                 for i in range(0, len(args), 100)])
+        return
     node.set("this", fn.sqlite_name)
     node.set("expressions", args)
 
