@@ -128,6 +128,14 @@ def test_sformat_past_max_allowed_packet_is_null(session: SqliteSession) -> None
     assert session.warnings == []
 
 
+def test_sformat_past_max_session_mem_used_is_null(session: SqliteSession) -> None:
+    # measured on MariaDB 10.11 (mtr func_sformat): 512K of session memory holds 524288
+    session.context.variables["max_session_mem_used"] = 512 * 1024  # type: ignore[attr-defined]
+    got = rows(session.execute("SELECT LENGTH(SFORMAT('{:524288}', 1)), "
+                               "LENGTH(SFORMAT('{:524289}', 1))"))
+    assert got == [(524288, None)]
+
+
 def test_more_arguments_than_sqlite_takes(session: SqliteSession) -> None:
     # MariaDB takes any number; SQLite stops at 127: a library function gets them in packs
     # (mtr func_sformat), SQLite's own functions say so clearly (docs/sql.md), not 1105
