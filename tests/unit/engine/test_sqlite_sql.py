@@ -178,6 +178,14 @@ def test_update_assigns_left_to_right(session: SqliteSession) -> None:
     assert rows(session.execute("SELECT * FROM t")) == [(11, 10, 10)]
 
 
+def test_a_computed_binary_string_is_the_columns_characters(session: SqliteSession) -> None:
+    # MariaDB copies the bytes: 0xE5 is 'å' in latin1, invalid in utf8mb4 (mtr func_sformat)
+    session.execute("CREATE TABLE t (l TEXT CHARACTER SET latin1, u TEXT CHARACTER SET utf8mb4)")
+    session.execute("INSERT INTO t VALUES (UNHEX('E5'), UNHEX('C3A5'))")
+    assert rows(session.execute("SELECT l, u, HEX(l) FROM t")) == [("å", "å", "E5")]
+    fails(session, "INSERT INTO t VALUES ('x', UNHEX('E5'))", 1366)
+
+
 def test_enum_not_null_without_default_inserts_its_first_member(session: SqliteSession) -> None:
     # MariaDB: an INSERT passes an ENUM without a default (a SET is 1364); an UPDATE does not
     session.execute("CREATE TABLE t (id int, e ENUM('x','y') NOT NULL, s SET('a') NOT NULL)")

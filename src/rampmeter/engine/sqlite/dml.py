@@ -50,6 +50,7 @@ from rampmeter.engine.sqlite.translate import Plan, literal_type
 from rampmeter.engine.types import SqlType, column_for_values
 from rampmeter.errors import ServerError, Warning_
 from rampmeter.protocol.columns import Column
+from rampmeter.sql import charsets
 from rampmeter.sql.statement import ClientParam, Statement, slot_charset
 
 if TYPE_CHECKING:
@@ -89,13 +90,14 @@ class Execution:
         self._cast_rows: dict[int, int] = {}
 
     # --- conversions ----------------------------------------------------------------------
-    def convert(self, col: ColumnDef, value: Any, row: int) -> Any:
-        """values.store with MariaDB's strict / non-strict outcome (module rules)."""
+    def convert(self, col: ColumnDef, value: Any, row: int, client: Any = None) -> Any:
+        """values.store with MariaDB's strict / non-strict outcome (module rules); `client`:
+        the character set bytes are read in (the client's unless said)."""
         if value is None:
             return None
         if col.auto_increment and not self.no_auto_zero and _is_zero(value):
             return None
-        stored, problem = values.store(col.type, value, self.client,
+        stored, problem = values.store(col.type, value, client or self.client,
                                        zero_date=self.zero_date, zero_in_date=self.zero_in_date)
         if self.zone is not None and col.type.name == "timestamp":
             stored = timefns.shift(stored, self.zone, to_utc=True)  # tzcolumns.py
@@ -133,6 +135,10 @@ class Execution:
         if type(value) is str and value[:1] == values.BIG_UNSIGNED and len(value) == 21 and \
                 value[1:].isdigit():
             value = int(value[1:])  # SQLite's form of an unsigned above 2^63-1 (values.py)
+        if type(value) is bytes and col.type.is_text and col.type.charset:
+            # a computed binary string (UNHEX, CAST AS BINARY...) is the column's characters,
+            # as MariaDB copies binary into a text column: 0xE5 is 'å' in a latin1 column
+            return self.convert(col, value, row, charsets.charset(col.type.charset))
         return self.convert(col, value, row)
 
     def null_into(self, col: ColumnDef, row: int, *, multi: bool) -> Any:
