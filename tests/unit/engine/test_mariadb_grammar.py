@@ -166,6 +166,20 @@ def test_the_one_row_check_of_scalar_subqueries(t: SqliteSession) -> None:
     assert rows(t.execute(sql)) == [(None,)]
 
 
+def test_rowid_is_the_integer_key_column(session: SqliteSession) -> None:
+    # MariaDB's _rowid (mtr auto_increment): the one-column integer PRIMARY KEY, else the
+    # first UNIQUE NOT NULL one; named as typed; unknown when two tables have one
+    session.execute("CREATE TABLE k (id INT PRIMARY KEY, v CHAR(3))")
+    session.execute("CREATE TABLE u (a INT NOT NULL, b INT, UNIQUE (a))")
+    session.execute("INSERT INTO k VALUES (7, 'x')")
+    session.execute("INSERT INTO u VALUES (5, 1)")
+    result = session.execute("SELECT _rowid, k._rowid, v FROM k WHERE _rowid = 7")
+    assert [c.name for c in result.columns] == ["_rowid", "_rowid", "v"]
+    assert rows(result) == [(7, 7, "x")]
+    assert rows(session.execute("SELECT _rowid + 1 FROM u")) == [(6,)]
+    fails(session, "SELECT _rowid FROM k, u", 1054)
+
+
 def test_insert_of_all_defaults(session: SqliteSession) -> None:
     session.execute("CREATE TABLE d (a INT DEFAULT 7, b VARCHAR(3))")
     update(session, "INSERT INTO d VALUES ()")

@@ -335,6 +335,8 @@ def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
         extras["mods"], extras["values_names"] = mods, values_names
     tables = _Tables(lookup)
     infoschema = _qualify(tree, database, tables)
+    if "_rowid" in text.lower():
+        _rowid_columns(tree, tables)
     if defaultfn.NAME in text:
         defaultfn.resolve(tree, tables.find, _now_call, stmt.syntax_error)
     return tree, tables, infoschema
@@ -824,6 +826,32 @@ def _qualify(tree: exp.Expression, database: str | None, tables: _Tables) -> lis
                 table.set("alias", exp.TableAlias(this=exp.to_identifier(name)))
         table.set("db", exp.to_identifier(db, quoted=True))
     return infoschema
+
+
+def _rowid_columns(tree: exp.Expression, tables: _Tables) -> None:
+    """MariaDB's `_rowid`: the column of a table's one-column integer primary key (or, without
+    one, of its first one-column UNIQUE NOT NULL integer key), when the table has no column
+    of that name; unqualified, when one table of the statement has such a key."""
+    keyed: dict[str, str] = {}
+    for alias, (_db, _t, tdef) in tables.by_alias.items():
+        if tdef is None or tdef.column("_rowid") is not None:
+            continue
+        key = tdef.primary if tdef.primary else next(
+            (i.columns for i in tdef.indexes if i.unique and not i.kind and
+             all(not (c := tdef.column(n)) or not c.nullable for n in i.columns)), [])
+        col = tdef.column(key[0]) if len(key) == 1 else None
+        if col is not None and col.type.is_integer:
+            keyed[alias] = col.name
+    for node in list(tree.find_all(exp.Column)):
+        if node.name.lower() != "_rowid":
+            continue
+        found = [keyed[node.table.lower()]] if node.table and node.table.lower() in keyed \
+            else list(keyed.values()) if not node.table else []
+        if len(found) == 1:
+            typed = node.name
+            node.set("this", exp.to_identifier(found[0], quoted=True))
+            if isinstance(node.parent, exp.Select) and node.arg_key == "expressions":
+                node.replace(exp.alias_(node.copy(), typed, quoted=True))  # named as typed
 
 
 def _leftmost_select(tree: exp.Expression) -> exp.Select | None:
