@@ -135,6 +135,7 @@ def test_an_error_leaves_the_session_usable(t: SqliteSession) -> None:
     ("NOT NULL constraint failed: t.a", errors.ER_BAD_NULL_ERROR),
     ("table \"t\" already exists", errors.ER_TABLE_EXISTS_ERROR),
     ("table t has 2 columns but 3 values were supplied", errors.ER_WRONG_VALUE_COUNT_ON_ROW),
+    ("table t has 2 values for 1 columns", 4002),  # WITH t(a) AS (SELECT 1, 2)
     ("near \"FROM\": syntax error", errors.ER_PARSE_ERROR),
     ("database is locked", errors.ER_LOCK_WAIT_TIMEOUT),
     ("something new", errors.ER_UNKNOWN_ERROR),
@@ -193,3 +194,20 @@ def test_on_naming_a_table_joined_later_is_1054(session: SqliteSession, explain:
                 "(t3.a = t2.a) LEFT JOIN t1 AS t3 ON (t1.a = t3.a)",
                 errors.ER_BAD_FIELD_ERROR, "42S22")
     assert err.message == "Unknown column 't3.a' in 'ON'"
+
+
+@pytest.mark.parametrize("sql", [
+    "WITH w(f) AS (SELECT * FROM t) SELECT * FROM w",
+    "WITH w(f) AS (SELECT * FROM t) SELECT 1",  # not read: MariaDB still says so
+    "WITH u AS (SELECT * FROM t), w(x) AS (SELECT * FROM u) SELECT * FROM w",
+    "WITH w(x) AS (SELECT * FROM (SELECT 1, 2) d) SELECT * FROM w",
+    "WITH w(f, g) AS (SELECT 1) SELECT 1",
+])
+def test_with_column_list_of_another_width_is_4002(t: SqliteSession, sql: str) -> None:
+    err = fails(t, sql, 4002, "HY000")
+    assert err.message == "WITH column list and SELECT field list have different column counts"
+
+
+def test_with_column_list_of_the_same_width(t: SqliteSession) -> None:
+    assert rows(t.execute("WITH w(x, y, z, n) AS (SELECT t.*, 0 FROM t WHERE id = 1) "
+                          "SELECT x, n FROM w")) == [(1, 0)]

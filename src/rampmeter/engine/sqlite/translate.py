@@ -337,6 +337,7 @@ def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
     infoschema = _qualify(tree, database, tables)
     if "_rowid" in text.lower():
         _rowid_columns(tree, tables)
+    _check_with_columns(tree, tables)
     if defaultfn.NAME in text:
         defaultfn.resolve(tree, tables.find, _now_call, stmt.syntax_error)
     return tree, tables, infoschema
@@ -826,6 +827,52 @@ def _qualify(tree: exp.Expression, database: str | None, tables: _Tables) -> lis
                 table.set("alias", exp.TableAlias(this=exp.to_identifier(name)))
         table.set("db", exp.to_identifier(db, quoted=True))
     return infoschema
+
+
+def _check_with_columns(tree: exp.Expression, tables: _Tables) -> None:
+    """WITH t(a, b) AS (SELECT ...): a select list of another width is MariaDB's 4002, even
+    when t is not read (SQLite would say 1136 when it is, nothing when not)."""
+    widths: dict[str, int] = {}
+    for cte in tree.find_all(exp.CTE):
+        alias = cte.args.get("alias")
+        named = alias.columns if isinstance(alias, exp.TableAlias) else []
+        select = _leftmost_select(cte.this)
+        width = _select_width(select, tables, widths) if select is not None else None
+        if named:
+            width, expected = len(named), width
+            if expected is not None and expected != width:
+                raise ServerError(4002, message="WITH column list and SELECT field list have "
+                                  "different column counts", sqlstate="HY000")
+        if width is not None:
+            widths[cte.alias_or_name.lower()] = width
+
+
+def _select_width(select: exp.Select, tables: _Tables, ctes: dict[str, int]) -> int | None:
+    """How many columns the select list gives (stars counted), None when unknown."""
+    def of(alias: str) -> int | None:
+        if alias.lower() in ctes:
+            return ctes[alias.lower()]
+        names = tables.column_names(alias)
+        return len(names) if names is not None else None
+    items = [select.args["from_"].this] if select.args.get("from_") else []
+    items += [j.this for j in select.args.get("joins") or []]
+    sources = [t.alias_or_name if isinstance(t, exp.Table) else None for t in items]
+    total = 0
+    for e in select.expressions:
+        star_of = None
+        if isinstance(e, exp.Star):
+            star_of = sources
+        elif isinstance(e, exp.Column) and isinstance(e.this, exp.Star):
+            star_of = [e.table]
+        if star_of is None:
+            total += 1
+            continue
+        for alias in star_of:
+            n = of(alias) if alias else None  # a derived table: not counted here
+            if n is None:
+                return None
+            total += n
+    return total
 
 
 def _rowid_columns(tree: exp.Expression, tables: _Tables) -> None:
