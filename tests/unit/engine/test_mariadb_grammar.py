@@ -180,6 +180,15 @@ def test_rowid_is_the_integer_key_column(session: SqliteSession) -> None:
     fails(session, "SELECT _rowid FROM k, u", 1054)
 
 
+def test_nested_rows_are_compared(session: SqliteSession) -> None:
+    # MariaDB compares (a, (b, c)) rows; SQLite has flat rows only (mtr win_orderby)
+    got = rows(session.execute("SELECT (1, (2, 3)) = (1, (2, 3)), ROW(1, ROW(2, 3)) < "
+                               "ROW(1, ROW(2, 4)), (1, (2, NULL)) = (1, (2, 3)), "
+                               "(1, (2, 3)) IN ((1, (2, 3)), (2, (3, 4)))"))
+    assert got == [(1, 1, None, 1)]
+    fails(session, "SELECT (1, (2, 3)) = (1, 2, 3)", 1241)  # shapes differ
+
+
 def test_insert_of_all_defaults(session: SqliteSession) -> None:
     session.execute("CREATE TABLE d (a INT DEFAULT 7, b VARCHAR(3))")
     update(session, "INSERT INTO d VALUES ()")

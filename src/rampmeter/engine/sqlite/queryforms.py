@@ -6,7 +6,9 @@ Rules:
   takes no parentheses around a compound's operands). An operand with its own ORDER BY or
   LIMIT is read from a derived table instead, so they still apply to it alone.
 - DATE 'x' / TIME 'x' / TIMESTAMP 'x' with a value that is not one is 1525.
-- ROW(a, b) is the row value (a, b); SQLite compares row values as MariaDB does.
+- ROW(a, b) is the row value (a, b); SQLite compares row values as MariaDB does. A row nested
+  in a row, (a, (b, c)) = (x, (y, z)), is flattened when every side has the same shape
+  (SQLite has no nested rows: 1241; the order and equality of the flat rows are the same).
 - HAVING without GROUP BY and without aggregates (MariaDB filters rows with it, after the
   select list is computed) is a WHERE, with the select list's aliases it names replaced by
   their expressions.
@@ -56,6 +58,9 @@ def rewrite(tree: exp.Expression) -> exp.Expression:
         if isinstance(node, exp.Join):
             _sqlite_join(node)
     for node in list(tree.walk()):
+        if isinstance(node, _ROW_COMPARISONS) or isinstance(node, exp.In):
+            _flatten_rows(node)
+    for node in list(tree.walk()):
         if isinstance(node, _SETS):
             for key in ("this", "expression"):
                 operand = node.args.get(key)
@@ -69,6 +74,33 @@ def rewrite(tree: exp.Expression) -> exp.Expression:
         tree = tree.this
         tree.parent = None
     return tree
+
+
+_ROW_COMPARISONS = (exp.EQ, exp.NEQ, exp.NullSafeEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)
+
+
+def _shape(node: exp.Expression) -> object:
+    return tuple(_shape(e) for e in node.expressions) if isinstance(node, exp.Tuple) else None
+
+
+def _flat(node: exp.Expression) -> list[exp.Expression]:
+    if isinstance(node, exp.Tuple):
+        return [x for e in node.expressions for x in _flat(e)]
+    return [node]
+
+
+def _flatten_rows(node: exp.Expression) -> None:
+    """Module rules: nested rows of one shape on every side become flat rows."""
+    sides = [node.this] + (list(node.expressions) if isinstance(node, exp.In)
+                           else [node.expression])
+    if not all(isinstance(s, exp.Tuple) for s in sides):
+        return
+    shape = _shape(sides[0])
+    if not isinstance(shape, tuple) or all(part is None for part in shape) or \
+            any(_shape(s) != shape for s in sides[1:]):
+        return
+    for side in sides:
+        side.set("expressions", _flat(side))
 
 
 def _limit_keeps_its_rows(select: exp.Select) -> None:
