@@ -101,6 +101,12 @@ def test_ansi_quotes_make_double_quotes_identifiers() -> None:
     assert got.shape == "SELECT `col` FROM t WHERE `x` = :s0"
 
 
+def test_a_word_right_after_a_literal_stays_apart_from_its_slot() -> None:
+    # ''AND (mtr ps_11bugs): the slot :s1 must not become a parameter named s1AND
+    got = scan("SELECT DATE('') between''AND 'x' AS c1")
+    assert got.shape == "SELECT DATE(:s0) between:s1 AND :s2 AS c1"
+
+
 def test_select_list_literals_are_slots_named_by_their_text() -> None:
     got = scan("SELECT 1, 'a', c + 2, CONCAT(c, 'x'), 1.50 FROM t WHERE d = 3")
     assert got.shape == "SELECT :i0, :s1, c + :i2, CONCAT(c, :s3), :n4_2 FROM t WHERE d = :i5"
