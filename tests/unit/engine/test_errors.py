@@ -211,3 +211,18 @@ def test_with_column_list_of_another_width_is_4002(t: SqliteSession, sql: str) -
 def test_with_column_list_of_the_same_width(t: SqliteSession) -> None:
     assert rows(t.execute("WITH w(x, y, z, n) AS (SELECT t.*, 0 FROM t WHERE id = 1) "
                           "SELECT x, n FROM w")) == [(1, 0)]
+
+
+@pytest.mark.parametrize(("sql", "code", "message"), [
+    ("SELECT DEFAULT(nope) FROM t", 1054, "Unknown column 'nope' in 'SELECT'"),
+    ("SELECT id FROM t ORDER BY DEFAULT(nope)", 1054, "Unknown column 'nope' in 'ORDER BY'"),
+    ("SELECT id, 1 AS x FROM t WHERE DEFAULT(x) IS NULL", 1054,
+     "Unknown column 'x' in 'WHERE'"),
+    # an alias of the select list has no default (mtr func_default)
+    ("SELECT id, 32 AS mi FROM t GROUP BY id HAVING DEFAULT(mi) IS NULL", 1364,
+     "Field 'mi' doesn't have a default value"),
+    ("SELECT id, 1 AS x FROM t ORDER BY DEFAULT(x)", 1364, "Field 'x' doesn't have a default value"),
+])
+def test_default_of_what_is_not_a_column(t: SqliteSession, sql: str, code: int,
+                                         message: str) -> None:
+    assert fails(t, sql, code).message == message
