@@ -847,6 +847,30 @@ def _check_with_columns(tree: exp.Expression, tables: _Tables) -> None:
             widths[cte.alias_or_name.lower()] = width
 
 
+def _expand_stars(select: exp.Select, tables: _Tables) -> None:
+    """`*` and `t.*` of a select list as the columns they stand for, when every table they
+    name is a known one (a derived table's columns are left to SQLite)."""
+    items = [select.args["from_"].this] if select.args.get("from_") else []
+    items += [j.this for j in select.args.get("joins") or []]
+    if any(not isinstance(t, exp.Table) for t in items):
+        return
+    new: list[exp.Expression] = []
+    for e in select.expressions:
+        if isinstance(e, exp.Star):
+            aliases = [t.alias_or_name for t in items]
+        elif isinstance(e, exp.Column) and isinstance(e.this, exp.Star):
+            aliases = [e.table]
+        else:
+            new.append(e)
+            continue
+        for alias in aliases:
+            names = tables.column_names(alias)
+            if names is None:
+                return
+            new += [exp.column(n, table=alias, quoted=True) for n in names]
+    select.set("expressions", new)
+
+
 def _select_width(select: exp.Select, tables: _Tables, ctes: dict[str, int]) -> int | None:
     """How many columns the select list gives (stars counted), None when unknown."""
     def of(alias: str) -> int | None:
@@ -1147,6 +1171,8 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
                                   if isinstance(v, exp.Placeholder)}
     elif isinstance(source, (exp.Select, exp.Union, exp.Subquery)):
         select = _leftmost_select(source)
+        if select is not None and select is source:
+            _expand_stars(select, tables)  # the values are converted and counted one by one
         if select is not None:
             starred = any(isinstance(x, exp.Star) or isinstance(x, exp.Column) and
                           isinstance(x.this, exp.Star) for x in select.expressions)
