@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     from rampmeter.engine.sqlite.session import SqliteSession
 
 _INT_MAX = 2**63 - 1
+_INT_MIN = -2**63
 TIME6 = SqlType("time", None, 6)
 
 
@@ -208,6 +209,8 @@ def sqlite_value(v: Any) -> Any:
     """A bound value as SQLite takes it (module rules)."""
     t = type(v)
     if t is int:
+        if v < _INT_MIN:
+            return str(v)  # past any SQLite integer: its digits (a DECIMAL in MariaDB)
         return v if v <= _INT_MAX else values.big_unsigned(v)
     if t is str or t is float or t is bytes or v is None:
         return v

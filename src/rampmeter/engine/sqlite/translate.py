@@ -431,6 +431,7 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
     _rewrite(tree)
     tree = queryforms.rollup(tree)
     queryforms.implicit_aggregate(tree)
+    _limit_values(tree)
     plan.sql = _generate(tree, plan)
     if ignore and plan.sql.startswith("UPDATE "):  # duplicates skip the row, as in MariaDB
         plan.sql = "UPDATE OR IGNORE " + plan.sql[len("UPDATE "):]
@@ -897,6 +898,20 @@ def _select_width(select: exp.Select, tables: _Tables, ctes: dict[str, int]) -> 
                 return None
             total += n
     return total
+
+
+def _limit_values(tree: exp.Expression) -> None:
+    """LIMIT / OFFSET given by a parameter (`LIMIT ?`) or past BIGINT (LIMIT
+    18446744073709551615) go through rm_limit: MariaDB's unsigned count, 1210 when negative,
+    what SQLite can take when too large (a literal that fits needs nothing)."""
+    for node in list(tree.find_all(exp.Limit, exp.Offset)):
+        for key, offset in (("expression", 0), ("offset", 1)):
+            value = node.args.get(key)
+            if isinstance(node, exp.Offset) and key == "offset":
+                continue
+            if isinstance(value, exp.Placeholder) and value.name[:1] in ("q", "u"):
+                value.replace(_call("rm_limit", value.copy(), exp.Literal.number(
+                    1 if isinstance(node, exp.Offset) else offset)))
 
 
 def _rowid_columns(tree: exp.Expression, tables: _Tables) -> None:
