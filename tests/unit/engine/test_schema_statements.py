@@ -115,6 +115,8 @@ def test_multi_table_update_of_a_using_column(session: SqliteSession) -> None:
     assert rows(session.execute("SELECT a FROM t2 ORDER BY a")) == [(2,), (5,)]
     assert rows(session.execute("SELECT a FROM t1 ORDER BY a")) == [(1,), (2,)]
     fails(session, "UPDATE t1 JOIN t3 USING (a) SET b = 1", 1052)  # b is two columns
+    # a table inside a derived table is not one of the statement's (mtr lock_multi_bug38499)
+    update(session, "UPDATE t1, (SELECT 1 FROM t2 t1i) d SET a = 0 WHERE 1 = 0")
 
 
 def test_alter_keeps_rows_counter_and_foreign_keys(session: SqliteSession) -> None:

@@ -96,8 +96,9 @@ def plan_update(tree: exp.Update, by_alias: dict[str, Entry],
     sets: dict[str, list[tuple[ColumnDef, exp.Expression]]] = {}
     using = {i.name.lower() for j in source.find_all(exp.Join)
              for i in j.args.get("using") or []}
-    order = [t.alias_or_name.lower() for t in source.walk(bfs=False)
-             if isinstance(t, exp.Table)]
+    # the statement's own tables, in join order (not those inside a derived table)
+    order = [t.alias_or_name.lower() for t in source.walk(
+        bfs=False, prune=lambda n: isinstance(n, exp.Subquery)) if isinstance(t, exp.Table)]
     for eq in tree.expressions:
         alias, col = _set_column(eq.this, by_alias, using, order)
         sets.setdefault(alias, []).append((col, eq.expression))
@@ -144,7 +145,8 @@ def _set_column(node: exp.Expression, by_alias: dict[str, Entry],
     if not isinstance(node, exp.Column):
         raise ServerError(errors.ER_PARSE_ERROR, node.sql("mysql"), 1)
     name = node.name
-    candidates = [node.table.lower()] if node.table else list(by_alias)
+    candidates = [node.table.lower()] if node.table else \
+        [a for a in by_alias if order is None or a in order]
     found = []
     for alias in candidates:
         entry = by_alias.get(alias)
