@@ -128,8 +128,13 @@ def map_error(msg: str, database: str | None, sql: str | None = None) -> ServerE
         fn = re.search(r"function (\w+)", msg)
         return ServerError(1582, message="Incorrect parameter count in the call to native "
                            f"function '{fn.group(1) if fn else ''}'", sqlstate="42000")
+    if "parser stack overflow" in msg:
+        # nesting deeper than SQLite's parser holds (about a dozen subqueries in comparisons,
+        # 30 CASE): MariaDB's error for a statement nested past its stack (docs/sql.md)
+        from rampmeter.sql.limits import MAX_EXPRESSION_DEPTH, overrun
+        return overrun(MAX_EXPRESSION_DEPTH + 1)
     if "too many terms in compound SELECT" in msg or "Expression tree is too large" in msg \
-            or "too many SQL variables" in msg or "parser stack overflow" in msg:
+            or "too many SQL variables" in msg:
         return ServerError(errors.ER_TOO_BIG_SELECT, message=f"Statement too complex: {msg}")
     if "string or blob too big" in msg:
         return ServerError(errors.ER_TOO_LONG_STRING if hasattr(errors, "ER_TOO_LONG_STRING")
