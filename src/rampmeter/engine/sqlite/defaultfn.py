@@ -74,7 +74,7 @@ def resolve(tree: exp.Expression, find: Callable[[str | None, str], Any],
 def _names_an_alias(call: exp.Expression, name: str) -> bool:
     """Is `name` an alias of the select list of the query whose HAVING or ORDER BY holds
     `call`?"""
-    node: exp.Expression | None = call
+    node: Any = call
     while node is not None and not isinstance(node, (exp.Having, exp.Order)):
         if isinstance(node, exp.Select):
             return False

@@ -31,6 +31,8 @@ Rules:
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlglot import exp
 
 from rampmeter.engine.sqlite import funclib
@@ -349,7 +351,7 @@ def implicit_aggregate(tree: exp.Expression) -> None:
 def own_aggregate(node: exp.Expression) -> bool:
     """An aggregate of this query level (not of a subquery's, not a window function's), by
     its SQLite spelling (the library's are mf_ names)."""
-    def prune(n: exp.Expression) -> bool:
+    def prune(n: Any) -> bool:
         return n is not node and isinstance(n, (exp.Select, exp.Subquery, exp.Window))
     for n in node.walk(prune=prune):
         if isinstance(n, exp.Window) or isinstance(n, (exp.Select, exp.Subquery)) and \

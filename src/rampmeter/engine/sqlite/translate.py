@@ -1194,14 +1194,15 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
             if len(select.expressions) != len(cols) and not starred:
                 raise ServerError(errors.ER_WRONG_VALUE_COUNT_ON_ROW, 1)
             if not starred:
-                new = []
+                new: list[exp.Expression] = []
                 for x, c in zip(select.expressions, cols):
                     plan.casts.append((c, 0))
                     new.append(exp.Anonymous(this="rm_cv", expressions=[
                         x.this if isinstance(x, exp.Alias) else x,
                         exp.Literal.number(len(plan.casts) - 1)]))
                 # a default reads the row's values: the select list's, then those before it
-                chosen = {c.name.lower(): v for c, v in zip(cols, new)}
+                chosen: dict[str, exp.Expression] = {
+                    c.name.lower(): v for c, v in zip(cols, new)}
                 for c in left_out:
                     new.append(conv.default(c, 0, chosen))
                     chosen[c.name.lower()] = new[-1]
