@@ -128,6 +128,13 @@ def test_sformat_past_max_allowed_packet_is_null(session: SqliteSession) -> None
     assert session.warnings == []
 
 
+def test_sformat_of_strings_of_one_character_set_is_in_it(session: SqliteSession) -> None:
+    # MariaDB aggregates the arguments' character sets (mtr func_sformat)
+    got = rows(session.execute("SELECT HEX(SFORMAT(_ucs2 x'003D007B007D003D', "
+                               "_ucs2 x'0442043504410442')), CHARSET(SFORMAT('{}', 1))"))
+    assert got == [("003D0442043504410442003D", "utf8mb4")]
+
+
 def test_sformat_past_max_session_mem_used_is_null(session: SqliteSession) -> None:
     # measured on MariaDB 10.11 (mtr func_sformat): 512K of session memory holds 524288
     session.context.variables["max_session_mem_used"] = 512 * 1024  # type: ignore[attr-defined]

@@ -332,3 +332,10 @@ def test_a_program_body_is_one_statement(text, expected):
     assert [s.text for s in scan_all(text)] == expected
     first = scan(expected[0])
     assert first.text == expected[0]
+
+
+def test_a_hex_literal_with_a_character_set_introducer_is_typed_by_it() -> None:
+    # _ucs2 x'003D': text of that character set (a :c slot), as _ucs2'..' is
+    got = scan("SELECT _ucs2 x'003D', _latin1 0xE9, _binary x'41', x'41'")
+    assert got.slots == ("=", "é", b"A", b"A")
+    assert got.names == ("c0_ucs2", "c1_latin1", "x2", "x3")

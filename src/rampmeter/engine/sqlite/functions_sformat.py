@@ -48,7 +48,14 @@ class _TooLong(Exception):
     """The result would pass max_allowed_packet: NULL, without a warning (MDEV-40411)."""
 
 
-@sqlfunction("SFORMAT", (1, -1), T.longtext(), host=True)
+def _result_type(args: list[T.SqlType | None]) -> T.SqlType:
+    """LONGTEXT in the character set of the string arguments when they all have the same
+    (MariaDB aggregates them: SFORMAT of ucs2 strings is ucs2), else utf8mb4."""
+    sets = {a.charset for a in args if a is not None and a.is_text and a.charset}
+    return T.longtext(sets.pop() if len(sets) == 1 else "utf8mb4")
+
+
+@sqlfunction("SFORMAT", (1, -1), _result_type, host=True)
 def sformat(host: Any, fmt: Any, *args: Any) -> Any:
     if fmt is None or any(a is None for a in args):
         return None
