@@ -424,7 +424,7 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                         if tok[0] == "_" and len(tok) > 1:
                             intro = charsets.charset(tok[1:])
                             intro_out = len(out)
-                if out and out[-1][:1] == ":":
+                if prev_kind == "str" and out and out[-1][:1] == ":":
                     out.append(_SPACE)  # ''AND: the slot's name must not run into the word
                 out.append(tok)
                 prev = upper

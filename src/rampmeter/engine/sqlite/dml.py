@@ -209,9 +209,10 @@ def sqlite_value(v: Any) -> Any:
     """A bound value as SQLite takes it (module rules)."""
     t = type(v)
     if t is int:
-        if v < _INT_MIN:
-            return str(v)  # past any SQLite integer: its digits (a DECIMAL in MariaDB)
-        return v if v <= _INT_MAX else values.big_unsigned(v)
+        if _INT_MIN <= v <= _INT_MAX:
+            return v
+        # past SQLite's integers: an unsigned's stored form, else its digits (a DECIMAL)
+        return values.big_unsigned(v) if v > 0 else str(v)
     if t is str or t is float or t is bytes or v is None:
         return v
     if t is Decimal:
