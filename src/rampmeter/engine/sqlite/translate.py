@@ -363,6 +363,8 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         tables.more_databases))
     plan.fixed.update(tables.fixed)
     typer = Typer(tables.column_type, settings[0], settings[1])
+    if "(" in stmt.shape:
+        _row_operands(tree, stmt, typer)
     steps: list[multi.Step] = []
     plan.ignore = ignore
     if isinstance(tree, exp.Insert):
@@ -898,6 +900,60 @@ def _select_width(select: exp.Select, tables: _Tables, ctes: dict[str, int]) -> 
                 return None
             total += n
     return total
+
+
+_ROW_BINARY = {exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.Div: "/", exp.Mod: "MOD"}
+_ROW_BITS = {exp.BitwiseOr: "|", exp.BitwiseAnd: "&", exp.BitwiseXor: "^",
+             exp.BitwiseLeftShift: "<<", exp.BitwiseRightShift: ">>", exp.BitwiseNot: "~"}
+
+
+def _row_operands(tree: exp.Expression, stmt: Statement, typer: Typer) -> None:
+    """A ROW where an operator or a function takes one value: MariaDB's 4078 "Illegal
+    parameter data types row and int for operation '+'" (arithmetic, LEAST / GREATEST) or
+    4079 "Illegal parameter data type row for operation '|'" (bit operators, functions),
+    not SQLite's 1241."""
+    for row in tree.find_all(exp.Tuple):
+        node = row.parent
+        if isinstance(node, (exp.Paren,)):
+            node = node.parent
+        if type(node) in _ROW_BINARY and isinstance(node, exp.Binary):
+            raise _illegal_types(_ROW_BINARY[type(node)],
+                                 [node.this, node.expression], stmt, typer)
+        if isinstance(node, (exp.Least, exp.Greatest)):
+            raise _illegal_types(type(node).__name__.lower(),
+                                 [node.this, *node.expressions], stmt, typer)
+        if type(node) in _ROW_BITS:
+            raise _illegal_type(_ROW_BITS[type(node)])
+        if isinstance(node, exp.Anonymous) and node.name.upper() not in ("ROW", "COALESCE"):
+            raise _illegal_type(node.name.lower())
+
+
+def _illegal_type(operation: str) -> ServerError:
+    return ServerError(4079, message="Illegal parameter data type row for operation "
+                       f"'{operation}'", sqlstate="HY000")
+
+
+def _illegal_types(operation: str, args: list[exp.Expression], stmt: Statement,
+                   typer: Typer) -> ServerError:
+    """4078 names the first two arguments' types, as MariaDB's type handlers are named."""
+    names = [_handler_name(a, stmt, typer) for a in args[:2]]
+    return ServerError(4078, message=f"Illegal parameter data types {names[0]} and "
+                       f"{names[-1]} for operation '{operation}'", sqlstate="HY000")
+
+
+def _handler_name(node: exp.Expression, stmt: Statement, typer: Typer) -> str:
+    if isinstance(node, exp.Paren):
+        node = node.this
+    if isinstance(node, exp.Tuple):
+        return "row"
+    if isinstance(node, exp.Placeholder) and node.name[:1] == "i":
+        try:
+            value = stmt.slots[stmt.names.index(node.name)]
+        except (ValueError, IndexError):
+            value = 0
+        return "int" if isinstance(value, int) and -2**31 <= value < 2**31 else "bigint"
+    t = typer.infer(node)
+    return t.name if t is not None else "varchar"
 
 
 def _limit_values(tree: exp.Expression) -> None:
