@@ -250,6 +250,14 @@ def test_subqueries_nested_past_sqlites_parser_are_1436(t: SqliteSession) -> Non
     ("SELECT LEAST(ROW(1, 1), ROW(1, 1))", 4078,
      "Illegal parameter data types row and row for operation 'least'"),
     ("SELECT 1 DIV ROW(1, 1)", 1241, "Operand should contain 1 column(s)"),
+    ("SELECT CHAR_LENGTH(ROW(1, 1))", 4079,
+     "Illegal parameter data type row for operation 'char_length'"),
+    ("SELECT BENCHMARK(ROW(1, 1), '')", 4079,
+     "Illegal parameter data type row for operation 'benchmark'"),
+    # functions that do not check their arguments' types: MariaDB's 1241 too
+    ("SELECT BENCHMARK(1, ROW(1, 1))", 1241, "Operand should contain 1 column(s)"),
+    ("SELECT ABS(ROW(1, 1))", 1241, "Operand should contain 1 column(s)"),
+    ("SELECT UPPER(ROW(1, 1))", 1241, "Operand should contain 1 column(s)"),
 ])
 def test_a_row_where_one_value_is_taken(session: SqliteSession, sql: str, code: int,
                                         message: str) -> None:
