@@ -260,6 +260,10 @@ def test_variables_set_and_show(server):
         with pytest.raises(pymysql.MySQLError) as exc:
             cur.execute("SET max_connections = 10")
         assert exc.value.args[0] == 1229
+        # one name per assignment: `SET option option = 1` is MariaDB's 1064 (mtr keywords)
+        with pytest.raises(pymysql.MySQLError) as exc:
+            cur.execute("SET option option = 1")
+        assert exc.value.args[0] == 1064 and "near 'option = 1'" in exc.value.args[1]
         cur.execute("SHOW VARIABLES WHERE Variable_name IN ('autocommit', 'port')")
         assert {r[0] for r in cur.fetchall()} == {"autocommit", "port"}
         cur.execute("SHOW GLOBAL STATUS LIKE 'Threads_connected'")

@@ -388,15 +388,34 @@ def _store_set(t: SqlType, v: Any, text: str) -> tuple[Any, Problem | None]:
     if isinstance(v, int) and not isinstance(v, bool):
         if v < 0 or v >= 1 << len(t.members):
             return "", Problem(errors.WARN_DATA_TRUNCATED)
-        return ",".join(m for i, m in enumerate(t.members) if v >> i & 1), None
-    if text == "":
-        return "", None
-    wanted = {p.lower() for p in text.split(",")}
-    chosen = [m for m in t.members if m.lower() in wanted]
-    problem = None
-    if len(chosen) < len(wanted):
-        problem = Problem(errors.WARN_DATA_TRUNCATED)
-    return ",".join(chosen), problem
+        return _set_text(t.members, v), None
+    # MariaDB's find_set: the value loses its trailing spaces, then each comma-separated item
+    # must equal a member exactly (under the collation: 'b ' is not 'b'); an empty item is the
+    # '' member when there is one. No member found in a non-empty value: it may be a number.
+    stripped = text.rstrip(" ")
+    if stripped == "":
+        return "", Problem(errors.WARN_DATA_TRUNCATED) if text else None
+    folded = [m.lower() for m in t.members]
+    found = 0
+    missing = False
+    for item in stripped.split(","):
+        try:
+            found |= 1 << folded.index(item.lower())
+        except ValueError:
+            missing = True
+    if not found and stripped.isdigit() and len(stripped) < 22:
+        return _store_set(t, int(stripped), stripped)
+    return _set_text(t.members, found), Problem(errors.WARN_DATA_TRUNCATED) if missing else None
+
+
+def _set_text(members: tuple[str, ...], bits: int) -> str:
+    """Field_set::val_str: the members of `bits`, a separator only after something non-empty
+    (so the '' member does not show)."""
+    out = ""
+    for i, m in enumerate(members):
+        if bits >> i & 1:
+            out = out + "," + m if out else m
+    return out
 
 
 def _store_binary(t: SqlType, v: Any, client: charsets.Charset) -> tuple[Any, Problem | None]:
@@ -649,8 +668,10 @@ def _store_time(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
                 return "00:00:00", Problem(errors.ER_TRUNCATED_WRONG_VALUE, "time", text)
     limit = dt.timedelta(hours=838, minutes=59, seconds=59)
     if abs(td) > limit + dt.timedelta(microseconds=999999):
-        td = limit if td > dt.timedelta(0) else -limit
-        return _timedelta_text(td, fsp), Problem(errors.ER_TRUNCATED_WRONG_VALUE, "time",
+        # MariaDB: out of range (1264), the value is TIME's end at the column's precision
+        top = limit + dt.timedelta(microseconds=int("9" * fsp + "0" * (6 - fsp)) if fsp else 0)
+        td = top if td > dt.timedelta(0) else -top
+        return _timedelta_text(td, fsp), Problem(errors.ER_WARN_DATA_OUT_OF_RANGE, "time",
                                                  _temporal_shown(v))
     return _timedelta_text(td, fsp), problem
 
@@ -684,6 +705,7 @@ def _parse_time(text: str) -> dt.timedelta | None:
     if mi > 59 or s > 59:
         return _BAD_TIME
     h += int(days or 0) * 24
+    h = min(h, 10**7)  # past TIME's range (clamped by the caller), within timedelta's
     micro = int((frac or "0").ljust(6, "0")[:6])
     td = dt.timedelta(hours=h, minutes=mi, seconds=s, microseconds=micro)
     return -td if neg else td

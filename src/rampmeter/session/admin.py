@@ -124,6 +124,8 @@ def _set_sysvar(s: Session, sql: str, scope: str | None, part: list[Token]) -> l
         name = unquote(first.text)
     else:
         raise syntax_error(sql, first.start)
+    if len(part) > 1 and not (part[1].kind == "op" and part[1].text in ("=", ":=")):
+        raise syntax_error(sql, part[1].start)  # `SET option option=1`: one name only
     rhs = _after_assign(sql, part)
     if len(rhs) == 1 and rhs[0].kind in _NAME and rhs[0].upper == "DEFAULT":
         return sysvars.assign(s, scope, name, None, default=True)

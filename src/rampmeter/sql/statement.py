@@ -459,6 +459,8 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                         if tok[0] == "_" and len(tok) > 1:
                             intro = charsets.charset(tok[1:])
                             intro_out = len(out)
+                if prev_kind == "str" and out and out[-1][:1] == ":":
+                    out.append(_SPACE)  # ''AND: the slot's name must not run into the word
                 out.append(tok)
                 prev = upper
                 prev_kind = "word"
@@ -599,6 +601,7 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                     raise syntax_error(text, start)
                 if parametrize:
                     value = raw
+                    had_charset = intro if intro is not None and not intro.is_binary else None
                     if intro is not None:
                         if not intro.is_binary:
                             value = _string_slot(intro.decode(raw), None, intro)
@@ -606,6 +609,8 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                         intro = None
                     # x: a hexadecimal or bit literal, a binary string that is also a number
                     name = slot_name("x" if isinstance(value, bytes) else "s", len(slots))
+                    if name[0] == "s" and had_charset is not None:
+                        name = f"c{len(slots)}_{had_charset.name}"  # _ucs2 x'..': typed so
                     if kind == "bit" and name[0] == "x":
                         name += "_b"  # b'101': compared with a BIT value as a number
                     slots.append(value)

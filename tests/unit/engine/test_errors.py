@@ -91,6 +91,19 @@ def test_null_into_not_null_is_1048(t: SqliteSession) -> None:
     fails(t, "UPDATE t SET name = NULL WHERE id = 1", errors.ER_BAD_NULL_ERROR, "23000")
 
 
+def test_null_into_not_null_timestamp_is_the_statement_time(session: SqliteSession) -> None:
+    # MariaDB's set_field_to_null_with_conversions: a TIMESTAMP takes the time, no 1048
+    session.execute("CREATE TABLE ts (a INT, t TIMESTAMP(2) NOT NULL DEFAULT '2000-01-01 00:00:00')")
+    session.context.variables["timestamp"] = 1000000000.0  # SET timestamp
+    session.execute("INSERT INTO ts VALUES (1, NULL), (2, NULL)")
+    session.execute("INSERT INTO ts SELECT 3, NULL")
+    session.context.variables["timestamp"] = 1000000001.0
+    session.execute("UPDATE ts SET t = NULL WHERE a = 2")
+    assert rows(session.execute("SELECT a, CAST(t AS CHAR) FROM ts ORDER BY a")) == [
+        (1, "2001-09-09 01:46:40.00"), (2, "2001-09-09 01:46:41.00"),
+        (3, "2001-09-09 01:46:40.00")]
+
+
 def test_no_database_selected_is_1046(open_session: Callable[..., SqliteSession]) -> None:
     s = open_session()
     for sql in ("SELECT * FROM t", "INSERT INTO t VALUES (1)", "CREATE TABLE t (a int)",
@@ -122,6 +135,8 @@ def test_an_error_leaves_the_session_usable(t: SqliteSession) -> None:
     ("NOT NULL constraint failed: t.a", errors.ER_BAD_NULL_ERROR),
     ("table \"t\" already exists", errors.ER_TABLE_EXISTS_ERROR),
     ("table t has 2 columns but 3 values were supplied", errors.ER_WRONG_VALUE_COUNT_ON_ROW),
+    ("table t has 2 values for 1 columns", 4002),  # WITH t(a) AS (SELECT 1, 2)
+    ("parser stack overflow", errors.ER_STACK_OVERRUN_NEED_MORE),  # nested past SQLite's parser
     ("near \"FROM\": syntax error", errors.ER_PARSE_ERROR),
     ("database is locked", errors.ER_LOCK_WAIT_TIMEOUT),
     ("something new", errors.ER_UNKNOWN_ERROR),
@@ -180,3 +195,71 @@ def test_on_naming_a_table_joined_later_is_1054(session: SqliteSession, explain:
                 "(t3.a = t2.a) LEFT JOIN t1 AS t3 ON (t1.a = t3.a)",
                 errors.ER_BAD_FIELD_ERROR, "42S22")
     assert err.message == "Unknown column 't3.a' in 'ON'"
+
+
+@pytest.mark.parametrize("sql", [
+    "WITH w(f) AS (SELECT * FROM t) SELECT * FROM w",
+    "WITH w(f) AS (SELECT * FROM t) SELECT 1",  # not read: MariaDB still says so
+    "WITH u AS (SELECT * FROM t), w(x) AS (SELECT * FROM u) SELECT * FROM w",
+    "WITH w(x) AS (SELECT * FROM (SELECT 1, 2) d) SELECT * FROM w",
+    "WITH w(f, g) AS (SELECT 1) SELECT 1",
+])
+def test_with_column_list_of_another_width_is_4002(t: SqliteSession, sql: str) -> None:
+    err = fails(t, sql, 4002, "HY000")
+    assert err.message == "WITH column list and SELECT field list have different column counts"
+
+
+def test_with_column_list_of_the_same_width(t: SqliteSession) -> None:
+    assert rows(t.execute("WITH w(x, y, z, n) AS (SELECT t.*, 0 FROM t WHERE id = 1) "
+                          "SELECT x, n FROM w")) == [(1, 0)]
+
+
+@pytest.mark.parametrize(("sql", "code", "message"), [
+    ("SELECT DEFAULT(nope) FROM t", 1054, "Unknown column 'nope' in 'SELECT'"),
+    ("SELECT id FROM t ORDER BY DEFAULT(nope)", 1054, "Unknown column 'nope' in 'ORDER BY'"),
+    ("SELECT id, 1 AS x FROM t WHERE DEFAULT(x) IS NULL", 1054,
+     "Unknown column 'x' in 'WHERE'"),
+    # an alias of the select list has no default (mtr func_default)
+    ("SELECT id, 32 AS mi FROM t GROUP BY id HAVING DEFAULT(mi) IS NULL", 1364,
+     "Field 'mi' doesn't have a default value"),
+    ("SELECT id, 1 AS x FROM t ORDER BY DEFAULT(x)", 1364, "Field 'x' doesn't have a default value"),
+])
+def test_default_of_what_is_not_a_column(t: SqliteSession, sql: str, code: int,
+                                         message: str) -> None:
+    assert fails(t, sql, code).message == message
+
+
+def test_subqueries_nested_past_sqlites_parser_are_1436(t: SqliteSession) -> None:
+    # MariaDB takes 63 levels; SQLite's parser about a dozen here: the stack overrun error,
+    # which mtr subselect_notembedded allows (was 1104)
+    sql = "SELECT SUM(id) FROM t"
+    for _ in range(30):
+        sql = f"SELECT SUM(id) FROM t WHERE id > ({sql} GROUP BY name LIMIT 1)"
+    err = fails(t, sql, errors.ER_STACK_OVERRUN_NEED_MORE, "HY000")
+    assert err.message.startswith("Thread stack overrun:")
+
+
+@pytest.mark.parametrize(("sql", "code", "message"), [
+    ("SELECT ROW(1, 1) | 1", 4079, "Illegal parameter data type row for operation '|'"),
+    ("SELECT ~ROW(1, 1)", 4079, "Illegal parameter data type row for operation '~'"),
+    ("SELECT TO_SECONDS(ROW(1, 1))", 4079,
+     "Illegal parameter data type row for operation 'to_seconds'"),
+    ("SELECT 1 % ROW(1, 1)", 4078, "Illegal parameter data types int and row for operation 'MOD'"),
+    ("SELECT ROW(1, 1) + 1.5", 4078,
+     "Illegal parameter data types row and decimal for operation '+'"),
+    ("SELECT LEAST(ROW(1, 1), ROW(1, 1))", 4078,
+     "Illegal parameter data types row and row for operation 'least'"),
+    ("SELECT 1 DIV ROW(1, 1)", 1241, "Operand should contain 1 column(s)"),
+    ("SELECT CHAR_LENGTH(ROW(1, 1))", 4079,
+     "Illegal parameter data type row for operation 'char_length'"),
+    ("SELECT BENCHMARK(ROW(1, 1), '')", 4079,
+     "Illegal parameter data type row for operation 'benchmark'"),
+    # functions that do not check their arguments' types: MariaDB's 1241 too
+    ("SELECT BENCHMARK(1, ROW(1, 1))", 1241, "Operand should contain 1 column(s)"),
+    ("SELECT ABS(ROW(1, 1))", 1241, "Operand should contain 1 column(s)"),
+    ("SELECT UPPER(ROW(1, 1))", 1241, "Operand should contain 1 column(s)"),
+])
+def test_a_row_where_one_value_is_taken(session: SqliteSession, sql: str, code: int,
+                                        message: str) -> None:
+    # MariaDB's type handlers refuse ROW there (mtr type_row, func_int): not SQLite's 1241
+    assert fails(session, sql, code).message == message

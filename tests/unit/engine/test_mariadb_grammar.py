@@ -111,6 +111,84 @@ def test_query_forms(t: SqliteSession) -> None:
     assert rows(t.execute("SELECT a AS x FROM t HAVING x > 2")) == [(3,)]
 
 
+def test_an_aggregate_in_having_or_order_by_makes_an_aggregate_query(t: SqliteSession) -> None:
+    # MariaDB: one row, the first row's a (SQLite said 'misuse of aggregate', a 1105)
+    assert rows(t.execute("SELECT a FROM t ORDER BY SUM(a)")) == [(1,)]
+    assert rows(t.execute("SELECT a AS x FROM t HAVING SUM(a) > 1")) == [(1,)]
+    assert rows(t.execute("SELECT a FROM t HAVING SUM(a) > 100")) == []
+    assert rows(t.execute("SELECT 1 FROM t ORDER BY STRCMP(STDDEV_SAMP(a), 'x')")) == [(1,)]
+    assert rows(t.execute("SELECT d.a FROM (SELECT a FROM t HAVING COUNT(*) = 3) d")) == [(1,)]
+    # a window function or a subquery's aggregate does not
+    assert rows(t.execute("SELECT a FROM t ORDER BY SUM(a) OVER (), a")) == [(1,), (2,), (3,)]
+    assert rows(t.execute("SELECT a FROM t ORDER BY (SELECT MAX(a) FROM t), a")) == \
+        [(1,), (2,), (3,)]
+
+
+def test_a_scalar_subquery_ordered_by_an_outer_column(t: SqliteSession) -> None:
+    # more than one row is 1242 (was 1054: SQLite's derived table could not see t2.c)
+    t.execute("CREATE TABLE t2 (c INT)")
+    t.execute("INSERT INTO t2 VALUES (1), (2)")
+    fails(t, "SELECT * FROM t2 WHERE c IN (SELECT (SELECT a FROM t ORDER BY c) FROM t)", 1242)
+    assert rows(t.execute("SELECT (SELECT a FROM t WHERE a = c ORDER BY c) FROM t2")) == \
+        [(1,), (2,)]
+    assert rows(t.execute("SELECT (SELECT a FROM t ORDER BY a DESC LIMIT 1) FROM t2")) == \
+        [(3,), (3,)]
+
+
+def test_an_aggregate_of_outer_columns_in_a_scalar_subquery(t: SqliteSession) -> None:
+    # SUM(outer.a) is the outer query's aggregate (mtr func_group; was 1111)
+    t.execute("CREATE TABLE t2 (c INT)")
+    t.execute("INSERT INTO t2 VALUES (1), (2)")
+    assert rows(t.execute("SELECT (SELECT SUM(o.a) FROM t2 WHERE c = 1) FROM t o")) == [(6,)]
+    assert rows(t.execute("SELECT (SELECT SUM(o.a) FROM t2 i WHERE i.c = o.a GROUP BY i.c) "
+                          "FROM t o, t2 WHERE o.a = t2.c")) == [(3,)]
+    fails(t, "SELECT (SELECT SUM(o.a) FROM t2) FROM t o", 1242)  # two rows of t2
+
+
+def test_the_one_row_check_of_scalar_subqueries(t: SqliteSession) -> None:
+    # MariaDB's 1242 counts the rows after OFFSET and LIMIT; DISTINCT and GROUP BY first
+    t.execute("CREATE TABLE t2 (c INT)")
+    t.execute("INSERT INTO t2 VALUES (1), (2), (2)")
+    fails(t, "SELECT (SELECT c FROM t2) FROM t", 1242)
+    fails(t, "SELECT (SELECT c FROM t2 LIMIT 1, 5) FROM t", 1242)
+    assert rows(t.execute("SELECT (SELECT c FROM t2 LIMIT 2, 1) FROM t WHERE a = 1")) == [(2,)]
+    assert rows(t.execute("SELECT (SELECT c FROM t2 LIMIT 5 OFFSET 2) FROM t WHERE a = 1")) \
+        == [(2,)]
+    assert rows(t.execute("SELECT (SELECT DISTINCT c FROM t2 WHERE c = a) FROM t")) == \
+        [(1,), (2,), (None,)]
+    assert rows(t.execute("SELECT (SELECT c FROM t2 GROUP BY c HAVING c = a) FROM t")) == \
+        [(1,), (2,), (None,)]
+    # an aggregate without GROUP BY is one row: nested deeper than SQLite's parser allows
+    # once each level was read through two derived tables (mtr subselect_notembedded)
+    sql = "SELECT SUM(a) FROM t"
+    for _ in range(8):
+        sql = f"SELECT SUM(a) FROM t WHERE a > ({sql} GROUP BY b LIMIT 1)"
+    assert rows(t.execute(sql)) == [(None,)]
+
+
+def test_rowid_is_the_integer_key_column(session: SqliteSession) -> None:
+    # MariaDB's _rowid (mtr auto_increment): the one-column integer PRIMARY KEY, else the
+    # first UNIQUE NOT NULL one; named as typed; unknown when two tables have one
+    session.execute("CREATE TABLE k (id INT PRIMARY KEY, v CHAR(3))")
+    session.execute("CREATE TABLE u (a INT NOT NULL, b INT, UNIQUE (a))")
+    session.execute("INSERT INTO k VALUES (7, 'x')")
+    session.execute("INSERT INTO u VALUES (5, 1)")
+    result = session.execute("SELECT _rowid, k._rowid, v FROM k WHERE _rowid = 7")
+    assert [c.name for c in result.columns] == ["_rowid", "_rowid", "v"]
+    assert rows(result) == [(7, 7, "x")]
+    assert rows(session.execute("SELECT _rowid + 1 FROM u")) == [(6,)]
+    fails(session, "SELECT _rowid FROM k, u", 1054)
+
+
+def test_nested_rows_are_compared(session: SqliteSession) -> None:
+    # MariaDB compares (a, (b, c)) rows; SQLite has flat rows only (mtr win_orderby)
+    got = rows(session.execute("SELECT (1, (2, 3)) = (1, (2, 3)), ROW(1, ROW(2, 3)) < "
+                               "ROW(1, ROW(2, 4)), (1, (2, NULL)) = (1, (2, 3)), "
+                               "(1, (2, 3)) IN ((1, (2, 3)), (2, (3, 4)))"))
+    assert got == [(1, 1, None, 1)]
+    fails(session, "SELECT (1, (2, 3)) = (1, 2, 3)", 1241)  # shapes differ
+
+
 def test_insert_of_all_defaults(session: SqliteSession) -> None:
     session.execute("CREATE TABLE d (a INT DEFAULT 7, b VARCHAR(3))")
     update(session, "INSERT INTO d VALUES ()")

@@ -127,3 +127,31 @@ def test_prepared_errors_map_like_text_ones(typed: SqliteSession) -> None:
     with pytest.raises(ServerError) as info:
         typed.execute_prepared(stmt, [1])
     assert (info.value.code, info.value.sqlstate) == (errors.ER_DUP_ENTRY, "23000")
+
+
+@pytest.mark.parametrize(("params", "got"), [
+    (["qwe", 0], []), (["2", 0], [(1,), (2,)]), ([2**64 - 10, 1], [(2,), (3,)]),
+    ([1, 2**64 - 10], []), ([2.6, 0], [(1,), (2,), (3,)]), (["2.6", 0], [(1,), (2,)]),
+])
+def test_limit_parameters_are_mariadbs_counts(typed: SqliteSession, params: list[Any],
+                                              got: list[tuple[int]]) -> None:
+    # mtr limit: a string's number, an unsigned past BIGINT (was 1366), any float rounded
+    for _ in range(3):
+        typed.execute("INSERT INTO v (i) VALUES (1)")
+    stmt = typed.prepare("SELECT id FROM v ORDER BY id LIMIT ? OFFSET ?")
+    assert rows(typed.execute_prepared(stmt, params)) == got
+
+
+@pytest.mark.parametrize("value", [-1, -14632475938453979136])
+def test_a_negative_limit_parameter_is_1210(typed: SqliteSession, value: int) -> None:
+    # the second used to escape as an OverflowError and close the connection
+    stmt = typed.prepare("SELECT 1 LIMIT ?, ?")
+    with pytest.raises(ServerError) as info:
+        typed.execute_prepared(stmt, [value, value])
+    assert info.value.code == errors.ER_WRONG_ARGUMENTS
+    assert info.value.message == "Incorrect arguments to EXECUTE"
+
+
+def test_a_literal_limit_past_bigint(typed: SqliteSession) -> None:
+    assert rows(typed.execute("SELECT 1 LIMIT 18446744073709551615")) == [(1,)]
+    assert rows(typed.execute("SELECT 1 LIMIT 4294967296, 10")) == []

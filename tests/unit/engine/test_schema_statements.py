@@ -106,6 +106,19 @@ def test_multi_table_update_counts_each_table(session: SqliteSession) -> None:
     assert update(session, "DELETE a, b FROM a JOIN b ON a.id = b.aid").affected_rows == 5
 
 
+def test_multi_table_update_of_a_using_column(session: SqliteSession) -> None:
+    # a column joined USING is one column, the leftmost table's (mtr lock_multi_bug38691)
+    for t in ("t1", "t2", "t3"):
+        session.execute(f"CREATE TABLE {t} (a int, b int)")
+        session.execute(f"INSERT INTO {t} VALUES (1, 1), (2, 2)")
+    update(session, "UPDATE t2 JOIN (t1 JOIN t3 USING (a)) USING (a) SET a = 5 WHERE t1.b = 1")
+    assert rows(session.execute("SELECT a FROM t2 ORDER BY a")) == [(2,), (5,)]
+    assert rows(session.execute("SELECT a FROM t1 ORDER BY a")) == [(1,), (2,)]
+    fails(session, "UPDATE t1 JOIN t3 USING (a) SET b = 1", 1052)  # b is two columns
+    # a table inside a derived table is not one of the statement's (mtr lock_multi_bug38499)
+    update(session, "UPDATE t1, (SELECT 1 FROM t2 t1i) d SET a = 0 WHERE 1 = 0")
+
+
 def test_alter_keeps_rows_counter_and_foreign_keys(session: SqliteSession) -> None:
     session.execute("CREATE TABLE p (id int primary key)")
     session.execute("CREATE TABLE c (id int auto_increment primary key, pid int, "

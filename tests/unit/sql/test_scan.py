@@ -101,6 +101,12 @@ def test_ansi_quotes_make_double_quotes_identifiers() -> None:
     assert got.shape == "SELECT `col` FROM t WHERE `x` = :s0"
 
 
+def test_a_word_right_after_a_literal_stays_apart_from_its_slot() -> None:
+    # ''AND (mtr ps_11bugs): the slot :s1 must not become a parameter named s1AND
+    got = scan("SELECT DATE('') between''AND 'x' AS c1")
+    assert got.shape == "SELECT DATE(:s0) between:s1 AND :s2 AS c1"
+
+
 def test_select_list_literals_are_slots_named_by_their_text() -> None:
     got = scan("SELECT 1, 'a', c + 2, CONCAT(c, 'x'), 1.50 FROM t WHERE d = 3")
     assert got.shape == "SELECT :i0, :s1, c + :i2, CONCAT(c, :s3), :n4_2 FROM t WHERE d = :i5"
@@ -344,3 +350,10 @@ def test_a_program_body_is_one_statement(text, expected):
     assert [s.text for s in scan_all(text)] == expected
     first = scan(expected[0])
     assert first.text == expected[0]
+
+
+def test_a_hex_literal_with_a_character_set_introducer_is_typed_by_it() -> None:
+    # _ucs2 x'003D': text of that character set (a :c slot), as _ucs2'..' is
+    got = scan("SELECT _ucs2 x'003D', _latin1 0xE9, _binary x'41', x'41'")
+    assert got.slots == ("=", "é", b"A", b"A")
+    assert got.names == ("c0_ucs2", "c1_latin1", "x2", "x3")

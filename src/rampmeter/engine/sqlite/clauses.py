@@ -67,6 +67,12 @@ def _clause(col: exp.Column) -> tuple[int, str] | None:
     return None
 
 
+def clause_of_node(node: exp.Expression) -> str:
+    """The clause a node of a parsed statement is in, as MariaDB names it."""
+    found = _clause(node)  # type: ignore[arg-type]
+    return found[1] if found is not None else DEFAULT
+
+
 def clause_of(sql: str, column: str) -> str:
     """The clause MariaDB would name for the unknown `column` ('t.c' or 'c') of `sql`."""
     parts = column.lower().split(".")

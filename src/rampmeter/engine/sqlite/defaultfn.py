@@ -6,7 +6,8 @@ Rules:
   are known each RM_DEFAULT_OF(col) becomes the column's default: its literal, its
   CURRENT_TIMESTAMP, its expression, or NULL for a nullable column without one.
 - A NOT NULL column without a default is 1364 ("Field 'c' doesn't have a default value"),
-  an unknown column 1054, anything but a column 1064, as MariaDB answers.
+  and so is an alias of the select list named in HAVING / ORDER BY; an unknown column 1054,
+  anything but a column 1064, as MariaDB answers.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 from sqlglot import exp
 
 from rampmeter import errors
-from rampmeter.engine.sqlite import dialect
+from rampmeter.engine.sqlite import clauses, dialect
 from rampmeter.engine.sqlite.catalog import ColumnDef
 from rampmeter.engine.sqlite.insertrow import _literal
 from rampmeter.engine.sqlite.modifiers import shape_tokens
@@ -59,10 +60,29 @@ def resolve(tree: exp.Expression, find: Callable[[str | None, str], Any],
             raise syntax_error()
         col_ref = args[0]
         found = find(col_ref.table or None, col_ref.name)
+        if found is None and not col_ref.table and _names_an_alias(call, col_ref.name):
+            # an item of the select list, named in its HAVING / ORDER BY: no column, so no
+            # default (MariaDB's 1364)
+            raise ServerError(1364, message=f"Field '{col_ref.name}' doesn't have a default "
+                              "value", sqlstate="HY000")
         if found is None:
             shown = f"{col_ref.table}.{col_ref.name}" if col_ref.table else col_ref.name
-            raise ServerError(errors.ER_BAD_FIELD_ERROR, shown, "field list")
+            raise ServerError(errors.ER_BAD_FIELD_ERROR, shown, clauses.clause_of_node(call))
         call.replace(_default_of(found[1], now_call))
+
+
+def _names_an_alias(call: exp.Expression, name: str) -> bool:
+    """Is `name` an alias of the select list of the query whose HAVING or ORDER BY holds
+    `call`?"""
+    node: Any = call
+    while node is not None and not isinstance(node, (exp.Having, exp.Order)):
+        if isinstance(node, exp.Select):
+            return False
+        node = node.parent
+    select = node.parent if node is not None else None
+    return isinstance(select, exp.Select) and any(
+        isinstance(e, exp.Alias) and e.alias.lower() == name.lower()
+        for e in select.expressions)
 
 
 def _default_of(col: ColumnDef, now_call: Callable[[ColumnDef], exp.Expression]

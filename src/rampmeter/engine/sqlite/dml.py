@@ -51,12 +51,14 @@ from rampmeter.engine.sqlite.translate import Plan, literal_type
 from rampmeter.engine.types import SqlType, column_for_values
 from rampmeter.errors import ServerError, Warning_
 from rampmeter.protocol.columns import Column
+from rampmeter.sql import charsets
 from rampmeter.sql.statement import ClientParam, Statement, slot_charset
 
 if TYPE_CHECKING:
     from rampmeter.engine.sqlite.session import SqliteSession
 
 _INT_MAX = 2**63 - 1
+_INT_MIN = -2**63
 TIME6 = SqlType("time", None, 6)
 
 
@@ -65,7 +67,7 @@ class Execution:
 
     __slots__ = ("plan", "strict", "ignore", "no_auto_zero", "warnings", "updated",
                  "changed", "deleted", "client", "_cast_rows", "zero_date", "zero_in_date",
-                 "deleted_rows", "zone", "strict_after_first")
+                 "deleted_rows", "zone", "strict_after_first", "utc")
 
     def __init__(self, plan: Plan, sql_mode: str, client: Any,
                  transactional: bool = True) -> None:
@@ -81,6 +83,7 @@ class Execution:
         self.zero_in_date = "NO_ZERO_IN_DATE" not in sql_mode
         self.deleted_rows: list[tuple[Any, ...]] = []
         self.zone: Any = None  # the session's time zone when not UTC (tzcolumns.py)
+        self.utc: Callable[[], dt.datetime] | None = None  # the statement's clock (UTC)
         self.warnings: list[Warning_] = []
         self.updated = 0
         self.changed = 0
@@ -89,13 +92,14 @@ class Execution:
         self._cast_rows: dict[int, int] = {}
 
     # --- conversions ----------------------------------------------------------------------
-    def convert(self, col: ColumnDef, value: Any, row: int) -> Any:
-        """values.store with MariaDB's strict / non-strict outcome (module rules)."""
+    def convert(self, col: ColumnDef, value: Any, row: int, client: Any = None) -> Any:
+        """values.store with MariaDB's strict / non-strict outcome (module rules); `client`:
+        the character set bytes are read in (the client's unless said)."""
         if value is None:
             return None
         if col.auto_increment and not self.no_auto_zero and _is_zero(value):
             return None
-        stored, problem = values.store(col.type, value, self.client,
+        stored, problem = values.store(col.type, value, client or self.client,
                                        zero_date=self.zero_date, zero_in_date=self.zero_in_date)
         if self.zone is not None and col.type.name == "timestamp":
             stored = timefns.shift(stored, self.zone, to_utc=True)  # tzcolumns.py
@@ -130,10 +134,21 @@ class Execution:
             if not col.nullable and not col.auto_increment:
                 return self.null_into(col, row, multi=True)
             return None
+        if type(value) is str and value[:1] == values.BIG_UNSIGNED and len(value) == 21 and \
+                value[1:].isdigit():
+            value = int(value[1:])  # SQLite's form of an unsigned above 2^63-1 (values.py)
+        if type(value) is bytes and col.type.is_text and col.type.charset:
+            # a computed binary string (UNHEX, CAST AS BINARY...) is the column's characters,
+            # as MariaDB copies binary into a text column: 0xE5 is 'å' in a latin1 column
+            return self.convert(col, value, row, charsets.charset(col.type.charset))
         return self.convert(col, value, row)
 
     def null_into(self, col: ColumnDef, row: int, *, multi: bool) -> Any:
-        """NULL into a NOT NULL column: 1048, or (not strict, several rows) a warning."""
+        """NULL into a NOT NULL column: 1048, or (not strict, several rows) a warning. A
+        TIMESTAMP takes the statement's time instead (MariaDB's
+        set_field_to_null_with_conversions), whatever explicit_defaults_for_timestamp says."""
+        if col.type.name == "timestamp" and self.utc is not None:
+            return timefns.text(self.utc(), col.type.fsp)  # stored as UTC
         if (self._strict(row) or not multi) and not self.ignore:
             raise ServerError(errors.ER_BAD_NULL_ERROR, col.name)
         self.warnings.append(Warning_.of(errors.ER_BAD_NULL_ERROR, col.name))
@@ -195,7 +210,10 @@ def sqlite_value(v: Any) -> Any:
     """A bound value as SQLite takes it (module rules)."""
     t = type(v)
     if t is int:
-        return v if v <= _INT_MAX else values.big_unsigned(v)
+        if _INT_MIN <= v <= _INT_MAX:
+            return v
+        # past SQLite's integers: an unsigned's stored form, else its digits (a DECIMAL)
+        return values.big_unsigned(v) if v > 0 else str(v)
     if t is str or t is float or t is bytes or v is None:
         return v
     if t is Decimal:
@@ -282,6 +300,7 @@ _BATCH_FROM = 1   # placeholders: a batch has at least two rows of one value
 
 def execution(s: SqliteSession, plan: Plan, stmt: Statement) -> Execution:
     ex = Execution(plan, s.sql_mode(), stmt.charset, _transactional(s, plan))
+    ex.utc = s.statement_utc
     zone = s.time_zone()
     if not zone.is_utc:
         ex.zone = zone

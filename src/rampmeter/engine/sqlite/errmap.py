@@ -3,8 +3,8 @@
 Rules:
 - `map_error(message, database)` reads SQLite's message (its codes say too little: a missing
   table and a syntax error are both SQLITE_ERROR) and builds the MySQL error: 1146, 1054, 1062,
-  1048, 1050, 1305, 1136, 1052, 1064, 1111, 1205, 1366, 4025, 1241, 1582, 1021, 4024, and
-  1451 / 1452 from the foreign-key triggers (fkcheck.py), 4025 from the CHECK ones (checks.py).
+  1048, 1050, 1305, 1136, 1052, 1064, 1111, 1205, 1366, 4025, 1241, 1582, 1021, 4024, 4002,
+  and 1451 / 1452 from the foreign-key triggers (fkcheck.py), 4025 from the CHECK ones (checks.py).
 - Whatever has no MySQL equivalent is 1105 with SQLite's own words, and is logged by the
   caller: that is a fault of ours to fix, not a user error.
 - `duplicate_entry` words 1062 as MariaDB does: the duplicate value when the statement named it
@@ -35,8 +35,8 @@ _EXISTS = re.compile(r"table (?:\"?)(\S+?)(?:\"?) already exists")
 _EXISTS_RENAME = re.compile(r"there is already another table or index with this name: (\S+)")
 _CLAUSE_ORDER = re.compile(r"(ORDER BY|LIMIT) clause should come after (\S+(?: ALL)?) not before")
 _FUNCTION = re.compile(r"no such function: (\S+)")
-_VALUES = re.compile(r"(\d+) values for (\d+) columns|table \S+ has (\d+) columns but (\d+) "
-                     r"values were supplied")
+_VALUES = re.compile(r"table \S+ has (\d+) columns but (\d+) values were supplied")
+_CTE_WIDTH = re.compile(r"table \S+ has \d+ values for \d+ columns")
 _FOREIGN = ("Cannot add or update a child row", "Cannot delete or update a parent row")
 _NO_WINDOW = re.compile(r"no such window: (\S+)")
 _TERM = re.compile(r"(\d+)(?:st|nd|rd|th) (ORDER|GROUP) BY term out of range")
@@ -93,6 +93,9 @@ def map_error(msg: str, database: str | None, sql: str | None = None) -> ServerE
             return ServerError(errors.ER_SP_DOES_NOT_EXIST, "FUNCTION", ".".join(named))
         return ServerError(errors.ER_SP_DOES_NOT_EXIST, "FUNCTION",
                            f"{database}.{m.group(1)}" if database else m.group(1))
+    if _CTE_WIDTH.search(msg):  # WITH t(a) AS (SELECT 1, 2): MariaDB's 4002
+        return ServerError(4002, message="WITH column list and SELECT field list have "
+                           "different column counts", sqlstate="HY000")
     if _VALUES.search(msg):
         return ServerError(errors.ER_WRONG_VALUE_COUNT_ON_ROW, 1)
     if "ON clause references tables to its right" in msg:  # MariaDB: 1054 in 'ON'
@@ -125,8 +128,13 @@ def map_error(msg: str, database: str | None, sql: str | None = None) -> ServerE
         fn = re.search(r"function (\w+)", msg)
         return ServerError(1582, message="Incorrect parameter count in the call to native "
                            f"function '{fn.group(1) if fn else ''}'", sqlstate="42000")
+    if "parser stack overflow" in msg:
+        # nesting deeper than SQLite's parser holds (about a dozen subqueries in comparisons,
+        # 30 CASE): MariaDB's error for a statement nested past its stack (docs/sql.md)
+        from rampmeter.sql.limits import MAX_EXPRESSION_DEPTH, overrun
+        return overrun(MAX_EXPRESSION_DEPTH + 1)
     if "too many terms in compound SELECT" in msg or "Expression tree is too large" in msg \
-            or "too many SQL variables" in msg or "parser stack overflow" in msg:
+            or "too many SQL variables" in msg:
         return ServerError(errors.ER_TOO_BIG_SELECT, message=f"Statement too complex: {msg}")
     if "string or blob too big" in msg:
         return ServerError(errors.ER_TOO_LONG_STRING if hasattr(errors, "ER_TOO_LONG_STRING")

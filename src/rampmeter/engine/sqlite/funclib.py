@@ -19,6 +19,10 @@ Rules:
   (ORDER BY pk)) they are `mf_<name>_w` (funcmap.py), a window function that keeps the
   frame's rows and computes the aggregate again over them for each row (`_Windowed`), so a
   plain aggregate keeps no rows.
+- SQLite passes at most 127 arguments to a function; MariaDB has no such limit. A call of a
+  function that takes any number with more is `mfp_<name>(rm_pack(a1..a100), rm_pack(...))`
+  (funcmap.py): rm_pack keeps its arguments on the handle and answers a key, which mfp_
+  turns back into the arguments, in order (a key serves once).
 """
 
 from __future__ import annotations
@@ -63,6 +67,7 @@ class SqlFunction:
 
 
 LIBRARY: dict[str, SqlFunction] = {}
+MAX_SQLITE_ARGS = 127  # SQLITE_MAX_FUNCTION_ARG
 
 
 def _arity(arity: int | tuple[int, int]) -> tuple[int, int]:
@@ -129,6 +134,24 @@ def install(handle: Any, host: Any) -> None:
     conn = handle.conn
     conn.create_collation("rm_ci", _compare_ci)
     conn.create_collation("rm_pad", _compare_pad)
+    packs: dict[int, tuple[Any, ...]] = {}
+    counter = iter(range(1, 1 << 62))
+
+    def pack(*args: Any) -> int:
+        key = next(counter)
+        packs[key] = args
+        return key
+
+    def unpacked(impl: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*keys: Any) -> Any:
+            try:
+                args = [a for k in keys for a in packs.pop(k)]
+            except (KeyError, TypeError):
+                raise ServerError(errors.ER_WRONG_ARGUMENTS, "rm_pack") from None
+            return impl(*args)
+        return call
+
+    conn.create_function("rm_pack", -1, pack)
     for fn in LIBRARY.values():
         if fn.aggregate:
             conn.create_aggregate(fn.sqlite_name, -1, fn.impl)
@@ -138,6 +161,9 @@ def install(handle: Any, host: Any) -> None:
         impl = functools.partial(fn.impl, host) if fn.host else fn.impl
         conn.create_function(fn.sqlite_name, -1, _guarded(impl, host),
                              deterministic=fn.deterministic)
+        if fn.high < 0 or fn.high > MAX_SQLITE_ARGS:
+            conn.create_function("mfp_" + fn.name.lower(), -1,
+                                 _guarded(unpacked(impl), host))
 
 
 @functools.cache

@@ -93,6 +93,11 @@ def _library_call(node: exp.Anonymous, typer: Typer) -> None:
         if t is not None and (t.is_integer or t.is_decimal):
             args.append(exp.Literal.number(t.scale or 0 if t.is_decimal else 0))
     args = [_exact(a) for a in args]
+    if len(args) > funclib.MAX_SQLITE_ARGS:  # SQLite's limit: in packs (funclib.py)
+        node.set("this", "mfp_" + fn.name.lower())
+        node.set("expressions", [exp.Anonymous(this="rm_pack", expressions=args[i:i + 100])
+                                 for i in range(0, len(args), 100)])
+        return
     # an aggregate used OVER (...) is its window form (funclib._windowed)
     node.set("this", fn.sqlite_name + "_w" if fn.aggregate and
              isinstance(node.parent, exp.Window) else fn.sqlite_name)

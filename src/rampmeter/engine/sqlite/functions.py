@@ -141,6 +141,7 @@ def _hash(algorithm: str) -> Callable[[Any], Any]:
 
 
 _U64 = (1 << 64) - 1
+_INT_MAX = (1 << 63) - 1
 _I64 = (1 << 63) - 1
 
 
@@ -206,6 +207,26 @@ def uarith(op: str, a: Any, b: Any, text: str) -> Any:
         raise ServerError(errors.ER_DATA_OUT_OF_RANGE, message="BIGINT UNSIGNED value is out "
                           f"of range in '{text}'", sqlstate="22003")
     return _as_sqlite_int(r)
+
+
+def _limit_value(v: Any, offset: Any) -> Any:
+    """A LIMIT / OFFSET value as MariaDB reads it: an unsigned 64-bit count (a number
+    rounded, a string's leading integer: 'qwe' is 0, '2.6' is 2), a negative one is 1210 "Incorrect arguments to EXECUTE"
+    (only a parameter can be one); past SQLite's range no limit / the largest offset."""
+    if v is None:
+        return 0
+    if isinstance(v, str) and v[:1] == "~":
+        n = int(v[1:])
+    elif isinstance(v, (int, float)) and not isinstance(v, bool):
+        n = int(v) if isinstance(v, int) else round(v)
+    else:
+        num, _whole = parse_number(v.decode("latin-1") if isinstance(v, bytes) else str(v))
+        n = int(num) if num is not None else 0  # '2.6' is 2, as a string's integer
+    if n < 0:
+        raise ServerError(errors.ER_WRONG_ARGUMENTS, "EXECUTE")
+    if n > _INT_MAX:
+        return _INT_MAX if offset else -1
+    return n
 
 
 def _too_many_rows() -> None:
@@ -344,8 +365,8 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
 
     def uservar(name: str) -> Any:
         value = host.context.user_variable(name)
-        if type(value) is int and value > _I64:  # its digits: the type is not known here
-            return str(value)
+        if type(value) is int and (value > _I64 or value < -_I64 - 1):
+            return str(value)  # its digits: the type is not known here
         if isinstance(value, Decimal):
             return int(value) if value == value.to_integral_value() and \
                 abs(value) < 2**63 else float(value)
@@ -528,6 +549,7 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         ("rm_bitop", 3, bitop),
         ("rm_uarith", 4, guarded(uarith)),
         ("rm_subquery_rows", 0, guarded(_too_many_rows)),
+        ("rm_limit", 2, guarded(_limit_value)),
         ("rm_bin2num", 1, lambda v: None if v is None else _as_sqlite_int(
             int.from_bytes(v, "big") if isinstance(v, bytes) else _u64(v))),
         ("rm_to_charset", 3, to_charset),

@@ -85,7 +85,14 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
         if v is None:
             return None
         t = SqlType(kind, None, int(fsp) if kind != "date" else None)
+        if isinstance(v, str) and v[:1] == "~":
+            v = int(v[1:])  # an unsigned above 2^63-1 (values.py)
         stored, problem = values.store(t, v)
+        if problem is not None and problem.code == errors.ER_WARN_DATA_OUT_OF_RANGE:
+            # past TIME's range: its end, "Truncated incorrect time value" (MariaDB)
+            host.warn(errors.ER_TRUNCATED_WRONG_VALUE,
+                      f"Truncated incorrect {kind} value: '{_show(v)}'")
+            return stored
         if problem is not None and not problem.note:
             shown = "time" if kind == "time" else "datetime"  # CAST AS DATE says datetime
             host.warn(errors.ER_TRUNCATED_WRONG_VALUE, f"Incorrect {shown} value: '{_show(v)}'")

@@ -7,6 +7,8 @@ Rules:
   subquery. DEFAULT is not a name.
 - Only values that are not plain literals are looked at, so a batch of literal rows pays
   nothing.
+- UPDATE t SET a = a + 1, b = a: MariaDB's single-table UPDATE assigns left to right, so a
+  name of a column SET earlier in the statement is its new value (updated_columns).
 """
 
 from __future__ import annotations
@@ -43,6 +45,27 @@ def row_columns(value: exp.Expression, tdef: TableDef, assigned: dict[str, exp.E
         if node is value:
             return new
         node.replace(new)
+    return value
+
+
+def updated_columns(value: exp.Expression, names: set[str],
+                    assigned: dict[str, exp.Expression]) -> exp.Expression:
+    """Module rules: in an UPDATE's SET, a column assigned earlier (`assigned`, by lower-case
+    name) is the value given to it; `names`: what the table is called in the statement (none:
+    nothing is read from `assigned`)."""
+    if not assigned or not names:
+        return value
+    for node in list(value.walk()):
+        if not isinstance(node, exp.Column) or _is_default_word(node) or \
+                node.table and node.table.lower() not in names:
+            continue
+        new = assigned.get(node.name.lower())
+        if new is None or any(isinstance(up, exp.Select) and up.args.get("from_")
+                              for up in _ancestors(node, value)):
+            continue
+        if node is value:
+            return new.copy()
+        node.replace(new.copy())
     return value
 
 

@@ -94,8 +94,13 @@ def plan_update(tree: exp.Update, by_alias: dict[str, Entry],
         return []
     nodes = _nodes(source)
     sets: dict[str, list[tuple[ColumnDef, exp.Expression]]] = {}
+    using = {i.name.lower() for j in source.find_all(exp.Join)
+             for i in j.args.get("using") or []}
+    # the statement's own tables, in join order (not those inside a derived table)
+    order = [t.alias_or_name.lower() for t in source.walk(
+        bfs=False, prune=lambda n: isinstance(n, exp.Subquery)) if isinstance(t, exp.Table)]
     for eq in tree.expressions:
-        alias, col = _set_column(eq.this, by_alias)
+        alias, col = _set_column(eq.this, by_alias, using, order)
         sets.setdefault(alias, []).append((col, eq.expression))
     steps: list[Step] = []
     for alias, pairs in sets.items():
@@ -132,11 +137,16 @@ def plan_update(tree: exp.Update, by_alias: dict[str, Entry],
     return steps
 
 
-def _set_column(node: exp.Expression, by_alias: dict[str, Entry]) -> tuple[str, ColumnDef]:
+def _set_column(node: exp.Expression, by_alias: dict[str, Entry],
+                using: frozenset[str] | set[str] = frozenset(),
+                order: list[str] | None = None) -> tuple[str, ColumnDef]:
+    """The table and column a SET names; a column the tables are joined USING is one column
+    to MariaDB, its leftmost table's."""
     if not isinstance(node, exp.Column):
         raise ServerError(errors.ER_PARSE_ERROR, node.sql("mysql"), 1)
     name = node.name
-    candidates = [node.table.lower()] if node.table else list(by_alias)
+    candidates = [node.table.lower()] if node.table else \
+        [a for a in by_alias if order is None or a in order]
     found = []
     for alias in candidates:
         entry = by_alias.get(alias)
@@ -147,6 +157,9 @@ def _set_column(node: exp.Expression, by_alias: dict[str, Entry]) -> tuple[str, 
             found.append((alias, col))
     if not found:
         raise ServerError(errors.ER_BAD_FIELD_ERROR, node.sql("mysql"), "SET")
+    if len(found) > 1 and name.lower() in using and order:
+        found.sort(key=lambda f: order.index(f[0]) if f[0] in order else len(order))
+        return found[0]
     if len(found) > 1:
         raise ServerError(errors.ER_NON_UNIQ_ERROR, name, "SET")
     return found[0]

@@ -6,7 +6,9 @@ Rules:
   takes no parentheses around a compound's operands). An operand with its own ORDER BY or
   LIMIT is read from a derived table instead, so they still apply to it alone.
 - DATE 'x' / TIME 'x' / TIMESTAMP 'x' with a value that is not one is 1525.
-- ROW(a, b) is the row value (a, b); SQLite compares row values as MariaDB does.
+- ROW(a, b) is the row value (a, b); SQLite compares row values as MariaDB does. A row nested
+  in a row, (a, (b, c)) = (x, (y, z)), is flattened when every side has the same shape
+  (SQLite has no nested rows: 1241; the order and equality of the flat rows are the same).
 - HAVING without GROUP BY and without aggregates (MariaDB filters rows with it, after the
   select list is computed) is a WHERE, with the select list's aliases it names replaced by
   their expressions.
@@ -21,9 +23,15 @@ Rules:
   with them, as SQLite reads it; `STRAIGHT_JOIN` between tables is a plain JOIN.
 - UPDATE / DELETE ... ORDER BY without LIMIT: the order changes nothing MariaDB shows, and
   SQLite refuses it, so it is dropped.
+- A SELECT without GROUP BY whose HAVING or ORDER BY has an aggregate of its own is an
+  aggregate query to MariaDB (one row), even when its select list has none; SQLite decides by
+  the select list (1105 'misuse of aggregate' / 'HAVING clause on a non-aggregate query'), so
+  the first item gets a COUNT(*) that changes nothing (implicit_aggregate, on the final tree).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from sqlglot import exp
 
@@ -52,6 +60,9 @@ def rewrite(tree: exp.Expression) -> exp.Expression:
         if isinstance(node, exp.Join):
             _sqlite_join(node)
     for node in list(tree.walk()):
+        if isinstance(node, _ROW_COMPARISONS) or isinstance(node, exp.In):
+            _flatten_rows(node)
+    for node in list(tree.walk()):
         if isinstance(node, _SETS):
             for key in ("this", "expression"):
                 operand = node.args.get(key)
@@ -65,6 +76,33 @@ def rewrite(tree: exp.Expression) -> exp.Expression:
         tree = tree.this
         tree.parent = None
     return tree
+
+
+_ROW_COMPARISONS = (exp.EQ, exp.NEQ, exp.NullSafeEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)
+
+
+def _shape(node: exp.Expression) -> object:
+    return tuple(_shape(e) for e in node.expressions) if isinstance(node, exp.Tuple) else None
+
+
+def _flat(node: exp.Expression) -> list[exp.Expression]:
+    if isinstance(node, exp.Tuple):
+        return [x for e in node.expressions for x in _flat(e)]
+    return [node]
+
+
+def _flatten_rows(node: exp.Expression) -> None:
+    """Module rules: nested rows of one shape on every side become flat rows."""
+    sides = [node.this] + (list(node.expressions) if isinstance(node, exp.In)
+                           else [node.expression])
+    if not all(isinstance(s, exp.Tuple) for s in sides):
+        return
+    shape = _shape(sides[0])
+    if not isinstance(shape, tuple) or all(part is None for part in shape) or \
+            any(_shape(s) != shape for s in sides[1:]):
+        return
+    for side in sides:
+        side.set("expressions", _flat(side))
 
 
 def _limit_keeps_its_rows(select: exp.Select) -> None:
@@ -285,3 +323,50 @@ def _name(item: exp.Expression, i: int) -> str:
     if isinstance(item, exp.Column):
         return item.name
     return f"rm_c{i}"
+
+
+def implicit_aggregate(tree: exp.Expression) -> None:
+    """Module rules: `SELECT a FROM t ORDER BY SUM(a)` / `... HAVING SUM(a) > 1` is SQLite's
+    `SELECT coalesce(a, nullif(count(*), count(*))) ...`, an aggregate query with the same
+    item (its name kept for an enclosing query)."""
+    for select in list(tree.find_all(exp.Select)):
+        if select.args.get("group") or not select.expressions or \
+                any(own_aggregate(e) for e in select.expressions):
+            continue
+        having, order = select.args.get("having"), select.args.get("order")
+        if not (having is not None and own_aggregate(having) or
+                order is not None and own_aggregate(order)):
+            continue
+        first = select.expressions[0]
+        target = first.this if isinstance(first, exp.Alias) else first
+        if isinstance(target, exp.Star) or isinstance(target, exp.Column) and \
+                isinstance(target.this, exp.Star):
+            continue
+        count = exp.Count(this=exp.Star())
+        wrapped = exp.Coalesce(this=target.copy(), expressions=[
+            exp.Nullif(this=count, expression=count.copy())])
+        if isinstance(first, exp.Alias):
+            first.set("this", wrapped)
+        elif isinstance(first, exp.Column):
+            first.replace(exp.alias_(wrapped, first.name, quoted=True))
+        else:
+            first.replace(wrapped)
+
+
+def own_aggregate(node: exp.Expression) -> bool:
+    """An aggregate of this query level (not of a subquery's, not a window function's), by
+    its SQLite spelling (the library's are mf_ names)."""
+    def prune(n: Any) -> bool:
+        return n is not node and isinstance(n, (exp.Select, exp.Subquery, exp.Window))
+    for n in node.walk(prune=prune):
+        if isinstance(n, exp.Window) or isinstance(n, (exp.Select, exp.Subquery)) and \
+                n is not node:
+            continue
+        if isinstance(n, _AGGREGATES):
+            return True
+        if isinstance(n, exp.Anonymous):
+            name = n.name.lower()
+            fn = funclib.lookup(name[3:] if name.startswith("mf_") else name)
+            if fn is not None and fn.aggregate:
+                return True
+    return False

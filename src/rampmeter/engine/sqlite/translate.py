@@ -341,6 +341,9 @@ def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
         extras["mods"], extras["values_names"] = mods, values_names
     tables = _Tables(lookup)
     infoschema = _qualify(tree, database, tables)
+    if "_rowid" in text.lower():
+        _rowid_columns(tree, tables)
+    _check_with_columns(tree, tables)
     if defaultfn.NAME in text:
         defaultfn.resolve(tree, tables.find, _now_call, stmt.syntax_error)
     return tree, tables, infoschema
@@ -367,6 +370,8 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         tables.more_databases))
     plan.fixed.update(tables.fixed)
     typer = Typer(tables.column_type, settings[0], settings[1], values)
+    if "(" in stmt.shape:
+        _row_operands(tree, stmt, typer)
     steps: list[multi.Step] = []
     plan.ignore = ignore
     if isinstance(tree, exp.Insert):
@@ -436,6 +441,8 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         tzcolumns.wrap_reads(tree, typer, outputs_in_python=True)
     _rewrite(tree)
     tree = queryforms.rollup(tree)
+    queryforms.implicit_aggregate(tree)
+    _limit_values(tree)
     plan.sql = _generate(tree, plan)
     if ignore and plan.sql.startswith("UPDATE "):  # duplicates skip the row, as in MariaDB
         plan.sql = "UPDATE OR IGNORE " + plan.sql[len("UPDATE "):]
@@ -711,8 +718,52 @@ def _check_one_row(node: exp.Subquery) -> None:
         return  # `*` / `t.*`: SQLite checks the width (1241), it cannot be aliased
     if isinstance(inner, exp.Select) and inner.args.get("from_") is None:
         return  # no table: one row at most already
+    if _outer_aggregate(select):
+        # SUM(outer.x): the outer query's aggregate, which a derived table would hide; the
+        # query's rows are counted apart, without its select list
+        if isinstance(inner, exp.Select):
+            counted = inner.copy()
+            counted.set("expressions", [exp.Literal.number(1)])
+            if counted.args.get("limit") is None and counted.args.get("offset") is None:
+                counted.set("order", None)
+            two = exp.select("*").from_(exp.Subquery(this=counted, alias=exp.TableAlias(
+                this=exp.to_identifier("rm_one"))), copy=False).limit(2, copy=False)
+            rows = exp.Subquery(this=exp.select(exp.Count(this=exp.Star())).from_(
+                exp.Subquery(this=two, alias=exp.TableAlias(this=exp.to_identifier("rm_two"))),
+                copy=False))
+            _wrap(node, lambda n: exp.Case(ifs=[exp.If(
+                this=exp.GT(this=rows, expression=exp.Literal.number(1)),
+                true=_call("rm_subquery_rows"))], default=n))
+        return
+    if isinstance(inner, exp.Select) and inner.args.get("group") is None and \
+            any(queryforms.own_aggregate(e) for e in inner.expressions):
+        return  # an aggregate without GROUP BY: one row at most already
+    if isinstance(inner, exp.Select) and inner.args.get("order") is not None and \
+            inner.args.get("limit") is None and inner.args.get("offset") is None:
+        # one row or 1242: the order changes nothing, and SQLite's derived table could not
+        # read an outer column it names (ORDER BY t2.b)
+        inner.set("order", None)
     first = select.expressions[0]
     value = first.this if isinstance(first, exp.Alias) else first
+    if isinstance(inner, exp.Select) and not inner.args.get("distinct"):
+        # no derived table (SQLite's parser has a depth that nested subqueries reach): the
+        # first row says 1242 when the rows, counted by a window over them all, minus the
+        # OFFSET, up to the LIMIT, are more than one
+        count: exp.Expression = exp.Window(this=exp.Count(this=exp.Star()))
+        limit = inner.args.get("limit")
+        offset = limit.args.get("offset") if isinstance(limit, exp.Limit) else None
+        offset = offset or (inner.args["offset"].expression
+                            if isinstance(inner.args.get("offset"), exp.Offset) else None)
+        if offset is not None:
+            count = exp.Sub(this=count, expression=offset.copy())
+        if isinstance(limit, exp.Limit) and limit.expression is not None:
+            count = _call("min", count, limit.expression.copy())
+        hole = exp.Null()
+        value.replace(hole)
+        hole.replace(exp.Case(ifs=[exp.If(this=exp.GT(this=count,
+                                                      expression=exp.Literal.number(1)),
+                                          true=_call("rm_subquery_rows"))], default=value))
+        return
     # exp.alias_ would name a subquery as a table; the column needs an Alias node
     select.set("expressions", [exp.Alias(this=value, alias=exp.to_identifier("rm_v",
                                                                             quoted=True))])
@@ -728,6 +779,17 @@ def _check_one_row(node: exp.Subquery) -> None:
         exp.Subquery(this=limited, alias=exp.TableAlias(this=exp.to_identifier("rm_two"))),
         copy=False)
     node.set("this", wrapper)
+
+
+def _outer_aggregate(select: exp.Select) -> bool:
+    """Whether the select list has an aggregate of only columns of tables the query does not
+    name itself (MariaDB and SQLite aggregate it in the outer query)."""
+    own = {t.alias_or_name.lower() for t in select.find_all(exp.Table)}
+    for agg in select.expressions[0].find_all(exp.AggFunc):
+        cols = list(agg.find_all(exp.Column))
+        if cols and all(c.table and c.table.lower() not in own for c in cols):
+            return True
+    return False
 
 
 def _decimal_text(node: exp.Expression, scale: int) -> exp.Expression:
@@ -858,6 +920,187 @@ def _qualify(tree: exp.Expression, database: str | None, tables: _Tables) -> lis
     return infoschema
 
 
+def _check_with_columns(tree: exp.Expression, tables: _Tables) -> None:
+    """WITH t(a, b) AS (SELECT ...): a select list of another width is MariaDB's 4002, even
+    when t is not read (SQLite would say 1136 when it is, nothing when not)."""
+    widths: dict[str, int] = {}
+    for cte in tree.find_all(exp.CTE):
+        alias = cte.args.get("alias")
+        named = alias.columns if isinstance(alias, exp.TableAlias) else []
+        select = _leftmost_select(cte.this)
+        width = _select_width(select, tables, widths) if select is not None else None
+        if named:
+            width, expected = len(named), width
+            if expected is not None and expected != width:
+                raise ServerError(4002, message="WITH column list and SELECT field list have "
+                                  "different column counts", sqlstate="HY000")
+        if width is not None:
+            widths[cte.alias_or_name.lower()] = width
+
+
+def _expand_stars(select: exp.Select, tables: _Tables) -> None:
+    """`*` and `t.*` of a select list as the columns they stand for, when every table they
+    name is a known one (a derived table's columns are left to SQLite)."""
+    items = [select.args["from_"].this] if select.args.get("from_") else []
+    items += [j.this for j in select.args.get("joins") or []]
+    if any(not isinstance(t, exp.Table) for t in items):
+        return
+    new: list[exp.Expression] = []
+    for e in select.expressions:
+        if isinstance(e, exp.Star):
+            aliases = [t.alias_or_name for t in items]
+        elif isinstance(e, exp.Column) and isinstance(e.this, exp.Star):
+            aliases = [e.table]
+        else:
+            new.append(e)
+            continue
+        for alias in aliases:
+            names = tables.column_names(alias)
+            if names is None:
+                return
+            new += [exp.column(n, table=alias, quoted=True) for n in names]
+    select.set("expressions", new)
+
+
+def _select_width(select: exp.Select, tables: _Tables, ctes: dict[str, int]) -> int | None:
+    """How many columns the select list gives (stars counted), None when unknown."""
+    def of(alias: str) -> int | None:
+        if alias.lower() in ctes:
+            return ctes[alias.lower()]
+        names = tables.column_names(alias)
+        return len(names) if names is not None else None
+    items = [select.args["from_"].this] if select.args.get("from_") else []
+    items += [j.this for j in select.args.get("joins") or []]
+    sources = [t.alias_or_name if isinstance(t, exp.Table) else None for t in items]
+    total = 0
+    for e in select.expressions:
+        star_of = None
+        if isinstance(e, exp.Star):
+            star_of = sources
+        elif isinstance(e, exp.Column) and isinstance(e.this, exp.Star):
+            star_of = [e.table]
+        if star_of is None:
+            total += 1
+            continue
+        for alias in star_of:
+            n = of(alias) if alias else None  # a derived table: not counted here
+            if n is None:
+                return None
+            total += n
+    return total
+
+
+_ROW_BINARY = {exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.Div: "/", exp.Mod: "MOD"}
+_ROW_BITS = {exp.BitwiseOr: "|", exp.BitwiseAnd: "&", exp.BitwiseXor: "^",
+             exp.BitwiseLeftShift: "<<", exp.BitwiseRightShift: ">>", exp.BitwiseNot: "~"}
+
+
+# MariaDB's functions that check their arguments' types (its integer functions, measured by
+# mtr func_int); the others say 1241 as SQLite does (ABS, UPPER, CONCAT...)
+_ROW_CHECKED = frozenset((
+    "TO_SECONDS", "TIMESTAMPDIFF", "INET_ATON", "LAST_INSERT_ID", "STRCMP", "OCTET_LENGTH",
+    "UNCOMPRESSED_LENGTH", "COERCIBILITY", "ASCII", "CRC32", "ORD", "LOCATE", "BIT_COUNT",
+    "BENCHMARK", "SLEEP", "GET_LOCK", "PERIOD_ADD", "PERIOD_DIFF", "TO_DAYS", "DAYOFMONTH",
+    "DAYOFYEAR", "QUARTER", "YEAR", "YEARWEEK", "WEEK", "HOUR", "MINUTE", "SECOND",
+    "MICROSECOND", "JSON_DEPTH", "JSON_LENGTH", "REGEXP_INSTR", "FIND_IN_SET", "RELEASE_LOCK",
+    "IS_FREE_LOCK", "IS_USED_LOCK"))
+
+
+def _row_operands(tree: exp.Expression, stmt: Statement, typer: Typer) -> None:
+    """A ROW where an operator or a function takes one value: MariaDB's 4078 "Illegal
+    parameter data types row and int for operation '+'" (arithmetic, LEAST / GREATEST) or
+    4079 "Illegal parameter data type row for operation '|'" (bit operators, functions),
+    not SQLite's 1241."""
+    for row in tree.find_all(exp.Tuple):
+        node = row.parent
+        if isinstance(node, (exp.Paren,)):
+            node = node.parent
+        if type(node) in _ROW_BINARY and isinstance(node, exp.Binary):
+            raise _illegal_types(_ROW_BINARY[type(node)],
+                                 [node.this, node.expression], stmt, typer)
+        if isinstance(node, (exp.Least, exp.Greatest)):
+            raise _illegal_types(type(node).__name__.lower(),
+                                 [node.this, *node.expressions], stmt, typer)
+        if type(node) in _ROW_BITS:
+            raise _illegal_type(_ROW_BITS[type(node)])
+        if isinstance(node, exp.Anonymous) and node.name.upper() in _ROW_CHECKED and not (
+                node.name.upper() == "BENCHMARK" and row.arg_key == "expressions" and
+                node.expressions.index(row) > 0):
+            raise _illegal_type(node.name.lower())
+        if isinstance(node, exp.Length):
+            raise _illegal_type("octet_length" if node.args.get("binary") else "char_length")
+        if isinstance(node, exp.Sign):
+            raise _illegal_type("sign")
+
+
+def _illegal_type(operation: str) -> ServerError:
+    return ServerError(4079, message="Illegal parameter data type row for operation "
+                       f"'{operation}'", sqlstate="HY000")
+
+
+def _illegal_types(operation: str, args: list[exp.Expression], stmt: Statement,
+                   typer: Typer) -> ServerError:
+    """4078 names the first two arguments' types, as MariaDB's type handlers are named."""
+    names = [_handler_name(a, stmt, typer) for a in args[:2]]
+    return ServerError(4078, message=f"Illegal parameter data types {names[0]} and "
+                       f"{names[-1]} for operation '{operation}'", sqlstate="HY000")
+
+
+def _handler_name(node: exp.Expression, stmt: Statement, typer: Typer) -> str:
+    if isinstance(node, exp.Paren):
+        node = node.this
+    if isinstance(node, exp.Tuple):
+        return "row"
+    if isinstance(node, exp.Placeholder) and node.name[:1] == "i":
+        try:
+            value = stmt.slots[stmt.names.index(node.name)]
+        except (ValueError, IndexError):
+            value = 0
+        return "int" if isinstance(value, int) and -2**31 <= value < 2**31 else "bigint"
+    t = typer.infer(node)
+    return t.name if t is not None else "varchar"
+
+
+def _limit_values(tree: exp.Expression) -> None:
+    """LIMIT / OFFSET given by a parameter (`LIMIT ?`) or past BIGINT (LIMIT
+    18446744073709551615) go through rm_limit: MariaDB's unsigned count, 1210 when negative,
+    what SQLite can take when too large (a literal that fits needs nothing)."""
+    for node in list(tree.find_all(exp.Limit, exp.Offset)):
+        for key, offset in (("expression", 0), ("offset", 1)):
+            value = node.args.get(key)
+            if isinstance(node, exp.Offset) and key == "offset":
+                continue
+            if isinstance(value, exp.Placeholder) and value.name[:1] in ("q", "u"):
+                value.replace(_call("rm_limit", value.copy(), exp.Literal.number(
+                    1 if isinstance(node, exp.Offset) else offset)))
+
+
+def _rowid_columns(tree: exp.Expression, tables: _Tables) -> None:
+    """MariaDB's `_rowid`: the column of a table's one-column integer primary key (or, without
+    one, of its first one-column UNIQUE NOT NULL integer key), when the table has no column
+    of that name; unqualified, when one table of the statement has such a key."""
+    keyed: dict[str, str] = {}
+    for alias, (_db, _t, tdef) in tables.by_alias.items():
+        if tdef is None or tdef.column("_rowid") is not None:
+            continue
+        key = tdef.primary if tdef.primary else next(
+            (i.columns for i in tdef.indexes if i.unique and not i.kind and
+             all(not (c := tdef.column(n)) or not c.nullable for n in i.columns)), [])
+        col = tdef.column(key[0]) if len(key) == 1 else None
+        if col is not None and col.type.is_integer:
+            keyed[alias] = col.name
+    for node in list(tree.find_all(exp.Column)):
+        if node.name.lower() != "_rowid":
+            continue
+        found = [keyed[node.table.lower()]] if node.table and node.table.lower() in keyed \
+            else list(keyed.values()) if not node.table else []
+        if len(found) == 1:
+            typed = node.name
+            node.set("this", exp.to_identifier(found[0], quoted=True))
+            if isinstance(node.parent, exp.Select) and node.arg_key == "expressions":
+                node.replace(exp.alias_(node.copy(), typed, quoted=True))  # named as typed
+
+
 def _leftmost_select(tree: exp.Expression) -> exp.Select | None:
     node = tree
     while isinstance(node, (exp.Union, exp.Except, exp.Intersect, exp.Subquery)):
@@ -955,10 +1198,14 @@ def _table_output(col: ColumnDef, alias: str, tdef: TableDef, db: str, name: str
 class _Values:
     """Turns the values a statement stores into placeholders or rm_cv() calls (module rules)."""
 
-    def __init__(self, plan: Plan, tdef: TableDef, typer: Typer | None = None) -> None:
+    def __init__(self, plan: Plan, tdef: TableDef, typer: Typer | None = None, *,
+                 inserting: bool = False) -> None:
         self.plan = plan
         self.tdef = tdef
         self.typer = typer
+        self.inserting = inserting
+        self.assigned: dict[str, exp.Expression] | None = None  # the VALUES row's so far
+        self.update_names: set[str] = set()  # the UPDATE's names of its table
         self.n = 0
 
     def synthetic(self, value: Any) -> exp.Placeholder:
@@ -975,7 +1222,7 @@ class _Values:
             self.plan.null_slots[ph.name] = (col, row)
             return ph
         if _is_default(node):
-            return self.default(col, row)
+            return self.default(col, row, self.assigned)
         self.plan.casts.append((col, row))
         t = self.typer.infer(node) if self.typer is not None and col.type.is_numeric else None
         if t is not None and t.is_decimal and not isinstance(node, exp.Column):
@@ -986,13 +1233,21 @@ class _Values:
         return exp.Anonymous(this="rm_cv", expressions=[
             node, exp.Literal.number(len(self.plan.casts) - 1)])
 
-    def default(self, col: ColumnDef, row: int) -> exp.Expression:
+    def default(self, col: ColumnDef, row: int,
+                assigned: dict[str, exp.Expression] | None = None) -> exp.Expression:
+        """The column's default; `assigned`: the values of the row given so far (INSERT ...
+        VALUES), which an expression default's column names read (MariaDB's DEFAULT
+        (COMPRESS(a)))."""
         d = col.default
         if col.auto_increment:
             return exp.null()
         if d is None:
             if col.nullable:
                 return exp.null()
+            if self.inserting and col.type.name == "enum":
+                # MariaDB's check_that_all_fields_are_given_values passes an ENUM: an INSERT
+                # stores its first member (UPDATE ... = DEFAULT and DEFAULT(e) are 1364)
+                return self.synthetic(implicit_default(col.type))
             self.plan.missing.append(col.name)
             return self.synthetic(implicit_default(col.type))
         if d.kind == "value":
@@ -1003,7 +1258,12 @@ class _Values:
             return self.synthetic(d.value)
         if d.kind == "now":
             return _now_call(col)
-        return self.value(dialect.parse(d.value), col, row)
+        tree = dialect.parse(d.value)
+        if assigned is not None and self.inserting:
+            tree = insertrow.row_columns(tree, self.tdef, assigned, _now_call)
+        elif assigned is not None:  # UPDATE ... SET c = DEFAULT: the row, as SET left it
+            tree = insertrow.updated_columns(tree, self.update_names, assigned)
+        return self.value(tree, col, row)
 
 
 def _is_default(node: exp.Expression) -> bool:
@@ -1067,7 +1327,7 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
         seen.add(col.name.lower())
         cols.append(col)
     plan.insert_columns = frozenset(c.name.lower() for c in cols)
-    conv = _Values(plan, tdef, typer)
+    conv = _Values(plan, tdef, typer, inserting=True)
     left_out = [c for c in tdef.columns if c.name.lower() not in seen]
     source = tree.expression
     if isinstance(source, exp.Values):
@@ -1081,12 +1341,15 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
                 raise ServerError(errors.ER_WRONG_VALUE_COUNT_ON_ROW, r)
             out_vals = []
             assigned: dict[str, exp.Expression] = {}
+            conv.assigned = assigned
             for v, c in zip(vals, cols):
                 if not isinstance(v, exp.Placeholder):
                     v = insertrow.row_columns(v, tdef, assigned, _now_call)
                 out_vals.append(conv.value(v, c, r))
                 assigned[c.name.lower()] = out_vals[-1]
-            out_vals += [conv.default(c, r) for c in left_out]
+            for c in left_out:  # in the table's order: a default reads those before it
+                out_vals.append(conv.default(c, r, assigned))
+                assigned[c.name.lower()] = out_vals[-1]
             new_rows.append(exp.Tuple(expressions=out_vals))
         source.set("expressions", new_rows)
         if plan.rows == 1 and cols:
@@ -1095,19 +1358,26 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
                                   if isinstance(v, exp.Placeholder)}
     elif isinstance(source, (exp.Select, exp.Union, exp.Subquery)):
         select = _leftmost_select(source)
+        if select is not None and select is source:
+            _expand_stars(select, tables)  # the values are converted and counted one by one
         if select is not None:
             starred = any(isinstance(x, exp.Star) or isinstance(x, exp.Column) and
                           isinstance(x.this, exp.Star) for x in select.expressions)
             if len(select.expressions) != len(cols) and not starred:
                 raise ServerError(errors.ER_WRONG_VALUE_COUNT_ON_ROW, 1)
             if not starred:
-                new = []
+                new: list[exp.Expression] = []
                 for x, c in zip(select.expressions, cols):
                     plan.casts.append((c, 0))
                     new.append(exp.Anonymous(this="rm_cv", expressions=[
                         x.this if isinstance(x, exp.Alias) else x,
                         exp.Literal.number(len(plan.casts) - 1)]))
-                new.extend(conv.default(c, 0) for c in left_out)
+                # a default reads the row's values: the select list's, then those before it
+                chosen: dict[str, exp.Expression] = {
+                    c.name.lower(): v for c, v in zip(cols, new)}
+                for c in left_out:
+                    new.append(conv.default(c, 0, chosen))
+                    chosen[c.name.lower()] = new[-1]
                 select.set("expressions", new)
     else:
         raise ServerError(errors.ER_NOT_SUPPORTED_YET, "this INSERT source")
@@ -1120,6 +1390,8 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
     if isinstance(conflict, exp.OnConflict) and conflict.args.get("duplicate"):
         plan.upsert = True
         plan.track_changes = True
+        conv.inserting = False  # its assignments are an UPDATE's
+        conv.assigned = None
         for eq in conflict.expressions:
             col = tdef.column(eq.this.name)
             if col is None:
@@ -1144,6 +1416,12 @@ def _plan_update(tree: exp.Update, stmt: Statement, plan: Plan, tables: _Tables,
     conv = _Values(plan, tdef, typer)
     set_names = set()
     pairs = []
+    assigned: dict[str, exp.Expression] = {}  # left to right (insertrow.updated_columns)
+    names = {tdef.name.lower(), (target.alias or target.name).lower()}
+    if any(t is not target and t.name.lower() == tdef.name.lower()
+           for t in tree.find_all(exp.Table)):
+        names = set()  # a subquery reads the table: MariaDB updates from values read first
+    conv.assigned, conv.update_names = assigned, names
     for eq in tree.expressions:
         if not isinstance(eq, exp.EQ):
             continue
@@ -1155,10 +1433,12 @@ def _plan_update(tree: exp.Update, stmt: Statement, plan: Plan, tables: _Tables,
         col_node.set("table", None)
         # a computed value counts the rows it is stored into (rm_cv, row 0): MariaDB's
         # "at row N" of each updated row
+        eq.set("expression", insertrow.updated_columns(eq.expression, names, assigned))
         computed = not (isinstance(eq.expression, exp.Placeholder | exp.Null) or
                         _is_default(eq.expression))
         eq.set("expression", conv.value(eq.expression, col, 0 if computed else 1))
         pairs.append((col.name, eq.expression))
+        assigned[col.name.lower()] = eq.expression
     for col in tdef.columns:
         if col.on_update is not None and col.name.lower() not in set_names:
             tree.append("expressions", exp.EQ(this=exp.column(col.name, quoted=True),
