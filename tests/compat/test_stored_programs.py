@@ -278,6 +278,34 @@ def test_triggers(compat):
     ])
 
 
+def test_triggers_assigning_new(compat):
+    """SET NEW.col in BEFORE triggers is what the row stores and AFTER triggers read; a left
+    out NOT NULL column waits for the BEFORE INSERT trigger before it is 1364 (MDEV-11698)."""
+    compare(compat, ["CREATE TABLE t (id INT AUTO_INCREMENT PRIMARY KEY, a INT NOT NULL, "
+                     "b VARCHAR(10), c INT)", "CREATE TABLE log (msg VARCHAR(100))",
+                     "CREATE TRIGGER bi BEFORE INSERT ON t FOR EACH ROW BEGIN "
+                     "IF NEW.c = 1 THEN SET NEW.a = 7; ELSEIF NEW.c = 2 THEN SET NEW.a = NULL; "
+                     "END IF; SET NEW.b = CONCAT('x', NEW.a); END",
+                     "CREATE TRIGGER ai AFTER INSERT ON t FOR EACH ROW "
+                     "INSERT INTO log VALUES (CONCAT(NEW.id, ':', NEW.a, ':', NEW.b))",
+                     "CREATE TRIGGER bu BEFORE UPDATE ON t FOR EACH ROW "
+                     "SET NEW.b = UPPER(NEW.b), NEW.c = OLD.c + 100"], [
+        "INSERT INTO t (a, c) VALUES (1, 0), (2, 1)",
+        "SELECT LAST_INSERT_ID()",
+        "INSERT INTO t (c) VALUES (1)",
+        "INSERT INTO t (c) VALUES (0)",
+        "INSERT INTO t (c) VALUES (2)",
+        "UPDATE t SET b = 'yy' WHERE id = 1",
+        "SELECT * FROM t ORDER BY id",
+        "SELECT msg FROM log ORDER BY msg",
+        "CREATE TRIGGER bad AFTER INSERT ON t FOR EACH ROW SET NEW.a = 1",
+        "CREATE TRIGGER bad BEFORE UPDATE ON t FOR EACH ROW SET OLD.a = 1",
+        "SET sql_mode = ''",
+        "INSERT INTO t (c) VALUES (0)",
+        "SELECT a, b FROM t WHERE id = (SELECT MAX(id) FROM t)",
+    ])
+
+
 def test_get_diagnostics(compat):
     compare(compat, [
         "CREATE PROCEDURE g() BEGIN DECLARE m TEXT; DECLARE n INT; DECLARE s CHAR(5); "

@@ -160,9 +160,9 @@ class EngineContext:
         from rampmeter.session.sp import calls
         return calls.function_for(self._s, name)
 
-    def run_trigger(self, database: str, name: str, row: dict[str, Any]) -> None:
+    def run_trigger(self, database: str, name: str, row: dict[str, Any]) -> set[str]:
         from rampmeter.session.sp import triggers
-        triggers.run(self._s, database, name, row)
+        return triggers.run(self._s, database, name, row)
 
     @property
     def row_count(self) -> int:

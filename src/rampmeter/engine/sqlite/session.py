@@ -332,7 +332,7 @@ class SqliteSession(EngineSession):
         self.warn(errors.ER_DIVISION_BY_ZERO, "Division by 0")
 
     def row_updated(self, changed: int) -> None:
-        if self.current is not None:
+        if self.current is not None and not self.current.rewriting:
             self.current.row_updated(changed)
 
     def row_deleted(self, *old: Any) -> None:

@@ -564,18 +564,35 @@ def _item_range(p: _P) -> tuple[int, int]:
 def _local_set(p: _P, scope: frozenset[str]) -> bool:
     """SET x = ... where x is a local variable (other SETs go to the session)."""
     t = p.peek(1)
+    if t is not None and _row_target(p, 1, scope):  # a trigger's SET NEW.col = ...
+        return True
     return t is not None and t.kind in ("word", "qident") and \
         (t.text if t.kind == "word" else ident_value(t.text)).lower() in scope and \
         p.peek(2) is not None and p.peek(2).text in ("=", ":=")  # type: ignore[union-attr]
+
+
+def _row_target(p: _P, k: int, scope: frozenset[str]) -> bool:
+    """In a trigger (NEW / OLD in scope): is NEW.col / OLD.col at token k the target of an
+    assignment (`= ` or `:=` after it)?"""
+    t, dot, col, eq = (p.peek(k + j) for j in range(4))
+    return "\0new" in scope and t is not None and t.kind == "word" and \
+        t.text.upper() in ("NEW", "OLD") and dot is not None and dot.text == "." and \
+        col is not None and col.kind in ("word", "qident") and eq is not None and \
+        eq.text in ("=", ":=")
 
 
 def _set(p: _P, scope: frozenset[str]) -> Set:
     p.expect("SET")
     node = Set([])
     while True:
-        name = p.name().lower()
-        if name not in scope:
-            raise p.error()
+        if _row_target(p, 0, scope):
+            row = p.name().lower()
+            p.expect(".")
+            name = row + "." + p.name().lower()
+        else:
+            name = p.name().lower()
+            if name not in scope:
+                raise p.error()
         p.i += 1  # = or :=
         a, b = _item_range(p)
         node.targets.append((name, sql(p, a, b, scope)))

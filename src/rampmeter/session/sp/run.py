@@ -130,6 +130,7 @@ class Frame:
         self.stmt: Any = None                  # and the statement (sql.statement.Statement)
         self.warnings: list[Warning_] = []
         self.condition: tuple[int, str, str] | None = None  # the one a handler is handling
+        self.assigned: set[str] = set()        # a BEFORE trigger's NEW columns it set
 
     # --- variables -----------------------------------------------------------------------
     def _store(self, name: str, vtype: str, value: Any) -> Any:
@@ -144,6 +145,9 @@ class Frame:
         for scope in reversed(self.scopes):
             if name in scope:
                 return scope[name]
+        if name.startswith("new."):  # a trigger's NEW.col of no column of the table
+            raise ServerError(1054, message=f"Unknown column '{name[4:]}' in 'NEW'",
+                              sqlstate="42S22")
         raise ServerError(1327, message=f"Undeclared variable: {name}", sqlstate="42000")
 
     def get(self, name: str) -> Any:
@@ -152,6 +156,8 @@ class Frame:
     def set(self, name: str, value: Any) -> None:
         slot = self._slot(name)
         slot[0] = self._store(name, slot[1], value)
+        if name.startswith("new."):  # no local variable's name has a dot
+            self.assigned.add(name[4:])
 
     # --- statements ----------------------------------------------------------------------
     def run_sql(self, node: P.Sql) -> Any:
