@@ -131,6 +131,8 @@ def _range_until(p: _P, stops: tuple[str, ...]) -> tuple[int, int]:
         t = p.toks[p.i]
         if depth == 0 and t.text in stops:
             break
+        if t.text == ";":  # never inside parentheses, nor in a value or a type
+            raise p.error()
         depth += t.text == "("
         depth -= t.text == ")"
         p.i += 1

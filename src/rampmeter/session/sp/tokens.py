@@ -10,6 +10,12 @@ from rampmeter.sql.reader import Reader
 from rampmeter.sql.statement import scan
 
 
+# words that may follow an operand inside an expression
+_OPERATOR_WORDS = frozenset({"AND", "OR", "XOR", "NOT", "IS", "IN", "LIKE", "BETWEEN", "REGEXP",
+                             "RLIKE", "DIV", "MOD", "COLLATE", "ESCAPE", "SOUNDS", "THEN",
+                             "WHEN", "ELSE", "END", "DO", "UNTIL", "MEMBER", "OVER"})
+
+
 class Tokens(Reader):
     """sql.reader's cursor over the tokens of a program's own text (a routine's body is lexed
     here, not by the front door), with the labels in scope and `upto` for statement ranges."""
@@ -35,6 +41,8 @@ class Tokens(Reader):
             if depth == 0 and case == 0 and (u in stop and t.kind == "word" or
                                               semicolon and u == ";"):
                 break
+            if u == ";":  # inside parentheses, or in an expression: the syntax error is here
+                raise self.error(self._misplaced(start, self.i) if not semicolon else t)
             if u == "(":
                 depth += 1
             elif u == ")":
@@ -47,6 +55,20 @@ class Tokens(Reader):
         if self.i == start:
             raise self.error()
         return start, self.i
+
+    def _misplaced(self, a: int, b: int) -> Token:
+        """Where MariaDB's parser stops in an expression that runs into a ';' (IF's, WHILE's,
+        UNTIL's): at a name or literal right after an operand that ends with `)` or is a
+        literal (`IF f() x;`); else at the ';'."""
+        depth = 0
+        for k in range(a + 1, b):
+            prev, t = self.toks[k - 1], self.toks[k]
+            depth += (prev.text == "(") - (prev.text == ")")
+            if depth == 0 and (prev.text == ")" or prev.kind in ("num", "str")) and \
+                    t.kind in ("word", "qident", "num", "str") and \
+                    t.text.upper() not in _OPERATOR_WORDS:
+                return t
+        return self.toks[b]
 
 
 def _is_var(toks: list[Token], k: int, scope: frozenset[str]) -> bool:

@@ -1,0 +1,46 @@
+"""The stored-program grammar (session/sp/parse.py): where a syntax error is reported, as
+MariaDB's parser reports it (mtr sp-memory-leak), and a trigger's SET NEW.col."""
+
+from __future__ import annotations
+
+import pytest
+
+from rampmeter.errors import ServerError
+from rampmeter.session.sp import parse as P
+from rampmeter.session.sp import triggers
+from rampmeter.sql.lexer import Dialect
+
+D = Dialect.of("")
+
+
+def _near(text: str) -> str:
+    with pytest.raises(ServerError) as e:
+        P.compound(text, D)
+    assert e.value.code == 1064
+    return e.value.message.split("near '", 1)[1]
+
+
+@pytest.mark.parametrize(("text", "near"), [
+    ("BEGIN NOT ATOMIC\n  IF SCALAR() expected_THEN_here;\nEND", "expected_THEN_here;\nEND' at line 2"),
+    ("BEGIN NOT ATOMIC\n  WHILE SCALAR() expected_DO_here;\nEND", "expected_DO_here;\nEND' at line 2"),
+    ("BEGIN NOT ATOMIC\n  REPEAT SELECT 1; UNTIL SCALAR() expected_END_here;\nEND",
+     "expected_END_here;\nEND' at line 2"),
+    ("BEGIN NOT ATOMIC\n  DECLARE cur CURSOR (a INT) FOR SELECT a+1;\n  OPEN cur(f();\n"
+     "  CLOSE cur;\nEND", ";\n  CLOSE cur;\nEND' at line 3"),
+    ("BEGIN NOT ATOMIC\n  SELECT (1;\nEND", ";\nEND' at line 2"),
+])
+def test_a_semicolon_inside_an_expression_is_the_syntax_error(text, near):
+    assert _near(text) == near
+
+
+def test_expressions_with_operators_and_case_still_parse():
+    P.compound("IF (1) AND 'a' LIKE 'b' OR CASE WHEN 1 THEN 2 END IS NULL THEN SELECT 1; "
+               "END IF", D)
+    P.compound("WHILE f(1) IS NOT NULL DO SELECT 1; END WHILE", D)
+
+
+def test_a_trigger_sets_new_columns():
+    _head, body = triggers.parse("CREATE TRIGGER t BEFORE INSERT ON t1 FOR EACH ROW "
+                                 "SET NEW.a = NEW.b + 1, NEW.`c` := 2", D)
+    assert [name for name, _expr in body.targets] == ["new.a", "new.c"]
+    assert body.targets[0][1].vars == ("new.b",)
