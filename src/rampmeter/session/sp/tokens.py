@@ -9,7 +9,6 @@ from rampmeter.sql.lexer import Dialect, Token, ident_value, tokens
 from rampmeter.sql.reader import Reader
 from rampmeter.sql.statement import scan
 
-
 # words that may follow an operand inside an expression
 _OPERATOR_WORDS = frozenset({"AND", "OR", "XOR", "NOT", "IS", "IN", "LIKE", "BETWEEN", "REGEXP",
                              "RLIKE", "DIV", "MOD", "COLLATE", "ESCAPE", "SOUNDS", "THEN",
