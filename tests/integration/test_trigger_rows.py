@@ -70,3 +70,21 @@ def test_a_left_out_not_null_column_waits_for_the_before_trigger(server):
         cur.execute("SHOW WARNINGS")
         assert cur.fetchall() == (("Warning", 1364, "Field 'a' doesn't have a default value"),)
     assert _run(conn, "SELECT a, b FROM t ORDER BY b") == ((10, 10), (0, 20))
+
+
+@pytest.mark.parametrize(("engine", "kept"), [("MyISAM", ((1, "before"),)), ("InnoDB", ())])
+def test_a_failing_trigger_keeps_what_a_myisam_statement_wrote(server, engine, kept):
+    """MariaDB cannot roll back a MyISAM table: the row written and the BEFORE trigger's log
+    stay when the AFTER trigger fails (mtr trigger-33083); InnoDB's statement is undone."""
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE tr", "USE tr",
+         f"CREATE TABLE t (id INT PRIMARY KEY, v INT) ENGINE={engine}",
+         f"CREATE TABLE log (id INT AUTO_INCREMENT PRIMARY KEY, msg VARCHAR(20)) ENGINE={engine}",
+         "INSERT INTO t VALUES (1, 1)",
+         "CREATE TRIGGER bu BEFORE UPDATE ON t FOR EACH ROW INSERT INTO log (msg) VALUES "
+         "('before')",
+         "CREATE TRIGGER au AFTER UPDATE ON t FOR EACH ROW SIGNAL SQLSTATE '45000' SET "
+         "MESSAGE_TEXT = 'no'")
+    assert _error(conn, "UPDATE t SET v = 2 WHERE id = 1") == 1644
+    assert _run(conn, "SELECT * FROM log") == kept
+    assert _run(conn, "SELECT v FROM t") == ((2,) if kept else (1,),)

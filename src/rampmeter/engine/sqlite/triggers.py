@@ -9,7 +9,9 @@ Rules:
   each row of INSERT, UPDATE, DELETE, upserts included) and rm_trigger hands the row to the
   session (SessionContext.run_trigger), with the running statement's state kept aside as for
   a stored function. A connection whose context runs no triggers (the mysql mirror) fires
-  nothing.
+  nothing. An error in the body fails the statement; when the table written is one MariaDB
+  cannot roll back (MyISAM & co.), rm_trigger returns 1 instead and the SQLite trigger
+  RAISE(FAIL)s, so the rows written before, and the trigger's own writes, stay.
 - The SQLite trigger is the truth of existence: dropping or rebuilding the table drops it,
   and a spec without it is not a trigger (it is replaced by the next CREATE of that name).
   ALTER TABLE therefore drops a table's triggers (docs/sql.md).
@@ -70,7 +72,7 @@ def register(handle: Handle, host: Any) -> None:
                            lambda *args: _rewrite(host.session, *args))
 
 
-def _fire(s: SqliteSession, db: str, name: str, *pairs: Any) -> None:
+def _fire(s: SqliteSession, db: str, name: str, *pairs: Any) -> int | None:
     run = getattr(s.context, "run_trigger", None)
     ex = s.current
     if run is None or ex is not None and ex.rewriting:
@@ -87,8 +89,7 @@ def _fire(s: SqliteSession, db: str, name: str, *pairs: Any) -> None:
     if timing == "AFTER":
         if pend is not None and (not pend.done or pend.rowid == rowid):
             row.update(pend.values)
-        s.run_nested(run, db, name, row)
-        return None
+        return _run(s, ex, run, db, name, row)
     original = tuple(v for k, v in row.items() if k.startswith("new."))
     if pend is None or pend.done or pend.original != original:
         deferred = frozenset(c.lower() for c in ex.deferred) if event == "INSERT" else \
@@ -97,12 +98,32 @@ def _fire(s: SqliteSession, db: str, name: str, *pairs: Any) -> None:
     for col in pend.deferred:
         row["new." + col] = None
     row.update(pend.values)
-    assigned = s.run_nested(run, db, name, row) or set()
+    assigned = set()
+    if _run(s, ex, run, db, name, row, assigned):
+        return 1
     for col in assigned:
         pend.values["new." + col] = row["new." + col]
     pend.assigned |= assigned
     if pend.assigned or pend.deferred:
         ex.rewrites[key] = pend
+    return None
+
+
+def _run(s: SqliteSession, ex: Any, run: Any, db: str, name: str, row: dict[str, Any],
+         assigned: set[str] | None = None) -> int | None:
+    """Run the body; an error it raises fails the statement. On a table MariaDB cannot roll
+    back (ex.plan.partial: MyISAM & co.) what was written before stays, the trigger's own
+    writes included: the error is kept (run_nested) and 1 makes the SQLite trigger
+    RAISE(FAIL), which keeps the statement's changes (dml.py keeps them past the error)."""
+    from rampmeter.errors import ServerError
+    try:
+        done = s.run_nested(run, db, name, row)
+    except ServerError:
+        if ex.plan.partial:
+            return 1
+        raise
+    if assigned is not None and done:
+        assigned |= done
     return None
 
 
@@ -211,7 +232,8 @@ def create(s: SqliteSession, database: str, spec: dict[str, Any]) -> None:
         s.handle.execute(f"DROP TRIGGER IF EXISTS {q(schema)}.{q(fix)}")
         routines.write(s, schema, "TRIGGER", spec["name"], spec)
         text = (f"CREATE TRIGGER {q(schema)}.{q(name)} {spec['timing']} {spec['event']} ON "
-                f"{q(table)} BEGIN SELECT rm_trigger({args}); END")
+                f"{q(table)} BEGIN SELECT RAISE(FAIL, 'rm_trigger') WHERE "
+                f"rm_trigger({args}); END")
         # SQLite takes no parameters in a trigger's body: the two names as literals
         text = text.replace("rm_trigger(?, ?", "rm_trigger(" + _lit(database) + ", " +
                             _lit(spec["name"]), 1)
