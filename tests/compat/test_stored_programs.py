@@ -306,6 +306,33 @@ def test_triggers_assigning_new(compat):
     ])
 
 
+def test_function_out_parameters(compat):
+    """MariaDB 10.8's OUT / INOUT parameters of stored functions: written back by SET, DO and
+    DECLARE ... DEFAULT (a BEFORE trigger's NEW.col too), 4187 anywhere else (mtr sp-inout)."""
+    compare(compat, ["CREATE TABLE t (id INT, age INT)", "INSERT INTO t VALUES (1, 40)",
+                     "CREATE FUNCTION f(IN a INT, OUT b INT, INOUT c INT) RETURNS INT "
+                     "BEGIN SET b = a + 1, c = c * 10; RETURN a; END",
+                     "CREATE FUNCTION g(IN a INT, OUT b INT) RETURNS INT BEGIN SET b = a + 1; "
+                     "RETURN 0; END",
+                     "CREATE PROCEDURE p(OUT r INT, OUT x INT) BEGIN DECLARE y INT DEFAULT 2; "
+                     "SET r = f(5, x, y); SELECT r, x, y; END",
+                     "CREATE TRIGGER tb BEFORE UPDATE ON t FOR EACH ROW BEGIN "
+                     "DECLARE res INT DEFAULT (g(OLD.age, NEW.age)); END"], [
+        "SET @b = 0, @c = 3",
+        "SET @r = f(1, @b, @c)",
+        "SELECT @r, @b, @c",
+        "DO f(2, @b, @c)",
+        "SELECT @b, @c",
+        "SELECT f(1, @b, @c)",
+        "SET @r = f(1, 2, @c)",
+        "CALL p(@r, @x)",
+        "SELECT @r, @x",
+        "UPDATE t SET age = 50",
+        "SELECT * FROM t",
+        "UPDATE t SET age = g(1, @b)",
+    ])
+
+
 def test_get_diagnostics(compat):
     compare(compat, [
         "CREATE PROCEDURE g() BEGIN DECLARE m TEXT; DECLARE n INT; DECLARE s CHAR(5); "

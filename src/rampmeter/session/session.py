@@ -234,6 +234,7 @@ class Session:
         self.tls_cipher = ""
         self.tls_version = ""
         self.sp_active: dict[str, int] | None = None
+        self.sp_out_calls: Any = None  # the running SET's / DO's calls (sp/calls.py)
         self.security: SecurityContext | None = None  # set at login (privileges.py)
         self.connection_key: tuple[str, str] | None = None  # the account counted at login
         self.charsets_changed = False  # SET NAMES & co.: tell the protocol (sync_charsets)

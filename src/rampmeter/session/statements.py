@@ -166,6 +166,8 @@ def execute(s: Session, stmt: Statement) -> Result:
     if s.engine is None:
         raise ServerError(errors.ER_UNKNOWN_ERROR, "no engine session")
     required.check(s, stmt)
+    if stmt.kind == "DO":  # a stored function's OUT arguments (sp/calls.py)
+        return sp.do(s, stmt)
     return s.engine.execute(stmt)
 
 

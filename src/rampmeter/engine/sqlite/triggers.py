@@ -98,7 +98,7 @@ def _fire(s: SqliteSession, db: str, name: str, *pairs: Any) -> int | None:
     for col in pend.deferred:
         row["new." + col] = None
     row.update(pend.values)
-    assigned = set()
+    assigned: set[str] = set()
     if _run(s, ex, run, db, name, row, assigned):
         return 1
     for col in assigned:

@@ -189,6 +189,16 @@ class Frame:
         self.warnings.extend(self._warnings(result.warnings))
         return rows[0][0] if rows else None
 
+    def assigned_value(self, node: P.Sql) -> Any:
+        """The value of what SET / DECLARE ... DEFAULT assigns: there, a stored function's OUT
+        arguments may name variables (calls.py)."""
+        if "(" not in node.text:
+            return self.value(node)
+        from rampmeter.session.sp.calls import out_args
+        from rampmeter.sql.lexer import tokens
+        with out_args(self.s, tokens(node.text, self.s.dialect()), self, node.vars):
+            return self.value(node)
+
     def truth(self, node: P.Sql) -> bool:
         v = self.value(node)
         if v is None:
@@ -263,7 +273,7 @@ class Frame:
             self._block(node)
         elif t is P.Set:
             for name, expr in node.targets:
-                self.set(name, self.value(expr))
+                self.set(name, self.assigned_value(expr))
         elif t is P.If:
             for cond, body in node.branches:
                 if self.truth(cond):
@@ -353,7 +363,8 @@ class Frame:
                                  for n, q in block.cursors.items()})
         try:
             for var in block.vars:
-                default = self.value(var.default) if var.default is not None else None
+                default = self.assigned_value(var.default) if var.default is not None \
+                    else None
                 for name in var.names:
                     self.declare(name, var.type, default)
             self.blocks.append(block)
