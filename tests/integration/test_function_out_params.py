@@ -1,0 +1,33 @@
+"""Stored functions with OUT / INOUT parameters (MariaDB 10.8, mtr sp-inout): a SET, DO or
+DECLARE ... DEFAULT writes them back into the variables named as arguments; elsewhere 4187."""
+
+from __future__ import annotations
+
+import pymysql
+import pytest
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def _run(conn, *statements: str):
+    with conn.cursor() as cur:
+        for sql in statements:
+            cur.execute(sql)
+        return cur.fetchall()
+
+
+def test_out_and_inout_arguments_are_written_back(server):
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE fo", "USE fo",
+         "CREATE FUNCTION f(IN a INT, OUT b INT, INOUT c INT) RETURNS INT "
+         "BEGIN SET b = a + 1, c = c * 10; RETURN a; END",
+         "CREATE PROCEDURE p(OUT r INT, OUT x INT) BEGIN DECLARE y INT DEFAULT 2; "
+         "DECLARE z INT DEFAULT f(7, x, y); SET r = z + y; END")
+    assert _run(conn, "SET @b = 9, @c = 3", "SET @r = f(1, @b, @c)",
+                "SELECT @r, @b, @c") == ((1, 2, 30),)
+    assert _run(conn, "DO f(4, @b, @c)", "SELECT @b, @c") == ((5, 300),)
+    assert _run(conn, "CALL p(@r, @x)", "SELECT @r, @x") == ((27, 8),)
+    for sql, code in (("SELECT f(1, @b, @c)", 4187), ("SET @r = f(1, 2, @c)", 1414)):
+        with pytest.raises(pymysql.err.MySQLError) as e:
+            _run(conn, sql)
+        assert e.value.args[0] == code
