@@ -333,6 +333,18 @@ def test_function_out_parameters(compat):
     ])
 
 
+def test_mysql_proc(compat):
+    """mysql.proc lists the routines (mtr create_drop_procedure reads its comment)."""
+    compare(compat, ["CREATE PROCEDURE p(IN a INT, OUT b VARCHAR(10)) COMMENT 'c1' "
+                     "DETERMINISTIC READS SQL DATA SET b = a",
+                     "CREATE FUNCTION f(x INT) RETURNS INT SQL SECURITY INVOKER RETURN x + 1"], [
+        "SELECT db = DATABASE(), name, type, specific_name, language, sql_data_access, "
+        "is_deterministic, security_type, param_list, returns, body, sql_mode, comment, "
+        "aggregate FROM mysql.proc WHERE db = DATABASE() ORDER BY name",
+        "SELECT COUNT(*) FROM mysql.proc p WHERE p.db = DATABASE() AND p.type = 'FUNCTION'",
+    ])
+
+
 def test_get_diagnostics(compat):
     compare(compat, [
         "CREATE PROCEDURE g() BEGIN DECLARE m TEXT; DECLARE n INT; DECLARE s CHAR(5); "
