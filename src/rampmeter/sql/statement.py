@@ -780,6 +780,7 @@ def open_blocks(words: list[str], toks: list[Token]) -> bool:
     if not words or not is_program(words, toks):
         return False
     depth = 0
+    body = _routine_body(toks)
     for k, t in enumerate(toks):
         if t.kind != "word":
             continue
@@ -794,10 +795,56 @@ def open_blocks(words: list[str], toks: list[Token]) -> bool:
             prev = toks[k - 1] if k else None
             if prev is not None and prev.kind == "word" and prev.text.upper() == "END":
                 continue
-            if prev is None or prev.text == ";" or prev.text == ":" or (
+            if prev is None or prev.text == ";" or prev.text == ":" or k == body or (
                     prev.kind == "word" and prev.text.upper() in _STATEMENT_START):
                 depth += 1
     return depth > 0
+
+
+# words of a routine's head (after its parameters): RETURNS type, characteristics
+_HEAD_WORDS = frozenset({"RETURNS", "COMMENT", "LANGUAGE", "SQL", "NOT", "DETERMINISTIC",
+                         "CONTAINS", "NO", "READS", "MODIFIES", "DATA", "SECURITY", "DEFINER",
+                         "INVOKER", "CHARSET", "CHARACTER", "COLLATE", "UNSIGNED", "SIGNED",
+                         "ZEROFILL", "BINARY", "ASCII", "UNICODE", "BYTE", "PRECISION",
+                         "VARYING"})
+
+
+def _routine_body(toks: list[Token]) -> int:
+    """Where the body of CREATE PROCEDURE / FUNCTION / TRIGGER starts when it may be a
+    compound statement without BEGIN (`CREATE PROCEDURE p() FOR i IN 1..3 DO ... END FOR`): a
+    routine's first IF, CASE, WHILE, REPEAT, LOOP or FOR after the parameters and the head's
+    words, a trigger's first word after FOR EACH ROW; else -1."""
+    k = next((j for j, t in enumerate(toks[:12]) if t.kind == "word" and
+              t.text.upper() in ("PROCEDURE", "FUNCTION", "TRIGGER")), None)
+    if k is None:
+        return -1
+    if toks[k].text.upper() == "TRIGGER":  # ... FOR EACH ROW [{FOLLOWS | PRECEDES} x] body
+        for j in range(k, len(toks) - 2):
+            if toks[j].text.upper() == "EACH" and toks[j + 1].text.upper() == "ROW":
+                j += 2
+                if toks[j].text.upper() in ("FOLLOWS", "PRECEDES"):
+                    j += 2
+                return j
+        return -1
+    while k < len(toks) and toks[k].text != "(":
+        k += 1
+    depth = 0
+    for j in range(k, len(toks)):
+        t = toks[j]
+        depth += (t.text == "(") - (t.text == ")")
+        if depth or t.text in ("(", ")"):
+            continue
+        u = t.text.upper() if t.kind == "word" else ""
+        if u in _COMPOUND_FIRST:
+            return j
+        if u == "SET" and toks[j - 1].text.upper() == "CHARACTER":
+            continue
+        if t.kind == "word" and u not in _HEAD_WORDS and j and \
+                toks[j - 1].text.upper() not in ("RETURNS", "CHARSET", "SET", "COLLATE"):
+            return -1  # a word of the body: it is no compound statement
+        if t.text == ";":
+            return -1
+    return -1
 
 
 _STATEMENT_START = frozenset({"BEGIN", "THEN", "ELSE", "DO", "LOOP", "REPEAT", "ATOMIC"})

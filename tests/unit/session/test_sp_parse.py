@@ -44,3 +44,17 @@ def test_a_trigger_sets_new_columns():
                                  "SET NEW.a = NEW.b + 1, NEW.`c` := 2", D)
     assert [name for name, _expr in body.targets] == ["new.a", "new.c"]
     assert body.targets[0][1].vars == ("new.b",)
+
+
+def test_a_set_variable_with_a_comma_in_a_member_is_1367():
+    with pytest.raises(ServerError) as e:
+        P.routine("CREATE PROCEDURE p() BEGIN DECLARE a SET('a','b','a,b'); SET a = 'a'; END",
+                  D)
+    assert (e.value.code, e.value.message) == (1367, "Illegal set 'a,b' value found during "
+                                                     "parsing")
+
+
+def test_a_function_body_without_begin_follows_its_returns_type():
+    r, body = P.routine("CREATE FUNCTION f() RETURNS INT FOR i IN 1..3 DO RETURN i; END FOR", D)
+    assert r.returns == "INT"
+    assert type(body).__name__ == "For"

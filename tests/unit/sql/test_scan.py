@@ -326,3 +326,21 @@ def test_a_program_body_is_one_statement(text, expected):
     assert [s.text for s in scan_all(text)] == expected
     first = scan(expected[0])
     assert first.text == expected[0]
+
+
+@pytest.mark.parametrize(("text", "parts"), [
+    ("CREATE PROCEDURE p1()\n FOR i IN 1..10 DO\n set @x = 5;\n END FOR;\nSELECT 1", 2),
+    ("CREATE FUNCTION f() RETURNS VARCHAR(9) CHARACTER SET latin1 DETERMINISTIC "
+     "IF 1 THEN RETURN 1; END IF; SELECT 2", 2),
+    ("CREATE PROCEDURE p() COMMENT 'x' WHILE 1 DO SELECT 1; END WHILE; SELECT 3", 2),
+    ("CREATE TRIGGER t BEFORE INSERT ON t1 FOR EACH ROW IF NEW.a THEN SET @a = 1; "
+     "ELSE SET @a = 2; END IF; SELECT 4", 2),
+    ("CREATE PROCEDURE p() SELECT IF(1, 2, 3); SELECT 5", 2),
+    ("CREATE FUNCTION f() RETURNS DOUBLE PRECISION RETURN IF(1, 2, 3); SELECT 6", 2),
+])
+def test_a_routine_body_without_begin_keeps_its_semicolons(text: str, parts: int) -> None:
+    """MariaDB's parser reads a body that is an IF / loop without BEGIN to its END: the ';'
+    inside it do not end the CREATE (mtr sp-bugs)."""
+    got = scan_all(text)
+    assert len(got) == parts
+    assert got[-1].text.startswith("SELECT")

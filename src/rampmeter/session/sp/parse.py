@@ -20,6 +20,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from rampmeter.engine.types import check_members, parse_type
 from rampmeter.errors import ServerError
 from rampmeter.session.sp.tokens import Tokens as _P
 from rampmeter.session.sp.tokens import sql
@@ -49,6 +50,11 @@ _STOP_BODY = ("END", "ELSE", "ELSEIF", "WHEN", "UNTIL")
 
 
 # --- CREATE PROCEDURE / FUNCTION ----------------------------------------------------------------
+# words a body that is one statement starts with, which end a function's RETURNS type
+_BODY_WORDS = ("FOR", "IF", "CASE", "WHILE", "LOOP", "REPEAT", "SELECT", "INSERT", "UPDATE",
+               "DELETE", "REPLACE", "CALL", "DO", "WITH", "SIGNAL", "RESIGNAL", "VALUES")
+
+
 @lru_cache(maxsize=512)
 def routine(text: str, dialect: Dialect) -> tuple[Routine, Any]:
     p = _P(text, dialect)
@@ -84,7 +90,8 @@ def routine(text: str, dialect: Dialect) -> tuple[Routine, Any]:
     if r.kind == "FUNCTION":
         p.expect("RETURNS")
         a, b = p.upto(("COMMENT", "LANGUAGE", "NOT", "DETERMINISTIC", "CONTAINS", "NO", "READS",
-                       "MODIFIES", "SQL", "BEGIN", "RETURN", "CHARSET", "COLLATE"))
+                       "MODIFIES", "SQL", "BEGIN", "RETURN", "CHARSET", "COLLATE") +
+                      _BODY_WORDS)
         while p.word() in ("CHARSET", "COLLATE") or p.at("CHARACTER", "SET"):
             p.accept("CHARACTER")
             p.i += 1
@@ -325,6 +332,11 @@ def _declare(p: _P, block: Block, scope: frozenset[str]) -> frozenset[str]:
     if p.i == a:
         raise p.error()
     vtype = p.text[p.toks[a].start:p.toks[p.i - 1].end]
+    if p.toks[a].text.upper() == "SET":  # members with a comma: 1367 at CREATE
+        try:
+            check_members(parse_type(vtype))
+        except ValueError:
+            pass
     default = None
     if p.accept("DEFAULT"):
         s, e = p.upto(())
