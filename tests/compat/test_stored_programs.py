@@ -345,6 +345,20 @@ def test_mysql_proc(compat):
     ])
 
 
+def test_for_loops_over_rows(compat):
+    """FOR rec IN cursor / (SELECT ...): rec.col reads each row (mtr sp-for-loop)."""
+    compare(compat, [*TABLE,
+                     "CREATE PROCEDURE p(lo INT) BEGIN DECLARE s VARCHAR(100) DEFAULT ''; "
+                     "DECLARE c CURSOR (x INT) FOR SELECT id, v FROM t1 WHERE id >= x "
+                     "ORDER BY id; FOR r IN c(lo) DO SET s = CONCAT(s, r.id, r.v, ','); "
+                     "END FOR; lab: FOR q IN (SELECT v AS name FROM t1 ORDER BY id DESC) DO "
+                     "IF q.name = 'one' THEN LEAVE lab; END IF; SET s = CONCAT(s, q.name); "
+                     "END FOR lab; SELECT s; END"], [
+        "CALL p(2)",
+        "CALL p(5)",
+    ])
+
+
 def test_get_diagnostics(compat):
     compare(compat, [
         "CREATE PROCEDURE g() BEGIN DECLARE m TEXT; DECLARE n INT; DECLARE s CHAR(5); "

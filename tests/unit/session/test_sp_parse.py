@@ -58,3 +58,17 @@ def test_a_function_body_without_begin_follows_its_returns_type():
     r, body = P.routine("CREATE FUNCTION f() RETURNS INT FOR i IN 1..3 DO RETURN i; END FOR", D)
     assert r.returns == "INT"
     assert type(body).__name__ == "For"
+
+
+def test_for_loops_over_a_cursor_or_a_query_read_record_fields():
+    body = P.compound("FOR r IN c(1, x) DO SELECT r.a, r.`b` FROM t AS r2; END FOR", D)
+    assert (body.cursor, len(body.args), body.lower) == ("c", 2, None)
+    assert body.body[0].vars == ("r.a", "r.b")
+    body = P.compound("FOR r IN (SELECT 1 AS a) DO SELECT t.a, r.a FROM t; END FOR", D)
+    assert body.query.text == "SELECT 1 AS a"
+    assert body.body[0].vars == ("r.a",)
+
+
+def test_a_for_range_with_a_space_between_its_dots_is_an_error_at_the_second():
+    assert _near("BEGIN NOT ATOMIC\n  FOR i IN 1 . . 3\n  DO\n    NULL\n  END FOR;\nEND") == \
+        ". 3\n  DO\n    NULL\n  END FOR;\nEND' at line 2"

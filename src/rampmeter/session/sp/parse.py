@@ -437,7 +437,9 @@ def parse_call(text: str, dialect: Dialect) -> Call:
 
 
 def _for(p: _P, label: str | None, scope: frozenset[str]) -> For:
-    """FOR var IN [REVERSE] lower .. upper DO body END FOR (MariaDB's integer FOR loop)."""
+    """FOR var IN [REVERSE] lower .. upper DO body END FOR (MariaDB's integer FOR loop), or
+    FOR rec IN {cursor [(args)] | (SELECT ...)} DO body END FOR, where rec.col reads the row's
+    columns."""
     p.expect("FOR")
     var = p.name().lower()
     p.expect("IN")
@@ -446,14 +448,44 @@ def _for(p: _P, label: str | None, scope: frozenset[str]) -> For:
     p.expect("DO")
     span = p.text[p.toks[a].start:p.toks[b - 1].end]
     cut = span.find("..")
-    if cut <= 0:
-        raise p.error()
-    lower = _fragment(span[:cut], p.dialect, scope)
-    upper = _fragment(span[cut + 2:], p.dialect, scope)
-    body = _body(p, scope | {var})
+    node = For(label, var, None, None, reverse, [])
+    toks = p.toks
+    if cut > 0:
+        node.lower = _fragment(span[:cut], p.dialect, scope)
+        node.upper = _fragment(span[cut + 2:], p.dialect, scope)
+        inner = scope | {var}
+    elif not reverse and toks[a].text == "(" and toks[b - 1].text == ")" and b - a > 2 and \
+            toks[a + 1].text.upper() in ("SELECT", "WITH", "VALUES", "("):
+        node.query = sql(p, a + 1, b - 1, scope)
+        inner = scope | {"\0row." + var}
+    elif not reverse and toks[a].kind in ("word", "qident") and (
+            b - a == 1 or toks[a + 1].text == "(" and toks[b - 1].text == ")"):
+        node.cursor = (toks[a].text if toks[a].kind == "word" else
+                       ident_value(toks[a].text)).lower()
+        node.args = [sql(p, x, y, scope) for x, y in _args(toks, a + 2, b - 1)]
+        inner = scope | {"\0row." + var}
+    else:  # `lo . . hi`: the error is at the second dot, as MariaDB's parser says
+        dots = [k for k in range(a, b - 1) if toks[k].text == "." and toks[k + 1].text == "."]
+        raise p.error(toks[dots[0] + 1] if dots else None)
+    node.body = _body(p, inner)
     p.expect("END", "FOR")
     _end_label(p, label)
-    return For(label, var, lower, upper, reverse, body)
+    return node
+
+
+def _args(toks: list[Any], a: int, b: int) -> list[tuple[int, int]]:
+    """Token ranges of the comma-separated arguments in toks[a:b]."""
+    out: list[tuple[int, int]] = []
+    depth, start = 0, a
+    for k in range(a, b):
+        u = toks[k].text
+        depth += (u == "(") - (u == ")")
+        if u == "," and depth == 0:
+            out.append((start, k))
+            start = k + 1
+    if b > a:
+        out.append((start, b))
+    return out
 
 
 def _fragment(text: str, dialect: Dialect, scope: frozenset[str]) -> Sql:

@@ -416,6 +416,9 @@ class Frame:
                 return
 
     def _for(self, node: P.For) -> None:
+        if node.lower is None or node.upper is None:
+            self._for_rows(node)
+            return
         lower, upper = self.value(node.lower), self.value(node.upper)
         if lower is None or upper is None:
             return
@@ -425,6 +428,45 @@ class Frame:
         try:
             for i in steps:
                 self.declare(node.var, "INT", i)
+                try:
+                    self.exec_list(node.body)
+                except _Iterate as e:
+                    if e.label != node.label:
+                        raise
+                except _Leave as e:
+                    if e.label != node.label:
+                        raise
+                    return
+        finally:
+            self.scopes.pop()
+
+    def _for_rows(self, node: P.For) -> None:
+        """FOR rec IN cursor / (SELECT ...): the body once per row, rec.col its columns."""
+        if node.query is not None:
+            result = self.run_sql(node.query)
+        else:
+            assert node.cursor is not None
+            k = self._find_cursor(node.cursor)
+            query, params = self.cursor_defs[k][node.cursor]
+            if len(params) != len(node.args):
+                raise ServerError(4080, message="Incorrect parameter count to cursor "
+                                  f"'{node.cursor}'", sqlstate="42000")
+            values = [self.value(a) for a in node.args]
+            self.scopes.append({})
+            try:
+                for param, v in zip(params, values, strict=True):
+                    self.declare(param.name.lower(), param.type, v)
+                result = self.run_sql(query)
+            finally:
+                self.scopes.pop()
+        rows = list(result.rows) if isinstance(result, ResultSet) else []
+        names = [c.name.lower() for c in result.columns] if isinstance(result, ResultSet) \
+            else []
+        self.scopes.append({})
+        try:
+            for row in rows:
+                for name, v in zip(names, row, strict=False):
+                    self.scopes[-1][f"{node.var}.{name}"] = [v, ""]
                 try:
                     self.exec_list(node.body)
                 except _Iterate as e:

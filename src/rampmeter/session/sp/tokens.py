@@ -70,6 +70,15 @@ class Tokens(Reader):
         return self.toks[b]
 
 
+def _row_name(t: Token, rows: bool, scope: frozenset[str]) -> str | None:
+    """The row variable a name before `.col` is: NEW / OLD in a trigger (`rows`), a FOR
+    loop's record ("\0row.<name>" in scope); else None."""
+    name = (t.text if t.kind == "word" else ident_value(t.text)).lower()
+    if rows and t.kind == "word" and name in ("new", "old"):
+        return name
+    return name if "\0row." + name in scope else None
+
+
 def _is_var(toks: list[Token], k: int, scope: frozenset[str]) -> bool:
     t = toks[k]
     if t.kind not in ("word", "qident"):
@@ -154,13 +163,14 @@ def sql(p: Tokens, a: int, b: int, scope: frozenset[str], *, into: bool = False)
                 break
             pos = toks[k].start if k < b else toks[b - 1].end
             continue
-        if rows and t.kind == "word" and t.text.upper() in ("NEW", "OLD") and k + 2 < b and \
-                toks[k + 1].text == "." and toks[k + 2].kind in ("word", "qident"):
-            col = toks[k + 2]  # a trigger's NEW.col / OLD.col: the row's value
+        if t.kind in ("word", "qident") and k + 2 < b and toks[k + 1].text == "." and \
+                toks[k + 2].kind in ("word", "qident") and (k == a or toks[k - 1].text != ".") \
+                and _row_name(t, rows, scope) is not None:
+            col = toks[k + 2]  # a trigger's NEW.col / OLD.col, a FOR loop's rec.col
             pieces.append(p.text[pos:t.start])
             pieces.append("?")
-            names.append(t.text.lower() + "." + (col.text if col.kind == "word" else
-                                                  ident_value(col.text)).lower())
+            names.append(f"{_row_name(t, rows, scope)}." + (
+                col.text if col.kind == "word" else ident_value(col.text)).lower())
             pos = col.end
             k += 3
             continue

@@ -71,10 +71,13 @@ class Loop:
 class For:
     label: str | None
     var: str
-    lower: Sql
-    upper: Sql
+    lower: Sql | None            # FOR i IN lower .. upper
+    upper: Sql | None
     reverse: bool
     body: list[Any]
+    query: Sql | None = None     # FOR rec IN (SELECT ...)
+    cursor: str | None = None    # FOR rec IN cursor [(args)]
+    args: list[Sql] = field(default_factory=list)
 
 
 @dataclass(slots=True)
