@@ -72,3 +72,29 @@ def test_for_loops_over_a_cursor_or_a_query_read_record_fields():
 def test_a_for_range_with_a_space_between_its_dots_is_an_error_at_the_second():
     assert _near("BEGIN NOT ATOMIC\n  FOR i IN 1 . . 3\n  DO\n    NULL\n  END FOR;\nEND") == \
         ". 3\n  DO\n    NULL\n  END FOR;\nEND' at line 2"
+
+
+@pytest.mark.parametrize(("body", "code"), [
+    ("DECLARE c CURSOR (a INT, b INT) FOR SELECT a; OPEN c(1);", 4080),
+    ("DECLARE c CURSOR (a INT) FOR SELECT a; FOR r IN c DO SELECT 1; END FOR;", 4080),
+    ("DECLARE c CURSOR (a INT) FOR SELECT a; SET a = 1;", 1193),
+    ("DECLARE c CURSOR (OUT a INT) FOR SELECT a;", 1235),
+])
+def test_program_errors_mariadb_reports_at_create(body, code):
+    with pytest.raises(ServerError) as e:
+        P.routine(f"CREATE PROCEDURE p() BEGIN {body} END", D)
+    assert e.value.code == code
+
+
+def test_a_string_into_an_integer_variable_warns_as_mariadb():
+    from rampmeter.session.sp.run import coerce
+    warned: list = []
+    assert coerce("INT", "1b", "v", False, warned) == 1
+    assert coerce("INT", "b1", "v", False, warned) == 0
+    assert coerce("INT", " 7 ", "v", False, warned) == 7
+    assert [(w.code, w.message) for w in warned] == [
+        (1265, "Data truncated for column 'v' at row 0"),
+        (1366, "Incorrect integer value: 'b1' for column ``.``.`v` at row 0")]
+    with pytest.raises(ServerError) as e:
+        coerce("INT", "1b", "v", True, warned)
+    assert e.value.code == 1265

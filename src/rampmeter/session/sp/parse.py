@@ -238,6 +238,8 @@ def _statement(p: _P, label: str | None, scope: frozenset[str]) -> Any:
                 a, b = _type_range(p)
                 node.args.append(sql(p, a, b, scope))
                 p.accept(",")
+        if w == "OPEN":
+            _cursor_args(p, node.name, len(node.args))
         return node
     if w == "FETCH":
         return _fetch(p)
@@ -249,6 +251,8 @@ def _statement(p: _P, label: str | None, scope: frozenset[str]) -> Any:
         return diagnostics(p, scope)
     if w == "SET" and _local_set(p, scope):
         return _set(p, scope)
+    if w == "SET":
+        _system_set(p, scope)
     first = p.peek()
     if first is not None and (first.kind != "word" or first.text.upper() not in _STARTS) and \
             first.text != "(":
@@ -282,10 +286,26 @@ def _block(p: _P, label: str | None, scope: frozenset[str]) -> Block:
         p.i += 1
         scope = _declare(p, block, scope)
         p.expect(";")
-    block.body = _body(p, scope, ("END",))
+    p.cursor_stack.append({n: len(ps) for n, ps in block.cursor_params.items()} |
+                          {n: 0 for n in block.cursors if n not in block.cursor_params})
+    try:
+        block.body = _body(p, scope, ("END",))
+    finally:
+        p.cursor_stack.pop()
     p.expect("END")
     _end_label(p, label)
     return block
+
+
+def _cursor_args(p: _P, name: str, count: int) -> None:
+    """OPEN / FOR of a cursor declared in an enclosing block with another number of
+    parameters: 4080 when the program is created, as MariaDB."""
+    for declared in reversed(p.cursor_stack):
+        if name in declared:
+            if declared[name] != count:
+                raise ServerError(4080, message=f"Incorrect parameter count to cursor "
+                                  f"'{name}'", sqlstate="42000")
+            return
 
 
 def _end_label(p: _P, label: str | None) -> None:
@@ -319,6 +339,9 @@ def _declare(p: _P, block: Block, scope: frozenset[str]) -> frozenset[str]:
             params = _params(p, "CURSOR")
         p.expect("FOR")
         a, b = p.upto(())
+        if any(x.mode != "IN" for x in params):
+            raise ServerError(1235, message="This version of MariaDB doesn't yet support "
+                              "'OUT/INOUT cursor parameter'", sqlstate="42000")
         inner = scope | {x.name.lower() for x in params}
         block.cursors[name.lower()] = sql(p, a, b, inner)
         block.cursor_params[name.lower()] = params
@@ -463,6 +486,7 @@ def _for(p: _P, label: str | None, scope: frozenset[str]) -> For:
         node.cursor = (toks[a].text if toks[a].kind == "word" else
                        ident_value(toks[a].text)).lower()
         node.args = [sql(p, x, y, scope) for x, y in _args(toks, a + 2, b - 1)]
+        _cursor_args(p, node.cursor, len(node.args))
         inner = scope | {"\0row." + var}
     else:  # `lo . . hi`: the error is at the second dot, as MariaDB's parser says
         dots = [k for k in range(a, b - 1) if toks[k].text == "." and toks[k + 1].text == "."]
@@ -615,6 +639,25 @@ def _local_set(p: _P, scope: frozenset[str]) -> bool:
     return t is not None and t.kind in ("word", "qident") and \
         (t.text if t.kind == "word" else ident_value(t.text)).lower() in scope and \
         p.peek(2) is not None and p.peek(2).text in ("=", ":=")  # type: ignore[union-attr]
+
+
+# what may follow SET that is no variable's name
+_SET_WORDS = frozenset({"NAMES", "CHARACTER", "CHARSET", "TRANSACTION", "PASSWORD", "GLOBAL",
+                        "SESSION", "LOCAL", "STATEMENT", "ROLE", "DEFAULT"})
+
+
+def _system_set(p: _P, scope: frozenset[str]) -> None:
+    """SET name = ... in a program where name is no local variable: a system variable, and
+    one that does not exist is 1193 when the program is created, as MariaDB."""
+    from rampmeter.config.options import lookup, normalize_name
+    t, eq = p.peek(1), p.peek(2)
+    if t is None or eq is None or t.kind != "word" or eq.text not in ("=", ":=") or \
+            t.text.upper() in _SET_WORDS or t.text.lower() in scope:
+        return
+    opt = lookup(normalize_name(t.text))
+    if opt is None or not opt.sysvar:
+        raise ServerError(1193, message=f"Unknown system variable '{t.text}'",
+                          sqlstate="HY000")
 
 
 def _row_target(p: _P, k: int, scope: frozenset[str]) -> bool:

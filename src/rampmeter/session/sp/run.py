@@ -79,6 +79,15 @@ def coerce(vtype: str, value: Any, name: str = "", strict: bool = False,
                 text = value.decode("utf-8", "replace") if isinstance(value, bytes) else value
                 lead = _LEADING_NUMBER.match(text)
                 value = decimal.Decimal(lead.group(0)) if lead else 0
+                if lead is None or lead.end() < len(text.rstrip()):
+                    # 'b1': 1366; '1b': 1265 (errors in strict mode)
+                    code, message = (1366, f"Incorrect integer value: '{text}' for column "
+                                     f"``.``.`{name}` at row 0") if lead is None else \
+                        (1265, f"Data truncated for column '{name}' at row 0")
+                    if strict:
+                        raise ServerError(code, message=message)
+                    if warn is not None:
+                        warn.append(Warning_("Warning", code, message))
             if not isinstance(value, int):
                 # to_integral_value, not quantize: 1e200 has more digits than the context
                 value = int(decimal.Decimal(value).to_integral_value(decimal.ROUND_HALF_UP))
@@ -441,32 +450,27 @@ class Frame:
             self.scopes.pop()
 
     def _for_rows(self, node: P.For) -> None:
-        """FOR rec IN cursor / (SELECT ...): the body once per row, rec.col its columns."""
+        """FOR rec IN cursor / (SELECT ...): the body once per row, rec.col its columns. A
+        cursor is opened by the loop (1325 if it is open) and closed after it; a FETCH of it
+        in the body takes the next row too, as MariaDB's."""
         if node.query is not None:
             result = self.run_sql(node.query)
+            rows = list(result.rows) if isinstance(result, ResultSet) else []
+            k, name = -1, ""
         else:
             assert node.cursor is not None
-            k = self._find_cursor(node.cursor)
-            query, params = self.cursor_defs[k][node.cursor]
-            if len(params) != len(node.args):
-                raise ServerError(4080, message="Incorrect parameter count to cursor "
-                                  f"'{node.cursor}'", sqlstate="42000")
-            values = [self.value(a) for a in node.args]
-            self.scopes.append({})
-            try:
-                for param, v in zip(params, values, strict=True):
-                    self.declare(param.name.lower(), param.type, v)
-                result = self.run_sql(query)
-            finally:
-                self.scopes.pop()
-        rows = list(result.rows) if isinstance(result, ResultSet) else []
+            name = node.cursor
+            self._cursor(P.Cursor("OPEN", name, args=node.args))
+            k = self._find_cursor(name)
+            result = self.last
+            rows = self.cursors[k][name] or []
         names = [c.name.lower() for c in result.columns] if isinstance(result, ResultSet) \
             else []
         self.scopes.append({})
         try:
-            for row in rows:
-                for name, v in zip(names, row, strict=False):
-                    self.scopes[-1][f"{node.var}.{name}"] = [v, ""]
+            while rows:
+                for col, v in zip(names, rows.pop(0), strict=False):
+                    self.scopes[-1][f"{node.var}.{col}"] = [v, ""]
                 try:
                     self.exec_list(node.body)
                 except _Iterate as e:
@@ -478,6 +482,8 @@ class Frame:
                     return
         finally:
             self.scopes.pop()
+            if k >= 0:
+                self.cursors[k][name] = None
 
     def _find_cursor(self, name: str) -> int:
         for k in range(len(self.cursor_defs) - 1, -1, -1):
@@ -515,11 +521,25 @@ class Frame:
         if not open_rows:
             raise ServerError(NO_DATA[0], message=NO_DATA[2], sqlstate=NO_DATA[1])
         row = open_rows.pop(0)
+        record = self._record(node.into[0]) if len(node.into) == 1 else None
+        if record is not None and len(record) == len(row):  # FETCH c INTO rec: its fields
+            for slot, v in zip(record, row, strict=True):
+                slot[0] = v
+            return
         if len(row) != len(node.into):
             raise ServerError(1328, message="Incorrect number of FETCH variables",
                               sqlstate="HY000")
         for name, v in zip(node.into, row, strict=True):
             self.set(name, v)
+
+    def _record(self, name: str) -> list[list[Any]] | None:
+        """The fields of record `name` (a FOR loop's rec), in column order; None if none."""
+        prefix = name + "."
+        for scope in reversed(self.scopes):
+            fields = [slot for key, slot in scope.items() if key.startswith(prefix)]
+            if fields:
+                return fields
+        return None
 
     def area(self) -> list[tuple[int, str, str]]:
         """The diagnostics area GET DIAGNOSTICS reads: in a handler, its condition; else the

@@ -26,6 +26,7 @@ class Tokens(Reader):
         self.i = 0
         self.labels: list[str] = []   # the labels in scope, innermost last
         self.late_into = 0            # SELECT ... FROM ... INTO x: MariaDB's warning 1287
+        self.cursor_stack: list[dict[str, int]] = []  # cursors in scope -> parameter counts
 
     def word(self, k: int = 0) -> str:
         return self.peek_word(k)
