@@ -98,3 +98,12 @@ def test_a_string_into_an_integer_variable_warns_as_mariadb():
     with pytest.raises(ServerError) as e:
         coerce("INT", "1b", "v", True, warned)
     assert e.value.code == 1265
+
+
+def test_a_binary_string_into_an_integer_variable_is_its_number():
+    from rampmeter.session.sp.run import coerce
+    warned: list = []
+    assert coerce("INT", b"\x00", "v", True, warned) == 0   # DECLARE ch INT DEFAULT 0x00
+    assert coerce("INT", b"\xff", "v", True, warned) == 255
+    assert coerce("INT", b"12", "v", True, warned) == 12
+    assert warned == []

@@ -76,10 +76,14 @@ def coerce(vtype: str, value: Any, name: str = "", strict: bool = False,
     try:
         if m := _INT.match(vtype):
             if isinstance(value, (bytes, str)):  # its leading number, as MariaDB reads it
+                was_text = isinstance(value, str)
                 text = value.decode("utf-8", "replace") if isinstance(value, bytes) else value
                 lead = _LEADING_NUMBER.match(text)
-                value = decimal.Decimal(lead.group(0)) if lead else 0
-                if lead is None or lead.end() < len(text.rstrip()):
+                if lead is None and not was_text and value:
+                    value = int.from_bytes(value, "big")  # a hex literal: 0xFF is 255
+                else:
+                    value = decimal.Decimal(lead.group(0)) if lead else 0
+                if was_text and (lead is None or lead.end() < len(text.rstrip())):
                     # 'b1': 1366; '1b': 1265 (errors in strict mode)
                     code, message = (1366, f"Incorrect integer value: '{text}' for column "
                                      f"``.``.`{name}` at row 0") if lead is None else \
