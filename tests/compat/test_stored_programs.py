@@ -35,8 +35,9 @@ def answers(ep: Any, db: str, statements: list[str]) -> list[Any]:
                     out.append((sets, "error", e.args[0], e.args[1]))
                     continue
                 cur.execute("SHOW WARNINGS")
-                # Note 4094 "At line N in db.routine" (MariaDB's stack trace of an error in a
-                # routine) is not made by rampmeter (docs/sql.md)
+                # Note 4094 "At line N in db.routine": MariaDB's N for an error raised at a
+                # statement's end (CASE not found) in a one-line routine is not rampmeter's
+                # (docs/sql.md); tests/integration/test_routine_diagnostics.py checks the notes
                 out.append((sets, tuple(w for w in cur.fetchall() if w[1] != 4094)))
     finally:
         conn.close()

@@ -555,7 +555,9 @@ class Session:
     def write_error(self, exc: ServerError, proto: ServerProtocol, write: Write) -> None:
         for rs in getattr(exc, "result_sets", ()):  # a procedure's results before its error
             self.write_result(rs, proto, write, more=True)
-        self._add_conditions((Warning_("Error", exc.code, exc.message),))
+        trail = getattr(exc, "trail", None)  # a routine's (session/sp/run.py): the last ones
+        self._add_conditions(trail[-max(int(self.vars.get("max_error_count") or 64), 1):]
+                             if trail else (Warning_("Error", exc.code, exc.message),))
         self.last_error = exc.message
         write(proto.error_from(exc))
 

@@ -145,5 +145,10 @@ def route(s: Session, stmt: Statement) -> Result | None:
     body = parse.compound(stmt.text, stmt.dialect)
     sets: list = []
     frame = run.Frame(s, sets, "")
-    frame.exec(body)
+    try:
+        frame.exec(body)
+    except ServerError as e:
+        if sets:
+            e.result_sets = sets  # type: ignore[attr-defined] # sent before the error
+        raise
     return run.done(frame, sets)

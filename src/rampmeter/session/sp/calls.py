@@ -26,7 +26,7 @@ from rampmeter.errors import ServerError
 from rampmeter.session.privileges import P as Priv
 from rampmeter.session.sp import ddl
 from rampmeter.session.sp import parse as P
-from rampmeter.session.sp.run import Frame, _Returned, coerce, done
+from rampmeter.session.sp.run import Frame, _Returned, coerce, done, trace
 from rampmeter.sql.lexer import Dialect, Token, ident_value, string_value
 
 if TYPE_CHECKING:
@@ -105,6 +105,7 @@ def call(s: Session, node: P.Call, caller: Frame | None = None) -> UpdateCount:
         with _in_database(s, spec["db"], spec["sql_mode"]):
             frame.exec(body)
     except ServerError as e:
+        trace(e, frame, f"{spec['db']}.{spec['name']}")
         if caller is None and sets:
             e.result_sets = sets  # type: ignore[attr-defined] # sent before the error
         raise
@@ -258,6 +259,9 @@ def invoke(s: Session, db: str | None, name: str, args: list[Any]) -> Any:
     try:
         with _in_database(s, spec["db"], spec["sql_mode"]):
             frame.exec(body)
+    except ServerError as e:
+        trace(e, frame, f"{spec['db']}.{spec['name']}")
+        raise
     except _Returned as ret:
         if targets is not None:
             for param, target in zip(r.params, targets, strict=False):

@@ -191,7 +191,12 @@ def compound(text: str, dialect: Dialect) -> Any:
     return body
 
 
+_SIMPLE = (Sql, Set, Signal, Call, Cursor, Return, Jump, Diagnostics)
+
+
 def statement(p: _P, scope: frozenset[str]) -> Any:
+    first = p.peek()
+    line = p.text.count("\n", 0, first.start) + 1 if first is not None else 0
     label = None
     t1 = p.peek(1)
     if t1 is not None and t1.text == ":" and p.word(2) in _LABELLED:
@@ -200,10 +205,17 @@ def statement(p: _P, scope: frozenset[str]) -> Any:
     if label is not None:
         p.labels.append(label)
         try:
-            return _statement(p, label, scope)
+            node = _statement(p, label, scope)
         finally:
             p.labels.pop()
-    return _statement(p, label, scope)
+    else:
+        node = _statement(p, label, scope)
+    if hasattr(node, "line"):  # counted from the CREATE's first line, as MariaDB's Note 4094
+        if type(node) in _SIMPLE:  # MariaDB's: where its parser is at the statement's end
+            end = p.peek() or p.toks[p.i - 1]
+            line = p.text.count("\n", 0, end.start) + 1
+        node.line = line
+    return node
 
 
 def _statement(p: _P, label: str | None, scope: frozenset[str]) -> Any:
@@ -364,7 +376,9 @@ def _declare(p: _P, block: Block, scope: frozenset[str]) -> frozenset[str]:
     if p.accept("DEFAULT"):
         s, e = p.upto(())
         default = sql(p, s, e, scope)
-    block.vars.append(Var([n.lower() for n in names], vtype, default))
+    end = p.peek() or p.toks[p.i - 1]
+    block.vars.append(Var([n.lower() for n in names], vtype, default,
+                          p.text.count("\n", 0, end.start) + 1))
     return scope | {n.lower() for n in names}
 
 
@@ -412,6 +426,8 @@ def _case(p: _P, scope: frozenset[str]) -> Case:
     if p.accept("ELSE"):
         node.otherwise = _body(p, scope)
     p.expect("END", "CASE")
+    after = p.peek() or p.toks[p.i - 1]  # MariaDB's "case not found" is at the token after
+    node.end_line = p.text.count("\n", 0, after.start) + 1
     return node
 
 

@@ -144,6 +144,8 @@ class Frame:
         self.warnings: list[Warning_] = []
         self.condition: tuple[int, str, str] | None = None  # the one a handler is handling
         self.assigned: set[str] = set()        # a BEFORE trigger's NEW columns it set
+        self.line = 0                          # of the statement running (Note 4094)
+        self.trail: list[Warning_] | None = None  # the conditions of the one handled
 
     # --- variables -----------------------------------------------------------------------
     def _store(self, name: str, vtype: str, value: Any) -> Any:
@@ -237,21 +239,28 @@ class Frame:
         return kept
 
     def raise_condition(self, code: int, state: str, message: str, *,
-                        warning: bool = False) -> None:
+                        warning: bool = False, error: ServerError | None = None) -> None:
         found = self.find_handler(code, state)
         if found is None:
             if warning:
                 return
+            if error is not None:  # as it came, with the conditions it carries
+                raise error
             raise ServerError(code, message=message, sqlstate=state)
         block, handler = found
         saved, self.condition = self.condition, (code, state, message)
+        saved_trail, self.trail = self.trail, trail_of(error) if error is not None else \
+            [Warning_("Warning" if warning else "Error", code, message)]
         blocks = self.blocks  # a handler never catches what its own body raises
         self.blocks = blocks[:next(k for k, b in enumerate(blocks) if b is block)]
+        line = self.line
         try:
             self.exec(handler.body)
         finally:
             self.condition = saved
+            self.trail = saved_trail
             self.blocks = blocks
+        self.line = line
         if handler.action == "EXIT":
             raise _Exit(block)
 
@@ -276,10 +285,12 @@ class Frame:
             except ServerError as e:
                 if e.code in (1317, 1927, 1053):  # a kill is never handled
                     raise
-                self.raise_condition(e.code, e.sqlstate or "HY000", e.message)
+                self.raise_condition(e.code, e.sqlstate or "HY000", e.message, error=e)
 
     def exec(self, node: Any) -> None:  # noqa: C901 - one branch per statement kind
         t = type(node)
+        if node.line:
+            self.line = node.line
         if t is P.Sql:
             self._simple(node)
         elif t is P.Block:
@@ -376,6 +387,7 @@ class Frame:
                                  for n, q in block.cursors.items()})
         try:
             for var in block.vars:
+                self.line = var.line or self.line
                 default = self.assigned_value(var.default) if var.default is not None \
                     else None
                 for name in var.names:
@@ -407,6 +419,7 @@ class Frame:
                 self.exec_list(body)
                 return
         if node.otherwise is None:
+            self.line = node.end_line or self.line
             raise ServerError(1339, message="Case not found for CASE statement",
                               sqlstate="20000")
         self.exec_list(node.otherwise)
@@ -628,7 +641,29 @@ class Frame:
             self.warnings.append(Warning_("Warning", code, message))
             if node.condition is not None:
                 return
-        raise ServerError(code, message=message, sqlstate=state)
+        err = ServerError(code, message=message, sqlstate=state)
+        if node.resignal and self.trail is not None:
+            # RESIGNAL keeps the handled condition in the diagnostics area: the new one is
+            # added after it (RESIGNAL alone: it replaces it)
+            kept = self.trail if node.condition is not None else self.trail[:-1]
+            err.trail = [*kept, Warning_("Error", code, message)]  # type: ignore[attr-defined]
+        raise err
+
+
+def trail_of(e: ServerError) -> list[Warning_]:
+    """The conditions an error leaves in the diagnostics area, itself included (RESIGNAL
+    and Note 4094 add to them)."""
+    trail = getattr(e, "trail", None)
+    return list(trail) if trail else [Warning_("Error", e.code, e.message)]
+
+
+def trace(e: ServerError, frame: Frame, routine: str) -> None:
+    """An error leaving routine `routine` (db.name): MariaDB's Note 4094 'At line N in
+    db.name' after it, N the line of the statement that raised it in the CREATE text."""
+    if e.code in (1317, 1927, 1053) or not frame.line:
+        return
+    e.trail = [*trail_of(e), Warning_("Note", 4094,  # type: ignore[attr-defined]
+                                      f"At line {frame.line} in {routine}")]
 
 
 def _item_text(item: str, v: Any, strict: bool) -> str:

@@ -176,7 +176,7 @@ def run(s: Session, db: str, name: str, row: dict[str, Any]) -> set[str]:
     """Fire trigger db.name for one row (`row`: 'new.col' / 'old.col' -> value). The NEW
     columns the body assigned are returned (lower case), their values written into `row`."""
     from rampmeter.session.sp.calls import _in_database, in_function
-    from rampmeter.session.sp.run import Frame
+    from rampmeter.session.sp.run import Frame, trace
     spec = _store(s).trigger_load(db, name)
     if spec is None:
         return set()
@@ -188,6 +188,9 @@ def run(s: Session, db: str, name: str, row: dict[str, Any]) -> set[str]:
     try:
         with _in_database(s, db, spec["sql_mode"]):
             frame.exec(body)
+    except ServerError as e:
+        trace(e, frame, f"{db}.{spec['name']}")
+        raise
     finally:
         in_function(s, -1)
     for col in frame.assigned:
