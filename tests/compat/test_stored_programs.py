@@ -360,6 +360,19 @@ def test_for_loops_over_rows(compat):
     ])
 
 
+def test_row_count_inside_routines(compat):
+    """ROW_COUNT() after a statement of a routine is that statement's (mtr sp-prelocking)."""
+    compare(compat, [*TABLE,
+                     "CREATE FUNCTION f() RETURNS INT BEGIN UPDATE t1 SET v = CONCAT(v, '!') "
+                     "WHERE id < 3; RETURN ROW_COUNT(); END",
+                     "CREATE PROCEDURE p() BEGIN DECLARE n INT; DELETE FROM t1 WHERE id = 3; "
+                     "SET n = ROW_COUNT(); SELECT n, ROW_COUNT(); SELECT ROW_COUNT(); END"], [
+        "SELECT f()",
+        "CALL p()",
+        "SELECT ROW_COUNT()",
+    ])
+
+
 def test_get_diagnostics(compat):
     compare(compat, [
         "CREATE PROCEDURE g() BEGIN DECLARE m TEXT; DECLARE n INT; DECLARE s CHAR(5); "

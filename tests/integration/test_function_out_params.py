@@ -31,3 +31,12 @@ def test_out_and_inout_arguments_are_written_back(server):
         with pytest.raises(pymysql.err.MySQLError) as e:
             _run(conn, sql)
         assert e.value.args[0] == code
+
+
+def test_row_count_after_a_routine_statement(server):
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE rc", "USE rc", "CREATE TABLE t (a INT)",
+         "INSERT INTO t VALUES (1), (2), (3)",
+         "CREATE FUNCTION f() RETURNS INT BEGIN UPDATE t SET a = a + 1 WHERE a < 3; "
+         "RETURN ROW_COUNT(); END")
+    assert _run(conn, "SELECT f()") == ((2,),)
