@@ -40,3 +40,13 @@ def test_row_count_after_a_routine_statement(server):
          "CREATE FUNCTION f() RETURNS INT BEGIN UPDATE t SET a = a + 1 WHERE a < 3; "
          "RETURN ROW_COUNT(); END")
     assert _run(conn, "SELECT f()") == ((2,),)
+
+
+def test_preparing_again_a_statement_that_runs_is_1444(server):
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE ps", "USE ps",
+         "CREATE PROCEDURE p() BEGIN PREPARE stmt FROM 'SELECT 1 A'; EXECUTE stmt; END",
+         "PREPARE stmt FROM 'CALL p()'")
+    with pytest.raises(pymysql.err.MySQLError) as e:
+        _run(conn, "EXECUTE stmt")
+    assert e.value.args[0] == 1444
