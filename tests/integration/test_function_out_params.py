@@ -50,3 +50,19 @@ def test_preparing_again_a_statement_that_runs_is_1444(server):
     with pytest.raises(pymysql.err.MySQLError) as e:
         _run(conn, "EXECUTE stmt")
     assert e.value.args[0] == 1444
+
+
+def test_stack_usage_grows_with_a_routine_s_recursion(server):
+    """Stack_usage (mtr stack): positive, the same for the same depth, more when deeper."""
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE st", "USE st", "SET max_sp_recursion_depth = 10",
+         "CREATE PROCEDURE r(x INT, m INT, OUT res INT) BEGIN SELECT variable_value INTO res "
+         "FROM information_schema.session_status WHERE variable_name = 'stack_usage'; "
+         "IF x < m THEN CALL r(x + 1, m, res); END IF; END")
+    used = []
+    for depth in (2, 3, 4, 4):
+        _run(conn, f"CALL r(0, {depth}, @s)")
+        used.append(int(_run(conn, "SELECT @s")[0][0]))
+    assert 0 < used[0] < used[1] < used[2] == used[3]
+    assert used[1] - used[0] == used[2] - used[1]
+    assert _run(conn, "SHOW GLOBAL STATUS LIKE 'Stack_usage'") == (("Stack_usage", "0"),)
