@@ -66,3 +66,18 @@ def test_stack_usage_grows_with_a_routine_s_recursion(server):
     assert 0 < used[0] < used[1] < used[2] == used[3]
     assert used[1] - used[0] == used[2] - used[1]
     assert _run(conn, "SHOW GLOBAL STATUS LIKE 'Stack_usage'") == (("Stack_usage", "0"),)
+
+
+def test_create_table_select_of_variables_takes_their_declared_types(server):
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE ct", "USE ct",
+         "CREATE PROCEDURE p(x DATETIME) BEGIN DECLARE a TINYINT DEFAULT 127; "
+         "DECLARE b VARCHAR(10) DEFAULT 'it''s'; DECLARE c DECIMAL(10,3) UNSIGNED DEFAULT 1.5; "
+         "CREATE TABLE t AS SELECT a, b, c AS cc, x; END",
+         "CALL p('2020-01-02 03:04:05')")
+    create = _run(conn, "SHOW CREATE TABLE t")[0][1]
+    for column in ("`a` tinyint(4) DEFAULT NULL", "`b` varchar(10) DEFAULT NULL",
+                   "`cc` decimal(10,3) unsigned DEFAULT NULL", "`x` datetime DEFAULT NULL"):
+        assert column in create
+    assert _run(conn, "SELECT a, b, CAST(cc AS CHAR), CAST(x AS CHAR) FROM t") == (
+        (127, "it's", "1.500", "2020-01-02 03:04:05"),)

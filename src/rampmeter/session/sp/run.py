@@ -179,6 +179,8 @@ class Frame:
         from rampmeter.session import statements
         s = self.s
         params = [self.get(v) for v in node.vars]
+        if params and node.text[:6].upper() == "CREATE":
+            node, params = self._create_select(node, params)
         stmt = self.stmt = s.scan(node.text, client_params=bool(params))
         if params:
             prepared = statements.prepare(s, stmt)
@@ -195,6 +197,75 @@ class Frame:
             result = ResultSet(columns, [tuple(r) for r in result.rows], result.warnings)
         self.last = result
         return result
+
+    def _create_select(self, node: P.Sql, params: list[Any]) -> tuple[P.Sql, list[Any]]:
+        """CREATE TABLE t [AS] SELECT with local variables (which a DDL statement cannot take
+        as parameters): their values go in as literals, and a select item that is just a
+        variable makes a column of its declared type, as MariaDB's (`DECLARE a TINYINT; ...
+        CREATE TABLE t AS SELECT a` makes `a tinyint(4)`)."""
+        from rampmeter.sql.lexer import ident_value, tokens
+        toks = tokens(node.text, self.s.dialect())
+        k = next((j for j, x in enumerate(toks) if x.kind == "word" and
+                  x.text.upper() == "TABLE"), None)
+        if k is None or k + 2 >= len(toks):
+            return node, params
+        j = k + 1
+        if toks[j].text.upper() == "IF":  # IF NOT EXISTS
+            j += 3
+        name_end = j + 1
+        while name_end + 1 < len(toks) and toks[name_end].text == ".":
+            name_end += 2
+        rest = name_end + (1 if name_end < len(toks) and toks[name_end].text.upper() == "AS"
+                           else 0)
+        if rest >= len(toks) or toks[rest].text.upper() != "SELECT":
+            return node, params   # a column list, options...: left to the statement
+        columns: list[str] = []
+        named: dict[int, str] = {}
+        marks = 0
+        item: list[Any] = []
+        depth = 0
+        for x in toks[rest + 1:] + [None]:
+            if x is not None and x.text in ("(", ")"):
+                depth += 1 if x.text == "(" else -1
+            end = x is None or depth == 0 and (x.text == "," or x.kind == "word" and
+                                               x.text.upper() in ("FROM", "WHERE", "UNION",
+                                                                  "LIMIT", "ORDER", "GROUP",
+                                                                  "HAVING", "INTO"))
+            if not end:
+                item.append(x)
+                continue
+            if item and item[0].text == "?" and (len(item) == 1 or len(item) == 2 and
+                                                 item[1].kind in ("word", "qident") or
+                                                 len(item) == 3 and
+                                                 item[1].text.upper() == "AS"):
+                var = node.vars[marks]
+                alias = item[-1].text if len(item) > 1 else var
+                if item[-1].kind == "qident":
+                    alias = ident_value(item[-1].text)
+                vtype = self._slot(var)[1]
+                if vtype and all(c not in alias for c in "`."):
+                    columns.append(f"`{alias}` {vtype}")
+                    if len(item) == 1:  # named as the variable, not as its value
+                        named[item[0].start] = alias
+            marks += sum(1 for y in item if y.text == "?")
+            item = []
+            if x is None or x.text != ",":
+                break
+        pieces, pos = [], 0
+        values = iter(params)
+        for x in toks:
+            if x.text == "?":
+                pieces.append(node.text[pos:x.start])
+                pieces.append(_literal(next(values)))
+                if x.start in named:
+                    pieces.append(f" AS `{named[x.start]}`")
+                pos = x.end
+        pieces.append(node.text[pos:])
+        text = "".join(pieces)
+        if columns:
+            cut = toks[name_end - 1].end
+            text = text[:cut] + " (" + ", ".join(columns) + ")" + text[cut:]
+        return P.Sql(text, (), node.into, node.names, node.line), []
 
     def value(self, node: P.Sql) -> Any:
         """An expression's value: SELECT <expr>."""
@@ -670,6 +741,23 @@ def trace(e: ServerError, frame: Frame, routine: str) -> None:
         return
     e.trail = [*trail_of(e), Warning_("Note", 4094,  # type: ignore[attr-defined]
                                       f"At line {frame.line} in {routine}")]
+
+
+def _literal(v: Any) -> str:
+    """A value as an SQL literal (a local variable's, in a statement that takes no
+    parameters)."""
+    if v is None:
+        return "NULL"
+    if isinstance(v, bool):
+        return "1" if v else "0"
+    if isinstance(v, (int, decimal.Decimal)):
+        return str(v)
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, (bytes, bytearray)):
+        return "X'" + bytes(v).hex() + "'"
+    text = str(v)
+    return "'" + text.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
 def _item_text(item: str, v: Any, strict: bool) -> str:
