@@ -198,6 +198,34 @@ class Frame:
         self.last = result
         return result
 
+    def _anchored(self, ref: str) -> str:
+        """The type `TYPE OF ref` stands for, read when the block is entered, as MariaDB:
+        a local variable's, or a table column's (db.table.col / table.col: 1146 for no such
+        table, 1054 for no such column)."""
+        from rampmeter.sql.lexer import ident_value, tokens
+        parts = [ident_value(x.text) if x.kind == "qident" else x.text
+                 for x in tokens(ref, self.s.dialect()) if x.text != "."]
+        if len(parts) == 1:
+            return self._slot(parts[0].lower())[1]
+        if len(parts) not in (2, 3):
+            raise ServerError(1064, message=f"You have an error in your SQL syntax near "
+                              f"'{ref}'", sqlstate="42000")
+        db = parts[0] if len(parts) == 3 else self.s.database
+        table, column = parts[-2], parts[-1]
+        if db is None:
+            raise ServerError(1046, message="No database selected", sqlstate="3D000")
+        eng = self.s.engine
+        tdef = eng.table_def(db, table) if eng is not None and \
+            eng.engine.database_exists(db) else None
+        if tdef is None:
+            raise ServerError(1146, message=f"Table '{db}.{table}' doesn't exist",
+                              sqlstate="42S02")
+        col = tdef.column(column)
+        if col is None:
+            raise ServerError(1054, message=f"Unknown column '{column}' in '{table}'",
+                              sqlstate="42S22")
+        return col.type.spelling()
+
     def _create_select(self, node: P.Sql, params: list[Any]) -> tuple[P.Sql, list[Any]]:
         """CREATE TABLE t [AS] SELECT with local variables (which a DDL statement cannot take
         as parameters): their values go in as literals, and a select item that is just a
@@ -465,6 +493,9 @@ class Frame:
         try:
             for var in block.vars:
                 self.line = var.line or self.line
+                if var.type[:8].upper() == "TYPE OF ":
+                    var = P.Var(var.names, self._anchored(var.type[8:].strip()), var.default,
+                                var.line)
                 default = self.assigned_value(var.default) if var.default is not None \
                     else None
                 for name in var.names:
