@@ -32,3 +32,19 @@ def test_type_of_a_column_or_a_variable(server):
     with conn.cursor() as cur:
         cur.execute("CALL p()")
         assert cur.fetchall() == ((127, 200, 127),)
+
+
+def test_row_variables(server):
+    """ROW(...) / ROW TYPE OF table / ROW TYPE OF cursor records: rec.field is read and set,
+    SELECT ... INTO rec and FETCH ... INTO rec fill the fields (mtr sp-anchor-row-type-*)."""
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE rw", "USE rw", "CREATE TABLE t (a INT, b VARCHAR(10))",
+         "INSERT INTO t VALUES (1, 'x'), (2, 'y')",
+         "CREATE PROCEDURE p() BEGIN DECLARE r ROW(a INT, b VARCHAR(10)); "
+         "DECLARE t ROW TYPE OF t; DECLARE c CURSOR FOR SELECT a, b FROM t ORDER BY a DESC; "
+         "BEGIN DECLARE rc ROW TYPE OF c; OPEN c; FETCH c INTO rc; CLOSE c; "
+         "SET r.a = rc.a * 10, r.b = CONCAT(rc.b, '!'); END; "
+         "SELECT a, b INTO t FROM t WHERE a = 1; SELECT r.a, r.b, t.a, t.b; END")
+    with conn.cursor() as cur:
+        cur.execute("CALL p()")
+        assert cur.fetchall() == ((20, "y!", 1, "x"),)

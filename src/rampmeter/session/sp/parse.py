@@ -379,6 +379,8 @@ def _declare(p: _P, block: Block, scope: frozenset[str]) -> frozenset[str]:
     end = p.peek() or p.toks[p.i - 1]
     block.vars.append(Var([n.lower() for n in names], vtype, default,
                           p.text.count("\n", 0, end.start) + 1))
+    if p.toks[a].text.upper() == "ROW":  # a record: rec.field reads / sets its fields
+        scope = scope | {"\0row." + n.lower() for n in names}
     return scope | {n.lower() for n in names}
 
 
@@ -680,8 +682,11 @@ def _row_target(p: _P, k: int, scope: frozenset[str]) -> bool:
     """In a trigger (NEW / OLD in scope): is NEW.col / OLD.col at token k the target of an
     assignment (`= ` or `:=` after it)?"""
     t, dot, col, eq = (p.peek(k + j) for j in range(4))
-    return "\0new" in scope and t is not None and t.kind == "word" and \
-        t.text.upper() in ("NEW", "OLD") and dot is not None and dot.text == "." and \
+    return t is not None and (
+        "\0new" in scope and t.kind == "word" and t.text.upper() in ("NEW", "OLD") or
+        t.kind in ("word", "qident") and "\0row." + (
+            t.text if t.kind == "word" else ident_value(t.text)).lower() in scope) and \
+        dot is not None and dot.text == "." and \
         col is not None and col.kind in ("word", "qident") and eq is not None and \
         eq.text in ("=", ":=")
 

@@ -145,6 +145,7 @@ class Frame:
         self.condition: tuple[int, str, str] | None = None  # the one a handler is handling
         self.assigned: set[str] = set()        # a BEFORE trigger's NEW columns it set
         self.line = 0                          # of the statement running (Note 4094)
+        self.cursor_columns: dict[str, list[str]] = {}  # an open cursor's column names
         self.trail: list[Warning_] | None = None  # the conditions of the one handled
 
     # --- variables -----------------------------------------------------------------------
@@ -197,6 +198,44 @@ class Frame:
             result = ResultSet(columns, [tuple(r) for r in result.rows], result.warnings)
         self.last = result
         return result
+
+    def _row_fields(self, spec: str) -> list[tuple[str, str]]:
+        """The fields of a ROW variable: ROW(name type, ...), ROW TYPE OF [db.]table (its
+        columns now), ROW TYPE OF cursor (none until a FETCH fills it)."""
+        from rampmeter.sql.lexer import ident_value, tokens
+        toks = tokens(spec, self.s.dialect())
+        if toks and toks[0].text == "(":
+            fields: list[tuple[str, str]] = []
+            depth, start = 0, 1
+            for k, x in enumerate(toks):
+                depth += (x.text == "(") - (x.text == ")")
+                if depth == 1 and x.text == "," or depth == 0 and k:
+                    item = toks[start:k]
+                    if item:
+                        fname = ident_value(item[0].text) if item[0].kind == "qident" else \
+                            item[0].text
+                        fields.append((fname.lower(), spec[item[1].start:item[-1].end]
+                                       if len(item) > 1 else ""))
+                    start = k + 1
+                    if depth == 0:
+                        break
+            return fields
+        words = [x.text.upper() for x in toks[:2]]
+        if words != ["TYPE", "OF"]:
+            raise ServerError(1064, message=f"You have an error in your SQL syntax near "
+                              f"'ROW {spec}'", sqlstate="42000")
+        parts = [ident_value(x.text) if x.kind == "qident" else x.text for x in toks[2:]
+                 if x.text != "."]
+        if len(parts) == 1 and any(parts[0].lower() in d for d in self.cursor_defs):
+            return []
+        db = parts[0] if len(parts) == 2 else self.s.database
+        eng = self.s.engine
+        tdef = eng.table_def(db, parts[-1]) if db and eng is not None and \
+            eng.engine.database_exists(db) else None
+        if tdef is None:
+            raise ServerError(1146, message=f"Table '{db}.{parts[-1]}' doesn't exist",
+                              sqlstate="42S02")
+        return [(c.name.lower(), c.type.spelling()) for c in tdef.columns]
 
     def _anchored(self, ref: str) -> str:
         """The type `TYPE OF ref` stands for, read when the block is entered, as MariaDB:
@@ -471,13 +510,19 @@ class Frame:
         if len(rows) > 1:
             raise ServerError(1172, message="Result consisted of more than one row",
                               sqlstate="42000")
-        if rows and len(rows[0]) != len(node.into):
+        record = self._record(node.into[0]) if len(node.into) == 1 else None
+        width = len(record) if record is not None else len(node.into)
+        if rows and len(rows[0]) != width:
             raise ServerError(1222, message="The used SELECT statements have a different "
                               "number of columns", sqlstate="21000")
         self._keep(self._warnings(result.warnings))
         if not rows:
             self.raise_condition(*NO_DATA, warning=True)
             self.warnings.append(Warning_("Warning", NO_DATA[0], NO_DATA[2]))
+            return
+        if record is not None:  # SELECT ... INTO rec: its fields
+            for (key, _slot), v in zip(record, rows[0], strict=True):
+                self.set(key, v)
             return
         for target, v in zip(node.into, rows[0], strict=True):
             if target.startswith("@"):
@@ -496,6 +541,13 @@ class Frame:
                 if var.type[:8].upper() == "TYPE OF ":
                     var = P.Var(var.names, self._anchored(var.type[8:].strip()), var.default,
                                 var.line)
+                elif var.type[:3].upper() == "ROW" and var.type[3:4] in (" ", "("):
+                    fields = self._row_fields(var.type[3:].strip())
+                    for name in var.names:
+                        self.scopes[-1][name] = [None, "ROW"]
+                        for field, ftype in fields:
+                            self.declare(f"{name}.{field}", ftype, None)
+                    continue
                 default = self.assigned_value(var.default) if var.default is not None \
                     else None
                 for name in var.names:
@@ -637,6 +689,8 @@ class Frame:
                 self.scopes.pop()
             rows = list(result.rows) if isinstance(result, ResultSet) else []
             self.cursors[k][node.name] = rows
+            if isinstance(result, ResultSet):
+                self.cursor_columns[node.name] = [c.name.lower() for c in result.columns]
             return
         if open_rows is None:
             raise ServerError(1326, message="Cursor is not open", sqlstate="24000")
@@ -647,9 +701,15 @@ class Frame:
             raise ServerError(NO_DATA[0], message=NO_DATA[2], sqlstate=NO_DATA[1])
         row = open_rows.pop(0)
         record = self._record(node.into[0]) if len(node.into) == 1 else None
+        if record is None and len(node.into) == 1 and self._is_row(node.into[0]):
+            # ROW TYPE OF cursor: its fields are the cursor's columns
+            scope = next(sc for sc in reversed(self.scopes) if node.into[0] in sc)
+            for col in self.cursor_columns.get(node.name, []):
+                scope[f"{node.into[0]}.{col}"] = [None, ""]
+            record = self._record(node.into[0])
         if record is not None and len(record) == len(row):  # FETCH c INTO rec: its fields
-            for slot, v in zip(record, row, strict=True):
-                slot[0] = v
+            for (key, _slot), v in zip(record, row, strict=True):
+                self.set(key, v)
             return
         if len(row) != len(node.into):
             raise ServerError(1328, message="Incorrect number of FETCH variables",
@@ -657,14 +717,21 @@ class Frame:
         for name, v in zip(node.into, row, strict=True):
             self.set(name, v)
 
-    def _record(self, name: str) -> list[list[Any]] | None:
-        """The fields of record `name` (a FOR loop's rec), in column order; None if none."""
+    def _record(self, name: str) -> list[tuple[str, list[Any]]] | None:
+        """The fields of record `name` (a ROW variable, a FOR loop's rec) in column order, as
+        (variable name, slot); None if it has none."""
         prefix = name + "."
         for scope in reversed(self.scopes):
-            fields = [slot for key, slot in scope.items() if key.startswith(prefix)]
+            fields = [(key, slot) for key, slot in scope.items() if key.startswith(prefix)]
             if fields:
                 return fields
         return None
+
+    def _is_row(self, name: str) -> bool:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name][1] == "ROW"
+        return False
 
     def area(self) -> list[tuple[int, str, str]]:
         """The diagnostics area GET DIAGNOSTICS reads: in a handler, its condition; else the

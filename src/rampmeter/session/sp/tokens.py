@@ -15,6 +15,10 @@ _OPERATOR_WORDS = frozenset({"AND", "OR", "XOR", "NOT", "IS", "IN", "LIKE", "BET
                              "WHEN", "ELSE", "END", "DO", "UNTIL", "MEMBER", "OVER"})
 
 
+# words a table name follows, where no variable can be
+_TABLE_BEFORE = frozenset({"FROM", "JOIN", "INTO", "UPDATE", "TABLE"})
+
+
 class Tokens(Reader):
     """sql.reader's cursor over the tokens of a program's own text (a routine's body is lexed
     here, not by the front door), with the labels in scope and `upto` for statement ranges."""
@@ -92,6 +96,8 @@ def _is_var(toks: list[Token], k: int, scope: frozenset[str]) -> bool:
     if k and (toks[k - 1].text == ")" or toks[k - 1].kind in ("num", "str") or
               toks[k - 1].kind == "word" and toks[k - 1].text.upper() == "AS"):
         return False  # an alias: `count(*) a`, `1 AS a`
+    if k and toks[k - 1].kind == "word" and toks[k - 1].text.upper() in _TABLE_BEFORE:
+        return False  # a table: `FROM t`, `JOIN t`, `INSERT INTO t`, `UPDATE t`
     nxt = toks[k + 1] if k + 1 < len(toks) else None
     return not (nxt is not None and nxt.text in (".", "("))
 
