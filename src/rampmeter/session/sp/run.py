@@ -79,7 +79,7 @@ def coerce(vtype: str, value: Any, name: str = "", strict: bool = False,
                 was_text = isinstance(value, str)
                 text = value.decode("utf-8", "replace") if isinstance(value, bytes) else value
                 lead = _LEADING_NUMBER.match(text)
-                if lead is None and not was_text and value:
+                if lead is None and isinstance(value, bytes) and value:
                     value = int.from_bytes(value, "big")  # a hex literal: 0xFF is 255
                 else:
                     value = decimal.Decimal(lead.group(0)) if lead else 0
@@ -229,7 +229,7 @@ class Frame:
         if len(parts) == 1 and any(parts[0].lower() in d for d in self.cursor_defs):
             return []
         db = parts[0] if len(parts) == 2 else self.s.database
-        eng = self.s.engine
+        eng: Any = self.s.engine  # the SQL engine's session (table_def)
         tdef = eng.table_def(db, parts[-1]) if db and eng is not None and \
             eng.engine.database_exists(db) else None
         if tdef is None:
@@ -253,7 +253,7 @@ class Frame:
         table, column = parts[-2], parts[-1]
         if db is None:
             raise ServerError(1046, message="No database selected", sqlstate="3D000")
-        eng = self.s.engine
+        eng: Any = self.s.engine  # the SQL engine's session (table_def)
         tdef = eng.table_def(db, table) if eng is not None and \
             eng.engine.database_exists(db) else None
         if tdef is None:
