@@ -96,7 +96,9 @@ def _stack_usage() -> int:
     its Python frames at that size each (so it grows with a routine's recursion, and is the
     same for each row of a recursive query, as MariaDB's)."""
     import sys
-    depth, frame = 0, sys._getframe()
+    from types import FrameType
+    depth = 0
+    frame: FrameType | None = sys._getframe()
     while frame is not None:
         depth += 1
         frame = frame.f_back
