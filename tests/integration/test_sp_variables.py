@@ -48,3 +48,27 @@ def test_row_variables(server):
     with conn.cursor() as cur:
         cur.execute("CALL p()")
         assert cur.fetchall() == ((20, "y!", 1, "x"),)
+
+
+def test_records_are_assigned_whole_and_checked(server):
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE rw", "USE rw", "CREATE TABLE t (a INT, b VARCHAR(2))",
+         "SET sql_mode = ''",
+         "CREATE PROCEDURE p() BEGIN DECLARE r1 ROW TYPE OF t DEFAULT ROW(10, 'b'); "
+         "DECLARE r2 ROW(x INT, y TEXT) DEFAULT (1, 'abc'); SET r1 = r2; "
+         "SELECT r1.a, r1.b; END",
+         "CREATE PROCEDURE bad_count() BEGIN DECLARE r ROW(a INT, b INT); "
+         "SET r = ROW(1, 2, 3); END",
+         "CREATE PROCEDURE bad_field() BEGIN DECLARE r ROW TYPE OF t; SELECT r.c; END")
+    with pytest.raises(pymysql.err.MySQLError) as e:  # ROW(...) lacking it: at CREATE
+        _run(conn, "CREATE PROCEDURE p2() BEGIN DECLARE r ROW(a INT); SELECT r.c; END")
+    assert e.value.args[0] == 4082
+    with conn.cursor() as cur:
+        cur.execute("CALL p()")
+        assert cur.fetchall() == ((1, "ab"),)
+        cur.execute("SHOW WARNINGS")
+        assert cur.fetchall() == (("Warning", 1265, "Data truncated for column 'b' at row 0"),)
+    for call, code in (("CALL bad_count()", 1241), ("CALL bad_field()", 4082)):
+        with pytest.raises(pymysql.err.MySQLError) as e:
+            _run(conn, call)
+        assert e.value.args[0] == code

@@ -367,6 +367,7 @@ def _declare(p: _P, block: Block, scope: frozenset[str]) -> frozenset[str]:
     if p.i == a:
         raise p.error()
     vtype = p.text[p.toks[a].start:p.toks[p.i - 1].end]
+    end_at = p.i
     if p.toks[a].text.upper() == "SET":  # members with a comma: 1367 at CREATE
         try:
             check_members(parse_type(vtype))
@@ -381,7 +382,34 @@ def _declare(p: _P, block: Block, scope: frozenset[str]) -> frozenset[str]:
                           p.text.count("\n", 0, end.start) + 1))
     if p.toks[a].text.upper() == "ROW":  # a record: rec.field reads / sets its fields
         scope = scope | {"\0row." + n.lower() for n in names}
+        fields = _explicit_fields(p, a, end_at)
+        for n in names:  # ROW(...): a field it lacks is 4082 at CREATE (tokens.sql)
+            p.row_fields[n.lower()] = fields
     return scope | {n.lower() for n in names}
+
+
+def _explicit_fields(p: _P, a: int, b: int) -> frozenset[str] | None:
+    """The field names of ROW(name type, ...) in toks[a:b]; None for ROW TYPE OF."""
+    toks = p.toks
+    if a + 1 >= b or toks[a + 1].text != "(":
+        return None
+    names: set[str] = set()
+    depth, first = 0, True
+    for x in toks[a + 1:b]:
+        if x.text == "(":
+            depth += 1
+            first = depth == 1
+            continue
+        if x.text == ")":
+            depth -= 1
+            continue
+        if depth == 1 and x.text == ",":
+            first = True
+            continue
+        if first and depth == 1 and x.kind in ("word", "qident"):
+            names.add((x.text if x.kind == "word" else ident_value(x.text)).lower())
+        first = False
+    return frozenset(names)
 
 
 def _condition_value(p: _P) -> Any:

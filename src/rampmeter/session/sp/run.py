@@ -146,12 +146,25 @@ class Frame:
         self.assigned: set[str] = set()        # a BEFORE trigger's NEW columns it set
         self.line = 0                          # of the statement running (Note 4094)
         self.cursor_columns: dict[str, list[str]] = {}  # an open cursor's column names
+        self.filling = False                   # a FETCH / SELECT INTO fills a record
         self.trail: list[Warning_] | None = None  # the conditions of the one handled
 
     # --- variables -----------------------------------------------------------------------
     def _store(self, name: str, vtype: str, value: Any) -> Any:
         strict = "STRICT_" in str(self.s.system_variable("sql_mode") or "")
-        return coerce(vtype, value, name, strict, self.warnings)
+        if "." not in name:
+            return coerce(vtype, value, name, strict, self.warnings)
+        # a record's field: MariaDB names the field alone, at row 1 when a row fills it
+        row = " at row 1" if self.filling else " at row 0"
+        warned: list[Warning_] = []
+        try:
+            stored = coerce(vtype, value, name.split(".", 1)[1], strict, warned)
+        except ServerError as e:
+            raise ServerError(e.code, message=e.message.replace(" at row 0", row),
+                              sqlstate=e.sqlstate) from None
+        self.warnings.extend(Warning_(w.level, w.code, w.message.replace(" at row 0", row))
+                             for w in warned)
+        return stored
 
     def declare(self, name: str, vtype: str, value: Any) -> None:
         self.scopes[-1][name] = [None, vtype]
@@ -164,6 +177,10 @@ class Frame:
         if name.startswith("new."):  # a trigger's NEW.col of no column of the table
             raise ServerError(1054, message=f"Unknown column '{name[4:]}' in 'NEW'",
                               sqlstate="42S22")
+        row, dot, field = name.partition(".")
+        if dot and self._is_row(row):
+            raise ServerError(4082, message=f"Row variable '{row}' does not have a field "
+                              f"'{field}'", sqlstate="HY000")
         raise ServerError(1327, message=f"Undeclared variable: {name}", sqlstate="42000")
 
     def get(self, name: str) -> Any:
@@ -310,7 +327,7 @@ class Frame:
                 if item[-1].kind == "qident":
                     alias = ident_value(item[-1].text)
                 vtype = self._slot(var)[1]
-                if vtype and all(c not in alias for c in "`."):
+                if vtype and "`" not in alias:
                     columns.append(f"`{alias}` {vtype}")
                     if len(item) == 1:  # named as the variable, not as its value
                         named[item[0].start] = alias
@@ -435,7 +452,10 @@ class Frame:
             self._block(node)
         elif t is P.Set:
             for name, expr in node.targets:
-                self.set(name, self.assigned_value(expr))
+                if self._is_row(name):
+                    self._set_record(name, expr)
+                else:
+                    self.set(name, self.assigned_value(expr))
         elif t is P.If:
             for cond, body in node.branches:
                 if self.truth(cond):
@@ -521,8 +541,7 @@ class Frame:
             self.warnings.append(Warning_("Warning", NO_DATA[0], NO_DATA[2]))
             return
         if record is not None:  # SELECT ... INTO rec: its fields
-            for (key, _slot), v in zip(record, rows[0], strict=True):
-                self.set(key, v)
+            self._fill(record, rows[0])
             return
         for target, v in zip(node.into, rows[0], strict=True):
             if target.startswith("@"):
@@ -547,6 +566,8 @@ class Frame:
                         self.scopes[-1][name] = [None, "ROW"]
                         for field, ftype in fields:
                             self.declare(f"{name}.{field}", ftype, None)
+                        if var.default is not None:
+                            self._set_record(name, var.default)
                     continue
                 default = self.assigned_value(var.default) if var.default is not None \
                     else None
@@ -708,8 +729,7 @@ class Frame:
                 scope[f"{node.into[0]}.{col}"] = [None, ""]
             record = self._record(node.into[0])
         if record is not None and len(record) == len(row):  # FETCH c INTO rec: its fields
-            for (key, _slot), v in zip(record, row, strict=True):
-                self.set(key, v)
+            self._fill(record, row)
             return
         if len(row) != len(node.into):
             raise ServerError(1328, message="Incorrect number of FETCH variables",
@@ -726,6 +746,34 @@ class Frame:
             if fields:
                 return fields
         return None
+
+    def _fill(self, record: list[tuple[str, list[Any]]], row: Any) -> None:
+        self.filling = True
+        try:
+            for (key, _slot), v in zip(record, row, strict=True):
+                self.set(key, v)
+        finally:
+            self.filling = False
+
+    def _set_record(self, name: str, expr: P.Sql) -> None:
+        """rec = other_rec, or = ROW(v1, ...) / (v1, ...): the fields by position; another
+        number of values is 1241, as MariaDB."""
+        fields = self._record(name) or []
+        values: list[Any] | None = None
+        text = expr.text.strip()
+        if text == "?" and len(expr.vars) == 1 and self._is_row(expr.vars[0]):
+            values = [slot[0] for _k, slot in self._record(expr.vars[0]) or []]
+        elif text.upper().startswith("ROW") and text[3:].lstrip().startswith("(") or \
+                text.startswith("(") and text.endswith(")"):
+            inner = text[3:].lstrip() if text.upper().startswith("ROW") else text
+            result = self.run_sql(P.Sql("SELECT " + inner[1:-1], expr.vars))
+            rows = list(result.rows) if isinstance(result, ResultSet) else []
+            values = list(rows[0]) if rows else []
+        if values is None or len(values) != len(fields):
+            raise ServerError(1241, message=f"Operand should contain {len(fields)} column(s)",
+                              sqlstate="21000")
+        for (key, _slot), v in zip(fields, values, strict=True):
+            self.set(key, v)
 
     def _is_row(self, name: str) -> bool:
         for scope in reversed(self.scopes):

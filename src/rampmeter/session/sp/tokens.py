@@ -4,6 +4,7 @@ module rules: local variables become `?` markers, bound as parameters when the s
 
 from __future__ import annotations
 
+from rampmeter.errors import ServerError
 from rampmeter.session.sp.tree import Sql
 from rampmeter.sql.lexer import Dialect, Token, ident_value, tokens
 from rampmeter.sql.reader import Reader
@@ -31,6 +32,7 @@ class Tokens(Reader):
         self.labels: list[str] = []   # the labels in scope, innermost last
         self.late_into = 0            # SELECT ... FROM ... INTO x: MariaDB's warning 1287
         self.cursor_stack: list[dict[str, int]] = []  # cursors in scope -> parameter counts
+        self.row_fields: dict[str, frozenset[str] | None] = {}  # ROW(...) variables' fields
 
     def word(self, k: int = 0) -> str:
         return self.peek_word(k)
@@ -174,10 +176,15 @@ def sql(p: Tokens, a: int, b: int, scope: frozenset[str], *, into: bool = False)
                 toks[k + 2].kind in ("word", "qident") and (k == a or toks[k - 1].text != ".") \
                 and _row_name(t, rows, scope) is not None:
             col = toks[k + 2]  # a trigger's NEW.col / OLD.col, a FOR loop's rec.col
+            row = _row_name(t, rows, scope)
+            field = (col.text if col.kind == "word" else ident_value(col.text))
+            known = p.row_fields.get(row or "")
+            if known is not None and field.lower() not in known:
+                raise ServerError(4082, message=f"Row variable '{row}' does not have a "
+                                  f"field '{field}'", sqlstate="HY000")
             pieces.append(p.text[pos:t.start])
             pieces.append("?")
-            names.append(f"{_row_name(t, rows, scope)}." + (
-                col.text if col.kind == "word" else ident_value(col.text)).lower())
+            names.append(f"{row}." + field.lower())
             pos = col.end
             k += 3
             continue
