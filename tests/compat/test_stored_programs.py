@@ -373,6 +373,17 @@ def test_row_count_inside_routines(compat):
     ])
 
 
+def test_signal_item_values(compat):
+    """MYSQL_ERRNO outside 1..65534 and NULL items are 1231 (mtr signal: 4294967295 hung the
+    connection: no error packet can carry it)."""
+    compare(compat, [], [
+        *(f"SIGNAL SQLSTATE 'HY000' SET MYSQL_ERRNO = {v}"
+          for v in ("65536", "99999", "4294967295", "0", "65535", "65534", "NULL", "'12'")),
+        "SIGNAL SQLSTATE 'HY000' SET MESSAGE_TEXT = NULL",
+        "SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'x', CLASS_ORIGIN = NULL",
+    ])
+
+
 def test_get_diagnostics(compat):
     compare(compat, [
         "CREATE PROCEDURE g() BEGIN DECLARE m TEXT; DECLARE n INT; DECLARE s CHAR(5); "

@@ -71,3 +71,11 @@ def test_the_line_of_note_4094(server, body, line):
     _run(conn, "CREATE DATABASE dg", "USE dg", f"CREATE PROCEDURE p(n INT)\n{body}")
     _fails(conn, "CALL p(2)")
     assert _run(conn, "SHOW WARNINGS")[-1] == ("Note", 4094, f"At line {line} in dg.p")
+
+
+def test_signal_errno_out_of_range_is_1231_and_the_connection_lives(server):
+    conn = server.connect()
+    for value in ("4294967295", "0", "NULL"):
+        assert _fails(conn, f"SIGNAL SQLSTATE 'HY000' SET MYSQL_ERRNO = {value}") == 1231
+    assert _fails(conn, "SIGNAL SQLSTATE 'HY000' SET MYSQL_ERRNO = 65534") == 65534
+    assert _run(conn, "SELECT 1") == ((1,),)

@@ -850,8 +850,12 @@ class Frame:
         strict = "STRICT_" in str(self.s.system_variable("sql_mode") or "")
         for item, expr in node.items.items():
             v = self.value(expr)
+            if v is None or item == "MYSQL_ERRNO" and not 0 < _errno(v) <= 65534:
+                shown = "NULL" if v is None else v.decode() if isinstance(v, bytes) else v
+                raise ServerError(1231, message=f"Variable '{item}' can't be set to the value "
+                                  f"of '{shown}'", sqlstate="42000")
             if item == "MYSQL_ERRNO":
-                code = int(v)
+                code = _errno(v)
                 continue
             text = _item_text(item, v, strict)
             if item == "MESSAGE_TEXT":
@@ -904,6 +908,14 @@ def _literal(v: Any) -> str:
         return "X'" + bytes(v).hex() + "'"
     text = str(v)
     return "'" + text.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+def _errno(v: Any) -> int:
+    """A SIGNAL's MYSQL_ERRNO as a number (0, which is refused, when it is none)."""
+    try:
+        return int(v.decode() if isinstance(v, bytes) else v)
+    except (TypeError, ValueError):
+        return 0
 
 
 def _item_text(item: str, v: Any, strict: bool) -> str:
