@@ -196,7 +196,7 @@ _SIMPLE = (Sql, Set, Signal, Call, Cursor, Return, Jump, Diagnostics)
 
 def statement(p: _P, scope: frozenset[str]) -> Any:
     first = p.peek()
-    line = p.text.count("\n", 0, first.start) + 1 if first is not None else 0
+    line = p.line_of(first.start) if first is not None else 0
     label = None
     t1 = p.peek(1)
     if t1 is not None and t1.text == ":" and p.word(2) in _LABELLED:
@@ -213,7 +213,7 @@ def statement(p: _P, scope: frozenset[str]) -> Any:
     if hasattr(node, "line"):  # counted from the CREATE's first line, as MariaDB's Note 4094
         if type(node) in _SIMPLE:  # MariaDB's: where its parser is at the statement's end
             end = p.peek() or p.toks[p.i - 1]
-            line = p.text.count("\n", 0, end.start) + 1
+            line = p.line_of(end.start)
         node.line = line
     return node
 
@@ -379,7 +379,7 @@ def _declare(p: _P, block: Block, scope: frozenset[str]) -> frozenset[str]:
         default = sql(p, s, e, scope)
     end = p.peek() or p.toks[p.i - 1]
     block.vars.append(Var([n.lower() for n in names], vtype, default,
-                          p.text.count("\n", 0, end.start) + 1))
+                          p.line_of(end.start)))
     if p.toks[a].text.upper() == "ROW":  # a record: rec.field reads / sets its fields
         scope = scope | {"\0row." + n.lower() for n in names}
         fields = _explicit_fields(p, a, end_at)
@@ -457,7 +457,7 @@ def _case(p: _P, scope: frozenset[str]) -> Case:
         node.otherwise = _body(p, scope)
     p.expect("END", "CASE")
     after = p.peek() or p.toks[p.i - 1]  # MariaDB's "case not found" is at the token after
-    node.end_line = p.text.count("\n", 0, after.start) + 1
+    node.end_line = p.line_of(after.start)
     return node
 
 

@@ -4,6 +4,8 @@ module rules: local variables become `?` markers, bound as parameters when the s
 
 from __future__ import annotations
 
+import bisect
+
 from rampmeter.errors import ServerError
 from rampmeter.session.sp.tree import Sql
 from rampmeter.sql.lexer import Dialect, Token, ident_value, tokens
@@ -33,6 +35,13 @@ class Tokens(Reader):
         self.late_into = 0            # SELECT ... FROM ... INTO x: MariaDB's warning 1287
         self.cursor_stack: list[dict[str, int]] = []  # cursors in scope -> parameter counts
         self.row_fields: dict[str, frozenset[str] | None] = {}  # ROW(...) variables' fields
+
+    def line_of(self, pos: int) -> int:
+        """The line (from 1) of text position `pos` (Note 4094's line numbers)."""
+        ends = self.__dict__.get("_newlines")
+        if ends is None:
+            ends = self._newlines = [k for k, c in enumerate(self.text) if c == "\n"]
+        return bisect.bisect_left(ends, pos) + 1
 
     def word(self, k: int = 0) -> str:
         return self.peek_word(k)
