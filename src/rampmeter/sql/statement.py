@@ -777,11 +777,18 @@ def open_blocks(words: list[str], toks: list[Token]) -> bool:
     """Is a BEGIN / CASE / IF / loop of a program statement still open? BEGIN and CASE always
     open a block; IF, WHILE, REPEAT, LOOP and FOR only where a statement starts (IF( and
     REPEAT( are functions); END [IF | CASE | WHILE ...] closes one."""
+    global _last_open
     if not words or not is_program(words, toks):
         return False
-    depth = 0
-    body = _routine_body(toks)
-    for k, t in enumerate(toks):
+    # asked at each ';' of a growing statement: go on from where the last answer for this
+    # same token list stopped (a generated procedure has thousands of ';')
+    last = _last_open
+    if last[0] is toks and last[1] <= len(toks):
+        start, depth, body = last[1], last[2], last[3]
+    else:
+        start, depth, body = 0, 0, _routine_body(toks)
+    for k in range(start, len(toks)):
+        t = toks[k]
         if t.kind != "word":
             continue
         w = t.text.upper()
@@ -798,7 +805,11 @@ def open_blocks(words: list[str], toks: list[Token]) -> bool:
             if prev is None or prev.text == ";" or prev.text == ":" or k == body or (
                     prev.kind == "word" and prev.text.upper() in _STATEMENT_START):
                 depth += 1
+    _last_open = (toks, len(toks), depth, body)
     return depth > 0
+
+
+_last_open: tuple[Any, int, int, int] = (None, 0, 0, -1)  # open_blocks' last token list
 
 
 # words of a routine's head (after its parameters): RETURNS type, characteristics

@@ -344,3 +344,17 @@ def test_a_routine_body_without_begin_keeps_its_semicolons(text: str, parts: int
     got = scan_all(text)
     assert len(got) == parts
     assert got[-1].text.startswith("SELECT")
+
+
+def test_a_long_program_is_scanned_once_not_again_at_each_semicolon(monkeypatch) -> None:
+    """open_blocks is asked at each ';' of a growing CREATE PROCEDURE: it goes on from where
+    it stopped (mtr sp_stress_case generates a CASE of thousands of WHENs)."""
+    import rampmeter.sql.statement as S
+    calls = []
+    real = S._routine_body
+    monkeypatch.setattr(S, "_routine_body", lambda toks: calls.append(1) or real(toks))
+    body = "CREATE PROCEDURE p(i INT)\nBEGIN\n  DECLARE s CHAR(10);\n  CASE i\n" + "".join(
+        f"    WHEN {k} THEN SET s = '{k}';\n" for k in range(300)) + "  END CASE;\nEND"
+    got = scan_all(body + "; SELECT 1")
+    assert [g.text[:6] for g in got] == ["CREATE", "SELECT"]
+    assert len(calls) == 1
