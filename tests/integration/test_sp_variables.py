@@ -72,3 +72,22 @@ def test_records_are_assigned_whole_and_checked(server):
         with pytest.raises(pymysql.err.MySQLError) as e:
             _run(conn, call)
         assert e.value.args[0] == code
+
+
+def test_row_type_of_a_cursor_is_read_when_declared(server):
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE rc", "USE rc", "CREATE TABLE t (a INT, b VARCHAR(10))",
+         "CREATE PROCEDURE p() BEGIN DECLARE c CURSOR FOR SELECT * FROM t; "
+         "BEGIN DECLARE rec ROW TYPE OF c; CREATE TABLE t2 AS SELECT rec.a, rec.b; END; END",
+         "CREATE PROCEDURE gone() BEGIN DECLARE c CURSOR FOR SELECT * FROM nosuch; "
+         "BEGIN DECLARE rec ROW TYPE OF c; END; END")
+    _run(conn, "CALL p()")
+    create = _run(conn, "SHOW CREATE TABLE t2")[0][1]
+    assert "`rec.a` int(11) DEFAULT NULL" in create and "`rec.b` varchar(10)" in create
+    with pytest.raises(pymysql.err.MySQLError) as e:
+        _run(conn, "CALL gone()")
+    assert e.value.args[0] == 1146
+    with pytest.raises(pymysql.err.MySQLError) as e:  # MariaDB: at CREATE
+        _run(conn, "CREATE PROCEDURE lim() BEGIN DECLARE r ROW(a INT); "
+             "SELECT * FROM t LIMIT r.a; END")
+    assert e.value.args[0] == 1691

@@ -244,7 +244,19 @@ class Frame:
         parts = [ident_value(x.text) if x.kind == "qident" else x.text for x in toks[2:]
                  if x.text != "."]
         if len(parts) == 1 and any(parts[0].lower() in d for d in self.cursor_defs):
-            return []
+            # the cursor's columns, read by running its query now (its parameters NULL), as
+            # MariaDB reads the structure when the block is entered (1146 for no such table)
+            k = self._find_cursor(parts[0].lower())
+            query, params = self.cursor_defs[k][parts[0].lower()]
+            self.scopes.append({})
+            try:
+                for param in params:
+                    self.declare(param.name.lower(), param.type, None)
+                result = self.run_sql(query)
+            finally:
+                self.scopes.pop()
+            return [(c.name.lower(), self._column_type(c)) for c in result.columns] \
+                if isinstance(result, ResultSet) else []
         db = parts[0] if len(parts) == 2 else self.s.database
         eng: Any = self.s.engine  # the SQL engine's session (table_def)
         tdef = eng.table_def(db, parts[-1]) if db and eng is not None and \
@@ -253,6 +265,19 @@ class Frame:
             raise ServerError(1146, message=f"Table '{db}.{parts[-1]}' doesn't exist",
                               sqlstate="42S02")
         return [(c.name.lower(), c.type.spelling()) for c in tdef.columns]
+
+    def _column_type(self, c: Any) -> str:
+        """A result column's type as a declaration spells it: its table column's, when it
+        is one (else untyped)."""
+        eng: Any = self.s.engine
+        if not (c.org_table and c.schema and c.org_name) or eng is None:
+            return ""
+        try:
+            tdef = eng.table_def(c.schema, c.org_table)
+        except ServerError:
+            return ""
+        col = tdef.column(c.org_name) if tdef is not None else None
+        return col.type.spelling() if col is not None else ""
 
     def _anchored(self, ref: str) -> str:
         """The type `TYPE OF ref` stands for, read when the block is entered, as MariaDB:
@@ -327,8 +352,9 @@ class Frame:
                 if item[-1].kind == "qident":
                     alias = ident_value(item[-1].text)
                 vtype = self._slot(var)[1]
-                if vtype and "`" not in alias:
-                    columns.append(f"`{alias}` {vtype}")
+                if "`" not in alias:
+                    if vtype:
+                        columns.append(f"`{alias}` {vtype}")
                     if len(item) == 1:  # named as the variable, not as its value
                         named[item[0].start] = alias
             marks += sum(1 for y in item if y.text == "?")

@@ -159,12 +159,17 @@ def sql(p: Tokens, a: int, b: int, scope: frozenset[str], *, into: bool = False)
     pos = toks[a].start
     k = a
     depth = 0
+    limit_at = None  # the depth of a LIMIT clause being read
     while k < b:
         t = toks[k]
         if t.text == "(":
             depth += 1
         elif t.text == ")":
             depth -= 1
+            if limit_at is not None and depth < limit_at:
+                limit_at = None
+        if t.kind == "word" and t.text.upper() == "LIMIT":
+            limit_at = depth
         if into and depth == 0 and t.kind == "word" and t.text.upper() == "INTO" and \
                 toks[a].text.upper() == "SELECT":
             p.late_into += any(x.kind == "word" and x.text.upper() == "FROM" for x in
@@ -187,6 +192,9 @@ def sql(p: Tokens, a: int, b: int, scope: frozenset[str], *, into: bool = False)
             col = toks[k + 2]  # a trigger's NEW.col / OLD.col, a FOR loop's rec.col
             row = _row_name(t, rows, scope)
             field = (col.text if col.kind == "word" else ident_value(col.text))
+            if limit_at is not None and row not in ("new", "old"):
+                raise ServerError(1691, message="A variable of a non-integer based type in "
+                                  "LIMIT clause", sqlstate="HY000")
             known = p.row_fields.get(row or "")
             if known is not None and field.lower() not in known:
                 raise ServerError(4082, message=f"Row variable '{row}' does not have a "
