@@ -35,8 +35,9 @@ def answers(ep: Any, db: str, statements: list[str]) -> list[Any]:
                     out.append((sets, "error", e.args[0], e.args[1]))
                     continue
                 cur.execute("SHOW WARNINGS")
-                # Note 4094 "At line N in db.routine" (MariaDB's stack trace of an error in a
-                # routine) is not made by rampmeter (docs/sql.md)
+                # Note 4094 "At line N in db.routine": MariaDB's N for an error raised at a
+                # statement's end (CASE not found) in a one-line routine is not rampmeter's
+                # (docs/sql.md); tests/integration/test_routine_diagnostics.py checks the notes
                 out.append((sets, tuple(w for w in cur.fetchall() if w[1] != 4094)))
     finally:
         conn.close()
@@ -278,6 +279,111 @@ def test_triggers(compat):
     ])
 
 
+def test_triggers_assigning_new(compat):
+    """SET NEW.col in BEFORE triggers is what the row stores and AFTER triggers read; a left
+    out NOT NULL column waits for the BEFORE INSERT trigger before it is 1364 (MDEV-11698)."""
+    compare(compat, ["CREATE TABLE t (id INT AUTO_INCREMENT PRIMARY KEY, a INT NOT NULL, "
+                     "b VARCHAR(10), c INT)", "CREATE TABLE log (msg VARCHAR(100))",
+                     "CREATE TRIGGER bi BEFORE INSERT ON t FOR EACH ROW BEGIN "
+                     "IF NEW.c = 1 THEN SET NEW.a = 7; ELSEIF NEW.c = 2 THEN SET NEW.a = NULL; "
+                     "END IF; SET NEW.b = CONCAT('x', NEW.a); END",
+                     "CREATE TRIGGER ai AFTER INSERT ON t FOR EACH ROW "
+                     "INSERT INTO log VALUES (CONCAT(NEW.id, ':', NEW.a, ':', NEW.b))",
+                     "CREATE TRIGGER bu BEFORE UPDATE ON t FOR EACH ROW "
+                     "SET NEW.b = UPPER(NEW.b), NEW.c = OLD.c + 100"], [
+        "INSERT INTO t (a, c) VALUES (1, 0), (2, 1)",
+        "SELECT LAST_INSERT_ID()",
+        "INSERT INTO t (c) VALUES (1)",
+        "INSERT INTO t (c) VALUES (0)",
+        "INSERT INTO t (c) VALUES (2)",
+        "UPDATE t SET b = 'yy' WHERE id = 1",
+        "SELECT * FROM t ORDER BY id",
+        "SELECT msg FROM log ORDER BY msg",
+        "CREATE TRIGGER bad AFTER INSERT ON t FOR EACH ROW SET NEW.a = 1",
+        "CREATE TRIGGER bad BEFORE UPDATE ON t FOR EACH ROW SET OLD.a = 1",
+        "SET sql_mode = ''",
+        "INSERT INTO t (c) VALUES (0)",
+        "SELECT a, b FROM t WHERE id = (SELECT MAX(id) FROM t)",
+    ])
+
+
+def test_function_out_parameters(compat):
+    """MariaDB 10.8's OUT / INOUT parameters of stored functions: written back by SET, DO and
+    DECLARE ... DEFAULT (a BEFORE trigger's NEW.col too), 4187 anywhere else (mtr sp-inout)."""
+    compare(compat, ["CREATE TABLE t (id INT, age INT)", "INSERT INTO t VALUES (1, 40)",
+                     "CREATE FUNCTION f(IN a INT, OUT b INT, INOUT c INT) RETURNS INT "
+                     "BEGIN SET b = a + 1, c = c * 10; RETURN a; END",
+                     "CREATE FUNCTION g(IN a INT, OUT b INT) RETURNS INT BEGIN SET b = a + 1; "
+                     "RETURN 0; END",
+                     "CREATE PROCEDURE p(OUT r INT, OUT x INT) BEGIN DECLARE y INT DEFAULT 2; "
+                     "SET r = f(5, x, y); SELECT r, x, y; END",
+                     "CREATE TRIGGER tb BEFORE UPDATE ON t FOR EACH ROW BEGIN "
+                     "DECLARE res INT DEFAULT (g(OLD.age, NEW.age)); END"], [
+        "SET @b = 0, @c = 3",
+        "SET @r = f(1, @b, @c)",
+        "SELECT @r, @b, @c",
+        "DO f(2, @b, @c)",
+        "SELECT @b, @c",
+        "SELECT f(1, @b, @c)",
+        "SET @r = f(1, 2, @c)",
+        "CALL p(@r, @x)",
+        "SELECT @r, @x",
+        "UPDATE t SET age = 50",
+        "SELECT * FROM t",
+        "UPDATE t SET age = g(1, @b)",
+    ])
+
+
+def test_mysql_proc(compat):
+    """mysql.proc lists the routines (mtr create_drop_procedure reads its comment)."""
+    compare(compat, ["CREATE PROCEDURE p(IN a INT, OUT b VARCHAR(10)) COMMENT 'c1' "
+                     "DETERMINISTIC READS SQL DATA SET b = a",
+                     "CREATE FUNCTION f(x INT) RETURNS INT SQL SECURITY INVOKER RETURN x + 1"], [
+        "SELECT db = DATABASE(), name, type, specific_name, language, sql_data_access, "
+        "is_deterministic, security_type, param_list, returns, body, sql_mode, comment, "
+        "aggregate FROM mysql.proc WHERE db = DATABASE() ORDER BY name",
+        "SELECT COUNT(*) FROM mysql.proc p WHERE p.db = DATABASE() AND p.type = 'FUNCTION'",
+    ])
+
+
+def test_for_loops_over_rows(compat):
+    """FOR rec IN cursor / (SELECT ...): rec.col reads each row (mtr sp-for-loop)."""
+    compare(compat, [*TABLE,
+                     "CREATE PROCEDURE p(lo INT) BEGIN DECLARE s VARCHAR(100) DEFAULT ''; "
+                     "DECLARE c CURSOR (x INT) FOR SELECT id, v FROM t1 WHERE id >= x "
+                     "ORDER BY id; FOR r IN c(lo) DO SET s = CONCAT(s, r.id, r.v, ','); "
+                     "END FOR; lab: FOR q IN (SELECT v AS name FROM t1 ORDER BY id DESC) DO "
+                     "IF q.name = 'one' THEN LEAVE lab; END IF; SET s = CONCAT(s, q.name); "
+                     "END FOR lab; SELECT s; END"], [
+        "CALL p(2)",
+        "CALL p(5)",
+    ])
+
+
+def test_row_count_inside_routines(compat):
+    """ROW_COUNT() after a statement of a routine is that statement's (mtr sp-prelocking)."""
+    compare(compat, [*TABLE,
+                     "CREATE FUNCTION f() RETURNS INT BEGIN UPDATE t1 SET v = CONCAT(v, '!') "
+                     "WHERE id < 3; RETURN ROW_COUNT(); END",
+                     "CREATE PROCEDURE p() BEGIN DECLARE n INT; DELETE FROM t1 WHERE id = 3; "
+                     "SET n = ROW_COUNT(); SELECT n, ROW_COUNT(); SELECT ROW_COUNT(); END"], [
+        "SELECT f()",
+        "CALL p()",
+        "SELECT ROW_COUNT()",
+    ])
+
+
+def test_signal_item_values(compat):
+    """MYSQL_ERRNO outside 1..65534 and NULL items are 1231 (mtr signal: 4294967295 hung the
+    connection: no error packet can carry it)."""
+    compare(compat, [], [
+        *(f"SIGNAL SQLSTATE 'HY000' SET MYSQL_ERRNO = {v}"
+          for v in ("65536", "99999", "4294967295", "0", "65535", "65534", "NULL", "'12'")),
+        "SIGNAL SQLSTATE 'HY000' SET MESSAGE_TEXT = NULL",
+        "SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'x', CLASS_ORIGIN = NULL",
+    ])
+
+
 def test_get_diagnostics(compat):
     compare(compat, [
         "CREATE PROCEDURE g() BEGIN DECLARE m TEXT; DECLARE n INT; DECLARE s CHAR(5); "
@@ -294,7 +400,7 @@ def test_get_diagnostics(compat):
     ])
 
 
-def test_row_count_inside_routines(compat):
+def test_row_count_inside_routines_after_a_result_set(compat):
     """ROW_COUNT() in a routine's next statement is its previous statement's count: a write's
     rows, -1 after a result set (mtr sp-prelocking: a function RETURNs row_count())."""
     compare(compat, [*TABLE,

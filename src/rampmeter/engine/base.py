@@ -205,9 +205,10 @@ class SessionContext(Protocol):
         Optional: absent means SQL names no stored functions."""
         ...
 
-    def run_trigger(self, database: str, name: str, row: dict[str, Any]) -> None:
+    def run_trigger(self, database: str, name: str, row: dict[str, Any]) -> set[str]:
         """Run trigger database.name's body for one row ('new.col' / 'old.col' -> value),
-        from inside the statement writing it. Optional: absent means no trigger fires."""
+        from inside the statement writing it; the NEW columns it assigned are returned (lower
+        case) with their values written into `row`. Optional: absent means no trigger fires."""
         ...
 
 

@@ -305,6 +305,17 @@ def _column(t: SqlType, flags: int, results: str) -> Column:
 
 
 # --- parsing a type's spelling ----------------------------------------------------------------
+def check_members(t: SqlType) -> SqlType:
+    """A SET member may not hold a comma (it separates members in a value): 1367, as MariaDB
+    says when it reads the definition."""
+    if t.name == "set":
+        for m in t.members:
+            if "," in m:
+                from rampmeter.errors import ServerError
+                raise ServerError(1367, "set", m)
+    return t
+
+
 def parse_type(text: str, table_charset: str = "utf8mb4",
                table_collation: str | None = None) -> SqlType:
     """A MariaDB column type spelling -> SqlType (see the module rules). ValueError if it is

@@ -83,7 +83,10 @@ def set_statement(s: Session, stmt: Statement) -> UpdateCount:
         elif head == "TRANSACTION" and part[0].kind in _NAME:
             warnings += _set_transaction(s, sql, scope, part[1:])
         elif part[0].kind == "uservar":
-            value = user_value(s, sql, _after_assign(sql, part))
+            expr = _after_assign(sql, part)
+            from rampmeter.session.sp import calls
+            with calls.out_args(s, expr):  # a stored function's OUT arguments (sp/calls.py)
+                value = user_value(s, sql, expr)
             s.set_user_variable(_uservar_name(part[0].text), value)
         else:
             warnings += _set_sysvar(s, sql, scope, part)

@@ -170,9 +170,9 @@ class EngineContext:
         from rampmeter.session.sp import calls
         return calls.function_for(self._s, name)
 
-    def run_trigger(self, database: str, name: str, row: dict[str, Any]) -> None:
+    def run_trigger(self, database: str, name: str, row: dict[str, Any]) -> set[str]:
         from rampmeter.session.sp import triggers
-        triggers.run(self._s, database, name, row)
+        return triggers.run(self._s, database, name, row)
 
     @property
     def row_count(self) -> int:
@@ -246,6 +246,7 @@ class Session:
         self.tls_cipher = ""
         self.tls_version = ""
         self.sp_active: dict[str, int] | None = None
+        self.sp_out_calls: Any = None  # the running SET's / DO's calls (sp/calls.py)
         self.security: SecurityContext | None = None  # set at login (privileges.py)
         self.connection_key: tuple[str, str] | None = None  # the account counted at login
         self.charsets_changed = False  # SET NAMES & co.: tell the protocol (sync_charsets)
@@ -566,7 +567,9 @@ class Session:
     def write_error(self, exc: ServerError, proto: ServerProtocol, write: Write) -> None:
         for rs in getattr(exc, "result_sets", ()):  # a procedure's results before its error
             self.write_result(rs, proto, write, more=True)
-        self._add_conditions((Warning_("Error", exc.code, exc.message),))
+        trail = getattr(exc, "trail", None)  # a routine's (session/sp/run.py): the last ones
+        self._add_conditions(trail[-max(int(self.vars.get("max_error_count") or 64), 1):]
+                             if trail else (Warning_("Error", exc.code, exc.message),))
         self.last_error = exc.message
         write(proto.error_from(exc))
 

@@ -48,6 +48,12 @@ def _name(stmt: Statement, toks: list[Token], i: int) -> str:
     return unquote(toks[i].text)
 
 
+def _recursion() -> ServerError:
+    return ServerError(1444, message="The prepared statement contains a stored routine call "
+                       "that refers to that same statement. It's not allowed to execute a "
+                       "prepared statement in such a recursive manner", sqlstate="HY000")
+
+
 def _unknown(name: str, verb: str) -> ServerError:
     return ServerError(1243, message=f"Unknown prepared statement handler ({name}) given to "
                        f"{verb}", sqlstate="HY000")
@@ -71,7 +77,7 @@ def prepare(s: Session, stmt: Statement) -> Result:
     else:
         raise syntax_error(stmt.text, source.start)
     if name.lower() in s.__dict__.get("_executing_prepared", ()):
-        raise _recursion()  # a routine the statement calls prepares its name again
+        raise _recursion()  # a routine the statement calls prepares it again: MariaDB's 1444
     inner = s.scan(text, client_params=True)
     prepared = statements.prepare(s, inner)
     old = s.sql_prepared.pop(name.lower(), None)

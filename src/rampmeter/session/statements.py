@@ -171,6 +171,8 @@ def execute(s: Session, stmt: Statement) -> Result:
     if s.engine is None:
         raise ServerError(errors.ER_UNKNOWN_ERROR, "no engine session")
     required.check(s, stmt)
+    if stmt.kind == "DO":  # a stored function's OUT arguments (sp/calls.py)
+        return sp.do(s, stmt)
     if stmt.kind in _QUERY_KINDS:
         windows = status.window_selects(stmt.shape)
         if windows:

@@ -118,6 +118,7 @@ def status_rows(s: Session, *, scope_global: bool) -> list[tuple[str, Any]]:
     values.update({k: v for k, v in handler.items() if k.startswith("Thread_handling_")})
     # rampmeter's group load balancing (sched/balance.py): connections moved between groups
     values["Thread_pool_connections_moved"] = handler.get("Thread_pool_connections_moved", 0)
+    values["Stack_usage"] = 0 if scope_global else _stack_usage()  # global: 0, as MariaDB
     values["Threads_running"] = sum(1 for x in sessions if x.executing)
     values["Uptime"] = int(now - reg.started)
     values["Uptime_since_flush_status"] = int(now - reg.flushed)
@@ -125,6 +126,23 @@ def status_rows(s: Session, *, scope_global: bool) -> list[tuple[str, Any]]:
         values["Ssl_cipher"] = getattr(s, "tls_cipher", "")
         values["Ssl_version"] = getattr(s, "tls_version", "")
     return sorted(values.items())
+
+
+_FRAME_BYTES = 512  # about what CPython's evaluation loop takes of the C stack per call
+
+
+def _stack_usage() -> int:
+    """MariaDB's Stack_usage, the bytes of stack the thread running the statement uses: here
+    its Python frames at that size each (so it grows with a routine's recursion, and is the
+    same for each row of a recursive query, as MariaDB's)."""
+    import sys
+    from types import FrameType
+    depth = 0
+    frame: FrameType | None = sys._getframe()
+    while frame is not None:
+        depth += 1
+        frame = frame.f_back
+    return depth * _FRAME_BYTES
 
 
 def is_session_owned(name: str) -> bool:

@@ -840,10 +840,18 @@ def open_blocks(words: list[str], toks: list[Token]) -> bool:
     """Is a BEGIN / CASE / IF / loop of a program statement still open? BEGIN and CASE always
     open a block; IF, WHILE, REPEAT, LOOP and FOR only where a statement starts (IF( and
     REPEAT( are functions); END [IF | CASE | WHILE ...] closes one."""
+    global _last_open
     if not words or not is_program(words, toks):
         return False
-    depth = 0
-    for k, t in enumerate(toks):
+    # asked at each ';' of a growing statement: go on from where the last answer for this
+    # same token list stopped (a generated procedure has thousands of ';')
+    last = _last_open
+    if last[0] is toks and last[1] <= len(toks):
+        start, depth, body = last[1], last[2], last[3]
+    else:
+        start, depth, body = 0, 0, _routine_body(toks)
+    for k in range(start, len(toks)):
+        t = toks[k]
         if t.kind != "word":
             continue
         w = t.text.upper()
@@ -857,10 +865,60 @@ def open_blocks(words: list[str], toks: list[Token]) -> bool:
             prev = toks[k - 1] if k else None
             if prev is not None and prev.kind == "word" and prev.text.upper() == "END":
                 continue
-            if prev is None or prev.text == ";" or prev.text == ":" or (
+            if prev is None or prev.text == ";" or prev.text == ":" or k == body or (
                     prev.kind == "word" and prev.text.upper() in _STATEMENT_START):
                 depth += 1
+    _last_open = (toks, len(toks), depth, body)
     return depth > 0
+
+
+_last_open: tuple[Any, int, int, int] = (None, 0, 0, -1)  # open_blocks' last token list
+
+
+# words of a routine's head (after its parameters): RETURNS type, characteristics
+_HEAD_WORDS = frozenset({"RETURNS", "COMMENT", "LANGUAGE", "SQL", "NOT", "DETERMINISTIC",
+                         "CONTAINS", "NO", "READS", "MODIFIES", "DATA", "SECURITY", "DEFINER",
+                         "INVOKER", "CHARSET", "CHARACTER", "COLLATE", "UNSIGNED", "SIGNED",
+                         "ZEROFILL", "BINARY", "ASCII", "UNICODE", "BYTE", "PRECISION",
+                         "VARYING"})
+
+
+def _routine_body(toks: list[Token]) -> int:
+    """Where the body of CREATE PROCEDURE / FUNCTION / TRIGGER starts when it may be a
+    compound statement without BEGIN (`CREATE PROCEDURE p() FOR i IN 1..3 DO ... END FOR`): a
+    routine's first IF, CASE, WHILE, REPEAT, LOOP or FOR after the parameters and the head's
+    words, a trigger's first word after FOR EACH ROW; else -1."""
+    k = next((j for j, t in enumerate(toks[:12]) if t.kind == "word" and
+              t.text.upper() in ("PROCEDURE", "FUNCTION", "TRIGGER")), None)
+    if k is None:
+        return -1
+    if toks[k].text.upper() == "TRIGGER":  # ... FOR EACH ROW [{FOLLOWS | PRECEDES} x] body
+        for j in range(k, len(toks) - 2):
+            if toks[j].text.upper() == "EACH" and toks[j + 1].text.upper() == "ROW":
+                j += 2
+                if toks[j].text.upper() in ("FOLLOWS", "PRECEDES"):
+                    j += 2
+                return j
+        return -1
+    while k < len(toks) and toks[k].text != "(":
+        k += 1
+    depth = 0
+    for j in range(k, len(toks)):
+        t = toks[j]
+        depth += (t.text == "(") - (t.text == ")")
+        if depth or t.text in ("(", ")"):
+            continue
+        u = t.text.upper() if t.kind == "word" else ""
+        if u in _COMPOUND_FIRST:
+            return j
+        if u == "SET" and toks[j - 1].text.upper() == "CHARACTER":
+            continue
+        if t.kind == "word" and u not in _HEAD_WORDS and j and \
+                toks[j - 1].text.upper() not in ("RETURNS", "CHARSET", "SET", "COLLATE"):
+            return -1  # a word of the body: it is no compound statement
+        if t.text == ";":
+            return -1
+    return -1
 
 
 _STATEMENT_START = frozenset({"BEGIN", "THEN", "ELSE", "DO", "LOOP", "REPEAT", "ATOMIC"})

@@ -73,6 +73,12 @@ def test_unknown_column_is_1054(t: SqliteSession) -> None:
     fails(t, "SELECT id FROM t WHERE nope = 1", errors.ER_BAD_FIELD_ERROR, "42S22")
 
 
+def test_join_using_a_column_one_side_lacks_is_1054(t: SqliteSession) -> None:
+    t.execute("CREATE TABLE u (b INT)")
+    err = fails(t, "SELECT * FROM t JOIN u USING (b)", 1054)
+    assert err.message == "Unknown column 'b' in 'FROM'"
+
+
 def test_table_exists_is_1050(t: SqliteSession) -> None:
     fails(t, "CREATE TABLE t (x int)", errors.ER_TABLE_EXISTS_ERROR, "42S01")
     fails(t, "create table T (x int)", errors.ER_TABLE_EXISTS_ERROR, "42S01")

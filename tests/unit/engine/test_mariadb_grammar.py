@@ -215,3 +215,10 @@ def test_with_rollup(session: SqliteSession) -> None:
     session.execute("INSERT INTO r VALUES (1, 2), (3, 4), (1, 5)")
     assert rows(session.execute("SELECT a, SUM(b) FROM r GROUP BY a WITH ROLLUP")) == [
         (1, Decimal(7)), (3, Decimal(4)), (None, Decimal(11))]
+
+
+def test_a_set_member_with_a_comma_is_1367(session: SqliteSession) -> None:
+    """A comma separates a SET value's members, so no member may hold one (mtr sp-bugs)."""
+    err = fails(session, "CREATE TABLE s (a SET('a', 'b,c'))", 1367, "22007")
+    assert err.message == "Illegal set 'b,c' value found during parsing"
+    session.execute("CREATE TABLE s (a SET('a', 'b'), e ENUM('x,y'))")  # an ENUM member may

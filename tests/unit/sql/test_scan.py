@@ -357,3 +357,35 @@ def test_a_hex_literal_with_a_character_set_introducer_is_typed_by_it() -> None:
     got = scan("SELECT _ucs2 x'003D', _latin1 0xE9, _binary x'41', x'41'")
     assert got.slots == ("=", "é", b"A", b"A")
     assert got.names == ("c0_ucs2", "c1_latin1", "x2", "x3")
+
+
+@pytest.mark.parametrize(("text", "parts"), [
+    ("CREATE PROCEDURE p1()\n FOR i IN 1..10 DO\n set @x = 5;\n END FOR;\nSELECT 1", 2),
+    ("CREATE FUNCTION f() RETURNS VARCHAR(9) CHARACTER SET latin1 DETERMINISTIC "
+     "IF 1 THEN RETURN 1; END IF; SELECT 2", 2),
+    ("CREATE PROCEDURE p() COMMENT 'x' WHILE 1 DO SELECT 1; END WHILE; SELECT 3", 2),
+    ("CREATE TRIGGER t BEFORE INSERT ON t1 FOR EACH ROW IF NEW.a THEN SET @a = 1; "
+     "ELSE SET @a = 2; END IF; SELECT 4", 2),
+    ("CREATE PROCEDURE p() SELECT IF(1, 2, 3); SELECT 5", 2),
+    ("CREATE FUNCTION f() RETURNS DOUBLE PRECISION RETURN IF(1, 2, 3); SELECT 6", 2),
+])
+def test_a_routine_body_without_begin_keeps_its_semicolons(text: str, parts: int) -> None:
+    """MariaDB's parser reads a body that is an IF / loop without BEGIN to its END: the ';'
+    inside it do not end the CREATE (mtr sp-bugs)."""
+    got = scan_all(text)
+    assert len(got) == parts
+    assert got[-1].text.startswith("SELECT")
+
+
+def test_a_long_program_is_scanned_once_not_again_at_each_semicolon(monkeypatch) -> None:
+    """open_blocks is asked at each ';' of a growing CREATE PROCEDURE: it goes on from where
+    it stopped (mtr sp_stress_case generates a CASE of thousands of WHENs)."""
+    import rampmeter.sql.statement as S
+    calls = []
+    real = S._routine_body
+    monkeypatch.setattr(S, "_routine_body", lambda toks: calls.append(1) or real(toks))
+    body = "CREATE PROCEDURE p(i INT)\nBEGIN\n  DECLARE s CHAR(10);\n  CASE i\n" + "".join(
+        f"    WHEN {k} THEN SET s = '{k}';\n" for k in range(300)) + "  END CASE;\nEND"
+    got = scan_all(body + "; SELECT 1")
+    assert [g.text[:6] for g in got] == ["CREATE", "SELECT"]
+    assert len(calls) == 1

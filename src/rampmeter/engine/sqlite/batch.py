@@ -194,7 +194,7 @@ def run(s: SqliteSession, stmt: Statement, params: Any) -> UpdateCount | ResultS
             bound[slot] = dml.sqlite_value(ex.null_into(col, number, multi=True))
         rows.append(bound)
         ends.append(len(ex.warnings))
-    dml.missing_columns(plan, ex, len(rows))
+    dml.missing_columns(plan, ex, len(rows), s)
     return dml.write_batch(s, stmt, plan, rows, ex, ends)
 
 

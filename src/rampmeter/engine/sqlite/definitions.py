@@ -32,7 +32,7 @@ from rampmeter.engine.sqlite.catalog import (
     auto_keyed_alone,
     check_value_default,
 )
-from rampmeter.engine.types import TypeLimit, parse_type
+from rampmeter.engine.types import TypeLimit, check_members, parse_type
 from rampmeter.errors import ServerError
 from rampmeter.sql import charclauses, charsets
 from rampmeter.sql.lexer import Token, bit_value, hex_value, string_value
@@ -123,7 +123,7 @@ def read_type(r: Reader, table_charset: str = "utf8mb4",  # noqa: ANN201 - SqlTy
                  "MULTILINESTRING", "MULTIPOLYGON", "GEOMETRYCOLLECTION"):
         raise ServerError(errors.ER_NOT_SUPPORTED_YET, "spatial types")
     try:
-        return parse_type(text, table_charset, table_collation)
+        return check_members(parse_type(text, table_charset, table_collation))
     except ValueError:
         raise r.error(r.toks[start]) from None
 

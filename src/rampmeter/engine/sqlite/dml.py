@@ -45,6 +45,7 @@ from rampmeter.engine.sqlite import (
     selectinto,
     stream,
     timefns,
+    triggers,
 )
 from rampmeter.engine.sqlite.catalog import NON_TRANSACTIONAL, ColumnDef, implicit_default, q
 from rampmeter.engine.sqlite.translate import Plan, literal_type
@@ -67,7 +68,8 @@ class Execution:
 
     __slots__ = ("plan", "strict", "ignore", "no_auto_zero", "warnings", "updated",
                  "changed", "deleted", "client", "_cast_rows", "zero_date", "zero_in_date",
-                 "deleted_rows", "zone", "strict_after_first", "utc")
+                 "deleted_rows", "zone", "strict_after_first", "utc", "rewrites", "deferred",
+                 "rewriting")
 
     def __init__(self, plan: Plan, sql_mode: str, client: Any,
                  transactional: bool = True) -> None:
@@ -90,6 +92,10 @@ class Execution:
         self.deleted = 0
         self.client = client
         self._cast_rows: dict[int, int] = {}
+        # BEFORE triggers' NEW.col assignments (engine/sqlite/triggers.py)
+        self.rewrites: dict[tuple[str, str, str], Any] = {}
+        self.deferred: list[str] = []   # left-out columns whose 1364 waits for the triggers
+        self.rewriting = False
 
     # --- conversions ----------------------------------------------------------------------
     def convert(self, col: ColumnDef, value: Any, row: int, client: Any = None) -> Any:
@@ -286,7 +292,7 @@ def run(s: SqliteSession, stmt: Statement, params: Sequence[Any]) -> ResultSet |
     ex = execution(s, plan, stmt)
     raw = raw_values(stmt, params) if plan.stores else {}
     convert_row(plan, ex, raw, bound, None, multi=plan.rows > 1 or plan.kind == "UPDATE")
-    missing_columns(plan, ex, max(plan.rows, 1))
+    missing_columns(plan, ex, max(plan.rows, 1), s)
     return _write(s, stmt, plan, bound, ex)
 
 
@@ -331,9 +337,15 @@ def convert_row(plan: Plan, ex: Execution, raw: dict[str, Any], bound: dict[str,
                                                     multi=multi))
 
 
-def missing_columns(plan: Plan, ex: Execution, rows: int) -> None:
-    """NOT NULL columns without a default that the INSERT left out: 1364."""
+def missing_columns(plan: Plan, ex: Execution, rows: int, s: SqliteSession | None = None
+                    ) -> None:
+    """NOT NULL columns without a default that the INSERT left out: 1364; with a BEFORE
+    INSERT trigger on the table, after it (engine/sqlite/triggers.py)."""
     if not plan.missing:
+        return
+    if s is not None and plan.target is not None and \
+            triggers.before_insert(s, *plan.target):
+        ex.deferred = list(dict.fromkeys(plan.missing))
         return
     if ex.strict and not ex.ignore:
         raise ServerError(1364, message=f"Field '{plan.missing[0]}' doesn't have a "

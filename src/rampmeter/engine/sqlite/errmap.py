@@ -39,6 +39,7 @@ _VALUES = re.compile(r"table \S+ has (\d+) columns but (\d+) values were supplie
 _CTE_WIDTH = re.compile(r"table \S+ has \d+ values for \d+ columns")
 _FOREIGN = ("Cannot add or update a child row", "Cannot delete or update a parent row")
 _NO_WINDOW = re.compile(r"no such window: (\S+)")
+_USING = re.compile(r"cannot join using column (.+) - column not present in both tables")
 _TERM = re.compile(r"(\d+)(?:st|nd|rd|th) (ORDER|GROUP) BY term out of range")
 
 
@@ -54,6 +55,8 @@ def map_error(msg: str, database: str | None, sql: str | None = None) -> ServerE
     if m := _NO_WINDOW.search(msg):  # OVER w with no WINDOW w AS (...): MariaDB's 4009
         return ServerError(4009, message=f"Window specification with name '{m.group(1)}' is "
                            "not defined", sqlstate="HY000")
+    if m := _USING.search(msg):  # JOIN ... USING (x) where a side has no x
+        return ServerError(errors.ER_BAD_FIELD_ERROR, m.group(1), "FROM")
     if m := _NO_SUCH_TABLE.search(msg):
         db = m.group(1) or database or ""
         table = m.group(2)

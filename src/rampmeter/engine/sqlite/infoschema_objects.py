@@ -105,6 +105,35 @@ def _routines(names: str, ints: str) -> Callable[[SqliteSession], tuple[list[Col
     return build
 
 
+def _blob(text: str | None) -> bytes:
+    return (text or "").encode("utf-8")
+
+
+def mysql_proc(s: SqliteSession) -> tuple[list[Column], Rows]:
+    """mysql.proc as MariaDB 10.11 has it, one row per stored procedure / function of every
+    database (read-only here: the routines live in their databases' files, routines.py)."""
+    rows: Rows = []
+    for db in infoschema._user_databases(s):
+        for r in routines.listing(s, db):
+            if r["type"] not in ("PROCEDURE", "FUNCTION"):
+                continue
+            c = r.get("chars", {})
+            fn = r["type"] == "FUNCTION"
+            rows.append((db, r["name"], r["type"], r["name"], "SQL",
+                         c.get("data_access", "CONTAINS SQL").replace(" ", "_"),
+                         c.get("deterministic", "NO"), c.get("security", "DEFINER"),
+                         # param_list, returns, body, body_utf8 are BLOBs in MariaDB
+                         _blob(r.get("params", "")), _blob(r["returns"] if fn else ""),
+                         _blob(r["body"]), r["definer"], r["created"], r["modified"],
+                         r["sql_mode"], c.get("comment", ""), r["charset_client"],
+                         r["collation_connection"], r["db_collation"], _blob(r["body"]),
+                         "GROUP" if r.get("aggregate") else "NONE"))
+    return _columns("db name type specific_name language sql_data_access is_deterministic "
+                    "security_type param_list returns body definer created modified sql_mode "
+                    "comment character_set_client collation_connection db_collation body_utf8 "
+                    "aggregate"), rows
+
+
 def _triggers(names: str, ints: str) -> Callable[[SqliteSession], tuple[list[Column], Rows]]:
     """One row per trigger (triggers.py), ordered by table, event, timing, as MariaDB's."""
     def build(s: SqliteSession) -> tuple[list[Column], Rows]:

@@ -76,7 +76,14 @@ from rampmeter.engine.sqlite.storage import (
     VIRTUAL_SCHEMAS,
     SqliteEngine,
 )
-from rampmeter.engine.sqlite.translate import Plan, split_key, temp_name, translate, virtual_key
+from rampmeter.engine.sqlite.translate import (
+    MYSQL_PROC,
+    Plan,
+    split_key,
+    temp_name,
+    translate,
+    virtual_key,
+)
 from rampmeter.engine.sqlite.txn import Transactions
 from rampmeter.errors import ServerError, Warning_
 from rampmeter.protocol.columns import Column, text_column
@@ -344,7 +351,7 @@ class SqliteSession(EngineSession):
         self.warn(errors.ER_DIVISION_BY_ZERO, "Division by 0")
 
     def row_updated(self, changed: int) -> None:
-        if self.current is not None:
+        if self.current is not None and not self.current.rewriting:
             self.current.row_updated(changed)
 
     def row_deleted(self, *old: Any) -> None:
@@ -526,6 +533,9 @@ class SqliteSession(EngineSession):
         """The columns and rows of the virtual table `key` (translate.virtual_key)."""
         schema, name = split_key(key)
         provided = self.context.virtual_table(schema, name)
+        if provided is None and (schema, name) == MYSQL_PROC:
+            from rampmeter.engine.sqlite import infoschema_objects
+            return infoschema_objects.mysql_proc(self)
         if provided is not None or schema != INFORMATION_SCHEMA:
             return provided
         builder = INFOSCHEMA_TABLES.get(name.upper())

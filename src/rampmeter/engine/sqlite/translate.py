@@ -90,6 +90,8 @@ if sys.getrecursionlimit() < _RECURSION:
 
 INFORMATION_SCHEMA = "information_schema"
 VIRTUAL_SCHEMAS = ("information_schema", "performance_schema")  # storage.VIRTUAL_SCHEMAS
+# a table of the mysql schema made from the routines when no such table is stored
+MYSQL_PROC = ("mysql", "proc")
 TableLookup = Callable[[str, str], "TableDef | None"]
 
 
@@ -894,7 +896,8 @@ def _qualify(tree: exp.Expression, database: str | None, tables: _Tables) -> lis
                 raise ServerError(errors.ER_NO_DB_ERROR)
             db = database
         alias = table.alias or name
-        if db.lower() in VIRTUAL_SCHEMAS:
+        if db.lower() in VIRTUAL_SCHEMAS or (db.lower(), name.lower()) == MYSQL_PROC and \
+                tables.lookup(db, name) is None:
             key = virtual_key(db, name)
             infoschema.append(key)
             table.set("db", exp.to_identifier("temp"))

@@ -64,6 +64,18 @@ def owns(stmt: Statement) -> bool:
     return stmt.tokens is not None and is_program(words, stmt.tokens)
 
 
+def do(s: Session, stmt: Statement) -> Result:
+    """DO: run by the engine, with the variables its calls name ready for a stored function's
+    OUT arguments (calls.py)."""
+    assert s.engine is not None
+    if "(" not in stmt.text:
+        return s.engine.execute(stmt)
+    from rampmeter.session.sp import calls
+    from rampmeter.sql.lexer import tokens
+    with calls.out_args(s, tokens(stmt.text, stmt.dialect)[1:]):
+        return s.engine.execute(stmt)
+
+
 def route(s: Session, stmt: Statement) -> Result | None:
     from rampmeter.session.sp import calls, ddl, events, parse, run, triggers
     words = stmt.words
@@ -142,5 +154,10 @@ def route(s: Session, stmt: Statement) -> Result | None:
     body = parse.compound(stmt.text, stmt.dialect)
     sets: list = []
     frame = run.Frame(s, sets, "")
-    frame.exec(body)
+    try:
+        frame.exec(body)
+    except ServerError as e:
+        if sets:
+            e.result_sets = sets  # type: ignore[attr-defined] # sent before the error
+        raise
     return run.done(frame, sets)

@@ -10,6 +10,11 @@ Rules:
   with (both restored after), as MariaDB's do.
 - Recursion: a procedure may call itself up to max_sp_recursion_depth levels (default 0:
   never; 1456 past it); a function never (1424).
+- A stored function with OUT / INOUT parameters (MariaDB 10.8's) may be called only from a
+  SET (of a user or local variable) or a DO, whose arguments there name variables: `out_args`
+  reads the calls of such a statement and the function writes its OUT / INOUT values into
+  those variables when it returns. Anywhere else it is 4187; an argument that is no variable
+  is 1414. An OUT parameter starts NULL.
 """
 
 from __future__ import annotations
@@ -21,8 +26,8 @@ from rampmeter.errors import ServerError
 from rampmeter.session.privileges import P as Priv
 from rampmeter.session.sp import ddl
 from rampmeter.session.sp import parse as P
-from rampmeter.session.sp.run import Frame, _Returned, coerce, done
-from rampmeter.sql.lexer import Dialect
+from rampmeter.session.sp.run import Frame, _Returned, coerce, done, trace
+from rampmeter.sql.lexer import Dialect, Token, ident_value, string_value
 
 if TYPE_CHECKING:
     from rampmeter.session.session import Session
@@ -100,6 +105,7 @@ def call(s: Session, node: P.Call, caller: Frame | None = None) -> UpdateCount:
         with _in_database(s, spec["db"], spec["sql_mode"]):
             frame.exec(body)
     except ServerError as e:
+        trace(e, frame, f"{spec['db']}.{spec['name']}")
         if caller is None and sets:
             e.result_sets = sets  # type: ignore[attr-defined] # sent before the error
         raise
@@ -150,6 +156,88 @@ class _in_database:
             self.s.engine.use(self.old)
 
 
+Target = tuple[Any, str] | None  # (a Frame, local name) or (None, user variable name)
+
+
+class out_args:
+    """While a SET or DO runs (module rules): the variables its stored-function calls name as
+    arguments, per function name in the order of the calls. `vars`: the program's locals the
+    statement's `?` markers stand for, in `frame`."""
+
+    def __init__(self, s: Session, toks: list[Token] | tuple[Token, ...],
+                 frame: Frame | None = None, local_vars: tuple[str, ...] = ()) -> None:
+        self.s = s
+        self.calls: dict[str, list[list[Target]]] = {}
+        marks = 0
+        k = 0
+        while k < len(toks):
+            t = toks[k]
+            if t.text == "?":
+                marks += 1
+            if t.kind in ("word", "qident") and k + 1 < len(toks) and toks[k + 1].text == "(":
+                name = (t.text if t.kind == "word" else ident_value(t.text)).lower()
+                args: list[list[Token]] = [[]]
+                depth, j = 1, k + 2
+                while j < len(toks):
+                    u = toks[j].text
+                    if u == "(":
+                        depth += 1
+                    elif u == ")":
+                        depth -= 1
+                        if depth == 0:
+                            break
+                    if depth == 1 and u == ",":
+                        args.append([])
+                    else:
+                        args[-1].append(toks[j])
+                    j += 1
+                targets: list[Target] = []
+                seen = marks
+                for arg in args:
+                    target: Target = None
+                    if len(arg) == 1 and arg[0].kind == "uservar":
+                        target = (None, _uservar(arg[0].text))
+                    elif len(arg) == 1 and arg[0].text == "?" and frame is not None and \
+                            seen < len(local_vars):
+                        target = (frame, local_vars[seen])
+                    seen += sum(1 for x in arg if x.text == "?")
+                    targets.append(target)
+                self.calls.setdefault(name, []).append(targets)
+            k += 1
+
+    def __enter__(self) -> out_args:
+        self.saved = self.s.sp_out_calls
+        self.s.sp_out_calls = self
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.s.sp_out_calls = self.saved
+
+
+def _uservar(text: str) -> str:
+    body = text[1:]
+    if len(body) >= 2 and body[0] == body[-1] and body[0] in "'\"":
+        return string_value(body)
+    return ident_value(body) if body[:1] == "`" else body
+
+
+def _out_targets(s: Session, spec: dict[str, Any], r: P.Routine, name: str) -> list[Target]:
+    """Where a function's OUT / INOUT values go: the running SET's / DO's call of it."""
+    outs = [k for k, p in enumerate(r.params) if p.mode != "IN"]
+    ctx = s.sp_out_calls
+    found = ctx.calls.get(name.lower().rsplit(".", 1)[-1]) if ctx is not None else None
+    if not found:
+        raise ServerError(4187, message=f"OUT or INOUT argument {outs[0] + 1} for function "
+                          f"{spec['name']} is not allowed here", sqlstate="HY000")
+    targets = found.pop(0)
+    for k in outs:
+        if k >= len(targets) or targets[k] is None:
+            raise ServerError(1414, message=f"OUT or INOUT argument {k + 1} for routine "
+                              f"{spec['db']}.{spec['name']} is not a variable or NEW "
+                              "pseudo-variable in BEFORE trigger", sqlstate="42000")
+    return targets
+
+
 def invoke(s: Session, db: str | None, name: str, args: list[Any]) -> Any:
     """A stored function's value for `args` (called from SQL, with the engine's statement
     state kept aside by the engine)."""
@@ -160,17 +248,32 @@ def invoke(s: Session, db: str | None, name: str, args: list[Any]) -> Any:
     if active.get(key):
         raise ServerError(1424, message="Recursive stored functions and triggers are not "
                           "allowed", sqlstate="HY000")
+    targets = _out_targets(s, spec, r, name) if any(p.mode != "IN" for p in r.params) \
+        else None
     frame = Frame(s, None, key)
     for param, value in zip(r.params, args, strict=True):
-        frame.declare(param.name.lower(), param.type, value)
+        frame.declare(param.name.lower(), param.type, None if param.mode == "OUT" else value)
     active[key] = 1
     in_function(s, 1)
+    outer, s.sp_out_calls = s.sp_out_calls, None  # the body's statements are not the SET
     try:
         with _in_database(s, spec["db"], spec["sql_mode"]):
             frame.exec(body)
+    except ServerError as e:
+        trace(e, frame, f"{spec['db']}.{spec['name']}")
+        raise
     except _Returned as ret:
+        if targets is not None:
+            for param, target in zip(r.params, targets, strict=False):
+                if param.mode != "IN" and target is not None:
+                    value = frame.get(param.name.lower())
+                    if target[0] is None:
+                        s.set_user_variable(target[1], value)
+                    else:
+                        target[0].set(target[1], value)
         return coerce(r.returns, ret.value, f"{spec['name']}()", False, frame.warnings)
     finally:
+        s.sp_out_calls = outer
         active[key] = 0
         in_function(s, -1)
     raise ServerError(1321, message=f"No RETURN found in FUNCTION {key}", sqlstate="2F005")

@@ -20,6 +20,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from rampmeter.engine.types import check_members, parse_type
 from rampmeter.errors import ServerError
 from rampmeter.session.sp.tokens import Tokens as _P
 from rampmeter.session.sp.tokens import sql
@@ -49,6 +50,11 @@ _STOP_BODY = ("END", "ELSE", "ELSEIF", "WHEN", "UNTIL")
 
 
 # --- CREATE PROCEDURE / FUNCTION ----------------------------------------------------------------
+# words a body that is one statement starts with, which end a function's RETURNS type
+_BODY_WORDS = ("FOR", "IF", "CASE", "WHILE", "LOOP", "REPEAT", "SELECT", "INSERT", "UPDATE",
+               "DELETE", "REPLACE", "CALL", "DO", "WITH", "SIGNAL", "RESIGNAL", "VALUES")
+
+
 @lru_cache(maxsize=512)
 def routine(text: str, dialect: Dialect) -> tuple[Routine, Any]:
     p = _P(text, dialect)
@@ -84,7 +90,8 @@ def routine(text: str, dialect: Dialect) -> tuple[Routine, Any]:
     if r.kind == "FUNCTION":
         p.expect("RETURNS")
         a, b = p.upto(("COMMENT", "LANGUAGE", "NOT", "DETERMINISTIC", "CONTAINS", "NO", "READS",
-                       "MODIFIES", "SQL", "BEGIN", "RETURN", "CHARSET", "COLLATE"))
+                       "MODIFIES", "SQL", "BEGIN", "RETURN", "CHARSET", "COLLATE") +
+                      _BODY_WORDS)
         while p.word() in ("CHARSET", "COLLATE") or p.at("CHARACTER", "SET"):
             p.accept("CHARACTER")
             p.i += 1
@@ -131,6 +138,8 @@ def _range_until(p: _P, stops: tuple[str, ...]) -> tuple[int, int]:
         t = p.toks[p.i]
         if depth == 0 and t.text in stops:
             break
+        if t.text == ";":  # never inside parentheses, nor in a value or a type
+            raise p.error()
         depth += t.text == "("
         depth -= t.text == ")"
         p.i += 1
@@ -182,7 +191,12 @@ def compound(text: str, dialect: Dialect) -> Any:
     return body
 
 
+_SIMPLE = (Sql, Set, Signal, Call, Cursor, Return, Jump, Diagnostics)
+
+
 def statement(p: _P, scope: frozenset[str]) -> Any:
+    first = p.peek()
+    line = p.line_of(first.start) if first is not None else 0
     label = None
     t1 = p.peek(1)
     if t1 is not None and t1.text == ":" and p.word(2) in _LABELLED:
@@ -191,10 +205,17 @@ def statement(p: _P, scope: frozenset[str]) -> Any:
     if label is not None:
         p.labels.append(label)
         try:
-            return _statement(p, label, scope)
+            node = _statement(p, label, scope)
         finally:
             p.labels.pop()
-    return _statement(p, label, scope)
+    else:
+        node = _statement(p, label, scope)
+    if hasattr(node, "line"):  # counted from the CREATE's first line, as MariaDB's Note 4094
+        if type(node) in _SIMPLE:  # MariaDB's: where its parser is at the statement's end
+            end = p.peek() or p.toks[p.i - 1]
+            line = p.line_of(end.start)
+        node.line = line
+    return node
 
 
 def _statement(p: _P, label: str | None, scope: frozenset[str]) -> Any:
@@ -229,6 +250,8 @@ def _statement(p: _P, label: str | None, scope: frozenset[str]) -> Any:
                 a, b = _type_range(p)
                 node.args.append(sql(p, a, b, scope))
                 p.accept(",")
+        if w == "OPEN":
+            _cursor_args(p, node.name, len(node.args))
         return node
     if w == "FETCH":
         return _fetch(p)
@@ -240,6 +263,8 @@ def _statement(p: _P, label: str | None, scope: frozenset[str]) -> Any:
         return diagnostics(p, scope)
     if w == "SET" and _local_set(p, scope):
         return _set(p, scope)
+    if w == "SET":
+        _system_set(p, scope)
     first = p.peek()
     if first is not None and (first.kind != "word" or first.text.upper() not in _STARTS) and \
             first.text != "(":
@@ -273,10 +298,26 @@ def _block(p: _P, label: str | None, scope: frozenset[str]) -> Block:
         p.i += 1
         scope = _declare(p, block, scope)
         p.expect(";")
-    block.body = _body(p, scope, ("END",))
+    p.cursor_stack.append({n: len(ps) for n, ps in block.cursor_params.items()} |
+                          {n: 0 for n in block.cursors if n not in block.cursor_params})
+    try:
+        block.body = _body(p, scope, ("END",))
+    finally:
+        p.cursor_stack.pop()
     p.expect("END")
     _end_label(p, label)
     return block
+
+
+def _cursor_args(p: _P, name: str, count: int) -> None:
+    """OPEN / FOR of a cursor declared in an enclosing block with another number of
+    parameters: 4080 when the program is created, as MariaDB."""
+    for declared in reversed(p.cursor_stack):
+        if name in declared:
+            if declared[name] != count:
+                raise ServerError(4080, message=f"Incorrect parameter count to cursor "
+                                  f"'{name}'", sqlstate="42000")
+            return
 
 
 def _end_label(p: _P, label: str | None) -> None:
@@ -310,6 +351,9 @@ def _declare(p: _P, block: Block, scope: frozenset[str]) -> frozenset[str]:
             params = _params(p, "CURSOR")
         p.expect("FOR")
         a, b = p.upto(())
+        if any(x.mode != "IN" for x in params):
+            raise ServerError(1235, message="This version of MariaDB doesn't yet support "
+                              "'OUT/INOUT cursor parameter'", sqlstate="42000")
         inner = scope | {x.name.lower() for x in params}
         block.cursors[name.lower()] = sql(p, a, b, inner)
         block.cursor_params[name.lower()] = params
@@ -323,12 +367,49 @@ def _declare(p: _P, block: Block, scope: frozenset[str]) -> frozenset[str]:
     if p.i == a:
         raise p.error()
     vtype = p.text[p.toks[a].start:p.toks[p.i - 1].end]
+    end_at = p.i
+    if p.toks[a].text.upper() == "SET":  # members with a comma: 1367 at CREATE
+        try:
+            check_members(parse_type(vtype))
+        except ValueError:
+            pass
     default = None
     if p.accept("DEFAULT"):
         s, e = p.upto(())
         default = sql(p, s, e, scope)
-    block.vars.append(Var([n.lower() for n in names], vtype, default))
+    end = p.peek() or p.toks[p.i - 1]
+    block.vars.append(Var([n.lower() for n in names], vtype, default,
+                          p.line_of(end.start)))
+    if p.toks[a].text.upper() == "ROW":  # a record: rec.field reads / sets its fields
+        scope = scope | {"\0row." + n.lower() for n in names}
+        fields = _explicit_fields(p, a, end_at)
+        for n in names:  # ROW(...): a field it lacks is 4082 at CREATE (tokens.sql)
+            p.row_fields[n.lower()] = fields
     return scope | {n.lower() for n in names}
+
+
+def _explicit_fields(p: _P, a: int, b: int) -> frozenset[str] | None:
+    """The field names of ROW(name type, ...) in toks[a:b]; None for ROW TYPE OF."""
+    toks = p.toks
+    if a + 1 >= b or toks[a + 1].text != "(":
+        return None
+    names: set[str] = set()
+    depth, first = 0, True
+    for x in toks[a + 1:b]:
+        if x.text == "(":
+            depth += 1
+            first = depth == 1
+            continue
+        if x.text == ")":
+            depth -= 1
+            continue
+        if depth == 1 and x.text == ",":
+            first = True
+            continue
+        if first and depth == 1 and x.kind in ("word", "qident"):
+            names.add((x.text if x.kind == "word" else ident_value(x.text)).lower())
+        first = False
+    return frozenset(names)
 
 
 def _condition_value(p: _P) -> Any:
@@ -375,6 +456,8 @@ def _case(p: _P, scope: frozenset[str]) -> Case:
     if p.accept("ELSE"):
         node.otherwise = _body(p, scope)
     p.expect("END", "CASE")
+    after = p.peek() or p.toks[p.i - 1]  # MariaDB's "case not found" is at the token after
+    node.end_line = p.line_of(after.start)
     return node
 
 
@@ -423,7 +506,9 @@ def parse_call(text: str, dialect: Dialect) -> Call:
 
 
 def _for(p: _P, label: str | None, scope: frozenset[str]) -> For:
-    """FOR var IN [REVERSE] lower .. upper DO body END FOR (MariaDB's integer FOR loop)."""
+    """FOR var IN [REVERSE] lower .. upper DO body END FOR (MariaDB's integer FOR loop), or
+    FOR rec IN {cursor [(args)] | (SELECT ...)} DO body END FOR, where rec.col reads the row's
+    columns."""
     p.expect("FOR")
     var = p.name().lower()
     p.expect("IN")
@@ -432,14 +517,45 @@ def _for(p: _P, label: str | None, scope: frozenset[str]) -> For:
     p.expect("DO")
     span = p.text[p.toks[a].start:p.toks[b - 1].end]
     cut = span.find("..")
-    if cut <= 0:
-        raise p.error()
-    lower = _fragment(span[:cut], p.dialect, scope)
-    upper = _fragment(span[cut + 2:], p.dialect, scope)
-    body = _body(p, scope | {var})
+    node = For(label, var, None, None, reverse, [])
+    toks = p.toks
+    if cut > 0:
+        node.lower = _fragment(span[:cut], p.dialect, scope)
+        node.upper = _fragment(span[cut + 2:], p.dialect, scope)
+        inner = scope | {var}
+    elif not reverse and toks[a].text == "(" and toks[b - 1].text == ")" and b - a > 2 and \
+            toks[a + 1].text.upper() in ("SELECT", "WITH", "VALUES", "("):
+        node.query = sql(p, a + 1, b - 1, scope)
+        inner = scope | {"\0row." + var}
+    elif not reverse and toks[a].kind in ("word", "qident") and (
+            b - a == 1 or toks[a + 1].text == "(" and toks[b - 1].text == ")"):
+        node.cursor = (toks[a].text if toks[a].kind == "word" else
+                       ident_value(toks[a].text)).lower()
+        node.args = [sql(p, x, y, scope) for x, y in _args(toks, a + 2, b - 1)]
+        _cursor_args(p, node.cursor, len(node.args))
+        inner = scope | {"\0row." + var}
+    else:  # `lo . . hi`: the error is at the second dot, as MariaDB's parser says
+        dots = [k for k in range(a, b - 1) if toks[k].text == "." and toks[k + 1].text == "."]
+        raise p.error(toks[dots[0] + 1] if dots else None)
+    node.body = _body(p, inner)
     p.expect("END", "FOR")
     _end_label(p, label)
-    return For(label, var, lower, upper, reverse, body)
+    return node
+
+
+def _args(toks: list[Any], a: int, b: int) -> list[tuple[int, int]]:
+    """Token ranges of the comma-separated arguments in toks[a:b]."""
+    out: list[tuple[int, int]] = []
+    depth, start = 0, a
+    for k in range(a, b):
+        u = toks[k].text
+        depth += (u == "(") - (u == ")")
+        if u == "," and depth == 0:
+            out.append((start, k))
+            start = k + 1
+    if b > a:
+        out.append((start, b))
+    return out
 
 
 def _fragment(text: str, dialect: Dialect, scope: frozenset[str]) -> Sql:
@@ -564,18 +680,57 @@ def _item_range(p: _P) -> tuple[int, int]:
 def _local_set(p: _P, scope: frozenset[str]) -> bool:
     """SET x = ... where x is a local variable (other SETs go to the session)."""
     t = p.peek(1)
+    if t is not None and _row_target(p, 1, scope):  # a trigger's SET NEW.col = ...
+        return True
     return t is not None and t.kind in ("word", "qident") and \
         (t.text if t.kind == "word" else ident_value(t.text)).lower() in scope and \
         p.peek(2) is not None and p.peek(2).text in ("=", ":=")  # type: ignore[union-attr]
+
+
+# what may follow SET that is no variable's name
+_SET_WORDS = frozenset({"NAMES", "CHARACTER", "CHARSET", "TRANSACTION", "PASSWORD", "GLOBAL",
+                        "SESSION", "LOCAL", "STATEMENT", "ROLE", "DEFAULT"})
+
+
+def _system_set(p: _P, scope: frozenset[str]) -> None:
+    """SET name = ... in a program where name is no local variable: a system variable, and
+    one that does not exist is 1193 when the program is created, as MariaDB."""
+    from rampmeter.config.options import lookup, normalize_name
+    t, eq = p.peek(1), p.peek(2)
+    if t is None or eq is None or t.kind != "word" or eq.text not in ("=", ":=") or \
+            t.text.upper() in _SET_WORDS or t.text.lower() in scope:
+        return
+    opt = lookup(normalize_name(t.text))
+    if opt is None or not opt.sysvar:
+        raise ServerError(1193, message=f"Unknown system variable '{t.text}'",
+                          sqlstate="HY000")
+
+
+def _row_target(p: _P, k: int, scope: frozenset[str]) -> bool:
+    """In a trigger (NEW / OLD in scope): is NEW.col / OLD.col at token k the target of an
+    assignment (`= ` or `:=` after it)?"""
+    t, dot, col, eq = (p.peek(k + j) for j in range(4))
+    return t is not None and (
+        "\0new" in scope and t.kind == "word" and t.text.upper() in ("NEW", "OLD") or
+        t.kind in ("word", "qident") and "\0row." + (
+            t.text if t.kind == "word" else ident_value(t.text)).lower() in scope) and \
+        dot is not None and dot.text == "." and \
+        col is not None and col.kind in ("word", "qident") and eq is not None and \
+        eq.text in ("=", ":=")
 
 
 def _set(p: _P, scope: frozenset[str]) -> Set:
     p.expect("SET")
     node = Set([])
     while True:
-        name = p.name().lower()
-        if name not in scope:
-            raise p.error()
+        if _row_target(p, 0, scope):
+            row = p.name().lower()
+            p.expect(".")
+            name = row + "." + p.name().lower()
+        else:
+            name = p.name().lower()
+            if name not in scope:
+                raise p.error()
         p.i += 1  # = or :=
         a, b = _item_range(p)
         node.targets.append((name, sql(p, a, b, scope)))

@@ -76,9 +76,22 @@ def coerce(vtype: str, value: Any, name: str = "", strict: bool = False,
     try:
         if m := _INT.match(vtype):
             if isinstance(value, (bytes, str)):  # its leading number, as MariaDB reads it
+                was_text = isinstance(value, str)
                 text = value.decode("utf-8", "replace") if isinstance(value, bytes) else value
                 lead = _LEADING_NUMBER.match(text)
-                value = decimal.Decimal(lead.group(0)) if lead else 0
+                if lead is None and isinstance(value, bytes) and value:
+                    value = int.from_bytes(value, "big")  # a hex literal: 0xFF is 255
+                else:
+                    value = decimal.Decimal(lead.group(0)) if lead else 0
+                if was_text and (lead is None or lead.end() < len(text.rstrip())):
+                    # 'b1': 1366; '1b': 1265 (errors in strict mode)
+                    code, message = (1366, f"Incorrect integer value: '{text}' for column "
+                                     f"``.``.`{name}` at row 0") if lead is None else \
+                        (1265, f"Data truncated for column '{name}' at row 0")
+                    if strict:
+                        raise ServerError(code, message=message)
+                    if warn is not None:
+                        warn.append(Warning_("Warning", code, message))
             if not isinstance(value, int):
                 # to_integral_value, not quantize: 1e200 has more digits than the context
                 value = int(decimal.Decimal(value).to_integral_value(decimal.ROUND_HALF_UP))
@@ -130,11 +143,28 @@ class Frame:
         self.stmt: Any = None                  # and the statement (sql.statement.Statement)
         self.warnings: list[Warning_] = []
         self.condition: tuple[int, str, str] | None = None  # the one a handler is handling
+        self.assigned: set[str] = set()        # a BEFORE trigger's NEW columns it set
+        self.line = 0                          # of the statement running (Note 4094)
+        self.cursor_columns: dict[str, list[str]] = {}  # an open cursor's column names
+        self.filling = False                   # a FETCH / SELECT INTO fills a record
+        self.trail: list[Warning_] | None = None  # the conditions of the one handled
 
     # --- variables -----------------------------------------------------------------------
     def _store(self, name: str, vtype: str, value: Any) -> Any:
         strict = "STRICT_" in str(self.s.system_variable("sql_mode") or "")
-        return coerce(vtype, value, name, strict, self.warnings)
+        if "." not in name:
+            return coerce(vtype, value, name, strict, self.warnings)
+        # a record's field: MariaDB names the field alone, at row 1 when a row fills it
+        row = " at row 1" if self.filling else " at row 0"
+        warned: list[Warning_] = []
+        try:
+            stored = coerce(vtype, value, name.split(".", 1)[1], strict, warned)
+        except ServerError as e:
+            raise ServerError(e.code, message=e.message.replace(" at row 0", row),
+                              sqlstate=e.sqlstate) from None
+        self.warnings.extend(Warning_(w.level, w.code, w.message.replace(" at row 0", row))
+                             for w in warned)
+        return stored
 
     def declare(self, name: str, vtype: str, value: Any) -> None:
         self.scopes[-1][name] = [None, vtype]
@@ -144,6 +174,13 @@ class Frame:
         for scope in reversed(self.scopes):
             if name in scope:
                 return scope[name]
+        if name.startswith("new."):  # a trigger's NEW.col of no column of the table
+            raise ServerError(1054, message=f"Unknown column '{name[4:]}' in 'NEW'",
+                              sqlstate="42S22")
+        row, dot, field = name.partition(".")
+        if dot and self._is_row(row):
+            raise ServerError(4082, message=f"Row variable '{row}' does not have a field "
+                              f"'{field}'", sqlstate="HY000")
         raise ServerError(1327, message=f"Undeclared variable: {name}", sqlstate="42000")
 
     def get(self, name: str) -> Any:
@@ -152,12 +189,16 @@ class Frame:
     def set(self, name: str, value: Any) -> None:
         slot = self._slot(name)
         slot[0] = self._store(name, slot[1], value)
+        if name.startswith("new."):  # no local variable's name has a dot
+            self.assigned.add(name[4:])
 
     # --- statements ----------------------------------------------------------------------
     def run_sql(self, node: P.Sql) -> Any:
         from rampmeter.session import statements
         s = self.s
         params = [self.get(v) for v in node.vars]
+        if params and node.text[:6].upper() == "CREATE":
+            node, params = self._create_select(node, params)
         stmt = self.stmt = s.scan(node.text, client_params=bool(params))
         if params:
             prepared = statements.prepare(s, stmt)
@@ -178,6 +219,167 @@ class Frame:
         self.last = result
         return result
 
+    def _row_fields(self, spec: str) -> list[tuple[str, str]]:
+        """The fields of a ROW variable: ROW(name type, ...), ROW TYPE OF [db.]table (its
+        columns now), ROW TYPE OF cursor (none until a FETCH fills it)."""
+        from rampmeter.sql.lexer import ident_value, tokens
+        toks = tokens(spec, self.s.dialect())
+        if toks and toks[0].text == "(":
+            fields: list[tuple[str, str]] = []
+            depth, start = 0, 1
+            for k, x in enumerate(toks):
+                depth += (x.text == "(") - (x.text == ")")
+                if depth == 1 and x.text == "," or depth == 0 and k:
+                    item = toks[start:k]
+                    if item:
+                        fname = ident_value(item[0].text) if item[0].kind == "qident" else \
+                            item[0].text
+                        fields.append((fname.lower(), spec[item[1].start:item[-1].end]
+                                       if len(item) > 1 else ""))
+                    start = k + 1
+                    if depth == 0:
+                        break
+            return fields
+        words = [x.text.upper() for x in toks[:2]]
+        if words != ["TYPE", "OF"]:
+            raise ServerError(1064, message=f"You have an error in your SQL syntax near "
+                              f"'ROW {spec}'", sqlstate="42000")
+        parts = [ident_value(x.text) if x.kind == "qident" else x.text for x in toks[2:]
+                 if x.text != "."]
+        if len(parts) == 1 and any(parts[0].lower() in d for d in self.cursor_defs):
+            # the cursor's columns, read by running its query now (its parameters NULL), as
+            # MariaDB reads the structure when the block is entered (1146 for no such table)
+            k = self._find_cursor(parts[0].lower())
+            query, params = self.cursor_defs[k][parts[0].lower()]
+            self.scopes.append({})
+            try:
+                for param in params:
+                    self.declare(param.name.lower(), param.type, None)
+                result = self.run_sql(query)
+            finally:
+                self.scopes.pop()
+            return [(c.name.lower(), self._column_type(c)) for c in result.columns] \
+                if isinstance(result, ResultSet) else []
+        db = parts[0] if len(parts) == 2 else self.s.database
+        eng: Any = self.s.engine  # the SQL engine's session (table_def)
+        tdef = eng.table_def(db, parts[-1]) if db and eng is not None and \
+            eng.engine.database_exists(db) else None
+        if tdef is None:
+            raise ServerError(1146, message=f"Table '{db}.{parts[-1]}' doesn't exist",
+                              sqlstate="42S02")
+        return [(c.name.lower(), c.type.spelling()) for c in tdef.columns]
+
+    def _column_type(self, c: Any) -> str:
+        """A result column's type as a declaration spells it: its table column's, when it
+        is one (else untyped)."""
+        eng: Any = self.s.engine
+        if not (c.org_table and c.schema and c.org_name) or eng is None:
+            return ""
+        try:
+            tdef = eng.table_def(c.schema, c.org_table)
+        except ServerError:
+            return ""
+        col = tdef.column(c.org_name) if tdef is not None else None
+        return col.type.spelling() if col is not None else ""
+
+    def _anchored(self, ref: str) -> str:
+        """The type `TYPE OF ref` stands for, read when the block is entered, as MariaDB:
+        a local variable's, or a table column's (db.table.col / table.col: 1146 for no such
+        table, 1054 for no such column)."""
+        from rampmeter.sql.lexer import ident_value, tokens
+        parts = [ident_value(x.text) if x.kind == "qident" else x.text
+                 for x in tokens(ref, self.s.dialect()) if x.text != "."]
+        if len(parts) == 1:
+            return self._slot(parts[0].lower())[1]
+        if len(parts) not in (2, 3):
+            raise ServerError(1064, message=f"You have an error in your SQL syntax near "
+                              f"'{ref}'", sqlstate="42000")
+        db = parts[0] if len(parts) == 3 else self.s.database
+        table, column = parts[-2], parts[-1]
+        if db is None:
+            raise ServerError(1046, message="No database selected", sqlstate="3D000")
+        eng: Any = self.s.engine  # the SQL engine's session (table_def)
+        tdef = eng.table_def(db, table) if eng is not None and \
+            eng.engine.database_exists(db) else None
+        if tdef is None:
+            raise ServerError(1146, message=f"Table '{db}.{table}' doesn't exist",
+                              sqlstate="42S02")
+        col = tdef.column(column)
+        if col is None:
+            raise ServerError(1054, message=f"Unknown column '{column}' in '{table}'",
+                              sqlstate="42S22")
+        return col.type.spelling()
+
+    def _create_select(self, node: P.Sql, params: list[Any]) -> tuple[P.Sql, list[Any]]:
+        """CREATE TABLE t [AS] SELECT with local variables (which a DDL statement cannot take
+        as parameters): their values go in as literals, and a select item that is just a
+        variable makes a column of its declared type, as MariaDB's (`DECLARE a TINYINT; ...
+        CREATE TABLE t AS SELECT a` makes `a tinyint(4)`)."""
+        from rampmeter.sql.lexer import ident_value, tokens
+        toks = tokens(node.text, self.s.dialect())
+        k = next((j for j, x in enumerate(toks) if x.kind == "word" and
+                  x.text.upper() == "TABLE"), None)
+        if k is None or k + 2 >= len(toks):
+            return node, params
+        j = k + 1
+        if toks[j].text.upper() == "IF":  # IF NOT EXISTS
+            j += 3
+        name_end = j + 1
+        while name_end + 1 < len(toks) and toks[name_end].text == ".":
+            name_end += 2
+        rest = name_end + (1 if name_end < len(toks) and toks[name_end].text.upper() == "AS"
+                           else 0)
+        if rest >= len(toks) or toks[rest].text.upper() != "SELECT":
+            return node, params   # a column list, options...: left to the statement
+        columns: list[str] = []
+        named: dict[int, str] = {}
+        marks = 0
+        item: list[Any] = []
+        depth = 0
+        for x in toks[rest + 1:] + [None]:
+            if x is not None and x.text in ("(", ")"):
+                depth += 1 if x.text == "(" else -1
+            end = x is None or depth == 0 and (x.text == "," or x.kind == "word" and
+                                               x.text.upper() in ("FROM", "WHERE", "UNION",
+                                                                  "LIMIT", "ORDER", "GROUP",
+                                                                  "HAVING", "INTO"))
+            if not end:
+                item.append(x)
+                continue
+            if item and item[0].text == "?" and (len(item) == 1 or len(item) == 2 and
+                                                 item[1].kind in ("word", "qident") or
+                                                 len(item) == 3 and
+                                                 item[1].text.upper() == "AS"):
+                var = node.vars[marks]
+                alias = item[-1].text if len(item) > 1 else var
+                if item[-1].kind == "qident":
+                    alias = ident_value(item[-1].text)
+                vtype = self._slot(var)[1]
+                if "`" not in alias:
+                    if vtype:
+                        columns.append(f"`{alias}` {vtype}")
+                    if len(item) == 1:  # named as the variable, not as its value
+                        named[item[0].start] = alias
+            marks += sum(1 for y in item if y.text == "?")
+            item = []
+            if x is None or x.text != ",":
+                break
+        pieces, pos = [], 0
+        values = iter(params)
+        for x in toks:
+            if x.text == "?":
+                pieces.append(node.text[pos:x.start])
+                pieces.append(_literal(next(values)))
+                if x.start in named:
+                    pieces.append(f" AS `{named[x.start]}`")
+                pos = x.end
+        pieces.append(node.text[pos:])
+        text = "".join(pieces)
+        if columns:
+            cut = toks[name_end - 1].end
+            text = text[:cut] + " (" + ", ".join(columns) + ")" + text[cut:]
+        return P.Sql(text, (), node.into, node.names, node.line), []
+
     def value(self, node: P.Sql) -> Any:
         """An expression's value: SELECT <expr>."""
         result = self.run_sql(P.Sql("SELECT " + node.text, node.vars))
@@ -185,6 +387,16 @@ class Frame:
         rows = list(result.rows)
         self.warnings.extend(self._warnings(result.warnings))
         return rows[0][0] if rows else None
+
+    def assigned_value(self, node: P.Sql) -> Any:
+        """The value of what SET / DECLARE ... DEFAULT assigns: there, a stored function's OUT
+        arguments may name variables (calls.py)."""
+        if "(" not in node.text:
+            return self.value(node)
+        from rampmeter.session.sp.calls import out_args
+        from rampmeter.sql.lexer import tokens
+        with out_args(self.s, tokens(node.text, self.s.dialect()), self, node.vars):
+            return self.value(node)
 
     def truth(self, node: P.Sql) -> bool:
         v = self.value(node)
@@ -211,21 +423,28 @@ class Frame:
         return kept
 
     def raise_condition(self, code: int, state: str, message: str, *,
-                        warning: bool = False) -> None:
+                        warning: bool = False, error: ServerError | None = None) -> None:
         found = self.find_handler(code, state)
         if found is None:
             if warning:
                 return
+            if error is not None:  # as it came, with the conditions it carries
+                raise error
             raise ServerError(code, message=message, sqlstate=state)
         block, handler = found
         saved, self.condition = self.condition, (code, state, message)
+        saved_trail, self.trail = self.trail, trail_of(error) if error is not None else \
+            [Warning_("Warning" if warning else "Error", code, message)]
         blocks = self.blocks  # a handler never catches what its own body raises
         self.blocks = blocks[:next(k for k, b in enumerate(blocks) if b is block)]
+        line = self.line
         try:
             self.exec(handler.body)
         finally:
             self.condition = saved
+            self.trail = saved_trail
             self.blocks = blocks
+        self.line = line
         if handler.action == "EXIT":
             raise _Exit(block)
 
@@ -250,17 +469,22 @@ class Frame:
             except ServerError as e:
                 if e.code in (1317, 1927, 1053):  # a kill is never handled
                     raise
-                self.raise_condition(e.code, e.sqlstate or "HY000", e.message)
+                self.raise_condition(e.code, e.sqlstate or "HY000", e.message, error=e)
 
     def exec(self, node: Any) -> None:  # noqa: C901 - one branch per statement kind
         t = type(node)
+        if node.line:
+            self.line = node.line
         if t is P.Sql:
             self._simple(node)
         elif t is P.Block:
             self._block(node)
         elif t is P.Set:
             for name, expr in node.targets:
-                self.set(name, self.value(expr))
+                if self._is_row(name):
+                    self._set_record(name, expr)
+                else:
+                    self.set(name, self.assigned_value(expr))
         elif t is P.If:
             for cond, body in node.branches:
                 if self.truth(cond):
@@ -304,6 +528,12 @@ class Frame:
 
     def _simple(self, node: P.Sql) -> None:
         result = self.run_sql(node)
+        # ROW_COUNT() after it, as a client's statement leaves it (session.write_result)
+        if isinstance(result, ResultSet):
+            self.s.last_row_count = -1
+        elif isinstance(result, UpdateCount):
+            self.s.last_row_count = result.affected_rows if result.row_count is None \
+                else result.row_count
         if node.into:
             self._into(node, result)
             return
@@ -330,13 +560,18 @@ class Frame:
         if len(rows) > 1:
             raise ServerError(1172, message="Result consisted of more than one row",
                               sqlstate="42000")
-        if rows and len(rows[0]) != len(node.into):
+        record = self._record(node.into[0]) if len(node.into) == 1 else None
+        width = len(record) if record is not None else len(node.into)
+        if rows and len(rows[0]) != width:
             raise ServerError(1222, message="The used SELECT statements have a different "
                               "number of columns", sqlstate="21000")
         self._keep(self._warnings(result.warnings))
         if not rows:
             self.raise_condition(*NO_DATA, warning=True)
             self.warnings.append(Warning_("Warning", NO_DATA[0], NO_DATA[2]))
+            return
+        if record is not None:  # SELECT ... INTO rec: its fields
+            self._fill(record, rows[0])
             return
         for target, v in zip(node.into, rows[0], strict=True):
             if target.startswith("@"):
@@ -351,7 +586,21 @@ class Frame:
                                  for n, q in block.cursors.items()})
         try:
             for var in block.vars:
-                default = self.value(var.default) if var.default is not None else None
+                self.line = var.line or self.line
+                if var.type[:8].upper() == "TYPE OF ":
+                    var = P.Var(var.names, self._anchored(var.type[8:].strip()), var.default,
+                                var.line)
+                elif var.type[:3].upper() == "ROW" and var.type[3:4] in (" ", "("):
+                    fields = self._row_fields(var.type[3:].strip())
+                    for name in var.names:
+                        self.scopes[-1][name] = [None, "ROW"]
+                        for field, ftype in fields:
+                            self.declare(f"{name}.{field}", ftype, None)
+                        if var.default is not None:
+                            self._set_record(name, var.default)
+                    continue
+                default = self.assigned_value(var.default) if var.default is not None \
+                    else None
                 for name in var.names:
                     self.declare(name, var.type, default)
             self.blocks.append(block)
@@ -381,6 +630,7 @@ class Frame:
                 self.exec_list(body)
                 return
         if node.otherwise is None:
+            self.line = node.end_line or self.line
             raise ServerError(1339, message="Case not found for CASE statement",
                               sqlstate="20000")
         self.exec_list(node.otherwise)
@@ -403,6 +653,9 @@ class Frame:
                 return
 
     def _for(self, node: P.For) -> None:
+        if node.lower is None or node.upper is None:
+            self._for_rows(node)
+            return
         lower, upper = self.value(node.lower), self.value(node.upper)
         if lower is None or upper is None:
             return
@@ -423,6 +676,42 @@ class Frame:
                     return
         finally:
             self.scopes.pop()
+
+    def _for_rows(self, node: P.For) -> None:
+        """FOR rec IN cursor / (SELECT ...): the body once per row, rec.col its columns. A
+        cursor is opened by the loop (1325 if it is open) and closed after it; a FETCH of it
+        in the body takes the next row too, as MariaDB's."""
+        if node.query is not None:
+            result = self.run_sql(node.query)
+            rows = list(result.rows) if isinstance(result, ResultSet) else []
+            k, name = -1, ""
+        else:
+            assert node.cursor is not None
+            name = node.cursor
+            self._cursor(P.Cursor("OPEN", name, args=node.args))
+            k = self._find_cursor(name)
+            result = self.last
+            rows = self.cursors[k][name] or []
+        names = [c.name.lower() for c in result.columns] if isinstance(result, ResultSet) \
+            else []
+        self.scopes.append({})
+        try:
+            while rows:
+                for col, v in zip(names, rows.pop(0), strict=False):
+                    self.scopes[-1][f"{node.var}.{col}"] = [v, ""]
+                try:
+                    self.exec_list(node.body)
+                except _Iterate as e:
+                    if e.label != node.label:
+                        raise
+                except _Leave as e:
+                    if e.label != node.label:
+                        raise
+                    return
+        finally:
+            self.scopes.pop()
+            if k >= 0:
+                self.cursors[k][name] = None
 
     def _find_cursor(self, name: str) -> int:
         for k in range(len(self.cursor_defs) - 1, -1, -1):
@@ -451,6 +740,8 @@ class Frame:
                 self.scopes.pop()
             rows = list(result.rows) if isinstance(result, ResultSet) else []
             self.cursors[k][node.name] = rows
+            if isinstance(result, ResultSet):
+                self.cursor_columns[node.name] = [c.name.lower() for c in result.columns]
             return
         if open_rows is None:
             raise ServerError(1326, message="Cursor is not open", sqlstate="24000")
@@ -460,11 +751,65 @@ class Frame:
         if not open_rows:
             raise ServerError(NO_DATA[0], message=NO_DATA[2], sqlstate=NO_DATA[1])
         row = open_rows.pop(0)
+        record = self._record(node.into[0]) if len(node.into) == 1 else None
+        if record is None and len(node.into) == 1 and self._is_row(node.into[0]):
+            # ROW TYPE OF cursor: its fields are the cursor's columns
+            scope = next(sc for sc in reversed(self.scopes) if node.into[0] in sc)
+            for col in self.cursor_columns.get(node.name, []):
+                scope[f"{node.into[0]}.{col}"] = [None, ""]
+            record = self._record(node.into[0])
+        if record is not None and len(record) == len(row):  # FETCH c INTO rec: its fields
+            self._fill(record, row)
+            return
         if len(row) != len(node.into):
             raise ServerError(1328, message="Incorrect number of FETCH variables",
                               sqlstate="HY000")
         for name, v in zip(node.into, row, strict=True):
             self.set(name, v)
+
+    def _record(self, name: str) -> list[tuple[str, list[Any]]] | None:
+        """The fields of record `name` (a ROW variable, a FOR loop's rec) in column order, as
+        (variable name, slot); None if it has none."""
+        prefix = name + "."
+        for scope in reversed(self.scopes):
+            fields = [(key, slot) for key, slot in scope.items() if key.startswith(prefix)]
+            if fields:
+                return fields
+        return None
+
+    def _fill(self, record: list[tuple[str, list[Any]]], row: Any) -> None:
+        self.filling = True
+        try:
+            for (key, _slot), v in zip(record, row, strict=True):
+                self.set(key, v)
+        finally:
+            self.filling = False
+
+    def _set_record(self, name: str, expr: P.Sql) -> None:
+        """rec = other_rec, or = ROW(v1, ...) / (v1, ...): the fields by position; another
+        number of values is 1241, as MariaDB."""
+        fields = self._record(name) or []
+        values: list[Any] | None = None
+        text = expr.text.strip()
+        if text == "?" and len(expr.vars) == 1 and self._is_row(expr.vars[0]):
+            values = [slot[0] for _k, slot in self._record(expr.vars[0]) or []]
+        elif text.upper().startswith("ROW") and text[3:].lstrip().startswith("(") or \
+                text.startswith("(") and text.endswith(")"):
+            inner = text[3:].lstrip() if text.upper().startswith("ROW") else text
+            result = self.run_sql(P.Sql("SELECT " + inner[1:-1], expr.vars))
+            rows = list(result.rows) if isinstance(result, ResultSet) else []
+            values = list(rows[0]) if rows else []
+        if values is None or len(values) != len(fields):
+            raise ServerError(1241, message=f"Operand should contain {len(fields)} column(s)",
+                              sqlstate="21000")
+        for (key, _slot), v in zip(fields, values, strict=True):
+            self.set(key, v)
+
+    def _is_row(self, name: str) -> bool:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name][1] == "ROW"
+        return False
 
     def area(self) -> list[tuple[int, str, str]]:
         """The diagnostics area GET DIAGNOSTICS reads: in a handler, its condition; else the
@@ -535,8 +880,12 @@ class Frame:
         strict = "STRICT_" in str(self.s.system_variable("sql_mode") or "")
         for item, expr in node.items.items():
             v = self.value(expr)
+            if v is None or item == "MYSQL_ERRNO" and not 0 < _errno(v) <= 65534:
+                shown = "NULL" if v is None else v.decode() if isinstance(v, bytes) else v
+                raise ServerError(1231, message=f"Variable '{item}' can't be set to the value "
+                                  f"of '{shown}'", sqlstate="42000")
             if item == "MYSQL_ERRNO":
-                code = int(v)
+                code = _errno(v)
                 continue
             text = _item_text(item, v, strict)
             if item == "MESSAGE_TEXT":
@@ -549,7 +898,54 @@ class Frame:
             self.warnings.append(Warning_("Warning", code, message))
             if node.condition is not None:
                 return
-        raise ServerError(code, message=message, sqlstate=state)
+        err = ServerError(code, message=message, sqlstate=state)
+        if node.resignal and self.trail is not None:
+            # RESIGNAL keeps the handled condition in the diagnostics area: the new one is
+            # added after it (RESIGNAL alone: it replaces it)
+            kept = self.trail if node.condition is not None else self.trail[:-1]
+            err.trail = [*kept, Warning_("Error", code, message)]  # type: ignore[attr-defined]
+        raise err
+
+
+def trail_of(e: ServerError) -> list[Warning_]:
+    """The conditions an error leaves in the diagnostics area, itself included (RESIGNAL
+    and Note 4094 add to them)."""
+    trail = getattr(e, "trail", None)
+    return list(trail) if trail else [Warning_("Error", e.code, e.message)]
+
+
+def trace(e: ServerError, frame: Frame, routine: str) -> None:
+    """An error leaving routine `routine` (db.name): MariaDB's Note 4094 'At line N in
+    db.name' after it, N the line of the statement that raised it in the CREATE text."""
+    if e.code in (1317, 1927, 1053) or not frame.line:
+        return
+    e.trail = [*trail_of(e), Warning_("Note", 4094,  # type: ignore[attr-defined]
+                                      f"At line {frame.line} in {routine}")]
+
+
+def _literal(v: Any) -> str:
+    """A value as an SQL literal (a local variable's, in a statement that takes no
+    parameters)."""
+    if v is None:
+        return "NULL"
+    if isinstance(v, bool):
+        return "1" if v else "0"
+    if isinstance(v, (int, decimal.Decimal)):
+        return str(v)
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, (bytes, bytearray)):
+        return "X'" + bytes(v).hex() + "'"
+    text = str(v)
+    return "'" + text.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+def _errno(v: Any) -> int:
+    """A SIGNAL's MYSQL_ERRNO as a number (0, which is refused, when it is none)."""
+    try:
+        return int(v.decode() if isinstance(v, bytes) else v)
+    except (TypeError, ValueError):
+        return 0
 
 
 def _item_text(item: str, v: Any, strict: bool) -> str:

@@ -4,10 +4,22 @@ module rules: local variables become `?` markers, bound as parameters when the s
 
 from __future__ import annotations
 
+import bisect
+
+from rampmeter.errors import ServerError
 from rampmeter.session.sp.tree import Sql
 from rampmeter.sql.lexer import Dialect, Token, ident_value, tokens
 from rampmeter.sql.reader import Reader
 from rampmeter.sql.statement import scan
+
+# words that may follow an operand inside an expression
+_OPERATOR_WORDS = frozenset({"AND", "OR", "XOR", "NOT", "IS", "IN", "LIKE", "BETWEEN", "REGEXP",
+                             "RLIKE", "DIV", "MOD", "COLLATE", "ESCAPE", "SOUNDS", "THEN",
+                             "WHEN", "ELSE", "END", "DO", "UNTIL", "MEMBER", "OVER"})
+
+
+# words a table name follows, where no variable can be
+_TABLE_BEFORE = frozenset({"FROM", "JOIN", "INTO", "UPDATE", "TABLE"})
 
 
 class Tokens(Reader):
@@ -21,6 +33,15 @@ class Tokens(Reader):
         self.i = 0
         self.labels: list[str] = []   # the labels in scope, innermost last
         self.late_into = 0            # SELECT ... FROM ... INTO x: MariaDB's warning 1287
+        self.cursor_stack: list[dict[str, int]] = []  # cursors in scope -> parameter counts
+        self.row_fields: dict[str, frozenset[str] | None] = {}  # ROW(...) variables' fields
+
+    def line_of(self, pos: int) -> int:
+        """The line (from 1) of text position `pos` (Note 4094's line numbers)."""
+        ends = self.__dict__.get("_newlines")
+        if ends is None:
+            ends = self._newlines = [k for k, c in enumerate(self.text) if c == "\n"]
+        return bisect.bisect_left(ends, pos) + 1
 
     def word(self, k: int = 0) -> str:
         return self.peek_word(k)
@@ -35,6 +56,8 @@ class Tokens(Reader):
             if depth == 0 and case == 0 and (u in stop and t.kind == "word" or
                                               semicolon and u == ";"):
                 break
+            if u == ";":  # inside parentheses, or in an expression: the syntax error is here
+                raise self.error(self._misplaced(start, self.i) if not semicolon else t)
             if u == "(":
                 depth += 1
             elif u == ")":
@@ -47,6 +70,29 @@ class Tokens(Reader):
         if self.i == start:
             raise self.error()
         return start, self.i
+
+    def _misplaced(self, a: int, b: int) -> Token:
+        """Where MariaDB's parser stops in an expression that runs into a ';' (IF's, WHILE's,
+        UNTIL's): at a name or literal right after an operand that ends with `)` or is a
+        literal (`IF f() x;`); else at the ';'."""
+        depth = 0
+        for k in range(a + 1, b):
+            prev, t = self.toks[k - 1], self.toks[k]
+            depth += (prev.text == "(") - (prev.text == ")")
+            if depth == 0 and (prev.text == ")" or prev.kind in ("num", "str")) and \
+                    t.kind in ("word", "qident", "num", "str") and \
+                    t.text.upper() not in _OPERATOR_WORDS:
+                return t
+        return self.toks[b]
+
+
+def _row_name(t: Token, rows: bool, scope: frozenset[str]) -> str | None:
+    """The row variable a name before `.col` is: NEW / OLD in a trigger (`rows`), a FOR
+    loop's record ("\0row.<name>" in scope); else None."""
+    name = (t.text if t.kind == "word" else ident_value(t.text)).lower()
+    if rows and t.kind == "word" and name in ("new", "old"):
+        return name
+    return name if "\0row." + name in scope else None
 
 
 def _is_var(toks: list[Token], k: int, scope: frozenset[str]) -> bool:
@@ -61,6 +107,8 @@ def _is_var(toks: list[Token], k: int, scope: frozenset[str]) -> bool:
     if k and (toks[k - 1].text == ")" or toks[k - 1].kind in ("num", "str") or
               toks[k - 1].kind == "word" and toks[k - 1].text.upper() == "AS"):
         return False  # an alias: `count(*) a`, `1 AS a`
+    if k and toks[k - 1].kind == "word" and toks[k - 1].text.upper() in _TABLE_BEFORE:
+        return False  # a table: `FROM t`, `JOIN t`, `INSERT INTO t`, `UPDATE t`
     nxt = toks[k + 1] if k + 1 < len(toks) else None
     return not (nxt is not None and nxt.text in (".", "("))
 
@@ -111,12 +159,17 @@ def sql(p: Tokens, a: int, b: int, scope: frozenset[str], *, into: bool = False)
     pos = toks[a].start
     k = a
     depth = 0
+    limit_at = None  # the depth of a LIMIT clause being read
     while k < b:
         t = toks[k]
         if t.text == "(":
             depth += 1
         elif t.text == ")":
             depth -= 1
+            if limit_at is not None and depth < limit_at:
+                limit_at = None
+        if t.kind == "word" and t.text.upper() == "LIMIT":
+            limit_at = depth
         if into and depth == 0 and t.kind == "word" and t.text.upper() == "INTO" and \
                 toks[a].text.upper() == "SELECT":
             p.late_into += any(x.kind == "word" and x.text.upper() == "FROM" for x in
@@ -133,13 +186,22 @@ def sql(p: Tokens, a: int, b: int, scope: frozenset[str], *, into: bool = False)
                 break
             pos = toks[k].start if k < b else toks[b - 1].end
             continue
-        if rows and t.kind == "word" and t.text.upper() in ("NEW", "OLD") and k + 2 < b and \
-                toks[k + 1].text == "." and toks[k + 2].kind in ("word", "qident"):
-            col = toks[k + 2]  # a trigger's NEW.col / OLD.col: the row's value
+        if t.kind in ("word", "qident") and k + 2 < b and toks[k + 1].text == "." and \
+                toks[k + 2].kind in ("word", "qident") and (k == a or toks[k - 1].text != ".") \
+                and _row_name(t, rows, scope) is not None:
+            col = toks[k + 2]  # a trigger's NEW.col / OLD.col, a FOR loop's rec.col
+            row = _row_name(t, rows, scope)
+            field = (col.text if col.kind == "word" else ident_value(col.text))
+            if limit_at is not None and row not in ("new", "old"):
+                raise ServerError(1691, message="A variable of a non-integer based type in "
+                                  "LIMIT clause", sqlstate="HY000")
+            known = p.row_fields.get(row or "")
+            if known is not None and field.lower() not in known:
+                raise ServerError(4082, message=f"Row variable '{row}' does not have a "
+                                  f"field '{field}'", sqlstate="HY000")
             pieces.append(p.text[pos:t.start])
             pieces.append("?")
-            names.append(t.text.lower() + "." + (col.text if col.kind == "word" else
-                                                  ident_value(col.text)).lower())
+            names.append(f"{row}." + field.lower())
             pos = col.end
             k += 3
             continue

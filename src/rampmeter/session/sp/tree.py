@@ -14,6 +14,7 @@ class Sql:
     vars: tuple[str, ...] = ()
     into: tuple[str, ...] = ()   # SELECT ... INTO targets (local names or @user variables)
     names: tuple[str, ...] | None = None  # a SELECT's column names as the client wrote it
+    line: int = 0                # where the statement starts in the CREATE text (Note 4094)
 
 
 @dataclass(slots=True)
@@ -21,6 +22,7 @@ class Var:
     names: list[str]
     type: str
     default: Sql | None
+    line: int = 0                # of the DECLARE (Note 4094)
 
 
 @dataclass(slots=True)
@@ -39,17 +41,20 @@ class Block:
     handlers: list[Handler] = field(default_factory=list)
     cursors: dict[str, Sql] = field(default_factory=dict)
     cursor_params: dict[str, list[Any]] = field(default_factory=dict)
+    line: int = 0                # where the statement starts in the CREATE text (Note 4094)
 
 
 @dataclass(slots=True)
 class Set:
     targets: list[tuple[str, Sql]]  # (local name, value); other SETs are Sql statements
+    line: int = 0                # where the statement starts in the CREATE text (Note 4094)
 
 
 @dataclass(slots=True)
 class If:
     branches: list[tuple[Sql, list[Any]]]
     otherwise: list[Any] | None
+    line: int = 0                # where the statement starts in the CREATE text (Note 4094)
 
 
 @dataclass(slots=True)
@@ -57,6 +62,8 @@ class Case:
     subject: Sql | None
     branches: list[tuple[Sql, list[Any]]]
     otherwise: list[Any] | None
+    end_line: int = 0            # the line after END CASE (where MariaDB's 1339 is)
+    line: int = 0                # where the statement starts in the CREATE text (Note 4094)
 
 
 @dataclass(slots=True)
@@ -65,27 +72,34 @@ class Loop:
     label: str | None
     cond: Sql | None
     body: list[Any]
+    line: int = 0                # where the statement starts in the CREATE text (Note 4094)
 
 
 @dataclass(slots=True)
 class For:
     label: str | None
     var: str
-    lower: Sql
-    upper: Sql
+    lower: Sql | None            # FOR i IN lower .. upper
+    upper: Sql | None
     reverse: bool
     body: list[Any]
+    query: Sql | None = None     # FOR rec IN (SELECT ...)
+    cursor: str | None = None    # FOR rec IN cursor [(args)]
+    args: list[Sql] = field(default_factory=list)
+    line: int = 0                # where the statement starts in the CREATE text (Note 4094)
 
 
 @dataclass(slots=True)
 class Jump:
     kind: str                    # LEAVE | ITERATE
     label: str
+    line: int = 0                # where the statement starts in the CREATE text (Note 4094)
 
 
 @dataclass(slots=True)
 class Return:
     value: Sql
+    line: int = 0                # where the statement starts in the CREATE text (Note 4094)
 
 
 @dataclass(slots=True)
@@ -94,6 +108,7 @@ class Cursor:
     name: str
     into: list[str] = field(default_factory=list)
     args: list[Sql] = field(default_factory=list)
+    line: int = 0                # where the statement starts in the CREATE text (Note 4094)
 
 
 @dataclass(slots=True)
@@ -101,12 +116,14 @@ class Signal:
     resignal: bool
     condition: Any               # 'SQLSTATE:xxxxx', a condition name, or None (RESIGNAL)
     items: dict[str, Sql]
+    line: int = 0                # where the statement starts in the CREATE text (Note 4094)
 
 
 @dataclass(slots=True)
 class Diagnostics:
     condition: Sql | None        # GET DIAGNOSTICS CONDITION n ...; None: statement items
     items: list[tuple[str, str]]  # (target: a local name or @user variable, item name)
+    line: int = 0                # where the statement starts in the CREATE text (Note 4094)
 
 
 @dataclass(slots=True)
@@ -114,6 +131,7 @@ class Call:
     db: str | None
     name: str
     args: list[Sql]
+    line: int = 0                # where the statement starts in the CREATE text (Note 4094)
 
 
 @dataclass(slots=True)

@@ -9,8 +9,10 @@ Rules:
 - Errors as MariaDB: 1359 exists (a Note with IF NOT EXISTS), 1360 does not exist (a Note
   with IF EXISTS), 1221 OR REPLACE with IF NOT EXISTS, 1146 no such table, 1363 NEW in a
   DELETE trigger or OLD in an INSERT trigger.
-- Not supported: assigning NEW.col (`SET NEW.a = ...`, 1235): SQLite's triggers cannot
-  change the row being written.
+- A BEFORE INSERT / UPDATE trigger may assign NEW.col (`SET NEW.a = ...`): `run` writes the
+  values back into the row it was given and says which columns were set; the engine writes
+  them into the row (engine/sqlite/triggers.py). An AFTER trigger may not (1362), nor may any
+  assign OLD.col (1362).
 - A trigger runs with its database as the current one and the sql_mode it was created with,
   like a routine; it may not return a result set (1415).
 """
@@ -97,7 +99,7 @@ def create(s: Session, text: str, dialect: Dialect) -> Result:
         raise ServerError(errors.ER_NO_DB_ERROR)
     from rampmeter.session import required
     required.refuse_under_read_only(s)
-    _row_use(text, dialect, head["event"])
+    _row_use(text, dialect, head["event"], head["timing"])
     ddl.not_in_function(text[head["body_start"]:head["body_end"]], dialect)
     eng = _store(s)
     if eng.table_def(db, head["table"]) is None:
@@ -126,8 +128,9 @@ def create(s: Session, text: str, dialect: Dialect) -> Result:
                        ddl.late_into(head["late_into"]))
 
 
-def _row_use(text: str, dialect: Dialect, event: str) -> None:
-    """1363 for NEW in a DELETE trigger or OLD in an INSERT one; 1235 for SET NEW.col."""
+def _row_use(text: str, dialect: Dialect, event: str, timing: str) -> None:
+    """1363 for NEW in a DELETE trigger or OLD in an INSERT one; 1362 for SET OLD.col, or
+    SET NEW.col in an AFTER trigger."""
     toks = Tokens(text, dialect).toks
     for k, t in enumerate(toks[:-1]):
         if t.kind != "word" or toks[k + 1].text != ".":
@@ -136,9 +139,12 @@ def _row_use(text: str, dialect: Dialect, event: str) -> None:
         if word == "NEW" and event == "DELETE" or word == "OLD" and event == "INSERT":
             raise ServerError(1363, message=f"There is no {word} row in on {event} trigger",
                               sqlstate="HY000")
-        if word == "NEW" and k and toks[k - 1].text.upper() in ("SET", ",") and \
-                k + 3 < len(toks) and toks[k + 3].text in ("=", ":="):
-            raise ServerError(errors.ER_NOT_SUPPORTED_YET, "assigning NEW values in a trigger")
+        if word in ("NEW", "OLD") and k and toks[k - 1].text.upper() in ("SET", ",") and \
+                k + 3 < len(toks) and toks[k + 3].text in ("=", ":=") and \
+                (word == "OLD" or timing == "AFTER"):
+            where = "after " if word == "NEW" else ""
+            raise ServerError(1362, message=f"Updating of {word} row is not allowed in "
+                              f"{where}trigger", sqlstate="HY000")
 
 
 def drop(s: Session, if_exists: bool, db: str | None, name: str) -> Result:
@@ -174,13 +180,14 @@ def show_create(s: Session, db: str | None, name: str) -> Result:
                              spec["created_at"])])
 
 
-def run(s: Session, db: str, name: str, row: dict[str, Any]) -> None:
-    """Fire trigger db.name for one row (`row`: 'new.col' / 'old.col' -> value)."""
+def run(s: Session, db: str, name: str, row: dict[str, Any]) -> set[str]:
+    """Fire trigger db.name for one row (`row`: 'new.col' / 'old.col' -> value). The NEW
+    columns the body assigned are returned (lower case), their values written into `row`."""
     from rampmeter.session.sp.calls import _in_database, in_function
-    from rampmeter.session.sp.run import Frame
+    from rampmeter.session.sp.run import Frame, trace
     spec = _store(s).trigger_load(db, name)
     if spec is None:
-        return
+        return set()
     _head, body = parse(spec["text"], Dialect.of(spec["sql_mode"]))
     frame = Frame(s, None, f"{db}.{name}")
     for key, value in row.items():
@@ -189,5 +196,11 @@ def run(s: Session, db: str, name: str, row: dict[str, Any]) -> None:
     try:
         with _in_database(s, db, spec["sql_mode"]):
             frame.exec(body)
+    except ServerError as e:
+        trace(e, frame, f"{db}.{spec['name']}")
+        raise
     finally:
         in_function(s, -1)
+    for col in frame.assigned:
+        row["new." + col] = frame.scopes[0]["new." + col][0]
+    return frame.assigned

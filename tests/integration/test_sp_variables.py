@@ -1,0 +1,93 @@
+"""Local variables anchored to a column or another variable (`DECLARE a TYPE OF t1.a`, mtr
+sp-anchor-type): the type is read when the block is entered; no such table is 1146, no such
+column 1054."""
+
+from __future__ import annotations
+
+import pymysql
+import pytest
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def _run(conn, *statements: str):
+    with conn.cursor() as cur:
+        for sql in statements:
+            cur.execute(sql)
+        return cur.fetchall()
+
+
+def test_type_of_a_column_or_a_variable(server):
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE an", "USE an", "SET sql_mode = ''",
+         "CREATE PROCEDURE p() BEGIN DECLARE a TYPE OF t1.a; DECLARE b TYPE OF an.t1.b; "
+         "DECLARE c TYPE OF a; SET a = 200, b = 200, c = 300; SELECT a, b, c; END")
+    for create, code in (("", 1146), ("CREATE TABLE t1 (b INT)", 1054)):
+        if create:
+            _run(conn, create)
+        with pytest.raises(pymysql.err.MySQLError) as e:
+            _run(conn, "CALL p()")
+        assert e.value.args[0] == code
+    _run(conn, "DROP TABLE t1", "CREATE TABLE t1 (a TINYINT, b INT)")
+    with conn.cursor() as cur:
+        cur.execute("CALL p()")
+        assert cur.fetchall() == ((127, 200, 127),)
+
+
+def test_row_variables(server):
+    """ROW(...) / ROW TYPE OF table / ROW TYPE OF cursor records: rec.field is read and set,
+    SELECT ... INTO rec and FETCH ... INTO rec fill the fields (mtr sp-anchor-row-type-*)."""
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE rw", "USE rw", "CREATE TABLE t (a INT, b VARCHAR(10))",
+         "INSERT INTO t VALUES (1, 'x'), (2, 'y')",
+         "CREATE PROCEDURE p() BEGIN DECLARE r ROW(a INT, b VARCHAR(10)); "
+         "DECLARE t ROW TYPE OF t; DECLARE c CURSOR FOR SELECT a, b FROM t ORDER BY a DESC; "
+         "BEGIN DECLARE rc ROW TYPE OF c; OPEN c; FETCH c INTO rc; CLOSE c; "
+         "SET r.a = rc.a * 10, r.b = CONCAT(rc.b, '!'); END; "
+         "SELECT a, b INTO t FROM t WHERE a = 1; SELECT r.a, r.b, t.a, t.b; END")
+    with conn.cursor() as cur:
+        cur.execute("CALL p()")
+        assert cur.fetchall() == ((20, "y!", 1, "x"),)
+
+
+def test_records_are_assigned_whole_and_checked(server):
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE rw", "USE rw", "CREATE TABLE t (a INT, b VARCHAR(2))",
+         "SET sql_mode = ''",
+         "CREATE PROCEDURE p() BEGIN DECLARE r1 ROW TYPE OF t DEFAULT ROW(10, 'b'); "
+         "DECLARE r2 ROW(x INT, y TEXT) DEFAULT (1, 'abc'); SET r1 = r2; "
+         "SELECT r1.a, r1.b; END",
+         "CREATE PROCEDURE bad_count() BEGIN DECLARE r ROW(a INT, b INT); "
+         "SET r = ROW(1, 2, 3); END",
+         "CREATE PROCEDURE bad_field() BEGIN DECLARE r ROW TYPE OF t; SELECT r.c; END")
+    with pytest.raises(pymysql.err.MySQLError) as e:  # ROW(...) lacking it: at CREATE
+        _run(conn, "CREATE PROCEDURE p2() BEGIN DECLARE r ROW(a INT); SELECT r.c; END")
+    assert e.value.args[0] == 4082
+    with conn.cursor() as cur:
+        cur.execute("CALL p()")
+        assert cur.fetchall() == ((1, "ab"),)
+        cur.execute("SHOW WARNINGS")
+        assert cur.fetchall() == (("Warning", 1265, "Data truncated for column 'b' at row 0"),)
+    for call, code in (("CALL bad_count()", 1241), ("CALL bad_field()", 4082)):
+        with pytest.raises(pymysql.err.MySQLError) as e:
+            _run(conn, call)
+        assert e.value.args[0] == code
+
+
+def test_row_type_of_a_cursor_is_read_when_declared(server):
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE rc", "USE rc", "CREATE TABLE t (a INT, b VARCHAR(10))",
+         "CREATE PROCEDURE p() BEGIN DECLARE c CURSOR FOR SELECT * FROM t; "
+         "BEGIN DECLARE rec ROW TYPE OF c; CREATE TABLE t2 AS SELECT rec.a, rec.b; END; END",
+         "CREATE PROCEDURE gone() BEGIN DECLARE c CURSOR FOR SELECT * FROM nosuch; "
+         "BEGIN DECLARE rec ROW TYPE OF c; END; END")
+    _run(conn, "CALL p()")
+    create = _run(conn, "SHOW CREATE TABLE t2")[0][1]
+    assert "`rec.a` int(11) DEFAULT NULL" in create and "`rec.b` varchar(10)" in create
+    with pytest.raises(pymysql.err.MySQLError) as e:
+        _run(conn, "CALL gone()")
+    assert e.value.args[0] == 1146
+    with pytest.raises(pymysql.err.MySQLError) as e:  # MariaDB: at CREATE
+        _run(conn, "CREATE PROCEDURE lim() BEGIN DECLARE r ROW(a INT); "
+             "SELECT * FROM t LIMIT r.a; END")
+    assert e.value.args[0] == 1691
