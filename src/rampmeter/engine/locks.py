@@ -8,9 +8,16 @@ Rules:
   every database file, because BEGIN IMMEDIATE takes every attached file at once.
 - Waiting is reported: the caller wraps `acquire()` in `waiting(TABLE_LOCK)` (or USER_LOCK),
   so under the thread pool the group may start another worker meanwhile.
+- Waiters queue in FIFO order, and a release hands the lock to the first of them and wakes
+  that one thread only (InnoDB grants a lock queue in order too). Every waiter waits on a
+  condition of its own: hundreds of sessions may queue on the write lock (oltp_read_write at
+  256 connections), and waking them all on every COMMIT to find the one that wins cost the
+  whole server its throughput (docs/performance.md, "Writes under many connections"). A
+  session that arrives while others wait queues behind them; it does not barge.
 - Waiters give up at their deadline (innodb_lock_wait_timeout -> 1205, or GET_LOCK's timeout)
   or when their session is cancelled (KILL QUERY -> 1317): `wake_all()` makes every waiter
-  re-check its `cancelled()` callback.
+  re-check its `cancelled()` callback. A waiter the lock was handed to has it, whatever its
+  deadline or cancellation say by the time it runs.
 - Re-entrant per owner: a session that holds the lock may acquire it again (LOCK TABLES, then
   a write) and must release it as often.
 """
@@ -19,6 +26,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 
 
@@ -26,32 +34,46 @@ class WaitAborted(Exception):
     """The owner was cancelled while it waited."""
 
 
+class _Waiter:
+    __slots__ = ("owner", "cond", "granted")
+
+    def __init__(self, owner: object, mutex: threading.Lock) -> None:
+        self.owner = owner
+        self.cond = threading.Condition(mutex)
+        self.granted = False
+
+
 class _Lock:
-    __slots__ = ("count", "owner", "waiters")
+    __slots__ = ("count", "owner", "queue")
 
     def __init__(self) -> None:
         self.owner: object | None = None
         self.count = 0
-        self.waiters = 0
+        self.queue: deque[_Waiter] = deque()
+
+    @property
+    def waiters(self) -> int:
+        return len(self.queue)
 
 
 class LockTable:
     """Named exclusive locks with owners (the write lock is the name ''; GET_LOCK names are
-    the rest). One condition variable: contention here is a few sessions, not thousands."""
+    the rest). One mutex for the table; one condition per waiter, woken when it is granted the
+    lock (or by `wake_all`)."""
 
     def __init__(self) -> None:
-        self._cond = threading.Condition(threading.Lock())
+        self._mutex = threading.Lock()
         self._locks: dict[str, _Lock] = {}
 
     def try_acquire(self, name: str, owner: object) -> bool:
-        with self._cond:
+        with self._mutex:
             return self._take(name, owner)
 
     def _take(self, name: str, owner: object) -> bool:
         lock = self._locks.get(name)
         if lock is None:
             lock = self._locks[name] = _Lock()
-        if lock.owner is None or lock.owner is owner:
+        if lock.owner is owner or (lock.owner is None and not lock.queue):
             lock.owner = owner
             lock.count += 1
             return True
@@ -61,57 +83,63 @@ class LockTable:
                 cancelled: Callable[[], bool]) -> bool:
         """Wait for `name`; False at the timeout; WaitAborted when `cancelled()` turns true."""
         deadline = time.monotonic() + timeout
-        with self._cond:
+        with self._mutex:
             if self._take(name, owner):
                 return True
             lock = self._locks[name]
-            lock.waiters += 1
+            me = _Waiter(owner, self._mutex)
+            lock.queue.append(me)
             try:
-                while True:
+                while not me.granted:
                     if cancelled():
                         raise WaitAborted
                     left = deadline - time.monotonic()
                     if left <= 0:
                         return False
-                    self._cond.wait(left)
-                    if self._take(name, owner):
-                        return True
+                    me.cond.wait(left)
+                return True
             finally:
-                lock.waiters -= 1
-                if lock.owner is None and not lock.waiters:
-                    self._locks.pop(name, None)
+                if not me.granted:
+                    lock.queue.remove(me)
+                    if lock.owner is None and not lock.queue:
+                        self._locks.pop(name, None)
+
+    def _free(self, name: str, lock: _Lock) -> None:
+        """`lock` has no owner now: hand it to its first waiter, or forget it."""
+        if lock.queue:
+            first = lock.queue.popleft()
+            first.granted = True
+            lock.owner = first.owner
+            lock.count = 1
+            first.cond.notify()
+        else:
+            lock.owner = None
+            lock.count = 0
+            del self._locks[name]
 
     def release(self, name: str, owner: object) -> bool:
         """Release one hold; False when `owner` does not hold `name`."""
-        with self._cond:
+        with self._mutex:
             lock = self._locks.get(name)
             if lock is None or lock.owner is not owner:
                 return False
             lock.count -= 1
             if lock.count == 0:
-                lock.owner = None
-                if not lock.waiters:
-                    del self._locks[name]
-                self._cond.notify_all()
+                self._free(name, lock)
             return True
 
     def release_all(self, owner: object, *, names: Callable[[str], bool] = bool) -> int:
         """Release every lock `owner` holds whose name passes `names`; returns how many."""
-        with self._cond:
+        with self._mutex:
             freed = 0
             for name, lock in list(self._locks.items()):
                 if lock.owner is owner and names(name):
                     freed += 1
-                    lock.owner = None
-                    lock.count = 0
-                    if not lock.waiters:
-                        del self._locks[name]
-            if freed:
-                self._cond.notify_all()
+                    self._free(name, lock)
             return freed
 
     def owner_of(self, name: str) -> object | None:
-        with self._cond:
+        with self._mutex:
             lock = self._locks.get(name)
             return lock.owner if lock else None
 
@@ -119,8 +147,11 @@ class LockTable:
         return self.owner_of(name) is owner
 
     def wake_all(self) -> None:
-        with self._cond:
-            self._cond.notify_all()
+        """Every waiter re-checks its `cancelled()` (KILL QUERY of one of them)."""
+        with self._mutex:
+            for lock in self._locks.values():
+                for waiter in lock.queue:
+                    waiter.cond.notify()
 
 
 WRITE_LOCK = ""  # the name of the engine's write lock in its LockTable

@@ -199,14 +199,51 @@ def test_a_handle_given_back_inside_a_transaction_is_rolled_back(
     assert run(db(2, "db"), "SELECT COUNT(*) FROM t") == [(1,)]
 
 
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 def test_pool_keeps_at_most_idle_limit_handles(engine: SqliteEngine) -> None:
-    pool = HandlePool(engine, idle_limit=2)
+    clock = FakeClock()
+    pool = HandlePool(engine, idle_limit=2, window=10, clock=clock)
     lent = [pool.borrow() for _ in range(5)]
     assert pool.opened == 5
-    for h in lent:
+    for h in lent[:3]:
+        pool.give_back(h)
+    clock.now += 25          # the burst is more than two windows old: 2 lent now count
+    for h in lent[3:]:
         pool.give_back(h)
     assert pool.opened == 2 and pool.idle_count() == 2
-    assert pool.borrow() is lent[1]       # LIFO: the warmest handle first
+    assert pool.borrow() is lent[2]       # LIFO: the warmest handle first
+    pool.close()
+
+
+def test_pool_keeps_the_recent_peak_of_handles_lent_at_once(engine: SqliteEngine) -> None:
+    # more sessions pinned at once than idle_limit (oltp_read_write at 256 connections: one
+    # handle per open transaction): a COMMIT must not close a handle that the next BEGIN opens
+    clock = FakeClock()
+    pool = HandlePool(engine, idle_limit=2, window=10, clock=clock)
+    lent = [pool.borrow() for _ in range(6)]
+    for _ in range(5):                     # transactions end and begin, across windows
+        clock.now += 4
+        for h in lent[:4]:
+            pool.give_back(h)
+        lent[:4] = [pool.borrow() for _ in range(4)]
+    assert pool.created == 6 and pool.opened == 6
+    # the load falls to one handle: the surplus goes within two windows, as handles come back
+    for h in lent:
+        pool.give_back(h)
+    assert pool.opened == 6
+    for _ in range(3):
+        clock.now += 10
+        pool.give_back(pool.borrow())
+    for _ in range(6):
+        pool.give_back(pool.borrow())
+    assert pool.opened == 2 and pool.idle_count() == 2
     pool.close()
 
 

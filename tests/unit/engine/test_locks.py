@@ -137,3 +137,83 @@ def test_no_bookkeeping_left_behind() -> None:
     assert not locks.acquire("x", B, timeout=0.01, cancelled=never)
     locks.release("x", A)
     assert locks._locks == {}
+
+
+def _queued(locks: LockTable, name: str, n: int) -> None:
+    deadline = time.monotonic() + 2
+    while name not in locks._locks or locks._locks[name].waiters < n:
+        assert time.monotonic() < deadline
+        time.sleep(0.001)
+
+
+def test_waiters_are_granted_in_arrival_order_and_newcomers_queue_behind() -> None:
+    locks = LockTable()
+    C, D = object(), object()
+    locks.try_acquire("x", A)
+    b = start(lambda: locks.acquire("x", B, timeout=5, cancelled=never))
+    _queued(locks, "x", 1)
+    c = start(lambda: locks.acquire("x", C, timeout=5, cancelled=never))
+    _queued(locks, "x", 2)
+    assert not locks.try_acquire("x", D)      # no barging past the queue
+    assert locks.release("x", A)
+    assert locks.owner_of("x") is B           # handed over at the release, before B runs
+    b.finish(2)
+    assert b.result is True and locks._locks["x"].waiters == 1
+    assert locks.release("x", B)
+    c.finish(2)
+    assert c.result is True and locks.owner_of("x") is C
+
+
+def test_a_release_wakes_only_the_waiter_it_grants() -> None:
+    # hundreds of sessions queue on the write lock under oltp_read_write; a COMMIT that woke
+    # them all cost the server its throughput. A woken waiter re-checks cancelled().
+    locks = LockTable()
+    C = object()
+    c_checked = threading.Event()
+
+    def c_cancelled() -> bool:
+        c_checked.set()
+        return False
+
+    locks.try_acquire("x", A)
+    b = start(lambda: locks.acquire("x", B, timeout=5, cancelled=never))
+    _queued(locks, "x", 1)
+    c = start(lambda: locks.acquire("x", C, timeout=5, cancelled=c_cancelled))
+    _queued(locks, "x", 2)
+    assert c_checked.is_set()                 # C checked once before it first waited
+    c_checked.clear()
+    assert locks.release("x", A)
+    b.finish(2)
+    assert b.result is True
+    assert not c_checked.wait(0.2)            # C was not woken to find the lock taken
+    assert locks._locks["x"].waiters == 1
+    locks.release("x", B)
+    c.finish(2)
+    assert c.result is True
+
+
+def test_a_waiter_that_times_out_leaves_the_queue() -> None:
+    locks = LockTable()
+    C = object()
+    locks.try_acquire("x", A)
+    b = start(lambda: locks.acquire("x", B, timeout=0.05, cancelled=never))
+    _queued(locks, "x", 1)
+    c = start(lambda: locks.acquire("x", C, timeout=5, cancelled=never))
+    _queued(locks, "x", 2)
+    b.finish(2)
+    assert b.result is False and locks._locks["x"].waiters == 1
+    locks.release("x", A)
+    c.finish(2)
+    assert c.result is True and locks.owner_of("x") is C
+
+
+def test_release_all_hands_each_lock_to_its_first_waiter() -> None:
+    locks = LockTable()
+    locks.try_acquire("user:a", A)
+    locks.try_acquire("user:b", A)
+    wa = start(lambda: locks.acquire("user:a", B, timeout=5, cancelled=never))
+    _queued(locks, "user:a", 1)
+    assert locks.release_all(A, names=lambda n: n.startswith("user:")) == 2
+    wa.finish(2)
+    assert wa.result is True and locks.owner_of("user:a") is B
+    assert locks.owner_of("user:b") is None and "user:b" not in locks._locks

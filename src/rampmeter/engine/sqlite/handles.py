@@ -15,10 +15,18 @@ Rules:
   for a lock and a list pop (well under a microsecond; a statement costs ~150 us).
 - `idle_limit` default (IDLE_LIMIT): more than the threads that run statements at once under the
   default pool (thread_pool_size x (1 + thread_pool_oversubscribe) on a small machine, plus the
-  listeners that run a command themselves), so a steady load neither opens nor closes handles;
-  a burst beyond it (many workers waiting in SLEEP or locks) opens handles that are closed when
-  returned. A handle costs ~100-200 KiB and, per database it has ATTACHed, two file descriptors
-  (the file and its WAL; the WAL index is shared per process).
+  listeners that run a command themselves), so a steady load of autocommit statements neither
+  opens nor closes handles. A handle costs ~100-200 KiB and, per database it has ATTACHed, two
+  file descriptors (the file and its WAL; the WAL index is shared per process).
+- Beyond `idle_limit`, the pool keeps as many handles as were lent at once at the peak of the
+  last one or two windows of PEAK_WINDOW seconds (`give_back` closes a handle only while more
+  are open than that). Without it, a steady load with more pinned sessions than idle_limit
+  (oltp_read_write at 256 connections: every open transaction pins one) closed a handle at
+  every COMMIT and opened one, with its ~500 functions registered and a cold statement cache,
+  at every BEGIN - a third of the server's CPU (docs/performance.md, "Writes under many
+  connections"). When the load falls, the surplus is closed as handles come back (the one
+  returned and the coldest idle one), within two windows; an idle server closes nothing until
+  its next command.
 - Functions are registered once per handle, when it is opened; they answer for the session that
   holds the handle at the moment they are called, through the handle's Occupant (below): the
   session is never captured in a closure.
@@ -30,6 +38,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +51,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("rampmeter.engine")
 
 IDLE_LIMIT = 16
+PEAK_WINDOW = 10.0  # seconds; see the module rules
 
 
 class _Context:
@@ -125,9 +135,15 @@ def install_functions(handle: Handle) -> None:
 
 
 class HandlePool:
-    def __init__(self, engine: SqliteEngine, idle_limit: int = IDLE_LIMIT) -> None:
+    def __init__(self, engine: SqliteEngine, idle_limit: int = IDLE_LIMIT, *,
+                 window: float = PEAK_WINDOW, clock: Any = time.monotonic) -> None:
         self.engine = engine
         self.idle_limit = idle_limit
+        self._window = window
+        self._clock = clock
+        self._window_end = clock() + window
+        self._peak = 0        # most handles open at once in this window ...
+        self._last_peak = 0   # ... and in the one before
         self._lock = threading.Lock()
         self._idle: deque[Handle] = deque()
         self._closed = False
@@ -135,13 +151,21 @@ class HandlePool:
         self.created = 0     # handles ever opened (a steady load stops adding to it)
 
     def borrow(self) -> Handle:
+        idle = self._idle
         try:
-            return self._idle.pop()   # deque: a thread-safe pop, no lock on the hot path
+            handle = idle.pop()   # deque: a thread-safe pop, no lock on the hot path
         except IndexError:
             pass
+        else:
+            lent = self.opened - len(idle)   # the peak is a heuristic: no lock for it
+            if lent > self._peak:
+                self._peak = lent
+            return handle
         with self._lock:
             self.opened += 1
             self.created += 1
+            if self.opened > self._peak:   # none idle: all open handles are lent
+                self._peak = self.opened
         try:
             handle = Handle(self.engine)
             install_functions(handle)
@@ -162,7 +186,7 @@ class HandlePool:
                 self.discard(handle)
                 return
         idle = self._idle
-        if len(idle) < self.idle_limit and not self._closed:
+        if (len(idle) < self.idle_limit or self.opened <= self._keep()) and not self._closed:
             # thread-safe append; two racing returns may keep one more than idle_limit
             idle.append(handle)
             if not self._closed:
@@ -172,6 +196,28 @@ class HandlePool:
         with self._lock:
             self.opened -= 1
         handle.close()
+        if len(idle) > self.idle_limit:   # and one of the surplus that came back earlier
+            try:
+                cold = idle.popleft()
+            except IndexError:
+                return
+            with self._lock:
+                self.opened -= 1
+            cold.close()
+
+    def _keep(self) -> int:
+        """How many open handles the recent peak justifies (module rules)."""
+        now = self._clock()
+        if now >= self._window_end:
+            with self._lock:
+                if now >= self._window_end:
+                    # after a quiet spell longer than a window, only what is lent now counts
+                    lent = self.opened - len(self._idle)
+                    quiet = now >= self._window_end + self._window
+                    self._last_peak = lent if quiet else self._peak
+                    self._peak = lent
+                    self._window_end = now + self._window
+        return max(self._peak, self._last_peak)
 
     def discard(self, handle: Handle) -> None:
         """Close a handle that must not be lent again (it holds a session's temp tables)."""
