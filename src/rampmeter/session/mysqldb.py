@@ -1,8 +1,8 @@
 """The `mysql` database: the grant tables as tools read them (mysql.user, mysql.db,
 mysql.tables_priv, mysql.columns_priv, mysql.roles_mapping, mysql.global_priv), kept equal to
 the grant file; the (empty) log tables general_log and slow_log; and the (empty) privilege
-tables of grants rampmeter does not have, procs_priv and proxies_priv, and of UDFs, func
-(SYSTEM_TABLES).
+tables of grants rampmeter does not have, procs_priv and proxies_priv, of UDFs, func, and of
+foreign servers, servers (SYSTEM_TABLES).
 
 Rules:
 - The grant file (aclfile.py) is the truth; these tables are its mirror, rewritten through the
@@ -123,6 +123,13 @@ SYSTEM_TABLES: dict[str, str] = {
     "func": "name char(64) NOT NULL DEFAULT '', ret tinyint(1) NOT NULL DEFAULT 0, "
             "dl char(128) NOT NULL DEFAULT '', type enum('function','aggregate') NOT NULL, "
             "PRIMARY KEY (name)) COMMENT='User defined functions'",
+    # foreign servers: CREATE / ALTER / DROP SERVER write it (servers.py)
+    "servers": "Server_name char(64) NOT NULL DEFAULT '', Host varchar(2048) NOT NULL DEFAULT '', "
+               "Db char(64) NOT NULL DEFAULT '', Username char(128) NOT NULL DEFAULT '', "
+               "Password char(64) NOT NULL DEFAULT '', Port int(4) NOT NULL DEFAULT 0, "
+               "Socket char(108) NOT NULL DEFAULT '', Wrapper char(64) NOT NULL DEFAULT '', "
+               "Owner varchar(512) NOT NULL DEFAULT '', PRIMARY KEY (Server_name)) "
+               "CHARSET=utf8mb3 COMMENT='MySQL Foreign Servers table'",
 }
 
 

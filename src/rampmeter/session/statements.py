@@ -3,8 +3,8 @@
 Rules:
 - The route is decided by the statement's leading words (Statement.words, from the front door):
   SET, USE, KILL, SHOW <server things>, FLUSH <server things>, CREATE / ALTER / DROP / RENAME
-  USER, CREATE / DROP ROLE, SET [DEFAULT] ROLE, GRANT / REVOKE and SHUTDOWN are the session's
-  (each checks its own privileges); everything else, including SELECT @@var and
+  USER, CREATE / DROP ROLE, SET [DEFAULT] ROLE, CREATE / ALTER / DROP SERVER, GRANT / REVOKE and
+  SHUTDOWN are the session's (each checks its own privileges); everything else, including SELECT @@var and
   information_schema queries, is the engine's, which asks the session for those values
   through SessionContext.
 - An engine statement is checked before the engine runs it (required.py: privileges.py's
@@ -32,6 +32,7 @@ from rampmeter.session import (
     loaddata,
     required,
     roles,
+    servers,
     setfor,
     show,
     sp,
@@ -71,6 +72,9 @@ _USER_ROUTES: dict[tuple[str, str], Route] = {
     ("DROP", "ROLE"): roles.drop_role,
     ("SET", "ROLE"): roles.set_role,
     ("SET", "DEFAULT"): roles.set_default_role,
+    ("CREATE", "SERVER"): servers.create_server,
+    ("ALTER", "SERVER"): servers.alter_server,
+    ("DROP", "SERVER"): servers.drop_server,
 }
 
 # (first word, second word) -> Com_* status name; a None second word matches any.
@@ -102,7 +106,8 @@ _COM = {
     ("SHOW", "KEYS"): "Com_show_keys", ("SHOW", "ENGINES"): "Com_show_storage_engines",
     ("SHOW", "GRANTS"): "Com_show_grants", ("SHOW", "COLLATION"): "Com_show_collations",
     ("CREATE", "ROLE"): "Com_create_role", ("DROP", "ROLE"): "Com_drop_role",
-    ("RENAME", "USER"): "Com_rename_user",
+    ("RENAME", "USER"): "Com_rename_user", ("CREATE", "SERVER"): "Com_create_server",
+    ("ALTER", "SERVER"): "Com_alter_server", ("DROP", "SERVER"): "Com_drop_server",
     ("PREPARE", None): "Com_prepare_sql", ("EXECUTE", None): "Com_execute_sql",
     ("DEALLOCATE", None): "Com_dealloc_sql", ("DROP", "PREPARE"): "Com_dealloc_sql",
     ("CALL", None): "Com_call_procedure", ("CREATE", "PROCEDURE"): "Com_create_procedure",
