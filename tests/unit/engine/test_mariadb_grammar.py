@@ -111,6 +111,20 @@ def test_query_forms(t: SqliteSession) -> None:
     assert rows(t.execute("SELECT a AS x FROM t HAVING x > 2")) == [(3,)]
 
 
+def test_insert_sources(t: SqliteSession) -> None:
+    """INSERT ... SELECT of a query in parentheses, of EXCEPT / INTERSECT [ALL] (measured on
+    MariaDB 10.11: these rows)."""
+    t.execute("CREATE TABLE d (a INT)")
+    update(t, "INSERT INTO d (SELECT 7)")
+    update(t, "INSERT INTO d ((SELECT 8) UNION (SELECT 9))")
+    update(t, "INSERT INTO d (a) (SELECT a FROM t ORDER BY a DESC LIMIT 1)")
+    update(t, "INSERT INTO d SELECT a FROM t EXCEPT SELECT 1")
+    update(t, "INSERT INTO d SELECT a FROM t INTERSECT SELECT 1")
+    update(t, "INSERT INTO d SELECT a FROM t WHERE a < 3 EXCEPT ALL SELECT 2")
+    assert rows(t.execute("SELECT a FROM d ORDER BY a")) == [
+        (1,), (1,), (2,), (3,), (3,), (7,), (8,), (9,)]
+
+
 def test_insert_of_all_defaults(session: SqliteSession) -> None:
     session.execute("CREATE TABLE d (a INT DEFAULT 7, b VARCHAR(3))")
     update(session, "INSERT INTO d VALUES ()")

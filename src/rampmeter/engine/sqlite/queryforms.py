@@ -1,7 +1,8 @@
 """Query forms MariaDB has and SQLite spells differently, rewritten on the parsed tree.
 
 Rules:
-- A query in parentheses, alone or as an operand of UNION / EXCEPT / INTERSECT, is that query:
+- A query in parentheses, alone, as an INSERT's source or as an operand of UNION / EXCEPT /
+  INTERSECT, is that query:
   ((SELECT 1)) is SELECT 1, (SELECT 1) UNION (SELECT 2) is SELECT 1 UNION SELECT 2 (SQLite
   takes no parentheses around a compound's operands). An operand with its own ORDER BY or
   LIMIT is read from a derived table instead, so they still apply to it alone.
@@ -60,6 +61,13 @@ def rewrite(tree: exp.Expression) -> exp.Expression:
     if isinstance(tree, (exp.Update, exp.Delete)) and tree.args.get("order") is not None \
             and tree.args.get("limit") is None:
         tree.set("order", None)
+    if isinstance(tree, exp.Insert) and isinstance(tree.expression, exp.Subquery):
+        tree.set("expression", _query(tree.expression))
+    return _query(tree)
+
+
+def _query(tree: exp.Expression) -> exp.Expression:
+    """A query in parentheses without an alias is that query."""
     while isinstance(tree, exp.Subquery) and not tree.alias and not any(
             tree.args.get(k) for k in ("order", "limit", "offset")):
         tree = tree.this

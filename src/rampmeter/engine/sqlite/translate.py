@@ -995,7 +995,8 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
             plan.insert_values = {c.name.lower(): v.name for c, v in
                                   zip(cols, new_rows[0].expressions)
                                   if isinstance(v, exp.Placeholder)}
-    elif isinstance(source, (exp.Select, exp.Union, exp.Subquery)):
+    elif isinstance(source, (exp.Select, exp.Union, exp.Except, exp.Intersect,
+                             exp.Subquery)):
         select = _leftmost_select(source)
         if select is not None:
             starred = any(isinstance(x, exp.Star) or isinstance(x, exp.Column) and
