@@ -132,3 +132,36 @@ def test_concat_of_binary_strings_is_binary(session: SqliteSession) -> None:
     session.execute("INSERT INTO t3 SELECT CONCAT(a.code, b.code) FROM t2 a, t2 b")
     assert rows(session.execute("SELECT HEX(b) FROM t3 ORDER BY b")) == \
         [("A1A1",), ("A1FE",), ("FEA1",), ("FEFE",)]
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    # EXTRACT(DAY / HOUR / ...) reads an interval DAY TO SECOND whose hours past 24 are days,
+    # or a date-time (MariaDB 10.11, MDEV-17776); columns DAY, HOUR, MINUTE, DAY_SECOND,
+    # HOUR_MICROSECOND
+    ("'100:00:00'", "4 4 0 4040000 40000000000"),
+    ("'-3 10:00:00.5'", "-3 -10 0 -3100000 -100000500000"),
+    ("'100000:02:03'", "4166 16 2 4166160203 160203000000"),
+    ("'2020-01-02 03:04:05'", "2 3 4 2030405 30405000000"),
+    ("'20200102'", "2 4 1 2000000 40102000000"),  # DAY reads a date, HOUR a time
+    ("'8385959'", "NULL 22 59 NULL 225959000000"),
+    ("'12'", "NULL 0 0 NULL 12000000"),
+    ("'1.5'", "0 0 0 1 1500000"),
+    ("'87649416:00:00'", "NULL NULL NULL NULL NULL"),  # past 87649415 hours
+    ("'10:61:00'", "NULL NULL NULL NULL NULL"),
+    ("8385959", "34 22 59 34225959 225959000000"),
+    ("876494155959", "3652058 23 59 3652058235959 235959000000"),
+    ("20200102030405", "2 3 4 2030405 30405000000"),
+])
+def test_extract_reads_an_interval(session: SqliteSession, value: str, expected: str) -> None:
+    units = ("DAY", "HOUR", "MINUTE", "DAY_SECOND", "HOUR_MICROSECOND")
+    got = rows(session.execute("SELECT " + ", ".join(f"EXTRACT({u} FROM {value})"
+                                                      for u in units)))[0]
+    assert " ".join(shown(v) for v in got) == expected
+    if "NULL" in expected:
+        assert {w.message.split(":")[0] for w in session.warnings} == {
+            "Incorrect interval value"}
+
+
+def test_extract_of_a_cut_interval_warns(session: SqliteSession) -> None:
+    assert scalar(session, "SELECT EXTRACT(HOUR FROM '10:00:00 abc')") == 10
+    assert [w.message for w in session.warnings] == ["Incorrect time value: '10:00:00 abc'"]
