@@ -83,7 +83,8 @@ _TYPE_WORDS = frozenset({"NOW", "CURRENT_TIMESTAMP", "LOCALTIME", "LOCALTIMESTAM
                          "DECIMAL", "NUMERIC", "DEC", "FIXED", "CHAR", "VARCHAR", "BINARY",
                          "VARBINARY", "DATETIME", "TIME", "TIMESTAMP", "FLOAT", "DOUBLE", "NCHAR",
                          "INT", "INTEGER", "TINYINT", "SMALLINT", "MEDIUMINT", "BIGINT", "SIGNED",
-                         "UNSIGNED", "REAL", "BIT", "YEAR", "CHARACTER", "NVARCHAR"})
+                         "UNSIGNED", "REAL", "BIT", "YEAR", "CHARACTER", "NVARCHAR",
+                         "DAY_SECOND"})  # CAST(x AS INTERVAL DAY_SECOND(6))
 _SELECT_MODIFIERS = frozenset({"DISTINCT", "ALL", "DISTINCTROW", "HIGH_PRIORITY",
                                "STRAIGHT_JOIN", "SQL_SMALL_RESULT", "SQL_BIG_RESULT",
                                "SQL_BUFFER_RESULT", "SQL_CACHE", "SQL_NO_CACHE",

@@ -165,3 +165,28 @@ def test_extract_reads_an_interval(session: SqliteSession, value: str, expected:
 def test_extract_of_a_cut_interval_warns(session: SqliteSession) -> None:
     assert scalar(session, "SELECT EXTRACT(HOUR FROM '10:00:00 abc')") == 10
     assert [w.message for w in session.warnings] == ["Incorrect time value: '10:00:00 abc'"]
+
+
+def test_cast_as_interval_day_second(session: SqliteSession) -> None:
+    """CAST(x AS INTERVAL DAY_SECOND(n)) (MDEV-17776), measured on MariaDB 10.11."""
+    got = rows(session.execute(
+        "SELECT CAST('1 10:00:00' AS INTERVAL DAY_SECOND(6)), CAST(1.5 AS INTERVAL "
+        "DAY_SECOND(2)), CAST(-100.5 AS INTERVAL DAY_SECOND(1)), CAST('100:00:00.99' AS "
+        "INTERVAL DAY_SECOND(1)), CAST('20200102' AS INTERVAL DAY_SECOND(0)), "
+        "CAST('876494155959' AS INTERVAL DAY_SECOND(0)), CAST(NULL AS INTERVAL DAY_SECOND(0))"))
+    assert got == [("1 10:00:00.000000", "00:00:01.50", "-00:01:00.5", "4 04:00:00.9",
+                    "84 04:01:02", "3652058 23:59:59", None)]
+    assert not session.warnings
+    got = rows(session.execute(
+        "SELECT CAST('2020-01-02' AS INTERVAL DAY_SECOND(0)), CAST('87649416:00:00' AS "
+        "INTERVAL DAY_SECOND(0)), CAST('10:00:00 abc' AS INTERVAL DAY_SECOND(0)), "
+        "CAST(1.0000001 AS INTERVAL DAY_SECOND(6))"))
+    assert got == [(None, None, "10:00:00", "00:00:01.000000")]
+    assert [(w.level, w.message) for w in session.warnings] == [
+        ("Warning", "Incorrect INTERVAL DAY TO SECOND value: '2020-01-02'"),
+        ("Warning", "Incorrect INTERVAL DAY TO SECOND value: '87649416:00:00'"),
+        ("Warning", "Truncated incorrect INTERVAL DAY TO SECOND value: '10:00:00 abc'"),
+        ("Note", "Truncated incorrect INTERVAL DAY TO SECOND value: '1.0000001'")]
+    fails(session, "SELECT CAST('1' AS INTERVAL DAY_SECOND)", errors.ER_PARSE_ERROR)
+    fails(session, "SELECT CAST('1' AS INTERVAL HOUR_SECOND(1))", 4161)
+    fails(session, "SELECT CAST(a AS INTERVAL DAY_SECOND(7)) FROM (SELECT 1 a) t", 1426)

@@ -9,7 +9,8 @@ Rules:
 - Forms with their own syntax (EXTRACT(unit FROM x), TRIM(LEADING s FROM x),
   SUBSTRING(x FROM n FOR m), POSITION(s IN x), CHAR(n USING cs), INTERVAL n unit) keep
   sqlglot's parsing; funcmap.py reads the nodes.
-- WEIGHT_STRING's LEVEL clause, which sqlglot does not read, is read here.
+- WEIGHT_STRING's LEVEL clause and CAST(x AS INTERVAL DAY_SECOND(n)), which sqlglot does not
+  read, are read here.
 - Everything else is sqlglot's MySQL dialect.
 """
 
@@ -35,12 +36,39 @@ def _current_role(parser: Any) -> exp.Expression:
     return parser.expression(exp.CurrentRole())
 
 
+def _cast(parser: Any) -> exp.Expression:
+    """CAST(x AS INTERVAL DAY_SECOND(n)) (MariaDB 10.4+, MDEV-17776): a Cast to sqlglot's
+    INTERVAL type with n as its one parameter; any other CAST is sqlglot's."""
+    index = parser._index
+    this = parser._parse_assignment()
+    if not (parser._match(TokenType.ALIAS) and parser._match(TokenType.INTERVAL)):
+        parser._retreat(index)
+        return parser._parse_cast(parser.STRICT_CAST)
+    if not parser._match_text_seq("DAY_SECOND"):
+        from rampmeter.errors import ServerError
+        raise ServerError(4161, message="Unknown data type: 'interval'", sqlstate="HY000")
+    parser._match_l_paren()
+    fsp = parser._parse_number()
+    if fsp is None:
+        parser.raise_error("Expected a precision")
+    parser._match_r_paren()
+    if int(fsp.name) > 6:
+        from rampmeter.errors import ServerError
+        shown = this.name if isinstance(this, exp.Literal) else this.sql("mysql")
+        raise ServerError(1426, message=f"Too big precision specified for '{shown}'. Maximum "
+                          "is 6", sqlstate="42000")
+    to = exp.DataType(this=exp.DataType.Type.INTERVAL,
+                      expressions=[exp.DataTypeParam(this=fsp)])
+    return parser.expression(exp.Cast(this=this, to=to))
+
+
 class RampMySQL(MySQL):
     class Parser(MySQL.Parser):
         FUNCTIONS = {name: builder for name, builder in MySQL.Parser.FUNCTIONS.items()
                      if name not in funclib.LIBRARY and name not in TYPE_FUNCTIONS}
         FUNCTION_PARSERS = {**MySQL.Parser.FUNCTION_PARSERS,
-                            "WEIGHT_STRING": lambda self: _weight_string(self)}
+                            "WEIGHT_STRING": lambda self: _weight_string(self),
+                            "CAST": lambda self: _cast(self)}
         NO_PAREN_FUNCTION_PARSERS = {**MySQL.Parser.NO_PAREN_FUNCTION_PARSERS,
                                      "CURRENT_ROLE": _current_role}
 

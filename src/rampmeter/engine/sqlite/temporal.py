@@ -286,7 +286,8 @@ _NUMBER_PREFIX = re.compile(r"\s*([-+])?(\d+)(?:\.(\d*))?")
 _TIME_PREFIX = re.compile(r"\s*([-+])?\s*(?:(\d+)\s+)?(\d+):(\d{1,2})(?::(\d{1,2}))?(?:\.(\d*))?")
 
 
-def read_interval(v: Any, day_mode: bool) -> tuple[Moment | tuple[int, int] | None, bool]:
+def read_interval(v: Any, day_mode: bool, dates: bool = True
+                  ) -> tuple[Moment | tuple[int, int] | None, bool]:
     """A value as EXTRACT(DAY.. / HOUR.. FROM v) reads it (MariaDB's Extract_source): a
     date-time `Moment`, or an interval DAY TO SECOND as (signed microseconds, fsp), or None;
     and whether text after the value was cut off (1292 "Incorrect time value").
@@ -294,21 +295,22 @@ def read_interval(v: Any, day_mode: bool) -> tuple[Moment | tuple[int, int] | No
     A number is hhhhmmss[.ffffff] up to 999999995959, a date-time above. A string that looks
     like a date ('2001-02-03 ..', 12 or more digits, and in DAY mode any digits alone) is a
     date-time; else [-][days ]hh:mm[:ss][.ff] or hhmmss[.ff]. More than 87649415 hours, or
-    minutes / seconds past 59, is None."""
+    minutes / seconds past 59, is None. Without `dates` (CAST AS INTERVAL) no date-time is
+    read: what would be one is None, and digits are always hhhhmmss."""
     if v is None:
         return None, False
     if isinstance(v, (int, Decimal, float)) and not isinstance(v, bool):
         if abs(v) > 999999995959:
-            return read_datetime(v), False
+            return (read_datetime(v) if dates else None), False
         text = text_of(v)
         if isinstance(v, float) and "e" in text.lower():
             text = format(Decimal(repr(v)), "f")
         return _interval_number(text), False
     text = text_of(v).strip()
     whole = text.partition(".")[0]
-    if _DELIMITED.match(text) and not _TIME.match(text) or \
+    if _DELIMITED.match(text) and not _TIME.match(text) or dates and \
             whole.lstrip("+-").isdigit() and (day_mode and whole == text or len(whole) >= 12):
-        return read_datetime(text), False
+        return (read_datetime(text) if dates else None), False
     m = _TIME_PREFIX.match(text)
     if m:
         sign, days, h, mi, sec, frac = m.groups()

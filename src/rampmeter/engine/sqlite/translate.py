@@ -671,6 +671,11 @@ def _rewrite_cast(node: exp.Cast, typer: Typer) -> None:
         kind = {D.DATE: "date", D.TIME: "time"}.get(dtype, "datetime")
         node.replace(_call("rm_cast_temporal", node.this, exp.Literal.string(kind),
                            exp.Literal.number(nums[0] if nums else 0)))
+    elif dtype == D.INTERVAL:  # CAST(x AS INTERVAL DAY_SECOND(n)), dialect.py
+        t = typer.infer(node.this)
+        value = _decimal_text(node.this, t.scale or 0) if t is not None and t.is_decimal \
+            else node.this  # a DECIMAL's digits as written: more than 6 decimals is a Note
+        node.replace(_call("rm_cast_interval", value, exp.Literal.number(nums[0])))
     elif dtype in (D.DECIMAL, D.UDECIMAL):
         prec = nums[0] if nums else 10
         scale = nums[1] if len(nums) > 1 else 0
