@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from rampmeter.engine.base import Result, ResultSet
 from rampmeter.errors import ServerError
 from rampmeter.protocol.columns import Column, int_column, text_column
-from rampmeter.session import infoschema, showgrants, tpstatus
+from rampmeter.session import credits, infoschema, showgrants, tpstatus
 from rampmeter.session.accounts import wildcard_regex
 from rampmeter.session.admin import unquote
 from rampmeter.session.privileges import P
@@ -136,6 +136,13 @@ def dispatch(s: Session, stmt: Statement) -> Result | None:
         return ResultSet(tpstatus.THREADPOOL_STATUS, s.ctx.pool_table("THREADPOOL_STATUS"))
     if what == "OPEN":
         return _result(["Database", "Table", "In_use", "Name_locked"], [])
+    if what in ("AUTHORS", "CONTRIBUTORS"):
+        # MariaDB's lists, as it answers them (credits.py); nothing may follow
+        if i + 1 < len(toks):
+            raise syntax_error(sql, toks[i + 1].start)
+        return ResultSet([text_column("Name", length=40), text_column("Location", length=40),
+                          text_column("Comment", length=512)],
+                         list(credits.AUTHORS if what == "AUTHORS" else credits.CONTRIBUTORS))
     return None
 
 
