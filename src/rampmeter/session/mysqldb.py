@@ -1,8 +1,8 @@
 """The `mysql` database: the grant tables as tools read them (mysql.user, mysql.db,
 mysql.tables_priv, mysql.columns_priv, mysql.roles_mapping, mysql.global_priv), kept equal to
 the grant file; the (empty) log tables general_log and slow_log; and the (empty) privilege
-tables of grants rampmeter does not have, procs_priv and proxies_priv, of UDFs, func, and of
-foreign servers, servers (SYSTEM_TABLES).
+tables of grants rampmeter does not have, procs_priv and proxies_priv, of UDFs, func, of
+foreign servers, servers, and of the server-side help, help_* (SYSTEM_TABLES).
 
 Rules:
 - The grant file (aclfile.py) is the truth; these tables are its mirror, rewritten through the
@@ -130,6 +130,21 @@ SYSTEM_TABLES: dict[str, str] = {
                "Socket char(108) NOT NULL DEFAULT '', Wrapper char(64) NOT NULL DEFAULT '', "
                "Owner varchar(512) NOT NULL DEFAULT '', PRIMARY KEY (Server_name)) "
                "CHARSET=utf8mb3 COMMENT='MySQL Foreign Servers table'",
+    # the server-side help (HELP, help.py): empty, as before fill_help_tables.sql
+    "help_topic": "help_topic_id int(10) unsigned NOT NULL, name char(64) NOT NULL, "
+                  "help_category_id smallint(5) unsigned NOT NULL, description text NOT NULL, "
+                  "example text NOT NULL, url text NOT NULL, PRIMARY KEY (help_topic_id), "
+                  "UNIQUE KEY name (name)) CHARSET=utf8mb3 COMMENT='help topics'",
+    "help_category": "help_category_id smallint(5) unsigned NOT NULL, name char(64) NOT NULL, "
+                     "parent_category_id smallint(5) unsigned DEFAULT NULL, url text NOT NULL, "
+                     "PRIMARY KEY (help_category_id), UNIQUE KEY name (name)) CHARSET=utf8mb3 "
+                     "COMMENT='help categories'",
+    "help_keyword": "help_keyword_id int(10) unsigned NOT NULL, name char(64) NOT NULL, "
+                    "PRIMARY KEY (help_keyword_id), UNIQUE KEY name (name)) CHARSET=utf8mb3 "
+                    "COMMENT='help keywords'",
+    "help_relation": "help_topic_id int(10) unsigned NOT NULL, help_keyword_id int(10) unsigned "
+                     "NOT NULL, PRIMARY KEY (help_keyword_id, help_topic_id), KEY help_topic_id "
+                     "(help_topic_id)) CHARSET=utf8mb3 COMMENT='keyword-topic relation'",
 }
 
 

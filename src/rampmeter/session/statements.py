@@ -3,10 +3,10 @@
 Rules:
 - The route is decided by the statement's leading words (Statement.words, from the front door):
   SET, USE, KILL, SHOW <server things>, FLUSH <server things>, CREATE / ALTER / DROP / RENAME
-  USER, CREATE / DROP ROLE, SET [DEFAULT] ROLE, CREATE / ALTER / DROP SERVER, GRANT / REVOKE and
-  SHUTDOWN are the session's (each checks its own privileges); everything else, including SELECT @@var and
-  information_schema queries, is the engine's, which asks the session for those values
-  through SessionContext.
+  USER, CREATE / DROP ROLE, SET [DEFAULT] ROLE, CREATE / ALTER / DROP SERVER, GRANT / REVOKE,
+  HELP and SHUTDOWN are the session's (each checks its own privileges); everything else,
+  including SELECT @@var and information_schema queries, is the engine's, which asks the
+  session for those values through SessionContext.
 - An engine statement is checked before the engine runs it (required.py: privileges.py's
   rules), at COM_STMT_PREPARE and again at each execute; an account's hourly limits count
   every statement (login.py).
@@ -29,6 +29,7 @@ from rampmeter.errors import ServerError
 from rampmeter.session import (
     admin,
     grantsql,
+    help,
     loaddata,
     required,
     roles,
@@ -61,6 +62,7 @@ _SESSION_ROUTES: dict[str, Route] = {
     "EXECUTE": sqlprepare.execute,
     "DEALLOCATE": sqlprepare.deallocate,
     "LOAD": loaddata.load_data,
+    "HELP": help.help_statement,
 }
 # (first word, object word) -> route: account statements.
 _USER_ROUTES: dict[tuple[str, str], Route] = {
