@@ -143,6 +143,7 @@ class Plan:
     casts: list[tuple[ColumnDef, int]] = field(default_factory=list)  # rm_cv(expr, n)
     fixed: dict[str, Any] = field(default_factory=dict)    # synthetic placeholders
     missing: list[str] = field(default_factory=list)       # NOT NULL columns left out
+    generated_given: list[str] = field(default_factory=list)  # generated columns given (1906)
     null_slots: dict[str, tuple[ColumnDef, int]] = field(default_factory=dict)
     insert_columns: frozenset[str] | None = None
     insert_values: dict[str, str] | None = None            # column -> placeholder (1 row)
@@ -989,6 +990,11 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
             out_vals = []
             assigned: dict[str, exp.Expression] = {}
             for v, c in zip(vals, cols):
+                if c.generated is not None:  # computed (generated.py): a value is ignored
+                    if not _is_default(v):
+                        plan.generated_given.append(c.name)
+                    out_vals.append(exp.null())
+                    continue
                 if not isinstance(v, exp.Placeholder):
                     v = insertrow.row_columns(v, tdef, assigned, _now_call)
                 out_vals.append(conv.value(v, c, r))
@@ -1011,6 +1017,10 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
             if not starred:
                 new = []
                 for x, c in zip(select.expressions, cols):
+                    if c.generated is not None:
+                        plan.generated_given.append(c.name)
+                        new.append(exp.null())
+                        continue
                     plan.casts.append((c, 0))
                     new.append(exp.Anonymous(this="rm_cv", expressions=[
                         x.this if isinstance(x, exp.Alias) else x,
@@ -1060,6 +1070,11 @@ def _plan_update(tree: exp.Update, stmt: Statement, plan: Plan, tables: _Tables
             raise ServerError(errors.ER_BAD_FIELD_ERROR, col_node.sql("mysql"), "SET")
         set_names.add(col.name.lower())
         col_node.set("table", None)
+        if col.generated is not None:  # computed (generated.py): SET g = g changes nothing
+            if not _is_default(eq.expression):
+                plan.generated_given.append(col.name)
+            eq.set("expression", exp.column(col.name, quoted=True))
+            continue
         # a computed value counts the rows it is stored into (rm_cv, row 0): MariaDB's
         # "at row N" of each updated row
         computed = not (isinstance(eq.expression, exp.Placeholder | exp.Null) or

@@ -70,8 +70,13 @@ def create(s: SqliteSession, database: str, spec: dict[str, Any]) -> None:
     tdef = s.table_def(database, spec["table"])
     cols = [c.name for c in tdef.columns] if tdef is not None else []
     pairs = []
+    gen = {c.name: c.generated.sql for c in tdef.columns if c.generated is not None} \
+        if tdef is not None else {}
     if spec["event"] != "DELETE":
-        pairs += [f"'new.{c.lower()}', NEW.{q(c)}" for c in cols]
+        # a generated column's NEW value is computed (generated.py) from the row's NEW values,
+        # which the FROM clause below names as the table's columns
+        pairs += [f"'new.{c.lower()}', " + (f"({gen[c]})" if c in gen and gen[c] else
+                                            f"NEW.{q(c)}") for c in cols]
     if spec["event"] != "INSERT":
         pairs += [f"'old.{c.lower()}', OLD.{q(c)}" for c in cols]
     args = ", ".join(["?", "?"] + pairs)
@@ -79,13 +84,23 @@ def create(s: SqliteSession, database: str, spec: dict[str, Any]) -> None:
     with s.ddl():
         s.handle.execute(f"DROP TRIGGER IF EXISTS {q(schema)}.{q(name)}")
         routines.write(s, schema, "TRIGGER", spec["name"], spec)
-        text = (f"CREATE TRIGGER {q(schema)}.{q(name)} {spec['timing']} {spec['event']} ON "
+        event = spec["event"]
+        base = [q(c.name) for c in tdef.columns if c.generated is None] if tdef else []
+        if event == "UPDATE" and tdef is not None and len(base) < len(tdef.columns) and base:
+            # not the UPDATE that computes the generated columns after a write (generated.py)
+            event = f"UPDATE OF {', '.join(base)}"
+        text = (f"CREATE TRIGGER {q(schema)}.{q(name)} {spec['timing']} {event} ON "
                 f"{q(tdef.name if tdef is not None else spec['table'])} BEGIN SELECT "
-                f"rm_trigger({args}); END")
+                f"rm_trigger({args}){_new_row(cols) if gen and spec['event'] != 'DELETE' else ''};"
+                " END")
         # SQLite takes no parameters in a trigger's body: the two names as literals
         text = text.replace("rm_trigger(?, ?", "rm_trigger(" + _lit(database) + ", " +
                             _lit(spec["name"]), 1)
         s.handle.execute(text)
+
+
+def _new_row(cols: list[str]) -> str:
+    return " FROM (SELECT " + ", ".join(f"NEW.{q(c)} AS {q(c)}" for c in cols) + ")"
 
 
 def drop(s: SqliteSession, database: str, name: str) -> bool:
