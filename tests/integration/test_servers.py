@@ -1,6 +1,7 @@
 """CREATE / ALTER / DROP SERVER through a real client: the definitions land in mysql.servers as
 MariaDB keeps them, with MariaDB's errors and privilege (session/servers.py states the rules;
-mtr create_drop_server and grant_server run the same statements)."""
+mtr create_drop_server and grant_server run the same statements). Also SHOW BINLOG / RELAYLOG
+EVENTS, answered without a log."""
 
 from __future__ import annotations
 
@@ -100,3 +101,24 @@ def test_server_statements_need_super_or_federated_admin(server: ServerHandle) -
     conn = server.connect(user="u", password="pw")  # global privileges count from the next login
     run(conn, "CREATE SERVER s FOREIGN DATA WRAPPER mysql OPTIONS (HOST 'h')")
     run(conn, "DROP SERVER s")
+
+
+def test_show_log_events_are_empty_after_the_privilege_check(server: ServerHandle) -> None:
+    """This server keeps no binary or relay log: SHOW BINLOG / RELAYLOG EVENTS list nothing,
+    after MariaDB's check (BINLOG MONITOR, SLAVE MONITOR; mtr grant_slave_monitor)."""
+    conn = server.connect()
+    with conn.cursor() as cur:
+        cur.execute("SHOW RELAYLOG EVENTS FROM 4 LIMIT 1, 2")
+        assert [d[0] for d in cur.description] == ["Log_name", "Pos", "Event_type",
+                                                   "Server_id", "End_log_pos", "Info"]
+        assert cur.fetchall() == ()
+        cur.execute("SHOW BINLOG EVENTS IN 'x'")
+        assert cur.fetchall() == ()
+    server.query("CREATE USER u@'%' IDENTIFIED BY 'pw'")
+    server.query("GRANT SELECT ON *.* TO u@'%'")
+    conn = server.connect(user="u", password="pw")
+    assert err(conn, "SHOW RELAYLOG EVENTS") == (
+        1227, "Access denied; you need (at least one of) the SLAVE MONITOR privilege(s) for "
+              "this operation")
+    assert err(conn, "SHOW BINLOG EVENTS")[0] == 1227
+    assert err(conn, "SHOW BINLOG EVENTS FROM 'x'")[0] == 1064

@@ -12,6 +12,8 @@ Rules:
   them current; the mirror is then rewritten from them (mysql.user again follows
   global_priv). A mirror that failed to follow the last change (its write failed) is not
   read: FLUSH then reloads the file as before, and the mirror is rewritten.
+- A Priv written by MariaDB 10.5.2 .. 10.5.8 (its version_id) is read as MariaDB reads it
+  (MDEV-25030): all the privileges that version knew are ALL PRIVILEGES.
 - Rows the grants cannot hold are left out with a warning in the log, as MariaDB leaves out
   rows it cannot read: a Priv that is not a JSON object, an authentication plugin rampmeter
   does not have, a role with a host. The file never receives what it could not load again.
@@ -37,7 +39,13 @@ from rampmeter.errors import ServerError
 from rampmeter.session import aclfile
 from rampmeter.session.accounts import SSL_TYPES
 from rampmeter.session.grants import DbGrant, GrantTables, RoleGrant, TableGrant
-from rampmeter.session.privileges import COL_ACLS, DB_PRIV_COLUMNS, TABLE_SET_NAMES, P
+from rampmeter.session.privileges import (
+    ALL_BITS,
+    COL_ACLS,
+    DB_PRIV_COLUMNS,
+    TABLE_SET_NAMES,
+    P,
+)
 from rampmeter.session.security import TableNeed
 
 MYSQL = "mysql"
@@ -136,7 +144,8 @@ def _item(host: str, user: str, priv: str) -> dict[str, Any]:
     data = json.loads(priv)
     if not isinstance(data, dict):
         raise ValueError("Priv is not a JSON object")
-    item: dict[str, Any] = {"user": user, "host": host, "access": data.get("access", 0),
+    item: dict[str, Any] = {"user": user, "host": host,
+                            "access": _upgraded(data.get("access", 0), data.get("version_id")),
                             "is_role": bool(data.get("is_role", False))}
     if not item["is_role"]:
         item["plugin"] = data.get("plugin", "mysql_native_password")
@@ -152,6 +161,24 @@ def _item(host: str, user: str, priv: str) -> dict[str, Any]:
             item[key] = data[key]
     item["locked"] = bool(data.get("account_locked", False))
     return item
+
+
+# The global privileges MariaDB 10.5.2 .. 10.5.8 knew (SLAVE MONITOR came with 10.5.9)
+_ALL_100502 = (1 << 38) - 1
+
+
+def _upgraded(access: Any, version_id: Any) -> int:
+    """A Priv's access bits as MariaDB reads those a 10.5.2 .. 10.5.8 server wrote
+    (MDEV-23610, MDEV-25030): REPLICATION SLAVE ADMIN then included SLAVE MONITOR, and every
+    privilege that version knew is ALL PRIVILEGES now."""
+    bits = int(access or 0)
+    if not isinstance(version_id, int) or not 100502 <= version_id < 100509:
+        return bits
+    if bits & ~_ALL_100502:
+        return 0  # bits that version did not have: MariaDB grants nothing
+    if bits == _ALL_100502:
+        return ALL_BITS
+    return bits | (P.SLAVE_MONITOR if bits & P.REPL_SLAVE_ADMIN else 0)
 
 
 def _set_bits(text: Any) -> int:
