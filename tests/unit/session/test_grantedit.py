@@ -74,8 +74,8 @@ def test_access_written_by_mariadb_10_5_2_to_10_5_8_is_upgraded() -> None:
         ("bar", f"v{v}", f'{{"access": {before}, "version_id": {v}, "plugin": '
                          '"mysql_native_password", "authentication_string": ""}')
         for v in (100507, 100508, 100509)]
-    rows["global_priv"].append(("bar", "slave", '{"access": %d, "version_id": 100505, '
-                                '"plugin": "mysql_native_password"}' % int(P.REPL_SLAVE_ADMIN)))
+    rows["global_priv"].append(("bar", "slave", f'{{"access": {int(P.REPL_SLAVE_ADMIN)}, '
+                                '"version_id": 100505, "plugin": "mysql_native_password"}'))
     back, _warnings = grantedit.from_rows(rows, t)
 
     def access(user: str) -> int:
