@@ -122,3 +122,29 @@ def test_show_log_events_are_empty_after_the_privilege_check(server: ServerHandl
               "this operation")
     assert err(conn, "SHOW BINLOG EVENTS")[0] == 1227
     assert err(conn, "SHOW BINLOG EVENTS FROM 'x'")[0] == 1064
+
+
+def test_replica_statements_on_a_server_that_is_no_replica(server: ServerHandle) -> None:
+    """CHANGE MASTER TO keeps its options; START SLAVE without MASTER_HOST is MariaDB's 1200,
+    with one 1235 (rampmeter does not replicate); STOP SLAVE notes it was stopped; all need
+    SUPER or REPLICATION SLAVE ADMIN (session/replica.py, mtr grant_slave_admin)."""
+    server.query("CREATE USER u@'%' IDENTIFIED BY 'pw'")
+    server.query("GRANT ALL PRIVILEGES ON *.* TO u@'%'")
+    server.query("REVOKE REPLICATION SLAVE ADMIN, SUPER ON *.* FROM u@'%'")
+    conn = server.connect(user="u", password="pw")
+    denied = (1227, "Access denied; you need (at least one of) the SUPER, REPLICATION SLAVE "
+                    "ADMIN privilege(s) for this operation")
+    for sql in ("START SLAVE", "STOP SLAVE", "CHANGE MASTER TO MASTER_HOST='127.0.0.1'"):
+        assert err(conn, sql) == denied
+    conn = server.connect()
+    assert err(conn, "START SLAVE") == (1200, "Misconfigured slave: MASTER_HOST was not set; "
+                                              "Fix in config file or with CHANGE MASTER TO")
+    assert err(conn, "START SLAVE 'other'")[0] == 1617
+    assert err(conn, "CHANGE MASTER TO MASTER_BOGUS=1")[0] == 1064
+    with conn.cursor() as cur:
+        cur.execute("CHANGE MASTER TO MASTER_USER='root', MASTER_PORT=3307")
+        cur.execute("STOP REPLICA")
+        cur.execute("SHOW WARNINGS")
+        assert cur.fetchall() == (("Note", 1255, "Slave already has been stopped"),)
+        cur.execute("CHANGE MASTER TO MASTER_HOST='127.0.0.1'")
+    assert err(conn, "START SLAVE")[0] == 1235

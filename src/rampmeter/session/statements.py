@@ -3,10 +3,11 @@
 Rules:
 - The route is decided by the statement's leading words (Statement.words, from the front door):
   SET, USE, KILL, SHOW <server things>, FLUSH <server things>, CREATE / ALTER / DROP / RENAME
-  USER, CREATE / DROP ROLE, SET [DEFAULT] ROLE, CREATE / ALTER / DROP SERVER, GRANT / REVOKE,
-  HELP and SHUTDOWN are the session's (each checks its own privileges); everything else,
-  including SELECT @@var and information_schema queries, is the engine's, which asks the
-  session for those values through SessionContext.
+  USER, CREATE / DROP ROLE, SET [DEFAULT] ROLE, CREATE / ALTER / DROP SERVER, CHANGE
+  MASTER, START / STOP SLAVE, GRANT / REVOKE, HELP and SHUTDOWN are the session's (each
+  checks its own privileges); everything else, including SELECT @@var and
+  information_schema queries, is the engine's, which asks the session for those values
+  through SessionContext.
 - An engine statement is checked before the engine runs it (required.py: privileges.py's
   rules), at COM_STMT_PREPARE and again at each execute; an account's hourly limits count
   every statement (login.py).
@@ -31,6 +32,7 @@ from rampmeter.session import (
     grantsql,
     help,
     loaddata,
+    replica,
     required,
     roles,
     servers,
@@ -77,6 +79,11 @@ _USER_ROUTES: dict[tuple[str, str], Route] = {
     ("CREATE", "SERVER"): servers.create_server,
     ("ALTER", "SERVER"): servers.alter_server,
     ("DROP", "SERVER"): servers.drop_server,
+    ("CHANGE", "MASTER"): replica.change_master,
+    ("START", "SLAVE"): replica.start_slave,
+    ("START", "REPLICA"): replica.start_slave,
+    ("STOP", "SLAVE"): replica.stop_slave,
+    ("STOP", "REPLICA"): replica.stop_slave,
 }
 
 # (first word, second word) -> Com_* status name; a None second word matches any.
@@ -110,6 +117,9 @@ _COM = {
     ("CREATE", "ROLE"): "Com_create_role", ("DROP", "ROLE"): "Com_drop_role",
     ("RENAME", "USER"): "Com_rename_user", ("CREATE", "SERVER"): "Com_create_server",
     ("ALTER", "SERVER"): "Com_alter_server", ("DROP", "SERVER"): "Com_drop_server",
+    ("CHANGE", "MASTER"): "Com_change_master", ("START", "SLAVE"): "Com_slave_start",
+    ("START", "REPLICA"): "Com_slave_start", ("STOP", "SLAVE"): "Com_slave_stop",
+    ("STOP", "REPLICA"): "Com_slave_stop",
     ("PREPARE", None): "Com_prepare_sql", ("EXECUTE", None): "Com_execute_sql",
     ("DEALLOCATE", None): "Com_dealloc_sql", ("DROP", "PREPARE"): "Com_dealloc_sql",
     ("CALL", None): "Com_call_procedure", ("CREATE", "PROCEDURE"): "Com_create_procedure",
