@@ -137,3 +137,11 @@ def test_with_rollup(session: SqliteSession) -> None:
     session.execute("INSERT INTO r VALUES (1, 2), (3, 4), (1, 5)")
     assert rows(session.execute("SELECT a, SUM(b) FROM r GROUP BY a WITH ROLLUP")) == [
         (1, Decimal(7)), (3, Decimal(4)), (None, Decimal(11))]
+
+
+def test_interval_added_to_an_unsigned_operand(session: SqliteSession) -> None:
+    """(3 & 20010101) + INTERVAL 2 DAY is DATE_ADD of the BIGINT UNSIGNED 1 (not a date:
+    NULL, 1292), not unsigned arithmetic with an interval (mtr func_date_add)."""
+    assert scalar(session, "SELECT (3 & 20010101) + INTERVAL 2 DAY") is None
+    assert [w.message for w in session.warnings] == ["Incorrect datetime value: '1'"]
+    assert scalar(session, "SELECT INTERVAL 1 DAY + (2 | 20010100)") == "2001-01-03"

@@ -515,8 +515,10 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
     # Then top-down; a replacement keeps the original children (moved, not copied), so the
     # walk still reaches them and nested rewrites land in the tree.
     for node in list(tree.walk()):
-        if isinstance(node, (exp.Add, exp.Sub, exp.Mul, exp.IntDiv)) and _unsigned_math(
-                typer.infer(node.this), typer.infer(node.expression)):
+        if isinstance(node, (exp.Add, exp.Sub, exp.Mul, exp.IntDiv)) and not isinstance(
+                node.this, exp.Interval) and not isinstance(node.expression, exp.Interval) \
+                and _unsigned_math(typer.infer(node.this), typer.infer(node.expression)):
+            # (d + INTERVAL n unit is DATE_ADD: funcmap.py)
             # unsigned 64-bit arithmetic, which SQLite's signed integers cannot do
             op = {exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.IntDiv: "DIV"}[type(node)]
             text = exp.Literal.string(node.sql("mysql")[:64])
