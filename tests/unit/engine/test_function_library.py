@@ -190,3 +190,12 @@ def test_cast_as_interval_day_second(session: SqliteSession) -> None:
     fails(session, "SELECT CAST('1' AS INTERVAL DAY_SECOND)", errors.ER_PARSE_ERROR)
     fails(session, "SELECT CAST('1' AS INTERVAL HOUR_SECOND(1))", 4161)
     fails(session, "SELECT CAST(a AS INTERVAL DAY_SECOND(7)) FROM (SELECT 1 a) t", 1426)
+
+
+def test_weight_string_level_lists(session: SqliteSession) -> None:
+    """LEVEL n, m, ... and LEVEL n-m: these collations have one level, so the first level's
+    flags apply (MariaDB 10.11, mtr include/weight_string_l12.inc)."""
+    got = rows(session.execute(
+        "SELECT HEX(WEIGHT_STRING('a' LEVEL 1,2)), HEX(WEIGHT_STRING('A' LEVEL 1-2)), "
+        "HEX(WEIGHT_STRING('ab' LEVEL 1 DESC, 2)), HEX(WEIGHT_STRING('ab' LEVEL 1, 2 DESC))"))
+    assert got == [("0041", "0041", "FFBEFFBD", "00410042")]

@@ -137,6 +137,14 @@ def test_with_rollup(session: SqliteSession) -> None:
     session.execute("INSERT INTO r VALUES (1, 2), (3, 4), (1, 5)")
     assert rows(session.execute("SELECT a, SUM(b) FROM r GROUP BY a WITH ROLLUP")) == [
         (1, Decimal(7)), (3, Decimal(4)), (None, Decimal(11))]
+    # `*` and `t.*` spelled out; a constant key is one group, and so is the grand total
+    # (MariaDB 10.11, mtr include/ctype_filesort.inc)
+    assert rows(session.execute("SELECT * FROM r GROUP BY MID('test', 0) WITH ROLLUP")) == [
+        (1, 2), (1, 2)]
+    assert rows(session.execute("SELECT r.*, COUNT(*) FROM r GROUP BY a WITH ROLLUP")) == [
+        (1, 2, 2), (3, 4, 1), (None, 2, 3)]
+    session.execute("CREATE TABLE e (a INT)")
+    assert rows(session.execute("SELECT a, COUNT(*) FROM e GROUP BY a WITH ROLLUP")) == []
 
 
 def test_interval_added_to_an_unsigned_operand(session: SqliteSession) -> None:

@@ -99,8 +99,9 @@ def _positive_length(parser: Any) -> None:
 
 
 def _weight_string(parser: Any) -> exp.Expression:
-    """WEIGHT_STRING(s [AS type] [LEVEL n [ASC | DESC] [REVERSE] | LEVEL n-m]): sqlglot's
-    node, with the LEVEL flags (upper case words, or '') in its `level` arg."""
+    """WEIGHT_STRING(s [AS type] [LEVEL n [ASC | DESC] [REVERSE], ... | LEVEL n-m]): sqlglot's
+    node, with the first level's flags (upper case words, or '') in its `level` arg: the
+    collations weighed here have one level (functions_weight.py)."""
     _positive_length(parser)
     node = parser._parse_weight_string()
     if not isinstance(node, exp.WeightString) or not parser._match_text_seq("LEVEL"):
@@ -112,12 +113,21 @@ def _weight_string(parser: Any) -> exp.Expression:
     if parser._match(TokenType.DASH):
         parser._parse_number()
     else:
-        for word in ("ASC", "DESC"):
-            if parser._match_text_seq(word):
-                flags.append(word)
+        first_level = True
+        while True:
+            level: list[str] = []
+            for word in ("ASC", "DESC"):
+                if parser._match_text_seq(word):
+                    level.append(word)
+                    break
+            if parser._match_text_seq("REVERSE"):
+                level.append("REVERSE")
+            if first_level:
+                flags, first_level = level, False
+            if not parser._match(TokenType.COMMA):
                 break
-        if parser._match_text_seq("REVERSE"):
-            flags.append("REVERSE")
+            if parser._parse_number() is None:
+                parser.raise_error("Expected a level")
     node.set("level", exp.Literal.string(" ".join(flags)))
     return node
 

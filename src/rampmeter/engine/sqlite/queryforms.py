@@ -26,6 +26,8 @@ Rules:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from sqlglot import exp
 
 from rampmeter.engine.sqlite import funclib
@@ -196,23 +198,55 @@ def insert_defaults(tree: exp.Expression) -> None:
 
 
 # --- GROUP BY ... WITH ROLLUP ---------------------------------------------------------------
-def rollup(tree: exp.Expression) -> exp.Expression:
+Columns = Callable[[str], "list[str] | None"]
+
+
+def rollup(tree: exp.Expression, columns: Columns | None = None) -> exp.Expression:
     """GROUP BY k1..kn WITH ROLLUP, which SQLite lacks: the query once per level (grouped by
-    k1..kn, then k1..kn-1, ..., then not at all), the rolled-up keys NULL in the select list,
-    UNION ALL, ordered as MariaDB returns them: by k1, each group's super-aggregate row after
-    its rows, the grand total last. Any SELECT of the tree (a derived table's too)."""
+    k1..kn, then k1..kn-1, ..., then as one group), the rolled-up keys NULL in the select
+    list, UNION ALL, ordered as MariaDB returns them: by k1, each group's super-aggregate row
+    after its rows, the grand total last. Any SELECT of the tree (a derived table's too).
+    `columns(alias)`: a FROM item's column names, to spell out `*` and `t.*`."""
     for node in list(tree.walk()):
         if node is not tree and isinstance(node, exp.Select) and node.args.get("group") \
                 is not None and node.args["group"].args.get("rollup"):
-            node.replace(_rollup(node))
-    return _rollup(tree)
+            node.replace(_rollup(node, columns))
+    return _rollup(tree, columns)
 
 
-def _rollup(tree: exp.Expression) -> exp.Expression:
+def _stars(select: exp.Select, columns: Columns | None) -> None:
+    """`*` and `t.*` in the select list spelled out as the columns they stand for."""
+    if columns is None or not any(isinstance(e, exp.Star) or isinstance(e, exp.Column) and
+                                  isinstance(e.this, exp.Star) for e in select.expressions):
+        return
+    source = select.args.get("from_")
+    items = ([source.this] if source is not None else []) + \
+        [j.this for j in select.args.get("joins") or []]
+    aliases = [(item.alias_or_name or "") for item in items
+               if isinstance(item, (exp.Table, exp.Subquery))]
+    out: list[exp.Expression] = []
+    for e in select.expressions:
+        if isinstance(e, exp.Star):
+            wanted = aliases
+        elif isinstance(e, exp.Column) and isinstance(e.this, exp.Star):
+            wanted = [e.table]
+        else:
+            out.append(e)
+            continue
+        for alias in wanted:
+            names = columns(alias.lower())
+            if names is None:
+                return
+            out += [exp.column(n, table=alias, quoted=True) for n in names]
+    select.set("expressions", out)
+
+
+def _rollup(tree: exp.Expression, columns: Columns | None = None) -> exp.Expression:
     select = tree if isinstance(tree, exp.Select) else None
     group = select.args.get("group") if select is not None else None
     if select is None or group is None or not group.args.get("rollup"):
         return tree
+    _stars(select, columns)
     keys = [_by_position(k, select) for k in group.expressions]
     n = len(keys)
     order, limit, offset = (select.args.get(k) for k in ("order", "limit", "offset"))
@@ -229,7 +263,10 @@ def _rollup(tree: exp.Expression) -> exp.Expression:
                   for i, k in enumerate(keys)]
         items.append(exp.alias_(exp.Literal.number(level), "rm_l"))
         part.set("expressions", items)
-        part.set("group", exp.Group(expressions=[k.copy() for k in kept]) if kept else None)
+        # the grand total is one group (of no row when there is none, as in MariaDB), also
+        # when the select list has no aggregate
+        part.set("group", exp.Group(expressions=[k.copy() for k in kept] if kept else
+                                    [exp.Literal.string("")]))
         parts.append(part)
     union = parts[0]
     for part in parts[1:]:
@@ -274,12 +311,22 @@ def _nulled(item: exp.Expression, rolled: list[exp.Expression]) -> exp.Expressio
     if not rolled:
         return copy
     for node in list(copy.walk()):
-        if node is not copy and any(node == key for key in rolled):
+        if node is not copy and any(_same(node, key) for key in rolled):
             node.replace(exp.null())
     inner = copy.this if isinstance(copy, exp.Alias) else copy
-    if any(inner == key for key in rolled):
+    if any(_same(inner, key) for key in rolled):
         return exp.alias_(exp.null(), copy.alias) if isinstance(copy, exp.Alias) else exp.null()
     return copy
+
+
+def _same(node: exp.Expression, key: exp.Expression) -> bool:
+    """Is `node` the group key `key`? A column named with its table is the same column
+    named without one (`t1.*` spelled out against GROUP BY i)."""
+    if isinstance(node, exp.Column) and isinstance(key, exp.Column) and \
+            not isinstance(node.this, exp.Star):
+        return node.name.lower() == key.name.lower() and (
+            not node.table or not key.table or node.table.lower() == key.table.lower())
+    return node == key
 
 
 def _name(item: exp.Expression, i: int) -> str:

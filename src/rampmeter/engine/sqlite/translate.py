@@ -427,7 +427,7 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         plan.tz_outputs = tzcolumns.python_outputs(tree, plan.outputs)
         tzcolumns.wrap_reads(tree, typer, outputs_in_python=True)
     _rewrite(tree)
-    tree = queryforms.rollup(tree)
+    tree = queryforms.rollup(tree, tables.column_names)
     plan.sql = _generate(tree, plan)
     if ignore and plan.sql.startswith("UPDATE "):  # duplicates skip the row, as in MariaDB
         plan.sql = "UPDATE OR IGNORE " + plan.sql[len("UPDATE "):]
