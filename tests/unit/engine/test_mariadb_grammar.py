@@ -98,6 +98,20 @@ def test_a_number_is_no_alias(session: SqliteSession) -> None:
     assert "near '2*/'" in err.message
 
 
+@pytest.mark.parametrize(("sql", "near"), [
+    # a star takes no alias; MariaDB stops at the word after it (mtr alias)
+    ("SELECT t.* AS 'x', 1, 2 FROM t", "AS 'x', 1, 2 FROM t"),
+    ("INSERT INTO u SELECT t.*, t.* AS 'x', 3 FROM t", "AS 'x', 3 FROM t"),
+    # a multi-table DELETE names its tables without aliases, then FROM (mtr alias)
+    ("DELETE ZZZ t WHERE 1=1", "t WHERE 1=1"),
+    ("DELETE QUICK db.t.* x WHERE 1=1", "x WHERE 1=1"),
+])
+def test_where_mariadbs_grammar_stops(t: SqliteSession, sql: str, near: str) -> None:
+    t.execute("CREATE TABLE u (a INT, b VARCHAR(10), c INT, d INT, e INT)")
+    err = fails(t, sql, 1064)
+    assert f"near '{near}' at line 1" in err.message
+
+
 def test_query_forms(t: SqliteSession) -> None:
     assert rows(t.execute("(SELECT 1) UNION (SELECT 2)")) == [(1,), (2,)]
     assert rows(t.execute("((SELECT 1))")) == [(1,)]

@@ -71,7 +71,7 @@ from rampmeter.engine.sqlite.catalog import (
 from rampmeter.engine.sqlite.infer import Typer, charset_of, is_unsigned_integer, number_kind
 from rampmeter.engine.types import SqlType
 from rampmeter.errors import ServerError
-from rampmeter.sql import charsets, lexer
+from rampmeter.sql import charsets
 from rampmeter.sql.statement import Statement
 
 logging.getLogger("sqlglot").setLevel(logging.ERROR)  # it warns about what we strip on purpose
@@ -195,6 +195,12 @@ def parse(stmt: Statement, text: str) -> exp.Expression:
             at = syntaxpos.variable_as_table(text)
             raise stmt.syntax_error(at + len(stmt.shape) - len(text) if at is not None
                                     else None)
+    if isinstance(tree, exp.Delete) and tree.args.get("tables") and not tree.this and \
+            not tree.args.get("using"):
+        # DELETE t1 alias ...: a multi-table DELETE names its tables without aliases, and
+        # needs FROM; MariaDB stops after the first name
+        at = _after_first_target(text)
+        raise stmt.syntax_error(at + len(stmt.shape) - len(text) if at is not None else None)
     if rownum.names_rownum(text):
         rownum.rewrite(tree)
     for alias in tree.find_all(exp.Alias):
@@ -239,12 +245,27 @@ def _syntax(stmt: Statement, text: str, e: sqlglot.errors.ParseError) -> ServerE
     return stmt.syntax_error()  # type: ignore[return-value]
 
 
+def _after_first_target(text: str) -> int | None:
+    """Where the token after DELETE's first table name ([db.]t[.*]) starts."""
+    from rampmeter.engine.sqlite.modifiers import shape_tokens
+    toks = shape_tokens(text)
+    if toks is None:
+        return None
+    i = 1
+    while i < len(toks) and toks[i].upper in ("LOW_PRIORITY", "QUICK", "IGNORE"):
+        i += 1
+    i += 1  # the name
+    while i + 1 < len(toks) and toks[i].text == ".":
+        i += 2  # .name or .*
+    return toks[i].start if i < len(toks) else None
+
+
 def _aliased_star(text: str) -> int | None:
     """Where a select list's `*` (or `t.*`) is followed by something that is not a clause:
     MariaDB's grammar has no alias for it and reports the error there."""
-    try:
-        toks = lexer.tokens(text)
-    except ServerError:
+    from rampmeter.engine.sqlite.modifiers import shape_tokens
+    toks = shape_tokens(text)  # the shape's placeholders (:i0) are no SQL
+    if toks is None:
         return None
     for i, t in enumerate(toks[1:-1], 1):
         if t.text == "*" and toks[i - 1].upper in ("SELECT", ",", ".", "DISTINCT", "ALL") \
