@@ -167,3 +167,13 @@ def test_interval_added_to_an_unsigned_operand(session: SqliteSession) -> None:
     assert scalar(session, "SELECT (3 & 20010101) + INTERVAL 2 DAY") is None
     assert [w.message for w in session.warnings] == ["Incorrect datetime value: '1'"]
     assert scalar(session, "SELECT INTERVAL 1 DAY + (2 | 20010100)") == "2001-01-03"
+
+
+def test_update_of_a_binary_column_with_a_number(session: SqliteSession) -> None:
+    """SET a = 11 is an assignment, not a comparison to read as numbers: it was 1064 for a
+    BLOB column (mtr long_unique_update)."""
+    session.execute("CREATE TABLE b (a BLOB, k INT PRIMARY KEY)")
+    session.execute("INSERT INTO b VALUES (5, 1)")
+    assert update(session, "UPDATE b SET a = 11 WHERE a = 5").affected_rows == 1
+    update(session, "INSERT INTO b VALUES (1, 1) ON DUPLICATE KEY UPDATE a = 12")
+    assert rows(session.execute("SELECT a FROM b")) == [(b"12",)]
