@@ -136,3 +136,14 @@ def test_explain_of_a_view_with_literals_binds_them(session: SqliteSession) -> N
     assert got and all(r[0] == 1 and r[1] == "SIMPLE" for r in got)
     got = rows(session.execute("EXPLAIN SELECT * FROM v1 WHERE s = 'y'"))
     assert got
+
+
+def test_rename_table_if_exists_and_wait(session: SqliteSession) -> None:
+    """RENAME TABLE IF EXISTS skips a missing table with a Note (MariaDB 10.5+, mtr rename);
+    WAIT n / NOWAIT after a name are read."""
+    done = update(session, "RENAME TABLE IF EXISTS t1 TO t2")
+    assert [(w.level, w.code, w.message) for w in done.warnings] == [
+        ("Note", 1146, "Table 'db.t1' doesn't exist")]
+    session.execute("CREATE TABLE t1 (a INT)")
+    session.execute("RENAME TABLE t1 NOWAIT TO t2, t2 WAIT 1 TO t3")
+    assert session.list_tables() == ["t3"]
