@@ -177,3 +177,13 @@ def test_update_of_a_binary_column_with_a_number(session: SqliteSession) -> None
     assert update(session, "UPDATE b SET a = 11 WHERE a = 5").affected_rows == 1
     update(session, "INSERT INTO b VALUES (1, 1) ON DUPLICATE KEY UPDATE a = 12")
     assert rows(session.execute("SELECT a FROM b")) == [(b"12",)]
+
+
+def test_delete_order_limit_returning(session: SqliteSession) -> None:
+    """RETURNING after ORDER BY / LIMIT, where MariaDB's grammar has it (mtr
+    delete_returning)."""
+    session.execute("CREATE TABLE d (a INT, b VARCHAR(10))")
+    session.execute("INSERT INTO d VALUES (2, 'x'), (1, 'y'), (3, 'z')")
+    assert rows(session.execute("DELETE FROM d ORDER BY a LIMIT 1 RETURNING a, UPPER(b)")) == [
+        (1, "Y")]
+    assert rows(session.execute("DELETE FROM d WHERE a > 0 LIMIT 1 RETURNING a")) == [(2,)]

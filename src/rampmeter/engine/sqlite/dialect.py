@@ -72,6 +72,16 @@ class RampMySQL(MySQL):
         NO_PAREN_FUNCTION_PARSERS = {**MySQL.Parser.NO_PAREN_FUNCTION_PARSERS,
                                      "CURRENT_ROLE": _current_role}
 
+        def _parse_delete(self) -> exp.Expression:
+            """DELETE ... [ORDER BY ...] [LIMIT n] RETURNING ...: MariaDB's RETURNING comes
+            last; sqlglot reads it only before ORDER BY."""
+            node = super()._parse_delete()
+            if isinstance(node, exp.Delete) and not node.args.get("returning"):
+                returning = self._parse_returning()
+                if returning is not None:
+                    node.set("returning", returning)
+            return node
+
 
 def _positive_length(parser: Any) -> None:
     """WEIGHT_STRING(s AS CHAR(n)): MariaDB's grammar takes n >= 1 only; a 0 or a sign is a
