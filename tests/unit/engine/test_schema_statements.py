@@ -147,3 +147,17 @@ def test_rename_table_if_exists_and_wait(session: SqliteSession) -> None:
     session.execute("CREATE TABLE t1 (a INT)")
     session.execute("RENAME TABLE t1 NOWAIT TO t2, t2 WAIT 1 TO t3")
     assert session.list_tables() == ["t3"]
+
+
+def test_alter_table_options_without_commas(session: SqliteSession) -> None:
+    """ALTER TABLE t CHARACTER SET latin1 COLLATE latin1_bin: table options follow each other
+    without commas, as in CREATE TABLE (mtr ctype_collate)."""
+    session.execute("CREATE TABLE t (a CHAR(3)) CHARSET utf8mb4")
+    session.execute("ALTER TABLE t CHARACTER SET latin1 COLLATE latin1_bin")
+    text = rows(session.execute("SHOW CREATE TABLE t"))[0][1]
+    assert text.endswith("DEFAULT CHARSET=latin1 COLLATE=latin1_bin")
+    err = fails(session, "ALTER TABLE t ENGINE=MyISAM COMMENT 'x' FORCE, ADD b INT", 1064)
+    assert "near 'FORCE, ADD b INT'" in err.message  # FORCE is no table option: MariaDB too
+    session.execute("ALTER TABLE t ENGINE=MyISAM COMMENT 'x', ADD b INT")
+    text = rows(session.execute("SHOW CREATE TABLE t"))[0][1]
+    assert "ENGINE=MyISAM" in text and text.endswith("COMMENT='x'")
