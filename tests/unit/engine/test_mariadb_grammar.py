@@ -187,3 +187,12 @@ def test_delete_order_limit_returning(session: SqliteSession) -> None:
     assert rows(session.execute("DELETE FROM d ORDER BY a LIMIT 1 RETURNING a, UPPER(b)")) == [
         (1, "Y")]
     assert rows(session.execute("DELETE FROM d WHERE a > 0 LIMIT 1 RETURNING a")) == [(2,)]
+
+
+def test_cast_to_a_character_set_with_a_collation(session: SqliteSession) -> None:
+    """CAST(x AS CHAR CHARACTER SET cs COLLATE c) was 1064 (mtr ctype_collate); a collation
+    of another character set is 1253, as in MariaDB."""
+    assert scalar(session, "SELECT CAST('a' AS CHAR(10) CHARACTER SET latin1 COLLATE "
+                           "latin1_bin)") == "a"
+    assert scalar(session, "SELECT CAST('a' AS CHAR CHARSET latin1 COLLATE DEFAULT)") == "a"
+    fails(session, "SELECT CAST('a' AS CHAR CHARSET latin1 COLLATE utf8mb4_bin)", 1253)

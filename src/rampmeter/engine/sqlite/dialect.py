@@ -38,12 +38,23 @@ def _current_role(parser: Any) -> exp.Expression:
 
 def _cast(parser: Any) -> exp.Expression:
     """CAST(x AS INTERVAL DAY_SECOND(n)) (MariaDB 10.4+, MDEV-17776): a Cast to sqlglot's
-    INTERVAL type with n as its one parameter; any other CAST is sqlglot's."""
+    INTERVAL type with n as its one parameter; any other CAST is sqlglot's, with MariaDB's
+    trailing COLLATE read too."""
     index = parser._index
     this = parser._parse_assignment()
     if not (parser._match(TokenType.ALIAS) and parser._match(TokenType.INTERVAL)):
         parser._retreat(index)
-        return parser._parse_cast(parser.STRICT_CAST)
+        node = parser._parse_cast(parser.STRICT_CAST)
+        if parser._match(TokenType.COLLATE):
+            # CAST(x AS CHAR CHARACTER SET cs COLLATE c): the cast, in collation c (DEFAULT:
+            # the character set's own)
+            if parser._match(TokenType.DEFAULT):
+                return node
+            name = parser._parse_var(any_token=True)
+            if name is None:
+                parser.raise_error("Expected a collation")
+            return parser.expression(exp.Collate(this=node, expression=name))
+        return node
     if not parser._match_text_seq("DAY_SECOND"):
         from rampmeter.errors import ServerError
         raise ServerError(4161, message="Unknown data type: 'interval'", sqlstate="HY000")
