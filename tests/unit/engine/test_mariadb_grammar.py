@@ -196,3 +196,13 @@ def test_cast_to_a_character_set_with_a_collation(session: SqliteSession) -> Non
                            "latin1_bin)") == "a"
     assert scalar(session, "SELECT CAST('a' AS CHAR CHARSET latin1 COLLATE DEFAULT)") == "a"
     fails(session, "SELECT CAST('a' AS CHAR CHARSET latin1 COLLATE utf8mb4_bin)", 1253)
+
+
+def test_odbc_temporal_escapes_keep_a_string_of_another_type(session: SqliteSession) -> None:
+    """{d 'x'} / {t 'x'} / {ts 'x'}: the typed literal when x is a value of that type, else
+    the string itself, as MariaDB (mtr temporal_literal)."""
+    got = rows(session.execute(
+        "SELECT {d'2001-01-01'}, {d '2001-01-01 10:10:10'}, {t'10:10:10'}, "
+        "{t '2001-01-01 10:10:10'}, {ts'2001-01-01 10:10:10'}, {ts '2001-01-01'}"))
+    assert got == [("2001-01-01", "2001-01-01 10:10:10", "10:10:10", "2001-01-01 10:10:10",
+                    "2001-01-01 10:10:10", "2001-01-01")]
