@@ -206,3 +206,6 @@ def test_odbc_temporal_escapes_keep_a_string_of_another_type(session: SqliteSess
         "{t '2001-01-01 10:10:10'}, {ts'2001-01-01 10:10:10'}, {ts '2001-01-01'}"))
     assert got == [("2001-01-01", "2001-01-01 10:10:10", "10:10:10", "2001-01-01 10:10:10",
                     "2001-01-01 10:10:10", "2001-01-01")]
+    session.execute("CREATE TABLE o AS SELECT {d'2001-01-01'} AS a, {d '2001-01-01 10:10:10'} "
+                    "AS b")
+    assert rows(session.execute("SELECT * FROM o")) == [("2001-01-01", "2001-01-01 10:10:10")]

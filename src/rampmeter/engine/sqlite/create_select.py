@@ -98,7 +98,8 @@ def _result_columns(s: SqliteSession, query: Statement) -> list[ColumnDef]:
                          {**dml.bind(query, []), **plan.fixed}).fetchall()
     except sqlite3.Error as e:
         raise s.sqlite_error(e, plan) from None
-    select = leftmost_select(parse(query, query.shape))
+    from rampmeter.engine.sqlite import odbc
+    select = leftmost_select(parse(query, odbc.rewrite(query.shape, query)))
     items = _items(select)
     outputs = plan.outputs
     if outputs is None:
