@@ -209,3 +209,13 @@ def test_odbc_temporal_escapes_keep_a_string_of_another_type(session: SqliteSess
     session.execute("CREATE TABLE o AS SELECT {d'2001-01-01'} AS a, {d '2001-01-01 10:10:10'} "
                     "AS b")
     assert rows(session.execute("SELECT * FROM o")) == [("2001-01-01", "2001-01-01 10:10:10")]
+
+
+def test_multi_table_delete_targets_with_stars(session: SqliteSession) -> None:
+    """DELETE t1.*, t2.* FROM ...: `t.*` names the table t (mtr delete)."""
+    session.execute("CREATE TABLE m1 (a INT PRIMARY KEY)")
+    session.execute("CREATE TABLE m2 (a INT PRIMARY KEY)")
+    session.execute("INSERT INTO m1 VALUES (1), (2)")
+    session.execute("INSERT INTO m2 VALUES (1), (3)")
+    assert update(session, "DELETE m1.*, m2.* FROM m1, m2 WHERE m1.a = m2.a").affected_rows == 2
+    assert rows(session.execute("SELECT a FROM m1 UNION ALL SELECT a FROM m2")) == [(2,), (3,)]

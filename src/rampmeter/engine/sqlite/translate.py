@@ -339,6 +339,7 @@ def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
     text = defaultfn.rewrite_text(text)
     if kind in ("UPDATE", "DELETE"):
         text, _ignore = multi.strip_ignore(text)
+        text = multi.strip_target_stars(text)
     values_names: list[str] | None = None
     if kind == "VALUES":  # a table value constructor as a statement
         found = queryforms.values_statement(text)
