@@ -159,6 +159,11 @@ def test_with_rollup(session: SqliteSession) -> None:
         (1, 2, 2), (3, 4, 1), (None, 2, 3)]
     session.execute("CREATE TABLE e (a INT)")
     assert rows(session.execute("SELECT a, COUNT(*) FROM e GROUP BY a WITH ROLLUP")) == []
+    # HAVING sees the super-aggregate rows with their rolled-up keys NULL, and the aliases
+    assert rows(session.execute("SELECT a FROM r GROUP BY a WITH ROLLUP HAVING a > 0")) == [
+        (1,), (3,)]
+    assert rows(session.execute("SELECT a, COUNT(*) c FROM r GROUP BY a WITH ROLLUP "
+                                "HAVING c > 1")) == [(1, 2), (None, 3)]
 
 
 def test_interval_added_to_an_unsigned_operand(session: SqliteSession) -> None:

@@ -257,6 +257,9 @@ def _rollup(tree: exp.Expression, columns: Columns | None = None) -> exp.Express
             part.set(k, None)
         kept, rolled = keys[:n - level], keys[n - level:]
         items = [_nulled(e, rolled) for e in part.expressions]
+        having = part.args.get("having")
+        if having is not None:  # on the level's rows: rolled-up keys NULL, aliases resolved
+            part.set("having", _having(having, items, rolled))
         items = [exp.alias_(e.this if isinstance(e, exp.Alias) else e, f"rm_c{i}")
                  for i, e in enumerate(items)]
         items += [exp.alias_(k.copy() if i < n - level else exp.null(), f"rm_k{i}")
@@ -316,6 +319,19 @@ def _nulled(item: exp.Expression, rolled: list[exp.Expression]) -> exp.Expressio
     inner = copy.this if isinstance(copy, exp.Alias) else copy
     if any(_same(inner, key) for key in rolled):
         return exp.alias_(exp.null(), copy.alias) if isinstance(copy, exp.Alias) else exp.null()
+    return copy
+
+
+def _having(having: exp.Expression, items: list[exp.Expression],
+            rolled: list[exp.Expression]) -> exp.Expression:
+    """A level's HAVING: a select alias it names is the (level's) aliased expression; a
+    rolled-up key in it is NULL."""
+    aliases = {e.alias.lower(): e.this for e in items if isinstance(e, exp.Alias)}
+    copy = _nulled(having, rolled)
+    for node in list(copy.walk()):
+        if isinstance(node, exp.Column) and not node.table and \
+                node.name.lower() in aliases and node is not copy:
+            node.replace(aliases[node.name.lower()].copy())
     return copy
 
 
