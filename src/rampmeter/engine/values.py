@@ -389,8 +389,11 @@ def _store_set(t: SqlType, v: Any, text: str) -> tuple[Any, Problem | None]:
         return ",".join(m for i, m in enumerate(t.members) if v >> i & 1), None
     if text == "":
         return "", None
-    wanted = {p.lower() for p in text.split(",")}
-    chosen = [m for m in t.members if m.lower() in wanted]
+    # each item as MariaDB's find_set matches it: trailing spaces ignored (PAD SPACE, as the
+    # members lost theirs), an empty item matching no member
+    pad = t.charset != "binary"
+    wanted = {(p.rstrip(" ") if pad else p).lower() for p in text.split(",")}
+    chosen = [m for m in t.members if m and m.lower() in wanted]
     problem = None
     if len(chosen) < len(wanted):
         problem = Problem(errors.WARN_DATA_TRUNCATED)
