@@ -366,6 +366,8 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                     unary_minus = -1
             if start != m.start() and out and out[-1] is not _SPACE:
                 out.append(_SPACE)
+            elif kind == "word" and out and out[-1][:1] == ":":
+                out.append(_SPACE)  # 'a'like 'b': the placeholder :s0 ends before the word
             if kind == "word":
                 end = m.end()
                 tok = text[start:end]
