@@ -161,3 +161,13 @@ def test_alter_table_options_without_commas(session: SqliteSession) -> None:
     session.execute("ALTER TABLE t ENGINE=MyISAM COMMENT 'x', ADD b INT")
     text = rows(session.execute("SHOW CREATE TABLE t"))[0][1]
     assert "ENGINE=MyISAM" in text and text.endswith("COMMENT='x'")
+
+
+def test_a_named_primary_key(session: SqliteSession) -> None:
+    """PRIMARY KEY name (...): MariaDB reads the name and keeps the key PRIMARY (mtr
+    ctype_latin2_ch)."""
+    session.execute("CREATE TABLE p (a INT NOT NULL, PRIMARY KEY pk USING BTREE (a))")
+    session.execute("CREATE TABLE q (a INT NOT NULL)")
+    session.execute("ALTER TABLE q ADD PRIMARY KEY aaa(a)")
+    for table in ("p", "q"):
+        assert "  PRIMARY KEY (`a`)\n" in rows(session.execute(f"SHOW CREATE TABLE {table}"))[0][1]

@@ -436,6 +436,8 @@ def read_key(r: Reader) -> KeySpec:
     if r.accept("PRIMARY"):
         r.expect("KEY")
         key = KeySpec("PRIMARY", "PRIMARY")
+        if not r.at("(") and not r.at("USING"):
+            r.name()  # PRIMARY KEY name (...): MariaDB reads the name and keeps PRIMARY
         if r.accept("USING"):
             r.next()
         read_key_columns(r, key)
