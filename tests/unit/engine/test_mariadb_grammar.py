@@ -224,3 +224,18 @@ def test_multi_table_delete_targets_with_stars(session: SqliteSession) -> None:
     session.execute("INSERT INTO m2 VALUES (1), (3)")
     assert update(session, "DELETE m1.*, m2.* FROM m1, m2 WHERE m1.a = m2.a").affected_rows == 2
     assert rows(session.execute("SELECT a FROM m1 UNION ALL SELECT a FROM m2")) == [(2,), (3,)]
+
+
+def test_insert_select_grouped_or_filtered_on_duplicate_key_update(session: SqliteSession
+                                                                   ) -> None:
+    """INSERT ... SELECT ... GROUP BY | WHERE ... ON DUPLICATE KEY UPDATE was 1064 (mtr
+    insert_select): SQLite's upsert wants a WHERE, before the GROUP BY."""
+    session.execute("CREATE TABLE k (a INT PRIMARY KEY)")
+    session.execute("CREATE TABLE s (a INT)")
+    session.execute("INSERT INTO s VALUES (1), (1), (2), (5)")
+    session.execute("INSERT INTO k VALUES (1)")
+    update(session, "INSERT INTO k SELECT s.a FROM s WHERE s.a < 3 GROUP BY s.a "
+                    "ON DUPLICATE KEY UPDATE a = a + 10")
+    update(session, "INSERT INTO k SELECT s.a FROM s WHERE s.a > 3 "
+                    "ON DUPLICATE KEY UPDATE a = a + 10")
+    assert rows(session.execute("SELECT a FROM k ORDER BY a")) == [(2,), (5,), (11,)]

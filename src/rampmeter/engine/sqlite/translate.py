@@ -1306,9 +1306,11 @@ def _insert_sql(tree: exp.Insert, plan: Plan) -> str:
         for col in list(eq.this.find_all(exp.Column)):
             col.set("table", None)
         sets.append(eq.sql(dialect="sqlite", normalize_functions=False))
+    source = tree.expression
+    if isinstance(source, exp.Select) and source.args.get("where") is None:
+        # sqlite.org/lang_upsert: the parsing ambiguity; where a WHERE goes (before GROUP BY)
+        source.set("where", exp.Where(this=exp.true()))
     body = tree.sql(dialect="sqlite", normalize_functions=False)
-    if isinstance(tree.expression, exp.Select):
-        body += " WHERE TRUE"  # sqlite.org/lang_upsert: the parsing ambiguity
     tail = " " + returning.sql(dialect="sqlite", normalize_functions=False) \
         if isinstance(returning, exp.Returning) else ""
     return f"{body} ON CONFLICT DO UPDATE SET {', '.join(sets)}{tail}"
