@@ -239,3 +239,17 @@ def test_insert_select_grouped_or_filtered_on_duplicate_key_update(session: Sqli
     update(session, "INSERT INTO k SELECT s.a FROM s WHERE s.a > 3 "
                     "ON DUPLICATE KEY UPDATE a = a + 10")
     assert rows(session.execute("SELECT a FROM k ORDER BY a")) == [(2,), (5,), (11,)]
+
+
+def test_except_all_of_derived_tables(session: SqliteSession) -> None:
+    """EXCEPT / INTERSECT ALL whose operands read derived tables was 1235: their width is
+    their select list's (mtr except_all)."""
+    session.execute("CREATE TABLE x1 (a INT, b INT)")
+    session.execute("CREATE TABLE x2 (c INT, d INT)")
+    session.execute("INSERT INTO x1 VALUES (1, 1), (1, 1), (2, 2), (3, 3)")
+    session.execute("INSERT INTO x2 VALUES (1, 1), (3, 3)")
+    assert rows(session.execute(
+        "SELECT * FROM (SELECT * FROM x1 EXCEPT ALL SELECT * FROM x2) q1 EXCEPT ALL "
+        "SELECT * FROM (SELECT * FROM x2 WHERE c = 3) q2 ORDER BY 1")) == [(1, 1), (2, 2)]
+    assert rows(session.execute("SELECT * FROM (SELECT a, b FROM x1) q INTERSECT ALL "
+                                "SELECT * FROM x2 ORDER BY 1")) == [(1, 1), (3, 3)]
