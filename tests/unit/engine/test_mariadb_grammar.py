@@ -253,3 +253,12 @@ def test_except_all_of_derived_tables(session: SqliteSession) -> None:
         "SELECT * FROM (SELECT * FROM x2 WHERE c = 3) q2 ORDER BY 1")) == [(1, 1), (2, 2)]
     assert rows(session.execute("SELECT * FROM (SELECT a, b FROM x1) q INTERSECT ALL "
                                 "SELECT * FROM x2 ORDER BY 1")) == [(1, 1), (3, 3)]
+
+
+def test_a_divisor_with_a_bit_operator(session: SqliteSession) -> None:
+    """1 / (2 ^ x) was 1064: the divisor's copy in the division-by-zero test kept MariaDB's
+    `^`, which SQLite lacks (mtr func_group)."""
+    assert scalar(session, "SELECT 6 / (2 ^ 1)") == Decimal("2.0000")
+    assert scalar(session, "SELECT 5 MOD (2 & 1)") is None
+    assert [w.code for w in session.warnings] == [1365]
+    assert scalar(session, "SELECT MIN(12 / '0b11' ^ (RAND() * 0 + 3))") == Decimal("4.0000")

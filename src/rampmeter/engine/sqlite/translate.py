@@ -536,6 +536,7 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
     typer.forget()
     # Then top-down; a replacement keeps the original children (moved, not copied), so the
     # walk still reaches them and nested rewrites land in the tree.
+    divisions: list[exp.Expression] = []
     for node in list(tree.walk()):
         if isinstance(node, (exp.Add, exp.Sub, exp.Mul, exp.IntDiv)) and not isinstance(
                 node.this, exp.Interval) and not isinstance(node.expression, exp.Interval) \
@@ -549,11 +550,7 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
         elif isinstance(node, exp.Subquery) and _scalar_position(node):
             _check_one_row(node)
         elif isinstance(node, (exp.Div, exp.IntDiv, exp.Mod)):
-            case = exp.Case(ifs=[exp.If(this=exp.EQ(this=node.expression.copy(),
-                                                    expression=exp.Literal.number(0)),
-                                        true=_call("rm_div0"))])
-            node.replace(case)
-            case.set("default", node)
+            divisions.append(node)  # after the walk: the divisor's copy is then rewritten too
         elif isinstance(node, exp.BitwiseNot):
             node.replace(_call("rm_bitop", exp.Literal.string("~"), node.this,
                                exp.Literal.number(0)))
@@ -608,6 +605,12 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
                 # a binary argument makes the result binary (MariaDB); SQLite's || is TEXT,
                 # which bytes that are not UTF-8 cannot be read back as
                 _wrap(node, lambda c: exp.Cast(this=c, to=exp.DataType.build("BLOB")))
+    for node in divisions:  # x / 0 is NULL with MariaDB's warning (rm_div0)
+        case = exp.Case(ifs=[exp.If(this=exp.EQ(this=node.expression.copy(),
+                                                expression=exp.Literal.number(0)),
+                                    true=_call("rm_div0"))])
+        node.replace(case)
+        case.set("default", node)
 
 
 def _equality_with_number(node: exp.Expression, typer: Typer) -> bool:
