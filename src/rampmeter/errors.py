@@ -386,6 +386,17 @@ ERRORS.update({
 })
 
 
+# Foreign servers (CREATE / ALTER / DROP SERVER, session/servers.py): MariaDB 10.11's texts.
+ER_CANT_CREATE_FEDERATED_TABLE = 1434
+ER_FOREIGN_SERVER_EXISTS = 1476
+ER_FOREIGN_SERVER_DOESNT_EXIST = 1477
+
+ERRORS.update({
+    ER_CANT_CREATE_FEDERATED_TABLE: ErrorSpec("ER_CANT_CREATE_FEDERATED_TABLE", "HY000", "Can't create federated table. Foreign data src error:  %s"),
+    ER_FOREIGN_SERVER_EXISTS: ErrorSpec("ER_FOREIGN_SERVER_EXISTS", "HY000", "Cannot create foreign server '%s' as it already exists"),
+    ER_FOREIGN_SERVER_DOESNT_EXIST: ErrorSpec("ER_FOREIGN_SERVER_DOESNT_EXIST", "HY000", "The foreign server name you are trying to reference does not exist. Data source error:  %s"),
+})
+
 def sqlstate_of(code: int) -> str:
     spec = ERRORS.get(code)
     return spec.sqlstate if spec else "HY000"

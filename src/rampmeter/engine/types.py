@@ -239,7 +239,12 @@ def _maxlen(charset: str | None) -> int:
 
 
 def _quote(member: str) -> str:
-    return "'" + member.replace("\\", "\\\\").replace("'", "''") + "'"
+    """An ENUM / SET member as MariaDB prints it (append_unescaped)."""
+    return "'" + member.translate(_ESCAPES) + "'"
+
+
+_ESCAPES = str.maketrans({"\\": "\\\\", "'": "''", "\0": "\\0", "\n": "\\n", "\r": "\\r",
+                          "\x1a": "\\Z"})
 
 
 @cache
@@ -320,7 +325,12 @@ def parse_type(text: str, table_charset: str = "utf8mb4",
                table_collation: str | None = None) -> SqlType:
     """A MariaDB column type spelling -> SqlType (see the module rules). ValueError if it is
     not one."""
-    from rampmeter.sql.lexer import string_value, tokens  # below us; imported late for speed
+    from rampmeter.sql.lexer import (  # below us; imported late for speed
+        bit_value,
+        hex_value,
+        string_value,
+        tokens,
+    )
     toks = tokens(text)
     words: list[str] = []
     i = 0
@@ -339,6 +349,7 @@ def parse_type(text: str, table_charset: str = "utf8mb4",
     national = name in _NATIONAL
     name = _ALIASES.get(name, name)
     args: list[str] = []
+    raw: dict[int, bytes] = {}  # ENUM / SET members written as 0x.. or b'..': their bytes
     if i < len(toks) and toks[i].text == "(":
         i += 1
         while i < len(toks) and toks[i].text != ")":
@@ -347,6 +358,12 @@ def parse_type(text: str, table_charset: str = "utf8mb4",
                 args.append(string_value(t.text))
             elif t.kind == "num":
                 args.append(t.text)
+            elif t.kind in ("hex", "bit") and name in ("enum", "set"):
+                value = hex_value(t.text) if t.kind == "hex" else bit_value(t.text)
+                if value is None:
+                    raise ValueError(text)
+                raw[len(args)] = value
+                args.append("")
             elif t.text != ",":
                 raise ValueError(text)
             i += 1
@@ -380,6 +397,12 @@ def parse_type(text: str, table_charset: str = "utf8mb4",
         else:
             raise ValueError(text)
         i += 1
+    if raw:  # the bytes are characters of the column's character set
+        from rampmeter.sql import charsets
+        cs = charsets.charset(charset or table_charset)
+        codec = (cs.codec if cs is not None else "") or "latin-1"
+        for k, value in raw.items():
+            args[k] = value.decode(codec, "replace")
     return make_type(name, args, unsigned=unsigned, zerofill=zerofill, charset=charset,
                      collation=collation, binary_attr=binary_attr, national=national,
                      original=words, table_charset=table_charset,

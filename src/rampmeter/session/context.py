@@ -21,6 +21,7 @@ from rampmeter.session.aclstore import AccountStore
 from rampmeter.session.hostcache import HostCache
 from rampmeter.session.login import UserConnections
 from rampmeter.session.registry import Registry
+from rampmeter.session.replica import ReplicaSettings
 
 Rows = list[tuple[Any, ...]]
 
@@ -51,6 +52,7 @@ class ServerContext:
     started: float = field(default_factory=time.time)
     hosts: HostCache = field(init=False)  # max_connect_errors (hostcache.py)
     rate_log: RateLimitedLog = field(default_factory=RateLimitedLog)  # lines clients cause
+    replica: ReplicaSettings = field(default_factory=ReplicaSettings)  # CHANGE MASTER TO
 
     def __post_init__(self) -> None:
         from rampmeter.session.sysvars import pair_startup

@@ -12,6 +12,8 @@ Rules:
   them current; the mirror is then rewritten from them (mysql.user again follows
   global_priv). A mirror that failed to follow the last change (its write failed) is not
   read: FLUSH then reloads the file as before, and the mirror is rewritten.
+- A Priv written by MariaDB 10.5.2 .. 10.5.8 (its version_id) is read as MariaDB reads it
+  (MDEV-25030): all the privileges that version knew are ALL PRIVILEGES.
 - Rows the grants cannot hold are left out with a warning in the log, as MariaDB leaves out
   rows it cannot read: a Priv that is not a JSON object, an authentication plugin rampmeter
   does not have, a role with a host. The file never receives what it could not load again.
@@ -167,6 +169,10 @@ def _item(host: str, user: str, priv: str) -> dict[str, Any]:
             item[key] = data[key]
     item["locked"] = bool(data.get("account_locked", False))
     return item
+
+
+# The global privileges MariaDB 10.5.2 .. 10.5.8 knew (SLAVE MONITOR came with 10.5.9)
+_ALL_100502 = (1 << 38) - 1
 
 
 def _set_bits(text: Any) -> int:

@@ -1,8 +1,8 @@
 """The `mysql` database (and the `sys` schema beside it): the grant tables as tools read them (mysql.user, mysql.db,
 mysql.tables_priv, mysql.columns_priv, mysql.roles_mapping, mysql.global_priv), kept equal to
 the grant file; the (empty) log tables general_log and slow_log; and the (empty) privilege
-tables of grants rampmeter does not have, procs_priv and proxies_priv, and of UDFs, func
-(SYSTEM_TABLES).
+tables of grants rampmeter does not have, procs_priv and proxies_priv, of UDFs, func, of
+foreign servers, servers, and of the server-side help, help_* (SYSTEM_TABLES).
 
 Rules:
 - The grant file (aclfile.py) is the truth; these tables are its mirror, rewritten through the
@@ -138,6 +138,28 @@ SYSTEM_TABLES: dict[str, str] = {
     "func": "name char(64) NOT NULL DEFAULT '', ret tinyint(1) NOT NULL DEFAULT 0, "
             "dl char(128) NOT NULL DEFAULT '', type enum('function','aggregate') NOT NULL, "
             "PRIMARY KEY (name)) COMMENT='User defined functions'",
+    # foreign servers: CREATE / ALTER / DROP SERVER write it (servers.py)
+    "servers": "Server_name char(64) NOT NULL DEFAULT '', Host varchar(2048) NOT NULL DEFAULT '', "
+               "Db char(64) NOT NULL DEFAULT '', Username char(128) NOT NULL DEFAULT '', "
+               "Password char(64) NOT NULL DEFAULT '', Port int(4) NOT NULL DEFAULT 0, "
+               "Socket char(108) NOT NULL DEFAULT '', Wrapper char(64) NOT NULL DEFAULT '', "
+               "Owner varchar(512) NOT NULL DEFAULT '', PRIMARY KEY (Server_name)) "
+               "CHARSET=utf8mb3 COMMENT='MySQL Foreign Servers table'",
+    # the server-side help (HELP, help.py): empty, as before fill_help_tables.sql
+    "help_topic": "help_topic_id int(10) unsigned NOT NULL, name char(64) NOT NULL, "
+                  "help_category_id smallint(5) unsigned NOT NULL, description text NOT NULL, "
+                  "example text NOT NULL, url text NOT NULL, PRIMARY KEY (help_topic_id), "
+                  "UNIQUE KEY name (name)) CHARSET=utf8mb3 COMMENT='help topics'",
+    "help_category": "help_category_id smallint(5) unsigned NOT NULL, name char(64) NOT NULL, "
+                     "parent_category_id smallint(5) unsigned DEFAULT NULL, url text NOT NULL, "
+                     "PRIMARY KEY (help_category_id), UNIQUE KEY name (name)) CHARSET=utf8mb3 "
+                     "COMMENT='help categories'",
+    "help_keyword": "help_keyword_id int(10) unsigned NOT NULL, name char(64) NOT NULL, "
+                    "PRIMARY KEY (help_keyword_id), UNIQUE KEY name (name)) CHARSET=utf8mb3 "
+                    "COMMENT='help keywords'",
+    "help_relation": "help_topic_id int(10) unsigned NOT NULL, help_keyword_id int(10) unsigned "
+                     "NOT NULL, PRIMARY KEY (help_keyword_id, help_topic_id), KEY help_topic_id "
+                     "(help_topic_id)) CHARSET=utf8mb3 COMMENT='keyword-topic relation'",
 }
 
 

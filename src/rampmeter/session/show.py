@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from rampmeter.engine.base import Result, ResultSet
 from rampmeter.errors import ServerError
 from rampmeter.protocol.columns import Column, int_column, text_column
-from rampmeter.session import infoschema, showgrants, tpstatus
+from rampmeter.session import credits, infoschema, showgrants, tpstatus
 from rampmeter.session.accounts import wildcard_regex
 from rampmeter.session.admin import unquote
 from rampmeter.session.privileges import P
@@ -145,6 +145,15 @@ def dispatch(s: Session, stmt: Statement) -> Result | None:
         return ResultSet(tpstatus.THREADPOOL_STATUS, s.ctx.pool_table("THREADPOOL_STATUS"))
     if what == "OPEN":
         return _result(["Database", "Table", "In_use", "Name_locked"], [])
+    if what in ("BINLOG", "RELAYLOG") and words[1:2] == ["EVENTS"]:
+        return _log_events(s, stmt, i + 2, what)
+    if what in ("AUTHORS", "CONTRIBUTORS"):
+        # MariaDB's lists, as it answers them (credits.py); nothing may follow
+        if i + 1 < len(toks):
+            raise syntax_error(sql, toks[i + 1].start)
+        return ResultSet([text_column("Name", length=40), text_column("Location", length=40),
+                          text_column("Comment", length=512)],
+                         list(credits.AUTHORS if what == "AUTHORS" else credits.CONTRIBUTORS))
     return None
 
 
@@ -180,6 +189,27 @@ def _count_warnings(s: Session, toks: list[Token]) -> ResultSet:
         sum(1 for w in s.warnings if w.level == "Error")
     name = f"@@session.{'warning' if kind == 'WARNINGS' else 'error'}_count"
     return ResultSet([int_column(name)], [(count,)])
+
+
+def _log_events(s: Session, stmt: Statement, i: int, what: str) -> ResultSet:
+    """SHOW BINLOG | RELAYLOG EVENTS [IN 'log'] [FROM pos] [LIMIT [offset,] n]: the events of
+    a log this server does not keep (no binary log, no replica): none, after MariaDB's
+    privilege check (BINLOG MONITOR; SLAVE MONITOR for the relay log)."""
+    r = Reader(stmt, i)
+    if r.accept("IN"):
+        r.string()
+    if r.accept("FROM"):
+        r.integer()
+    if r.accept("LIMIT"):
+        r.integer()
+        if r.accept(","):
+            r.integer()
+    r.end()
+    if s.security is not None:
+        s.security.check_global(P.BINLOG_MONITOR if what == "BINLOG" else P.SLAVE_MONITOR)
+    return ResultSet([text_column("Log_name", length=20), int_column("Pos", length=20),
+                      text_column("Event_type", length=20), int_column("Server_id", length=10),
+                      int_column("End_log_pos", length=20), text_column("Info", length=80)], [])
 
 
 def _replication_privilege(s: Session, what: str) -> None:

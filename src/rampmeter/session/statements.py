@@ -3,8 +3,9 @@
 Rules:
 - The route is decided by the statement's leading words (Statement.words, from the front door):
   SET, USE, KILL, SHOW <server things>, FLUSH <server things>, CREATE / ALTER / DROP / RENAME
-  USER, CREATE / DROP ROLE, SET [DEFAULT] ROLE, GRANT / REVOKE and SHUTDOWN are the session's
-  (each checks its own privileges); everything else, including SELECT @@var and
+  USER, CREATE / DROP ROLE, SET [DEFAULT] ROLE, CREATE / ALTER / DROP SERVER, CHANGE
+  MASTER, START / STOP SLAVE, GRANT / REVOKE, HELP and SHUTDOWN are the session's (each
+  checks its own privileges); everything else, including SELECT @@var and
   information_schema queries, is the engine's, which asks the session for those values
   through SessionContext.
 - An engine statement is checked before the engine runs it (required.py: privileges.py's
@@ -30,9 +31,12 @@ from rampmeter.errors import ServerError
 from rampmeter.session import (
     admin,
     grantsql,
+    help,
     loaddata,
+    replica,
     required,
     roles,
+    servers,
     setfor,
     show,
     sp,
@@ -62,6 +66,7 @@ _SESSION_ROUTES: dict[str, Route] = {
     "EXECUTE": sqlprepare.execute,
     "DEALLOCATE": sqlprepare.deallocate,
     "LOAD": loaddata.load_data,
+    "HELP": help.help_statement,
 }
 # (first word, object word) -> route: account statements.
 _USER_ROUTES: dict[tuple[str, str], Route] = {
@@ -73,6 +78,14 @@ _USER_ROUTES: dict[tuple[str, str], Route] = {
     ("DROP", "ROLE"): roles.drop_role,
     ("SET", "ROLE"): roles.set_role,
     ("SET", "DEFAULT"): roles.set_default_role,
+    ("CREATE", "SERVER"): servers.create_server,
+    ("ALTER", "SERVER"): servers.alter_server,
+    ("DROP", "SERVER"): servers.drop_server,
+    ("CHANGE", "MASTER"): replica.change_master,
+    ("START", "SLAVE"): replica.start_slave,
+    ("START", "REPLICA"): replica.start_slave,
+    ("STOP", "SLAVE"): replica.stop_slave,
+    ("STOP", "REPLICA"): replica.stop_slave,
 }
 
 # (first word, second word) -> Com_* status name; a None second word matches any.
@@ -104,7 +117,11 @@ _COM = {
     ("SHOW", "KEYS"): "Com_show_keys", ("SHOW", "ENGINES"): "Com_show_storage_engines",
     ("SHOW", "GRANTS"): "Com_show_grants", ("SHOW", "COLLATION"): "Com_show_collations",
     ("CREATE", "ROLE"): "Com_create_role", ("DROP", "ROLE"): "Com_drop_role",
-    ("RENAME", "USER"): "Com_rename_user",
+    ("RENAME", "USER"): "Com_rename_user", ("CREATE", "SERVER"): "Com_create_server",
+    ("ALTER", "SERVER"): "Com_alter_server", ("DROP", "SERVER"): "Com_drop_server",
+    ("CHANGE", "MASTER"): "Com_change_master", ("START", "SLAVE"): "Com_slave_start",
+    ("START", "REPLICA"): "Com_slave_start", ("STOP", "SLAVE"): "Com_slave_stop",
+    ("STOP", "REPLICA"): "Com_slave_stop",
     ("PREPARE", None): "Com_prepare_sql", ("EXECUTE", None): "Com_execute_sql",
     ("DEALLOCATE", None): "Com_dealloc_sql", ("DROP", "PREPARE"): "Com_dealloc_sql",
     ("CALL", None): "Com_call_procedure", ("CREATE", "PROCEDURE"): "Com_create_procedure",

@@ -84,7 +84,8 @@ _TYPE_WORDS = frozenset({"NOW", "CURRENT_TIMESTAMP", "LOCALTIME", "LOCALTIMESTAM
                          "DECIMAL", "NUMERIC", "DEC", "FIXED", "CHAR", "VARCHAR", "BINARY",
                          "VARBINARY", "DATETIME", "TIME", "TIMESTAMP", "FLOAT", "DOUBLE", "NCHAR",
                          "INT", "INTEGER", "TINYINT", "SMALLINT", "MEDIUMINT", "BIGINT", "SIGNED",
-                         "UNSIGNED", "REAL", "BIT", "YEAR", "CHARACTER", "NVARCHAR"})
+                         "UNSIGNED", "REAL", "BIT", "YEAR", "CHARACTER", "NVARCHAR",
+                         "DAY_SECOND"})  # CAST(x AS INTERVAL DAY_SECOND(6))
 _SELECT_MODIFIERS = frozenset({"DISTINCT", "ALL", "DISTINCTROW", "HIGH_PRIORITY",
                                "STRAIGHT_JOIN", "SQL_SMALL_RESULT", "SQL_BIG_RESULT",
                                "SQL_BUFFER_RESULT", "SQL_CACHE", "SQL_NO_CACHE",
@@ -400,6 +401,8 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                     unary_minus = -1
             if start != m.start() and out and out[-1] is not _SPACE:
                 out.append(_SPACE)
+            elif kind == "word" and out and out[-1][:1] == ":":
+                out.append(_SPACE)  # 'a'like 'b': the placeholder :s0 ends before the word
             if kind == "word":
                 end = m.end()
                 tok = text[start:end]

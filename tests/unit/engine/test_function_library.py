@@ -279,3 +279,70 @@ def test_temporals_in_arithmetic_are_their_digits(session: SqliteSession) -> Non
                                "CAST('2001-01-01' AS DATE) | 0"))
     assert [shown(v) for v in got[0]] == ["3", "20010101"]  # bit operators too
     assert session.warnings == []
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    # EXTRACT(DAY / HOUR / ...) reads an interval DAY TO SECOND whose hours past 24 are days,
+    # or a date-time (MariaDB 10.11, MDEV-17776); columns DAY, HOUR, MINUTE, DAY_SECOND,
+    # HOUR_MICROSECOND
+    ("'100:00:00'", "4 4 0 4040000 40000000000"),
+    ("'-3 10:00:00.5'", "-3 -10 0 -3100000 -100000500000"),
+    ("'100000:02:03'", "4166 16 2 4166160203 160203000000"),
+    ("'2020-01-02 03:04:05'", "2 3 4 2030405 30405000000"),
+    ("'20200102'", "2 4 1 2000000 40102000000"),  # DAY reads a date, HOUR a time
+    ("'8385959'", "NULL 22 59 NULL 225959000000"),
+    ("'12'", "NULL 0 0 NULL 12000000"),
+    ("'1.5'", "0 0 0 1 1500000"),
+    ("'87649416:00:00'", "NULL NULL NULL NULL NULL"),  # past 87649415 hours
+    ("'10:61:00'", "NULL NULL NULL NULL NULL"),
+    ("8385959", "34 22 59 34225959 225959000000"),
+    ("876494155959", "3652058 23 59 3652058235959 235959000000"),
+    ("20200102030405", "2 3 4 2030405 30405000000"),
+])
+def test_extract_reads_an_interval(session: SqliteSession, value: str, expected: str) -> None:
+    units = ("DAY", "HOUR", "MINUTE", "DAY_SECOND", "HOUR_MICROSECOND")
+    got = rows(session.execute("SELECT " + ", ".join(f"EXTRACT({u} FROM {value})"
+                                                      for u in units)))[0]
+    assert " ".join(shown(v) for v in got) == expected
+    if "NULL" in expected:
+        assert {w.message.split(":")[0] for w in session.warnings} == {
+            "Incorrect interval value"}
+
+
+def test_extract_of_a_cut_interval_warns(session: SqliteSession) -> None:
+    assert scalar(session, "SELECT EXTRACT(HOUR FROM '10:00:00 abc')") == 10
+    assert [w.message for w in session.warnings] == ["Incorrect time value: '10:00:00 abc'"]
+
+
+def test_cast_as_interval_day_second(session: SqliteSession) -> None:
+    """CAST(x AS INTERVAL DAY_SECOND(n)) (MDEV-17776), measured on MariaDB 10.11."""
+    got = rows(session.execute(
+        "SELECT CAST('1 10:00:00' AS INTERVAL DAY_SECOND(6)), CAST(1.5 AS INTERVAL "
+        "DAY_SECOND(2)), CAST(-100.5 AS INTERVAL DAY_SECOND(1)), CAST('100:00:00.99' AS "
+        "INTERVAL DAY_SECOND(1)), CAST('20200102' AS INTERVAL DAY_SECOND(0)), "
+        "CAST('876494155959' AS INTERVAL DAY_SECOND(0)), CAST(NULL AS INTERVAL DAY_SECOND(0))"))
+    assert got == [("1 10:00:00.000000", "00:00:01.50", "-00:01:00.5", "4 04:00:00.9",
+                    "84 04:01:02", "3652058 23:59:59", None)]
+    assert not session.warnings
+    got = rows(session.execute(
+        "SELECT CAST('2020-01-02' AS INTERVAL DAY_SECOND(0)), CAST('87649416:00:00' AS "
+        "INTERVAL DAY_SECOND(0)), CAST('10:00:00 abc' AS INTERVAL DAY_SECOND(0)), "
+        "CAST(1.0000001 AS INTERVAL DAY_SECOND(6))"))
+    assert got == [(None, None, "10:00:00", "00:00:01.000000")]
+    assert [(w.level, w.message) for w in session.warnings] == [
+        ("Warning", "Incorrect INTERVAL DAY TO SECOND value: '2020-01-02'"),
+        ("Warning", "Incorrect INTERVAL DAY TO SECOND value: '87649416:00:00'"),
+        ("Warning", "Truncated incorrect INTERVAL DAY TO SECOND value: '10:00:00 abc'"),
+        ("Note", "Truncated incorrect INTERVAL DAY TO SECOND value: '1.0000001'")]
+    fails(session, "SELECT CAST('1' AS INTERVAL DAY_SECOND)", errors.ER_PARSE_ERROR)
+    fails(session, "SELECT CAST('1' AS INTERVAL HOUR_SECOND(1))", 4161)
+    fails(session, "SELECT CAST(a AS INTERVAL DAY_SECOND(7)) FROM (SELECT 1 a) t", 1426)
+
+
+def test_weight_string_level_lists(session: SqliteSession) -> None:
+    """LEVEL n, m, ... and LEVEL n-m: these collations have one level, so the first level's
+    flags apply (MariaDB 10.11, mtr include/weight_string_l12.inc)."""
+    got = rows(session.execute(
+        "SELECT HEX(WEIGHT_STRING('a' LEVEL 1,2)), HEX(WEIGHT_STRING('A' LEVEL 1-2)), "
+        "HEX(WEIGHT_STRING('ab' LEVEL 1 DESC, 2)), HEX(WEIGHT_STRING('ab' LEVEL 1, 2 DESC))"))
+    assert got == [("0041", "0041", "FFBEFFBD", "00410042")]

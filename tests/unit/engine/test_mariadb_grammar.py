@@ -222,3 +222,129 @@ def test_a_set_member_with_a_comma_is_1367(session: SqliteSession) -> None:
     err = fails(session, "CREATE TABLE s (a SET('a', 'b,c'))", 1367, "22007")
     assert err.message == "Illegal set 'b,c' value found during parsing"
     session.execute("CREATE TABLE s (a SET('a', 'b'), e ENUM('x,y'))")  # an ENUM member may
+
+
+@pytest.mark.parametrize(("sql", "near"), [
+    # a star takes no alias; MariaDB stops at the word after it (mtr alias)
+    ("SELECT t.* AS 'x', 1, 2 FROM t", "AS 'x', 1, 2 FROM t"),
+    ("INSERT INTO u SELECT t.*, t.* AS 'x', 3 FROM t", "AS 'x', 3 FROM t"),
+    # a multi-table DELETE names its tables without aliases, then FROM (mtr alias)
+    ("DELETE ZZZ t WHERE 1=1", "t WHERE 1=1"),
+    ("DELETE QUICK db.t.* x WHERE 1=1", "x WHERE 1=1"),
+])
+def test_where_mariadbs_grammar_stops(t: SqliteSession, sql: str, near: str) -> None:
+    t.execute("CREATE TABLE u (a INT, b VARCHAR(10), c INT, d INT, e INT)")
+    err = fails(t, sql, 1064)
+    assert f"near '{near}' at line 1" in err.message
+
+
+def test_insert_sources(t: SqliteSession) -> None:
+    """INSERT ... SELECT of a query in parentheses, of EXCEPT / INTERSECT [ALL] (measured on
+    MariaDB 10.11: these rows)."""
+    t.execute("CREATE TABLE d (a INT)")
+    update(t, "INSERT INTO d (SELECT 7)")
+    update(t, "INSERT INTO d ((SELECT 8) UNION (SELECT 9))")
+    update(t, "INSERT INTO d (a) (SELECT a FROM t ORDER BY a DESC LIMIT 1)")
+    update(t, "INSERT INTO d SELECT a FROM t EXCEPT SELECT 1")
+    update(t, "INSERT INTO d SELECT a FROM t INTERSECT SELECT 1")
+    update(t, "INSERT INTO d SELECT a FROM t WHERE a < 3 EXCEPT ALL SELECT 2")
+    assert rows(t.execute("SELECT a FROM d ORDER BY a")) == [
+        (1,), (1,), (2,), (3,), (3,), (7,), (8,), (9,)]
+
+
+def test_interval_added_to_an_unsigned_operand(session: SqliteSession) -> None:
+    """(3 & 20010101) + INTERVAL 2 DAY is DATE_ADD of the BIGINT UNSIGNED 1 (not a date:
+    NULL, 1292), not unsigned arithmetic with an interval (mtr func_date_add)."""
+    assert scalar(session, "SELECT (3 & 20010101) + INTERVAL 2 DAY") is None
+    assert [w.message for w in session.warnings] == ["Incorrect datetime value: '1'"]
+    assert scalar(session, "SELECT INTERVAL 1 DAY + (2 | 20010100)") == "2001-01-03"
+
+
+def test_update_of_a_binary_column_with_a_number(session: SqliteSession) -> None:
+    """SET a = 11 is an assignment, not a comparison to read as numbers: it was 1064 for a
+    BLOB column (mtr long_unique_update)."""
+    session.execute("CREATE TABLE b (a BLOB, k INT PRIMARY KEY)")
+    session.execute("INSERT INTO b VALUES (5, 1)")
+    assert update(session, "UPDATE b SET a = 11 WHERE a = 5").affected_rows == 1
+    update(session, "INSERT INTO b VALUES (1, 1) ON DUPLICATE KEY UPDATE a = 12")
+    assert rows(session.execute("SELECT a FROM b")) == [(b"12",)]
+
+
+def test_delete_order_limit_returning(session: SqliteSession) -> None:
+    """RETURNING after ORDER BY / LIMIT, where MariaDB's grammar has it (mtr
+    delete_returning)."""
+    session.execute("CREATE TABLE d (a INT, b VARCHAR(10))")
+    session.execute("INSERT INTO d VALUES (2, 'x'), (1, 'y'), (3, 'z')")
+    assert rows(session.execute("DELETE FROM d ORDER BY a LIMIT 1 RETURNING a, UPPER(b)")) == [
+        (1, "Y")]
+    assert rows(session.execute("DELETE FROM d WHERE a > 0 LIMIT 1 RETURNING a")) == [(2,)]
+
+
+def test_cast_to_a_character_set_with_a_collation(session: SqliteSession) -> None:
+    """CAST(x AS CHAR CHARACTER SET cs COLLATE c) was 1064 (mtr ctype_collate); a collation
+    of another character set is 1253, as in MariaDB."""
+    assert scalar(session, "SELECT CAST('a' AS CHAR(10) CHARACTER SET latin1 COLLATE "
+                           "latin1_bin)") == "a"
+    assert scalar(session, "SELECT CAST('a' AS CHAR CHARSET latin1 COLLATE DEFAULT)") == "a"
+    fails(session, "SELECT CAST('a' AS CHAR CHARSET latin1 COLLATE utf8mb4_bin)", 1253)
+
+
+def test_odbc_temporal_escapes_keep_a_string_of_another_type(session: SqliteSession) -> None:
+    """{d 'x'} / {t 'x'} / {ts 'x'}: the typed literal when x is a value of that type, else
+    the string itself, as MariaDB (mtr temporal_literal)."""
+    got = rows(session.execute(
+        "SELECT {d'2001-01-01'}, {d '2001-01-01 10:10:10'}, {t'10:10:10'}, "
+        "{t '2001-01-01 10:10:10'}, {ts'2001-01-01 10:10:10'}, {ts '2001-01-01'}"))
+    assert got == [("2001-01-01", "2001-01-01 10:10:10", "10:10:10", "2001-01-01 10:10:10",
+                    "2001-01-01 10:10:10", "2001-01-01")]
+    session.execute("CREATE TABLE o AS SELECT {d'2001-01-01'} AS a, {d '2001-01-01 10:10:10'} "
+                    "AS b")
+    assert rows(session.execute("SELECT * FROM o")) == [("2001-01-01", "2001-01-01 10:10:10")]
+
+
+def test_multi_table_delete_targets_with_stars(session: SqliteSession) -> None:
+    """DELETE t1.*, t2.* FROM ...: `t.*` names the table t (mtr delete)."""
+    session.execute("CREATE TABLE m1 (a INT PRIMARY KEY)")
+    session.execute("CREATE TABLE m2 (a INT PRIMARY KEY)")
+    session.execute("INSERT INTO m1 VALUES (1), (2)")
+    session.execute("INSERT INTO m2 VALUES (1), (3)")
+    assert update(session, "DELETE m1.*, m2.* FROM m1, m2 WHERE m1.a = m2.a").affected_rows == 2
+    assert rows(session.execute("SELECT a FROM m1 UNION ALL SELECT a FROM m2")) == [(2,), (3,)]
+
+
+def test_insert_select_grouped_or_filtered_on_duplicate_key_update(session: SqliteSession
+                                                                   ) -> None:
+    """INSERT ... SELECT ... GROUP BY | WHERE ... ON DUPLICATE KEY UPDATE was 1064 (mtr
+    insert_select): SQLite's upsert wants a WHERE, before the GROUP BY."""
+    session.execute("CREATE TABLE k (a INT PRIMARY KEY)")
+    session.execute("CREATE TABLE s (a INT)")
+    session.execute("INSERT INTO s VALUES (1), (1), (2), (5)")
+    session.execute("INSERT INTO k VALUES (1)")
+    update(session, "INSERT INTO k SELECT s.a FROM s WHERE s.a < 3 GROUP BY s.a "
+                    "ON DUPLICATE KEY UPDATE a = a + 10")
+    update(session, "INSERT INTO k SELECT s.a FROM s WHERE s.a > 3 "
+                    "ON DUPLICATE KEY UPDATE a = a + 10")
+    assert rows(session.execute("SELECT a FROM k ORDER BY a")) == [(2,), (5,), (11,)]
+
+
+def test_except_all_of_derived_tables(session: SqliteSession) -> None:
+    """EXCEPT / INTERSECT ALL whose operands read derived tables was 1235: their width is
+    their select list's (mtr except_all)."""
+    session.execute("CREATE TABLE x1 (a INT, b INT)")
+    session.execute("CREATE TABLE x2 (c INT, d INT)")
+    session.execute("INSERT INTO x1 VALUES (1, 1), (1, 1), (2, 2), (3, 3)")
+    session.execute("INSERT INTO x2 VALUES (1, 1), (3, 3)")
+    assert rows(session.execute(
+        "SELECT * FROM (SELECT * FROM x1 EXCEPT ALL SELECT * FROM x2) q1 EXCEPT ALL "
+        "SELECT * FROM (SELECT * FROM x2 WHERE c = 3) q2 ORDER BY 1")) == [(1, 1), (2, 2)]
+    assert rows(session.execute("SELECT * FROM (SELECT a, b FROM x1) q INTERSECT ALL "
+                                "SELECT * FROM x2 ORDER BY 1")) == [(1, 1), (3, 3)]
+
+
+def test_a_divisor_with_a_bit_operator(session: SqliteSession) -> None:
+    """1 / (2 ^ x) was 1064: the divisor's copy in the division-by-zero test kept MariaDB's
+    `^`, which SQLite lacks (mtr func_group)."""
+    assert scalar(session, "SELECT 6 / (2 ^ 1)") == Decimal("2.0000")
+    assert scalar(session, "SELECT 5 MOD (2 & 1)") is None
+    assert [w.code for w in session.warnings] == [1365]
+    assert scalar(session, "SELECT MIN(12 / '0b11' ^ (RAND() * 0 + 3))") == Decimal("4.0000")

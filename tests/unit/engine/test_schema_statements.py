@@ -173,3 +173,38 @@ def test_alter_ignore_adding_a_unique_key_drops_the_later_duplicates(
     fails(session, "ALTER TABLE t2 ADD PRIMARY KEY (a)", 1062)
     update(session, "ALTER IGNORE TABLE t2 ADD PRIMARY KEY (a)")
     assert rows(session.execute("SELECT * FROM t2")) == [(1, 1), (2, 3)]
+
+
+def test_rename_table_if_exists_and_wait(session: SqliteSession) -> None:
+    """RENAME TABLE IF EXISTS skips a missing table with a Note (MariaDB 10.5+, mtr rename);
+    WAIT n / NOWAIT after a name are read."""
+    done = update(session, "RENAME TABLE IF EXISTS t1 TO t2")
+    assert [(w.level, w.code, w.message) for w in done.warnings] == [
+        ("Note", 1146, "Table 'db.t1' doesn't exist")]
+    session.execute("CREATE TABLE t1 (a INT)")
+    session.execute("RENAME TABLE t1 NOWAIT TO t2, t2 WAIT 1 TO t3")
+    assert session.list_tables() == ["t3"]
+
+
+def test_alter_table_options_without_commas(session: SqliteSession) -> None:
+    """ALTER TABLE t CHARACTER SET latin1 COLLATE latin1_bin: table options follow each other
+    without commas, as in CREATE TABLE (mtr ctype_collate)."""
+    session.execute("CREATE TABLE t (a CHAR(3)) CHARSET utf8mb4")
+    session.execute("ALTER TABLE t CHARACTER SET latin1 COLLATE latin1_bin")
+    text = rows(session.execute("SHOW CREATE TABLE t"))[0][1]
+    assert text.endswith("DEFAULT CHARSET=latin1 COLLATE=latin1_bin")
+    err = fails(session, "ALTER TABLE t ENGINE=MyISAM COMMENT 'x' FORCE, ADD b INT", 1064)
+    assert "near 'FORCE, ADD b INT'" in err.message  # FORCE is no table option: MariaDB too
+    session.execute("ALTER TABLE t ENGINE=MyISAM COMMENT 'x', ADD b INT")
+    text = rows(session.execute("SHOW CREATE TABLE t"))[0][1]
+    assert "ENGINE=MyISAM" in text and text.endswith("COMMENT='x'")
+
+
+def test_a_named_primary_key(session: SqliteSession) -> None:
+    """PRIMARY KEY name (...): MariaDB reads the name and keeps the key PRIMARY (mtr
+    ctype_latin2_ch)."""
+    session.execute("CREATE TABLE p (a INT NOT NULL, PRIMARY KEY pk USING BTREE (a))")
+    session.execute("CREATE TABLE q (a INT NOT NULL)")
+    session.execute("ALTER TABLE q ADD PRIMARY KEY aaa(a)")
+    for table in ("p", "q"):
+        assert "  PRIMARY KEY (`a`)\n" in rows(session.execute(f"SHOW CREATE TABLE {table}"))[0][1]

@@ -35,6 +35,11 @@ from rampmeter.protocol.constants import CHARSET_BINARY, ColumnFlag, ColumnType
     ("timestamp(2)", "timestamp(2)"), ("year", "year(4)"), ("year(4)", "year(4)"),
     ("bit", "bit(1)"), ("bit(12)", "bit(12)"), ("json", "longtext"),
     ("enum('a','b''c')", "enum('a','b''c')"), ("set('x','y')", "set('x','y')"),
+    # members written as hex or bit literals are characters of the column's set; MariaDB
+    # escapes \\, \0, newline in what it prints (mtr type_set, type_enum)
+    ("set('',0x0000) charset latin1", "set('','\\0\\0')"),
+    ("enum(0xE4, X'41', b'01000011') charset latin1", "enum('\u00e4','A','C')"),
+    ("enum('a\\\\b', 'e\\nf')", "enum('a\\\\b','e\\nf')"),
 ])
 def test_spelling_is_mariadbs(decl: str, shown: str) -> None:
     t = parse_type(decl)

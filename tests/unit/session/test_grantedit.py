@@ -81,6 +81,30 @@ def test_rows_of_older_servers_are_upgraded_as_mariadb_reads_them() -> None:
     assert access == {100507: ALL_BITS, 100508: ALL_BITS, 100509: old}
 
 
+def test_access_written_by_mariadb_10_5_2_to_10_5_8_is_upgraded() -> None:
+    """MDEV-25030 (mtr grant_slave_monitor): every privilege 10.5.8 knew is ALL PRIVILEGES;
+    a 10.5.9+ row (or one without version_id) is read as it is."""
+    t = _tables()
+    rows = _read_back(t)
+    before = (1 << 38) - 1
+    rows["global_priv"] += [
+        ("bar", f"v{v}", f'{{"access": {before}, "version_id": {v}, "plugin": '
+                         '"mysql_native_password", "authentication_string": ""}')
+        for v in (100507, 100508, 100509)]
+    rows["global_priv"].append(("bar", "slave", f'{{"access": {int(P.REPL_SLAVE_ADMIN)}, '
+                                '"version_id": 100505, "plugin": "mysql_native_password"}'))
+    back, _warnings = grantedit.from_rows(rows, t)
+
+    def access(user: str) -> int:
+        account = back.account(user, "bar")
+        assert account is not None
+        return account.access
+
+    assert access("v100507") == access("v100508") == ALL_BITS
+    assert access("v100509") == before
+    assert access("slave") == P.REPL_SLAVE_ADMIN | P.SLAVE_MONITOR
+
+
 @pytest.mark.parametrize(("table", "kind", "bits", "code"), [
     ("db", "INSERT", P.INSERT, None), ("global_priv", "TRUNCATE", P.DROP, None),
     ("user", "DELETE", P.DELETE | P.SELECT, None), ("user", "INSERT", P.INSERT, 1356),

@@ -68,6 +68,13 @@ def test_numbers_are_typed_as_mysql_types_literals() -> None:
     assert got.shape.endswith("WHERE e = :i5")  # a unary minus is part of the literal
 
 
+def test_a_word_right_after_a_literal_stays_a_word() -> None:
+    """'AAA'like 'A%': the placeholder and the word are two tokens of the shape (mtr
+    ctype_utf16's include), not one name `s0like`."""
+    got = scan("SELECT 'AAA'like 'A%', 'b'between'a'and'c'")
+    assert got.shape == "SELECT :s0 like :s1, :s2 between:s3 and:s4"
+
+
 def test_unary_minus_is_folded_binary_minus_is_not() -> None:
     got = scan("SELECT -9223372036854775808, 5 -1, a - 1, (-2), x = - 3, - a, 3--1")
     assert got.slots == (-2**63, 5, 1, 1, -2, -3, 3, -1)

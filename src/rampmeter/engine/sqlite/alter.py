@@ -490,6 +490,15 @@ def _option(a: _Alter, r: Reader) -> None:
         _convert_charset(a, r.name_or_string(), r.name_or_string() if r.accept("COLLATE")
                          else None)
         return
+    _table_option(a, r)
+    while r.peek_word() in _OPTIONS and r.peek_word() not in (
+            "FORCE", "CONVERT", "DISABLE", "ENABLE", "ORDER"):
+        # table options may follow each other without commas
+        _table_option(a, r)
+
+
+def _table_option(a: _Alter, r: Reader) -> None:
+    t = a.new
     r.accept("DEFAULT")
     word = r.next().text.upper()
     if word == "CHARACTER":

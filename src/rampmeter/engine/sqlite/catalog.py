@@ -78,6 +78,16 @@ class Default:
     shown: str = ""   # as SHOW CREATE TABLE prints it
 
 
+@dataclass(frozen=True, slots=True)
+class Generated:
+    """GENERATED ALWAYS AS (expr) VIRTUAL | STORED: `expr` as the client wrote it, `sql` its
+    SQLite text over the row's columns (generated.py computes it when a row is written)."""
+
+    expr: str
+    stored: bool
+    sql: str = ""
+
+
 @dataclass(slots=True)
 class ColumnDef:
     name: str
@@ -89,10 +99,12 @@ class ColumnDef:
     comment: str = ""
     compressed: bool = False  # COMPRESSED: MariaDB zlib-packs it; here it is only shown
     attributes: tuple[tuple[str, str], ...] = ()  # engine-defined: (name, value as shown)
+    generated: Generated | None = None
 
     @property
     def has_default(self) -> bool:
-        return self.default is not None or self.nullable or self.auto_increment
+        return self.default is not None or self.nullable or self.auto_increment or \
+            self.generated is not None
 
 
 @dataclass(slots=True)
@@ -235,6 +247,8 @@ def spec_json(tdef: TableDef) -> str:
             d["compressed"] = True
         if c.attributes:
             d["attrs"] = [list(a) for a in c.attributes]
+        if c.generated is not None:
+            d["gen"] = [c.generated.expr, c.generated.stored, c.generated.sql]
         cols[c.name] = d
     idx = {i.name: {"prefixes": i.prefixes, "desc": i.desc, "kind": i.kind,
                     "comment": i.comment, "columns": i.columns, "unique": i.unique,
@@ -335,7 +349,8 @@ def load_table(conn: sqlite3.Connection, schema: str, table: str) -> TableDef:
             name, t, nullable=not notnull and not pkpos, default=default,
             auto_increment=bool(cs.get("auto")), on_update=cs.get("on_update"),
             comment=cs.get("comment", ""), compressed=bool(cs.get("compressed")),
-            attributes=tuple((n, v) for n, v in cs.get("attrs", ()))))
+            attributes=tuple((n, v) for n, v in cs.get("attrs", ())),
+            generated=Generated(*cs["gen"]) if "gen" in cs else None))
     idxspec = spec.get("indexes", {})
     indexes: list[IndexDef] = []
     for row in conn.execute(f"PRAGMA {q(schema)}.index_list({q(table)})").fetchall():
@@ -443,7 +458,8 @@ def table_columns(tdef: TableDef, schema: str) -> list[TableColumn]:
         if c.type.name == "timestamp":
             flags |= ColumnFlag.TIMESTAMP
         extra = "auto_increment" if c.auto_increment else (
-            "on update " + _now_spelling(c.on_update) if c.on_update is not None else "")
+            "on update " + _now_spelling(c.on_update) if c.on_update is not None else
+            generated_extra(c))
         out.append(TableColumn(
             name=c.name, column_type=c.type.spelling() + (COMPRESSED if c.compressed else ""),
             nullable=c.nullable, key=key,
@@ -451,6 +467,21 @@ def table_columns(tdef: TableDef, schema: str) -> list[TableColumn]:
             column=c.type.column(c.name, flags=flags, table=tdef.name, schema=schema),
             sql_type=c.type))
     return out
+
+
+def generated_extra(c: ColumnDef) -> str:
+    """DESCRIBE's / information_schema.COLUMNS' EXTRA of a generated column."""
+    if c.generated is None:
+        return ""
+    return "STORED GENERATED" if c.generated.stored else "VIRTUAL GENERATED"
+
+
+def generated_text(c: ColumnDef) -> str:
+    """The expression as MariaDB prints it (SHOW CREATE TABLE, GENERATION_EXPRESSION)."""
+    if c.generated is None:
+        return ""
+    from rampmeter.engine.sqlite.sqltext import expression
+    return expression(c.generated.expr)
 
 
 def _now_spelling(fsp: int) -> str:
@@ -497,9 +528,12 @@ def show_create(tdef: TableDef, auto_next: int | None) -> str:
     for c in tdef.columns:
         line = f"  `{_bq(c.name)}` {c.type.spelling()}{COMPRESSED if c.compressed else ''}"
         line += c.type.charset_clause(tdef.charset, tdef.collation)
+        if c.generated is not None:
+            line += f" GENERATED ALWAYS AS ({generated_text(c)}) " + \
+                ("STORED" if c.generated.stored else "VIRTUAL")
         if not c.nullable:
             line += " NOT NULL"
-        elif c.type.name == "timestamp":
+        elif c.type.name == "timestamp" and c.generated is None:
             line += " NULL"
         if c.auto_increment:
             line += " AUTO_INCREMENT"
@@ -509,7 +543,7 @@ def show_create(tdef: TableDef, auto_next: int | None) -> str:
             else:
                 line += " DEFAULT " + (c.default.shown if c.default.kind != "now"
                                        else _now_spelling(c.default.value or 0))
-        elif c.nullable:
+        elif c.nullable and c.generated is None:
             line += " DEFAULT NULL"
         if c.on_update is not None:
             line += " ON UPDATE " + _now_spelling(c.on_update)

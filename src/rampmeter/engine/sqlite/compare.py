@@ -34,6 +34,9 @@ _ARITHMETIC = (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Mod, exp.IntDiv)
 def rewrite(tree: exp.Expression, typer: Typer, backslash_escapes: bool = True) -> None:
     for node in list(tree.walk()):
         if isinstance(node, _COMPARISONS):
+            if isinstance(node, exp.EQ) and node.arg_key == "expressions" and \
+                    isinstance(node.parent, (exp.Update, exp.OnConflict)):
+                continue  # SET col = value: an assignment, no comparison
             _numeric_sides(typer, node, "this", "expression")
         elif isinstance(node, exp.In) and node.expressions:
             left = typer.infer(node.this)

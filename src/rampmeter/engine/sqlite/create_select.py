@@ -107,7 +107,8 @@ def _result_columns(s: SqliteSession, query: Statement) -> list[ColumnDef]:
                          {**dml.bind(query, []), **plan.fixed}).fetchall()
     except sqlite3.Error as e:
         raise s.sqlite_error(e, plan) from None
-    tree = parse(query, query.shape)
+    from rampmeter.engine.sqlite import odbc
+    tree = parse(query, odbc.rewrite(query.shape, query))
     select = leftmost_select(tree)
     items = _items(select)
     # a set operation's column is NOT NULL only when it is in every branch

@@ -26,6 +26,7 @@ from rampmeter.engine.sqlite import (
     dbopts,
     fkcheck,
     foreign,
+    generated,
     rebuild,
     temporary,
 )
@@ -222,6 +223,7 @@ def make(s: SqliteSession, target: Target, tdef: TableDef) -> Result:
                                                      target.table, level="Note")])
         if not target.or_replace:
             raise ServerError(errors.ER_TABLE_EXISTS_ERROR, target.table)
+    generated.prepare(s, target.database, tdef)
     if target.temporary:
         if tdef.foreign:
             raise foreign.cannot_create(target.database, target.table)

@@ -349,9 +349,14 @@ def rename(s: SqliteSession, stmt: Statement) -> Result:
     r.expect("RENAME")
     if not r.accept_any("TABLE", "TABLES"):
         raise r.error()  # RENAME DATABASE is gone from MariaDB's grammar: 1064 there too
+    if_exists = r.accept("IF", "EXISTS")
     pairs = []
     while True:
         db, old = r.qualified_name()
+        if r.accept("WAIT"):  # the lock wait: no lock here waits on another statement's DDL
+            r.integer()
+        else:
+            r.accept("NOWAIT")
         r.expect("TO")
         db2, new = r.qualified_name()
         if (db2 or db) != db and (db2 or "").lower() != (db or s.database or "").lower():
@@ -360,10 +365,17 @@ def rename(s: SqliteSession, stmt: Statement) -> Result:
         if not r.accept(","):
             break
     r.end()
+    notes: list[Warning_] = []
     for db, old, new in pairs:
-        schema, tdef = s.existing_table(db, old)
+        try:
+            schema, tdef = s.existing_table(db, old)
+        except ServerError as e:
+            if not if_exists or e.code != errors.ER_NO_SUCH_TABLE:
+                raise
+            notes.append(Warning_("Note", e.code, e.message))  # IF EXISTS: skipped
+            continue
         rebuild.rename_table(s, schema, db or s.database or schema, tdef.name, new)
-    return UpdateCount()
+    return UpdateCount(warnings=notes)
 
 
 def truncate(s: SqliteSession, stmt: Statement) -> Result:

@@ -10,8 +10,8 @@ Rules:
   parsing them when they are used.
 - An unnamed key is named after its first column, with _2, _3... when that name is taken
   (MariaDB's rule). A column-level PRIMARY KEY or UNIQUE is a key like any other.
-- What a definition asks for that rampmeter cannot do is 1235 (generated columns, spatial
-  types, functional key parts); what MariaDB refuses is its error (1060 duplicate column, 1068
+- What a definition asks for that rampmeter cannot do is 1235 (spatial types, functional key
+  parts); what MariaDB refuses is its error (1060 duplicate column, 1068
   two primary keys, 1075 AUTO_INCREMENT that is not a key, 1067 bad default, 1171 NULL in a
   primary key...).
 """
@@ -28,6 +28,7 @@ from rampmeter.engine.sqlite import checks as constraints
 from rampmeter.engine.sqlite.catalog import (
     ColumnDef,
     Default,
+    Generated,
     TableDef,
     auto_keyed_alone,
     check_value_default,
@@ -304,7 +305,7 @@ def read_column(r: Reader, name: str, table_charset: str, table_collation: str) 
         elif r.at("REFERENCES"):
             foreign.read_reference(r)  # MariaDB reads a column's REFERENCES and ignores it
         elif r.at("GENERATED") or r.at("AS"):
-            raise ServerError(errors.ER_NOT_SUPPORTED_YET, "generated columns")
+            col.generated = _generated(r)
         elif r.accept("SERIAL", "DEFAULT", "VALUE"):
             col.nullable = False
             col.auto_increment = True
@@ -332,6 +333,22 @@ def read_column(r: Reader, name: str, table_charset: str, table_collation: str) 
             and not col.nullable:
         raise ServerError(errors.ER_INVALID_DEFAULT, col.name)
     return spec
+
+
+def _generated(r: Reader) -> Generated:
+    """[GENERATED ALWAYS] AS (expr) [VIRTUAL | PERSISTENT | STORED]: VIRTUAL when not said;
+    PERSISTENT is MariaDB's word for STORED. The SQLite text is made with the table
+    (generated.py)."""
+    if r.accept("GENERATED"):
+        r.expect("ALWAYS")
+    r.expect("AS")
+    if not r.at("("):
+        raise r.error()
+    expr = read_parenthesized(r).strip()
+    if not expr:
+        raise r.error(r.toks[r.i - 1])
+    stored = r.accept_any("VIRTUAL", "PERSISTENT", "STORED") in ("PERSISTENT", "STORED")
+    return Generated(expr, stored)
 
 
 # MariaDB packs these with zlib (its only method); any other type refuses the attribute.
@@ -419,6 +436,8 @@ def read_key(r: Reader) -> KeySpec:
     if r.accept("PRIMARY"):
         r.expect("KEY")
         key = KeySpec("PRIMARY", "PRIMARY")
+        if not r.at("(") and not r.at("USING"):
+            r.name()  # PRIMARY KEY name (...): MariaDB reads the name and keeps PRIMARY
         if r.accept("USING"):
             r.next()
         read_key_columns(r, key)

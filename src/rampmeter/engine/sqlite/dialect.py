@@ -9,7 +9,8 @@ Rules:
 - Forms with their own syntax (EXTRACT(unit FROM x), TRIM(LEADING s FROM x),
   SUBSTRING(x FROM n FOR m), POSITION(s IN x), CHAR(n USING cs), INTERVAL n unit) keep
   sqlglot's parsing; funcmap.py reads the nodes.
-- WEIGHT_STRING's LEVEL clause, which sqlglot does not read, is read here.
+- WEIGHT_STRING's LEVEL clause and CAST(x AS INTERVAL DAY_SECOND(n)), which sqlglot does not
+  read, are read here.
 - Everything else is sqlglot's MySQL dialect.
 """
 
@@ -35,14 +36,62 @@ def _current_role(parser: Any) -> exp.Expression:
     return parser.expression(exp.CurrentRole())
 
 
+def _cast(parser: Any) -> exp.Expression:
+    """CAST(x AS INTERVAL DAY_SECOND(n)) (MariaDB 10.4+, MDEV-17776): a Cast to sqlglot's
+    INTERVAL type with n as its one parameter; any other CAST is sqlglot's, with MariaDB's
+    trailing COLLATE read too."""
+    index = parser._index
+    this = parser._parse_assignment()
+    if not (parser._match(TokenType.ALIAS) and parser._match(TokenType.INTERVAL)):
+        parser._retreat(index)
+        node = parser._parse_cast(parser.STRICT_CAST)
+        if parser._match(TokenType.COLLATE):
+            # CAST(x AS CHAR CHARACTER SET cs COLLATE c): the cast, in collation c (DEFAULT:
+            # the character set's own)
+            if parser._match(TokenType.DEFAULT):
+                return node
+            name = parser._parse_var(any_token=True)
+            if name is None:
+                parser.raise_error("Expected a collation")
+            return parser.expression(exp.Collate(this=node, expression=name))
+        return node
+    if not parser._match_text_seq("DAY_SECOND"):
+        from rampmeter.errors import ServerError
+        raise ServerError(4161, message="Unknown data type: 'interval'", sqlstate="HY000")
+    parser._match_l_paren()
+    fsp = parser._parse_number()
+    if fsp is None:
+        parser.raise_error("Expected a precision")
+    parser._match_r_paren()
+    if int(fsp.name) > 6:
+        from rampmeter.errors import ServerError
+        shown = this.name if isinstance(this, exp.Literal) else this.sql("mysql")
+        raise ServerError(1426, message=f"Too big precision specified for '{shown}'. Maximum "
+                          "is 6", sqlstate="42000")
+    to = exp.DataType(this=exp.DataType.Type.INTERVAL,
+                      expressions=[exp.DataTypeParam(this=fsp)])
+    return parser.expression(exp.Cast(this=this, to=to))
+
+
 class RampMySQL(MySQL):
     class Parser(MySQL.Parser):
         FUNCTIONS = {name: builder for name, builder in MySQL.Parser.FUNCTIONS.items()
                      if name not in funclib.LIBRARY and name not in TYPE_FUNCTIONS}
         FUNCTION_PARSERS = {**MySQL.Parser.FUNCTION_PARSERS,
-                            "WEIGHT_STRING": lambda self: _weight_string(self)}
+                            "WEIGHT_STRING": lambda self: _weight_string(self),
+                            "CAST": lambda self: _cast(self)}
         NO_PAREN_FUNCTION_PARSERS = {**MySQL.Parser.NO_PAREN_FUNCTION_PARSERS,
                                      "CURRENT_ROLE": _current_role}
+
+        def _parse_delete(self) -> exp.Expression:
+            """DELETE ... [ORDER BY ...] [LIMIT n] RETURNING ...: MariaDB's RETURNING comes
+            last; sqlglot reads it only before ORDER BY."""
+            node = super()._parse_delete()
+            if isinstance(node, exp.Delete) and not node.args.get("returning"):
+                returning = self._parse_returning()
+                if returning is not None:
+                    node.set("returning", returning)
+            return node
 
 
 def _positive_length(parser: Any) -> None:
@@ -71,8 +120,9 @@ def _positive_length(parser: Any) -> None:
 
 
 def _weight_string(parser: Any) -> exp.Expression:
-    """WEIGHT_STRING(s [AS type] [LEVEL n [ASC | DESC] [REVERSE] | LEVEL n-m]): sqlglot's
-    node, with the LEVEL flags (upper case words, or '') in its `level` arg."""
+    """WEIGHT_STRING(s [AS type] [LEVEL n [ASC | DESC] [REVERSE], ... | LEVEL n-m]): sqlglot's
+    node, with the first level's flags (upper case words, or '') in its `level` arg: the
+    collations weighed here have one level (functions_weight.py)."""
     _positive_length(parser)
     node = parser._parse_weight_string()
     if not isinstance(node, exp.WeightString) or not parser._match_text_seq("LEVEL"):
@@ -84,12 +134,21 @@ def _weight_string(parser: Any) -> exp.Expression:
     if parser._match(TokenType.DASH):
         parser._parse_number()
     else:
-        for word in ("ASC", "DESC"):
-            if parser._match_text_seq(word):
-                flags.append(word)
+        first_level = True
+        while True:
+            level: list[str] = []
+            for word in ("ASC", "DESC"):
+                if parser._match_text_seq(word):
+                    level.append(word)
+                    break
+            if parser._match_text_seq("REVERSE"):
+                level.append("REVERSE")
+            if first_level:
+                flags, first_level = level, False
+            if not parser._match(TokenType.COMMA):
                 break
-        if parser._match_text_seq("REVERSE"):
-            flags.append("REVERSE")
+            if parser._parse_number() is None:
+                parser.raise_error("Expected a level")
     node.set("level", exp.Literal.string(" ".join(flags)))
     return node
 

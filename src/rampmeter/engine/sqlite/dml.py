@@ -48,6 +48,7 @@ from rampmeter.engine.sqlite import (
     triggers,
 )
 from rampmeter.engine.sqlite.catalog import NON_TRANSACTIONAL, ColumnDef, implicit_default, q
+from rampmeter.engine.sqlite.generated import ignored_message
 from rampmeter.engine.sqlite.translate import Plan, literal_type
 from rampmeter.engine.types import SqlType, column_for_values
 from rampmeter.errors import ServerError, Warning_
@@ -341,6 +342,8 @@ def missing_columns(plan: Plan, ex: Execution, rows: int, s: SqliteSession | Non
                     ) -> None:
     """NOT NULL columns without a default that the INSERT left out: 1364; with a BEFORE
     INSERT trigger on the table, after it (engine/sqlite/triggers.py)."""
+    if plan.generated_given:
+        _generated_given(plan, ex, rows)
     if not plan.missing:
         return
     if s is not None and plan.target is not None and \
@@ -353,6 +356,15 @@ def missing_columns(plan: Plan, ex: Execution, rows: int, s: SqliteSession | Non
     for _row in range(rows):
         ex.warnings.extend(Warning_("Warning", 1364, f"Field '{name}' doesn't have a "
                                     "default value") for name in plan.missing)
+
+
+def _generated_given(plan: Plan, ex: Execution, rows: int) -> None:
+    table = plan.target[1] if plan.target is not None else ""
+    if ex.strict and not ex.ignore:
+        raise ServerError(1906, message=ignored_message(plan.generated_given[0], table))
+    for _row in range(max(rows // max(plan.rows, 1), 1)):
+        ex.warnings.extend(Warning_("Warning", 1906, ignored_message(name, table))
+                           for name in plan.generated_given)
 
 
 def _query(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any]

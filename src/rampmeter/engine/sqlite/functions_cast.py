@@ -1,6 +1,6 @@
 """CAST and the implicit conversions of the engine (helpers registered per handle as rm_*):
-CAST(x AS SIGNED / UNSIGNED / DECIMAL / DOUBLE / DATE / DATETIME / TIME), and a string read
-as a number where MariaDB compares it with one (compare.py).
+CAST(x AS SIGNED / UNSIGNED / DECIMAL / DOUBLE / DATE / DATETIME / TIME / INTERVAL
+DAY_SECOND(n)), and a string read as a number where MariaDB compares it with one (compare.py).
 
 Rules (MariaDB 10.11, measured with the mariadb-test client):
 - A string becomes a number by its leading number; when more follows (or nothing numeric is
@@ -23,6 +23,7 @@ from typing import Any
 
 from rampmeter import errors
 from rampmeter.engine import values
+from rampmeter.engine.sqlite import temporal
 from rampmeter.engine.sqlite import temporal as tm
 from rampmeter.engine.types import SqlType
 from rampmeter.engine.values import parse_number
@@ -98,6 +99,26 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
             host.warn(errors.ER_TRUNCATED_WRONG_VALUE, f"Incorrect {shown} value: '{_show(v)}'")
             return None
         return stored
+
+    def cast_interval(v: Any, fsp: int) -> Any:
+        """CAST(v AS INTERVAL DAY_SECOND(fsp)): '[-][D ]hh:mm:ss[.ff]', the fraction cut to
+        fsp digits; what is no interval (a date-time, too many hours) is NULL with 1292."""
+        if v is None:
+            return None
+        read, cut = temporal.read_interval(v, day_mode=False, dates=False)
+        shown = _show(v)
+        if read is None or isinstance(read, temporal.Moment):
+            host.warn(errors.ER_TRUNCATED_WRONG_VALUE,
+                      f"Incorrect INTERVAL DAY TO SECOND value: '{shown}'")
+            return None
+        frac = re.search(r"\.(\d*)\s*$", shown)
+        if cut or frac is not None and len(frac.group(1)) > 6:  # a Note for lost digits
+            host.warn(errors.ER_TRUNCATED_WRONG_VALUE, "Truncated incorrect INTERVAL DAY TO "
+                      f"SECOND value: '{shown}'", level="Warning" if cut else "Note")
+        us, digits = abs(read[0]), int(fsp)
+        days, rest = divmod(us // 10**6, 86_400)
+        text = temporal.time_text(rest * 10**6 + us % 10**6, digits)
+        return ("-" if read[0] < 0 else "") + (f"{days} " if days else "") + text
 
     def cast_decimal(v: Any, prec: int, scale: int) -> Any:
         if v is None:
@@ -201,6 +222,7 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
 
     for name, nargs, fn in (("rm_cast_temporal", 3, cast_temporal),
                             ("rm_temporal_number", 2, temporal_number),
+                            ("rm_cast_interval", 2, cast_interval),
                             ("rm_cast_decimal", 3, cast_decimal),
                             ("rm_cast_double", 1, cast_double),
                             ("rm_cast_unsigned", 1, cast_unsigned),

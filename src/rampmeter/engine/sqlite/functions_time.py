@@ -34,6 +34,7 @@ from rampmeter.engine.types import SqlType
 INT = SqlType("int", 10)
 TEXT = T.varchar(64)
 _TIME_UNITS = ("HOUR", "MINUTE", "SECOND", "MICROSECOND")
+_DATE_UNITS = frozenset({"YEAR", "MONTH", "QUARTER", "WEEK", "YEAR_MONTH"})
 
 
 def bad_value(host: Any, v: Any, kind: str = "datetime") -> None:
@@ -549,16 +550,25 @@ def period_diff(a: Any, b: Any) -> Any:
 def extract(host: Any, unit: Any, v: Any) -> Any:
     u = str(unit).upper()
     sign = 1
-    if u in ("HOUR", "MINUTE", "SECOND", "MICROSECOND", "HOUR_MINUTE", "HOUR_SECOND",
-             "MINUTE_SECOND", "HOUR_MICROSECOND", "MINUTE_MICROSECOND",
-             "SECOND_MICROSECOND"):
-        t = _time(host, v)
-        if t is None:
+    if u not in _DATE_UNITS:
+        # MariaDB's Extract_source: the value is a date-time or an interval DAY TO SECOND,
+        # whose hours past 24 are days (EXTRACT(DAY FROM '100:00:00') is 4)
+        read, cut = tm.read_interval(v, day_mode=u.startswith("DAY") and
+                                     u != "DAY_MICROSECOND")
+        if read is None:
+            if v is not None:
+                bad_value(host, v, "interval")
             return None
-        sign = -1 if t[0] < 0 else 1
-        us = abs(t[0])
-        h, mi, s, f = us // 3_600_000_000, us // 60_000_000 % 60, us // 10**6 % 60, us % 10**6
-        d = 0
+        if cut:
+            bad_value(host, v, "time")
+        if isinstance(read, Moment):
+            d, h, mi, s, f = read.day, read.hour, read.minute, read.second, read.micro
+        else:
+            sign = -1 if read[0] < 0 else 1
+            us = abs(read[0])
+            h, mi, s, f = us // 3_600_000_000, us // 60_000_000 % 60, us // 10**6 % 60, \
+                us % 10**6
+            d, h = divmod(h, 24)
     else:
         m = _date(host, v)
         if m is None:
@@ -575,9 +585,7 @@ def extract(host: Any, unit: Any, v: Any) -> Any:
             return tm.calc_week(m, tm.week_mode(0))[0]
         if u == "YEAR_MONTH":
             return m.year * 100 + m.month
-        if u == "DAY":
-            return m.day
-    value = {"HOUR": h, "MINUTE": mi, "SECOND": s, "MICROSECOND": f,
+    out = {"DAY": d, "HOUR": h, "MINUTE": mi, "SECOND": s, "MICROSECOND": f,
              "DAY_HOUR": d * 100 + h, "DAY_MINUTE": (d * 100 + h) * 100 + mi,
              "DAY_SECOND": ((d * 100 + h) * 100 + mi) * 100 + s,
              "DAY_MICROSECOND": (((d * 100 + h) * 100 + mi) * 100 + s) * 10**6 + f,
@@ -585,7 +593,7 @@ def extract(host: Any, unit: Any, v: Any) -> Any:
              "MINUTE_SECOND": mi * 100 + s, "HOUR_MICROSECOND": ((h * 100 + mi) * 100 + s)
              * 10**6 + f, "MINUTE_MICROSECOND": (mi * 100 + s) * 10**6 + f,
              "SECOND_MICROSECOND": s * 10**6 + f}.get(u)
-    return None if value is None else sign * value
+    return None if out is None else sign * out
 
 
 # --- the clock and the epoch ---------------------------------------------------------------------

@@ -873,6 +873,9 @@ def cast_type(to: exp.Expression | None) -> SqlType | None:
         return SqlType("datetime", None, nums[0] if nums else 0)
     if dtype == D.TIME:
         return SqlType("time", None, nums[0] if nums else 0)
+    if dtype == D.INTERVAL:  # 'ddddddd hh:mm:ss.ffffff' with its sign
+        fsp = nums[0] if nums else 0
+        return T.varchar(17 + (fsp + 1 if fsp else 0))
     if dtype in (D.BINARY, D.VARBINARY):
         return T.varbinary(nums[0] if nums else 255)
     if dtype in (D.CHAR, D.VARCHAR, D.NCHAR, D.NVARCHAR, D.TEXT):

@@ -170,8 +170,9 @@ def columns(s: SqliteSession) -> tuple[list[Column], Rows]:
                              st.charset if st.is_text else None,
                              st.collation if st.is_text else None, tc.column_type, tc.key,
                              tc.extra, privileges(db, t, c.name) if privileges else
-                             "select,insert,update,references", c.comment, "NEVER",
-                             None))
+                             "select,insert,update,references", c.comment,
+                             "NEVER" if c.generated is None else "ALWAYS",
+                             catalog.generated_text(c) or None))
     ints = {"ORDINAL_POSITION", "CHARACTER_MAXIMUM_LENGTH", "CHARACTER_OCTET_LENGTH",
             "NUMERIC_PRECISION", "NUMERIC_SCALE", "DATETIME_PRECISION"}
     return [int_column(n) if n in ints else text_column(n, length=64) for n in names], rows

@@ -9,7 +9,7 @@ Rules:
   bare-column rule for min(); MariaDB takes the first in its join order).
   Values are converted to the column's type as a single-table UPDATE converts them, and ON
   UPDATE CURRENT_TIMESTAMP columns not set are set.
-- `DELETE a[, b] FROM <join> WHERE ..` and `DELETE FROM a[, b] USING <join> WHERE ..`: the
+- `DELETE a[.*][, b[.*]] FROM <join> WHERE ..` and `DELETE FROM a[, b] USING <join> WHERE ..`: the
   rowids of every target are collected first (into temp tables when there are several, so
   deleting from one table does not change what the join finds for the next), then deleted.
 - Affected rows: rows matched / changed summed over the tables (UPDATE), rows deleted summed
@@ -45,6 +45,26 @@ def strip_ignore(text: str) -> tuple[str, bool]:
     if m is None:
         return text, False
     return m.group(1) + text[m.end():], True
+
+
+def strip_target_stars(text: str) -> str:
+    """DELETE t1.*, t2.* FROM ... (MariaDB's spelling of the targets, sqlglot reads none): the
+    text without the `.*` of the targets, which name the same tables."""
+    if not text[:6].upper() == "DELETE" or ".*" not in text.replace(" ", ""):
+        return text
+    from rampmeter.engine.sqlite.modifiers import shape_tokens
+    toks = shape_tokens(text)
+    if toks is None:
+        return text
+    cuts = []
+    for i, t in enumerate(toks[1:], 1):
+        if t.upper in ("FROM", "USING"):
+            break
+        if t.text == "." and i + 1 < len(toks) and toks[i + 1].text == "*":
+            cuts.append((t.start, toks[i + 1].end))
+    for start, end in reversed(cuts):
+        text = text[:start] + text[end:]
+    return text
 
 
 # (tree, target (db, table) or None, whether its row count is the statement's)

@@ -2,7 +2,7 @@
 
 Rules (sql_yacc.yy):
 - `{ ident expr }` is expr; when ident is d, t or ts and expr a string literal, it is that
-  literal typed DATE, TIME or TIMESTAMP. Any other ident (`fn`, `date`...) just
+  literal typed DATE, TIME or TIMESTAMP when it is one, else the string. Any other ident (`fn`, `date`...) just
   wraps: `{fn length('a')}` is LENGTH('a'), `{ date "1997-10-20" }` is the string.
   A brace that opens no escape (`{a}`, a lone `}`) is 1064.
 - `{ OJ table_ref LEFT OUTER JOIN table_ref ON expr }` in FROM is that join.
@@ -62,11 +62,25 @@ def _escape(toks: list, open_at: int, close_at: int, cuts: list[tuple[int, int, 
     typed = _TYPED.get(ident)
     body = toks[open_at + 2:close_at]
     keyword = ""
-    if typed is not None and _is_string(body):
+    if typed is not None and _is_string(body) and _fits(typed, body):
         keyword = typed + " "
     cuts.append((toks[open_at].start, toks[open_at + 1].end, " " + keyword))
     cuts.append((toks[close_at].start, toks[close_at].end, " "))
     return True
+
+
+def _fits(typed: str, body: list) -> bool:
+    """Is the literal a value of the type ({d '2001-01-01 10:10:10'} is no DATE)? If not,
+    MariaDB keeps the string (Item_string::make_odbc_literal). A placeholder is taken to fit."""
+    if body[0].kind != "str":
+        return True
+    from rampmeter.engine.sqlite import temporal
+    from rampmeter.sql.lexer import string_value
+    value = string_value(body[0].text)
+    if typed == "TIME":
+        return "-" not in value and temporal.read_time(value) is not None
+    moment = temporal.read_datetime(value)
+    return moment is not None and moment.has_time == (typed == "TIMESTAMP")
 
 
 def _is_string(body: list) -> bool:

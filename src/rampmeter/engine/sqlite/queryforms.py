@@ -1,7 +1,8 @@
 """Query forms MariaDB has and SQLite spells differently, rewritten on the parsed tree.
 
 Rules:
-- A query in parentheses, alone or as an operand of UNION / EXCEPT / INTERSECT, is that query:
+- A query in parentheses, alone, as an INSERT's source or as an operand of UNION / EXCEPT /
+  INTERSECT, is that query:
   ((SELECT 1)) is SELECT 1, (SELECT 1) UNION (SELECT 2) is SELECT 1 UNION SELECT 2 (SQLite
   takes no parentheses around a compound's operands). An operand with its own ORDER BY or
   LIMIT is read from a derived table instead, so they still apply to it alone.
@@ -31,6 +32,7 @@ Rules:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from sqlglot import exp
@@ -71,6 +73,13 @@ def rewrite(tree: exp.Expression) -> exp.Expression:
     if isinstance(tree, (exp.Update, exp.Delete)) and tree.args.get("order") is not None \
             and tree.args.get("limit") is None:
         tree.set("order", None)
+    if isinstance(tree, exp.Insert) and isinstance(tree.expression, exp.Subquery):
+        tree.set("expression", _query(tree.expression))
+    return _query(tree)
+
+
+def _query(tree: exp.Expression) -> exp.Expression:
+    """A query in parentheses without an alias is that query."""
     while isinstance(tree, exp.Subquery) and not tree.alias and not any(
             tree.args.get(k) for k in ("order", "limit", "offset")):
         tree = tree.this
@@ -226,23 +235,55 @@ def insert_defaults(tree: exp.Expression) -> None:
 
 
 # --- GROUP BY ... WITH ROLLUP ---------------------------------------------------------------
-def rollup(tree: exp.Expression) -> exp.Expression:
+Columns = Callable[[str], "list[str] | None"]
+
+
+def rollup(tree: exp.Expression, columns: Columns | None = None) -> exp.Expression:
     """GROUP BY k1..kn WITH ROLLUP, which SQLite lacks: the query once per level (grouped by
-    k1..kn, then k1..kn-1, ..., then not at all), the rolled-up keys NULL in the select list,
-    UNION ALL, ordered as MariaDB returns them: by k1, each group's super-aggregate row after
-    its rows, the grand total last. Any SELECT of the tree (a derived table's too)."""
+    k1..kn, then k1..kn-1, ..., then as one group), the rolled-up keys NULL in the select
+    list, UNION ALL, ordered as MariaDB returns them: by k1, each group's super-aggregate row
+    after its rows, the grand total last. Any SELECT of the tree (a derived table's too).
+    `columns(alias)`: a FROM item's column names, to spell out `*` and `t.*`."""
     for node in list(tree.walk()):
         if node is not tree and isinstance(node, exp.Select) and node.args.get("group") \
                 is not None and node.args["group"].args.get("rollup"):
-            node.replace(_rollup(node))
-    return _rollup(tree)
+            node.replace(_rollup(node, columns))
+    return _rollup(tree, columns)
 
 
-def _rollup(tree: exp.Expression) -> exp.Expression:
+def _stars(select: exp.Select, columns: Columns | None) -> None:
+    """`*` and `t.*` in the select list spelled out as the columns they stand for."""
+    if columns is None or not any(isinstance(e, exp.Star) or isinstance(e, exp.Column) and
+                                  isinstance(e.this, exp.Star) for e in select.expressions):
+        return
+    source = select.args.get("from_")
+    items = ([source.this] if source is not None else []) + \
+        [j.this for j in select.args.get("joins") or []]
+    aliases = [(item.alias_or_name or "") for item in items
+               if isinstance(item, (exp.Table, exp.Subquery))]
+    out: list[exp.Expression] = []
+    for e in select.expressions:
+        if isinstance(e, exp.Star):
+            wanted = aliases
+        elif isinstance(e, exp.Column) and isinstance(e.this, exp.Star):
+            wanted = [e.table]
+        else:
+            out.append(e)
+            continue
+        for alias in wanted:
+            names = columns(alias.lower())
+            if names is None:
+                return
+            out += [exp.column(n, table=alias, quoted=True) for n in names]
+    select.set("expressions", out)
+
+
+def _rollup(tree: exp.Expression, columns: Columns | None = None) -> exp.Expression:
     select = tree if isinstance(tree, exp.Select) else None
     group = select.args.get("group") if select is not None else None
     if select is None or group is None or not group.args.get("rollup"):
         return tree
+    _stars(select, columns)
     keys = [_by_position(k, select) for k in group.expressions]
     n = len(keys)
     order, limit, offset = (select.args.get(k) for k in ("order", "limit", "offset"))
@@ -253,6 +294,9 @@ def _rollup(tree: exp.Expression) -> exp.Expression:
             part.set(k, None)
         kept, rolled = keys[:n - level], keys[n - level:]
         items = [_nulled(e, rolled) for e in part.expressions]
+        having = part.args.get("having")
+        if having is not None:  # on the level's rows: rolled-up keys NULL, aliases resolved
+            part.set("having", _having(having, items, rolled))
         items = [exp.alias_(e.this if isinstance(e, exp.Alias) else e, f"rm_c{i}")
                  for i, e in enumerate(items)]
         items += [exp.alias_(k.copy() if i < n - level else exp.null(), f"rm_k{i}")
@@ -309,12 +353,35 @@ def _nulled(item: exp.Expression, rolled: list[exp.Expression]) -> exp.Expressio
     for node in list(copy.walk(prune=lambda n: isinstance(n, exp.AggFunc))):
         # an aggregate's argument is not rolled up: SUM(a) of the total row sums every a
         if node is not copy and not isinstance(node, exp.AggFunc) and \
-                any(node == key for key in rolled):
+                any(_same(node, key) for key in rolled):
             node.replace(exp.null())
     inner = copy.this if isinstance(copy, exp.Alias) else copy
-    if any(inner == key for key in rolled):
+    if any(_same(inner, key) for key in rolled):
         return exp.alias_(exp.null(), copy.alias) if isinstance(copy, exp.Alias) else exp.null()
     return copy
+
+
+def _having(having: exp.Expression, items: list[exp.Expression],
+            rolled: list[exp.Expression]) -> exp.Expression:
+    """A level's HAVING: a select alias it names is the (level's) aliased expression; a
+    rolled-up key in it is NULL."""
+    aliases = {e.alias.lower(): e.this for e in items if isinstance(e, exp.Alias)}
+    copy = _nulled(having, rolled)
+    for node in list(copy.walk()):
+        if isinstance(node, exp.Column) and not node.table and \
+                node.name.lower() in aliases and node is not copy:
+            node.replace(aliases[node.name.lower()].copy())
+    return copy
+
+
+def _same(node: exp.Expression, key: exp.Expression) -> bool:
+    """Is `node` the group key `key`? A column named with its table is the same column
+    named without one (`t1.*` spelled out against GROUP BY i)."""
+    if isinstance(node, exp.Column) and isinstance(key, exp.Column) and \
+            not isinstance(node.this, exp.Star):
+        return node.name.lower() == key.name.lower() and (
+            not node.table or not key.table or node.table.lower() == key.table.lower())
+    return node == key
 
 
 def _name(item: exp.Expression, i: int) -> str:

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from rampmeter import errors
 from rampmeter.engine import values
-from rampmeter.engine.sqlite import catalog, errmap, fkcheck
+from rampmeter.engine.sqlite import catalog, errmap, fkcheck, generated
 from rampmeter.engine.sqlite.catalog import (
     ColumnDef,
     TableDef,
@@ -64,6 +64,7 @@ def write_table(s: SqliteSession, schema: str, tdef: TableDef, name: str | None 
     h.execute(meta_table_ddl(schema))
     for sql in catalog.create_sql(tdef, schema, name):
         h.execute(sql)
+    generated.install(s, schema, name or tdef.name, tdef)
     h.execute(meta_write_sql(schema), (name or tdef.name, spec_json(tdef)))
 
 
@@ -184,6 +185,9 @@ def _apply(s: SqliteSession, schema: str, old: TableDef, new: TableDef, outcome:
                          fills or {})
         if outcome.copies:
             outcome.copied = count
+    if any(c.generated is not None for c in old.columns + new.columns):
+        generated.prepare(s, database, new)
+        generated.install(s, schema, new.name, new, recompute=True)
     h.execute(meta_write_sql(schema), (new.name, spec_json(new)))
     for other in others:
         write_spec(s, schema, other)

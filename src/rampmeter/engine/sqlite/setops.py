@@ -101,15 +101,16 @@ def _names(operand: exp.Expression, columns: Columns) -> list[str] | None:
     if select is None:
         return None
     names: list[str] = []
+    derived = _derived(select)
     for e in select.expressions:
         if isinstance(e, exp.Star):
             for alias in _aliases(select):
-                found = columns(alias)
+                found = _source_names(alias, derived, columns)
                 if found is None:
                     return None
                 names.extend(found)
         elif isinstance(e, exp.Column) and isinstance(e.this, exp.Star):
-            found = columns(e.table.lower())
+            found = _source_names(e.table.lower(), derived, columns)
             if found is None:
                 return None
             names.extend(found)
@@ -120,6 +121,24 @@ def _names(operand: exp.Expression, columns: Columns) -> list[str] | None:
         else:
             names.append("")
     return names
+
+
+def _derived(select: exp.Select) -> dict[str, exp.Expression]:
+    """alias -> the query of each derived table the select reads."""
+    source = select.args.get("from_")
+    items = ([source.this] if source is not None else []) + \
+        [j.this for j in select.args.get("joins") or []]
+    return {(item.alias_or_name or "").lower(): item.this for item in items
+            if isinstance(item, exp.Subquery)}
+
+
+def _source_names(alias: str, derived: dict[str, exp.Expression],
+                  columns: Columns) -> list[str] | None:
+    """A FROM item's column names: a table's, or a derived table's select list."""
+    query = derived.get(alias)
+    if query is not None:
+        return _names(query, columns)
+    return columns(alias)
 
 
 def _aliases(select: exp.Select) -> list[str]:

@@ -293,6 +293,68 @@ def read_time(v: Any) -> tuple[int, int] | None:
     return None
 
 
+# MariaDB's TIME_MAX_INTERVAL_HOUR: the hours of an interval DAY TO SECOND (EXTRACT, CAST AS
+# INTERVAL DAY_SECOND), 3652058 days and 23 hours
+INTERVAL_MAX_HOURS = 87649415
+_NUMBER_PREFIX = re.compile(r"\s*([-+])?(\d+)(?:\.(\d*))?")
+_TIME_PREFIX = re.compile(r"\s*([-+])?\s*(?:(\d+)\s+)?(\d+):(\d{1,2})(?::(\d{1,2}))?(?:\.(\d*))?")
+
+
+def read_interval(v: Any, day_mode: bool, dates: bool = True
+                  ) -> tuple[Moment | tuple[int, int] | None, bool]:
+    """A value as EXTRACT(DAY.. / HOUR.. FROM v) reads it (MariaDB's Extract_source): a
+    date-time `Moment`, or an interval DAY TO SECOND as (signed microseconds, fsp), or None;
+    and whether text after the value was cut off (1292 "Incorrect time value").
+
+    A number is hhhhmmss[.ffffff] up to 999999995959, a date-time above. A string that looks
+    like a date ('2001-02-03 ..', 12 or more digits, and in DAY mode any digits alone) is a
+    date-time; else [-][days ]hh:mm[:ss][.ff] or hhmmss[.ff]. More than 87649415 hours, or
+    minutes / seconds past 59, is None. Without `dates` (CAST AS INTERVAL) no date-time is
+    read: what would be one is None, and digits are always hhhhmmss."""
+    if v is None:
+        return None, False
+    if isinstance(v, (int, Decimal, float)) and not isinstance(v, bool):
+        if abs(v) > 999999995959:
+            return (read_datetime(v) if dates else None), False
+        text = text_of(v)
+        if isinstance(v, float) and "e" in text.lower():
+            text = format(Decimal(repr(v)), "f")
+        return _interval_number(text), False
+    text = text_of(v).strip()
+    whole = text.partition(".")[0]
+    if _DELIMITED.match(text) and not _TIME.match(text) or dates and \
+            whole.lstrip("+-").isdigit() and (day_mode and whole == text or len(whole) >= 12):
+        return (read_datetime(text) if dates else None), False
+    m = _TIME_PREFIX.match(text)
+    if m:
+        sign, days, h, mi, sec, frac = m.groups()
+        micro, fsp = _fraction(frac)
+        return _interval(sign, int(days or 0) * 24 + int(h), int(mi), int(sec or 0), micro,
+                         fsp), m.end() < len(text)
+    m = _NUMBER_PREFIX.match(text)
+    if m is None:
+        return None, False
+    return _interval_number(m.group(0)), m.end() < len(text)
+
+
+def _interval_number(text: str) -> tuple[int, int] | None:
+    m = _NUMBER_PREFIX.match(text)
+    if m is None:
+        return None
+    sign, whole, frac = m.groups()
+    n = int(whole)
+    micro, fsp = _fraction(frac)
+    return _interval(sign, n // 10000, n // 100 % 100, n % 100, micro, fsp)
+
+
+def _interval(sign: str | None, hours: int, minutes: int, seconds: int, micro: int,
+              fsp: int) -> tuple[int, int] | None:
+    if minutes > 59 or seconds > 59 or hours > INTERVAL_MAX_HOURS:
+        return None
+    us = ((hours * 60 + minutes) * 60 + seconds) * 10**6 + micro
+    return (-us if sign == "-" else us), fsp
+
+
 def time_text(us: int, fsp: int) -> str:
     sign = "-" if us < 0 else ""
     secs, micro = divmod(abs(us), 1_000_000)

@@ -77,7 +77,7 @@ from rampmeter.engine.sqlite.infer import (
 )
 from rampmeter.engine.types import SqlType
 from rampmeter.errors import ServerError
-from rampmeter.sql import charsets, lexer
+from rampmeter.sql import charsets
 from rampmeter.sql.statement import Statement
 
 logging.getLogger("sqlglot").setLevel(logging.ERROR)  # it warns about what we strip on purpose
@@ -151,6 +151,7 @@ class Plan:
     casts: list[tuple[ColumnDef, int]] = field(default_factory=list)  # rm_cv(expr, n)
     fixed: dict[str, Any] = field(default_factory=dict)    # synthetic placeholders
     missing: list[str] = field(default_factory=list)       # NOT NULL columns left out
+    generated_given: list[str] = field(default_factory=list)  # generated columns given (1906)
     null_slots: dict[str, tuple[ColumnDef, int]] = field(default_factory=dict)
     insert_columns: frozenset[str] | None = None
     insert_values: dict[str, str] | None = None            # column -> placeholder (1 row)
@@ -202,6 +203,12 @@ def parse(stmt: Statement, text: str) -> exp.Expression:
             at = syntaxpos.variable_as_table(text)
             raise stmt.syntax_error(at + len(stmt.shape) - len(text) if at is not None
                                     else None)
+    if isinstance(tree, exp.Delete) and tree.args.get("tables") and not tree.this and \
+            not tree.args.get("using"):
+        # DELETE t1 alias ...: a multi-table DELETE names its tables without aliases, and
+        # needs FROM; MariaDB stops after the first name
+        at = _after_first_target(text)
+        raise stmt.syntax_error(at + len(stmt.shape) - len(text) if at is not None else None)
     if rownum.names_rownum(text):
         rownum.rewrite(tree)
     for alias in tree.find_all(exp.Alias):
@@ -246,12 +253,27 @@ def _syntax(stmt: Statement, text: str, e: sqlglot.errors.ParseError) -> ServerE
     return stmt.syntax_error()  # type: ignore[return-value]
 
 
+def _after_first_target(text: str) -> int | None:
+    """Where the token after DELETE's first table name ([db.]t[.*]) starts."""
+    from rampmeter.engine.sqlite.modifiers import shape_tokens
+    toks = shape_tokens(text)
+    if toks is None:
+        return None
+    i = 1
+    while i < len(toks) and toks[i].upper in ("LOW_PRIORITY", "QUICK", "IGNORE"):
+        i += 1
+    i += 1  # the name
+    while i + 1 < len(toks) and toks[i].text == ".":
+        i += 2  # .name or .*
+    return toks[i].start if i < len(toks) else None
+
+
 def _aliased_star(text: str) -> int | None:
     """Where a select list's `*` (or `t.*`) is followed by something that is not a clause:
     MariaDB's grammar has no alias for it and reports the error there."""
-    try:
-        toks = lexer.tokens(text)
-    except ServerError:
+    from rampmeter.engine.sqlite.modifiers import shape_tokens
+    toks = shape_tokens(text)  # the shape's placeholders (:i0) are no SQL
+    if toks is None:
         return None
     for i, t in enumerate(toks[1:-1], 1):
         if t.text == "*" and toks[i - 1].upper in ("SELECT", ",", ".", "DISTINCT", "ALL") \
@@ -325,6 +347,7 @@ def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
     text = defaultfn.rewrite_text(text)
     if kind in ("UPDATE", "DELETE"):
         text, _ignore = multi.strip_ignore(text)
+        text = multi.strip_target_stars(text)
     values_names: list[str] | None = None
     if kind == "VALUES":  # a table value constructor as a statement
         found = queryforms.values_statement(text)
@@ -442,7 +465,7 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         plan.tz_outputs = tzcolumns.python_outputs(tree, plan.outputs)
         tzcolumns.wrap_reads(tree, typer, outputs_in_python=True)
     _rewrite(tree)
-    tree = queryforms.rollup(tree)
+    tree = queryforms.rollup(tree, tables.column_names)
     queryforms.implicit_aggregate(tree)
     _limit_values(tree)
     plan.sql = _generate(tree, plan)
@@ -531,12 +554,15 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
     typer.forget()
     # Then top-down; a replacement keeps the original children (moved, not copied), so the
     # walk still reaches them and nested rewrites land in the tree.
+    divisions: list[exp.Expression] = []
     for node in list(tree.walk()):
         if isinstance(node, _ARITHMETIC) and not isinstance(node.this, exp.Interval) and \
                 not isinstance(node.expression, exp.Interval):
             _temporal_operands(node, typer)
-        if isinstance(node, (exp.Add, exp.Sub, exp.Mul, exp.IntDiv)) and _unsigned_math(
-                typer.infer(node.this), typer.infer(node.expression)):
+        if isinstance(node, (exp.Add, exp.Sub, exp.Mul, exp.IntDiv)) and not isinstance(
+                node.this, exp.Interval) and not isinstance(node.expression, exp.Interval) \
+                and _unsigned_math(typer.infer(node.this), typer.infer(node.expression)):
+            # (d + INTERVAL n unit is DATE_ADD: funcmap.py)
             # unsigned 64-bit arithmetic, which SQLite's signed integers cannot do
             op = {exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.IntDiv: "DIV"}[type(node)]
             text = exp.Literal.string(node.sql("mysql")[:64])
@@ -553,11 +579,7 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
                 mod = _call("mod", _real(node.this, typer), _real(divisor, typer))
                 node.replace(mod)
                 node = mod
-            case = exp.Case(ifs=[exp.If(this=exp.EQ(this=divisor.copy(),
-                                                    expression=exp.Literal.number(0)),
-                                        true=_call("rm_div0"))])
-            node.replace(case)
-            case.set("default", node)
+            divisions.append(node)  # after the walk: the divisor's copy is then rewritten too
         elif isinstance(node, exp.BitwiseNot):
             node.replace(_call("rm_bitop", exp.Literal.string("~"), node.this,
                                exp.Literal.number(0)))
@@ -618,6 +640,14 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
                 # a binary argument makes the result binary (MariaDB); SQLite's || is TEXT,
                 # which bytes that are not UTF-8 cannot be read back as
                 _wrap(node, lambda c: exp.Cast(this=c, to=exp.DataType.build("BLOB")))
+    for node in divisions:  # x / 0 is NULL with MariaDB's warning (rm_div0)
+        # the divisor as rewritten by the walk (MOD of a fraction is mod(a, b): its second)
+        divisor = node.expression if isinstance(node, exp.Binary) else node.expressions[1]
+        case = exp.Case(ifs=[exp.If(this=exp.EQ(this=divisor.copy(),
+                                                expression=exp.Literal.number(0)),
+                                    true=_call("rm_div0"))])
+        node.replace(case)
+        case.set("default", node)
 
 
 _ARITHMETIC = (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Mod, exp.IntDiv, exp.BitwiseAnd,
@@ -823,6 +853,11 @@ def _rewrite_cast(node: exp.Cast, typer: Typer) -> None:
         kind = {D.DATE: "date", D.TIME: "time"}.get(dtype, "datetime")
         node.replace(_call("rm_cast_temporal", node.this, exp.Literal.string(kind),
                            exp.Literal.number(nums[0] if nums else 0)))
+    elif dtype == D.INTERVAL:  # CAST(x AS INTERVAL DAY_SECOND(n)), dialect.py
+        t = typer.infer(node.this)
+        value = _decimal_text(node.this, t.scale or 0) if t is not None and t.is_decimal \
+            else node.this  # a DECIMAL's digits as written: more than 6 decimals is a Note
+        node.replace(_call("rm_cast_interval", value, exp.Literal.number(nums[0])))
     elif dtype in (D.DECIMAL, D.UDECIMAL):
         prec = nums[0] if nums else 10
         scale = nums[1] if len(nums) > 1 else 0
@@ -1346,6 +1381,11 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
             assigned: dict[str, exp.Expression] = {}
             conv.assigned = assigned
             for v, c in zip(vals, cols):
+                if c.generated is not None:  # computed (generated.py): a value is ignored
+                    if not _is_default(v):
+                        plan.generated_given.append(c.name)
+                    out_vals.append(exp.null())
+                    continue
                 if not isinstance(v, exp.Placeholder):
                     v = insertrow.row_columns(v, tdef, assigned, _now_call)
                 out_vals.append(conv.value(v, c, r))
@@ -1359,7 +1399,8 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
             plan.insert_values = {c.name.lower(): v.name for c, v in
                                   zip(cols, new_rows[0].expressions)
                                   if isinstance(v, exp.Placeholder)}
-    elif isinstance(source, (exp.Select, exp.Union, exp.Subquery)):
+    elif isinstance(source, (exp.Select, exp.Union, exp.Except, exp.Intersect,
+                             exp.Subquery)):
         select = _leftmost_select(source)
         if select is not None and select is source:
             _expand_stars(select, tables)  # the values are converted and counted one by one
@@ -1371,6 +1412,10 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
             if not starred:
                 new: list[exp.Expression] = []
                 for x, c in zip(select.expressions, cols):
+                    if c.generated is not None:
+                        plan.generated_given.append(c.name)
+                        new.append(exp.null())
+                        continue
                     plan.casts.append((c, 0))
                     new.append(exp.Anonymous(this="rm_cv", expressions=[
                         x.this if isinstance(x, exp.Alias) else x,
@@ -1434,6 +1479,11 @@ def _plan_update(tree: exp.Update, stmt: Statement, plan: Plan, tables: _Tables,
             raise ServerError(errors.ER_BAD_FIELD_ERROR, col_node.sql("mysql"), "SET")
         set_names.add(col.name.lower())
         col_node.set("table", None)
+        if col.generated is not None:  # computed (generated.py): SET g = g changes nothing
+            if not _is_default(eq.expression):
+                plan.generated_given.append(col.name)
+            eq.set("expression", exp.column(col.name, quoted=True))
+            continue
         # a computed value counts the rows it is stored into (rm_cv, row 0): MariaDB's
         # "at row N" of each updated row
         eq.set("expression", insertrow.updated_columns(eq.expression, names, assigned))
@@ -1643,9 +1693,11 @@ def _insert_sql(tree: exp.Insert, plan: Plan) -> str:
         for col in list(eq.this.find_all(exp.Column)):
             col.set("table", None)
         sets.append(eq.sql(dialect="sqlite", normalize_functions=False))
+    source = tree.expression
+    if isinstance(source, exp.Select) and source.args.get("where") is None:
+        # sqlite.org/lang_upsert: the parsing ambiguity; where a WHERE goes (before GROUP BY)
+        source.set("where", exp.Where(this=exp.true()))
     body = tree.sql(dialect="sqlite", normalize_functions=False)
-    if isinstance(tree.expression, exp.Select):
-        body += " WHERE TRUE"  # sqlite.org/lang_upsert: the parsing ambiguity
     tail = " " + returning.sql(dialect="sqlite", normalize_functions=False) \
         if isinstance(returning, exp.Returning) else ""
     return f"{body} ON CONFLICT DO UPDATE SET {', '.join(sets)}{tail}"

@@ -220,8 +220,13 @@ def create(s: SqliteSession, database: str, spec: dict[str, Any]) -> None:
     pairs = [f"'@trigger', {_lit(spec['timing'] + ' ' + spec['event'] + ' ' + table)}"]
     if spec["timing"] == "AFTER" and spec["event"] != "DELETE":
         pairs.append("'@rowid', NEW.rowid")
+    gen = {c.name: c.generated.sql for c in tdef.columns if c.generated is not None} \
+        if tdef is not None else {}
     if spec["event"] != "DELETE":
-        pairs += [f"'new.{c.lower()}', NEW.{q(c)}" for c in cols]
+        # a generated column's NEW value is computed (generated.py) from the row's NEW values,
+        # which the FROM clause below names as the table's columns
+        pairs += [f"'new.{c.lower()}', " + (f"({gen[c]})" if c in gen and gen[c] else
+                                            f"NEW.{q(c)}") for c in cols]
     if spec["event"] != "INSERT":
         pairs += [f"'old.{c.lower()}', OLD.{q(c)}" for c in cols]
     args = ", ".join(["?", "?"] + pairs)
@@ -231,8 +236,14 @@ def create(s: SqliteSession, database: str, spec: dict[str, Any]) -> None:
         s.handle.execute(f"DROP TRIGGER IF EXISTS {q(schema)}.{q(name)}")
         s.handle.execute(f"DROP TRIGGER IF EXISTS {q(schema)}.{q(fix)}")
         routines.write(s, schema, "TRIGGER", spec["name"], spec)
-        text = (f"CREATE TRIGGER {q(schema)}.{q(name)} {spec['timing']} {spec['event']} ON "
-                f"{q(table)} BEGIN SELECT RAISE(FAIL, 'rm_trigger') WHERE "
+        event = spec["event"]
+        base = [q(c.name) for c in tdef.columns if c.generated is None] if tdef else []
+        if event == "UPDATE" and tdef is not None and len(base) < len(tdef.columns) and base:
+            # not the UPDATE that computes the generated columns after a write (generated.py)
+            event = f"UPDATE OF {', '.join(base)}"
+        new_row = _new_row(cols) if gen and spec["event"] != "DELETE" else ""
+        text = (f"CREATE TRIGGER {q(schema)}.{q(name)} {spec['timing']} {event} ON "
+                f"{q(table)} BEGIN SELECT RAISE(FAIL, 'rm_trigger'){new_row} WHERE "
                 f"rm_trigger({args}); END")
         # SQLite takes no parameters in a trigger's body: the two names as literals
         text = text.replace("rm_trigger(?, ?", "rm_trigger(" + _lit(database) + ", " +
@@ -240,9 +251,13 @@ def create(s: SqliteSession, database: str, spec: dict[str, Any]) -> None:
         s.handle.execute(text)
         if spec["timing"] == "BEFORE" and spec["event"] != "DELETE":
             s.handle.execute(
-                f"CREATE TRIGGER {q(schema)}.{q(fix)} AFTER {spec['event']} ON {q(table)} "
+                f"CREATE TRIGGER {q(schema)}.{q(fix)} AFTER {event} ON {q(table)} "
                 f"BEGIN SELECT rm_trigger_row({_lit(database)}, "
                 f"{_lit(spec['event'] + ' ' + table)}, NEW.rowid); END")
+
+
+def _new_row(cols: list[str]) -> str:
+    return " FROM (SELECT " + ", ".join(f"NEW.{q(c)} AS {q(c)}" for c in cols) + ")"
 
 
 def drop(s: SqliteSession, database: str, name: str) -> bool:
