@@ -59,6 +59,12 @@ def _library_call(node: exp.Anonymous, typer: Typer) -> None:
         args = node.expressions
         if len(args) != 1:
             raise_count(name)
+        if name == "COERCIBILITY":
+            from rampmeter.engine.sqlite import collagg
+            derivation = collagg.coercibility(args[0], typer)
+            if derivation is not None:
+                node.replace(exp.Literal.number(derivation))
+                return
         node.replace(_FROM_TYPE[name](typer.infer(args[0])))
         return
     fn = funclib.lookup(name)

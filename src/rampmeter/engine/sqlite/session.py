@@ -449,6 +449,8 @@ class SqliteSession(EngineSession):
                 if in_lists else translate(stmt, self._db, self.table_def, settings,
                                            zone_shift=shift)
             engine.cache_plan(key, plan)
+        if plan.collations is not None:  # 1267 & co. that depend on the literals' values
+            plan.collations.run(dict(zip(stmt.names, stmt.slots)))
         return plan
 
     def access(self, stmt: Statement | str) -> tuple[TableAccess, ...]:

@@ -39,6 +39,7 @@ from rampmeter.engine import types as T
 from rampmeter.engine import values
 from rampmeter.engine.sqlite import (
     bigunsigned,
+    collagg,
     compare,
     defaultfn,
     derived,
@@ -164,6 +165,7 @@ class Plan:
     columns_memo: Any = None                   # result columns built once (dml.result_set)
     checked: tuple[tuple[str, str], ...] = ()  # written tables with checks.py's triggers
     partial: bool = False                      # writes a table MariaDB cannot roll back
+    collations: Any = None                     # collagg.Check run with the values, or None
 
 
 def _keep_high_nots(tree: exp.Expression) -> None:
@@ -360,6 +362,7 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         tables.more_databases))
     plan.fixed.update(tables.fixed)
     typer = Typer(tables.column_type, settings[0], settings[1])
+    plan.collations = collagg.check(tree, typer, stmt.shape)  # 1267 & co.
     steps: list[multi.Step] = []
     plan.ignore = ignore
     if isinstance(tree, exp.Insert):

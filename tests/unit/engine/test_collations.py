@@ -1,0 +1,90 @@
+"""MariaDB's collation coercibility (collagg.py): which operations mix collations they cannot
+(1267 / 1270 / 1271 "Illegal mix of collations"), and COERCIBILITY(). Expected answers measured
+on MariaDB 10.11 (mtr func_in, func_test, case, null)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rampmeter.engine.sqlite import SqliteSession
+from rampmeter.engine.sqlite.collagg import COERCIBLE, DT, EXPLICIT, IMPLICIT, NONE, aggregate
+from rampmeter.errors import ServerError
+
+from .conftest import fails, rows, scalar
+
+
+@pytest.fixture
+def t(session: SqliteSession) -> SqliteSession:
+    session.execute("CREATE TABLE t (a VARCHAR(10) COLLATE latin1_general_ci, "
+                    "b VARCHAR(10) COLLATE latin1_swedish_ci, c VARCHAR(10) COLLATE "
+                    "latin1_danish_ci, d VARCHAR(10) CHARACTER SET koi8r, e VARCHAR(10))")
+    session.execute("INSERT INTO t VALUES ('A', 'B', 'C', 'd', 'e')")
+    return session
+
+
+def test_columns_of_one_charset_and_two_collations(t: SqliteSession) -> None:
+    err = fails(t, "SELECT * FROM t WHERE a IN (b)", 1267)  # IN of one item is '='
+    assert "(latin1_general_ci,IMPLICIT) and (latin1_swedish_ci,IMPLICIT) for operation '='" \
+        in str(err)
+    err = fails(t, "SELECT * FROM t WHERE a IN (b, c)", 1270)
+    assert "(latin1_danish_ci,IMPLICIT) for operation 'in'" in str(err)
+    fails(t, "SELECT * FROM t WHERE 'a' IN (a, b, c)", 1271)
+    fails(t, "SELECT * FROM t WHERE a LIKE b", 1267)
+    fails(t, "SELECT CASE a WHEN b THEN 1 END FROM t", 1267)
+    # a string result may have no collation (latin1_bin, NONE); comparing it may not
+    assert rows(t.execute("SELECT CONCAT(a, b) FROM t")) == [("AB",)]
+    err = fails(t, "SELECT CONCAT(a, b) = 'x' FROM t", 1267)
+    assert "(latin1_bin,NONE) and (utf8mb4_general_ci,COERCIBLE)" in str(err)
+    # COLLATE is explicit: it wins over a column's collation
+    assert scalar(t, "SELECT a COLLATE latin1_bin = b FROM t") == 0
+
+
+def test_character_sets_that_do_not_convert(t: SqliteSession) -> None:
+    err = fails(t, "SELECT * FROM t WHERE a = d", 1267)
+    assert "(latin1_general_ci,IMPLICIT) and (koi8r_general_ci,IMPLICIT)" in str(err)
+    assert "'ifnull'" in str(fails(t, "SELECT IFNULL(a, d) FROM t", 1267))
+    assert "'coalesce'" in str(fails(t, "SELECT COALESCE(a, d) FROM t", 1267))
+    assert "'if'" in str(fails(t, "SELECT IF(1, a, d) FROM t", 1267))
+    # Unicode is a superset: utf8mb4 and latin1 mix
+    assert rows(t.execute("SELECT * FROM t WHERE a = e")) == []
+    assert rows(t.execute("SELECT 1 FROM t WHERE a = 1")) == []  # compared as numbers
+
+
+def test_literals_convert_when_their_value_does(t: SqliteSession) -> None:
+    assert rows(t.execute("SELECT a FROM t WHERE d = 'abc'")) == []
+    fails(t, "SELECT a FROM t WHERE a = 'Ω'", 1267)      # no Ω in latin1
+    assert rows(t.execute("SELECT a FROM t WHERE a = 'é'")) == []
+    assert rows(t.execute("SELECT a FROM t WHERE d = 'ж'")) == []
+    fails(t, "SELECT a FROM t WHERE d = 'é'", 1267)      # the same shape, another value
+    assert rows(t.execute("SELECT CONCAT(a, _koi8r'x') FROM t")) == [("Ax",)]
+    fails(t, "SELECT CONCAT(a, _koi8r'ж') FROM t", 1267)
+    err = fails(t, "SELECT _koi8r'a' = _latin1'A'", 1267)
+    assert "(koi8r_general_ci,COERCIBLE) and (latin1_swedish_ci,COERCIBLE)" in str(err)
+    fails(t, "SELECT STRCMP(_koi8r'a', _latin1'A')", 1267)
+    err = fails(t, "SELECT NULLIF(_latin1'a' COLLATE latin1_general_ci, "
+                   "_latin1'a' COLLATE latin1_bin)", 1267)
+    assert "(latin1_general_ci,EXPLICIT) and (latin1_bin,EXPLICIT) for operation 'nullif'" \
+        in str(err)
+
+
+def test_coercibility(t: SqliteSession) -> None:
+    assert rows(t.execute("SELECT COERCIBILITY('a'), COERCIBILITY(1), COERCIBILITY(NULL), "
+                          "COERCIBILITY(USER()), COERCIBILITY('a' COLLATE utf8mb4_bin), "
+                          "COERCIBILITY(CONCAT('a', 1))")) == [(4, 5, 6, 3, 0, 4)]
+    assert rows(t.execute("SELECT COERCIBILITY(a), COERCIBILITY(CONCAT(a, 'x')), "
+                          "COERCIBILITY(CAST(a AS CHAR)) FROM t")) == [(2, 2, 2)]
+
+
+def test_aggregate_rules() -> None:
+    swedish = DT("latin1_swedish_ci", IMPLICIT, False)
+    german = DT("latin1_german1_ci", IMPLICIT, False)
+    assert aggregate("concat", [swedish, german], False) == DT("latin1_bin", NONE, False)
+    with pytest.raises(ServerError):
+        aggregate("=", [swedish, german], True)
+    explicit = DT("latin1_german1_ci", EXPLICIT, False)
+    assert aggregate("=", [swedish, explicit], True).collation == "latin1_german1_ci"
+    ascii_koi8r = DT("koi8r_general_ci", COERCIBLE, True, "a")
+    assert aggregate("=", [swedish, ascii_koi8r], True).collation == "latin1_swedish_ci"
+    utf8 = DT("utf8mb3_general_ci", IMPLICIT, False)
+    utf8mb4 = DT("utf8mb4_general_ci", IMPLICIT, False)
+    assert aggregate("=", [utf8, utf8mb4], True).collation == "utf8mb4_general_ci"
