@@ -564,13 +564,17 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                     raise syntax_error(text, start)
                 if parametrize:
                     value = raw
+                    typed = None  # _koi8r 0xC1: text of that character set, as _koi8r'..'
                     if intro is not None:
                         if not intro.is_binary:
                             value = _string_slot(intro.decode(raw), None, intro)
+                            typed = intro
                         del out[intro_out:]
                         intro = None
                     # x: a hexadecimal or bit literal, a binary string that is also a number
                     name = slot_name("x" if isinstance(value, bytes) else "s", len(slots))
+                    if typed is not None and name[0] == "s":
+                        name = f"c{len(slots)}_{typed.name}"
                     if kind == "bit" and name[0] == "x":
                         name += "_b"  # b'101': compared with a BIT value as a number
                     slots.append(value)

@@ -58,6 +58,12 @@ def test_literals_convert_when_their_value_does(t: SqliteSession) -> None:
     fails(t, "SELECT a FROM t WHERE d = 'é'", 1267)      # the same shape, another value
     assert rows(t.execute("SELECT CONCAT(a, _koi8r'x') FROM t")) == [("Ax",)]
     fails(t, "SELECT CONCAT(a, _koi8r'ж') FROM t", 1267)
+    # a function of constants is a constant: converted by its value (mtr ctype_recoding)
+    t.execute("CREATE TABLE r (a VARCHAR(10) CHARACTER SET cp1251)")
+    assert rows(t.execute("SELECT a FROM r WHERE a = CONCAT(_koi8r 0xC1C2)")) == []
+    # an introducer before a hexadecimal literal makes text of that character set
+    assert rows(t.execute("SELECT CHARSET(_koi8r 0xC1C2), COLLATION(_koi8r 0xC1C2), "
+                          "CHARSET(_binary 0xC1)")) == [("koi8r", "koi8r_general_ci", "binary")]
     err = fails(t, "SELECT _koi8r'a' = _latin1'A'", 1267)
     assert "(koi8r_general_ci,COERCIBLE) and (latin1_swedish_ci,COERCIBLE)" in str(err)
     fails(t, "SELECT STRCMP(_koi8r'a', _latin1'A')", 1267)

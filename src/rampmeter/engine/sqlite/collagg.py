@@ -13,8 +13,9 @@ Rules:
   with derivation NONE (an error for EXPLICIT, and for a comparison, which disallows NONE);
   a Unicode set is a superset of the others, an ASCII-only operand converts to anything;
   otherwise a coercible side converts to the other if its derivation is higher. An operand
-  in another character set must convert without loss: a literal is converted and checked, an
-  expression is safe when its target is Unicode or binary, or when it holds ASCII only.
+  in another character set must convert without loss: a constant (a literal, or a function
+  of constants) is converted and checked, any other expression is safe when its target is
+  Unicode or binary, or when it holds ASCII only.
 - The operations checked: comparisons (=, <>, <, <=, >, >=, <=>, [NOT] LIKE, REGEXP, IN,
   BETWEEN, STRCMP, NULLIF, CASE x WHEN) when every operand is a string, and the string
   results of CONCAT, CONCAT_WS, IF, IFNULL / COALESCE, CASE, GREATEST / LEAST, REPLACE.
@@ -208,7 +209,11 @@ def aggregate(op: str, args: list[DT], compare: bool) -> DT:
         raise _mix_error(op, args)
     if not all(_converts(a, cur) for a in args):
         raise _mix_error(op, args)
-    return DT(cur.collation, cur.derivation, all(a.ascii for a in args))
+    # a result made of constants is a constant, converted by its value (its text: the
+    # operands' texts, which hold every character it can have)
+    constant = "".join(a.constant or "" for a in args) \
+        if all(a.constant is not None or a.numeric for a in args) else None
+    return DT(cur.collation, cur.derivation, all(a.ascii for a in args), constant)
 
 
 def resolve(term: Any, values: dict[str, Any] | None) -> DT | None:
@@ -231,7 +236,7 @@ def resolve(term: Any, values: dict[str, Any] | None) -> DT | None:
             return None
         return DT(term.collation or inner.collation,
                   inner.derivation if term.derivation is None else term.derivation,
-                  inner.ascii)
+                  inner.ascii, inner.constant)
     if isinstance(term, Agg):
         args = [resolve(a, values) for a in term.args]
         known = [a for a in args if a is not None]
@@ -267,7 +272,7 @@ class _Builder:
         if isinstance(e, (exp.Paren, exp.Alias)):
             return self.term(e.this)
         if isinstance(e, exp.Null):
-            return Fixed(DT("binary", IGNORABLE, True))
+            return Fixed(DT("binary", IGNORABLE, True, ""))
         if isinstance(e, exp.Placeholder):
             return self.placeholder(e.name)
         if isinstance(e, exp.Literal):

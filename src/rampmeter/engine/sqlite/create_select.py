@@ -17,6 +17,7 @@ Rules (MariaDB 10.11, measured):
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
@@ -30,6 +31,7 @@ from rampmeter.engine.sqlite.definitions import ColumnSpec, KeySpec, build_table
 from rampmeter.engine.sqlite.translate import Output, leftmost_select, literal_type, parse
 from rampmeter.engine.types import SqlType
 from rampmeter.errors import ServerError
+from rampmeter.sql import charsets
 from rampmeter.sql.reader import Reader
 from rampmeter.sql.statement import Statement, slot_charset
 
@@ -149,6 +151,10 @@ def _column(s: SqliteSession, query: Statement, o: Output, name: str,
         slot = query.names[o.literal_slot]
         t = literal_type(query.slots[o.literal_slot], text=slot[:1] in ("s", "c"),
                          charset=slot_charset(slot))
+        if slot[:1] == "s" and t.is_text:  # a literal is in collation_connection
+            coll = charsets.collation(s.context.translation[0])
+            if coll is not None:
+                t = replace(t, charset=coll.charset, collation=coll.name)
     if t is None or t.name == "null":
         t = SqlType("binary", 0, charset="binary") if t is not None else T.varchar(255)
     return ColumnDef(name, t, nullable=not _not_null(item, s, query))
