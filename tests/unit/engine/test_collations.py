@@ -10,7 +10,7 @@ from rampmeter.engine.sqlite import SqliteSession
 from rampmeter.engine.sqlite.collagg import COERCIBLE, DT, EXPLICIT, IMPLICIT, NONE, aggregate
 from rampmeter.errors import ServerError
 
-from .conftest import fails, rows, scalar
+from .conftest import FakeContext, fails, rows, scalar
 
 
 @pytest.fixture
@@ -94,3 +94,12 @@ def test_aggregate_rules() -> None:
     utf8 = DT("utf8mb3_general_ci", IMPLICIT, False)
     utf8mb4 = DT("utf8mb4_general_ci", IMPLICIT, False)
     assert aggregate("=", [utf8, utf8mb4], True).collation == "utf8mb4_general_ci"
+
+
+def test_create_select_literal_takes_collation_connection(session: SqliteSession) -> None:
+    ctx = session.context
+    assert isinstance(ctx, FakeContext)
+    ctx.variables["collation_connection"] = "utf8mb4_bin"
+    session.execute("CREATE TABLE c AS SELECT 1 AS code, ' ' AS str LIMIT 0")
+    ddl = rows(session.execute("SHOW CREATE TABLE c"))[0][1]
+    assert "`str` varchar(1) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL" in ddl, ddl
