@@ -103,3 +103,16 @@ def test_create_select_literal_takes_collation_connection(session: SqliteSession
     session.execute("CREATE TABLE c AS SELECT 1 AS code, ' ' AS str LIMIT 0")
     ddl = rows(session.execute("SHOW CREATE TABLE c"))[0][1]
     assert "`str` varchar(1) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL" in ddl, ddl
+
+
+def test_string_functions_keep_their_character_set(session: SqliteSession) -> None:
+    """CONCAT, UPPER, SUBSTR... of latin1 text are latin1 (their bytes, their CHARSET()), as
+    MariaDB aggregates their operands."""
+    session.execute("CREATE TABLE h (a VARCHAR(10) CHARACTER SET latin1, "
+                    "b VARCHAR(10) CHARACTER SET cp1251, c VARCHAR(10) CHARACTER SET ucs2)")
+    session.execute("INSERT INTO h VALUES ('é', 'ж', 'é')")
+    assert rows(session.execute(
+        "SELECT HEX(UPPER(a)), HEX(CONCAT(a, 'x')), HEX(CONCAT(b, 'ж')), HEX(SUBSTR(a, 1)), "
+        "HEX(LOWER(c)), CHARSET(CONCAT(a, 'x')), COLLATION(UPPER(b)), LENGTH(CONCAT(a, c)), "
+        "HEX(CONCAT(_koi8r 0xC1C2)) FROM h")) == [
+        ("C9", "E978", "E6E6", "E9", "00E9", "latin1", "cp1251_general_ci", 4, "C1C2")]

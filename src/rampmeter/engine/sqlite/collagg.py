@@ -532,3 +532,16 @@ def coercibility(e: exp.Expression, typer: Any, shape: str = "") -> int | None:
     except ServerError:
         return None
     return dt.derivation if dt is not None else None
+
+
+def result_collation(e: exp.Expression, typer: Any) -> str | None:
+    """The collation of a string function's result (CONCAT(latin1_col, 'x') is latin1), when
+    this module can tell it; None also when its operands cannot be mixed."""
+    term = _Builder(typer, "").term(e)
+    if term is None:
+        return None
+    try:
+        dt = resolve(term, {})
+    except ServerError:
+        return None
+    return dt.collation if dt is not None else None

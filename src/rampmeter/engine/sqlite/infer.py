@@ -255,6 +255,10 @@ class Typer:
             kinds = [self._infer(a) for a in args[:1]]
             if kinds and kinds[0] is not None and kinds[0].is_binary_string:
                 return T.varbinary(kinds[0].max_chars or 255)
+            from rampmeter.engine.sqlite import collagg
+            coll = charsets.collation(collagg.result_collation(e, self) or "")
+            if coll is not None and coll.charset != "binary":  # MariaDB's aggregation
+                return T.varchar(255, coll.charset, coll.name)
             return _TEXT
         if isinstance(e, exp.CurrentDate):
             return T.DATE
