@@ -116,3 +116,24 @@ def test_string_functions_keep_their_character_set(session: SqliteSession) -> No
         "HEX(LOWER(c)), CHARSET(CONCAT(a, 'x')), COLLATION(UPPER(b)), LENGTH(CONCAT(a, c)), "
         "HEX(CONCAT(_koi8r 0xC1C2)) FROM h")) == [
         ("C9", "E978", "E6E6", "E9", "00E9", "latin1", "cp1251_general_ci", 4, "C1C2")]
+
+
+def test_results_of_several_operands_aggregate(session: SqliteSession) -> None:
+    """IF / COALESCE / CASE and the library's text functions answer in their operands'
+    collation; a view's literals are in the collation_connection it was created with."""
+    ctx = session.context
+    assert isinstance(ctx, FakeContext)
+    ctx.variables["collation_connection"] = "ujis_japanese_ci"
+    session.execute("CREATE TABLE u (c1 VARCHAR(10) CHARACTER SET ujis)")
+    session.execute("INSERT INTO u VALUES ('a')")
+    assert rows(session.execute(
+        "SELECT COLLATION(REPEAT(c1, 2)), COLLATION(COALESCE(c1, 'x')), "
+        "COLLATION(CASE WHEN 1 THEN c1 END), COLLATION(LPAD(c1, 3, _latin1'x')), "
+        "COLLATION(REPEAT('a', 2)) FROM u")) == [("ujis_japanese_ci",) * 5]
+    session.execute("CREATE VIEW v AS SELECT c1, IF(c1 < 0x20, CONCAT('<', HEX(c1), '>'), c1) "
+                    "AS name FROM u")
+    ctx.variables["collation_connection"] = "utf8mb4_general_ci"
+    assert rows(session.execute(
+        "SELECT column_name, collation_name FROM information_schema.columns "
+        "WHERE table_name = 'v' ORDER BY column_name")) == [
+        ("c1", "ujis_japanese_ci"), ("name", "ujis_japanese_ci")]

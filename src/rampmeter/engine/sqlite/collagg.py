@@ -50,6 +50,13 @@ _MBMINLEN = {"ucs2": 2, "utf16": 2, "utf16le": 2, "utf32": 4}
 # MY_CS_NONASCII: sets that cannot store U+0000..U+007F as ASCII does
 _NONASCII = frozenset({"swe7", "ucs2", "utf16", "utf16le", "utf32"})
 _NUMERIC_COLLATION = "latin1_swedish_ci"  # MariaDB's my_charset_numeric
+# text functions whose result is in collation_connection whatever their operands
+_CONNECTION_RESULT = frozenset({"HEX", "MD5", "SHA", "SHA1", "SHA2", "UUID", "DATE_FORMAT",
+                                "TIME_FORMAT", "FORMAT", "CONV", "BIN", "OCT", "INET_NTOA",
+                                "INET6_NTOA", "TO_BASE64", "SPACE", "DAYNAME", "MONTHNAME",
+                                "SEC_TO_TIME", "FORMAT_BYTES", "FORMAT_PICO_TIME",
+                                "JSON_QUOTE", "CHARSET", "COLLATION", "UUID_SHORT",
+                                "SYS_GUID", "CRC32", "LAST_DAY", "GET_FORMAT"})
 _SYSTEM_FUNCTIONS = frozenset({"USER", "CURRENT_USER", "SESSION_USER", "SYSTEM_USER",
                                "DATABASE", "SCHEMA", "VERSION", "CURRENT_ROLE"})
 
@@ -90,6 +97,7 @@ class Agg:
     op: str
     args: tuple[Any, ...]
     compare: bool
+    lenient: bool = False  # operands that do not mix make no error here, only no answer
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,6 +250,11 @@ def resolve(term: Any, values: dict[str, Any] | None) -> DT | None:
         known = [a for a in args if a is not None]
         if len(known) != len(args):
             return None
+        if term.lenient:
+            try:
+                return aggregate(term.op, known, term.compare)
+            except ServerError:
+                return None
         return aggregate(term.op, known, term.compare)
     return None
 
@@ -319,10 +332,37 @@ class _Builder:
             return self.term(e.this.expressions[0])
         if isinstance(e, exp.Anonymous) and e.name.upper() in _SYSTEM_FUNCTIONS:
             return Fixed(DT("utf8mb3_general_ci", SYSCONST, False))
+        if isinstance(e, exp.Anonymous):
+            return self.function(e)
+        if isinstance(e, exp.Hex):
+            return Fixed(DT(self.connection, COERCIBLE, True))
         t = self.typer.infer(e)
         if t is not None and (t.is_numeric or t.is_temporal) or isinstance(e, exp.Predicate):
             return self.numeric()
         return None
+
+    def function(self, e: exp.Anonymous) -> Any:
+        """A library function (funclib.py): a text result is in its string operands'
+        aggregated collation, or collation_connection without any (REPEAT('a', 3)) or for
+        the functions that always answer in it (HEX, MD5, DATE_FORMAT...)."""
+        from rampmeter.engine.sqlite.infer import library_type
+        name = e.name.upper()
+        t = library_type(self.typer, name, list(e.expressions))
+        if t is None:
+            return None
+        if t.is_numeric or t.is_temporal:
+            return self.numeric()
+        if t.is_binary_string:
+            return Fixed(DT("binary", COERCIBLE, False))
+        if not t.is_text or t.name == "json":
+            return None
+        strings = [a for a in e.expressions if _is_string(self, a)]
+        if name in _CONNECTION_RESULT or not strings:
+            return Fixed(DT(self.connection, COERCIBLE, True))
+        terms = [self.term(a) for a in strings]
+        if any(x is None for x in terms):
+            return None
+        return Agg(name.lower(), tuple(terms), False, lenient=True)
 
     def name_at(self, e: exp.Expression, default: str) -> str:
         """The function's name as written (IFNULL and COALESCE parse alike)."""

@@ -208,16 +208,17 @@ class Typer:
         if isinstance(e, exp.Cast):
             return cast_type(e.to)
         if isinstance(e, (exp.Coalesce, exp.Greatest, exp.Least)):
-            return merge([self._infer(x) for x in [e.this, *e.expressions]])
+            return self._aggregated(e, merge([self._infer(x) for x in [e.this,
+                                                                      *e.expressions]]))
         if isinstance(e, exp.Nullif):  # MariaDB: the first argument's type
             return self._infer(e.this)
         if isinstance(e, exp.If):
-            return merge([self._infer(e.args["true"]), self._infer(e.args.get("false")
-                                                                   or exp.null())])
+            return self._aggregated(e, merge([self._infer(e.args["true"]),
+                                              self._infer(e.args.get("false") or exp.null())]))
         if isinstance(e, exp.Case):
             branches = [self._infer(i.args["true"]) for i in e.args.get("ifs") or []]
             branches.append(self._infer(e.args.get("default") or exp.null()))
-            return merge(branches)
+            return self._aggregated(e, merge(branches))
         if isinstance(e, exp.Subquery) or isinstance(e, exp.Select):
             sel = e.this if isinstance(e, exp.Subquery) else e
             if isinstance(sel, exp.Select) and len(sel.expressions) == 1:
@@ -289,7 +290,10 @@ class Typer:
             name = e.name.upper()
             if name in _FSP_FUNCTIONS and e.expressions:
                 return SqlType(_FSP_FUNCTIONS[name], None, _fsp_arg(e.expressions[0]))
-            return _anonymous(name) or library_type(self, name, list(e.expressions))
+            known = _anonymous(name)
+            if known is not None:
+                return known
+            return self._aggregated(e, library_type(self, name, list(e.expressions)))
         if isinstance(e, exp.ConvertTimezone):
             return _convert_tz_type(self, e.args.get("timestamp"))
         if isinstance(e, exp.JSONExtract):
@@ -304,6 +308,19 @@ class Typer:
             return _ANON[{"CurrentSchema": "DATABASE", "CurrentVersion": "VERSION",
                           "CurrentUser": "CURRENT_USER"}[type(e).__name__]]
         return None
+
+    def _aggregated(self, e: exp.Expression, t: SqlType | None) -> SqlType | None:
+        """A text result in the character set and collation MariaDB aggregates its string
+        operands to (collagg.py): IF(c, latin1_col, 'x') is latin1."""
+        if t is None or not t.is_text or t.name == "json":
+            return t
+        from dataclasses import replace
+
+        from rampmeter.engine.sqlite import collagg
+        coll = charsets.collation(collagg.result_collation(e, self) or "")
+        if coll is None or coll.charset == "binary":
+            return t
+        return replace(t, charset=coll.charset, collation=coll.name)
 
     def _window(self, f: exp.Expression) -> SqlType | None:
         """A window function: the ranking ones are BIGINT(21), PERCENT_RANK / CUME_DIST are
