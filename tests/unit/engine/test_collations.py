@@ -137,3 +137,18 @@ def test_results_of_several_operands_aggregate(session: SqliteSession) -> None:
         "SELECT column_name, collation_name FROM information_schema.columns "
         "WHERE table_name = 'v' ORDER BY column_name")) == [
         ("c1", "ujis_japanese_ci"), ("name", "ujis_japanese_ci")]
+
+
+def test_hex_literal_compared_with_text_is_text(session: SqliteSession) -> None:
+    """x'41' against a text column is text of the column's character set (its derivation is
+    weaker), compared by the column's collation; against a number it is a number."""
+    session.execute("CREATE TABLE x (c1 VARCHAR(10), c2 VARCHAR(10) CHARACTER SET ujis, "
+                    "c3 VARCHAR(10) CHARACTER SET latin1, n INT, b VARBINARY(4))")
+    session.execute("INSERT INTO x VALUES (' ', ' ', 'é', 1, 'a'), ('A', 'A', 'A', 40, 'b'), "
+                    "(0x05, 0x05, 'a', 100, 'c')")
+    assert rows(session.execute(
+        "SELECT c1 < 0x20, c1 = 0x41, c1 = x'61', c1 > 0x00, c2 < 0x20, c2 = 0x41, c3 = 0xE9, "
+        "0x41 = c1, n < 0x30, b < 0x62, 0x20 > c1 FROM x")) == [
+        (0, 0, 0, 1, 0, 0, 1, 0, 1, 1, 0),
+        (0, 1, 1, 1, 0, 1, 0, 1, 1, 0, 0),
+        (1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1)]

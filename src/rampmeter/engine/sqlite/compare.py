@@ -12,6 +12,8 @@ Rules (MariaDB's Arg_comparator, for the cases SQLite gets wrong):
   collation MariaDB would use: `rm_ci` for the _ci collations (no case, no accents, trailing
   spaces ignored: PAD SPACE), `rm_pad` for the _bin ones (bytes, trailing spaces ignored);
   binary strings compare bytes. Collations registered by funclib.install.
+- A hexadecimal literal compared with text is text of that character set (collagg.py: the
+  binary literal is COERCIBLE, the text wins), compared by the text's collation.
 - A DATE / DATETIME / TIME compared with a constant string or number reads the constant as
   that type, in the stored form (rm_temporal): `d = '2001-1-1'` finds 2001-01-01, `a = ''`
   warns 1292 "Truncated incorrect datetime value: ''", as MariaDB's do.
@@ -64,6 +66,12 @@ def _numeric_sides(typer: Typer, node: exp.Expression, a: str, b: str,
     if left is None or right is None:
         return
     lt, rt = typer.infer(left), typer.infer(right)
+    if _hex_vs_text(rt, lt):
+        node.set(b, _hex_as_text(right, lt))
+        return
+    if _hex_vs_text(lt, rt):
+        node.set(a, _hex_as_text(left, rt))
+        return
     if _bytes_vs_text(lt, rt):
         node.set(b, _as_bytes(right))
         return
@@ -187,6 +195,22 @@ def _bytes_vs_text(a: SqlType | None, b: SqlType | None) -> bool:
     finds them equal (a BLOB sorts after every TEXT); MariaDB compares their bytes."""
     return a is not None and b is not None and a is not HEX and a.is_binary_string and \
         b.is_text
+
+
+def _hex_vs_text(a: SqlType | None, b: SqlType | None) -> bool:
+    """A hexadecimal literal (x'41', 0x41) compared with text: a binary string whose
+    derivation is weaker than the text's, so MariaDB reads it as text of the other side's
+    character set and compares by its collation (`c = 0x41` finds 'A'); SQLite would compare
+    a BLOB with a TEXT, which it never finds equal."""
+    return a is HEX and b is not None and b.is_text and b.name != "json"
+
+
+def _hex_as_text(node: exp.Expression, t: SqlType) -> exp.Expression:
+    cs = t.charset or "utf8mb4"
+    if cs in ("utf8mb4", "utf8mb3", "ascii"):
+        return exp.Cast(this=node, to=exp.DataType.build("TEXT"))
+    return exp.Anonymous(this="rm_to_charset", expressions=[
+        node, exp.Literal.string(cs), exp.Literal.string("binary")])
 
 
 def _as_bytes(node: exp.Expression) -> exp.Expression:

@@ -69,7 +69,13 @@ from rampmeter.engine.sqlite.catalog import (
     TableDef,
     implicit_default,
 )
-from rampmeter.engine.sqlite.infer import Typer, charset_of, is_unsigned_integer, number_kind
+from rampmeter.engine.sqlite.infer import (
+    HEX,
+    Typer,
+    charset_of,
+    is_unsigned_integer,
+    number_kind,
+)
 from rampmeter.engine.types import SqlType
 from rampmeter.errors import ServerError
 from rampmeter.sql import charsets, lexer
@@ -509,7 +515,8 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
     for node in list(tree.find_all(exp.Placeholder)):
         if node.name[:1] == "x" and isinstance(
                 node.parent, (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.IntDiv, exp.Mod,
-                              exp.Neg, exp.GT, exp.GTE, exp.LT, exp.LTE)):
+                              exp.Neg, exp.GT, exp.GTE, exp.LT, exp.LTE)) and \
+                not _ordered_with_string(node, typer):
             node.replace(_call("rm_bin2num", node.copy()))  # 0x10 + 0 is 16
         elif node.name[:1] == "x" and _equality_with_number(node, typer):
             node.replace(_call("rm_bin2num", node.copy()))  # bit_col = b'1' compares numbers
@@ -586,6 +593,16 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
                 # a binary argument makes the result binary (MariaDB); SQLite's || is TEXT,
                 # which bytes that are not UTF-8 cannot be read back as
                 _wrap(node, lambda c: exp.Cast(this=c, to=exp.DataType.build("BLOB")))
+
+
+def _ordered_with_string(node: exp.Expression, typer: Typer) -> bool:
+    """x'20' in `c < x'20'` with a string c: MariaDB compares strings (compare.py)."""
+    parent = node.parent
+    if not isinstance(parent, (exp.GT, exp.GTE, exp.LT, exp.LTE)) or node.name.endswith("_b"):
+        return False
+    other = parent.expression if parent.this is node else parent.this
+    t = typer.infer(other)
+    return t is not None and t.is_string and t is not HEX
 
 
 def _equality_with_number(node: exp.Expression, typer: Typer) -> bool:
