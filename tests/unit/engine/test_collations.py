@@ -152,3 +152,11 @@ def test_hex_literal_compared_with_text_is_text(session: SqliteSession) -> None:
         (0, 0, 0, 1, 0, 0, 1, 0, 1, 1, 0),
         (0, 1, 1, 1, 0, 1, 0, 1, 1, 0, 0),
         (1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1)]
+
+
+def test_upper_lower_map_one_character_at_a_time(session: SqliteSession) -> None:
+    """MariaDB's UPPER / LOWER use simple case mappings: 'ß' and 'ﬁ' have no single-character
+    uppercase and stay, 'İ' lowers to 'i', a final 'Σ' to 'σ' (mtr ctype_latin2)."""
+    assert rows(session.execute(
+        "SELECT UPPER('ßéﬁ'), LOWER('ÀİΣ'), HEX(UPPER(CONVERT(_latin2 0xDF USING latin2))), "
+        "UPPER('ǅ'), LOWER('ǅ'), UPPER('abc')")) == [("ßÉﬁ", "àiσ", "DF", "Ǆ", "ǆ", "ABC")]

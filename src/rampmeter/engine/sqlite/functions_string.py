@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hashlib
 import re
 import unicodedata
@@ -384,14 +385,34 @@ def oct_text(v: Any) -> Any:
     return None if v is None else conv(_int(v) if not isinstance(v, (str, bytes)) else v, 10, 8)
 
 
+@functools.cache
+def _simple_upper(c: str) -> str:
+    """One character's simple case mapping, as MariaDB's collations map case character by
+    character: 'ß' stays 'ß' (Python's full mapping makes 'SS'), 'ﬁ' stays 'ﬁ'."""
+    up = c.upper()
+    return up if len(up) == 1 else c
+
+
+@functools.cache
+def _simple_lower(c: str) -> str:
+    low = c.lower()
+    return low if len(low) == 1 else low[0]  # 'İ' -> 'i' (the full mapping adds a dot)
+
+
 @sqlfunction("LOWER", 1, _same_kind, aliases=("LCASE",))
 def lower(s: Any) -> Any:
-    return s if s is None or isinstance(s, bytes) else _text(s).lower()
+    if s is None or isinstance(s, bytes):
+        return s
+    text = _text(s)
+    return text.lower() if text.isascii() else "".join(map(_simple_lower, text))
 
 
 @sqlfunction("UPPER", 1, _same_kind, aliases=("UCASE",))
 def upper(s: Any) -> Any:
-    return s if s is None or isinstance(s, bytes) else _text(s).upper()
+    if s is None or isinstance(s, bytes):
+        return s
+    text = _text(s)
+    return text.upper() if text.isascii() else "".join(map(_simple_upper, text))
 
 
 @sqlfunction("TRIM", 3, _same_kind)
