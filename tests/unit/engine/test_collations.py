@@ -160,3 +160,32 @@ def test_upper_lower_map_one_character_at_a_time(session: SqliteSession) -> None
     assert rows(session.execute(
         "SELECT UPPER('ßéﬁ'), LOWER('ÀİΣ'), HEX(UPPER(CONVERT(_latin2 0xDF USING latin2))), "
         "UPPER('ǅ'), LOWER('ǅ'), UPPER('abc')")) == [("ßÉﬁ", "àiσ", "DF", "Ǆ", "ǆ", "ABC")]
+
+
+def test_column_collate_clauses(session: SqliteSession) -> None:
+    """A column's COLLATE must belong to the character set its type names (1253) and agree
+    with an earlier COLLATE or BINARY (1302, MDEV-28067); as MariaDB 10.11 answers
+    (mtr ctype_collate, ctype_collate_column)."""
+    err = fails(session, "CREATE TABLE t (a CHAR(10) COLLATE latin1_swedish_ci NOT NULL "
+                         "COLLATE latin1_bin)", 1302)
+    assert "'COLLATE latin1_swedish_ci' and 'COLLATE latin1_bin'" in str(err)
+    fails(session, "CREATE TABLE t (a CHAR(10) CHARACTER SET latin1 COLLATE DEFAULT NOT NULL "
+                   "COLLATE latin1_bin)", 1302)
+    assert "'COLLATE latin1_bin' and 'COLLATE latin1_swedish_ci'" in str(fails(
+        session, "CREATE TABLE t (a CHAR(10) CHARACTER SET latin1 BINARY NOT NULL "
+                 "COLLATE latin1_swedish_ci)", 1302))
+    err = fails(session, "CREATE TABLE t (a CHAR(32) CHARACTER SET latin1 "
+                         "COLLATE koi8r_general_ci)", 1253)
+    assert "COLLATION 'koi8r_general_ci' is not valid for CHARACTER SET 'latin1'" in str(err)
+    fails(session, "CREATE TABLE t (e CHAR(3) ASCII COLLATE koi8r_bin)", 1253)  # ASCII: latin1
+    session.execute("CREATE TABLE t (a CHAR(10) CHARACTER SET latin1 COLLATE DEFAULT "
+                    "COLLATE latin1_swedish_ci, b CHAR(3) COLLATE koi8r_general_ci, "
+                    "c CHAR(3) CHARACTER SET latin1 BINARY COLLATE latin1_bin, "
+                    "d TEXT COLLATE utf8mb4_bin COLLATE utf8mb4_bin)")
+    assert rows(session.execute(
+        "SELECT column_name, collation_name FROM information_schema.columns "
+        "WHERE table_name = 't' ORDER BY column_name")) == [
+        ("a", "latin1_swedish_ci"), ("b", "koi8r_general_ci"), ("c", "latin1_bin"),
+        ("d", "utf8mb4_bin")]
+    assert "'BINARY' and 'COLLATE latin1_swedish_ci'" in str(fails(
+        session, "CREATE TABLE t2 (a CHAR(10) BINARY NOT NULL COLLATE latin1_swedish_ci)", 1302))
