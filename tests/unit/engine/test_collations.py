@@ -189,3 +189,12 @@ def test_column_collate_clauses(session: SqliteSession) -> None:
         ("d", "utf8mb4_bin")]
     assert "'BINARY' and 'COLLATE latin1_swedish_ci'" in str(fails(
         session, "CREATE TABLE t2 (a CHAR(10) BINARY NOT NULL COLLATE latin1_swedish_ci)", 1302))
+
+
+def test_function_of_binary_string_compared_with_text(session: SqliteSession) -> None:
+    """UPPER(binary_col) = 'BBB' compares bytes (mtr ctype_cp1251): the library call keeps
+    its type after it is renamed for SQLite, so the text side becomes bytes too."""
+    session.execute("CREATE TABLE b (a CHAR(3) BINARY, b BINARY(3)) CHARACTER SET cp1251")
+    session.execute("INSERT INTO b VALUES ('aaa', 'bbb'), ('AAA', 'BBB')")
+    assert rows(session.execute("SELECT a FROM b WHERE UPPER(b) = 'BBB'")) == [("AAA",)]
+    assert rows(session.execute("SELECT a FROM b WHERE LOWER(b) = 'bbb'")) == [("aaa",)]

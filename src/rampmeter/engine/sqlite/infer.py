@@ -463,6 +463,9 @@ def library_type(typer: Typer, name: str, args: list[exp.Expression]) -> SqlType
     """The result type of a call of the function library (funclib.py)."""
     from rampmeter.engine.sqlite import funclib
     fn = funclib.lookup(name)
+    if fn is None and name.startswith("MF_"):  # already renamed for SQLite (funcmap.py),
+        name = name[3:]                         # as later rewrites (compare.py) see it
+        fn = funclib.lookup(name)
     if fn is None:
         return None
     if name in ("DATE_ADD", "DATE_SUB", "ADDDATE", "SUBDATE", "TIMESTAMPADD"):
