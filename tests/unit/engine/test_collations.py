@@ -198,3 +198,15 @@ def test_function_of_binary_string_compared_with_text(session: SqliteSession) ->
     session.execute("INSERT INTO b VALUES ('aaa', 'bbb'), ('AAA', 'BBB')")
     assert rows(session.execute("SELECT a FROM b WHERE UPPER(b) = 'BBB'")) == [("AAA",)]
     assert rows(session.execute("SELECT a FROM b WHERE LOWER(b) = 'bbb'")) == [("aaa",)]
+
+
+def test_locate_instr_strcmp_by_a_bin_collation(session: SqliteSession) -> None:
+    """LOCATE / INSTR / POSITION / STRCMP compare by their operands' collation: a _bin one
+    (or a binary string) makes case count (mtr ctype_utf8mb4_heap)."""
+    assert rows(session.execute(
+        "SELECT LOCATE('HE', 'hello' COLLATE utf8mb4_bin), LOCATE('HE', 'hello'), "
+        "LOCATE('lo', 'hello' COLLATE utf8mb4_bin, 2), INSTR('hello' COLLATE utf8mb4_bin, "
+        "'HE'), POSITION('L' IN 'hello' COLLATE utf8mb4_bin), STRCMP('a' COLLATE utf8mb4_bin, "
+        "'A'), STRCMP('a', 'A'), LOCATE('B', BINARY 'abc'), "
+        "LOCATE(_utf8mb4 0xD0B1, _utf8mb4 0xD0B0D0B1D0B2 COLLATE utf8mb4_bin)")) == [
+        (0, 1, 4, 0, 0, 1, 0, 0, 2)]

@@ -79,6 +79,10 @@ def _library_call(node: exp.Anonymous, typer: Typer) -> None:
         else:
             args.append(arg)
     fn.check_arity(len(args), node.name)
+    if name in ("STRCMP", "INSTR", "LOCATE", "POSITION") and _exact_collation(args[:2], typer):
+        if name in ("LOCATE", "POSITION") and len(args) == 2:
+            args.append(exp.Literal.number(1))
+        args.append(exp.Literal.number(1))  # by a _bin collation: case and accents count
     if name == "SFORMAT":  # fmt formats a DECIMAL as a double; SQLite may hold it as text
         args = [args[0], *(exp.Cast(this=a, to=exp.DataType.build("DOUBLE"))
                            if number_kind(typer.infer(a)) in "df" else a for a in args[1:])]
@@ -167,7 +171,22 @@ def _position(node: exp.StrPosition, typer: Typer) -> exp.Expression:
     args = [node.args["substr"], node.this]
     if node.args.get("position") is not None:
         args.append(node.args["position"])
+    if _exact_collation(args[:2], typer):  # LOCATE('HE', 'hello' COLLATE utf8mb4_bin) is 0
+        if len(args) == 2:
+            args.append(exp.Literal.number(1))
+        args.append(exp.Literal.number(1))
     return _call("LOCATE", *args)
+
+
+def _exact_collation(args: list[exp.Expression], typer: Typer) -> bool:
+    """Do these strings compare by a binary collation (_bin, or binary strings)? An explicit
+    COLLATE decides (translate.py left SQLite's BINARY / NOCASE there), else a column's or
+    expression's collation, as MariaDB aggregates them for comparison."""
+    for arg in args:
+        if isinstance(arg, exp.Collate):
+            return arg.expression.name.upper() == "BINARY"
+    return any(charset_of(t) == "binary" or (t.collation or "").endswith("_bin")
+               for t in (typer.infer(a) for a in args) if t is not None)
 
 
 def _chr(node: exp.Chr, typer: Typer) -> exp.Expression:

@@ -203,11 +203,12 @@ def insert(s: Any, pos: Any, length: Any, new: Any) -> Any:
 
 # --- searching ----------------------------------------------------------------------------------
 @sqlfunction("LOCATE", (2, 3), INT, aliases=("POSITION",))
-def locate(sub: Any, s: Any, pos: Any = 1) -> Any:
+def locate(sub: Any, s: Any, pos: Any = 1, exact: Any = 0) -> Any:
+    """`exact` (added by funcmap.py): the strings compare by a _bin collation."""
     if sub is None or s is None or pos is None:
         return None
     start = _int(pos)
-    hay, needle = _key(s), _key(sub)
+    hay, needle = (_text(s), _text(sub)) if exact else (_key(s), _key(sub))
     if isinstance(hay, bytes) != isinstance(needle, bytes):
         hay, needle = fold(_text(s)), fold(_text(sub))
     if start < 1 or start > len(hay) + 1:
@@ -216,17 +217,20 @@ def locate(sub: Any, s: Any, pos: Any = 1) -> Any:
 
 
 @sqlfunction("INSTR", 2, INT)
-def instr(s: Any, sub: Any) -> Any:
-    return locate(sub, s)
+def instr(s: Any, sub: Any, exact: Any = 0) -> Any:
+    return locate(sub, s, 1, exact)
 
 
 @sqlfunction("STRCMP", 2, INT)
-def strcmp(a: Any, b: Any) -> Any:
+def strcmp(a: Any, b: Any, exact: Any = 0) -> Any:
+    """`exact` (added by funcmap.py): the strings compare by a _bin collation."""
     if a is None or b is None:
         return None
     if isinstance(a, bytes) or isinstance(b, bytes):
         x = a if isinstance(a, bytes) else _text(a).encode()
         y = b if isinstance(b, bytes) else _text(b).encode()
+    elif exact:
+        x, y = _text(a).rstrip(" "), _text(b).rstrip(" ")
     else:
         x, y = fold(_text(a)).rstrip(" "), fold(_text(b)).rstrip(" ")
     return (x > y) - (x < y)
