@@ -210,3 +210,17 @@ def test_locate_instr_strcmp_by_a_bin_collation(session: SqliteSession) -> None:
         "'A'), STRCMP('a', 'A'), LOCATE('B', BINARY 'abc'), "
         "LOCATE(_utf8mb4 0xD0B1, _utf8mb4 0xD0B0D0B1D0B2 COLLATE utf8mb4_bin)")) == [
         (0, 1, 4, 0, 0, 1, 0, 0, 2)]
+
+
+def test_like_and_pad_space_by_collation(session: SqliteSession) -> None:
+    """LIKE by a _bin collation is case-sensitive; PAD SPACE compares the shorter string as
+    if padded with spaces ('a\\0' < 'a'); a _bin COLLATE still ignores trailing spaces
+    (mtr ctype_utf8mb4_heap)."""
+    assert rows(session.execute(
+        "SELECT 'A' LIKE 'a' COLLATE utf8mb4_bin, 'A' LIKE 'a', 'A' NOT LIKE 'a' COLLATE "
+        "utf8mb4_bin, 'a_%' LIKE 'a|_|%' COLLATE utf8mb4_bin ESCAPE '|', 'ab' LIKE 'a_' "
+        "COLLATE utf8mb4_bin, BINARY 'Abc' LIKE 'a%'")) == [(0, 1, 1, 1, 1, 0)]
+    assert rows(session.execute(
+        "SELECT 'a\\0' < 'a', 'a\\t' < 'a ', 'a' = 'a ' COLLATE utf8mb4_bin, "
+        "'a\\0' < 'a' COLLATE utf8mb4_bin, STRCMP('a\\0', 'a'), 'a' = 'a ' COLLATE "
+        "utf8mb4_nopad_bin")) == [(1, 1, 1, 1, -1, 0)]

@@ -12,6 +12,8 @@ Rules (MariaDB's Arg_comparator, for the cases SQLite gets wrong):
   collation MariaDB would use: `rm_ci` for the _ci collations (no case, no accents, trailing
   spaces ignored: PAD SPACE), `rm_pad` for the _bin ones (bytes, trailing spaces ignored);
   binary strings compare bytes. Collations registered by funclib.install.
+- LIKE by a _bin collation (or of binary strings) is case-sensitive: rm_like_bin, since
+  SQLite's LIKE folds ASCII case whatever the collation.
 - A hexadecimal literal compared with text is text of that character set (collagg.py: the
   binary literal is COERCIBLE, the text wins), compared by the text's collation.
 - A DATE / DATETIME / TIME compared with a constant string or number reads the constant as
@@ -52,6 +54,8 @@ def rewrite(tree: exp.Expression, typer: Typer, backslash_escapes: bool = True) 
             _between(typer, node)
         elif isinstance(node, _ARITHMETIC + (exp.Neg,)):
             _numeric_operands(typer, node)
+        elif isinstance(node, exp.Like) and _exact_like(typer, node):
+            _like_exact(node, backslash_escapes)
         elif isinstance(node, (exp.Like, exp.ILike)) and backslash_escapes and \
                 not isinstance(node.parent, exp.Escape):
             _like_bytes(typer, node)
@@ -179,6 +183,26 @@ def _binary_in(typer: Typer, node: exp.In, left: SqlType | None,
 
 
 _BYTES = SqlType("varbinary")
+
+
+def _exact_like(typer: Typer, node: exp.Like) -> bool:
+    """LIKE by a _bin collation or of binary strings: case counts (SQLite's LIKE folds ASCII
+    case whatever the collation)."""
+    from rampmeter.engine.sqlite.funcmap import _exact_collation
+    return _exact_collation([node.this, node.expression], typer)
+
+
+def _like_exact(node: exp.Like, backslash_escapes: bool) -> None:
+    """x LIKE p [ESCAPE e] -> rm_like_bin(x, p, e), matched case-sensitively (functions.py)."""
+    target: exp.Expression = node
+    escape: exp.Expression = exp.Literal.string("\\" if backslash_escapes else "")
+    if isinstance(node.parent, exp.Escape):
+        target, escape = node.parent, node.parent.expression
+    call: exp.Expression = exp.Anonymous(this="rm_like_bin", expressions=[
+        node.this, node.expression, escape])
+    if node.args.get("negate"):
+        call = exp.Not(this=call)
+    target.replace(call)
 
 
 def _like_bytes(typer: Typer, node: exp.Expression) -> None:

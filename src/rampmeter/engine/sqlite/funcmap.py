@@ -178,13 +178,16 @@ def _position(node: exp.StrPosition, typer: Typer) -> exp.Expression:
     return _call("LOCATE", *args)
 
 
+_EXACT = ("BINARY", "RM_PAD")  # SQLite's collations for MariaDB's _bin ones (translate.py)
+
+
 def _exact_collation(args: list[exp.Expression], typer: Typer) -> bool:
     """Do these strings compare by a binary collation (_bin, or binary strings)? An explicit
     COLLATE decides (translate.py left SQLite's BINARY / NOCASE there), else a column's or
     expression's collation, as MariaDB aggregates them for comparison."""
     for arg in args:
         if isinstance(arg, exp.Collate):
-            return arg.expression.name.upper() == "BINARY"
+            return arg.expression.name.upper() in _EXACT
     return any(charset_of(t) == "binary" or (t.collation or "").endswith("_bin")
                for t in (typer.infer(a) for a in args) if t is not None)
 
@@ -213,7 +216,7 @@ def _regexp(node: exp.RegexpLike, typer: Typer) -> exp.Expression:
 def _case_sensitive(node: exp.Binary, typer: Typer) -> bool:
     for side in (node.this, node.expression):
         if isinstance(side, exp.Collate):  # already SQLite's BINARY / NOCASE (translate)
-            return side.expression.name.upper() == "BINARY"
+            return side.expression.name.upper() in _EXACT
         t = typer.infer(side)
         if t is None:
             continue
@@ -270,7 +273,7 @@ def _weight_string(node: exp.WeightString, typer: Typer) -> exp.Expression:
     collation = _collation_name(t)
     if isinstance(node.this, exp.Collate):  # translate left SQLite's BINARY / NOCASE there
         cs = charset_of(typer.infer(node.this.this)) or "utf8mb4"
-        collation = _text(cs + "_bin" if node.this.expression.name.upper() == "BINARY"
+        collation = _text(cs + "_bin" if node.this.expression.name.upper() in _EXACT
                           else charsets.default_collation(cs).name)
     to = node.args.get("to")
     kind, n = "", 0

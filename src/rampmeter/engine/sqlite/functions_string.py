@@ -24,7 +24,7 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
 from rampmeter.engine import types as T
-from rampmeter.engine.sqlite.funclib import sqlfunction
+from rampmeter.engine.sqlite.funclib import _padded, sqlfunction
 from rampmeter.engine.types import SqlType
 from rampmeter.sql import charsets
 
@@ -230,9 +230,9 @@ def strcmp(a: Any, b: Any, exact: Any = 0) -> Any:
         x = a if isinstance(a, bytes) else _text(a).encode()
         y = b if isinstance(b, bytes) else _text(b).encode()
     elif exact:
-        x, y = _text(a).rstrip(" "), _text(b).rstrip(" ")
+        return _padded(_text(a).rstrip(" "), _text(b).rstrip(" "))
     else:
-        x, y = fold(_text(a)).rstrip(" "), fold(_text(b)).rstrip(" ")
+        return _padded(fold(_text(a)).rstrip(" "), fold(_text(b)).rstrip(" "))
     return (x > y) - (x < y)
 
 
