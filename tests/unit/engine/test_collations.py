@@ -224,3 +224,18 @@ def test_like_and_pad_space_by_collation(session: SqliteSession) -> None:
         "SELECT 'a\\0' < 'a', 'a\\t' < 'a ', 'a' = 'a ' COLLATE utf8mb4_bin, "
         "'a\\0' < 'a' COLLATE utf8mb4_bin, STRCMP('a\\0', 'a'), 'a' = 'a ' COLLATE "
         "utf8mb4_nopad_bin")) == [(1, 1, 1, 1, -1, 0)]
+
+
+def test_hex_literal_into_text_column_is_in_its_character_set(session: SqliteSession) -> None:
+    """A hexadecimal literal's bytes are in the column's character set, whatever the client's
+    (0xE9 into latin1 is 'é'); bytes not valid there are '?' with 1366 quoting them from the
+    first invalid one (mtr ctype_utf8mb4_heap)."""
+    session.execute("CREATE TABLE h (s1 VARCHAR(20) CHARACTER SET utf8mb4, "
+                    "s2 VARCHAR(10) CHARACTER SET latin1, s3 VARCHAR(10) CHARACTER SET ucs2)")
+    result = session.execute("INSERT IGNORE INTO h VALUES (0x41FFFEFDFCFBFAF9F8F7, 0xE9, "
+                             "0x0041)")
+    assert [(w.code, w.message) for w in result.warnings] == [
+        (1366, "Incorrect string value: '\\xFF\\xFE\\xFD\\xFC\\xFB\\xFA...' for "
+               "column `db`.`h`.`s1` at row 1")]
+    assert rows(session.execute("SELECT HEX(s1), s2, s3 FROM h")) == [
+        ("413F3F3F3F3F3F3F3F3F", "é", "A")]
