@@ -125,6 +125,8 @@ def install(handle: Any, host: Any) -> None:
     conn = handle.conn
     conn.create_collation("rm_ci", _compare_ci)
     conn.create_collation("rm_pad", _compare_pad)
+    from rampmeter.engine.sqlite import collations
+    collations.install(conn)  # MariaDB's, by name (text columns, COLLATE)
     for fn in LIBRARY.values():
         if fn.aggregate:
             conn.create_aggregate(fn.sqlite_name, -1, fn.impl)

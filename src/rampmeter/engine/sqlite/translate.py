@@ -744,7 +744,7 @@ def _rewrite_collate(node: exp.Collate, typer: Typer) -> None:
         raise ServerError(errors.ER_COLLATION_CHARSET_MISMATCH, coll.name, source)
     # a PAD SPACE _bin collation ignores trailing spaces ('a' = 'a ' COLLATE utf8mb4_bin is
     # 1): funclib's rm_pad; binary and the _nopad_bin ones compare as they are
-    node.set("expression", exp.var("NOCASE" if coll.case_insensitive else "BINARY"
+    node.set("expression", exp.var(coll.name if coll.case_insensitive else "BINARY"
                                    if coll.name == "binary" or "nopad" in coll.name
                                    else "rm_pad"))
 
