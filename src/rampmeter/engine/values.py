@@ -323,7 +323,7 @@ def _store_text(t: SqlType, v: Any, client: charsets.Charset) -> tuple[Any, Prob
             fitted = cs.encode(text).decode(cs.codec, "replace")
             if fitted != text:
                 problem = problem or Problem(errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD,
-                                             "string", _hex_prefix(text.encode()))
+                                             "string", _lost(text, fitted, client))
                 text = fitted
     if t.charset == "utf8mb3" and any(ord(ch) > 0xFFFF for ch in text):
         problem = problem or Problem(errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD, "string",
@@ -360,6 +360,15 @@ def _fit_text_bytes(t: SqlType, text: str, problem: Problem | None) -> tuple[Any
     while cut and len(cs.encode(text[:cut])) > limit:  # whole characters only
         cut -= max(1, (len(cs.encode(text[:cut])) - limit) // cs.maxlen)
     return text[:cut], Problem(errors.ER_DATA_TOO_LONG)
+
+
+def _lost(text: str, fitted: str, client: charsets.Charset) -> str:
+    """1366 for characters the column's set cannot hold: MariaDB quotes the value from the
+    first of them, as the client's bytes, at most 6 (check_string_copy_error)."""
+    first = next((i for i, (a, b) in enumerate(zip(text, fitted)) if a != b), 0)
+    raw = client.encode(text[first:]) if client.codec else text[first:].encode()
+    return "".join(f"\\x{b:02X}" if b >= 0x80 else chr(b) for b in raw[:6]) + \
+        ("..." if len(raw) > 6 else "")
 
 
 def _bad_bytes(raw: bytes, text: str, cs: charsets.Charset) -> str:

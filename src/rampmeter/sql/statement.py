@@ -369,7 +369,7 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                 end = m.end()
                 tok = text[start:end]
                 if not tok.isascii() and not identifier_valid(tok):
-                    raise ServerError(errors.ER_INVALID_CHARACTER_STRING, cs.name,
+                    raise ServerError(errors.ER_INVALID_CHARACTER_STRING, _ident_cs(cs),
                                       shown_identifier(tok))
                 upper = tok.upper()
                 if words_open:
@@ -601,7 +601,7 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                 continue
             if kind == "dq" or kind == "qident2":
                 if not identifier_valid(tok):
-                    raise ServerError(errors.ER_INVALID_CHARACTER_STRING, cs.name,
+                    raise ServerError(errors.ER_INVALID_CHARACTER_STRING, _ident_cs(cs),
                                       shown_identifier(tok[1:-1]))
                 if kind == "dq":  # ANSI_QUOTES: "x" is an identifier; give the engine `x`
                     tok = "`" + tok[1:-1].replace('""', '"').replace("`", "``") + "`"
@@ -653,6 +653,12 @@ def _is_alias(prev: str, prev_kind: str) -> bool:
     if prev_kind == "word":
         return prev not in _OPERAND_BEFORE and prev not in _TYPED_LITERAL
     return False
+
+
+def _ident_cs(cs: Charset) -> str:
+    """The character set 1300 names for an invalid identifier: the client's, or utf8mb3 (the
+    identifiers' own) when the client sends binary."""
+    return "utf8mb3" if cs.is_binary else cs.name
 
 
 def _string_slot(value: str, intro: Charset | None, client: Charset) -> str | bytes:

@@ -239,3 +239,39 @@ def test_hex_literal_into_text_column_is_in_its_character_set(session: SqliteSes
                "column `db`.`h`.`s1` at row 1")]
     assert rows(session.execute("SELECT HEX(s1), s2, s3 FROM h")) == [
         ("413F3F3F3F3F3F3F3F3F", "é", "A")]
+
+
+def test_columns_compare_by_their_mariadb_collation(session: SqliteSession) -> None:
+    """A _ci column weighs as MariaDB's collation: letters fold to upper case, so they sort
+    before '[' .. '`' (SQLite's NOCASE folds to lower case); accents do not count in
+    utf8mb4_general_ci ('é' = 'E', and UNIQUE says so); latin1_swedish_ci has its own table
+    (ß after _, å = '[')."""
+    session.execute("CREATE TABLE c (a VARCHAR(5) COLLATE utf8mb4_general_ci UNIQUE, "
+                    "b VARCHAR(5) CHARACTER SET latin1)")
+    session.execute("INSERT INTO c VALUES ('a', 'a'), ('[', '['), ('_', '_'), ('é', 'é'), "
+                    "('ß', 'ß')")
+    assert [r[0] for r in rows(session.execute("SELECT a FROM c ORDER BY a"))] == \
+        ["a", "é", "ß", "[", "_"]
+    assert [r[0] for r in rows(session.execute("SELECT b FROM c ORDER BY b"))] == \
+        ["a", "é", "[", "_", "ß"]
+    assert rows(session.execute("SELECT a FROM c WHERE a = 'E'")) == [("é",)]
+    assert rows(session.execute("SELECT b FROM c WHERE b = 'E'")) == [("é",)]
+    assert "for key 'a'" in str(fails(session, "INSERT INTO c VALUES ('e', 'x')", 1062))
+    assert rows(session.execute(
+        "SELECT a FROM c WHERE a IN ('A', 's') ORDER BY a COLLATE utf8mb4_bin")) == \
+        [("a",), ("ß",)]
+
+
+def test_identifiers_defaults_and_lost_characters(session: SqliteSession) -> None:
+    """DEFAULT _koi8r 0xFF is that character; one the column's set cannot hold is 1067; 1366
+    for a character lost in conversion quotes the client's bytes from it (mtr
+    ctype_recoding)."""
+    session.execute("CREATE TABLE d (a CHAR(1) CHARACTER SET cp1251 DEFAULT _koi8r 0xFF)")
+    assert "DEFAULT 'Ъ'" in rows(session.execute("SHOW CREATE TABLE d"))[0][1]
+    fails(session, "CREATE TABLE e (a CHAR(1) CHARACTER SET latin1 DEFAULT _cp1251 0xFF)",
+          1067)
+    session.execute("CREATE TABLE k (a CHAR(10) CHARACTER SET koi8r)")
+    result = session.execute("INSERT IGNORE INTO k VALUES ('AÊBÃÕËÊÊ')")  # a utf8mb4 client
+    assert [w.message for w in result.warnings] == [
+        "Incorrect string value: '\\xC3\\x8AB\\xC3\\x83\\xC3...' for column `db`.`k`.`a` "
+        "at row 1"]

@@ -144,6 +144,11 @@ def _default_value(r: Reader, col: ColumnDef) -> Default:
         if not col.type.is_temporal or col.type.name in ("date", "time"):
             raise ServerError(errors.ER_INVALID_DEFAULT, col.name)
         return Default("now", fsp)
+    intro = charsets.charset(t.text[1:]) if t.kind == "word" and t.text.startswith("_") \
+        else None
+    if intro is not None and r.i + 1 < len(r.toks) and \
+            r.toks[r.i + 1].kind in ("str", "hex", "bit"):
+        return _introduced_default(r, col, intro)
     negative = False
     if t.text in ("-", "+"):
         negative = t.text == "-"
@@ -163,6 +168,23 @@ def _default_value(r: Reader, col: ColumnDef) -> Default:
         if r.at("("):
             read_parenthesized(r)
         return _expr_default(_text(r, start, r.i - 1), col)
+    return check_value_default(col, value)
+
+
+def _introduced_default(r: Reader, col: ColumnDef, intro: charsets.Charset) -> Default:
+    """DEFAULT _koi8r 0xFF / _latin1'..': text of that character set, which the column's set
+    must hold (1067 otherwise, as MariaDB answers)."""
+    r.i += 1
+    value = literal(r.next(), r)
+    if isinstance(value, bytes) and not intro.is_binary:
+        value = intro.decode(value)
+    if col.type.is_text and isinstance(value, str):
+        target = charsets.charset(col.type.charset or "")
+        if target is not None and target.codec and not target.is_binary:
+            try:
+                value.encode(target.codec)
+            except UnicodeEncodeError:
+                raise ServerError(errors.ER_INVALID_DEFAULT, col.name) from None
     return check_value_default(col, value)
 
 
