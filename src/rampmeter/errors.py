@@ -438,3 +438,17 @@ class Warning_(NamedTuple):
     @classmethod
     def of(cls, code: int, *args: object, level: str = "Warning") -> Warning_:
         return cls(level, code, format_message(code, *args))
+
+
+def too_long_ident(name: str) -> ServerError:
+    """1059 as MariaDB words it: the name as '%-.100T' prints it (at most 100 bytes of UTF-8,
+    cut at a character and ended with '...' when longer)."""
+    shown = name
+    if len(name.encode("utf-8", "surrogateescape")) > 100:
+        cut = ""
+        for ch in name:
+            if len((cut + ch).encode("utf-8", "surrogateescape")) > 97:
+                break
+            cut += ch
+        shown = cut + "..."
+    return ServerError(ER_TOO_LONG_IDENT, shown)

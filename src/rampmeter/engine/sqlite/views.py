@@ -331,6 +331,9 @@ def _define(s: SqliteSession, schema: str, database: str, name: str, text: str,
     if stmt.kind not in _QUERY_KINDS and not (stmt.kind == "SELECT" and text[:1] == "("):
         raise stmt.syntax_error()
     view = ViewDef(name, database, text, [], "", mode, **attrs)
+    # its creation context, as SHOW CREATE VIEW and information_schema.VIEWS show it
+    view.charset_client = stmt.charset.name
+    view.collation_connection = s.context.translation[0]
     view.columns, view.star, view.updatable, view.definition = sqltext.describe(
         s, stmt, database, columns, view)
     with s.ddl():

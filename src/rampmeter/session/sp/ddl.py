@@ -61,8 +61,7 @@ def create(s: Session, stmt: Statement) -> Result:
     if not eng.engine.database_exists(db):
         raise ServerError(errors.ER_BAD_DB_ERROR, db)
     if len(r.name) > 64:
-        raise ServerError(1059, message=f"Identifier name '{r.name}' is too long",
-                          sqlstate="42000")
+        raise errors.too_long_ident(r.name)
     existing = eng.routine_load(db, r.kind, r.name)
     if existing is not None and not r.or_replace:
         if r.if_not_exists:

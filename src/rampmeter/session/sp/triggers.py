@@ -93,6 +93,8 @@ def create(s: Session, text: str, dialect: Dialect) -> Result:
     db = head["db"] or s.database
     if db is None:
         raise ServerError(errors.ER_NO_DB_ERROR)
+    if len(head["name"]) > 64:  # NAME_CHAR_LEN
+        raise errors.too_long_ident(head["name"])
     _row_use(text, dialect, head["event"])
     ddl.not_in_function(text[head["body_start"]:head["body_end"]], dialect)
     eng = _store(s)
@@ -138,6 +140,8 @@ def _row_use(text: str, dialect: Dialect, event: str) -> None:
 
 
 def drop(s: Session, if_exists: bool, db: str | None, name: str) -> Result:
+    if len(name) > 64:  # NAME_CHAR_LEN
+        raise errors.too_long_ident(name)
     database = db or s.database
     if database is None:
         raise ServerError(errors.ER_NO_DB_ERROR)
