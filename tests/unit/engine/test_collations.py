@@ -275,3 +275,15 @@ def test_identifiers_defaults_and_lost_characters(session: SqliteSession) -> Non
     assert [w.message for w in result.warnings] == [
         "Incorrect string value: '\\xC3\\x8AB\\xC3\\x83\\xC3...' for column `db`.`k`.`a` "
         "at row 1"]
+
+
+def test_missing_default_warns_once_per_column(session: SqliteSession) -> None:
+    """INSERT IGNORE leaving out a NOT NULL column without a default warns 1364 once per
+    column for the statement, however many rows, as MariaDB does (mtr ctype_common.inc)."""
+    session.execute("CREATE TABLE m (a INT NOT NULL, b INT NOT NULL)")
+    result = session.execute("INSERT IGNORE INTO m VALUES (), ()")
+    assert [w.message for w in result.warnings] == [
+        "Field 'a' doesn't have a default value", "Field 'b' doesn't have a default value"]
+    result = session.execute("INSERT IGNORE INTO m (b) VALUES (1), (2)")
+    assert [w.message for w in result.warnings] == ["Field 'a' doesn't have a default value"]
+    assert rows(session.execute("SELECT COUNT(*) FROM m")) == [(4,)]

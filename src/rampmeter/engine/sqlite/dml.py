@@ -328,9 +328,12 @@ def missing_columns(plan: Plan, ex: Execution, rows: int) -> None:
     if ex.strict and not ex.ignore:
         raise ServerError(1364, message=f"Field '{plan.missing[0]}' doesn't have a "
                           "default value")
-    for _row in range(rows):
-        ex.warnings.extend(Warning_("Warning", 1364, f"Field '{name}' doesn't have a "
-                                    "default value") for name in plan.missing)
+    # once per statement, however many rows (MariaDB warns for the column, not per row)
+    seen = {(w.code, w.message) for w in ex.warnings}
+    for name in dict.fromkeys(plan.missing):
+        message = f"Field '{name}' doesn't have a default value"
+        if (1364, message) not in seen:
+            ex.warnings.append(Warning_("Warning", 1364, message))
 
 
 def _query(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any]
