@@ -287,3 +287,16 @@ def test_missing_default_warns_once_per_column(session: SqliteSession) -> None:
     result = session.execute("INSERT IGNORE INTO m (b) VALUES (1), (2)")
     assert [w.message for w in result.warnings] == ["Field 'a' doesn't have a default value"]
     assert rows(session.execute("SELECT COUNT(*) FROM m")) == [(4,)]
+
+
+def test_group_concat_order_and_repeat_width(session: SqliteSession) -> None:
+    """GROUP_CONCAT(... ORDER BY) of latin1 text sorts by latin1_swedish_ci's weights (ß after
+    '_'); CREATE TABLE ... SELECT REPEAT('a', 10) is a VARCHAR(10) (mtr ctype_cp1250_ch)."""
+    session.execute("CREATE TABLE g (b VARCHAR(5) CHARACTER SET latin1)")
+    session.execute("INSERT INTO g VALUES ('a'), ('['), ('_'), ('é'), ('ß'), ('z')")
+    assert rows(session.execute("SELECT GROUP_CONCAT(b ORDER BY b SEPARATOR ' ') FROM g")) == \
+        [("a é z [ _ ß",)]
+    session.execute("CREATE TABLE r AS SELECT REPEAT('a', 10) AS c1, LPAD('x', 5, 'y') AS c2 "
+                    "LIMIT 0")
+    ddl = rows(session.execute("SHOW CREATE TABLE r"))[0][1]
+    assert "`c1` varchar(10)" in ddl and "`c2` varchar(5)" in ddl, ddl

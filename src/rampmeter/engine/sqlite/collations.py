@@ -138,3 +138,32 @@ def sqlite_name(collation: str | None) -> str:
     """The SQLite collation a column or COLLATE of this MariaDB collation uses."""
     coll = charsets.collation(collation or "")
     return coll.name if coll is not None else "NOCASE"
+
+
+_BYTE_KEYS: dict[str, Key | None] = {}
+
+
+def byte_key(collation: str) -> Key | None:
+    """The key function of a collation whose weights are bytes (the 8-bit and multi-byte
+    ones), for sorting outside SQLite (GROUP_CONCAT ... ORDER BY); None for the others."""
+    if collation not in _BYTE_KEYS:
+        coll = charsets.collation(collation)
+        found: Key | None = None
+        if coll is not None and coll.charset not in _UNICODE and coll.charset != "binary":
+            key, _pad = _key(coll)
+            found = key
+        _BYTE_KEYS[collation] = found
+    return _BYTE_KEYS[collation]
+
+
+def collation_key(value: Any, collation: Any) -> Any:
+    """rm_collkey(v, collation): v's weight in that collation (trailing spaces dropped)."""
+    if not isinstance(value, str) or not isinstance(collation, str):
+        return value
+    key = byte_key(collation)
+    if key is None:
+        return value
+    try:
+        return key(value.rstrip(" "))
+    except Exception:  # noqa: BLE001 - a key must not fail the statement
+        return value

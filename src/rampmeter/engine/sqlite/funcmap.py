@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from sqlglot import exp
 
-from rampmeter.engine.sqlite import funclib
+from rampmeter.engine.sqlite import collations, funclib
 from rampmeter.engine.sqlite.infer import Typer, charset_of, number_kind
 from rampmeter.sql import charsets
 
@@ -256,7 +256,13 @@ def _group_concat(node: exp.GroupConcat, typer: Typer) -> exp.Expression | None:
         value = parts[0] if len(parts) == 1 else exp.Concat(expressions=parts, safe=True)
     keys: list[exp.Expression] = []
     for ordered in order.expressions:
-        keys.append(ordered.this if isinstance(ordered, exp.Ordered) else ordered)
+        key = ordered.this if isinstance(ordered, exp.Ordered) else ordered
+        t = typer.infer(key)
+        if t is not None and t.is_text and t.collation and \
+                collations.byte_key(t.collation) is not None:
+            # sorted in Python: by the weights of its 8-bit / multi-byte collation
+            key = exp.Anonymous(this="rm_collkey", expressions=[key, _text(t.collation)])
+        keys.append(key)
         desc = isinstance(ordered, exp.Ordered) and bool(ordered.args.get("desc"))
         keys.append(exp.Literal.number(1 if desc else 0))
     separator = node.args.get("separator") or exp.Literal.string(",")

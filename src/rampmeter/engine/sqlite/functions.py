@@ -28,7 +28,7 @@ from typing import Any, Protocol
 from rampmeter import errors
 from rampmeter.engine.base import SessionContext, WaitHook, WaitReason
 from rampmeter.engine.locks import LockTable, WaitAborted
-from rampmeter.engine.sqlite import bigunsigned, funclib, functions_cast
+from rampmeter.engine.sqlite import bigunsigned, collations, funclib, functions_cast
 from rampmeter.engine.sqlite.functions_cast import _show, _signed_int
 from rampmeter.engine.sqlite.functions_time import session_now
 from rampmeter.engine.values import big_unsigned, parse_number
@@ -533,6 +533,7 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
             int.from_bytes(v, "big") if isinstance(v, bytes) else _u64(v))),
         ("rm_to_charset", 3, to_charset),
         ("rm_like_bin", 3, like_bin),
+        ("rm_collkey", 2, collations.collation_key),
         ("rm_cast_char", 3, cast_char),
         ("rm_cast_binary", 3, cast_binary),
         ("rm_encode", 2, encode_as),
