@@ -300,3 +300,18 @@ def test_group_concat_order_and_repeat_width(session: SqliteSession) -> None:
                     "LIMIT 0")
     ddl = rows(session.execute("SHOW CREATE TABLE r"))[0][1]
     assert "`c1` varchar(10)" in ddl and "`c2` varchar(5)" in ddl, ddl
+
+
+def test_weight_string_of_8bit_and_nopad_collations(session: SqliteSession) -> None:
+    """WEIGHT_STRING of an 8-bit collation is its sort order's bytes; AS CHAR(n) of a NO PAD
+    collation pads the weights with 0x00 (mtr ctype_nopad_8bit, ctype_latin2)."""
+    session.execute("CREATE TABLE w (a VARCHAR(10) CHARACTER SET latin1 COLLATE "
+                    "latin1_swedish_nopad_ci, b VARCHAR(10) CHARACTER SET latin2, "
+                    "c VARCHAR(10) CHARACTER SET cp1251 COLLATE cp1251_bin)")
+    session.execute("INSERT INTO w VALUES ('a', 'ä', 'ж'), ('a  ', 'ß', 'Ж'), (' a', 'Ł', 'a')")
+    assert rows(session.execute(
+        "SELECT HEX(WEIGHT_STRING(a AS CHAR(10))), HEX(WEIGHT_STRING(b)), "
+        "HEX(WEIGHT_STRING(b AS CHAR(4))), HEX(WEIGHT_STRING(c)) FROM w")) == [
+        ("41000000000000000000", "43", "43202020", "E6"),
+        ("41202000000000000000", "FF", "FF202020", "C6"),
+        ("20410000000000000000", "52", "52202020", "61")]
