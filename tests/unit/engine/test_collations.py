@@ -315,3 +315,14 @@ def test_weight_string_of_8bit_and_nopad_collations(session: SqliteSession) -> N
         ("41000000000000000000", "43", "43202020", "E6"),
         ("41202000000000000000", "FF", "FF202020", "C6"),
         ("20410000000000000000", "52", "52202020", "61")]
+
+
+def test_between_and_simple_case_of_literals_by_collation(session: SqliteSession) -> None:
+    """'B' BETWEEN 'a' AND 'c' compares by the literals' _ci collation; CASE x WHEN compares
+    as MariaDB aggregates x and the WHENs: a binary string makes bytes (mtr func_test, case)."""
+    assert rows(session.execute(
+        "SELECT 'B' BETWEEN 'a' AND 'c', 'B' BETWEEN 'a' COLLATE utf8mb4_bin AND 'c', "
+        "CASE BINARY 'b' WHEN 'a' THEN 1 WHEN 'B' THEN 2 WHEN 'b' THEN 'ok' END, "
+        "CASE 'b' WHEN 'a' THEN 1 WHEN BINARY 'B' THEN 2 WHEN 'b' THEN 'ok' END, "
+        "CASE 'B' WHEN 'a' THEN 1 WHEN 'b' THEN 'ok' END, "
+        "CASE 'a ' WHEN 'a' THEN 'pad' END")) == [(1, 0, "ok", "ok", "ok", "pad")]

@@ -52,6 +52,8 @@ def rewrite(tree: exp.Expression, typer: Typer, backslash_escapes: bool = True) 
                 node.set("this", _num(node.this, "DECIMAL" if exact else "DOUBLE"))
         elif isinstance(node, exp.Between):
             _between(typer, node)
+        elif isinstance(node, exp.Case) and node.this is not None:
+            _simple_case(typer, node)
         elif isinstance(node, _ARITHMETIC + (exp.Neg,)):
             _numeric_operands(typer, node)
         elif isinstance(node, exp.Like) and _exact_like(typer, node):
@@ -141,11 +143,41 @@ def _between(typer: Typer, node: exp.Between) -> None:
             if _bytes_vs_text(_BYTES, types[k]):
                 node.set(k, _as_bytes(node.args[k]))
     strings = [k for k in keys if _is_string(types[k])]
+    if len(strings) == len(keys) and all(t is not None and t.is_text for t in types.values()) \
+            and not any(isinstance(node.args[k], (exp.Column, exp.Collate)) for k in keys):
+        # three texts, none a column: by their collation ('B' BETWEEN 'a' AND 'c' is 1)
+        colls = [t.collation or "" for t in types.values() if t is not None]
+        node.set("this", exp.Collate(this=node.args["this"], expression=exp.var(
+            "rm_pad" if any(c.endswith("_bin") for c in colls) else "rm_ci")))
+        return
     if not strings or not any(_is_number(types[k]) for k in keys):
         return
     kind = _aggregate([types[k] for k in keys])
     for k in strings:
         node.set(k, _num(node.args[k], kind))
+
+
+def _simple_case(typer: Typer, node: exp.Case) -> None:
+    """CASE x WHEN a ...: x compares with each WHEN as MariaDB aggregates them. A binary
+    string among strings makes them all compare as bytes (CASE BINARY 'b' WHEN 'b'); text
+    that is no column compares by its collation (SQLite compares a CASE by x's collation,
+    BINARY for an expression)."""
+    whens = [i.this for i in node.args.get("ifs") or []]
+    types = [typer.infer(x) for x in [node.this, *whens]]
+    if not whens or not all(_is_string(t) for t in types):
+        return
+    if any(t is not None and t.is_binary_string for t in types):
+        node.set("this", _as_bytes(node.this))
+        for i, t in zip(node.args.get("ifs") or [], types[1:]):
+            if t is not None and t.is_text:
+                i.set("this", _as_bytes(i.this))
+        return
+    if isinstance(node.this, (exp.Column, exp.Collate)) or \
+            any(isinstance(w, (exp.Column, exp.Collate)) for w in whens):
+        return
+    colls = [t.collation or "" for t in types if t is not None]
+    collation = "rm_pad" if any(c.endswith("_bin") for c in colls) else "rm_ci"
+    node.set("this", exp.Collate(this=node.this, expression=exp.var(collation)))
 
 
 def _aggregate(types: list[SqlType | None]) -> str:
