@@ -326,3 +326,14 @@ def test_between_and_simple_case_of_literals_by_collation(session: SqliteSession
         "CASE 'b' WHEN 'a' THEN 1 WHEN BINARY 'B' THEN 2 WHEN 'b' THEN 'ok' END, "
         "CASE 'B' WHEN 'a' THEN 1 WHEN 'b' THEN 'ok' END, "
         "CASE 'a ' WHEN 'a' THEN 'pad' END")) == [(1, 0, "ok", "ok", "ok", "pad")]
+
+
+def test_literal_in_columns_compares_by_the_columns_collation(session: SqliteSession) -> None:
+    """'a' IN (col) compares by the column's collation (its IMPLICIT derivation wins over the
+    literal's), as 'a' = col does (mtr func_in)."""
+    session.execute("CREATE TABLE i (a CHAR(1) CHARACTER SET latin1 COLLATE latin1_general_ci,"
+                    " c CHAR(1) CHARACTER SET latin1 COLLATE latin1_bin)")
+    session.execute("INSERT INTO i VALUES ('A', 'C'), ('a', 'c')")
+    assert rows(session.execute("SELECT a FROM i WHERE 'a' IN (a) ORDER BY c")) == \
+        [("A",), ("a",)]
+    assert rows(session.execute("SELECT a FROM i WHERE 'C' IN (c, c)")) == [("A",)]

@@ -50,6 +50,8 @@ def rewrite(tree: exp.Expression, typer: Typer, backslash_escapes: bool = True) 
             elif _is_string(left) and all(_is_number(typer.infer(i)) for i in items):
                 exact = all(_kind(typer.infer(i)) == "DECIMAL" for i in items)
                 node.set("this", _num(node.this, "DECIMAL" if exact else "DOUBLE"))
+            else:
+                _in_by_column_collation(typer, node, left, items)
         elif isinstance(node, exp.Between):
             _between(typer, node)
         elif isinstance(node, exp.Case) and node.this is not None:
@@ -155,6 +157,21 @@ def _between(typer: Typer, node: exp.Between) -> None:
     kind = _aggregate([types[k] for k in keys])
     for k in strings:
         node.set(k, _num(node.args[k], kind))
+
+
+def _in_by_column_collation(typer: Typer, node: exp.In, left: SqlType | None,
+                            items: list[exp.Expression]) -> None:
+    """'a' IN (col): SQLite compares by the left operand's collation (BINARY for a literal);
+    MariaDB by the aggregated one, where a column's (IMPLICIT) wins over a literal's: the
+    left side takes the column's collation (collations.py registers it by name)."""
+    if left is None or not left.is_text or isinstance(node.this, (exp.Column, exp.Collate)):
+        return
+    for item in items:
+        t = typer.infer(item)
+        if isinstance(item, exp.Column) and t is not None and t.is_text and t.collation:
+            name = t.collation if t.case_insensitive else "rm_pad"
+            node.set("this", exp.Collate(this=node.this, expression=exp.var(name)))
+            return
 
 
 def _simple_case(typer: Typer, node: exp.Case) -> None:
