@@ -505,6 +505,12 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
 
             if kind == "str" or kind == "dq" and dq == "str":
                 value: Any = string_value(tok, backslash)
+                if parametrize and prev == "COLLATE" and prev_kind == "word" and \
+                        intro is None and last_string_slot < 0:
+                    # COLLATE 'latin1_bin' names a collation, as COLLATE latin1_bin does
+                    out.append("`" + str(value).replace("`", "``") + "`")
+                    prev, prev_kind = "'", "str"
+                    continue
                 literal_here = parametrize and not (
                     prev in _TYPED_LITERAL and prev_kind == "word" and intro is None or
                     prev == "INTERVAL" or _is_alias(prev, prev_kind) and intro is None)

@@ -337,3 +337,14 @@ def test_literal_in_columns_compares_by_the_columns_collation(session: SqliteSes
     assert rows(session.execute("SELECT a FROM i WHERE 'a' IN (a) ORDER BY c")) == \
         [("A",), ("a",)]
     assert rows(session.execute("SELECT a FROM i WHERE 'C' IN (c, c)")) == [("A",)]
+
+
+def test_collate_names_a_collation_in_quotes(session: SqliteSession) -> None:
+    """COLLATE 'latin1_bin' is COLLATE latin1_bin (the quoted name was taken for a literal:
+    'Unknown collation: s1'); COLLATION() of it names it (mtr ctype_pad.inc)."""
+    assert rows(session.execute(
+        "SELECT IF(_latin1'abc' COLLATE 'latin1_swedish_nopad_ci' = 'abc ', 'pad', 'nopad'), "
+        "'a' COLLATE 'utf8mb4_bin' = 'A', COLLATION('a' COLLATE 'utf8mb4_bin'), "
+        "COLLATION('a' COLLATE utf8mb4_unicode_ci), COERCIBILITY('x' COLLATE 'utf8mb4_bin')"
+        )) == [("nopad", 0, "utf8mb4_bin", "utf8mb4_unicode_ci", 0)]
+    fails(session, "SELECT 'a' COLLATE 'nosuch'", 1273)

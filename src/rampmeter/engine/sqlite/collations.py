@@ -86,9 +86,8 @@ def _key(coll: charsets.Collation) -> tuple[Key, Any]:
     if coll.binary:
         return encode, b" "
     from rampmeter.sql.collation_tables import SORT_ORDERS
-    table = SORT_ORDERS.get(coll.name)
-    if table is None and coll.is_default:
-        table = None
+    # a _nopad_ collation weighs as its PAD SPACE twin (dec8_swedish_nopad_ci: dec8_swedish_ci)
+    table = SORT_ORDERS.get(coll.name.replace("_nopad", ""))
     if table is not None:
         weights = table
 

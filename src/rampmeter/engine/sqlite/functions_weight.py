@@ -87,7 +87,7 @@ def _table_key(charset: str, collation: str) -> Any:
     from rampmeter.engine.sqlite.collations import byte_key
     from rampmeter.sql.collation_tables import SORT_ORDERS
     cs = charsets.charset(charset)
-    if cs is None or cs.maxlen != 1 or collation not in SORT_ORDERS:
+    if cs is None or cs.maxlen != 1 or collation.replace("_nopad", "") not in SORT_ORDERS:
         return None
     return byte_key(collation)
 

@@ -230,7 +230,8 @@ class Typer:
             return _INT10
         if isinstance(e, exp.Collate):
             t = self._infer(e.this)
-            coll = e.expression.name.lower() if e.expression is not None else ""
+            coll = e.meta.get("collation") or (  # translate.py renames it for SQLite
+                e.expression.name.lower() if e.expression is not None else "")
             if t is not None and t.is_text and coll:
                 from dataclasses import replace
                 return replace(t, collation=coll)

@@ -742,6 +742,7 @@ def _rewrite_collate(node: exp.Collate, typer: Typer) -> None:
     if source is not None and source != "binary" and \
             charsets.charset(source) is not charsets.charset(coll.charset):
         raise ServerError(errors.ER_COLLATION_CHARSET_MISMATCH, coll.name, source)
+    node.meta["collation"] = coll.name  # what the typer reads (infer.py) once renamed here
     # a PAD SPACE _bin collation ignores trailing spaces ('a' = 'a ' COLLATE utf8mb4_bin is
     # 1): funclib's rm_pad; binary and the _nopad_bin ones compare as they are
     node.set("expression", exp.var(coll.name if coll.case_insensitive else "BINARY"
