@@ -348,3 +348,18 @@ def test_collate_names_a_collation_in_quotes(session: SqliteSession) -> None:
         "COLLATION('a' COLLATE utf8mb4_unicode_ci), COERCIBILITY('x' COLLATE 'utf8mb4_bin')"
         )) == [("nopad", 0, "utf8mb4_bin", "utf8mb4_unicode_ci", 0)]
     fails(session, "SELECT 'a' COLLATE 'nosuch'", 1273)
+
+
+def test_collation_functions() -> None:
+    """collations.py's comparisons: PAD SPACE against NO PAD, sort-order tables, general_ci
+    weights (MariaDB 10.11's answers)."""
+    from rampmeter.engine.sqlite.collations import comparison
+    from rampmeter.sql import charsets
+    pad = comparison(charsets.COLLATIONS["latin1_swedish_ci"])
+    nopad = comparison(charsets.COLLATIONS["latin1_swedish_nopad_ci"])
+    assert pad("a", "A ") == 0 and nopad("a", "A ") == -1
+    assert pad("a\0", "a") == -1 and pad("ß", "_") == 1 and pad("å", "[") == 0
+    general = comparison(charsets.COLLATIONS["utf8mb4_general_ci"])
+    assert general("é", "E") == 0 and general("ß", "s") == 0 and general("a", "_") == -1
+    assert general("😀", "🎉") == 0  # every supplementary character weighs U+FFFD
+    assert comparison(charsets.COLLATIONS["utf8mb4_bin"])("a", "A") == 1
