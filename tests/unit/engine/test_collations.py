@@ -363,3 +363,14 @@ def test_collation_functions() -> None:
     assert general("é", "E") == 0 and general("ß", "s") == 0 and general("a", "_") == -1
     assert general("😀", "🎉") == 0  # every supplementary character weighs U+FFFD
     assert comparison(charsets.COLLATIONS["utf8mb4_bin"])("a", "A") == 1
+
+
+def test_case_binary_under_a_latin1_connection(session: SqliteSession) -> None:
+    """BINARY 'b' of latin1 text is rm_cast_binary, typed as a binary string, so CASE compares
+    bytes there too (mtr case runs with a latin1 connection)."""
+    ctx = session.context
+    assert isinstance(ctx, FakeContext)
+    ctx.variables["collation_connection"] = "latin1_swedish_ci"
+    assert rows(session.execute(
+        "SELECT CASE BINARY 'b' WHEN 'a' THEN 1 WHEN 'B' THEN 2 WHEN 'b' THEN 'ok' END")) == \
+        [("ok",)]

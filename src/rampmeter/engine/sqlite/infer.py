@@ -422,6 +422,7 @@ def _SYSTEM_NAME(chars: int) -> SqlType:  # noqa: N802
 
 _ANON = {
     "RM_BIN2NUM": T.UBIGINT,  # a hex or bit literal used as a number
+    "RM_CAST_BINARY": T.varbinary(255),  # BINARY x / CAST(x AS BINARY) of non-UTF-8 text
     "CHAR_LENGTH": _INT10, "OCTET_LENGTH": _INT10, "MICROSECOND": T.BIGINT, "LAST_INSERT_ID": T.UBIGINT,
     "CONNECTION_ID": T.UBIGINT, "ROW_COUNT": T.BIGINT, "FOUND_ROWS": T.BIGINT,
     "SLEEP": _BOOL, "GET_LOCK": _BOOL, "RELEASE_LOCK": _BOOL, "IS_FREE_LOCK": _BOOL,
