@@ -374,3 +374,16 @@ def test_case_binary_under_a_latin1_connection(session: SqliteSession) -> None:
     assert rows(session.execute(
         "SELECT CASE BINARY 'b' WHEN 'a' THEN 1 WHEN 'B' THEN 2 WHEN 'b' THEN 'ok' END")) == \
         [("ok",)]
+
+
+def test_bin_columns_pad_space(session: SqliteSession) -> None:
+    """A PAD SPACE _bin column ignores trailing spaces ('a' = 'a '), a _nopad_bin one does
+    not; GROUP_CONCAT ... ORDER BY of a _bin column sorts by code point (mtr ctype_nopad_8bit)."""
+    session.execute("CREATE TABLE p (a VARCHAR(10) CHARACTER SET dec8 COLLATE dec8_bin, "
+                    "b VARCHAR(10) COLLATE utf8mb4_bin, c VARCHAR(10) COLLATE utf8mb4_nopad_bin)")
+    session.execute("INSERT INTO p VALUES ('a', 'a', 'a'), ('a ', 'a ', 'a '), ('A', 'A', 'A')")
+    assert rows(session.execute(
+        "SELECT (SELECT COUNT(*) FROM p WHERE a = 'a'), (SELECT COUNT(*) FROM p WHERE b = 'a'), "
+        "(SELECT COUNT(*) FROM p WHERE c = 'a')")) == [(2, 2, 1)]
+    order = rows(session.execute("SELECT GROUP_CONCAT(b ORDER BY b) FROM p"))[0][0]
+    assert order.startswith("A,")  # 'a' and 'a ' tie: their order is not MariaDB's to say

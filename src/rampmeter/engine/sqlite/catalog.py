@@ -164,7 +164,11 @@ def auto_keyed_alone(tdef: TableDef, column: str) -> bool:
 
 # --- SQLite DDL for a TableDef ---------------------------------------------------------------
 def _collate(t: SqlType) -> str:
-    """A case-insensitive column compares by its MariaDB collation (collations.py)."""
+    """A text column compares by its MariaDB collation (collations.py): case-insensitive ones,
+    and the PAD SPACE _bin ones ('a' = 'a '); binary, json and _nopad_bin stay BINARY."""
+    coll = t.collation or ""
+    if t.is_text and t.name != "json" and coll.endswith("_bin") and "_nopad_" not in coll:
+        return f" COLLATE {coll}"
     if not t.case_insensitive:
         return ""
     from rampmeter.engine.sqlite.collations import sqlite_name

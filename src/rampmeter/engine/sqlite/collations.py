@@ -144,15 +144,22 @@ _BYTE_KEYS: dict[str, Key | None] = {}
 
 def byte_key(collation: str) -> Key | None:
     """The key function of a collation whose weights are bytes (the 8-bit and multi-byte
-    ones), for sorting outside SQLite (GROUP_CONCAT ... ORDER BY); None for the others."""
+    ones, and the Unicode _bin ones), for sorting outside SQLite (GROUP_CONCAT ... ORDER BY);
+    None for the others."""
     if collation not in _BYTE_KEYS:
         coll = charsets.collation(collation)
         found: Key | None = None
         if coll is not None and coll.charset not in _UNICODE and coll.charset != "binary":
             key, _pad = _key(coll)
             found = key
+        elif coll is not None and coll.binary and coll.name != "binary":
+            found = _code_points  # a Unicode _bin collation: code point order
         _BYTE_KEYS[collation] = found
     return _BYTE_KEYS[collation]
+
+
+def _code_points(s: str) -> bytes:
+    return s.encode("utf-8", "surrogatepass")  # UTF-8 sorts as its code points
 
 
 def collation_key(value: Any, collation: Any) -> Any:
