@@ -246,8 +246,10 @@ def test_columns_compare_by_their_mariadb_collation(session: SqliteSession) -> N
     before '[' .. '`' (SQLite's NOCASE folds to lower case); accents do not count in
     utf8mb4_general_ci ('é' = 'E', and UNIQUE says so); latin1_swedish_ci has its own table
     (ß after _, å = '[')."""
-    session.execute("CREATE TABLE c (a VARCHAR(5) COLLATE utf8mb4_general_ci UNIQUE, "
-                    "b VARCHAR(5) CHARACTER SET latin1)")
+    # the _nopad_ variants: the same weights, through the Python collations (the three
+    # defaults themselves are SQLite's NOCASE, see the next test)
+    session.execute("CREATE TABLE c (a VARCHAR(5) COLLATE utf8mb4_general_nopad_ci UNIQUE, "
+                    "b VARCHAR(5) CHARACTER SET latin1 COLLATE latin1_swedish_nopad_ci)")
     session.execute("INSERT INTO c VALUES ('a', 'a'), ('[', '['), ('_', '_'), ('é', 'é'), "
                     "('ß', 'ß')")
     assert [r[0] for r in rows(session.execute("SELECT a FROM c ORDER BY a"))] == \
@@ -260,6 +262,19 @@ def test_columns_compare_by_their_mariadb_collation(session: SqliteSession) -> N
     assert rows(session.execute(
         "SELECT a FROM c WHERE a IN ('A', 's') ORDER BY a COLLATE utf8mb4_bin")) == \
         [("a",), ("ß",)]
+
+
+def test_the_default_collations_are_sqlites_nocase(session: SqliteSession) -> None:
+    """utf8mb4_general_ci, utf8mb3_general_ci and latin1_swedish_ci columns use SQLite's NOCASE
+    (a Python collation costs a call per comparison: docs/sql.md): ASCII case folds, accents
+    count, and '[' .. '`' sort before the letters."""
+    session.execute("CREATE TABLE n (a VARCHAR(5) COLLATE utf8mb4_general_ci, "
+                    "b VARCHAR(5) CHARACTER SET latin1)")
+    session.execute("INSERT INTO n VALUES ('a', 'a'), ('[', '['), ('B', 'B'), ('é', 'é')")
+    assert [r[0] for r in rows(session.execute("SELECT a FROM n ORDER BY a"))] == \
+        ["[", "a", "B", "é"]
+    assert rows(session.execute("SELECT b FROM n WHERE b = 'A'")) == [("a",)]
+    assert rows(session.execute("SELECT a FROM n WHERE a = 'E'")) == []
 
 
 def test_identifiers_defaults_and_lost_characters(session: SqliteSession) -> None:
