@@ -164,6 +164,9 @@ ER_DIVISION_BY_ZERO = 1365
 ER_CONSTRAINT_FAILED = 4025
 ER_UNKNOWN_COMPRESSION_METHOD = 4098
 ER_CONFLICTING_DECLARATIONS = 1302
+ER_CANT_AGGREGATE_2COLLATIONS = 1267
+ER_CANT_AGGREGATE_3COLLATIONS = 1270
+ER_CANT_AGGREGATE_NCOLLATIONS = 1271
 
 # Warnings (sent in SHOW WARNINGS, counted in OK packets).
 WARN_DATA_TRUNCATED = 1265
@@ -173,6 +176,9 @@ ER_YES = 1003
 ERRORS: dict[int, ErrorSpec] = {
     ER_UNKNOWN_COLLATION: ErrorSpec("ER_UNKNOWN_COLLATION", "HY000", "Unknown collation: '%s'"),
     ER_COLLATION_CHARSET_MISMATCH: ErrorSpec("ER_COLLATION_CHARSET_MISMATCH", "42000", "COLLATION '%s' is not valid for CHARACTER SET '%s'"),
+    ER_CANT_AGGREGATE_2COLLATIONS: ErrorSpec("ER_CANT_AGGREGATE_2COLLATIONS", "HY000", "Illegal mix of collations (%s,%s) and (%s,%s) for operation '%s'"),
+    ER_CANT_AGGREGATE_3COLLATIONS: ErrorSpec("ER_CANT_AGGREGATE_3COLLATIONS", "HY000", "Illegal mix of collations (%s,%s), (%s,%s), (%s,%s) for operation '%s'"),
+    ER_CANT_AGGREGATE_NCOLLATIONS: ErrorSpec("ER_CANT_AGGREGATE_NCOLLATIONS", "HY000", "Illegal mix of collations for operation '%s'"),
     ER_CONFLICTING_DECLARATIONS: ErrorSpec("ER_CONFLICTING_DECLARATIONS", "HY000", "Conflicting declarations: '%s%s' and '%s%s'"),
     ER_TRUNCATED_WRONG_VALUE_FOR_FIELD: ErrorSpec("ER_TRUNCATED_WRONG_VALUE_FOR_FIELD", "22007", "Incorrect %s value: '%s' for column `%s`.`%s`.`%s` at row %d"),
     ER_NO_DEFAULT_FOR_FIELD: ErrorSpec("ER_NO_DEFAULT_FOR_FIELD", "HY000", "Field '%s' doesn't have a default value"),

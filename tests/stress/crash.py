@@ -141,6 +141,8 @@ def integrity(datadir: Path) -> dict[str, str]:
     bad = {}
     for path in sorted(Path(datadir).glob("*.sqlite3")):
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        from rampmeter.engine.sqlite import collations
+        collations.install(conn)  # text columns' indexes are ordered by MariaDB's collations
         try:
             verdict = "; ".join(str(r[0]) for r in conn.execute("PRAGMA integrity_check"))
         finally:

@@ -295,7 +295,7 @@ def _store_text(t: SqlType, v: Any, client: charsets.Charset) -> tuple[Any, Prob
         text = v.decode("utf-8", "surrogateescape") if client.codec == "utf-8" else \
             client.decode(v)
         if not charsets.is_valid(text):
-            shown = _hex_prefix(v)
+            shown = _bad_bytes(v, text, client)
             text = "".join(ch if not "\udc80" <= ch <= "\udcff" else "?" for ch in text)
             problem = Problem(errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD, "string", shown)
     elif isinstance(v, float):
@@ -325,7 +325,7 @@ def _store_text(t: SqlType, v: Any, client: charsets.Charset) -> tuple[Any, Prob
             fitted = cs.encode(text).decode(cs.codec, "replace")
             if fitted != text:
                 problem = problem or Problem(errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD,
-                                             "string", _hex_prefix(text.encode()))
+                                             "string", _lost(text, fitted, client))
                 text = fitted
     if t.charset == "utf8mb3" and any(ord(ch) > 0xFFFF for ch in text):
         problem = problem or Problem(errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD, "string",
@@ -362,6 +362,24 @@ def _fit_text_bytes(t: SqlType, text: str, problem: Problem | None) -> tuple[Any
     while cut and len(cs.encode(text[:cut])) > limit:  # whole characters only
         cut -= max(1, (len(cs.encode(text[:cut])) - limit) // cs.maxlen)
     return text[:cut], Problem(errors.ER_DATA_TOO_LONG)
+
+
+def _lost(text: str, fitted: str, client: charsets.Charset) -> str:
+    """1366 for characters the column's set cannot hold: MariaDB quotes the value from the
+    first of them, as the client's bytes, at most 6 (check_string_copy_error)."""
+    first = next((i for i, (a, b) in enumerate(zip(text, fitted)) if a != b), 0)
+    raw = client.encode(text[first:]) if client.codec else text[first:].encode()
+    return "".join(f"\\x{b:02X}" if b >= 0x80 else chr(b) for b in raw[:6]) + \
+        ("..." if len(raw) > 6 else "")
+
+
+def _bad_bytes(raw: bytes, text: str, cs: charsets.Charset) -> str:
+    """How MariaDB's 1366 quotes bytes that are not valid in their character set: from the
+    first invalid one, at most 6, then '...' (check_string_copy_error)."""
+    first = next(i for i, ch in enumerate(text) if "\udc80" <= ch <= "\udcff")
+    bad = raw[len(cs.encode(text[:first])):] if cs.codec else raw
+    return "".join(f"\\x{b:02X}" if b >= 0x80 else chr(b) for b in bad[:6]) + \
+        ("..." if len(bad) > 6 else "")
 
 
 def _hex_prefix(raw: bytes) -> str:

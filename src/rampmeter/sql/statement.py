@@ -407,7 +407,7 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                 end = m.end()
                 tok = text[start:end]
                 if not tok.isascii() and not identifier_valid(tok):
-                    raise ServerError(errors.ER_INVALID_CHARACTER_STRING, cs.name,
+                    raise ServerError(errors.ER_INVALID_CHARACTER_STRING, _ident_cs(cs),
                                       shown_identifier(tok))
                 upper = tok.upper()
                 if words_open:
@@ -545,6 +545,12 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
 
             if kind == "str" or kind == "dq" and dq == "str":
                 value: Any = string_value(tok, backslash)
+                if parametrize and prev == "COLLATE" and prev_kind == "word" and \
+                        intro is None and last_string_slot < 0:
+                    # COLLATE 'latin1_bin' names a collation, as COLLATE latin1_bin does
+                    out.append("`" + str(value).replace("`", "``") + "`")
+                    prev, prev_kind = "'", "str"
+                    continue
                 literal_here = parametrize and not (
                     prev in _TYPED_LITERAL and prev_kind == "word" and intro is None or
                     prev == "INTERVAL" or _is_alias(prev, prev_kind) and intro is None)
@@ -604,16 +610,17 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                     raise syntax_error(text, start)
                 if parametrize:
                     value = raw
-                    had_charset = intro if intro is not None and not intro.is_binary else None
+                    typed = None  # _koi8r 0xC1: text of that character set, as _koi8r'..'
                     if intro is not None:
                         if not intro.is_binary:
                             value = _string_slot(intro.decode(raw), None, intro)
+                            typed = intro
                         del out[intro_out:]
                         intro = None
                     # x: a hexadecimal or bit literal, a binary string that is also a number
                     name = slot_name("x" if isinstance(value, bytes) else "s", len(slots))
-                    if name[0] == "s" and had_charset is not None:
-                        name = f"c{len(slots)}_{had_charset.name}"  # _ucs2 x'..': typed so
+                    if typed is not None and name[0] == "s":
+                        name = f"c{len(slots)}_{typed.name}"
                     if kind == "bit" and name[0] == "x":
                         name += "_b"  # b'101': compared with a BIT value as a number
                     slots.append(value)
@@ -640,7 +647,7 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                 continue
             if kind == "dq" or kind == "qident2":
                 if not identifier_valid(tok):
-                    raise ServerError(errors.ER_INVALID_CHARACTER_STRING, cs.name,
+                    raise ServerError(errors.ER_INVALID_CHARACTER_STRING, _ident_cs(cs),
                                       shown_identifier(tok[1:-1]))
                 if kind == "dq":  # ANSI_QUOTES: "x" is an identifier; give the engine `x`
                     tok = "`" + tok[1:-1].replace('""', '"').replace("`", "``") + "`"
@@ -692,6 +699,12 @@ def _is_alias(prev: str, prev_kind: str) -> bool:
     if prev_kind == "word":
         return prev not in _OPERAND_BEFORE and prev not in _TYPED_LITERAL
     return False
+
+
+def _ident_cs(cs: Charset) -> str:
+    """The character set 1300 names for an invalid identifier: the client's, or utf8mb3 (the
+    identifiers' own) when the client sends binary."""
+    return "utf8mb3" if cs.is_binary else cs.name
 
 
 def _string_slot(value: str, intro: Charset | None, client: Charset) -> str | bytes:

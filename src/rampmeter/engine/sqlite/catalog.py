@@ -17,8 +17,9 @@ Rules:
   table has no primary key for MariaDB (`no_primary`), whatever SQLite's schema says.
 - SQLite index names are per database and MySQL's per table, so the SQLite name is
   "<table>.<index>"; SHOW INDEX prints the part after the dot.
-- Text columns with a case-insensitive collation compare with SQLite's NOCASE (ASCII folding;
-  docs/sql.md says how that differs from utf8mb4_general_ci).
+- Text columns with a case-insensitive collation are declared `COLLATE <its MariaDB name>`,
+  registered on every connection by collations.py (tables written before have NOCASE, ASCII
+  folding, and keep it).
 - Files written by earlier versions have `_rampmeter_columns` (table, column, MySQL type) and MySQL
   spellings as declared types: both are still read.
 """
@@ -175,7 +176,15 @@ def auto_keyed_alone(tdef: TableDef, column: str) -> bool:
 
 # --- SQLite DDL for a TableDef ---------------------------------------------------------------
 def _collate(t: SqlType) -> str:
-    return " COLLATE NOCASE" if t.case_insensitive else ""
+    """A text column compares by its MariaDB collation (collations.py): case-insensitive ones,
+    and the PAD SPACE _bin ones ('a' = 'a '); binary, json and _nopad_bin stay BINARY."""
+    coll = t.collation or ""
+    if t.is_text and t.name != "json" and coll.endswith("_bin") and "_nopad_" not in coll:
+        return f" COLLATE {coll}"
+    if not t.case_insensitive:
+        return ""
+    from rampmeter.engine.sqlite.collations import sqlite_name
+    return f" COLLATE {sqlite_name(t.collation)}"
 
 
 def column_sql(c: ColumnDef, tdef: TableDef) -> str:

@@ -12,6 +12,10 @@ Rules (MariaDB's Arg_comparator, for the cases SQLite gets wrong):
   collation MariaDB would use: `rm_ci` for the _ci collations (no case, no accents, trailing
   spaces ignored: PAD SPACE), `rm_pad` for the _bin ones (bytes, trailing spaces ignored);
   binary strings compare bytes. Collations registered by funclib.install.
+- LIKE by a _bin collation (or of binary strings) is case-sensitive: rm_like_bin, since
+  SQLite's LIKE folds ASCII case whatever the collation.
+- A hexadecimal literal compared with text is text of that character set (collagg.py: the
+  binary literal is COERCIBLE, the text wins), compared by the text's collation.
 - A DATE / DATETIME / TIME compared with a constant string or number reads the constant as
   that type, in the stored form (rm_temporal): `d = '2001-1-1'` finds 2001-01-01, `a = ''`
   warns 1292 "Truncated incorrect datetime value: ''", as MariaDB's do.
@@ -49,10 +53,16 @@ def rewrite(tree: exp.Expression, typer: Typer, backslash_escapes: bool = True) 
             elif _is_string(left) and all(_is_number(typer.infer(i)) for i in items):
                 exact = all(_kind(typer.infer(i)) == "DECIMAL" for i in items)
                 node.set("this", _num(node.this, "DECIMAL" if exact else "DOUBLE"))
+            else:
+                _in_by_column_collation(typer, node, left, items)
         elif isinstance(node, exp.Between):
             _between(typer, node)
+        elif isinstance(node, exp.Case) and node.this is not None:
+            _simple_case(typer, node)
         elif isinstance(node, _ARITHMETIC + (exp.Neg,)):
             _numeric_operands(typer, node)
+        elif isinstance(node, exp.Like) and _exact_like(typer, node):
+            _like_exact(node, backslash_escapes)
         elif isinstance(node, (exp.Like, exp.ILike)) and backslash_escapes and \
                 not isinstance(node.parent, exp.Escape):
             _like_bytes(typer, node)
@@ -67,6 +77,12 @@ def _numeric_sides(typer: Typer, node: exp.Expression, a: str, b: str,
     if left is None or right is None:
         return
     lt, rt = typer.infer(left), typer.infer(right)
+    if _hex_vs_text(rt, lt):
+        node.set(b, _hex_as_text(right, lt))
+        return
+    if _hex_vs_text(lt, rt):
+        node.set(a, _hex_as_text(left, rt))
+        return
     if _bytes_vs_text(lt, rt):
         node.set(b, _as_bytes(right))
         return
@@ -132,11 +148,56 @@ def _between(typer: Typer, node: exp.Between) -> None:
             if _bytes_vs_text(_BYTES, types[k]):
                 node.set(k, _as_bytes(node.args[k]))
     strings = [k for k in keys if _is_string(types[k])]
+    if len(strings) == len(keys) and all(t is not None and t.is_text for t in types.values()) \
+            and not any(isinstance(node.args[k], (exp.Column, exp.Collate)) for k in keys):
+        # three texts, none a column: by their collation ('B' BETWEEN 'a' AND 'c' is 1)
+        colls = [t.collation or "" for t in types.values() if t is not None]
+        node.set("this", exp.Collate(this=node.args["this"], expression=exp.var(
+            "rm_pad" if any(c.endswith("_bin") for c in colls) else "rm_ci")))
+        return
     if not strings or not any(_is_number(types[k]) for k in keys):
         return
     kind = _aggregate([types[k] for k in keys])
     for k in strings:
         node.set(k, _num(node.args[k], kind))
+
+
+def _in_by_column_collation(typer: Typer, node: exp.In, left: SqlType | None,
+                            items: list[exp.Expression]) -> None:
+    """'a' IN (col): SQLite compares by the left operand's collation (BINARY for a literal);
+    MariaDB by the aggregated one, where a column's (IMPLICIT) wins over a literal's: the
+    left side takes the column's collation (collations.py registers it by name)."""
+    if left is None or not left.is_text or isinstance(node.this, (exp.Column, exp.Collate)):
+        return
+    for item in items:
+        t = typer.infer(item)
+        if isinstance(item, exp.Column) and t is not None and t.is_text and t.collation:
+            name = t.collation if t.case_insensitive else "rm_pad"
+            node.set("this", exp.Collate(this=node.this, expression=exp.var(name)))
+            return
+
+
+def _simple_case(typer: Typer, node: exp.Case) -> None:
+    """CASE x WHEN a ...: x compares with each WHEN as MariaDB aggregates them. A binary
+    string among strings makes them all compare as bytes (CASE BINARY 'b' WHEN 'b'); text
+    that is no column compares by its collation (SQLite compares a CASE by x's collation,
+    BINARY for an expression)."""
+    whens = [i.this for i in node.args.get("ifs") or []]
+    types = [typer.infer(x) for x in [node.this, *whens]]
+    if not whens or not all(_is_string(t) for t in types):
+        return
+    if any(t is not None and t.is_binary_string for t in types):
+        node.set("this", _as_bytes(node.this))
+        for i, t in zip(node.args.get("ifs") or [], types[1:]):
+            if t is not None and t.is_text:
+                i.set("this", _as_bytes(i.this))
+        return
+    if isinstance(node.this, (exp.Column, exp.Collate)) or \
+            any(isinstance(w, (exp.Column, exp.Collate)) for w in whens):
+        return
+    colls = [t.collation or "" for t in types if t is not None]
+    collation = "rm_pad" if any(c.endswith("_bin") for c in colls) else "rm_ci"
+    node.set("this", exp.Collate(this=node.this, expression=exp.var(collation)))
 
 
 def _aggregate(types: list[SqlType | None]) -> str:
@@ -176,6 +237,26 @@ def _binary_in(typer: Typer, node: exp.In, left: SqlType | None,
 _BYTES = SqlType("varbinary")
 
 
+def _exact_like(typer: Typer, node: exp.Like) -> bool:
+    """LIKE by a _bin collation or of binary strings: case counts (SQLite's LIKE folds ASCII
+    case whatever the collation)."""
+    from rampmeter.engine.sqlite.funcmap import _exact_collation
+    return _exact_collation([node.this, node.expression], typer)
+
+
+def _like_exact(node: exp.Like, backslash_escapes: bool) -> None:
+    """x LIKE p [ESCAPE e] -> rm_like_bin(x, p, e), matched case-sensitively (functions.py)."""
+    target: exp.Expression = node
+    escape: exp.Expression = exp.Literal.string("\\" if backslash_escapes else "")
+    if isinstance(node.parent, exp.Escape):
+        target, escape = node.parent, node.parent.expression
+    call: exp.Expression = exp.Anonymous(this="rm_like_bin", expressions=[
+        node.this, node.expression, escape])
+    if node.args.get("negate"):
+        call = exp.Not(this=call)
+    target.replace(call)
+
+
 def _like_bytes(typer: Typer, node: exp.Expression) -> None:
     """SQLite's LIKE never matches a BLOB: a binary string is matched as the text of its
     bytes."""
@@ -190,6 +271,22 @@ def _bytes_vs_text(a: SqlType | None, b: SqlType | None) -> bool:
     finds them equal (a BLOB sorts after every TEXT); MariaDB compares their bytes."""
     return a is not None and b is not None and a is not HEX and a.is_binary_string and \
         b.is_text
+
+
+def _hex_vs_text(a: SqlType | None, b: SqlType | None) -> bool:
+    """A hexadecimal literal (x'41', 0x41) compared with text: a binary string whose
+    derivation is weaker than the text's, so MariaDB reads it as text of the other side's
+    character set and compares by its collation (`c = 0x41` finds 'A'); SQLite would compare
+    a BLOB with a TEXT, which it never finds equal."""
+    return a is HEX and b is not None and b.is_text and b.name != "json"
+
+
+def _hex_as_text(node: exp.Expression, t: SqlType) -> exp.Expression:
+    cs = t.charset or "utf8mb4"
+    if cs in ("utf8mb4", "utf8mb3", "ascii"):
+        return exp.Cast(this=node, to=exp.DataType.build("TEXT"))
+    return exp.Anonymous(this="rm_to_charset", expressions=[
+        node, exp.Literal.string(cs), exp.Literal.string("binary")])
 
 
 def _as_bytes(node: exp.Expression) -> exp.Expression:

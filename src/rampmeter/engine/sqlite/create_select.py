@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import sqlite3
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
@@ -252,9 +253,31 @@ def _column(s: SqliteSession, query: Statement, o: Output, name: str,
                 if charsets.collation(s.context.translation[0]) else None
         t = literal_type(query.slots[o.literal_slot], text=slot[:1] in ("s", "c"),
                          charset=charset)
+        if slot[:1] == "s" and t.is_text:  # a literal is in collation_connection
+            coll = charsets.collation(s.context.translation[0])
+            if coll is not None:
+                t = replace(t, charset=coll.charset, collation=coll.name)
     if t is None or t.name == "null":
         t = SqlType("binary", 0, charset="binary") if t is not None else T.varchar(255)
+    width = _constant_width(item, query)
+    if width is not None and t.name in ("varchar", "varbinary"):
+        t = replace(t, width=width)
     return ColumnDef(name, t, nullable=not _not_null(item, s, query))
+
+
+def _constant_width(e: exp.Expression | None, query: Statement) -> int | None:
+    """The length MariaDB gives REPEAT / LPAD / RPAD of literals (REPEAT('a', 10) is a
+    VARCHAR(10)): the values are in the statement, not in its shape's types."""
+    if not isinstance(e, exp.Anonymous) or e.name.upper() not in ("REPEAT", "LPAD", "RPAD"):
+        return None
+    values = dict(zip(query.names, query.slots))
+    args = [values.get(a.name) if isinstance(a, exp.Placeholder) else None
+            for a in e.expressions]
+    if len(args) < 2 or not isinstance(args[1], int):
+        return None
+    if e.name.upper() == "REPEAT":
+        return len(args[0]) * max(args[1], 0) if isinstance(args[0], (str, bytes)) else None
+    return max(args[1], 0)
 
 
 def _not_null(e: exp.Expression | None, s: SqliteSession, query: Statement) -> bool:

@@ -33,7 +33,7 @@ from rampmeter.engine.sqlite.catalog import (
     auto_keyed_alone,
     check_value_default,
 )
-from rampmeter.engine.types import TypeLimit, check_members, parse_type
+from rampmeter.engine.types import SqlType, TypeLimit, check_members, parse_type
 from rampmeter.errors import ServerError
 from rampmeter.sql import charclauses, charsets
 from rampmeter.sql.lexer import Token, bit_value, hex_value, string_value
@@ -145,6 +145,11 @@ def _default_value(r: Reader, col: ColumnDef) -> Default:
         if not col.type.is_temporal or col.type.name in ("date", "time"):
             raise ServerError(errors.ER_INVALID_DEFAULT, col.name)
         return Default("now", fsp)
+    intro = charsets.charset(t.text[1:]) if t.kind == "word" and t.text.startswith("_") \
+        else None
+    if intro is not None and r.i + 1 < len(r.toks) and \
+            r.toks[r.i + 1].kind in ("str", "hex", "bit"):
+        return _introduced_default(r, col, intro)
     negative = False
     if t.text in ("-", "+"):
         negative = t.text == "-"
@@ -164,6 +169,23 @@ def _default_value(r: Reader, col: ColumnDef) -> Default:
         if r.at("("):
             read_parenthesized(r)
         return _expr_default(_text(r, start, r.i - 1), col)
+    return check_value_default(col, value)
+
+
+def _introduced_default(r: Reader, col: ColumnDef, intro: charsets.Charset) -> Default:
+    """DEFAULT _koi8r 0xFF / _latin1'..': text of that character set, which the column's set
+    must hold (1067 otherwise, as MariaDB answers)."""
+    r.i += 1
+    value = literal(r.next(), r)
+    if isinstance(value, bytes) and not intro.is_binary:
+        value = intro.decode(value)
+    if col.type.is_text and isinstance(value, str):
+        target = charsets.charset(col.type.charset or "")
+        if target is not None and target.codec and not target.is_binary:
+            try:
+                value.encode(target.codec)
+            except UnicodeEncodeError:
+                raise ServerError(errors.ER_INVALID_DEFAULT, col.name) from None
     return check_value_default(col, value)
 
 
@@ -234,8 +256,43 @@ def literal(t: Token, r: Reader) -> Any:
     raise r.error(t)
 
 
+def _type_collation_clause(r: Reader, start: int, end: int, collation: str | None) -> str:
+    """What the column's type spelling (tokens start..end) said about its collation, as
+    MariaDB's messages name it: 'CHARACTER SET' (a character set, whose collation a COLLATE
+    must belong to), 'BINARY' (its _bin collation), or ''."""
+    words = [t.text.upper() for t in r.toks[start:end] if t.kind == "word"]
+    binary = "BINARY" in words[1:]
+    if any(w in ("CHARSET", "SET", "ASCII", "UNICODE") for w in words[1:]):
+        # CHARACTER SET latin1 BINARY is COLLATE latin1_bin
+        return f"COLLATE {collation}" if binary and collation else "CHARACTER SET"
+    return "BINARY" if binary else ""
+
+
+def _column_collate(t: SqlType, before: str, coll: charsets.Collation, default: bool) -> str:
+    """A column's COLLATE clause after what came before it (`before`: '', 'CHARACTER SET',
+    'BINARY' or an earlier 'COLLATE x'): 1253 for a collation of another character set than
+    the one named, 1302 for two that differ (MDEV-28067). The clause, as later ones see it."""
+    label = "COLLATE DEFAULT" if default else f"COLLATE {coll.name}"
+    if before == "CHARACTER SET" and t.charset and coll.charset != t.charset:
+        raise ServerError(errors.ER_COLLATION_CHARSET_MISMATCH, coll.name, t.charset)
+    if before == "BINARY" and not coll.binary:
+        raise ServerError(errors.ER_CONFLICTING_DECLARATIONS, "BINARY", "", label, "")
+    if before.startswith("COLLATE "):
+        prev = charsets.collation(before[len("COLLATE "):])
+        if before == "COLLATE DEFAULT":
+            same = default or coll.is_default
+        elif default:
+            same = prev is not None and prev.is_default
+        else:
+            same = before == label
+        if not same:
+            raise ServerError(errors.ER_CONFLICTING_DECLARATIONS, before, "", label, "")
+    return label
+
+
 def read_column(r: Reader, name: str, table_charset: str, table_collation: str) -> ColumnSpec:
     """A column definition after its name."""
+    type_start = r.i
     try:
         t = read_type(r, table_charset, table_collation)
     except TypeLimit as e:
@@ -247,6 +304,8 @@ def read_column(r: Reader, name: str, table_charset: str, table_collation: str) 
     spec = ColumnSpec(col)
     explicit_null = False
     type_end = r.i
+    collated = _type_collation_clause(r, type_start, type_end, t.collation) \
+        if t.is_text else ""
     while not r.done and not r.at(",") and not r.at(")") and not r.at("FIRST") and \
             not r.at("AFTER"):
         if r.accept("NOT", "NULL"):
@@ -287,6 +346,7 @@ def read_column(r: Reader, name: str, table_charset: str, table_collation: str) 
             if coll is None:
                 raise ServerError(errors.ER_UNKNOWN_COLLATION, coll_name)
             if col.type.is_text:
+                collated = _column_collate(col.type, collated, coll, coll_name == "default")
                 col.type = replace(col.type, charset=coll.charset, collation=coll.name)
         elif r.accept("CHECK"):
             spec.check = read_parenthesized(r)

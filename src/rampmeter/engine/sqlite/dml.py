@@ -99,14 +99,15 @@ class Execution:
         self.rewriting = False
 
     # --- conversions ----------------------------------------------------------------------
-    def convert(self, col: ColumnDef, value: Any, row: int, client: Any = None) -> Any:
-        """values.store with MariaDB's strict / non-strict outcome (module rules); `client`:
-        the character set bytes are read in (the client's unless said)."""
+    def convert(self, col: ColumnDef, value: Any, row: int,
+                source: charsets.Charset | None = None) -> Any:
+        """values.store with MariaDB's strict / non-strict outcome (module rules); `source`:
+        the character set bytes are in, when not the client's."""
         if value is None:
             return None
         if col.auto_increment and not self.no_auto_zero and _is_zero(value):
             return None
-        stored, problem = values.store(col.type, value, client or self.client,
+        stored, problem = values.store(col.type, value, source or self.client,
                                        zero_date=self.zero_date, zero_in_date=self.zero_in_date)
         if self.zone is not None and col.type.name == "timestamp":
             stored = timefns.shift(stored, self.zone, to_utc=True)  # tzcolumns.py
@@ -328,9 +329,16 @@ def convert_row(plan: Plan, ex: Execution, raw: dict[str, Any], bound: dict[str,
             if not store.column.nullable:
                 bound[store.slot] = sqlite_value(ex.null_into(store.column, at, multi=multi))
             continue
-        if store.slot[0] == "x" and type(value) is bytes and store.column.type.is_numeric:
-            value = int.from_bytes(value, "big")  # 0x01 into a number column is 1
-        bound[store.slot] = sqlite_value(ex.convert(store.column, value, at))
+        source = None
+        if store.slot[0] == "x" and type(value) is bytes:
+            t = store.column.type
+            if t.is_numeric:
+                value = int.from_bytes(value, "big")  # 0x01 into a number column is 1
+            elif t.is_text and t.charset not in (None, "binary"):
+                # a hexadecimal literal's bytes are in the column's character set (a binary
+                # string converts to text by copying): 0xE9 into latin1 is 'é'
+                source = charsets.charset(t.charset)
+        bound[store.slot] = sqlite_value(ex.convert(store.column, value, at, source))
     bound.update(plan.fixed)
     for slot, (col, at) in plan.null_slots.items():
         if not col.nullable and not col.auto_increment:
@@ -353,9 +361,12 @@ def missing_columns(plan: Plan, ex: Execution, rows: int, s: SqliteSession | Non
     if ex.strict and not ex.ignore:
         raise ServerError(1364, message=f"Field '{plan.missing[0]}' doesn't have a "
                           "default value")
-    for _row in range(rows):
-        ex.warnings.extend(Warning_("Warning", 1364, f"Field '{name}' doesn't have a "
-                                    "default value") for name in plan.missing)
+    # once per statement, however many rows (MariaDB warns for the column, not per row)
+    seen = {(w.code, w.message) for w in ex.warnings}
+    for name in dict.fromkeys(plan.missing):
+        message = f"Field '{name}' doesn't have a default value"
+        if (1364, message) not in seen:
+            ex.warnings.append(Warning_("Warning", 1364, message))
 
 
 def _generated_given(plan: Plan, ex: Execution, rows: int) -> None:

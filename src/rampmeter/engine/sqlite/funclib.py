@@ -152,6 +152,8 @@ def install(handle: Any, host: Any) -> None:
         return call
 
     conn.create_function("rm_pack", -1, pack)
+    from rampmeter.engine.sqlite import collations
+    collations.install(conn)  # MariaDB's, by name (text columns, COLLATE)
     for fn in LIBRARY.values():
         if fn.aggregate:
             conn.create_aggregate(fn.sqlite_name, -1, fn.impl)
@@ -198,13 +200,20 @@ def _windowed(impl: Any) -> type:
 def _compare_ci(a: str, b: str) -> int:
     """MariaDB's _general_ci collations, approximately: no case, no accents, PAD SPACE."""
     from rampmeter.engine.sqlite.functions_string import fold
-    x, y = fold(a.rstrip(" ")), fold(b.rstrip(" "))
-    return (x > y) - (x < y)
+    return _padded(fold(a.rstrip(" ")), fold(b.rstrip(" ")))
 
 
 def _compare_pad(a: str, b: str) -> int:
     """MariaDB's _bin collations: code points, trailing spaces ignored (PAD SPACE)."""
-    x, y = a.rstrip(" "), b.rstrip(" ")
+    return _padded(a.rstrip(" "), b.rstrip(" "))
+
+
+def _padded(x: str, y: str) -> int:
+    """PAD SPACE: the shorter string compares as if padded with spaces, so 'a\0' < 'a' (NUL
+    sorts before the space) and 'a\t' < 'a ', as MariaDB answers."""
+    if len(x) != len(y):
+        n = max(len(x), len(y))
+        x, y = x.ljust(n), y.ljust(n)
     return (x > y) - (x < y)
 
 

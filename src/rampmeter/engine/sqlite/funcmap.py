@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from sqlglot import exp
 
-from rampmeter.engine.sqlite import funclib
+from rampmeter.engine.sqlite import collations, funclib
 from rampmeter.engine.sqlite.infer import Typer, charset_of, number_kind
 from rampmeter.sql import charsets
 
@@ -59,6 +59,12 @@ def _library_call(node: exp.Anonymous, typer: Typer) -> None:
         args = node.expressions
         if len(args) != 1:
             raise_count(name)
+        if name == "COERCIBILITY":
+            from rampmeter.engine.sqlite import collagg
+            derivation = collagg.coercibility(args[0], typer)
+            if derivation is not None:
+                node.replace(exp.Literal.number(derivation))
+                return
         node.replace(_FROM_TYPE[name](typer.infer(args[0])))
         return
     fn = funclib.lookup(name)
@@ -73,6 +79,10 @@ def _library_call(node: exp.Anonymous, typer: Typer) -> None:
         else:
             args.append(arg)
     fn.check_arity(len(args), node.name)
+    if name in ("STRCMP", "INSTR", "LOCATE", "POSITION") and _exact_collation(args[:2], typer):
+        if name in ("LOCATE", "POSITION") and len(args) == 2:
+            args.append(exp.Literal.number(1))
+        args.append(exp.Literal.number(1))  # by a _bin collation: case and accents count
     if name == "SFORMAT":  # fmt formats a DECIMAL as a double; SQLite may hold it as text
         args = [args[0], *(exp.Cast(this=a, to=exp.DataType.build("DOUBLE"))
                            if number_kind(typer.infer(a)) in "df" else a for a in args[1:])]
@@ -176,7 +186,25 @@ def _position(node: exp.StrPosition, typer: Typer) -> exp.Expression:
     args = [node.args["substr"], node.this]
     if node.args.get("position") is not None:
         args.append(node.args["position"])
+    if _exact_collation(args[:2], typer):  # LOCATE('HE', 'hello' COLLATE utf8mb4_bin) is 0
+        if len(args) == 2:
+            args.append(exp.Literal.number(1))
+        args.append(exp.Literal.number(1))
     return _call("LOCATE", *args)
+
+
+_EXACT = ("BINARY", "RM_PAD")  # SQLite's collations for MariaDB's _bin ones (translate.py)
+
+
+def _exact_collation(args: list[exp.Expression], typer: Typer) -> bool:
+    """Do these strings compare by a binary collation (_bin, or binary strings)? An explicit
+    COLLATE decides (translate.py left SQLite's BINARY / NOCASE there), else a column's or
+    expression's collation, as MariaDB aggregates them for comparison."""
+    for arg in args:
+        if isinstance(arg, exp.Collate):
+            return arg.expression.name.upper() in _EXACT
+    return any(charset_of(t) == "binary" or (t.collation or "").endswith("_bin")
+               for t in (typer.infer(a) for a in args) if t is not None)
 
 
 def _chr(node: exp.Chr, typer: Typer) -> exp.Expression:
@@ -203,7 +231,7 @@ def _regexp(node: exp.RegexpLike, typer: Typer) -> exp.Expression:
 def _case_sensitive(node: exp.Binary, typer: Typer) -> bool:
     for side in (node.this, node.expression):
         if isinstance(side, exp.Collate):  # already SQLite's BINARY / NOCASE (translate)
-            return side.expression.name.upper() == "BINARY"
+            return side.expression.name.upper() in _EXACT
         t = typer.infer(side)
         if t is None:
             continue
@@ -243,7 +271,13 @@ def _group_concat(node: exp.GroupConcat, typer: Typer) -> exp.Expression | None:
         value = parts[0] if len(parts) == 1 else exp.Concat(expressions=parts, safe=True)
     keys: list[exp.Expression] = []
     for ordered in order.expressions:
-        keys.append(ordered.this if isinstance(ordered, exp.Ordered) else ordered)
+        key = ordered.this if isinstance(ordered, exp.Ordered) else ordered
+        t = typer.infer(key)
+        if t is not None and t.is_text and t.collation and \
+                collations.byte_key(t.collation) is not None:
+            # sorted in Python: by the weights of its 8-bit / multi-byte collation
+            key = exp.Anonymous(this="rm_collkey", expressions=[key, _text(t.collation)])
+        keys.append(key)
         desc = isinstance(ordered, exp.Ordered) and bool(ordered.args.get("desc"))
         keys.append(exp.Literal.number(1 if desc else 0))
     separator = node.args.get("separator") or exp.Literal.string(",")
@@ -260,7 +294,7 @@ def _weight_string(node: exp.WeightString, typer: Typer) -> exp.Expression:
     collation = _collation_name(t)
     if isinstance(node.this, exp.Collate):  # translate left SQLite's BINARY / NOCASE there
         cs = charset_of(typer.infer(node.this.this)) or "utf8mb4"
-        collation = _text(cs + "_bin" if node.this.expression.name.upper() == "BINARY"
+        collation = _text(cs + "_bin" if node.this.expression.name.upper() in _EXACT
                           else charsets.default_collation(cs).name)
     to = node.args.get("to")
     kind, n = "", 0

@@ -15,6 +15,7 @@ Rules:
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import random
 import re
@@ -27,7 +28,7 @@ from typing import Any, Protocol
 from rampmeter import errors
 from rampmeter.engine.base import SessionContext, WaitHook, WaitReason
 from rampmeter.engine.locks import LockTable, WaitAborted
-from rampmeter.engine.sqlite import bigunsigned, funclib, functions_cast
+from rampmeter.engine.sqlite import bigunsigned, collations, funclib, functions_cast
 from rampmeter.engine.sqlite.functions_cast import _show, _signed_int
 from rampmeter.engine.sqlite.functions_time import session_now
 from rampmeter.engine.values import big_unsigned, parse_number
@@ -553,6 +554,8 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         ("rm_bin2num", 1, lambda v: None if v is None else _as_sqlite_int(
             int.from_bytes(v, "big") if isinstance(v, bytes) else _u64(v))),
         ("rm_to_charset", 3, to_charset),
+        ("rm_like_bin", 3, like_bin),
+        ("rm_collkey", 2, collations.collation_key),
         ("rm_cast_char", 3, cast_char),
         ("rm_cast_binary", 3, cast_binary),
         ("rm_encode", 2, encode_as),
@@ -571,3 +574,30 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
     handle.create_function("rm_u64s", 1, bigunsigned.u64_text, deterministic=True)
     functions_cast.register(handle, host, guarded)
     funclib.install(handle, host)
+
+
+def like_bin(value: Any, pattern: Any, escape: Any) -> Any:
+    """`value LIKE pattern ESCAPE escape` by a _bin collation: % and _ over characters, every
+    other character as it is (case counts)."""
+    if value is None or pattern is None:
+        return None
+    text = value.decode("utf-8", "surrogateescape") if isinstance(value, bytes) else _show(value)
+    pat = pattern.decode("utf-8", "surrogateescape") if isinstance(pattern, bytes) \
+        else _show(pattern)
+    esc = escape.decode("utf-8", "surrogateescape") if isinstance(escape, bytes) \
+        else "" if escape is None else str(escape)
+    return 1 if _like_regex(pat, esc[:1]).fullmatch(text) else 0
+
+
+@functools.lru_cache(maxsize=256)
+def _like_regex(pattern: str, escape: str) -> re.Pattern[str]:
+    out, i = [], 0
+    while i < len(pattern):
+        c = pattern[i]
+        if escape and c == escape and i + 1 < len(pattern):
+            out.append(re.escape(pattern[i + 1]))
+            i += 2
+            continue
+        out.append(".*" if c == "%" else "." if c == "_" else re.escape(c))
+        i += 1
+    return re.compile("".join(out), re.DOTALL)

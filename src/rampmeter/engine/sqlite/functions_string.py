@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hashlib
 import re
 import unicodedata
@@ -23,7 +24,7 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
 from rampmeter.engine import types as T
-from rampmeter.engine.sqlite.funclib import sqlfunction
+from rampmeter.engine.sqlite.funclib import _padded, sqlfunction
 from rampmeter.engine.types import SqlType
 from rampmeter.sql import charsets
 
@@ -202,11 +203,12 @@ def insert(s: Any, pos: Any, length: Any, new: Any) -> Any:
 
 # --- searching ----------------------------------------------------------------------------------
 @sqlfunction("LOCATE", (2, 3), INT, aliases=("POSITION",))
-def locate(sub: Any, s: Any, pos: Any = 1) -> Any:
+def locate(sub: Any, s: Any, pos: Any = 1, exact: Any = 0) -> Any:
+    """`exact` (added by funcmap.py): the strings compare by a _bin collation."""
     if sub is None or s is None or pos is None:
         return None
     start = _int(pos)
-    hay, needle = _key(s), _key(sub)
+    hay, needle = (_text(s), _text(sub)) if exact else (_key(s), _key(sub))
     if isinstance(hay, bytes) != isinstance(needle, bytes):
         hay, needle = fold(_text(s)), fold(_text(sub))
     if start < 1 or start > len(hay) + 1:
@@ -215,19 +217,22 @@ def locate(sub: Any, s: Any, pos: Any = 1) -> Any:
 
 
 @sqlfunction("INSTR", 2, INT)
-def instr(s: Any, sub: Any) -> Any:
-    return locate(sub, s)
+def instr(s: Any, sub: Any, exact: Any = 0) -> Any:
+    return locate(sub, s, 1, exact)
 
 
 @sqlfunction("STRCMP", 2, INT)
-def strcmp(a: Any, b: Any) -> Any:
+def strcmp(a: Any, b: Any, exact: Any = 0) -> Any:
+    """`exact` (added by funcmap.py): the strings compare by a _bin collation."""
     if a is None or b is None:
         return None
     if isinstance(a, bytes) or isinstance(b, bytes):
         x = a if isinstance(a, bytes) else _text(a).encode()
         y = b if isinstance(b, bytes) else _text(b).encode()
+    elif exact:
+        return _padded(_text(a).rstrip(" "), _text(b).rstrip(" "))
     else:
-        x, y = fold(_text(a)).rstrip(" "), fold(_text(b)).rstrip(" ")
+        return _padded(fold(_text(a)).rstrip(" "), fold(_text(b)).rstrip(" "))
     return (x > y) - (x < y)
 
 
@@ -384,14 +389,34 @@ def oct_text(v: Any) -> Any:
     return None if v is None else conv(_int(v) if not isinstance(v, (str, bytes)) else v, 10, 8)
 
 
+@functools.cache
+def _simple_upper(c: str) -> str:
+    """One character's simple case mapping, as MariaDB's collations map case character by
+    character: 'ß' stays 'ß' (Python's full mapping makes 'SS'), 'ﬁ' stays 'ﬁ'."""
+    up = c.upper()
+    return up if len(up) == 1 else c
+
+
+@functools.cache
+def _simple_lower(c: str) -> str:
+    low = c.lower()
+    return low if len(low) == 1 else low[0]  # 'İ' -> 'i' (the full mapping adds a dot)
+
+
 @sqlfunction("LOWER", 1, _same_kind, aliases=("LCASE",))
 def lower(s: Any) -> Any:
-    return s if s is None or isinstance(s, bytes) else _text(s).lower()
+    if s is None or isinstance(s, bytes):
+        return s
+    text = _text(s)
+    return text.lower() if text.isascii() else "".join(map(_simple_lower, text))
 
 
 @sqlfunction("UPPER", 1, _same_kind, aliases=("UCASE",))
 def upper(s: Any) -> Any:
-    return s if s is None or isinstance(s, bytes) else _text(s).upper()
+    if s is None or isinstance(s, bytes):
+        return s
+    text = _text(s)
+    return text.upper() if text.isascii() else "".join(map(_simple_upper, text))
 
 
 @sqlfunction("TRIM", 3, _same_kind)

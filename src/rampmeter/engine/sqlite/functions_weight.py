@@ -9,10 +9,12 @@ Rules (MariaDB 10.11's, for the collations computed here):
 - utf8mb3 / utf8mb4 `_general_ci`: two bytes per character, big-endian: the character
   upper-cased with its accents removed (general_ci's sort weights); a character outside the
   BMP weighs 0xFFFD. utf8mb4_bin: three bytes per character (the code point); utf8mb3_bin:
-  two. Any other collation is weighed as utf8mb4_general_ci (a known difference, in
-  docs/sql.md).
+  two. 8-bit collations with a sort order of their own (collation_tables.py): one byte per
+  character, that table's weight. Any other collation is weighed as utf8mb4_general_ci (a
+  known difference, in docs/sql.md).
 - The weights cover the string as it is (trailing spaces included); `AS CHAR(n)` first cuts
-  it to n characters or pads it with spaces to n; `AS BINARY(n)` takes its bytes cut or
+  it to n characters or pads it with spaces to n (a `_nopad_` collation pads the weights
+  with 0x00 instead); `AS BINARY(n)` takes its bytes cut or
   padded with 0x00 to n and returns them.
 - LEVEL n: these collations have one level; DESC inverts each byte, REVERSE reverses the
   weights' bytes (both: reversed, then inverted).
@@ -29,13 +31,20 @@ from rampmeter.engine import types as T
 from rampmeter.engine.sqlite.funclib import sqlfunction
 from rampmeter.engine.sqlite.infer import charset_of
 from rampmeter.engine.types import SqlType
+from rampmeter.sql import charsets
 
 
 def _bytes(value: Any, charset: str) -> bytes:
     if isinstance(value, bytes):
         return value
-    codec = {"latin1": "cp1252", "binary": "latin-1"}.get(charset, "utf-8")
+    cs = charsets.charset(charset)
+    if cs is not None and cs.codec and not cs.is_binary and cs.name not in _UNICODE:
+        return cs.encode(str(value))
+    codec = {"binary": "latin-1"}.get(charset, "utf-8")
     return str(value).encode(codec, "replace")
+
+
+_UNICODE = ("utf8mb3", "utf8mb4", "ucs2", "utf16", "utf16le", "utf32")
 
 
 def _text(value: Any) -> str:
@@ -59,6 +68,9 @@ def _weights(text: str, raw: bytes, charset: str, collation: str) -> bytes:
         if charset in ("utf8mb3", "utf8", "ucs2"):
             return b"".join(min(ord(c), 0xFFFD).to_bytes(2, "big") for c in text)
         return raw
+    table_key = _table_key(charset, collation)
+    if table_key is not None:  # an 8-bit collation with MariaDB's own sort order
+        return table_key(text)
     if charset == "latin1":
         out = bytearray()
         for c in text:
@@ -69,6 +81,15 @@ def _weights(text: str, raw: bytes, charset: str, collation: str) -> bytes:
                 out += c.encode("cp1252", "replace")
         return bytes(out)
     return b"".join(_general(c).to_bytes(2, "big") for c in text)
+
+
+def _table_key(charset: str, collation: str) -> Any:
+    from rampmeter.engine.sqlite.collations import byte_key
+    from rampmeter.sql.collation_tables import SORT_ORDERS
+    cs = charsets.charset(charset)
+    if cs is None or cs.maxlen != 1 or collation.replace("_nopad", "") not in SORT_ORDERS:
+        return None
+    return byte_key(collation)
 
 
 def result_type(t: SqlType | None, length: int | None = None, binary: bool = False) -> SqlType:
@@ -121,11 +142,16 @@ def _weight(host: Any, value: Any, collation: Any, kind: Any, length: Any) -> An
         raw = _bytes(value, "utf8mb4")
         return _too_long(host, limit) if len(raw) > limit else raw
     text = _text(value)
+    nopad = "_nopad_" in str(collation)
     if kind == "CHAR":
         if n > limit:
             return _too_long(host, limit)
-        text = text[:n] + " " * (n - len(text))
+        # PAD SPACE pads the string with spaces; a NO PAD collation pads the weights with 0x00
+        text = text[:n] + ("" if nopad else " " * (n - len(text)))
     result = _weights(text, _bytes(text, charset), charset, str(collation))
+    if kind == "CHAR" and nopad:
+        width = len(_weights(" ", _bytes(" ", charset), charset, str(collation))) or 1
+        result += b"\0" * (n * width - len(result))
     return _too_long(host, limit) if len(result) > limit else result
 
 

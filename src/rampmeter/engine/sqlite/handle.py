@@ -311,6 +311,8 @@ class Handle:
             yield self.conn, self.attach(database, current)
             return
         conn = sqlite3.connect(f"file:{self.engine.path(database)}?mode=ro", uri=True)
+        from rampmeter.engine.sqlite import collations
+        collations.install(conn)  # its text columns are declared with them (catalog.py)
         try:
             yield conn, "main"
         finally:

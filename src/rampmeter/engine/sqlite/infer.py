@@ -278,16 +278,17 @@ class Typer:
         if isinstance(e, exp.Cast):
             return cast_type(e.to)
         if isinstance(e, (exp.Coalesce, exp.Greatest, exp.Least)):
-            return merge([self._infer(x) for x in [e.this, *e.expressions]])
+            return self._aggregated(e, merge([self._infer(x) for x in [e.this,
+                                                                      *e.expressions]]))
         if isinstance(e, exp.Nullif):  # MariaDB: the first argument's type
             return self._infer(e.this)
         if isinstance(e, exp.If):
-            return merge([self._infer(e.args["true"]), self._infer(e.args.get("false")
-                                                                   or exp.null())])
+            return self._aggregated(e, merge([self._infer(e.args["true"]),
+                                              self._infer(e.args.get("false") or exp.null())]))
         if isinstance(e, exp.Case):
             branches = [self._infer(i.args["true"]) for i in e.args.get("ifs") or []]
             branches.append(self._infer(e.args.get("default") or exp.null()))
-            return merge(branches)
+            return self._aggregated(e, merge(branches))
         if isinstance(e, exp.Subquery) or isinstance(e, exp.Select):
             sel = e.this if isinstance(e, exp.Subquery) else e
             if isinstance(sel, exp.Select) and len(sel.expressions) == 1:
@@ -299,7 +300,8 @@ class Typer:
             return _INT10
         if isinstance(e, exp.Collate):
             t = self._infer(e.this)
-            coll = e.expression.name.lower() if e.expression is not None else ""
+            coll = e.meta.get("collation") or (  # translate.py renames it for SQLite
+                e.expression.name.lower() if e.expression is not None else "")
             if t is not None and t.is_text and coll:
                 from dataclasses import replace
                 return replace(t, collation=coll)
@@ -320,8 +322,8 @@ class Typer:
             return T.DATE
         if isinstance(e, _SIZED_STRING_FUNCTIONS):
             sized = self._string_function(e)
-            if sized is not None:
-                return sized
+            if sized is not None:  # its length, in the character set its operands aggregate to
+                return self._aggregated(e, sized)
         if isinstance(e, (exp.Concat, exp.ConcatWs, exp.Upper, exp.Lower, exp.Substring,
                           exp.Trim, exp.Pad, exp.Left, exp.Right, exp.GroupConcat,
                           exp.TimeToStr, exp.Initcap)):
@@ -329,6 +331,10 @@ class Typer:
             kinds = [self._infer(a) for a in args[:1]]
             if kinds and kinds[0] is not None and kinds[0].is_binary_string:
                 return T.varbinary(kinds[0].max_chars or 255)
+            from rampmeter.engine.sqlite import collagg
+            coll = charsets.collation(collagg.result_collation(e, self) or "")
+            if coll is not None and coll.charset != "binary":  # MariaDB's aggregation
+                return T.varchar(255, coll.charset, coll.name)
             return _TEXT
         if isinstance(e, exp.CurrentDate):
             return T.DATE
@@ -385,7 +391,10 @@ class Typer:
                 rounded = self._rounded(e.expressions, truncate=name == "TRUNCATE")
                 if rounded is not None:
                     return rounded
-            return _anonymous(name) or library_type(self, name, list(e.expressions))
+            known = _anonymous(name)
+            if known is not None:
+                return known
+            return self._aggregated(e, library_type(self, name, list(e.expressions)))
         if isinstance(e, exp.ConvertTimezone):
             return _convert_tz_type(self, e.args.get("timestamp"))
         if isinstance(e, exp.JSONExtract):
@@ -566,6 +575,19 @@ class Typer:
             return t.charset or "", t.collation
         return self.text.charset or "utf8mb4", self.text.collation
 
+    def _aggregated(self, e: exp.Expression, t: SqlType | None) -> SqlType | None:
+        """A text result in the character set and collation MariaDB aggregates its string
+        operands to (collagg.py): IF(c, latin1_col, 'x') is latin1."""
+        if t is None or not t.is_text or t.name == "json":
+            return t
+        from dataclasses import replace
+
+        from rampmeter.engine.sqlite import collagg
+        coll = charsets.collation(collagg.result_collation(e, self) or "")
+        if coll is None or coll.charset == "binary":
+            return t
+        return replace(t, charset=coll.charset, collation=coll.name)
+
     def _window(self, f: exp.Expression) -> SqlType | None:
         """A window function: the ranking ones are BIGINT(21), PERCENT_RANK / CUME_DIST are
         DOUBLE(.., 10), LAG / LEAD / FIRST_VALUE... keep their argument's type, aggregates theirs."""
@@ -721,6 +743,7 @@ def _SYSTEM_NAME(chars: int) -> SqlType:  # noqa: N802
 
 _ANON = {
     "RM_BIN2NUM": T.UBIGINT,  # a hex or bit literal used as a number
+    "RM_CAST_BINARY": T.varbinary(255),  # BINARY x / CAST(x AS BINARY) of non-UTF-8 text
     "CHAR_LENGTH": _INT10, "OCTET_LENGTH": _INT10, "MICROSECOND": T.BIGINT, "LAST_INSERT_ID": T.UBIGINT,
     "CONNECTION_ID": T.UBIGINT, "ROW_COUNT": T.BIGINT, "FOUND_ROWS": T.BIGINT,
     "SLEEP": _BOOL, "GET_LOCK": _BOOL, "RELEASE_LOCK": _BOOL, "IS_FREE_LOCK": _BOOL,
@@ -763,6 +786,9 @@ def library_type(typer: Typer, name: str, args: list[exp.Expression]) -> SqlType
     """The result type of a call of the function library (funclib.py)."""
     from rampmeter.engine.sqlite import funclib
     fn = funclib.lookup(name)
+    if fn is None and name.startswith("MF_"):  # already renamed for SQLite (funcmap.py),
+        name = name[3:]                         # as later rewrites (compare.py) see it
+        fn = funclib.lookup(name)
     if fn is None:
         return None
     if name in ("DATE_ADD", "DATE_SUB", "ADDDATE", "SUBDATE", "TIMESTAMPADD"):

@@ -101,6 +101,9 @@ _HANDLERS = {
 }
 
 
+# information_schema's columns are utf8mb3_general_ci in MariaDB (collations.py)
+_IS_COLLATE = " COLLATE utf8mb3_general_ci"
+
 class Stats:
     """Per-session values SQL can read: LAST_INSERT_ID(), FOUND_ROWS(), ROW_COUNT()."""
 
@@ -483,6 +486,8 @@ class SqliteSession(EngineSession):
                 if in_lists else translate(stmt, self._db, self.table_def, settings,
                                            zone_shift=shift)
             engine.cache_plan(key, plan)
+        if plan.collations is not None:  # 1267 & co. that depend on the literals' values
+            plan.collations.run(dict(zip(stmt.names, stmt.slots)))
         return plan
 
     def access(self, stmt: Statement | str) -> tuple[TableAccess, ...]:
@@ -523,7 +528,7 @@ class SqliteSession(EngineSession):
             tname = f"temp.{catalog.q(temp_name(key))}"
             self.handle.execute(f"DROP TABLE IF EXISTS {tname}")
             self.handle.execute(f"CREATE TABLE {tname} ("
-                                f"{', '.join(catalog.q(c.name) + ' COLLATE NOCASE' for c in cols)})")
+                                f"{', '.join(catalog.q(c.name) + _IS_COLLATE for c in cols)})")
             if rows:
                 marks = ", ".join("?" * len(cols))
                 self.handle.executemany(f"INSERT INTO {tname} VALUES ({marks})",

@@ -39,6 +39,7 @@ from rampmeter.engine import types as T
 from rampmeter.engine import values
 from rampmeter.engine.sqlite import (
     bigunsigned,
+    collagg,
     compare,
     defaultfn,
     derived,
@@ -173,6 +174,7 @@ class Plan:
     columns_memo: Any = None                   # result columns built once (dml.result_set)
     checked: tuple[tuple[str, str], ...] = ()  # written tables with checks.py's triggers
     partial: bool = False                      # writes a table MariaDB cannot roll back
+    collations: Any = None                     # collagg.Check run with the values, or None
 
 
 def _keep_high_nots(tree: exp.Expression) -> None:
@@ -395,6 +397,7 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         tables.more_databases))
     plan.fixed.update(tables.fixed)
     typer = Typer(tables.column_type, settings[0], settings[1], values)
+    plan.collations = collagg.check(tree, typer, stmt.shape)  # 1267 & co.
     if "(" in stmt.shape:
         _row_operands(tree, stmt, typer)
     steps: list[multi.Step] = []
@@ -547,7 +550,8 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
     for node in list(tree.find_all(exp.Placeholder)):
         if node.name[:1] == "x" and isinstance(
                 node.parent, (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.IntDiv, exp.Mod,
-                              exp.Neg, exp.GT, exp.GTE, exp.LT, exp.LTE)):
+                              exp.Neg, exp.GT, exp.GTE, exp.LT, exp.LTE)) and \
+                not _ordered_with_string(node, typer):
             node.replace(_call("rm_bin2num", node.copy()))  # 0x10 + 0 is 16
         elif node.name[:1] == "x" and _equality_with_number(node, typer):
             node.replace(_call("rm_bin2num", node.copy()))  # bit_col = b'1' compares numbers
@@ -679,6 +683,16 @@ def _date_arithmetic(node: exp.Expression) -> bool:
         return node.name.upper() in _DATE_ADD
     return isinstance(node, (exp.DateAdd, exp.DateSub)) or isinstance(
         node, (exp.Add, exp.Sub)) and isinstance(node.expression, exp.Interval)
+
+
+def _ordered_with_string(node: exp.Expression, typer: Typer) -> bool:
+    """x'20' in `c < x'20'` with a string c: MariaDB compares strings (compare.py)."""
+    parent = node.parent
+    if not isinstance(parent, (exp.GT, exp.GTE, exp.LT, exp.LTE)) or node.name.endswith("_b"):
+        return False
+    other = parent.expression if parent.this is node else parent.this
+    t = typer.infer(other)
+    return t is not None and t.is_string and t is not HEX
 
 
 def _equality_with_number(node: exp.Expression, typer: Typer) -> bool:
@@ -909,7 +923,12 @@ def _rewrite_collate(node: exp.Collate, typer: Typer) -> None:
     if source is not None and source != "binary" and \
             charsets.charset(source) is not charsets.charset(coll.charset):
         raise ServerError(errors.ER_COLLATION_CHARSET_MISMATCH, coll.name, source)
-    node.set("expression", exp.var("NOCASE" if coll.case_insensitive else "BINARY"))
+    node.meta["collation"] = coll.name  # what the typer reads (infer.py) once renamed here
+    # a PAD SPACE _bin collation ignores trailing spaces ('a' = 'a ' COLLATE utf8mb4_bin is
+    # 1): funclib's rm_pad; binary and the _nopad_bin ones compare as they are
+    node.set("expression", exp.var(coll.name if coll.case_insensitive else "BINARY"
+                                   if coll.name == "binary" or "nopad" in coll.name
+                                   else "rm_pad"))
 
 
 # --- tables -----------------------------------------------------------------------------------

@@ -125,10 +125,11 @@ def load_typed(s: SqliteSession, conn: sqlite3.Connection, schema: str, database
     if view is None:
         return None
     from rampmeter.engine.sqlite.dml import bind
-    from rampmeter.engine.sqlite.translate import translate
+    from rampmeter.engine.sqlite.translate import DEFAULT_SETTINGS, translate
     stmt = statement(view)
-    try:
-        plan = translate(stmt, view.home, s.table_def)
+    try:  # its literals are in the collation_connection it was created with
+        plan = translate(stmt, view.home, s.table_def,
+                         (view.collation_connection, *DEFAULT_SETTINGS[1:]))
         # and run for no rows: a table or column gone is a broken view (1356). Not EXPLAIN:
         # a cached EXPLAIN statement lists its old program without seeing the schema change.
         s.make_visible(plan)

@@ -99,6 +99,8 @@ def create(s: Session, text: str, dialect: Dialect) -> Result:
         raise ServerError(errors.ER_NO_DB_ERROR)
     from rampmeter.session import required
     required.refuse_under_read_only(s)
+    if len(head["name"]) > 64:  # NAME_CHAR_LEN
+        raise errors.too_long_ident(head["name"])
     _row_use(text, dialect, head["event"], head["timing"])
     ddl.not_in_function(text[head["body_start"]:head["body_end"]], dialect)
     eng = _store(s)
@@ -149,7 +151,7 @@ def _row_use(text: str, dialect: Dialect, event: str, timing: str) -> None:
 
 def drop(s: Session, if_exists: bool, db: str | None, name: str) -> Result:
     from rampmeter.session import required
-    if len(name) > 64:
+    if len(name) > 64:  # NAME_CHAR_LEN
         raise errors.too_long_ident(name)
     database = db or s.database
     if database is None:
