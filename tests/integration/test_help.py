@@ -51,3 +51,18 @@ def test_help_searches_topics_keywords_and_categories(server: ServerHandle) -> N
             [("cat_b", "fn_four", "N"), ("cat_b", "fn_three", "N"), ("cat_b", "cat_c", "Y")])
         assert ask(cur, "HELP 'cat%'")[1] == [("cat_a", "Y"), ("cat_b", "Y"), ("cat_c", "Y")]
         assert ask(cur, "HELP nothing_here") == (["name", "is_it_category"], [])
+
+
+def test_help_works_under_lock_tables(server: ServerHandle) -> None:
+    """HELP reads the help tables as the server's own system tables, so LOCK TABLES' list does
+    not apply to it (mtr help); a client's own SELECT of them still needs them locked."""
+    server.query("CREATE DATABASE IF NOT EXISTS lt")
+    server.query("CREATE TABLE lt.t (a INT)")
+    conn = server.connect()
+    with conn.cursor() as cur:
+        cur.execute("LOCK TABLES lt.t READ")
+        assert ask(cur, "HELP no_such_topic") == (["name", "is_it_category"], [])
+        with pytest.raises(Exception) as info:
+            cur.execute("SELECT * FROM mysql.help_topic")
+        assert info.value.args[0] == 1100
+        cur.execute("UNLOCK TABLES")

@@ -27,7 +27,12 @@ SUBSET = ("aborted_clients", "adddate_454", "bool", "bulk_replace", "check_const
           "deprecated_features", "func_equal", "mdev316", "no_binlog", "overflow", "packet",
           "renamedb", "stack-crash", "type_char", "type_nchar", "win_as_arg_to_aggregate_func",
           "win_first_last_value", "win_lead_lag", "win_min_max", "win_nth_value",
-          "win_percent_cume", "win_std")
+          "win_percent_cume", "win_std",
+          # added with the second round (2026-11-26): accounts and sessions, LOCK TABLES,
+          # triggers and routines, servers, HELP, character sets, temporal arithmetic
+          "change_user", "create_drop_role", "create_drop_server", "ctype_recoding",
+          "func_sformat", "grant_slave_monitor", "help", "mdev19198", "reset_connection",
+          "sp-inout", "temporal_scale_4283", "trigger-33083")
 
 
 @needs_suite

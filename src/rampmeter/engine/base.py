@@ -24,7 +24,7 @@ from __future__ import annotations
 import enum
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -236,6 +236,12 @@ class EngineSession(ABC):
 
     def close_prepared(self, stmt: PreparedStatement) -> None:  # noqa: B027 - optional hook
         pass
+
+    def system_read(self) -> AbstractContextManager[None]:
+        """Around the server's own reads of its system tables (HELP's mysql.help_*): they
+        are not the client's statements, so LOCK TABLES' list does not apply to them, as
+        MariaDB opens them (open_system_tables_for_read)."""
+        return nullcontext()
 
     @abstractmethod
     def cancel(self) -> None:

@@ -84,7 +84,8 @@ def _list(rows: list[tuple[Any, ...]]) -> ResultSet:
 def _rows(s: Session, sql: str) -> list[tuple[Any, ...]]:
     if s.engine is None:
         raise ServerError(errors.ER_UNKNOWN_ERROR, "no engine session")
-    result = s.engine.execute(sql)
+    with s.engine.system_read():  # HELP works under LOCK TABLES too (MariaDB)
+        result = s.engine.execute(sql)
     return [tuple(row) for row in getattr(result, "rows", None) or ()]
 
 

@@ -704,6 +704,14 @@ class SqliteSession(EngineSession):
             return False
         return True
 
+    @contextmanager
+    def system_read(self) -> Iterator[None]:
+        self._nested += 1  # (base.py) LOCK TABLES' list is not asked, as for nested work
+        try:
+            yield
+        finally:
+            self._nested -= 1
+
     def run_nested(self, fn: Any, *args: Any) -> Any:
         """Run `fn` (the session layer's: a stored function, a trigger) from inside a running
         statement: the statement's own state is kept aside and restored, and an error is
