@@ -74,11 +74,9 @@ def _stable(objects: list[dict[str, object]]) -> list[dict[str, object]]:
 
 
 # Known differences, checked like a strict xfail: the day they are equal, drop the entry.
-KNOWN = {
-    "inspectdb": "Django finds JSON columns by `LOWER(check_clause) = 'json_valid(`' + name + "
-                 "'`)'`, which MariaDB compares as numbers (0 = 0, true); rampmeter compares a "
-                 "string with a number as SQLite does (false) until issue 13's comparisons land",
-}
+# Outputs known to differ from MariaDB's, with the reason (none now: inspectdb's JSON columns
+# were found once comparisons of a string with a number followed MariaDB's, issue 13).
+KNOWN: dict[str, str] = {}
 
 
 @pytest.mark.timeout(300)
