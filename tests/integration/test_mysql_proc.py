@@ -5,14 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests.integration.sqlrun import run as _run
+
 pytestmark = pytest.mark.timeout(60)
-
-
-def _run(conn, *statements: str):
-    with conn.cursor() as cur:
-        for sql in statements:
-            cur.execute(sql)
-        return cur.fetchall()
 
 
 def test_mysql_proc_lists_the_routines(server):

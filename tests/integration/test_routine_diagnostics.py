@@ -5,23 +5,12 @@ condition before its own; SHOW WARNINGS shows the last max_error_count of them."
 
 from __future__ import annotations
 
-import pymysql
 import pytest
 
+from tests.integration.sqlrun import error_code as _fails
+from tests.integration.sqlrun import run as _run
+
 pytestmark = pytest.mark.timeout(60)
-
-
-def _run(conn, *statements: str):
-    with conn.cursor() as cur:
-        for sql in statements:
-            cur.execute(sql)
-        return cur.fetchall()
-
-
-def _fails(conn, sql: str) -> int:
-    with pytest.raises(pymysql.err.MySQLError) as e:
-        _run(conn, sql)
-    return e.value.args[0]
 
 
 def test_an_error_leaving_routines_is_traced(server):

@@ -5,23 +5,12 @@ BEFORE triggers before it is 1364 (MariaDB's MDEV-11698)."""
 
 from __future__ import annotations
 
-import pymysql
 import pytest
 
+from tests.integration.sqlrun import error_code as _error
+from tests.integration.sqlrun import run as _run
+
 pytestmark = pytest.mark.timeout(60)
-
-
-def _run(conn, *statements: str):
-    with conn.cursor() as cur:
-        for sql in statements:
-            cur.execute(sql)
-        return cur.fetchall()
-
-
-def _error(conn, sql: str) -> int:
-    with pytest.raises(pymysql.err.MySQLError) as e:
-        _run(conn, sql)
-    return e.value.args[0]
 
 
 def test_before_insert_and_update_triggers_rewrite_the_row(server):
