@@ -223,6 +223,13 @@ def _inline(sql: str, values: dict[str, Any]) -> str:
 
 def _top_level_where(sql: str) -> int | None:
     """Where the condition after the statement's own WHERE starts."""
+    at = top_level(sql, " WHERE ")
+    return None if at is None else at + len(" WHERE ")
+
+
+def top_level(sql: str, word: str) -> int | None:
+    """Where `word` (with its spaces: ' WHERE ') first stands outside parentheses and string
+    literals in translated SQL."""
     depth = 0
     for start, _end, text in _scan(sql):
         for k, ch in enumerate(text):
@@ -230,8 +237,8 @@ def _top_level_where(sql: str) -> int | None:
                 depth += 1
             elif ch == ")":
                 depth -= 1
-            elif depth == 0 and text.startswith(" WHERE ", k):
-                return start + k + len(" WHERE ")
+            elif depth == 0 and text.startswith(word, k):
+                return start + k
     return None
 
 

@@ -56,7 +56,8 @@ def prepare(s: SqliteSession, database: str, tdef: TableDef) -> None:
 
 def expression_sql(s: SqliteSession, database: str, tdef: TableDef, expr: str,
                    lookup: Callable[[str, str], TableDef | None]) -> str:
-    from rampmeter.engine.sqlite.checks import _inline, _scan
+    from rampmeter.engine.sqlite import checks
+    from rampmeter.engine.sqlite.checks import _inline
     from rampmeter.engine.sqlite.dml import bind
 
     name = f"`{database.replace('`', '``')}`.`{tdef.name.replace('`', '``')}`"
@@ -68,16 +69,10 @@ def expression_sql(s: SqliteSession, database: str, tdef: TableDef, expr: str,
     values = bind(stmt, [])
     values.update(plan.fixed)
     sql = _inline(plan.sql, values)
-    depth = 0
-    for start, _end, text in _scan(sql):
-        for k, ch in enumerate(text):
-            if ch == "(":
-                depth += 1
-            elif ch == ")":
-                depth -= 1
-            elif depth == 0 and text.startswith(" FROM ", k) and sql.startswith("SELECT "):
-                return sql[len("SELECT "):start + k]
-    raise ServerError(1235, "this generated column expression")
+    at = checks.top_level(sql, " FROM ") if sql.startswith("SELECT ") else None
+    if at is None:
+        raise ServerError(1235, "this generated column expression")
+    return sql[len("SELECT "):at]
 
 
 def install(s: SqliteSession, schema: str, table: str, tdef: TableDef, *,

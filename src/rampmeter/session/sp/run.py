@@ -665,17 +665,24 @@ class Frame:
         try:
             for i in steps:
                 self.declare(node.var, "INT", i)
-                try:
-                    self.exec_list(node.body)
-                except _Iterate as e:
-                    if e.label != node.label:
-                        raise
-                except _Leave as e:
-                    if e.label != node.label:
-                        raise
+                if not self._loop_body(node):
                     return
         finally:
             self.scopes.pop()
+
+    def _loop_body(self, node: P.For) -> bool:
+        """One pass of a FOR loop's body; False when it LEAVEs the loop (ITERATE of the loop
+        goes on; another label's ITERATE / LEAVE goes out to it)."""
+        try:
+            self.exec_list(node.body)
+        except _Iterate as e:
+            if e.label != node.label:
+                raise
+        except _Leave as e:
+            if e.label != node.label:
+                raise
+            return False
+        return True
 
     def _for_rows(self, node: P.For) -> None:
         """FOR rec IN cursor / (SELECT ...): the body once per row, rec.col its columns. A
@@ -699,14 +706,7 @@ class Frame:
             while rows:
                 for col, v in zip(names, rows.pop(0), strict=False):
                     self.scopes[-1][f"{node.var}.{col}"] = [v, ""]
-                try:
-                    self.exec_list(node.body)
-                except _Iterate as e:
-                    if e.label != node.label:
-                        raise
-                except _Leave as e:
-                    if e.label != node.label:
-                        raise
+                if not self._loop_body(node):
                     return
         finally:
             self.scopes.pop()
