@@ -398,6 +398,8 @@ def _state_of(admin, cid):
      "Waiting for table metadata lock"),
     ("START TRANSACTION; INSERT INTO w.t VALUES (2)", "COMMIT", "DROP DATABASE w",
      "Waiting for table metadata lock"),
+    ("START TRANSACTION; INSERT INTO w.t VALUES (2)", "COMMIT", "LOCK TABLES w.t WRITE",
+     "Waiting for table metadata lock"),
 ])
 def test_lock_waits_show_mariadbs_processlist_states(server, hold, release, waiter, state):
     """A statement waiting for a lock shows the state MariaDB shows for the lock it would wait

@@ -113,7 +113,7 @@ def lock(s: SqliteSession, stmt: Statement) -> Result:
         wait = float(locktables.LOCK_WAIT_MAX)
     s.txn.unlock_tables()  # the locks held go first, as in MariaDB, even when this one fails
     locked = locktables.entries(s, named)
-    s.txn.lock_tables(WaitReason.TABLE_LOCK, locked, timeout=wait)
+    s.txn.lock_tables(None, locked, timeout=wait)  # an MDL wait (txn._wait_kind)
     return UpdateCount(warnings=warnings)
 
 
