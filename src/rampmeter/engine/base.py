@@ -268,11 +268,6 @@ class EngineSession(ABC):
         lock: the thread pool treats such a session as high priority (Percona lp#1619559)."""
 
     @property
-    def locked_tables(self) -> bool:
-        """True while the session holds LOCK TABLES (MariaDB's locked tables mode)."""
-        return False
-
-    @property
     @abstractmethod
     def last_insert_id(self) -> int: ...
 

@@ -113,7 +113,7 @@ def _assign(s: Session, opt: Any, scope: str | None, value: Any, *,
         if s.security is not None and opt.dynamic:  # a read-only one is 1238 first
             s.security.check_global(*set_global_privileges(opt.name))
         if opt.name == "read_only" and s.engine is not None and \
-                (s.engine.locked_tables or s.engine.in_transaction):
+                (s.engine.lock_mode == "tables" or s.engine.in_transaction):
             # MariaDB's check_read_only: a session would wait for itself
             raise ServerError(errors.ER_LOCK_OR_ACTIVE_TRANSACTION)
         if opt.name in _CHARSET_VARS and not default:

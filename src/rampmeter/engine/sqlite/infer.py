@@ -122,13 +122,14 @@ def merge(types: list[SqlType | None]) -> SqlType | None:
 _INTEGER_ORDER = ["tinyint", "smallint", "mediumint", "int", "bigint"]
 
 
-def _merge_precision(t: SqlType) -> int:
+def _merge_precision(t: SqlType, other: int = 20) -> int:
+    """A DECIMAL's precision, an integer's display width less its sign; `other` for the rest."""
     if t.is_decimal:
         return t.width or 10
     if t.is_integer:
         width = t.width or T.INTEGERS[t.name][3 if t.unsigned else 2]
         return width if t.unsigned else max(width - 1, 1)
-    return 20
+    return other
 
 
 class Typer:
@@ -416,12 +417,7 @@ class Typer:
         v = self._int_value(e)
         if v is not None:
             return len(str(abs(v)))
-        if t.is_decimal:
-            return t.width or 10
-        if t.is_integer:
-            width = t.width or T.INTEGERS[t.name][3 if t.unsigned else 2]
-            return width if t.unsigned else max(width - 1, 1)
-        return 19
+        return _merge_precision(t, 19)
 
     def _exact_arithmetic(self, e: exp.Expression) -> SqlType | None:
         """+ - * / MOD DIV, SUM and AVG of exact operands with MariaDB's result precision

@@ -14,7 +14,7 @@ Rules:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from rampmeter.engine.sqlite import infoschema, routines, triggers
@@ -82,25 +82,30 @@ def _data_type(text: str) -> str:
     return word.lower()
 
 
+def _stored_routines(s: SqliteSession) -> Iterator[tuple[str, dict[str, Any], dict[str, Any],
+                                                          bool]]:
+    """(database, spec, its characteristics, is a function) of every stored procedure and
+    function in the databases the account may see (routines.py specs)."""
+    for db in infoschema._user_databases(s):
+        for r in routines.listing(s, db):
+            if r["type"] in ("PROCEDURE", "FUNCTION"):
+                yield db, r, r.get("chars", {}), r["type"] == "FUNCTION"
+
+
 def _routines(names: str, ints: str) -> Callable[[SqliteSession], tuple[list[Column], Rows]]:
     """One row per stored procedure / function the account may see (routines.py specs)."""
     def build(s: SqliteSession) -> tuple[list[Column], Rows]:
         rows: Rows = []
-        for db in infoschema._user_databases(s):
-            for r in routines.listing(s, db):
-                if r["type"] not in ("PROCEDURE", "FUNCTION"):
-                    continue
-                c = r.get("chars", {})
-                fn = r["type"] == "FUNCTION"
-                rows.append((r["name"], "def", db, r["name"], r["type"],
-                             _data_type(r["returns"]) if fn else "", None, None, None, None,
-                             None, None, None, r["returns"] if fn else None, "SQL", r["body"],
-                             None, None, "SQL", c.get("deterministic", "NO"),
-                             c.get("data_access", "CONTAINS SQL"), None,
-                             c.get("security", "DEFINER"), r["created"], r["modified"],
-                             r["sql_mode"], c.get("comment", ""), r["definer"],
-                             r["charset_client"], r["collation_connection"],
-                             r["db_collation"]))
+        for db, r, c, fn in _stored_routines(s):
+            rows.append((r["name"], "def", db, r["name"], r["type"],
+                         _data_type(r["returns"]) if fn else "", None, None, None, None,
+                         None, None, None, r["returns"] if fn else None, "SQL", r["body"],
+                         None, None, "SQL", c.get("deterministic", "NO"),
+                         c.get("data_access", "CONTAINS SQL"), None,
+                         c.get("security", "DEFINER"), r["created"], r["modified"],
+                         r["sql_mode"], c.get("comment", ""), r["definer"],
+                         r["charset_client"], r["collation_connection"],
+                         r["db_collation"]))
         return _columns(names, ints), rows
     return build
 
@@ -113,21 +118,16 @@ def mysql_proc(s: SqliteSession) -> tuple[list[Column], Rows]:
     """mysql.proc as MariaDB 10.11 has it, one row per stored procedure / function of every
     database (read-only here: the routines live in their databases' files, routines.py)."""
     rows: Rows = []
-    for db in infoschema._user_databases(s):
-        for r in routines.listing(s, db):
-            if r["type"] not in ("PROCEDURE", "FUNCTION"):
-                continue
-            c = r.get("chars", {})
-            fn = r["type"] == "FUNCTION"
-            rows.append((db, r["name"], r["type"], r["name"], "SQL",
-                         c.get("data_access", "CONTAINS SQL").replace(" ", "_"),
-                         c.get("deterministic", "NO"), c.get("security", "DEFINER"),
-                         # param_list, returns, body, body_utf8 are BLOBs in MariaDB
-                         _blob(r.get("params", "")), _blob(r["returns"] if fn else ""),
-                         _blob(r["body"]), r["definer"], r["created"], r["modified"],
-                         r["sql_mode"], c.get("comment", ""), r["charset_client"],
-                         r["collation_connection"], r["db_collation"], _blob(r["body"]),
-                         "GROUP" if r.get("aggregate") else "NONE"))
+    for db, r, c, fn in _stored_routines(s):
+        rows.append((db, r["name"], r["type"], r["name"], "SQL",
+                     c.get("data_access", "CONTAINS SQL").replace(" ", "_"),
+                     c.get("deterministic", "NO"), c.get("security", "DEFINER"),
+                     # param_list, returns, body, body_utf8 are BLOBs in MariaDB
+                     _blob(r.get("params", "")), _blob(r["returns"] if fn else ""),
+                     _blob(r["body"]), r["definer"], r["created"], r["modified"],
+                     r["sql_mode"], c.get("comment", ""), r["charset_client"],
+                     r["collation_connection"], r["db_collation"], _blob(r["body"]),
+                     "GROUP" if r.get("aggregate") else "NONE"))
     return _columns("db name type specific_name language sql_data_access is_deterministic "
                     "security_type param_list returns body definer created modified sql_mode "
                     "comment character_set_client collation_connection db_collation body_utf8 "

@@ -213,10 +213,6 @@ class SqliteSession(EngineSession):
         return self.txn.lock_mode
 
     @property
-    def locked_tables(self) -> bool:
-        return self.txn.locked is not None
-
-    @property
     def last_insert_id(self) -> int:
         return self.stats.last_insert_id
 

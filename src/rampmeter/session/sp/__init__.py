@@ -82,7 +82,7 @@ def route(s: Session, stmt: Statement) -> Result | None:
     kind = stmt.kind
     toks = stmt.tokens or ()
     if kind in ("CREATE", "ALTER", "DROP") and s.engine is not None and \
-            s.engine.locked_tables:
+            s.engine.lock_mode == "tables":
         head = [t.text.upper() for t in toks[1:12] if t.kind == "word"]
         if (any(w in (*_OBJECTS, "EVENT") for w in head) and "TABLE" not in head[:3] and
                 "VIEW" not in head[:4]) if kind == "CREATE" else \
