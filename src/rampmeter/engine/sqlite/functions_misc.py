@@ -126,17 +126,13 @@ def old_password(v: Any) -> Any:
     and tabs do not count; '' for an empty password."""
     if v is None:
         return None
+    from rampmeter.protocol.auth import hash_323  # the one the mysql_old_password login uses
+
     data = _data(v)
     if not data:
         return ""
-    nr, add, nr2, mask = 1345345333, 7, 0x12345671, (1 << 64) - 1
-    for b in data:
-        if b in (32, 9):
-            continue
-        nr = (nr ^ ((((nr & 63) + add) * b) + (nr << 8))) & mask
-        nr2 = (nr2 + (((nr2 << 8) & mask) ^ nr)) & mask
-        add += b
-    return f"{nr & 0x7FFFFFFF:08x}{nr2 & 0x7FFFFFFF:08x}"
+    nr, nr2 = hash_323(data)
+    return f"{nr:08x}{nr2:08x}"
 
 
 def _aes_key(key: bytes) -> bytes:

@@ -528,12 +528,10 @@ class Frame:
 
     def _simple(self, node: P.Sql) -> None:
         result = self.run_sql(node)
-        # ROW_COUNT() after it, as a client's statement leaves it (session.write_result)
+        # ROW_COUNT() after it, as a client's statement leaves it (session.write_result);
+        # run_sql has set it for a statement that returns no rows
         if isinstance(result, ResultSet):
             self.s.last_row_count = -1
-        elif isinstance(result, UpdateCount):
-            self.s.last_row_count = result.affected_rows if result.row_count is None \
-                else result.row_count
         if node.into:
             self._into(node, result)
             return
