@@ -89,7 +89,7 @@ def parse(text: str, dialect: Dialect) -> tuple[dict[str, Any], Any]:
 
 def create(s: Session, text: str, dialect: Dialect) -> Result:
     head, _body = parse(text, dialect)
-    if len(head["name"]) > 64:
+    if len(head["name"]) > 64:  # NAME_CHAR_LEN
         raise errors.too_long_ident(head["name"])
     if head["or_replace"] and head["if_not_exists"]:
         raise ServerError(1221, message="Incorrect usage of OR REPLACE and IF NOT EXISTS",
@@ -99,8 +99,6 @@ def create(s: Session, text: str, dialect: Dialect) -> Result:
         raise ServerError(errors.ER_NO_DB_ERROR)
     from rampmeter.session import required
     required.refuse_under_read_only(s)
-    if len(head["name"]) > 64:  # NAME_CHAR_LEN
-        raise errors.too_long_ident(head["name"])
     _row_use(text, dialect, head["event"], head["timing"])
     ddl.not_in_function(text[head["body_start"]:head["body_end"]], dialect)
     eng = _store(s)
