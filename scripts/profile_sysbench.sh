@@ -1,8 +1,8 @@
 #!/bin/bash
 # Profile a rampmeter server under sysbench oltp_point_select: py-spy samples every thread that
 # holds the GIL (--gil: where the CPU goes, not where threads wait) 200 times a second for 20 s
-# while 16 (or THREADS) sysbench threads run; raw collapsed stacks go to OUT, for
-# scripts/profile_summary.py.
+# while 16 (or THREADS) sysbench threads run, after WARMUP (8) s of the same run; raw collapsed
+# stacks go to OUT, for scripts/profile_summary.py.
 #
 #   [SCRIPT=oltp_read_only] scripts/profile_sysbench.sh TREE OUT [disable|auto] [THREADS]
 #   .venv/bin/pip install py-spy                          # once (not a test dependency)
@@ -23,8 +23,13 @@ mariadb -h127.0.0.1 -P"$PORT" -uroot -e "CREATE DATABASE sbtest"
 SB="sysbench ${SCRIPT:-oltp_point_select} --mysql-host=127.0.0.1 --mysql-port=$PORT --mysql-user=root
     --mysql-db=sbtest --tables=1 --table-size=10000 --db-ps-mode=$PS"
 $SB --threads=1 prepare > /dev/null
-$SB --threads=$THREADS --time=5 run > /dev/null          # warm: plans cached, handles open
-"$SPY" record --gil ${SPY_NATIVE:+--native} -r 200 -d 20 --format raw -o "$OUT" -p $PID > /dev/null 2>&1 &
-SPYPID=$!
-$SB --threads=$THREADS --time=20 run | grep -E "queries:"
-wait $SPYPID || true
+# One sysbench run: its threads connect and warm up (plans cached, handles open) for WARMUP s
+# (not counted: the checkpoint report resets its counters), then py-spy samples 20 s of the
+# steady state, so the profile holds statements, not the N logins.
+WARMUP=${WARMUP:-8}
+$SB --threads=$THREADS --time=$((WARMUP + 22)) --report-checkpoints=$WARMUP run \
+    | grep -E "queries:" | tail -1 &
+SBPID=$!
+sleep "$WARMUP"
+"$SPY" record --gil ${SPY_NATIVE:+--native} -r 200 -d 20 --format raw -o "$OUT" -p $PID > /dev/null 2>&1 || true
+wait $SBPID || true
