@@ -91,6 +91,43 @@ def test_lp1619559_a_lock_holder_passes_a_frozen_low_queue(server_factory, kind)
         _kill_all(admin, [holder, *waiters, reader])
 
 
+def test_the_write_lock_holder_passes_a_frozen_low_queue_even_when_forced_low(server_factory):
+    """sched/priority.py rule 3: the session holding the engine's one write lock is HIGH, at
+    the head of the queue, whatever its thread_pool_priority. Here it forces `low`: its
+    transaction's COMMIT would otherwise queue in LOW, frozen behind two writers that wait
+    for its lock (active + lock-waiting > 1 + oversubscribe), until the kick-up timer (a
+    minute) moved it."""
+    server = server_factory(thread_pool_size=1, thread_pool_oversubscribe=1,
+                            thread_pool_prio_kickup_timer=60000, thread_pool_stall_limit=100,
+                            thread_pool_dedicated_listener=1, extra_port=free_port())
+    server.query("CREATE DATABASE wl")
+    server.query("CREATE TABLE wl.t (x INT)")
+    admin = server.connect(port=server.extra_port)
+    holder = server.connect(database="wl")
+    writers = [server.connect(database="wl") for _ in range(2)]
+    reader = server.connect(database="wl")
+    with holder.cursor() as cur:
+        cur.execute("SET SESSION thread_pool_priority = 'low'")
+        cur.execute("BEGIN")
+        cur.execute("INSERT INTO t VALUES (0)")  # takes the write lock
+    jobs = [_background(w, f"INSERT INTO t VALUES ({i + 1})") for i, w in enumerate(writers)]
+    try:
+        wait_until(lambda: _state_count(admin, "Waiting for table level lock") == 2,
+                   timeout=10, message="two writers waiting for the holder's write lock")
+        rt, rbox = _background(reader, "SELECT 'low'")  # autocommit: LOW, and frozen
+        wait_until(lambda: _queued(admin, reader.thread_id()), message="a frozen LOW entry")
+        start = time.monotonic()
+        with holder.cursor() as cur:
+            cur.execute("COMMIT")
+        assert time.monotonic() - start < 5
+        for t, box in [*jobs, (rt, rbox)]:
+            t.join(20)
+            assert "error" not in box, box
+        assert _count(admin, "SELECT COUNT(*) FROM wl.t") == 3
+    finally:
+        _kill_all(admin, [holder, *writers, reader])
+
+
 # --- MDEV-33070: KILL during a wait, at the oversubscribe threshold -----------------------------
 
 def test_mdev33070_the_killed_waiters_thread_runs_the_queued_statement(server_factory):

@@ -268,6 +268,13 @@ class EngineSession(ABC):
         lock: the thread pool treats such a session as high priority (Percona lp#1619559)."""
 
     @property
+    def holds_write(self) -> bool:
+        """True while the session holds a lock every other writer of the server waits for (an
+        engine with a single writer, as SQLite is): the pool queues its next request first
+        (sched/priority.py rule 3). Engines with row locks keep the default."""
+        return False
+
+    @property
     @abstractmethod
     def last_insert_id(self) -> int: ...
 

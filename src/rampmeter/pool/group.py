@@ -148,7 +148,8 @@ class Group:
         held, new_trx = trxlimit.classify(snap, leaving=leaving)
         pc.state = ConnState.QUEUED
         policy.queue_put(self.state, pc, priority, self.env.stamp(now), held=held,
-                         new_trx=new_trx, holder=snap.holds_locks or snap.in_transaction)
+                         new_trx=new_trx, holder=snap.holds_locks or snap.in_transaction,
+                         first=snap.holds_write)
 
     def _enqueue_events(self, events: list[tuple[int, int]], now: float
                         ) -> tuple[int, list[PoolConn]]:

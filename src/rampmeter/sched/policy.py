@@ -195,9 +195,18 @@ def throttle_interval(thread_count: int, cfg: PoolConfig) -> float:
 # --- queues ----------------------------------------------------------------------------------
 
 def queue_put(g: GroupState, item: Any, priority: Priority, now: float, *,
-              held: bool = False, new_trx: bool = False, holder: bool = False) -> Entry:
+              held: bool = False, new_trx: bool = False, holder: bool = False,
+              first: bool = False) -> Entry:
+    """Queue at the tail, or at the head of HIGH for the engine's write-lock holder
+    (sched/priority.py rule 3)."""
     entry = Entry(item, now, priority, held, new_trx, holder)
-    (g.high if priority is Priority.HIGH else g.low).append(entry)
+    if priority is Priority.HIGH:
+        if first:
+            g.high.appendleft(entry)
+        else:
+            g.high.append(entry)
+    else:
+        g.low.append(entry)
     return entry
 
 

@@ -24,6 +24,7 @@ class SessionSnapshot(NamedTuple):
     logged_in: bool = False           # False: the next request is a login round (HIGH)
     in_transaction: bool = False
     holds_locks: bool = False         # LOCK TABLES, FTWRL, GET_LOCK (Percona lp#1619559)
+    holds_write: bool = False         # the engine's one write lock (sched/priority.py rule 3)
     killed: bool = False              # KILL, wait_timeout: closing; HIGH and never held back
     admin: bool = False               # exempt from thread_pool_max_transactions_limit
     pool_priority: str = "auto"       # thread_pool_priority (session)

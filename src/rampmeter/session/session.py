@@ -372,9 +372,10 @@ class Session:
         v = self.vars
         engine = self.engine
         logged_in = self.logged_in
+        in_txn = engine is not None and engine.in_transaction
         return SessionSnapshot(
-            logged_in, engine is not None and engine.in_transaction,
-            engine is not None and engine.holds_locks, self.killed != KillState.NONE,
+            logged_in, in_txn, engine is not None and engine.holds_locks,
+            in_txn and engine is not None and engine.holds_write, self.killed != KillState.NONE,
             self.is_pool_admin(), v["thread_pool_priority"], v["thread_pool_high_prio_mode"],
             v["thread_pool_high_priority_connection"], v["thread_pool_high_prio_tickets"],
             float(v["wait_timeout"] if logged_in else self.ctx.variables["connect_timeout"]))

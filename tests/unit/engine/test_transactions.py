@@ -301,6 +301,28 @@ def test_short_sleep_returns_zero(pair: tuple[SqliteSession, SqliteSession],
     assert waits.reasons == [WaitReason.SLEEP]  # SLEEP(0) does not wait at all
 
 
+def test_holds_write_from_the_first_write_to_commit(
+        pair: tuple[SqliteSession, SqliteSession]) -> None:
+    """What the pool reads to queue the write-lock holder first (sched/priority.py rule 3):
+    a transaction holds it from its first write to COMMIT / ROLLBACK, a reading transaction
+    and an autocommit write (released at the statement's end) never show it."""
+    a, b = pair
+    a.execute("BEGIN")
+    assert count(a) == 1
+    assert a.in_transaction and not a.holds_write
+    a.execute("UPDATE t SET v = 'uno' WHERE id = 1")
+    assert a.holds_write and not b.holds_write
+    a.execute("COMMIT")
+    assert not a.holds_write
+    b.execute("INSERT INTO t VALUES (3, 'three')")  # autocommit
+    assert not b.holds_write
+    a.execute("BEGIN")
+    a.execute("DELETE FROM t WHERE id = 3")
+    assert a.holds_write
+    a.execute("ROLLBACK")
+    assert not a.holds_write
+
+
 # --- user locks -------------------------------------------------------------------------------------
 def test_get_lock_release_lock_is_used_lock(pair: tuple[SqliteSession, SqliteSession],
                                             waits: WaitRecorder) -> None:

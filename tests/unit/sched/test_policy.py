@@ -109,6 +109,31 @@ def test_percona_tickets_spend_and_refill():
     assert seen == [Priority.HIGH, Priority.HIGH, Priority.LOW, Priority.HIGH, Priority.HIGH]
 
 
+def test_write_lock_holder_is_high_whatever_the_mode_and_spends_no_ticket():
+    """Rule 3: the engine's write-lock holder is HIGH even where the vendors' rules say LOW
+    (forced low, Percona's `none`, no tickets left), and its enqueue leaves tickets alone."""
+    for snap in (Snap(holds_write=True, in_transaction=True, pool_priority="low"),
+                 Snap(holds_write=True, in_transaction=True, high_prio_mode="none"),
+                 Snap(holds_write=True, in_transaction=True)):
+        assert choose_priority(snap, tickets=0) is Priority.HIGH
+        assert spend_ticket(Priority.HIGH, 3, snap) == 3
+
+
+def test_write_lock_holder_goes_to_the_head_of_high(clock, cfg):
+    """Under sysbench oltp_read_write every connection is inside a transaction, so all are
+    HIGH; the holder's next statement goes first instead of behind the group's other requests,
+    which the writers among them would only spend waiting for its COMMIT."""
+    g = group(thread_count=1, active_count=1, connection_count=4)
+    policy.queue_put(g, "reader", Priority.HIGH, clock.now())
+    policy.queue_put(g, "blocked-writer", Priority.HIGH, clock.now())
+    policy.queue_put(g, "low", Priority.LOW, clock.now())
+    holder = Snap(in_transaction=True, holds_write=True)
+    policy.queue_put(g, "holder's UPDATE", choose_priority(holder, 10), clock.now(),
+                     first=holder.holds_write)
+    got = [policy.queue_get(g, cfg, clock.now(), by_listener=False).item for _ in range(4)]
+    assert got == ["holder's UPDATE", "reader", "blocked-writer", "low"]
+
+
 # --- kick-up -------------------------------------------------------------------------------------
 
 def test_kickup_moves_every_aged_entry_by_default_as_mariadb(clock):

@@ -209,6 +209,11 @@ class SqliteSession(EngineSession):
         return self.txn.holds_locks
 
     @property
+    def holds_write(self) -> bool:
+        txn = self.txn
+        return txn.in_transaction and txn.holds_write()
+
+    @property
     def lock_mode(self) -> str | None:
         return self.txn.lock_mode
 
