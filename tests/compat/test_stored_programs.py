@@ -100,6 +100,8 @@ def test_control_flow(compat):
         "CALL nocase(2)",
         "BEGIN NOT ATOMIC DECLARE x INT DEFAULT 5; SELECT x * 2 AS y; END",
         "FOR i IN 1..3 DO SELECT i; END FOR",
+        "FOR i IN 0x1..0x3 DO SELECT i; END FOR",  # hex bounds are integers (mtr ctype_*)
+        "FOR i IN REVERSE '2'..2.6 DO SELECT i; END FOR",
     ])
 
 

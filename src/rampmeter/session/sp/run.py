@@ -657,7 +657,8 @@ class Frame:
         lower, upper = self.value(node.lower), self.value(node.upper)
         if lower is None or upper is None:
             return
-        lo, hi = int(lower), int(upper)
+        # the bounds are read as integers, as MariaDB's val_int(): 0xFFF is 4095, '10' is 10
+        lo, hi = coerce("BIGINT", lower), coerce("BIGINT", upper)
         steps = range(hi, lo - 1, -1) if node.reverse else range(lo, hi + 1)
         self.scopes.append({})
         try:
