@@ -44,6 +44,8 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--timeout", type=float, default=120.0)
     run.add_argument("--out", type=Path, default=DEFAULT_OUT)
     run.add_argument("--quiet", action="store_true", help="print the summary only")
+    run.add_argument("--keep-logs", action="store_true",
+                     help="copy each server's log to OUT/logs/ (internal errors' tracebacks)")
     run.add_argument("--keep-going", action="store_true",
                      help="run past failures and record how many output lines differ "
                           "(extra.distance): how far each test is from passing")
@@ -70,7 +72,8 @@ def main(argv: list[str] | None = None) -> int:
         kinds = ["mariadb", "rampmeter"] if args.server == "both" else [args.server]
         for kind in kinds:
             outcomes = run_all(kind, names, jobs=args.jobs, timeout=args.timeout,
-                               echo=not args.quiet, keep_going=args.keep_going)
+                               echo=not args.quiet, keep_going=args.keep_going,
+                               logs=args.out / "logs" if args.keep_logs else None)
             report.merge(args.out / f"{kind}.json", kind, outcomes)
         print(report.summary(args.out, names if args.names else None))
         return 0

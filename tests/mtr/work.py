@@ -63,7 +63,10 @@ class Worker:
 
 
 def run_all(kind: str, names: list[str], jobs: int, timeout: float,
-            echo: bool = True, keep_going: bool = False) -> list[Outcome]:
+            echo: bool = True, keep_going: bool = False,
+            logs: Path | None = None) -> list[Outcome]:
+    """Run `names` on `jobs` servers of `kind`; with `logs`, each server's own log (a
+    rampmeter's tracebacks of internal errors, say) is copied there as <kind>-w<N>.log."""
     root = make_workdir(f"rampmeter-mtr-{kind}-")
     try:
         if kind == "mariadb":
@@ -79,6 +82,10 @@ def run_all(kind: str, names: list[str], jobs: int, timeout: float,
                        for i in range(jobs)]
         return _drive(workers, names, timeout, kind, echo, keep_going)
     finally:
+        if logs is not None:
+            logs.mkdir(parents=True, exist_ok=True)
+            for i, log in enumerate(sorted(root.glob("w*/server.log"))):
+                shutil.copyfile(log, logs / f"{kind}-w{i}.log")
         shutil.rmtree(root, ignore_errors=True)
 
 
