@@ -146,6 +146,14 @@ class Server:
     def tail(self) -> str:
         return _tail(self.log)
 
+    def _fresh_log(self) -> None:
+        """Start the next server on an empty log (its start is found by reading the log),
+        keeping what the last one wrote at the end of server-history.log (`--keep-logs`)."""
+        if self.log.exists():
+            with (self.workdir / "server-history.log").open("ab") as history:
+                history.write(self.log.read_bytes())
+            self.log.unlink()
+
     # -- state between tests
     def connect(self, **kw: object) -> pymysql.connections.Connection:
         return pymysql.connect(unix_socket=str(self.socket), user="root", password="",
@@ -252,7 +260,7 @@ class MariaDB(Server):
         as_root = ["--user=root"] if os.geteuid() == 0 else []
         for _attempt in range(3):  # the free port may be taken between our check and the bind
             self.port = free_port()
-            self.log.unlink(missing_ok=True)
+            self._fresh_log()
             cmd = [self.template.mariadbd, "--no-defaults", *mtr_mysqld_options(self.vardir),
                    "--loose-aria", f"--basedir={Path('/usr')}", f"--datadir={self.datadir}",
                    *as_root, f"--tmpdir={self.vardir / 'tmp'}", f"--port={self.port}",
@@ -311,7 +319,7 @@ class Rampmeter(Server):
         self._prepare_dirs()
         shutil.rmtree(self.datadir, ignore_errors=True)
         self.datadir.mkdir(parents=True)  # var/mysqld.1/data as in mariadb-test-run
-        self.log.unlink(missing_ok=True)
+        self._fresh_log()
         loose = [o if o.startswith("--loose-") else o.replace("--", "--loose-", 1)
                  for o in mtr_mysqld_options(self.vardir)]
         cmd = [self.python, "-m", "rampmeter", "serve", *loose, "--port=0",

@@ -84,8 +84,11 @@ def run_all(kind: str, names: list[str], jobs: int, timeout: float,
     finally:
         if logs is not None:
             logs.mkdir(parents=True, exist_ok=True)
-            for i, log in enumerate(sorted(root.glob("w*/server.log"))):
-                shutil.copyfile(log, logs / f"{kind}-w{i}.log")
+            for worker in sorted(root.glob("w*")):
+                with (logs / f"{kind}-{worker.name}.log").open("wb") as out:
+                    for part in ("server-history.log", "server.log"):
+                        if (worker / part).exists():
+                            out.write((worker / part).read_bytes())
         shutil.rmtree(root, ignore_errors=True)
 
 
