@@ -166,7 +166,8 @@ def _system_variables(s: Session) -> tuple[list[Column], Rows]:
 
 
 def _status(s: Session, *, scope_global: bool) -> tuple[list[Column], Rows]:
-    rows = [(n.upper(), str(v)) for n, v in status_rows(s, scope_global=scope_global)]
+    rows = [(n.upper(), None if v is None else str(v))
+            for n, v in status_rows(s, scope_global=scope_global)]
     return _VARIABLE_COLUMNS, rows
 
 

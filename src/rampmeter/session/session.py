@@ -252,6 +252,8 @@ class Session:
         self.charsets_changed = False  # SET NAMES & co.: tell the protocol (sync_charsets)
         self.last_row_count = -1       # ROW_COUNT()
         self.found_rows = 0
+        self.out_peak = 0     # the largest output buffer flushed (session/memory.py)
+        self.memory_peak = 0  # Max_memory_used (session/memory.py)
         # the front door's inputs, kept with the variable values they were made from
         self._client_cs: tuple[Any, charsets.Charset] = (None, charsets.UTF8MB4)
         self._dialect: tuple[Any, Dialect] = (None, Dialect.of(""))

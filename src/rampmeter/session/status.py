@@ -16,6 +16,8 @@ import re
 import time
 from typing import TYPE_CHECKING, Any
 
+from rampmeter.session import memory
+
 if TYPE_CHECKING:
     from rampmeter.session.session import Session
 
@@ -97,10 +99,12 @@ def status_rows(s: Session, *, scope_global: bool) -> list[tuple[str, Any]]:
         "Connection_errors_max_connections": reg.refused_max_connections,
         "Connections": reg.connections,
         "Max_statement_time_exceeded": counters["Max_statement_time_exceeded"],
+        "Max_memory_used": None if scope_global else memory.session_values(s)[1],
         "Max_used_connections": reg.max_used,
         "Max_used_connections_time": time.strftime("%Y-%m-%d %H:%M:%S",
                                                    time.localtime(reg.max_used_time))
         if reg.max_used_time else "",
+        "Memory_used": memory.global_used(sessions) if scope_global else memory.held(s),
         "Open_tables": 0,
         "Queries": counters["Questions"],
         "Questions": counters["Questions"],
