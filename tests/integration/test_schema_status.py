@@ -35,3 +35,29 @@ def test_memory_used_is_what_the_session_holds(server):
                            "WHERE variable_name = 'MEMORY_USED'")[0][0])
     assert total >= held + int(_status(other, "Memory_used"))
     assert _status(conn, "Max_memory_used", "GLOBAL") is None
+
+
+def test_statistics_tables_exist_and_alter_warns_when_one_is_missing(server):
+    """mysql.table_stats / column_stats / index_stats exist (empty); an ALTER TABLE that
+    renames, retypes or drops columns warns 1177 once per opening of them when one is missing
+    (mtr stat_tables_missing), and not when they are there."""
+    conn = server.connect()
+    names = {r[0] for r in _run(conn, "SHOW TABLES IN mysql")}
+    assert {"table_stats", "column_stats", "index_stats"} <= names
+    assert _run(conn, "SELECT COUNT(*) FROM mysql.column_stats") == ((0,),)
+    _run(conn, "CREATE DATABASE st", "USE st", "CREATE TABLE t1 (a INT, c INT, d INT)")
+    _run(conn, "ALTER TABLE t1 CHANGE a a0 INT")
+    assert _run(conn, "SHOW WARNINGS") == ()
+    _run(conn, "ALTER TABLE mysql.column_stats RENAME TO mysql.column_stats1")
+    message = ("Got error 1146 when trying to open statistics table `table_stats` for "
+               "updating statistics")
+    for sql, count in (("ALTER TABLE t1 CHANGE a0 b VARCHAR(100)", 2),
+                       ("ALTER TABLE t1 CHANGE b e VARCHAR(100)", 1),
+                       ("ALTER TABLE t1 MODIFY e INT", 1), ("ALTER TABLE t1 MODIFY e INT", 0),
+                       ("ALTER TABLE t1 ADD COLUMN f INT", 0),
+                       ("ALTER TABLE t1 DROP COLUMN f, DROP COLUMN d", 2)):
+        _run(conn, sql)
+        assert _run(conn, "SHOW WARNINGS") == (("Warning", 1177, message),) * count, sql
+    _run(conn, "ALTER TABLE mysql.column_stats1 RENAME TO mysql.column_stats")
+    _run(conn, "ALTER TABLE t1 DROP COLUMN c")
+    assert _run(conn, "SHOW WARNINGS") == ()

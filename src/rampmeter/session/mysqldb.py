@@ -145,6 +145,24 @@ SYSTEM_TABLES: dict[str, str] = {
                "Socket char(108) NOT NULL DEFAULT '', Wrapper char(64) NOT NULL DEFAULT '', "
                "Owner varchar(512) NOT NULL DEFAULT '', PRIMARY KEY (Server_name)) "
                "CHARSET=utf8mb3 COMMENT='MySQL Foreign Servers table'",
+    # the engine-independent statistics (MariaDB's EITS, filled by ANALYZE TABLE ... PERSISTENT
+    # FOR): rampmeter keeps none, so they stay empty; ordinary tables a client may fill or rename
+    "table_stats": "db_name varchar(64) NOT NULL, table_name varchar(64) NOT NULL, "
+                   "cardinality bigint(21) unsigned DEFAULT NULL, PRIMARY KEY (db_name, "
+                   "table_name)) CHARSET=utf8mb3 COLLATE=utf8mb3_bin COMMENT='Statistics on Tables'",
+    "column_stats": "db_name varchar(64) NOT NULL, table_name varchar(64) NOT NULL, "
+                    "column_name varchar(64) NOT NULL, min_value varbinary(255) DEFAULT NULL, "
+                    "max_value varbinary(255) DEFAULT NULL, nulls_ratio decimal(12,4) DEFAULT NULL, "
+                    "avg_length decimal(12,4) DEFAULT NULL, "
+                    "avg_frequency decimal(12,4) DEFAULT NULL, hist_size tinyint unsigned, "
+                    "hist_type enum('SINGLE_PREC_HB','DOUBLE_PREC_HB','JSON_HB'), "
+                    "histogram longblob, PRIMARY KEY (db_name, table_name, column_name)) "
+                    "CHARSET=utf8mb3 COLLATE=utf8mb3_bin COMMENT='Statistics on Columns'",
+    "index_stats": "db_name varchar(64) NOT NULL, table_name varchar(64) NOT NULL, "
+                   "index_name varchar(64) NOT NULL, prefix_arity int(11) unsigned NOT NULL, "
+                   "avg_frequency decimal(12,4) DEFAULT NULL, PRIMARY KEY (db_name, table_name, "
+                   "index_name, prefix_arity)) CHARSET=utf8mb3 COLLATE=utf8mb3_bin "
+                   "COMMENT='Statistics on Indexes'",
     # the server-side help (HELP, help.py): empty, as before fill_help_tables.sql
     "help_topic": "help_topic_id int(10) unsigned NOT NULL, name char(64) NOT NULL, "
                   "help_category_id smallint(5) unsigned NOT NULL, description text NOT NULL, "
