@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import time
+
+import pymysql
 import pytest
 
 from tests.integration.sqlrun import run as _run
@@ -61,3 +64,36 @@ def test_statistics_tables_exist_and_alter_warns_when_one_is_missing(server):
     _run(conn, "ALTER TABLE mysql.column_stats1 RENAME TO mysql.column_stats")
     _run(conn, "ALTER TABLE t1 DROP COLUMN c")
     assert _run(conn, "SHOW WARNINGS") == ()
+
+
+def test_user_statistics_count_while_userstat_is_on(server):
+    """information_schema.USER_STATISTICS (mtr userstat-badlogin-4824): a connection made
+    while @@userstat is ON is counted, its bytes after the login (a COM_QUERY 'select 1' and
+    a COM_QUIT: 18 bytes; PyMySQL's SET AUTOCOMMIT = 1 before them, 22), its statements by
+    kind; a refused login is a denied connection and adds no bytes; FLUSH USER_STATISTICS
+    empties the table."""
+
+    root = server.connect()
+    _run(root, "CREATE USER foo@'%' IDENTIFIED BY 'foo'", "FLUSH USER_STATISTICS")
+    query = ("SELECT user, total_connections, concurrent_connections, bytes_received, "
+             "select_commands, denied_connections FROM information_schema.user_statistics "
+             "WHERE user = 'foo'")
+    other = server.connect(user="foo", password="foo")  # before userstat: not counted
+    _run(root, "SET GLOBAL userstat = 1")
+    try:
+        conn = server.connect(user="foo", password="foo")
+        _run(conn, "select 1")
+        assert _run(root, query) == (("foo", 1, 1, 22 + 13, 1, 0),)
+        conn.close()
+        with pytest.raises(pymysql.err.OperationalError):
+            server.connect(user="foo", password="bar")
+        expected = (("foo", 1, 0, 22 + 18, 1, 1),)
+        deadline = time.monotonic() + 5
+        while _run(root, query) != expected and time.monotonic() < deadline:
+            time.sleep(0.01)  # the server sees the COM_QUIT on its own thread
+        assert _run(root, query) == expected
+        _run(root, "FLUSH USER_STATISTICS")
+        assert _run(root, query) == ()
+    finally:
+        _run(root, "SET GLOBAL userstat = 0")
+        other.close()

@@ -46,6 +46,7 @@ from rampmeter.protocol import events as ev
 from rampmeter.protocol.connection import ServerProtocol
 from rampmeter.protocol.constants import Capability, ServerStatus
 from rampmeter.sched.snapshot import SessionSnapshot
+from rampmeter.session import userstats
 from rampmeter.session.context import ServerContext
 from rampmeter.session.names import check_database_name
 from rampmeter.session.privileges import COL_ACLS, P
@@ -254,6 +255,7 @@ class Session:
         self.found_rows = 0
         self.out_peak = 0     # the largest output buffer flushed (session/memory.py)
         self.memory_peak = 0  # Max_memory_used (session/memory.py)
+        self.userstat_base: Any = None  # counted in USER_STATISTICS since (session/userstats.py)
         # the front door's inputs, kept with the variable values they were made from
         self._client_cs: tuple[Any, charsets.Charset] = (None, charsets.UTF8MB4)
         self._dialect: tuple[Any, Dialect] = (None, Dialect.of(""))
@@ -600,6 +602,7 @@ class Session:
                 # vanished was counted when the pool saw it go)
                 self.vanished = True
                 self.ctx.registry.aborted(connect=False)
+            userstats.ended(self)
             self.ctx.registry.unregister(self)
             self.logged_in = False
         key, self.connection_key = self.connection_key, None
