@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 import time
 
 import pymysql
@@ -97,3 +99,53 @@ def test_user_statistics_count_while_userstat_is_on(server):
     finally:
         _run(root, "SET GLOBAL userstat = 0")
         other.close()
+
+
+_MARIADB_TEST = shutil.which("mariadb-test") or shutil.which("mysqltest")
+
+
+@pytest.mark.skipif(_MARIADB_TEST is None, reason="mariadb-test not installed")
+def test_session_state_tracking_as_mariadb_test_prints_it(server, tmp_path):
+    """The OK packet's session state (mtr mysqltest_tracking_info): the tracked variables a
+    SET changed, the schema after USE; nothing for an untracked variable."""
+    script = tmp_path / "t.test"
+    script.write_text(
+        "CREATE DATABASE trk;\n"
+        "SET @@session.session_track_system_variables='character_set_connection,autocommit';\n"
+        "--enable_session_track_info\n"
+        "SET NAMES 'utf8';\n"
+        "SET autocommit=0, sql_mode='';\n"
+        "USE trk;\n"
+        "SET time_zone='+01:00';\n"
+        "--disable_session_track_info\n"
+        "SELECT @@session_track_system_variables;\n")
+    out = subprocess.run([_MARIADB_TEST, "-h127.0.0.1", f"-P{server.port}", "-uroot",
+                          f"--test-file={script}"], capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.stdout.split("SET NAMES 'utf8';\n", 1)[1].split("SELECT @@")[0] == (
+        "-- Tracker : SESSION_TRACK_SYSTEM_VARIABLES\n"
+        "-- character_set_connection: utf8mb3\n\n"
+        "SET autocommit=0, sql_mode='';\n"
+        "-- Tracker : SESSION_TRACK_SYSTEM_VARIABLES\n"
+        "-- autocommit: OFF\n\n"
+        "USE trk;\n"
+        "-- Tracker : SESSION_TRACK_SCHEMA\n"
+        "-- trk\n\n"
+        "SET time_zone='+01:00';\n")
+    assert "autocommit,character_set_connection" in out.stdout
+
+
+def test_optimizer_switch_warns_while_engine_condition_pushdown_is_on(server):
+    """MariaDB's fix_optimizer_switch: 1681 on each SET while the deprecated flag is on."""
+    conn = server.connect()
+    message = ("'engine_condition_pushdown=on' is deprecated and will be removed in a future "
+               "release")
+    for sql, count in (("SET optimizer_switch='mrr=on'", 0),
+                       ("SET optimizer_switch='engine_condition_pushdown=on'", 1),
+                       ("SET optimizer_switch='mrr=off'", 1),
+                       ("SET optimizer_switch='engine_condition_pushdown=off'", 0)):
+        with conn.cursor() as cur:
+            cur.execute(sql)
+            assert cur._result.warning_count == count, sql  # the OK packet's count
+        if count:
+            assert _run(conn, "SHOW WARNINGS") == (("Warning", 1681, message),) * count, sql

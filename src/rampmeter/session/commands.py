@@ -19,7 +19,7 @@ from rampmeter.protocol import events as ev
 from rampmeter.protocol.columns import Column
 from rampmeter.protocol.connection import ServerProtocol
 from rampmeter.protocol.constants import Capability, Command
-from rampmeter.session import login, statements, sysvars, timeout, userstats
+from rampmeter.session import login, statements, sysvars, timeout, tracking, userstats
 from rampmeter.session.accounts import OLD
 from rampmeter.session.names import check_database_name
 from rampmeter.session.security import SecurityContext, TableNeed
@@ -265,7 +265,8 @@ def _run(s: Session, proto: ServerProtocol, write: Write, statement: Callable[..
 
 def _simple_ok(s: Session, proto: ServerProtocol, write: Write) -> None:
     s.last_row_count = 0  # MariaDB: after COM_PING / COM_INIT_DB, ROW_COUNT() is 0
-    write(proto.ok(status=s.status_flags()))
+    write(proto.ok(status=s.status_flags(),
+                   state=tracking.take(s) if s.track_changed else b""))
 
 
 def on_init_db(s: Session, e: ev.InitDb, proto: ServerProtocol, write: Write) -> bool:

@@ -46,7 +46,7 @@ from rampmeter.protocol import events as ev
 from rampmeter.protocol.connection import ServerProtocol
 from rampmeter.protocol.constants import Capability, ServerStatus
 from rampmeter.sched.snapshot import SessionSnapshot
-from rampmeter.session import userstats
+from rampmeter.session import tracking, userstats
 from rampmeter.session.context import ServerContext
 from rampmeter.session.names import check_database_name
 from rampmeter.session.privileges import COL_ACLS, P
@@ -256,6 +256,7 @@ class Session:
         self.out_peak = 0     # the largest output buffer flushed (session/memory.py)
         self.memory_peak = 0  # Max_memory_used (session/memory.py)
         self.userstat_base: Any = None  # counted in USER_STATISTICS since (session/userstats.py)
+        self.track_changed: list[str] = []  # set by this statement (session/tracking.py)
         # the front door's inputs, kept with the variable values they were made from
         self._client_cs: tuple[Any, charsets.Charset] = (None, charsets.UTF8MB4)
         self._dialect: tuple[Any, Dialect] = (None, Dialect.of(""))
@@ -286,6 +287,7 @@ class Session:
         self.engine.use(name)
         if sec is not None:
             sec.set_db(name, bits)
+        self.track_changed.append(tracking.SCHEMA_MARK)
 
     def dialect(self) -> Dialect:
         mode = self.vars["sql_mode"]
@@ -566,7 +568,8 @@ class Session:
                 else result.row_count
             write(proto.ok(result.affected_rows, result.last_insert_id,
                            status=self.status_flags(more), warnings=warnings,
-                           info=result.info))
+                           info=result.info,
+                           state=tracking.take(self) if self.track_changed else b""))
 
     def write_error(self, exc: ServerError, proto: ServerProtocol, write: Write) -> None:
         for rs in getattr(exc, "result_sets", ()):  # a procedure's results before its error
@@ -575,6 +578,7 @@ class Session:
         self._add_conditions(trail[-max(int(self.vars.get("max_error_count") or 64), 1):]
                              if trail else (Warning_("Error", exc.code, exc.message),))
         self.last_error = exc.message
+        self.track_changed.clear()  # a failed statement reports no state change
         write(proto.error_from(exc))
 
     def translate_interrupt(self, exc: ServerError) -> ServerError:
