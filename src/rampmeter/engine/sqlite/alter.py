@@ -435,7 +435,7 @@ def _add_key(a: _Alter, key: KeySpec) -> None:
         name = key.name or key.constraint
         a.added.append(keys.NewKey(name, key.columns, key.kind == "UNIQUE", key.prefixes,
                                    key.desc, key.kind if key.kind in ("FULLTEXT", "SPATIAL")
-                                   else "", key.comment))
+                                   else "", key.comment, using=key.using))
 
 
 def _rename(a: _Alter, r: Reader) -> None:
