@@ -10,7 +10,6 @@ from rampmeter.protocol.constants import SERVER_CAPABILITIES, Capability
 from rampmeter.session.tracking import normalize
 
 
-
 def test_ok_packet_carries_the_state_only_to_a_tracking_client() -> None:
     entry = b"\x0aautocommit" + b"\x03OFF"
     state = b"\x00" + bytes((len(entry),)) + entry
