@@ -149,3 +149,16 @@ def test_optimizer_switch_warns_while_engine_condition_pushdown_is_on(server):
             assert cur._result.warning_count == count, sql  # the OK packet's count
         if count:
             assert _run(conn, "SHOW WARNINGS") == (("Warning", 1681, message),) * count, sql
+
+
+def test_empty_queries_counts_selects_that_sent_no_row(server):
+    """Empty_queries (mtr empty_table): a SELECT or an information_schema SHOW with no row
+    counts, one with a row or an error does not, nor another statement."""
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE eq", "USE eq", "CREATE TABLE t1 (a INT)")
+    before = int(_status(conn, "Empty_queries"))
+    _run(conn, "SELECT COUNT(*) FROM t1", "SELECT * FROM t1", "SELECT * FROM t1 LIMIT 0",
+         "SHOW TABLES LIKE 'none'", "INSERT INTO t1 VALUES (1)", "SELECT * FROM t1")
+    with pytest.raises(pymysql.err.MySQLError):
+        _run(conn, "SELECT * FROM t2")
+    assert int(_status(conn, "Empty_queries")) == before + 3

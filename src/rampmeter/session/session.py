@@ -80,6 +80,13 @@ _MORE_RESULTS = int(ServerStatus.MORE_RESULTS_EXISTS)
 _NO_BACKSLASH_ESCAPES = int(ServerStatus.NO_BACKSLASH_ESCAPES)
 
 
+# SHOW statements MariaDB answers from information_schema (through execute_sqlcom_select, so
+# their empty answers count in Empty_queries): the word after SHOW
+_SHOW_SELECTS = frozenset(("DATABASES", "SCHEMAS", "TABLES", "FULL", "COLUMNS", "FIELDS", "KEYS",
+                           "INDEX", "INDEXES", "VARIABLES", "STATUS", "GLOBAL", "SESSION",
+                           "LOCAL", "COLLATION", "CHARACTER", "CHARSET", "TABLE", "TRIGGERS",
+                           "EVENTS", "OPEN", "PLUGINS", "PROCEDURE", "FUNCTION"))
+
 class EngineContext:
     """The SessionContext an engine sees: USER() is "name@host" there, while Session.user is
     the bare account name the rest of the server uses."""
@@ -257,6 +264,7 @@ class Session:
         self.memory_peak = 0  # Max_memory_used (session/memory.py)
         self.userstat_base: Any = None  # counted in USER_STATISTICS since (session/userstats.py)
         self.track_changed: list[str] = []  # set by this statement (session/tracking.py)
+        self.counts_empty = False  # an empty result of this statement is an Empty_queries
         # the front door's inputs, kept with the variable values they were made from
         self._client_cs: tuple[Any, charsets.Charset] = (None, charsets.UTF8MB4)
         self._dialect: tuple[Any, Dialect] = (None, Dialect.of(""))
@@ -467,6 +475,7 @@ class Session:
         self.state = "starting"  # MariaDB 10.11 stage_starting
 
     def _end_command(self) -> None:
+        self.counts_empty = False
         self.command = "Sleep"
         self.info = None
         self.state = ""
@@ -504,6 +513,11 @@ class Session:
         names a table clears the previous statement's warnings; one that does not (SELECT 1,
         SET, DO, BEGIN) leaves them for SHOW WARNINGS until it raises a condition itself;
         SHOW WARNINGS / ERRORS read them."""
+        kind = stmt.kind
+        # MariaDB's Empty_queries: a SELECT, or a SHOW answered from information_schema
+        # (execute_sqlcom_select), that sent no row
+        self.counts_empty = kind == "SELECT" or kind == "SHOW" and len(stmt.words) > 1 and \
+            stmt.words[1] in _SHOW_SELECTS
         if stmt.keeps_warnings:
             self.stale_warnings = True  # kept to be read, but not this statement's own
             return
@@ -537,6 +551,8 @@ class Session:
                 warnings = self._add_conditions(result.warnings)
                 self.last_row_count = -1
                 self.found_rows = len(rows)
+                if not rows and self.counts_empty:
+                    self.counters["Empty_queries"] += 1
                 write(proto.result_set(result.columns, rows, status=self.status_flags(more),
                                        warnings=warnings, binary=binary))
                 return
@@ -561,6 +577,8 @@ class Session:
             warnings = self._add_conditions(result.warnings)
             self.last_row_count = -1
             self.found_rows = count
+            if not count and self.counts_empty:
+                self.counters["Empty_queries"] += 1
             write(proto.result_set_end(status=self.status_flags(more), warnings=warnings))
         else:
             warnings = self._add_conditions(result.warnings)
