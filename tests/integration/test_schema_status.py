@@ -39,6 +39,10 @@ def test_memory_used_is_what_the_session_holds(server):
     total = int(_run(conn, "SELECT variable_value FROM information_schema.global_status "
                            "WHERE variable_name = 'MEMORY_USED'")[0][0])
     assert total >= held + int(_status(other, "Memory_used"))
+    # VARIABLE_VALUE is text: compared with a number it is read as a number (mtr status2)
+    assert _run(conn, "SELECT variable_value < 1024*1024*1024, variable_value > 1000, "
+                      "1000 < variable_value FROM information_schema.global_status "
+                      "WHERE variable_name = 'memory_used'") == ((1, 1, 1),)
     assert _status(conn, "Max_memory_used", "GLOBAL") is None
 
 

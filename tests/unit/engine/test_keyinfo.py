@@ -61,3 +61,4 @@ def test_myisam_cardinality_of_unique_keys_is_the_row_count(session: SqliteSessi
         ("PRIMARY", 2), ("b", 2), ("c", None), ("d", None)]
     session.execute("CREATE TABLE i (a INT PRIMARY KEY) ENGINE=InnoDB")
     assert [k[3] for k in _keys(session, "i")] == [None]
+

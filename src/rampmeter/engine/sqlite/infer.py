@@ -152,6 +152,8 @@ class Typer:
         self.div_precision = div_precision
         self.values = values
         self.union = False  # typing a set operation's branches with `values` (translate.py)
+        # (qualifier, name) -> is it a column of a server-provided table (translate.py)
+        self.virtual_column: Callable[[str | None, str], bool] | None = None
         self._known: dict[int, tuple[exp.Expression, SqlType | None]] = {}
 
     def forget(self) -> None:

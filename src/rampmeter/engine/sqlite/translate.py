@@ -303,6 +303,17 @@ class _Tables:
         found = self.find(qualifier, name)
         return found[1].type if found else None
 
+    def virtual_column(self, qualifier: str | None, name: str) -> bool:
+        """Is this column one of a server-provided table (information_schema,
+        performance_schema), whose types the statement does not know (compare.py)?"""
+        if self.find(qualifier, name) is not None:
+            return False
+        for alias in [qualifier.lower()] if qualifier else list(self.by_alias):
+            entry = self.by_alias.get(alias)
+            if entry is not None and entry[2] is None and entry[0].lower() in VIRTUAL_SCHEMAS:
+                return True
+        return False
+
     def column_names(self, alias: str) -> list[str] | None:
         entry = self.by_alias.get(alias.lower())
         return None if entry is None or entry[2] is None else \
@@ -397,6 +408,7 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         tables.more_databases))
     plan.fixed.update(tables.fixed)
     typer = Typer(tables.column_type, settings[0], settings[1], values)
+    typer.virtual_column = tables.virtual_column
     plan.collations = collagg.check(tree, typer, stmt.shape)  # 1267 & co.
     if "(" in stmt.shape:
         _row_operands(tree, stmt, typer)
