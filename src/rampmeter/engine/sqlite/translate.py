@@ -91,8 +91,10 @@ if sys.getrecursionlimit() < _RECURSION:
 
 INFORMATION_SCHEMA = "information_schema"
 VIRTUAL_SCHEMAS = ("information_schema", "performance_schema")  # storage.VIRTUAL_SCHEMAS
-# a table of the mysql schema made from the routines when no such table is stored
+# tables of the mysql schema made from the routines when no such table is stored
+# (mysqltables.py)
 MYSQL_PROC = ("mysql", "proc")
+MYSQL_VIRTUAL = (MYSQL_PROC, ("mysql", "event"))
 TableLookup = Callable[[str, str], "TableDef | None"]
 
 
@@ -962,7 +964,7 @@ def _qualify(tree: exp.Expression, database: str | None, tables: _Tables) -> lis
                 raise ServerError(errors.ER_NO_DB_ERROR)
             db = database
         alias = table.alias or name
-        if db.lower() in VIRTUAL_SCHEMAS or (db.lower(), name.lower()) == MYSQL_PROC and \
+        if db.lower() in VIRTUAL_SCHEMAS or (db.lower(), name.lower()) in MYSQL_VIRTUAL and \
                 tables.lookup(db, name) is None:
             key = virtual_key(db, name)
             infoschema.append(key)
