@@ -360,6 +360,9 @@ def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
     text, mods = modifiers.strip(kind, text)
     text = odbc.rewrite(text, stmt)
     text = defaultfn.rewrite_text(text)
+    if "against" in text.lower():
+        from rampmeter.engine.sqlite import fulltext
+        text = fulltext.parenthesize(text)  # MATCH a, b AGAINST: MariaDB's grammar allows it
     if kind in ("UPDATE", "DELETE"):
         text, _ignore = multi.strip_ignore(text)
         text = multi.strip_target_stars(text)
@@ -411,6 +414,7 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
     plan.fixed.update(tables.fixed)
     typer = Typer(tables.column_type, settings[0], settings[1], values)
     typer.virtual_column = tables.virtual_column
+    typer.tables = tables
     plan.collations = collagg.check(tree, typer, stmt.shape)  # 1267 & co.
     if "(" in stmt.shape:
         _row_operands(tree, stmt, typer)
@@ -511,6 +515,9 @@ def _has_checks(tables: _Tables, target: tuple[str, str]) -> bool:
 def _sql_rewrites(tree: exp.Expression, typer: Typer, stmt: Statement) -> None:
     """MariaDB's functions (funcmap.py, windows.py) and comparisons (compare.py)."""
     windows.rewrite(tree)
+    if "against" in stmt.shape.lower():
+        from rampmeter.engine.sqlite import fulltext
+        fulltext.rewrite(tree, typer.tables, typer)  # MATCH ... AGAINST
     funcmap.rewrite(tree, typer)
     compare.rewrite(tree, typer, stmt.dialect.backslash_escapes)
 
