@@ -166,3 +166,16 @@ def test_empty_queries_counts_selects_that_sent_no_row(server):
     with pytest.raises(pymysql.err.MySQLError):
         _run(conn, "SELECT * FROM t2")
     assert int(_status(conn, "Empty_queries")) == before + 3
+
+
+def test_ft_variables_as_mariadb_shows_and_checks_them(server):
+    conn = server.connect()
+    assert _run(conn, "SHOW VARIABLES LIKE 'ft_stopword_file'") == (
+        ("ft_stopword_file", "(built-in)"),)
+    for value in ('@ -><()~*:""@|', '+ -><()~*:""@!|'):
+        with pytest.raises(pymysql.err.MySQLError) as e:
+            _run(conn, f"SET GLOBAL ft_boolean_syntax = '{value}'")
+        assert e.value.args[0] == 1231
+    _run(conn, "SET GLOBAL ft_boolean_syntax = '@ -><()~*:\"\"&|'",
+         "SET GLOBAL ft_boolean_syntax = DEFAULT")
+    assert _run(conn, "SELECT @@global.ft_boolean_syntax") == (('+ -><()~*:""&|',),)

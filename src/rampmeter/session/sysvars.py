@@ -129,6 +129,11 @@ def _assign(s: Session, opt: Any, scope: str | None, value: Any, *,
     scope = (scope or "session").lower()
     if opt.name == tracking.NAME and not default:
         value = tracking.normalize(value)
+    if opt.name == "ft_boolean_syntax" and not default and scope == "global":
+        from rampmeter.engine.sqlite.fulltext import check_syntax
+        if value is None or not check_syntax(str(value)):  # MyISAM's check
+            raise ServerError(errors.ER_WRONG_VALUE_FOR_VAR, opt.name,
+                              "NULL" if value is None else str(value))
     if scope == "global":
         if s.security is not None and opt.dynamic:  # a read-only one is 1238 first
             s.security.check_global(*set_global_privileges(opt.name))

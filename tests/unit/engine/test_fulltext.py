@@ -51,3 +51,22 @@ def test_words_as_myisam_reads_them() -> None:
     assert fulltext.fold("Ciao", exact=True) == "Ciao"
     assert fulltext.parenthesize("SELECT MATCH t.a, b AGAINST (:p0)") == \
         "SELECT MATCH (t.a, b) AGAINST (:p0)"
+
+
+def test_ft_boolean_syntax_is_checked_and_read() -> None:
+    """@@ft_boolean_syntax (mtr fulltext_var): MyISAM's check, and its operators in use."""
+    assert fulltext.check_syntax('+ -><()~*:""&|')
+    assert fulltext.check_syntax('@ -><()~*:""&|')
+    assert not fulltext.check_syntax('@ -><()~*:""@|')    # '@' twice
+    assert not fulltext.check_syntax('+ -><()~*:""@!|')   # 15 characters
+    assert not fulltext.check_syntax('+a-><()~*:""&|')    # no space, a letter
+    doc = ("bbbbbb cccccc",)
+    assert fulltext.boolean_relevance("+aaaaaa bbbbbb", False, doc) == 0.0
+    # a space as the "must" operator: a word without operator must be there, '+' may
+    assert fulltext.boolean_relevance("+aaaaaa bbbbbb", False, doc,
+                                      ' +-><()~*:""&|') == 1.0
+    # '+' is no operator any more; '@' is "must"
+    assert fulltext.boolean_relevance("+aaaaaa @bbbbbb", False, doc,
+                                      '@ -><()~*:""&|') == 1.0
+    assert fulltext.boolean_relevance("@aaaaaa bbbbbb", False, doc,
+                                      '@ -><()~*:""&|') == 0.0

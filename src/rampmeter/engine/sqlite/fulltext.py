@@ -146,39 +146,72 @@ class _Node:
         self.phrase, self.children = phrase, children
 
 
-_TOKEN = re.compile(r'\s+|[+\-~<>]|\(|\)|"[^"]*"?|[^\s+\-~<>()"*]+\*?|\*')
+DEFAULT_SYNTAX = '+ -><()~*:""&|'  # @@ft_boolean_syntax
 
 
-def parse_boolean(query: str, exact: bool) -> _Node:
-    tokens = [t for t in _TOKEN.findall(query) if not t.isspace()]
+def check_syntax(value: str) -> bool:
+    """MyISAM's ft_boolean_check_syntax_string: 14 ASCII non-alphanumeric characters, the
+    first or the second a space, none twice but the two quotes."""
+    if len(value) != len(DEFAULT_SYNTAX) or (value[0] != " " and value[1] != " "):
+        return False
+    for i, ch in enumerate(value):
+        if ord(ch) > 127 or ch.isalnum():
+            return False
+        if any(ch == value[j] and (i, j) != (11, 10) for j in range(i)):
+            return False
+    return True
+
+
+def parse_boolean(query: str, exact: bool, syntax: str = DEFAULT_SYNTAX) -> _Node:
+    """A boolean-mode query read as MyISAM's ftb reads it, with the operators of
+    @@ft_boolean_syntax: [0] must, [1] may, [2] must not, [3] > [4] < the weight, [5] [6]
+    the brackets, [7] ~, [8] the truncation, [10] [11] the phrase quotes; when [0] is a
+    space, a word without operator must be there."""
+    yes, egal, no, inc, dec, lbr, rbr, neg, trunc = syntax[:9]
+    lquot, rquot = syntax[10], syntax[11]
+    default = "+" if yes == " " else ""
+    n = len(query)
     pos = 0
 
     def group(depth: int) -> list[_Node]:
         nonlocal pos
         out: list[_Node] = []
-        op = ""
-        while pos < len(tokens):
-            t = tokens[pos]
-            pos += 1
-            if t in "+-~<>" and len(t) == 1:
-                op = t if not op else op
+        op, prev = default, " "
+        while pos < n:
+            ch = query[pos]
+            if _is_word_char(ch):
+                start = pos
+                while pos < n and (_is_word_char(query[pos]) or query[pos] == "'" and
+                                   pos + 1 < n and _is_word_char(query[pos + 1])):
+                    pos += 1
+                word = query[start:pos]
+                cut = pos < n and query[pos] == trunc
+                if cut:
+                    pos += 1
+                f = fold(word, exact)
+                if cut or indexed(word, f):
+                    out.append(_Node(op, f, cut))
+                op, prev = default, " "
                 continue
-            if t == "(":
-                out.append(_Node(op, children=group(depth + 1)))
-            elif t == ")":
-                if depth:
-                    return out
-            elif t.startswith('"'):
-                words = [fold(w, exact) for w in split_words(t.strip('"'))]
+            pos += 1
+            if ch == lquot:
+                end = query.find(rquot, pos)
+                end = n if end < 0 else end
+                words = [fold(w, exact) for w in split_words(query[pos:end])]
+                pos = end + 1
                 if words:
                     out.append(_Node(op, phrase=words))
-            elif t != "*":
-                trunc = t.endswith("*")
-                for w in split_words(t.rstrip("*")):
-                    f = fold(w, exact)
-                    if trunc or indexed(w, f):
-                        out.append(_Node(op, f, trunc))
-            op = ""
+                op, prev = default, " "
+            elif ch == lbr:
+                out.append(_Node(op, children=group(depth + 1)))
+                op, prev = default, " "
+            elif ch == rbr:
+                if depth:
+                    return out
+            elif prev == " " and ch in (yes, egal, no, inc, dec, neg):
+                op = {yes: "+", egal: "", no: "-", inc: ">", dec: "<", neg: "~"}[ch]
+            else:
+                op, prev = default, ch if ch != " " else " "
         return out
 
     return _Node("", children=group(0))
@@ -224,8 +257,9 @@ def _group(children: list[_Node], words: set[str], seq: list[str]) -> float:
     return max(total, 0.0)
 
 
-def boolean_relevance(query: Any, exact: bool, values: tuple[Any, ...]) -> float:
-    tree = parse_boolean(_text(query), exact)
+def boolean_relevance(query: Any, exact: bool, values: tuple[Any, ...],
+                      syntax: str = DEFAULT_SYNTAX) -> float:
+    tree = parse_boolean(_text(query), exact, syntax)
     seq = doc_words(values, exact)
     return _f32(_present(tree, set(seq), seq))
 
@@ -329,6 +363,16 @@ def _exact(t: Any) -> bool:
 
 
 # --- the SQL function ----------------------------------------------------------------------------
+def _syntax(s: Any) -> str:
+    """@@global.ft_boolean_syntax (MyISAM's operators), the default without a server."""
+    try:
+        value = s.context.system_variable("ft_boolean_syntax", "global")
+    except ServerError:
+        return DEFAULT_SYNTAX
+    text = str(value or "")
+    return text if check_syntax(text) else DEFAULT_SYNTAX
+
+
 def register(handle: Any, host: Any) -> None:
     corpora: dict[tuple[Any, ...], Corpus] = {}
 
@@ -337,7 +381,7 @@ def register(handle: Any, host: Any) -> None:
         if query is None:
             return 0.0
         if mode == "BOOLEAN":
-            return boolean_relevance(query, bool(exact), values)
+            return boolean_relevance(query, bool(exact), values, _syntax(host.session))
         s = host.session
         key = (id(s.current), db, table, names)
         corpus = corpora.get(key)
