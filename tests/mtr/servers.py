@@ -12,9 +12,10 @@ Rules:
   bootstrap: a latin1 `test` database, no anonymous accounts, the `mtr` schema with
   add_suppression, the time zone test data) and copied for each server start, so a restart is
   a copy, not a new install. rampmeter starts in an empty data directory of its own and gets
-  the same `test` database and an `mtr` schema with the suppressions table and
-  add_suppression (mtr_warnings.sql's procedure); mtr_check.sql's check-testcase procedures
-  are not made (the harness compares state itself, see work.py).
+  the same `test` database, an `mtr` schema with the suppressions table and
+  add_suppression (mtr_warnings.sql's procedure) and the time zone test data in its
+  mysql.time_zone* tables; mtr_check.sql's check-testcase procedures are not made (the
+  harness compares state itself, see work.py).
 - Each server listens on a unix socket (mariadb-test connects to `localhost` as
   mariadb-test-run's tests expect, so `USER()` is root@localhost) and on a free TCP port on
   127.0.0.1 (tests that connect to $MASTER_MYPORT).
@@ -344,6 +345,11 @@ class Rampmeter(Server):
             cur.execute("CREATE TABLE IF NOT EXISTS mtr.test_suppressions "
                         "(pattern VARCHAR(255)) ENGINE=MyISAM")
             cur.execute(_ADD_SUPPRESSION)
+            tz = Path("/usr/share/mysql/mysql_test_data_timezone.sql")
+            if tz.exists():  # mariadb-test-run's time zone test data, into mysql.time_zone*
+                cur.execute("USE mysql")
+                for statement in mtr_bootstrap_sql(tz):
+                    cur.execute(statement)
 
 
 # mariadb-test-run's mtr.add_suppression (include/mtr_warnings.sql), which tests CALL

@@ -116,7 +116,7 @@ VARIABLES: tuple[tuple[str, str, str, bool, str, int | None, int | None, str], .
     ('ft_max_word_len', 'BIGINT UNSIGNED', 'GLOBAL', True, '84', 10, 84, ''),
     ('ft_min_word_len', 'BIGINT UNSIGNED', 'GLOBAL', True, '4', 1, 84, ''),
     ('ft_query_expansion_limit', 'BIGINT UNSIGNED', 'GLOBAL', True, '20', 0, 1000, ''),
-    ('ft_stopword_file', 'VARCHAR', 'GLOBAL', True, '', None, None, ''),
+    ('ft_stopword_file', 'VARCHAR', 'GLOBAL', True, '(built-in)', None, None, ''),
     ('general_log', 'BOOLEAN', 'GLOBAL', False, 'OFF', None, None, 'OFF,ON'),
     ('general_log_file', 'VARCHAR', 'GLOBAL', False, '', None, None, ''),
     ('group_concat_max_len', 'INT UNSIGNED', 'SESSION', False, '1048576', 4, 1073741824, ''),

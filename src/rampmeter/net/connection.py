@@ -275,6 +275,8 @@ class ClientConnection:
             return
         view = memoryview(self._out)
         sent_total = 0
+        if len(view) > self.session.out_peak:  # Max_memory_used (session/memory.py)
+            self.session.out_peak = len(view)
         try:
             while sent_total < len(view):
                 try:

@@ -365,10 +365,10 @@ class ServerProtocol:
         return pk.eof_packet(warnings, status)
 
     def ok(self, affected_rows: int = 0, last_insert_id: int = 0, *, status: int,
-           warnings: int = 0, info: str = "") -> bytes:
+           warnings: int = 0, info: str = "", state: bytes = b"") -> bytes:
         self._status = status
         return self._send(pk.ok_packet(affected_rows, last_insert_id, status, warnings, info,
-                                       self._caps))
+                                       self._caps, state=state))
 
     def error(self, code: int, sqlstate: str, message: str) -> bytes:
         return self._send(pk.err_packet(code, sqlstate, message))

@@ -46,7 +46,7 @@ class Capability(enum.IntFlag):
     REMEMBER_OPTIONS = 1 << 31
 
 
-# What rampmeter offers. Not offered: COMPRESS (no compressed protocol yet), SESSION_TRACK, OPTIONAL_RESULTSET_METADATA, QUERY_ATTRIBUTES. SSL is added
+# What rampmeter offers. Not offered: COMPRESS (no compressed protocol yet), OPTIONAL_RESULTSET_METADATA, QUERY_ATTRIBUTES. SSL is added
 # when a certificate is configured.
 SERVER_CAPABILITIES = (
     Capability.LONG_PASSWORD | Capability.FOUND_ROWS | Capability.LONG_FLAG
@@ -56,7 +56,7 @@ SERVER_CAPABILITIES = (
     | Capability.MULTI_STATEMENTS | Capability.MULTI_RESULTS | Capability.PS_MULTI_RESULTS
     | Capability.PLUGIN_AUTH | Capability.CONNECT_ATTRS
     | Capability.PLUGIN_AUTH_LENENC_CLIENT_DATA | Capability.CAN_HANDLE_EXPIRED_PASSWORDS
-    | Capability.DEPRECATE_EOF | Capability.LOCAL_FILES
+    | Capability.DEPRECATE_EOF | Capability.LOCAL_FILES | Capability.SESSION_TRACK
 )
 
 

@@ -178,21 +178,33 @@ def auth_more_data(data: bytes) -> bytes:
 
 
 # --- generic replies -------------------------------------------------------------------------
+_SESSION_STATE_CHANGED = 0x4000  # ServerStatus.SESSION_STATE_CHANGED
+
+
 def ok_packet(affected_rows: int, last_insert_id: int, status: int, warnings: int, info: str,
-              caps: Capability, header: int = 0x00) -> bytes:
-    """OK_Packet. `header` 0xFE makes it the EOF replacement of CLIENT_DEPRECATE_EOF. Without
-    CLIENT_SESSION_TRACK (not offered) the info, when there is one, is a length-encoded string:
-    the protocol docs say string<EOF>, but mysqld and MariaDB write it with net_store_data()
-    (net_send_ok, sql/protocol.cc) and libmysqlclient, Connector/C and mysql-connector-python
-    read a length first (a raw info loses its first byte there)."""
+              caps: Capability, header: int = 0x00, state: bytes = b"") -> bytes:
+    """OK_Packet. `header` 0xFE makes it the EOF replacement of CLIENT_DEPRECATE_EOF. The info,
+    when there is one, is a length-encoded string: the protocol docs say string<EOF>, but
+    mysqld and MariaDB write it with net_store_data() (net_send_ok, sql/protocol.cc) and
+    libmysqlclient, Connector/C and mysql-connector-python read a length first (a raw info
+    loses its first byte there). `state` is the session state change information (the
+    trackers' entries, session/tracking.py), sent only to a CLIENT_SESSION_TRACK client,
+    after the info (then written even when empty) and with SERVER_SESSION_STATE_CHANGED, as
+    MariaDB's net_send_ok does."""
     out = bytearray((header,))
     out += lenenc_int(affected_rows)
     out += lenenc_int(last_insert_id)
+    tracked = bool(state) and bool(caps & Capability.SESSION_TRACK)
+    if tracked:
+        status = int(status) | _SESSION_STATE_CHANGED
     if caps & Capability.PROTOCOL_41:
         out += _TWO_U16.pack(int(status) & 0xFFFF, min(warnings, 0xFFFF))
     elif caps & Capability.TRANSACTIONS:
         out += (int(status) & 0xFFFF).to_bytes(2, "little")
-    if info:
+    if tracked:
+        out += lenenc_str(info)
+        out += lenenc_bytes(state)
+    elif info:
         out += lenenc_str(info)
     return bytes(out)
 

@@ -154,7 +154,7 @@ def _read_v2(data: dict[str, Any]) -> GrantTables:
     for item in _list(data, "roles"):
         tables.roles.append(RoleGrant(_str(item, "user"), _str(item, "host"),
                                       _str(item, "role"), _bool(item, "admin")))
-    tables.changed()
+    tables.loaded()
     return tables
 
 

@@ -270,11 +270,13 @@ def flush(s: Session, stmt: Statement) -> UpdateCount | None:
         elif word == "STATUS":
             s.ctx.registry.flush_status()
             s.ctx.registry.fold_counters(s)  # and the session's own start from zero
+        elif word == "USER_STATISTICS":
+            s.ctx.registry.user_stats.flush(s.ctx.registry.sessions())
         elif word == "HOSTS":
             s.ctx.hosts.flush()
         elif word in ("LOGS", "USER_RESOURCES", "QUERY", "CACHE", "ERROR", "GENERAL",
                       "SLOW", "BINARY", "ENGINE", "RELAY", "CLIENT_STATISTICS",
-                      "INDEX_STATISTICS", "TABLE_STATISTICS", "USER_STATISTICS"):
+                      "INDEX_STATISTICS", "TABLE_STATISTICS"):
             continue  # nothing to flush in rampmeter: accepted as MariaDB accepts them
         else:
             raise syntax_error(sql)

@@ -19,7 +19,7 @@ from rampmeter.protocol import events as ev
 from rampmeter.protocol.columns import Column
 from rampmeter.protocol.connection import ServerProtocol
 from rampmeter.protocol.constants import Capability, Command
-from rampmeter.session import login, statements, sysvars, timeout
+from rampmeter.session import login, statements, sysvars, timeout, tracking, userstats
 from rampmeter.session.accounts import OLD
 from rampmeter.session.names import check_database_name
 from rampmeter.session.security import SecurityContext, TableNeed
@@ -87,6 +87,7 @@ def on_authenticated(s: Session, e: ev.Authenticated, proto: ServerProtocol,
     if not s.logged_in:
         ctx.registry.register(s)
         s.logged_in = True
+        userstats.logged_in(s)
         s.ctx.hosts.logged_in(s.host)  # a host's handshake errors are forgiven
     if ctx.variables["init_connect"] and not s.is_admin():
         try:
@@ -116,6 +117,7 @@ def _refuse_login(s: Session, e: ev.Authenticated, proto: ServerProtocol, write:
         proto.change_user_failed()
         return _change_user_denied(s, proto, write, exc)
     s.ctx.registry.aborted(connect=True)
+    userstats.denied(s, e.user)
     write(proto.error_from(exc))
     return False
 
@@ -194,6 +196,7 @@ def on_access_denied(s: Session, e: ev.AccessDenied, proto: ServerProtocol,
     if e.change_user:  # the protocol counted it; the connection stays, as the old account
         return _change_user_denied(s, proto, write, exc)
     s.ctx.registry.aborted(connect=True)
+    userstats.denied(s, e.user)
     write(proto.error_from(exc))
     return False  # mysqld closes the connection after a failed login
 
@@ -262,7 +265,8 @@ def _run(s: Session, proto: ServerProtocol, write: Write, statement: Callable[..
 
 def _simple_ok(s: Session, proto: ServerProtocol, write: Write) -> None:
     s.last_row_count = 0  # MariaDB: after COM_PING / COM_INIT_DB, ROW_COUNT() is 0
-    write(proto.ok(status=s.status_flags()))
+    write(proto.ok(status=s.status_flags(),
+                   state=tracking.take(s) if s.track_changed else b""))
 
 
 def on_init_db(s: Session, e: ev.InitDb, proto: ServerProtocol, write: Write) -> bool:

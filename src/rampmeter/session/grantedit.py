@@ -140,7 +140,7 @@ def from_rows(rows: dict[str, list[Sequence[Any]]], current: GrantTables
         g.columns[column] = _set_bits(priv) & COL_ACLS
     for host, user, role, admin in rows["roles_mapping"]:
         tables.roles.append(RoleGrant(user, host, role, str(admin).upper() == "Y"))
-    tables.changed()
+    tables.loaded()
     return tables, warnings
 
 

@@ -30,6 +30,7 @@ from rampmeter.session.accounts import (
     sort_accounts,
     wildcard_regex,
 )
+from rampmeter.session.granthash import TableOrder, in_order
 
 
 @dataclass
@@ -122,6 +123,7 @@ class GrantTables:
         self.dbs: list[DbGrant] = []          # kept in acl_get order (see `_sort_dbs`)
         self.tables: dict[tuple[str, str, str, str], TableGrant] = {}
         self.roles: list[RoleGrant] = []
+        self.table_order = TableOrder()  # MariaDB's column_priv_hash order (granthash.py)
         self._ordered: list[Account] | None = None
         self._closure: dict[str, frozenset[str]] = {}
 
@@ -132,6 +134,7 @@ class GrantTables:
         new.dbs = [copy.copy(d) for d in self.dbs]
         new.tables = {k: copy.deepcopy(v) for k, v in self.tables.items()}
         new.roles = [copy.copy(r) for r in self.roles]
+        new.table_order = self.table_order.copy()
         return new
 
     def changed(self) -> None:
@@ -139,6 +142,13 @@ class GrantTables:
         self._ordered = None
         self._closure = {}
         self._sort_dbs()
+        self.table_order.sync(self.tables)
+
+    def loaded(self) -> None:
+        """The grants were read anew (start, FLUSH PRIVILEGES): the table grants' order is
+        the one MariaDB's grant_load gives (granthash.py)."""
+        self.table_order.load(self.tables)
+        self.changed()
 
     def _sort_dbs(self) -> None:
         self.dbs.sort(key=lambda d: d.sort, reverse=True)
@@ -291,7 +301,8 @@ class GrantTables:
     def rows_of(self, user: str, host: str) -> tuple[list[DbGrant], list[TableGrant]]:
         h = host.lower()
         return ([d for d in self.dbs if d.user == user and d.host.lower() == h],
-                [g for g in self.tables.values() if g.user == user and g.host.lower() == h])
+                [g for g in in_order(self.table_order, self.tables)
+                 if g.user == user and g.host.lower() == h])
 
 
 def merge_columns(into: dict[str, int], columns: Iterable[tuple[str, int]]) -> None:

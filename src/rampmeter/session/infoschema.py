@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from rampmeter.config.options import REGISTRY, Kind, Scope
 from rampmeter.protocol.columns import Column
-from rampmeter.session import privtables
+from rampmeter.session import privtables, userstats
 from rampmeter.session.privileges import P
 from rampmeter.session.status import status_rows
 from rampmeter.session.tpstatus import PERFORMANCE_SCHEMA, columns
@@ -166,7 +166,8 @@ def _system_variables(s: Session) -> tuple[list[Column], Rows]:
 
 
 def _status(s: Session, *, scope_global: bool) -> tuple[list[Column], Rows]:
-    rows = [(n.upper(), str(v)) for n, v in status_rows(s, scope_global=scope_global)]
+    rows = [(n.upper(), None if v is None else str(v))
+            for n, v in status_rows(s, scope_global=scope_global)]
     return _VARIABLE_COLUMNS, rows
 
 
@@ -224,6 +225,7 @@ _BUILDERS = {
     "GLOBAL_STATUS": lambda s: _status(s, scope_global=True),
     "SESSION_STATUS": lambda s: _status(s, scope_global=False),
     "USER_VARIABLES": _user_variables,
+    "USER_STATISTICS": userstats.table,
     "ENGINES": _engines,
     "CHARACTER_SETS": _character_sets,
     "COLLATIONS": _collations,

@@ -145,6 +145,76 @@ SYSTEM_TABLES: dict[str, str] = {
                "Socket char(108) NOT NULL DEFAULT '', Wrapper char(64) NOT NULL DEFAULT '', "
                "Owner varchar(512) NOT NULL DEFAULT '', PRIMARY KEY (Server_name)) "
                "CHARSET=utf8mb3 COMMENT='MySQL Foreign Servers table'",
+    # the engine-independent statistics (MariaDB's EITS, filled by ANALYZE TABLE ... PERSISTENT
+    # FOR): rampmeter keeps none, so they stay empty; ordinary tables a client may fill or rename
+    "table_stats": "db_name varchar(64) NOT NULL, table_name varchar(64) NOT NULL, "
+                   "cardinality bigint(21) unsigned DEFAULT NULL, PRIMARY KEY (db_name, "
+                   "table_name)) CHARSET=utf8mb3 COLLATE=utf8mb3_bin COMMENT='Statistics on Tables'",
+    "column_stats": "db_name varchar(64) NOT NULL, table_name varchar(64) NOT NULL, "
+                    "column_name varchar(64) NOT NULL, min_value varbinary(255) DEFAULT NULL, "
+                    "max_value varbinary(255) DEFAULT NULL, nulls_ratio decimal(12,4) DEFAULT NULL, "
+                    "avg_length decimal(12,4) DEFAULT NULL, "
+                    "avg_frequency decimal(12,4) DEFAULT NULL, hist_size tinyint unsigned, "
+                    "hist_type enum('SINGLE_PREC_HB','DOUBLE_PREC_HB','JSON_HB'), "
+                    "histogram longblob, PRIMARY KEY (db_name, table_name, column_name)) "
+                    "CHARSET=utf8mb3 COLLATE=utf8mb3_bin COMMENT='Statistics on Columns'",
+    "index_stats": "db_name varchar(64) NOT NULL, table_name varchar(64) NOT NULL, "
+                   "index_name varchar(64) NOT NULL, prefix_arity int(11) unsigned NOT NULL, "
+                   "avg_frequency decimal(12,4) DEFAULT NULL, PRIMARY KEY (db_name, table_name, "
+                   "index_name, prefix_arity)) CHARSET=utf8mb3 COLLATE=utf8mb3_bin "
+                   "COMMENT='Statistics on Indexes'",
+    # plugins INSTALL PLUGIN loaded (rampmeter loads none)
+    "plugin": "name varchar(64) NOT NULL DEFAULT '', dl varchar(128) NOT NULL DEFAULT '', "
+              "PRIMARY KEY (name)) CHARSET=utf8mb3 COMMENT='MySQL plugins'",
+    # a replica's GTID position (rampmeter replicates nothing)
+    "gtid_slave_pos": "domain_id int(10) unsigned NOT NULL, sub_id bigint(20) unsigned NOT NULL, "
+                      "server_id int(10) unsigned NOT NULL, seq_no bigint(20) unsigned NOT NULL, "
+                      "PRIMARY KEY (domain_id, sub_id)) CHARSET=latin1 "
+                      "COMMENT='Replication slave GTID position'",
+    # InnoDB's persistent statistics (rampmeter's tables are SQLite's: none kept)
+    "innodb_index_stats": "database_name varchar(64) NOT NULL, table_name varchar(199) NOT NULL, "
+                          "index_name varchar(64) NOT NULL, last_update timestamp NOT NULL "
+                          "DEFAULT current_timestamp() ON UPDATE current_timestamp(), "
+                          "stat_name varchar(64) NOT NULL, stat_value bigint(20) unsigned NOT "
+                          "NULL, sample_size bigint(20) unsigned DEFAULT NULL, stat_description "
+                          "varchar(1024) NOT NULL, PRIMARY KEY (database_name, table_name, "
+                          "index_name, stat_name)) CHARSET=utf8mb3 COLLATE=utf8mb3_bin",
+    "innodb_table_stats": "database_name varchar(64) NOT NULL, table_name varchar(199) NOT NULL, "
+                          "last_update timestamp NOT NULL DEFAULT current_timestamp() ON UPDATE "
+                          "current_timestamp(), n_rows bigint(20) unsigned NOT NULL, "
+                          "clustered_index_size bigint(20) unsigned NOT NULL, "
+                          "sum_of_other_index_sizes bigint(20) unsigned NOT NULL, PRIMARY KEY "
+                          "(database_name, table_name)) CHARSET=utf8mb3 COLLATE=utf8mb3_bin",
+    # InnoDB's registry of transaction ids for system versioning by transaction (not here)
+    "transaction_registry": "transaction_id bigint(20) unsigned NOT NULL, commit_id bigint(20) "
+                            "unsigned NOT NULL, begin_timestamp timestamp(6) NOT NULL DEFAULT "
+                            "'0000-00-00 00:00:00.000000', commit_timestamp timestamp(6) NOT "
+                            "NULL DEFAULT '0000-00-00 00:00:00.000000', isolation_level "
+                            "enum('READ-UNCOMMITTED','READ-COMMITTED','REPEATABLE-READ',"
+                            "'SERIALIZABLE') NOT NULL, PRIMARY KEY (transaction_id), UNIQUE KEY "
+                            "commit_id (commit_id), KEY begin_timestamp (begin_timestamp), KEY "
+                            "commit_timestamp (commit_timestamp, transaction_id)) "
+                            "CHARSET=utf8mb3 COLLATE=utf8mb3_bin",
+    # the time zone tables mariadb-tzinfo-to-sql fills: rampmeter's named time zones come from
+    # the system's tzdata (config/timezones.py), not from these, which stay as clients fill them
+    "time_zone": "Time_zone_id int(10) unsigned NOT NULL AUTO_INCREMENT, Use_leap_seconds "
+                 "enum('Y','N') NOT NULL DEFAULT 'N', PRIMARY KEY (Time_zone_id)) "
+                 "CHARSET=utf8mb3 COMMENT='Time zones'",
+    "time_zone_leap_second": "Transition_time bigint(20) NOT NULL, Correction int(11) NOT NULL, "
+                             "PRIMARY KEY (Transition_time)) CHARSET=utf8mb3 "
+                             "COMMENT='Leap seconds information for time zones'",
+    "time_zone_name": "Name char(64) NOT NULL, Time_zone_id int(10) unsigned NOT NULL, "
+                      "PRIMARY KEY (Name)) CHARSET=utf8mb3 COMMENT='Time zone names'",
+    "time_zone_transition": "Time_zone_id int(10) unsigned NOT NULL, Transition_time bigint(20) "
+                            "NOT NULL, Transition_type_id int(10) unsigned NOT NULL, PRIMARY KEY "
+                            "(Time_zone_id, Transition_time)) CHARSET=utf8mb3 "
+                            "COMMENT='Time zone transitions'",
+    "time_zone_transition_type": "Time_zone_id int(10) unsigned NOT NULL, Transition_type_id "
+                                 "int(10) unsigned NOT NULL, `Offset` int(11) NOT NULL DEFAULT "
+                                 "0, Is_DST tinyint(3) unsigned NOT NULL DEFAULT 0, Abbreviation "
+                                 "char(8) NOT NULL DEFAULT '', PRIMARY KEY (Time_zone_id, "
+                                 "Transition_type_id)) CHARSET=utf8mb3 "
+                                 "COMMENT='Time zone transition types'",
     # the server-side help (HELP, help.py): empty, as before fill_help_tables.sql
     "help_topic": "help_topic_id int(10) unsigned NOT NULL, name char(64) NOT NULL, "
                   "help_category_id smallint(5) unsigned NOT NULL, description text NOT NULL, "

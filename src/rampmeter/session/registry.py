@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from rampmeter import errors
 from rampmeter.errors import ServerError
+from rampmeter.session.userstats import UserStatistics
 
 if TYPE_CHECKING:
     from rampmeter.session.session import Session
@@ -45,6 +46,7 @@ class Registry:
         self.aborted_connects = 0
         self.refused_max_connections = 0  # Connection_errors_max_connections
         self.totals: Counter[str] = Counter()
+        self.user_stats = UserStatistics()  # information_schema.USER_STATISTICS
         self.started = time.time()
         self.flushed = time.time()
 

@@ -256,7 +256,13 @@ def _view(s: Session, r: Reader, or_replace: bool) -> Iterator[TableNeed]:
     if db is None:
         return
     yield TableNeed(db, name, P.CREATE_VIEW | (P.DROP if or_replace else 0))
-    yield from _sub_select(s, r.stmt, r.i)
+    reads = _sub_select(s, r.stmt, r.i)
+    # MariaDB's create_view_precheck: first some privilege on each table the query names,
+    # else 1142 naming the command "ANY"; then what the query itself needs
+    for need in reads:
+        if need.table:
+            yield TableNeed(need.db, need.table, any_privilege=True, command="ANY")
+    yield from reads
 
 
 def _drop(s: Session, r: Reader) -> Iterator[TableNeed]:

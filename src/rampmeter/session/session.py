@@ -46,6 +46,7 @@ from rampmeter.protocol import events as ev
 from rampmeter.protocol.connection import ServerProtocol
 from rampmeter.protocol.constants import Capability, ServerStatus
 from rampmeter.sched.snapshot import SessionSnapshot
+from rampmeter.session import tracking, userstats
 from rampmeter.session.context import ServerContext
 from rampmeter.session.names import check_database_name
 from rampmeter.session.privileges import COL_ACLS, P
@@ -78,6 +79,13 @@ _IN_TRANS = int(ServerStatus.IN_TRANS)
 _MORE_RESULTS = int(ServerStatus.MORE_RESULTS_EXISTS)
 _NO_BACKSLASH_ESCAPES = int(ServerStatus.NO_BACKSLASH_ESCAPES)
 
+
+# SHOW statements MariaDB answers from information_schema (through execute_sqlcom_select, so
+# their empty answers count in Empty_queries): the word after SHOW
+_SHOW_SELECTS = frozenset(("DATABASES", "SCHEMAS", "TABLES", "FULL", "COLUMNS", "FIELDS", "KEYS",
+                           "INDEX", "INDEXES", "VARIABLES", "STATUS", "GLOBAL", "SESSION",
+                           "LOCAL", "COLLATION", "CHARACTER", "CHARSET", "TABLE", "TRIGGERS",
+                           "EVENTS", "OPEN", "PLUGINS", "PROCEDURE", "FUNCTION"))
 
 class EngineContext:
     """The SessionContext an engine sees: USER() is "name@host" there, while Session.user is
@@ -252,6 +260,11 @@ class Session:
         self.charsets_changed = False  # SET NAMES & co.: tell the protocol (sync_charsets)
         self.last_row_count = -1       # ROW_COUNT()
         self.found_rows = 0
+        self.out_peak = 0     # the largest output buffer flushed (session/memory.py)
+        self.memory_peak = 0  # Max_memory_used (session/memory.py)
+        self.userstat_base: Any = None  # counted in USER_STATISTICS since (session/userstats.py)
+        self.track_changed: list[str] = []  # set by this statement (session/tracking.py)
+        self.counts_empty = False  # an empty result of this statement is an Empty_queries
         # the front door's inputs, kept with the variable values they were made from
         self._client_cs: tuple[Any, charsets.Charset] = (None, charsets.UTF8MB4)
         self._dialect: tuple[Any, Dialect] = (None, Dialect.of(""))
@@ -282,6 +295,7 @@ class Session:
         self.engine.use(name)
         if sec is not None:
             sec.set_db(name, bits)
+        self.track_changed.append(tracking.SCHEMA_MARK)
 
     def dialect(self) -> Dialect:
         mode = self.vars["sql_mode"]
@@ -462,6 +476,7 @@ class Session:
         self.state = "starting"  # MariaDB 10.11 stage_starting
 
     def _end_command(self) -> None:
+        self.counts_empty = False
         self.command = "Sleep"
         self.info = None
         self.state = ""
@@ -499,6 +514,11 @@ class Session:
         names a table clears the previous statement's warnings; one that does not (SELECT 1,
         SET, DO, BEGIN) leaves them for SHOW WARNINGS until it raises a condition itself;
         SHOW WARNINGS / ERRORS read them."""
+        kind = stmt.kind
+        # MariaDB's Empty_queries: a SELECT, or a SHOW answered from information_schema
+        # (execute_sqlcom_select), that sent no row
+        self.counts_empty = kind == "SELECT" or kind == "SHOW" and len(stmt.words) > 1 and \
+            stmt.words[1] in _SHOW_SELECTS
         if stmt.keeps_warnings:
             self.stale_warnings = True  # kept to be read, but not this statement's own
             return
@@ -532,6 +552,8 @@ class Session:
                 warnings = self._add_conditions(result.warnings)
                 self.last_row_count = -1
                 self.found_rows = len(rows)
+                if not rows and self.counts_empty:
+                    self.counters["Empty_queries"] += 1
                 write(proto.result_set(result.columns, rows, status=self.status_flags(more),
                                        warnings=warnings, binary=binary))
                 return
@@ -556,6 +578,8 @@ class Session:
             warnings = self._add_conditions(result.warnings)
             self.last_row_count = -1
             self.found_rows = count
+            if not count and self.counts_empty:
+                self.counters["Empty_queries"] += 1
             write(proto.result_set_end(status=self.status_flags(more), warnings=warnings))
         else:
             warnings = self._add_conditions(result.warnings)
@@ -563,7 +587,8 @@ class Session:
                 else result.row_count
             write(proto.ok(result.affected_rows, result.last_insert_id,
                            status=self.status_flags(more), warnings=warnings,
-                           info=result.info))
+                           info=result.info,
+                           state=tracking.take(self) if self.track_changed else b""))
 
     def write_error(self, exc: ServerError, proto: ServerProtocol, write: Write) -> None:
         for rs in getattr(exc, "result_sets", ()):  # a procedure's results before its error
@@ -572,6 +597,7 @@ class Session:
         self._add_conditions(trail[-max(int(self.vars.get("max_error_count") or 64), 1):]
                              if trail else (Warning_("Error", exc.code, exc.message),))
         self.last_error = exc.message
+        self.track_changed.clear()  # a failed statement reports no state change
         write(proto.error_from(exc))
 
     def translate_interrupt(self, exc: ServerError) -> ServerError:
@@ -599,6 +625,7 @@ class Session:
                 # vanished was counted when the pool saw it go)
                 self.vanished = True
                 self.ctx.registry.aborted(connect=False)
+            userstats.ended(self)
             self.ctx.registry.unregister(self)
             self.logged_in = False
         key, self.connection_key = self.connection_key, None

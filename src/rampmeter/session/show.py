@@ -91,7 +91,8 @@ def dispatch(s: Session, stmt: Statement) -> Result | None:
     if what == "VARIABLES":
         return _variables(s, sql, toks, i + 1, scope_global)
     if what == "STATUS":
-        rows = [(n, str(v)) for n, v in status_rows(s, scope_global=scope_global)]
+        rows = [(n, None if v is None else str(v))
+                for n, v in status_rows(s, scope_global=scope_global)]
         view = "GLOBAL_STATUS" if scope_global else "SESSION_STATUS"
         return _filter(s, sql, toks, i + 1, rows, ["Variable_name", "Value"], view)
     if what == "PROCESSLIST":

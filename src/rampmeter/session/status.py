@@ -16,6 +16,8 @@ import re
 import time
 from typing import TYPE_CHECKING, Any
 
+from rampmeter.session import memory
+
 if TYPE_CHECKING:
     from rampmeter.session.session import Session
 
@@ -38,7 +40,7 @@ COM_NAMES = (
 # Feature_* counters of MariaDB that rampmeter counts (per session, summed for GLOBAL)
 FEATURE_NAMES = ("Feature_window_functions",)
 
-_SESSION_OWNED = {"Questions", "Queries", "Bytes_received", "Bytes_sent",
+_SESSION_OWNED = {"Questions", "Queries", "Bytes_received", "Bytes_sent", "Empty_queries",
                   "Max_statement_time_exceeded", *COM_NAMES, *FEATURE_NAMES}
 
 _WORDS = re.compile(r"\b(select|over)\b|[()]", re.IGNORECASE)
@@ -96,11 +98,14 @@ def status_rows(s: Session, *, scope_global: bool) -> list[tuple[str, Any]]:
         "Connection_errors_host_blocked": ctx.hosts.blocked_connects,
         "Connection_errors_max_connections": reg.refused_max_connections,
         "Connections": reg.connections,
+        "Empty_queries": counters["Empty_queries"],
         "Max_statement_time_exceeded": counters["Max_statement_time_exceeded"],
+        "Max_memory_used": None if scope_global else memory.session_values(s)[1],
         "Max_used_connections": reg.max_used,
         "Max_used_connections_time": time.strftime("%Y-%m-%d %H:%M:%S",
                                                    time.localtime(reg.max_used_time))
         if reg.max_used_time else "",
+        "Memory_used": memory.global_used(sessions) if scope_global else memory.held(s),
         "Open_tables": 0,
         "Queries": counters["Questions"],
         "Questions": counters["Questions"],

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.config.options import Scope, lookup, normalize_name
 from rampmeter.errors import ServerError, Warning_
+from rampmeter.session import tracking
 from rampmeter.session.privileges import set_global_privileges
 from rampmeter.sql import charsets
 
@@ -102,13 +103,37 @@ def assign(s: Session, scope: str | None, name: str, value: Any, *,
     if opt is None or not opt.sysvar:
         raise ServerError(errors.ER_UNKNOWN_SYSTEM_VARIABLE, name)
     warnings = _assign(s, opt, scope, value, default=default)
+    if opt.name == "optimizer_switch":
+        warnings = [*warnings, *_deprecated_switch(s, scope)]
     deprecated = deprecation(opt.name)
     return warnings if deprecated is None else [deprecated, *warnings]
+
+
+_ER_WARN_DEPRECATED_SYNTAX_NO_REPLACEMENT = 1681
+
+
+def _deprecated_switch(s: Session, scope: str | None) -> list[Warning_]:
+    """MariaDB's fix_optimizer_switch: while the deprecated engine_condition_pushdown flag
+    is on, every SET of optimizer_switch warns 1681 (the flag is kept, and does nothing)."""
+    value = s.ctx.variables["optimizer_switch"] if (scope or "").lower() == "global" \
+        else s.vars["optimizer_switch"]
+    if "engine_condition_pushdown=on" not in str(value).split(","):
+        return []
+    return [Warning_("Warning", _ER_WARN_DEPRECATED_SYNTAX_NO_REPLACEMENT,
+                     "'engine_condition_pushdown=on' is deprecated and will be removed in a "
+                     "future release")]
 
 
 def _assign(s: Session, opt: Any, scope: str | None, value: Any, *,
             default: bool) -> list[Warning_]:
     scope = (scope or "session").lower()
+    if opt.name == tracking.NAME and not default:
+        value = tracking.normalize(value)
+    if opt.name == "ft_boolean_syntax" and not default and scope == "global":
+        from rampmeter.engine.sqlite.fulltext import check_syntax
+        if value is None or not check_syntax(str(value)):  # MyISAM's check
+            raise ServerError(errors.ER_WRONG_VALUE_FOR_VAR, opt.name,
+                              "NULL" if value is None else str(value))
     if scope == "global":
         if s.security is not None and opt.dynamic:  # a read-only one is 1238 first
             s.security.check_global(*set_global_privileges(opt.name))
@@ -147,6 +172,7 @@ def _assign(s: Session, opt: Any, scope: str | None, value: Any, *,
     else:
         stored, warnings = opt.coerce(value, current=s.vars[opt.name])
     s.vars[opt.name] = stored
+    s.track_changed.append(opt.name)
     if opt.name in PAIRED:
         s.vars.update(paired(opt.name, stored))
     if opt.name == "autocommit" and s.engine is not None:
@@ -233,5 +259,6 @@ def set_names(s: Session, charset: str | None, collation: str | None = None) -> 
         coll = found.name
     for var in ("character_set_client", "character_set_connection", "character_set_results"):
         s.vars[var] = name
+        s.track_changed.append(var)
     s.vars["collation_connection"] = coll
     s.charsets_changed = True

@@ -269,3 +269,20 @@ def test_a_row_where_one_value_is_taken(session: SqliteSession, sql: str, code: 
                                         message: str) -> None:
     # MariaDB's type handlers refuse ROW there (mtr type_row, func_int): not SQLite's 1241
     assert fails(session, sql, code).message == message
+
+
+@pytest.mark.parametrize("storage", ["InnoDB", "MyISAM"])
+def test_duplicate_entry_of_an_update_quotes_the_new_value(session: SqliteSession,
+                                                          storage: str) -> None:
+    """An UPDATE that makes a duplicate names the value it offered (mtr long_unique_update),
+    on a transactional table and on one that keeps the rows before the failing one."""
+    session.execute(f"CREATE TABLE u (a INT PRIMARY KEY, b BLOB, c INT, UNIQUE (b), "
+                    f"UNIQUE (c, a)) ENGINE={storage}")
+    session.execute("INSERT INTO u VALUES (1, 1, 1), (2, 2, 2), (3, 3, 3)")
+    err = fails(session, "UPDATE u SET b = 3 WHERE a = 2", errors.ER_DUP_ENTRY)
+    assert err.message == "Duplicate entry '3' for key 'b'"
+    err = fails(session, "UPDATE u SET a = a + 1 WHERE a > 0", errors.ER_DUP_ENTRY)
+    assert err.message == "Duplicate entry '2' for key 'PRIMARY'"
+    # the first row changes (and stays, in MyISAM), the second makes the duplicate
+    err = fails(session, "UPDATE u SET b = 5 - a", errors.ER_DUP_ENTRY)
+    assert err.message == "Duplicate entry '3' for key 'b'"

@@ -44,9 +44,9 @@ def test_greeting_fields(make_pair: MakePair) -> None:
     assert g.capabilities & REQUIRED == REQUIRED
     assert g.capabilities == SERVER_CAPABILITIES
     assert not g.capabilities & Capability.SSL
-    # Not offered: no compression, no session tracking. LOAD DATA LOCAL is (local_infile).
-    for cap in (Capability.COMPRESS, Capability.SESSION_TRACK):
-        assert not g.capabilities & cap
+    # Not offered: no compression. Session tracking and LOAD DATA LOCAL (local_infile) are.
+    assert not g.capabilities & Capability.COMPRESS
+    assert g.capabilities & Capability.SESSION_TRACK
     assert g.capabilities & Capability.LOCAL_FILES
 
 

@@ -32,7 +32,15 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.engine.base import Result, UpdateCount
 from rampmeter.engine.sqlite import alter_checks as checks
-from rampmeter.engine.sqlite import attributes, fkcheck, foreign, keys, rebuild, temporary
+from rampmeter.engine.sqlite import (
+    attributes,
+    fkcheck,
+    foreign,
+    keys,
+    rebuild,
+    stattables,
+    temporary,
+)
 from rampmeter.engine.sqlite import checks as constraints
 from rampmeter.engine.sqlite.catalog import (
     NON_TRANSACTIONAL,
@@ -427,7 +435,7 @@ def _add_key(a: _Alter, key: KeySpec) -> None:
         name = key.name or key.constraint
         a.added.append(keys.NewKey(name, key.columns, key.kind == "UNIQUE", key.prefixes,
                                    key.desc, key.kind if key.kind in ("FULLTEXT", "SPATIAL")
-                                   else "", key.comment))
+                                   else "", key.comment, using=key.using))
 
 
 def _rename(a: _Alter, r: Reader) -> None:
@@ -607,6 +615,7 @@ def _finish(a: _Alter, ignore: bool) -> Result:
     old_names = {i.name.lower() for i in a.old.indexes}
     warnings = a.notes + [n for n in t.notes if n.message.split("`")[1].lower()
                           not in old_names] + outcome.warnings + skipped
+    warnings += stattables.after_alter(s, a.old, t, a.dropped_columns)
     if a.only_rename:
         return UpdateCount(warnings=warnings)
     # ALTER IGNORE: rows a constraint or a new unique key dropped count as MariaDB's

@@ -118,6 +118,7 @@ class IndexDef:
     kind: str = ""          # '' | 'FULLTEXT' | 'SPATIAL'
     comment: str = ""
     generated: bool = False  # made for a foreign key (foreign.py): dropped when redundant
+    using: str = ""          # USING BTREE | HASH | RTREE as given, HASH for a long unique
 
 
 @dataclass(slots=True)
@@ -261,7 +262,8 @@ def spec_json(tdef: TableDef) -> str:
         cols[c.name] = d
     idx = {i.name: {"prefixes": i.prefixes, "desc": i.desc, "kind": i.kind,
                     "comment": i.comment, "columns": i.columns, "unique": i.unique,
-                    **({"generated": True} if i.generated else {})}
+                    **({"generated": True} if i.generated else {}),
+                    **({"using": i.using} if i.using else {})}
            for i in tdef.indexes}
     spec: dict[str, Any] = {"columns": cols, "indexes": idx, "checks": tdef.checks,
                             "charset": tdef.charset, "collation": tdef.collation,
@@ -371,7 +373,8 @@ def load_table(conn: sqlite3.Connection, schema: str, table: str) -> TableDef:
         extra = idxspec.get(shown, {})
         indexes.append(IndexDef(shown, unique, cols, extra.get("prefixes") or [],
                                 extra.get("desc") or [], extra.get("kind", ""),
-                                extra.get("comment", ""), bool(extra.get("generated"))))
+                                extra.get("comment", ""), bool(extra.get("generated")),
+                                extra.get("using", "")))
     for name, extra in idxspec.items():  # FULLTEXT / SPATIAL: kept, not built
         if extra.get("kind"):
             indexes.append(IndexDef(name, False, extra.get("columns", []),
@@ -566,7 +569,8 @@ def show_create(tdef: TableDef, auto_next: int | None) -> str:
         lines.append(line)
     if tdef.primary:
         lines.append("  PRIMARY KEY (" + ",".join(f"`{_bq(c)}`" for c in tdef.primary) + ")")
-    for i in sorted(tdef.indexes, key=lambda i: (not i.unique, bool(i.kind))):
+    from rampmeter.engine.sqlite.keyinfo import sort_key
+    for i in sorted(tdef.indexes, key=lambda i: sort_key(tdef, i)):
         cols = []
         for k, col in enumerate(i.columns):
             text = f"`{_bq(col)}`"
@@ -577,6 +581,8 @@ def show_create(tdef: TableDef, auto_next: int | None) -> str:
             cols.append(text)
         kind = "UNIQUE KEY" if i.unique else f"{i.kind} KEY" if i.kind else "KEY"
         line = f"  {kind} `{_bq(i.name)}` ({','.join(cols)})"
+        if i.using and not i.kind:
+            line += f" USING {i.using}"
         if i.comment:
             line += " COMMENT " + _quote(i.comment)
         lines.append(line)

@@ -21,6 +21,9 @@ Rules (MariaDB's Arg_comparator, for the cases SQLite gets wrong):
   warns 1292 "Truncated incorrect datetime value: ''", as MariaDB's do.
 - Arithmetic reads a string operand as a DOUBLE the same way (rm_num), with its warning:
   `1 + 'x'` is 1, "Truncated incorrect DOUBLE value: 'x'" (SQLite reads it silently).
+- A column of a server-provided table (information_schema, performance_schema) has no type
+  the statement knows; compared with a number it is read as one (rm_num), as MariaDB reads
+  its VARCHAR columns: `variable_value < 1024*1024*1024` compares numbers, not text.
 - Runs on the MySQL tree with its types (infer.py), once per statement shape.
 """
 
@@ -98,6 +101,12 @@ def _numeric_sides(typer: Typer, node: exp.Expression, a: str, b: str,
     collation = _text_collation(left, right, lt, rt)
     if collation:
         node.set(b, exp.Collate(this=right, expression=exp.var(collation)))
+        return
+    if lt is None and _is_number(rt) and not only_right and _virtual(typer, left):
+        node.set(a, _num(left, _kind(rt)))
+        return
+    if rt is None and _is_number(lt) and _virtual(typer, right):
+        node.set(b, _num(right, _kind(lt)))
         return
     which = _number_vs_string(lt, rt)
     if which == "right":
@@ -302,6 +311,14 @@ def _text_collation(left: exp.Expression, right: exp.Expression, lt: SqlType | N
         return ""
     colls = [(t.collation or "") for t in (lt, rt)]
     return "rm_pad" if any(c.endswith("_bin") for c in colls) else "rm_ci"
+
+
+def _virtual(typer: Typer, e: exp.Expression) -> bool:
+    """A column of an information_schema / performance_schema table: its type is unknown to
+    the statement, and its value is often a number as text (VARIABLE_VALUE), which MariaDB
+    compares with a number as a number."""
+    check = typer.virtual_column
+    return isinstance(e, exp.Column) and check is not None and check(e.table or None, e.name)
 
 
 def _is_number(t: SqlType | None) -> bool:

@@ -132,7 +132,7 @@ def _create_index(s: SqliteSession, r: Reader, unique: bool, kind: str,
         new.indexes = [i for i in new.indexes if i.name.lower() != iname.lower()]
     keys.assemble(new, keys.existing(new) + [keys.NewKey(
         iname, key.columns, unique, key.prefixes, key.desc,
-        kind if kind in ("FULLTEXT", "SPATIAL") else "", key.comment)])
+        kind if kind in ("FULLTEXT", "SPATIAL") else "", key.comment, using=key.using)])
     mode = s.sql_mode()
     notes = limit_comments(new, "STRICT_TRANS_TABLES" in mode or "STRICT_ALL_TABLES" in mode,
                            set(), False, {iname.lower()})

@@ -72,6 +72,7 @@ class KeySpec:
     comment: str = ""
     constraint: str | None = None   # CONSTRAINT name (a FOREIGN KEY's, which `name` is not)
     ref: tuple[Any, ...] | None = None  # FOREIGN KEY: (db, table, columns, on delete, on update)
+    using: str = ""                 # USING BTREE | HASH | RTREE, as given (keyinfo.py)
 
 
 def _text(r: Reader, first: int, last: int) -> str:
@@ -467,7 +468,7 @@ def read_index_options(r: Reader, key: KeySpec) -> None:
 def _index_options(r: Reader, key: KeySpec) -> None:
     while True:
         if r.accept("USING"):
-            r.next()
+            key.using = r.next().text.upper()
         elif r.accept("KEY_BLOCK_SIZE"):
             r.accept("=")
             r.next()
@@ -527,7 +528,7 @@ def read_key(r: Reader) -> KeySpec:
     if not r.at("(") and not r.at("USING"):
         key.name = r.name()
     if r.accept("USING"):
-        r.next()
+        key.using = r.next().text.upper()
     read_key_columns(r, key)
     _index_options(r, key)
     return key
@@ -622,7 +623,7 @@ def build_table(name: str, columns: list[ColumnSpec], keys_: list[KeySpec],
             pending.append(keys.NewKey(key.name, key.columns, key.kind == "UNIQUE",
                                        key.prefixes, key.desc,
                                        key.kind if key.kind in ("FULLTEXT", "SPATIAL") else "",
-                                       key.comment))
+                                       key.comment, using=key.using))
         elif key.kind == "CHECK":
             checks.append((key.name or "", key.check or ""))
         elif key.kind == "FOREIGN":

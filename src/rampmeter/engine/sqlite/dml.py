@@ -538,9 +538,11 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
 
 def _named_duplicate(s: SqliteSession, plan: Plan, bound: dict[str, Any], message: str,
                      kept: int | None) -> ServerError | None:
-    """1062 with the duplicate value of a multi-row INSERT / INSERT ... SELECT (dupvalue.py)."""
+    """1062 with the duplicate value of a multi-row INSERT / INSERT ... SELECT or of an
+    UPDATE (dupvalue.py)."""
     m = errmap.UNIQUE.search(message)
-    if m is None or plan.target is None or plan.kind not in ("INSERT", "REPLACE"):
+    if m is None or plan.target is None or plan.kind not in ("INSERT", "REPLACE", "UPDATE") \
+            or plan.kind == "UPDATE" and plan.steps:
         return None
     found = dupvalue.row_values(s, plan, bound, kept)
     if found is None:

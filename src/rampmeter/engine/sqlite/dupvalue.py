@@ -1,5 +1,6 @@
-"""The duplicate value of a multi-row INSERT or INSERT ... SELECT that failed on a unique key,
-for 1062's text ("Duplicate entry '16' for key 'PRIMARY'", as MariaDB words it).
+"""The duplicate value of a multi-row INSERT or INSERT ... SELECT, or of an UPDATE, that failed
+on a unique key, for 1062's text ("Duplicate entry '16' for key 'PRIMARY'", as MariaDB words
+it).
 
 Rules:
 - SQLite's error names the key's columns, not the row. A one-row INSERT knows its values
@@ -7,7 +8,8 @@ Rules:
   inside a savepoint that is rolled back, with a temp trigger that records each row it
   offers: the failing row is the last one recorded (the statement stops there), or for a
   table that kept the rows before it (OR FAIL, dml.py) the one after those rows, found by a
-  run that skips duplicates (OR IGNORE) so that every row is recorded.
+  run that skips duplicates (OR IGNORE) so that every row is recorded. An UPDATE's rows are
+  recorded with their new values (a BEFORE UPDATE trigger), the same way.
 - Nothing here runs unless a statement failed; the warnings the second run raises are not
   kept.
 """
@@ -41,14 +43,15 @@ def row_values(s: SqliteSession, plan: Plan, bound: dict[str, Any], kept: int | 
     h = s.handle
     h.conn.create_function("rm_dup_seen", -1, lambda *v: seen.append(v))
     sql = plan.sql
+    event = "UPDATE" if plan.kind == "UPDATE" else "INSERT"
     if kept is not None:
-        sql = sql.replace("INSERT OR FAIL INTO", "INSERT OR IGNORE INTO", 1)
+        sql = sql.replace(f"{event} OR FAIL", f"{event} OR IGNORE", 1)
     warnings = list(s.warnings)
     ex = s.current
     ex_warnings = list(ex.warnings) if ex is not None else []
     h.execute("SAVEPOINT rm_dup")
     try:
-        h.execute(f"CREATE TEMP TRIGGER {_PROBE} BEFORE INSERT ON {q(schema)}.{q(stored)} "
+        h.execute(f"CREATE TEMP TRIGGER {_PROBE} BEFORE {event} ON {q(schema)}.{q(stored)} "
                   f"BEGIN SELECT rm_dup_seen({', '.join('NEW.' + q(c) for c in cols)}); END")
         try:
             h.execute(sql, bound)

@@ -117,6 +117,7 @@ def install_functions(handle: Handle) -> None:
         autoinc,
         checks,
         fkcheck,
+        fulltext,
         functions,
         jsonfns,
         timefns,
@@ -128,6 +129,7 @@ def install_functions(handle: Handle) -> None:
     timefns.register(handle, host)   # after functions: its clock functions win
     jsonfns.register(handle)
     fkcheck.register(handle, host)
+    fulltext.register(handle, host)
     checks.register(handle, host)
     autoinc.register(handle, host)
     updates.register(handle, host)

@@ -152,6 +152,9 @@ class Typer:
         self.div_precision = div_precision
         self.values = values
         self.union = False  # typing a set operation's branches with `values` (translate.py)
+        # (qualifier, name) -> is it a column of a server-provided table (translate.py)
+        self.virtual_column: Callable[[str | None, str], bool] | None = None
+        self.tables: object = None  # the statement's tables (translate._Tables)
         self._known: dict[int, tuple[exp.Expression, SqlType | None]] = {}
 
     def forget(self) -> None:
@@ -373,10 +376,13 @@ class Typer:
                 return SqlType("int" if precision <= 9 else "bigint",
                                precision + (0 if t.unsigned else 1), unsigned=t.unsigned)
             return T.BIGINT if _exact(t) else T.DOUBLE if t is not None else None
-        if isinstance(e, (exp.Sqrt, exp.Ln, exp.Log, exp.Exp, exp.Pow, exp.Rand)):
+        if isinstance(e, (exp.Sqrt, exp.Ln, exp.Log, exp.Exp, exp.Pow, exp.Rand,
+                          exp.MatchAgainst)):
             return T.DOUBLE
         if isinstance(e, exp.Anonymous):
             name = e.name.upper()
+            if name == "RM_MATCH":  # MATCH ... AGAINST (fulltext.py): a DOUBLE, as MariaDB's
+                return T.DOUBLE
             if name == "RM_CAST_TEMPORAL" and len(e.expressions) == 3:  # a rewritten CAST
                 kind, fsp = e.expressions[1], e.expressions[2]
                 if isinstance(kind, exp.Literal) and isinstance(fsp, exp.Literal):

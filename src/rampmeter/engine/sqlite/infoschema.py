@@ -16,7 +16,7 @@ import sqlite3
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from rampmeter.engine.sqlite import catalog, dbopts
+from rampmeter.engine.sqlite import catalog, dbopts, keyinfo
 from rampmeter.engine.sqlite.catalog import index_state, q
 from rampmeter.engine.sqlite.storage import INFORMATION_SCHEMA, SESSION_SCHEMAS, VIRTUAL_SCHEMAS
 from rampmeter.engine.types import SqlType
@@ -231,16 +231,22 @@ def statistics(s: SqliteSession) -> tuple[list[Column], Rows]:
             if tdef is None:
                 continue
             nullable = {c.name: c.nullable for c in tdef.columns}
-            for seq, col in enumerate(tdef.primary, 1):
-                rows.append(("def", db, t, 0, db, "PRIMARY", seq, col, "A", None, None, None,
-                             "", "BTREE", "", "", "NO"))
-            for idx in tdef.indexes:
-                for seq, col in enumerate(idx.columns, 1):
-                    prefix = idx.prefixes[seq - 1] if seq - 1 < len(idx.prefixes) else None
-                    rows.append(("def", db, t, 0 if idx.unique else 1, db, idx.name, seq, col,
-                                 "A", None, prefix, None, "YES" if nullable.get(col) else "",
-                                 idx.kind or "BTREE", index_state(tdef, idx), idx.comment,
-                                 "NO"))
+            with keyinfo.counted(s, db, t, tdef) as counts:
+                for seq, col in enumerate(tdef.primary, 1):
+                    rows.append(("def", db, t, 0, db, "PRIMARY", seq, col, "A",
+                                 keyinfo.cardinality(tdef, None, seq, counts), None, None,
+                                 "", "BTREE", "", "", "NO"))
+                for idx in tdef.indexes:
+                    for seq, col in enumerate(idx.columns, 1):
+                        prefix = idx.prefixes[seq - 1] if seq - 1 < len(idx.prefixes) \
+                            else None
+                        desc = idx.desc[seq - 1] if seq - 1 < len(idx.desc) else False
+                        rows.append(("def", db, t, 0 if idx.unique else 1, db, idx.name, seq,
+                                     col, keyinfo.collation(tdef, idx, desc),
+                                     keyinfo.cardinality(tdef, idx, seq, counts), prefix,
+                                     None, "YES" if nullable.get(col) else "",
+                                     keyinfo.index_type(tdef, idx), index_state(tdef, idx),
+                                     idx.comment, "NO"))
     ints = {"NON_UNIQUE", "SEQ_IN_INDEX", "CARDINALITY", "SUB_PART"}
     return [int_column(n) if n in ints else text_column(n, length=64) for n in names], rows
 

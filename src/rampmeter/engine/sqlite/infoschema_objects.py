@@ -14,6 +14,7 @@ Rules:
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -132,6 +133,39 @@ def mysql_proc(s: SqliteSession) -> tuple[list[Column], Rows]:
                     "security_type param_list returns body definer created modified sql_mode "
                     "comment character_set_client collation_connection db_collation body_utf8 "
                     "aggregate"), rows
+
+
+def _utc(epoch: Any) -> str | None:
+    if epoch is None:
+        return None
+    return (dt.datetime(1970, 1, 1) + dt.timedelta(seconds=int(epoch))).isoformat(sep=" ")
+
+
+_MYSQL_EVENT_TIMES = ("execute_at", "created", "modified", "last_executed", "starts", "ends")
+
+
+def mysql_event(s: SqliteSession) -> tuple[list[Column], Rows]:
+    """mysql.event as MariaDB 10.11 has it, one row per event of every database (read-only
+    here, mysqltables.py): execute_at, starts and ends in UTC, as MariaDB stores them."""
+    rows: Rows = []
+    for db in infoschema._user_databases(s):
+        for e in routines.listing(s, db):
+            if e["type"] != "EVENT":
+                continue
+            rows.append((db, e["name"], _blob(e["body"]), e["definer"],
+                         _utc(e.get("execute_at_utc")), e.get("interval"), e.get("unit"),
+                         e["created"], e["modified"], e.get("last_executed"),
+                         _utc(e.get("starts_utc")), _utc(e.get("ends_utc")), e["status"],
+                         "PRESERVE" if e["preserve"] else "DROP", e["sql_mode"],
+                         e["comment"], e["originator"], e["time_zone"], e["charset_client"],
+                         e["collation_connection"], e["db_collation"], _blob(e["body"])))
+    cols = [Column(c.name, ColumnType.DATETIME, 19, ColumnFlag.BINARY, 0, CHARSET_BINARY)
+            if c.name in _MYSQL_EVENT_TIMES else c for c in _columns(
+                "db name body definer execute_at interval_value interval_field created "
+                "modified last_executed starts ends status on_completion sql_mode comment "
+                "originator time_zone character_set_client collation_connection db_collation "
+                "body_utf8", "interval_value originator")]
+    return cols, rows
 
 
 def _triggers(names: str, ints: str) -> Callable[[SqliteSession], tuple[list[Column], Rows]]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rampmeter import errors
+from rampmeter.engine.sqlite import keyinfo
 from rampmeter.engine.sqlite.catalog import IndexDef, TableDef
 from rampmeter.errors import ServerError, Warning_
 
@@ -37,6 +38,7 @@ class NewKey:
     kind: str = ""          # '' | FULLTEXT | SPATIAL | PRIMARY
     comment: str = ""
     generated: bool = False
+    using: str = ""         # USING BTREE | HASH | RTREE (keyinfo.py)
 
 
 def key_columns(tdef: TableDef, cols: list[str]) -> list[str]:
@@ -115,11 +117,13 @@ def assemble(tdef: TableDef, keys: list[NewKey]) -> None:
                 n += 1
         used.add(name.lower())
         indexes.append(IndexDef(name, k.unique, k.columns, list(k.prefixes), list(k.desc),
-                                "" if k.kind == PRIMARY else k.kind, k.comment, k.generated))
+                                "" if k.kind == PRIMARY else k.kind, k.comment, k.generated,
+                                k.using))
     if len(indexes) + bool(primary) > MAX_KEYS:
         raise ServerError(errors.ER_TOO_MANY_KEYS, MAX_KEYS)
     tdef.primary = primary
     tdef.indexes = indexes
+    keyinfo.settle(tdef)
     tdef.notes = _duplicates(indexes)
 
 
@@ -145,7 +149,7 @@ def existing(tdef: TableDef) -> list[NewKey]:
     """A table's keys as the start of an ALTER's key list."""
     out = [NewKey(PRIMARY, list(tdef.primary), True, kind=PRIMARY)] if tdef.primary else []
     out += [NewKey(i.name, list(i.columns), i.unique, list(i.prefixes), list(i.desc), i.kind,
-                   i.comment, i.generated) for i in tdef.indexes]
+                   i.comment, i.generated, i.using) for i in tdef.indexes]
     return out
 
 

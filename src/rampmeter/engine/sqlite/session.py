@@ -56,6 +56,7 @@ from rampmeter.engine.sqlite import (
     handler,
     inlist,
     locktables,
+    mysqltables,
     pinning,
     routines,
     sfnames,
@@ -77,7 +78,7 @@ from rampmeter.engine.sqlite.storage import (
     SqliteEngine,
 )
 from rampmeter.engine.sqlite.translate import (
-    MYSQL_PROC,
+    MYSQL_VIRTUAL,
     Plan,
     split_key,
     temp_name,
@@ -539,9 +540,10 @@ class SqliteSession(EngineSession):
         """The columns and rows of the virtual table `key` (translate.virtual_key)."""
         schema, name = split_key(key)
         provided = self.context.virtual_table(schema, name)
-        if provided is None and (schema, name) == MYSQL_PROC:
+        if provided is None and (schema, name) in MYSQL_VIRTUAL:  # mysqltables.py
             from rampmeter.engine.sqlite import infoschema_objects
-            return infoschema_objects.mysql_proc(self)
+            return infoschema_objects.mysql_proc(self) if name == "proc" else \
+                infoschema_objects.mysql_event(self)
         if provided is not None or schema != INFORMATION_SCHEMA:
             return provided
         builder = INFOSCHEMA_TABLES.get(name.upper())
@@ -603,6 +605,9 @@ class SqliteSession(EngineSession):
             raise ServerError(errors.ER_NO_SUCH_TABLE, db, table)
         tdef = self.table_def(db, table)
         if tdef is None:
+            virtual = mysqltables.virtual_name(self, db, table)
+            if virtual is not None:
+                return db, virtual
             raise ServerError(errors.ER_NO_SUCH_TABLE, db, table)
         return db, tdef.name
 
@@ -790,6 +795,7 @@ class SqliteSession(EngineSession):
         else:
             with self.handle.meta_conn(db, self._db) as (conn, schema):
                 names = sorted(catalog.table_names(conn, schema) + views.names(conn, schema))
+            names = mysqltables.listed(db, names)
         visible = getattr(self.context, "visible", None)
         return names if visible is None else [t for t in names if visible(db, t)]
 
@@ -802,7 +808,7 @@ class SqliteSession(EngineSession):
 
     def table_columns(self, table: str, database: str | None = None) -> list[TableColumn]:
         db, stored = self.resolve_table(database, table)
-        if db.lower() in VIRTUAL_SCHEMAS:
+        if db.lower() in VIRTUAL_SCHEMAS or mysqltables.virtual_name(self, db, stored):
             data = self._infoschema(virtual_key(db, stored))
             if data is None:
                 raise ServerError(errors.ER_NO_SUCH_TABLE, db, table)
@@ -820,6 +826,8 @@ class SqliteSession(EngineSession):
         db, stored = self.resolve_table(database, table)
         tdef = self.table_def(db, stored)
         if tdef is None:
+            if mysqltables.virtual_name(self, db, stored) is not None:
+                return mysqltables.CREATE[stored]
             raise ServerError(errors.ER_NO_SUCH_TABLE, db, table)
         if tdef.location is not None:  # a temporary table
             auto = catalog.sequence_next(self.handle.conn, *tdef.location)

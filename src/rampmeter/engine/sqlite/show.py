@@ -20,7 +20,7 @@ import sqlglot
 
 from rampmeter import errors
 from rampmeter.engine.base import Result, ResultSet
-from rampmeter.engine.sqlite import catalog, routines, triggers, views
+from rampmeter.engine.sqlite import catalog, keyinfo, routines, triggers, views
 from rampmeter.engine.sqlite.infoschema import TABLES as INFOSCHEMA_TABLES
 from rampmeter.engine.sqlite.infoschema import frm_version, row_format, table_info
 from rampmeter.engine.sqlite.storage import INFORMATION_SCHEMA
@@ -214,18 +214,21 @@ def _show_index(s: SqliteSession, r: Reader, db: str | None, table: str) -> Resu
              "Cardinality", "Sub_part", "Packed", "Null", "Index_type", "Comment",
              "Index_comment", "Ignored"]
     rows: Rows = []
-    if tdef.primary:
-        for seq, col in enumerate(tdef.primary, 1):
-            rows.append((tdef.name, 0, "PRIMARY", seq, col, "A", None, None, None, "",
-                         "BTREE", "", "", "NO"))
-    for idx in sorted(tdef.indexes, key=lambda i: not i.unique):
-        for seq, col in enumerate(idx.columns, 1):
-            prefix = idx.prefixes[seq - 1] if seq - 1 < len(idx.prefixes) else None
-            desc = idx.desc[seq - 1] if seq - 1 < len(idx.desc) else False
-            rows.append((tdef.name, 0 if idx.unique else 1, idx.name, seq, col,
-                         None if idx.kind else "D" if desc else "A", None, prefix, None,
-                         "YES" if nullable.get(col) else "", idx.kind or "BTREE",
-                         catalog.index_state(tdef, idx), idx.comment, "NO"))
+    with keyinfo.counted(s, dbname, stored, tdef) as counts:
+        if tdef.primary:
+            for seq, col in enumerate(tdef.primary, 1):
+                rows.append((tdef.name, 0, "PRIMARY", seq, col, "A",
+                             keyinfo.cardinality(tdef, None, seq, counts), None, None, "",
+                             "BTREE", "", "", "NO"))
+        for idx in sorted(tdef.indexes, key=lambda i: keyinfo.sort_key(tdef, i)[:2]):
+            for seq, col in enumerate(idx.columns, 1):
+                prefix = idx.prefixes[seq - 1] if seq - 1 < len(idx.prefixes) else None
+                desc = idx.desc[seq - 1] if seq - 1 < len(idx.desc) else False
+                rows.append((tdef.name, 0 if idx.unique else 1, idx.name, seq, col,
+                             keyinfo.collation(tdef, idx, desc),
+                             keyinfo.cardinality(tdef, idx, seq, counts), prefix, None,
+                             "YES" if nullable.get(col) else "", keyinfo.index_type(tdef, idx),
+                             catalog.index_state(tdef, idx), idx.comment, "NO"))
     columns = [int_column(n) if n in ("Non_unique", "Seq_in_index", "Cardinality",
                                        "Sub_part") else text_column(n, length=64)
                for n in names]

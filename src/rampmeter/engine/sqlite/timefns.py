@@ -22,6 +22,7 @@ import datetime as dt
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from rampmeter import errors
 from rampmeter.config import timezones
 from rampmeter.config.timezones import Zone
 
@@ -105,12 +106,16 @@ def register(handle: Handle, s: SqliteSession) -> None:
         return text(zone().from_utc(utc), min(int(digits), 6))
 
     def convert_tz(value: Any, source: Any, target: Any) -> Any:
-        got = parse(value)
-        if got is None or source is None or target is None:
+        if value is None or source is None or target is None:
             return None
         src = timezones.zone(_str(source))
         dst = timezones.zone(_str(target))
         if src is None or dst is None:
+            return None
+        got = parse(value)
+        if got is None:  # '2004-11-31 12:00:00', 'abc', a zero date: MariaDB's 1292
+            shown = value.decode("utf-8", "replace") if isinstance(value, bytes) else value
+            s.warn(errors.ER_TRUNCATED_WRONG_VALUE, f"Incorrect datetime value: '{shown}'")
             return None
         moment, digits = got
         utc = src.to_utc(moment)

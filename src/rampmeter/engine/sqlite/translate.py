@@ -91,8 +91,10 @@ if sys.getrecursionlimit() < _RECURSION:
 
 INFORMATION_SCHEMA = "information_schema"
 VIRTUAL_SCHEMAS = ("information_schema", "performance_schema")  # storage.VIRTUAL_SCHEMAS
-# a table of the mysql schema made from the routines when no such table is stored
+# tables of the mysql schema made from the routines when no such table is stored
+# (mysqltables.py)
 MYSQL_PROC = ("mysql", "proc")
+MYSQL_VIRTUAL = (MYSQL_PROC, ("mysql", "event"))
 TableLookup = Callable[[str, str], "TableDef | None"]
 
 
@@ -303,6 +305,17 @@ class _Tables:
         found = self.find(qualifier, name)
         return found[1].type if found else None
 
+    def virtual_column(self, qualifier: str | None, name: str) -> bool:
+        """Is this column one of a server-provided table (information_schema,
+        performance_schema), whose types the statement does not know (compare.py)?"""
+        if self.find(qualifier, name) is not None:
+            return False
+        for alias in [qualifier.lower()] if qualifier else list(self.by_alias):
+            entry = self.by_alias.get(alias)
+            if entry is not None and entry[2] is None and entry[0].lower() in VIRTUAL_SCHEMAS:
+                return True
+        return False
+
     def column_names(self, alias: str) -> list[str] | None:
         entry = self.by_alias.get(alias.lower())
         return None if entry is None or entry[2] is None else \
@@ -347,6 +360,9 @@ def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
     text, mods = modifiers.strip(kind, text)
     text = odbc.rewrite(text, stmt)
     text = defaultfn.rewrite_text(text)
+    if "against" in text.lower():
+        from rampmeter.engine.sqlite import fulltext
+        text = fulltext.parenthesize(text)  # MATCH a, b AGAINST: MariaDB's grammar allows it
     if kind in ("UPDATE", "DELETE"):
         text, _ignore = multi.strip_ignore(text)
         text = multi.strip_target_stars(text)
@@ -397,6 +413,8 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         tables.more_databases))
     plan.fixed.update(tables.fixed)
     typer = Typer(tables.column_type, settings[0], settings[1], values)
+    typer.virtual_column = tables.virtual_column
+    typer.tables = tables
     plan.collations = collagg.check(tree, typer, stmt.shape)  # 1267 & co.
     if "(" in stmt.shape:
         _row_operands(tree, stmt, typer)
@@ -497,6 +515,9 @@ def _has_checks(tables: _Tables, target: tuple[str, str]) -> bool:
 def _sql_rewrites(tree: exp.Expression, typer: Typer, stmt: Statement) -> None:
     """MariaDB's functions (funcmap.py, windows.py) and comparisons (compare.py)."""
     windows.rewrite(tree)
+    if "against" in stmt.shape.lower():
+        from rampmeter.engine.sqlite import fulltext
+        fulltext.rewrite(tree, typer.tables, typer)  # MATCH ... AGAINST
     funcmap.rewrite(tree, typer)
     compare.rewrite(tree, typer, stmt.dialect.backslash_escapes)
 
@@ -950,7 +971,7 @@ def _qualify(tree: exp.Expression, database: str | None, tables: _Tables) -> lis
                 raise ServerError(errors.ER_NO_DB_ERROR)
             db = database
         alias = table.alias or name
-        if db.lower() in VIRTUAL_SCHEMAS or (db.lower(), name.lower()) == MYSQL_PROC and \
+        if db.lower() in VIRTUAL_SCHEMAS or (db.lower(), name.lower()) in MYSQL_VIRTUAL and \
                 tables.lookup(db, name) is None:
             key = virtual_key(db, name)
             infoschema.append(key)

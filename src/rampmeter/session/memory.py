@@ -1,0 +1,56 @@
+"""Memory_used / Max_memory_used: the memory a session holds, as MariaDB's status variables.
+
+Rules:
+- MariaDB counts the bytes each THD has allocated (its variables, user variables, prepared
+  statements, diagnostics area, network buffers): session Memory_used is that of the session,
+  GLOBAL Memory_used the sum over all sessions, session Max_memory_used its peak, and GLOBAL
+  Max_memory_used is NULL ("we cannot calculate this", memory_used.test).
+- rampmeter measures the Python objects a session owns, with sys.getsizeof: the session object,
+  its copy of the session variables, its status counters, user variables, prepared statements
+  and warnings. Objects shared with other sessions (interned names, the global defaults a
+  variable's value still points at) are not counted, as MariaDB does not count them to a THD.
+- The peak adds the largest output buffer the connection has filled (net/connection.py records
+  it in Session.out_peak at each flush): a statement's result set is held there until it is
+  sent. It is folded into the peak when the status is read, so the per-statement path costs
+  one comparison per flush and nothing more.
+- Nothing is measured on the statement path; reading the status walks the session's containers
+  (a few hundred objects).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rampmeter.session.session import Session
+
+
+def _sized(values: Any) -> int:
+    return sum(sys.getsizeof(v) for v in values)
+
+
+def held(s: Session) -> int:
+    """The bytes the session holds between statements."""
+    size = sys.getsizeof
+    total = size(s) + size(s.vars) + size(s.counters) + size(s.warnings)
+    total += _sized(w.message for w in tuple(s.warnings))
+    user_vars = tuple(s.user_vars.items())  # another session may be changing them
+    total += size(s.user_vars) + _sized(k for k, _ in user_vars) + _sized(v for _, v in user_vars)
+    for table in (s.prepared, s.sql_prepared):
+        total += size(table)
+        for stmt in tuple(table.values()):
+            total += size(stmt) + size(stmt.sql) + size(stmt.columns)
+    return total
+
+
+def session_values(s: Session) -> tuple[int, int]:
+    """(Memory_used, Max_memory_used) of one session; the peak is updated here."""
+    now = held(s)
+    peak = max(s.memory_peak, now + s.out_peak)
+    s.memory_peak = peak
+    return now, peak
+
+
+def global_used(sessions: Any) -> int:
+    return sum(held(x) for x in sessions)
