@@ -251,6 +251,7 @@ def invoke(s: Session, db: str | None, name: str, args: list[Any]) -> Any:
     targets = _out_targets(s, spec, r, name) if any(p.mode != "IN" for p in r.params) \
         else None
     frame = Frame(s, None, key)
+    frame.returns = (r.returns, f"{spec['name']}()")
     for param, value in zip(r.params, args, strict=True):
         frame.declare(param.name.lower(), param.type, None if param.mode == "OUT" else value)
     active[key] = 1
