@@ -46,6 +46,7 @@ from rampmeter.protocol import events as ev
 from rampmeter.protocol.connection import ServerProtocol
 from rampmeter.protocol.constants import Capability, ServerStatus
 from rampmeter.sched.snapshot import SessionSnapshot
+from rampmeter.session import errmsg
 from rampmeter.session.context import ServerContext
 from rampmeter.session.names import check_database_name
 from rampmeter.session.privileges import COL_ACLS, P
@@ -567,11 +568,25 @@ class Session:
     def write_error(self, exc: ServerError, proto: ServerProtocol, write: Write) -> None:
         for rs in getattr(exc, "result_sets", ()):  # a procedure's results before its error
             self.write_result(rs, proto, write, more=True)
+        lang = errmsg.language(self.vars.get("lc_messages") or "en_US")
+        if lang != "english":  # the message in the session's language (errmsg.py)
+            exc = self._translated(exc, lang)
         trail = getattr(exc, "trail", None)  # a routine's (session/sp/run.py): the last ones
         self._add_conditions(trail[-max(int(self.vars.get("max_error_count") or 64), 1):]
                              if trail else (Warning_("Error", exc.code, exc.message),))
         self.last_error = exc.message
         write(proto.error_from(exc))
+
+    def _translated(self, exc: ServerError, lang: str) -> ServerError:
+        text = errmsg.translate(exc.code, exc.message, lang,
+                                str(self.ctx.variables["lc_messages_dir"] or ""))
+        if text == exc.message:
+            return exc
+        out = ServerError(exc.code, message=text, sqlstate=exc.sqlstate)
+        for attr in ("result_sets", "trail"):
+            if hasattr(exc, attr):
+                setattr(out, attr, getattr(exc, attr))
+        return out
 
     def translate_interrupt(self, exc: ServerError) -> ServerError:
         """A statement interrupted by a kill reports what killed it."""
