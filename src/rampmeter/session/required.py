@@ -404,7 +404,8 @@ def _show(s: Session, r: Reader) -> Iterator[TableNeed]:
         return
     if r.accept("CREATE"):
         if r.accept("TABLE"):
-            yield from _table(s, r, 0, any_privilege=True, command="SHOW")
+            # MariaDB's SHOW_CREATE_TABLE_ACLS: a privilege on the table, not on a column
+            yield from _table(s, r, 0, any_privilege=True, table_level=True, command="SHOW")
         elif r.accept("VIEW"):
             yield from _table(s, r, P.SHOW_VIEW)
         elif r.accept_any("DATABASE", "SCHEMA"):

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from rampmeter.engine.base import ResultSet, UpdateCount
 from rampmeter.errors import ServerError
 from rampmeter.session.privileges import P as Priv
-from rampmeter.session.sp import ddl
+from rampmeter.session.sp import ddl, definer
 from rampmeter.session.sp import parse as P
 from rampmeter.session.sp.run import Frame, _Returned, coerce, done, trace
 from rampmeter.sql.lexer import Dialect, Token, ident_value, string_value
@@ -102,7 +102,7 @@ def call(s: Session, node: P.Call, caller: Frame | None = None) -> UpdateCount:
         frame.declare(param.name.lower(), param.type, value)
     active[key] = depth + 1
     try:
-        with _in_database(s, spec["db"], spec["sql_mode"]):
+        with _in_database(s, spec["db"], spec["sql_mode"]), definer.privileges_of(s, spec):
             frame.exec(body)
     except ServerError as e:
         trace(e, frame, f"{spec['db']}.{spec['name']}")
@@ -258,7 +258,7 @@ def invoke(s: Session, db: str | None, name: str, args: list[Any]) -> Any:
     in_function(s, 1)
     outer, s.sp_out_calls = s.sp_out_calls, None  # the body's statements are not the SET
     try:
-        with _in_database(s, spec["db"], spec["sql_mode"]):
+        with _in_database(s, spec["db"], spec["sql_mode"]), definer.privileges_of(s, spec):
             frame.exec(body)
     except ServerError as e:
         trace(e, frame, f"{spec['db']}.{spec['name']}")

@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.engine.base import CallResult, ResultSet, UpdateCount
 from rampmeter.errors import ServerError, Warning_
+from rampmeter.session.sp import definer, rowcast
 from rampmeter.session.sp import parse as P
-from rampmeter.session.sp import rowcast
 
 if TYPE_CHECKING:
     from rampmeter.session.session import Session
@@ -270,6 +270,7 @@ class Frame:
         if tdef is None:
             raise ServerError(1146, message=f"Table '{db}.{parts[-1]}' doesn't exist",
                               sqlstate="42S02")
+        definer.check_anchor(self.s, db, parts[-1], [c.name for c in tdef.columns])
         return [(c.name.lower(), c.type.spelling()) for c in tdef.columns]
 
     def _column_type(self, c: Any) -> str:
@@ -307,6 +308,7 @@ class Frame:
         if tdef is None:
             raise ServerError(1146, message=f"Table '{db}.{table}' doesn't exist",
                               sqlstate="42S02")
+        definer.check_anchor(self.s, db, table, [column])
         col = tdef.column(column)
         if col is None:
             raise ServerError(1054, message=f"Unknown column '{column}' in '{table}'",
