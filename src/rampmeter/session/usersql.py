@@ -305,6 +305,8 @@ def alter_user(s: Session, stmt: Statement) -> UpdateCount:
             opts.apply(acct)
 
     s.ctx.accounts.change(apply)
+    for user, host, _auth in specs:  # ALTER USER unblocks (max_password_errors)
+        s.ctx.accounts.unblock(user, host)
     return UpdateCount(warnings=notes)
 
 
