@@ -215,7 +215,7 @@ def _under_lock(words: Sequence[str], shape: str, mode: str) -> None:
     second = rest[0] if rest else ""
     table = None
     if first in ("GRANT", "REVOKE"):
-        table = "db"
+        table = _grant_table(shape)
     elif first == "SET" and second == "PASSWORD" or first == "ALTER" and second == "USER":
         table = "global_priv"
     elif first in ("CREATE", "DROP", "RENAME", "FLUSH"):
@@ -226,6 +226,25 @@ def _under_lock(words: Sequence[str], shape: str, mode: str) -> None:
         raise ServerError(errors.ER_TABLE_NOT_LOCKED, table)
     if mode == "tables" and first in ("CREATE", "DROP", "ALTER") and _LOCK_DDL.match(shape):
         raise ServerError(errors.ER_LOCK_OR_ACTIVE_TRANSACTION)
+
+
+_ROUTINE_LEVEL = re.compile(r"\bON\s+(?:PROCEDURE|FUNCTION|PACKAGE)\b", re.IGNORECASE)
+_PROXY = re.compile(r"\bPROXY\s+ON\b", re.IGNORECASE)
+_ON_TARGET = re.compile(r"\bON\s+(?:TABLE\s+)?(\S+?)\s+(?:TO|FROM)\b", re.IGNORECASE)
+_REVOKE_ALL = re.compile(r"\bALL\s+(?:PRIVILEGES\s*)?,\s*GRANT\s+OPTION\b", re.IGNORECASE)
+
+
+def _grant_table(shape: str) -> str:
+    """The grant table MariaDB's GRANT / REVOKE names in 1100 under LOCK TABLES: the one
+    of its level (procs_priv, proxies_priv, roles_mapping, tables_priv, else db)."""
+    if _ROUTINE_LEVEL.search(shape):
+        return "procs_priv"
+    if _PROXY.search(shape):
+        return "proxies_priv"
+    target = _ON_TARGET.search(shape)
+    if target is None:
+        return "db" if _REVOKE_ALL.search(shape) else "roles_mapping"
+    return "db" if target.group(1).endswith("*") else "tables_priv"
 
 
 def _count_hourly(s: Session, stmt: Statement) -> None:
