@@ -55,3 +55,4 @@ def test_admin_accounts_are_never_blocked(server):
         assert [_login(server, "boss", p) for p in ("bad", "bad", "good")] == [1045, 1045, None]
     finally:
         _run(root, "SET GLOBAL max_password_errors = DEFAULT")
+

@@ -229,11 +229,15 @@ def is_self(s: Session, user: str, host: str) -> bool:
 
 # --- CREATE / ALTER / DROP / RENAME USER ---------------------------------------------------------
 
-def _accounts_then_options(s: Session, r: Reader, *, with_auth: bool
+def _accounts_then_options(s: Session, r: Reader, *, with_auth: bool,
+                           given: list[bool] | None = None
                            ) -> tuple[list[tuple[str, str, Auth | None]], Options]:
+    """`given` receives, per account, whether its host was written."""
     specs: list[tuple[str, str, Auth | None]] = []
     while True:
-        user, host, _ = read_account(s, r)
+        user, host, host_given = read_account(s, r)
+        if given is not None:
+            given.append(host_given)
         specs.append((user, host, read_auth(r) if with_auth else None))
         if not r.accept(","):
             break
@@ -286,19 +290,24 @@ def _fail_for(failed: list[str], operation: str) -> None:
 def alter_user(s: Session, stmt: Statement) -> UpdateCount:
     r = Reader(stmt, 2)
     if_exists = r.accept("IF", "EXISTS")
-    specs, opts = _accounts_then_options(s, r, with_auth=True)
+    given: list[bool] = []
+    specs, opts = _accounts_then_options(s, r, with_auth=True, given=given)
     require_user_admin(s, P.UPDATE)
     notes: list[Warning_] = []
 
     def apply(t: GrantTables) -> None:
-        for user, host, auth in specs:
+        for (user, host, auth), host_given in zip(specs, given, strict=True):
             acct = t.account(user, host)
             if acct is None or acct.is_role:
+                # MariaDB names the account as written: no host when none was given
+                shown = f"'{user}'@'{host}'" if host_given else f"'{user}'"
                 if if_exists:
+                    notes.append(Warning_("Error", errors.ER_PASSWORD_NO_MATCH,
+                                          "Can't find any matching row in the user table"))
                     notes.append(Warning_("Note", errors.ER_CANNOT_USER,
-                                          f"Operation ALTER USER failed for '{user}'@'{host}'"))
+                                          f"Operation ALTER USER failed for {shown}"))
                     continue
-                raise ServerError(errors.ER_CANNOT_USER, "ALTER USER", f"'{user}'@'{host}'")
+                raise ServerError(errors.ER_CANNOT_USER, "ALTER USER", shown)
             if auth is not None:
                 acct.plugin = auth.plugin or _plugin_of_hash(auth) or acct.plugin
                 acct.auth_string = auth_string(auth, acct.plugin)
