@@ -97,7 +97,9 @@ _EXPLAINS = frozenset({"EXPLAIN", "DESCRIBE", "DESC", "ANALYZE"})
 
 def refuse_under_read_only(s: Session) -> None:
     """1290 for a change to the schema (CREATE / DROP TRIGGER, answered by the stored-program
-    package) by an account without READ_ONLY ADMIN while `read_only` is on."""
+    package) or to accounts and grants (CREATE / ALTER / DROP / RENAME USER, roles, GRANT,
+    REVOKE, SET PASSWORD: statements.py, usersql.py) by an account without READ_ONLY ADMIN
+    while `read_only` is on."""
     sec = s.security
     if sec is not None and not sec.unchecked and not sec.has(P.READ_ONLY_ADMIN) and \
             _read_only(s):

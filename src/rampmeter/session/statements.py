@@ -88,6 +88,12 @@ _USER_ROUTES: dict[tuple[str, str], Route] = {
     ("STOP", "REPLICA"): replica.stop_slave,
 }
 
+# Statements that change accounts and grants (MariaDB's CF_CHANGES_DATA account commands).
+_ACCOUNT_CHANGES = frozenset({
+    usersql.create_user, usersql.alter_user, usersql.drop_user, usersql.rename_user,
+    roles.create_role, roles.drop_role, roles.set_default_role, grantsql.grant,
+    grantsql.revoke})
+
 # (first word, second word) -> Com_* status name; a None second word matches any.
 _COM = {
     ("SELECT", None): "Com_select", ("INSERT", None): "Com_insert",
@@ -182,6 +188,8 @@ def execute(s: Session, stmt: Statement) -> Result:
             return answered
     route = _session_route(words)
     if route is not None:
+        if route in _ACCOUNT_CHANGES:  # they write the grant tables: 1290 under read_only
+            required.refuse_under_read_only(s)
         result = route(s, stmt)
         if result is not None:
             return result

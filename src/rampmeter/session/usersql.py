@@ -399,6 +399,8 @@ def _rename(t: GrantTables, acct: Account, user: str, host: str) -> None:
 
 def set_password(s: Session, r: Reader) -> None:
     """SET PASSWORD [FOR account] = PASSWORD('x') | 'hash' (r is past PASSWORD)."""
+    from rampmeter.session.required import refuse_under_read_only
+    refuse_under_read_only(s)  # it writes the grant tables
     sec = s.security
     if r.accept("FOR"):
         user, host, _ = read_account(s, r)
