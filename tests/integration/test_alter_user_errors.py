@@ -45,3 +45,36 @@ def test_account_statements_under_read_only(server):
         _run(server.connect(user="ro1"), "ALTER USER ro1@localhost")
     finally:
         _run(root, "SET GLOBAL read_only = 0")
+
+
+def test_password_hashes_as_mariadb_takes_them(server):
+    """IDENTIFIED BY PASSWORD / USING: a native hash is any 41 characters (kept as written)
+    or 'invalid', which no login matches; SET PASSWORD = 'hash' picks the plugin by the
+    hash's length; a clear-text password makes an old_password account native (mtr
+    set_password)."""
+    root = server.connect()
+    _run(root, "CREATE USER inv@localhost IDENTIFIED VIA mysql_native_password USING 'invalid'",
+         "CREATE USER odd@localhost IDENTIFIED BY PASSWORD "
+         "'*THISISNOTAVALIDPASSWORDTHATCANBEUSEDHERE'",
+         "CREATE USER low@localhost IDENTIFIED BY PASSWORD "
+         "'*94bdcebe19083ce2a1f959fd02f964c7af4cfc29'",
+         "CREATE USER nat@localhost IDENTIFIED VIA mysql_native_password",
+         "SET PASSWORD FOR nat@localhost = '378b243e220ca493'",
+         "CREATE USER old@localhost IDENTIFIED WITH mysql_old_password",
+         "SET PASSWORD FOR old@localhost = PASSWORD('test2')")
+    with pytest.raises(pymysql.err.MySQLError) as e:
+        _run(root, "CREATE USER bad@localhost IDENTIFIED BY PASSWORD 'INVALID'")
+    assert e.value.args[0] == 1372
+    assert _run(root, "SELECT user, plugin, authentication_string FROM mysql.user WHERE user "
+                "IN ('inv', 'odd', 'low', 'nat', 'old') ORDER BY user") == (
+        ("inv", "mysql_native_password", "invalid"),
+        ("low", "mysql_native_password", "*94bdcebe19083ce2a1f959fd02f964c7af4cfc29"),
+        ("nat", "mysql_old_password", "378b243e220ca493"),
+        ("odd", "mysql_native_password", "*THISISNOTAVALIDPASSWORDTHATCANBEUSEDHERE"),
+        ("old", "mysql_native_password", "*7CEB3FDE5F7A9C4CE5FBE610D7D8EDA62EBE5F4E"))
+    for user in ("inv", "odd"):
+        with pytest.raises(pymysql.err.MySQLError) as e:
+            server.connect(user=user, password="invalid")
+        assert e.value.args[0] == 1045
+    _run(server.connect(user="low", password="test"), "SELECT 1")   # hex in either case
+    _run(server.connect(user="old", password="test2"), "SELECT 1")

@@ -192,9 +192,7 @@ class AccountStore:
         if acct is None:
             return None
         key, auth, plugin = acct.key, acct.auth_string, acct.plugin
-        native_hash = b""
-        if plugin == NATIVE and auth:
-            native_hash = bytes.fromhex(auth[1:])
+        native_hash = _native_hash(auth) if plugin == NATIVE else b""
 
         def remember(digest: bytes) -> None:
             current = self.tables.accounts.get(key)
@@ -203,7 +201,10 @@ class AccountStore:
 
         old_hash = None
         if plugin == OLD and not self.secure_auth():
-            old_hash = (int(auth[:8], 16), int(auth[8:16], 16)) if auth else (0, 0)
+            try:
+                old_hash = (int(auth[:8], 16), int(auth[8:16], 16)) if auth else (0, 0)
+            except ValueError:  # 16 characters that are not hex: no password matches
+                old_hash = None
         cached = self._fast_digests.get(key)
         return Credentials(
             old_hash=old_hash,
@@ -220,3 +221,16 @@ def _exempt(account: Account) -> bool:
     """MariaDB's PRIV_IGNORE_MAX_PASSWORD_ERRORS: SUPER or CONNECTION ADMIN."""
     from rampmeter.session.privileges import ADMIN_ACLS
     return bool(account.access & ADMIN_ACLS)
+
+
+def _native_hash(auth: str) -> bytes:
+    """SHA1(SHA1(password)) of a stored mysql_native_password hash; b"" for no password, and
+    one byte, which no client reply can match, for a text that is no hash ('invalid', or 41
+    characters that are not hex: MariaDB stores both and never lets them log in)."""
+    if not auth:
+        return b""
+    try:
+        raw = bytes.fromhex(auth[1:]) if auth[:1] == "*" else b""
+    except ValueError:
+        raw = b""
+    return raw if len(raw) == 20 else b"\x00"

@@ -134,11 +134,17 @@ def _plugin_of_hash(auth: Auth | None) -> str | None:
     return OLD if len(auth.hashed) == 16 else None
 
 
+def _cleartext_plugin(auth: Auth, plugin: str) -> str:
+    """A password given in clear text hashes as PASSWORD() does (old_passwords is 0): a
+    mysql_old_password account becomes mysql_native_password, as in MariaDB."""
+    return NATIVE if auth.password is not None and plugin == OLD else plugin
+
+
 def auth_string(auth: Auth, plugin: str) -> str:
     if auth.hashed is not None:
         if not valid_auth_string(plugin, auth.hashed):
             raise ServerError(errors.ER_PASSWD_LENGTH)
-        return auth.hashed.upper() if plugin == NATIVE else auth.hashed
+        return auth.hashed
     return make_auth_string(plugin, auth.password or "")
 
 
@@ -309,7 +315,8 @@ def alter_user(s: Session, stmt: Statement) -> UpdateCount:
                     continue
                 raise ServerError(errors.ER_CANNOT_USER, "ALTER USER", shown)
             if auth is not None:
-                acct.plugin = auth.plugin or _plugin_of_hash(auth) or acct.plugin
+                acct.plugin = auth.plugin or _plugin_of_hash(auth) or _cleartext_plugin(
+                    auth, acct.plugin)
                 acct.auth_string = auth_string(auth, acct.plugin)
             opts.apply(acct)
 
@@ -427,8 +434,14 @@ def set_password(s: Session, r: Reader) -> None:
         acct = t.account(user, host)
         if acct is None or acct.is_role:
             raise ServerError(errors.ER_PASSWORD_NO_MATCH)
-        if auth.hashed is not None and acct.plugin != NATIVE:
-            raise ServerError(errors.ER_PASSWD_LENGTH)
+        if auth.hashed is not None:
+            if acct.plugin not in (NATIVE, OLD):
+                raise ServerError(errors.ER_PASSWD_LENGTH)
+            # a hash of 16 characters is pre-4.1: the account becomes mysql_old_password
+            # (and one of 41 mysql_native_password), as MariaDB decides by the length
+            acct.plugin = OLD if len(auth.hashed) == 16 else NATIVE
+        else:
+            acct.plugin = _cleartext_plugin(auth, acct.plugin)
         acct.auth_string = auth_string(auth, acct.plugin)
 
     s.ctx.accounts.change(apply)
