@@ -30,6 +30,7 @@ from rampmeter.engine.base import PreparedStatement, Result
 from rampmeter.errors import ServerError
 from rampmeter.session import (
     admin,
+    definerclause,
     grantsql,
     help,
     loaddata,
@@ -182,6 +183,8 @@ def execute(s: Session, stmt: Statement) -> Result:
     if words and words[0] in _LOCK_CHECKED and s.engine is not None and \
             s.engine.lock_mode is not None:
         _under_lock(words, stmt.shape, s.engine.lock_mode)
+    if words and words[0] in ("CREATE", "ALTER"):
+        definerclause.check(s, stmt)  # another account as DEFINER: SUPER / SET USER
     if stmt.tokens is not None and sp.wants(stmt):
         answered = sp.route(s, stmt)
         if answered is not None:
