@@ -37,3 +37,19 @@ def test_definer_of_another_account(server):
     _run(root, "GRANT SET USER ON *.* TO dv1@localhost")
     _run(server.connect(user="dv1", database="dc"),
          "CREATE DEFINER=root@localhost VIEW v4 AS SELECT 1")
+
+
+def test_create_view_over_a_table_without_any_privilege(server):
+    """CREATE VIEW needs some privilege on each table its query reads: none is 1142 "ANY
+    command denied" (MariaDB's VIEW_ANY_ACL), before the SELECT column checks."""
+    root = server.connect()
+    _run(root, "CREATE DATABASE dd", "CREATE TABLE dd.t1 (a INT)", "CREATE TABLE dd.t2 (a INT)",
+         "CREATE USER dv2@localhost", "GRANT CREATE VIEW, SELECT ON test.* TO dv2@localhost",
+         "GRANT SELECT ON dd.t1 TO dv2@localhost", "CREATE DATABASE IF NOT EXISTS test")
+    user = server.connect(user="dv2", database="test")
+    with pytest.raises(pymysql.err.MySQLError) as e:
+        _run(user, "CREATE VIEW v2 AS SELECT * FROM dd.t2")
+    assert e.value.args[0] == 1142
+    assert e.value.args[1].startswith("ANY command denied to user 'dv2'@")
+    assert e.value.args[1].endswith("for table `dd`.`t2`")
+    _run(user, "CREATE VIEW v1 AS SELECT * FROM dd.t1")

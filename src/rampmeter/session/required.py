@@ -263,7 +263,10 @@ def _view(s: Session, r: Reader, or_replace: bool) -> Iterator[TableNeed]:
     if db is None:
         return
     yield TableNeed(db, name, P.CREATE_VIEW | (P.DROP if or_replace else 0))
-    yield from _sub_select(s, r.stmt, r.i)
+    for need in _sub_select(s, r.stmt, r.i):
+        if need.table:  # MariaDB's VIEW_ANY_ACL first: no privilege at all is "ANY" denied
+            yield TableNeed(need.db, need.table, any_privilege=True, command="ANY")
+        yield need
 
 
 def _drop(s: Session, r: Reader) -> Iterator[TableNeed]:
