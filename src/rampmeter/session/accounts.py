@@ -64,6 +64,13 @@ class Account:
     locked: bool = False
     default_role: str = ""
     extra: dict[str, object] = field(default_factory=dict)  # reserved for later options
+    locked_set: bool = False           # ACCOUNT LOCK / UNLOCK was given (global_priv shows it)
+    expired: bool = False              # PASSWORD EXPIRE: must change it (password_last_changed 0)
+    lifetime: int | None = None        # PASSWORD EXPIRE DEFAULT -1 / NEVER 0 / INTERVAL n DAY
+
+    def __post_init__(self) -> None:
+        if self.locked:  # a locked account was locked by ACCOUNT LOCK
+            self.locked_set = True
 
     @property
     def key(self) -> tuple[str, str]:

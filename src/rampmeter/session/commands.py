@@ -46,6 +46,7 @@ def on_authenticated(s: Session, e: ev.Authenticated, proto: ServerProtocol,
             login.check_account(account, user=e.user, host=s.host, tls=s.tls_active,
                                 cipher=getattr(s, "tls_cipher", ""), peer=s.tls_peer)
             store.password_ok(account)
+            _expired_password(s, e, account)
     except ServerError as exc:
         return _refuse_login(s, e, proto, write, exc)
     if not e.change_user and not s.extra_port and s.user == "" and \
@@ -110,6 +111,22 @@ def on_authenticated(s: Session, e: ev.Authenticated, proto: ServerProtocol,
 
 
 ER_USER_IS_BLOCKED = 4150
+ER_MUST_CHANGE_PASSWORD_LOGIN = 1862
+
+
+def _expired_password(s: Session, e: ev.Authenticated, account: Any) -> None:
+    """PASSWORD EXPIRE: a client that can handle it enters sandbox mode (only SET and ALTER
+    USER until the password changes), any other is refused with 1862, as is every client
+    while disconnect_on_expired_password is ON (MariaDB's rules)."""
+    s.must_change_password = False
+    if not account.expired:
+        return
+    if not e.client_capabilities & Capability.CAN_HANDLE_EXPIRED_PASSWORDS or \
+            s.ctx.variables["disconnect_on_expired_password"]:
+        raise ServerError(ER_MUST_CHANGE_PASSWORD_LOGIN, sqlstate="HY000", message=(
+            "Your password has expired. To log in you must change it using a client that "
+            "supports expired passwords."))
+    s.must_change_password = True
 
 
 def _blocked(s: Session, account: Any) -> None:

@@ -215,6 +215,9 @@ class Session:
         self.interactive = False
         self.multi_statements = False
         self.capabilities = Capability(0)
+        # logged in with an expired password (PASSWORD EXPIRE): MariaDB's sandbox mode, where
+        # only SET and ALTER USER run until the password is changed (statements.py)
+        self.must_change_password = False
         self.vars: dict[str, Any] = ctx.variables.values_of(_SESSION_NAMES)
         self.user_vars: dict[str, Any] = {}
         self.engine: EngineSession | None = None

@@ -174,6 +174,8 @@ def _session_route(words: Sequence[str]) -> Route | None:
 
 def execute(s: Session, stmt: Statement) -> Result:
     words = stmt.words
+    if s.must_change_password and not _sandboxed(words):
+        raise ServerError(errors.ER_MUST_CHANGE_PASSWORD)
     if setfor.is_set_for(words):
         return setfor.run(s, stmt, execute)
     name = com_name(words)
@@ -256,6 +258,12 @@ def _grant_table(shape: str) -> str:
     if target is None:
         return "db" if _REVOKE_ALL.search(shape) else "roles_mapping"
     return "db" if target.group(1).endswith("*") else "tables_priv"
+
+
+def _sandboxed(words: Sequence[str]) -> bool:
+    """What an expired password still allows (MariaDB's sandbox mode): SET (SET PASSWORD
+    among them) and ALTER USER."""
+    return bool(words) and (words[0] == "SET" or tuple(words[:2]) == ("ALTER", "USER"))
 
 
 def _count_hourly(s: Session, stmt: Statement) -> None:

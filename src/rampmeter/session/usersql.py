@@ -92,6 +92,8 @@ class Options:
     limits: dict[str, int] = field(default_factory=dict)
     locked: bool | None = None
     grant_option: bool = False                      # GRANT ... WITH GRANT OPTION
+    expire: bool = False                            # PASSWORD EXPIRE (now)
+    lifetime: int | None = None                     # DEFAULT -1, NEVER 0, INTERVAL n DAY
 
     def apply(self, acct: Account) -> None:
         if self.ssl is not None:
@@ -100,6 +102,12 @@ class Options:
             setattr(acct, key, value)
         if self.locked is not None:
             acct.locked = self.locked
+            acct.locked_set = True
+        if self.expire:  # MariaDB records the default lifetime with it (-1)
+            acct.expired = True
+            acct.lifetime = self.lifetime if self.lifetime is not None else -1
+        elif self.lifetime is not None:
+            acct.lifetime = self.lifetime
 
 
 def read_auth(r: Reader) -> Auth | None:
@@ -162,9 +170,19 @@ def read_options(r: Reader, *, grant: bool = False) -> Options:
                 raise r.error()
             opts.locked = word == "LOCK"
         elif r.accept("PASSWORD", "EXPIRE"):
-            if r.accept_any("NEVER", "DEFAULT"):
-                continue
-            raise ServerError(errors.ER_NOT_SUPPORTED_YET, "PASSWORD EXPIRE")
+            if r.accept("NEVER"):
+                opts.lifetime = 0
+            elif r.accept("DEFAULT"):
+                opts.lifetime = -1
+            elif r.accept("INTERVAL"):
+                days = r.integer()
+                if days <= 0:
+                    raise ServerError(1525, message=f"Incorrect DAY value: '{days}'",
+                                      sqlstate="HY000")
+                r.expect("DAY")
+                opts.lifetime = days
+            else:
+                opts.expire = True
         else:
             raise r.error()
     return opts
@@ -318,11 +336,14 @@ def alter_user(s: Session, stmt: Statement) -> UpdateCount:
                 acct.plugin = auth.plugin or _plugin_of_hash(auth) or _cleartext_plugin(
                     auth, acct.plugin)
                 acct.auth_string = auth_string(auth, acct.plugin)
+                acct.expired = False  # a new password is not expired
             opts.apply(acct)
 
     s.ctx.accounts.change(apply)
-    for user, host, _auth in specs:  # ALTER USER unblocks (max_password_errors)
+    for user, host, auth in specs:  # ALTER USER unblocks (max_password_errors)
         s.ctx.accounts.unblock(user, host)
+        if auth is not None and is_self(s, user, host):
+            s.must_change_password = False  # out of sandbox mode: a new password
     return UpdateCount(warnings=notes)
 
 
@@ -443,5 +464,8 @@ def set_password(s: Session, r: Reader) -> None:
         else:
             acct.plugin = _cleartext_plugin(auth, acct.plugin)
         acct.auth_string = auth_string(auth, acct.plugin)
+        acct.expired = False  # a new password is not expired
 
     s.ctx.accounts.change(apply)
+    if is_self(s, user, host):
+        s.must_change_password = False  # out of sandbox mode: a new password
