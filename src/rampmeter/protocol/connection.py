@@ -371,7 +371,9 @@ class ServerProtocol:
                                        self._caps, state=state))
 
     def error(self, code: int, sqlstate: str, message: str) -> bytes:
-        return self._send(pk.err_packet(code, sqlstate, message))
+        """ERR, its message in character_set_results (UTF-8 as it is for binary / NULL)."""
+        codec = self._results[0] if self._results is not None else "utf-8"
+        return self._send(pk.err_packet(code, sqlstate, message, codec))
 
     def error_from(self, exc: ServerError) -> bytes:
         return self.error(exc.code, exc.sqlstate, exc.message)

@@ -219,14 +219,44 @@ def _cut_utf8(raw: bytes, limit: int) -> bytes:
     return decoder.decode(raw[:limit], final=False).encode("utf-8", "surrogateescape")
 
 
-def err_packet(code: int, sqlstate: str, message: str) -> bytes:
+def err_packet(code: int, sqlstate: str, message: str, codec: str = "utf-8") -> bytes:
     """ERR_Packet with the 4.1 '#'+SQLSTATE marker, which every client we serve understands
-    (we refuse pre-4.1 clients; before the handshake libmysql and PyMySQL read it too)."""
+    (we refuse pre-4.1 clients; before the handshake libmysql and PyMySQL read it too). The
+    message is in character_set_results' `codec` (`error_text`)."""
     state = (sqlstate.encode("ascii", "replace") + b"HY000")[:5]
-    # A byte that arrived invalid (a lone surrogate) is shown as '?', as MariaDB converts it:
-    # the message must be valid UTF-8 for the client to read it.
-    text = _cut_utf8(message.encode("utf-8", "replace"), MAX_ERROR_MESSAGE)
+    if codec == "utf-8":
+        # A byte that arrived invalid (a lone surrogate) is shown as '?', as MariaDB converts
+        # it: the message must be valid UTF-8 for the client to read it.
+        text = _cut_utf8(message.encode("utf-8", "replace"), MAX_ERROR_MESSAGE)
+    else:
+        text = error_text(message, codec)
     return b"\xff" + (code & 0xFFFF).to_bytes(2, "little") + b"#" + state + text
+
+
+def error_text(message: str, codec: str) -> bytes:
+    """An error message in a character set other than UTF-8, as MariaDB's
+    convert_error_message makes it: a character the set cannot hold is `\\XXXX` (`\\+XXXXXX`
+    above U+FFFF), and the message stops where the next character would not fit in
+    MYSQL_ERRMSG_SIZE - 1 bytes."""
+    limit = MAX_ERROR_MESSAGE - 1
+    out = bytearray()
+    for ch in message:
+        try:
+            enc = ch.encode(codec)
+        except (UnicodeEncodeError, LookupError):
+            wc = ord(ch)
+            if 0xD800 <= wc <= 0xDFFF:  # a byte that arrived invalid
+                enc = b"?"
+            else:
+                esc = (f"\\{wc:04X}" if wc <= 0xFFFF else f"\\+{wc:06X}").encode("ascii")
+                if len(out) + len(esc) >= limit:
+                    break
+                out += esc
+                continue
+        if len(out) + len(enc) > limit:
+            break
+        out += enc
+    return bytes(out)
 
 
 def err_packet_before_greeting(code: int, message: str) -> bytes:

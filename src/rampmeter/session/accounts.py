@@ -64,6 +64,13 @@ class Account:
     locked: bool = False
     default_role: str = ""
     extra: dict[str, object] = field(default_factory=dict)  # reserved for later options
+    locked_set: bool = False           # ACCOUNT LOCK / UNLOCK was given (global_priv shows it)
+    expired: bool = False              # PASSWORD EXPIRE: must change it (password_last_changed 0)
+    lifetime: int | None = None        # PASSWORD EXPIRE DEFAULT -1 / NEVER 0 / INTERVAL n DAY
+
+    def __post_init__(self) -> None:
+        if self.locked:  # a locked account was locked by ACCOUNT LOCK
+            self.locked_set = True
 
     @property
     def key(self) -> tuple[str, str]:
@@ -111,9 +118,9 @@ def old_password_hash(password: bytes) -> str:
 def check_auth_string(plugin: str, auth_string: str, password: bytes) -> bool:
     if not auth_string:
         return password == b""
-    if plugin == NATIVE:
+    if plugin == NATIVE:  # the hash as written: its hex digits in either case
         expected = "*" + native_password_hash(password).hex().upper()
-        return hmac.compare_digest(expected, auth_string)
+        return hmac.compare_digest(expected, auth_string.upper())
     try:
         _, scheme, rounds, salt, digest = auth_string.split("$")
     except ValueError:
@@ -124,7 +131,9 @@ def check_auth_string(plugin: str, auth_string: str, password: bytes) -> bool:
     return hmac.compare_digest(got.hex(), digest)
 
 
-_NATIVE_HASH = re.compile(r"\*[0-9A-F]{40}\Z")
+
+
+INVALID_HASH = "invalid"
 
 
 def valid_auth_string(plugin: str, auth_string: str) -> bool:
@@ -132,7 +141,9 @@ def valid_auth_string(plugin: str, auth_string: str) -> bool:
     if not auth_string:
         return True
     if plugin == NATIVE:
-        return bool(_NATIVE_HASH.match(auth_string.upper()))
+        # MariaDB checks only the length (41), and takes 'invalid', its marker of a password
+        # no login can match (mariadb-install-db writes it); the hash is kept as written
+        return auth_string == INVALID_HASH or len(auth_string) == 41
     if plugin == OLD:  # MariaDB checks only the length of a pre-4.1 hash
         return len(auth_string) == 16
     parts = auth_string.split("$")

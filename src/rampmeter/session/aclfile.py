@@ -126,6 +126,14 @@ def account_from(item: dict[str, Any]) -> Account:
         default_role=_str(item, "default_role", ""))
     for limit in LIMITS:
         setattr(acct, limit, _int(item, limit, 0, 2**32 - 1))
+    acct.locked_set = _bool(item, "locked_set") or acct.locked
+    acct.expired = _bool(item, "expired")
+    if "lifetime" in item:  # -1 (the default lifetime), 0 (never), or days
+        lifetime = item["lifetime"]
+        if not isinstance(lifetime, int) or isinstance(lifetime, bool) or \
+                not -1 <= lifetime < 2**32:
+            raise ValueError(f"'lifetime' must be an integer from -1, not {lifetime!r}")
+        acct.lifetime = lifetime
     if acct.is_role and acct.host != "":
         raise ValueError(f"role {acct.user!r} has a host")
     return acct
@@ -188,6 +196,12 @@ def _account_json(a: Account) -> dict[str, Any]:
             out[key] = getattr(a, key)
     if a.locked:
         out["locked"] = True
+    if a.locked_set:
+        out["locked_set"] = True
+    if a.expired:
+        out["expired"] = True
+    if a.lifetime is not None:
+        out["lifetime"] = a.lifetime
     return out
 
 

@@ -16,6 +16,11 @@ Rules:
   cache behaves.
 - --skip-grant-tables (`skip_grants`): every login succeeds without a password check, and no
   privilege is checked, until FLUSH PRIVILEGES loads the file (`flush`) and turns both on.
+- max_password_errors (MariaDB's ACL_USER::password_errors): the wrong passwords given for an
+  account in a row are counted in memory; once they reach the limit, every login as it - with
+  the right password too - is 4150 until FLUSH PRIVILEGES, an ALTER USER or GRANT naming it,
+  or another change to the account. A login that succeeds starts the count again. Accounts with SUPER or
+  CONNECTION ADMIN are never counted.
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ class AccountStore:
         self.log = log or logging.getLogger("rampmeter")
         self._lock = threading.Lock()
         self._fast_digests: dict[tuple[str, str], tuple[str, bytes]] = {}
+        self._password_errors: dict[tuple[str, str], int] = {}
         self._listeners: list[Listener] = []
         self.hand_edits: Callable[[GrantTables], GrantTables | None] | None = None
         self.skip_grants = skip_grant_tables
@@ -102,6 +108,9 @@ class AccountStore:
             self._save(new)
             old = self.tables
             self._forget_changed_digests(old, new)
+            for key in [k for k in self._password_errors
+                        if old.accounts.get(k) != new.accounts.get(k)]:
+                del self._password_errors[key]  # ALTER USER / GRANT unblock the account
             self._publish(new)
         return result
 
@@ -138,10 +147,32 @@ class AccountStore:
                 tables = edited
             tables.version = self.tables.version + 1
             self._fast_digests.clear()
+            self._password_errors.clear()
             if self.skip_grants:
                 self.log.info("FLUSH PRIVILEGES: grant tables loaded, privileges are checked")
             self.skip_grants = False
             self._publish(tables)
+
+    # --- max_password_errors -------------------------------------------------------------------
+    def password_blocked(self, account: Account, limit: int) -> bool:
+        """Has `account` given `limit` wrong passwords in a row (module rules)?"""
+        return self._password_errors.get(account.key, 0) >= limit and not _exempt(account)
+
+    def password_error(self, account: Account) -> None:
+        if not _exempt(account):
+            with self._lock:
+                key = account.key
+                self._password_errors[key] = self._password_errors.get(key, 0) + 1
+
+    def password_ok(self, account: Account) -> None:
+        if self._password_errors:
+            self.unblock(account.user, account.host)
+
+    def unblock(self, user: str, host: str) -> None:
+        """Start the account's count again (a login, ALTER USER, GRANT)."""
+        if self._password_errors:
+            with self._lock:
+                self._password_errors.pop((user, host.lower()), None)
 
     # --- lookups -----------------------------------------------------------------------------
     def find(self, user: str, host: str) -> Account | None:
@@ -161,9 +192,7 @@ class AccountStore:
         if acct is None:
             return None
         key, auth, plugin = acct.key, acct.auth_string, acct.plugin
-        native_hash = b""
-        if plugin == NATIVE and auth:
-            native_hash = bytes.fromhex(auth[1:])
+        native_hash = _native_hash(auth) if plugin == NATIVE else b""
 
         def remember(digest: bytes) -> None:
             current = self.tables.accounts.get(key)
@@ -172,7 +201,10 @@ class AccountStore:
 
         old_hash = None
         if plugin == OLD and not self.secure_auth():
-            old_hash = (int(auth[:8], 16), int(auth[8:16], 16)) if auth else (0, 0)
+            try:
+                old_hash = (int(auth[:8], 16), int(auth[8:16], 16)) if auth else (0, 0)
+            except ValueError:  # 16 characters that are not hex: no password matches
+                old_hash = None
         cached = self._fast_digests.get(key)
         return Credentials(
             old_hash=old_hash,
@@ -183,3 +215,22 @@ class AccountStore:
             fast_digest=cached[1] if cached is not None and cached[0] == auth else None,
             remember_fast_digest=remember,
         )
+
+
+def _exempt(account: Account) -> bool:
+    """MariaDB's PRIV_IGNORE_MAX_PASSWORD_ERRORS: SUPER or CONNECTION ADMIN."""
+    from rampmeter.session.privileges import ADMIN_ACLS
+    return bool(account.access & ADMIN_ACLS)
+
+
+def _native_hash(auth: str) -> bytes:
+    """SHA1(SHA1(password)) of a stored mysql_native_password hash; b"" for no password, and
+    one byte, which no client reply can match, for a text that is no hash ('invalid', or 41
+    characters that are not hex: MariaDB stores both and never lets them log in)."""
+    if not auth:
+        return b""
+    try:
+        raw = bytes.fromhex(auth[1:]) if auth[:1] == "*" else b""
+    except ValueError:
+        raw = b""
+    return raw if len(raw) == 20 else b"\x00"

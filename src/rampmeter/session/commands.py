@@ -42,8 +42,11 @@ def on_authenticated(s: Session, e: ev.Authenticated, proto: ServerProtocol,
             raise ServerError(errors.ER_ACCESS_DENIED_ERROR, e.user, s.host, "YES")
         sec = SecurityContext(store, user=e.user, host=s.host, account=account)
         if account is not None:
+            _blocked(s, account)
             login.check_account(account, user=e.user, host=s.host, tls=s.tls_active,
                                 cipher=getattr(s, "tls_cipher", ""), peer=s.tls_peer)
+            store.password_ok(account)
+            _expired_password(s, e, account)
     except ServerError as exc:
         return _refuse_login(s, e, proto, write, exc)
     if not e.change_user and not s.extra_port and s.user == "" and \
@@ -106,6 +109,33 @@ def on_authenticated(s: Session, e: ev.Authenticated, proto: ServerProtocol,
     s._end_command()
     write(proto.ok(status=s.status_flags()))
     return True
+
+
+ER_USER_IS_BLOCKED = 4150
+ER_MUST_CHANGE_PASSWORD_LOGIN = 1862
+
+
+def _expired_password(s: Session, e: ev.Authenticated, account: Any) -> None:
+    """PASSWORD EXPIRE: a client that can handle it enters sandbox mode (only SET and ALTER
+    USER until the password changes), any other is refused with 1862, as is every client
+    while disconnect_on_expired_password is ON (MariaDB's rules)."""
+    s.must_change_password = False
+    if not account.expired:
+        return
+    if not e.client_capabilities & Capability.CAN_HANDLE_EXPIRED_PASSWORDS or \
+            s.ctx.variables["disconnect_on_expired_password"]:
+        raise ServerError(ER_MUST_CHANGE_PASSWORD_LOGIN, sqlstate="HY000", message=(
+            "Your password has expired. To log in you must change it using a client that "
+            "supports expired passwords."))
+    s.must_change_password = True
+
+
+def _blocked(s: Session, account: Any) -> None:
+    """4150 for an account max_password_errors has blocked (aclstore.py rules)."""
+    if s.ctx.accounts.password_blocked(account, int(s.ctx.variables["max_password_errors"])):
+        raise ServerError(ER_USER_IS_BLOCKED, sqlstate="HY000", message=(
+            "User is blocked because of too many credential errors; unblock with "
+            "'ALTER USER / FLUSH PRIVILEGES'"))
 
 
 def _refuse_login(s: Session, e: ev.Authenticated, proto: ServerProtocol, write: Write,
@@ -188,7 +218,15 @@ def on_access_denied(s: Session, e: ev.AccessDenied, proto: ServerProtocol,
     exc = ServerError(errors.ER_ACCESS_DENIED_ERROR, e.user, s.host,
                       "YES" if e.using_password else "NO")
     acct = s.ctx.accounts.find(e.user, s.host)
-    if acct is not None and acct.plugin == OLD and s.ctx.variables["secure_auth"]:
+    blocked = False
+    if acct is not None:  # a wrong password counts toward max_password_errors
+        try:
+            _blocked(s, acct)
+            s.ctx.accounts.password_error(acct)
+        except ServerError as refused:
+            exc, blocked = refused, True
+    if not blocked and acct is not None and acct.plugin == OLD and \
+            s.ctx.variables["secure_auth"]:
         # never verified while secure_auth is ON: MariaDB says so
         exc = ServerError(1275, sqlstate="HY000", message=(
             f"Server is running in --secure-auth mode, but '{acct.user}'@'{acct.host}' has a "

@@ -168,6 +168,11 @@ def _item(host: str, user: str, priv: str) -> dict[str, Any]:
         if data.get(key):
             item[key] = data[key]
     item["locked"] = bool(data.get("account_locked", False))
+    item["locked_set"] = "account_locked" in data
+    item["expired"] = data.get("password_last_changed") == 0
+    lifetime = data.get("password_lifetime")
+    if isinstance(lifetime, int) and not isinstance(lifetime, bool) and lifetime >= -1:
+        item["lifetime"] = lifetime
     return item
 
 

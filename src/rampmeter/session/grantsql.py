@@ -226,6 +226,8 @@ def grant(s: Session, stmt: Statement) -> UpdateCount:
                 _add_table(t, user, host, db, table, bits, columns, grantor)
 
     s.ctx.accounts.change(apply)
+    for user, host, _given, _auth in grantees:  # GRANT unblocks (max_password_errors)
+        s.ctx.accounts.unblock(user, host)
     return UpdateCount()
 
 

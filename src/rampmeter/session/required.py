@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 from rampmeter import errors
 from rampmeter.engine.base import TableAccess
 from rampmeter.errors import ServerError
-from rampmeter.session import grantedit
+from rampmeter.session import explainpriv, grantedit
 from rampmeter.session.mysqldb import TABLES as MIRROR_TABLES
 from rampmeter.session.privileges import P, denied_db
 from rampmeter.session.security import TableNeed
@@ -88,11 +88,18 @@ def check(s: Session, stmt: Statement) -> None:
             sec.check_db(need.db, need.bits)
         elif not sec.may_see_db(need.db):
             raise denied_db(sec.priv_user, sec.priv_host, need.db)
+    if kind in _EXPLAINS and explainpriv.explains_statement(stmt):
+        explainpriv.check_views(s, found)  # 1345 (explainpriv.py)
+
+
+_EXPLAINS = frozenset({"EXPLAIN", "DESCRIBE", "DESC", "ANALYZE"})
 
 
 def refuse_under_read_only(s: Session) -> None:
     """1290 for a change to the schema (CREATE / DROP TRIGGER, answered by the stored-program
-    package) by an account without READ_ONLY ADMIN while `read_only` is on."""
+    package) or to accounts and grants (CREATE / ALTER / DROP / RENAME USER, roles, GRANT,
+    REVOKE, SET PASSWORD: statements.py, usersql.py) by an account without READ_ONLY ADMIN
+    while `read_only` is on."""
     sec = s.security
     if sec is not None and not sec.unchecked and not sec.has(P.READ_ONLY_ADMIN) and \
             _read_only(s):
@@ -352,6 +359,9 @@ def _truncate(s: Session, r: Reader) -> Iterator[TableNeed]:
 
 
 def _maintenance(s: Session, r: Reader) -> Iterator[TableNeed]:
+    if r.stmt.kind == "ANALYZE" and explainpriv.explains_statement(r.stmt):
+        yield from _describe(s, r)  # ANALYZE SELECT ...: what EXPLAIN of it needs
+        return
     bits = _MAINTENANCE[r.stmt.kind]
     r.accept_any("NO_WRITE_TO_BINLOG", "LOCAL")
     if not r.accept_any("TABLE", "TABLES"):
@@ -410,7 +420,8 @@ def _show(s: Session, r: Reader) -> Iterator[TableNeed]:
         return
     if r.accept("CREATE"):
         if r.accept("TABLE"):
-            yield from _table(s, r, 0, any_privilege=True, command="SHOW")
+            # MariaDB's SHOW_CREATE_TABLE_ACLS: a privilege on the table, not on a column
+            yield from _table(s, r, 0, any_privilege=True, table_level=True, command="SHOW")
         elif r.accept("VIEW"):
             yield from _table(s, r, P.SHOW_VIEW)
         elif r.accept_any("DATABASE", "SCHEMA"):

@@ -52,6 +52,7 @@ class TableNeed:
     columns: tuple[tuple[int, tuple[str, ...]], ...] = ()   # (privilege, columns needing it)
     star: tuple[str, ...] = ()                        # `*`: these columns all need SELECT
     any_privilege: bool = False                       # any privilege on the table will do
+    table_level: bool = False                         # ... granted on the table, not a column
     command: str | None = None                        # the word 1142 names ("SHOW")
     via_view: str = ""                                # read by this SQL SECURITY INVOKER view
 
@@ -182,7 +183,7 @@ class SecurityContext:
             if have & TABLE_ACLS:
                 return
             t = self.table_bits(need.db, need.table)
-            if t.table or t.columns:
+            if t.table or t.columns and not need.table_level:
                 return
             raise self._table_error(P.SELECT, need)
         if have & need.bits == need.bits and all(have & bit for bit, _ in need.columns) and \

@@ -46,7 +46,7 @@ from rampmeter.protocol import events as ev
 from rampmeter.protocol.connection import ServerProtocol
 from rampmeter.protocol.constants import Capability, ServerStatus
 from rampmeter.sched.snapshot import SessionSnapshot
-from rampmeter.session import tracking, userstats
+from rampmeter.session import errmsg, tracking, userstats
 from rampmeter.session.context import ServerContext
 from rampmeter.session.names import check_database_name
 from rampmeter.session.privileges import COL_ACLS, P
@@ -222,6 +222,9 @@ class Session:
         self.interactive = False
         self.multi_statements = False
         self.capabilities = Capability(0)
+        # logged in with an expired password (PASSWORD EXPIRE): MariaDB's sandbox mode, where
+        # only SET and ALTER USER run until the password is changed (statements.py)
+        self.must_change_password = False
         self.vars: dict[str, Any] = ctx.variables.values_of(_SESSION_NAMES)
         self.user_vars: dict[str, Any] = {}
         self.engine: EngineSession | None = None
@@ -593,12 +596,26 @@ class Session:
     def write_error(self, exc: ServerError, proto: ServerProtocol, write: Write) -> None:
         for rs in getattr(exc, "result_sets", ()):  # a procedure's results before its error
             self.write_result(rs, proto, write, more=True)
+        lang = errmsg.language(self.vars.get("lc_messages") or "en_US")
+        if lang != "english":  # the message in the session's language (errmsg.py)
+            exc = self._translated(exc, lang)
         trail = getattr(exc, "trail", None)  # a routine's (session/sp/run.py): the last ones
         self._add_conditions(trail[-max(int(self.vars.get("max_error_count") or 64), 1):]
                              if trail else (Warning_("Error", exc.code, exc.message),))
         self.last_error = exc.message
         self.track_changed.clear()  # a failed statement reports no state change
         write(proto.error_from(exc))
+
+    def _translated(self, exc: ServerError, lang: str) -> ServerError:
+        text = errmsg.translate(exc.code, exc.message, lang,
+                                str(self.ctx.variables["lc_messages_dir"] or ""))
+        if text == exc.message:
+            return exc
+        out = ServerError(exc.code, message=text, sqlstate=exc.sqlstate)
+        for attr in ("result_sets", "trail"):
+            if hasattr(exc, attr):
+                setattr(out, attr, getattr(exc, attr))
+        return out
 
     def translate_interrupt(self, exc: ServerError) -> ServerError:
         """A statement interrupted by a kill reports what killed it."""

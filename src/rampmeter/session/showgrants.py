@@ -210,7 +210,20 @@ def show_create_user(s: Session, r: Reader) -> ResultSet:
         line += " WITH" + lim
     if acct.locked:
         line += " ACCOUNT LOCK"
-    return ResultSet([text_column(f"CREATE USER for {user}@{host}", length=1024)], [(line,)])
+    rows = [(line,)]
+    if acct.expired:
+        line += " PASSWORD EXPIRE"
+        rows = [(line,)]
+        if acct.lifetime is not None and acct.lifetime > -1:
+            # MariaDB's MDEV-24114: the lifetime of an expired account in a second statement
+            rows.append((f"ALTER USER {acct.shown()}{_lifetime(acct.lifetime)}",))
+    elif acct.lifetime is not None and acct.lifetime > -1:
+        rows = [(line + _lifetime(acct.lifetime),)]
+    return ResultSet([text_column(f"CREATE USER for {user}@{host}", length=1024)], rows)
+
+
+def _lifetime(days: int) -> str:
+    return " PASSWORD EXPIRE NEVER" if days == 0 else f" PASSWORD EXPIRE INTERVAL {days} DAY"
 
 
 def grants_statement(s: Session, stmt: Statement) -> ResultSet:

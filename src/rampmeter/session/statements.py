@@ -30,6 +30,7 @@ from rampmeter.engine.base import PreparedStatement, Result
 from rampmeter.errors import ServerError
 from rampmeter.session import (
     admin,
+    definerclause,
     grantsql,
     help,
     loaddata,
@@ -87,6 +88,12 @@ _USER_ROUTES: dict[tuple[str, str], Route] = {
     ("STOP", "SLAVE"): replica.stop_slave,
     ("STOP", "REPLICA"): replica.stop_slave,
 }
+
+# Statements that change accounts and grants (MariaDB's CF_CHANGES_DATA account commands).
+_ACCOUNT_CHANGES = frozenset({
+    usersql.create_user, usersql.alter_user, usersql.drop_user, usersql.rename_user,
+    roles.create_role, roles.drop_role, roles.set_default_role, grantsql.grant,
+    grantsql.revoke})
 
 # (first word, second word) -> Com_* status name; a None second word matches any.
 _COM = {
@@ -167,6 +174,8 @@ def _session_route(words: Sequence[str]) -> Route | None:
 
 def execute(s: Session, stmt: Statement) -> Result:
     words = stmt.words
+    if s.must_change_password and not _sandboxed(words):
+        raise ServerError(errors.ER_MUST_CHANGE_PASSWORD)
     if setfor.is_set_for(words):
         return setfor.run(s, stmt, execute)
     name = com_name(words)
@@ -176,12 +185,16 @@ def execute(s: Session, stmt: Statement) -> Result:
     if words and words[0] in _LOCK_CHECKED and s.engine is not None and \
             s.engine.lock_mode is not None:
         _under_lock(words, stmt.shape, s.engine.lock_mode)
+    if words and words[0] in ("CREATE", "ALTER"):
+        definerclause.check(s, stmt)  # another account as DEFINER: SUPER / SET USER
     if stmt.tokens is not None and sp.wants(stmt):
         answered = sp.route(s, stmt)
         if answered is not None:
             return answered
     route = _session_route(words)
     if route is not None:
+        if route in _ACCOUNT_CHANGES:  # they write the grant tables: 1290 under read_only
+            required.refuse_under_read_only(s)
         result = route(s, stmt)
         if result is not None:
             return result
@@ -215,7 +228,7 @@ def _under_lock(words: Sequence[str], shape: str, mode: str) -> None:
     second = rest[0] if rest else ""
     table = None
     if first in ("GRANT", "REVOKE"):
-        table = "db"
+        table = _grant_table(shape)
     elif first == "SET" and second == "PASSWORD" or first == "ALTER" and second == "USER":
         table = "global_priv"
     elif first in ("CREATE", "DROP", "RENAME", "FLUSH"):
@@ -226,6 +239,31 @@ def _under_lock(words: Sequence[str], shape: str, mode: str) -> None:
         raise ServerError(errors.ER_TABLE_NOT_LOCKED, table)
     if mode == "tables" and first in ("CREATE", "DROP", "ALTER") and _LOCK_DDL.match(shape):
         raise ServerError(errors.ER_LOCK_OR_ACTIVE_TRANSACTION)
+
+
+_ROUTINE_LEVEL = re.compile(r"\bON\s+(?:PROCEDURE|FUNCTION|PACKAGE)\b", re.IGNORECASE)
+_PROXY = re.compile(r"\bPROXY\s+ON\b", re.IGNORECASE)
+_ON_TARGET = re.compile(r"\bON\s+(?:TABLE\s+)?(\S+?)\s+(?:TO|FROM)\b", re.IGNORECASE)
+_REVOKE_ALL = re.compile(r"\bALL\s+(?:PRIVILEGES\s*)?,\s*GRANT\s+OPTION\b", re.IGNORECASE)
+
+
+def _grant_table(shape: str) -> str:
+    """The grant table MariaDB's GRANT / REVOKE names in 1100 under LOCK TABLES: the one
+    of its level (procs_priv, proxies_priv, roles_mapping, tables_priv, else db)."""
+    if _ROUTINE_LEVEL.search(shape):
+        return "procs_priv"
+    if _PROXY.search(shape):
+        return "proxies_priv"
+    target = _ON_TARGET.search(shape)
+    if target is None:
+        return "db" if _REVOKE_ALL.search(shape) else "roles_mapping"
+    return "db" if target.group(1).endswith("*") else "tables_priv"
+
+
+def _sandboxed(words: Sequence[str]) -> bool:
+    """What an expired password still allows (MariaDB's sandbox mode): SET (SET PASSWORD
+    among them) and ALTER USER."""
+    return bool(words) and (words[0] == "SET" or tuple(words[:2]) == ("ALTER", "USER"))
 
 
 def _count_hourly(s: Session, stmt: Statement) -> None:

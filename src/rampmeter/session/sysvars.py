@@ -25,13 +25,14 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.config.options import Scope, lookup, normalize_name
 from rampmeter.errors import ServerError, Warning_
-from rampmeter.session import tracking
+from rampmeter.session import errmsg, tracking
 from rampmeter.session.privileges import set_global_privileges
 from rampmeter.sql import charsets
 
 if TYPE_CHECKING:
     from rampmeter.session.session import Session
 
+_LOCALE_VARS = {"lc_messages", "lc_time_names"}  # a locale's name or number (errmsg.py)
 _CHARSET_VARS = {"character_set_client", "character_set_connection", "character_set_results",
                  "character_set_server", "character_set_database"}
 
@@ -143,6 +144,8 @@ def _assign(s: Session, opt: Any, scope: str | None, value: Any, *,
             raise ServerError(errors.ER_LOCK_OR_ACTIVE_TRANSACTION)
         if opt.name in _CHARSET_VARS and not default:
             value = _charset(value)
+        if opt.name in _LOCALE_VARS and not default:
+            value = errmsg.locale_name(value)
         if opt.name in PAIRED and not default:
             value = paired(opt.name, value)[opt.name]
         warnings = s.ctx.variables.set(opt.name, value, default=default)
@@ -169,6 +172,8 @@ def _assign(s: Session, opt: Any, scope: str | None, value: Any, *,
     elif opt.name in _CHARSET_VARS:
         stored, warnings = _charset(value, client=opt.name == "character_set_client"), []
         s.charsets_changed = True
+    elif opt.name in _LOCALE_VARS:
+        stored, warnings = errmsg.locale_name(value), []
     else:
         stored, warnings = opt.coerce(value, current=s.vars[opt.name])
     s.vars[opt.name] = stored

@@ -92,6 +92,8 @@ class Options:
     limits: dict[str, int] = field(default_factory=dict)
     locked: bool | None = None
     grant_option: bool = False                      # GRANT ... WITH GRANT OPTION
+    expire: bool = False                            # PASSWORD EXPIRE (now)
+    lifetime: int | None = None                     # DEFAULT -1, NEVER 0, INTERVAL n DAY
 
     def apply(self, acct: Account) -> None:
         if self.ssl is not None:
@@ -100,6 +102,12 @@ class Options:
             setattr(acct, key, value)
         if self.locked is not None:
             acct.locked = self.locked
+            acct.locked_set = True
+        if self.expire:  # MariaDB records the default lifetime with it (-1)
+            acct.expired = True
+            acct.lifetime = self.lifetime if self.lifetime is not None else -1
+        elif self.lifetime is not None:
+            acct.lifetime = self.lifetime
 
 
 def read_auth(r: Reader) -> Auth | None:
@@ -134,11 +142,17 @@ def _plugin_of_hash(auth: Auth | None) -> str | None:
     return OLD if len(auth.hashed) == 16 else None
 
 
+def _cleartext_plugin(auth: Auth, plugin: str) -> str:
+    """A password given in clear text hashes as PASSWORD() does (old_passwords is 0): a
+    mysql_old_password account becomes mysql_native_password, as in MariaDB."""
+    return NATIVE if auth.password is not None and plugin == OLD else plugin
+
+
 def auth_string(auth: Auth, plugin: str) -> str:
     if auth.hashed is not None:
         if not valid_auth_string(plugin, auth.hashed):
             raise ServerError(errors.ER_PASSWD_LENGTH)
-        return auth.hashed.upper() if plugin == NATIVE else auth.hashed
+        return auth.hashed
     return make_auth_string(plugin, auth.password or "")
 
 
@@ -156,9 +170,19 @@ def read_options(r: Reader, *, grant: bool = False) -> Options:
                 raise r.error()
             opts.locked = word == "LOCK"
         elif r.accept("PASSWORD", "EXPIRE"):
-            if r.accept_any("NEVER", "DEFAULT"):
-                continue
-            raise ServerError(errors.ER_NOT_SUPPORTED_YET, "PASSWORD EXPIRE")
+            if r.accept("NEVER"):
+                opts.lifetime = 0
+            elif r.accept("DEFAULT"):
+                opts.lifetime = -1
+            elif r.accept("INTERVAL"):
+                days = r.integer()
+                if days <= 0:
+                    raise ServerError(1525, message=f"Incorrect DAY value: '{days}'",
+                                      sqlstate="HY000")
+                r.expect("DAY")
+                opts.lifetime = days
+            else:
+                opts.expire = True
         else:
             raise r.error()
     return opts
@@ -229,11 +253,15 @@ def is_self(s: Session, user: str, host: str) -> bool:
 
 # --- CREATE / ALTER / DROP / RENAME USER ---------------------------------------------------------
 
-def _accounts_then_options(s: Session, r: Reader, *, with_auth: bool
+def _accounts_then_options(s: Session, r: Reader, *, with_auth: bool,
+                           given: list[bool] | None = None
                            ) -> tuple[list[tuple[str, str, Auth | None]], Options]:
+    """`given` receives, per account, whether its host was written."""
     specs: list[tuple[str, str, Auth | None]] = []
     while True:
-        user, host, _ = read_account(s, r)
+        user, host, host_given = read_account(s, r)
+        if given is not None:
+            given.append(host_given)
         specs.append((user, host, read_auth(r) if with_auth else None))
         if not r.accept(","):
             break
@@ -286,25 +314,36 @@ def _fail_for(failed: list[str], operation: str) -> None:
 def alter_user(s: Session, stmt: Statement) -> UpdateCount:
     r = Reader(stmt, 2)
     if_exists = r.accept("IF", "EXISTS")
-    specs, opts = _accounts_then_options(s, r, with_auth=True)
+    given: list[bool] = []
+    specs, opts = _accounts_then_options(s, r, with_auth=True, given=given)
     require_user_admin(s, P.UPDATE)
     notes: list[Warning_] = []
 
     def apply(t: GrantTables) -> None:
-        for user, host, auth in specs:
+        for (user, host, auth), host_given in zip(specs, given, strict=True):
             acct = t.account(user, host)
             if acct is None or acct.is_role:
+                # MariaDB names the account as written: no host when none was given
+                shown = f"'{user}'@'{host}'" if host_given else f"'{user}'"
                 if if_exists:
+                    notes.append(Warning_("Error", errors.ER_PASSWORD_NO_MATCH,
+                                          "Can't find any matching row in the user table"))
                     notes.append(Warning_("Note", errors.ER_CANNOT_USER,
-                                          f"Operation ALTER USER failed for '{user}'@'{host}'"))
+                                          f"Operation ALTER USER failed for {shown}"))
                     continue
-                raise ServerError(errors.ER_CANNOT_USER, "ALTER USER", f"'{user}'@'{host}'")
+                raise ServerError(errors.ER_CANNOT_USER, "ALTER USER", shown)
             if auth is not None:
-                acct.plugin = auth.plugin or _plugin_of_hash(auth) or acct.plugin
+                acct.plugin = auth.plugin or _plugin_of_hash(auth) or _cleartext_plugin(
+                    auth, acct.plugin)
                 acct.auth_string = auth_string(auth, acct.plugin)
+                acct.expired = False  # a new password is not expired
             opts.apply(acct)
 
     s.ctx.accounts.change(apply)
+    for user, host, auth in specs:  # ALTER USER unblocks (max_password_errors)
+        s.ctx.accounts.unblock(user, host)
+        if auth is not None and is_self(s, user, host):
+            s.must_change_password = False  # out of sandbox mode: a new password
     return UpdateCount(warnings=notes)
 
 
@@ -388,6 +427,8 @@ def _rename(t: GrantTables, acct: Account, user: str, host: str) -> None:
 
 def set_password(s: Session, r: Reader) -> None:
     """SET PASSWORD [FOR account] = PASSWORD('x') | 'hash' (r is past PASSWORD)."""
+    from rampmeter.session.required import refuse_under_read_only
+    refuse_under_read_only(s)  # it writes the grant tables
     sec = s.security
     if r.accept("FOR"):
         user, host, _ = read_account(s, r)
@@ -414,8 +455,17 @@ def set_password(s: Session, r: Reader) -> None:
         acct = t.account(user, host)
         if acct is None or acct.is_role:
             raise ServerError(errors.ER_PASSWORD_NO_MATCH)
-        if auth.hashed is not None and acct.plugin != NATIVE:
-            raise ServerError(errors.ER_PASSWD_LENGTH)
+        if auth.hashed is not None:
+            if acct.plugin not in (NATIVE, OLD):
+                raise ServerError(errors.ER_PASSWD_LENGTH)
+            # a hash of 16 characters is pre-4.1: the account becomes mysql_old_password
+            # (and one of 41 mysql_native_password), as MariaDB decides by the length
+            acct.plugin = OLD if len(auth.hashed) == 16 else NATIVE
+        else:
+            acct.plugin = _cleartext_plugin(auth, acct.plugin)
         acct.auth_string = auth_string(auth, acct.plugin)
+        acct.expired = False  # a new password is not expired
 
     s.ctx.accounts.change(apply)
+    if is_self(s, user, host):
+        s.must_change_password = False  # out of sandbox mode: a new password

@@ -119,6 +119,16 @@ def test_schema_statements(s: SqliteSession) -> None:
     fails(s, "CREATE TABLE t2 (a INT)", NOT_LOCKED)
 
 
+def test_dropping_the_last_locked_table_ends_lock_tables(s: SqliteSession) -> None:
+    s.execute("LOCK TABLES t1 WRITE, t2 WRITE")
+    s.execute("DROP TABLE t1")
+    fails(s, "SELECT * FROM t3", NOT_LOCKED)
+    s.execute("DROP TABLE t2")      # the list is empty: MariaDB leaves locked-tables mode
+    assert not s.holds_locks
+    s.execute("SELECT * FROM t3")
+    s.execute("CREATE DATABASE d2")
+
+
 def test_a_transaction_ends_lock_tables_commit_does_not(s: SqliteSession) -> None:
     s.execute("LOCK TABLES t1 WRITE")
     s.execute("COMMIT")

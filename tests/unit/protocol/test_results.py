@@ -491,6 +491,17 @@ def test_err_packet() -> None:
     assert pk.err_packet(1105, "HY0000000", "m")[3:9] == b"#HY000"
 
 
+def test_err_packet_in_another_character_set() -> None:
+    """character_set_results other than UTF-8: what it cannot hold is \\XXXX, and the message
+    stops before the next character would pass 511 bytes (MariaDB's convert_error_message)."""
+    assert pk.err_packet(1051, "42S02", "Unknown table 'test.\u05e7'", "cp1252")[9:] == \
+        b"Unknown table 'test.\\05E7'"
+    assert pk.error_text("caf\u00e9 \U0001F600", "latin-1") == b"caf\xe9 \\+01F600"
+    cyrillic = pk.error_text("\u0422" * 200, "latin-1")
+    assert cyrillic == b"\\0422" * 102  # 510 bytes: a 103rd escape would reach 511
+    assert len(pk.error_text("x" * 600, "latin-1")) == 511
+
+
 def test_eof_packet() -> None:
     assert pk.eof_packet(3, AUTOCOMMIT | MORE) == b"\xfe\x03\x00\x0a\x00"
     assert pk.eof_packet(1 << 20, 0) == b"\xfe\xff\xff\x00\x00"

@@ -167,6 +167,9 @@ def _default_value(r: Reader, col: ColumnDef) -> Default:
             t.kind != "str":
         # an expression without parentheses: DEFAULT concat('a','b')
         start = r.i - 1
+        if t.text.upper() == "ROW" and r.at("("):
+            # a row is no column's value: MariaDB's parser says so at once
+            raise ServerError(errors.ER_OPERAND_COLUMNS, 1)
         if r.at("("):
             read_parenthesized(r)
         return _expr_default(_text(r, start, r.i - 1), col)

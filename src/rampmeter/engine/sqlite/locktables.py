@@ -21,7 +21,8 @@ Rules (MariaDB 10.11's, each checked against it):
   table and FLUSH TABLE(S) name need WRITE; FLUSH TABLES without names needs every base table
   entry WRITE. SHOW CREATE TABLE / VIEW need any entry. A view is no table for TRUNCATE: 1100.
   RENAME TABLE, CREATE / ALTER / DROP of views, databases, routines, events and FLUSH TABLES
-  WITH READ LOCK are 1192. A dropped table leaves the list.
+  WITH READ LOCK are 1192. A dropped table leaves the list; a DROP that empties it ends LOCK
+  TABLES.
 - BEGIN / START TRANSACTION end LOCK TABLES (control.py); COMMIT and ROLLBACK keep it.
 - A table of the `mysql` database the engine does not have (MariaDB's event, proc...) may be
   named; WRITE on one with any other table is 1428. `WAIT n` / `NOWAIT` bound the wait.

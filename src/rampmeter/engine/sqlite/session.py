@@ -441,7 +441,10 @@ class SqliteSession(EngineSession):
             if left is not None:
                 result = self._dispatch(stmt, params)
                 if self.txn.locked is locked:
-                    self.txn.locked = left
+                    if left:
+                        self.txn.locked = left
+                    else:  # the last locked table dropped: LOCK TABLES ends (MariaDB)
+                        self.txn.unlock_tables()
                 return result
         return self._dispatch(stmt, params)
 

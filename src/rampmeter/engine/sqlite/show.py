@@ -185,18 +185,27 @@ def _describe_table(s: SqliteSession, r: Reader | None, db: str | None, table: s
         names = ["Field", "Type", "Collation", "Null", "Key", "Default", "Extra", "Privileges",
                  "Comment"]
     rows: Rows = []
-    tdef = s.table_def(*s.resolve_table(db, table))
+    where = s.resolve_table(db, table)
+    tdef = s.table_def(*where)
     comments = {c.name: c.comment for c in tdef.columns} if tdef is not None else {}
+    # the columns the account holds a privilege on, and which (as information_schema.COLUMNS)
+    visible = privileges = None
+    if not s.is_temporary(where[0], table):  # the session's own: nothing is checked
+        visible = getattr(s.context, "visible", None)
+        privileges = getattr(s.context, "column_privileges", None)
     for c in cols:
         if match is not None and not match(c.name):
+            continue
+        if visible is not None and not visible(where[0], where[1], c.name):
             continue
         base = [c.name, c.column_type, "YES" if c.nullable else "NO", c.key, c.default,
                 c.extra]
         if full:
             t = c.sql_type
             collation = t.collation if t is not None and t.is_text else None
-            base = base[:2] + [collation] + base[2:] + ["select,insert,update,references",
-                                                        comments.get(c.name, "")]
+            base = base[:2] + [collation] + base[2:] + [
+                privileges(where[0], where[1], c.name) if privileges is not None else
+                "select,insert,update,references", comments.get(c.name, "")]
         rows.append(tuple(base))
     columns = [text_column(n, length=64) for n in names]
     if r is None:

@@ -47,6 +47,7 @@ from rampmeter.engine.sqlite import (
     funcmap,
     inlist,
     insertrow,
+    joinnames,
     modifiers,
     multi,
     odbc,
@@ -404,6 +405,8 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
     kind = stmt.kind
     extras: dict[str, Any] = {}
     tree, tables, infoschema = qualified(stmt, database, lookup, extras, lists)
+    if "JOIN" in stmt.shape.upper():
+        joinnames.check(tree, tables.column_names)  # 1052 (joinnames.py)
     mods: modifiers.Modifiers = extras["mods"]
     values_names: list[str] | None = extras["values_names"]
     ignore = mods.ignore or kind in ("UPDATE", "DELETE") and multi.strip_ignore(stmt.shape)[1]

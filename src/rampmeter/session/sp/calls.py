@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from rampmeter.engine.base import ResultSet, UpdateCount
 from rampmeter.errors import ServerError
 from rampmeter.session.privileges import P as Priv
-from rampmeter.session.sp import ddl
+from rampmeter.session.sp import ddl, definer
 from rampmeter.session.sp import parse as P
 from rampmeter.session.sp.run import Frame, _Returned, coerce, done, trace
 from rampmeter.sql.lexer import Dialect, Token, ident_value, string_value
@@ -102,7 +102,7 @@ def call(s: Session, node: P.Call, caller: Frame | None = None) -> UpdateCount:
         frame.declare(param.name.lower(), param.type, value)
     active[key] = depth + 1
     try:
-        with _in_database(s, spec["db"], spec["sql_mode"]):
+        with _in_database(s, spec["db"], spec["sql_mode"]), definer.privileges_of(s, spec):
             frame.exec(body)
     except ServerError as e:
         trace(e, frame, f"{spec['db']}.{spec['name']}")
@@ -251,13 +251,14 @@ def invoke(s: Session, db: str | None, name: str, args: list[Any]) -> Any:
     targets = _out_targets(s, spec, r, name) if any(p.mode != "IN" for p in r.params) \
         else None
     frame = Frame(s, None, key)
+    frame.returns = (r.returns, f"{spec['name']}()")
     for param, value in zip(r.params, args, strict=True):
         frame.declare(param.name.lower(), param.type, None if param.mode == "OUT" else value)
     active[key] = 1
     in_function(s, 1)
     outer, s.sp_out_calls = s.sp_out_calls, None  # the body's statements are not the SET
     try:
-        with _in_database(s, spec["db"], spec["sql_mode"]):
+        with _in_database(s, spec["db"], spec["sql_mode"]), definer.privileges_of(s, spec):
             frame.exec(body)
     except ServerError as e:
         trace(e, frame, f"{spec['db']}.{spec['name']}")

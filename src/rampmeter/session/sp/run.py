@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.engine.base import CallResult, ResultSet, UpdateCount
 from rampmeter.errors import ServerError, Warning_
+from rampmeter.session.sp import definer, rowcast
 from rampmeter.session.sp import parse as P
 
 if TYPE_CHECKING:
@@ -148,6 +149,8 @@ class Frame:
         self.cursor_columns: dict[str, list[str]] = {}  # an open cursor's column names
         self.filling = False                   # a FETCH / SELECT INTO fills a record
         self.trail: list[Warning_] | None = None  # the conditions of the one handled
+        self.table: tuple[str, str] | None = None  # a trigger's (db, table): NEW's columns
+        self.returns: tuple[str, str] | None = None  # a function's (return type, name)
 
     # --- variables -----------------------------------------------------------------------
     def _store(self, name: str, vtype: str, value: Any) -> Any:
@@ -267,6 +270,7 @@ class Frame:
         if tdef is None:
             raise ServerError(1146, message=f"Table '{db}.{parts[-1]}' doesn't exist",
                               sqlstate="42S02")
+        definer.check_anchor(self.s, db, parts[-1], [c.name for c in tdef.columns])
         return [(c.name.lower(), c.type.spelling()) for c in tdef.columns]
 
     def _column_type(self, c: Any) -> str:
@@ -304,6 +308,7 @@ class Frame:
         if tdef is None:
             raise ServerError(1146, message=f"Table '{db}.{table}' doesn't exist",
                               sqlstate="42S02")
+        definer.check_anchor(self.s, db, table, [column])
         col = tdef.column(column)
         if col is None:
             raise ServerError(1054, message=f"Unknown column '{column}' in '{table}'",
@@ -484,7 +489,11 @@ class Frame:
                 if self._is_row(name):
                     self._set_record(name, expr)
                 else:
-                    self.set(name, self.assigned_value(expr))
+                    try:
+                        value = self.assigned_value(expr)
+                    except ServerError as e:
+                        raise self._row_cast(e, expr, name) from None
+                    self.set(name, value)
         elif t is P.If:
             for cond, body in node.branches:
                 if self.truth(cond):
@@ -514,6 +523,22 @@ class Frame:
         else:  # pragma: no cover - the parser makes no other node
             raise TypeError(t)
 
+    def _row_cast(self, e: ServerError, expr: P.Sql, name: str) -> ServerError:
+        """A row assigned to variable `name` or a trigger's NEW.col: 4078 (rowcast.py)."""
+        if e.code != 1241:
+            return e
+        if name.startswith("new.") and self.table is not None:
+            db, table = self.table
+            eng: Any = self.s.engine
+            tdef = eng.table_def(db, table) if eng is not None else None
+            col = tdef.column(name[4:]) if tdef is not None else None
+            if col is None:
+                return e
+            return rowcast.convert(e, expr.text, col.type.spelling(),
+                                   f"`{db}`.`{table}`.`{col.name}`", self.s.dialect())
+        return rowcast.convert(e, expr.text, self._slot(name)[1], f"`{name}`",
+                               self.s.dialect())
+
     def _return(self, node: P.Return) -> None:
         """RETURN expr; an error in expr that a CONTINUE handler takes returns NULL, as in
         MariaDB (the function does not run on past its RETURN)."""
@@ -522,6 +547,9 @@ class Frame:
         except ServerError as e:
             if e.code in (1317, 1927, 1053):
                 raise
+            if self.returns is not None:
+                e = rowcast.convert(e, node.value.text, self.returns[0],
+                                    f"`{self.returns[1]}`", self.s.dialect())
             self.raise_condition(e.code, e.sqlstate or "HY000", e.message)
             value = None
         raise _Returned(value)
@@ -597,8 +625,13 @@ class Frame:
                         if var.default is not None:
                             self._set_record(name, var.default)
                     continue
-                default = self.assigned_value(var.default) if var.default is not None \
-                    else None
+                default = None
+                if var.default is not None:
+                    try:
+                        default = self.assigned_value(var.default)
+                    except ServerError as e:
+                        raise rowcast.convert(e, var.default.text, var.type,
+                                              f"`{var.names[0]}`", self.s.dialect()) from None
                 for name in var.names:
                     self.declare(name, var.type, default)
             self.blocks.append(block)

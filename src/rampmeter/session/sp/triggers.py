@@ -183,6 +183,7 @@ def show_create(s: Session, db: str | None, name: str) -> Result:
 def run(s: Session, db: str, name: str, row: dict[str, Any]) -> set[str]:
     """Fire trigger db.name for one row (`row`: 'new.col' / 'old.col' -> value). The NEW
     columns the body assigned are returned (lower case), their values written into `row`."""
+    from rampmeter.session.sp import definer
     from rampmeter.session.sp.calls import _in_database, in_function
     from rampmeter.session.sp.run import Frame, trace
     spec = _store(s).trigger_load(db, name)
@@ -190,11 +191,13 @@ def run(s: Session, db: str, name: str, row: dict[str, Any]) -> set[str]:
         return set()
     _head, body = parse(spec["text"], Dialect.of(spec["sql_mode"]))
     frame = Frame(s, None, f"{db}.{name}")
+    frame.table = (db, spec["table"])
     for key, value in row.items():
         frame.scopes[0][key] = [value, ""]
     in_function(s, 1)
     try:
-        with _in_database(s, db, spec["sql_mode"]):
+        with _in_database(s, db, spec["sql_mode"]), \
+                definer.privileges_of(s, spec, trigger=True):
             frame.exec(body)
     except ServerError as e:
         trace(e, frame, f"{db}.{spec['name']}")
