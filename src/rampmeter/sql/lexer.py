@@ -20,7 +20,8 @@ Rules:
   anywhere else outside a string it is a syntax error, as MariaDB's lexer makes it a character
   token no rule accepts.
 - `\\N` outside a string is NULL. `?` is a parameter marker. A `:` directly followed by a word is
-  refused (1064): our shapes use `:name` placeholders, and MariaDB has no such token either.
+  refused (1064) in DML, whose shapes use `:name` placeholders (MariaDB's grammar has no use
+  for one there either); elsewhere it is the `:` token (`lbl:BEGIN`, a label in a routine).
 - Literal values: `string_value` (escapes: \\0 \\' \\" \\b \\n \\r \\t \\Z \\\\; \\% and \\_ keep their
   backslash for LIKE; any other \\x is x; a doubled quote is one quote), `hex_value` (X'..' must
   have an even number of digits; 0x.. is padded on the left), `bit_value`.
@@ -323,7 +324,9 @@ def tokens(text: str, dialect: Dialect = DEFAULT) -> list[Token]:
             in_exec = False
             pos = end
             continue
-        if kind == "bad" or kind == "unclosed":
+        if kind == "bad" and text[start] == ":":
+            kind = "colon"  # `lbl:BEGIN`: a label's colon before a word
+        elif kind == "bad" or kind == "unclosed":
             if text[start] == "\x00" and not strip_end(text[start:]):
                 break
             raise syntax_error(text, start)

@@ -104,6 +104,7 @@ _OPERAND_BEFORE = frozenset({
 _TYPED_LITERAL = frozenset({"DATE", "TIME", "TIMESTAMP"})
 _NOT_GRAPH = "".join(map(chr, range(33))) + "\x7f"
 _PLUS_NUMBER = re.compile(r"\+\s*(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
+_NUMBER = re.compile(r"(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,7 +260,7 @@ class _Item:
     """The select list being named (see `items`)."""
 
     __slots__ = ("depth", "start", "names", "markers", "tokens", "literal", "active", "last",
-                 "prev")
+                 "prev", "lead")
 
     def __init__(self, depth: int, start: int) -> None:
         self.depth = depth
@@ -271,12 +272,13 @@ class _Item:
         self.active = True
         self.last = start        # where the item's last significant token ends
         self.prev = start        # ... and the one before it (the token closing the item)
+        self.lead = 0            # '(' tokens the item begins with
 
     def close(self, text: str, end: int) -> None:
         last = self.last if self.last <= end else self.prev
         if self.start < last < end:
             end = last  # a comment after the item is not part of its name
-        if self.literal is not None and self.tokens == 1:
+        if self.literal is not None and self.tokens == 1 + 2 * self.lead:
             # MariaDB names a lone string literal by its value: '' when the value is not valid
             # UTF-8, and a NUL shown as \x00
             value = self.literal
@@ -299,10 +301,29 @@ class _Item:
                 name = name.upper()
             elif name[:1] == "+" and _PLUS_NUMBER.match(name):
                 name = name[1:].lstrip()  # MariaDB drops a unary plus: the number names it
+            elif self.lead and name[:1] == "(":
+                name = _parenthesized(name, self.lead)
         self.names.append(name)
         self.markers = []
         self.tokens = 0
         self.literal = None
+        self.lead = 0
+
+
+def _parenthesized(name: str, lead: int) -> str:
+    """An item in parentheses keeps the name of what they enclose when that already has one
+    (MariaDB's parser names only items without a name): a number is named as typed, NULL /
+    TRUE / FALSE / \\N by the word in capitals; anything else by the whole text."""
+    inner = name
+    for _ in range(lead):
+        if inner[:1] != "(" or inner[-1:] != ")":
+            return name
+        inner = inner[1:-1].strip(" \t\n\r\f\v")
+    if _NUMBER.match(inner):
+        return inner
+    if inner == "\\N" or inner.upper() in _CONSTANT_WORDS:
+        return "NULL" if inner == "\\N" else inner.upper()
+    return name
 
 
 # Words the scanner acts on (module rules); every other word is only copied to the shape.
@@ -504,7 +525,9 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                 if out and out[-1] is not _SPACE:
                     out.append(_SPACE)
                 continue
-            if kind == "bad" or kind == "unclosed":
+            if kind == "bad" and tok == ":" and not parametrize:
+                kind = "colon"  # `lbl:BEGIN` (a label) outside DML, where no shape is made
+            elif kind == "bad" or kind == "unclosed":
                 if tok == "\x00" and not strip_end(text[start:]):
                     break
                 raise syntax_error(text, start)
@@ -584,7 +607,7 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                     out.append(":" + name)
                 if item is not None and item.active:
                     item.tokens -= (had_intro is not None) + concat  # one literal, however spelled
-                    if item.tokens == 1:
+                    if item.tokens == 1 + item.lead:
                         item.literal = slots[last_string_slot]
                 prev, prev_kind = "'", "str"
                 continue
@@ -664,6 +687,8 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
             if tok == "(":
                 inline.append(inline[-1] or pending_type_paren)
                 depth += 1
+                if item is not None and item.active and item.tokens == item.lead + 1:
+                    item.lead += 1  # `((1))`: named as what the parentheses enclose
             elif tok == ")":
                 if len(inline) > 1:
                     inline.pop()

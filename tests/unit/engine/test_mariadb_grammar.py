@@ -348,3 +348,12 @@ def test_a_divisor_with_a_bit_operator(session: SqliteSession) -> None:
     assert scalar(session, "SELECT 5 MOD (2 & 1)") is None
     assert [w.code for w in session.warnings] == [1365]
     assert scalar(session, "SELECT MIN(12 / '0b11' ^ (RAND() * 0 + 3))") == Decimal("4.0000")
+
+
+def test_a_column_in_parentheses_is_the_column(t: SqliteSession) -> None:
+    # MariaDB: `(a)` is the field a, named a with its table's metadata (mtr parser_stack)
+    result = t.execute("SELECT (a), ((t.b)), (a)+1 FROM t WHERE a = 1")
+    assert [c.name for c in result.columns] == ["a", "b", "(a)+1"]  # type: ignore[union-attr]
+    assert [c.org_table for c in result.columns][:2] == ["t", "t"]  # type: ignore[union-attr]
+    result = t.execute("SELECT * FROM (SELECT (a), ((2)) FROM t WHERE a = 1) d")
+    assert [c.name for c in result.columns] == ["a", "2"]  # type: ignore[union-attr]

@@ -396,3 +396,12 @@ def test_a_long_program_is_scanned_once_not_again_at_each_semicolon(monkeypatch)
     got = scan_all(body + "; SELECT 1")
     assert [g.text[:6] for g in got] == ["CREATE", "SELECT"]
     assert len(calls) == 1
+
+
+def test_an_item_in_parentheses_keeps_the_name_of_a_literal_inside() -> None:
+    # MariaDB names only items that have no name yet: a number, a string, NULL / TRUE / FALSE
+    # already have one, so parentheses around them do not change it (mtr parser_stack)
+    got = scan("SELECT (1), ((( 1.5 ))), ('a' 'b'), (null), (\\N), (true), (-1), (1)+1, "
+               "(x'41'), (date'2001-01-01'), (a), (@v)")
+    assert got.items == ("1", "1.5", "ab", "NULL", "NULL", "TRUE", "(-1)", "(1)+1",
+                         "(x'41')", "(date'2001-01-01')", "(a)", "(@v)")

@@ -1194,6 +1194,9 @@ def _outputs(select: exp.Select, stmt: Statement, tables: _Tables,
             outs.extend(more)
             continue
         alias = e.alias if isinstance(e, exp.Alias) else None
+        while isinstance(inner, exp.Paren) and isinstance(inner.this, (exp.Paren, exp.Column)) \
+                and not isinstance(inner.this.this, exp.Star):
+            inner = inner.this  # `(a)` is the column a, and named so
         if isinstance(inner, exp.Column):
             found = tables.find(inner.table or None, inner.name)
             if found is not None:
