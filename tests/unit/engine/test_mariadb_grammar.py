@@ -357,3 +357,23 @@ def test_a_column_in_parentheses_is_the_column(t: SqliteSession) -> None:
     assert [c.org_table for c in result.columns][:2] == ["t", "t"]  # type: ignore[union-attr]
     result = t.execute("SELECT * FROM (SELECT (a), ((2)) FROM t WHERE a = 1) d")
     assert [c.name for c in result.columns] == ["a", "2"]  # type: ignore[union-attr]
+
+
+def test_a_subquery_grouped_by_an_outer_column(session: SqliteSession) -> None:
+    # MariaDB resolves the names of a subquery's GROUP BY in the outer queries too: one group
+    # of the subquery's rows per outer row (mtr subquery_merge)
+    session.execute("CREATE TABLE t1 (a INT)")
+    session.execute("INSERT INTO t1 VALUES (1), (2), (3)")
+    session.execute("CREATE TABLE t2 (b INT)")
+    session.execute("INSERT INTO t2 VALUES (1), (2), (5)")
+    assert rows(session.execute(
+        "SELECT a, (SELECT MAX(b) FROM t2 WHERE b < 3 GROUP BY a) FROM t1 ORDER BY a")) == \
+        [(1, 2), (2, 2), (3, 2)]
+    assert rows(session.execute(
+        "SELECT a, (SELECT MAX(b) FROM t2 WHERE b > 9 GROUP BY t1.a) FROM t1 WHERE a = 1")) == \
+        [(1, None)]
+    assert rows(session.execute(
+        "SELECT a FROM t1 WHERE (SELECT 1 GROUP BY a HAVING a > 1) ORDER BY a")) == [(2,), (3,)]
+    # a subquery's own column still groups it
+    assert rows(session.execute(
+        "SELECT a FROM t1 WHERE a IN (SELECT b FROM t2 GROUP BY b) ORDER BY a")) == [(1,), (2,)]

@@ -51,6 +51,7 @@ from rampmeter.engine.sqlite import (
     multi,
     odbc,
     ordercoll,
+    outergroup,
     quantified,
     queryforms,
     rownum,
@@ -463,6 +464,8 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         return plan
     _typed_rewrites(tree, typer)
     _sql_rewrites(tree, typer, stmt)
+    if "GROUP" in stmt.shape.upper():  # (translate runs once per shape: plans are cached)
+        outergroup.rewrite(tree, list(tables.by_alias), tables.column_names)
     tree = setops.rewrite(tree, tables.column_names)
     if zone_shift:
         plan.tz_outputs = tzcolumns.python_outputs(tree, plan.outputs)
