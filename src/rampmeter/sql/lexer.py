@@ -142,10 +142,13 @@ def included(opener: str, dialect: Dialect = DEFAULT) -> bool:
     return version <= dialect.version_id
 
 
-def syntax_error(text: str, pos: int) -> ServerError:
-    """1064 as MariaDB words it: the text from the offending token on, and its line."""
+def syntax_error(text: str, pos: int, line_pos: int | None = None) -> ServerError:
+    """1064 as MariaDB words it: the text from the offending token on, and its line (or the
+    line of `line_pos`: where MariaDB's lexer was when its parser gave up, when that is
+    further on)."""
     pos = max(0, min(pos, len(text)))
-    line = text.count("\n", 0, pos) + 1
+    line = text.count("\n", 0, pos if line_pos is None else max(0, min(line_pos, len(text))))
+    line += 1
     near = text[pos:].rstrip(" \t\n\r\f\v\x00;")  # MariaDB drops trailing `;`s (alloc_query)
     # MariaDB's '%-.80T': at most 80 bytes; a longer text is cut to 77 and '...' added
     raw = near.encode("utf-8", "replace")

@@ -377,3 +377,14 @@ def test_a_subquery_grouped_by_an_outer_column(session: SqliteSession) -> None:
     # a subquery's own column still groups it
     assert rows(session.execute(
         "SELECT a FROM t1 WHERE a IN (SELECT b FROM t2 GROUP BY b) ORDER BY a")) == [(1,), (2,)]
+
+
+def test_show_of_an_unknown_name_reports_the_next_tokens_line(session: SqliteSession) -> None:
+    # MariaDB's grammar takes SHOW <name> (a plugin's SHOW) and refuses it once it has read
+    # the token after the name: the error is at the name, its line that token's (mtr show)
+    err = fails(session, "show spatial_ref_sys\n--error X\nshow system_variables", 1064)
+    assert err.message.endswith("near 'spatial_ref_sys\n--error X\nshow system_variables' "
+                                "at line 2")
+    assert fails(session, "show\nstatistics", 1064).message.endswith(
+        "near 'statistics' at line 2")
+    assert fails(session, "show tables x\n;", 1064).message.endswith("near 'x' at line 1")

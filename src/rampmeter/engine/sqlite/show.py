@@ -26,7 +26,7 @@ from rampmeter.engine.sqlite.infoschema import frm_version, row_format, table_in
 from rampmeter.engine.sqlite.storage import INFORMATION_SCHEMA
 from rampmeter.errors import ServerError, Warning_
 from rampmeter.protocol.columns import Column, int_column, text_column
-from rampmeter.sql.lexer import string_value
+from rampmeter.sql.lexer import string_value, syntax_error
 from rampmeter.sql.reader import Reader
 from rampmeter.sql.statement import Statement, scan
 
@@ -144,6 +144,11 @@ def show(s: SqliteSession, stmt: Statement) -> Result:
             "Comment", "character_set_client", "collation_connection",
             "Database Collation")]
         return _filtered(s, r, cols, routines.status_rows(s, kind), key=1)
+    name, after = r.peek(), r.peek(1)
+    if name is not None and name.kind == "word":
+        # SHOW <name> is a plugin's SHOW in MariaDB's grammar, refused once the token after
+        # the name is read: the error is at the name, its line the next token's (mtr show)
+        raise syntax_error(r.text, name.start, after.start if after else len(r.text))
     raise r.error()
 
 
