@@ -388,3 +388,16 @@ def test_show_of_an_unknown_name_reports_the_next_tokens_line(session: SqliteSes
     assert fails(session, "show\nstatistics", 1064).message.endswith(
         "near 'statistics' at line 2")
     assert fails(session, "show tables x\n;", 1064).message.endswith("near 'x' at line 1")
+
+
+def test_show_where_may_read_tables(t: SqliteSession) -> None:
+    # SHOW ... WHERE is a condition of the session's: its subqueries read tables (mtr show)
+    t.execute("CREATE TABLE names (nm VARCHAR(10))")
+    t.execute("INSERT INTO names VALUES ('a'), ('names')")
+    assert rows(t.execute("SHOW TABLES WHERE tables_in_db IN (SELECT * FROM "
+                          "(SELECT nm FROM db.names GROUP BY nm) dt)")) == [("names",)]
+    got = t.execute("SHOW FIELDS FROM t WHERE field IN (SELECT 'a' UNION SELECT 'x\\'y')")
+    assert [r[0] for r in rows(got)] == ["a"]
+    got = t.execute("SHOW FIELDS FROM t WHERE `Null` = 'no'")  # case-insensitive, as MariaDB
+    assert [r[0] for r in rows(got)] == ["a"]
+    assert "in 'WHERE'" in fails(t, "SHOW TABLES WHERE foo = 1", 1054).message

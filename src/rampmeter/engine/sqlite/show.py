@@ -67,6 +67,8 @@ def _filtered(s: SqliteSession, r: Reader, columns: list[Column], rows: Rows,
 
 def where(s: SqliteSession, expr: str, columns: list[Column], rows: Rows) -> Rows:
     """The rows for which the MySQL expression `expr` over the answer's columns is true."""
+    if _SUBQUERY.search(expr):
+        return _where_with_tables(s, expr, columns, rows)
     names = [c.name for c in columns]
     try:
         from rampmeter.engine.sqlite import dialect
@@ -83,10 +85,45 @@ def where(s: SqliteSession, expr: str, columns: list[Column], rows: Rows) -> Row
         keep = {i for (i,) in conn.execute(f"SELECT rm_index FROM rm_show WHERE {cond}")}
     except sqlite3.Error as e:
         raise ServerError(errors.ER_BAD_FIELD_ERROR, str(e).rsplit(":", 1)[-1].strip(),
-                          "where clause") from None
+                          "WHERE") from None
     finally:
         conn.close()
     return [row for i, row in enumerate(rows) if i in keep]
+
+
+_SUBQUERY = re.compile(r"\bSELECT\b", re.IGNORECASE)
+
+
+def _where_with_tables(s: SqliteSession, expr: str, columns: list[Column],
+                       rows: Rows) -> Rows:
+    """A WHERE with a subquery reads tables, as in MariaDB (mtr show): the condition is a
+    query of the session's, over the answer as a derived table of literals."""
+    names = [c.name for c in columns]
+    selects = []
+    for i, row in enumerate(rows or [(None,) * len(names)]):
+        items = ", ".join(f"{_literal(v)} AS `{n.replace('`', '``')}`"
+                          for v, n in zip(row, names))
+        selects.append(f"SELECT {items}, {i} AS rm_index")
+    from_rows = " UNION ALL ".join(selects)
+    result = s.execute(f"SELECT rm_index FROM ({from_rows}) AS rm_show WHERE {expr}")
+    keep = {r[0] for r in getattr(result, "rows", ())}
+    return [row for i, row in enumerate(rows) if i in keep]
+
+
+def _literal(value: Any) -> str:
+    """A SHOW answer's value as SQL text, the same under any sql_mode (quotes doubled, a
+    backslash as CHAR(92))."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return str(int(value))
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", "surrogateescape")
+    parts = ["'" + p.replace("'", "''") + "'" for p in str(value).split("\\")]
+    return parts[0] if len(parts) == 1 else \
+        "CONCAT(" + ", CHAR(92 USING utf8mb4), ".join(parts) + ")"
 
 
 def show(s: SqliteSession, stmt: Statement) -> Result:
