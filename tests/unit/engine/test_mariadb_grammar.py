@@ -401,3 +401,13 @@ def test_show_where_may_read_tables(t: SqliteSession) -> None:
     got = t.execute("SHOW FIELDS FROM t WHERE `Null` = 'no'")  # case-insensitive, as MariaDB
     assert [r[0] for r in rows(got)] == ["a"]
     assert "in 'WHERE'" in fails(t, "SHOW TABLES WHERE foo = 1", 1054).message
+
+
+def test_in_a_query_in_parentheses_is_an_in_subquery(session: SqliteSession) -> None:
+    # MariaDB reads `x IN ((SELECT ...))` as IN of the query in parentheses (mtr show)
+    session.execute("CREATE TABLE t1 (id INT)")
+    session.execute("INSERT INTO t1 VALUES (1), (2)")
+    assert rows(session.execute("SELECT 1 IN ((SELECT id FROM t1)), "
+                                "3 IN (((SELECT id FROM t1))), "
+                                "2 NOT IN ((SELECT id FROM t1))")) == [(1, 0, 0)]
+    fails(session, "SELECT ((SELECT id FROM t1))", 1242)  # still a value where one is wanted

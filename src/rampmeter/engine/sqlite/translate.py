@@ -559,6 +559,7 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
         elif node.name[:1] == "x" and _equality_with_number(node, typer):
             node.replace(_call("rm_bin2num", node.copy()))  # bit_col = b'1' compares numbers
     typer.forget()
+    _redundant_query_parens(tree)
     # Then top-down; a replacement keeps the original children (moved, not copied), so the
     # walk still reaches them and nested rewrites land in the tree.
     divisions: list[exp.Expression] = []
@@ -745,6 +746,18 @@ def _wrap(node: exp.Expression, make) -> None:
     hole = exp.Null()
     node.replace(hole)
     hole.replace(make(node))
+
+
+def _redundant_query_parens(tree: exp.Expression) -> None:
+    """((SELECT ...)) is the query in parentheses, as MariaDB reads it: `x IN ((SELECT ...))`
+    is an IN subquery, not an IN list of one scalar subquery (SQLite's reading, 1242 here)."""
+    for node in list(tree.find_all(exp.Subquery)):
+        inner = node.this
+        while isinstance(inner, exp.Subquery) and \
+                not any(v for k, v in inner.args.items() if k != "this"):
+            inner = inner.this
+        if inner is not node.this:
+            node.set("this", inner)
 
 
 def _scalar_position(node: exp.Subquery) -> bool:
