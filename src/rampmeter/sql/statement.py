@@ -530,6 +530,8 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
             elif kind == "bad" or kind == "unclosed":
                 if tok == "\x00" and not strip_end(text[start:]):
                     break
+                if cs.maxlen == 1 and "\udc80" <= tok <= "\udcff":
+                    raise _invalid_identifier(text, start, cs)
                 raise syntax_error(text, start)
             if tok == ";" and depth == 0 and toks is not None and open_blocks(words, toks):
                 toks.append(Token("op", tok, start, end))  # inside BEGIN ... END: the body's
@@ -724,6 +726,22 @@ def _is_alias(prev: str, prev_kind: str) -> bool:
     if prev_kind == "word":
         return prev not in _OPERAND_BEFORE and prev not in _TYPED_LITERAL
     return False
+
+
+_IDENT_RUN = re.compile("[\\w$\u0080-\U0010ffff]+")
+
+
+def _invalid_identifier(text: str, pos: int, cs: Charset) -> ServerError:
+    """A byte the client's single-byte character set does not map (kept as a lone surrogate,
+    lexer.py): MariaDB's lexer takes every byte above 0x7F of such a set into an identifier,
+    then refuses the identifier (1300, quoting it whole: mtr ctype_dec8). (In a multi-byte set
+    a byte that starts no character is a 1064, as before.)"""
+    start = pos
+    while start > 0 and _IDENT_RUN.match(text[start - 1]):
+        start -= 1
+    found = _IDENT_RUN.match(text, start)
+    return ServerError(errors.ER_INVALID_CHARACTER_STRING, _ident_cs(cs),
+                       shown_identifier(found.group() if found else text[pos]))
 
 
 def _ident_cs(cs: Charset) -> str:

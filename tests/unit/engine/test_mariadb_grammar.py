@@ -411,3 +411,13 @@ def test_in_a_query_in_parentheses_is_an_in_subquery(session: SqliteSession) -> 
                                 "3 IN (((SELECT id FROM t1))), "
                                 "2 NOT IN ((SELECT id FROM t1))")) == [(1, 0, 0)]
     fails(session, "SELECT ((SELECT id FROM t1))", 1242)  # still a value where one is wanted
+
+
+def test_text_with_bytes_that_are_not_utf8_is_read_as_client_bytes(session: SqliteSession
+                                                                    ) -> None:
+    # CONCAT of text and the bytes of another character set's string: SQLite's text is not
+    # UTF-8; the value keeps the bytes as lone surrogates (mtr ctype_dec8)
+    ctx = session.context
+    assert isinstance(ctx, FakeContext)
+    ctx.user_variables["seq"] = b"\xd0"
+    assert rows(session.execute("SELECT CONCAT('SET ', @seq, '=1')")) == [("SET \udcd0=1",)]

@@ -405,3 +405,14 @@ def test_an_item_in_parentheses_keeps_the_name_of_a_literal_inside() -> None:
                "(x'41'), (date'2001-01-01'), (a), (@v)")
     assert got.items == ("1", "1.5", "ab", "NULL", "NULL", "TRUE", "(-1)", "(1)+1",
                          "(x'41')", "(date'2001-01-01')", "(a)", "(@v)")
+
+
+def test_a_byte_invalid_in_the_clients_charset_is_1300_where_a_name_would_be() -> None:
+    # kept as a lone surrogate (lexer.py); MariaDB's lexer refuses it (mtr ctype_dec8)
+    from rampmeter.sql import charsets
+    with pytest.raises(ServerError) as e:
+        scan("SET STATEMENT a.\udcd0=1 SELECT 1", charset=charsets.charset("dec8"))
+    assert (e.value.code, e.value.message) == (1300, "Invalid dec8 character string: '\\xD0'")
+    with pytest.raises(ServerError) as e:  # the whole identifier is quoted
+        scan("select a\udcd0", charset=charsets.charset("dec8"))
+    assert e.value.message == "Invalid dec8 character string: 'a\\xD0'"
