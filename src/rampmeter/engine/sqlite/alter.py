@@ -98,9 +98,15 @@ class _Alter:
 
 
 def alter_table(s: SqliteSession, r: Reader, ignore: bool) -> Result:
-    r.accept("IF", "EXISTS")
+    if_exists = r.accept("IF", "EXISTS")
     db, table = r.qualified_name()
-    schema, tdef = s.existing_table(db, table)
+    try:
+        schema, tdef = s.existing_table(db, table)
+    except ServerError as e:
+        if not if_exists or e.code != errors.ER_NO_SUCH_TABLE:
+            raise
+        # MariaDB: nothing to alter, and the 1146 stays as a warning of level Error
+        return UpdateCount(warnings=[Warning_("Error", e.code, e.message)])
     a = _Alter(s, schema, db or s.database or schema, tdef, copy_table(tdef))
     while not r.done:
         word = r.peek_word()

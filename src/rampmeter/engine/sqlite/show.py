@@ -210,7 +210,11 @@ def _show_tables(s: SqliteSession, r: Reader, full: bool) -> Result:
     if not s.database_known(db):
         raise ServerError(errors.ER_BAD_DB_ERROR, db)
     names = s.list_tables(db)
-    cols = [text_column(f"Tables_in_{db}", length=64)]
+    title = f"Tables_in_{db}"
+    if r.at("LIKE") and r.peek(1) is not None and r.peek(1).kind == "str":  # type: ignore[union-attr]
+        # MariaDB names the column after the pattern too, as SHOW DATABASES LIKE
+        title += f" ({string_value(r.peek(1).text, r.dialect.backslash_escapes)})"  # type: ignore[union-attr]
+    cols = [text_column(title, length=64)]
     if full:
         cols.append(text_column("Table_type", length=64))
         kind = "SYSTEM VIEW" if db.lower() == INFORMATION_SCHEMA else "BASE TABLE"
