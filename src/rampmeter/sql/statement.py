@@ -883,6 +883,11 @@ def is_program(words: tuple[str, ...] | list[str], toks: list[Token] | tuple[Tok
     at top level, as MariaDB allows outside programs?"""
     if not toks:
         return False
+    k = _after_set_for(toks)
+    if k:
+        toks = toks[k:]
+        if not toks:
+            return False
     first = toks[0].text.upper() if toks[0].kind == "word" else ""
     if first == "CREATE":
         return any(t.kind == "word" and t.text.upper() in _PROGRAM_OBJECTS for t in toks[1:12])
@@ -893,6 +898,21 @@ def is_program(words: tuple[str, ...] | list[str], toks: list[Token] | tuple[Tok
     if len(toks) > 1 and toks[1].text == ":" and toks[0].kind in ("word", "qident"):
         return True
     return first in _COMPOUND_FIRST
+
+
+def _after_set_for(toks: list[Token] | tuple[Token, ...]) -> int:
+    """Where the statement of `SET STATEMENT var = value, ... FOR statement` starts (the
+    token after the top-level FOR); 0 for any other statement."""
+    if len(toks) < 3 or toks[0].kind != "word" or toks[0].text.upper() != "SET" or \
+            toks[1].kind != "word" or toks[1].text.upper() != "STATEMENT":
+        return 0
+    depth = 0
+    for k in range(2, len(toks)):
+        t = toks[k]
+        depth += (t.text == "(") - (t.text == ")")
+        if not depth and t.kind == "word" and t.text.upper() == "FOR":
+            return k + 1
+    return 0
 
 
 def open_blocks(words: list[str], toks: list[Token]) -> bool:
@@ -908,7 +928,9 @@ def open_blocks(words: list[str], toks: list[Token]) -> bool:
     if last[0] is toks and last[1] <= len(toks):
         start, depth, body = last[1], last[2], last[3]
     else:
-        start, depth, body = 0, 0, _routine_body(toks)
+        k = _after_set_for(toks)
+        body = _routine_body(toks[k:] if k else toks)
+        start, depth, body = k, 0, body + k if body >= 0 else body
     for k in range(start, len(toks)):
         t = toks[k]
         if t.kind != "word":

@@ -416,3 +416,10 @@ def test_a_byte_invalid_in_the_clients_charset_is_1300_where_a_name_would_be() -
     with pytest.raises(ServerError) as e:  # the whole identifier is quoted
         scan("select a\udcd0", charset=charsets.charset("dec8"))
     assert e.value.message == "Invalid dec8 character string: 'a\\xD0'"
+
+
+def test_a_program_after_set_statement_for_keeps_its_semicolons() -> None:
+    text = "SET STATEMENT sql_mode='' FOR CREATE PROCEDURE p() BEGIN SELECT 1; SELECT 2; END"
+    assert [s.text for s in scan_all(text)] == [text]
+    text = "SET STATEMENT sql_mode='' FOR BEGIN NOT ATOMIC SELECT 1; END; SELECT 3"
+    assert [s.text for s in scan_all(text)] == [text[:-10], "SELECT 3"]
