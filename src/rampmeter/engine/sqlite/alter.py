@@ -426,8 +426,9 @@ def _add_key(a: _Alter, key: KeySpec) -> None:
     elif key.kind == "FOREIGN":
         fk = foreign.make(a.name, a.database, key, a.new.foreign)
         fk.columns = keys.key_columns(a.new, fk.columns)
-        a.new.foreign.append(fk)
-        a.new_foreign.append(fk)
+        if foreign.enforced_by(a.new.engine):
+            a.new.foreign.append(fk)
+            a.new_foreign.append(fk)
         a.added.append(keys.foreign_index(key.constraint or key.name, fk.columns))
     else:
         name = key.name or key.constraint
