@@ -411,6 +411,8 @@ def test_in_a_query_in_parentheses_is_an_in_subquery(session: SqliteSession) -> 
                                 "3 IN (((SELECT id FROM t1))), "
                                 "2 NOT IN ((SELECT id FROM t1))")) == [(1, 0, 0)]
     fails(session, "SELECT ((SELECT id FROM t1))", 1242)  # still a value where one is wanted
+    assert rows(session.execute("SELECT EXISTS((SELECT id FROM t1)), "
+                                "NOT EXISTS(((SELECT id FROM t1 WHERE id > 5)))")) == [(1, 1)]
 
 
 def test_text_with_bytes_that_are_not_utf8_is_read_as_client_bytes(session: SqliteSession

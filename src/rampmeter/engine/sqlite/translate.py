@@ -750,7 +750,8 @@ def _wrap(node: exp.Expression, make) -> None:
 
 def _redundant_query_parens(tree: exp.Expression) -> None:
     """((SELECT ...)) is the query in parentheses, as MariaDB reads it: `x IN ((SELECT ...))`
-    is an IN subquery, not an IN list of one scalar subquery (SQLite's reading, 1242 here)."""
+    is an IN subquery, not an IN list of one scalar subquery (SQLite's reading, 1242 here);
+    EXISTS((SELECT ...)) is EXISTS of the query (SQLite refuses the extra parentheses)."""
     for node in list(tree.find_all(exp.Subquery)):
         inner = node.this
         while isinstance(inner, exp.Subquery) and \
@@ -758,6 +759,11 @@ def _redundant_query_parens(tree: exp.Expression) -> None:
             inner = inner.this
         if inner is not node.this:
             node.set("this", inner)
+    for node in list(tree.find_all(exp.Exists)):
+        inner = node.this
+        if isinstance(inner, exp.Subquery) and isinstance(inner.this, exp.Query) and \
+                not any(v for k, v in inner.args.items() if k != "this"):
+            node.set("this", inner.this)
 
 
 def _scalar_position(node: exp.Subquery) -> bool:
