@@ -47,6 +47,7 @@ from rampmeter.engine.sqlite import (
     funcmap,
     inlist,
     insertrow,
+    jsontable,
     modifiers,
     multi,
     odbc,
@@ -360,6 +361,8 @@ def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
         text, collapsed = inlist.collapse(text)
         lists.update(collapsed)
     tree = queryforms.rewrite(parse(stmt, text))
+    if "JSON_TABLE" in text.upper():
+        jsontable.rewrite(tree)
     queryforms.insert_defaults(tree)
     for select in tree.find_all(exp.Select):
         # SQL_NO_CACHE, HIGH_PRIORITY, STRAIGHT_JOIN...: hints to MariaDB's optimizer and
