@@ -350,7 +350,6 @@ ER_INVALID_ROLE = 1959
 ER_CANNOT_GRANT_ROLE = 1961
 ER_CANNOT_REVOKE_ROLE = 1962
 ER_ACCOUNT_HAS_BEEN_LOCKED = 4151
-ER_MUST_CHANGE_PASSWORD_LOGIN = 1862
 
 ERRORS.update({
     ER_PASSWD_LENGTH: ErrorSpec("ER_PASSWD_LENGTH", "HY000", "Password hash should be a 41-digit hexadecimal number"),
@@ -376,7 +375,6 @@ ERRORS.update({
     ER_CANNOT_GRANT_ROLE: ErrorSpec("ER_CANNOT_GRANT_ROLE", "HY000", "Cannot grant role '%s' to: %s"),
     ER_CANNOT_REVOKE_ROLE: ErrorSpec("ER_CANNOT_REVOKE_ROLE", "HY000", "Cannot revoke role '%s' from: %s"),
     ER_ACCOUNT_HAS_BEEN_LOCKED: ErrorSpec("ER_ACCOUNT_HAS_BEEN_LOCKED", "HY000", "Access denied, this account is locked"),
-    ER_MUST_CHANGE_PASSWORD_LOGIN: ErrorSpec("ER_MUST_CHANGE_PASSWORD_LOGIN", "HY000", "Your password has expired. To log in you must change it using a client that supports expired passwords"),
 })
 
 

@@ -299,45 +299,6 @@ def test_account_lock_and_connection_limits(server: ServerHandle) -> None:
         ("CREATE USER `few`@`%` WITH MAX_USER_CONNECTIONS 2",),)
 
 
-def test_password_expire(server: ServerHandle) -> None:
-    """PASSWORD EXPIRE: the next login may only SET PASSWORD (1820 for anything else) - or is
-    refused (1862) with disconnect_on_expired_password ON for a client that does not say it
-    handles expired passwords; the lifetime clauses and SHOW CREATE USER as MariaDB prints
-    them; ALTER USER IF EXISTS of a missing account: 1133 and a note 1396 (mtr lock_user)."""
-    server.query("CREATE USER 'ex'@'%' IDENTIFIED BY 'pw' ACCOUNT LOCK PASSWORD EXPIRE")
-    assert server.query("SHOW CREATE USER 'ex'@'%'")[0][0].endswith(" ACCOUNT LOCK PASSWORD EXPIRE")
-    server.query("ALTER USER 'ex'@'%' ACCOUNT UNLOCK PASSWORD EXPIRE INTERVAL 60 DAY")
-    assert [r[0] for r in server.query("SHOW CREATE USER 'ex'@'%'")][1] == \
-        "ALTER USER `ex`@`%` PASSWORD EXPIRE INTERVAL 60 DAY"
-    priv = server.query("SELECT JSON_VALUE(Priv, '$.account_locked'), "
-                        "JSON_VALUE(Priv, '$.password_last_changed'), "
-                        "JSON_VALUE(Priv, '$.password_lifetime') FROM mysql.global_priv "
-                        "WHERE user = 'ex'")
-    assert priv == (("0", "0", "60"),)
-    conn = server.connect(user="ex", password="pw")
-    assert err(conn, "SELECT 1")[0] == 1820
-    rows(conn, "SET PASSWORD = PASSWORD('new')")
-    assert rows(conn, "SELECT 1") == [(1,)]
-    conn.close()
-    assert server.query("SHOW CREATE USER 'ex'@'%'")[0][0].endswith(
-        " PASSWORD EXPIRE INTERVAL 60 DAY")  # a new password is not expired
-    server.query("ALTER USER 'ex'@'%' PASSWORD EXPIRE")
-    server.query("SET GLOBAL disconnect_on_expired_password = ON")
-    try:
-        with pytest.raises(pymysql.err.OperationalError) as info:
-            server.connect(user="ex", password="new")
-        assert info.value.args[0] == 1862
-    finally:
-        server.query("SET GLOBAL disconnect_on_expired_password = OFF")
-    with server.connect() as root, root.cursor() as cur:
-        cur.execute("ALTER USER IF EXISTS nobody, gone@localhost ACCOUNT LOCK")
-        cur.execute("SHOW WARNINGS")
-        assert list(cur.fetchall()) == [
-            ("Error", 1133, "Can't find any matching row in the user table"),
-            ("Error", 1133, "Can't find any matching row in the user table"),
-            ("Note", 1396, "Operation ALTER USER failed for 'nobody','gone'@'localhost'")]
-
-
 @needs_cli
 def test_old_password_accounts_log_in_only_without_secure_auth(server: ServerHandle) -> None:
     """mysql_old_password (a 3.23 hash of 16 hex digits): refused with 1275 while secure_auth

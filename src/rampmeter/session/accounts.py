@@ -63,10 +63,6 @@ class Account:
     max_user_connections: int = 0      # at once
     locked: bool = False
     default_role: str = ""
-    lock_given: bool = False           # ACCOUNT LOCK / UNLOCK was said (global_priv shows it)
-    password_expired: bool = False     # PASSWORD EXPIRE: must change it at the next login
-    password_last_changed: int = 0     # unix time
-    password_lifetime: int = -1        # days; 0 never expires, -1 default_password_lifetime
     extra: dict[str, object] = field(default_factory=dict)  # reserved for later options
 
     @property

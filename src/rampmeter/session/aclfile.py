@@ -126,11 +126,6 @@ def account_from(item: dict[str, Any]) -> Account:
         default_role=_str(item, "default_role", ""))
     for limit in LIMITS:
         setattr(acct, limit, _int(item, limit, 0, 2**32 - 1))
-    acct.lock_given = _bool(item, "lock_given") or acct.locked
-    acct.password_expired = _bool(item, "password_expired")
-    acct.password_last_changed = _int(item, "password_last_changed", 0, 2**63 - 1)
-    if "password_lifetime" in item:  # -1 (the default) is not written
-        acct.password_lifetime = _int(item, "password_lifetime", 0, 2**32 - 1)
     if acct.is_role and acct.host != "":
         raise ValueError(f"role {acct.user!r} has a host")
     return acct
@@ -193,14 +188,6 @@ def _account_json(a: Account) -> dict[str, Any]:
             out[key] = getattr(a, key)
     if a.locked:
         out["locked"] = True
-    if a.lock_given and not a.locked:  # ACCOUNT UNLOCK said (a lock says itself)
-        out["lock_given"] = True
-    if a.password_expired:
-        out["password_expired"] = True
-    if a.password_last_changed:
-        out["password_last_changed"] = a.password_last_changed
-    if a.password_lifetime != -1:
-        out["password_lifetime"] = a.password_lifetime
     return out
 
 

@@ -41,14 +41,9 @@ def on_authenticated(s: Session, e: ev.Authenticated, proto: ServerProtocol,
         if account is None and not store.skip_grants:  # dropped since the password check
             raise ServerError(errors.ER_ACCESS_DENIED_ERROR, e.user, s.host, "YES")
         sec = SecurityContext(store, user=e.user, host=s.host, account=account)
-        expired = False
         if account is not None:
             login.check_account(account, user=e.user, host=s.host, tls=s.tls_active,
                                 cipher=getattr(s, "tls_cipher", ""), peer=s.tls_peer)
-            expired = login.password_expired(account, ctx.variables["default_password_lifetime"])
-            if expired and ctx.variables["disconnect_on_expired_password"] and \
-                    not e.client_capabilities & Capability.CAN_HANDLE_EXPIRED_PASSWORDS:
-                raise ServerError(errors.ER_MUST_CHANGE_PASSWORD_LOGIN)
     except ServerError as exc:
         return _refuse_login(s, e, proto, write, exc)
     if not e.change_user and not s.extra_port and s.user == "" and \
@@ -76,7 +71,6 @@ def on_authenticated(s: Session, e: ev.Authenticated, proto: ServerProtocol,
     if old_key is not None:
         ctx.user_connections.disconnect(old_key)
     s.security = sec
-    s.password_expired = expired
     s.user = e.user
     s.account_host = account.host if account else s.host
     _start_session(s, e, proto)

@@ -168,15 +168,6 @@ def _item(host: str, user: str, priv: str) -> dict[str, Any]:
         if data.get(key):
             item[key] = data[key]
     item["locked"] = bool(data.get("account_locked", False))
-    item["lock_given"] = "account_locked" in data
-    changed = data.get("password_last_changed")
-    if isinstance(changed, int) and not isinstance(changed, bool):
-        item["password_expired"] = changed == 0  # MariaDB's mark of PASSWORD EXPIRE
-        if changed > 0:
-            item["password_last_changed"] = changed
-    lifetime = data.get("password_lifetime", -1)
-    if isinstance(lifetime, int) and not isinstance(lifetime, bool) and 0 <= lifetime < 2**32:
-        item["password_lifetime"] = lifetime
     return item
 
 

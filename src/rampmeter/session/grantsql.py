@@ -44,7 +44,6 @@ from rampmeter.session.security import TableNeed
 from rampmeter.session.usersql import (
     Auth,
     auth_string,
-    password_changed,
     read_account,
     read_auth,
     read_options,
@@ -259,13 +258,11 @@ def _grantee_account(s: Session, t: GrantTables, user: str, host: str, auth: Aut
         plugin = (auth.plugin if auth and auth.plugin else None) or \
             s.ctx.variables["default_authentication_plugin"]
         acct = Account(user, host, plugin, auth_string(auth, plugin) if auth else "")
-        password_changed(acct)
         t.accounts[acct.key] = acct
     elif auth is not None:
         require_user_admin(s, P.UPDATE)  # a new password for an existing account
         acct.plugin = auth.plugin or acct.plugin
         acct.auth_string = auth_string(auth, acct.plugin)
-        password_changed(acct)
     return acct
 
 

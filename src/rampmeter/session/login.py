@@ -8,12 +8,6 @@ Rules (MariaDB 10.11's acl_authenticate and check_for_max_user_connections, in t
 - REQUIRE SSL without TLS, REQUIRE X509 without a client certificate the server verified
   (--ssl-ca), REQUIRE ISSUER / SUBJECT / CIPHER that do not match -> 1045, as MariaDB: the
   client learns no more than that it may not log in.
-- An expired password (PASSWORD EXPIRE, or older than the account's PASSWORD EXPIRE INTERVAL
-  n DAY / default_password_lifetime): a client that says CAN_HANDLE_EXPIRED_PASSWORDS logs in
-  to a sandbox where every statement but SET (SET PASSWORD) and PREPARE / EXECUTE /
-  DEALLOCATE is 1820 until it sets its password; so does any client while
-  disconnect_on_expired_password is OFF (the default); with it ON, a client that does not say
-  it is refused with 1862.
 - MAX_CONNECTIONS_PER_HOUR exceeded -> 1226; the account's MAX_USER_CONNECTIONS exceeded ->
   1226; without an account limit, the global max_user_connections exceeded -> 1203. A session
   counts from login to close (COM_CHANGE_USER moves it to the new account).
@@ -54,16 +48,6 @@ def x509_name(parts: Any) -> str:
         for key, value in rdn:
             out.append(f"/{_SUBJECT_KEYS.get(key, key)}={value}")
     return "".join(out)
-
-
-def password_expired(acct: Account, default_lifetime: int, now: float | None = None) -> bool:
-    """Must the account change its password before it may do anything (module rules)?"""
-    if acct.is_role or acct.password_expired:
-        return acct.password_expired
-    days = default_lifetime if acct.password_lifetime < 0 else acct.password_lifetime
-    if days <= 0 or not acct.password_last_changed:
-        return False
-    return (time.time() if now is None else now) - acct.password_last_changed > days * 86400
 
 
 def check_account(acct: Account, *, user: str, host: str, tls: bool, cipher: str,

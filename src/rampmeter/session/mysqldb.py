@@ -189,12 +189,8 @@ def _priv_json(a: Account) -> str:
         for key in ("max_questions", "max_updates", "max_connections", "max_user_connections"):
             if getattr(a, key):
                 out[key] = getattr(a, key)
-        if a.lock_given or a.locked:
-            out["account_locked"] = a.locked
-        if a.password_expired or a.password_last_changed:  # 0 is MariaDB's mark of expired
-            out["password_last_changed"] = 0 if a.password_expired else a.password_last_changed
-        if a.password_lifetime != -1:
-            out["password_lifetime"] = a.password_lifetime
+        if a.locked:
+            out["account_locked"] = True
         if a.default_role:
             out["default_role"] = a.default_role
     return json.dumps(out, separators=(",", ":"))
@@ -212,8 +208,8 @@ def rows(t: GrantTables) -> dict[str, list[tuple[Any, ...]]]:
             a.host, a.user, password, *(_yn(a.access, 1 << i) for i in range(30)),
             a.ssl_type, a.ssl_cipher, a.x509_issuer, a.x509_subject, a.max_questions,
             a.max_updates, a.max_connections, a.max_user_connections,
-            "" if a.is_role else a.plugin, "" if a.is_role else a.auth_string,
-            "Y" if a.password_expired else "N", "Y" if a.is_role else "N", a.default_role, 0))
+            "" if a.is_role else a.plugin, "" if a.is_role else a.auth_string, "N",
+            "Y" if a.is_role else "N", a.default_role, 0))
     for d in t.dbs:
         out["db"].append((d.host, d.db, d.user, *(_yn(d.access, bit) for _, bit in DB_PRIV_COLUMNS)))
     for g in t.tables.values():

@@ -211,7 +211,6 @@ class Session:
         self.user = ""
         self.account_host = ""
         self.logged_in = False
-        self.password_expired = False  # logged in to change an expired password (login.py)
         self.interactive = False
         self.multi_statements = False
         self.capabilities = Capability(0)

@@ -210,17 +210,7 @@ def show_create_user(s: Session, r: Reader) -> ResultSet:
         line += " WITH" + lim
     if acct.locked:
         line += " ACCOUNT LOCK"
-    lifetime = "" if acct.password_lifetime < 0 else " PASSWORD EXPIRE NEVER" \
-        if acct.password_lifetime == 0 else \
-        f" PASSWORD EXPIRE INTERVAL {acct.password_lifetime} DAY"
-    lines = []
-    if acct.password_expired:  # MariaDB then gives the lifetime a second row
-        lines.append((line + " PASSWORD EXPIRE",))
-        if lifetime:
-            lines.append((f"ALTER USER {acct.shown()}{lifetime}",))
-    else:
-        lines.append((line + lifetime,))
-    return ResultSet([text_column(f"CREATE USER for {user}@{host}", length=1024)], lines)
+    return ResultSet([text_column(f"CREATE USER for {user}@{host}", length=1024)], [(line,)])
 
 
 def grants_statement(s: Session, stmt: Statement) -> ResultSet:

@@ -167,8 +167,6 @@ def _session_route(words: Sequence[str]) -> Route | None:
 
 def execute(s: Session, stmt: Statement) -> Result:
     words = stmt.words
-    if s.password_expired and (not words or words[0] not in _SANDBOX):
-        raise ServerError(errors.ER_MUST_CHANGE_PASSWORD)  # login.py: the expired sandbox
     if setfor.is_set_for(words):
         return setfor.run(s, stmt, execute)
     name = com_name(words)
@@ -199,7 +197,6 @@ def execute(s: Session, stmt: Statement) -> Result:
     return s.engine.execute(stmt)
 
 
-_SANDBOX = frozenset({"SET", "PREPARE", "EXECUTE", "DEALLOCATE"})
 _QUERY_KINDS = frozenset({"SELECT", "WITH", "INSERT", "REPLACE", "UPDATE", "DELETE"})
 
 # Under LOCK TABLES, MariaDB refuses what would open tables that are not locked (the grant
@@ -266,8 +263,6 @@ def execute_prepared(s: Session, prepared: PreparedStatement, params: Sequence[A
             stmt = s.scan(_substitute(stmt, params))
         return execute(s, stmt)
     assert s.engine is not None
-    if s.password_expired:  # engine statements are never SET PASSWORD
-        raise ServerError(errors.ER_MUST_CHANGE_PASSWORD)
     if isinstance(handle, Statement):
         _count_hourly(s, handle)
         required.check(s, handle)  # privileges may have changed since the prepare

@@ -10,18 +10,15 @@ Rules (MariaDB 10.11's grammar and checks, measured):
   accounts apply to every account of the statement. REQUIRE NONE | SSL | X509 | ISSUER 'i' /
   SUBJECT 's' / CIPHER 'c' ([AND] between them); WITH MAX_QUERIES_PER_HOUR n /
   MAX_UPDATES_PER_HOUR n / MAX_CONNECTIONS_PER_HOUR n / MAX_USER_CONNECTIONS n; ACCOUNT LOCK /
-  UNLOCK; PASSWORD EXPIRE (the password must be changed at the next login: login.py) and
-  PASSWORD EXPIRE NEVER / DEFAULT / INTERVAL n DAY (its lifetime; DEFAULT is
-  default_password_lifetime's). A new password is not expired and its lifetime starts anew.
-- What rampmeter does not do is refused by name (1235), never ignored: MAX_STATEMENT_TIME per
-  account, authentication plugins other than mysql_native_password and caching_sha2_password
-  (1524).
+  UNLOCK; PASSWORD EXPIRE NEVER / DEFAULT (accepted: passwords never expire here).
+- What rampmeter does not do is refused by name (1235), never ignored: PASSWORD EXPIRE [n
+  DAY], MAX_STATEMENT_TIME per account, authentication plugins other than
+  mysql_native_password and caching_sha2_password (1524).
 - IF [NOT] EXISTS turn 1396 into notes 1973 / 1974, as MariaDB's.
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -95,8 +92,6 @@ class Options:
     limits: dict[str, int] = field(default_factory=dict)
     locked: bool | None = None
     grant_option: bool = False                      # GRANT ... WITH GRANT OPTION
-    expire: bool = False                            # PASSWORD EXPIRE
-    lifetime: int | None = None                     # ... NEVER 0 / DEFAULT -1 / INTERVAL n DAY
 
     def apply(self, acct: Account) -> None:
         if self.ssl is not None:
@@ -105,11 +100,6 @@ class Options:
             setattr(acct, key, value)
         if self.locked is not None:
             acct.locked = self.locked
-            acct.lock_given = True
-        if self.expire:
-            acct.password_expired = True
-        if self.lifetime is not None:
-            acct.password_lifetime = self.lifetime
 
 
 def read_auth(r: Reader) -> Auth | None:
@@ -166,19 +156,9 @@ def read_options(r: Reader, *, grant: bool = False) -> Options:
                 raise r.error()
             opts.locked = word == "LOCK"
         elif r.accept("PASSWORD", "EXPIRE"):
-            if r.accept("NEVER"):
-                opts.lifetime = 0
-            elif r.accept("DEFAULT"):
-                opts.lifetime = -1
-            elif r.accept("INTERVAL"):
-                days = r.integer()
-                r.expect("DAY")
-                if not days:
-                    raise ServerError(1525, message="Incorrect DAY value: '0'",
-                                      sqlstate="HY000")
-                opts.lifetime = days
-            else:
-                opts.expire = True
+            if r.accept_any("NEVER", "DEFAULT"):
+                continue
+            raise ServerError(errors.ER_NOT_SUPPORTED_YET, "PASSWORD EXPIRE")
         else:
             raise r.error()
     return opts
@@ -250,12 +230,11 @@ def is_self(s: Session, user: str, host: str) -> bool:
 # --- CREATE / ALTER / DROP / RENAME USER ---------------------------------------------------------
 
 def _accounts_then_options(s: Session, r: Reader, *, with_auth: bool
-                           ) -> tuple[list[tuple[str, str, Auth | None, bool]], Options]:
-    """(user, host, IDENTIFIED ..., whether the host was given) per account, and the options."""
-    specs: list[tuple[str, str, Auth | None, bool]] = []
+                           ) -> tuple[list[tuple[str, str, Auth | None]], Options]:
+    specs: list[tuple[str, str, Auth | None]] = []
     while True:
-        user, host, given = read_account(s, r)
-        specs.append((user, host, read_auth(r) if with_auth else None, given))
+        user, host, _ = read_account(s, r)
+        specs.append((user, host, read_auth(r) if with_auth else None))
         if not r.accept(","):
             break
     return specs, read_options(r)
@@ -275,7 +254,7 @@ def create_user(s: Session, stmt: Statement) -> UpdateCount:
     failed: list[str] = []
 
     def apply(t: GrantTables) -> None:
-        for user, host, auth, _ in specs:
+        for user, host, auth in specs:
             if t.account(user, host) is not None or t.role(user) is not None and host == "":
                 if or_replace:
                     t.drop_account(user, host)
@@ -289,19 +268,12 @@ def create_user(s: Session, stmt: Statement) -> UpdateCount:
             plugin = (auth.plugin if auth and auth.plugin else None) or \
                 _plugin_of_hash(auth) or default_plugin
             acct = Account(user, host, plugin, auth_string(auth, plugin) if auth else "")
-            acct.password_last_changed = int(time.time())
             opts.apply(acct)
             t.accounts[acct.key] = acct
 
     s.ctx.accounts.change(apply)
     _fail_for(failed, "CREATE USER")
     return UpdateCount(warnings=notes)
-
-
-def password_changed(acct: Account) -> None:
-    """A new password: no longer expired, and its lifetime counts from now."""
-    acct.password_expired = False
-    acct.password_last_changed = int(time.time())
 
 
 def _fail_for(failed: list[str], operation: str) -> None:
@@ -317,33 +289,23 @@ def alter_user(s: Session, stmt: Statement) -> UpdateCount:
     specs, opts = _accounts_then_options(s, r, with_auth=True)
     require_user_admin(s, P.UPDATE)
     notes: list[Warning_] = []
-    failed: list[str] = []
 
     def apply(t: GrantTables) -> None:
-        notes.clear()
-        failed.clear()
-        for user, host, auth, given in specs:
+        for user, host, auth in specs:
             acct = t.account(user, host)
             if acct is None or acct.is_role:
-                # MariaDB: 1133 for each, then one 1396 naming them all (the host only when
-                # the statement gave one)
-                notes.append(Warning_.of(errors.ER_PASSWORD_NO_MATCH, level="Error"))
-                failed.append(f"'{user}'@'{host}'" if given else f"'{user}'")
-                continue
+                if if_exists:
+                    notes.append(Warning_("Note", errors.ER_CANNOT_USER,
+                                          f"Operation ALTER USER failed for '{user}'@'{host}'"))
+                    continue
+                raise ServerError(errors.ER_CANNOT_USER, "ALTER USER", f"'{user}'@'{host}'")
             if auth is not None:
                 acct.plugin = auth.plugin or _plugin_of_hash(auth) or acct.plugin
                 acct.auth_string = auth_string(auth, acct.plugin)
-                password_changed(acct)
             opts.apply(acct)
 
     s.ctx.accounts.change(apply)
-    if failed:
-        if not if_exists:
-            _fail_for(failed, "ALTER USER")
-        notes.append(Warning_.of(errors.ER_CANNOT_USER, "ALTER USER", ",".join(failed),
-                                 level="Note"))
     return UpdateCount(warnings=notes)
-
 
 
 def drop_user(s: Session, stmt: Statement) -> UpdateCount:
@@ -455,8 +417,5 @@ def set_password(s: Session, r: Reader) -> None:
         if auth.hashed is not None and acct.plugin != NATIVE:
             raise ServerError(errors.ER_PASSWD_LENGTH)
         acct.auth_string = auth_string(auth, acct.plugin)
-        password_changed(acct)
 
     s.ctx.accounts.change(apply)
-    if is_self(s, user, host):
-        s.password_expired = False  # out of the sandbox (login.py)

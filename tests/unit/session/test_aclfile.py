@@ -106,14 +106,3 @@ def test_leftover_temp_file_is_ignored(tmp_path: Path) -> None:
     store = AccountStore(tmp_path)
     store.path.with_name("accounts.json.tmp").write_text("half a wri")
     assert AccountStore(tmp_path).exact("root", "localhost") is not None
-
-
-def test_password_expiry_and_lock_survive_the_file() -> None:
-    t = GrantTables()
-    a = Account("u", "%", locked=False, lock_given=True, password_expired=True,
-                password_last_changed=123, password_lifetime=0)
-    t.accounts[a.key] = a
-    back = aclfile.account_from(aclfile.document(t)["accounts"][0])
-    assert (back.lock_given, back.password_expired, back.password_last_changed,
-            back.password_lifetime) == (True, True, 123, 0)
-    assert aclfile.account_from({"user": "v", "host": "%"}).password_lifetime == -1

@@ -6,13 +6,7 @@ import pytest
 
 from rampmeter.errors import ServerError
 from rampmeter.session.accounts import Account
-from rampmeter.session.login import (
-    HOUR,
-    UserConnections,
-    check_account,
-    password_expired,
-    x509_name,
-)
+from rampmeter.session.login import HOUR, UserConnections, check_account, x509_name
 
 
 def _code(fn, *args, **kw) -> int:  # noqa: ANN001
@@ -79,19 +73,3 @@ def test_hourly_limits_reset_after_an_hour() -> None:
     clock.now += HOUR
     counts.statement(key, (2, 1), writes=True)
     counts.connect(acct, 0)
-
-
-def test_when_a_password_has_expired() -> None:
-    day = 86400
-    a = Account("u", "%", password_last_changed=1000 * day)
-    assert not password_expired(a, 0, now=2000 * day)            # default lifetime: never
-    assert password_expired(a, 30, now=1031 * day)                # default_password_lifetime
-    assert not password_expired(a, 30, now=1029 * day)
-    a.password_lifetime = 0                                       # PASSWORD EXPIRE NEVER
-    assert not password_expired(a, 30, now=2000 * day)
-    a.password_lifetime = 5                                       # ... INTERVAL 5 DAY
-    assert password_expired(a, 0, now=1006 * day)
-    a.password_expired = True                                     # PASSWORD EXPIRE
-    a.password_lifetime = 0
-    assert password_expired(a, 0, now=1000 * day)
-    assert not password_expired(Account("old", "%"), 30, now=2000 * day)  # when unknown
