@@ -41,6 +41,23 @@ def test_set_statement_for(compat, driver):
 
 
 @pytest.mark.parametrize("driver", drivers("pymysql"))
+def test_set_statement_refusals(compat, driver):
+    compat.check(driver, [
+        "SET STATEMENT max_error_count=100 SELECT 1",
+        "SET STATEMENT FOR SELECT 1",
+        "SET STATEMENT GLOBAL max_error_count=100 FOR SELECT 1",
+        "SET STATEMENT @@global.max_error_count=100 FOR SELECT 1",
+        "SET STATEMENT max_error_count=(SELECT 1) FOR SELECT 1",
+        "SET STATEMENT max_error_count=(SELECT COUNT(*) FROM information_schema.COLLATIONS) "
+        "FOR SELECT 1",
+        "SET STATEMENT autocommit=default FOR SELECT 1",
+        "SET STATEMENT wait_timeout=10 FOR SELECT 1",
+        "SET STATEMENT sql_mode='ANSI_QUOTES' FOR SELECT \"x\"",
+        "SET STATEMENT sql_mode='' FOR BEGIN NOT ATOMIC SELECT @@sql_mode; END",
+    ], CHECKS)
+
+
+@pytest.mark.parametrize("driver", drivers("pymysql"))
 def test_a_statement_of_comments_only_is_ok(compat, driver):
     compat.check(driver, ["/* only a comment */", "# another", "SELECT 1 /* trailing */"],
                  ("rows", "error", "columns"))

@@ -20,7 +20,8 @@ Rules:
   anywhere else outside a string it is a syntax error, as MariaDB's lexer makes it a character
   token no rule accepts.
 - `\\N` outside a string is NULL. `?` is a parameter marker. A `:` directly followed by a word is
-  refused (1064): our shapes use `:name` placeholders, and MariaDB has no such token either.
+  refused (1064) in DML, whose shapes use `:name` placeholders (MariaDB's grammar has no use
+  for one there either); elsewhere it is the `:` token (`lbl:BEGIN`, a label in a routine).
 - Literal values: `string_value` (escapes: \\0 \\' \\" \\b \\n \\r \\t \\Z \\\\; \\% and \\_ keep their
   backslash for LIKE; any other \\x is x; a doubled quote is one quote), `hex_value` (X'..' must
   have an even number of digits; 0x.. is padded on the left), `bit_value`.
@@ -141,10 +142,13 @@ def included(opener: str, dialect: Dialect = DEFAULT) -> bool:
     return version <= dialect.version_id
 
 
-def syntax_error(text: str, pos: int) -> ServerError:
-    """1064 as MariaDB words it: the text from the offending token on, and its line."""
+def syntax_error(text: str, pos: int, line_pos: int | None = None) -> ServerError:
+    """1064 as MariaDB words it: the text from the offending token on, and its line (or the
+    line of `line_pos`: where MariaDB's lexer was when its parser gave up, when that is
+    further on)."""
     pos = max(0, min(pos, len(text)))
-    line = text.count("\n", 0, pos) + 1
+    line = text.count("\n", 0, pos if line_pos is None else max(0, min(line_pos, len(text))))
+    line += 1
     near = text[pos:].rstrip(" \t\n\r\f\v\x00;")  # MariaDB drops trailing `;`s (alloc_query)
     # MariaDB's '%-.80T': at most 80 bytes; a longer text is cut to 77 and '...' added
     raw = near.encode("utf-8", "replace")
@@ -323,7 +327,9 @@ def tokens(text: str, dialect: Dialect = DEFAULT) -> list[Token]:
             in_exec = False
             pos = end
             continue
-        if kind == "bad" or kind == "unclosed":
+        if kind == "bad" and text[start] == ":":
+            kind = "colon"  # `lbl:BEGIN`: a label's colon before a word
+        elif kind == "bad" or kind == "unclosed":
             if text[start] == "\x00" and not strip_end(text[start:]):
                 break
             raise syntax_error(text, start)

@@ -104,6 +104,7 @@ _OPERAND_BEFORE = frozenset({
 _TYPED_LITERAL = frozenset({"DATE", "TIME", "TIMESTAMP"})
 _NOT_GRAPH = "".join(map(chr, range(33))) + "\x7f"
 _PLUS_NUMBER = re.compile(r"\+\s*(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
+_NUMBER = re.compile(r"(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,7 +260,7 @@ class _Item:
     """The select list being named (see `items`)."""
 
     __slots__ = ("depth", "start", "names", "markers", "tokens", "literal", "active", "last",
-                 "prev")
+                 "prev", "lead")
 
     def __init__(self, depth: int, start: int) -> None:
         self.depth = depth
@@ -271,12 +272,13 @@ class _Item:
         self.active = True
         self.last = start        # where the item's last significant token ends
         self.prev = start        # ... and the one before it (the token closing the item)
+        self.lead = 0            # '(' tokens the item begins with
 
     def close(self, text: str, end: int) -> None:
         last = self.last if self.last <= end else self.prev
         if self.start < last < end:
             end = last  # a comment after the item is not part of its name
-        if self.literal is not None and self.tokens == 1:
+        if self.literal is not None and self.tokens == 1 + 2 * self.lead:
             # MariaDB names a lone string literal by its value: '' when the value is not valid
             # UTF-8, and a NUL shown as \x00
             value = self.literal
@@ -299,10 +301,29 @@ class _Item:
                 name = name.upper()
             elif name[:1] == "+" and _PLUS_NUMBER.match(name):
                 name = name[1:].lstrip()  # MariaDB drops a unary plus: the number names it
+            elif self.lead and name[:1] == "(":
+                name = _parenthesized(name, self.lead)
         self.names.append(name)
         self.markers = []
         self.tokens = 0
         self.literal = None
+        self.lead = 0
+
+
+def _parenthesized(name: str, lead: int) -> str:
+    """An item in parentheses keeps the name of what they enclose when that already has one
+    (MariaDB's parser names only items without a name): a number is named as typed, NULL /
+    TRUE / FALSE / \\N by the word in capitals; anything else by the whole text."""
+    inner = name
+    for _ in range(lead):
+        if inner[:1] != "(" or inner[-1:] != ")":
+            return name
+        inner = inner[1:-1].strip(" \t\n\r\f\v")
+    if _NUMBER.match(inner):
+        return inner
+    if inner == "\\N" or inner.upper() in _CONSTANT_WORDS:
+        return "NULL" if inner == "\\N" else inner.upper()
+    return name
 
 
 # Words the scanner acts on (module rules); every other word is only copied to the shape.
@@ -504,9 +525,13 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                 if out and out[-1] is not _SPACE:
                     out.append(_SPACE)
                 continue
-            if kind == "bad" or kind == "unclosed":
+            if kind == "bad" and tok == ":" and not parametrize:
+                kind = "colon"  # `lbl:BEGIN` (a label) outside DML, where no shape is made
+            elif kind == "bad" or kind == "unclosed":
                 if tok == "\x00" and not strip_end(text[start:]):
                     break
+                if cs.maxlen == 1 and "\udc80" <= tok <= "\udcff":
+                    raise _invalid_identifier(text, start, cs)
                 raise syntax_error(text, start)
             if tok == ";" and depth == 0 and toks is not None and open_blocks(words, toks):
                 toks.append(Token("op", tok, start, end))  # inside BEGIN ... END: the body's
@@ -584,7 +609,7 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                     out.append(":" + name)
                 if item is not None and item.active:
                     item.tokens -= (had_intro is not None) + concat  # one literal, however spelled
-                    if item.tokens == 1:
+                    if item.tokens == 1 + item.lead:
                         item.literal = slots[last_string_slot]
                 prev, prev_kind = "'", "str"
                 continue
@@ -664,6 +689,8 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
             if tok == "(":
                 inline.append(inline[-1] or pending_type_paren)
                 depth += 1
+                if item is not None and item.active and item.tokens == item.lead + 1:
+                    item.lead += 1  # `((1))`: named as what the parentheses enclose
             elif tok == ")":
                 if len(inline) > 1:
                     inline.pop()
@@ -699,6 +726,22 @@ def _is_alias(prev: str, prev_kind: str) -> bool:
     if prev_kind == "word":
         return prev not in _OPERAND_BEFORE and prev not in _TYPED_LITERAL
     return False
+
+
+_IDENT_RUN = re.compile("[\\w$\u0080-\U0010ffff]+")
+
+
+def _invalid_identifier(text: str, pos: int, cs: Charset) -> ServerError:
+    """A byte the client's single-byte character set does not map (kept as a lone surrogate,
+    lexer.py): MariaDB's lexer takes every byte above 0x7F of such a set into an identifier,
+    then refuses the identifier (1300, quoting it whole: mtr ctype_dec8). (In a multi-byte set
+    a byte that starts no character is a 1064, as before.)"""
+    start = pos
+    while start > 0 and _IDENT_RUN.match(text[start - 1]):
+        start -= 1
+    found = _IDENT_RUN.match(text, start)
+    return ServerError(errors.ER_INVALID_CHARACTER_STRING, _ident_cs(cs),
+                       shown_identifier(found.group() if found else text[pos]))
 
 
 def _ident_cs(cs: Charset) -> str:
@@ -840,6 +883,11 @@ def is_program(words: tuple[str, ...] | list[str], toks: list[Token] | tuple[Tok
     at top level, as MariaDB allows outside programs?"""
     if not toks:
         return False
+    k = _after_set_for(toks)
+    if k:
+        toks = toks[k:]
+        if not toks:
+            return False
     first = toks[0].text.upper() if toks[0].kind == "word" else ""
     if first == "CREATE":
         return any(t.kind == "word" and t.text.upper() in _PROGRAM_OBJECTS for t in toks[1:12])
@@ -850,6 +898,21 @@ def is_program(words: tuple[str, ...] | list[str], toks: list[Token] | tuple[Tok
     if len(toks) > 1 and toks[1].text == ":" and toks[0].kind in ("word", "qident"):
         return True
     return first in _COMPOUND_FIRST
+
+
+def _after_set_for(toks: list[Token] | tuple[Token, ...]) -> int:
+    """Where the statement of `SET STATEMENT var = value, ... FOR statement` starts (the
+    token after the top-level FOR); 0 for any other statement."""
+    if len(toks) < 3 or toks[0].kind != "word" or toks[0].text.upper() != "SET" or \
+            toks[1].kind != "word" or toks[1].text.upper() != "STATEMENT":
+        return 0
+    depth = 0
+    for k in range(2, len(toks)):
+        t = toks[k]
+        depth += (t.text == "(") - (t.text == ")")
+        if not depth and t.kind == "word" and t.text.upper() == "FOR":
+            return k + 1
+    return 0
 
 
 def open_blocks(words: list[str], toks: list[Token]) -> bool:
@@ -865,7 +928,9 @@ def open_blocks(words: list[str], toks: list[Token]) -> bool:
     if last[0] is toks and last[1] <= len(toks):
         start, depth, body = last[1], last[2], last[3]
     else:
-        start, depth, body = 0, 0, _routine_body(toks)
+        k = _after_set_for(toks)
+        body = _routine_body(toks[k:] if k else toks)
+        start, depth, body = k, 0, body + k if body >= 0 else body
     for k in range(start, len(toks)):
         t = toks[k]
         if t.kind != "word":

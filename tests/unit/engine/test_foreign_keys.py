@@ -203,3 +203,17 @@ def test_columns_a_constraint_needs(pc: SqliteSession) -> None:
     text = show_create(pc, "c")
     assert "CONSTRAINT `c_ibfk_1` FOREIGN KEY (`pid2`) REFERENCES `p` (`id2`)" in text
     fails(pc, "INSERT INTO c (pid2) VALUES (7)", 1452)
+
+
+def test_a_myisam_table_keeps_only_the_index_of_its_foreign_key(session: SqliteSession) -> None:
+    """Only InnoDB keeps foreign keys: MyISAM reads the clause and keeps its generated index,
+    named after the constraint (else its first column); no check of the parent (mtr
+    insert_notembedded)."""
+    session.execute("CREATE TABLE m (a INT, b INT, CONSTRAINT fk1 FOREIGN KEY (b) "
+                    "REFERENCES nosuch (x) ON UPDATE CASCADE) ENGINE=MyISAM")
+    text = rows(session.execute("SHOW CREATE TABLE m"))[0][1]
+    assert "KEY `fk1` (`b`)" in text and "FOREIGN" not in text
+    session.execute("INSERT INTO m VALUES (1, 99)")  # nothing to check against
+    session.execute("ALTER TABLE m ADD FOREIGN KEY (a) REFERENCES nosuch (y)")
+    text = rows(session.execute("SHOW CREATE TABLE m"))[0][1]
+    assert "KEY `a` (`a`)" in text and "FOREIGN" not in text

@@ -348,3 +348,78 @@ def test_a_divisor_with_a_bit_operator(session: SqliteSession) -> None:
     assert scalar(session, "SELECT 5 MOD (2 & 1)") is None
     assert [w.code for w in session.warnings] == [1365]
     assert scalar(session, "SELECT MIN(12 / '0b11' ^ (RAND() * 0 + 3))") == Decimal("4.0000")
+
+
+def test_a_column_in_parentheses_is_the_column(t: SqliteSession) -> None:
+    # MariaDB: `(a)` is the field a, named a with its table's metadata (mtr parser_stack)
+    result = t.execute("SELECT (a), ((t.b)), (a)+1 FROM t WHERE a = 1")
+    assert [c.name for c in result.columns] == ["a", "b", "(a)+1"]  # type: ignore[union-attr]
+    assert [c.org_table for c in result.columns][:2] == ["t", "t"]  # type: ignore[union-attr]
+    result = t.execute("SELECT * FROM (SELECT (a), ((2)) FROM t WHERE a = 1) d")
+    assert [c.name for c in result.columns] == ["a", "2"]  # type: ignore[union-attr]
+
+
+def test_a_subquery_grouped_by_an_outer_column(session: SqliteSession) -> None:
+    # MariaDB resolves the names of a subquery's GROUP BY in the outer queries too: one group
+    # of the subquery's rows per outer row (mtr subquery_merge)
+    session.execute("CREATE TABLE t1 (a INT)")
+    session.execute("INSERT INTO t1 VALUES (1), (2), (3)")
+    session.execute("CREATE TABLE t2 (b INT)")
+    session.execute("INSERT INTO t2 VALUES (1), (2), (5)")
+    assert rows(session.execute(
+        "SELECT a, (SELECT MAX(b) FROM t2 WHERE b < 3 GROUP BY a) FROM t1 ORDER BY a")) == \
+        [(1, 2), (2, 2), (3, 2)]
+    assert rows(session.execute(
+        "SELECT a, (SELECT MAX(b) FROM t2 WHERE b > 9 GROUP BY t1.a) FROM t1 WHERE a = 1")) == \
+        [(1, None)]
+    assert rows(session.execute(
+        "SELECT a FROM t1 WHERE (SELECT 1 GROUP BY a HAVING a > 1) ORDER BY a")) == [(2,), (3,)]
+    # a subquery's own column still groups it
+    assert rows(session.execute(
+        "SELECT a FROM t1 WHERE a IN (SELECT b FROM t2 GROUP BY b) ORDER BY a")) == [(1,), (2,)]
+
+
+def test_show_of_an_unknown_name_reports_the_next_tokens_line(session: SqliteSession) -> None:
+    # MariaDB's grammar takes SHOW <name> (a plugin's SHOW) and refuses it once it has read
+    # the token after the name: the error is at the name, its line that token's (mtr show)
+    err = fails(session, "show spatial_ref_sys\n--error X\nshow system_variables", 1064)
+    assert err.message.endswith("near 'spatial_ref_sys\n--error X\nshow system_variables' "
+                                "at line 2")
+    assert fails(session, "show\nstatistics", 1064).message.endswith(
+        "near 'statistics' at line 2")
+    assert fails(session, "show tables x\n;", 1064).message.endswith("near 'x' at line 1")
+
+
+def test_show_where_may_read_tables(t: SqliteSession) -> None:
+    # SHOW ... WHERE is a condition of the session's: its subqueries read tables (mtr show)
+    t.execute("CREATE TABLE names (nm VARCHAR(10))")
+    t.execute("INSERT INTO names VALUES ('a'), ('names')")
+    assert rows(t.execute("SHOW TABLES WHERE tables_in_db IN (SELECT * FROM "
+                          "(SELECT nm FROM db.names GROUP BY nm) dt)")) == [("names",)]
+    got = t.execute("SHOW FIELDS FROM t WHERE field IN (SELECT 'a' UNION SELECT 'x\\'y')")
+    assert [r[0] for r in rows(got)] == ["a"]
+    got = t.execute("SHOW FIELDS FROM t WHERE `Null` = 'no'")  # case-insensitive, as MariaDB
+    assert [r[0] for r in rows(got)] == ["a"]
+    assert "in 'WHERE'" in fails(t, "SHOW TABLES WHERE foo = 1", 1054).message
+
+
+def test_in_a_query_in_parentheses_is_an_in_subquery(session: SqliteSession) -> None:
+    # MariaDB reads `x IN ((SELECT ...))` as IN of the query in parentheses (mtr show)
+    session.execute("CREATE TABLE t1 (id INT)")
+    session.execute("INSERT INTO t1 VALUES (1), (2)")
+    assert rows(session.execute("SELECT 1 IN ((SELECT id FROM t1)), "
+                                "3 IN (((SELECT id FROM t1))), "
+                                "2 NOT IN ((SELECT id FROM t1))")) == [(1, 0, 0)]
+    fails(session, "SELECT ((SELECT id FROM t1))", 1242)  # still a value where one is wanted
+    assert rows(session.execute("SELECT EXISTS((SELECT id FROM t1)), "
+                                "NOT EXISTS(((SELECT id FROM t1 WHERE id > 5)))")) == [(1, 1)]
+
+
+def test_text_with_bytes_that_are_not_utf8_is_read_as_client_bytes(session: SqliteSession
+                                                                    ) -> None:
+    # CONCAT of text and the bytes of another character set's string: SQLite's text is not
+    # UTF-8; the value keeps the bytes as lone surrogates (mtr ctype_dec8)
+    ctx = session.context
+    assert isinstance(ctx, FakeContext)
+    ctx.user_variables["seq"] = b"\xd0"
+    assert rows(session.execute("SELECT CONCAT('SET ', @seq, '=1')")) == [("SET \udcd0=1",)]

@@ -186,6 +186,48 @@ def test_rename_table_if_exists_and_wait(session: SqliteSession) -> None:
     assert session.list_tables() == ["t3"]
 
 
+def test_rename_table_is_all_or_nothing(session: SqliteSession) -> None:
+    """RENAME TABLE a TO b, ...: each rename sees the names the earlier ones leave; one that
+    fails (1050, 1146) makes none, as MariaDB's atomic RENAME (mtr rename)."""
+    for name in ("t1", "t2", "t3"):
+        session.execute(f"CREATE TABLE {name} (a INT)")
+        session.execute(f"INSERT INTO {name} VALUES ({name[1]})")
+    session.execute("RENAME TABLE t3 TO t4, t2 TO t3, t1 TO t2, t4 TO t1")  # a rotation
+    assert scalar(session, "SELECT a FROM t1") == 3
+    assert "'t2' already" in fails(session, "RENAME TABLE t3 TO t4, t1 TO t2", 1050).message
+    fails(session, "RENAME TABLE t3 TO t4, t5 TO t3", 1146)
+    assert session.list_tables() == ["t1", "t2", "t3"]  # nothing was renamed
+    assert scalar(session, "SELECT a FROM t3") == 2
+    fails(session, "RENAME TABLE t1 TO nowhere.t9", 1049)
+    done = update(session, "RENAME TABLE IF EXISTS gone TO g2, t3 TO t4")
+    assert [w.code for w in done.warnings] == [1146]
+    assert session.list_tables() == ["t1", "t2", "t4"]
+
+
+def test_rename_of_a_temporary_table_and_the_table_it_hides(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE t1 (a INT)")
+    session.execute("INSERT INTO t1 VALUES (1)")
+    session.execute("CREATE TEMPORARY TABLE t1 (b INT)")
+    session.execute("INSERT INTO t1 VALUES (2)")
+    session.execute("RENAME TABLE t1 TO tmp, t1 TO t2")  # the temporary one first
+    assert scalar(session, "SELECT b FROM tmp") == 2
+    assert scalar(session, "SELECT a FROM t2") == 1
+    session.execute("CREATE TEMPORARY TABLE t3 (c INT)")
+    assert "'t3' already" in fails(session, "RENAME TABLE tmp TO t3", 1050).message
+
+
+def test_alter_table_if_exists_of_a_missing_table(session: SqliteSession) -> None:
+    done = update(session, "ALTER TABLE IF EXISTS t1 RENAME TO t2")
+    assert [(w.level, w.code) for w in done.warnings] == [("Error", 1146)]  # as MariaDB
+
+
+def test_show_tables_like_names_the_column_after_the_pattern(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE t1 (a INT)")
+    result = session.execute("SHOW TABLES LIKE 't_'")
+    assert [c.name for c in result.columns] == ["Tables_in_db (t_)"]  # type: ignore[union-attr]
+    assert rows(result) == [("t1",)]
+
+
 def test_alter_table_options_without_commas(session: SqliteSession) -> None:
     """ALTER TABLE t CHARACTER SET latin1 COLLATE latin1_bin: table options follow each other
     without commas, as in CREATE TABLE (mtr ctype_collate)."""

@@ -107,3 +107,10 @@ def test_a_binary_string_into_an_integer_variable_is_its_number():
     assert coerce("INT", b"\xff", "v", True, warned) == 255
     assert coerce("INT", b"12", "v", True, warned) == 12
     assert warned == []
+
+
+def test_a_label_may_touch_its_colon():
+    # `inner_block:BEGIN` without a space (mtr parser_stack)
+    body = P.compound("outer_loop:LOOP\n inner:BEGIN\n LEAVE inner;\n END inner;\n"
+                      " LEAVE outer_loop;\nEND LOOP outer_loop", D)
+    assert body.label == "outer_loop"

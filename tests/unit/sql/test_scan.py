@@ -396,3 +396,30 @@ def test_a_long_program_is_scanned_once_not_again_at_each_semicolon(monkeypatch)
     got = scan_all(body + "; SELECT 1")
     assert [g.text[:6] for g in got] == ["CREATE", "SELECT"]
     assert len(calls) == 1
+
+
+def test_an_item_in_parentheses_keeps_the_name_of_a_literal_inside() -> None:
+    # MariaDB names only items that have no name yet: a number, a string, NULL / TRUE / FALSE
+    # already have one, so parentheses around them do not change it (mtr parser_stack)
+    got = scan("SELECT (1), ((( 1.5 ))), ('a' 'b'), (null), (\\N), (true), (-1), (1)+1, "
+               "(x'41'), (date'2001-01-01'), (a), (@v)")
+    assert got.items == ("1", "1.5", "ab", "NULL", "NULL", "TRUE", "(-1)", "(1)+1",
+                         "(x'41')", "(date'2001-01-01')", "(a)", "(@v)")
+
+
+def test_a_byte_invalid_in_the_clients_charset_is_1300_where_a_name_would_be() -> None:
+    # kept as a lone surrogate (lexer.py); MariaDB's lexer refuses it (mtr ctype_dec8)
+    from rampmeter.sql import charsets
+    with pytest.raises(ServerError) as e:
+        scan("SET STATEMENT a.\udcd0=1 SELECT 1", charset=charsets.charset("dec8"))
+    assert (e.value.code, e.value.message) == (1300, "Invalid dec8 character string: '\\xD0'")
+    with pytest.raises(ServerError) as e:  # the whole identifier is quoted
+        scan("select a\udcd0", charset=charsets.charset("dec8"))
+    assert e.value.message == "Invalid dec8 character string: 'a\\xD0'"
+
+
+def test_a_program_after_set_statement_for_keeps_its_semicolons() -> None:
+    text = "SET STATEMENT sql_mode='' FOR CREATE PROCEDURE p() BEGIN SELECT 1; SELECT 2; END"
+    assert [s.text for s in scan_all(text)] == [text]
+    text = "SET STATEMENT sql_mode='' FOR BEGIN NOT ATOMIC SELECT 1; END; SELECT 3"
+    assert [s.text for s in scan_all(text)] == [text[:-10], "SELECT 3"]

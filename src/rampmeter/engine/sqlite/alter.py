@@ -106,9 +106,15 @@ class _Alter:
 
 
 def alter_table(s: SqliteSession, r: Reader, ignore: bool) -> Result:
-    r.accept("IF", "EXISTS")
+    if_exists = r.accept("IF", "EXISTS")
     db, table = r.qualified_name()
-    schema, tdef = s.existing_table(db, table)
+    try:
+        schema, tdef = s.existing_table(db, table)
+    except ServerError as e:
+        if not if_exists or e.code != errors.ER_NO_SUCH_TABLE:
+            raise
+        # MariaDB: nothing to alter, and the 1146 stays as a warning of level Error
+        return UpdateCount(warnings=[Warning_("Error", e.code, e.message)])
     a = _Alter(s, schema, db or s.database or schema, tdef, copy_table(tdef))
     while not r.done:
         word = r.peek_word()
@@ -428,8 +434,9 @@ def _add_key(a: _Alter, key: KeySpec) -> None:
     elif key.kind == "FOREIGN":
         fk = foreign.make(a.name, a.database, key, a.new.foreign)
         fk.columns = keys.key_columns(a.new, fk.columns)
-        a.new.foreign.append(fk)
-        a.new_foreign.append(fk)
+        if foreign.enforced_by(a.new.engine):
+            a.new.foreign.append(fk)
+            a.new_foreign.append(fk)
         a.added.append(keys.foreign_index(key.constraint or key.name, fk.columns))
     else:
         name = key.name or key.constraint

@@ -360,22 +360,56 @@ def rename(s: SqliteSession, stmt: Statement) -> Result:
         r.expect("TO")
         db2, new = r.qualified_name()
         if (db2 or db) != db and (db2 or "").lower() != (db or s.database or "").lower():
+            s.schema(db2)  # 1049 for a database that does not exist, as MariaDB
             raise ServerError(errors.ER_NOT_SUPPORTED_YET, "RENAME TABLE across databases")
         pairs.append((db, old, new))
         if not r.accept(","):
             break
     r.end()
     notes: list[Warning_] = []
-    for db, old, new in pairs:
-        try:
-            schema, tdef = s.existing_table(db, old)
-        except ServerError as e:
-            if not if_exists or e.code != errors.ER_NO_SUCH_TABLE:
-                raise
-            notes.append(Warning_("Note", e.code, e.message))  # IF EXISTS: skipped
-            continue
+    for db, old, new in _rename_plan(s, pairs, if_exists, notes):
+        schema, tdef = s.existing_table(db, old)
         rebuild.rename_table(s, schema, db or s.database or schema, tdef.name, new)
     return UpdateCount(warnings=notes)
+
+
+def _rename_plan(s: SqliteSession, pairs: list[tuple[str | None, str, str]], if_exists: bool,
+                 notes: list[Warning_]) -> list[tuple[str | None, str, str]]:
+    """The renames to make, checked first in order against the names as the earlier ones
+    leave them, so that a failing one (1146 no such table, 1050 the name is taken) makes
+    none, as MariaDB's atomic RENAME TABLE. A temporary table is renamed among the temporary
+    ones (it hides a table of its name); IF EXISTS skips a missing table with a note."""
+    moved: dict[tuple[bool, str, str], bool] = {}  # (temporary, schema, name) -> now there
+
+    def there(temp: bool, schema: str, database: str, name: str) -> bool:
+        key = (temp, schema, name.lower())
+        if key in moved:
+            return moved[key]
+        if temp:
+            return temporary.find(s, database, name) is not None
+        return s.find_table(schema, name) is not None or s.find_view(schema, name) is not None
+
+    plan = []
+    for db, old, new in pairs:
+        schema = s.schema(db)
+        database = db or s.database or schema
+        if there(True, schema, database, old):
+            temp = True
+        elif there(False, schema, database, old):
+            temp = False
+            if (False, schema, old.lower()) not in moved:
+                s.existing_table(db, old)  # a view: 1347, as MariaDB
+        elif if_exists:
+            notes.append(Warning_.of(errors.ER_NO_SUCH_TABLE, database, old, level="Note"))
+            continue
+        else:
+            raise ServerError(errors.ER_NO_SUCH_TABLE, database, old)
+        if new.lower() != old.lower() and there(temp, schema, database, new):
+            raise ServerError(errors.ER_TABLE_EXISTS_ERROR, new)
+        moved[(temp, schema, old.lower())] = False
+        moved[(temp, schema, new.lower())] = True
+        plan.append((db, old, new))
+    return plan
 
 
 def truncate(s: SqliteSession, stmt: Statement) -> Result:

@@ -632,7 +632,8 @@ def build_table(name: str, columns: list[ColumnSpec], keys_: list[KeySpec],
         elif key.kind == "FOREIGN":
             fk = foreign.make(name, database, key, tdef.foreign)
             fk.columns = keys.key_columns(tdef, fk.columns)
-            tdef.foreign.append(fk)
+            if foreign.enforced_by(tdef.engine):
+                tdef.foreign.append(fk)
             pending.append(keys.foreign_index(key.constraint or key.name, fk.columns))
     keys.assemble(tdef, pending)
     indexes = tdef.indexes

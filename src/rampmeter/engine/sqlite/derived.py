@@ -133,11 +133,17 @@ def _named(source: exp.Subquery, items: list[str], star: StarNames) -> list[str]
             if names is None:
                 return None
             out.extend(names)
-        elif isinstance(e, exp.Column):
-            out.append(e.name)
+        elif isinstance(_unparen(e), exp.Column):
+            out.append(_unparen(e).name)  # `(a)` too
         else:
             out.append(text)
     return out
+
+
+def _unparen(e: exp.Expression) -> exp.Expression:
+    while isinstance(e, exp.Paren) and isinstance(e.this, (exp.Paren, exp.Column)):
+        e = e.this
+    return e
 
 
 def _closing(toks: list[lexer.Token], i: int) -> int | None:

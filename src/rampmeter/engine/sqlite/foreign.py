@@ -19,6 +19,8 @@ Rules:
   order); an existing one is still checked. A table created later is checked against the
   constraints that already name it.
 - A foreign key to another database is kept and shown, but not enforced (fkcheck.py).
+- Only InnoDB keeps foreign keys: a table of another engine (MyISAM, Aria, MEMORY...) reads
+  the clause and keeps only its generated index, as MariaDB does (no checks, no errno 150).
 """
 
 from __future__ import annotations
@@ -36,6 +38,12 @@ if TYPE_CHECKING:
     from rampmeter.engine.sqlite.definitions import KeySpec
 
 ACTIONS = ("RESTRICT", "CASCADE", "SET NULL", "NO ACTION", "SET DEFAULT")
+
+
+def enforced_by(engine: str) -> bool:
+    """Does a table of `engine` keep its foreign keys (module rules)?"""
+    from rampmeter.engine.sqlite.catalog import NON_TRANSACTIONAL
+    return engine not in NON_TRANSACTIONAL
 INCORRECT = 150     # InnoDB's errno for "Foreign key constraint is incorrectly formed"
 DUPLICATE = 121     # ... for "Duplicate key on write or update" (a constraint name taken)
 

@@ -28,7 +28,7 @@ from typing import Any, Protocol
 from rampmeter import errors
 from rampmeter.engine.base import SessionContext, WaitHook, WaitReason
 from rampmeter.engine.locks import LockTable, WaitAborted
-from rampmeter.engine.sqlite import bigunsigned, collations, funclib, functions_cast
+from rampmeter.engine.sqlite import bigunsigned, collations, funclib, functions_cast, jsontable
 from rampmeter.engine.sqlite.functions_cast import _show, _signed_int
 from rampmeter.engine.sqlite.functions_time import session_now
 from rampmeter.engine.values import big_unsigned, parse_number
@@ -566,6 +566,8 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         ("rm_utc_time", 0, lambda: _utc_text(0)[11:]),
         ("rm_utc_time", 1, lambda fsp: _utc_text(fsp)[11:]),
         ("rm_utc_date", 0, lambda: _utc_text(0)[:10]),
+        ("rm_jt_rows", 2, guarded(jsontable.rows)),
+        ("rm_jt_value", 4, guarded(jsontable.value)),
         ("rm_row_updated", 1, host.row_updated),
         ("rm_row_deleted", -1, host.row_deleted),
     ]

@@ -26,7 +26,7 @@ from rampmeter.engine.sqlite.infoschema import frm_version, row_format, table_in
 from rampmeter.engine.sqlite.storage import INFORMATION_SCHEMA
 from rampmeter.errors import ServerError, Warning_
 from rampmeter.protocol.columns import Column, int_column, text_column
-from rampmeter.sql.lexer import string_value
+from rampmeter.sql.lexer import string_value, syntax_error
 from rampmeter.sql.reader import Reader
 from rampmeter.sql.statement import Statement, scan
 
@@ -67,6 +67,8 @@ def _filtered(s: SqliteSession, r: Reader, columns: list[Column], rows: Rows,
 
 def where(s: SqliteSession, expr: str, columns: list[Column], rows: Rows) -> Rows:
     """The rows for which the MySQL expression `expr` over the answer's columns is true."""
+    if _SUBQUERY.search(expr):
+        return _where_with_tables(s, expr, columns, rows)
     names = [c.name for c in columns]
     try:
         from rampmeter.engine.sqlite import dialect
@@ -83,10 +85,45 @@ def where(s: SqliteSession, expr: str, columns: list[Column], rows: Rows) -> Row
         keep = {i for (i,) in conn.execute(f"SELECT rm_index FROM rm_show WHERE {cond}")}
     except sqlite3.Error as e:
         raise ServerError(errors.ER_BAD_FIELD_ERROR, str(e).rsplit(":", 1)[-1].strip(),
-                          "where clause") from None
+                          "WHERE") from None
     finally:
         conn.close()
     return [row for i, row in enumerate(rows) if i in keep]
+
+
+_SUBQUERY = re.compile(r"\bSELECT\b", re.IGNORECASE)
+
+
+def _where_with_tables(s: SqliteSession, expr: str, columns: list[Column],
+                       rows: Rows) -> Rows:
+    """A WHERE with a subquery reads tables, as in MariaDB (mtr show): the condition is a
+    query of the session's, over the answer as a derived table of literals."""
+    names = [c.name for c in columns]
+    selects = []
+    for i, row in enumerate(rows or [(None,) * len(names)]):
+        items = ", ".join(f"{_literal(v)} AS `{n.replace('`', '``')}`"
+                          for v, n in zip(row, names))
+        selects.append(f"SELECT {items}, {i} AS rm_index")
+    from_rows = " UNION ALL ".join(selects)
+    result = s.execute(f"SELECT rm_index FROM ({from_rows}) AS rm_show WHERE {expr}")
+    keep = {r[0] for r in getattr(result, "rows", ())}
+    return [row for i, row in enumerate(rows) if i in keep]
+
+
+def _literal(value: Any) -> str:
+    """A SHOW answer's value as SQL text, the same under any sql_mode (quotes doubled, a
+    backslash as CHAR(92))."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return str(int(value))
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", "surrogateescape")
+    parts = ["'" + p.replace("'", "''") + "'" for p in str(value).split("\\")]
+    return parts[0] if len(parts) == 1 else \
+        "CONCAT(" + ", CHAR(92 USING utf8mb4), ".join(parts) + ")"
 
 
 def show(s: SqliteSession, stmt: Statement) -> Result:
@@ -144,6 +181,11 @@ def show(s: SqliteSession, stmt: Statement) -> Result:
             "Comment", "character_set_client", "collation_connection",
             "Database Collation")]
         return _filtered(s, r, cols, routines.status_rows(s, kind), key=1)
+    name, after = r.peek(), r.peek(1)
+    if name is not None and name.kind == "word":
+        # SHOW <name> is a plugin's SHOW in MariaDB's grammar, refused once the token after
+        # the name is read: the error is at the name, its line the next token's (mtr show)
+        raise syntax_error(r.text, name.start, after.start if after else len(r.text))
     raise r.error()
 
 
@@ -168,7 +210,11 @@ def _show_tables(s: SqliteSession, r: Reader, full: bool) -> Result:
     if not s.database_known(db):
         raise ServerError(errors.ER_BAD_DB_ERROR, db)
     names = s.list_tables(db)
-    cols = [text_column(f"Tables_in_{db}", length=64)]
+    title = f"Tables_in_{db}"
+    if r.at("LIKE") and r.peek(1) is not None and r.peek(1).kind == "str":  # type: ignore[union-attr]
+        # MariaDB names the column after the pattern too, as SHOW DATABASES LIKE
+        title += f" ({string_value(r.peek(1).text, r.dialect.backslash_escapes)})"  # type: ignore[union-attr]
+    cols = [text_column(title, length=64)]
     if full:
         cols.append(text_column("Table_type", length=64))
         kind = "SYSTEM VIEW" if db.lower() == INFORMATION_SCHEMA else "BASE TABLE"

@@ -48,10 +48,12 @@ from rampmeter.engine.sqlite import (
     inlist,
     insertrow,
     joinnames,
+    jsontable,
     modifiers,
     multi,
     odbc,
     ordercoll,
+    outergroup,
     quantified,
     queryforms,
     rownum,
@@ -376,6 +378,8 @@ def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
         text, collapsed = inlist.collapse(text)
         lists.update(collapsed)
     tree = queryforms.rewrite(parse(stmt, text))
+    if "JSON_TABLE" in text.upper():
+        jsontable.rewrite(tree)
     queryforms.insert_defaults(tree)
     for select in tree.find_all(exp.Select):
         # SQL_NO_CACHE, HIGH_PRIORITY, STRAIGHT_JOIN...: hints to MariaDB's optimizer and
@@ -484,6 +488,8 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         return plan
     _typed_rewrites(tree, typer)
     _sql_rewrites(tree, typer, stmt)
+    if "GROUP" in stmt.shape.upper():  # (translate runs once per shape: plans are cached)
+        outergroup.rewrite(tree, list(tables.by_alias), tables.column_names)
     tree = setops.rewrite(tree, tables.column_names)
     if zone_shift:
         plan.tz_outputs = tzcolumns.python_outputs(tree, plan.outputs)
@@ -580,6 +586,7 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
         elif node.name[:1] == "x" and _equality_with_number(node, typer):
             node.replace(_call("rm_bin2num", node.copy()))  # bit_col = b'1' compares numbers
     typer.forget()
+    _redundant_query_parens(tree)
     # Then top-down; a replacement keeps the original children (moved, not copied), so the
     # walk still reaches them and nested rewrites land in the tree.
     divisions: list[exp.Expression] = []
@@ -766,6 +773,24 @@ def _wrap(node: exp.Expression, make) -> None:
     hole = exp.Null()
     node.replace(hole)
     hole.replace(make(node))
+
+
+def _redundant_query_parens(tree: exp.Expression) -> None:
+    """((SELECT ...)) is the query in parentheses, as MariaDB reads it: `x IN ((SELECT ...))`
+    is an IN subquery, not an IN list of one scalar subquery (SQLite's reading, 1242 here);
+    EXISTS((SELECT ...)) is EXISTS of the query (SQLite refuses the extra parentheses)."""
+    for node in list(tree.find_all(exp.Subquery)):
+        inner = node.this
+        while isinstance(inner, exp.Subquery) and \
+                not any(v for k, v in inner.args.items() if k != "this"):
+            inner = inner.this
+        if inner is not node.this:
+            node.set("this", inner)
+    for node in list(tree.find_all(exp.Exists)):
+        inner = node.this
+        if isinstance(inner, exp.Subquery) and isinstance(inner.this, exp.Query) and \
+                not any(v for k, v in inner.args.items() if k != "this"):
+            node.set("this", inner.this)
 
 
 def _scalar_position(node: exp.Subquery) -> bool:
@@ -1218,6 +1243,9 @@ def _outputs(select: exp.Select, stmt: Statement, tables: _Tables,
             outs.extend(more)
             continue
         alias = e.alias if isinstance(e, exp.Alias) else None
+        while isinstance(inner, exp.Paren) and isinstance(inner.this, (exp.Paren, exp.Column)) \
+                and not isinstance(inner.this.this, exp.Star):
+            inner = inner.this  # `(a)` is the column a, and named so
         if isinstance(inner, exp.Column):
             found = tables.find(inner.table or None, inner.name)
             if found is not None:
