@@ -95,7 +95,8 @@ class ClientConnection:
         self.handler_data: object = None
         self._fd = sock.fileno()
         self._arrival = arrival
-        self._unix = unix
+        # not `_unix`: mypyc names the C field `__unix`, which C compilers predefine as 1
+        self._over_unix_socket = unix
         self._tls_context = tls_context
         self._on_close = on_close
         self._out = bytearray()
@@ -111,7 +112,7 @@ class ClientConnection:
         """The first handle(), on a handler's thread: what the acceptor left undone."""
         sock, ctx, arrival = self.sock, self.ctx, self._arrival
         sock.setblocking(False)
-        if not self._unix:
+        if not self._over_unix_socket:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         gv = ctx.variables
         session = Session(ctx, self.connection_id, self.host, extra_port=self.extra_port)
@@ -120,7 +121,7 @@ class ClientConnection:
             accounts=ctx.accounts, tls_available=self._tls_context is not None,
             max_allowed_packet=gv["max_allowed_packet"],
             default_auth_plugin=gv["default_authentication_plugin"],
-            rsa_keys=ctx.rsa_keys, host=self.host, secure_transport=self._unix)
+            rsa_keys=ctx.rsa_keys, host=self.host, secure_transport=self._over_unix_socket)
         session.on_kill = self._on_kill
         session.client_file = self._client_file
         session.command_started = arrival.command_started
