@@ -155,3 +155,15 @@ def test_a_client_that_says_nothing_is_closed_at_connect_timeout(server_factory)
     assert time.monotonic() - start >= 1.5
     wait_until(lambda: not _logins(admin), message="the silent login gone")
     assert _status(admin, "Aborted_connects") == aborted + 1
+
+
+def test_a_client_that_hangs_up_while_queued_is_counted_and_dropped(server_factory):
+    server, admin, free = _saturated(server_factory)
+    aborted = _status(admin, "Aborted_connects")
+    gone = _raw(server)
+    wait_until(lambda: len(_logins(admin)) == 1, message="the queued connection listed")
+    gone.close()  # before any greeting: the pool sees the hang-up while it is queued
+    free()
+    wait_until(lambda: not _logins(admin), message="the vanished connection gone")
+    assert _status(admin, "Aborted_connects") == aborted + 1
+    assert _status(admin, "Threads_connected") == 3  # the two sleepers and admin
