@@ -139,8 +139,10 @@ def test_a_refusal_is_answered_while_the_pool_is_saturated(server_factory):
     wait_until(lambda: not _logins(admin), message="the queued connections gone")
 
 
-def test_a_client_that_says_nothing_is_closed_at_connect_timeout(server_factory):
-    server = server_factory(connect_timeout=2, thread_pool_stall_limit=100)
+@pytest.mark.parametrize("handling", ["pool-of-threads", "one-thread-per-connection"])
+def test_a_client_that_says_nothing_is_closed_at_connect_timeout(server_factory, handling):
+    server = server_factory(connect_timeout=2, thread_pool_stall_limit=100,
+                            thread_handling=handling)
     admin = server.connect()
     aborted = _status(admin, "Aborted_connects")
     silent = _raw(server)
