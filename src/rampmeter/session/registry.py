@@ -33,7 +33,8 @@ from rampmeter.errors import ServerError
 if TYPE_CHECKING:
     from rampmeter.session.session import Session
 
-# session.KillState's values (that module imports this one's users; an int keeps it light)
+# session.KillState's values as plain ints: at run time this module imports nothing of
+# session.py (a compiled module that imports most of the server)
 _KILLED_CONNECTION = 3
 _KILLED_SERVER = 4
 
