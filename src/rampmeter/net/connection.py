@@ -7,10 +7,20 @@ Rules:
   writes the replies. It blocks only (a) for the rest of a packet already begun, at most
   net_read_timeout, and (b) for a slow reader, at most net_write_timeout; both inside
   `waiting(NET)` so the pool can start another thread (MariaDB MDEV-156).
-- The first `handle()` of a connection sends the greeting and returns: login is event driven, so
-  a client that connects and says nothing does not hold a pool thread (MariaDB logs in on a worker
-  and blocks it up to connect_timeout; the connect_timeout is enforced by the handler's idle
-  timeout here instead).
+- A connection is built in two steps. On the acceptor (net/server.py) it is a socket, an id and
+  a `registry.Arrival` (what processlist and KILL see of it): nothing more, because the acceptor
+  is outside the pool's scheduling and oversubscribe limit, and a connect storm must not make
+  it compete for the GIL with the workers. The first `handle()`, on a handler's thread, builds
+  the rest (`_setup`: socket options, the Session, the ServerProtocol with its scramble; the
+  Session takes the Arrival's place in the registry, its kill state included), sends the
+  greeting and returns: login is event driven, so a client that connects and says nothing does
+  not hold a pool thread (MariaDB logs in on a worker and blocks it up to connect_timeout; the
+  connect_timeout is enforced by the handler's idle timeout here instead).
+- Before that first `handle()` (`_built` False) `session` and `proto` do not exist: every
+  method a handler, the timer or the server may call earlier (has_buffered_input, expire,
+  said_goodbye, client_gone, close, begin_shutdown) answers from the socket and the Arrival
+  alone. A connection killed or expired before it was served is closed by its first handle()
+  without a greeting, and counted as an aborted connect.
 - Every failure stays with this connection: a malformed packet gets an ERR when one can still be
   framed and closes the connection with a log line; an unexpected exception is logged with its
   traceback and closes only this connection. Those lines are rate-limited (ratelog.py), so a
@@ -20,7 +30,8 @@ Rules:
   is all a handler reads of the session. A kill (KILL, wait_timeout, a vanished client) swaps in
   a copy marked killed, so the next request is queued HIGH.
 - `close()` is idempotent and may come from any thread; it closes the session (rolling back) and
-  the socket, and frees the max_connections slot exactly once.
+  the socket, takes the connection out of the registry, and frees the max_connections slot
+  exactly once.
 """
 
 from __future__ import annotations
@@ -40,7 +51,8 @@ from rampmeter.pool.base import Verdict
 from rampmeter.protocol import events as ev
 from rampmeter.protocol.connection import NEED_DATA, ServerProtocol
 from rampmeter.sched.snapshot import SessionSnapshot
-from rampmeter.session.context import PoolWait
+from rampmeter.session.context import ServerContext
+from rampmeter.session.registry import Arrival
 from rampmeter.session.session import KillState, Session
 
 log = logging.getLogger("rampmeter.net")
@@ -61,45 +73,87 @@ class NetTimeout(Exception):
     pass
 
 
+def _arriving_snapshot(ctx: ServerContext) -> SessionSnapshot:
+    """What a handler knows of a connection before its first handle(): a login (HIGH), idle
+    up to connect_timeout."""
+    return SessionSnapshot(idle_timeout=float(ctx.variables["connect_timeout"]))
+
+
 class ClientConnection:
-    def __init__(self, sock: socket.socket, host: str, session: Session, proto: ServerProtocol,
-                 *, waiting: PoolWait, tls_context: ssl.SSLContext | None,
+    # built by the first handle() (_setup); read only once _built is True
+    session: Session
+    proto: ServerProtocol
+
+    def __init__(self, sock: socket.socket, arrival: Arrival, ctx: ServerContext, *,
+                 unix: bool, tls_context: ssl.SSLContext | None,
                  on_close: Callable[[ClientConnection], None]) -> None:
         self.sock: socket.socket = sock
-        self.host = host
-        self.session = session
-        self.proto = proto
-        self.connection_id = session.connection_id
+        self.host = arrival.host
+        self.connection_id = arrival.connection_id
+        self.extra_port = arrival.extra_port
+        self.ctx = ctx
         self.handler_data: object = None
         self._fd = sock.fileno()
-        self._waiting = waiting
+        self._arrival = arrival
+        # not `_unix`: mypyc names the C field `__unix`, which C compilers predefine as 1
+        self._over_unix_socket = unix
         self._tls_context = tls_context
         self._on_close = on_close
         self._out = bytearray()
+        self._built = False
+        self._aborted = False  # counted as an aborted connect (before a session existed)
         self._greeted = False
         self._closed = False
         self._close_lock = threading.Lock()
-        self.snapshot: SessionSnapshot = session.pool_snapshot()
+        self.snapshot: SessionSnapshot = _arriving_snapshot(ctx)
+        arrival.on_kill = self._on_kill
+
+    def _setup(self) -> None:
+        """The first handle(), on a handler's thread: what the acceptor left undone."""
+        sock, ctx, arrival = self.sock, self.ctx, self._arrival
+        sock.setblocking(False)
+        if not self._over_unix_socket:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        gv = ctx.variables
+        session = Session(ctx, self.connection_id, self.host, extra_port=self.extra_port)
+        self.proto = ServerProtocol(
+            connection_id=self.connection_id, server_version=gv["version"],
+            accounts=ctx.accounts, tls_available=self._tls_context is not None,
+            max_allowed_packet=gv["max_allowed_packet"],
+            default_auth_plugin=gv["default_authentication_plugin"],
+            rsa_keys=ctx.rsa_keys, host=self.host, secure_transport=self._over_unix_socket)
         session.on_kill = self._on_kill
         session.client_file = self._client_file
+        session.command_started = arrival.command_started
+        self.session = session
+        self._built = True
+        ctx.registry.arrived(arrival, session)  # a KILL from now on reaches the session
+        if arrival.killed > session.killed:
+            session.killed = KillState(arrival.killed)
 
     # --- pool.base.Connection --------------------------------------------------------------
     def fileno(self) -> int:
         return self._fd
 
     def has_buffered_input(self) -> bool:
+        if not self._built:
+            return False  # nothing has been read yet
         if self.proto.has_buffered_input:
             return True
         return isinstance(self.sock, ssl.SSLSocket) and self.sock.pending() > 0
 
     def expire(self) -> None:
-        self.session.expire()
+        if self._built:
+            self.session.expire()
+        elif self._arrival.killed < KillState.WAIT_TIMEOUT:
+            self._arrival.killed = KillState.WAIT_TIMEOUT
         self.snapshot = self.snapshot._replace(killed=True)
 
     def said_goodbye(self) -> bool:
         """Is a COM_QUIT the next packet on the socket? Peeks at plaintext sockets only; a TLS
         record cannot be read without consuming it, so there the answer is False."""
-        if isinstance(self.sock, ssl.SSLSocket) or self.proto.has_buffered_input:
+        if isinstance(self.sock, ssl.SSLSocket) or \
+                self._built and self.proto.has_buffered_input:
             return False
         try:
             head = self.sock.recv(5, socket.MSG_PEEK | socket.MSG_DONTWAIT)
@@ -109,6 +163,11 @@ class ClientConnection:
 
     def client_gone(self, *, running: bool) -> bool:
         """The pool saw the client hang up mid-request (pool.base.Connection.client_gone)."""
+        if not self._built:  # hung up before its first handle(): an aborted connect
+            if self.said_goodbye():
+                return False
+            self._aborted_connect("the client went away before the greeting", logging.DEBUG)
+            return True
         s = self.session
         if self.said_goodbye() or (running and not s.executing):
             return False
@@ -133,7 +192,10 @@ class ClientConnection:
                 return
             self._closed = True
         try:
-            self.session.close()
+            if self._built:
+                self.session.close()
+            else:
+                self.ctx.registry.departed(self._arrival)
         finally:
             try:
                 self.sock.close()
@@ -142,7 +204,10 @@ class ClientConnection:
 
     def begin_shutdown(self) -> None:
         """Server shutdown: fail a running statement with 1053 and wake an idle connection."""
-        self.session.shutdown()
+        if self._built:
+            self.session.shutdown()
+        else:
+            self._arrival.shutdown()
 
     # --- serving ---------------------------------------------------------------------------
     def handle(self) -> Verdict:
@@ -169,10 +234,21 @@ class ClientConnection:
         return verdict
 
     def _serve(self) -> Verdict:
+        if not self._built:
+            self._setup()
         session, proto = self.session, self.proto
         if not self._greeted:
             self._greeted = True
+            killed = session.killed  # killed, expired or shut down while it was queued
+            if killed == KillState.WAIT_TIMEOUT:
+                session.check_killed_before_command(proto, self._write)  # counts it, logs
+                return Verdict.CLOSE
+            if killed >= KillState.CONNECTION:
+                if killed == KillState.CONNECTION:
+                    self._aborted_connect("killed before the greeting", logging.DEBUG)
+                return Verdict.CLOSE
             self._send_now(proto.greeting())
+            session.state = "Reading from net"  # MariaDB's state while a login waits
             return Verdict.KEEP
         if session.killed >= KillState.WAIT_TIMEOUT:
             session.check_killed_before_command(proto, self._write)
@@ -300,7 +376,7 @@ class ClientConnection:
         if what == "writing":
             session.state = "Writing to net"  # a slow reader, as MariaDB's processlist says
         try:
-            with self._waiting(WaitReason.NET):
+            with self.ctx.waiting(WaitReason.NET):
                 while True:
                     remaining = deadline - time.monotonic()
                     if remaining <= 0:
@@ -344,7 +420,23 @@ class ClientConnection:
         except OSError:
             pass
 
+    def _aborted_connect(self, why: str, level: int) -> None:
+        """A connection that ended before its login, counted (Aborted_connects, the host's
+        handshake errors) and logged like MariaDB's aborted connects; once."""
+        ctx = self.ctx
+        if self._aborted or self._built and self.session.vanished:
+            return
+        self._aborted = True
+        ctx.registry.aborted(connect=True)
+        ctx.hosts.handshake_error(self.host)
+        ctx.rate_log.log(log, "aborted", level, "Aborted connection %d to db: 'unconnected' "
+                         "user: 'unauthenticated' host: '%s' (%s)", self.connection_id,
+                         self.host, why)
+
     def _abort(self, why: str, *, reply: ServerError | None = None, quiet: bool = False) -> None:
+        if not self._built:  # _setup failed (the socket was gone already)
+            self._aborted_connect(why, logging.DEBUG)
+            return
         s = self.session
         if s.vanished:
             return  # counted and logged when the pool saw the client go (client_gone)

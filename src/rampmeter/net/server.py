@@ -2,9 +2,14 @@
 
 Rules:
 - One acceptor thread owns the listening sockets (a selector plus a self-pipe for stop). It does
-  the least possible per connection: accept, TCP_NODELAY, non-blocking, the max_connections
-  check, then hands a new ClientConnection to the right handler. Handshake and login happen on
-  the handler's threads.
+  the least possible per connection: accept, the blocked-host and max_connections checks, the
+  registry's `Arrival` (id, processlist row, kill flag), then hands a bare ClientConnection to
+  the right handler (for the pool: queued to its group, HIGH, a worker woken). The acceptor is
+  outside the pool's scheduling and oversubscribe limit, yet competes for the GIL with the
+  workers: so the socket options, the Session and the ServerProtocol (its scramble) are built
+  by the connection's first handle() on the handler's thread (net/connection.py), which then
+  sends the greeting; handshake and login happen there too. MariaDB's acceptor does the same
+  (a CONNECT object queued to the pool; the THD is created by the worker).
 - A connection refused for max_connections gets ERR 1040 (without a SQLSTATE: clients say
   HY000) as its first packet, as MariaDB sends it, and is closed; the server logs nothing per refusal (a storm would flood the
   log) but counts Connection_errors_max_connections.
@@ -33,11 +38,9 @@ from rampmeter import errors
 from rampmeter.errors import ServerError
 from rampmeter.net.connection import ClientConnection
 from rampmeter.pool.base import ConnectionHandler
-from rampmeter.protocol.connection import ServerProtocol
 from rampmeter.protocol.framing import frame
 from rampmeter.protocol.packets import err_packet_before_greeting
 from rampmeter.session.context import ServerContext
-from rampmeter.session.session import Session
 
 log = logging.getLogger("rampmeter.net")
 
@@ -148,40 +151,26 @@ class Server:
     def _admit(self, sock: socket.socket, addr: object, listener: Listener) -> None:
         # Refusals first: a storm past max_connections is mostly refusals, made on this one
         # thread, so a refused socket gets no options set (its one ERR is sent MSG_DONTWAIT).
+        # An admitted one gets none here either: its first handle() sets them, on a worker.
         host = "localhost" if listener.unix or not isinstance(addr, tuple) else str(addr[0])
         if self.ctx.hosts.blocked(host):
             self._refuse(sock, ServerError(errors.ER_HOST_IS_BLOCKED, host))
             return
-        registry = self.ctx.registry
-        cid = registry.admit(extra_port=listener.extra)
-        if cid is None:
+        arrival = self.ctx.registry.arrive(host, extra_port=listener.extra)
+        if arrival is None:
             self._refuse(sock, None)
             return
-        sock.setblocking(False)
-        if not listener.unix:
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        gv = self.ctx.variables
-        session = Session(self.ctx, cid, host, extra_port=listener.extra)
-        proto = ServerProtocol(
-            connection_id=cid, server_version=gv["version"], accounts=self.ctx.accounts,
-            tls_available=self.tls_context is not None,
-            max_allowed_packet=gv["max_allowed_packet"],
-            default_auth_plugin=gv["default_authentication_plugin"],
-            rsa_keys=self.ctx.rsa_keys, host=host,
-            secure_transport=listener.unix)
-        extra = listener.extra
-
-        def on_close(conn: ClientConnection) -> None:
-            registry.release(extra_port=extra)
-            with self._conns_lock:
-                self._conns.discard(conn)
-
-        conn = ClientConnection(sock, host, session, proto, waiting=self.ctx.waiting,
-                                tls_context=self.tls_context, on_close=on_close)
+        conn = ClientConnection(sock, arrival, self.ctx, unix=listener.unix,
+                                tls_context=self.tls_context, on_close=self._on_close)
         with self._conns_lock:
             self._conns.add(conn)
-        handler = self.extra_handler if extra and self.extra_handler else self.handler
+        handler = self.extra_handler if listener.extra and self.extra_handler else self.handler
         handler.add_connection(conn)
+
+    def _on_close(self, conn: ClientConnection) -> None:
+        self.ctx.registry.release(extra_port=conn.extra_port)
+        with self._conns_lock:
+            self._conns.discard(conn)
 
     def _refuse(self, sock: socket.socket, err: ServerError | None) -> None:
         """ERR 1129 (`err`) or 1040 (None: the same bytes every time, framed once) with

@@ -93,9 +93,13 @@ def _processlist(s: Session) -> tuple[list[Column], Rows]:
 def processlist_rows(s: Session, *, full: bool, with_ms: bool = False) -> Rows:
     now = time.monotonic()
     rows: Rows = []
-    for x in sorted(s.ctx.registry.sessions(), key=lambda x: x.connection_id):
-        if not s.may_see(x):
-            continue
+    reg = s.ctx.registry
+    # connections not yet taken up by a worker (registry.Arrival) are shown as MariaDB shows a
+    # login: no user, Command Connect; like any login, only to accounts with PROCESS
+    arrivals = reg.arrivals() if s.security is None or s.security.may_see_threads_of(None) \
+        else []
+    entries: list[Any] = [x for x in reg.sessions() if s.may_see(x)] + arrivals
+    for x in sorted(entries, key=lambda x: x.connection_id):
         elapsed = now - x.command_started
         info = x.info
         if info is not None and not full:

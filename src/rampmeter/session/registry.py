@@ -11,6 +11,12 @@ Rules:
   SHOW GLOBAL STATUS; a closing session adds its counters to the totals. The per-statement path
   therefore takes no global lock.
 - KILL finds its victim here under the lock and then calls the victim's `kill` outside it.
+- A connection is listed from its accept, not from its login, as in MariaDB (processlist shows
+  `unauthenticated user`, Command `Connect`): the acceptor registers an `Arrival` (id, host,
+  kill flag: no Session, which is built on a pool worker by the connection's first handle(),
+  net/connection.py); the worker's `arrived(session)` then swaps the Session in under the same
+  id. An Arrival is shown to accounts with PROCESS and killed by accounts with CONNECTION ADMIN
+  (or SUPER) only: it has no user yet, and MariaDB's checks match no user against it.
 """
 
 from __future__ import annotations
@@ -28,6 +34,49 @@ from rampmeter.session.userstats import UserStatistics
 if TYPE_CHECKING:
     from rampmeter.session.session import Session
 
+# session.KillState's values as plain ints: at run time this module imports nothing of
+# session.py (a compiled module that imports most of the server)
+_KILLED_CONNECTION = 3
+_KILLED_SERVER = 4
+
+
+class Arrival:
+    """A connection between accept and its first handle(): what processlist and KILL see of it.
+    Built on the acceptor thread, so it holds no more than they read."""
+
+    user = ""
+    database: str | None = None
+    command = "Connect"
+    info: str | None = None
+    logged_in = False
+
+    def __init__(self, connection_id: int, host: str, extra_port: bool) -> None:
+        self.connection_id = connection_id
+        self.host = host
+        self.extra_port = extra_port
+        self.command_started = time.monotonic()
+        self.state = "login"
+        self.killed = 0  # a session.KillState value, copied into the session when it is built
+        self.on_kill: Callable[[], None] | None = None  # net: wake the handler, close it
+        self.session: Session | None = None  # built: a late KILL goes to the session
+
+    def kill(self, *, query_only: bool) -> None:
+        session = self.session
+        if session is not None:
+            session.kill(query_only=query_only)
+            return
+        if query_only:
+            return  # KILL QUERY: nothing runs yet
+        if self.killed < _KILLED_CONNECTION:
+            self.killed = _KILLED_CONNECTION
+        if self.on_kill is not None:
+            self.on_kill()
+
+    def shutdown(self) -> None:
+        self.killed = _KILLED_SERVER
+        if self.on_kill is not None:
+            self.on_kill()
+
 
 class Registry:
     def __init__(self, max_connections: Callable[[], int],
@@ -35,6 +84,7 @@ class Registry:
         self._lock = threading.Lock()
         self._next_id = 1
         self._sessions: dict[int, Session] = {}
+        self._arrivals: dict[int, Arrival] = {}  # accepted, no Session yet
         self._max_connections = max_connections
         self._extra_max = extra_max_connections
         self.connected = 0          # sessions on the main port (incl. logging in)
@@ -51,8 +101,9 @@ class Registry:
         self.flushed = time.time()
 
     # --- admission -------------------------------------------------------------------------
-    def admit(self, *, extra_port: bool) -> int | None:
-        """Reserve a slot and an id for a just-accepted socket, or None (reply 1040)."""
+    def arrive(self, host: str, *, extra_port: bool) -> Arrival | None:
+        """Reserve a slot and an id for a just-accepted socket and list it (processlist, KILL),
+        under one lock: the acceptor's whole share of the registry work. None: reply 1040."""
         with self._lock:
             self.connections += 1
             if extra_port:
@@ -70,7 +121,21 @@ class Registry:
                     self.max_used_time = time.time()
             cid = self._next_id
             self._next_id += 1
-            return cid
+            arrival = Arrival(cid, host, extra_port)
+            self._arrivals[cid] = arrival
+            return arrival
+
+    def arrived(self, arrival: Arrival, session: Session) -> None:
+        """The connection's first handle() built its session: it takes the Arrival's place."""
+        arrival.session = session
+        with self._lock:
+            self._arrivals.pop(arrival.connection_id, None)
+            self._sessions[session.connection_id] = session
+
+    def departed(self, arrival: Arrival) -> None:
+        """A connection closed before any session was built for it."""
+        with self._lock:
+            self._arrivals.pop(arrival.connection_id, None)
 
     def next_id(self) -> int:
         """An id for a server thread that is no connection (the event scheduler's sessions):
@@ -112,6 +177,11 @@ class Registry:
         with self._lock:
             return list(self._sessions.values())
 
+    def arrivals(self) -> list[Arrival]:
+        """Connections accepted and not yet taken up by a worker (processlist rows)."""
+        with self._lock:
+            return list(self._arrivals.values())
+
     def get(self, connection_id: int) -> Session | None:
         with self._lock:
             return self._sessions.get(connection_id)
@@ -119,7 +189,14 @@ class Registry:
     def kill(self, target: int, *, query_only: bool, killer: Session | None) -> None:
         victim = self.get(target)
         if victim is None:
-            raise ServerError(errors.ER_NO_SUCH_THREAD, target)
+            with self._lock:
+                arrival = self._arrivals.get(target)
+            if arrival is None:
+                raise ServerError(errors.ER_NO_SUCH_THREAD, target)
+            if killer is not None and not killer.may_kill_unauthenticated():
+                raise ServerError(errors.ER_KILL_DENIED_ERROR, target)
+            arrival.kill(query_only=query_only)
+            return
         if killer is not None and not killer.may_kill(victim):
             raise ServerError(errors.ER_KILL_DENIED_ERROR, target)
         victim.kill(query_only=query_only)

@@ -234,8 +234,9 @@ class SecurityContext:
         t = self.table_bits(db, table)
         return (self.db_bits(db) | t.table | t.column(column)) & COL_ACLS
 
-    def may_see_threads_of(self, login_user: str) -> bool:
-        """PROCESSLIST and the pool's queue: other users' threads need PROCESS."""
+    def may_see_threads_of(self, login_user: str | None) -> bool:
+        """PROCESSLIST and the pool's queue: other users' threads need PROCESS (None: a
+        connection still logging in, which no user matches)."""
         return self.unchecked or bool(self.master & P.PROCESS) or login_user == self.priv_user
 
     def may_kill(self, victim_login_user: str) -> bool:

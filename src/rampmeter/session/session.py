@@ -411,14 +411,26 @@ class Session:
         return self.extra_port or (sec is not None and sec.is_admin())
 
     def may_kill(self, victim: Session) -> bool:
-        """MariaDB: SUPER / CONNECTION ADMIN kill anyone, others only their own threads."""
+        """MariaDB: SUPER / CONNECTION ADMIN kill anyone, others only their own threads (a
+        connection still logging in has no user: only the former)."""
         sec = self.security
+        if not victim.logged_in:
+            return self.may_kill_unauthenticated()
         return sec is None or sec.may_kill(victim.user)
 
-    def may_see(self, other: Session) -> bool:
-        """PROCESSLIST and the pool's queues: other users' threads need PROCESS."""
+    def may_kill_unauthenticated(self) -> bool:
         sec = self.security
-        return sec is None or other is self or sec.may_see_threads_of(other.user)
+        return sec is None or sec.is_admin()
+
+    def may_see(self, other: Session) -> bool:
+        """PROCESSLIST and the pool's queues: other users' threads need PROCESS (and so does a
+        connection still logging in: it has no user to match)."""
+        sec = self.security
+        if other is self or sec is None:
+            return True
+        if not other.logged_in:
+            return sec.may_see_threads_of(None)
+        return sec.may_see_threads_of(other.user)
 
     def is_admin(self) -> bool:
         """SUPER or CONNECTION ADMIN (init_connect skipped, the extra connection slot)."""
@@ -636,15 +648,15 @@ class Session:
             except Exception:  # noqa: BLE001 - a failing rollback must not leak the slot
                 self.ctx.log.exception("closing the engine session of connection %d",
                                        self.connection_id)
+        if self.killed == KillState.CONNECTION and not self.vanished:
+            # MariaDB counts a killed thread as an aborted client, logged in or not (once: a
+            # client that vanished was counted when the pool saw it go)
+            self.vanished = True
+            self.ctx.registry.aborted(connect=False)
         if self.logged_in:
-            if self.killed == KillState.CONNECTION and not self.vanished:
-                # MariaDB counts a killed thread as an aborted client (once: a client that
-                # vanished was counted when the pool saw it go)
-                self.vanished = True
-                self.ctx.registry.aborted(connect=False)
             userstats.ended(self)
-            self.ctx.registry.unregister(self)
-            self.logged_in = False
+        self.logged_in = False
+        self.ctx.registry.unregister(self)  # listed from its first handle(), login or not
         key, self.connection_key = self.connection_key, None
         if key is not None:
             self.ctx.user_connections.disconnect(key)
