@@ -222,7 +222,7 @@ def _datetime_bin(kind: str, text: str, dec: int) -> bytes:
         if (y, mo, d) == (0, 0, 0):
             seconds = 0
         else:
-            stamp = dt.datetime(y, mo, d, h, mi, sec, tzinfo=dt.timezone.utc)
+            stamp = dt.datetime(y, mo, d, h, mi, sec, tzinfo=dt.UTC)
             seconds = int(stamp.timestamp())
         return seconds.to_bytes(4, "big") + _frac_bin(micro, dec)
     ymd = ((y * 13 + mo) << 5) | d
