@@ -200,7 +200,15 @@ class Frame:
         if params and node.text[:6].upper() == "CREATE":
             node, params = self._create_select(node, params)
         stmt = self.stmt = s.scan(node.text, client_params=bool(params))
-        if params:
+        if stmt.kind == "SHOW" and stmt.words[1:2] in (("WARNINGS",), ("ERRORS",), ("COUNT",)):
+            # the routine's diagnostics area so far, not the session's (the client's last)
+            outer = list(s.warnings)
+            s.warnings[:] = self.warnings
+            try:
+                result = statements.execute(s, stmt)
+            finally:
+                s.warnings[:] = outer
+        elif params:
             prepared = statements.prepare(s, stmt)
             result = statements.execute_prepared(s, prepared, params)
         else:
@@ -539,7 +547,8 @@ class Frame:
             if self.sets is None:  # a function may not return a result set
                 raise ServerError(1415, message="Not allowed to return a result set from a "
                                   "function", sqlstate="0A000")
-            self.sets.append(result)
+            # its conditions are the routine's (kept below), which CALL reports once at the end
+            self.sets.append(ResultSet(result.columns, result.rows))
             self.s.last_row_count = -1
         self._keep(self._warnings(result.warnings))
 
