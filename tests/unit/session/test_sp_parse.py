@@ -107,3 +107,41 @@ def test_a_binary_string_into_an_integer_variable_is_its_number():
     assert coerce("INT", b"\xff", "v", True, warned) == 255
     assert coerce("INT", b"12", "v", True, warned) == 12
     assert warned == []
+
+
+def _refused(text: str) -> tuple[int, str]:
+    with pytest.raises(ServerError) as e:
+        P.routine(text, D)
+    return e.value.code, e.value.message
+
+
+@pytest.mark.parametrize(("body", "code", "message"), [  # MariaDB's parser (mtr signal)
+    ("SIGNAL foo;", 1319, "Undefined CONDITION: foo"),
+    ("DECLARE foo CONDITION FOR 1234; SIGNAL foo;", 1646,
+     "SIGNAL/RESIGNAL can only use a CONDITION defined with SQLSTATE"),
+    ("DECLARE foo CONDITION FOR SQLSTATE '12345'; SIGNAL foo SET CLASS_ORIGIN = 'a', "
+     "CLASS_ORIGIN = 'b';", 1641, "Duplicate condition information item 'CLASS_ORIGIN'"),
+    ("SIGNAL SQLSTATE '00000';", 1407, "Bad SQLSTATE: '00000'"),
+    ("RESIGNAL SQLSTATE '00001';", 1407, "Bad SQLSTATE: '00001'"),
+    ("DECLARE foo CONDITION FOR SQLSTATE '1234';", 1407, "Bad SQLSTATE: '1234'"),
+    ("DECLARE CONTINUE HANDLER FOR SQLSTATE 'abcde' BEGIN END;", 1407,
+     "Bad SQLSTATE: 'abcde'"),
+])
+def test_signal_is_checked_when_created(body, code, message):
+    assert _refused(f"CREATE PROCEDURE p() BEGIN {body} END") == (code, message)
+
+
+@pytest.mark.parametrize("body", [
+    "SIGNAL;", "SIGNAL SQLSTATE '12345' SET bla_bla = 'foo';",
+    "SIGNAL SQLSTATE '12345' SET RETURNED_SQLSTATE = 'foo';", "SIGNAL 1234;",
+    "SIGNAL SQLEXCEPTION;",
+])
+def test_signal_syntax_errors(body):
+    assert _refused(f"CREATE PROCEDURE p() BEGIN {body} END")[0] == 1064
+
+
+def test_a_condition_is_known_in_inner_blocks_only_after_its_declaration():
+    P.routine("CREATE PROCEDURE p() BEGIN DECLARE foo CONDITION FOR SQLSTATE '12345'; "
+              "BEGIN SIGNAL foo SET MESSAGE_TEXT = 'x', MYSQL_ERRNO = 5; END; RESIGNAL; END", D)
+    assert _refused("CREATE PROCEDURE p() BEGIN BEGIN DECLARE foo CONDITION FOR "
+                    "SQLSTATE '12345'; END; SIGNAL foo; END")[0] == 1319

@@ -343,8 +343,11 @@ def _declare(p: _P, block: Block, scope: frozenset[str]) -> frozenset[str]:
     name = p.name()
     if p.accept("CONDITION"):
         p.expect("FOR")
-        block.conditions[name.lower()] = _condition_value(p)
-        return scope
+        value = block.conditions[name.lower()] = _condition_value(p)
+        scope = scope | {_COND + name.lower()}
+        if isinstance(value, int):
+            return scope | {_COND_NUMBER + name.lower()}
+        return scope - {_COND_NUMBER + name.lower()}
     if p.accept("CURSOR"):
         params: list[Param] = []
         if p.accept("("):
@@ -415,7 +418,12 @@ def _explicit_fields(p: _P, a: int, b: int) -> frozenset[str] | None:
 def _condition_value(p: _P) -> Any:
     if p.accept("SQLSTATE"):
         p.accept("VALUE")
-        return "SQLSTATE:" + p.string()
+        state = p.string()
+        # MariaDB's is_sqlstate_valid and no completion class '00' (sp_cond, SIGNAL)
+        if len(state) != 5 or state.startswith("00") or \
+                any(not (c.isdigit() or "A" <= c <= "Z") for c in state):
+            raise ServerError(1407, message=f"Bad SQLSTATE: '{state}'", sqlstate="42000")
+        return "SQLSTATE:" + state
     if p.accept("NOT", "FOUND"):
         return "NOT FOUND"
     if p.word() in ("SQLEXCEPTION", "SQLWARNING"):
@@ -579,16 +587,49 @@ def _fetch(p: _P) -> Cursor:
             return node
 
 
+# the condition information items SIGNAL / RESIGNAL may SET (MariaDB's
+# signal_condition_information_item_name)
+_SIGNAL_ITEMS = frozenset({"CLASS_ORIGIN", "SUBCLASS_ORIGIN", "CONSTRAINT_CATALOG",
+                           "CONSTRAINT_SCHEMA", "CONSTRAINT_NAME", "CATALOG_NAME", "SCHEMA_NAME",
+                           "TABLE_NAME", "COLUMN_NAME", "CURSOR_NAME", "MESSAGE_TEXT",
+                           "MYSQL_ERRNO", "ROW_NUMBER"})
+_COND = "\0cond."         # in a scope: a condition declared there
+_COND_NUMBER = "\0condnum."  # ... FOR an error number, which SIGNAL may not use (1646)
+
+
 def _signal(p: _P, scope: frozenset[str]) -> Signal:
+    """SIGNAL condition [SET item = value, ...] / RESIGNAL [condition] [SET ...], checked as
+    MariaDB's parser does: the condition is SQLSTATE '...' (1407 for a bad or '00' one) or a
+    condition declared in scope (1319; 1646 when it names an error number); each item is a
+    known one (1064), set once (1641)."""
     resignal = p.word() == "RESIGNAL"
     p.i += 1
     cond: Any = None
     if p.word() not in ("SET", "") or p.at("SQLSTATE"):
+        t = p.peek()
+        if p.word() in ("SQLEXCEPTION", "SQLWARNING", "NOT") or t is not None and \
+                t.kind not in ("word", "qident"):
+            raise p.error(t)
         cond = _condition_value(p)
+        if isinstance(cond, str) and not cond.startswith("SQLSTATE:"):
+            if _COND + cond not in scope:
+                raise ServerError(1319, message=f"Undefined CONDITION: {cond}",
+                                  sqlstate="42000")
+            if _COND_NUMBER + cond in scope:
+                raise ServerError(1646, message="SIGNAL/RESIGNAL can only use a CONDITION "
+                                  "defined with SQLSTATE", sqlstate="HY000")
+    elif not resignal:
+        raise p.error(p.peek())
     items: dict[str, Sql] = {}
     if p.accept("SET"):
         while True:
+            t = p.peek()
             item = p.name().upper()
+            if item not in _SIGNAL_ITEMS or t is not None and t.kind != "word":
+                raise p.error(t)
+            if item in items:
+                raise ServerError(1641, message=f"Duplicate condition information item "
+                                  f"'{item}'", sqlstate="42000")
             p.expect("=")
             a, b = _item_range(p)
             _simple_value(p, a, b)

@@ -424,7 +424,7 @@ class Frame:
         for w in warnings:
             state = _state_of(w.code, "01000")
             if (w.level == "Warning" or w.code == 1329) and \
-                    self.find_handler(w.code, state) is not None:
+                    self.find_handler(w.code, state, w.level == "Warning") is not None:
                 self.raise_condition(w.code, state, w.message, warning=True)
             else:
                 kept.append(w)
@@ -432,7 +432,7 @@ class Frame:
 
     def raise_condition(self, code: int, state: str, message: str, *,
                         warning: bool = False, error: ServerError | None = None) -> None:
-        found = self.find_handler(code, state)
+        found = self.find_handler(code, state, warning)
         if found is None:
             if warning:
                 return
@@ -456,8 +456,11 @@ class Frame:
         if handler.action == "EXIT":
             raise _Exit(block)
 
-    def find_handler(self, code: int, state: str) -> tuple[P.Block, P.Handler] | None:
-        cls = state[:2]
+    def find_handler(self, code: int, state: str, warning: bool = False
+                     ) -> tuple[P.Block, P.Handler] | None:
+        """The handler for a condition; `warning`: raised as a warning, which SQLWARNING
+        catches and SQLEXCEPTION does not, whatever its SQLSTATE (MariaDB's find_handler)."""
+        cls = "01" if warning and state[:2] not in ("01", "02") else state[:2]
         for block in reversed(self.blocks):
             best, rank = None, 9
             for h in block.handlers:
@@ -859,10 +862,11 @@ class Frame:
     def _signal(self, node: P.Signal) -> None:
         cond = node.condition
         code, state, message = None, None, None
+        if node.resignal and self.condition is None:  # with or without a condition
+            raise ServerError(1645, message="RESIGNAL when handler not active",
+                              sqlstate="0K000")
         if cond is None:
-            if self.condition is None:
-                raise ServerError(1645, message="RESIGNAL when handler not active",
-                                  sqlstate="0K000")
+            assert self.condition is not None
             code, state, message = self.condition
         else:
             for block in reversed(self.blocks):
@@ -885,7 +889,8 @@ class Frame:
         code = code or default_code
         message = message or default_text
         strict = "STRICT_" in str(self.s.system_variable("sql_mode") or "")
-        for item, expr in node.items.items():
+        truncated: list[Warning_] = []  # 1647 for each item cut to its size
+        for item, expr in sorted(node.items.items(), key=lambda x: _ITEM_ORDER.index(x[0])):
             v = self.value(expr)
             if v is None or item == "MYSQL_ERRNO" and not 0 < _errno(v) <= 65534:
                 shown = "NULL" if v is None else v.decode() if isinstance(v, bytes) else v
@@ -894,23 +899,31 @@ class Frame:
             if item == "MYSQL_ERRNO":
                 code = _errno(v)
                 continue
-            text = _item_text(item, v, strict)
+            text, cut = _item_text(item, v, strict)
+            if cut:
+                truncated.append(Warning_("Warning", 1647, "Data truncated for condition "
+                                          f"item '{item}'"))
             if item == "MESSAGE_TEXT":
                 message = text
-        if cls == "01":
-            self.raise_condition(code, state, message, warning=True)
+        # RESIGNAL keeps the handled condition in the diagnostics area: the new one is
+        # added after it (RESIGNAL without a condition: it replaces it)
+        kept: list[Warning_] = []
+        if node.resignal and self.trail is not None:
+            kept = self.trail if node.condition is not None else self.trail[:-1]
+        # a warning: class 01, or RESIGNAL alone of a handled warning (whatever its SQLSTATE)
+        warning = cls == "01" or cond is None and bool(self.trail) and \
+            self.trail[-1].level == "Warning"  # type: ignore[index]
+        if warning:
+            if self.find_handler(code, state, True) is not None:  # handled: not left behind
+                self.raise_condition(code, state, message, warning=True)
+                return
+            self.warnings.extend([*kept, *truncated])
             self.warnings.append(Warning_("Warning", code, message))
             return
-        if cls == "02" and self.find_handler(code, state) is None:
-            self.warnings.append(Warning_("Warning", code, message))
-            if node.condition is not None:
-                return
         err = ServerError(code, message=message, sqlstate=state)
-        if node.resignal and self.trail is not None:
-            # RESIGNAL keeps the handled condition in the diagnostics area: the new one is
-            # added after it (RESIGNAL alone: it replaces it)
-            kept = self.trail if node.condition is not None else self.trail[:-1]
-            err.trail = [*kept, Warning_("Error", code, message)]  # type: ignore[attr-defined]
+        if truncated or kept:
+            err.trail = [*kept, *truncated,  # type: ignore[attr-defined]
+                         Warning_("Error", code, message)]
         raise err
 
 
@@ -955,15 +968,24 @@ def _errno(v: Any) -> int:
         return 0
 
 
-def _item_text(item: str, v: Any, strict: bool) -> str:
-    """A SIGNAL item's text: MESSAGE_TEXT holds 512 characters (MYSQL_ERRMSG_SIZE), the
-    others 64; longer is 1648 in strict mode; otherwise MariaDB reports the whole text."""
+# the order MariaDB reads SIGNAL's items in (Sql_cmd_common_signal::eval_signal_informations)
+_ITEM_ORDER = ("CLASS_ORIGIN", "SUBCLASS_ORIGIN", "CONSTRAINT_CATALOG", "CONSTRAINT_SCHEMA",
+               "CONSTRAINT_NAME", "CATALOG_NAME", "SCHEMA_NAME", "TABLE_NAME", "COLUMN_NAME",
+               "CURSOR_NAME", "MESSAGE_TEXT", "MYSQL_ERRNO", "ROW_NUMBER")
+
+
+def _item_text(item: str, v: Any, strict: bool) -> tuple[str, bool]:
+    """A SIGNAL item's text and whether it was cut: MESSAGE_TEXT holds 512 characters
+    (MYSQL_ERRMSG_SIZE), the others 64; longer is 1648 in strict mode, else cut to that
+    size with warning 1647 (MariaDB)."""
     text = v.decode() if isinstance(v, bytes) else "" if v is None else str(v)
     limit = 512 if item == "MESSAGE_TEXT" else 64
-    if strict and len(text) > limit:
-        raise ServerError(1648, message=f"Data too long for condition item '{item}'",
-                          sqlstate="HY000")
-    return text
+    if len(text) > limit:
+        if strict:
+            raise ServerError(1648, message=f"Data too long for condition item '{item}'",
+                              sqlstate="HY000")
+        return text[:limit], True
+    return text, False
 
 
 def _equal(a: Any, b: Any) -> bool:
