@@ -145,3 +145,18 @@ def test_a_condition_is_known_in_inner_blocks_only_after_its_declaration():
               "BEGIN SIGNAL foo SET MESSAGE_TEXT = 'x', MYSQL_ERRNO = 5; END; RESIGNAL; END", D)
     assert _refused("CREATE PROCEDURE p() BEGIN BEGIN DECLARE foo CONDITION FOR "
                     "SQLSTATE '12345'; END; SIGNAL foo; END")[0] == 1319
+
+
+@pytest.mark.parametrize(("value", "name"), [("`65`", "65"), ("`Hello`", "Hello"), ("x", "x")])
+def test_a_signal_value_that_names_no_variable_is_1327(value, name):
+    assert _refused("CREATE PROCEDURE p() BEGIN DECLARE foo CONDITION FOR SQLSTATE '12345'; "
+                    f"SIGNAL foo SET MESSAGE_TEXT = {value}; END") == \
+        (1327, f"Undeclared variable: {name}")
+
+
+def test_signal_values_literals_variables_and_new_columns():
+    P.routine("CREATE PROCEDURE p(v INT) BEGIN SIGNAL SQLSTATE '12345' SET MYSQL_ERRNO = v, "
+              "MESSAGE_TEXT = NULL, CLASS_ORIGIN = 0x41, SUBCLASS_ORIGIN = @u; END", D)
+    _head, body = triggers.parse("CREATE TRIGGER t AFTER INSERT ON t1 FOR EACH ROW BEGIN "
+                                 "SIGNAL SQLSTATE '01XXX' SET MESSAGE_TEXT = NEW.msg, "
+                                 "MYSQL_ERRNO = NEW.errno; END", D)

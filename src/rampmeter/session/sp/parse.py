@@ -605,8 +605,8 @@ def _signal(p: _P, scope: frozenset[str]) -> Signal:
     resignal = p.word() == "RESIGNAL"
     p.i += 1
     cond: Any = None
-    if p.word() not in ("SET", "") or p.at("SQLSTATE"):
-        t = p.peek()
+    t = p.peek()
+    if p.word() not in ("SET", "") or t is not None and t.kind == "qident":
         if p.word() in ("SQLEXCEPTION", "SQLWARNING", "NOT") or t is not None and \
                 t.kind not in ("word", "qident"):
             raise p.error(t)
@@ -632,7 +632,7 @@ def _signal(p: _P, scope: frozenset[str]) -> Signal:
                                   f"'{item}'", sqlstate="42000")
             p.expect("=")
             a, b = _item_range(p)
-            _simple_value(p, a, b)
+            _signal_value(p, a, b, scope)
             items[item] = sql(p, a, b, scope)
             if not p.accept(","):
                 break
@@ -712,6 +712,27 @@ def _simple_value(p: _P, a: int, b: int) -> None:
         p.toks[a + 1].kind == "str"
     if word in _NOT_VALUES or b - a > 1 and not introduced:
         raise p.error(first)
+
+
+_LITERAL_WORDS = frozenset({"NULL", "TRUE", "FALSE"})
+
+
+def _signal_value(p: _P, a: int, b: int, scope: frozenset[str]) -> None:
+    """A SIGNAL item's value (MariaDB's signal_allowed_expr): a literal, a user variable, a
+    local variable (an identifier that is none is 1327 at CREATE), or in a trigger NEW.col /
+    OLD.col."""
+    toks = p.toks
+    if b - a == 3 and "\0new" in scope and toks[a].kind == "word" and \
+            toks[a].text.upper() in ("NEW", "OLD") and toks[a + 1].text == "." and \
+            toks[a + 2].kind in ("word", "qident"):
+        return
+    _simple_value(p, a, b)
+    t = toks[a]
+    if b - a == 1 and (t.kind == "qident" or t.kind == "word" and
+                       t.text.upper() not in _LITERAL_WORDS):
+        name = t.text if t.kind == "word" else ident_value(t.text)
+        if name.lower() not in scope:
+            raise ServerError(1327, message=f"Undeclared variable: {name}", sqlstate="42000")
 
 
 def _item_range(p: _P) -> tuple[int, int]:

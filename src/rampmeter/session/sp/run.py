@@ -148,6 +148,7 @@ class Frame:
         self.cursor_columns: dict[str, list[str]] = {}  # an open cursor's column names
         self.filling = False                   # a FETCH / SELECT INTO fills a record
         self.trail: list[Warning_] | None = None  # the conditions of the one handled
+        self.homes: list[tuple[int, P.Block]] = []  # running handlers' blocks, their depth
 
     # --- variables -----------------------------------------------------------------------
     def _store(self, name: str, vtype: str, value: Any) -> Any:
@@ -200,19 +201,19 @@ class Frame:
         if params and node.text[:6].upper() == "CREATE":
             node, params = self._create_select(node, params)
         stmt = self.stmt = s.scan(node.text, client_params=bool(params))
-        if stmt.kind == "SHOW" and stmt.words[1:2] in (("WARNINGS",), ("ERRORS",), ("COUNT",)):
-            # the routine's diagnostics area so far, not the session's (the client's last)
-            outer = list(s.warnings)
-            s.warnings[:] = self.warnings
-            try:
+        # what the statement sees as the diagnostics area (SHOW WARNINGS, @@warning_count) is
+        # the routine's so far - in a handler with the handled conditions first - not the
+        # session's (the client's previous statement's)
+        outer = list(s.warnings)
+        s.warnings[:] = self.warnings if self.trail is None else [*self.trail, *self.warnings]
+        try:
+            if params:
+                prepared = statements.prepare(s, stmt)
+                result = statements.execute_prepared(s, prepared, params)
+            else:
                 result = statements.execute(s, stmt)
-            finally:
-                s.warnings[:] = outer
-        elif params:
-            prepared = statements.prepare(s, stmt)
-            result = statements.execute_prepared(s, prepared, params)
-        else:
-            result = statements.execute(s, stmt)
+        finally:
+            s.warnings[:] = outer
         if isinstance(result, ResultSet):
             columns = result.columns
             if node.names and len(node.names) == len(columns):  # named as written, not `?`
@@ -432,7 +433,7 @@ class Frame:
 
     def raise_condition(self, code: int, state: str, message: str, *,
                         warning: bool = False, error: ServerError | None = None) -> None:
-        found = self.find_handler(code, state, warning)
+        found = self.find_handler(code, state, warning, getattr(error, "handler_depth", None))
         if found is None:
             if warning:
                 return
@@ -444,28 +445,41 @@ class Frame:
         saved_trail, self.trail = self.trail, trail_of(error) if error is not None else \
             [Warning_("Warning" if warning else "Error", code, message)]
         blocks = self.blocks  # a handler never catches what its own body raises
-        self.blocks = blocks[:next(k for k, b in enumerate(blocks) if b is block)]
+        home = next(k for k, b in enumerate(blocks) if b is block)
+        self.blocks = blocks[:home]
+        self.homes.append((home, block))  # but it sees its block's conditions (_conditions)
         line = self.line
         try:
             self.exec(handler.body)
+        except ServerError as e:
+            # an error leaving a handler's body goes to the blocks outside the handler's own
+            # (not back to the handlers it passed through on its way out)
+            e.handler_depth = min(getattr(e, "handler_depth", home), home)  # type: ignore[attr-defined]
+            raise
         finally:
             self.condition = saved
             self.trail = saved_trail
             self.blocks = blocks
+            self.homes.pop()
         self.line = line
         if handler.action == "EXIT":
             raise _Exit(block)
 
-    def find_handler(self, code: int, state: str, warning: bool = False
-                     ) -> tuple[P.Block, P.Handler] | None:
+    def find_handler(self, code: int, state: str, warning: bool = False,
+                     depth_limit: int | None = None) -> tuple[P.Block, P.Handler] | None:
         """The handler for a condition; `warning`: raised as a warning, which SQLWARNING
-        catches and SQLEXCEPTION does not, whatever its SQLSTATE (MariaDB's find_handler)."""
+        catches and SQLEXCEPTION does not, whatever its SQLSTATE (MariaDB's find_handler);
+        `depth_limit`: only blocks above that depth (an error leaving a handler)."""
         cls = "01" if warning and state[:2] not in ("01", "02") else state[:2]
-        for block in reversed(self.blocks):
+        top = len(self.blocks) if depth_limit is None else min(depth_limit, len(self.blocks))
+        for depth in range(top - 1, -1, -1):
+            block = self.blocks[depth]
             best, rank = None, 9
             for h in block.handlers:
                 for c in h.conditions:
-                    c = block.conditions.get(c, c) if isinstance(c, str) else c
+                    if isinstance(c, str):  # a condition name: its block's or an outer one's
+                        c = next((b.conditions[c] for b in reversed(self.blocks[:depth + 1])
+                                  if c in b.conditions), c)
                     r = _match(c, code, state, cls)
                     if r is not None and r < rank:
                         best, rank = h, r
@@ -869,7 +883,10 @@ class Frame:
             assert self.condition is not None
             code, state, message = self.condition
         else:
-            for block in reversed(self.blocks):
+            visible = list(self.blocks)  # with the blocks of the handlers running
+            for k, home in sorted(self.homes, key=lambda x: x[0], reverse=True):
+                visible.insert(k, home)
+            for block in reversed(visible):
                 if isinstance(cond, str) and cond in block.conditions:
                     cond = block.conditions[cond]
                     break
@@ -886,6 +903,9 @@ class Frame:
             "01": (1642, "Unhandled user-defined warning condition"),
             "02": (1643, "Unhandled user-defined not found condition")}.get(
             cls, (1644, "Unhandled user-defined exception condition"))
+        if node.resignal and cond is not None and self.condition is not None:
+            # RESIGNAL condition: the new SQLSTATE's level and number, the handled message
+            message = self.condition[2]
         code = code or default_code
         message = message or default_text
         strict = "STRICT_" in str(self.s.system_variable("sql_mode") or "")
@@ -905,11 +925,11 @@ class Frame:
                                           f"item '{item}'"))
             if item == "MESSAGE_TEXT":
                 message = text
-        # RESIGNAL keeps the handled condition in the diagnostics area: the new one is
-        # added after it (RESIGNAL without a condition: it replaces it)
+        # RESIGNAL condition keeps the diagnostics area the handler began with (MariaDB
+        # unmarks it for removal), the new condition after it; RESIGNAL alone replaces it all
         kept: list[Warning_] = []
-        if node.resignal and self.trail is not None:
-            kept = self.trail if node.condition is not None else self.trail[:-1]
+        if node.resignal and self.trail is not None and node.condition is not None:
+            kept = self.trail
         # a warning: class 01, or RESIGNAL alone of a handled warning (whatever its SQLSTATE)
         warning = cls == "01" or cond is None and bool(self.trail) and \
             self.trail[-1].level == "Warning"  # type: ignore[index]
@@ -936,7 +956,10 @@ def trail_of(e: ServerError) -> list[Warning_]:
 
 def trace(e: ServerError, frame: Frame, routine: str) -> None:
     """An error leaving routine `routine` (db.name): MariaDB's Note 4094 'At line N in
-    db.name' after it, N the line of the statement that raised it in the CREATE text."""
+    db.name' after it, N the line of the statement that raised it in the CREATE text.
+    The caller's handlers see it afresh: the depth of the handler it left was this frame's."""
+    if hasattr(e, "handler_depth"):
+        del e.handler_depth  # type: ignore[attr-defined]
     if e.code in (1317, 1927, 1053) or not frame.line:
         return
     e.trail = [*trail_of(e), Warning_("Note", 4094,  # type: ignore[attr-defined]
@@ -961,9 +984,15 @@ def _literal(v: Any) -> str:
 
 
 def _errno(v: Any) -> int:
-    """A SIGNAL's MYSQL_ERRNO as a number (0, which is refused, when it is none)."""
+    """A SIGNAL's MYSQL_ERRNO as a number (0, which is refused, when it is none); a hex or
+    bit literal (bytes that are no digits) by its value, 0x12 is 18."""
+    if isinstance(v, bytes):
+        text = v.decode("latin-1")
+        if not text.strip().isdigit():
+            return int.from_bytes(v, "big") if 0 < len(v) <= 8 else 0
+        v = text
     try:
-        return int(v.decode() if isinstance(v, bytes) else v)
+        return int(v)
     except (TypeError, ValueError):
         return 0
 
