@@ -160,3 +160,10 @@ def test_signal_values_literals_variables_and_new_columns():
     _head, body = triggers.parse("CREATE TRIGGER t AFTER INSERT ON t1 FOR EACH ROW BEGIN "
                                  "SIGNAL SQLSTATE '01XXX' SET MESSAGE_TEXT = NEW.msg, "
                                  "MYSQL_ERRNO = NEW.errno; END", D)
+
+
+def test_a_user_variable_assignment_as_a_signal_value_is_refused_after_it():
+    text = ("CREATE PROCEDURE p() BEGIN DECLARE s CONDITION FOR SQLSTATE 'AABBB';\n"
+            "SIGNAL s SET\nMESSAGE_TEXT = @m := 'illegal',\nMYSQL_ERRNO = 1;\nEND")
+    code, message = _refused(text)
+    assert code == 1064 and message.endswith("near '\nMYSQL_ERRNO = 1;\nEND' at line 3")

@@ -726,6 +726,10 @@ def _signal_value(p: _P, a: int, b: int, scope: frozenset[str]) -> None:
             toks[a].text.upper() in ("NEW", "OLD") and toks[a + 1].text == "." and \
             toks[a + 2].kind in ("word", "qident"):
         return
+    if b - a > 2 and toks[a].kind == "uservar" and toks[a + 1].text == ":=":
+        # @v := expr parses, then is refused at the token read after it (MariaDB's check
+        # for SUSERVAR_FUNC): the error quotes the text after that one
+        raise syntax_error(p.text, toks[b].end if b < len(toks) else len(p.text))
     _simple_value(p, a, b)
     t = toks[a]
     if b - a == 1 and (t.kind == "qident" or t.kind == "word" and
