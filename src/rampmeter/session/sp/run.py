@@ -149,6 +149,7 @@ class Frame:
         self.filling = False                   # a FETCH / SELECT INTO fills a record
         self.trail: list[Warning_] | None = None  # the conditions of the one handled
         self.homes: list[tuple[int, P.Block]] = []  # running handlers' blocks, their depth
+        self.trigger_table: tuple[str, str] | None = None  # a trigger's (db, table)
 
     # --- variables -----------------------------------------------------------------------
     def _store(self, name: str, vtype: str, value: Any) -> Any:
@@ -407,6 +408,30 @@ class Frame:
         with out_args(self.s, tokens(node.text, self.s.dialect()), self, node.vars):
             return self.value(node)
 
+    def _scalar_for(self, name: str, vtype: str, expr: P.Sql) -> Any:
+        """What SET / DEFAULT assigns to a scalar variable or NEW.col: a ROW there (ROW(...),
+        a parenthesized list or a subquery of more than one column) is MariaDB's 4078
+        "Cannot cast 'row' as 'int' in assignment of `v`" rather than 1241."""
+        try:
+            return self.assigned_value(expr)
+        except ServerError as e:
+            if e.code != errors.ER_OPERAND_COLUMNS or not _whole_row(expr.text, self.s):
+                raise
+            target = f"`{name}`"
+            if name.startswith("new.") and self.trigger_table is not None:
+                db, table = self.trigger_table
+                target = f"`{db}`.`{table}`.`{name[4:]}`"
+                vtype = self._column_spelling(db, table, name[4:])
+            base = vtype.split("(")[0].split()[0].lower() if vtype.strip() else "row"
+            raise ServerError(4078, message=f"Cannot cast 'row' as '{base}' in assignment of "
+                              f"{target}", sqlstate="HY000") from None
+
+    def _column_spelling(self, db: str, table: str, column: str) -> str:
+        eng: Any = self.s.engine
+        tdef = eng.table_def(db, table) if eng is not None else None
+        col = tdef.column(column) if tdef is not None else None
+        return col.type.spelling() if col is not None else ""
+
     def truth(self, node: P.Sql) -> bool:
         v = self.value(node)
         if v is None:
@@ -509,7 +534,7 @@ class Frame:
                 if self._is_row(name):
                     self._set_record(name, expr)
                 else:
-                    self.set(name, self.assigned_value(expr))
+                    self.set(name, self._scalar_for(name, self._slot(name)[1], expr))
         elif t is P.If:
             for cond, body in node.branches:
                 if self.truth(cond):
@@ -623,8 +648,8 @@ class Frame:
                         if var.default is not None:
                             self._set_record(name, var.default)
                     continue
-                default = self.assigned_value(var.default) if var.default is not None \
-                    else None
+                default = self._scalar_for(var.names[0], var.type, var.default) \
+                    if var.default is not None else None
                 for name in var.names:
                     self.declare(name, var.type, default)
             self.blocks.append(block)
@@ -981,6 +1006,21 @@ def _literal(v: Any) -> str:
         return "X'" + bytes(v).hex() + "'"
     text = str(v)
     return "'" + text.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+def _whole_row(text: str, s: Session) -> bool:
+    """Is the expression as a whole a row: ROW(...) or one parenthesized list / subquery?"""
+    from rampmeter.sql.lexer import tokens
+    toks = tokens(text, s.dialect())
+    start = 1 if toks and toks[0].kind == "word" and toks[0].text.upper() == "ROW" else 0
+    if len(toks) < start + 2 or toks[start].text != "(" or toks[-1].text != ")":
+        return False
+    depth = 0
+    for k, t in enumerate(toks[start:], start):
+        depth += (t.text == "(") - (t.text == ")")
+        if depth == 0:
+            return k == len(toks) - 1
+    return False
 
 
 def _errno(v: Any) -> int:
