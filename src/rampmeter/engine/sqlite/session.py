@@ -693,7 +693,10 @@ class SqliteSession(EngineSession):
                 raise err
             return dml.sqlite_value(s.run_nested(here, *args))
         try:
-            handle.create_function(name, -1, call)
+            if getattr(fn, "aggregate", False):  # CREATE AGGREGATE FUNCTION: over a group
+                handle.create_group_function(name, call)
+            else:
+                handle.create_function(name, -1, call)
         except sqlite3.OperationalError:
             # SQLite takes no new function while a statement runs on the handle (a stored
             # function of another database entering it): the next statement registers it

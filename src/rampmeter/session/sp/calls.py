@@ -238,21 +238,33 @@ def _out_targets(s: Session, spec: dict[str, Any], r: P.Routine, name: str) -> l
     return targets
 
 
-def invoke(s: Session, db: str | None, name: str, args: list[Any]) -> Any:
+def invoke(s: Session, db: str | None, name: str, args: list[Any],
+           rows: list[tuple[Any, ...]] | None = None) -> Any:
     """A stored function's value for `args` (called from SQL, with the engine's statement
-    state kept aside by the engine)."""
+    state kept aside by the engine). An aggregate function gets its group's argument `rows`
+    instead: its parameters start NULL and each FETCH GROUP NEXT ROW reads the next row; a
+    group of no rows is NULL without running it (MariaDB)."""
     spec, r, body = _load(s, "FUNCTION", db, name)
-    _arg_count("FUNCTION", spec, r, len(args))
     key = f"{spec['db']}.{spec['name']}".lower()
     active = _active(s)
     if active.get(key):
         raise ServerError(1424, message="Recursive stored functions and triggers are not "
                           "allowed", sqlstate="HY000")
+    if rows is not None:
+        if not rows:
+            return None
+        _arg_count("FUNCTION", spec, r, len(rows[0]))
+        args = [None] * len(r.params)
+    _arg_count("FUNCTION", spec, r, len(args))
     targets = _out_targets(s, spec, r, name) if any(p.mode != "IN" for p in r.params) \
         else None
     frame = Frame(s, None, key)
+    frame.function_name = spec["name"]
     for param, value in zip(r.params, args, strict=True):
         frame.declare(param.name.lower(), param.type, None if param.mode == "OUT" else value)
+    if rows is not None:
+        frame.group_rows = iter(rows)
+        frame.group_params = [param.name.lower() for param in r.params]
     active[key] = 1
     in_function(s, 1)
     outer, s.sp_out_calls = s.sp_out_calls, None  # the body's statements are not the SET
@@ -276,7 +288,8 @@ def invoke(s: Session, db: str | None, name: str, args: list[Any]) -> Any:
         s.sp_out_calls = outer
         active[key] = 0
         in_function(s, -1)
-    raise ServerError(1321, message=f"No RETURN found in FUNCTION {key}", sqlstate="2F005")
+    raise ServerError(1321, message=f"FUNCTION {spec['name']} ended without RETURN",
+                      sqlstate="2F005")
 
 
 def function_for(s: Session, name: str) -> Any:
@@ -288,9 +301,15 @@ def function_for(s: Session, name: str) -> Any:
         db, name = qualified
     if db is None or s.engine is None or not hasattr(s.engine, "routine_load"):
         return None
-    if s.engine.routine_load(db, "FUNCTION", name) is None:
+    spec = s.engine.routine_load(db, "FUNCTION", name)
+    if spec is None:
         return None
     where = db if qualified is not None else None
+    if spec.get("aggregate"):  # called once per group with its argument rows
+        def aggregate(rows: list[tuple[Any, ...]]) -> Any:
+            return invoke(s, where, name, [], rows)
+        aggregate.aggregate = True  # type: ignore[attr-defined]
+        return aggregate
 
     def function(*args: Any) -> Any:
         return invoke(s, where, name, list(args))

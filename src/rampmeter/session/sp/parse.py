@@ -30,6 +30,7 @@ from rampmeter.session.sp.tree import (
     Case,
     Cursor,
     Diagnostics,
+    FetchGroup,
     For,
     Handler,
     If,
@@ -109,6 +110,13 @@ def routine(text: str, dialect: Dialect) -> tuple[Routine, Any]:
     p.accept(";")
     if p.peek() is not None:
         raise p.error()
+    if r.aggregate and not p.fetch_group:
+        raise ServerError(4106, message="Aggregate specific instruction(FETCH GROUP NEXT ROW) "
+                          "missing from the aggregate function", sqlstate="HY000")
+    if p.fetch_group and not r.aggregate:
+        raise ServerError(4105, message="Aggregate specific instruction (FETCH GROUP NEXT ROW) "
+                          "used in a wrong context", sqlstate="HY000")
+    r.has_return = p.returns  # a FUNCTION without one is 1320 at CREATE (ddl.py)
     return r, body
 
 
@@ -191,7 +199,7 @@ def compound(text: str, dialect: Dialect) -> Any:
     return body
 
 
-_SIMPLE = (Sql, Set, Signal, Call, Cursor, Return, Jump, Diagnostics)
+_SIMPLE = (Sql, Set, Signal, Call, Cursor, Return, Jump, Diagnostics, FetchGroup)
 
 
 def statement(p: _P, scope: frozenset[str]) -> Any:
@@ -240,6 +248,7 @@ def _statement(p: _P, label: str | None, scope: frozenset[str]) -> Any:
         return Jump(w, target.lower())
     if w == "RETURN":
         p.i += 1
+        p.returns = True
         a, b = p.upto(())
         return Return(sql(p, a, b, scope))
     if w in ("OPEN", "CLOSE"):
@@ -253,6 +262,11 @@ def _statement(p: _P, label: str | None, scope: frozenset[str]) -> Any:
         if w == "OPEN":
             _cursor_args(p, node.name, len(node.args))
         return node
+    if w == "FETCH" and p.word(1) == "GROUP":
+        p.i += 2
+        p.expect("NEXT", "ROW")
+        p.fetch_group = True
+        return FetchGroup()
     if w == "FETCH":
         return _fetch(p)
     if w == "CALL":

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import decimal
 import re
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from rampmeter import errors
@@ -150,6 +151,10 @@ class Frame:
         self.trail: list[Warning_] | None = None  # the conditions of the one handled
         self.homes: list[tuple[int, P.Block]] = []  # running handlers' blocks, their depth
         self.trigger_table: tuple[str, str] | None = None  # a trigger's (db, table)
+        self.group_rows: Iterator[tuple[Any, ...]] | None = None  # an aggregate's group
+        self.group_params: list[str] = []      # ... and the parameters each row fills
+        self.group_done = False                # its FETCH GROUP NEXT ROW found no more rows
+        self.function_name = ""                # a stored function's name (1321)
 
     # --- variables -----------------------------------------------------------------------
     def _store(self, name: str, vtype: str, value: Any) -> Any:
@@ -202,6 +207,11 @@ class Frame:
         if params and node.text[:6].upper() == "CREATE":
             node, params = self._create_select(node, params)
         stmt = self.stmt = s.scan(node.text, client_params=bool(params))
+        if self.group_rows is not None and _calls_itself(stmt, self.routine):
+            # an aggregate function using itself: 1424 even where its group would be empty
+            # (SQLite never finalizes an aggregate that saw no row, so it would not be asked)
+            raise ServerError(1424, message="Recursive stored functions and triggers are not "
+                              "allowed", sqlstate="HY000")
         # what the statement sees as the diagnostics area (SHOW WARNINGS, @@warning_count) is
         # the routine's so far - in a handler with the handled conditions first - not the
         # session's (the client's previous statement's)
@@ -408,6 +418,17 @@ class Frame:
         with out_args(self.s, tokens(node.text, self.s.dialect()), self, node.vars):
             return self.value(node)
 
+    def _fetch_group(self) -> None:
+        """FETCH GROUP NEXT ROW: the parameters take the next row's arguments; past the
+        last one, NOT FOUND (1329, which the function's handler turns into its value)."""
+        row = next(self.group_rows, None) if self.group_rows is not None else None
+        if row is None:
+            self.group_done = True  # a handler that takes it is the function's last word
+            raise ServerError(1329, message="No data - zero rows fetched, selected, or "
+                              "processed", sqlstate="02000")
+        for name, value in zip(self.group_params, row, strict=False):
+            self.set(name, value)
+
     def _scalar_for(self, name: str, vtype: str, expr: P.Sql) -> Any:
         """What SET / DEFAULT assigns to a scalar variable or NEW.col: a ROW there (ROW(...),
         a parenthesized list or a subquery of more than one column) is MariaDB's 4078
@@ -476,6 +497,9 @@ class Frame:
         line = self.line
         try:
             self.exec(handler.body)
+            if self.group_done:  # MariaDB's quit_func: the aggregate ends with its handler
+                raise ServerError(1321, message=f"FUNCTION {self.function_name} ended without "
+                                  "RETURN", sqlstate="2F005")
         except ServerError as e:
             # an error leaving a handler's body goes to the blocks outside the handler's own
             # (not back to the handlers it passed through on its way out)
@@ -548,6 +572,8 @@ class Frame:
             self._loop(node)
         elif t is P.For:
             self._for(node)
+        elif t is P.FetchGroup:
+            self._fetch_group()
         elif t is P.Jump:
             raise (_Leave if node.kind == "LEAVE" else _Iterate)(node.label)
         elif t is P.Return:
@@ -1006,6 +1032,21 @@ def _literal(v: Any) -> str:
         return "X'" + bytes(v).hex() + "'"
     text = str(v)
     return "'" + text.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+def _calls_itself(stmt: Any, routine: str) -> bool:
+    """Does the statement call function `routine` (db.name) by its name?"""
+    name = routine.rsplit(".", 1)[-1]
+    if name not in stmt.text.lower():
+        return False
+    from rampmeter.sql.lexer import ident_value, tokens
+    toks = tokens(stmt.text, stmt.dialect)
+    for k, t in enumerate(toks[:-1]):
+        word = t.text if t.kind == "word" else ident_value(t.text) if t.kind == "qident" \
+            else None
+        if word is not None and word.lower() == name and toks[k + 1].text == "(":
+            return True
+    return False
 
 
 def _whole_row(text: str, s: Session) -> bool:
