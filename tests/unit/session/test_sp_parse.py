@@ -167,3 +167,27 @@ def test_a_user_variable_assignment_as_a_signal_value_is_refused_after_it():
             "SIGNAL s SET\nMESSAGE_TEXT = @m := 'illegal',\nMYSQL_ERRNO = 1;\nEND")
     code, message = _refused(text)
     assert code == 1064 and message.endswith("near '\nMYSQL_ERRNO = 1;\nEND' at line 3")
+
+
+@pytest.mark.parametrize("text", [
+    "CREATE FUNCTION f(x INT) RETURNS INT BEGIN SET x = 5; FETCH GROUP NEXT ROW; RETURN x; END",
+    "CREATE PROCEDURE p() FETCH GROUP NEXT ROW",
+])
+def test_fetch_group_outside_an_aggregate_function_is_4105(text):
+    assert _refused(text)[0] == 4105
+    with pytest.raises(ServerError) as e:
+        P.compound("BEGIN NOT ATOMIC FETCH GROUP NEXT ROW; END", D)
+    assert e.value.code == 4105
+    with pytest.raises(ServerError) as e:
+        triggers.parse("CREATE TRIGGER t AFTER INSERT ON t1 FOR EACH ROW FETCH GROUP NEXT ROW", D)
+    assert e.value.code == 4105
+
+
+def test_an_aggregate_function_needs_fetch_group():
+    assert _refused("CREATE AGGREGATE FUNCTION f(x INT) RETURNS INT RETURN x")[0] == 4106
+    r, body = P.routine("CREATE AGGREGATE FUNCTION f(x INT) RETURNS INT BEGIN DECLARE CONTINUE "
+                        "HANDLER FOR NOT FOUND RETURN 1; LOOP FETCH GROUP NEXT ROW; END LOOP; "
+                        "END", D)
+    assert r.aggregate and r.has_return
+    r, _body = P.routine("CREATE FUNCTION f() RETURNS INT BEGIN SET @a = 1; END", D)
+    assert not r.has_return

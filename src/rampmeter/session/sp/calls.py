@@ -239,7 +239,7 @@ def _out_targets(s: Session, spec: dict[str, Any], r: P.Routine, name: str) -> l
 
 
 def invoke(s: Session, db: str | None, name: str, args: list[Any],
-           rows: list[tuple[Any, ...]] | None = None) -> Any:
+           rows: list[tuple[Any, ...]] | None = None, notes: list[Any] | None = None) -> Any:
     """A stored function's value for `args` (called from SQL, with the engine's statement
     state kept aside by the engine). An aggregate function gets its group's argument `rows`
     instead: its parameters start NULL and each FETCH GROUP NEXT ROW reads the next row; a
@@ -260,11 +260,14 @@ def invoke(s: Session, db: str | None, name: str, args: list[Any],
         else None
     frame = Frame(s, None, key)
     frame.function_name = spec["name"]
+    frame.routine_shown = f"{spec['db']}.{spec['name']}"
     for param, value in zip(r.params, args, strict=True):
         frame.declare(param.name.lower(), param.type, None if param.mode == "OUT" else value)
     if rows is not None:
         frame.group_rows = iter(rows)
         frame.group_params = [param.name.lower() for param in r.params]
+        if notes is not None:
+            frame.group_notes = notes
     active[key] = 1
     in_function(s, 1)
     outer, s.sp_out_calls = s.sp_out_calls, None  # the body's statements are not the SET
@@ -306,8 +309,10 @@ def function_for(s: Session, name: str) -> Any:
         return None
     where = db if qualified is not None else None
     if spec.get("aggregate"):  # called once per group with its argument rows
-        def aggregate(rows: list[tuple[Any, ...]]) -> Any:
-            return invoke(s, where, name, [], rows)
+        def aggregate(rows: list[tuple[Any, ...]]) -> tuple[Any, list[Any]]:
+            """(the value, the notes the statement gets: Frame.group_notes)"""
+            notes: list[Any] = []
+            return invoke(s, where, name, [], rows, notes), notes
         aggregate.aggregate = True  # type: ignore[attr-defined]
         return aggregate
 

@@ -103,6 +103,7 @@ def routine(text: str, dialect: Dialect) -> tuple[Routine, Any]:
     if p.peek() is None:
         raise p.error()
     r.body_start = p.peek().start  # type: ignore[union-attr]
+    p.in_aggregate = r.aggregate
     scope = frozenset(x.name.lower() for x in r.params)
     body = statement(p, scope)
     r.late_into = p.late_into
@@ -113,9 +114,6 @@ def routine(text: str, dialect: Dialect) -> tuple[Routine, Any]:
     if r.aggregate and not p.fetch_group:
         raise ServerError(4106, message="Aggregate specific instruction(FETCH GROUP NEXT ROW) "
                           "missing from the aggregate function", sqlstate="HY000")
-    if p.fetch_group and not r.aggregate:
-        raise ServerError(4105, message="Aggregate specific instruction (FETCH GROUP NEXT ROW) "
-                          "used in a wrong context", sqlstate="HY000")
     r.has_return = p.returns  # a FUNCTION without one is 1320 at CREATE (ddl.py)
     return r, body
 
@@ -266,6 +264,9 @@ def _statement(p: _P, label: str | None, scope: frozenset[str]) -> Any:
         p.i += 2
         p.expect("NEXT", "ROW")
         p.fetch_group = True
+        if not p.in_aggregate:  # a function, procedure, trigger, event, compound statement
+            raise ServerError(4105, message="Aggregate specific instruction (FETCH GROUP NEXT "
+                              "ROW) used in a wrong context", sqlstate="HY000")
         return FetchGroup()
     if w == "FETCH":
         return _fetch(p)

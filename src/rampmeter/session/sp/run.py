@@ -154,7 +154,11 @@ class Frame:
         self.group_rows: Iterator[tuple[Any, ...]] | None = None  # an aggregate's group
         self.group_params: list[str] = []      # ... and the parameters each row fills
         self.group_done = False                # its FETCH GROUP NEXT ROW found no more rows
+        self.group_index = 0                   # the rows it has read
+        self.group_notes: list[Warning_] = []  # Note 4094s for the calling statement
+        self.tables_mark = getattr(s, "sp_tables_used", 0)  # ... as of the last FETCH GROUP
         self.function_name = ""                # a stored function's name (1321)
+        self.routine_shown = routine           # db.name as written (Note 4094)
 
     # --- variables -----------------------------------------------------------------------
     def _store(self, name: str, vtype: str, value: Any) -> Any:
@@ -207,6 +211,8 @@ class Frame:
         if params and node.text[:6].upper() == "CREATE":
             node, params = self._create_select(node, params)
         stmt = self.stmt = s.scan(node.text, client_params=bool(params))
+        if stmt.uses_tables:  # counted for the session: a function called here counts too
+            s.sp_tables_used = getattr(s, "sp_tables_used", 0) + 1  # type: ignore[attr-defined]
         if self.group_rows is not None and _calls_itself(stmt, self.routine):
             # an aggregate function using itself: 1424 even where its group would be empty
             # (SQLite never finalizes an aggregate that saw no row, so it would not be asked)
@@ -421,13 +427,31 @@ class Frame:
     def _fetch_group(self) -> None:
         """FETCH GROUP NEXT ROW: the parameters take the next row's arguments; past the
         last one, NOT FOUND (1329, which the function's handler turns into its value)."""
+        used = getattr(self.s, "sp_tables_used", 0)
+        if used != self.tables_mark:
+            # MariaDB leaves the calling statement Note 4094 for each FETCH GROUP NEXT ROW
+            # reached after a statement that used tables, here or in a function it called
+            # (measured on 10.11)
+            self.tables_mark = used
+            self.group_notes.append(Warning_("Note", 4094, f"At line {self.line} in "
+                                             f"{self.routine_shown}"))
         row = next(self.group_rows, None) if self.group_rows is not None else None
         if row is None:
             self.group_done = True  # a handler that takes it is the function's last word
             raise ServerError(1329, message="No data - zero rows fetched, selected, or "
                               "processed", sqlstate="02000")
-        for name, value in zip(self.group_params, row, strict=False):
-            self.set(name, value)
+        # a conversion's warning or error names the row of the group, as MariaDB's
+        self.group_index += 1
+        shown = f" at row {self.group_index}"
+        mark = len(self.warnings)
+        try:
+            for name, value in zip(self.group_params, row, strict=False):
+                self.set(name, value)
+        except ServerError as e:
+            raise ServerError(e.code, message=e.message.replace(" at row 0", shown),
+                              sqlstate=e.sqlstate) from None
+        self.warnings[mark:] = [Warning_(w.level, w.code, w.message.replace(" at row 0", shown))
+                                for w in self.warnings[mark:]]
 
     def _scalar_for(self, name: str, vtype: str, expr: P.Sql) -> Any:
         """What SET / DEFAULT assigns to a scalar variable or NEW.col: a ROW there (ROW(...),

@@ -36,6 +36,7 @@ class Tokens(Reader):
         self.cursor_stack: list[dict[str, int]] = []  # cursors in scope -> parameter counts
         self.row_fields: dict[str, frozenset[str] | None] = {}  # ROW(...) variables' fields
         self.fetch_group = False      # a FETCH GROUP NEXT ROW was read (aggregate functions)
+        self.in_aggregate = False     # ... which only an aggregate function's body may have
         self.returns = False          # a RETURN was read
 
     def line_of(self, pos: int) -> int:
