@@ -25,13 +25,21 @@ _COMPARISONS = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.NullSafeE
 
 def rewrite(tree: exp.Expression) -> None:
     names = itertools.count(1)
-    for node in list(tree.find_all(exp.All, exp.Any)):
+    # innermost first: in `1 = SOME (q1) = ALL (q2)` the outer comparison's left side is the
+    # inner one, which must be rewritten before it is copied into the outer's form
+    for node in reversed(list(tree.find_all(exp.All, exp.Any))):
         cmp = node.parent
         if not isinstance(cmp, _COMPARISONS) or cmp.args.get("expression") is not node:
             continue
         query = node.this.this if isinstance(node.this, exp.Subquery) else node.this
         if not isinstance(query, exp.Query):
             continue
+        if isinstance(query, exp.Select) and any(_row_width(e.unalias()) > 1
+                                                 for e in query.expressions):
+            raise ServerError(errors.ER_OPERAND_COLUMNS, 1)  # a ROW selected by the subquery
+        width = _row_width(cmp.this)
+        if width > 1:  # a ROW compared with SOME / ALL: MariaDB allows no vectors there
+            raise ServerError(errors.ER_OPERAND_COLUMNS, width)
         if isinstance(query, exp.Select) and len(query.expressions) != 1:
             raise ServerError(errors.ER_OPERAND_COLUMNS, 1)
         every = isinstance(node, exp.All)
@@ -40,6 +48,15 @@ def rewrite(tree: exp.Expression) -> None:
             cmp.replace(exp.Not(this=found) if every else found)
             continue
         cmp.replace(_exists_form(cmp, query, every, next(names)))
+
+
+def _row_width(node: exp.Expression) -> int:
+    """How many values `node` is: ROW(a, b) and (a, b) are two; anything else one."""
+    if isinstance(node, exp.Tuple):
+        return len(node.expressions)
+    if isinstance(node, exp.Anonymous) and node.name.upper() == "ROW":
+        return len(node.expressions)
+    return 1
 
 
 def _exists_form(cmp: exp.Expression, query: exp.Query, every: bool, n: int
