@@ -30,3 +30,12 @@ def test_rows_with_some_and_all(open_session: Open) -> None:
                                   1241).message
     assert "1 column(s)" in fails(s, "SELECT ROW(1, 2) = SOME (SELECT ROW(1, 2))", 1241).message
     assert "1 column(s)" in fails(s, "SELECT 1 = ALL (SELECT 1, 2)", 1241).message
+
+
+@pytest.mark.parametrize("default", ["ROW(1, 2)", "ROW(1, 2) = SOME (SELECT 1) = ALL (SELECT 1)",
+                                     "(ROW(1, 2))"])
+def test_a_row_as_a_column_default_is_1241(open_session: Open, default: str) -> None:
+    s = open_session(1)
+    s.execute("CREATE DATABASE db")
+    s.use("db")
+    assert "1 column(s)" in fails(s, f"CREATE TABLE t (a INT DEFAULT {default})", 1241).message
