@@ -39,3 +39,24 @@ def test_a_row_as_a_column_default_is_1241(open_session: Open, default: str) -> 
     s.execute("CREATE DATABASE db")
     s.use("db")
     assert "1 column(s)" in fails(s, f"CREATE TABLE t (a INT DEFAULT {default})", 1241).message
+
+
+@pytest.mark.parametrize(("sql", "ambiguous"), [  # MariaDB 10.11's answers
+    ("SELECT * FROM t1 AS a1 JOIN t2 AS a2 NATURAL JOIN t2 AS a3", True),
+    ("DELETE a2, a3 FROM t1 AS a1 JOIN t2 AS a2 NATURAL JOIN t2 AS a3", True),
+    ("SELECT * FROM t1 JOIN t2 ON 1 JOIN t2 AS t3 USING (c2)", True),
+    ("SELECT * FROM t1 JOIN t2 USING (c2) JOIN t2 AS t3 USING (c2)", False),
+    ("SELECT * FROM t1 JOIN t2 USING (c2) NATURAL JOIN t2 AS t3", False),
+    ("SELECT * FROM t1 NATURAL JOIN t2", False),
+])
+def test_natural_and_using_joins_on_a_column_the_left_has_twice(
+        open_session: Open, sql: str, ambiguous: bool) -> None:
+    s = open_session(1)
+    s.execute("CREATE DATABASE db")
+    s.use("db")
+    s.execute("CREATE TABLE t1 (c1 INT, c2 INT)")
+    s.execute("CREATE TABLE t2 (c INT, c2 INT)")
+    if ambiguous:
+        assert fails(s, sql, 1052).message == "Column 'c2' in FROM is ambiguous"
+    else:
+        s.execute(sql)

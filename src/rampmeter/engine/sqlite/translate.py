@@ -49,6 +49,7 @@ from rampmeter.engine.sqlite import (
     inlist,
     insertrow,
     modifiers,
+    naturaljoin,
     multi,
     odbc,
     ordercoll,
@@ -372,6 +373,9 @@ def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
     if "_rowid" in text.lower():
         _rowid_columns(tree, tables)
     _check_with_columns(tree, tables)
+    low = text.lower()
+    if "natural" in low or "using" in low:
+        naturaljoin.check(tree, tables.column_names)  # 1052 (naturaljoin.py)
     if defaultfn.NAME in text:
         defaultfn.resolve(tree, tables.find, _now_call, stmt.syntax_error)
     return tree, tables, infoschema
