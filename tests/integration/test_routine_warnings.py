@@ -39,3 +39,23 @@ def test_a_result_sets_warnings_are_reported_once(server):
     assert _run(conn, "SHOW WARNINGS") == (
         ("Warning", 1292, "Truncated incorrect DECIMAL value: 'abc'"),
         ("Warning", 1292, "Truncated incorrect INTEGER value: 'x'"))
+
+
+def test_each_statement_raising_conditions_starts_the_list_again(server):
+    """mtr sp-vars: only the last DECLARE's note is left; a DECIMAL variable rounds with Note
+    1265 and shows its scale; a DOUBLE variable holds a double."""
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE rw2", "USE rw2", "SET sql_mode = ''",
+         "CREATE PROCEDURE p() BEGIN DECLARE v1 TINYINT DEFAULT 300; "
+         "DECLARE v2 DECIMAL(64, 2) DEFAULT 12; DECLARE v3 DECIMAL(64, 2) DEFAULT 12 + 0.123; "
+         "DECLARE z DOUBLE DEFAULT 0; DECLARE n DOUBLE DEFAULT 0; "
+         "SET z = z + 10, n = n + 3; SELECT v1, v2, v3, z / n; END")
+    with conn.cursor() as cur:
+        cur.execute("CALL p()")
+        row = cur.fetchall()[0]
+        while cur.nextset():
+            pass
+    assert [str(v) for v in row[:3]] == ["127", "12.00", "12.12"]
+    assert abs(row[3] - 10 / 3) < 1e-12  # DOUBLE division, not a 4-decimal DECIMAL
+    assert _run(conn, "SHOW WARNINGS") == (
+        ("Note", 1265, "Data truncated for column 'v3' at row 0"),)

@@ -31,9 +31,10 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from rampmeter import errors
-from rampmeter.engine.base import CallResult, ResultSet, UpdateCount
+from rampmeter.engine.base import CallResult, PreparedStatement, ResultSet, UpdateCount
 from rampmeter.errors import ServerError, Warning_
 from rampmeter.session.sp import parse as P
+from rampmeter.sql.statement import Statement
 
 if TYPE_CHECKING:
     from rampmeter.session.session import Session
@@ -61,6 +62,7 @@ class _Returned(Exception):
 NO_DATA = (1329, "02000", "No data - zero rows fetched, selected, or processed")
 _INT = re.compile(r"(?i)^\s*(tiny|small|medium|big)?int(eger)?\b")
 _CHAR = re.compile(r"(?i)^\s*(var)?char\s*\(\s*(\d+)\s*\)")
+_FLOAT = re.compile(r"(?i)^\s*(double|float|real)\b")
 _DEC = re.compile(r"(?i)^\s*(decimal|numeric|dec)\s*(?:\(\s*(\d+)\s*(?:,\s*(\d+))?\s*\))?")
 _INT_BITS = {"tiny": 8, "small": 16, "medium": 24, None: 32, "big": 64}
 
@@ -120,10 +122,16 @@ def coerce(vtype: str, value: Any, name: str = "", strict: bool = False,
                                          "at row 0"))
                 text = text[:limit]
             return text
+        if _FLOAT.match(vtype) and not isinstance(value, (bytes, str)):
+            return float(value)  # a DOUBLE holds a double: 0 is 0e0 (typed so when read)
         if m := _DEC.match(vtype):
             scale = int(m.group(3) or 0)
-            return decimal.Decimal(str(value)).quantize(decimal.Decimal(1).scaleb(-scale),
-                                                        decimal.ROUND_HALF_UP)
+            exact = decimal.Decimal(str(value))
+            rounded = exact.quantize(decimal.Decimal(1).scaleb(-scale), decimal.ROUND_HALF_UP)
+            if rounded != exact and warn is not None:  # digits lost: a note, as MariaDB's
+                warn.append(Warning_("Note", 1265, f"Data truncated for column '{name}' at "
+                                     "row 0"))
+            return rounded
     except (ValueError, ArithmeticError):
         return value
     return value
@@ -226,6 +234,14 @@ class Frame:
         try:
             if params:
                 prepared = statements.prepare(s, stmt)
+                handle = prepared.handle
+                if isinstance(handle, Statement) and handle.is_dml:
+                    # a local variable is typed by its value, as a literal of it would be, as
+                    # EXECUTE ... USING does (sqlprepare.py): a DECIMAL(10,2) variable holds
+                    # 12.00 and shows 12.00, as MariaDB's typed by its declaration does
+                    prepared = PreparedStatement(prepared.sql, prepared.param_count,
+                                                 prepared.columns,
+                                                 handle=handle.with_params(params))
                 result = statements.execute_prepared(s, prepared, params)
             else:
                 result = statements.execute(s, stmt)
@@ -578,11 +594,13 @@ class Frame:
         elif t is P.Block:
             self._block(node)
         elif t is P.Set:
+            mark = len(self.warnings)
             for name, expr in node.targets:
                 if self._is_row(name):
                     self._set_record(name, expr)
                 else:
                     self.set(name, self._scalar_for(name, self._slot(name)[1], expr))
+            self._own_conditions(mark)
         elif t is P.If:
             for cond, body in node.branches:
                 if self.truth(cond):
@@ -645,12 +663,17 @@ class Frame:
         self._keep(self._warnings(result.warnings))
 
     def _keep(self, kept: list[Warning_]) -> None:
-        """The warnings CALL reports: as MariaDB's, a statement that uses tables starts the
-        list again, others add to it."""
-        if self.stmt is not None and self.stmt.uses_tables:
+        """The warnings CALL reports: as MariaDB's, a statement that uses tables or raises
+        conditions of its own starts the list again; others leave it as it is."""
+        if kept or self.stmt is not None and self.stmt.uses_tables:
             self.warnings[:] = kept
-        else:
-            self.warnings.extend(kept)
+
+    def _own_conditions(self, mark: int) -> None:
+        """A SET / DECLARE that raised conditions (those after `mark`): they replace the
+        ones before it, as each statement of a routine starts the diagnostics area again
+        when it raises any (MariaDB)."""
+        if 0 < mark < len(self.warnings):
+            del self.warnings[:mark]
 
     def _into(self, node: P.Sql, result: Any) -> None:
         if not isinstance(result, ResultSet):
@@ -698,10 +721,12 @@ class Frame:
                         if var.default is not None:
                             self._set_record(name, var.default)
                     continue
+                mark = len(self.warnings)
                 default = self._scalar_for(var.names[0], var.type, var.default) \
                     if var.default is not None else None
                 for name in var.names:
                     self.declare(name, var.type, default)
+                self._own_conditions(mark)
             self.blocks.append(block)
             try:
                 self.exec_list(block.body)
