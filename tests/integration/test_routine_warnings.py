@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.integration.sqlrun import error_code as _fails
 from tests.integration.sqlrun import run as _run
 
 pytestmark = pytest.mark.timeout(60)
@@ -59,3 +60,29 @@ def test_each_statement_raising_conditions_starts_the_list_again(server):
     assert abs(row[3] - 10 / 3) < 1e-12  # DOUBLE division, not a 4-decimal DECIMAL
     assert _run(conn, "SHOW WARNINGS") == (
         ("Note", 1265, "Data truncated for column 'v3' at row 0"),)
+
+
+def test_return_conversion_warnings_reach_the_caller(server):
+    """mtr sp-vars: RETURN into the function's type warns the calling statement (an error
+    under the function's strict sql_mode); SELECT ... INTO of a division by zero is 1365 in
+    strict mode; a BIT variable holds a number clipped to its bits."""
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE rw3", "USE rw3", "SET sql_mode = ''",
+         "CREATE FUNCTION r1() RETURNS TINYINT RETURN 1000",
+         "CREATE PROCEDURE pb() BEGIN DECLARE v5 BIT(3); DECLARE v8 BIT(8) DEFAULT '128'; "
+         "SET v5 = 0x5555; SELECT HEX(v5), HEX(v8); END")
+    assert _run(conn, "SELECT r1()") == ((127,),)
+    assert _run(conn, "SHOW WARNINGS") == (
+        ("Warning", 1264, "Out of range value for column 'r1()' at row 0"),)
+    with conn.cursor() as cur:
+        cur.execute("CALL pb()")
+        assert cur.fetchall() == (("7", "FF"),)
+        while cur.nextset():
+            pass
+    assert _run(conn, "SHOW WARNINGS") == (
+        ("Warning", 1264, "Out of range value for column 'v5' at row 0"),)
+    _run(conn, "SET sql_mode = 'TRADITIONAL'",
+         "CREATE FUNCTION r2() RETURNS TINYINT RETURN 1000",
+         "CREATE FUNCTION dz() RETURNS INT BEGIN DECLARE d INT; SELECT 1/0 INTO d; RETURN d; END")
+    assert _fails(conn, "SELECT r2()") == 1264
+    assert _fails(conn, "SELECT dz()") == 1365

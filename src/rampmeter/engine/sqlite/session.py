@@ -704,8 +704,9 @@ class SqliteSession(EngineSession):
                                   ".".join(named) if named else f"{s.database}.{name}")
                 s.function_failed(err)
                 raise err
-            if getattr(here, "aggregate", False):
-                # over a group's rows: its value and the notes it leaves the statement
+            if getattr(here, "with_notes", False):
+                # the session layer's stored functions: the value and the conditions they
+                # leave the calling statement
                 value, notes = s.run_nested(here, *args)
                 for note in notes:
                     s.warn(note.code, note.message, note.level)

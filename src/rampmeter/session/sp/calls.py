@@ -286,7 +286,15 @@ def invoke(s: Session, db: str | None, name: str, args: list[Any],
                         s.set_user_variable(target[1], value)
                     else:
                         target[0].set(target[1], value)
-        return coerce(r.returns, ret.value, f"{spec['name']}()", False, frame.warnings)
+        # the RETURN value into the function's type: its conversion warnings are what the
+        # calling statement sees of the function (MariaDB's RETURN clears the rest); an error
+        # under the routine's strict sql_mode
+        kept: list[Any] = []
+        value = coerce(r.returns, ret.value, f"{spec['name']}()",
+                       "STRICT_" in str(spec["sql_mode"]), kept)
+        if notes is not None:
+            notes.extend(kept)
+        return value
     finally:
         s.sp_out_calls = outer
         active[key] = 0
@@ -314,8 +322,12 @@ def function_for(s: Session, name: str) -> Any:
             notes: list[Any] = []
             return invoke(s, where, name, [], rows, notes), notes
         aggregate.aggregate = True  # type: ignore[attr-defined]
+        aggregate.with_notes = True  # type: ignore[attr-defined]
         return aggregate
 
-    def function(*args: Any) -> Any:
-        return invoke(s, where, name, list(args))
+    def function(*args: Any) -> tuple[Any, list[Any]]:
+        """(the value, the warnings the calling statement gets)"""
+        notes: list[Any] = []
+        return invoke(s, where, name, list(args), None, notes), notes
+    function.with_notes = True  # type: ignore[attr-defined]
     return function

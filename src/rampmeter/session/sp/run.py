@@ -62,6 +62,7 @@ class _Returned(Exception):
 NO_DATA = (1329, "02000", "No data - zero rows fetched, selected, or processed")
 _INT = re.compile(r"(?i)^\s*(tiny|small|medium|big)?int(eger)?\b")
 _CHAR = re.compile(r"(?i)^\s*(var)?char\s*\(\s*(\d+)\s*\)")
+_BIT = re.compile(r"(?i)^\s*bit\b\s*(?:\(\s*(\d+)\s*\))?")
 _FLOAT = re.compile(r"(?i)^\s*(double|float|real)\b")
 _DEC = re.compile(r"(?i)^\s*(decimal|numeric|dec)\s*(?:\(\s*(\d+)\s*(?:,\s*(\d+))?\s*\))?")
 _INT_BITS = {"tiny": 8, "small": 16, "medium": 24, None: 32, "big": 64}
@@ -122,6 +123,23 @@ def coerce(vtype: str, value: Any, name: str = "", strict: bool = False,
                                          "at row 0"))
                 text = text[:limit]
             return text
+        if m := _BIT.match(vtype):
+            width = int(m.group(1) or 1)
+            if isinstance(value, (bytes, str)):  # a string's bytes, as MariaDB stores it
+                raw = value if isinstance(value, bytes) else value.encode("utf-8")
+                number = int.from_bytes(raw, "big")
+            else:
+                number = int(decimal.Decimal(str(value)).to_integral_value(
+                    decimal.ROUND_HALF_UP))
+            top = (1 << width) - 1
+            if not 0 <= number <= top:
+                message = f"Out of range value for column '{name}' at row 0"
+                if strict:
+                    raise ServerError(1264, message=message, sqlstate="22003")
+                if warn is not None:
+                    warn.append(Warning_("Warning", 1264, message))
+                number = top if number > top else 0
+            return number
         if _FLOAT.match(vtype) and not isinstance(value, (bytes, str)):
             return float(value)  # a DOUBLE holds a double: 0 is 0e0 (typed so when read)
         if m := _DEC.match(vtype):
@@ -682,6 +700,12 @@ class Frame:
         if len(rows) > 1:
             raise ServerError(1172, message="Result consisted of more than one row",
                               sqlstate="42000")
+        mode = str(self.s.system_variable("sql_mode") or "")
+        if "STRICT_" in mode and "ERROR_FOR_DIVISION_BY_ZERO" in mode and \
+                any(w.code == 1365 for w in result.warnings):
+            # INTO a variable stores the value: a division by zero is the error it is in
+            # strict mode when a value is stored (MariaDB)
+            raise ServerError(1365, message="Division by 0", sqlstate="22012")
         record = self._record(node.into[0]) if len(node.into) == 1 else None
         width = len(record) if record is not None else len(node.into)
         if rows and len(rows[0]) != width:
