@@ -36,3 +36,25 @@ def test_row_into_scalars(server):
          "CREATE TRIGGER tr BEFORE INSERT ON tt FOR EACH ROW SET NEW.c1 = (SELECT * FROM tt)")
     assert _error(conn, "INSERT INTO tt VALUES (0,0)") == (
         4078, "Cannot cast 'row' as 'int' in assignment of `ra`.`tt`.`c1`")
+
+
+def test_row_arguments_and_argument_conversions(server):
+    """mtr sp-vars: a ROW argument of CALL is 4078 for its parameter; a stored function's
+    argument conversion warns the calling statement at row 1 (an error in strict mode), and
+    SELECT ... INTO's at row 1 too."""
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE ra2", "USE ra2", "SET sql_mode = ''",
+         "CREATE PROCEDURE p1(arg TINYINT) SELECT arg",
+         "CREATE FUNCTION f1(arg TINYINT) RETURNS INT RETURN arg",
+         "CREATE PROCEDURE p2() BEGIN DECLARE v INT; SELECT 'x' INTO v; END")
+    assert _error(conn, "CALL p1((1, 2))") == (
+        4078, "Cannot cast 'row' as 'tinyint' in assignment of `arg`")
+    assert _run(conn, "SELECT f1(-2500)") == ((-128,),)
+    assert _run(conn, "SHOW WARNINGS") == (
+        ("Warning", 1264, "Out of range value for column 'arg' at row 1"),)
+    _run(conn, "CALL p2()")
+    assert _run(conn, "SHOW WARNINGS") == (
+        ("Warning", 1366, "Incorrect integer value: 'x' for column ``.``.`v` at row 1"),)
+    _run(conn, "SET sql_mode = 'TRADITIONAL'")
+    assert _error(conn, "SELECT f1(-2500)") == (
+        1264, "Out of range value for column 'arg' at row 1")

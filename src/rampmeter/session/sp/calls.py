@@ -97,8 +97,8 @@ def call(s: Session, node: P.Call, caller: Frame | None = None) -> UpdateCount:
                                   "trigger", sqlstate="42000")
             outs.append((param.name.lower(), arg))
         value = None
-        if param.mode != "OUT":
-            value = _evaluate(s, arg, caller)
+        if param.mode != "OUT":  # a ROW argument is 4078 (Frame._scalar_for)
+            value = (caller or Frame(s, None, ""))._scalar_for(param.name, param.type, arg)
         frame.declare(param.name.lower(), param.type, value)
     active[key] = depth + 1
     try:
@@ -127,12 +127,6 @@ def _is_variable(arg: P.Sql) -> bool:
     return arg.text == "?" and len(arg.vars) == 1 or \
         arg.text.startswith("@") and not arg.text.startswith("@@") and \
         all(c not in arg.text for c in " +-*/(),")
-
-
-def _evaluate(s: Session, arg: P.Sql, caller: Frame | None) -> Any:
-    if caller is not None:
-        return caller.value(arg)
-    return Frame(s, None, "").value(arg)
 
 
 class _in_database:
@@ -261,8 +255,12 @@ def invoke(s: Session, db: str | None, name: str, args: list[Any],
     frame = Frame(s, None, key)
     frame.function_name = spec["name"]
     frame.routine_shown = f"{spec['db']}.{spec['name']}"
-    for param, value in zip(r.params, args, strict=True):
-        frame.declare(param.name.lower(), param.type, None if param.mode == "OUT" else value)
+    for param, value in zip(r.params, args, strict=True):  # under the caller's sql_mode
+        frame.declare_param(param.name.lower(), param.type,
+                            None if param.mode == "OUT" else value)
+    if notes is not None:  # the arguments' conversions warn the calling statement
+        notes.extend(frame.warnings)
+        frame.warnings.clear()
     if rows is not None:
         frame.group_rows = iter(rows)
         frame.group_params = [param.name.lower() for param in r.params]

@@ -203,6 +203,19 @@ class Frame:
                              for w in warned)
         return stored
 
+    def declare_param(self, name: str, vtype: str, value: Any) -> None:
+        """A stored function's parameter bound to its argument: a conversion's warning or
+        error says row 1, as MariaDB's (a procedure's says row 0)."""
+        mark = len(self.warnings)
+        try:
+            self.declare(name, vtype, value)
+        except ServerError as e:
+            raise ServerError(e.code, message=e.message.replace(" at row 0", " at row 1"),
+                              sqlstate=e.sqlstate) from None
+        self.warnings[mark:] = [Warning_(w.level, w.code, w.message.replace(" at row 0",
+                                                                            " at row 1"))
+                                for w in self.warnings[mark:]]
+
     def declare(self, name: str, vtype: str, value: Any) -> None:
         self.scopes[-1][name] = [None, vtype]
         self.scopes[-1][name][0] = self._store(name, vtype, value)
@@ -719,11 +732,19 @@ class Frame:
         if record is not None:  # SELECT ... INTO rec: its fields
             self._fill(record, rows[0])
             return
-        for target, v in zip(node.into, rows[0], strict=True):
-            if target.startswith("@"):
-                self.s.set_user_variable(target[1:].strip("`'\""), v)
-            else:
-                self.set(target.lower(), v)
+        mark = len(self.warnings)
+        try:
+            for target, v in zip(node.into, rows[0], strict=True):
+                if target.startswith("@"):
+                    self.s.set_user_variable(target[1:].strip("`'\""), v)
+                else:
+                    self.set(target.lower(), v)
+        except ServerError as e:  # a row fills the variables: its conversions say row 1
+            raise ServerError(e.code, message=e.message.replace(" at row 0", " at row 1"),
+                              sqlstate=e.sqlstate) from None
+        self.warnings[mark:] = [Warning_(w.level, w.code, w.message.replace(" at row 0",
+                                                                            " at row 1"))
+                                for w in self.warnings[mark:]]
 
     def _block(self, block: P.Block) -> None:
         self.scopes.append({})
