@@ -58,3 +58,20 @@ def test_row_arguments_and_argument_conversions(server):
     _run(conn, "SET sql_mode = 'TRADITIONAL'")
     assert _error(conn, "SELECT f1(-2500)") == (
         1264, "Out of range value for column 'arg' at row 1")
+
+
+def test_enum_variables(server):
+    """mtr sp-vars (BUG#13808): an ENUM variable or parameter holds a member; anything else
+    is '' with 1265."""
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE ra3", "USE ra3", "SET sql_mode = ''",
+         "CREATE PROCEDURE p2(arg ENUM('a', 'b')) BEGIN DECLARE var ENUM('c', 'd') DEFAULT arg; "
+         "DECLARE n ENUM('x', 'y') DEFAULT 2; DECLARE u ENUM('x', 'y') DEFAULT 'X'; "
+         "SELECT arg, var, n, u; END")
+    with conn.cursor() as cur:
+        cur.execute("CALL p2('a')")
+        assert cur.fetchall() == (("a", "", "y", "x"),)
+        while cur.nextset():
+            pass
+    assert _run(conn, "SHOW WARNINGS") == (
+        ("Warning", 1265, "Data truncated for column 'var' at row 0"),)

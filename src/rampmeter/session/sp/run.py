@@ -62,6 +62,7 @@ class _Returned(Exception):
 NO_DATA = (1329, "02000", "No data - zero rows fetched, selected, or processed")
 _INT = re.compile(r"(?i)^\s*(tiny|small|medium|big)?int(eger)?\b")
 _CHAR = re.compile(r"(?i)^\s*(var)?char\s*\(\s*(\d+)\s*\)")
+_ENUM = re.compile(r"(?i)^\s*enum\s*\(")
 _BIT = re.compile(r"(?i)^\s*bit\b\s*(?:\(\s*(\d+)\s*\))?")
 _FLOAT = re.compile(r"(?i)^\s*(double|float|real)\b")
 _DEC = re.compile(r"(?i)^\s*(decimal|numeric|dec)\s*(?:\(\s*(\d+)\s*(?:,\s*(\d+))?\s*\))?")
@@ -123,6 +124,8 @@ def coerce(vtype: str, value: Any, name: str = "", strict: bool = False,
                                          "at row 0"))
                 text = text[:limit]
             return text
+        if _ENUM.match(vtype):
+            return _enum_value(vtype, value, name, strict, warn)
         if m := _BIT.match(vtype):
             width = int(m.group(1) or 1)
             if isinstance(value, (bytes, str)):  # a string's bytes, as MariaDB stores it
@@ -153,6 +156,32 @@ def coerce(vtype: str, value: Any, name: str = "", strict: bool = False,
     except (ValueError, ArithmeticError):
         return value
     return value
+
+
+def _enum_value(vtype: str, value: Any, name: str, strict: bool,
+                warn: list[Warning_] | None) -> Any:
+    """An ENUM variable's value: a member (any case, shown as declared), a member's number;
+    anything else is '' with 1265 (the error in strict mode), as MariaDB stores it."""
+    from rampmeter.engine.types import parse_type
+    members = parse_type(vtype).members
+    if isinstance(value, (bytes, str)):
+        text = value.decode("utf-8", "replace") if isinstance(value, bytes) else value
+        low = text.rstrip(" ").lower()
+        for member in members:
+            if member.lower() == low:
+                return member
+    elif isinstance(value, (int, float, decimal.Decimal)) and float(value).is_integer():
+        index = int(value)
+        if 1 <= index <= len(members):
+            return members[index - 1]
+        if index == 0:
+            return ""
+    message = f"Data truncated for column '{name}' at row 0"
+    if strict:
+        raise ServerError(1265, message=message, sqlstate="01000")
+    if warn is not None:
+        warn.append(Warning_("Warning", 1265, message))
+    return ""
 
 
 class Frame:
