@@ -75,3 +75,17 @@ def test_enum_variables(server):
             pass
     assert _run(conn, "SHOW WARNINGS") == (
         ("Warning", 1265, "Data truncated for column 'var' at row 0"),)
+
+
+def test_binary_variables_pad(server):
+    """mtr sp-vars (BUG#14188): BINARY(n) variables and parameters pad with 0x00."""
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE ra4", "USE ra4",
+         "CREATE PROCEDURE p1(arg1 BINARY(2), arg2 VARBINARY(2)) BEGIN "
+         "DECLARE var1 BINARY(2) DEFAULT 0x41; DECLARE var2 VARBINARY(2) DEFAULT 0x42; "
+         "SELECT HEX(arg1), HEX(arg2), HEX(var1), HEX(var2); END")
+    with conn.cursor() as cur:
+        cur.execute("CALL p1(0x41, 0x42)")
+        assert cur.fetchall() == (("4100", "42", "4100", "42"),)
+        while cur.nextset():
+            pass

@@ -62,6 +62,7 @@ class _Returned(Exception):
 NO_DATA = (1329, "02000", "No data - zero rows fetched, selected, or processed")
 _INT = re.compile(r"(?i)^\s*(tiny|small|medium|big)?int(eger)?\b")
 _CHAR = re.compile(r"(?i)^\s*(var)?char\s*\(\s*(\d+)\s*\)")
+_BINARY = re.compile(r"(?i)^\s*(var)?binary\s*\(\s*(\d+)\s*\)")
 _ENUM = re.compile(r"(?i)^\s*enum\s*\(")
 _BIT = re.compile(r"(?i)^\s*bit\b\s*(?:\(\s*(\d+)\s*\))?")
 _FLOAT = re.compile(r"(?i)^\s*(double|float|real)\b")
@@ -124,6 +125,19 @@ def coerce(vtype: str, value: Any, name: str = "", strict: bool = False,
                                          "at row 0"))
                 text = text[:limit]
             return text
+        if m := _BINARY.match(vtype):
+            raw = value if isinstance(value, bytes) else str(value).encode("utf-8") \
+                if not isinstance(value, str) else value.encode("utf-8", "surrogateescape")
+            limit = int(m.group(2))
+            if len(raw) > limit:
+                message = f"Data too long for column '{name}' at row 0"
+                if strict:
+                    raise ServerError(1406, message=message, sqlstate="22001")
+                if warn is not None:
+                    warn.append(Warning_("Warning", 1265, f"Data truncated for column "
+                                         f"'{name}' at row 0"))
+                raw = raw[:limit]
+            return raw if m.group(1) else raw.ljust(limit, b"\0")  # BINARY pads with 0x00
         if _ENUM.match(vtype):
             return _enum_value(vtype, value, name, strict, warn)
         if m := _BIT.match(vtype):
