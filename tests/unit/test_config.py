@@ -115,3 +115,13 @@ def test_values_of_is_a_fresh_copy_that_follows_set_global() -> None:
     assert gv.values_of(names)["wait_timeout"] == 77
     gv.set_internal("sql_mode", "ANSI")
     assert gv.values_of(names)["sql_mode"] == "ANSI"
+
+
+@pytest.mark.parametrize("name", ["sql_mode", "optimizer_switch"])
+def test_null_is_quoted_as_null_when_refused(name):
+    opt = lookup(name)
+    assert opt is not None
+    with pytest.raises(ServerError) as e:
+        opt.coerce(None)
+    assert e.value.code == errors.ER_WRONG_VALUE_FOR_VAR
+    assert e.value.message == f"Variable '{name}' can't be set to the value of 'NULL'"

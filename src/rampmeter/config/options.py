@@ -148,12 +148,17 @@ def _coerce_double(opt: Option, value: Any) -> tuple[float, list[Warning_]]:
     return number, []
 
 
+def _shown(value: Any) -> Any:
+    """A refused value as 1231 quotes it: NULL for SQL's NULL."""
+    return "NULL" if value is None else value
+
+
 def _coerce_flagset(opt: Option, value: Any, current: str) -> str:
     """'a=on,b=off' changes those flags of `current`; 'default' first resets them all."""
     if isinstance(value, bytes):
         value = value.decode()
     if not isinstance(value, str):
-        raise ServerError(errors.ER_WRONG_VALUE_FOR_VAR, opt.name, value)
+        raise ServerError(errors.ER_WRONG_VALUE_FOR_VAR, opt.name, _shown(value))
     flags = dict(part.split("=", 1) for part in str(current).split(",") if "=" in part)
     defaults = dict(part.split("=", 1) for part in str(opt.default).split(",") if "=" in part)
     for part in (p.strip() for p in value.split(",")):
@@ -225,7 +230,7 @@ def _coerce_enum(opt: Option, value: Any) -> str:
         for choice in opt.choices:
             if choice.lower() == low:
                 return choice
-    raise ServerError(errors.ER_WRONG_VALUE_FOR_VAR, opt.name, value)
+    raise ServerError(errors.ER_WRONG_VALUE_FOR_VAR, opt.name, _shown(value))
 
 
 def _coerce_set(opt: Option, value: Any) -> str:
@@ -235,10 +240,10 @@ def _coerce_set(opt: Option, value: Any) -> str:
         value = value.decode()
     if isinstance(value, int) and not isinstance(value, bool) and opt.choices:
         if value < 0 or value >= 1 << len(opt.choices):
-            raise ServerError(errors.ER_WRONG_VALUE_FOR_VAR, opt.name, value)
+            raise ServerError(errors.ER_WRONG_VALUE_FOR_VAR, opt.name, _shown(value))
         return ",".join(c for i, c in enumerate(opt.choices) if value >> i & 1)
     if not isinstance(value, str):
-        raise ServerError(errors.ER_WRONG_VALUE_FOR_VAR, opt.name, value)
+        raise ServerError(errors.ER_WRONG_VALUE_FOR_VAR, opt.name, _shown(value))
     parts = [p.strip().upper() for p in value.split(",") if p.strip()]
     if not opt.choices:
         return ",".join(parts)

@@ -49,7 +49,7 @@ _WRITES = frozenset({"INSERT", "REPLACE", "UPDATE", "DELETE", "CREATE", "DROP", 
                      "RENAME", "TRUNCATE", "WITH", "LOCK", "OPTIMIZE", "REPAIR"})
 _MENTIONS_MYSQL = re.compile(r"\bmysql\b", re.IGNORECASE)
 _MAINTENANCE = {"ANALYZE": P.SELECT | P.INSERT, "OPTIMIZE": P.SELECT | P.INSERT,
-                "REPAIR": P.SELECT | P.INSERT, "CHECK": P.SELECT}
+                "REPAIR": P.SELECT | P.INSERT, "CHECK": P.SELECT, "CHECKSUM": P.SELECT}
 
 
 def check(s: Session, stmt: Statement) -> None:
@@ -446,7 +446,8 @@ def _describe(s: Session, r: Reader) -> Iterator[TableNeed]:
 _BY_KIND = {
     "CREATE": _create, "DROP": _drop, "ALTER": _alter, "RENAME": _rename,
     "TRUNCATE": _truncate, "ANALYZE": _maintenance, "OPTIMIZE": _maintenance,
-    "REPAIR": _maintenance, "CHECK": _maintenance, "LOCK": _lock, "SHOW": _show,
+    "REPAIR": _maintenance, "CHECK": _maintenance, "CHECKSUM": _maintenance, "LOCK": _lock,
+    "SHOW": _show,
     "DESCRIBE": _describe, "DESC": _describe, "EXPLAIN": _describe, "HANDLER": _handler,
 }
 # Statement kinds routed to the engine that need no privilege: transaction control and the

@@ -114,3 +114,87 @@ def test_a_label_may_touch_its_colon():
     body = P.compound("outer_loop:LOOP\n inner:BEGIN\n LEAVE inner;\n END inner;\n"
                       " LEAVE outer_loop;\nEND LOOP outer_loop", D)
     assert body.label == "outer_loop"
+
+
+def _refused(text: str) -> tuple[int, str]:
+    with pytest.raises(ServerError) as e:
+        P.routine(text, D)
+    return e.value.code, e.value.message
+
+
+@pytest.mark.parametrize(("body", "code", "message"), [  # MariaDB's parser (mtr signal)
+    ("SIGNAL foo;", 1319, "Undefined CONDITION: foo"),
+    ("DECLARE foo CONDITION FOR 1234; SIGNAL foo;", 1646,
+     "SIGNAL/RESIGNAL can only use a CONDITION defined with SQLSTATE"),
+    ("DECLARE foo CONDITION FOR SQLSTATE '12345'; SIGNAL foo SET CLASS_ORIGIN = 'a', "
+     "CLASS_ORIGIN = 'b';", 1641, "Duplicate condition information item 'CLASS_ORIGIN'"),
+    ("SIGNAL SQLSTATE '00000';", 1407, "Bad SQLSTATE: '00000'"),
+    ("RESIGNAL SQLSTATE '00001';", 1407, "Bad SQLSTATE: '00001'"),
+    ("DECLARE foo CONDITION FOR SQLSTATE '1234';", 1407, "Bad SQLSTATE: '1234'"),
+    ("DECLARE CONTINUE HANDLER FOR SQLSTATE 'abcde' BEGIN END;", 1407,
+     "Bad SQLSTATE: 'abcde'"),
+])
+def test_signal_is_checked_when_created(body, code, message):
+    assert _refused(f"CREATE PROCEDURE p() BEGIN {body} END") == (code, message)
+
+
+@pytest.mark.parametrize("body", [
+    "SIGNAL;", "SIGNAL SQLSTATE '12345' SET bla_bla = 'foo';",
+    "SIGNAL SQLSTATE '12345' SET RETURNED_SQLSTATE = 'foo';", "SIGNAL 1234;",
+    "SIGNAL SQLEXCEPTION;",
+])
+def test_signal_syntax_errors(body):
+    assert _refused(f"CREATE PROCEDURE p() BEGIN {body} END")[0] == 1064
+
+
+def test_a_condition_is_known_in_inner_blocks_only_after_its_declaration():
+    P.routine("CREATE PROCEDURE p() BEGIN DECLARE foo CONDITION FOR SQLSTATE '12345'; "
+              "BEGIN SIGNAL foo SET MESSAGE_TEXT = 'x', MYSQL_ERRNO = 5; END; RESIGNAL; END", D)
+    assert _refused("CREATE PROCEDURE p() BEGIN BEGIN DECLARE foo CONDITION FOR "
+                    "SQLSTATE '12345'; END; SIGNAL foo; END")[0] == 1319
+
+
+@pytest.mark.parametrize(("value", "name"), [("`65`", "65"), ("`Hello`", "Hello"), ("x", "x")])
+def test_a_signal_value_that_names_no_variable_is_1327(value, name):
+    assert _refused("CREATE PROCEDURE p() BEGIN DECLARE foo CONDITION FOR SQLSTATE '12345'; "
+                    f"SIGNAL foo SET MESSAGE_TEXT = {value}; END") == \
+        (1327, f"Undeclared variable: {name}")
+
+
+def test_signal_values_literals_variables_and_new_columns():
+    P.routine("CREATE PROCEDURE p(v INT) BEGIN SIGNAL SQLSTATE '12345' SET MYSQL_ERRNO = v, "
+              "MESSAGE_TEXT = NULL, CLASS_ORIGIN = 0x41, SUBCLASS_ORIGIN = @u; END", D)
+    _head, body = triggers.parse("CREATE TRIGGER t AFTER INSERT ON t1 FOR EACH ROW BEGIN "
+                                 "SIGNAL SQLSTATE '01XXX' SET MESSAGE_TEXT = NEW.msg, "
+                                 "MYSQL_ERRNO = NEW.errno; END", D)
+
+
+def test_a_user_variable_assignment_as_a_signal_value_is_refused_after_it():
+    text = ("CREATE PROCEDURE p() BEGIN DECLARE s CONDITION FOR SQLSTATE 'AABBB';\n"
+            "SIGNAL s SET\nMESSAGE_TEXT = @m := 'illegal',\nMYSQL_ERRNO = 1;\nEND")
+    code, message = _refused(text)
+    assert code == 1064 and message.endswith("near '\nMYSQL_ERRNO = 1;\nEND' at line 3")
+
+
+@pytest.mark.parametrize("text", [
+    "CREATE FUNCTION f(x INT) RETURNS INT BEGIN SET x = 5; FETCH GROUP NEXT ROW; RETURN x; END",
+    "CREATE PROCEDURE p() FETCH GROUP NEXT ROW",
+])
+def test_fetch_group_outside_an_aggregate_function_is_4105(text):
+    assert _refused(text)[0] == 4105
+    with pytest.raises(ServerError) as e:
+        P.compound("BEGIN NOT ATOMIC FETCH GROUP NEXT ROW; END", D)
+    assert e.value.code == 4105
+    with pytest.raises(ServerError) as e:
+        triggers.parse("CREATE TRIGGER t AFTER INSERT ON t1 FOR EACH ROW FETCH GROUP NEXT ROW", D)
+    assert e.value.code == 4105
+
+
+def test_an_aggregate_function_needs_fetch_group():
+    assert _refused("CREATE AGGREGATE FUNCTION f(x INT) RETURNS INT RETURN x")[0] == 4106
+    r, body = P.routine("CREATE AGGREGATE FUNCTION f(x INT) RETURNS INT BEGIN DECLARE CONTINUE "
+                        "HANDLER FOR NOT FOUND RETURN 1; LOOP FETCH GROUP NEXT ROW; END LOOP; "
+                        "END", D)
+    assert r.aggregate and r.has_return
+    r, _body = P.routine("CREATE FUNCTION f() RETURNS INT BEGIN SET @a = 1; END", D)
+    assert not r.has_return

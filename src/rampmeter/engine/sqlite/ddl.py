@@ -26,6 +26,7 @@ from rampmeter import errors
 from rampmeter.engine.base import Result, ResultSet, UpdateCount
 from rampmeter.engine.sqlite import (
     catalog,
+    checksum,
     dbopts,
     fkcheck,
     foreign,
@@ -496,5 +497,5 @@ def maintenance(s: SqliteSession, stmt: Statement) -> Result:
 HANDLERS: dict[str, Callable[[SqliteSession, Statement], Result]] = {
     "CREATE": create, "DROP": drop, "ALTER": alter, "RENAME": rename, "TRUNCATE": truncate,
     "ANALYZE": maintenance, "OPTIMIZE": maintenance, "CHECK": maintenance,
-    "REPAIR": maintenance,
+    "REPAIR": maintenance, "CHECKSUM": checksum.checksum,
 }

@@ -137,6 +137,10 @@ def _default_value(r: Reader, col: ColumnDef) -> Default:
     if t.text == "(":
         expr = read_parenthesized(r)
         return _expr_default(expr, col)
+    if t.kind == "word" and t.text.upper() == "ROW" and r.peek(1) is not None and \
+            r.peek(1).text == "(":  # type: ignore[union-attr]
+        # a ROW where a value goes: MariaDB's parser refuses it as it reads it (1241)
+        raise ServerError(errors.ER_OPERAND_COLUMNS, 1)
     if t.kind == "word" and t.text.upper() in _NOW:
         r.i += 1
         fsp = 0
@@ -212,6 +216,10 @@ def _expr_default(expr: str, col: ColumnDef) -> Default:
     if now is not None and col.type.name in ("datetime", "timestamp"):
         # DEFAULT (NOW()) is DEFAULT CURRENT_TIMESTAMP to MariaDB (SQLAlchemy writes it so)
         return Default("now", int(now.group(1) or 0))
+    inner = tree.unnest() if isinstance(tree, exp.Paren) else tree
+    if isinstance(inner, exp.Tuple) or isinstance(inner, exp.Anonymous) and \
+            inner.name.upper() == "ROW":
+        raise ServerError(errors.ER_OPERAND_COLUMNS, 1)  # DEFAULT (ROW(1, 2)): no row
     if isinstance(tree, exp.Literal) or isinstance(tree, exp.Neg) and \
             isinstance(tree.this, exp.Literal):
         text = tree.sql("mysql")

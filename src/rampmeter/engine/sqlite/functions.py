@@ -28,7 +28,14 @@ from typing import Any, Protocol
 from rampmeter import errors
 from rampmeter.engine.base import SessionContext, WaitHook, WaitReason
 from rampmeter.engine.locks import LockTable, WaitAborted
-from rampmeter.engine.sqlite import bigunsigned, collations, funclib, functions_cast, jsontable
+from rampmeter.engine.sqlite import (
+    bigunsigned,
+    bitconv,
+    collations,
+    funclib,
+    functions_cast,
+    jsontable,
+)
 from rampmeter.engine.sqlite.functions_cast import _show, _signed_int
 from rampmeter.engine.sqlite.functions_time import session_now
 from rampmeter.engine.values import big_unsigned, parse_number
@@ -164,10 +171,16 @@ def _as_sqlite_int(n: int) -> Any:
     return n if n <= 2**63 - 1 else f"~{n:020d}"
 
 
-def bitop(op: str, a: Any, b: Any) -> Any:
+def bitop(op: str, a: Any, b: Any, kinds: str = "", warn: bitconv.Warn | None = None) -> Any:
+    """rm_bitop: `kinds` are the operands' static types (bitconv.kind_of), `warn` the
+    session's warning sink for the conversions' 1916 / 1292."""
     if a is None or op != "~" and b is None:
         return None
-    x, y = _u64(a), _u64(b)
+    if warn is None:
+        x, y = _u64(a), _u64(b)
+    else:
+        x = bitconv.operand(a, kinds[:1], warn)
+        y = bitconv.operand(b, kinds[1:2], warn) if op != "~" else 0
     if op == "~":
         r = ~x & _U64
     elif op == "&":
@@ -547,7 +560,7 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         ("rm_setvar", 2, setvar),
         ("rm_json_extract", -1, json_extract),
         ("rm_json_valid", 1, json_valid),
-        ("rm_bitop", 3, bitop),
+        ("rm_bitop", 4, lambda op, a, b, kinds: bitop(op, a, b, kinds, host.warn)),
         ("rm_uarith", 4, guarded(uarith)),
         ("rm_subquery_rows", 0, guarded(_too_many_rows)),
         ("rm_limit", 2, guarded(_limit_value)),

@@ -127,6 +127,8 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
         if isinstance(v, (str, bytes)) and not (isinstance(v, str) and v[:1] == "~"):
             num = text_number(v, "DECIMAL")
             d = Decimal(repr(num)) if isinstance(num, float) else num or Decimal(0)
+        elif isinstance(v, str):  # an unsigned above 2^63-1 (values.py)
+            d = Decimal(v[1:])
         else:
             d, _problem = values._to_decimal(v)
             d = d if d is not None else Decimal(0)
@@ -176,10 +178,12 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
             truncated("INTEGER", v, "Note")
         return max(min(n, _U64), -2**63)
 
-    def cast_unsigned(v: Any) -> Any:
+    def cast_unsigned(v: Any, kind: str = "") -> Any:
         if v is None:
             return None
-        if isinstance(v, (str, bytes)) and not (isinstance(v, str) and v[:1] == "~"):
+        if kind == "x" and isinstance(v, bytes):  # a hex literal: its bytes (as cast_signed)
+            n = int.from_bytes(v[-8:], "big")
+        elif isinstance(v, (str, bytes)) and not (isinstance(v, str) and v[:1] == "~"):
             n = _text_integer(v)
         else:
             n = _signed_int(v)
@@ -225,7 +229,7 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
                             ("rm_cast_interval", 2, cast_interval),
                             ("rm_cast_decimal", 3, cast_decimal),
                             ("rm_cast_double", 1, cast_double),
-                            ("rm_cast_unsigned", 1, cast_unsigned),
+                            ("rm_cast_unsigned", 2, cast_unsigned),
                             ("rm_cast_signed", 2, cast_signed)):
         handle.create_function(name, nargs, guarded(fn))
     # deterministic: `id = rm_num(?)` keeps id's index usable (compare.py)

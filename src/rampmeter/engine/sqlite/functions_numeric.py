@@ -19,6 +19,7 @@ from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal, InvalidOperation, localc
 from typing import Any
 
 from rampmeter.engine import types as T
+from rampmeter.engine.sqlite import bitconv
 from rampmeter.engine.sqlite.funclib import sqlaggregate, sqlfunction
 from rampmeter.engine.types import SqlType
 
@@ -141,12 +142,11 @@ def cot(host: Any, v: Any) -> Any:
     return 1.0 / t
 
 
-@sqlfunction("BIT_COUNT", 1, SqlType("bigint", 2))
-def bit_count(v: Any) -> Any:
+@sqlfunction("BIT_COUNT", 1, SqlType("bigint", 2), host=True)
+def bit_count(host: Any, v: Any) -> Any:
     if v is None:
         return None
-    n = _number(v)
-    return bin(int(n) & _U64).count("1")
+    return bin(bitconv.operand(v, "", host.warn)).count("1")
 
 
 @sqlfunction("INTERVAL", (2, -1), SqlType("int", 11))

@@ -167,6 +167,22 @@ class Handle:
                         deterministic: bool = False) -> None:
         self.conn.create_function(name, nargs, fn, deterministic=deterministic)
 
+    def create_group_function(self, name: str, over_rows: Callable[[list[tuple[Any, ...]]], Any]
+                              ) -> None:
+        """An aggregate of any number of arguments that collects each group's argument rows
+        and hands them to `over_rows` at the end (a stored aggregate function)."""
+        class Group:
+            def __init__(self) -> None:
+                self.rows: list[tuple[Any, ...]] = []
+
+            def step(self, *args: Any) -> None:
+                self.rows.append(args)
+
+            def finalize(self) -> Any:
+                return over_rows(self.rows)
+
+        self.conn.create_aggregate(name, -1, Group)
+
     @staticmethod
     def trigger_name(key: tuple[str, str, str]) -> str:
         """The name of the temp trigger for (kind, schema, table) (dml.ensure_triggers)."""

@@ -457,6 +457,15 @@ class SqliteSession(EngineSession):
             except ServerError as e:
                 if not self._stored_function(e):
                     raise
+            for _retry in range(8):
+                # a stored function called inside another one (or inside a stored aggregate's
+                # group) cannot be registered while the statement runs on the handle: it is
+                # registered now, and the statement run again
+                try:
+                    return dml.run(self, stmt, params)
+                except ServerError as e:
+                    if not self._stored_function(e):
+                        raise
             return dml.run(self, stmt, params)
         run = _HANDLERS.get(stmt.kind)
         if run is None:
@@ -679,6 +688,10 @@ class SqliteSession(EngineSession):
         db, _, name = error.message.split()[1].rpartition(".")
         if db and self._db is not None and db.lower() != self._db.lower():
             name = sfnames.qualified(db, name) or name  # db.f(...) (sfnames.py)
+        elif db:  # f(...) or db.f(...) of the current database: either spelling
+            spelled = sfnames.qualified(db, name)
+            if spelled is not None and not self.register_function(spelled):
+                return False
         return self.register_function(name)
 
     def register_function(self, name: str) -> bool:
@@ -704,9 +717,19 @@ class SqliteSession(EngineSession):
                                   ".".join(named) if named else f"{s.database}.{name}")
                 s.function_failed(err)
                 raise err
+            if getattr(here, "with_notes", False):
+                # the session layer's stored functions: the value and the conditions they
+                # leave the calling statement
+                value, notes = s.run_nested(here, *args)
+                for note in notes:
+                    s.warn(note.code, note.message, note.level)
+                return dml.sqlite_value(value)
             return dml.sqlite_value(s.run_nested(here, *args))
         try:
-            handle.create_function(name, -1, call)
+            if getattr(fn, "aggregate", False):  # CREATE AGGREGATE FUNCTION: over a group
+                handle.create_group_function(name, call)
+            else:
+                handle.create_function(name, -1, call)
         except sqlite3.OperationalError:
             # SQLite takes no new function while a statement runs on the handle (a stored
             # function of another database entering it): the next statement registers it

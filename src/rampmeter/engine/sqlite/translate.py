@@ -39,6 +39,7 @@ from rampmeter.engine import types as T
 from rampmeter.engine import values
 from rampmeter.engine.sqlite import (
     bigunsigned,
+    bitconv,
     collagg,
     compare,
     defaultfn,
@@ -569,6 +570,17 @@ def _call(name: str, *args: exp.Expression) -> exp.Anonymous:
     return exp.Anonymous(this=name, expressions=list(args))
 
 
+def _bit_kinds(typer: Typer, *operands: exp.Expression) -> exp.Literal:
+    """rm_bitop's last argument: each operand's static type as bitconv.kind_of says it."""
+    kinds = ""
+    for operand in operands:
+        try:
+            kinds += bitconv.kind_of(typer.infer(operand)) or "-"
+        except Exception:  # noqa: BLE001 - untyped: the value decides (bitconv rules)
+            kinds += "-"
+    return exp.Literal.string(kinds)
+
+
 def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
     """What SQLite computes differently from MariaDB, fixed where the types say so: division by
     zero (NULL and warning 1365, or the error under strict ERROR_FOR_DIVISION_BY_ZERO writes),
@@ -617,12 +629,13 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
             divisions.append(node)  # after the walk: the divisor's copy is then rewritten too
         elif isinstance(node, exp.BitwiseNot):
             node.replace(_call("rm_bitop", exp.Literal.string("~"), node.this,
-                               exp.Literal.number(0)))
+                               exp.Literal.number(0), _bit_kinds(typer, node.this)))
         elif isinstance(node, (exp.BitwiseXor, exp.BitwiseAnd, exp.BitwiseOr,
                                exp.BitwiseLeftShift, exp.BitwiseRightShift)):
             op = {exp.BitwiseXor: "^", exp.BitwiseAnd: "&", exp.BitwiseOr: "|",
                   exp.BitwiseLeftShift: "<<", exp.BitwiseRightShift: ">>"}[type(node)]
-            node.replace(_call("rm_bitop", exp.Literal.string(op), node.this, node.expression))
+            node.replace(_call("rm_bitop", exp.Literal.string(op), node.this, node.expression,
+                               _bit_kinds(typer, node.this, node.expression)))
         elif isinstance(node, exp.Xor):
             # a XOR b: NULL if either is NULL, else truth of one but not both; the operands
             # appear twice, so the second use is a copy
@@ -891,6 +904,10 @@ def _decimal_text(node: exp.Expression, scale: int) -> exp.Expression:
     return _call("printf", exp.Literal.string(f"%.{scale}f"), node)
 
 
+def _big_unsigned(t: SqlType | None) -> bool:
+    return t is not None and t.name == "bigint" and t.unsigned
+
+
 def _rewrite_cast(node: exp.Cast, typer: Typer) -> None:
     to = node.to
     if not isinstance(to, exp.DataType):
@@ -927,9 +944,12 @@ def _rewrite_cast(node: exp.Cast, typer: Typer) -> None:
         node.replace(_call("rm_cast_decimal", node.this, exp.Literal.number(prec),
                            exp.Literal.number(scale)))
     elif dtype in (D.UBIGINT, D.UINT, D.USMALLINT, D.UTINYINT, D.UMEDIUMINT):
-        node.replace(_call("rm_cast_unsigned", node.this))
-    elif dtype in (D.DOUBLE, D.FLOAT) and not (typer.infer(node.this) or T.NULL).is_numeric:
-        node.replace(_call("rm_cast_double", node.this))  # a string's number, with 1292
+        node.replace(_call("rm_cast_unsigned", node.this,
+                           exp.Literal.string(number_kind(typer.infer(node.this)))))
+    elif dtype in (D.DOUBLE, D.FLOAT) and (not (typer.infer(node.this) or T.NULL).is_numeric
+                                           or _big_unsigned(typer.infer(node.this))):
+        # a string's number, with 1292; a BIGINT UNSIGNED past 2^63 - 1 (its '~' text form)
+        node.replace(_call("rm_cast_double", node.this))
     elif dtype in (D.BIGINT, D.INT, D.SMALLINT, D.TINYINT, D.MEDIUMINT):
         node.replace(_call("rm_cast_signed", node.this,
                            exp.Literal.string(number_kind(typer.infer(node.this)))))

@@ -56,7 +56,7 @@ def owns(stmt: Statement) -> bool:
     """Is this the package's statement (for PREPARE: kept as text and routed at EXECUTE)?
     CALL, CREATE / DROP / ALTER of a routine, trigger or event, a compound statement."""
     words = stmt.words
-    if stmt.kind == "CALL":
+    if stmt.kind in ("CALL", "SIGNAL", "RESIGNAL"):  # SIGNAL / RESIGNAL may be PREPAREd
         return True
     if stmt.kind in ("CREATE", "DROP", "ALTER") and len(words) > 1:
         return words[1] in _OWNED and "TABLE" not in words[:4] and "VIEW" not in words[:5] \

@@ -97,8 +97,8 @@ def call(s: Session, node: P.Call, caller: Frame | None = None) -> UpdateCount:
                                   "trigger", sqlstate="42000")
             outs.append((param.name.lower(), arg))
         value = None
-        if param.mode != "OUT":
-            value = _evaluate(s, arg, caller)
+        if param.mode != "OUT":  # a ROW argument is 4078 (Frame._scalar_for)
+            value = (caller or Frame(s, None, ""))._scalar_for(param.name, param.type, arg)
         frame.declare(param.name.lower(), param.type, value)
     active[key] = depth + 1
     try:
@@ -127,12 +127,6 @@ def _is_variable(arg: P.Sql) -> bool:
     return arg.text == "?" and len(arg.vars) == 1 or \
         arg.text.startswith("@") and not arg.text.startswith("@@") and \
         all(c not in arg.text for c in " +-*/(),")
-
-
-def _evaluate(s: Session, arg: P.Sql, caller: Frame | None) -> Any:
-    if caller is not None:
-        return caller.value(arg)
-    return Frame(s, None, "").value(arg)
 
 
 class _in_database:
@@ -238,22 +232,41 @@ def _out_targets(s: Session, spec: dict[str, Any], r: P.Routine, name: str) -> l
     return targets
 
 
-def invoke(s: Session, db: str | None, name: str, args: list[Any]) -> Any:
+def invoke(s: Session, db: str | None, name: str, args: list[Any],
+           rows: list[tuple[Any, ...]] | None = None, notes: list[Any] | None = None) -> Any:
     """A stored function's value for `args` (called from SQL, with the engine's statement
-    state kept aside by the engine)."""
+    state kept aside by the engine). An aggregate function gets its group's argument `rows`
+    instead: its parameters start NULL and each FETCH GROUP NEXT ROW reads the next row; a
+    group of no rows is NULL without running it (MariaDB)."""
     spec, r, body = _load(s, "FUNCTION", db, name)
-    _arg_count("FUNCTION", spec, r, len(args))
     key = f"{spec['db']}.{spec['name']}".lower()
     active = _active(s)
     if active.get(key):
         raise ServerError(1424, message="Recursive stored functions and triggers are not "
                           "allowed", sqlstate="HY000")
+    if rows is not None:
+        if not rows:
+            return None
+        _arg_count("FUNCTION", spec, r, len(rows[0]))
+        args = [None] * len(r.params)
+    _arg_count("FUNCTION", spec, r, len(args))
     targets = _out_targets(s, spec, r, name) if any(p.mode != "IN" for p in r.params) \
         else None
     frame = Frame(s, None, key)
+    frame.function_name = spec["name"]
     frame.returns = (r.returns, f"{spec['name']}()")
-    for param, value in zip(r.params, args, strict=True):
-        frame.declare(param.name.lower(), param.type, None if param.mode == "OUT" else value)
+    frame.routine_shown = f"{spec['db']}.{spec['name']}"
+    for param, value in zip(r.params, args, strict=True):  # under the caller's sql_mode
+        frame.declare_param(param.name.lower(), param.type,
+                            None if param.mode == "OUT" else value)
+    if notes is not None:  # the arguments' conversions warn the calling statement
+        notes.extend(frame.warnings)
+        frame.warnings.clear()
+    if rows is not None:
+        frame.group_rows = iter(rows)
+        frame.group_params = [param.name.lower() for param in r.params]
+        if notes is not None:
+            frame.group_notes = notes
     active[key] = 1
     in_function(s, 1)
     outer, s.sp_out_calls = s.sp_out_calls, None  # the body's statements are not the SET
@@ -272,12 +285,21 @@ def invoke(s: Session, db: str | None, name: str, args: list[Any]) -> Any:
                         s.set_user_variable(target[1], value)
                     else:
                         target[0].set(target[1], value)
-        return coerce(r.returns, ret.value, f"{spec['name']}()", False, frame.warnings)
+        # the RETURN value into the function's type: its conversion warnings are what the
+        # calling statement sees of the function (MariaDB's RETURN clears the rest); an error
+        # under the routine's strict sql_mode
+        kept: list[Any] = []
+        value = coerce(r.returns, ret.value, f"{spec['name']}()",
+                       "STRICT_" in str(spec["sql_mode"]), kept)
+        if notes is not None:
+            notes.extend(kept)
+        return value
     finally:
         s.sp_out_calls = outer
         active[key] = 0
         in_function(s, -1)
-    raise ServerError(1321, message=f"No RETURN found in FUNCTION {key}", sqlstate="2F005")
+    raise ServerError(1321, message=f"FUNCTION {spec['name']} ended without RETURN",
+                      sqlstate="2F005")
 
 
 def function_for(s: Session, name: str) -> Any:
@@ -289,10 +311,22 @@ def function_for(s: Session, name: str) -> Any:
         db, name = qualified
     if db is None or s.engine is None or not hasattr(s.engine, "routine_load"):
         return None
-    if s.engine.routine_load(db, "FUNCTION", name) is None:
+    spec = s.engine.routine_load(db, "FUNCTION", name)
+    if spec is None:
         return None
     where = db if qualified is not None else None
+    if spec.get("aggregate"):  # called once per group with its argument rows
+        def aggregate(rows: list[tuple[Any, ...]]) -> tuple[Any, list[Any]]:
+            """(the value, the notes the statement gets: Frame.group_notes)"""
+            notes: list[Any] = []
+            return invoke(s, where, name, [], rows, notes), notes
+        aggregate.aggregate = True  # type: ignore[attr-defined]
+        aggregate.with_notes = True  # type: ignore[attr-defined]
+        return aggregate
 
-    def function(*args: Any) -> Any:
-        return invoke(s, where, name, list(args))
+    def function(*args: Any) -> tuple[Any, list[Any]]:
+        """(the value, the warnings the calling statement gets)"""
+        notes: list[Any] = []
+        return invoke(s, where, name, list(args), None, notes), notes
+    function.with_notes = True  # type: ignore[attr-defined]
     return function

@@ -56,6 +56,9 @@ def create(s: Session, stmt: Statement) -> Result:
     db = r.db or s.database
     if db is None:
         raise ServerError(errors.ER_NO_DB_ERROR)
+    if r.kind == "FUNCTION" and not r.has_return:  # MariaDB's parser refuses it
+        raise ServerError(1320, message=f"No RETURN found in FUNCTION {db}.{r.name}",
+                          sqlstate="42000")
     require(s, db, Priv.CREATE_PROC)
     eng = store(s)
     if not eng.engine.database_exists(db):
@@ -194,7 +197,8 @@ def drop(s: Session, stmt: Statement) -> Result:
 
 def head(spec: dict[str, Any], quote: str = "`", name: str | None = None) -> str:
     user, _, host = spec["definer"].partition("@")
-    text = (f"CREATE DEFINER={quote}{user}{quote}@{quote}{host}{quote} {spec['type']} "
+    kind = ("AGGREGATE " if spec.get("aggregate") else "") + spec["type"]
+    text = (f"CREATE DEFINER={quote}{user}{quote}@{quote}{host}{quote} {kind} "
             f"{quote}{name or spec['name']}{quote}({spec['params']})")
     if spec["type"] == "FUNCTION":
         text += f" RETURNS {spec['returns']}"

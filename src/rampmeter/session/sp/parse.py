@@ -30,6 +30,7 @@ from rampmeter.session.sp.tree import (
     Case,
     Cursor,
     Diagnostics,
+    FetchGroup,
     For,
     Handler,
     If,
@@ -102,6 +103,7 @@ def routine(text: str, dialect: Dialect) -> tuple[Routine, Any]:
     if p.peek() is None:
         raise p.error()
     r.body_start = p.peek().start  # type: ignore[union-attr]
+    p.in_aggregate = r.aggregate
     scope = frozenset(x.name.lower() for x in r.params)
     body = statement(p, scope)
     r.late_into = p.late_into
@@ -109,6 +111,10 @@ def routine(text: str, dialect: Dialect) -> tuple[Routine, Any]:
     p.accept(";")
     if p.peek() is not None:
         raise p.error()
+    if r.aggregate and not p.fetch_group:
+        raise ServerError(4106, message="Aggregate specific instruction(FETCH GROUP NEXT ROW) "
+                          "missing from the aggregate function", sqlstate="HY000")
+    r.has_return = p.returns  # a FUNCTION without one is 1320 at CREATE (ddl.py)
     return r, body
 
 
@@ -191,7 +197,7 @@ def compound(text: str, dialect: Dialect) -> Any:
     return body
 
 
-_SIMPLE = (Sql, Set, Signal, Call, Cursor, Return, Jump, Diagnostics)
+_SIMPLE = (Sql, Set, Signal, Call, Cursor, Return, Jump, Diagnostics, FetchGroup)
 
 
 def statement(p: _P, scope: frozenset[str]) -> Any:
@@ -240,6 +246,7 @@ def _statement(p: _P, label: str | None, scope: frozenset[str]) -> Any:
         return Jump(w, target.lower())
     if w == "RETURN":
         p.i += 1
+        p.returns = True
         a, b = p.upto(())
         return Return(sql(p, a, b, scope))
     if w in ("OPEN", "CLOSE"):
@@ -253,6 +260,14 @@ def _statement(p: _P, label: str | None, scope: frozenset[str]) -> Any:
         if w == "OPEN":
             _cursor_args(p, node.name, len(node.args))
         return node
+    if w == "FETCH" and p.word(1) == "GROUP":
+        p.i += 2
+        p.expect("NEXT", "ROW")
+        p.fetch_group = True
+        if not p.in_aggregate:  # a function, procedure, trigger, event, compound statement
+            raise ServerError(4105, message="Aggregate specific instruction (FETCH GROUP NEXT "
+                              "ROW) used in a wrong context", sqlstate="HY000")
+        return FetchGroup()
     if w == "FETCH":
         return _fetch(p)
     if w == "CALL":
@@ -343,8 +358,11 @@ def _declare(p: _P, block: Block, scope: frozenset[str]) -> frozenset[str]:
     name = p.name()
     if p.accept("CONDITION"):
         p.expect("FOR")
-        block.conditions[name.lower()] = _condition_value(p)
-        return scope
+        value = block.conditions[name.lower()] = _condition_value(p)
+        scope = scope | {_COND + name.lower()}
+        if isinstance(value, int):
+            return scope | {_COND_NUMBER + name.lower()}
+        return scope - {_COND_NUMBER + name.lower()}
     if p.accept("CURSOR"):
         params: list[Param] = []
         if p.accept("("):
@@ -415,7 +433,12 @@ def _explicit_fields(p: _P, a: int, b: int) -> frozenset[str] | None:
 def _condition_value(p: _P) -> Any:
     if p.accept("SQLSTATE"):
         p.accept("VALUE")
-        return "SQLSTATE:" + p.string()
+        state = p.string()
+        # MariaDB's is_sqlstate_valid and no completion class '00' (sp_cond, SIGNAL)
+        if len(state) != 5 or state.startswith("00") or \
+                any(not (c.isdigit() or "A" <= c <= "Z") for c in state):
+            raise ServerError(1407, message=f"Bad SQLSTATE: '{state}'", sqlstate="42000")
+        return "SQLSTATE:" + state
     if p.accept("NOT", "FOUND"):
         return "NOT FOUND"
     if p.word() in ("SQLEXCEPTION", "SQLWARNING"):
@@ -579,19 +602,52 @@ def _fetch(p: _P) -> Cursor:
             return node
 
 
+# the condition information items SIGNAL / RESIGNAL may SET (MariaDB's
+# signal_condition_information_item_name)
+_SIGNAL_ITEMS = frozenset({"CLASS_ORIGIN", "SUBCLASS_ORIGIN", "CONSTRAINT_CATALOG",
+                           "CONSTRAINT_SCHEMA", "CONSTRAINT_NAME", "CATALOG_NAME", "SCHEMA_NAME",
+                           "TABLE_NAME", "COLUMN_NAME", "CURSOR_NAME", "MESSAGE_TEXT",
+                           "MYSQL_ERRNO", "ROW_NUMBER"})
+_COND = "\0cond."         # in a scope: a condition declared there
+_COND_NUMBER = "\0condnum."  # ... FOR an error number, which SIGNAL may not use (1646)
+
+
 def _signal(p: _P, scope: frozenset[str]) -> Signal:
+    """SIGNAL condition [SET item = value, ...] / RESIGNAL [condition] [SET ...], checked as
+    MariaDB's parser does: the condition is SQLSTATE '...' (1407 for a bad or '00' one) or a
+    condition declared in scope (1319; 1646 when it names an error number); each item is a
+    known one (1064), set once (1641)."""
     resignal = p.word() == "RESIGNAL"
     p.i += 1
     cond: Any = None
-    if p.word() not in ("SET", "") or p.at("SQLSTATE"):
+    t = p.peek()
+    if p.word() not in ("SET", "") or t is not None and t.kind == "qident":
+        if p.word() in ("SQLEXCEPTION", "SQLWARNING", "NOT") or t is not None and \
+                t.kind not in ("word", "qident"):
+            raise p.error(t)
         cond = _condition_value(p)
+        if isinstance(cond, str) and not cond.startswith("SQLSTATE:"):
+            if _COND + cond not in scope:
+                raise ServerError(1319, message=f"Undefined CONDITION: {cond}",
+                                  sqlstate="42000")
+            if _COND_NUMBER + cond in scope:
+                raise ServerError(1646, message="SIGNAL/RESIGNAL can only use a CONDITION "
+                                  "defined with SQLSTATE", sqlstate="HY000")
+    elif not resignal:
+        raise p.error(p.peek())
     items: dict[str, Sql] = {}
     if p.accept("SET"):
         while True:
+            t = p.peek()
             item = p.name().upper()
+            if item not in _SIGNAL_ITEMS or t is not None and t.kind != "word":
+                raise p.error(t)
+            if item in items:
+                raise ServerError(1641, message=f"Duplicate condition information item "
+                                  f"'{item}'", sqlstate="42000")
             p.expect("=")
             a, b = _item_range(p)
-            _simple_value(p, a, b)
+            _signal_value(p, a, b, scope)
             items[item] = sql(p, a, b, scope)
             if not p.accept(","):
                 break
@@ -671,6 +727,31 @@ def _simple_value(p: _P, a: int, b: int) -> None:
         p.toks[a + 1].kind == "str"
     if word in _NOT_VALUES or b - a > 1 and not introduced:
         raise p.error(first)
+
+
+_LITERAL_WORDS = frozenset({"NULL", "TRUE", "FALSE"})
+
+
+def _signal_value(p: _P, a: int, b: int, scope: frozenset[str]) -> None:
+    """A SIGNAL item's value (MariaDB's signal_allowed_expr): a literal, a user variable, a
+    local variable (an identifier that is none is 1327 at CREATE), or in a trigger NEW.col /
+    OLD.col."""
+    toks = p.toks
+    if b - a == 3 and "\0new" in scope and toks[a].kind == "word" and \
+            toks[a].text.upper() in ("NEW", "OLD") and toks[a + 1].text == "." and \
+            toks[a + 2].kind in ("word", "qident"):
+        return
+    if b - a > 2 and toks[a].kind == "uservar" and toks[a + 1].text == ":=":
+        # @v := expr parses, then is refused at the token read after it (MariaDB's check
+        # for SUSERVAR_FUNC): the error quotes the text after that one
+        raise syntax_error(p.text, toks[b].end if b < len(toks) else len(p.text))
+    _simple_value(p, a, b)
+    t = toks[a]
+    if b - a == 1 and (t.kind == "qident" or t.kind == "word" and
+                       t.text.upper() not in _LITERAL_WORDS):
+        name = t.text if t.kind == "word" else ident_value(t.text)
+        if name.lower() not in scope:
+            raise ServerError(1327, message=f"Undeclared variable: {name}", sqlstate="42000")
 
 
 def _item_range(p: _P) -> tuple[int, int]:

@@ -27,13 +27,15 @@ from __future__ import annotations
 
 import decimal
 import re
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from rampmeter import errors
-from rampmeter.engine.base import CallResult, ResultSet, UpdateCount
+from rampmeter.engine.base import CallResult, PreparedStatement, ResultSet, UpdateCount
 from rampmeter.errors import ServerError, Warning_
 from rampmeter.session.sp import definer, rowcast
 from rampmeter.session.sp import parse as P
+from rampmeter.sql.statement import Statement
 
 if TYPE_CHECKING:
     from rampmeter.session.session import Session
@@ -61,6 +63,10 @@ class _Returned(Exception):
 NO_DATA = (1329, "02000", "No data - zero rows fetched, selected, or processed")
 _INT = re.compile(r"(?i)^\s*(tiny|small|medium|big)?int(eger)?\b")
 _CHAR = re.compile(r"(?i)^\s*(var)?char\s*\(\s*(\d+)\s*\)")
+_BINARY = re.compile(r"(?i)^\s*(var)?binary\s*\(\s*(\d+)\s*\)")
+_ENUM = re.compile(r"(?i)^\s*enum\s*\(")
+_BIT = re.compile(r"(?i)^\s*bit\b\s*(?:\(\s*(\d+)\s*\))?")
+_FLOAT = re.compile(r"(?i)^\s*(double|float|real)\b")
 _DEC = re.compile(r"(?i)^\s*(decimal|numeric|dec)\s*(?:\(\s*(\d+)\s*(?:,\s*(\d+))?\s*\))?")
 _INT_BITS = {"tiny": 8, "small": 16, "medium": 24, None: 32, "big": 64}
 
@@ -120,13 +126,77 @@ def coerce(vtype: str, value: Any, name: str = "", strict: bool = False,
                                          "at row 0"))
                 text = text[:limit]
             return text
+        if m := _BINARY.match(vtype):
+            raw = value if isinstance(value, bytes) else str(value).encode("utf-8") \
+                if not isinstance(value, str) else value.encode("utf-8", "surrogateescape")
+            limit = int(m.group(2))
+            if len(raw) > limit:
+                message = f"Data too long for column '{name}' at row 0"
+                if strict:
+                    raise ServerError(1406, message=message, sqlstate="22001")
+                if warn is not None:
+                    warn.append(Warning_("Warning", 1265, f"Data truncated for column "
+                                         f"'{name}' at row 0"))
+                raw = raw[:limit]
+            return raw if m.group(1) else raw.ljust(limit, b"\0")  # BINARY pads with 0x00
+        if _ENUM.match(vtype):
+            return _enum_value(vtype, value, name, strict, warn)
+        if m := _BIT.match(vtype):
+            width = int(m.group(1) or 1)
+            if isinstance(value, (bytes, str)):  # a string's bytes, as MariaDB stores it
+                raw = value if isinstance(value, bytes) else value.encode("utf-8")
+                number = int.from_bytes(raw, "big")
+            else:
+                number = int(decimal.Decimal(str(value)).to_integral_value(
+                    decimal.ROUND_HALF_UP))
+            top = (1 << width) - 1
+            if not 0 <= number <= top:
+                message = f"Out of range value for column '{name}' at row 0"
+                if strict:
+                    raise ServerError(1264, message=message, sqlstate="22003")
+                if warn is not None:
+                    warn.append(Warning_("Warning", 1264, message))
+                number = top if number > top else 0
+            return number
+        if _FLOAT.match(vtype) and not isinstance(value, (bytes, str)):
+            return float(value)  # a DOUBLE holds a double: 0 is 0e0 (typed so when read)
         if m := _DEC.match(vtype):
             scale = int(m.group(3) or 0)
-            return decimal.Decimal(str(value)).quantize(decimal.Decimal(1).scaleb(-scale),
-                                                        decimal.ROUND_HALF_UP)
+            exact = decimal.Decimal(str(value))
+            rounded = exact.quantize(decimal.Decimal(1).scaleb(-scale), decimal.ROUND_HALF_UP)
+            if rounded != exact and warn is not None:  # digits lost: a note, as MariaDB's
+                warn.append(Warning_("Note", 1265, f"Data truncated for column '{name}' at "
+                                     "row 0"))
+            return rounded
     except (ValueError, ArithmeticError):
         return value
     return value
+
+
+def _enum_value(vtype: str, value: Any, name: str, strict: bool,
+                warn: list[Warning_] | None) -> Any:
+    """An ENUM variable's value: a member (any case, shown as declared), a member's number;
+    anything else is '' with 1265 (the error in strict mode), as MariaDB stores it."""
+    from rampmeter.engine.types import parse_type
+    members = parse_type(vtype).members
+    if isinstance(value, (bytes, str)):
+        text = value.decode("utf-8", "replace") if isinstance(value, bytes) else value
+        low = text.rstrip(" ").lower()
+        for member in members:
+            if member.lower() == low:
+                return member
+    elif isinstance(value, (int, float, decimal.Decimal)) and float(value).is_integer():
+        index = int(value)
+        if 1 <= index <= len(members):
+            return members[index - 1]
+        if index == 0:
+            return ""
+    message = f"Data truncated for column '{name}' at row 0"
+    if strict:
+        raise ServerError(1265, message=message, sqlstate="01000")
+    if warn is not None:
+        warn.append(Warning_("Warning", 1265, message))
+    return ""
 
 
 class Frame:
@@ -149,8 +219,17 @@ class Frame:
         self.cursor_columns: dict[str, list[str]] = {}  # an open cursor's column names
         self.filling = False                   # a FETCH / SELECT INTO fills a record
         self.trail: list[Warning_] | None = None  # the conditions of the one handled
-        self.table: tuple[str, str] | None = None  # a trigger's (db, table): NEW's columns
+        self.homes: list[tuple[int, P.Block]] = []  # running handlers' blocks, their depth
+        self.trigger_table: tuple[str, str] | None = None  # a trigger's (db, table)
         self.returns: tuple[str, str] | None = None  # a function's (return type, name)
+        self.group_rows: Iterator[tuple[Any, ...]] | None = None  # an aggregate's group
+        self.group_params: list[str] = []      # ... and the parameters each row fills
+        self.group_done = False                # its FETCH GROUP NEXT ROW found no more rows
+        self.group_index = 0                   # the rows it has read
+        self.group_notes: list[Warning_] = []  # Note 4094s for the calling statement
+        self.tables_mark = getattr(s, "sp_tables_used", 0)  # ... as of the last FETCH GROUP
+        self.function_name = ""                # a stored function's name (1321)
+        self.routine_shown = routine           # db.name as written (Note 4094)
 
     # --- variables -----------------------------------------------------------------------
     def _store(self, name: str, vtype: str, value: Any) -> Any:
@@ -168,6 +247,19 @@ class Frame:
         self.warnings.extend(Warning_(w.level, w.code, w.message.replace(" at row 0", row))
                              for w in warned)
         return stored
+
+    def declare_param(self, name: str, vtype: str, value: Any) -> None:
+        """A stored function's parameter bound to its argument: a conversion's warning or
+        error says row 1, as MariaDB's (a procedure's says row 0)."""
+        mark = len(self.warnings)
+        try:
+            self.declare(name, vtype, value)
+        except ServerError as e:
+            raise ServerError(e.code, message=e.message.replace(" at row 0", " at row 1"),
+                              sqlstate=e.sqlstate) from None
+        self.warnings[mark:] = [Warning_(w.level, w.code, w.message.replace(" at row 0",
+                                                                            " at row 1"))
+                                for w in self.warnings[mark:]]
 
     def declare(self, name: str, vtype: str, value: Any) -> None:
         self.scopes[-1][name] = [None, vtype]
@@ -203,11 +295,34 @@ class Frame:
         if params and node.text[:6].upper() == "CREATE":
             node, params = self._create_select(node, params)
         stmt = self.stmt = s.scan(node.text, client_params=bool(params))
-        if params:
-            prepared = statements.prepare(s, stmt)
-            result = statements.execute_prepared(s, prepared, params)
-        else:
-            result = statements.execute(s, stmt)
+        if stmt.uses_tables:  # counted for the session: a function called here counts too
+            s.sp_tables_used = getattr(s, "sp_tables_used", 0) + 1  # type: ignore[attr-defined]
+        if self.group_rows is not None and _calls_itself(stmt, self.routine):
+            # an aggregate function using itself: 1424 even where its group would be empty
+            # (SQLite never finalizes an aggregate that saw no row, so it would not be asked)
+            raise ServerError(1424, message="Recursive stored functions and triggers are not "
+                              "allowed", sqlstate="HY000")
+        # what the statement sees as the diagnostics area (SHOW WARNINGS, @@warning_count) is
+        # the routine's so far - in a handler with the handled conditions first - not the
+        # session's (the client's previous statement's)
+        outer = list(s.warnings)
+        s.warnings[:] = self.warnings if self.trail is None else [*self.trail, *self.warnings]
+        try:
+            if params:
+                prepared = statements.prepare(s, stmt)
+                handle = prepared.handle
+                if isinstance(handle, Statement) and handle.is_dml:
+                    # a local variable is typed by its value, as a literal of it would be, as
+                    # EXECUTE ... USING does (sqlprepare.py): a DECIMAL(10,2) variable holds
+                    # 12.00 and shows 12.00, as MariaDB's typed by its declaration does
+                    prepared = PreparedStatement(prepared.sql, prepared.param_count,
+                                                 prepared.columns,
+                                                 handle=handle.with_params(params))
+                result = statements.execute_prepared(s, prepared, params)
+            else:
+                result = statements.execute(s, stmt)
+        finally:
+            s.warnings[:] = outer
         if isinstance(result, ResultSet):
             columns = result.columns
             if node.names and len(node.names) == len(columns):  # named as written, not `?`
@@ -403,6 +518,59 @@ class Frame:
         with out_args(self.s, tokens(node.text, self.s.dialect()), self, node.vars):
             return self.value(node)
 
+    def _fetch_group(self) -> None:
+        """FETCH GROUP NEXT ROW: the parameters take the next row's arguments; past the
+        last one, NOT FOUND (1329, which the function's handler turns into its value)."""
+        used = getattr(self.s, "sp_tables_used", 0)
+        if used != self.tables_mark:
+            # MariaDB leaves the calling statement Note 4094 for each FETCH GROUP NEXT ROW
+            # reached after a statement that used tables, here or in a function it called
+            # (measured on 10.11)
+            self.tables_mark = used
+            self.group_notes.append(Warning_("Note", 4094, f"At line {self.line} in "
+                                             f"{self.routine_shown}"))
+        row = next(self.group_rows, None) if self.group_rows is not None else None
+        if row is None:
+            self.group_done = True  # a handler that takes it is the function's last word
+            raise ServerError(1329, message="No data - zero rows fetched, selected, or "
+                              "processed", sqlstate="02000")
+        # a conversion's warning or error names the row of the group, as MariaDB's
+        self.group_index += 1
+        shown = f" at row {self.group_index}"
+        mark = len(self.warnings)
+        try:
+            for name, value in zip(self.group_params, row, strict=False):
+                self.set(name, value)
+        except ServerError as e:
+            raise ServerError(e.code, message=e.message.replace(" at row 0", shown),
+                              sqlstate=e.sqlstate) from None
+        self.warnings[mark:] = [Warning_(w.level, w.code, w.message.replace(" at row 0", shown))
+                                for w in self.warnings[mark:]]
+
+    def _scalar_for(self, name: str, vtype: str, expr: P.Sql) -> Any:
+        """What SET / DEFAULT assigns to a scalar variable or NEW.col: a ROW there (ROW(...),
+        a parenthesized list or a subquery of more than one column) is MariaDB's 4078
+        "Cannot cast 'row' as 'int' in assignment of `v`" rather than 1241."""
+        try:
+            return self.assigned_value(expr)
+        except ServerError as e:
+            if e.code != errors.ER_OPERAND_COLUMNS or not _whole_row(expr.text, self.s):
+                raise
+            target = f"`{name}`"
+            if name.startswith("new.") and self.trigger_table is not None:
+                db, table = self.trigger_table
+                target = f"`{db}`.`{table}`.`{name[4:]}`"
+                vtype = self._column_spelling(db, table, name[4:])
+            base = rowcast.type_name(vtype) if vtype.strip() else "row"
+            raise ServerError(4078, message=f"Cannot cast 'row' as '{base}' in assignment of "
+                              f"{target}", sqlstate="HY000") from None
+
+    def _column_spelling(self, db: str, table: str, column: str) -> str:
+        eng: Any = self.s.engine
+        tdef = eng.table_def(db, table) if eng is not None else None
+        col = tdef.column(column) if tdef is not None else None
+        return col.type.spelling() if col is not None else ""
+
     def truth(self, node: P.Sql) -> bool:
         v = self.value(node)
         if v is None:
@@ -421,7 +589,7 @@ class Frame:
         for w in warnings:
             state = _state_of(w.code, "01000")
             if (w.level == "Warning" or w.code == 1329) and \
-                    self.find_handler(w.code, state) is not None:
+                    self.find_handler(w.code, state, w.level == "Warning") is not None:
                 self.raise_condition(w.code, state, w.message, warning=True)
             else:
                 kept.append(w)
@@ -429,7 +597,7 @@ class Frame:
 
     def raise_condition(self, code: int, state: str, message: str, *,
                         warning: bool = False, error: ServerError | None = None) -> None:
-        found = self.find_handler(code, state)
+        found = self.find_handler(code, state, warning, getattr(error, "handler_depth", None))
         if found is None:
             if warning:
                 return
@@ -441,25 +609,44 @@ class Frame:
         saved_trail, self.trail = self.trail, trail_of(error) if error is not None else \
             [Warning_("Warning" if warning else "Error", code, message)]
         blocks = self.blocks  # a handler never catches what its own body raises
-        self.blocks = blocks[:next(k for k, b in enumerate(blocks) if b is block)]
+        home = next(k for k, b in enumerate(blocks) if b is block)
+        self.blocks = blocks[:home]
+        self.homes.append((home, block))  # but it sees its block's conditions (_conditions)
         line = self.line
         try:
             self.exec(handler.body)
+            if self.group_done:  # MariaDB's quit_func: the aggregate ends with its handler
+                raise ServerError(1321, message=f"FUNCTION {self.function_name} ended without "
+                                  "RETURN", sqlstate="2F005")
+        except ServerError as e:
+            # an error leaving a handler's body goes to the blocks outside the handler's own
+            # (not back to the handlers it passed through on its way out)
+            e.handler_depth = min(getattr(e, "handler_depth", home), home)  # type: ignore[attr-defined]
+            raise
         finally:
             self.condition = saved
             self.trail = saved_trail
             self.blocks = blocks
+            self.homes.pop()
         self.line = line
         if handler.action == "EXIT":
             raise _Exit(block)
 
-    def find_handler(self, code: int, state: str) -> tuple[P.Block, P.Handler] | None:
-        cls = state[:2]
-        for block in reversed(self.blocks):
+    def find_handler(self, code: int, state: str, warning: bool = False,
+                     depth_limit: int | None = None) -> tuple[P.Block, P.Handler] | None:
+        """The handler for a condition; `warning`: raised as a warning, which SQLWARNING
+        catches and SQLEXCEPTION does not, whatever its SQLSTATE (MariaDB's find_handler);
+        `depth_limit`: only blocks above that depth (an error leaving a handler)."""
+        cls = "01" if warning and state[:2] not in ("01", "02") else state[:2]
+        top = len(self.blocks) if depth_limit is None else min(depth_limit, len(self.blocks))
+        for depth in range(top - 1, -1, -1):
+            block = self.blocks[depth]
             best, rank = None, 9
             for h in block.handlers:
                 for c in h.conditions:
-                    c = block.conditions.get(c, c) if isinstance(c, str) else c
+                    if isinstance(c, str):  # a condition name: its block's or an outer one's
+                        c = next((b.conditions[c] for b in reversed(self.blocks[:depth + 1])
+                                  if c in b.conditions), c)
                     r = _match(c, code, state, cls)
                     if r is not None and r < rank:
                         best, rank = h, r
@@ -485,15 +672,13 @@ class Frame:
         elif t is P.Block:
             self._block(node)
         elif t is P.Set:
+            mark = len(self.warnings)
             for name, expr in node.targets:
                 if self._is_row(name):
                     self._set_record(name, expr)
                 else:
-                    try:
-                        value = self.assigned_value(expr)
-                    except ServerError as e:
-                        raise self._row_cast(e, expr, name) from None
-                    self.set(name, value)
+                    self.set(name, self._scalar_for(name, self._slot(name)[1], expr))
+            self._own_conditions(mark)
         elif t is P.If:
             for cond, body in node.branches:
                 if self.truth(cond):
@@ -507,6 +692,8 @@ class Frame:
             self._loop(node)
         elif t is P.For:
             self._for(node)
+        elif t is P.FetchGroup:
+            self._fetch_group()
         elif t is P.Jump:
             raise (_Leave if node.kind == "LEAVE" else _Iterate)(node.label)
         elif t is P.Return:
@@ -522,22 +709,6 @@ class Frame:
             calls.call(self.s, node, self)
         else:  # pragma: no cover - the parser makes no other node
             raise TypeError(t)
-
-    def _row_cast(self, e: ServerError, expr: P.Sql, name: str) -> ServerError:
-        """A row assigned to variable `name` or a trigger's NEW.col: 4078 (rowcast.py)."""
-        if e.code != 1241:
-            return e
-        if name.startswith("new.") and self.table is not None:
-            db, table = self.table
-            eng: Any = self.s.engine
-            tdef = eng.table_def(db, table) if eng is not None else None
-            col = tdef.column(name[4:]) if tdef is not None else None
-            if col is None:
-                return e
-            return rowcast.convert(e, expr.text, col.type.spelling(),
-                                   f"`{db}`.`{table}`.`{col.name}`", self.s.dialect())
-        return rowcast.convert(e, expr.text, self._slot(name)[1], f"`{name}`",
-                               self.s.dialect())
 
     def _return(self, node: P.Return) -> None:
         """RETURN expr; an error in expr that a CONTINUE handler takes returns NULL, as in
@@ -567,17 +738,23 @@ class Frame:
             if self.sets is None:  # a function may not return a result set
                 raise ServerError(1415, message="Not allowed to return a result set from a "
                                   "function", sqlstate="0A000")
-            self.sets.append(result)
+            # its conditions are the routine's (kept below), which CALL reports once at the end
+            self.sets.append(ResultSet(result.columns, result.rows))
             self.s.last_row_count = -1
         self._keep(self._warnings(result.warnings))
 
     def _keep(self, kept: list[Warning_]) -> None:
-        """The warnings CALL reports: as MariaDB's, a statement that uses tables starts the
-        list again, others add to it."""
-        if self.stmt is not None and self.stmt.uses_tables:
+        """The warnings CALL reports: as MariaDB's, a statement that uses tables or raises
+        conditions of its own starts the list again; others leave it as it is."""
+        if kept or self.stmt is not None and self.stmt.uses_tables:
             self.warnings[:] = kept
-        else:
-            self.warnings.extend(kept)
+
+    def _own_conditions(self, mark: int) -> None:
+        """A SET / DECLARE that raised conditions (those after `mark`): they replace the
+        ones before it, as each statement of a routine starts the diagnostics area again
+        when it raises any (MariaDB)."""
+        if 0 < mark < len(self.warnings):
+            del self.warnings[:mark]
 
     def _into(self, node: P.Sql, result: Any) -> None:
         if not isinstance(result, ResultSet):
@@ -586,6 +763,12 @@ class Frame:
         if len(rows) > 1:
             raise ServerError(1172, message="Result consisted of more than one row",
                               sqlstate="42000")
+        mode = str(self.s.system_variable("sql_mode") or "")
+        if "STRICT_" in mode and "ERROR_FOR_DIVISION_BY_ZERO" in mode and \
+                any(w.code == 1365 for w in result.warnings):
+            # INTO a variable stores the value: a division by zero is the error it is in
+            # strict mode when a value is stored (MariaDB)
+            raise ServerError(1365, message="Division by 0", sqlstate="22012")
         record = self._record(node.into[0]) if len(node.into) == 1 else None
         width = len(record) if record is not None else len(node.into)
         if rows and len(rows[0]) != width:
@@ -599,11 +782,19 @@ class Frame:
         if record is not None:  # SELECT ... INTO rec: its fields
             self._fill(record, rows[0])
             return
-        for target, v in zip(node.into, rows[0], strict=True):
-            if target.startswith("@"):
-                self.s.set_user_variable(target[1:].strip("`'\""), v)
-            else:
-                self.set(target.lower(), v)
+        mark = len(self.warnings)
+        try:
+            for target, v in zip(node.into, rows[0], strict=True):
+                if target.startswith("@"):
+                    self.s.set_user_variable(target[1:].strip("`'\""), v)
+                else:
+                    self.set(target.lower(), v)
+        except ServerError as e:  # a row fills the variables: its conversions say row 1
+            raise ServerError(e.code, message=e.message.replace(" at row 0", " at row 1"),
+                              sqlstate=e.sqlstate) from None
+        self.warnings[mark:] = [Warning_(w.level, w.code, w.message.replace(" at row 0",
+                                                                            " at row 1"))
+                                for w in self.warnings[mark:]]
 
     def _block(self, block: P.Block) -> None:
         self.scopes.append({})
@@ -625,15 +816,12 @@ class Frame:
                         if var.default is not None:
                             self._set_record(name, var.default)
                     continue
-                default = None
-                if var.default is not None:
-                    try:
-                        default = self.assigned_value(var.default)
-                    except ServerError as e:
-                        raise rowcast.convert(e, var.default.text, var.type,
-                                              f"`{var.names[0]}`", self.s.dialect()) from None
+                mark = len(self.warnings)
+                default = self._scalar_for(var.names[0], var.type, var.default) \
+                    if var.default is not None else None
                 for name in var.names:
                     self.declare(name, var.type, default)
+                self._own_conditions(mark)
             self.blocks.append(block)
             try:
                 self.exec_list(block.body)
@@ -884,13 +1072,17 @@ class Frame:
     def _signal(self, node: P.Signal) -> None:
         cond = node.condition
         code, state, message = None, None, None
+        if node.resignal and self.condition is None:  # with or without a condition
+            raise ServerError(1645, message="RESIGNAL when handler not active",
+                              sqlstate="0K000")
         if cond is None:
-            if self.condition is None:
-                raise ServerError(1645, message="RESIGNAL when handler not active",
-                                  sqlstate="0K000")
+            assert self.condition is not None
             code, state, message = self.condition
         else:
-            for block in reversed(self.blocks):
+            visible = list(self.blocks)  # with the blocks of the handlers running
+            for k, home in sorted(self.homes, key=lambda x: x[0], reverse=True):
+                visible.insert(k, home)
+            for block in reversed(visible):
                 if isinstance(cond, str) and cond in block.conditions:
                     cond = block.conditions[cond]
                     break
@@ -907,10 +1099,14 @@ class Frame:
             "01": (1642, "Unhandled user-defined warning condition"),
             "02": (1643, "Unhandled user-defined not found condition")}.get(
             cls, (1644, "Unhandled user-defined exception condition"))
+        if node.resignal and cond is not None and self.condition is not None:
+            # RESIGNAL condition: the new SQLSTATE's level and number, the handled message
+            message = self.condition[2]
         code = code or default_code
         message = message or default_text
         strict = "STRICT_" in str(self.s.system_variable("sql_mode") or "")
-        for item, expr in node.items.items():
+        truncated: list[Warning_] = []  # 1647 for each item cut to its size
+        for item, expr in sorted(node.items.items(), key=lambda x: _ITEM_ORDER.index(x[0])):
             v = self.value(expr)
             if v is None or item == "MYSQL_ERRNO" and not 0 < _errno(v) <= 65534:
                 shown = "NULL" if v is None else v.decode() if isinstance(v, bytes) else v
@@ -919,23 +1115,31 @@ class Frame:
             if item == "MYSQL_ERRNO":
                 code = _errno(v)
                 continue
-            text = _item_text(item, v, strict)
+            text, cut = _item_text(item, v, strict)
+            if cut:
+                truncated.append(Warning_("Warning", 1647, "Data truncated for condition "
+                                          f"item '{item}'"))
             if item == "MESSAGE_TEXT":
                 message = text
-        if cls == "01":
-            self.raise_condition(code, state, message, warning=True)
+        # RESIGNAL condition keeps the diagnostics area the handler began with (MariaDB
+        # unmarks it for removal), the new condition after it; RESIGNAL alone replaces it all
+        kept: list[Warning_] = []
+        if node.resignal and self.trail is not None and node.condition is not None:
+            kept = self.trail
+        # a warning: class 01, or RESIGNAL alone of a handled warning (whatever its SQLSTATE)
+        warning = cls == "01" or cond is None and bool(self.trail) and \
+            self.trail[-1].level == "Warning"  # type: ignore[index]
+        if warning:
+            if self.find_handler(code, state, True) is not None:  # handled: not left behind
+                self.raise_condition(code, state, message, warning=True)
+                return
+            self.warnings.extend([*kept, *truncated])
             self.warnings.append(Warning_("Warning", code, message))
             return
-        if cls == "02" and self.find_handler(code, state) is None:
-            self.warnings.append(Warning_("Warning", code, message))
-            if node.condition is not None:
-                return
         err = ServerError(code, message=message, sqlstate=state)
-        if node.resignal and self.trail is not None:
-            # RESIGNAL keeps the handled condition in the diagnostics area: the new one is
-            # added after it (RESIGNAL alone: it replaces it)
-            kept = self.trail if node.condition is not None else self.trail[:-1]
-            err.trail = [*kept, Warning_("Error", code, message)]  # type: ignore[attr-defined]
+        if truncated or kept:
+            err.trail = [*kept, *truncated,  # type: ignore[attr-defined]
+                         Warning_("Error", code, message)]
         raise err
 
 
@@ -948,7 +1152,10 @@ def trail_of(e: ServerError) -> list[Warning_]:
 
 def trace(e: ServerError, frame: Frame, routine: str) -> None:
     """An error leaving routine `routine` (db.name): MariaDB's Note 4094 'At line N in
-    db.name' after it, N the line of the statement that raised it in the CREATE text."""
+    db.name' after it, N the line of the statement that raised it in the CREATE text.
+    The caller's handlers see it afresh: the depth of the handler it left was this frame's."""
+    if hasattr(e, "handler_depth"):
+        del e.handler_depth  # type: ignore[attr-defined]
     if e.code in (1317, 1927, 1053) or not frame.line:
         return
     e.trail = [*trail_of(e), Warning_("Note", 4094,  # type: ignore[attr-defined]
@@ -972,23 +1179,68 @@ def _literal(v: Any) -> str:
     return "'" + text.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
+def _calls_itself(stmt: Any, routine: str) -> bool:
+    """Does the statement call function `routine` (db.name) by its name?"""
+    name = routine.rsplit(".", 1)[-1]
+    if name not in stmt.text.lower():
+        return False
+    from rampmeter.sql.lexer import ident_value, tokens
+    toks = tokens(stmt.text, stmt.dialect)
+    for k, t in enumerate(toks[:-1]):
+        word = t.text if t.kind == "word" else ident_value(t.text) if t.kind == "qident" \
+            else None
+        if word is not None and word.lower() == name and toks[k + 1].text == "(":
+            return True
+    return False
+
+
+def _whole_row(text: str, s: Session) -> bool:
+    """Is the expression as a whole a row: ROW(...) or one parenthesized list / subquery?"""
+    from rampmeter.sql.lexer import tokens
+    toks = tokens(text, s.dialect())
+    start = 1 if toks and toks[0].kind == "word" and toks[0].text.upper() == "ROW" else 0
+    if len(toks) < start + 2 or toks[start].text != "(" or toks[-1].text != ")":
+        return False
+    depth = 0
+    for k, t in enumerate(toks[start:], start):
+        depth += (t.text == "(") - (t.text == ")")
+        if depth == 0:
+            return k == len(toks) - 1
+    return False
+
+
 def _errno(v: Any) -> int:
-    """A SIGNAL's MYSQL_ERRNO as a number (0, which is refused, when it is none)."""
+    """A SIGNAL's MYSQL_ERRNO as a number (0, which is refused, when it is none); a hex or
+    bit literal (bytes that are no digits) by its value, 0x12 is 18."""
+    if isinstance(v, bytes):
+        text = v.decode("latin-1")
+        if not text.strip().isdigit():
+            return int.from_bytes(v, "big") if 0 < len(v) <= 8 else 0
+        v = text
     try:
-        return int(v.decode() if isinstance(v, bytes) else v)
+        return int(v)
     except (TypeError, ValueError):
         return 0
 
 
-def _item_text(item: str, v: Any, strict: bool) -> str:
-    """A SIGNAL item's text: MESSAGE_TEXT holds 512 characters (MYSQL_ERRMSG_SIZE), the
-    others 64; longer is 1648 in strict mode; otherwise MariaDB reports the whole text."""
+# the order MariaDB reads SIGNAL's items in (Sql_cmd_common_signal::eval_signal_informations)
+_ITEM_ORDER = ("CLASS_ORIGIN", "SUBCLASS_ORIGIN", "CONSTRAINT_CATALOG", "CONSTRAINT_SCHEMA",
+               "CONSTRAINT_NAME", "CATALOG_NAME", "SCHEMA_NAME", "TABLE_NAME", "COLUMN_NAME",
+               "CURSOR_NAME", "MESSAGE_TEXT", "MYSQL_ERRNO", "ROW_NUMBER")
+
+
+def _item_text(item: str, v: Any, strict: bool) -> tuple[str, bool]:
+    """A SIGNAL item's text and whether it was cut: MESSAGE_TEXT holds 512 characters
+    (MYSQL_ERRMSG_SIZE), the others 64; longer is 1648 in strict mode, else cut to that
+    size with warning 1647 (MariaDB)."""
     text = v.decode() if isinstance(v, bytes) else "" if v is None else str(v)
     limit = 512 if item == "MESSAGE_TEXT" else 64
-    if strict and len(text) > limit:
-        raise ServerError(1648, message=f"Data too long for condition item '{item}'",
-                          sqlstate="HY000")
-    return text
+    if len(text) > limit:
+        if strict:
+            raise ServerError(1648, message=f"Data too long for condition item '{item}'",
+                              sqlstate="HY000")
+        return text[:limit], True
+    return text, False
 
 
 def _equal(a: Any, b: Any) -> bool:

@@ -35,6 +35,9 @@ class Tokens(Reader):
         self.late_into = 0            # SELECT ... FROM ... INTO x: MariaDB's warning 1287
         self.cursor_stack: list[dict[str, int]] = []  # cursors in scope -> parameter counts
         self.row_fields: dict[str, frozenset[str] | None] = {}  # ROW(...) variables' fields
+        self.fetch_group = False      # a FETCH GROUP NEXT ROW was read (aggregate functions)
+        self.in_aggregate = False     # ... which only an aggregate function's body may have
+        self.returns = False          # a RETURN was read
 
     def line_of(self, pos: int) -> int:
         """The line (from 1) of text position `pos` (Note 4094's line numbers)."""

@@ -97,6 +97,14 @@ class Jump:
 
 
 @dataclass(slots=True)
+class FetchGroup:
+    """FETCH GROUP NEXT ROW of an aggregate function: its parameters take the next row's
+    arguments; past the last row it raises NOT FOUND."""
+
+    line: int = 0                # where the statement starts in the CREATE text (Note 4094)
+
+
+@dataclass(slots=True)
 class Return:
     value: Sql
     line: int = 0                # where the statement starts in the CREATE text (Note 4094)
@@ -156,4 +164,5 @@ class Routine:
     or_replace: bool = False
     definer: str | None = None
     aggregate: bool = False
+    has_return: bool = True      # the body has a RETURN statement
     late_into: int = 0           # SELECT ... FROM ... INTO in the body: warnings 1287

@@ -191,7 +191,7 @@ def run(s: Session, db: str, name: str, row: dict[str, Any]) -> set[str]:
         return set()
     _head, body = parse(spec["text"], Dialect.of(spec["sql_mode"]))
     frame = Frame(s, None, f"{db}.{name}")
-    frame.table = (db, spec["table"])
+    frame.trigger_table = (db, spec["table"])
     for key, value in row.items():
         frame.scopes[0][key] = [value, ""]
     in_function(s, 1)
