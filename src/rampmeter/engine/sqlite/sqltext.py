@@ -117,6 +117,18 @@ def view_column_names(names: list[str], explicit: list[bool]) -> list[str]:
     return names
 
 
+def query_text(s: SqliteSession, stmt: Statement, database: str, names: list[str]) -> str:
+    """MariaDB's text of a query with its result column names, every column qualified with
+    its database (EXPLAIN EXTENDED's Note 1003)."""
+    return _Printer(s, database, stmt).query(sqlglot.parse_one(stmt.text, read="mysql"), names,
+                                             top=True)
+
+
+def result_names(plan: Any, stmt: Statement, found: list[str]) -> list[str]:
+    """A query's result column names, from its plan and SQLite's names of its columns."""
+    return _names(plan, stmt, found)
+
+
 def _names(plan: Any, stmt: Statement, found: list[str]) -> list[str]:
     outs = plan.outputs
     if outs is None or len(outs) != len(found):

@@ -1,0 +1,642 @@
+"""EXPLAIN [EXTENDED | PARTITIONS] of a query, UPDATE or DELETE in MariaDB's columns.
+
+Rules:
+- The plan is SQLite's (EXPLAIN QUERY PLAN); this module only says it in MariaDB's words, one
+  row per table in SQLite's order: SCAN is `ALL` (`index` over a covering index, or over the
+  INTEGER PRIMARY KEY when the statement reads only its column), SEARCH with equalities on
+  every part of a unique key and constants is `const` (`eq_ref` joined to another table),
+  other equalities `ref`, a bound (`a>?`, an IN list, BETWEEN) `range`. `key` is MariaDB's
+  index name (SQLite's autoindex and INTEGER PRIMARY KEY are PRIMARY), `key_len` MariaDB's
+  byte length of the parts used (`key_length`), `rows` the rows SQLite reads as far as it can
+  be counted (the table's rows for a scan: exact, as MyISAM / Aria report them; 1 for const).
+  A temporary b-tree for ORDER BY is `Using filesort`, for GROUP BY `Using temporary; Using
+  filesort`, for DISTINCT `Using temporary`. What SQLite's plan says and MariaDB has no word
+  for (MULTI-INDEX OR, automatic indexes) is shown as the nearest MariaDB access (docs/sql.md).
+- What MariaDB decides from the schema and the data without its optimizer is MariaDB's: a
+  query without tables is `No tables used` (`Impossible WHERE` when its WHERE is a false
+  constant); a table of an engine whose row count is exact (MyISAM, Aria, MEMORY) holding at
+  most one row is a `system` table, read before planning, as is a `const` lookup: when no row
+  qualifies, the answer is `Impossible WHERE noticed after reading const tables` (`Const row
+  not found` for an empty table without WHERE).
+- EXTENDED adds `filtered` (100.00: no condition selectivity is estimated) and Note 1003 with
+  the query as MariaDB prints it (sqltext.py's printer, the one of SHOW CREATE VIEW, with every
+  column qualified by its database).
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from sqlglot import exp
+
+from rampmeter import errors
+from rampmeter.engine.base import Result, ResultSet
+from rampmeter.engine.sqlite.catalog import ColumnDef, IndexDef, TableDef
+from rampmeter.errors import Warning_
+from rampmeter.protocol.columns import Column, decimal_column, int_column, text_column
+from rampmeter.sql import charsets
+from rampmeter.sql.reader import Reader
+from rampmeter.sql.statement import Statement, scan
+
+if TYPE_CHECKING:
+    from rampmeter.engine.sqlite.session import SqliteSession
+
+NAMES = ("id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref",
+         "rows", "Extra")
+EXACT_COUNT_ENGINES = frozenset({"MYISAM", "ARIA", "MEMORY", "HEAP"})
+_ACCESS = re.compile(r"^(SCAN|SEARCH) (\S+)(?: USING (COVERING INDEX|INDEX|INTEGER PRIMARY KEY|"
+                     r"AUTOMATIC COVERING INDEX|AUTOMATIC PARTIAL COVERING INDEX|ROWID SEARCH)"
+                     r"(?: (\S+))?)?(?: \((.*)\))?")
+_SUBQUERY = re.compile(r"^(CORRELATED )?(SCALAR|LIST) SUBQUERY")
+_DIG2BYTES = (0, 1, 1, 2, 2, 3, 3, 4, 4, 4)
+_FIXED = {"tinyint": 1, "smallint": 2, "mediumint": 3, "int": 4, "bigint": 8, "float": 4,
+          "double": 8, "date": 3, "year": 1}
+
+
+# --- key lengths ---------------------------------------------------------------------------------
+def decimal_bytes(precision: int, scale: int) -> int:
+    """The bytes of MariaDB's binary DECIMAL(precision, scale) (decimal_bin_size)."""
+    whole = precision - scale
+    return whole // 9 * 4 + _DIG2BYTES[whole % 9] + scale // 9 * 4 + _DIG2BYTES[scale % 9]
+
+
+def part_length(c: ColumnDef, prefix: int | None = None) -> int:
+    """The bytes one key part takes in MariaDB (EXPLAIN's key_len): the column's key image,
+    two length bytes for variable-length strings, one more when the column may be NULL."""
+    t = c.type
+    n = t.name
+    if n in _FIXED:
+        size = _FIXED[n]
+    elif n in ("datetime", "timestamp", "time"):
+        size = {"datetime": 5, "timestamp": 4, "time": 3}[n] + (t.fsp + 1) // 2
+    elif n == "decimal":
+        size = decimal_bytes(t.width or 10, t.scale or 0)
+    elif n == "bit":
+        size = ((t.width or 1) + 7) // 8
+    elif n == "enum":
+        size = 1 if len(t.members) < 256 else 2
+    elif n == "set":
+        size = {1: 1, 2: 2, 3: 3, 4: 4}.get((len(t.members) + 7) // 8, 8)
+    else:
+        binary = t.is_binary_string or t.charset == "binary"
+        cs = None if binary else charsets.charset(t.charset or "utf8mb4")
+        maxlen = cs.maxlen if cs is not None else 1
+        chars = prefix if prefix is not None else (t.width if t.width is not None else 1)
+        if t.is_blob and prefix is None:
+            chars = 0
+        size = chars * maxlen
+        if n not in ("char", "binary"):
+            size += 2
+    return size + (1 if c.nullable else 0)
+
+
+def key_length(tdef: TableDef, idx: IndexDef, parts: int | None = None) -> int:
+    total = 0
+    for k, name in enumerate(idx.columns[:parts]):
+        c = tdef.column(name)
+        if c is not None:
+            total += part_length(c, idx.prefixes[k] if k < len(idx.prefixes) else None)
+    return total
+
+
+# --- the statement's tables ----------------------------------------------------------------------
+@dataclass(slots=True)
+class _Table:
+    shown: str                      # the name MariaDB shows (the alias, else the table)
+    db: str
+    name: str
+    tdef: TableDef | None
+    columns: set[str] = field(default_factory=set)   # lower-case columns the statement reads
+    all_columns: bool = False
+
+
+def _tables(s: SqliteSession, tree: exp.Expression, database: str) -> list[_Table]:
+    out: list[_Table] = []
+    for node in tree.find_all(exp.Table):
+        if not node.name:
+            continue
+        db = node.db or database
+        try:
+            tdef = s.table_def(db, node.name)
+        except Exception:  # noqa: BLE001 - a missing database: SQLite's error came first
+            tdef = None
+        out.append(_Table(node.alias or node.name, db, node.name, tdef))
+    for col in tree.find_all(exp.Column):
+        if isinstance(col.this, exp.Star):
+            for t in out:
+                if not col.table or col.table.lower() == t.shown.lower():
+                    t.all_columns = True
+            continue
+        for t in out:
+            if col.table and col.table.lower() != t.shown.lower():
+                continue
+            if t.tdef is not None and t.tdef.column(col.name) is not None:
+                t.columns.add(col.name.lower())
+    for _star in tree.find_all(exp.Star):
+        if not isinstance(_star.parent, (exp.Column, exp.Count)):
+            for t in out:
+                t.all_columns = True
+    return out
+
+
+def _find(tables: list[_Table], name: str) -> _Table | None:
+    low = name.lower()
+    for t in tables:
+        if t.shown.lower() == low:
+            return t
+    if "." in name:
+        tail = low.split(".", 1)[1]
+        for t in tables:
+            if t.shown.lower() == tail or t.name.lower() == tail:
+                return t
+    return None
+
+
+def _conjuncts(node: exp.Expression | None) -> list[exp.Expression]:
+    if node is None:
+        return []
+    while isinstance(node, exp.Paren):
+        node = node.this
+    if isinstance(node, exp.And):
+        return _conjuncts(node.this) + _conjuncts(node.expression)
+    return [node]
+
+
+def _conditions(tree: exp.Expression | None) -> list[exp.Expression]:
+    """The conjuncts of a statement's WHERE and of its joins' ON."""
+    if tree is None:
+        return []
+    where = tree.args.get("where")
+    out = _conjuncts(where.this) if where is not None else []
+    for join in tree.args.get("joins") or []:
+        out += _conjuncts(join.args.get("on"))
+    return out
+
+
+def _refers(node: exp.Expression, table: _Table, single: bool) -> bool:
+    for col in node.find_all(exp.Column):
+        if col.table and col.table.lower() == table.shown.lower():
+            return True
+        if not col.table and (single or table.tdef is not None and
+                              table.tdef.column(col.name) is not None):
+            return True
+    return False
+
+
+def _columns_of(node: exp.Expression) -> set[str]:
+    return {c.name.lower() for c in node.find_all(exp.Column) if not isinstance(c.this, exp.Star)}
+
+
+def _constant(node: exp.Expression) -> bool:
+    return not any(True for _ in node.find_all(exp.Column)) and \
+        not any(True for _ in node.find_all(exp.Subquery, exp.Select))
+
+
+def _ranged(conds: list[exp.Expression], column: str) -> bool:
+    """Does a condition put `column` in a range MariaDB reads as one (IN list of several
+    values, BETWEEN, an OR of them) rather than one equality?"""
+    for c in conds:
+        if isinstance(c, exp.In) and isinstance(c.this, exp.Column) and \
+                c.this.name.lower() == column and len(c.expressions) > 1:
+            return True
+        if isinstance(c, exp.Between) and isinstance(c.this, exp.Column) and \
+                c.this.name.lower() == column:
+            return True
+        if isinstance(c, exp.Or) and _columns_of(c) == {column}:
+            return True
+    return False
+
+
+# --- the answer ----------------------------------------------------------------------------------
+@dataclass(slots=True)
+class _Row:
+    id: int | None
+    select_type: str
+    table: str | None
+    type: str | None = None
+    possible_keys: str | None = None
+    key: str | None = None
+    key_len: str | None = None
+    ref: str | None = None
+    rows: int | None = None
+    extra: list[str] = field(default_factory=list)
+    filtered: bool = True
+
+    def values(self, extended: bool) -> tuple[Any, ...]:
+        head = (self.id, self.select_type, self.table, self.type, self.possible_keys, self.key,
+                self.key_len, self.ref, None if self.rows is None else str(self.rows))
+        extra = "; ".join(self.extra)
+        if extended:
+            filtered = Decimal("100.00") if self.filtered and self.table is not None else None
+            return (*head, filtered, extra)
+        return (*head, extra)
+
+
+def explain(s: SqliteSession, r: Reader) -> Result:
+    extended = False
+    if r.accept("FORMAT"):
+        r.expect("=")
+        r.next()
+    elif r.accept("EXTENDED"):
+        extended = True
+    else:
+        r.accept("PARTITIONS")
+    inner = scan(r.rest_text(), r.stmt.dialect, r.stmt.charset)
+    if not inner.is_dml:
+        raise r.error()
+    plan = s.plan(inner)
+    s.make_visible(plan)
+    from rampmeter.engine.sqlite.dml import bind
+    bound = {**bind(inner, []), **plan.fixed}
+    try:
+        # the schema version in the text, as session._compile does (a cached EXPLAIN
+        # re-prepared after DROP / CREATE of its table crashes SQLite)
+        found = s.handle.execute(f"EXPLAIN QUERY PLAN /*{s.engine.schema_version}*/ "
+                                 f"{plan.sql}", bound).fetchall()
+    except sqlite3.Error as e:
+        raise s.sqlite_error(e, plan) from None
+    tree = _tree(inner)
+    database = s.database or ""
+    tables = _tables(s, tree, database) if tree is not None else []
+    rows = _rows(s, tree, tables, found)
+    if tree is not None and rows and len(tables) == 1 and isinstance(tree, exp.Select):
+        rows = _const_tables(s, tree, tables[0], rows)
+    names = list(NAMES)
+    if extended:
+        names.insert(9, "filtered")
+    cols: list[Column] = []
+    for n in names:
+        if n == "id":
+            cols.append(int_column(n, length=3))
+        elif n == "filtered":
+            cols.append(decimal_column(n, length=4, decimals=2))
+        else:
+            cols.append(text_column(n, length=64))
+    result = ResultSet(cols, [row.values(extended) for row in rows])
+    if extended and tree is not None:
+        note = _note(s, inner, plan, bound, database)
+        if note is not None:
+            result.warnings.append(Warning_("Note", errors.ER_YES, note))
+    return result
+
+
+def _tree(stmt: Statement) -> exp.Expression | None:
+    from rampmeter.engine.sqlite import dialect
+    try:
+        return dialect.parse(stmt.text, stmt.dialect.pipes_as_concat, stmt.dialect.high_not)
+    except Exception:  # noqa: BLE001 - planned already: only the words are missing
+        return None
+
+
+def _rows(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
+          found: list[tuple[Any, ...]]) -> list[_Row]:
+    children: dict[int, list[tuple[int, str]]] = {}
+    for node, parent, _unused, detail in found:
+        children.setdefault(parent, []).append((node, detail))
+    has_sub = any(_SUBQUERY.match(d) or d.startswith(("MATERIALIZE", "CO-ROUTINE",
+                                                      "COMPOUND"))
+                  for _n, _p, _u, d in found)
+    out: list[_Row] = []
+    counter = [1]
+    where = _conditions(tree)
+    joined = len(tables) > 1
+    derived: dict[str, int] = {}
+
+    def walk(parent: int, select_id: int, kind: str) -> None:
+        first = len(out)
+        for node, detail in children.get(parent, []):
+            m = _ACCESS.match(detail)
+            if m is not None and detail != "SCAN CONSTANT ROW":
+                out.append(_access(s, m, tables, where, select_id, kind, joined, derived))
+                continue
+            sub = _SUBQUERY.match(detail)
+            if sub is not None:
+                counter[0] += 1
+                walk(node, counter[0], "DEPENDENT SUBQUERY" if sub.group(1) else "SUBQUERY")
+                continue
+            if detail.startswith(("MATERIALIZE ", "CO-ROUTINE ")):
+                counter[0] += 1
+                derived[detail.split(" ", 1)[1].lower()] = counter[0]
+                walk(node, counter[0], "DERIVED")
+                continue
+            if detail.startswith("COMPOUND"):
+                ids: list[int] = []
+                for k, (child, _d) in enumerate(children.get(node, [])):
+                    if k:
+                        counter[0] += 1
+                    ids.append(counter[0] if k else select_id)
+                    walk(child, ids[-1], "PRIMARY" if not k else "UNION")
+                out.append(_Row(None, "UNION RESULT",
+                                "<union" + ",".join(map(str, ids)) + ">", "ALL",
+                                extra=[], filtered=False))
+                continue
+            target = out[first] if len(out) > first else None
+            if target is None:
+                continue
+            if detail.startswith("USE TEMP B-TREE FOR ORDER BY") or \
+                    detail.startswith("USE TEMP B-TREE FOR RIGHT PART OF ORDER BY"):
+                if joined and "Using temporary" not in target.extra:
+                    target.extra.append("Using temporary")
+                if "Using filesort" not in target.extra:
+                    target.extra.append("Using filesort")
+            elif detail.startswith("USE TEMP B-TREE FOR GROUP BY"):
+                for word in ("Using temporary", "Using filesort"):
+                    if word not in target.extra:
+                        target.extra.append(word)
+            elif detail.startswith("USE TEMP B-TREE FOR DISTINCT"):
+                if "Using temporary" not in target.extra:
+                    target.extra.append("Using temporary")
+            elif detail.startswith("CORRELATED SCALAR") or detail.startswith("SCALAR"):
+                pass
+        for row in out[first:]:
+            # MariaDB orders a select's Extra: temporary and filesort come last
+            row.extra.sort(key=lambda w: (w in ("Using temporary", "Using filesort"),
+                                          w == "Using filesort"))
+
+    walk(0, 1, "PRIMARY" if has_sub else "SIMPLE")
+    out.sort(key=lambda row: (row.id is None, row.id or 0))
+    if not out or all(r.table is None for r in out) and not tables:
+        return [_no_tables(s, tree)]
+    return out
+
+
+def _no_tables(s: SqliteSession, tree: exp.Expression | None) -> _Row:
+    row = _Row(1, "SIMPLE", None, filtered=False)
+    where = tree.args.get("where") if tree is not None else None
+    if where is not None and _constant(where.this) and _false(s, where.this):
+        row.extra.append("Impossible WHERE")
+    else:
+        row.extra.append("No tables used")
+    return row
+
+
+def _false(s: SqliteSession, cond: exp.Expression) -> bool:
+    """Is a constant condition false (or NULL)? Evaluated as MariaDB's optimizer does, once."""
+    if isinstance(cond, exp.Literal) and not cond.is_string:
+        try:
+            return float(cond.this) == 0
+        except ValueError:
+            return False
+    if isinstance(cond, (exp.Null, exp.Boolean)):
+        return not (isinstance(cond, exp.Boolean) and cond.this)
+    return False
+
+
+def _access(s: SqliteSession, m: re.Match[str], tables: list[_Table],
+            where: list[exp.Expression], select_id: int, kind: str, joined: bool,
+            derived: dict[str, int]) -> _Row:
+    verb, name, using, index, cond = m.groups()
+    t = _find(tables, name)
+    if t is None or t.tdef is None:
+        shown = name.split(".", 1)[-1]
+        sub = derived.get(shown.lower())
+        row = _Row(select_id, kind, f"<derived{sub}>" if sub is not None else shown, "ALL")
+        return row
+    tdef = t.tdef
+    row = _Row(select_id, kind, t.shown)
+    mine = [c for c in where if _refers(c, t, not joined)]
+    possible = _possible_keys(tdef, mine)
+    row.possible_keys = ",".join(possible) if possible else None
+    idx = _index(tdef, using, index)
+    covering = bool(using) and "COVERING" in using
+    parts = []
+    if cond:
+        parts = [p.strip() for p in cond.split(" AND ")]
+    eq = [p.split("=", 1)[0] for p in parts if re.match(r"^\w+=\?$", p)]
+    bounded = [p for p in parts if not re.match(r"^\w+=\?$", p)]
+    count = _count(s, t)
+    if verb == "SCAN" or idx is None:
+        if idx is not None or _rowid_covering(t):
+            key = idx if idx is not None else _primary(tdef)
+            if key is not None:
+                row.type = "index"
+                row.key = key.name if key.name else "PRIMARY"
+                row.key_len = str(key_length(tdef, key))
+                row.rows = count
+                if covering or idx is None:
+                    row.extra.append("Using where; Using index" if mine else "Using index")
+                elif mine:
+                    row.extra.append("Using where")
+                return row
+        row.type = "ALL"
+        row.rows = count
+        if mine:
+            row.extra.append("Using where")
+        return row
+    used = len(eq) + (1 if bounded else 0)
+    if idx.name == "" and using == "INTEGER PRIMARY KEY":
+        used = 1
+    ranged = bool(bounded) or any(_ranged(where, c.lower()) for c in eq)
+    row.key = idx.name or "PRIMARY"
+    row.key_len = str(key_length(tdef, idx, max(used, 1)))
+    if row.key not in possible:
+        row.possible_keys = ",".join([*possible, row.key])
+    if ranged:
+        row.type = "range"
+        row.rows = max(1, _matching(s, t, mine, idx.columns[:max(used, 1)]) or 0)
+        if covering:
+            row.extra.append("Using where; Using index")
+        else:
+            row.extra.append("Using index condition")
+        return row
+    unique = (idx.unique or idx.name == "") and used >= len(idx.columns)
+    refs = _refs(t, where, idx.columns[:used], joined)
+    row.ref = ",".join(refs)
+    if unique and all(x == "const" for x in refs):
+        row.type = "const"
+        row.rows = 1
+    elif unique:
+        row.type = "eq_ref"
+        row.rows = 1
+    else:
+        row.type = "ref"
+        row.rows = max(1, _matching(s, t, mine, idx.columns[:used]) or 0) \
+            if all(x == "const" for x in refs) else 1
+    rest = [c for c in mine if not _key_condition(c, idx.columns[:used])]
+    if rest and row.type != "const":
+        row.extra.append("Using where")
+    if covering:
+        row.extra.append("Using index")
+    return row
+
+
+def _primary(tdef: TableDef) -> IndexDef | None:
+    if not tdef.primary:
+        return None
+    return IndexDef("", True, list(tdef.primary))
+
+
+def _index(tdef: TableDef, using: str | None, name: str | None) -> IndexDef | None:
+    """The MariaDB index behind SQLite's: `<table>.<index>` (catalog.py), an autoindex or the
+    INTEGER PRIMARY KEY (the primary key, named '' here: PRIMARY)."""
+    if using is None:
+        return None
+    if using == "INTEGER PRIMARY KEY":
+        return _primary(tdef)
+    if name is None or using.startswith("AUTOMATIC") or using == "ROWID SEARCH":
+        return None
+    if name.startswith("sqlite_autoindex_"):
+        return _primary(tdef)
+    short = name.split(".", 1)[1] if "." in name else name
+    for idx in tdef.indexes:
+        if idx.name.lower() == short.lower():
+            return idx
+    return None
+
+
+def _rowid_covering(t: _Table) -> bool:
+    """A scan of an INTEGER PRIMARY KEY table reading only the key's column reads only
+    the primary key: MariaDB's covering scan of PRIMARY."""
+    tdef = t.tdef
+    if tdef is None or t.all_columns or not tdef.primary or len(tdef.primary) != 1:
+        return False
+    auto = tdef.auto_column  # the only INTEGER PRIMARY KEY catalog.py makes
+    rowid = auto is not None and auto.name == tdef.primary[0]
+    return rowid and t.columns <= {tdef.primary[0].lower()}
+
+
+def _possible_keys(tdef: TableDef, conds: list[exp.Expression]) -> list[str]:
+    """Indexes whose first column a condition compares with a value: those MariaDB's range
+    and ref analysis considers."""
+    first: set[str] = set()
+    for c in conds:
+        for node in c.walk():
+            if isinstance(node, (exp.EQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.NullSafeEQ)):
+                for side, other in ((node.this, node.expression), (node.expression, node.this)):
+                    if isinstance(side, exp.Column) and tdef.column(side.name) is not None and \
+                            not (isinstance(other, exp.Column) and other.name == side.name):
+                        first.add(side.name.lower())
+            elif isinstance(node, (exp.In, exp.Between, exp.Is)) and \
+                    isinstance(node.this, exp.Column):
+                first.add(node.this.name.lower())
+            elif isinstance(node, exp.Like) and isinstance(node.this, exp.Column) and \
+                    isinstance(node.expression, exp.Literal) and \
+                    node.expression.is_string and not node.expression.this.startswith(("%", "_")):
+                first.add(node.this.name.lower())
+    out: list[str] = []
+    if tdef.primary and tdef.primary[0].lower() in first:
+        out.append("PRIMARY")
+    out.extend(idx.name for idx in tdef.indexes
+               if not idx.kind and idx.columns and idx.columns[0].lower() in first)
+    return out
+
+
+def _key_condition(cond: exp.Expression, columns: list[str]) -> bool:
+    low = {c.lower() for c in columns}
+    if isinstance(cond, (exp.EQ, exp.NullSafeEQ, exp.Is)):
+        return bool(_columns_of(cond) & low) and any(
+            isinstance(side, exp.Column) and side.name.lower() in low
+            for side in (cond.this, cond.expression))
+    return False
+
+
+def _refs(t: _Table, where: list[exp.Expression], columns: list[str],
+          joined: bool) -> list[str]:
+    """MariaDB's `ref`: per key part, `const`, the other table's column (`db.t.c`), or
+    `func`."""
+    out = []
+    for name in columns:
+        ref = "const"
+        for c in where:
+            if not isinstance(c, (exp.EQ, exp.NullSafeEQ)):
+                continue
+            for side, other in ((c.this, c.expression), (c.expression, c.this)):
+                if isinstance(side, exp.Column) and side.name.lower() == name.lower() and \
+                        (not side.table or side.table.lower() == t.shown.lower()):
+                    if isinstance(other, exp.Column) and other.table and \
+                            other.table.lower() != t.shown.lower():
+                        ref = f"{t.db}.{other.table}.{other.name}"
+                    elif not _constant(other):
+                        ref = "func"
+        out.append(ref)
+    return out
+
+
+def _count(s: SqliteSession, t: _Table) -> int | None:
+    try:
+        schema = s.schema(t.db)
+        stored = s.find_table(schema, t.name)
+        if stored is None:
+            return None
+        got = s.handle.execute(f'SELECT count(*) FROM "{schema}"."{stored}"').fetchone()
+        return int(got[0]) if got else None
+    except Exception:  # noqa: BLE001 - a table SQLite cannot count here: no estimate
+        return None
+
+
+def _matching(s: SqliteSession, t: _Table, conds: list[exp.Expression],
+              columns: list[str]) -> int | None:
+    """Rows the key's conditions select (MyISAM's records_in_range is exact for a small
+    table): the conditions on the key's columns alone, counted."""
+    low = {c.lower() for c in columns}
+    keyed = [c for c in conds if _columns_of(c) and _columns_of(c) <= low and
+             not any(True for _ in c.find_all(exp.Subquery))]
+    if not keyed:
+        return _count(s, t)
+    text = "SELECT count(*) FROM " + exp.table_(t.name, db=t.db, quoted=True).sql("mysql") + \
+        (" AS " + exp.to_identifier(t.shown, quoted=True).sql("mysql")) + " WHERE " + \
+        " AND ".join("(" + c.sql("mysql") + ")" for c in keyed)
+    got = _run(s, text)
+    return int(got[0][0]) if got else None
+
+
+def _run(s: SqliteSession, text: str) -> list[tuple[Any, ...]] | None:
+    from rampmeter.engine.sqlite.dml import bind
+    try:
+        stmt = s.scan(text)
+        plan = s.plan(stmt)
+        s.make_visible(plan)
+        return s.handle.execute(plan.sql, {**bind(stmt, []), **plan.fixed}).fetchall()
+    except Exception:  # noqa: BLE001 - not countable here: no estimate
+        return None
+
+
+def _const_tables(s: SqliteSession, tree: exp.Select, t: _Table, rows: list[_Row]) -> list[_Row]:
+    """A one-table query whose table is read before planning (system, const): MariaDB
+    reads it then, and a WHERE no row meets makes the plan `Impossible WHERE ...`."""
+    main = [r for r in rows if r.table == t.shown and r.id == 1]
+    if len(main) != 1 or t.tdef is None:
+        return rows
+    row = main[0]
+    count = row.rows if row.type in ("ALL", "index") else _count(s, t)
+    system = t.tdef.engine.upper() in EXACT_COUNT_ENGINES and count is not None and count <= 1
+    if not system and row.type != "const":
+        return rows
+    where = tree.args.get("where")
+    impossible = _Row(1, row.select_type, None, filtered=False,
+                      extra=["Impossible WHERE noticed after reading const tables"])
+    if where is not None:
+        probe = exp.select("1").from_(exp.Table(
+            this=exp.to_identifier(t.name, quoted=True), db=exp.to_identifier(t.db, quoted=True),
+            alias=exp.TableAlias(this=exp.to_identifier(t.shown, quoted=True))))
+        probe = probe.where(where.this.copy()).limit(1)
+        got = _run(s, probe.sql("mysql"))
+        if got is not None and not got:
+            return [impossible if r is row else r for r in rows]
+    elif row.type == "const" and count == 0:
+        return [impossible if r is row else r for r in rows]
+    if system:
+        row.type = "system"
+        row.possible_keys = row.key = row.key_len = row.ref = None
+        row.rows = count
+        row.extra = [] if count else ["Const row not found"]
+    return rows
+
+
+def _note(s: SqliteSession, inner: Statement, plan: Any, bound: dict[str, Any],
+          database: str) -> str | None:
+    """Note 1003: the statement as MariaDB prints it after parsing."""
+    from rampmeter.engine.sqlite import sqltext
+    if inner.kind not in ("SELECT", "WITH") or plan.outputs is None:
+        return None
+    try:
+        cur = s.handle.execute(f"SELECT * FROM ({plan.sql}) LIMIT 0", bound)
+        found = [d[0] for d in cur.description or ()]
+        names = sqltext.result_names(plan, inner, found)
+        return sqltext.query_text(s, inner, database, names)
+    except Exception:  # noqa: BLE001 - text the printer cannot read: no note
+        return None
