@@ -166,14 +166,35 @@ def _conjuncts(node: exp.Expression | None) -> list[exp.Expression]:
     return [node]
 
 
-def _conditions(tree: exp.Expression | None) -> list[exp.Expression]:
-    """The conjuncts of a statement's WHERE and of its joins' ON."""
+def _conditions(tree: exp.Expression | None) -> list[tuple[exp.Expression, str | None]]:
+    """The conjuncts of a statement's WHERE and of its joins' ON, each with the table an
+    outer join's ON belongs to (None: any)."""
     if tree is None:
         return []
     where = tree.args.get("where")
-    out = _conjuncts(where.this) if where is not None else []
+    out: list[tuple[exp.Expression, str | None]] = \
+        [(c, None) for c in _conjuncts(where.this)] if where is not None else []
     for join in tree.args.get("joins") or []:
-        out += _conjuncts(join.args.get("on"))
+        owner = None
+        if join.args.get("side") and isinstance(join.this, exp.Table):
+            owner = (join.this.alias or join.this.name).lower()
+        out += [(c, owner) for c in _conjuncts(join.args.get("on"))]
+    return out
+
+
+def _tables_of(cond: exp.Expression, tables: list[_Table]) -> set[str]:
+    """The tables (shown names, lower case) a condition's columns belong to."""
+    out = set()
+    for col in cond.find_all(exp.Column):
+        if isinstance(col.this, exp.Star):
+            continue
+        if col.table:
+            out.add(col.table.lower())
+            continue
+        for t in tables:
+            if t.tdef is not None and t.tdef.column(col.name) is not None:
+                out.add(t.shown.lower())
+                break
     return out
 
 
@@ -278,7 +299,14 @@ def explain(s: SqliteSession, r: Reader) -> Result:
             cols.append(text_column(n, length=64))
     result = ResultSet(cols, [row.values(extended) for row in rows])
     if extended and tree is not None:
-        note = _note(s, inner, plan, bound, database)
+        const = None
+        if tree is not None and len(tables) == 1 and len(rows) == 1 and \
+                isinstance(tree, exp.Select) and not tree.args.get("joins"):
+            if rows[0].type in ("system", "const"):
+                const = (tables[0], rows[0].type == "system", False)
+            elif rows[0].extra == ["Impossible WHERE noticed after reading const tables"]:
+                const = (tables[0], False, True)
+        note = _note(s, inner, plan, bound, database, const)
         if note is not None:
             result.warnings.append(Warning_("Note", errors.ER_YES, note))
     return result
@@ -308,10 +336,14 @@ def _rows(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
 
     def walk(parent: int, select_id: int, kind: str) -> None:
         first = len(out)
+        seen: set[str] = set()
         for node, detail in children.get(parent, []):
             m = _ACCESS.match(detail)
             if m is not None and detail != "SCAN CONSTANT ROW":
-                out.append(_access(s, m, tables, where, select_id, kind, joined, derived))
+                out.append(_access(s, m, tables, where, select_id, kind, joined, derived,
+                                   seen))
+                if out[-1].table is not None:
+                    seen.add(out[-1].table.lower())
                 continue
             sub = _SUBQUERY.match(detail)
             if sub is not None:
@@ -387,8 +419,8 @@ def _false(s: SqliteSession, cond: exp.Expression) -> bool:
 
 
 def _access(s: SqliteSession, m: re.Match[str], tables: list[_Table],
-            where: list[exp.Expression], select_id: int, kind: str, joined: bool,
-            derived: dict[str, int]) -> _Row:
+            conditions: list[tuple[exp.Expression, str | None]], select_id: int, kind: str,
+            joined: bool, derived: dict[str, int], seen: set[str]) -> _Row:
     verb, name, using, index, cond = m.groups()
     t = _find(tables, name)
     if t is None or t.tdef is None:
@@ -398,7 +430,15 @@ def _access(s: SqliteSession, m: re.Match[str], tables: list[_Table],
         return row
     tdef = t.tdef
     row = _Row(select_id, kind, t.shown)
-    mine = [c for c in where if _refers(c, t, not joined)]
+    # the conditions MariaDB checks at this table: those whose last table (in the join
+    # order) it is; an outer join's ON belongs to its inner table
+    me = t.shown.lower()
+    where = [c for c, _owner in conditions]
+    mine = []
+    for c, owner in conditions:
+        named = _tables_of(c, tables) if joined else ({me} if _refers(c, t, True) else set())
+        if me in named and named <= seen | {me} and owner in (None, me):
+            mine.append(c)
     possible = _possible_keys(tdef, mine)
     row.possible_keys = ",".join(possible) if possible else None
     idx = _index(tdef, using, index)
@@ -628,8 +668,11 @@ def _const_tables(s: SqliteSession, tree: exp.Select, t: _Table, rows: list[_Row
 
 
 def _note(s: SqliteSession, inner: Statement, plan: Any, bound: dict[str, Any],
-          database: str) -> str | None:
-    """Note 1003: the statement as MariaDB prints it after parsing."""
+          database: str, const: tuple[_Table, bool, bool] | None = None) -> str | None:
+    """Note 1003: the statement as MariaDB prints it after parsing; with a table read
+    before planning (`const`: the table, is it a system table, was no row found), its
+    columns are the row's values, the WHERE it decided 1 (0), and a system table is
+    `dual`."""
     from rampmeter.engine.sqlite import sqltext
     if inner.kind not in ("SELECT", "WITH") or plan.outputs is None:
         return None
@@ -637,6 +680,68 @@ def _note(s: SqliteSession, inner: Statement, plan: Any, bound: dict[str, Any],
         cur = s.handle.execute(f"SELECT * FROM ({plan.sql}) LIMIT 0", bound)
         found = [d[0] for d in cur.description or ()]
         names = sqltext.result_names(plan, inner, found)
-        return sqltext.query_text(s, inner, database, names)
+        tree = None
+        if const is not None:
+            import sqlglot
+            parsed: Any = sqlglot.parse_one(inner.text, read="mysql")
+            tree = _substituted(s, parsed, *const)
+        return sqltext.query_text(s, inner, database, names, tree)
     except Exception:  # noqa: BLE001 - text the printer cannot read: no note
         return None
+
+
+def _substituted(s: SqliteSession, tree: exp.Expression, t: _Table, system: bool,
+                 missing: bool) -> exp.Expression | None:
+    """The query with a const table's columns replaced by the values of its row."""
+    tdef = t.tdef
+    if tdef is None or not isinstance(tree, exp.Select):
+        return None
+    items: list[exp.Expression] = []
+    for item in tree.expressions:  # `*` as the columns it names (the printer's AS names)
+        if isinstance(item, exp.Star) or isinstance(item, exp.Column) and \
+                isinstance(item.this, exp.Star):
+            items.extend(exp.column(c.name, table=t.shown, quoted=True) for c in tdef.columns)
+        else:
+            items.append(item)
+    if any(True for _ in tree.find_all(exp.Star)) and \
+            any(isinstance(x, exp.Star) for item in items for x in item.walk()):
+        return None
+    values: dict[str, Any] = {}
+    if not missing:
+        probe = exp.select(*[exp.column(c.name, quoted=True) for c in tdef.columns]).from_(
+            exp.Table(this=exp.to_identifier(t.name, quoted=True),
+                      db=exp.to_identifier(t.db, quoted=True),
+                      alias=exp.TableAlias(this=exp.to_identifier(t.shown, quoted=True))))
+        where = tree.args.get("where")
+        if where is not None:
+            probe = probe.where(where.this.copy())
+        got = _run(s, probe.limit(1).sql("mysql"))
+        if not got:
+            return None
+        values = {c.name.lower(): v for c, v in zip(tdef.columns, got[0])}
+    tree = tree.copy()
+    tree.set("expressions", [x.copy() for x in items])
+    for col in list(tree.find_all(exp.Column)):
+        if isinstance(col.this, exp.Star) or col.table and col.table.lower() != t.shown.lower():
+            continue
+        c = tdef.column(col.name)
+        if c is None:
+            continue
+        col.replace(_literal(values.get(c.name.lower()), c))
+    if tree.args.get("where") is not None:
+        tree.set("where", exp.Where(this=exp.Literal.number(0 if missing else 1)))
+    if system and not missing:
+        tree.set("from_" if "from_" in tree.args else "from", exp.From(this=exp.to_table("dual")))
+    return tree
+
+
+def _literal(value: Any, c: ColumnDef) -> exp.Expression:
+    if value is None:
+        return exp.Null()
+    if c.type.is_numeric and not isinstance(value, (bytes, str)):
+        return exp.Literal.number(str(value))
+    if isinstance(value, bytes):
+        value = value.decode("latin-1")
+    if c.type.is_numeric:
+        return exp.Literal.number(str(value))
+    return exp.Literal.string(str(value))

@@ -117,11 +117,13 @@ def view_column_names(names: list[str], explicit: list[bool]) -> list[str]:
     return names
 
 
-def query_text(s: SqliteSession, stmt: Statement, database: str, names: list[str]) -> str:
-    """MariaDB's text of a query with its result column names, every column qualified with
-    its database (EXPLAIN EXTENDED's Note 1003)."""
-    return _Printer(s, database, stmt).query(sqlglot.parse_one(stmt.text, read="mysql"), names,
-                                             top=True)
+def query_text(s: SqliteSession, stmt: Statement, database: str, names: list[str],
+               tree: exp.Expression | None = None) -> str:
+    """MariaDB's text of a query (`tree`, else the statement's) with its result column
+    names, every column qualified with its database (EXPLAIN EXTENDED's Note 1003)."""
+    if tree is None:
+        tree = sqlglot.parse_one(stmt.text, read="mysql")
+    return _Printer(s, database, stmt).query(tree, names, top=True)
 
 
 def result_names(plan: Any, stmt: Statement, found: list[str]) -> list[str]:
@@ -331,6 +333,8 @@ class _Printer:
         if isinstance(node, exp.Subquery):
             return "(" + self.query(node.this, self._derived_names(node)) + ")" + (
                 f" {_q(node.alias)}" if node.alias else "")
+        if isinstance(node, exp.Table) and not node.db and node.name.lower() == "dual":
+            return "dual"
         if isinstance(node, exp.Table):
             db = node.db or self.database
             text = f"{_q(db)}.{_q(node.name)}"
@@ -431,6 +435,9 @@ class _Printer:
         if isinstance(e, exp.Interval) and isinstance(e.this, exp.Tuple) and \
                 not e.args.get("unit"):  # the function INTERVAL(n, n1, n2...)
             return "interval(" + ",".join(self.expr(x) for x in e.this.expressions) + ")"
+        if isinstance(e, exp.Parameter) and isinstance(e.this, (exp.Var, exp.Identifier)) and \
+                not e.name.startswith("@"):
+            return "@" + _q(e.name)  # a user variable: @`name`
         if isinstance(e, exp.Case):
             parts = ["case"]
             if e.this is not None:
@@ -474,6 +481,10 @@ class _Printer:
         return f"{self.expr(e.this)}{word}({','.join(self.expr(x) for x in e.expressions)})"
 
     def _function(self, e: exp.Expression) -> str:
+        if isinstance(e, exp.TimestampDiff) and e.args.get("unit"):
+            # timestampdiff(UNIT,from,to): the unit in capitals
+            return (f"timestampdiff({e.args['unit'].name.upper()},{self.expr(e.expression)},"
+                    f"{self.expr(e.this)})")
         if isinstance(e, exp.Anonymous):
             name = str(e.this)
             args = list(e.expressions)
