@@ -305,17 +305,22 @@ def explain(s: SqliteSession, r: Reader) -> Result:
             if rows[0].type in ("system", "const"):
                 const = (tables[0], rows[0].type == "system", False)
             elif rows[0].extra == ["Impossible WHERE noticed after reading const tables"]:
-                const = (tables[0], False, True)
-        note = _note(s, inner, plan, bound, database, const)
+                t = tables[0]
+                count = _count(s, t)
+                const = (t, t.tdef is not None and count is not None and count <= 1 and
+                         t.tdef.engine.upper() in EXACT_COUNT_ENGINES, True)
+        note = _note(s, inner, plan, bound, database, const,
+                     impossible=rows[0].extra == ["Impossible WHERE"])
         if note is not None:
             result.warnings.append(Warning_("Note", errors.ER_YES, note))
     return result
 
 
 def _tree(stmt: Statement) -> exp.Expression | None:
-    from rampmeter.engine.sqlite import dialect
+    from rampmeter.engine.sqlite import defaultfn, dialect
     try:
-        return dialect.parse(stmt.text, stmt.dialect.pipes_as_concat, stmt.dialect.high_not)
+        return dialect.parse(defaultfn.rewrite_text(stmt.text), stmt.dialect.pipes_as_concat,
+                             stmt.dialect.high_not)
     except Exception:  # noqa: BLE001 - planned already: only the words are missing
         return None
 
@@ -393,6 +398,10 @@ def _rows(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
     out.sort(key=lambda row: (row.id is None, row.id or 0))
     if not out or all(r.table is None for r in out) and not tables:
         return [_no_tables(s, tree)]
+    if not any(r.id == 1 for r in out):  # subqueries under a select without tables
+        top = _no_tables(s, tree)
+        top.select_type = "PRIMARY"
+        out.insert(0, top)
     return out
 
 
@@ -415,7 +424,11 @@ def _false(s: SqliteSession, cond: exp.Expression) -> bool:
             return False
     if isinstance(cond, (exp.Null, exp.Boolean)):
         return not (isinstance(cond, exp.Boolean) and cond.this)
-    return False
+    if any(isinstance(n, (exp.Anonymous, exp.Rand, exp.Parameter, exp.Placeholder))
+           for n in cond.walk()):
+        return False  # not a constant MariaDB folds (RAND(), variables, stored functions)
+    got = _run(s, "SELECT " + cond.sql("mysql"))
+    return got is not None and len(got) == 1 and got[0][0] in (None, 0, 0.0, "0")
 
 
 def _access(s: SqliteSession, m: re.Match[str], tables: list[_Table],
@@ -649,6 +662,10 @@ def _const_tables(s: SqliteSession, tree: exp.Select, t: _Table, rows: list[_Row
     where = tree.args.get("where")
     impossible = _Row(1, row.select_type, None, filtered=False,
                       extra=["Impossible WHERE noticed after reading const tables"])
+    if where is not None and _constant(where.this):
+        if _false(s, where.this):
+            return [_Row(1, row.select_type, None, filtered=False, extra=["Impossible WHERE"])]
+        return rows
     if where is not None:
         probe = exp.select("1").from_(exp.Table(
             this=exp.to_identifier(t.name, quoted=True), db=exp.to_identifier(t.db, quoted=True),
@@ -668,7 +685,8 @@ def _const_tables(s: SqliteSession, tree: exp.Select, t: _Table, rows: list[_Row
 
 
 def _note(s: SqliteSession, inner: Statement, plan: Any, bound: dict[str, Any],
-          database: str, const: tuple[_Table, bool, bool] | None = None) -> str | None:
+          database: str, const: tuple[_Table, bool, bool] | None = None, *,
+          impossible: bool = False) -> str | None:
     """Note 1003: the statement as MariaDB prints it after parsing; with a table read
     before planning (`const`: the table, is it a system table, was no row found), its
     columns are the row's values, the WHERE it decided 1 (0), and a system table is
@@ -682,9 +700,10 @@ def _note(s: SqliteSession, inner: Statement, plan: Any, bound: dict[str, Any],
         names = sqltext.result_names(plan, inner, found)
         tree = None
         if const is not None:
-            import sqlglot
-            parsed: Any = sqlglot.parse_one(inner.text, read="mysql")
-            tree = _substituted(s, parsed, *const)
+            tree = _substituted(s, sqltext._parse(inner.text), *const)
+        elif impossible:  # a constant WHERE found false: printed as 0
+            tree = sqltext._parse(inner.text)
+            tree.set("where", exp.Where(this=exp.Literal.number(0)))
         return sqltext.query_text(s, inner, database, names, tree)
     except Exception:  # noqa: BLE001 - text the printer cannot read: no note
         return None
@@ -693,6 +712,7 @@ def _note(s: SqliteSession, inner: Statement, plan: Any, bound: dict[str, Any],
 def _substituted(s: SqliteSession, tree: exp.Expression, t: _Table, system: bool,
                  missing: bool) -> exp.Expression | None:
     """The query with a const table's columns replaced by the values of its row."""
+    from rampmeter.engine.sqlite import sqltext
     tdef = t.tdef
     if tdef is None or not isinstance(tree, exp.Select):
         return None
@@ -721,16 +741,22 @@ def _substituted(s: SqliteSession, tree: exp.Expression, t: _Table, system: bool
         values = {c.name.lower(): v for c, v in zip(tdef.columns, got[0])}
     tree = tree.copy()
     tree.set("expressions", [x.copy() for x in items])
+    # NOT is turned over as MariaDB's parser does, before the values replace the columns
+    tree = tree.transform(lambda n: sqltext.negate(n.this) if isinstance(n, exp.Not) else n)
     for col in list(tree.find_all(exp.Column)):
         if isinstance(col.this, exp.Star) or col.table and col.table.lower() != t.shown.lower():
             continue
         c = tdef.column(col.name)
-        if c is None:
+        parent = col.parent
+        if c is None or isinstance(parent, exp.Anonymous) and \
+                str(parent.this).upper() == "RM_DEFAULT_OF":  # default(col) stays
+            if c is not None:
+                col.replace(exp.column(c.name, table=t.shown, db=t.db, quoted=True))
             continue
         col.replace(_literal(values.get(c.name.lower()), c))
     if tree.args.get("where") is not None:
         tree.set("where", exp.Where(this=exp.Literal.number(0 if missing else 1)))
-    if system and not missing:
+    if system:
         tree.set("from_" if "from_" in tree.args else "from", exp.From(this=exp.to_table("dual")))
     return tree
 

@@ -74,7 +74,7 @@ def describe(s: SqliteSession, stmt: Statement, database: str, columns: list[str
     star = select is not None and any(
         isinstance(x, exp.Star) or isinstance(x, exp.Column) and isinstance(x.this, exp.Star)
         for x in select.expressions)
-    original = sqlglot.parse_one(stmt.text, read="mysql")
+    original = _parse(stmt.text)
     printer = _Printer(s, database, stmt)
     text = printer.query(original, names, top=True)
     return names, star, _updatable(original, view), text
@@ -122,8 +122,16 @@ def query_text(s: SqliteSession, stmt: Statement, database: str, names: list[str
     """MariaDB's text of a query (`tree`, else the statement's) with its result column
     names, every column qualified with its database (EXPLAIN EXTENDED's Note 1003)."""
     if tree is None:
-        tree = sqlglot.parse_one(stmt.text, read="mysql")
+        tree = _parse(stmt.text)
     return _Printer(s, database, stmt).query(tree, names, top=True)
+
+
+def _parse(text: str) -> exp.Expression:
+    """sqlglot's tree of a query's text, DEFAULT(col) read as RM_DEFAULT_OF(col)
+    (defaultfn.py), printed back as default(...)."""
+    from rampmeter.engine.sqlite import defaultfn
+    tree: Any = sqlglot.parse_one(defaultfn.rewrite_text(text), read="mysql")
+    return tree
 
 
 def result_names(plan: Any, stmt: Statement, found: list[str]) -> list[str]:
@@ -186,7 +194,8 @@ _PRECEDENCE = {exp.Or: 2, exp.Xor: 3, exp.And: 4, exp.Not: 5,
                exp.BitwiseXor: 15, exp.Neg: 17}
 _HIGHEST = 20
 _FLAT = (exp.And, exp.Or, exp.Xor)  # MariaDB keeps AND / OR as one list: no parens inside
-_RENAMED = {"SUBSTRING": "substr", "NOW": "current_timestamp", "CURRENTTIMESTAMP":
+_RENAMED = {"SUBSTRING": "substr", "RM_DEFAULT_OF": "default", "SCHEMA": "database",
+            "LENGTH": "octet_length", "NOW": "current_timestamp", "CURRENTTIMESTAMP":
             "current_timestamp", "CURRENT_TIMESTAMP": "current_timestamp"}
 
 
@@ -364,6 +373,8 @@ class _Printer:
 
     def _resolve(self, col: exp.Column) -> str:
         name = col.name
+        if col.table and col.args.get("db") is not None:
+            return f"{_q(col.db)}.{_q(col.table)}.{_q(name)}"
         if col.table:
             return self._column_ref(col.table, name)
         for scope in reversed(self.scopes):
@@ -394,11 +405,14 @@ class _Printer:
         if isinstance(e, exp.Neg):
             return "-" + self._operand(e.this, _PRECEDENCE[exp.Neg])
         if isinstance(e, exp.Not):
-            inner = e.this
-            if isinstance(inner, exp.Paren):
-                inner = inner.this
+            inner = _bare(e.this)
+            negated = negate(inner)
+            if not isinstance(negated, exp.Not):
+                return self.expr(negated)
             if isinstance(inner, exp.Like):
                 return f"{self.expr(inner.this)}  not like {self.expr(inner.expression)}"
+            if isinstance(inner, exp.In) and inner.args.get("query") is not None:
+                return "!(" + self._in(inner, " in ") + ")"
             if isinstance(inner, exp.In):
                 return self._in(inner, " not in ")
             if isinstance(inner, exp.Between):
@@ -438,6 +452,8 @@ class _Printer:
         if isinstance(e, exp.Parameter) and isinstance(e.this, (exp.Var, exp.Identifier)) and \
                 not e.name.startswith("@"):
             return "@" + _q(e.name)  # a user variable: @`name`
+        if isinstance(e, exp.Tuple):
+            return "(" + ",".join(self.expr(x) for x in e.expressions) + ")"
         if isinstance(e, exp.Case):
             parts = ["case"]
             if e.this is not None:
@@ -464,6 +480,8 @@ class _Printer:
         less tightly (MariaDB's Item::print_parenthesised)."""
         while isinstance(e, exp.Paren):
             e = e.this
+        if isinstance(e, exp.Not) and not isinstance(negate(_bare(e.this)), exp.Not):
+            e = negate(_bare(e.this))
         text = self.expr(e)
         if _PRECEDENCE.get(type(e), _HIGHEST) < needs:
             return "(" + text + ")"
@@ -505,6 +523,47 @@ class _Printer:
             return "current_timestamp()"
         low = _RENAMED.get(upper, name.lower())
         return f"{low}(" + ",".join(self.expr(a) for a in args) + ")"
+
+
+def _bare(e: exp.Expression) -> exp.Expression:
+    while isinstance(e, exp.Paren):
+        e = e.this
+    return e
+
+
+_BOOLEAN = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.NullSafeEQ, exp.And, exp.Or,
+            exp.Xor, exp.Not, exp.Like, exp.In, exp.Between, exp.Is, exp.Exists, exp.RegexpLike)
+_FLIPPED: dict[type, type] = {exp.GT: exp.LTE, exp.GTE: exp.LT, exp.LT: exp.GTE, exp.LTE: exp.GT,
+                              exp.EQ: exp.NEQ, exp.NEQ: exp.EQ}
+
+
+def negate(e: exp.Expression) -> exp.Expression:
+    """NOT e as MariaDB's parser builds it (negate_expression, neg_transformer): NOT NOT x
+    is x when x is a condition, else x <> 0; a comparison turns over (NOT a > 1 is
+    a <= 1); AND and OR swap with their operands negated; NOT (NOT a XOR b) is a XOR b;
+    NOT col is col = 0; anything else stays a NOT (printed `!(...)`, `not in`, ...)."""
+    e = _bare(e)
+    if isinstance(e, exp.Not):
+        inner = _bare(e.this)
+        if isinstance(inner, _BOOLEAN):
+            return inner
+        return exp.NEQ(this=inner, expression=exp.Literal.number(0))
+    flipped = _FLIPPED.get(type(e))
+    if flipped is not None:
+        assert isinstance(e, exp.Binary)
+        return flipped(this=e.this, expression=e.expression)
+    if isinstance(e, exp.And):
+        return exp.Or(this=negate(e.this), expression=negate(e.expression))
+    if isinstance(e, exp.Or):
+        return exp.And(this=negate(e.this), expression=negate(e.expression))
+    if isinstance(e, exp.Xor) and e.this is not None and e.expression is not None:
+        if isinstance(_bare(e.this), exp.Not):
+            return exp.Xor(this=_bare(e.this).this, expression=e.expression)
+        if isinstance(_bare(e.expression), exp.Not):
+            return exp.Xor(this=e.this, expression=_bare(e.expression).this)
+    if isinstance(e, exp.Column) and not isinstance(e.this, exp.Star):
+        return exp.EQ(this=e, expression=exp.Literal.number(0))
+    return exp.Not(this=e)
 
 
 def _derived(inner: exp.Expression, names: list[str] | None = None) -> TableDef | None:
