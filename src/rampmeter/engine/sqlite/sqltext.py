@@ -452,6 +452,10 @@ class _Printer:
         if isinstance(e, exp.Parameter) and isinstance(e.this, (exp.Var, exp.Identifier)) and \
                 not e.name.startswith("@"):
             return "@" + _q(e.name)  # a user variable: @`name`
+        if isinstance(e, (exp.All, exp.Any)):  # x <= all (select ...)
+            inner = e.this.this if isinstance(e.this, exp.Subquery) else e.this
+            word = "all" if isinstance(e, exp.All) else "any"
+            return f"{word} ({self.query(inner, function=True)})"
         if isinstance(e, exp.Tuple):
             return "(" + ",".join(self.expr(x) for x in e.expressions) + ")"
         if isinstance(e, exp.Case):
@@ -493,6 +497,10 @@ class _Printer:
 
     def _in(self, e: exp.In, word: str) -> str:
         query = e.args.get("query")
+        if query is None and len(e.expressions) == 1:
+            # x IN (y) is x = y in MariaDB's parser (x NOT IN (y): x <> y)
+            make = exp.NEQ if word.strip() == "not in" else exp.EQ
+            return self.expr(make(this=e.this, expression=e.expressions[0]))
         if query is not None:
             inner = query.this if isinstance(query, exp.Subquery) else query
             return f"{self.expr(e.this)}{word}({self.query(inner, function=True)})"
