@@ -1,5 +1,6 @@
 """What a view's SELECT becomes when it is defined: its column names, whether MariaDB would call
-it updatable, and MariaDB's canonical text of it (SHOW CREATE VIEW, information_schema.VIEWS).
+it updatable, and MariaDB's canonical text of it (SHOW CREATE VIEW, information_schema.VIEWS,
+EXPLAIN EXTENDED's Note 1003).
 
 Rules:
 - The SELECT is planned (translate.py) and compiled by SQLite, so a view over a missing table or
@@ -11,9 +12,10 @@ Rules:
   qualified with its table (`db`.`t`.`c`, the database dropped by SHOW CREATE VIEW in the
   view's own database), `*` expanded, every select item `AS` its name, joins in parentheses
   with `on(...)`, `count(*)` as `count(0)`, `limit offset,count`, strings in single quotes
-  with a backslash before a quote. What MariaDB's optimizer rewrites on top (NOT (a > 1)
-  printed as a <= 1 and the like) is not reproduced: such a text differs, and still means the
-  same (docs/sql.md).
+  with a backslash before a quote. What MariaDB's parser rewrites is rewritten too (`negate`:
+  NOT (a > 1) is a <= 1, NOT col is col = 0; x IN (y) is x = y); what its optimizer rewrites
+  on top (constant propagation, subquery caches) is not reproduced: such a text differs, and
+  still means the same (docs/sql.md).
 """
 
 from __future__ import annotations
