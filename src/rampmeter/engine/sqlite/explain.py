@@ -213,8 +213,9 @@ def _columns_of(node: exp.Expression) -> set[str]:
 
 
 def _constant(node: exp.Expression) -> bool:
-    return not any(True for _ in node.find_all(exp.Column)) and \
-        not any(True for _ in node.find_all(exp.Subquery, exp.Select))
+    """No column, no table: a constant MariaDB evaluates before planning (a subquery
+    without tables is one too)."""
+    return not any(True for _ in node.find_all(exp.Column, exp.Table))
 
 
 def _ranged(conds: list[exp.Expression], column: str) -> bool:
@@ -246,11 +247,12 @@ class _Row:
     rows: int | None = None
     extra: list[str] = field(default_factory=list)
     filtered: bool = True
+    null_extra: bool = False   # Extra is NULL (INSERT's row)
 
     def values(self, extended: bool) -> tuple[Any, ...]:
         head = (self.id, self.select_type, self.table, self.type, self.possible_keys, self.key,
                 self.key_len, self.ref, None if self.rows is None else str(self.rows))
-        extra = "; ".join(self.extra)
+        extra = None if self.null_extra else "; ".join(self.extra)
         if extended:
             filtered = Decimal("100.00") if self.filtered and self.table is not None else None
             return (*head, filtered, extra)
@@ -283,8 +285,16 @@ def explain(s: SqliteSession, r: Reader) -> Result:
     tree = _tree(inner)
     database = s.database or ""
     tables = _tables(s, tree, database) if tree is not None else []
-    rows = _rows(s, tree, tables, found)
-    if tree is not None and rows and len(tables) == 1 and isinstance(tree, exp.Select):
+    if isinstance(tree, (exp.Insert, exp.Update, exp.Delete)):
+        rows = _write_rows(s, tree, tables, found)
+    else:
+        rows = _rows(s, tree, tables, found)
+    impossible = _impossible(s, tree)
+    if impossible is not None:  # the first select's tables are never read
+        first = next((r.select_type for r in rows if r.id == 1), "SIMPLE")
+        rows = [_Row(1, first, None, filtered=False, extra=[impossible]),
+                *(r for r in rows if r.id != 1)]
+    elif tree is not None and rows and len(tables) == 1 and isinstance(tree, exp.Select):
         rows = _const_tables(s, tree, tables[0], rows)
     names = list(NAMES)
     if extended:
@@ -310,7 +320,7 @@ def explain(s: SqliteSession, r: Reader) -> Result:
                 const = (t, t.tdef is not None and count is not None and count <= 1 and
                          t.tdef.engine.upper() in EXACT_COUNT_ENGINES, True)
         note = _note(s, inner, plan, bound, database, const,
-                     impossible=rows[0].extra == ["Impossible WHERE"])
+                     impossible=impossible == "Impossible WHERE")
         if note is not None:
             result.warnings.append(Warning_("Note", errors.ER_YES, note))
     return result
@@ -318,8 +328,12 @@ def explain(s: SqliteSession, r: Reader) -> Result:
 
 def _tree(stmt: Statement) -> exp.Expression | None:
     from rampmeter.engine.sqlite import defaultfn, dialect
+    text = stmt.text
+    if stmt.kind == "REPLACE":  # read as the INSERT it is planned as
+        at = text.upper().find("REPLACE")
+        text = text[:at] + "INSERT" + text[at + len("REPLACE"):]
     try:
-        return dialect.parse(defaultfn.rewrite_text(stmt.text), stmt.dialect.pipes_as_concat,
+        return dialect.parse(defaultfn.rewrite_text(text), stmt.dialect.pipes_as_concat,
                              stmt.dialect.high_not)
     except Exception:  # noqa: BLE001 - planned already: only the words are missing
         return None
@@ -343,8 +357,12 @@ def _rows(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
         first = len(out)
         seen: set[str] = set()
         for node, detail in children.get(parent, []):
+            if detail == "SCAN CONSTANT ROW":
+                out.append(_Row(select_id, kind, None, filtered=False,
+                                extra=["No tables used"]))
+                continue
             m = _ACCESS.match(detail)
-            if m is not None and detail != "SCAN CONSTANT ROW":
+            if m is not None:
                 out.append(_access(s, m, tables, where, select_id, kind, joined, derived,
                                    seen))
                 if out[-1].table is not None:
@@ -362,14 +380,20 @@ def _rows(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
                 continue
             if detail.startswith("COMPOUND"):
                 ids: list[int] = []
-                for k, (child, _d) in enumerate(children.get(node, [])):
+                words: list[str] = []
+                for k, (child, what) in enumerate(children.get(node, [])):
                     if k:
                         counter[0] += 1
                     ids.append(counter[0] if k else select_id)
-                    walk(child, ids[-1], "PRIMARY" if not k else "UNION")
-                out.append(_Row(None, "UNION RESULT",
-                                "<union" + ",".join(map(str, ids)) + ">", "ALL",
-                                extra=[], filtered=False))
+                    word = what.split(" ", 1)[0] if k else ""
+                    if k and not what.startswith("UNION ALL"):
+                        words.append(word)
+                    walk(child, ids[-1], word or ("PRIMARY" if kind == "SIMPLE" or
+                                                  kind == "PRIMARY" else kind))
+                if words:  # a UNION ALL alone has no result table
+                    out.append(_Row(None, f"{words[0]} RESULT",
+                                    f"<{words[0].lower()}" + ",".join(map(str, ids)) + ">",
+                                    "ALL", extra=[], filtered=False))
                 continue
             target = out[first] if len(out) > first else None
             if target is None:
@@ -396,13 +420,56 @@ def _rows(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
 
     walk(0, 1, "PRIMARY" if has_sub else "SIMPLE")
     out.sort(key=lambda row: (row.id is None, row.id or 0))
-    if not out or all(r.table is None for r in out) and not tables:
+    if not out or len(out) == 1 and out[0].table is None and not tables:
         return [_no_tables(s, tree)]
     if not any(r.id == 1 for r in out):  # subqueries under a select without tables
         top = _no_tables(s, tree)
         top.select_type = "PRIMARY"
         out.insert(0, top)
     return out
+
+
+def _write_rows(s: SqliteSession, tree: exp.Expression, tables: list[_Table],
+                found: list[tuple[Any, ...]]) -> list[_Row]:
+    """INSERT / REPLACE: one row naming the table (its SELECT's rows for INSERT ...
+    SELECT); UPDATE / DELETE of one table: a key lookup is a `range` with `Using where`, a
+    DELETE of every row `Deleting all rows`."""
+    if isinstance(tree, exp.Insert):
+        query = tree.expression
+        if isinstance(query, (exp.Select, exp.Union)):
+            rows = _rows(s, query, tables[1:] if len(tables) > 1 else tables, found)
+            target = tables[0].name.lower() if tables else ""
+            if rows and any(t.name.lower() == target for t in tables[1:]):
+                rows[0].extra.append("Using temporary")
+            return rows
+        shown = tables[0].shown if tables else None
+        return [_Row(1, "INSERT", shown, "ALL", filtered=False, null_extra=True)]
+    rows = _rows(s, tree, tables, found)
+    if isinstance(tree, exp.Delete) and tree.args.get("where") is None and \
+            tree.args.get("limit") is None and len(tables) == 1:
+        return [_Row(1, "SIMPLE", None, rows=_count(s, tables[0]), filtered=False,
+                     extra=["Deleting all rows"])]
+    for row in rows:
+        if row.type in ("const", "eq_ref", "ref"):
+            row.type = "range"
+            row.ref = None
+            row.extra = ["Using where"]
+    return rows
+
+
+def _impossible(s: SqliteSession, tree: exp.Expression | None) -> str | None:
+    """`Impossible WHERE` / `Impossible HAVING`: a condition of the outer select with a
+    constant part that is false, which MariaDB evaluates once before planning."""
+    if not isinstance(tree, exp.Select):
+        return None
+    for key, word in (("where", "Impossible WHERE"), ("having", "Impossible HAVING")):
+        node = tree.args.get(key)
+        if node is None:
+            continue
+        whole = node.this
+        if any(_constant(c) and _false(s, c) for c in _conjuncts(whole)):
+            return word
+    return None
 
 
 def _no_tables(s: SqliteSession, tree: exp.Expression | None) -> _Row:
@@ -496,7 +563,10 @@ def _access(s: SqliteSession, m: re.Match[str], tables: list[_Table],
         else:
             row.extra.append("Using index condition")
         return row
-    unique = (idx.unique or idx.name == "") and used >= len(idx.columns)
+    # IS NULL finds every NULL of a unique key: not one row
+    unique = (idx.unique or idx.name == "") and used >= len(idx.columns) and not any(
+        isinstance(c, exp.Is) and isinstance(c.this, exp.Column) and
+        c.this.name.lower() in {x.lower() for x in idx.columns} for c in mine)
     refs = _refs(t, where, idx.columns[:used], joined)
     row.ref = ",".join(refs)
     if unique and all(x == "const" for x in refs):
@@ -509,9 +579,13 @@ def _access(s: SqliteSession, m: re.Match[str], tables: list[_Table],
         row.type = "ref"
         row.rows = max(1, _matching(s, t, mine, idx.columns[:used]) or 0) \
             if all(x == "const" for x in refs) else 1
-    rest = [c for c in mine if not _key_condition(c, idx.columns[:used])]
+    rest = [c for c in mine if not _key_condition(c, idx.columns[:used], tdef)]
     if rest and row.type != "const":
-        row.extra.append("Using where")
+        # what the lookup does not settle is checked on the row, or on the index entry
+        # first (index condition pushdown) when it reads only the key's columns
+        keyed = {x.lower() for x in idx.columns}
+        pushed = not covering and all(_columns_of(c) <= keyed for c in rest)
+        row.extra.append("Using index condition" if pushed else "Using where")
     if covering:
         row.extra.append("Using index")
     return row
@@ -578,12 +652,16 @@ def _possible_keys(tdef: TableDef, conds: list[exp.Expression]) -> list[str]:
     return out
 
 
-def _key_condition(cond: exp.Expression, columns: list[str]) -> bool:
+def _key_condition(cond: exp.Expression, columns: list[str], tdef: TableDef) -> bool:
+    """Does the key lookup settle `cond`? An equality on a key part does, unless the part
+    is text of a collation where equal is not identical ('a' = 'A ', MariaDB checks it
+    again) or the test is IS NULL (MariaDB keeps it)."""
     low = {c.lower() for c in columns}
-    if isinstance(cond, (exp.EQ, exp.NullSafeEQ, exp.Is)):
-        return bool(_columns_of(cond) & low) and any(
-            isinstance(side, exp.Column) and side.name.lower() in low
-            for side in (cond.this, cond.expression))
+    if isinstance(cond, (exp.EQ, exp.NullSafeEQ)):
+        for side in (cond.this, cond.expression):
+            if isinstance(side, exp.Column) and side.name.lower() in low:
+                c = tdef.column(side.name)
+                return c is None or not (c.type.is_text and c.type.collation != "binary")
     return False
 
 
@@ -662,10 +740,6 @@ def _const_tables(s: SqliteSession, tree: exp.Select, t: _Table, rows: list[_Row
     where = tree.args.get("where")
     impossible = _Row(1, row.select_type, None, filtered=False,
                       extra=["Impossible WHERE noticed after reading const tables"])
-    if where is not None and _constant(where.this):
-        if _false(s, where.this):
-            return [_Row(1, row.select_type, None, filtered=False, extra=["Impossible WHERE"])]
-        return rows
     if where is not None:
         probe = exp.select("1").from_(exp.Table(
             this=exp.to_identifier(t.name, quoted=True), db=exp.to_identifier(t.db, quoted=True),
