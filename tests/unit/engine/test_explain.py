@@ -143,3 +143,54 @@ def test_extended_note_prints_the_query_as_mariadb(session: SqliteSession) -> No
 ])
 def test_printer_turns_negations_over_as_mariadbs_parser(text: str, printed: str) -> None:
     assert expression(text) == printed
+
+
+def test_writes_and_set_operations(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE t (a INT PRIMARY KEY, b INT) ENGINE=MyISAM")
+    session.execute("INSERT INTO t VALUES (1, 1), (2, 2), (3, 3)")
+    assert explain(session, "INSERT INTO t VALUES (10, 1)") == [
+        (1, "INSERT", "t", "ALL", None, None, None, None, None, None)]
+    assert explain(session, "REPLACE INTO t VALUES (1, 1)")[0][1] == "INSERT"
+    assert explain(session, "UPDATE t SET b = 1 WHERE a = 1") == [
+        (1, "SIMPLE", "t", "range", "PRIMARY", "PRIMARY", "4", None, "1", "Using where")]
+    assert explain(session, "DELETE FROM t") == [
+        (1, "SIMPLE", None, None, None, None, None, None, "3", "Deleting all rows")]
+    got = explain(session, "SELECT a FROM t EXCEPT SELECT b FROM t")
+    assert [r[:3] for r in got] == [(1, "PRIMARY", "t"), (2, "EXCEPT", "t"),
+                                    (None, "EXCEPT RESULT", "<except1,2>")]
+    got = explain(session, "SELECT a FROM t UNION ALL SELECT b FROM t")
+    assert [r[1] for r in got] == ["PRIMARY", "UNION"]  # UNION ALL: no result table
+
+
+def test_constant_conditions_and_subqueries(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE t (a INT, b INT) ENGINE=MyISAM")
+    session.execute("CREATE TABLE u (c INT) ENGINE=MyISAM")
+    session.execute("INSERT INTO t VALUES (1, 1), (2, 2)")
+    session.execute("INSERT INTO u VALUES (7)")
+    assert explain(session, "SELECT a FROM t GROUP BY a HAVING 1 != 1 AND a > 1")[0][-1] == \
+        "Impossible HAVING"
+    assert explain(session, "SELECT 0 AS x, a FROM t GROUP BY x, a HAVING x = 1")[0][-1] == \
+        "Impossible HAVING"
+    got = explain(session, "SELECT * FROM t WHERE 3 IN (SELECT 1+1 UNION SELECT 1)")
+    assert [(r[0], r[1], r[-1]) for r in got] == [
+        (1, "PRIMARY", "Impossible WHERE"), (2, "SUBQUERY", "No tables used"),
+        (3, "UNION", "No tables used"), (None, "UNION RESULT", "")]
+    # a list subquery SQLite reads once is MariaDB's MATERIALIZED; a one-row MyISAM table
+    # among several is a system table, listed first
+    got = explain(session, "SELECT a, a IN (SELECT b FROM t) FROM t")
+    assert [r[1] for r in got] == ["PRIMARY", "MATERIALIZED"]
+    got = explain(session, "SELECT * FROM t, u WHERE t.a = u.c")
+    assert [(r[2], r[3]) for r in got] == [("u", "system"), ("t", "ALL")]
+
+
+def test_text_keys_are_checked_again(session: SqliteSession) -> None:
+    # measured: an equality on a _ci text key part leaves a condition; IS NULL on a
+    # unique key is a ref (NULLs repeat)
+    session.execute("CREATE TABLE t (s VARCHAR(5), n INT, v INT, UNIQUE KEY (n), KEY (s))")
+    session.execute("INSERT INTO t VALUES ('a', 1, 1), ('b', NULL, 2), ('c', NULL, 3)")
+    assert explain(session, "SELECT * FROM t WHERE s = 'a'")[0][3:] == (
+        "ref", "s", "s", "23", "const", "1", "Using index condition")
+    assert explain(session, "SELECT s FROM t WHERE s = 'a'")[0][-1] == \
+        "Using where; Using index"
+    assert explain(session, "SELECT * FROM t WHERE n IS NULL")[0][3:8] == (
+        "ref", "n", "n", "5", "const")

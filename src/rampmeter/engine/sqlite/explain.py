@@ -248,6 +248,7 @@ class _Row:
     extra: list[str] = field(default_factory=list)
     filtered: bool = True
     null_extra: bool = False   # Extra is NULL (INSERT's row)
+    source: _Table | None = None
 
     def values(self, extended: bool) -> tuple[Any, ...]:
         head = (self.id, self.select_type, self.table, self.type, self.possible_keys, self.key,
@@ -296,6 +297,8 @@ def explain(s: SqliteSession, r: Reader) -> Result:
                 *(r for r in rows if r.id != 1)]
     elif tree is not None and rows and len(tables) == 1 and isinstance(tree, exp.Select):
         rows = _const_tables(s, tree, tables[0], rows)
+    elif isinstance(tree, (exp.Select, exp.Union)):
+        rows = _system_tables(s, rows)
     names = list(NAMES)
     if extended:
         names.insert(9, "filtered")
@@ -371,7 +374,14 @@ def _rows(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
             sub = _SUBQUERY.match(detail)
             if sub is not None:
                 counter[0] += 1
-                walk(node, counter[0], "DEPENDENT SUBQUERY" if sub.group(1) else "SUBQUERY")
+                # SQLite's list subquery is read once into a temporary index:
+                # MariaDB's MATERIALIZED
+                # (of a table: a union or a select without tables is a SUBQUERY)
+                reads = [d for _n, d in children.get(node, [])]
+                table = any(_ACCESS.match(d) and d != "SCAN CONSTANT ROW" for d in reads) \
+                    and not any(d.startswith("COMPOUND") for d in reads)
+                walk(node, counter[0], "DEPENDENT SUBQUERY" if sub.group(1) else
+                     "MATERIALIZED" if sub.group(2) == "LIST" and table else "SUBQUERY")
                 continue
             if detail.startswith(("MATERIALIZE ", "CO-ROUTINE ")):
                 counter[0] += 1
@@ -443,7 +453,7 @@ def _write_rows(s: SqliteSession, tree: exp.Expression, tables: list[_Table],
                 rows[0].extra.append("Using temporary")
             return rows
         shown = tables[0].shown if tables else None
-        return [_Row(1, "INSERT", shown, "ALL", filtered=False, null_extra=True)]
+        return [_Row(1, "INSERT", shown, "ALL", null_extra=True)]
     rows = _rows(s, tree, tables, found)
     if isinstance(tree, exp.Delete) and tree.args.get("where") is None and \
             tree.args.get("limit") is None and len(tables) == 1:
@@ -462,11 +472,18 @@ def _impossible(s: SqliteSession, tree: exp.Expression | None) -> str | None:
     constant part that is false, which MariaDB evaluates once before planning."""
     if not isinstance(tree, exp.Select):
         return None
+    aliases = {x.alias.lower(): x.this for x in tree.expressions
+               if isinstance(x, exp.Alias) and _constant(x.this)}
     for key, word in (("where", "Impossible WHERE"), ("having", "Impossible HAVING")):
         node = tree.args.get(key)
         if node is None:
             continue
         whole = node.this
+        if key == "having" and aliases:  # a select list alias of a constant is that constant
+            whole = whole.transform(
+                lambda n: aliases[n.name.lower()].copy()
+                if isinstance(n, exp.Column) and not n.table and n.name.lower() in aliases
+                else n)
         if any(_constant(c) and _false(s, c) for c in _conjuncts(whole)):
             return word
     return None
@@ -509,7 +526,7 @@ def _access(s: SqliteSession, m: re.Match[str], tables: list[_Table],
         row = _Row(select_id, kind, f"<derived{sub}>" if sub is not None else shown, "ALL")
         return row
     tdef = t.tdef
-    row = _Row(select_id, kind, t.shown)
+    row = _Row(select_id, kind, t.shown, source=t)
     # the conditions MariaDB checks at this table: those whose last table (in the join
     # order) it is; an outer join's ON belongs to its inner table
     me = t.shown.lower()
@@ -724,6 +741,23 @@ def _run(s: SqliteSession, text: str) -> list[tuple[Any, ...]] | None:
         return s.handle.execute(plan.sql, {**bind(stmt, []), **plan.fixed}).fetchall()
     except Exception:  # noqa: BLE001 - not countable here: no estimate
         return None
+
+
+def _system_tables(s: SqliteSession, rows: list[_Row]) -> list[_Row]:
+    """In a statement of several tables, one of an exact-count engine holding one row is a
+    `system` table, read first, so listed first in its select."""
+    for row in rows:
+        t = row.source
+        if t is None or t.tdef is None or t.tdef.engine.upper() not in EXACT_COUNT_ENGINES:
+            continue
+        if (row.rows if row.type in ("ALL", "index") else _count(s, t)) == 1:
+            row.type, row.possible_keys, row.key, row.key_len, row.ref = \
+                "system", None, None, None, None
+            row.rows = 1
+            row.extra = [w for w in row.extra if w in ("Using temporary", "Using filesort")]
+    first = {id(r): k for k, r in enumerate(rows)}
+    return sorted(rows, key=lambda r: (r.id is None, r.id or 0, r.type != "system",
+                                       first[id(r)]))
 
 
 def _const_tables(s: SqliteSession, tree: exp.Select, t: _Table, rows: list[_Row]) -> list[_Row]:
