@@ -371,6 +371,19 @@ def _rows(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
                 if out[-1].table is not None:
                     seen.add(out[-1].table.lower())
                 continue
+            if detail == "MULTI-INDEX OR":
+                parts = []
+                for index_node, _d in children.get(node, []):
+                    for _n, d in children.get(index_node, []):
+                        m = _ACCESS.match(d)
+                        if m is not None:
+                            parts.append(_access(s, m, tables, where, select_id, kind,
+                                                 joined, derived, seen))
+                if parts:
+                    out.append(_merged(s, parts, where))
+                    if out[-1].table is not None:
+                        seen.add(out[-1].table.lower())
+                continue
             sub = _SUBQUERY.match(detail)
             if sub is not None:
                 counter[0] += 1
@@ -605,6 +618,40 @@ def _access(s: SqliteSession, m: re.Match[str], tables: list[_Table],
         row.extra.append("Using index condition" if pushed else "Using where")
     if covering:
         row.extra.append("Using index")
+    return row
+
+
+def _merged(s: SqliteSession, parts: list[_Row],
+            conditions: list[tuple[exp.Expression, str | None]]) -> _Row:
+    """SQLite's MULTI-INDEX OR (a lookup per OR branch, rowids merged): over one index
+    MariaDB's `range` of several intervals, over several its index_merge sort_union."""
+    row = parts[0]
+    t = row.source
+    keys = list(dict.fromkeys(p.key for p in parts if p.key))
+    if t is None or not keys:
+        return row
+    mine = [c for c, _owner in conditions if _refers(c, t, True)]
+    tdef = t.tdef
+    rows = _matching(s, t, mine, [c.name for c in tdef.columns]) if tdef is not None else None
+    row.rows = max(1, rows or 0)
+    row.ref = None
+    possible = [p for p in (row.possible_keys or "").split(",") if p]
+    for k in keys:
+        if k not in possible:
+            possible.append(k)
+    row.possible_keys = ",".join(possible)
+    covering = all("Using index" in "; ".join(p.extra).replace("Using index condition", "")
+                   for p in parts)
+    if len(keys) == 1:
+        row.type = "range"
+        row.key_len = str(max(int(p.key_len or 0) for p in parts))
+        row.extra = ["Using where; Using index"] if covering else ["Using index condition"]
+        return row
+    row.type = "index_merge"
+    lengths = {p.key: p.key_len for p in parts}
+    row.key = ",".join(keys)
+    row.key_len = ",".join(str(lengths[k]) for k in keys)
+    row.extra = [f"Using sort_union({row.key})", "Using where"]
     return row
 
 
