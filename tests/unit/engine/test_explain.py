@@ -140,6 +140,11 @@ def test_extended_note_prints_the_query_as_mariadb(session: SqliteSession) -> No
     ("NOT (NOT a XOR a)", "`a` xor `a`"),
     ("timestampdiff(microsecond, '2000-01-01', '2001-01-01')",
      "timestampdiff(MICROSECOND,'2000-01-01','2001-01-01')"),
+    ("cast(2 as integer)", "cast(2 as signed)"),
+    ("binary 'a'", "cast('a' as char charset binary)"),
+    ("cast(1 as decimal)", "cast(1 as decimal(10,0))"),
+    ("cast('a' as char(3) character set latin1)", "cast('a' as char(3) charset latin1)"),
+    ("cast('2001-01-01' as datetime(3))", "cast('2001-01-01' as datetime(3))"),
 ])
 def test_printer_turns_negations_over_as_mariadbs_parser(text: str, printed: str) -> None:
     assert expression(text) == printed
@@ -209,3 +214,17 @@ def test_multi_index_or(session: SqliteSession) -> None:
                    "(a BETWEEN 2 AND 3 AND b BETWEEN 4 AND 9)") == [
         (1, "SIMPLE", "t", "range", "PRIMARY,b", "PRIMARY", "4", None, "2",
          "Using where; Using index")]
+
+
+def test_correlated_subquery_reads_its_own_where(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE t1 (b INT, c INT)")
+    session.execute("CREATE TABLE t2 (a INT)")
+    session.execute("INSERT INTO t1 VALUES (1, 1), (2, 2), (3, 3)")
+    session.execute("INSERT INTO t2 VALUES (1), (2)")
+    got, note = extended(session, "SELECT a, (SELECT count(*) FROM t1 WHERE t1.b = t2.a) "
+                         "AS x FROM t2 ORDER BY a")
+    assert [(r[1], r[2], r[-1]) for r in got] == [
+        ("PRIMARY", "t2", "Using filesort"), ("DEPENDENT SUBQUERY", "t1", "Using where")]
+    assert note == ("select `db`.`t2`.`a` AS `a`,(select count(0) from `db`.`t1` where "
+                    "`db`.`t1`.`b` = `db`.`t2`.`a`) AS `x` from `db`.`t2` order by "
+                    "`db`.`t2`.`a`")

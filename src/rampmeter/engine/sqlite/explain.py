@@ -112,6 +112,7 @@ class _Table:
     tdef: TableDef | None
     columns: set[str] = field(default_factory=set)   # lower-case columns the statement reads
     all_columns: bool = False
+    select: exp.Expression | None = None              # the SELECT naming it in its FROM
 
 
 def _tables(s: SqliteSession, tree: exp.Expression, database: str) -> list[_Table]:
@@ -124,7 +125,8 @@ def _tables(s: SqliteSession, tree: exp.Expression, database: str) -> list[_Tabl
             tdef = s.table_def(db, node.name)
         except Exception:  # noqa: BLE001 - a missing database: SQLite's error came first
             tdef = None
-        out.append(_Table(node.alias or node.name, db, node.name, tdef))
+        out.append(_Table(node.alias or node.name, db, node.name, tdef,
+                          select=node.find_ancestor(exp.Select)))
     for col in tree.find_all(exp.Column):
         if isinstance(col.this, exp.Star):
             for t in out:
@@ -418,12 +420,14 @@ def _rows(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
                                     f"<{words[0].lower()}" + ",".join(map(str, ids)) + ">",
                                     "ALL", extra=[], filtered=False))
                 continue
-            target = out[first] if len(out) > first else None
+            target = next((r for r in out[first:] if r.id == select_id), None)
             if target is None:
                 continue
             if detail.startswith("USE TEMP B-TREE FOR ORDER BY") or \
                     detail.startswith("USE TEMP B-TREE FOR RIGHT PART OF ORDER BY"):
-                if joined and "Using temporary" not in target.extra:
+                several = sum(1 for r in out[first:]
+                              if r.table is not None and r.id == select_id) > 1
+                if several and "Using temporary" not in target.extra:
                     target.extra.append("Using temporary")
                 if "Using filesort" not in target.extra:
                     target.extra.append("Using filesort")
@@ -542,12 +546,20 @@ def _access(s: SqliteSession, m: re.Match[str], tables: list[_Table],
     row = _Row(select_id, kind, t.shown, source=t)
     # the conditions MariaDB checks at this table: those whose last table (in the join
     # order) it is; an outer join's ON belongs to its inner table
+    # (a subquery's own WHERE; a column of an outer query is a constant there)
     me = t.shown.lower()
+    if t.select is not None:
+        conditions = _conditions(t.select)
+        local = [x for x in tables if x.select is t.select]
+        joined = len(local) > 1
+    else:
+        local = tables
+    names = {x.shown.lower() for x in local}
     where = [c for c, _owner in conditions]
     mine = []
     for c, owner in conditions:
-        named = _tables_of(c, tables) if joined else ({me} if _refers(c, t, True) else set())
-        if me in named and named <= seen | {me} and owner in (None, me):
+        named = _tables_of(c, local) if joined else ({me} if _refers(c, t, True) else set())
+        if me in named and named & names <= seen | {me} and owner in (None, me):
             mine.append(c)
     possible = _possible_keys(tdef, mine)
     row.possible_keys = ",".join(possible) if possible else None

@@ -368,9 +368,14 @@ class _Printer:
         return text
 
     def _column_ref(self, alias: str, column: str) -> str:
-        for a, table, tdef, db in self.scopes[-1] if self.scopes else []:
-            if a == alias and tdef is not None and tdef.view is None and a == table and db:
-                return f"{_q(db)}.{_q(a)}.{_q(column)}"
+        # the innermost query naming the table (a correlated subquery's outer reference)
+        for scope in reversed(self.scopes):
+            if not any(a == alias for a, _t, _d, _db in scope):
+                continue
+            for a, table, tdef, db in scope:
+                if a == alias and tdef is not None and tdef.view is None and a == table and db:
+                    return f"{_q(db)}.{_q(a)}.{_q(column)}"
+            break
         return f"{_q(alias)}.{_q(column)}"
 
     def _resolve(self, col: exp.Column) -> str:
@@ -454,6 +459,10 @@ class _Printer:
         if isinstance(e, exp.Parameter) and isinstance(e.this, (exp.Var, exp.Identifier)) and \
                 not e.name.startswith("@"):
             return "@" + _q(e.name)  # a user variable: @`name`
+        if isinstance(e, exp.Cast) and not e.args.get("format"):
+            shown = self._cast_type(e.args["to"])
+            if shown is not None:
+                return f"cast({self.expr(e.this)} as {shown})"
         if isinstance(e, (exp.All, exp.Any)):  # x <= all (select ...)
             inner = e.this.this if isinstance(e.this, exp.Subquery) else e.this
             word = "all" if isinstance(e, exp.All) else "any"
@@ -480,6 +489,45 @@ class _Printer:
         if isinstance(e, (exp.Func, exp.Anonymous)):
             return self._function(e)
         return e.sql("mysql")
+
+    def _cast_type(self, to: exp.Expression) -> str | None:
+        """CAST's target as MariaDB prints it: signed, unsigned, char(n) charset cs (the
+        connection's when not given; BINARY is char charset binary), decimal(m,d),
+        datetime(n)...; None for a type printed as sqlglot spells it."""
+        if not isinstance(to, exp.DataType):
+            return None
+        t = exp.DataType.Type
+        params = [p.this.sql("mysql") if isinstance(p, exp.DataTypeParam) else p.sql("mysql")
+                  for p in to.expressions]
+        size = f"({','.join(params)})" if params else ""
+        kind = to.this
+        if kind in (t.BIGINT, t.INT):
+            return "signed"
+        if kind == t.UBIGINT:
+            return "unsigned"
+        if kind in (t.CHAR, t.BINARY, t.CHARACTER_SET):
+            if kind == t.BINARY:
+                charset = "binary"
+            elif kind == t.CHARACTER_SET and to.args.get("kind") is not None:
+                charset = to.args["kind"].name.lower()
+            else:
+                charset = self._connection_charset()
+            if charset == "utf8":
+                charset = "utf8mb3"
+            return f"char{size} charset {charset}"
+        if kind == t.DECIMAL:
+            return f"decimal{size or '(10,0)'}"
+        if kind in (t.DATE, t.DATETIME, t.TIME, t.DOUBLE, t.FLOAT):
+            return kind.value.lower() + size
+        return None
+
+    def _connection_charset(self) -> str:
+        try:
+            got = self.s.context.system_variable("character_set_connection") \
+                if self.s is not None else None
+        except Exception:  # noqa: BLE001 - a host without the variable: the default
+            got = None
+        return str(got or "utf8mb4")
 
     def _operand(self, e: exp.Expression, needs: int) -> str:
         """`e` where an operand of precedence `needs` goes: in parentheses when it binds
