@@ -228,3 +228,24 @@ def test_correlated_subquery_reads_its_own_where(session: SqliteSession) -> None
     assert note == ("select `db`.`t2`.`a` AS `a`,(select count(0) from `db`.`t1` where "
                     "`db`.`t1`.`b` = `db`.`t2`.`a`) AS `x` from `db`.`t2` order by "
                     "`db`.`t2`.`a`")
+
+
+def test_tables_optimized_away_views_and_derived(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE m (a INT, b INT, KEY (a)) ENGINE=MyISAM")
+    session.execute("CREATE TABLE i (a INT, KEY (a)) ENGINE=InnoDB")
+    session.execute("INSERT INTO m VALUES (1, 1), (2, 2)")
+    session.execute("INSERT INTO i VALUES (1), (2)")
+    away = (1, "SIMPLE", None, None, None, None, None, None, None,
+            "Select tables optimized away")
+    # measured: COUNT(*) of an exact count, MIN / MAX of an index's first column
+    assert explain(session, "SELECT count(*), max(a) FROM m") == [away]
+    assert explain(session, "SELECT min(a) + 1 FROM i") == [away]
+    assert explain(session, "SELECT count(*) FROM i")[0][3] != "Select tables optimized away"
+    assert explain(session, "SELECT max(b) FROM m")[0][3] == "ALL"
+    assert explain(session, "SELECT count(b) FROM m")[0][3] == "ALL"  # b may be NULL
+    # a view's query is merged: its table is shown
+    session.execute("CREATE VIEW v AS SELECT a, b FROM m WHERE a > 0")
+    assert [r[2:4] for r in explain(session, "SELECT * FROM v WHERE b = 1")] == [("m", "range")]
+    # a derived table's rows: its query's
+    got = explain(session, "SELECT * FROM (SELECT DISTINCT x.b FROM m x, m y) d")
+    assert got[0][1:3] == ("PRIMARY", "<derived2>") and got[0][8] == "4"

@@ -293,7 +293,10 @@ def explain(s: SqliteSession, r: Reader) -> Result:
     else:
         rows = _rows(s, tree, tables, found)
     impossible = _impossible(s, tree)
-    if impossible is not None:  # the first select's tables are never read
+    if impossible is None and _optimized_away(tree, tables):
+        rows = [_Row(1, "SIMPLE", None, filtered=False,
+                     extra=["Select tables optimized away"])]
+    elif impossible is not None:  # the first select's tables are never read
         first = next((r.select_type for r in rows if r.id == 1), "SIMPLE")
         rows = [_Row(1, first, None, filtered=False, extra=[impossible]),
                 *(r for r in rows if r.id != 1)]
@@ -447,6 +450,16 @@ def _rows(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
 
     walk(0, 1, "PRIMARY" if has_sub else "SIMPLE")
     out.sort(key=lambda row: (row.id is None, row.id or 0))
+    for row in out:  # a derived table's rows: what its query's tables may give (MariaDB's
+        # estimate, the product of their rows)
+        m = re.match(r"<derived(\d+)>$", row.table or "")
+        if m is not None and row.rows is None:
+            inner = [r.rows for r in out if r.id == int(m.group(1)) and r.table is not None]
+            if inner and all(n is not None for n in inner):
+                total = 1
+                for n in inner:
+                    total *= n or 0
+                row.rows = total
     if not out or len(out) == 1 and out[0].table is None and not tables:
         return [_no_tables(s, tree)]
     if not any(r.id == 1 for r in out):  # subqueries under a select without tables
@@ -482,6 +495,41 @@ def _write_rows(s: SqliteSession, tree: exp.Expression, tables: list[_Table],
             row.ref = None
             row.extra = ["Using where"]
     return rows
+
+
+def _optimized_away(tree: exp.Expression | None, tables: list[_Table]) -> bool:
+    """MariaDB answers a select of one table, without WHERE or GROUP BY, whose items are
+    COUNT(*) of an exact-count engine's table and MIN / MAX of an index's first column
+    before reading a row: `Select tables optimized away`."""
+    if not isinstance(tree, exp.Select) or len(tables) != 1 or tables[0].tdef is None or \
+            any(tree.args.get(k) for k in ("where", "group", "having", "joins")):
+        return False
+    tdef = tables[0].tdef
+    firsts = {i.columns[0].lower() for i in tdef.indexes if i.columns and not i.kind}
+    if tdef.primary:
+        firsts.add(tdef.primary[0].lower())
+    exact = tdef.engine.upper() in EXACT_COUNT_ENGINES
+    found = False
+    for item in tree.expressions:
+        for node in (item.this if isinstance(item, exp.Alias) else item).walk():
+            if isinstance(node, exp.Count):
+                inner = node.this
+                col = tdef.column(inner.name) if isinstance(inner, exp.Column) else None
+                if not exact or not (isinstance(inner, exp.Star) or
+                                     col is not None and not col.nullable):
+                    return False
+                found = True
+            elif isinstance(node, (exp.Min, exp.Max)):
+                if not isinstance(node.this, exp.Column) or node.this.name.lower() not in firsts:
+                    return False
+                found = True
+            elif isinstance(node, exp.Column) and \
+                    not isinstance(node.parent, (exp.Count, exp.Min, exp.Max)):
+                return False
+            elif isinstance(node, (exp.AggFunc, exp.Subquery)) and \
+                    not isinstance(node, (exp.Count, exp.Min, exp.Max)):
+                return False
+    return found
 
 
 def _impossible(s: SqliteSession, tree: exp.Expression | None) -> str | None:
@@ -537,6 +585,8 @@ def _access(s: SqliteSession, m: re.Match[str], tables: list[_Table],
             joined: bool, derived: dict[str, int], seen: set[str]) -> _Row:
     verb, name, using, index, cond = m.groups()
     t = _find(tables, name)
+    if t is None and name.split(".", 1)[-1].lower() not in derived:
+        t = _base_table(s, name)  # a view's table, its query merged into the statement
     if t is None or t.tdef is None:
         shown = name.split(".", 1)[-1]
         sub = derived.get(shown.lower())
@@ -631,6 +681,18 @@ def _access(s: SqliteSession, m: re.Match[str], tables: list[_Table],
     if covering:
         row.extra.append("Using index")
     return row
+
+
+def _base_table(s: SqliteSession, name: str) -> _Table | None:
+    db, _, table = name.rpartition(".")
+    db = db or s.database or ""
+    try:
+        tdef = s.table_def(db, table)
+    except Exception:  # noqa: BLE001 - not a table of ours: shown as SQLite names it
+        return None
+    if tdef is None or tdef.view is not None:
+        return None
+    return _Table(table, db, table, tdef, all_columns=True)
 
 
 def _merged(s: SqliteSession, parts: list[_Row],
