@@ -141,6 +141,8 @@ def test_extended_note_prints_the_query_as_mariadb(session: SqliteSession) -> No
     ("timestampdiff(microsecond, '2000-01-01', '2001-01-01')",
      "timestampdiff(MICROSECOND,'2000-01-01','2001-01-01')"),
     ("cast(2 as integer)", "cast(2 as signed)"),
+    ("weight_string('a')", "weight_string('a',0,0,1)"),
+    ("weight_string('a' as binary(4))", "weight_string(cast('a' as char(4) charset binary),0,4,65)"),
     ("binary 'a'", "cast('a' as char charset binary)"),
     ("cast(1 as decimal)", "cast(1 as decimal(10,0))"),
     ("cast('a' as char(3) character set latin1)", "cast('a' as char(3) charset latin1)"),

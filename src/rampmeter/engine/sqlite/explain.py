@@ -288,22 +288,11 @@ def explain(s: SqliteSession, r: Reader) -> Result:
     tree = _tree(inner)
     database = s.database or ""
     tables = _tables(s, tree, database) if tree is not None else []
-    if isinstance(tree, (exp.Insert, exp.Update, exp.Delete)):
-        rows = _write_rows(s, tree, tables, found)
-    else:
-        rows = _rows(s, tree, tables, found)
-    impossible = _impossible(s, tree)
-    if impossible is None and _optimized_away(tree, tables):
-        rows = [_Row(1, "SIMPLE", None, filtered=False,
-                     extra=["Select tables optimized away"])]
-    elif impossible is not None:  # the first select's tables are never read
-        first = next((r.select_type for r in rows if r.id == 1), "SIMPLE")
-        rows = [_Row(1, first, None, filtered=False, extra=[impossible]),
-                *(r for r in rows if r.id != 1)]
-    elif tree is not None and rows and len(tables) == 1 and isinstance(tree, exp.Select):
-        rows = _const_tables(s, tree, tables[0], rows)
-    elif isinstance(tree, (exp.Select, exp.Union)):
-        rows = _system_tables(s, rows)
+    try:
+        rows, impossible = _answer(s, tree, tables, found)
+    except Exception:  # noqa: BLE001 - a plan this module cannot read: SQLite's own words
+        rows = [_Row(1, "SIMPLE", None, extra=[str(d)]) for _n, _p, _u, d in found]
+        impossible = None
     names = list(NAMES)
     if extended:
         names.insert(9, "filtered")
@@ -332,6 +321,28 @@ def explain(s: SqliteSession, r: Reader) -> Result:
         if note is not None:
             result.warnings.append(Warning_("Note", errors.ER_YES, note))
     return result
+
+
+def _answer(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
+            found: list[tuple[Any, ...]]) -> tuple[list[_Row], str | None]:
+    """The rows of the answer, and the Impossible WHERE / HAVING decided, if any."""
+    if isinstance(tree, (exp.Insert, exp.Update, exp.Delete)):
+        rows = _write_rows(s, tree, tables, found)
+    else:
+        rows = _rows(s, tree, tables, found)
+    impossible = _impossible(s, tree)
+    if impossible is None and _optimized_away(tree, tables):
+        rows = [_Row(1, "SIMPLE", None, filtered=False,
+                     extra=["Select tables optimized away"])]
+    elif impossible is not None:  # the first select's tables are never read
+        first = next((r.select_type for r in rows if r.id == 1), "SIMPLE")
+        rows = [_Row(1, first, None, filtered=False, extra=[impossible]),
+                *(r for r in rows if r.id != 1)]
+    elif tree is not None and rows and len(tables) == 1 and isinstance(tree, exp.Select):
+        rows = _const_tables(s, tree, tables[0], rows)
+    elif isinstance(tree, (exp.Select, exp.Union)):
+        rows = _system_tables(s, rows)
+    return rows, impossible
 
 
 def _tree(stmt: Statement) -> exp.Expression | None:

@@ -557,6 +557,17 @@ class _Printer:
         return f"{self.expr(e.this)}{word}({','.join(self.expr(x) for x in e.expressions)})"
 
     def _function(self, e: exp.Expression) -> str:
+        if isinstance(e, exp.WeightString):
+            # weight_string(x,0,length,flags): AS CHAR(n) / BINARY(n) give the length
+            # (flags 65); BINARY(n) reads x cast to binary first
+            to = e.args.get("to")
+            x = self.expr(e.this)
+            if not isinstance(to, exp.DataType):
+                return f"weight_string({x},0,0,1)"
+            n = to.expressions[0].this.sql("mysql") if to.expressions else "1"
+            if to.this == exp.DataType.Type.BINARY:
+                x = f"cast({x} as char({n}) charset binary)"
+            return f"weight_string({x},0,{n},65)"
         if isinstance(e, exp.TimestampDiff) and e.args.get("unit"):
             # timestampdiff(UNIT,from,to): the unit in capitals
             return (f"timestampdiff({e.args['unit'].name.upper()},{self.expr(e.expression)},"
