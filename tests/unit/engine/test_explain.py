@@ -84,6 +84,15 @@ def test_scans_and_index_lookups(session: SqliteSession) -> None:
          "Impossible WHERE noticed after reading const tables")]
 
 
+def test_explain_partitions_has_the_column(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE t (a INT)")
+    session.execute("INSERT INTO t VALUES (1), (2)")
+    result = session.execute("EXPLAIN PARTITIONS SELECT * FROM t")
+    assert isinstance(result, ResultSet)
+    assert [c.name for c in result.columns][2:5] == ["table", "partitions", "type"]
+    assert rows(result) == [(1, "SIMPLE", "t", None, "ALL", None, None, None, None, "2", "")]
+
+
 def test_system_tables_of_exact_count_engines(session: SqliteSession) -> None:
     session.execute("CREATE TABLE one (a INT, s VARCHAR(5)) ENGINE=MyISAM")
     session.execute("CREATE TABLE none (a INT) ENGINE=MyISAM")

@@ -252,9 +252,12 @@ class _Row:
     null_extra: bool = False   # Extra is NULL (INSERT's row)
     source: _Table | None = None
 
-    def values(self, extended: bool) -> tuple[Any, ...]:
-        head = (self.id, self.select_type, self.table, self.type, self.possible_keys, self.key,
-                self.key_len, self.ref, None if self.rows is None else str(self.rows))
+    def values(self, extended: bool, partitions: bool = False) -> tuple[Any, ...]:
+        head: tuple[Any, ...] = (
+            self.id, self.select_type, self.table, self.type, self.possible_keys, self.key,
+            self.key_len, self.ref, None if self.rows is None else str(self.rows))
+        if partitions:
+            head = (*head[:3], None, *head[3:])
         extra = None if self.null_extra else "; ".join(self.extra)
         if extended:
             filtered = Decimal("100.00") if self.filtered and self.table is not None else None
@@ -263,14 +266,14 @@ class _Row:
 
 
 def explain(s: SqliteSession, r: Reader) -> Result:
-    extended = False
+    extended = partitions = False
     if r.accept("FORMAT"):
         r.expect("=")
         r.next()
     elif r.accept("EXTENDED"):
         extended = True
     else:
-        r.accept("PARTITIONS")
+        partitions = r.accept("PARTITIONS")
     inner = scan(r.rest_text(), r.stmt.dialect, r.stmt.charset)
     if not inner.is_dml:
         raise r.error()
@@ -296,6 +299,8 @@ def explain(s: SqliteSession, r: Reader) -> Result:
     names = list(NAMES)
     if extended:
         names.insert(9, "filtered")
+    if partitions:  # (no table is partitioned here: always NULL)
+        names.insert(3, "partitions")
     cols: list[Column] = []
     for n in names:
         if n == "id":
@@ -304,7 +309,7 @@ def explain(s: SqliteSession, r: Reader) -> Result:
             cols.append(decimal_column(n, length=4, decimals=2))
         else:
             cols.append(text_column(n, length=64))
-    result = ResultSet(cols, [row.values(extended) for row in rows])
+    result = ResultSet(cols, [row.values(extended, partitions) for row in rows])
     if extended and tree is not None:
         const = None
         if tree is not None and len(tables) == 1 and len(rows) == 1 and \
