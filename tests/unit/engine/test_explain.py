@@ -60,6 +60,14 @@ def test_no_tables_and_constant_where(session: SqliteSession) -> None:
                     "@`v` AS `@v`")
 
 
+def test_select_into_variables_is_explained_as_the_select(session: SqliteSession) -> None:
+    assert explain(session, "SELECT 3 INTO @v")[0][-1] == "No tables used"
+    session.execute("CREATE TABLE t (a INT)")
+    session.execute("INSERT INTO t VALUES (1), (2)")
+    assert explain(session, "SELECT a INTO @x FROM t WHERE a = 1") == [
+        (1, "SIMPLE", "t", "ALL", None, None, None, None, "2", "Using where")]
+
+
 def test_scans_and_index_lookups(session: SqliteSession) -> None:
     session.execute("CREATE TABLE t (a INT, b VARCHAR(10), d BIGINT NOT NULL, e DATETIME, "
                     "PRIMARY KEY (d), KEY (a)) ENGINE=MyISAM")

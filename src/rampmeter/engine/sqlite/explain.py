@@ -51,6 +51,7 @@ EXACT_COUNT_ENGINES = frozenset({"MYISAM", "ARIA", "MEMORY", "HEAP"})
 _ACCESS = re.compile(r"^(SCAN|SEARCH) (\S+)(?: USING (COVERING INDEX|INDEX|INTEGER PRIMARY KEY|"
                      r"AUTOMATIC COVERING INDEX|AUTOMATIC PARTIAL COVERING INDEX|ROWID SEARCH)"
                      r"(?: (\S+))?)?(?: \((.*)\))?")
+_INTO = re.compile(r"\bINTO\s+@[\w$.]+(?:\s*,\s*@[\w$.]+)*", re.IGNORECASE)
 _SUBQUERY = re.compile(r"^(CORRELATED )?(SCALAR|LIST) SUBQUERY")
 _DIG2BYTES = (0, 1, 1, 2, 2, 3, 3, 4, 4, 4)
 _FIXED = {"tinyint": 1, "smallint": 2, "mediumint": 3, "int": 4, "bigint": 8, "float": 4,
@@ -277,6 +278,13 @@ def explain(s: SqliteSession, r: Reader) -> Result:
     inner = scan(r.rest_text(), r.stmt.dialect, r.stmt.charset)
     if not inner.is_dml:
         raise r.error()
+    if inner.kind == "SELECT" and _INTO.search(inner.shape) is not None:
+        # SELECT ... INTO @v: the SELECT is explained
+        text = inner.text
+        for m in _INTO.finditer(text):
+            if text[:m.start()].count("(") == text[:m.start()].count(")"):
+                inner = scan(text[:m.start()] + text[m.end():], r.stmt.dialect, r.stmt.charset)
+                break
     plan = s.plan(inner)
     s.make_visible(plan)
     from rampmeter.engine.sqlite.dml import bind
