@@ -268,3 +268,16 @@ def test_tables_optimized_away_views_and_derived(session: SqliteSession) -> None
     # a derived table's rows: its query's
     got = explain(session, "SELECT * FROM (SELECT DISTINCT x.b FROM m x, m y) d")
     assert got[0][1:3] == ("PRIMARY", "<derived2>") and got[0][8] == "4"
+
+
+def test_window_functions_show_the_selects_own_tables(session: SqliteSession) -> None:
+    # measured: MariaDB computes window functions in a temporary table of the select; the
+    # subquery rampmeter adds for them is not shown
+    session.execute("CREATE TABLE t (pk INT PRIMARY KEY, a INT, b INT) ENGINE=MyISAM")
+    session.execute("INSERT INTO t VALUES (1, 1, 1), (2, 2, 2)")
+    assert explain(session, "SELECT pk, a, b, ntile((SELECT a FROM t WHERE pk = 1)) OVER "
+                   "(ORDER BY b) FROM t") == [
+        (1, "PRIMARY", "t", "ALL", None, None, None, None, "2", "Using temporary"),
+        (2, "SUBQUERY", "t", "const", "PRIMARY", "PRIMARY", "4", "const", "1", "")]
+    assert explain(session, "SELECT pk, row_number() OVER (ORDER BY b) FROM t "
+                   "ORDER BY pk DESC")[0][-1] == "Using temporary; Using filesort"

@@ -52,6 +52,7 @@ _ACCESS = re.compile(r"^(SCAN|SEARCH) (\S+)(?: USING (COVERING INDEX|INDEX|INTEG
                      r"AUTOMATIC COVERING INDEX|AUTOMATIC PARTIAL COVERING INDEX|ROWID SEARCH)"
                      r"(?: (\S+))?)?(?: \((.*)\))?")
 _INTO = re.compile(r"\bINTO\s+@[\w$.]+(?:\s*,\s*@[\w$.]+)*", re.IGNORECASE)
+_UNNAMED = re.compile(r"\(subquery-\d+\)$")
 _SUBQUERY = re.compile(r"^(CORRELATED )?(SCALAR|LIST) SUBQUERY")
 _DIG2BYTES = (0, 1, 1, 2, 2, 3, 3, 4, 4, 4)
 _FIXED = {"tinyint": 1, "smallint": 2, "mediumint": 3, "int": 4, "bigint": 8, "float": 4,
@@ -377,15 +378,16 @@ def _rows(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
     for node, parent, _unused, detail in found:
         children.setdefault(parent, []).append((node, detail))
     has_sub = any(_SUBQUERY.match(d) or d.startswith(("MATERIALIZE", "CO-ROUTINE",
-                                                      "COMPOUND"))
+                                                      "COMPOUND")) and not _UNNAMED.search(d)
                   for _n, _p, _u, d in found)
+    windowed = tree is not None and any(True for _ in tree.find_all(exp.Window))
     out: list[_Row] = []
     counter = [1]
     where = _conditions(tree)
     joined = len(tables) > 1
     derived: dict[str, int] = {}
 
-    def walk(parent: int, select_id: int, kind: str) -> None:
+    def walk(parent: int, select_id: int, kind: str, inner: bool = False) -> None:
         first = len(out)
         seen: set[str] = set()
         for node, detail in children.get(parent, []):
@@ -394,6 +396,8 @@ def _rows(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
                                 extra=["No tables used"]))
                 continue
             m = _ACCESS.match(detail)
+            if m is not None and _UNNAMED.search(detail):
+                continue  # the scan of a subquery the statement does not name (below)
             if m is not None:
                 out.append(_access(s, m, tables, where, select_id, kind, joined, derived,
                                    seen))
@@ -424,6 +428,11 @@ def _rows(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
                     and not any(d.startswith("COMPOUND") for d in reads)
                 walk(node, counter[0], "DEPENDENT SUBQUERY" if sub.group(1) else
                      "MATERIALIZED" if sub.group(2) == "LIST" and table else "SUBQUERY")
+                continue
+            if detail.startswith(("MATERIALIZE ", "CO-ROUTINE ")) and _UNNAMED.search(detail):
+                # a subquery the statement does not name (rampmeter's for window
+                # functions): its tables are the select's own, as in MariaDB
+                walk(node, select_id, kind, inner=True)
                 continue
             if detail.startswith(("MATERIALIZE ", "CO-ROUTINE ")):
                 counter[0] += 1
@@ -456,8 +465,10 @@ def _rows(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
                               if r.table is not None and r.id == select_id) > 1
                 if several and "Using temporary" not in target.extra:
                     target.extra.append("Using temporary")
-                if "Using filesort" not in target.extra:
-                    target.extra.append("Using filesort")
+                # (sorting for window functions: MariaDB's temporary table)
+                word = "Using temporary" if inner and windowed else "Using filesort"
+                if word not in target.extra:
+                    target.extra.append(word)
             elif detail.startswith("USE TEMP B-TREE FOR GROUP BY"):
                 for word in ("Using temporary", "Using filesort"):
                     if word not in target.extra:
