@@ -281,3 +281,18 @@ def test_window_functions_show_the_selects_own_tables(session: SqliteSession) ->
         (2, "SUBQUERY", "t", "const", "PRIMARY", "PRIMARY", "4", "const", "1", "")]
     assert explain(session, "SELECT pk, row_number() OVER (ORDER BY b) FROM t "
                    "ORDER BY pk DESC")[0][-1] == "Using temporary; Using filesort"
+
+
+def test_multi_table_writes_explain_their_join(session: SqliteSession) -> None:
+    # measured: MariaDB's rows for a multi-table UPDATE / DELETE are the join's, SIMPLE
+    session.execute("CREATE TABLE t1 (a INT)")
+    session.execute("CREATE TABLE t2 (a INT)")
+    session.execute("INSERT INTO t1 VALUES (1), (2), (3)")
+    session.execute("INSERT INTO t2 VALUES (1), (2)")
+    for sql in ("UPDATE t1, t2 SET t1.a = t1.a + 1 WHERE t1.a = t2.a",
+                "DELETE t1 FROM t1, t2 WHERE t1.a = t2.a",
+                "DELETE FROM t1 USING t1, t2 WHERE t1.a = t2.a"):
+        got = explain(session, sql)
+        assert sorted((r[1], r[2], r[3]) for r in got) == [
+            ("SIMPLE", "t1", "ALL"), ("SIMPLE", "t2", "ALL")], sql
+        assert [r[-1] for r in got] == ["", "Using where"], sql

@@ -286,6 +286,8 @@ def explain(s: SqliteSession, r: Reader) -> Result:
             if text[:m.start()].count("(") == text[:m.start()].count(")"):
                 inner = scan(text[:m.start()] + text[m.end():], r.stmt.dialect, r.stmt.charset)
                 break
+    if inner.kind in ("UPDATE", "DELETE"):
+        inner = _joined_write(inner, r.stmt) or inner
     plan = s.plan(inner)
     s.make_visible(plan)
     from rampmeter.engine.sqlite.dml import bind
@@ -357,6 +359,24 @@ def _answer(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
     elif isinstance(tree, (exp.Select, exp.Union)):
         rows = _system_tables(s, rows)
     return rows, impossible
+
+
+def _joined_write(stmt: Statement, outer: Statement) -> Statement | None:
+    """A multi-table UPDATE / DELETE reads the join of its tables as a SELECT of them
+    would (rampmeter runs it rewritten, in steps): that SELECT is what is explained."""
+    tree = _tree(stmt)
+    if not isinstance(tree, (exp.Update, exp.Delete)):
+        return None
+    using = tree.args.get("using")
+    source = using[0] if using else tree.this
+    if not isinstance(source, exp.Expression) or not source.args.get("joins"):
+        return None
+    where = tree.args.get("where")
+    text = "SELECT * FROM " + source.sql("mysql") + (" " + where.sql("mysql") if where else "")
+    try:
+        return scan(text, outer.dialect, outer.charset)
+    except Exception:  # noqa: BLE001 - not readable as a SELECT: the statement itself
+        return None
 
 
 def _tree(stmt: Statement) -> exp.Expression | None:
