@@ -165,6 +165,17 @@ def test_an_expression_default_reads_the_row(session: SqliteSession) -> None:
         (1, 2, 4), (2, 3, 6), (None, 5, 10), (7, 8, 16), (10, 11, 22)]
 
 
+def test_now_default_keeps_its_own_precision(session: SqliteSession) -> None:
+    # MariaDB (mtr func_default): DEFAULT now(2) of a DATETIME(6) column is the time to two
+    # digits, stored and read back with six, and DEFAULT(col) is that value too
+    session.context.variables["timestamp"] = 978344430.123456  # type: ignore[attr-defined]
+    session.execute("CREATE TABLE t (f DATETIME(6) DEFAULT now(2), g DATETIME(6) DEFAULT "
+                    "now(6))")
+    session.execute("INSERT INTO t () VALUES ()")
+    got = rows(session.execute("SELECT f, DEFAULT(f), g FROM t"))[0]
+    assert [str(v)[-7:] for v in got] == [".120000", ".120000", ".123456"]
+
+
 def test_update_assigns_left_to_right(session: SqliteSession) -> None:
     # MariaDB's single-table UPDATE: a column SET earlier is its new value...
     session.execute("CREATE TABLE t (a INT, b INT, c INT DEFAULT (a * 10))")

@@ -105,6 +105,9 @@ def _default_of(col: ColumnDef, now_call: Callable[[ColumnDef], exp.Expression]
                                                                dialect="mysql"))
         return exp.Paren(this=value)  # a value, not a literal of the select list (its name)
     if d.kind == "now":
+        if isinstance(d.value, int) and d.value < col.type.fsp:  # now(2) of a (6) column
+            return exp.Cast(this=now_call(col), to=exp.DataType.build(
+                _cast_spelling(col.type), dialect="mysql"))
         return now_call(col)
     return exp.Paren(this=dialect.parse(d.value))
 

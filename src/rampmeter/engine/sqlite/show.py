@@ -28,7 +28,7 @@ from rampmeter.errors import ServerError, Warning_
 from rampmeter.protocol.columns import Column, int_column, text_column
 from rampmeter.sql.lexer import string_value, syntax_error
 from rampmeter.sql.reader import Reader
-from rampmeter.sql.statement import Statement, scan
+from rampmeter.sql.statement import Statement
 
 if TYPE_CHECKING:
     from rampmeter.engine.sqlite.session import SqliteSession
@@ -367,7 +367,8 @@ def describe(s: SqliteSession, stmt: Statement) -> Result:
     r.next()  # DESCRIBE / DESC / EXPLAIN
     if r.peek_word() in ("SELECT", "INSERT", "UPDATE", "DELETE", "REPLACE", "WITH",
                          "EXTENDED", "PARTITIONS", "FORMAT", "ANALYZE") or r.at("("):
-        return _explain(s, r)
+        from rampmeter.engine.sqlite.explain import explain
+        return explain(s, r)
     db, table = r.qualified_name()
     match = None
     if not r.done:
@@ -380,33 +381,6 @@ def describe(s: SqliteSession, stmt: Statement) -> Result:
             pattern = t.text[1:-1].replace("``", "`")
         match = like_matcher(pattern)
     return _describe_table(s, None, db, table, False, match)
-
-
-def _explain(s: SqliteSession, r: Reader) -> Result:
-    if r.accept("FORMAT"):
-        r.expect("=")
-        r.next()
-    r.accept_any("EXTENDED", "PARTITIONS")
-    inner = scan(r.rest_text(), r.stmt.dialect, r.stmt.charset)
-    if not inner.is_dml:
-        raise r.error()
-    plan = s.plan(inner)
-    s.make_visible(plan)
-    from rampmeter.engine.sqlite.dml import bind
-    try:
-        # the schema version in the text, as session._compile does (a cached EXPLAIN
-        # re-prepared after DROP / CREATE of its table crashes SQLite)
-        found = s.handle.execute(f"EXPLAIN QUERY PLAN /*{s.engine.schema_version}*/ "
-                                 f"{plan.sql}", {**bind(inner, []), **plan.fixed}).fetchall()
-    except sqlite3.Error as e:
-        raise s.sqlite_error(e, plan) from None
-    names = ["id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref",
-             "rows", "Extra"]
-    rows = [(1, "SIMPLE", None, None, None, None, None, None, None, detail)
-            for _id, _parent, _unused, detail in found]
-    cols = [int_column(n) if n in ("id", "rows") else text_column(n, length=64)
-            for n in names]
-    return ResultSet(cols, rows)
 
 
 HANDLERS = {"SHOW": show, "DESCRIBE": describe, "DESC": describe, "EXPLAIN": describe}

@@ -1,5 +1,6 @@
 """What a view's SELECT becomes when it is defined: its column names, whether MariaDB would call
-it updatable, and MariaDB's canonical text of it (SHOW CREATE VIEW, information_schema.VIEWS).
+it updatable, and MariaDB's canonical text of it (SHOW CREATE VIEW, information_schema.VIEWS,
+EXPLAIN EXTENDED's Note 1003).
 
 Rules:
 - The SELECT is planned (translate.py) and compiled by SQLite, so a view over a missing table or
@@ -11,9 +12,10 @@ Rules:
   qualified with its table (`db`.`t`.`c`, the database dropped by SHOW CREATE VIEW in the
   view's own database), `*` expanded, every select item `AS` its name, joins in parentheses
   with `on(...)`, `count(*)` as `count(0)`, `limit offset,count`, strings in single quotes
-  with a backslash before a quote. What MariaDB's optimizer rewrites on top (NOT (a > 1)
-  printed as a <= 1 and the like) is not reproduced: such a text differs, and still means the
-  same (docs/sql.md).
+  with a backslash before a quote. What MariaDB's parser rewrites is rewritten too (`negate`:
+  NOT (a > 1) is a <= 1, NOT col is col = 0; x IN (y) is x = y); what its optimizer rewrites
+  on top (constant propagation, subquery caches) is not reproduced: such a text differs, and
+  still means the same (docs/sql.md).
 """
 
 from __future__ import annotations
@@ -74,7 +76,7 @@ def describe(s: SqliteSession, stmt: Statement, database: str, columns: list[str
     star = select is not None and any(
         isinstance(x, exp.Star) or isinstance(x, exp.Column) and isinstance(x.this, exp.Star)
         for x in select.expressions)
-    original = sqlglot.parse_one(stmt.text, read="mysql")
+    original = _parse(stmt.text)
     printer = _Printer(s, database, stmt)
     text = printer.query(original, names, top=True)
     return names, star, _updatable(original, view), text
@@ -115,6 +117,28 @@ def view_column_names(names: list[str], explicit: list[bool]) -> list[str]:
             elif made[j]:
                 unique(j, k)
     return names
+
+
+def query_text(s: SqliteSession, stmt: Statement, database: str, names: list[str],
+               tree: exp.Expression | None = None) -> str:
+    """MariaDB's text of a query (`tree`, else the statement's) with its result column
+    names, every column qualified with its database (EXPLAIN EXTENDED's Note 1003)."""
+    if tree is None:
+        tree = _parse(stmt.text)
+    return _Printer(s, database, stmt).query(tree, names, top=True)
+
+
+def _parse(text: str) -> exp.Expression:
+    """sqlglot's tree of a query's text, DEFAULT(col) read as RM_DEFAULT_OF(col)
+    (defaultfn.py), printed back as default(...)."""
+    from rampmeter.engine.sqlite import defaultfn
+    tree: Any = sqlglot.parse_one(defaultfn.rewrite_text(text), read="mysql")
+    return tree
+
+
+def result_names(plan: Any, stmt: Statement, found: list[str]) -> list[str]:
+    """A query's result column names, from its plan and SQLite's names of its columns."""
+    return _names(plan, stmt, found)
 
 
 def _names(plan: Any, stmt: Statement, found: list[str]) -> list[str]:
@@ -172,7 +196,8 @@ _PRECEDENCE = {exp.Or: 2, exp.Xor: 3, exp.And: 4, exp.Not: 5,
                exp.BitwiseXor: 15, exp.Neg: 17}
 _HIGHEST = 20
 _FLAT = (exp.And, exp.Or, exp.Xor)  # MariaDB keeps AND / OR as one list: no parens inside
-_RENAMED = {"SUBSTRING": "substr", "NOW": "current_timestamp", "CURRENTTIMESTAMP":
+_RENAMED = {"SUBSTRING": "substr", "RM_DEFAULT_OF": "default", "SCHEMA": "database",
+            "LENGTH": "octet_length", "NOW": "current_timestamp", "CURRENTTIMESTAMP":
             "current_timestamp", "CURRENT_TIMESTAMP": "current_timestamp"}
 
 
@@ -319,6 +344,8 @@ class _Printer:
         if isinstance(node, exp.Subquery):
             return "(" + self.query(node.this, self._derived_names(node)) + ")" + (
                 f" {_q(node.alias)}" if node.alias else "")
+        if isinstance(node, exp.Table) and not node.db and node.name.lower() == "dual":
+            return "dual"
         if isinstance(node, exp.Table):
             db = node.db or self.database
             text = f"{_q(db)}.{_q(node.name)}"
@@ -341,13 +368,20 @@ class _Printer:
         return text
 
     def _column_ref(self, alias: str, column: str) -> str:
-        for a, table, tdef, db in self.scopes[-1] if self.scopes else []:
-            if a == alias and tdef is not None and tdef.view is None and a == table and db:
-                return f"{_q(db)}.{_q(a)}.{_q(column)}"
+        # the innermost query naming the table (a correlated subquery's outer reference)
+        for scope in reversed(self.scopes):
+            if not any(a == alias for a, _t, _d, _db in scope):
+                continue
+            for a, table, tdef, db in scope:
+                if a == alias and tdef is not None and tdef.view is None and a == table and db:
+                    return f"{_q(db)}.{_q(a)}.{_q(column)}"
+            break
         return f"{_q(alias)}.{_q(column)}"
 
     def _resolve(self, col: exp.Column) -> str:
         name = col.name
+        if col.table and col.args.get("db") is not None:
+            return f"{_q(col.db)}.{_q(col.table)}.{_q(name)}"
         if col.table:
             return self._column_ref(col.table, name)
         for scope in reversed(self.scopes):
@@ -378,11 +412,14 @@ class _Printer:
         if isinstance(e, exp.Neg):
             return "-" + self._operand(e.this, _PRECEDENCE[exp.Neg])
         if isinstance(e, exp.Not):
-            inner = e.this
-            if isinstance(inner, exp.Paren):
-                inner = inner.this
+            inner = _bare(e.this)
+            negated = negate(inner)
+            if not isinstance(negated, exp.Not):
+                return self.expr(negated)
             if isinstance(inner, exp.Like):
                 return f"{self.expr(inner.this)}  not like {self.expr(inner.expression)}"
+            if isinstance(inner, exp.In) and inner.args.get("query") is not None:
+                return "!(" + self._in(inner, " in ") + ")"
             if isinstance(inner, exp.In):
                 return self._in(inner, " not in ")
             if isinstance(inner, exp.Between):
@@ -419,6 +456,19 @@ class _Printer:
         if isinstance(e, exp.Interval) and isinstance(e.this, exp.Tuple) and \
                 not e.args.get("unit"):  # the function INTERVAL(n, n1, n2...)
             return "interval(" + ",".join(self.expr(x) for x in e.this.expressions) + ")"
+        if isinstance(e, exp.Parameter) and isinstance(e.this, (exp.Var, exp.Identifier)) and \
+                not e.name.startswith("@"):
+            return "@" + _q(e.name)  # a user variable: @`name`
+        if isinstance(e, exp.Cast) and not e.args.get("format"):
+            shown = self._cast_type(e.args["to"])
+            if shown is not None:
+                return f"cast({self.expr(e.this)} as {shown})"
+        if isinstance(e, (exp.All, exp.Any)):  # x <= all (select ...)
+            inner = e.this.this if isinstance(e.this, exp.Subquery) else e.this
+            word = "all" if isinstance(e, exp.All) else "any"
+            return f"{word} ({self.query(inner, function=True)})"
+        if isinstance(e, exp.Tuple):
+            return "(" + ",".join(self.expr(x) for x in e.expressions) + ")"
         if isinstance(e, exp.Case):
             parts = ["case"]
             if e.this is not None:
@@ -440,11 +490,52 @@ class _Printer:
             return self._function(e)
         return e.sql("mysql")
 
+    def _cast_type(self, to: exp.Expression) -> str | None:
+        """CAST's target as MariaDB prints it: signed, unsigned, char(n) charset cs (the
+        connection's when not given; BINARY is char charset binary), decimal(m,d),
+        datetime(n)...; None for a type printed as sqlglot spells it."""
+        if not isinstance(to, exp.DataType):
+            return None
+        t = exp.DataType.Type
+        params = [p.this.sql("mysql") if isinstance(p, exp.DataTypeParam) else p.sql("mysql")
+                  for p in to.expressions]
+        size = f"({','.join(params)})" if params else ""
+        kind = to.this
+        if kind in (t.BIGINT, t.INT):
+            return "signed"
+        if kind == t.UBIGINT:
+            return "unsigned"
+        if kind in (t.CHAR, t.BINARY, t.CHARACTER_SET):
+            if kind == t.BINARY:
+                charset = "binary"
+            elif kind == t.CHARACTER_SET and to.args.get("kind") is not None:
+                charset = to.args["kind"].name.lower()
+            else:
+                charset = self._connection_charset()
+            if charset == "utf8":
+                charset = "utf8mb3"
+            return f"char{size} charset {charset}"
+        if kind == t.DECIMAL:
+            return f"decimal{size or '(10,0)'}"
+        if kind in (t.DATE, t.DATETIME, t.TIME, t.DOUBLE, t.FLOAT):
+            return kind.value.lower() + size
+        return None
+
+    def _connection_charset(self) -> str:
+        try:
+            got = self.s.context.system_variable("character_set_connection") \
+                if self.s is not None else None
+        except Exception:  # noqa: BLE001 - a host without the variable: the default
+            got = None
+        return str(got or "utf8mb4")
+
     def _operand(self, e: exp.Expression, needs: int) -> str:
         """`e` where an operand of precedence `needs` goes: in parentheses when it binds
         less tightly (MariaDB's Item::print_parenthesised)."""
         while isinstance(e, exp.Paren):
             e = e.this
+        if isinstance(e, exp.Not) and not isinstance(negate(_bare(e.this)), exp.Not):
+            e = negate(_bare(e.this))
         text = self.expr(e)
         if _PRECEDENCE.get(type(e), _HIGHEST) < needs:
             return "(" + text + ")"
@@ -456,12 +547,31 @@ class _Printer:
 
     def _in(self, e: exp.In, word: str) -> str:
         query = e.args.get("query")
+        if query is None and len(e.expressions) == 1:
+            # x IN (y) is x = y in MariaDB's parser (x NOT IN (y): x <> y)
+            make = exp.NEQ if word.strip() == "not in" else exp.EQ
+            return self.expr(make(this=e.this, expression=e.expressions[0]))
         if query is not None:
             inner = query.this if isinstance(query, exp.Subquery) else query
             return f"{self.expr(e.this)}{word}({self.query(inner, function=True)})"
         return f"{self.expr(e.this)}{word}({','.join(self.expr(x) for x in e.expressions)})"
 
     def _function(self, e: exp.Expression) -> str:
+        if isinstance(e, exp.WeightString):
+            # weight_string(x,0,length,flags): AS CHAR(n) / BINARY(n) give the length
+            # (flags 65); BINARY(n) reads x cast to binary first
+            to = e.args.get("to")
+            x = self.expr(e.this)
+            if not isinstance(to, exp.DataType):
+                return f"weight_string({x},0,0,1)"
+            n = to.expressions[0].this.sql("mysql") if to.expressions else "1"
+            if to.this == exp.DataType.Type.BINARY:
+                x = f"cast({x} as char({n}) charset binary)"
+            return f"weight_string({x},0,{n},65)"
+        if isinstance(e, exp.TimestampDiff) and e.args.get("unit"):
+            # timestampdiff(UNIT,from,to): the unit in capitals
+            return (f"timestampdiff({e.args['unit'].name.upper()},{self.expr(e.expression)},"
+                    f"{self.expr(e.this)})")
         if isinstance(e, exp.Anonymous):
             name = str(e.this)
             args = list(e.expressions)
@@ -482,6 +592,47 @@ class _Printer:
             return "current_timestamp()"
         low = _RENAMED.get(upper, name.lower())
         return f"{low}(" + ",".join(self.expr(a) for a in args) + ")"
+
+
+def _bare(e: exp.Expression) -> exp.Expression:
+    while isinstance(e, exp.Paren):
+        e = e.this
+    return e
+
+
+_BOOLEAN = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.NullSafeEQ, exp.And, exp.Or,
+            exp.Xor, exp.Not, exp.Like, exp.In, exp.Between, exp.Is, exp.Exists, exp.RegexpLike)
+_FLIPPED: dict[type, type] = {exp.GT: exp.LTE, exp.GTE: exp.LT, exp.LT: exp.GTE, exp.LTE: exp.GT,
+                              exp.EQ: exp.NEQ, exp.NEQ: exp.EQ}
+
+
+def negate(e: exp.Expression) -> exp.Expression:
+    """NOT e as MariaDB's parser builds it (negate_expression, neg_transformer): NOT NOT x
+    is x when x is a condition, else x <> 0; a comparison turns over (NOT a > 1 is
+    a <= 1); AND and OR swap with their operands negated; NOT (NOT a XOR b) is a XOR b;
+    NOT col is col = 0; anything else stays a NOT (printed `!(...)`, `not in`, ...)."""
+    e = _bare(e)
+    if isinstance(e, exp.Not):
+        inner = _bare(e.this)
+        if isinstance(inner, _BOOLEAN):
+            return inner
+        return exp.NEQ(this=inner, expression=exp.Literal.number(0))
+    flipped = _FLIPPED.get(type(e))
+    if flipped is not None:
+        assert isinstance(e, exp.Binary)
+        return flipped(this=e.this, expression=e.expression)
+    if isinstance(e, exp.And):
+        return exp.Or(this=negate(e.this), expression=negate(e.expression))
+    if isinstance(e, exp.Or):
+        return exp.And(this=negate(e.this), expression=negate(e.expression))
+    if isinstance(e, exp.Xor) and e.this is not None and e.expression is not None:
+        if isinstance(_bare(e.this), exp.Not):
+            return exp.Xor(this=_bare(e.this).this, expression=e.expression)
+        if isinstance(_bare(e.expression), exp.Not):
+            return exp.Xor(this=e.this, expression=_bare(e.expression).this)
+    if isinstance(e, exp.Column) and not isinstance(e.this, exp.Star):
+        return exp.EQ(this=e, expression=exp.Literal.number(0))
+    return exp.Not(this=e)
 
 
 def _derived(inner: exp.Expression, names: list[str] | None = None) -> TableDef | None:

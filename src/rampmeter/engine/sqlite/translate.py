@@ -1402,6 +1402,9 @@ def _is_default(node: exp.Expression) -> bool:
 
 def _now_call(col: ColumnDef) -> exp.Expression:
     fsp = col.type.fsp
+    d = col.default
+    if d is not None and d.kind == "now" and isinstance(d.value, int) and d.value < fsp:
+        fsp = d.value  # DEFAULT now(2) of a TIMESTAMP(6): .120000, as MariaDB stores it
     # a TIMESTAMP column stores UTC (tzcolumns.py): its "now" is UTC_TIMESTAMP()
     now = "rm_utc_timestamp" if col.type.name == "timestamp" else "rm_now"
     call = exp.Anonymous(this=now, expressions=[exp.Literal.number(fsp)] if fsp else [])
