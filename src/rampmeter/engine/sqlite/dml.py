@@ -42,6 +42,7 @@ from rampmeter.engine.sqlite import (
     dupvalue,
     errmap,
     inlist,
+    replacing,
     selectinto,
     stream,
     timefns,
@@ -442,6 +443,8 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
                 cur: Any  # a sqlite3.Cursor, or the batch's Outcome (rowcount, skipped)
                 if rows is not None:
                     cur = batch.executemany(s, plan, rows)
+                elif plan.in_place_sql:  # REPLACE in place (replacing.py)
+                    cur = s.handle.execute(replacing.statement(s, plan), bound)
                 else:
                     cur = s.handle.execute(plan.sql, bound)
                 returned = cur.fetchall() if cur.description is not None else None
@@ -487,10 +490,11 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
         inserted = matched - ex.updated
         affected = inserted + 2 * ex.changed + (ex.updated - ex.changed if found else 0)
         duplicates = ex.updated
-    elif plan.replace:
-        inserted = matched
-        affected = matched + ex.deleted - _identical_replacements(s, plan, bound, ex)
-        duplicates = ex.deleted
+    elif plan.replace:  # rows replaced in place (replacing.py) count 2, or 1 when identical
+        inserted = matched - ex.updated
+        affected = matched + ex.changed + ex.deleted - \
+            _identical_replacements(s, plan, bound, ex)
+        duplicates = ex.deleted + ex.updated
     else:
         inserted = affected = matched
         # INSERT ... SELECT: the rows the query offered, as rm_cv counted them
@@ -517,14 +521,15 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
     last_id = 0
     lastrowid = cur.lastrowid if rows is None else \
         s.handle.execute("SELECT last_insert_rowid()").fetchone()[0]
-    if inserted > 0 and plan.auto_column is not None and lastrowid:
+    if (inserted > 0 or ex.updated and plan.replace) and plan.auto_column is not None and \
+            lastrowid:
         explicit = plan.insert_columns is not None and \
             plan.auto_column.lower() in plan.insert_columns and \
             not any(_generated(plan, b) for b in (rows or [bound]))
         if explicit:
             # an upsert's last row may have updated a row: its id is the one MariaDB reports
-            last_id = (_last_explicit_id(plan, rows[-1] if rows else bound) if plan.upsert
-                       else None) or lastrowid
+            last_id = (_last_explicit_id(plan, rows[-1] if rows else bound)
+                       if plan.upsert or ex.updated else None) or lastrowid
         else:
             last_id = autoinc.first_value(s) or lastrowid - inserted + 1
             s.set_last_insert_id(last_id)
@@ -684,7 +689,8 @@ def ensure_triggers(s: SqliteSession, plan: Plan, target: tuple[str, str] | None
     # a temporary table is made and dropped without a schema version of its own
     version = s.engine.schema_version if tdef.location is None else -s.temp_version
     handle = s.handle
-    kinds = (["upd"] if plan.track_changes else []) + (["del"] if plan.replace else [])
+    kinds = (["upd"] if plan.track_changes or plan.in_place_sql else []) + \
+        (["del"] if plan.replace else [])
     for kind in kinds:
         key = (kind, schema.lower(), stored.lower())
         if handle.triggers.get(key) == version:

@@ -53,6 +53,7 @@ from rampmeter.engine.sqlite import (
     ordercoll,
     quantified,
     queryforms,
+    replacing,
     rownum,
     setops,
     sfnames,
@@ -175,6 +176,8 @@ class Plan:
     checked: tuple[tuple[str, str], ...] = ()  # written tables with checks.py's triggers
     partial: bool = False                      # writes a table MariaDB cannot roll back
     collations: Any = None                     # collagg.Check run with the values, or None
+    in_place: list[str] | None = None          # REPLACE in place: the columns (replacing.py)
+    in_place_sql: str = ""                     # ... and its upsert text
 
 
 def _keep_high_nots(tree: exp.Expression) -> None:
@@ -478,6 +481,8 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         for verb in ("INSERT INTO ", "UPDATE "):
             if plan.sql.startswith(verb):
                 plan.sql = verb.replace(" ", " OR FAIL ", 1) + plan.sql[len(verb):]
+            if plan.in_place_sql.startswith(verb):
+                plan.in_place_sql = "INSERT OR FAIL INTO " + plan.in_place_sql[len(verb):]
     if mods.calc_found_rows and plan.outputs is not None:
         plan.found_rows_sql = _count_without_limit(tree)
     return plan
@@ -1367,6 +1372,8 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
     plan.target = (db, tdef.name)
     plan.replace = replace
     plan.ignore = bool(tree.args.get("ignore"))
+    if replace and replacing.eligible(tdef):
+        plan.in_place = []
     auto = tdef.auto_column
     plan.auto_column = auto.name if auto else None
     if isinstance(tree.this, exp.Schema):
@@ -1448,6 +1455,8 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
                 select.set("expressions", new)
     else:
         raise ServerError(errors.ER_NOT_SUPPORTED_YET, "this INSERT source")
+    if plan.in_place is not None:
+        plan.in_place = [c.name for c in cols + left_out]
     if left_out:
         tree.set("this", exp.Schema(this=tree.this.this if isinstance(tree.this, exp.Schema)
                                     else tree.this,
@@ -1690,10 +1699,26 @@ def _generate(tree: exp.Expression, plan: Plan) -> str:
         raise ServerError(errors.ER_NOT_SUPPORTED_YET, str(e)[:64]) from None
 
 
+def _in_place_sql(tree: exp.Insert, columns: list[str]) -> str:
+    """REPLACE as an upsert that sets every column (replacing.py)."""
+    tree.set("alternative", None)
+    returning = tree.args.get("returning")
+    tree.set("returning", None)  # SQLite takes it after the upsert clause
+    source = tree.expression
+    if isinstance(source, exp.Select) and source.args.get("where") is None:
+        source.set("where", exp.Where(this=exp.true()))  # the upsert parsing ambiguity
+    body = tree.sql(dialect="sqlite", normalize_functions=False)
+    tail = " " + returning.sql(dialect="sqlite", normalize_functions=False) \
+        if isinstance(returning, exp.Returning) else ""
+    return body + replacing.upsert_tail(columns) + tail
+
+
 def _insert_sql(tree: exp.Insert, plan: Plan) -> str:
     conflict = tree.args.get("conflict")
     if plan.replace:
         tree.set("alternative", "REPLACE")
+        if plan.in_place:
+            plan.in_place_sql = _in_place_sql(tree.copy(), plan.in_place)
     if not (isinstance(conflict, exp.OnConflict) and conflict.args.get("duplicate")):
         return tree.sql(dialect="sqlite", normalize_functions=False)
     # ON DUPLICATE KEY UPDATE a = VALUES(a)  ->  ON CONFLICT DO UPDATE SET a = excluded.a
