@@ -40,6 +40,7 @@ from rampmeter.engine.sqlite import (
     batch,
     checks,
     dupvalue,
+    eager,
     errmap,
     inlist,
     replacing,
@@ -291,6 +292,8 @@ def run(s: SqliteSession, stmt: Statement, params: Sequence[Any]) -> ResultSet |
     if plan.fixed:
         bound.update(plan.fixed)
     if not plan.writes:
+        if plan.eager:  # constants MariaDB converts before the first row (eager.py)
+            eager.convert(s, plan.eager, bound)
         return _query(s, stmt, plan, bound)
     ex = execution(s, plan, stmt)
     raw = raw_values(stmt, params) if plan.stores else {}

@@ -43,6 +43,7 @@ from rampmeter.engine.sqlite import (
     compare,
     defaultfn,
     derived,
+    eager,
     dialect,
     funcmap,
     inlist,
@@ -178,6 +179,7 @@ class Plan:
     collations: Any = None                     # collagg.Check run with the values, or None
     in_place: list[str] | None = None          # REPLACE in place: the columns (replacing.py)
     in_place_sql: str = ""                     # ... and its upsert text
+    eager: list[tuple[str, str, int]] | None = None  # constants converted when bound (eager.py)
 
 
 def _keep_high_nots(tree: exp.Expression) -> None:
@@ -474,6 +476,8 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
     tree = queryforms.rollup(tree, tables.column_names)
     queryforms.implicit_aggregate(tree)
     _limit_values(tree)
+    if not plan.writes:
+        plan.eager = eager.collect(tree) or None
     plan.sql = _generate(tree, plan)
     if ignore and plan.sql.startswith("UPDATE "):  # duplicates skip the row, as in MariaDB
         plan.sql = "UPDATE OR IGNORE " + plan.sql[len("UPDATE "):]
