@@ -48,6 +48,7 @@ from rampmeter.engine.sqlite import (
     stream,
     timefns,
     triggers,
+    uservars,
 )
 from rampmeter.engine.sqlite.catalog import NON_TRANSACTIONAL, ColumnDef, implicit_default, q
 from rampmeter.engine.sqlite.generated import ignored_message
@@ -389,6 +390,7 @@ def _query(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any]
     locked = stmt.for_update and txn.in_transaction
     guard: Any = txn.writing() if locked else nullcontext()
     more = False
+    held = uservars.before(plan.outputs, s.context.user_variable)
     with guard:
         try:
             cur = s.handle.execute(plan.sql, bound)
@@ -417,7 +419,8 @@ def _query(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any]
         for r in rows:
             for i in plan.tz_outputs:
                 r[i] = timefns.shift(r[i], zone, to_utc=False)
-    result = result_set(plan, stmt, cur.description, rows)
+    result = result_set(plan, stmt, cur.description, rows,
+                        uservars.lookup(held, s.context.user_variable) if held else None)
     if s.warnings:
         result.warnings.extend(s.warnings)
     if more:  # the rest is read as the client is sent it (stream.py)
@@ -715,7 +718,8 @@ def ensure_triggers(s: SqliteSession, plan: Plan, target: tuple[str, str] | None
 
 
 # --- results ---------------------------------------------------------------------------------
-def result_set(plan: Plan, stmt: Statement, description: Any, rows: list[Any]) -> ResultSet:
+def result_set(plan: Plan, stmt: Statement, description: Any, rows: list[Any],
+               uservar: Callable[[str], tuple[Any, Any]] | None = None) -> ResultSet:
     """The result's columns and rows. The columns depend on the plan, the statement's select
     list as typed (`items`) and SQLite's column names; unless one is typed from the values or
     a literal, they are built once per plan and reused (`plan.columns_memo`: the key they were
@@ -725,7 +729,7 @@ def result_set(plan: Plan, stmt: Statement, description: Any, rows: list[Any]) -
     if memo is not None and memo[0] == names and memo[1] == stmt.items:
         columns, loaders = memo[2], memo[3]
     else:
-        columns, loaders, fixed = _columns(plan, stmt, names, rows)
+        columns, loaders, fixed = _columns(plan, stmt, names, rows, uservar)
         if fixed:
             columns = tuple(columns)  # shared by the plan's results: the protocol keeps their
             plan.columns_memo = (names, stmt.items, columns, loaders)  # packets (by identity)
@@ -751,10 +755,11 @@ def _load_row(r: Sequence[Any], loaders: list[tuple[int, Callable[[Any], Any]]])
     return row
 
 
-def _columns(plan: Plan, stmt: Statement, names: tuple[str, ...], rows: list[Any]
+def _columns(plan: Plan, stmt: Statement, names: tuple[str, ...], rows: list[Any],
+             uservar: Callable[[str], tuple[Any, Any]] | None = None
              ) -> tuple[Sequence[Column], list[tuple[int, Callable[[Any], Any]]], bool]:
     """The columns and value loaders of a result; whether they hold for every execution of
-    the plan (none typed from the values or a literal)."""
+    the plan (none typed from the values, a literal or a user variable)."""
     outputs = plan.outputs if plan.outputs is not None and len(plan.outputs) == len(names) \
         else None
     columns: list[Column] = []
@@ -779,6 +784,13 @@ def _columns(plan: Plan, stmt: Statement, names: tuple[str, ...], rows: list[Any
                              charset=slot_charset(name_))
             columns.append(_expression(t.column(name, flags=(0x81 if t.is_numeric else 0x1)
                                                 | o.flags, org_name="")))
+            fixed = False
+        elif o.uservar is not None and uservar is not None:  # SELECT @v (uservars.py)
+            typed, now = uservar(o.uservar)
+            columns.append(uservars.column(name, typed))
+            load = uservars.loader(now)
+            if load is not None:
+                loaders.append((i, load))
             fixed = False
         elif o.sql_type is not None:
             columns.append(o.sql_type.column(name, flags=o.flags, table=o.table,

@@ -28,7 +28,7 @@ from typing import Any, Protocol
 from rampmeter import errors
 from rampmeter.engine.base import SessionContext, WaitHook, WaitReason
 from rampmeter.engine.locks import LockTable, WaitAborted
-from rampmeter.engine.sqlite import bigunsigned, collations, funclib, functions_cast
+from rampmeter.engine.sqlite import bigunsigned, collations, funclib, functions_cast, uservars
 from rampmeter.engine.sqlite.functions_cast import _show, _signed_int
 from rampmeter.engine.sqlite.functions_time import session_now
 from rampmeter.engine.values import big_unsigned, parse_number
@@ -396,6 +396,11 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         host.context.set_user_variable(name, value)
         return value
 
+    def setvar_dec(name: str, value: Any, scale: int) -> Any:
+        """@v := a DECIMAL expression: the variable holds the exact DECIMAL (uservars.py)."""
+        host.context.set_user_variable(name, uservars.exact(value, scale))
+        return value
+
     def json_extract(doc: Any, *paths: Any) -> Any:
         return _json_extract(host, doc, paths)
 
@@ -545,6 +550,7 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         ("rm_cv", 2, guarded(lambda v, i: host.cast(i, v))),
         ("rm_div0", 0, guarded(div0)),
         ("rm_setvar", 2, setvar),
+        ("rm_setvar_dec", 3, setvar_dec),
         ("rm_json_extract", -1, json_extract),
         ("rm_json_valid", 1, json_valid),
         ("rm_bitop", 3, bitop),

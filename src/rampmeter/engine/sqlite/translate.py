@@ -130,6 +130,7 @@ class Output:
     load: Callable[[Any], Any] | None = None
     literal_slot: int | None = None     # a bare literal: typed from its value at execution
     view: bool = False                  # a column of a view (not of a base table)
+    uservar: str | None = None          # `SELECT @v`: typed from @v at execution (uservars.py)
 
 
 @dataclass(slots=True)
@@ -503,8 +504,16 @@ def _has_checks(tables: _Tables, target: tuple[str, str]) -> bool:
     return tdef is not None and needs_triggers(tdef)
 
 
+# Functions MariaDB's grammar spells out with a list of at least one argument: `f()` is 1064
+# at the `)` (syntaxpos.empty_call), not the 1582 of a native function's count.
+_GRAMMAR_LISTS = frozenset({"LAST_VALUE"})
+
+
 def _sql_rewrites(tree: exp.Expression, typer: Typer, stmt: Statement) -> None:
     """MariaDB's functions (funcmap.py, windows.py) and comparisons (compare.py)."""
+    for call in tree.find_all(exp.Anonymous):
+        if not call.expressions and call.name.upper() in _GRAMMAR_LISTS:
+            raise stmt.syntax_error(syntaxpos.empty_call(stmt.shape, call.name))
     windows.rewrite(tree)
     funcmap.rewrite(tree, typer)
     compare.rewrite(tree, typer, stmt.dialect.backslash_escapes)
@@ -554,6 +563,12 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
     unsigned 64-bit bit operations, casts to temporal / DECIMAL / UNSIGNED types, and DECIMALs
     turned into text (CAST AS CHAR, CONCAT) keeping their scale."""
     ordercoll.rewrite(tree, typer)  # on the tree as written: its keys' types are MySQL's
+    for node in list(tree.find_all(exp.PropertyEQ)):
+        if isinstance(node.this, exp.Parameter):  # @v := decimal: stored exact (uservars.py)
+            t = typer.infer(node.expression)
+            if t is not None and t.is_decimal:
+                node.replace(_call("rm_setvar_dec", exp.Literal.string(node.this.name),
+                                   node.expression, exp.Literal.number(t.scale or 0)))
     bigunsigned.rewrite(tree, typer)  # '~' + digits (> 2^63 - 1) read by SQLite's functions
     # Hex and bit literals first: their parents are still the operators they stand in.
     for node in list(tree.find_all(exp.Placeholder)):
@@ -1220,15 +1235,30 @@ def _outputs(select: exp.Select, stmt: Statement, tables: _Tables,
         t = typer.infer(inner)
         out = Output(name, t, flags=expression_flags(t),
                      load=values.load_expression(t) if t is not None else None)
-        if isinstance(inner, exp.Placeholder) and inner.name[0] in "iunfsbxc" and \
+        if isinstance(inner, exp.Parameter) and t is None:
+            out.uservar = inner.name  # typed from its value when run (uservars.py)
+        value = _assigned_value(inner)  # @v := 1 and LAST_VALUE(..., 1) are the literal's
+        if isinstance(value, exp.Placeholder) and value.name[0] in "iunfsbxc" and \
                 not typer.union:
-            out.literal_slot = int(inner.name[1:].split("_")[0])
-            if inner.name[0] == "x":
+            out.literal_slot = int(value.name[1:].split("_")[0])
+            if value.name[0] == "x":
                 out.flags = 0xA0  # MariaDB: a hex / bit literal is BINARY and UNSIGNED
         elif isinstance(inner, exp.Neg) and isinstance(inner.this, exp.Placeholder):
             out.sql_type = t
         outs.append(out)
     return outs
+
+
+def _assigned_value(e: exp.Expression) -> exp.Expression:
+    """The expression whose value and type a select item has: `@v := x` and LAST_VALUE(a,
+    ..., x) are x's."""
+    while True:
+        if isinstance(e, exp.PropertyEQ) and isinstance(e.this, exp.Parameter):
+            e = e.expression
+        elif isinstance(e, exp.Anonymous) and e.name.upper() == "LAST_VALUE" and e.expressions:
+            e = e.expressions[-1]
+        else:
+            return e
 
 
 def _branch_outputs(select: exp.Select, stmt: Statement, tables: _Tables,
