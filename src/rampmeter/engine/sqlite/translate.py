@@ -63,6 +63,7 @@ from rampmeter.engine.sqlite import (
     unionout,
     updates,
     windows,
+    zerodate,
 )
 from rampmeter.engine.sqlite import returning as returning_mod
 from rampmeter.engine.sqlite.catalog import (
@@ -406,6 +407,8 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
     plan.collations = collagg.check(tree, typer, stmt.shape)  # 1267 & co.
     if "(" in stmt.shape:
         _row_operands(tree, stmt, typer)
+    if "NULL" in stmt.shape.upper():
+        zerodate.rewrite(tree, tables.find)  # NOT NULL date IS NULL: its zero dates
     steps: list[multi.Step] = []
     plan.ignore = ignore
     if isinstance(tree, exp.Insert):
