@@ -1324,6 +1324,7 @@ class _Values:
             return self.default(col, row, self.assigned)
         self.plan.casts.append((col, row))
         t = self.typer.infer(node) if self.typer is not None and col.type.is_numeric else None
+        node = _temporal_as_number(node, t)
         if t is not None and t.is_decimal and not isinstance(node, exp.Column):
             # DECIMAL arithmetic is exact in MariaDB and a double here: rounded to the
             # result's scale first, 900 * 1.10 stores 990.00 without a note of truncation
@@ -1363,6 +1364,15 @@ class _Values:
         elif assigned is not None:  # UPDATE ... SET c = DEFAULT: the row, as SET left it
             tree = insertrow.updated_columns(tree, self.update_names, assigned)
         return self.value(tree, col, row)
+
+
+def _temporal_as_number(node: exp.Expression, t: SqlType | None) -> exp.Expression:
+    """A DATE / DATETIME / TIME stored into a number column is its number (20230101), as
+    MariaDB stores it, not the 2023 its text begins with."""
+    kind = _TEMPORALS.get(t.name) if t is not None else None
+    if kind is None:
+        return node
+    return _call("rm_temporal_number", node, exp.Literal.string(kind))
 
 
 def _is_default(node: exp.Expression) -> bool:
@@ -1480,9 +1490,11 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
                         new.append(exp.null())
                         continue
                     plan.casts.append((c, 0))
+                    x = x.this if isinstance(x, exp.Alias) else x
+                    if c.type.is_numeric:
+                        x = _temporal_as_number(x, typer.infer(x))
                     new.append(exp.Anonymous(this="rm_cv", expressions=[
-                        x.this if isinstance(x, exp.Alias) else x,
-                        exp.Literal.number(len(plan.casts) - 1)]))
+                        x, exp.Literal.number(len(plan.casts) - 1)]))
                 # a default reads the row's values: the select list's, then those before it
                 chosen: dict[str, exp.Expression] = {
                     c.name.lower(): v for c, v in zip(cols, new)}
