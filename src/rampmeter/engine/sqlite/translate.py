@@ -41,6 +41,7 @@ from rampmeter.engine.sqlite import (
     bigunsigned,
     collagg,
     compare,
+    covering,
     defaultfn,
     derived,
     eager,
@@ -431,6 +432,8 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
                 plan.target = (entry[0], entry[2].name if entry[2] else entry[1])
     else:
         select = _leftmost_select(tree)
+        if kind == "SELECT" and select is tree and "INTO" not in stmt.shape.upper():
+            covering.rewrite(tree, tables.by_alias)  # an index covers it: its order
         if values_names is not None:
             texts = [_client_text(stmt, name) for name in values_names]
             plan.outputs = [Output(name) for name in texts]
