@@ -55,7 +55,7 @@ def test_assigned_decimal_stays_exact(session: SqliteSession) -> None:
     assert [list(r) for r in _result(session, "SELECT @x").rows] == [[Decimal("1.0")]]
 
 
-@pytest.mark.parametrize("sql, wire, length, flags", [
+@pytest.mark.parametrize(("sql", "wire", "length", "flags"), [
     ("SELECT LAST_VALUE(@a := 1, @b := 1)", ColumnType.LONG, 1,
      ColumnFlag.BINARY | ColumnFlag.NOT_NULL),
     ("SELECT @c := 'hello'", ColumnType.VAR_STRING, 20, ColumnFlag.NOT_NULL),

@@ -33,7 +33,6 @@ Rules:
 from __future__ import annotations
 
 import re
-
 from collections.abc import Callable
 from typing import Any
 
