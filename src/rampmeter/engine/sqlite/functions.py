@@ -270,6 +270,16 @@ def _json_extract(host: Host, doc: Any, paths: tuple[Any, ...]) -> Any:
     return found[0] if len(paths) == 1 else "[" + ", ".join(found) + "]"
 
 
+JSON_TAG = "\x00J"  # rm_json_arg's mark: the text is JSON (functions_jsonedit.py)
+
+
+def _json_arg(v: Any) -> Any:
+    """rm_json_arg(x): x is a JSON value, for the JSON functions that embed it as one."""
+    if v is None:
+        return None
+    return JSON_TAG + (v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v))
+
+
 def _json_path(path: str) -> list[str | int] | None:
     """'$.a[2].b' -> ['a', 2, 'b']; None when it is not a simple JSON path."""
     path = path.strip()
@@ -553,6 +563,7 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         ("rm_setvar_dec", 3, setvar_dec),
         ("rm_json_extract", -1, json_extract),
         ("rm_json_valid", 1, json_valid),
+        ("rm_json_arg", 1, _json_arg),
         ("rm_bitop", 3, bitop),
         ("rm_uarith", 4, guarded(uarith)),
         ("rm_subquery_rows", 0, guarded(_too_many_rows)),

@@ -515,8 +515,42 @@ def _has_checks(tables: _Tables, target: tuple[str, str]) -> bool:
 _GRAMMAR_LISTS = frozenset({"LAST_VALUE"})
 
 
+# JSON functions whose result is JSON: embedded as JSON by JSON_INSERT & co. (rm_json_arg)
+_JSON_RESULTS = frozenset({
+    "JSON_QUERY", "JSON_EXTRACT", "JSON_OBJECT", "JSON_ARRAY", "JSON_INSERT", "JSON_SET",
+    "JSON_REPLACE", "JSON_REMOVE", "JSON_MERGE", "JSON_MERGE_PATCH", "JSON_MERGE_PRESERVE",
+    "JSON_COMPACT", "JSON_DETAILED", "JSON_LOOSE", "JSON_NORMALIZE", "JSON_KEYS",
+    "JSON_ARRAY_APPEND", "JSON_ARRAY_INSERT", "JSON_ARRAYAGG", "JSON_OBJECTAGG"})
+_JSON_EDITS = frozenset({"JSON_INSERT", "JSON_SET", "JSON_REPLACE"})
+
+
+def _json_arguments(tree: exp.Expression, typer: Typer) -> None:
+    """JSON_INSERT / JSON_SET / JSON_REPLACE (functions_jsonedit.py): a value that is JSON (a
+    JSON function's result, a JSON column) is marked so, as MariaDB embeds it as JSON."""
+    for node in list(tree.find_all(exp.JSONSet)):
+        node.replace(exp.Anonymous(this="JSON_SET", expressions=[
+            node.this, *node.expressions]))
+    for call in list(tree.find_all(exp.Anonymous)):
+        if call.name.upper() not in _JSON_EDITS:
+            continue
+        for k, arg in enumerate(call.expressions):
+            if k % 2 == 0 and k > 0 and _is_json(arg, typer):
+                arg.replace(exp.Anonymous(this="rm_json_arg", expressions=[arg.copy()]))
+
+
+def _is_json(e: exp.Expression, typer: Typer) -> bool:
+    if isinstance(e, (exp.JSONExtract, exp.JSONObject, exp.JSONArray, exp.JSONSet)):
+        return True
+    if isinstance(e, exp.Anonymous) and e.name.upper() in _JSON_RESULTS:
+        return True
+    t = typer.infer(e) if isinstance(e, exp.Column) else None
+    return t is not None and t.name == "json"
+
+
 def _sql_rewrites(tree: exp.Expression, typer: Typer, stmt: Statement) -> None:
     """MariaDB's functions (funcmap.py, windows.py) and comparisons (compare.py)."""
+    if "JSON_" in stmt.shape.upper():
+        _json_arguments(tree, typer)
     for call in tree.find_all(exp.Anonymous):
         if not call.expressions and call.name.upper() in _GRAMMAR_LISTS:
             raise stmt.syntax_error(syntaxpos.empty_call(stmt.shape, call.name))
