@@ -77,3 +77,18 @@ def test_a_failing_trigger_keeps_what_a_myisam_statement_wrote(server, engine, k
     assert _error(conn, "UPDATE t SET v = 2 WHERE id = 1") == 1644
     assert _run(conn, "SELECT * FROM log") == kept
     assert _run(conn, "SELECT v FROM t") == ((2,) if kept else (1,),)
+
+
+def test_replace_into_a_table_with_triggers_deletes_and_inserts(server):
+    # REPLACE updates a row in place only in a table without triggers (replacing.py):
+    # MariaDB fires the DELETE and INSERT triggers, never the UPDATE ones
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE tr", "USE tr",
+         "CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(5))", "CREATE TABLE log (x VARCHAR(10))",
+         "INSERT INTO t VALUES (1, 'a'), (2, 'b')",
+         "CREATE TRIGGER td AFTER DELETE ON t FOR EACH ROW INSERT INTO log VALUES ('deleted')",
+         "CREATE TRIGGER tu AFTER UPDATE ON t FOR EACH ROW INSERT INTO log VALUES ('updated')")
+    with conn.cursor() as cur:
+        assert cur.execute("REPLACE INTO t VALUES (1, 'x')") == 2
+    assert _run(conn, "SELECT x FROM log") == (("deleted",),)
+    assert _run(conn, "SELECT id, v FROM t ORDER BY id") == ((1, "x"), (2, "b"))

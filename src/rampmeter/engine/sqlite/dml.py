@@ -40,12 +40,15 @@ from rampmeter.engine.sqlite import (
     batch,
     checks,
     dupvalue,
+    eager,
     errmap,
     inlist,
+    replacing,
     selectinto,
     stream,
     timefns,
     triggers,
+    uservars,
 )
 from rampmeter.engine.sqlite.catalog import NON_TRANSACTIONAL, ColumnDef, implicit_default, q
 from rampmeter.engine.sqlite.generated import ignored_message
@@ -290,6 +293,8 @@ def run(s: SqliteSession, stmt: Statement, params: Sequence[Any]) -> ResultSet |
     if plan.fixed:
         bound.update(plan.fixed)
     if not plan.writes:
+        if plan.eager:  # constants MariaDB converts before the first row (eager.py)
+            eager.convert(s, plan.eager, bound)
         return _query(s, stmt, plan, bound)
     ex = execution(s, plan, stmt)
     raw = raw_values(stmt, params) if plan.stores else {}
@@ -385,6 +390,7 @@ def _query(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any]
     locked = stmt.for_update and txn.in_transaction
     guard: Any = txn.writing() if locked else nullcontext()
     more = False
+    held = uservars.before(plan.outputs, s.context.user_variable)
     with guard:
         try:
             cur = s.handle.execute(plan.sql, bound)
@@ -418,7 +424,8 @@ def _query(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any]
         for r in rows:
             for i in plan.tz_outputs:
                 r[i] = timefns.shift(r[i], zone, to_utc=False)
-    result = result_set(plan, stmt, cur.description, rows)
+    result = result_set(plan, stmt, cur.description, rows,
+                        uservars.lookup(held, s.context.user_variable) if held else None)
     if s.warnings:
         result.warnings.extend(s.warnings)
     if more:  # the rest is read as the client is sent it (stream.py)
@@ -470,6 +477,8 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
                 cur: Any  # a sqlite3.Cursor, or the batch's Outcome (rowcount, skipped)
                 if rows is not None:
                     cur = batch.executemany(s, plan, rows)
+                elif plan.in_place_sql:  # REPLACE in place (replacing.py)
+                    cur = s.handle.execute(replacing.statement(s, plan), bound)
                 else:
                     cur = s.handle.execute(plan.sql, bound)
                 returned = cur.fetchall() if cur.description is not None else None
@@ -515,10 +524,11 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
         inserted = matched - ex.updated
         affected = inserted + 2 * ex.changed + (ex.updated - ex.changed if found else 0)
         duplicates = ex.updated
-    elif plan.replace:
-        inserted = matched
-        affected = matched + ex.deleted - _identical_replacements(s, plan, bound, ex)
-        duplicates = ex.deleted
+    elif plan.replace:  # rows replaced in place (replacing.py) count 2, or 1 when identical
+        inserted = matched - ex.updated
+        affected = matched + ex.changed + ex.deleted - \
+            _identical_replacements(s, plan, bound, ex)
+        duplicates = ex.deleted + ex.updated
     else:
         inserted = affected = matched
         # INSERT ... SELECT: the rows the query offered, as rm_cv counted them
@@ -545,14 +555,15 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
     last_id = 0
     lastrowid = cur.lastrowid if rows is None else \
         s.handle.execute("SELECT last_insert_rowid()").fetchone()[0]
-    if inserted > 0 and plan.auto_column is not None and lastrowid:
+    if (inserted > 0 or ex.updated and plan.replace) and plan.auto_column is not None and \
+            lastrowid:
         explicit = plan.insert_columns is not None and \
             plan.auto_column.lower() in plan.insert_columns and \
             not any(_generated(plan, b) for b in (rows or [bound]))
         if explicit:
             # an upsert's last row may have updated a row: its id is the one MariaDB reports
-            last_id = (_last_explicit_id(plan, rows[-1] if rows else bound) if plan.upsert
-                       else None) or lastrowid
+            last_id = (_last_explicit_id(plan, rows[-1] if rows else bound)
+                       if plan.upsert or ex.updated else None) or lastrowid
         else:
             last_id = autoinc.first_value(s) or lastrowid - inserted + 1
             s.set_last_insert_id(last_id)
@@ -714,7 +725,8 @@ def ensure_triggers(s: SqliteSession, plan: Plan, target: tuple[str, str] | None
     # a temporary table is made and dropped without a schema version of its own
     version = s.engine.schema_version if tdef.location is None else -s.temp_version
     handle = s.handle
-    kinds = (["upd"] if plan.track_changes else []) + (["del"] if plan.replace else [])
+    kinds = (["upd"] if plan.track_changes or plan.in_place_sql else []) + \
+        (["del"] if plan.replace else [])
     for kind in kinds:
         key = (kind, schema.lower(), stored.lower())
         if handle.triggers.get(key) == version:
@@ -736,7 +748,8 @@ def ensure_triggers(s: SqliteSession, plan: Plan, target: tuple[str, str] | None
 
 
 # --- results ---------------------------------------------------------------------------------
-def result_set(plan: Plan, stmt: Statement, description: Any, rows: list[Any]) -> ResultSet:
+def result_set(plan: Plan, stmt: Statement, description: Any, rows: list[Any],
+               uservar: Callable[[str], tuple[Any, Any]] | None = None) -> ResultSet:
     """The result's columns and rows. The columns depend on the plan, the statement's select
     list as typed (`items`) and SQLite's column names; unless one is typed from the values or
     a literal, they are built once per plan and reused (`plan.columns_memo`: the key they were
@@ -746,7 +759,7 @@ def result_set(plan: Plan, stmt: Statement, description: Any, rows: list[Any]) -
     if memo is not None and memo[0] == names and memo[1] == stmt.items:
         columns, loaders = memo[2], memo[3]
     else:
-        columns, loaders, fixed = _columns(plan, stmt, names, rows)
+        columns, loaders, fixed = _columns(plan, stmt, names, rows, uservar)
         if fixed:
             columns = tuple(columns)  # shared by the plan's results: the protocol keeps their
             plan.columns_memo = (names, stmt.items, columns, loaders)  # packets (by identity)
@@ -772,10 +785,11 @@ def _load_row(r: Sequence[Any], loaders: list[tuple[int, Callable[[Any], Any]]])
     return row
 
 
-def _columns(plan: Plan, stmt: Statement, names: tuple[str, ...], rows: list[Any]
+def _columns(plan: Plan, stmt: Statement, names: tuple[str, ...], rows: list[Any],
+             uservar: Callable[[str], tuple[Any, Any]] | None = None
              ) -> tuple[Sequence[Column], list[tuple[int, Callable[[Any], Any]]], bool]:
     """The columns and value loaders of a result; whether they hold for every execution of
-    the plan (none typed from the values or a literal)."""
+    the plan (none typed from the values, a literal or a user variable)."""
     outputs = plan.outputs if plan.outputs is not None and len(plan.outputs) == len(names) \
         else None
     columns: list[Column] = []
@@ -800,6 +814,13 @@ def _columns(plan: Plan, stmt: Statement, names: tuple[str, ...], rows: list[Any
                              charset=slot_charset(name_))
             columns.append(_expression(t.column(name, flags=(0x81 if t.is_numeric else 0x1)
                                                 | o.flags, org_name="")))
+            fixed = False
+        elif o.uservar is not None and uservar is not None:  # SELECT @v (uservars.py)
+            typed, now = uservar(o.uservar)
+            columns.append(uservars.column(name, typed))
+            load = uservars.loader(now)
+            if load is not None:
+                loaders.append((i, load))
             fixed = False
         elif o.sql_type is not None:
             columns.append(o.sql_type.column(name, flags=o.flags, table=o.table,

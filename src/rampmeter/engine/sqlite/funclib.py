@@ -116,6 +116,7 @@ def _load() -> None:
     from rampmeter.engine.sqlite import (  # noqa: F401 - imported for their declarations
         functions_groupconcat,
         functions_json,
+        functions_jsonedit,
         functions_misc,
         functions_numeric,
         functions_regexp,

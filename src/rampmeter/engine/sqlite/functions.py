@@ -35,6 +35,7 @@ from rampmeter.engine.sqlite import (
     funclib,
     functions_cast,
     jsontable,
+    uservars,
 )
 from rampmeter.engine.sqlite.functions_cast import _show, _signed_int
 from rampmeter.engine.sqlite.functions_time import session_now
@@ -283,6 +284,16 @@ def _json_extract(host: Host, doc: Any, paths: tuple[Any, ...]) -> Any:
     return found[0] if len(paths) == 1 else "[" + ", ".join(found) + "]"
 
 
+JSON_TAG = "\x00J"  # rm_json_arg's mark: the text is JSON (functions_jsonedit.py)
+
+
+def _json_arg(v: Any) -> Any:
+    """rm_json_arg(x): x is a JSON value, for the JSON functions that embed it as one."""
+    if v is None:
+        return None
+    return JSON_TAG + (v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v))
+
+
 def _json_path(path: str) -> list[str | int] | None:
     """'$.a[2].b' -> ['a', 2, 'b']; None when it is not a simple JSON path."""
     path = path.strip()
@@ -407,6 +418,11 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
             host.context.set_user_variable(name, int(value[1:]))
             return value
         host.context.set_user_variable(name, value)
+        return value
+
+    def setvar_dec(name: str, value: Any, scale: int) -> Any:
+        """@v := a DECIMAL expression: the variable holds the exact DECIMAL (uservars.py)."""
+        host.context.set_user_variable(name, uservars.exact(value, scale))
         return value
 
     def json_extract(doc: Any, *paths: Any) -> Any:
@@ -558,8 +574,10 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         ("rm_cv", 2, guarded(lambda v, i: host.cast(i, v))),
         ("rm_div0", 0, guarded(div0)),
         ("rm_setvar", 2, setvar),
+        ("rm_setvar_dec", 3, setvar_dec),
         ("rm_json_extract", -1, json_extract),
         ("rm_json_valid", 1, json_valid),
+        ("rm_json_arg", 1, _json_arg),
         ("rm_bitop", 4, lambda op, a, b, kinds: bitop(op, a, b, kinds, host.warn)),
         ("rm_uarith", 4, guarded(uarith)),
         ("rm_subquery_rows", 0, guarded(_too_many_rows)),

@@ -30,6 +30,7 @@ from rampmeter.engine.values import parse_number
 from rampmeter.protocol.results import format_float
 
 _U64 = (1 << 64) - 1
+_STARTS_AS_DATE = re.compile(r"\s*\d{2,}\D?\d")  # '2001-01-01x', '20050326 garbage'
 
 
 def _show(v: Any) -> str:
@@ -244,8 +245,10 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
             return None
         stored, problem = values.store(SqlType(name, None, fsp), v)
         if problem is not None and not problem.note:
-            truncated("time" if name == "time" else name if name == "date" else "datetime",
-                      v)
+            # a DATE warns "date" for a date with more after it, "datetime" for no date at
+            # all ('', 'x', 5), as MariaDB's (the type its parser found when it gave up)
+            found = name == "date" and _STARTS_AS_DATE.match(_show(v)) is not None
+            truncated("time" if name == "time" else "date" if found else "datetime", v)
         return stored
 
     # deterministic: SQLite reads the constant once, and the column's index stays usable

@@ -27,7 +27,7 @@ from rampmeter.config import timezones
 from rampmeter.engine import types as T
 from rampmeter.engine.sqlite import temporal as tm
 from rampmeter.engine.sqlite.funclib import sqlfunction
-from rampmeter.engine.sqlite.functions_timefmt import format_moment
+from rampmeter.engine.sqlite.functions_timefmt import format_moment, locale_names
 from rampmeter.engine.sqlite.temporal import Moment
 from rampmeter.engine.types import SqlType
 
@@ -103,13 +103,20 @@ def dayofyear(host: Any, v: Any) -> Any:
 @sqlfunction("DAYNAME", 1, TEXT, host=True)
 def dayname(host: Any, v: Any) -> Any:
     m = _date(host, v, zero_ok=False)
-    return None if m is None else tm.DAY_NAMES[tm.weekday(m.daynr, False)]
+    if m is None:
+        return None
+    names = locale_names(host)  # lc_time_names (functions_timefmt.py)
+    day = tm.weekday(m.daynr, False)
+    return tm.DAY_NAMES[day] if names is None else names[2][day]
 
 
 @sqlfunction("MONTHNAME", 1, TEXT, host=True)
 def monthname(host: Any, v: Any) -> Any:
     m = _date(host, v)
-    return None if m is None or m.month == 0 else tm.MONTH_NAMES[m.month - 1]
+    if m is None or m.month == 0:
+        return None
+    names = locale_names(host)
+    return tm.MONTH_NAMES[m.month - 1] if names is None else names[0][m.month - 1]
 
 
 @sqlfunction("WEEK", (1, 2), INT, host=True)

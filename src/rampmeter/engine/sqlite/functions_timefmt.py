@@ -3,8 +3,10 @@ GET_FORMAT, STR_TO_DATE, and FROM_UNIXTIME's format.
 
 Rules:
 - The format codes are MariaDB's (%a %b %c %D %d %e %f %H %h %I %i %j %k %l %M %m %p %r %S
-  %s %T %U %u %V %v %W %w %X %x %Y %y %%; any other %c is c), with the en_US names
-  (lc_time_names' default).
+  %s %T %U %u %V %v %W %w %X %x %Y %y %%; any other %c is c). %M %b %W %a, MONTHNAME and
+  DAYNAME say the names of the session's lc_time_names (or DATE_FORMAT's third argument), as
+  MariaDB's locales spell them (time_names.py); en_US, the default, and a name MariaDB does
+  not know use the English ones.
 - A name or week code on a date with a zero month or day is NULL, as in MariaDB.
 - STR_TO_DATE reads the string by the format, code by code: numbers take at most the digits
   their field has, names match case-insensitively; a string that does not fit is NULL with
@@ -20,12 +22,30 @@ from rampmeter.engine import types as T
 from rampmeter.engine.sqlite import temporal as tm
 from rampmeter.engine.sqlite.funclib import sqlfunction
 from rampmeter.engine.sqlite.temporal import Moment
+from rampmeter.engine.sqlite.time_names import NAMES
+from rampmeter.errors import ServerError
 
 _SUFFIX = {1: "st", 2: "nd", 3: "rd", 21: "st", 22: "nd", 23: "rd", 31: "st"}
 _NAMED = set("aDbMUuVvWwXx")
 
 
-def format_moment(m: Moment, fmt: str, *, time_only: bool = False) -> Any:
+Names = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+
+
+def locale_names(host: Any, locale: Any = None) -> Names | None:
+    """The month and day names of `locale` or of the session's lc_time_names (None: en_US's)."""
+    if locale is None:
+        try:
+            locale = host.context.system_variable("lc_time_names")
+        except ServerError:  # a context without the variable (a test's, the mysql mirror's)
+            return None
+    if locale is None:
+        return None
+    return NAMES.get(tm.text_of(locale)) if str(locale) != "en_US" else None
+
+
+def format_moment(m: Moment, fmt: str, *, time_only: bool = False,
+                  names: Names | None = None) -> Any:
     out: list[str] = []
     i = 0
     while i < len(fmt):
@@ -38,11 +58,12 @@ def format_moment(m: Moment, fmt: str, *, time_only: bool = False) -> Any:
         i += 2
         if code in _NAMED and (m.month == 0 or m.day == 0) and not time_only:
             return None
-        out.append(_code(m, code))
+        out.append(_code(m, code, names))
     return "".join(out)
 
 
-def _code(m: Moment, c: str) -> str:  # noqa: C901 - one branch per format code
+def _code(m: Moment, c: str,  # noqa: C901 - one branch per format code
+          names: Names | None = None) -> str:
     h12 = (m.hour % 12) or 12
     simple = {"Y": f"{m.year:04d}", "y": f"{m.year % 100:02d}", "m": f"{m.month:02d}",
               "c": str(m.month), "d": f"{m.day:02d}", "e": str(m.day), "H": f"{m.hour:02d}",
@@ -57,10 +78,15 @@ def _code(m: Moment, c: str) -> str:  # noqa: C901 - one branch per format code
     if c == "r":
         return f"{h12:02d}:{m.minute:02d}:{m.second:02d} {'AM' if m.hour < 12 else 'PM'}"
     if c in "Mb":
+        if names is not None:
+            return names[0 if c == "M" else 1][m.month - 1] if m.month else ""
         name = tm.MONTH_NAMES[m.month - 1] if m.month else ""
         return name if c == "M" else name[:3]
     if c in "Wa":
-        name = tm.DAY_NAMES[tm.weekday(m.daynr, False)]
+        day = tm.weekday(m.daynr, False)
+        if names is not None:
+            return names[2 if c == "W" else 3][day]
+        name = tm.DAY_NAMES[day]
         return name if c == "W" else name[:3]
     if c == "w":
         return str(tm.weekday(m.daynr, True))
@@ -77,9 +103,15 @@ def _code(m: Moment, c: str) -> str:  # noqa: C901 - one branch per format code
 
 
 @sqlfunction("DATE_FORMAT", (2, 3), T.varchar(64), host=True)
-def date_format(host: Any, v: Any, fmt: Any, locale: Any = None) -> Any:
+def date_format(host: Any, v: Any, fmt: Any, *locale: Any) -> Any:
     if v is None or fmt is None:
         return None
+    chosen: Names | None = None
+    if locale:  # DATE_FORMAT(d, fmt, 'de_DE'): an unknown one is en_US, with 1649
+        name = "NULL" if locale[0] is None else tm.text_of(locale[0])
+        chosen = NAMES.get(name)
+        if chosen is None and name != "en_US":
+            host.warn(1649, f"Unknown locale: '{name}'")
     m = tm.read_datetime(v)
     if m is None:
         t = tm.read_time(v)
@@ -87,7 +119,12 @@ def date_format(host: Any, v: Any, fmt: Any, locale: Any = None) -> Any:
             host.warn(1292, f"Incorrect datetime value: '{tm.text_of(v)}'")
             return None
         m = Moment(0, 0, 0, has_time=True).with_time_us(abs(t[0]) % 86_400_000_000)
-    return format_moment(m, tm.text_of(fmt))
+    text = tm.text_of(fmt)
+    names = chosen if locale else locale_names(host) if _NAMES_RX.search(text) else None
+    return format_moment(m, text, names=names)
+
+
+_NAMES_RX = re.compile(r"%[MbWa]")
 
 
 @sqlfunction("TIME_FORMAT", 2, T.varchar(64), host=True)

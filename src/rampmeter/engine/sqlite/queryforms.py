@@ -32,6 +32,7 @@ Rules:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -161,6 +162,12 @@ def _check_typed_literal(node: exp.Cast) -> None:
         return
     if not ok:
         raise ServerError(1525, message=f"Incorrect {shown} value: '{text}'", sqlstate="HY000")
+    fraction = _FRACTION.search(text) if shown != "DATE" else None
+    if fraction is not None:  # TIMESTAMP '... 10:20:30.5' keeps its digits: DATETIME(1)
+        node.set("to", exp.DataType.build(f"{shown}({min(len(fraction.group(1)), 6)})"))
+
+
+_FRACTION = re.compile(r":\d+\.(\d+)\s*$")
 
 
 def _operand(sub: exp.Subquery) -> exp.Expression:

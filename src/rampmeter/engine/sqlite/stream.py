@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from rampmeter.engine.base import ResultSet
-from rampmeter.engine.sqlite import timefns
+from rampmeter.engine.sqlite import timefns, uservars
 
 if TYPE_CHECKING:
     from rampmeter.engine.sqlite.session import SqliteSession
@@ -68,6 +68,12 @@ def loader(s: SqliteSession, plan: Plan, width: int) -> Callable[[Any], Any] | N
     outputs = plan.outputs
     loads = [(i, o.load) for i, o in enumerate(outputs) if o is not None and o.load is not None] \
         if outputs is not None and len(outputs) == width else []
+    if outputs is not None and len(outputs) == width:  # SELECT @v of a DECIMAL (uservars.py)
+        for i, o in enumerate(outputs):
+            if o is not None and o.uservar is not None:
+                held = uservars.loader(s.context.user_variable(o.uservar))
+                if held is not None:
+                    loads.append((i, held))
     load = apply(loads) if loads else None
     if not plan.tz_outputs:
         return load

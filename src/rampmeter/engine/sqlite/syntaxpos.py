@@ -45,3 +45,16 @@ def variable_as_table(text: str) -> int | None:
                                                or prev.text == ","):
             return t.start
     return None
+
+
+def empty_call(text: str, name: str) -> int | None:
+    """Where `name()` has its `)`: a function of MariaDB's grammar (LAST_VALUE) that takes at
+    least one argument is a syntax error there, not 1582."""
+    toks = shape_tokens(text)
+    if toks is None:
+        return None
+    upper = name.upper()
+    for a, b, c in zip(toks, toks[1:], toks[2:], strict=False):
+        if a.upper == upper and b.text == "(" and c.text == ")":
+            return c.start
+    return None

@@ -42,9 +42,11 @@ from rampmeter.engine.sqlite import (
     bitconv,
     collagg,
     compare,
+    covering,
     defaultfn,
     derived,
     dialect,
+    eager,
     funcmap,
     inlist,
     insertrow,
@@ -57,6 +59,7 @@ from rampmeter.engine.sqlite import (
     outergroup,
     quantified,
     queryforms,
+    replacing,
     rownum,
     setops,
     sfnames,
@@ -65,6 +68,7 @@ from rampmeter.engine.sqlite import (
     unionout,
     updates,
     windows,
+    zerodate,
 )
 from rampmeter.engine.sqlite import returning as returning_mod
 from rampmeter.engine.sqlite.catalog import (
@@ -134,6 +138,7 @@ class Output:
     load: Callable[[Any], Any] | None = None
     literal_slot: int | None = None     # a bare literal: typed from its value at execution
     view: bool = False                  # a column of a view (not of a base table)
+    uservar: str | None = None          # `SELECT @v`: typed from @v at execution (uservars.py)
 
 
 @dataclass(slots=True)
@@ -181,6 +186,9 @@ class Plan:
     checked: tuple[tuple[str, str], ...] = ()  # written tables with checks.py's triggers
     partial: bool = False                      # writes a table MariaDB cannot roll back
     collations: Any = None                     # collagg.Check run with the values, or None
+    in_place: list[str] | None = None          # REPLACE in place: the columns (replacing.py)
+    in_place_sql: str = ""                     # ... and its upsert text
+    eager: list[tuple[str, str, int]] | None = None  # constants converted when bound (eager.py)
 
 
 def _keep_high_nots(tree: exp.Expression) -> None:
@@ -426,6 +434,8 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
     plan.collations = collagg.check(tree, typer, stmt.shape)  # 1267 & co.
     if "(" in stmt.shape:
         _row_operands(tree, stmt, typer)
+    if "NULL" in stmt.shape.upper():
+        zerodate.rewrite(tree, tables.find)  # NOT NULL date IS NULL: its zero dates
     steps: list[multi.Step] = []
     plan.ignore = ignore
     if isinstance(tree, exp.Insert):
@@ -448,6 +458,8 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
                 plan.target = (entry[0], entry[2].name if entry[2] else entry[1])
     else:
         select = _leftmost_select(tree)
+        if kind == "SELECT" and select is tree and "INTO" not in stmt.shape.upper():
+            covering.rewrite(tree, tables.by_alias)  # an index covers it: its order
         if values_names is not None:
             texts = [_client_text(stmt, name) for name in values_names]
             plan.outputs = [Output(name) for name in texts]
@@ -499,6 +511,8 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
     tree = queryforms.rollup(tree, tables.column_names)
     queryforms.implicit_aggregate(tree)
     _limit_values(tree)
+    if not plan.writes:
+        plan.eager = eager.collect(tree) or None
     plan.sql = _generate(tree, plan)
     if ignore and plan.sql.startswith("UPDATE "):  # duplicates skip the row, as in MariaDB
         plan.sql = "UPDATE OR IGNORE " + plan.sql[len("UPDATE "):]
@@ -506,6 +520,8 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         for verb in ("INSERT INTO ", "UPDATE "):
             if plan.sql.startswith(verb):
                 plan.sql = verb.replace(" ", " OR FAIL ", 1) + plan.sql[len(verb):]
+            if plan.in_place_sql.startswith(verb):
+                plan.in_place_sql = "INSERT OR FAIL INTO " + plan.in_place_sql[len(verb):]
     if mods.calc_found_rows and plan.outputs is not None:
         plan.found_rows_sql = _count_without_limit(tree)
     return plan
@@ -522,8 +538,50 @@ def _has_checks(tables: _Tables, target: tuple[str, str]) -> bool:
     return tdef is not None and needs_triggers(tdef)
 
 
+# Functions MariaDB's grammar spells out with a list of at least one argument: `f()` is 1064
+# at the `)` (syntaxpos.empty_call), not the 1582 of a native function's count.
+_GRAMMAR_LISTS = frozenset({"LAST_VALUE"})
+
+
+# JSON functions whose result is JSON: embedded as JSON by JSON_INSERT & co. (rm_json_arg)
+_JSON_RESULTS = frozenset({
+    "JSON_QUERY", "JSON_EXTRACT", "JSON_OBJECT", "JSON_ARRAY", "JSON_INSERT", "JSON_SET",
+    "JSON_REPLACE", "JSON_REMOVE", "JSON_MERGE", "JSON_MERGE_PATCH", "JSON_MERGE_PRESERVE",
+    "JSON_COMPACT", "JSON_DETAILED", "JSON_LOOSE", "JSON_NORMALIZE", "JSON_KEYS",
+    "JSON_ARRAY_APPEND", "JSON_ARRAY_INSERT", "JSON_ARRAYAGG", "JSON_OBJECTAGG"})
+_JSON_EDITS = frozenset({"JSON_INSERT", "JSON_SET", "JSON_REPLACE"})
+
+
+def _json_arguments(tree: exp.Expression, typer: Typer) -> None:
+    """JSON_INSERT / JSON_SET / JSON_REPLACE (functions_jsonedit.py): a value that is JSON (a
+    JSON function's result, a JSON column) is marked so, as MariaDB embeds it as JSON."""
+    for node in list(tree.find_all(exp.JSONSet)):
+        node.replace(exp.Anonymous(this="JSON_SET", expressions=[
+            node.this, *node.expressions]))
+    for call in list(tree.find_all(exp.Anonymous)):
+        if call.name.upper() not in _JSON_EDITS:
+            continue
+        for k, arg in enumerate(call.expressions):
+            if k % 2 == 0 and k > 0 and _is_json(arg, typer):
+                arg.replace(exp.Anonymous(this="rm_json_arg", expressions=[arg.copy()]))
+
+
+def _is_json(e: exp.Expression, typer: Typer) -> bool:
+    if isinstance(e, (exp.JSONExtract, exp.JSONObject, exp.JSONArray, exp.JSONSet)):
+        return True
+    if isinstance(e, exp.Anonymous) and e.name.upper() in _JSON_RESULTS:
+        return True
+    t = typer.infer(e) if isinstance(e, exp.Column) else None
+    return t is not None and t.name == "json"
+
+
 def _sql_rewrites(tree: exp.Expression, typer: Typer, stmt: Statement) -> None:
     """MariaDB's functions (funcmap.py, windows.py) and comparisons (compare.py)."""
+    if "JSON_" in stmt.shape.upper():
+        _json_arguments(tree, typer)
+    for call in tree.find_all(exp.Anonymous):
+        if not call.expressions and call.name.upper() in _GRAMMAR_LISTS:
+            raise stmt.syntax_error(syntaxpos.empty_call(stmt.shape, call.name))
     windows.rewrite(tree)
     if "against" in stmt.shape.lower():
         from rampmeter.engine.sqlite import fulltext
@@ -587,6 +645,12 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
     unsigned 64-bit bit operations, casts to temporal / DECIMAL / UNSIGNED types, and DECIMALs
     turned into text (CAST AS CHAR, CONCAT) keeping their scale."""
     ordercoll.rewrite(tree, typer)  # on the tree as written: its keys' types are MySQL's
+    for node in list(tree.find_all(exp.PropertyEQ)):
+        if isinstance(node.this, exp.Parameter):  # @v := decimal: stored exact (uservars.py)
+            t = typer.infer(node.expression)
+            if t is not None and t.is_decimal:
+                node.replace(_call("rm_setvar_dec", exp.Literal.string(node.this.name),
+                                   node.expression, exp.Literal.number(t.scale or 0)))
     bigunsigned.rewrite(tree, typer)  # '~' + digits (> 2^63 - 1) read by SQLite's functions
     # Hex and bit literals first: their parents are still the operators they stand in.
     for node in list(tree.find_all(exp.Placeholder)):
@@ -1283,15 +1347,30 @@ def _outputs(select: exp.Select, stmt: Statement, tables: _Tables,
         t = typer.infer(inner)
         out = Output(name, t, flags=expression_flags(t),
                      load=values.load_expression(t) if t is not None else None)
-        if isinstance(inner, exp.Placeholder) and inner.name[0] in "iunfsbxc" and \
+        if isinstance(inner, exp.Parameter) and t is None:
+            out.uservar = inner.name  # typed from its value when run (uservars.py)
+        value = _assigned_value(inner)  # @v := 1 and LAST_VALUE(..., 1) are the literal's
+        if isinstance(value, exp.Placeholder) and value.name[0] in "iunfsbxc" and \
                 not typer.union:
-            out.literal_slot = int(inner.name[1:].split("_")[0])
-            if inner.name[0] == "x":
+            out.literal_slot = int(value.name[1:].split("_")[0])
+            if value.name[0] == "x":
                 out.flags = 0xA0  # MariaDB: a hex / bit literal is BINARY and UNSIGNED
         elif isinstance(inner, exp.Neg) and isinstance(inner.this, exp.Placeholder):
             out.sql_type = t
         outs.append(out)
     return outs
+
+
+def _assigned_value(e: exp.Expression) -> exp.Expression:
+    """The expression whose value and type a select item has: `@v := x` and LAST_VALUE(a,
+    ..., x) are x's."""
+    while True:
+        if isinstance(e, exp.PropertyEQ) and isinstance(e.this, exp.Parameter):
+            e = e.expression
+        elif isinstance(e, exp.Anonymous) and e.name.upper() == "LAST_VALUE" and e.expressions:
+            e = e.expressions[-1]
+        else:
+            return e
 
 
 def _branch_outputs(select: exp.Select, stmt: Statement, tables: _Tables,
@@ -1354,6 +1433,7 @@ class _Values:
             return self.default(col, row, self.assigned)
         self.plan.casts.append((col, row))
         t = self.typer.infer(node) if self.typer is not None and col.type.is_numeric else None
+        node = _temporal_as_number(node, t)
         if t is not None and t.is_decimal and not isinstance(node, exp.Column):
             # DECIMAL arithmetic is exact in MariaDB and a double here: rounded to the
             # result's scale first, 900 * 1.10 stores 990.00 without a note of truncation
@@ -1393,6 +1473,15 @@ class _Values:
         elif assigned is not None:  # UPDATE ... SET c = DEFAULT: the row, as SET left it
             tree = insertrow.updated_columns(tree, self.update_names, assigned)
         return self.value(tree, col, row)
+
+
+def _temporal_as_number(node: exp.Expression, t: SqlType | None) -> exp.Expression:
+    """A DATE / DATETIME / TIME stored into a number column is its number (20230101), as
+    MariaDB stores it, not the 2023 its text begins with."""
+    kind = _TEMPORALS.get(t.name) if t is not None else None
+    if kind is None:
+        return node
+    return _call("rm_temporal_number", node, exp.Literal.string(kind))
 
 
 def _is_default(node: exp.Expression) -> bool:
@@ -1442,6 +1531,8 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
     plan.target = (db, tdef.name)
     plan.replace = replace
     plan.ignore = bool(tree.args.get("ignore"))
+    if replace and replacing.eligible(tdef):
+        plan.in_place = []
     auto = tdef.auto_column
     plan.auto_column = auto.name if auto else None
     if isinstance(tree.this, exp.Schema):
@@ -1511,9 +1602,11 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
                         new.append(exp.null())
                         continue
                     plan.casts.append((c, 0))
+                    x = x.this if isinstance(x, exp.Alias) else x
+                    if c.type.is_numeric:
+                        x = _temporal_as_number(x, typer.infer(x))
                     new.append(exp.Anonymous(this="rm_cv", expressions=[
-                        x.this if isinstance(x, exp.Alias) else x,
-                        exp.Literal.number(len(plan.casts) - 1)]))
+                        x, exp.Literal.number(len(plan.casts) - 1)]))
                 # a default reads the row's values: the select list's, then those before it
                 chosen: dict[str, exp.Expression] = {
                     c.name.lower(): v for c, v in zip(cols, new)}
@@ -1523,6 +1616,8 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
                 select.set("expressions", new)
     else:
         raise ServerError(errors.ER_NOT_SUPPORTED_YET, "this INSERT source")
+    if plan.in_place is not None:
+        plan.in_place = [c.name for c in cols + left_out]
     if left_out:
         tree.set("this", exp.Schema(this=tree.this.this if isinstance(tree.this, exp.Schema)
                                     else tree.this,
@@ -1765,10 +1860,26 @@ def _generate(tree: exp.Expression, plan: Plan) -> str:
         raise ServerError(errors.ER_NOT_SUPPORTED_YET, str(e)[:64]) from None
 
 
+def _in_place_sql(tree: exp.Insert, columns: list[str]) -> str:
+    """REPLACE as an upsert that sets every column (replacing.py)."""
+    tree.set("alternative", None)
+    returning = tree.args.get("returning")
+    tree.set("returning", None)  # SQLite takes it after the upsert clause
+    source = tree.expression
+    if isinstance(source, exp.Select) and source.args.get("where") is None:
+        source.set("where", exp.Where(this=exp.true()))  # the upsert parsing ambiguity
+    body = tree.sql(dialect="sqlite", normalize_functions=False)
+    tail = " " + returning.sql(dialect="sqlite", normalize_functions=False) \
+        if isinstance(returning, exp.Returning) else ""
+    return body + replacing.upsert_tail(columns) + tail
+
+
 def _insert_sql(tree: exp.Insert, plan: Plan) -> str:
     conflict = tree.args.get("conflict")
     if plan.replace:
         tree.set("alternative", "REPLACE")
+        if plan.in_place:
+            plan.in_place_sql = _in_place_sql(tree.copy(), plan.in_place)
     if not (isinstance(conflict, exp.OnConflict) and conflict.args.get("duplicate")):
         return tree.sql(dialect="sqlite", normalize_functions=False)
     # ON DUPLICATE KEY UPDATE a = VALUES(a)  ->  ON CONFLICT DO UPDATE SET a = excluded.a

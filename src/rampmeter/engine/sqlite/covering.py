@@ -1,0 +1,95 @@
+"""A query that one index covers reads that index, in its order, as MariaDB's does.
+
+Rules (MariaDB's optimizer: a full scan of a table whose columns the query needs all lie in
+one index reads the index instead, "Using index"; find_shortest_key picks it):
+- A plain single-table SELECT (no join, subquery, GROUP BY, DISTINCT, aggregate, window or
+  ORDER BY) of a base table, every column it names (or all, for `*`) in one index of the
+  table, returns its rows in that index's order: `ORDER BY` the index's columns is added.
+  SQLite would read the table in insertion order (a MyISAM table without ORDER BY reads the
+  same way only when no index covers the query).
+- The index: the primary key or a non-prefix, non-FULLTEXT index covering the columns; of
+  several, the one with the fewest columns (the shortest key), the primary key first.
+- An AUTO_INCREMENT primary key is SQLite's rowid, already the table's order: nothing to add.
+- InnoDB's secondary indexes hold the primary key's columns too: they cover those as well, and
+  order by them after their own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlglot import exp
+
+from rampmeter.engine.sqlite.catalog import TableDef
+
+
+def rewrite(tree: exp.Expression, by_alias: dict[str, Any]) -> None:
+    if not isinstance(tree, exp.Select) or tree.args.get("order") or tree.args.get("group") \
+            or tree.args.get("distinct") or tree.args.get("joins") or \
+            tree.args.get("having") or len(by_alias) != 1:
+        return
+    source = tree.args.get("from_") or tree.args.get("from")
+    table = source.this if isinstance(source, exp.From) else None
+    if not isinstance(table, exp.Table):
+        return
+    for node in tree.walk():
+        if node is not tree and isinstance(node, (exp.Select, exp.Subquery, exp.AggFunc,
+                                                  exp.Window, exp.Lateral, exp.Unnest)) or \
+                isinstance(node, exp.Anonymous) and node.name.upper() in _AGGREGATES:
+            return
+    entry = next(iter(by_alias.values()))
+    tdef = entry[2] if len(entry) > 2 else None
+    if not isinstance(tdef, TableDef) or tdef.location is not None:
+        return
+    needed = _columns(tree, tdef)
+    if needed is None:
+        return
+    key = _covering(tdef, needed)
+    if key is None:
+        return
+    names, desc = key
+    tree.set("order", exp.Order(expressions=[
+        exp.Ordered(this=exp.column(n, quoted=True), desc=d) for n, d in zip(names, desc)]))
+
+
+_AGGREGATES = frozenset({"GROUP_CONCAT", "BIT_AND", "BIT_OR", "BIT_XOR", "STD", "STDDEV",
+                         "STDDEV_POP", "STDDEV_SAMP", "VARIANCE", "VAR_POP", "VAR_SAMP",
+                         "JSON_ARRAYAGG", "JSON_OBJECTAGG"})
+
+
+def _columns(tree: exp.Select, tdef: TableDef) -> set[str] | None:
+    names: set[str] = set()
+    for node in tree.walk():
+        if isinstance(node, exp.Star) or isinstance(node, exp.Column) and \
+                isinstance(node.this, exp.Star):
+            names.update(c.name.lower() for c in tdef.columns)
+        elif isinstance(node, exp.Column):
+            if tdef.column(node.name) is None:
+                return None  # an alias or an outer name: not this simple case
+            names.add(node.name.lower())
+    return names
+
+
+def _covering(tdef: TableDef, needed: set[str]) -> tuple[list[str], list[bool]] | None:
+    auto = tdef.auto_column
+    keys: list[tuple[list[str], list[bool]]] = []
+    if tdef.primary:
+        if auto is not None and tdef.primary == [auto.name]:
+            return None  # the rowid: the table's own order
+        keys.append((list(tdef.primary), [False] * len(tdef.primary)))
+    clustered = (tdef.engine or "").upper() == "INNODB"
+    for idx in tdef.indexes:
+        if idx.kind or any(p for p in idx.prefixes):
+            continue
+        cols = list(idx.columns)
+        desc = [bool(d) for d in idx.desc] + [False] * (len(cols) - len(idx.desc))
+        if clustered:
+            extra = [c for c in tdef.primary if c.lower() not in {x.lower() for x in cols}]
+            cols += extra
+            desc += [False] * len(extra)
+        keys.append((cols, desc))
+    best: tuple[list[str], list[bool]] | None = None
+    for cols, desc in keys:
+        if needed <= {c.lower() for c in cols} and (best is None or len(cols) < len(best[0])):
+            best = (cols, desc)
+    return best
