@@ -513,3 +513,22 @@ def test_session_values_are_per_session(open_session: Callable[..., SqliteSessio
     b = open_session(22)
     assert scalar(a, "SELECT CONNECTION_ID()") == 11
     assert scalar(b, "SELECT CONNECTION_ID()") == 22
+
+
+def test_json_object_takes_any_expressions_as_keys_and_values(session: SqliteSession) -> None:
+    """MariaDB's JSON_OBJECT(key, value, ...) is a function of expressions; sqlglot read it as
+    SQL:2016's KEY ... VALUE form, which refused the placeholders a statement's literals
+    become (SELECT JSON_OBJECT('a', 1) was 1064). The layout is SQLite's (docs/sql.md)."""
+    import json
+    session.execute("CREATE DATABASE j")
+    session.use("j")
+    session.execute("CREATE TABLE t (a INT, b VARCHAR(5))")
+    session.execute("INSERT INTO t VALUES (1, 'x'), (2, NULL)")
+    assert json.loads(scalar(session, "SELECT JSON_OBJECT('a', 1, 'b', 'x')")) == \
+        {"a": 1, "b": "x"}
+    assert json.loads(scalar(session, "SELECT JSON_OBJECT(CONCAT('k', 2), JSON_ARRAY(1, 2))")) \
+        == {"k2": [1, 2]}
+    assert scalar(session, "SELECT JSON_OBJECT()") == "{}"
+    got = [json.loads(r[0]) for r in rows(session.execute(
+        "SELECT JSON_OBJECT('a', a, 'b', b) FROM t ORDER BY a"))]
+    assert got == [{"a": 1, "b": "x"}, {"a": 2, "b": None}]

@@ -77,7 +77,13 @@ class RampMySQL(MySQL):
     class Parser(MySQL.Parser):
         FUNCTIONS = {name: builder for name, builder in MySQL.Parser.FUNCTIONS.items()
                      if name not in funclib.LIBRARY and name not in TYPE_FUNCTIONS}
-        FUNCTION_PARSERS = {**MySQL.Parser.FUNCTION_PARSERS,
+        # JSON_OBJECT is a plain function in MariaDB (key, value, ...): any expressions. sqlglot
+        # reads it as SQL:2016's JSON_OBJECT(KEY k VALUE v ...), whose key must be a column
+        # or literal, so the placeholders a statement's literals become (`:p0`, `?`) were a
+        # syntax error (1064 for SELECT JSON_OBJECT('a', 1)); read as a function call, it is
+        # SQLite's json_object with the same arguments.
+        FUNCTION_PARSERS = {**{name: parse for name, parse in MySQL.Parser.FUNCTION_PARSERS.items()
+                               if name != "JSON_OBJECT"},
                             "WEIGHT_STRING": lambda self: _weight_string(self),
                             "CAST": lambda self: _cast(self)}
         NO_PAREN_FUNCTION_PARSERS = {**MySQL.Parser.NO_PAREN_FUNCTION_PARSERS,
