@@ -193,7 +193,9 @@ def ok_packet(affected_rows: int, last_insert_id: int, status: int, warnings: in
     MariaDB's net_send_ok does."""
     out = bytearray((header,))
     out += lenenc_int(affected_rows)
-    out += lenenc_int(last_insert_id)
+    # MariaDB's insert id is unsigned 64-bit: an explicit -5 in a signed AUTO_INCREMENT column
+    # reaches the client as 18446744073709551611 (a negative value here dropped the connection)
+    out += lenenc_int(last_insert_id & 0xFFFFFFFFFFFFFFFF)
     tracked = bool(state) and bool(caps & Capability.SESSION_TRACK)
     if tracked:
         status = int(status) | _SESSION_STATE_CHANGED

@@ -229,6 +229,10 @@ def test_pymysql_parses_our_packets() -> None:
     assert (ok.affected_rows, ok.insert_id, ok.server_status, ok.warning_count, ok.message) == (
         300, 70000, 10, 2, b"\x04info")
     assert ok.has_next
+    # an explicit -5 in a signed AUTO_INCREMENT column: MariaDB's unsigned insert id
+    negative = OKPacketWrapper(MysqlPacket(pk.ok_packet(
+        1, -5, AUTOCOMMIT, 0, "", pymysql.constants.CLIENT.PROTOCOL_41), "utf8"))
+    assert negative.insert_id == 2 ** 64 - 5
     eof = MysqlPacket(pk.eof_packet(1, AUTOCOMMIT), "utf8")
     assert eof.is_eof_packet()
     err = MysqlPacket(pk.err_packet(1146, "42S02", "Table 'db.t' doesn't exist"), "utf8")
