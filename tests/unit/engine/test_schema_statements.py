@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from rampmeter import errors
 from rampmeter.engine.sqlite import SqliteSession
 
 from .conftest import fails, rows, scalar, update
@@ -250,3 +251,15 @@ def test_a_named_primary_key(session: SqliteSession) -> None:
     session.execute("ALTER TABLE q ADD PRIMARY KEY aaa(a)")
     for table in ("p", "q"):
         assert "  PRIMARY KEY (`a`)\n" in rows(session.execute(f"SHOW CREATE TABLE {table}"))[0][1]
+
+
+def test_a_view_query_sqlglot_cannot_read_is_a_syntax_error_not_an_internal_one(
+        session: SqliteSession) -> None:
+    """views.create reads the query with sqlglot itself: its ParseError reached the session
+    as an internal error and closed the connection (found by an mtr run with --keep-logs).
+    MariaDB accepts `BINARY - 1`; rampmeter's parser does not, and says so as 1064."""
+    session.execute("CREATE DATABASE vq")
+    session.use("vq")
+    assert fails(session, "CREATE VIEW vb AS SELECT BINARY - 1",
+                 errors.ER_PARSE_ERROR).code == errors.ER_PARSE_ERROR
+    assert rows(session.execute("SELECT 1")) == [(1,)]

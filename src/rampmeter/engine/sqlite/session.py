@@ -33,6 +33,9 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+import sqlglot
+import sqlglot.errors
+
 from rampmeter import errors
 from rampmeter.config import timezones
 from rampmeter.config.timezones import Zone
@@ -477,7 +480,12 @@ class SqliteSession(EngineSession):
                 # the word after it
                 raise stmt.syntax_error(toks[1].start)
             raise stmt.syntax_error()
-        result = run(self, stmt)
+        try:
+            result = run(self, stmt)
+        except (sqlglot.errors.ParseError, sqlglot.errors.TokenError):
+            # a handler that reads part of the text with sqlglot itself (a view's query...)
+            # met what sqlglot cannot read: the client's syntax error, not an internal one
+            raise stmt.syntax_error() from None
         if self.handlers:  # schema statements close HANDLERs of their tables (handler.py)
             handler.after(self, stmt)
         return result
