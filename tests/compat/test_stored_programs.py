@@ -240,6 +240,9 @@ def test_dump_routines_round_trip(compat):
 @pytest.mark.parametrize(("statement", "code"), [
     ("CREATE PROCEDURE bad() BEGIN SELECT 1; END IF; END", 1064),
     ("CREATE PROCEDURE bad() BEGIN DECLARE x INT; LEAVE nowhere; END", 1308),
+    # types MariaDB's grammar refuses after RETURNS (were internal errors here)
+    ("CREATE FUNCTION bad() RETURNS SERIAL RETURN 1", 1064),
+    ("CREATE FUNCTION bad() RETURNS ROW(a INT) RETURN 1", 1064),
 ])
 def test_create_errors(compat, statement, code):
     got = {t: answers(compat.endpoint(t), compat.db, [statement]) for t in TARGETS}

@@ -25,7 +25,7 @@ from rampmeter.session.privileges import P as Priv
 from rampmeter.session.sp import parse as P
 from rampmeter.session.sp.tokens import Tokens
 from rampmeter.sql.reader import Reader
-from rampmeter.sql.statement import Statement
+from rampmeter.sql.statement import Statement, syntax_error
 
 if TYPE_CHECKING:
     from rampmeter.session.session import Session
@@ -72,7 +72,14 @@ def create(s: Session, stmt: Statement) -> Result:
                                                   f"{r.kind} {r.name} already exists")])
         raise ServerError(1304, message=f"{r.kind} {r.name} already exists", sqlstate="42000")
     now = dt.datetime.now().replace(microsecond=0).isoformat(sep=" ")
-    returns = _canonical_type(s, r.returns) if r.kind == "FUNCTION" else ""
+    try:
+        returns = _canonical_type(s, r.returns) if r.kind == "FUNCTION" else ""
+    except ValueError:
+        # a type MariaDB's grammar has no place for after RETURNS (SERIAL, ROW(...)): 1064
+        # from it on, as its parser says (it was an internal error)
+        upper = stmt.text.upper()
+        at = upper.find(r.returns.upper(), max(upper.find("RETURNS"), 0))
+        raise syntax_error(stmt.text, max(at, 0)) from None
     spec = {
         "db": db, "name": r.name, "type": r.kind, "text": stmt.text,
         "body": stmt.text[r.body_start:r.body_end], "params": r.params_text,
