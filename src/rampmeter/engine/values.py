@@ -186,11 +186,15 @@ def _store_decimal(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
                                    else top), problem
         return 0, problem
     scale = t.scale or 0
+    top = _decimal_max(t)
     with localcontext(_WIDE):
-        q = d.quantize(Decimal(1).scaleb(-scale), ROUND_HALF_UP)
+        try:
+            q = d.quantize(Decimal(1).scaleb(-scale), ROUND_HALF_UP)
+        except InvalidOperation:  # more digits than the context holds (1e200): out of range
+            return _decimal_stored(Decimal(0) if d < 0 and t.unsigned else -top if d < 0
+                                   else top), Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
     if problem is None and q != d:
         problem = Problem(errors.WARN_DATA_TRUNCATED, note=True)
-    top = _decimal_max(t)
     if t.unsigned and q < 0:
         return 0, Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
     if abs(q) > top:

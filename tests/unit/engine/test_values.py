@@ -68,6 +68,17 @@ def test_store(decl: str, value: object, stored: object, code: int | None) -> No
     assert store(decl, value) == (stored, code)
 
 
+@pytest.mark.parametrize("value", [Decimal("1e200"), "1e200", 1e200, "-1e150"])
+def test_a_decimal_beyond_the_context_is_out_of_range(value: object) -> None:
+    """More digits than the arithmetic context holds: quantize raised InvalidOperation, an
+    internal error that closed the connection; MariaDB stores the type's end with 1264."""
+    stored, problem = values.store(parse_type("decimal(10,2)"), value)
+    assert problem is not None and problem.code == 1264
+    negative = str(value).startswith("-")
+    assert load("decimal(10,2)", stored) == Decimal("-99999999.99" if negative else
+                                                   "99999999.99")
+
+
 def test_decimal_rounding_is_only_a_note() -> None:
     _stored, problem = values.store(parse_type("decimal(5,2)"), "2.555")
     assert problem is not None and problem.note
