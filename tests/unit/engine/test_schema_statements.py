@@ -263,3 +263,20 @@ def test_a_view_query_sqlglot_cannot_read_is_a_syntax_error_not_an_internal_one(
     assert fails(session, "CREATE VIEW vb AS SELECT BINARY - 1",
                  errors.ER_PARSE_ERROR).code == errors.ER_PARSE_ERROR
     assert rows(session.execute("SELECT 1")) == [(1,)]
+
+
+def test_a_view_as_the_target_of_a_multi_table_update_is_refused_clearly(
+        session: SqliteSession) -> None:
+    """The view is read as its query there, with no rows to update through: that was a
+    KeyError, an internal error that closed the connection; now 1235 for the statement."""
+    session.execute("CREATE DATABASE mu")
+    session.use("mu")
+    session.execute("CREATE TABLE u1 (a INT, b INT)")
+    session.execute("CREATE TABLE u2 (a INT)")
+    session.execute("INSERT INTO u1 VALUES (1, 1)")
+    session.execute("INSERT INTO u2 VALUES (1)")
+    session.execute("CREATE VIEW v1 AS SELECT * FROM u1")
+    assert fails(session, "UPDATE u2, v1 SET v1.b = 5 WHERE u2.a = v1.a",
+                 errors.ER_NOT_SUPPORTED_YET).code == errors.ER_NOT_SUPPORTED_YET
+    update(session, "UPDATE u2, u1 SET u1.b = 5 WHERE u2.a = u1.a")
+    assert rows(session.execute("SELECT b FROM v1")) == [(5,)]

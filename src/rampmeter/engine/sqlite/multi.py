@@ -124,6 +124,9 @@ def plan_update(tree: exp.Update, by_alias: dict[str, Entry],
         sets.setdefault(alias, []).append((col, eq.expression))
     steps: list[Step] = []
     for alias, pairs in sets.items():
+        if alias not in nodes:  # a view, read here as its query: no rows to UPDATE through
+            raise ServerError(errors.ER_NOT_SUPPORTED_YET,
+                              "a view as a target of a multi-table UPDATE")
         db, _name, tdef = by_alias[alias]
         assert tdef is not None
         conv = values_for(tdef)
