@@ -332,6 +332,19 @@ def test_weight_string_of_8bit_and_nopad_collations(session: SqliteSession) -> N
         ("20410000000000000000", "52", "52202020", "61")]
 
 
+def test_weight_string_of_collations_whose_table_follows_a_comment(
+        session: SqliteSession) -> None:
+    """cp866_general_ci and latin7_general_ci have comments before their <map> in MariaDB's
+    charsets/*.xml: their sort orders are used too, one byte per character, not weighed as
+    Unicode (mtr ctype_nopad_8bit)."""
+    session.execute("CREATE TABLE w2 (a VARCHAR(10) CHARACTER SET cp866 COLLATE "
+                    "cp866_general_nopad_ci, b VARCHAR(10) CHARACTER SET latin7)")
+    session.execute("INSERT INTO w2 VALUES ('a ', 'a'), (' a', 'B')")
+    assert rows(session.execute(
+        "SELECT HEX(WEIGHT_STRING(a AS CHAR(4))), HEX(WEIGHT_STRING(b)) FROM w2")) == [
+        ("41200000", "86"), ("20410000", "92")]
+
+
 def test_between_and_simple_case_of_literals_by_collation(session: SqliteSession) -> None:
     """'B' BETWEEN 'a' AND 'c' compares by the literals' _ci collation; CASE x WHEN compares
     as MariaDB aggregates x and the WHENs: a binary string makes bytes (mtr func_test, case)."""
