@@ -327,6 +327,9 @@ class _Builder:
                             False)
         if isinstance(e, exp.Nullif):
             return self.term(e.this)
+        if isinstance(e, exp.WeightString):  # binary, the argument's derivation (MariaDB)
+            inner = self.term(e.this)
+            return None if inner is None else Recast(inner, "binary", None)
         if isinstance(e, exp.Subquery) and isinstance(e.this, exp.Select) and \
                 len(e.this.expressions) == 1:
             return self.term(e.this.expressions[0])

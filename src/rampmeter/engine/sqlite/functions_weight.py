@@ -134,7 +134,9 @@ def _weight(host: Any, value: Any, collation: Any, kind: Any, length: Any) -> An
     limit = int(host.context.system_variable("max_allowed_packet"))
     n = int(length or 0)
     if kind == "BINARY":
-        if n > limit:
+        if n > limit:  # MariaDB weighs CAST(s AS BINARY(n)): the cast warns first
+            host.warn(1301, "Result of cast_as_binary() was larger than max_allowed_packet "
+                      f"({limit}) - truncated")
             return _too_long(host, limit)
         raw = _bytes(value, charset)[:n]
         return raw + b"\0" * (n - len(raw))
