@@ -415,3 +415,27 @@ def test_bin_columns_pad_space(session: SqliteSession) -> None:
         "(SELECT COUNT(*) FROM p WHERE c = 'a')")) == [(2, 2, 1)]
     order = rows(session.execute("SELECT GROUP_CONCAT(b ORDER BY b) FROM p"))[0][0]
     assert order.startswith("A,")  # 'a' and 'a ' tie: their order is not MariaDB's to say
+
+
+def test_strcmp_by_an_explicit_collation(session: SqliteSession) -> None:
+    """STRCMP(a COLLATE c, b) compares by c: case counts in a _cs one, trailing spaces and a
+    shorter string count in a NO PAD one (MariaDB 10.11; mtr ctype_cp932)."""
+    ctx = session.context
+    assert isinstance(ctx, FakeContext)
+    ctx.variables["collation_connection"] = "latin1_swedish_ci"
+    assert rows(session.execute(
+        "SELECT STRCMP('a' COLLATE latin1_general_cs, 'A'), "
+        "STRCMP('a ' COLLATE latin1_swedish_nopad_ci, 'A'), "
+        "STRCMP('a ' COLLATE latin1_swedish_ci, 'A'), "
+        "STRCMP(_latin1'' COLLATE latin1_nopad_bin, _latin1 0x0001), "
+        "STRCMP('B' COLLATE latin1_german1_ci, 'a')")) == [(1, 1, 0, -1, 1)]
+
+
+def test_weight_string_of_multibyte_japanese_and_korean(session: SqliteSession) -> None:
+    """cp932, sjis, ujis, eucjpms, euckr weigh a single byte by its sort order (ASCII letters
+    upper-cased) and a multi-byte character by its bytes (MariaDB's my_strnxfrm_mb)."""
+    assert rows(session.execute(
+        "SELECT HEX(WEIGHT_STRING(_cp932 0x617A7E2082A0)), "
+        "HEX(WEIGHT_STRING(_ujis 0x617A7E20A4A2)), "
+        "HEX(WEIGHT_STRING(_sjis 'a' AS CHAR(3)))")) == [
+        ("415A7E2082A0", "415A7E20A4A2", "412020")]

@@ -79,7 +79,11 @@ def _library_call(node: exp.Anonymous, typer: Typer) -> None:
         else:
             args.append(arg)
     fn.check_arity(len(args), node.name)
-    if name in ("STRCMP", "INSTR", "LOCATE", "POSITION") and _exact_collation(args[:2], typer):
+    named = _named_collation(args[:2]) if name == "STRCMP" else None
+    if named is not None:  # STRCMP(a COLLATE c, b): c's own comparison (NO PAD included)
+        args.append(_text(named))
+    elif name in ("STRCMP", "INSTR", "LOCATE", "POSITION") and \
+            _exact_collation(args[:2], typer):
         if name in ("LOCATE", "POSITION") and len(args) == 2:
             args.append(exp.Literal.number(1))
         args.append(exp.Literal.number(1))  # by a _bin collation: case and accents count
@@ -194,6 +198,16 @@ def _position(node: exp.StrPosition, typer: Typer) -> exp.Expression:
 
 
 _EXACT = ("BINARY", "RM_PAD")  # SQLite's collations for MariaDB's _bin ones (translate.py)
+
+
+def _named_collation(args: list[exp.Expression]) -> str | None:
+    """The MariaDB collation an explicit COLLATE names among these arguments, when translate.py
+    left it under its own name (a registered SQLite collation, collations.py)."""
+    for arg in args:
+        if isinstance(arg, exp.Collate):
+            coll = charsets.collation(arg.expression.name)
+            return coll.name if coll is not None else None
+    return None
 
 
 def _exact_collation(args: list[exp.Expression], typer: Typer) -> bool:

@@ -10,7 +10,9 @@ Rules (MariaDB 10.11's, for the collations computed here):
   upper-cased with its accents removed (general_ci's sort weights); a character outside the
   BMP weighs 0xFFFD. utf8mb4_bin: three bytes per character (the code point); utf8mb3_bin:
   two. 8-bit collations with a sort order of their own (collation_tables.py): one byte per
-  character, that table's weight. Any other collation is weighed as utf8mb4_general_ci (a
+  character, that table's weight. cp932, sjis, ujis, eucjpms and euckr: an ASCII letter
+  upper-cased, any other character its bytes (my_strnxfrm_mb). Any other collation is
+  weighed as utf8mb4_general_ci (a
   known difference, in docs/sql.md).
 - The weights cover the string as it is (trailing spaces included); `AS CHAR(n)` first cuts
   it to n characters or pads it with spaces to n (a `_nopad_` collation pads the weights
@@ -71,6 +73,8 @@ def _weights(text: str, raw: bytes, charset: str, collation: str) -> bytes:
     table_key = _table_key(charset, collation)
     if table_key is not None:  # an 8-bit collation with MariaDB's own sort order
         return table_key(text)
+    if charset in _MB_ASCII_UPPER:  # MariaDB's my_strnxfrm_mb
+        return b"".join(_mb_weight(c, charset) for c in text)
     if charset == "latin1":
         out = bytearray()
         for c in text:
@@ -81,6 +85,16 @@ def _weights(text: str, raw: bytes, charset: str, collation: str) -> bytes:
                 out += c.encode("cp1252", "replace")
         return bytes(out)
     return b"".join(_general(c).to_bytes(2, "big") for c in text)
+
+
+# Multi-byte character sets whose weights are a single byte's sort order (ASCII letters
+# upper-cased, other bytes as they are) and a multi-byte character's own bytes.
+_MB_ASCII_UPPER = ("cp932", "sjis", "ujis", "eucjpms", "euckr")
+
+
+def _mb_weight(c: str, charset: str) -> bytes:
+    raw = _bytes(c, charset)
+    return raw.upper() if len(raw) == 1 else raw
 
 
 def _table_key(charset: str, collation: str) -> Any:
