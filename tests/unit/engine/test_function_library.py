@@ -12,7 +12,7 @@ from rampmeter import errors
 from rampmeter.engine.base import UpdateCount
 from rampmeter.engine.sqlite import SqliteSession
 
-from .conftest import fails, rows, scalar
+from .conftest import FakeContext, fails, rows, scalar
 
 
 def shown(v: Any) -> str:
@@ -371,3 +371,18 @@ def test_float_zerofill_and_default_expression_text(session: SqliteSession) -> N
                     "DEFAULT WEIGHT_STRING(a AS CHAR(10)))")
     ddl = rows(session.execute("SHOW CREATE TABLE wd"))[0][1]
     assert "DEFAULT weight_string(`a`,0,10,65)\n" in ddl
+
+
+def test_weight_string_with_length_nweights_and_flags(session: SqliteSession) -> None:
+    """weight_string(s, length, nweights, flags): MariaDB's own printed form, measured on
+    10.11 (mtr include/weight_string.inc)."""
+    ctx = session.context
+    assert isinstance(ctx, FakeContext)
+    ctx.variables["collation_connection"] = "latin2_general_ci"
+    assert rows(session.execute(
+        "SELECT HEX(WEIGHT_STRING('abc', 1, 2, 0xC0)), HEX(WEIGHT_STRING('abc', 5, 2, 0xC0)), "
+        "HEX(WEIGHT_STRING('abc', 3, 2, 0)), HEX(WEIGHT_STRING('abc', 5, 0, 0xC0)), "
+        "HEX(WEIGHT_STRING('a', 0, 3, 0x40)), HEX(WEIGHT_STRING(_binary'ab', 5, 2, 0xC0)), "
+        "HEX(WEIGHT_STRING(_utf8mb4'abc', 7, 2, 0xC0)), WEIGHT_STRING(1, 2, 2, 0xC0)")) == [
+        ("41", "4144202020", "4144", "4144452020", "412020", "6162000000",
+         "00410042002000", None)]

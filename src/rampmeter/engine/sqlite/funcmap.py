@@ -67,6 +67,10 @@ def _library_call(node: exp.Anonymous, typer: Typer) -> None:
                 return
         node.replace(_FROM_TYPE[name](typer.infer(args[0])))
         return
+    if name == "WEIGHT_STRING" and len(node.expressions) == 4:
+        # weight_string(s, length, nweights, flags): the form MariaDB prints its own as
+        node.replace(_weight_string_flags(list(node.expressions), typer))
+        return
     fn = funclib.lookup(name)
     if fn is None:
         return
@@ -297,6 +301,15 @@ def _group_concat(node: exp.GroupConcat, typer: Typer) -> exp.Expression | None:
     separator = node.args.get("separator") or exp.Literal.string(",")
     return _call("RM_GROUP_CONCAT_ORDERED", value, separator,
                  exp.Literal.number(1 if distinct else 0), *keys)
+
+
+def _weight_string_flags(args: list[exp.Expression], typer: Typer) -> exp.Expression:
+    """weight_string(s, length, nweights, flags) -> rm_weight_string_flags(s, collation,
+    length, nweights, flags) (functions_weight.py); a number's weight is NULL."""
+    t = typer.infer(args[0])
+    if t is not None and t.is_numeric:
+        return exp.Null()
+    return _call("WEIGHT_STRING_FLAGS", args[0], _collation_name(t), *args[1:])
 
 
 def _weight_string(node: exp.WeightString, typer: Typer) -> exp.Expression:

@@ -175,3 +175,44 @@ def _too_long(host: Any, limit: int) -> None:
     host.warn(1301, "Result of weight_string() was larger than max_allowed_packet "
               f"({limit}) - truncated")
     return None
+
+
+def _int_arg(v: Any) -> int:
+    if isinstance(v, bytes):  # a hex literal: its bytes as a number
+        return int.from_bytes(v, "big") if v else 0
+    try:
+        return int(v or 0)
+    except (TypeError, ValueError):
+        return 0
+
+
+@sqlfunction("WEIGHT_STRING_FLAGS", 5, lambda args: result_type(args[0] if args else None),
+             host=True)
+def weight_string_flags(host: Any, value: Any, collation: Any, length: Any, nweights: Any,
+                        flags: Any) -> Any:
+    """weight_string(s, length, nweights, flags), the form MariaDB prints WEIGHT_STRING in
+    (measured on 10.11): the first `nweights` characters (all for 0; flag 0x40 pads a shorter
+    string with spaces to nweights), their weights cut to `length` bytes (0: no limit), and
+    with flag 0x80 padded with the space's weights to `length` bytes."""
+    if value is None or collation is None or length is None or nweights is None:
+        return None
+    n, count, bits = _int_arg(length), _int_arg(nweights), _int_arg(flags)
+    text = _text(value) if not isinstance(value, bytes) or collation != "binary" else None
+    if text is None:
+        result = bytes(value)
+        space = b"\0"
+    else:
+        if count > 0:
+            text = text[:count]
+            if bits & 0x40:
+                text += " " * (count - len(text))
+        charset = "binary" if collation == "binary" else str(collation).partition("_")[0]
+        result = _weights(text, _bytes(text, charset), charset, str(collation))
+        space = _weights(" ", _bytes(" ", charset), charset, str(collation)) or b" "
+    if n > 0:
+        if bits & 0x80 and len(result) < n:
+            pad = space * ((n - len(result)) // len(space) + 1)
+            result += pad[:n - len(result)]
+        result = result[:n]
+    limit = int(host.context.system_variable("max_allowed_packet"))
+    return _too_long(host, limit) if len(result) > limit else result
