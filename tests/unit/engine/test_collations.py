@@ -439,3 +439,24 @@ def test_weight_string_of_multibyte_japanese_and_korean(session: SqliteSession) 
         "HEX(WEIGHT_STRING(_ujis 0x617A7E20A4A2)), "
         "HEX(WEIGHT_STRING(_sjis 'a' AS CHAR(3)))")) == [
         ("415A7E2082A0", "415A7E20A4A2", "412020")]
+
+
+def test_date_arithmetic_on_strings_and_numbers_in_concat(session: SqliteSession) -> None:
+    """'2013-11-15' - INTERVAL 7 DAY is a string of the connection's character set
+    (coercible); CONCAT of numbers or temporals only is in the connection's character set
+    too (MariaDB 10.11, mtr ctype_latin2 MDEV-5298)."""
+    ctx = session.context
+    assert isinstance(ctx, FakeContext)
+    ctx.variables["collation_connection"] = "latin2_general_ci"
+    assert rows(session.execute(
+        "SELECT CHARSET('2013-11-15 00:41:28' - INTERVAL 7 DAY), "
+        "COERCIBILITY('2013-11-15 00:41:28' - INTERVAL 7 DAY), "
+        "CHARSET(CONCAT(TIMESTAMP'2013-11-15 00:41:28' - INTERVAL 7 DAY)), "
+        "CHARSET(CONCAT(1)), COERCIBILITY(CONCAT(1)), "
+        "CHARSET(TIMESTAMP'2013-11-15 00:41:28' - INTERVAL 7 DAY)")) == [
+        ("latin2", 4, "latin2", "latin2", 4, "binary")]
+    session.execute("CREATE TABLE l2 (a VARCHAR(64) CHARACTER SET latin2)")
+    session.execute("INSERT INTO l2 VALUES ('')")
+    assert rows(session.execute(
+        "SELECT COERCIBILITY(CONCAT(a, '2001-01-08 00:00:00' - INTERVAL 7 DAY)) FROM l2")) == \
+        [(2,)]

@@ -607,6 +607,9 @@ class Typer:
         a, b = self._infer(e.this), self._infer(e.expression)
         if isinstance(e.expression, exp.Interval) and a is not None and a.is_temporal:
             return a
+        if isinstance(e.expression, exp.Interval) and e.expression.args.get("unit") and \
+                a is not None and a.is_string:
+            return _date_add_type(self, "DATE_ADD", [e.this, e.expression])  # a string
         return numeric(_as_number(a), _as_number(b))
 
 
@@ -841,7 +844,7 @@ def _date_add_type(typer: Typer, name: str, args: list[exp.Expression]) -> SqlTy
         return T.DATETIME if timed else T.DATE
     if t is not None and t.name in ("datetime", "timestamp"):
         return SqlType("datetime", None, 6 if "MICRO" in unit.upper() else t.fsp)
-    return T.varchar(29)
+    return T.varchar(29, typer.text.charset, typer.text.collation)  # the connection's
 
 
 def number_kind(t: SqlType | None) -> str:
