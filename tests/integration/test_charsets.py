@@ -27,3 +27,23 @@ def test_view_creation_context_and_long_names(server):
         with pytest.raises(pymysql.err.OperationalError) as e:
             cur.execute(f"DROP TRIGGER {name}")
         assert e.value.args[0] == 1059
+
+
+def test_load_data_infile_resolves_names_as_mysqld(server):
+    """LOAD DATA INFILE 'name': a bare name is in the current database's directory, a name
+    with directories is relative to the datadir (mtr ctype_utf8mb4_uca_allkeys520 reads
+    '../../std_data/...')."""
+    shared = server.datadir.parent / "shared_data"
+    shared.mkdir()
+    (shared / "rows.txt").write_text("1\n2\n")
+    conn = server.connect()
+    with conn.cursor() as cur:
+        cur.execute("CREATE DATABASE ld")
+        cur.execute("USE ld")
+        cur.execute("CREATE TABLE t (a INT)")
+        cur.execute("LOAD DATA INFILE '../shared_data/rows.txt' INTO TABLE t")
+        cur.execute("SELECT SUM(a) FROM t")
+        assert cur.fetchone()[0] == 3
+        with pytest.raises(pymysql.err.InternalError) as e:
+            cur.execute("LOAD DATA INFILE 'rows.txt' INTO TABLE t")
+        assert e.value.args[0] == 29 and "/ld/rows.txt" in e.value.args[1]

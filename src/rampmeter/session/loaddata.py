@@ -9,8 +9,9 @@ Rules (MariaDB 10.11's, sql/sql_load.cc and the LOAD DATA page):
 - Where the bytes come from: LOCAL asks the client for the file through the protocol's
   local-infile exchange (Session.client_file, given by net/); refused with 4166 when the
   server's `local_infile` is OFF or the client did not offer CLIENT_LOCAL_FILES. Without
-  LOCAL the server reads the file itself: a relative name is under the current database's
-  directory of the datadir, as mysqld resolves it, and `secure_file_priv`, when set, limits
+  LOCAL the server reads the file itself: a bare name is in the current database's
+  directory of the datadir, a relative name with directories under the datadir, as mysqld
+  resolves them, and `secure_file_priv`, when set, limits
   it to that directory (1290); a missing file is error 29.
 - LOCAL without REPLACE means IGNORE (MariaDB: the server cannot stop the client's transfer
   half-way), so duplicates and bad values are warnings; REPLACE replaces. Otherwise strict
@@ -261,7 +262,9 @@ def _read(s: Session, spec: LoadSpec) -> bytes:
     datadir = Path(str(s.ctx.variables["datadir"]))
     path = Path(os.fsdecode(name))
     if not path.is_absolute():
-        path = datadir / (s.database or "") / path
+        # a bare name is in the current database's directory; a name with directories is
+        # relative to the datadir (mysqld's sql_load.cc: dirname_length)
+        path = datadir / (s.database or "") / path if len(path.parts) == 1 else datadir / path
     secure = str(s.ctx.variables["secure_file_priv"] or "")
     if secure and not path.resolve().is_relative_to(Path(secure).resolve()):
         raise ServerError(errors.ER_OPTION_PREVENTS_STATEMENT, "--secure-file-priv")
