@@ -460,3 +460,15 @@ def test_date_arithmetic_on_strings_and_numbers_in_concat(session: SqliteSession
     assert rows(session.execute(
         "SELECT COERCIBILITY(CONCAT(a, '2001-01-08 00:00:00' - INTERVAL 7 DAY)) FROM l2")) == \
         [(2,)]
+
+
+def test_like_escape_nul(session: SqliteSession) -> None:
+    """ESCAPE with a NUL character (a hex literal, 0x0): SQLite refuses it, MariaDB escapes
+    with it (mtr ctype_cp850, MDEV-25610)."""
+    ctx = session.context
+    assert isinstance(ctx, FakeContext)
+    ctx.variables["collation_connection"] = "cp850_general_ci"
+    assert rows(session.execute(
+        "SELECT _cp850'' LIKE _cp850'' ESCAPE _cp850 0x0, 'a%' LIKE 'a|%' ESCAPE '|', "
+        "'ab' LIKE 'a|%' ESCAPE '|', 'AB' LIKE 'a%' ESCAPE _cp850 0x00, "
+        "'ab' LIKE 'a_' ESCAPE _cp850 0xFF")) == [(1, 1, 0, 1, 1)]
