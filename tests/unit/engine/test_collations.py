@@ -472,3 +472,20 @@ def test_like_escape_nul(session: SqliteSession) -> None:
         "SELECT _cp850'' LIKE _cp850'' ESCAPE _cp850 0x0, 'a%' LIKE 'a|%' ESCAPE '|', "
         "'ab' LIKE 'a|%' ESCAPE '|', 'AB' LIKE 'a%' ESCAPE _cp850 0x00, "
         "'ab' LIKE 'a_' ESCAPE _cp850 0xFF")) == [(1, 1, 0, 1, 1)]
+
+
+def test_system_functions_types_and_mixing(session: SqliteSession) -> None:
+    """USER() is VARCHAR(384) utf8mb3, CHARSET()/COLLATION() VARCHAR(64) utf8mb3; a SYSCONST
+    (USER()) mixes with a latin1 column by its value; CREATE ... SELECT puts a defined column
+    the query names at the query's position (MariaDB 10.11; mtr func_system)."""
+    session.execute("CREATE TABLE fs (c1 VARCHAR(10) CHARACTER SET latin1)")
+    session.execute("INSERT INTO fs VALUES ('row 1')")
+    assert rows(session.execute("SELECT CONCAT(DATABASE(), '--', c1), "
+                                "CHARSET(CHARSET('a')) FROM fs")) == [("db--row 1", "utf8mb3")]
+    session.execute("CREATE TABLE fs2 (a INT, version CHAR(60)) SELECT DATABASE(), USER(), "
+                    "VERSION() AS version, COLLATION('a')")
+    ddl = rows(session.execute("SHOW CREATE TABLE fs2"))[0][1]
+    assert [line.split()[0].lower() for line in ddl.splitlines()[1:6]] == [
+        "`a`", "`database()`", "`user()`", "`version`", "`collation('a')`"]
+    assert "()` varchar(384) CHARACTER SET utf8mb3" in ddl
+    assert "('a')` varchar(64) CHARACTER SET utf8mb3" in ddl

@@ -193,6 +193,8 @@ def _converts(arg: DT, to: DT) -> bool:
     acs, tcs = arg.charset, to.charset
     if acs == tcs or acs == "binary" or tcs == "binary" or arg.numeric:
         return True
+    if arg.derivation == SYSCONST:  # USER(), DATABASE(): converted by their (ASCII) value
+        return True
     if arg.constant is not None:
         cs = charsets.charset(tcs)
         if cs is None or not cs.codec:
