@@ -47,3 +47,23 @@ def test_load_data_infile_resolves_names_as_mysqld(server):
         with pytest.raises(pymysql.err.InternalError) as e:
             cur.execute("LOAD DATA INFILE 'rows.txt' INTO TABLE t")
         assert e.value.args[0] == 29 and "/ld/rows.txt" in e.value.args[1]
+
+
+def test_load_data_missing_fields_for_variables_are_null(server):
+    """Strict mode: a line short of a field for a @variable leaves it NULL silently; one short
+    of a column's field is 1261 (MariaDB 10.11, measured; mtr ctype_utf8mb4_uca_allkeys*)."""
+    (server.datadir.parent / "short.txt").write_text("1;x\n2\n")
+    conn = server.connect()
+    with conn.cursor() as cur:
+        cur.execute("CREATE DATABASE ld2")
+        cur.execute("USE ld2")
+        cur.execute("SET sql_mode = 'STRICT_ALL_TABLES'")
+        cur.execute("CREATE TABLE l (a INT, b TEXT)")
+        cur.execute("LOAD DATA INFILE '../short.txt' INTO TABLE l FIELDS TERMINATED BY ';' "
+                    "(@a, @b) SET a = @a, b = @b")
+        cur.execute("SELECT a, b FROM l ORDER BY a")
+        assert cur.fetchall() == ((1, "x"), (2, None))
+        with pytest.raises(pymysql.err.MySQLError) as e:
+            cur.execute("LOAD DATA INFILE '../short.txt' INTO TABLE l FIELDS TERMINATED BY ';' "
+                        "(a, b)")
+        assert e.value.args[0] == 1261

@@ -23,7 +23,8 @@ Rules (MariaDB 10.11's, sql/sql_load.cc and the LOAD DATA page):
   character is one. A line with fewer fields than columns leaves the missing columns NULL
   when their default is NULL and otherwise sets them to the type's zero value ('' / 0 / zero
   date: MariaDB's Field::reset over the default row), with one warning 1261 per missing
-  column; extra fields are dropped (1262). Warnings are reported in row order.
+  column (a missing field for a @variable makes it NULL, silently); extra fields are
+  dropped (1262). Warnings are reported in row order.
 - The rows are inserted through the engine as multi-row INSERT (or REPLACE / INSERT IGNORE)
   statements with parameters, a batch at a time, so the engine's conversions, strict-mode
   checks, warnings and affected rows are the ones an INSERT of those strings has. Columns of a
@@ -346,7 +347,9 @@ class _Loader:
         n = len(self.targets)
         values = [self._value(t, f) for t, f in zip(self.targets, fields, strict=False)]
         if len(fields) < n:
-            if strict:
+            # a missing field for a user variable makes it NULL without a word (MariaDB's
+            # read_sep_field); one for a column is 1261
+            if strict and any(not name.startswith("@") for name in self.targets[len(fields):]):
                 raise ServerError(errors.ER_WARN_TOO_FEW_RECORDS, number)
             for name in self.targets[len(fields):]:
                 column = self.columns.get(name.lower())
