@@ -21,8 +21,9 @@ def main() -> int:
         if xml.name == "Index.xml":
             continue
         text = xml.read_text("latin-1")
-        for m in re.finditer(r'<collation name="([a-z0-9_]+)"[^>]*?>\s*<map>(.*?)</map>', text,
-                             re.DOTALL):
+        # comments may stand between <collation> and its <map> (cp866, latin7, cp1251)
+        for m in re.finditer(r'<collation name="([a-z0-9_]+)"[^>]*?>(?:\s|<!--.*?-->)*'
+                             r'<map>(.*?)</map>', text, re.DOTALL):
             values = [int(x, 16) for x in m.group(2).split()]
             if len(values) == 256:
                 tables[m.group(1)] = bytes(values)

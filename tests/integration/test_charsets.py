@@ -27,3 +27,43 @@ def test_view_creation_context_and_long_names(server):
         with pytest.raises(pymysql.err.OperationalError) as e:
             cur.execute(f"DROP TRIGGER {name}")
         assert e.value.args[0] == 1059
+
+
+def test_load_data_infile_resolves_names_as_mysqld(server):
+    """LOAD DATA INFILE 'name': a bare name is in the current database's directory, a name
+    with directories is relative to the datadir (mtr ctype_utf8mb4_uca_allkeys520 reads
+    '../../std_data/...')."""
+    shared = server.datadir.parent / "shared_data"
+    shared.mkdir()
+    (shared / "rows.txt").write_text("1\n2\n")
+    conn = server.connect()
+    with conn.cursor() as cur:
+        cur.execute("CREATE DATABASE ld")
+        cur.execute("USE ld")
+        cur.execute("CREATE TABLE t (a INT)")
+        cur.execute("LOAD DATA INFILE '../shared_data/rows.txt' INTO TABLE t")
+        cur.execute("SELECT SUM(a) FROM t")
+        assert cur.fetchone()[0] == 3
+        with pytest.raises(pymysql.err.InternalError) as e:
+            cur.execute("LOAD DATA INFILE 'rows.txt' INTO TABLE t")
+        assert e.value.args[0] == 29 and "/ld/rows.txt" in e.value.args[1]
+
+
+def test_load_data_missing_fields_for_variables_are_null(server):
+    """Strict mode: a line short of a field for a @variable leaves it NULL silently; one short
+    of a column's field is 1261 (MariaDB 10.11, measured; mtr ctype_utf8mb4_uca_allkeys*)."""
+    (server.datadir.parent / "short.txt").write_text("1;x\n2\n")
+    conn = server.connect()
+    with conn.cursor() as cur:
+        cur.execute("CREATE DATABASE ld2")
+        cur.execute("USE ld2")
+        cur.execute("SET sql_mode = 'STRICT_ALL_TABLES'")
+        cur.execute("CREATE TABLE l (a INT, b TEXT)")
+        cur.execute("LOAD DATA INFILE '../short.txt' INTO TABLE l FIELDS TERMINATED BY ';' "
+                    "(@a, @b) SET a = @a, b = @b")
+        cur.execute("SELECT a, b FROM l ORDER BY a")
+        assert cur.fetchall() == ((1, "x"), (2, None))
+        with pytest.raises(pymysql.err.MySQLError) as e:
+            cur.execute("LOAD DATA INFILE '../short.txt' INTO TABLE l FIELDS TERMINATED BY ';' "
+                        "(a, b)")
+        assert e.value.args[0] == 1261

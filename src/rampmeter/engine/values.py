@@ -290,6 +290,23 @@ def _float_loader(t: SqlType) -> Callable[[Any], Any] | None:
     return None
 
 
+def _zerofill_float(t: SqlType) -> Callable[[Any], Any]:
+    """FLOAT / DOUBLE ZEROFILL: the value as the type shows it, left-padded with zeros to the
+    display width (M, else MariaDB's default: 12 for FLOAT, 22 for DOUBLE)."""
+    from rampmeter.protocol.results import format_float
+    width = t.width or (12 if t.name == "float" else 22)
+    inner = _float_loader(t)
+
+    def load(v: Any) -> Any:
+        if inner is not None:
+            v = inner(v)
+        if v is None:
+            return None
+        text = v if isinstance(v, str) else format_float(float(v))
+        return text.rjust(width, "0")
+    return load
+
+
 # --- strings ----------------------------------------------------------------------------------
 def _store_text(t: SqlType, v: Any, client: charsets.Charset) -> tuple[Any, Problem | None]:
     problem = None
@@ -808,7 +825,7 @@ def load(t: SqlType) -> Callable[[Any], Any] | None:
             return zero_dec
         return loader
     if n in ("float", "double"):
-        return _float_loader(t)
+        return _zerofill_float(t) if t.zerofill else _float_loader(t)
     if t.is_binary_string:
         return _load_binary
     if t.is_text:

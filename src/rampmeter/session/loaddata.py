@@ -9,8 +9,9 @@ Rules (MariaDB 10.11's, sql/sql_load.cc and the LOAD DATA page):
 - Where the bytes come from: LOCAL asks the client for the file through the protocol's
   local-infile exchange (Session.client_file, given by net/); refused with 4166 when the
   server's `local_infile` is OFF or the client did not offer CLIENT_LOCAL_FILES. Without
-  LOCAL the server reads the file itself: a relative name is under the current database's
-  directory of the datadir, as mysqld resolves it, and `secure_file_priv`, when set, limits
+  LOCAL the server reads the file itself: a bare name is in the current database's
+  directory of the datadir, a relative name with directories under the datadir, as mysqld
+  resolves them, and `secure_file_priv`, when set, limits
   it to that directory (1290); a missing file is error 29.
 - LOCAL without REPLACE means IGNORE (MariaDB: the server cannot stop the client's transfer
   half-way), so duplicates and bad values are warnings; REPLACE replaces. Otherwise strict
@@ -22,7 +23,8 @@ Rules (MariaDB 10.11's, sql/sql_load.cc and the LOAD DATA page):
   character is one. A line with fewer fields than columns leaves the missing columns NULL
   when their default is NULL and otherwise sets them to the type's zero value ('' / 0 / zero
   date: MariaDB's Field::reset over the default row), with one warning 1261 per missing
-  column; extra fields are dropped (1262). Warnings are reported in row order.
+  column (a missing field for a @variable makes it NULL, silently); extra fields are
+  dropped (1262). Warnings are reported in row order.
 - The rows are inserted through the engine as multi-row INSERT (or REPLACE / INSERT IGNORE)
   statements with parameters, a batch at a time, so the engine's conversions, strict-mode
   checks, warnings and affected rows are the ones an INSERT of those strings has. Columns of a
@@ -261,7 +263,9 @@ def _read(s: Session, spec: LoadSpec) -> bytes:
     datadir = Path(str(s.ctx.variables["datadir"]))
     path = Path(os.fsdecode(name))
     if not path.is_absolute():
-        path = datadir / (s.database or "") / path
+        # a bare name is in the current database's directory; a name with directories is
+        # relative to the datadir (mysqld's sql_load.cc: dirname_length)
+        path = datadir / (s.database or "") / path if len(path.parts) == 1 else datadir / path
     secure = str(s.ctx.variables["secure_file_priv"] or "")
     if secure and not path.resolve().is_relative_to(Path(secure).resolve()):
         raise ServerError(errors.ER_OPTION_PREVENTS_STATEMENT, "--secure-file-priv")
@@ -343,7 +347,9 @@ class _Loader:
         n = len(self.targets)
         values = [self._value(t, f) for t, f in zip(self.targets, fields, strict=False)]
         if len(fields) < n:
-            if strict:
+            # a missing field for a user variable makes it NULL without a word (MariaDB's
+            # read_sep_field); one for a column is 1261
+            if strict and any(not name.startswith("@") for name in self.targets[len(fields):]):
                 raise ServerError(errors.ER_WARN_TOO_FEW_RECORDS, number)
             for name in self.targets[len(fields):]:
                 column = self.columns.get(name.lower())

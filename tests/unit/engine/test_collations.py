@@ -332,6 +332,19 @@ def test_weight_string_of_8bit_and_nopad_collations(session: SqliteSession) -> N
         ("20410000000000000000", "52", "52202020", "61")]
 
 
+def test_weight_string_of_collations_whose_table_follows_a_comment(
+        session: SqliteSession) -> None:
+    """cp866_general_ci and latin7_general_ci have comments before their <map> in MariaDB's
+    charsets/*.xml: their sort orders are used too, one byte per character, not weighed as
+    Unicode (mtr ctype_nopad_8bit)."""
+    session.execute("CREATE TABLE w2 (a VARCHAR(10) CHARACTER SET cp866 COLLATE "
+                    "cp866_general_nopad_ci, b VARCHAR(10) CHARACTER SET latin7)")
+    session.execute("INSERT INTO w2 VALUES ('a ', 'a'), (' a', 'B')")
+    assert rows(session.execute(
+        "SELECT HEX(WEIGHT_STRING(a AS CHAR(4))), HEX(WEIGHT_STRING(b)) FROM w2")) == [
+        ("41200000", "86"), ("20410000", "92")]
+
+
 def test_between_and_simple_case_of_literals_by_collation(session: SqliteSession) -> None:
     """'B' BETWEEN 'a' AND 'c' compares by the literals' _ci collation; CASE x WHEN compares
     as MariaDB aggregates x and the WHENs: a binary string makes bytes (mtr func_test, case)."""
@@ -402,3 +415,77 @@ def test_bin_columns_pad_space(session: SqliteSession) -> None:
         "(SELECT COUNT(*) FROM p WHERE c = 'a')")) == [(2, 2, 1)]
     order = rows(session.execute("SELECT GROUP_CONCAT(b ORDER BY b) FROM p"))[0][0]
     assert order.startswith("A,")  # 'a' and 'a ' tie: their order is not MariaDB's to say
+
+
+def test_strcmp_by_an_explicit_collation(session: SqliteSession) -> None:
+    """STRCMP(a COLLATE c, b) compares by c: case counts in a _cs one, trailing spaces and a
+    shorter string count in a NO PAD one (MariaDB 10.11; mtr ctype_cp932)."""
+    ctx = session.context
+    assert isinstance(ctx, FakeContext)
+    ctx.variables["collation_connection"] = "latin1_swedish_ci"
+    assert rows(session.execute(
+        "SELECT STRCMP('a' COLLATE latin1_general_cs, 'A'), "
+        "STRCMP('a ' COLLATE latin1_swedish_nopad_ci, 'A'), "
+        "STRCMP('a ' COLLATE latin1_swedish_ci, 'A'), "
+        "STRCMP(_latin1'' COLLATE latin1_nopad_bin, _latin1 0x0001), "
+        "STRCMP('B' COLLATE latin1_german1_ci, 'a')")) == [(1, 1, 0, -1, 1)]
+
+
+def test_weight_string_of_multibyte_japanese_and_korean(session: SqliteSession) -> None:
+    """cp932, sjis, ujis, eucjpms, euckr weigh a single byte by its sort order (ASCII letters
+    upper-cased) and a multi-byte character by its bytes (MariaDB's my_strnxfrm_mb)."""
+    assert rows(session.execute(
+        "SELECT HEX(WEIGHT_STRING(_cp932 0x617A7E2082A0)), "
+        "HEX(WEIGHT_STRING(_ujis 0x617A7E20A4A2)), "
+        "HEX(WEIGHT_STRING(_sjis 'a' AS CHAR(3)))")) == [
+        ("415A7E2082A0", "415A7E20A4A2", "412020")]
+
+
+def test_date_arithmetic_on_strings_and_numbers_in_concat(session: SqliteSession) -> None:
+    """'2013-11-15' - INTERVAL 7 DAY is a string of the connection's character set
+    (coercible); CONCAT of numbers or temporals only is in the connection's character set
+    too (MariaDB 10.11, mtr ctype_latin2 MDEV-5298)."""
+    ctx = session.context
+    assert isinstance(ctx, FakeContext)
+    ctx.variables["collation_connection"] = "latin2_general_ci"
+    assert rows(session.execute(
+        "SELECT CHARSET('2013-11-15 00:41:28' - INTERVAL 7 DAY), "
+        "COERCIBILITY('2013-11-15 00:41:28' - INTERVAL 7 DAY), "
+        "CHARSET(CONCAT(TIMESTAMP'2013-11-15 00:41:28' - INTERVAL 7 DAY)), "
+        "CHARSET(CONCAT(1)), COERCIBILITY(CONCAT(1)), "
+        "CHARSET(TIMESTAMP'2013-11-15 00:41:28' - INTERVAL 7 DAY)")) == [
+        ("latin2", 4, "latin2", "latin2", 4, "binary")]
+    session.execute("CREATE TABLE l2 (a VARCHAR(64) CHARACTER SET latin2)")
+    session.execute("INSERT INTO l2 VALUES ('')")
+    assert rows(session.execute(
+        "SELECT COERCIBILITY(CONCAT(a, '2001-01-08 00:00:00' - INTERVAL 7 DAY)) FROM l2")) == \
+        [(2,)]
+
+
+def test_like_escape_nul(session: SqliteSession) -> None:
+    """ESCAPE with a NUL character (a hex literal, 0x0): SQLite refuses it, MariaDB escapes
+    with it (mtr ctype_cp850, MDEV-25610)."""
+    ctx = session.context
+    assert isinstance(ctx, FakeContext)
+    ctx.variables["collation_connection"] = "cp850_general_ci"
+    assert rows(session.execute(
+        "SELECT _cp850'' LIKE _cp850'' ESCAPE _cp850 0x0, 'a%' LIKE 'a|%' ESCAPE '|', "
+        "'ab' LIKE 'a|%' ESCAPE '|', 'AB' LIKE 'a%' ESCAPE _cp850 0x00, "
+        "'ab' LIKE 'a_' ESCAPE _cp850 0xFF")) == [(1, 1, 0, 1, 1)]
+
+
+def test_system_functions_types_and_mixing(session: SqliteSession) -> None:
+    """USER() is VARCHAR(384) utf8mb3, CHARSET()/COLLATION() VARCHAR(64) utf8mb3; a SYSCONST
+    (USER()) mixes with a latin1 column by its value; CREATE ... SELECT puts a defined column
+    the query names at the query's position (MariaDB 10.11; mtr func_system)."""
+    session.execute("CREATE TABLE fs (c1 VARCHAR(10) CHARACTER SET latin1)")
+    session.execute("INSERT INTO fs VALUES ('row 1')")
+    assert rows(session.execute("SELECT CONCAT(DATABASE(), '--', c1), "
+                                "CHARSET(CHARSET('a')) FROM fs")) == [("db--row 1", "utf8mb3")]
+    session.execute("CREATE TABLE fs2 (a INT, version CHAR(60)) SELECT DATABASE(), USER(), "
+                    "VERSION() AS version, COLLATION('a')")
+    ddl = rows(session.execute("SHOW CREATE TABLE fs2"))[0][1]
+    assert [line.split()[0].lower() for line in ddl.splitlines()[1:6]] == [
+        "`a`", "`database()`", "`user()`", "`version`", "`collation('a')`"]
+    assert "()` varchar(384) CHARACTER SET utf8mb3" in ddl
+    assert "('a')` varchar(64) CHARACTER SET utf8mb3" in ddl

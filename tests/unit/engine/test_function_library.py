@@ -12,7 +12,7 @@ from rampmeter import errors
 from rampmeter.engine.base import UpdateCount
 from rampmeter.engine.sqlite import SqliteSession
 
-from .conftest import fails, rows, scalar
+from .conftest import FakeContext, fails, rows, scalar
 
 
 def shown(v: Any) -> str:
@@ -346,3 +346,43 @@ def test_weight_string_level_lists(session: SqliteSession) -> None:
         "SELECT HEX(WEIGHT_STRING('a' LEVEL 1,2)), HEX(WEIGHT_STRING('A' LEVEL 1-2)), "
         "HEX(WEIGHT_STRING('ab' LEVEL 1 DESC, 2)), HEX(WEIGHT_STRING('ab' LEVEL 1, 2 DESC))"))
     assert got == [("0041", "0041", "FFBEFFBD", "00410042")]
+
+
+def test_weight_string_derivation_and_binary_length_warnings(session: SqliteSession) -> None:
+    """WEIGHT_STRING keeps its argument's derivation; AS BINARY(n) past max_allowed_packet
+    warns for the cast and then for the weights, as MariaDB does (mtr func_weight_string)."""
+    assert rows(session.execute(
+        "SELECT COERCIBILITY(WEIGHT_STRING('t')), "
+        "COERCIBILITY(WEIGHT_STRING('t' COLLATE latin1_swedish_ci))")) == [(4, 0)]
+    assert scalar(session, "SELECT WEIGHT_STRING('ab' AS BINARY(1000000000000000000))") is None
+    assert [w.message.split(" was")[0] for w in session.warnings] == [
+        "Result of cast_as_binary()", "Result of weight_string()"]
+
+
+def test_float_zerofill_and_default_expression_text(session: SqliteSession) -> None:
+    """DOUBLE ZEROFILL pads to 22 digits (FLOAT to 12, (M,D) to M); a DEFAULT expression is
+    shown as MariaDB prints it (weight_string(`a`,0,10,65))."""
+    session.execute("CREATE TABLE zf (a DOUBLE ZEROFILL, b FLOAT ZEROFILL, c DOUBLE(6,2) "
+                    "ZEROFILL)")
+    session.execute("INSERT INTO zf VALUES (1, 2.5, 3.25)")
+    assert rows(session.execute("SELECT * FROM zf")) == [
+        ("0000000000000000000001", "0000000002.5", "003.25")]
+    session.execute("CREATE TABLE wd (a VARCHAR(10) CHARACTER SET latin1, b VARBINARY(10) "
+                    "DEFAULT WEIGHT_STRING(a AS CHAR(10)))")
+    ddl = rows(session.execute("SHOW CREATE TABLE wd"))[0][1]
+    assert "DEFAULT weight_string(`a`,0,10,65)\n" in ddl
+
+
+def test_weight_string_with_length_nweights_and_flags(session: SqliteSession) -> None:
+    """weight_string(s, length, nweights, flags): MariaDB's own printed form, measured on
+    10.11 (mtr include/weight_string.inc)."""
+    ctx = session.context
+    assert isinstance(ctx, FakeContext)
+    ctx.variables["collation_connection"] = "latin2_general_ci"
+    assert rows(session.execute(
+        "SELECT HEX(WEIGHT_STRING('abc', 1, 2, 0xC0)), HEX(WEIGHT_STRING('abc', 5, 2, 0xC0)), "
+        "HEX(WEIGHT_STRING('abc', 3, 2, 0)), HEX(WEIGHT_STRING('abc', 5, 0, 0xC0)), "
+        "HEX(WEIGHT_STRING('a', 0, 3, 0x40)), HEX(WEIGHT_STRING(_binary'ab', 5, 2, 0xC0)), "
+        "HEX(WEIGHT_STRING(_utf8mb4'abc', 7, 2, 0xC0)), WEIGHT_STRING(1, 2, 2, 0xC0)")) == [
+        ("41", "4144202020", "4144", "4144452020", "412020", "6162000000",
+         "00410042002000", None)]

@@ -418,6 +418,27 @@ def test_a_byte_invalid_in_the_clients_charset_is_1300_where_a_name_would_be() -
     assert e.value.message == "Invalid dec8 character string: 'a\\xD0'"
 
 
+def test_an_unmapped_multibyte_sequence_makes_an_identifier_1300() -> None:
+    """A sequence with a character's structure but no character (cp932 0x81AD, big5 0xA3C0)
+    is part of the identifier, which is refused quoting its bytes; after a dot only up to the
+    first byte when the trail byte is a character alone (MariaDB 10.11, mtr ctype_cp932)."""
+    from rampmeter.sql import charsets
+    cp932, big5 = charsets.charset("cp932"), charsets.charset("big5")
+    assert cp932 is not None and big5 is not None
+
+    def refused(raw: bytes, cs: charsets.Charset) -> str:
+        with pytest.raises(ServerError) as e:
+            scan(cs.decode(raw), charset=cs)
+        assert e.value.code == 1300
+        return e.value.message
+    assert refused(b"SET \x81\xad=1", cp932) == "Invalid cp932 character string: '\\x81\\xAD'"
+    assert refused(b"SELECT A\x81\xadA", cp932) == \
+        "Invalid cp932 character string: 'A\\x81\\xADA'"
+    assert refused(b"SET a.\x81\xad=1", cp932) == "Invalid cp932 character string: '\\x81'"
+    assert refused(b"SET a.\xa3\xc0=1", big5) == "Invalid big5 character string: '\\xA3\\xC0'"
+    scan(cp932.decode(b"SELECT \x82\xa0"), charset=cp932)  # a character: a name
+
+
 def test_a_program_after_set_statement_for_keeps_its_semicolons() -> None:
     text = "SET STATEMENT sql_mode='' FOR CREATE PROCEDURE p() BEGIN SELECT 1; SELECT 2; END"
     assert [s.text for s in scan_all(text)] == [text]

@@ -98,6 +98,7 @@ class Agg:
     args: tuple[Any, ...]
     compare: bool
     lenient: bool = False  # operands that do not mix make no error here, only no answer
+    connection: str = ""  # collation_connection: a string result made of numbers only has it
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +193,8 @@ def _converts(arg: DT, to: DT) -> bool:
     acs, tcs = arg.charset, to.charset
     if acs == tcs or acs == "binary" or tcs == "binary" or arg.numeric:
         return True
+    if arg.derivation == SYSCONST:  # USER(), DATABASE(): converted by their (ASCII) value
+        return True
     if arg.constant is not None:
         cs = charsets.charset(tcs)
         if cs is None or not cs.codec:
@@ -204,7 +207,7 @@ def _converts(arg: DT, to: DT) -> bool:
     return tcs in _UNICODE or arg.ascii and (_maxlen(tcs) > 1 or tcs not in _NONASCII)
 
 
-def aggregate(op: str, args: list[DT], compare: bool) -> DT:
+def aggregate(op: str, args: list[DT], compare: bool, connection: str = "") -> DT:
     cur = args[0]
     for dt in args[1:]:
         got = _aggregate(cur, dt)
@@ -212,7 +215,7 @@ def aggregate(op: str, args: list[DT], compare: bool) -> DT:
             raise _mix_error(op, args)
         cur = got
     if not compare and cur.derivation == NUMERIC:  # all numbers: @@collation_connection
-        cur = DT(cur.collation, COERCIBLE, True)
+        cur = DT(connection or cur.collation, COERCIBLE, True)
     if compare and cur.derivation == NONE:
         raise _mix_error(op, args)
     if not all(_converts(a, cur) for a in args):
@@ -252,10 +255,10 @@ def resolve(term: Any, values: dict[str, Any] | None) -> DT | None:
             return None
         if term.lenient:
             try:
-                return aggregate(term.op, known, term.compare)
+                return aggregate(term.op, known, term.compare, term.connection)
             except ServerError:
                 return None
-        return aggregate(term.op, known, term.compare)
+        return aggregate(term.op, known, term.compare, term.connection)
     return None
 
 
@@ -327,6 +330,13 @@ class _Builder:
                             False)
         if isinstance(e, exp.Nullif):
             return self.term(e.this)
+        if isinstance(e, (exp.Add, exp.Sub)) and isinstance(e.expression, exp.Interval):
+            t = self.typer.infer(e)  # a string's date arithmetic: an ASCII coercible string
+            if t is not None and t.is_string and t.collation:
+                return Fixed(DT(t.collation, COERCIBLE, True))
+        if isinstance(e, exp.WeightString):  # binary, the argument's derivation (MariaDB)
+            inner = self.term(e.this)
+            return None if inner is None else Recast(inner, "binary", None)
         if isinstance(e, exp.Subquery) and isinstance(e.this, exp.Select) and \
                 len(e.this.expressions) == 1:
             return self.term(e.this.expressions[0])
@@ -434,7 +444,7 @@ class _Builder:
         terms = [self.term(a) for a in args]
         if any(t is None for t in terms):
             return None
-        return Agg(op, tuple(terms), compare)
+        return Agg(op, tuple(terms), compare, connection=self.connection)
 
 
 _COMPARISONS: dict[type, str] = {exp.EQ: "=", exp.NEQ: "<>", exp.GT: ">", exp.GTE: ">=",

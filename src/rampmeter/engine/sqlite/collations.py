@@ -124,11 +124,22 @@ def comparison(coll: charsets.Collation) -> Callable[[str, str], int]:
 _COMPARISONS: dict[str, Callable[[str, str], int]] = {}
 
 
+def named_comparison(name: str) -> Callable[[str, str], int] | None:
+    """The comparison of the MariaDB collation of that name (None for an unknown name)."""
+    if name not in _COMPARISONS:
+        coll = charsets.collation(name)
+        if coll is None:
+            return None
+        _COMPARISONS[name] = comparison(coll)
+    return _COMPARISONS[name]
+
+
 def install(conn: Any) -> None:
     """Register every MariaDB collation on a sqlite3 connection, under its name."""
-    if not _COMPARISONS:
+    if len(_COMPARISONS) < len(charsets.COLLATIONS):
         for name, coll in charsets.COLLATIONS.items():
-            _COMPARISONS[name] = comparison(coll)
+            if name not in _COMPARISONS:
+                _COMPARISONS[name] = comparison(coll)
     for name, fn in _COMPARISONS.items():
         conn.create_collation(name, fn)
 

@@ -64,6 +64,10 @@ def rewrite(tree: exp.Expression, typer: Typer, backslash_escapes: bool = True) 
             _simple_case(typer, node)
         elif isinstance(node, _ARITHMETIC + (exp.Neg,)):
             _numeric_operands(typer, node)
+        elif isinstance(node, exp.Escape) and isinstance(node.this, (exp.Like, exp.ILike)) and \
+                not (isinstance(node.expression, exp.Literal) and node.expression.is_string
+                     and node.expression.name != "\0"):
+            _nul_escape(node)
         elif isinstance(node, exp.Like) and _exact_like(typer, node):
             _like_exact(node, backslash_escapes)
         elif isinstance(node, (exp.Like, exp.ILike)) and backslash_escapes and \
@@ -251,6 +255,17 @@ def _exact_like(typer: Typer, node: exp.Like) -> bool:
     case whatever the collation)."""
     from rampmeter.engine.sqlite.funcmap import _exact_collation
     return _exact_collation([node.this, node.expression], typer)
+
+
+def _nul_escape(node: exp.Escape) -> None:
+    """x LIKE p ESCAPE e, e not a plain literal: SQLite refuses a NUL escape (it reads its
+    escape as a C string), MariaDB takes it; NUL is matched as U+10FFFF on all three sides
+    (rm_like_nul, functions.py)."""
+    like = node.this
+    for owner, key in ((like, "this"), (like, "expression"), (node, "expression")):
+        arg = owner.args.get(key)
+        if arg is not None:
+            owner.set(key, exp.Anonymous(this="rm_like_nul", expressions=[arg]))
 
 
 def _like_exact(node: exp.Like, backslash_escapes: bool) -> None:

@@ -232,7 +232,9 @@ def _expr_default(expr: str, col: ColumnDef) -> Default:
         d = check_value_default(col, value)
         return Default(d.kind, d.value, f"({tree.sql('mysql')})" if not col.type.is_blob
                        else d.shown)
-    shown = tree.sql("mysql")
+    # MariaDB prints the expression as its parser read it (Item::print), as for CHECK
+    from rampmeter.engine.sqlite.sqltext import expression
+    shown = expression(expr)
     if isinstance(tree, exp.Paren) or isinstance(tree, exp.Binary):
         shown = f"({shown})" if not shown.startswith("(") else shown
     return Default("expr", expr, shown)

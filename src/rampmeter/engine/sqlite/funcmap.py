@@ -67,6 +67,10 @@ def _library_call(node: exp.Anonymous, typer: Typer) -> None:
                 return
         node.replace(_FROM_TYPE[name](typer.infer(args[0])))
         return
+    if name == "WEIGHT_STRING" and len(node.expressions) == 4:
+        # weight_string(s, length, nweights, flags): the form MariaDB prints its own as
+        node.replace(_weight_string_flags(list(node.expressions), typer))
+        return
     fn = funclib.lookup(name)
     if fn is None:
         return
@@ -79,7 +83,11 @@ def _library_call(node: exp.Anonymous, typer: Typer) -> None:
         else:
             args.append(arg)
     fn.check_arity(len(args), node.name)
-    if name in ("STRCMP", "INSTR", "LOCATE", "POSITION") and _exact_collation(args[:2], typer):
+    named = _named_collation(args[:2]) if name == "STRCMP" else None
+    if named is not None:  # STRCMP(a COLLATE c, b): c's own comparison (NO PAD included)
+        args.append(_text(named))
+    elif name in ("STRCMP", "INSTR", "LOCATE", "POSITION") and \
+            _exact_collation(args[:2], typer):
         if name in ("LOCATE", "POSITION") and len(args) == 2:
             args.append(exp.Literal.number(1))
         args.append(exp.Literal.number(1))  # by a _bin collation: case and accents count
@@ -196,6 +204,16 @@ def _position(node: exp.StrPosition, typer: Typer) -> exp.Expression:
 _EXACT = ("BINARY", "RM_PAD")  # SQLite's collations for MariaDB's _bin ones (translate.py)
 
 
+def _named_collation(args: list[exp.Expression]) -> str | None:
+    """The MariaDB collation an explicit COLLATE names among these arguments, when translate.py
+    left it under its own name (a registered SQLite collation, collations.py)."""
+    for arg in args:
+        if isinstance(arg, exp.Collate):
+            coll = charsets.collation(arg.expression.name)
+            return coll.name if coll is not None else None
+    return None
+
+
 def _exact_collation(args: list[exp.Expression], typer: Typer) -> bool:
     """Do these strings compare by a binary collation (_bin, or binary strings)? An explicit
     COLLATE decides (translate.py left SQLite's BINARY / NOCASE there), else a column's or
@@ -283,6 +301,15 @@ def _group_concat(node: exp.GroupConcat, typer: Typer) -> exp.Expression | None:
     separator = node.args.get("separator") or exp.Literal.string(",")
     return _call("RM_GROUP_CONCAT_ORDERED", value, separator,
                  exp.Literal.number(1 if distinct else 0), *keys)
+
+
+def _weight_string_flags(args: list[exp.Expression], typer: Typer) -> exp.Expression:
+    """weight_string(s, length, nweights, flags) -> rm_weight_string_flags(s, collation,
+    length, nweights, flags) (functions_weight.py); a number's weight is NULL."""
+    t = typer.infer(args[0])
+    if t is not None and t.is_numeric:
+        return exp.Null()
+    return _call("WEIGHT_STRING_FLAGS", args[0], _collation_name(t), *args[1:])
 
 
 def _weight_string(node: exp.WeightString, typer: Typer) -> exp.Expression:

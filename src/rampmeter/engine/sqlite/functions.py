@@ -586,6 +586,7 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
             int.from_bytes(v, "big") if isinstance(v, bytes) else _u64(v))),
         ("rm_to_charset", 3, to_charset),
         ("rm_like_bin", 3, like_bin),
+        ("rm_like_nul", 1, like_nul),
         ("rm_collkey", 2, collations.collation_key),
         ("rm_cast_char", 3, cast_char),
         ("rm_cast_binary", 3, cast_binary),
@@ -607,6 +608,13 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
     handle.create_function("rm_u64s", 1, bigunsigned.u64_text, deterministic=True)
     functions_cast.register(handle, host, guarded)
     funclib.install(handle, host)
+
+
+def like_nul(value: Any) -> Any:
+    """A LIKE operand whose ESCAPE may be NUL: NUL becomes U+10FFFF (compare.py)."""
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", "surrogateescape")
+    return value.replace("\0", "\U0010ffff") if isinstance(value, str) else value
 
 
 def like_bin(value: Any, pattern: Any, escape: Any) -> Any:

@@ -223,9 +223,16 @@ def instr(s: Any, sub: Any, exact: Any = 0) -> Any:
 
 @sqlfunction("STRCMP", 2, INT)
 def strcmp(a: Any, b: Any, exact: Any = 0) -> Any:
-    """`exact` (added by funcmap.py): the strings compare by a _bin collation."""
+    """`exact` (added by funcmap.py): the strings compare by a _bin collation, or the name of
+    the collation an explicit COLLATE gave (its comparison, NO PAD included)."""
     if a is None or b is None:
         return None
+    if isinstance(exact, str) and isinstance(a, str) and isinstance(b, str):
+        from rampmeter.engine.sqlite.collations import named_comparison
+        compare = named_comparison(exact)
+        if compare is not None:
+            return compare(a, b)
+        exact = 1 if exact.endswith("_bin") else 0
     if isinstance(a, bytes) or isinstance(b, bytes):
         x = a if isinstance(a, bytes) else _text(a).encode()
         y = b if isinstance(b, bytes) else _text(b).encode()

@@ -10,7 +10,9 @@ Rules (MariaDB 10.11's, for the collations computed here):
   upper-cased with its accents removed (general_ci's sort weights); a character outside the
   BMP weighs 0xFFFD. utf8mb4_bin: three bytes per character (the code point); utf8mb3_bin:
   two. 8-bit collations with a sort order of their own (collation_tables.py): one byte per
-  character, that table's weight. Any other collation is weighed as utf8mb4_general_ci (a
+  character, that table's weight. cp932, sjis, ujis, eucjpms and euckr: an ASCII letter
+  upper-cased, any other character its bytes (my_strnxfrm_mb). Any other collation is
+  weighed as utf8mb4_general_ci (a
   known difference, in docs/sql.md).
 - The weights cover the string as it is (trailing spaces included); `AS CHAR(n)` first cuts
   it to n characters or pads it with spaces to n (a `_nopad_` collation pads the weights
@@ -71,6 +73,8 @@ def _weights(text: str, raw: bytes, charset: str, collation: str) -> bytes:
     table_key = _table_key(charset, collation)
     if table_key is not None:  # an 8-bit collation with MariaDB's own sort order
         return table_key(text)
+    if charset in _MB_ASCII_UPPER:  # MariaDB's my_strnxfrm_mb
+        return b"".join(_mb_weight(c, charset) for c in text)
     if charset == "latin1":
         out = bytearray()
         for c in text:
@@ -81,6 +85,16 @@ def _weights(text: str, raw: bytes, charset: str, collation: str) -> bytes:
                 out += c.encode("cp1252", "replace")
         return bytes(out)
     return b"".join(_general(c).to_bytes(2, "big") for c in text)
+
+
+# Multi-byte character sets whose weights are a single byte's sort order (ASCII letters
+# upper-cased, other bytes as they are) and a multi-byte character's own bytes.
+_MB_ASCII_UPPER = ("cp932", "sjis", "ujis", "eucjpms", "euckr")
+
+
+def _mb_weight(c: str, charset: str) -> bytes:
+    raw = _bytes(c, charset)
+    return raw.upper() if len(raw) == 1 else raw
 
 
 def _table_key(charset: str, collation: str) -> Any:
@@ -134,7 +148,9 @@ def _weight(host: Any, value: Any, collation: Any, kind: Any, length: Any) -> An
     limit = int(host.context.system_variable("max_allowed_packet"))
     n = int(length or 0)
     if kind == "BINARY":
-        if n > limit:
+        if n > limit:  # MariaDB weighs CAST(s AS BINARY(n)): the cast warns first
+            host.warn(1301, "Result of cast_as_binary() was larger than max_allowed_packet "
+                      f"({limit}) - truncated")
             return _too_long(host, limit)
         raw = _bytes(value, charset)[:n]
         return raw + b"\0" * (n - len(raw))
@@ -159,3 +175,44 @@ def _too_long(host: Any, limit: int) -> None:
     host.warn(1301, "Result of weight_string() was larger than max_allowed_packet "
               f"({limit}) - truncated")
     return None
+
+
+def _int_arg(v: Any) -> int:
+    if isinstance(v, bytes):  # a hex literal: its bytes as a number
+        return int.from_bytes(v, "big") if v else 0
+    try:
+        return int(v or 0)
+    except (TypeError, ValueError):
+        return 0
+
+
+@sqlfunction("WEIGHT_STRING_FLAGS", 5, lambda args: result_type(args[0] if args else None),
+             host=True)
+def weight_string_flags(host: Any, value: Any, collation: Any, length: Any, nweights: Any,
+                        flags: Any) -> Any:
+    """weight_string(s, length, nweights, flags), the form MariaDB prints WEIGHT_STRING in
+    (measured on 10.11): the first `nweights` characters (all for 0; flag 0x40 pads a shorter
+    string with spaces to nweights), their weights cut to `length` bytes (0: no limit), and
+    with flag 0x80 padded with the space's weights to `length` bytes."""
+    if value is None or collation is None or length is None or nweights is None:
+        return None
+    n, count, bits = _int_arg(length), _int_arg(nweights), _int_arg(flags)
+    text = _text(value) if not isinstance(value, bytes) or collation != "binary" else None
+    if text is None:
+        result = bytes(value)
+        space = b"\0"
+    else:
+        if count > 0:
+            text = text[:count]
+            if bits & 0x40:
+                text += " " * (count - len(text))
+        charset = "binary" if collation == "binary" else str(collation).partition("_")[0]
+        result = _weights(text, _bytes(text, charset), charset, str(collation))
+        space = _weights(" ", _bytes(" ", charset), charset, str(collation)) or b" "
+    if n > 0:
+        if bits & 0x80 and len(result) < n:
+            pad = space * ((n - len(result)) // len(space) + 1)
+            result += pad[:n - len(result)]
+        result = result[:n]
+    limit = int(host.context.system_variable("max_allowed_packet"))
+    return _too_long(host, limit) if len(result) > limit else result

@@ -607,6 +607,9 @@ class Typer:
         a, b = self._infer(e.this), self._infer(e.expression)
         if isinstance(e.expression, exp.Interval) and a is not None and a.is_temporal:
             return a
+        if isinstance(e.expression, exp.Interval) and e.expression.args.get("unit") and \
+                a is not None and a.is_string:
+            return _date_add_type(self, "DATE_ADD", [e.this, e.expression])  # a string
         return numeric(_as_number(a), _as_number(b))
 
 
@@ -751,9 +754,10 @@ _ANON = {
     "SLEEP": _BOOL, "GET_LOCK": _BOOL, "RELEASE_LOCK": _BOOL, "IS_FREE_LOCK": _BOOL,
     "IS_USED_LOCK": T.UBIGINT, "RELEASE_ALL_LOCKS": T.BIGINT,
     # names of the server's objects are utf8mb3 strings in MariaDB (system_charset_info)
-    "DATABASE": _SYSTEM_NAME(64), "SCHEMA": _SYSTEM_NAME(64), "USER": _SYSTEM_NAME(141),
-    "CURRENT_USER": _SYSTEM_NAME(141), "SYSTEM_USER": _SYSTEM_NAME(141),
-    "SESSION_USER": _SYSTEM_NAME(141), "VERSION": _SYSTEM_NAME(64), "UUID": T.varchar(36),
+    "DATABASE": _SYSTEM_NAME(64), "SCHEMA": _SYSTEM_NAME(64), "USER": _SYSTEM_NAME(384),
+    "CURRENT_USER": _SYSTEM_NAME(384), "SYSTEM_USER": _SYSTEM_NAME(384),
+    "SESSION_USER": _SYSTEM_NAME(384), "VERSION": _SYSTEM_NAME(64),
+    "CHARSET": _SYSTEM_NAME(64), "COLLATION": _SYSTEM_NAME(64), "UUID": T.varchar(36),
     "MD5": T.varchar(32), "SHA1": T.varchar(40),
     "NOW": T.DATETIME, "SYSDATE": T.DATETIME, "LOCALTIMESTAMP": T.DATETIME,
     "UTC_TIMESTAMP": T.DATETIME, "CURDATE": T.DATE, "CURTIME": T.TIME,
@@ -841,7 +845,7 @@ def _date_add_type(typer: Typer, name: str, args: list[exp.Expression]) -> SqlTy
         return T.DATETIME if timed else T.DATE
     if t is not None and t.name in ("datetime", "timestamp"):
         return SqlType("datetime", None, 6 if "MICRO" in unit.upper() else t.fsp)
-    return T.varchar(29)
+    return T.varchar(29, typer.text.charset, typer.text.collation)  # the connection's
 
 
 def number_kind(t: SqlType | None) -> str:
