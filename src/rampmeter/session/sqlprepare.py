@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from rampmeter.engine.base import PreparedStatement, Result, UpdateCount
 from rampmeter.errors import ServerError
-from rampmeter.session import statements
+from rampmeter.session import reprepare, statements
 from rampmeter.session.admin import (
     _split_commas,
     _uservar_name,
@@ -80,6 +80,7 @@ def prepare(s: Session, stmt: Statement) -> Result:
         raise _recursion()  # a routine the statement calls prepares it again: MariaDB's 1444
     inner = s.scan(text, client_params=True)
     prepared = statements.prepare(s, inner)
+    reprepare.remember(s, prepared)
     old = s.sql_prepared.pop(name.lower(), None)
     if old is not None and s.engine is not None:
         s.engine.close_prepared(old)
@@ -138,6 +139,7 @@ def _immediate(s: Session, stmt: Statement, toks: list[Token]) -> Result:
 
 def _run(s: Session, stmt: Statement, prepared: Any, rest: list[Token]) -> Result:
     toks = rest
+    reprepare.refresh(s, prepared)  # a table it uses changed since its PREPARE
     _no_subquery(toks, "EXECUTE..USING")
     params: list[Any] = []
     if toks:

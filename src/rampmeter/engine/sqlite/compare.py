@@ -23,7 +23,8 @@ Rules (MariaDB's Arg_comparator, for the cases SQLite gets wrong):
   `1 + 'x'` is 1, "Truncated incorrect DOUBLE value: 'x'" (SQLite reads it silently).
 - A column of a server-provided table (information_schema, performance_schema) has no type
   the statement knows; compared with a number it is read as one (rm_num), as MariaDB reads
-  its VARCHAR columns: `variable_value < 1024*1024*1024` compares numbers, not text.
+  its VARCHAR columns: `variable_value < 1024*1024*1024` compares numbers, not text. So is
+  a user variable (its type is its value's): `@v <> 0` with @v = '0' is false.
 - Runs on the MySQL tree with its types (infer.py), once per statement shape.
 """
 
@@ -317,8 +318,17 @@ def _virtual(typer: Typer, e: exp.Expression) -> bool:
     """A column of an information_schema / performance_schema table: its type is unknown to
     the statement, and its value is often a number as text (VARIABLE_VALUE), which MariaDB
     compares with a number as a number."""
+    if _user_variable(e):
+        return True
     check = typer.virtual_column
     return isinstance(e, exp.Column) and check is not None and check(e.table or None, e.name)
+
+
+def _user_variable(e: exp.Expression) -> bool:
+    """@v: its type is its value's, unknown to the statement's shape; compared with a number,
+    MariaDB compares a string value as a number (a DOUBLE), as it does any string."""
+    return isinstance(e, exp.Parameter) or isinstance(e, exp.Anonymous) and \
+        e.name.lower() == "rm_uservar"
 
 
 def _is_number(t: SqlType | None) -> bool:

@@ -61,6 +61,7 @@ from rampmeter.engine.sqlite import (
     routines,
     sfnames,
     show,
+    tableversions,
     temporary,
     triggers,
     viewdml,
@@ -517,6 +518,13 @@ class SqliteSession(EngineSession):
             found = table_access(stmt, self._db, self.table_def)
             engine.cache_plan(key, found)
         return found  # type: ignore[no-any-return]
+
+    def table_versions(self, stmt: Statement) -> Any:
+        """The versions of the tables a prepared statement uses (tableversions.py)."""
+        return tableversions.taken(self, stmt)
+
+    def tables_changed(self, versions: Any) -> bool:
+        return tableversions.changed(self, versions)
 
     def is_temporary(self, database: str | None, table: str) -> bool:
         """Is database.table this session's temporary table (no privilege applies to it)?"""
