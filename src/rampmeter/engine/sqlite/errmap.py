@@ -123,7 +123,10 @@ def map_error(msg: str, database: str | None, sql: str | None = None) -> ServerE
         return ServerError(4025, message=f"CONSTRAINT {msg.rsplit(':', 1)[-1].strip()} failed",
                            sqlstate="23000")
     if "sub-select returns" in msg or "row value misused" in msg:
-        return ServerError(1241, message="Operand should contain 1 column(s)", sqlstate="21000")
+        # "sub-select returns 1 columns - expected 2": MariaDB names the width wanted
+        wanted = re.search(r"expected (\d+)", msg)
+        return ServerError(1241, message=f"Operand should contain "
+                           f"{wanted.group(1) if wanted else 1} column(s)", sqlstate="21000")
     if "too many arguments on function" in msg:  # SQLite's limit of 127; MariaDB has none
         return ServerError(errors.ER_NOT_SUPPORTED_YET,
                            "more than 127 arguments to a function")

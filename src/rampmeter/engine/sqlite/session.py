@@ -392,6 +392,11 @@ class SqliteSession(EngineSession):
                 plan = self.plan(stmt)
             except viewdml.ThroughView:  # rewritten when executed (viewdml.py)
                 return PreparedStatement(stmt.text, stmt.param_count, columns, handle=stmt)
+            except ServerError as e:
+                # INSERT ... SELECT of another width prepares in MariaDB: 1136 is its EXECUTE's
+                if e.code != errors.ER_WRONG_VALUE_COUNT_ON_ROW or "SELECT" not in stmt.words:
+                    raise
+                return PreparedStatement(stmt.text, stmt.param_count, columns, handle=stmt)
             columns = _prepared_columns(plan, stmt)
             self._compile(stmt, plan)
         elif stmt.kind not in _HANDLERS:
