@@ -73,3 +73,15 @@ def test_a_user_variable_holding_a_string_compares_with_a_number_as_a_number(ser
     conn = server.connect()
     assert _run(conn, "SET @x = '0', @s = 'abc'",
                 "SELECT 0 <> @x, @x = 0, 0 + 0 <> @x, @s = 0") == ((0, 1, 0, 1),)
+
+
+def test_a_timestamp_compared_with_a_number_reads_it_as_a_datetime(server):
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE tsn", "USE tsn", "CREATE TABLE t (c TIMESTAMP)",
+         "INSERT INTO t VALUES ('2001-01-01 10:20:30')", "PREPARE s FROM "
+         "'DELETE FROM t WHERE c = ?'", "EXECUTE s USING 1")
+    assert _run(conn, "SHOW WARNINGS") == (
+        ("Warning", 1292, "Truncated incorrect datetime value: '1'"),)
+    assert _run(conn, "SELECT COUNT(*) FROM t WHERE c = 20010101102030") == ((1,),)
+    _run(conn, "SET time_zone = '+05:00'")
+    assert _run(conn, "SELECT COUNT(*) FROM t WHERE c = '2001-1-1 15:20:30'") == ((1,),)

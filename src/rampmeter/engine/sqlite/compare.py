@@ -16,7 +16,7 @@ Rules (MariaDB's Arg_comparator, for the cases SQLite gets wrong):
   SQLite's LIKE folds ASCII case whatever the collation.
 - A hexadecimal literal compared with text is text of that character set (collagg.py: the
   binary literal is COERCIBLE, the text wins), compared by the text's collation.
-- A DATE / DATETIME / TIME compared with a constant string or number reads the constant as
+- A DATE / DATETIME / TIME / TIMESTAMP compared with a constant string or number reads the constant as
   that type, in the stored form (rm_temporal): `d = '2001-1-1'` finds 2001-01-01, `a = ''`
   warns 1292 "Truncated incorrect datetime value: ''", as MariaDB's do.
 - Arithmetic reads a string operand as a DOUBLE the same way (rm_num), with its warning:
@@ -126,7 +126,7 @@ def _numeric_operands(typer: Typer, node: exp.Expression) -> None:
             node.set(key, _num(side, "DOUBLE"))
 
 
-_TEMPORALS = ("date", "datetime", "time")
+_TEMPORALS = ("date", "datetime", "time", "timestamp")
 
 
 def _temporal_constant(t: SqlType | None, other: exp.Expression, ot: SqlType | None) -> bool:
@@ -137,8 +137,10 @@ def _temporal_constant(t: SqlType | None, other: exp.Expression, ot: SqlType | N
 
 
 def _temporal(node: exp.Expression, t: SqlType) -> exp.Expression:
+    # a TIMESTAMP is compared in the session's zone (tzcolumns.py): read as a DATETIME
+    name = "datetime" if t.name == "timestamp" else t.name
     return exp.Anonymous(this="rm_temporal", expressions=[
-        node, exp.Literal.string(t.name), exp.Literal.number(t.fsp or 0)])
+        node, exp.Literal.string(name), exp.Literal.number(t.fsp or 0)])
 
 
 def _between(typer: Typer, node: exp.Between) -> None:
