@@ -65,3 +65,18 @@ def test_binary_protocol_statement_is_reprepared(server):
         assert plain.fetchall() == [("Com_stmt_reprepare", "1")]
     finally:
         conn.close()
+
+
+def test_a_new_trigger_reprepares_a_dropped_one_does_not(server):
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE rt", "USE rt", "CREATE TABLE t1 (a INT)",
+         "PREPARE stmt FROM 'INSERT INTO t1 (a) VALUE (?)'", "SET @v = 1",
+         "EXECUTE stmt USING @v")
+    base = _count(conn)
+    _run(conn, "CREATE TRIGGER t1_bi BEFORE INSERT ON t1 FOR EACH ROW SET @m = NEW.a",
+         "SET @v = 2", "EXECUTE stmt USING @v")
+    assert _count(conn) == base + 1
+    assert _run(conn, "SELECT @m") == ((2,),)
+    _run(conn, "DROP TRIGGER t1_bi", "SET @v = 3", "EXECUTE stmt USING @v")
+    assert _count(conn) == base + 1
+    assert _run(conn, "SELECT @m, COUNT(*) FROM t1") == ((2, 3),)
