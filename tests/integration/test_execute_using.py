@@ -85,3 +85,20 @@ def test_a_timestamp_compared_with_a_number_reads_it_as_a_datetime(server):
     assert _run(conn, "SELECT COUNT(*) FROM t WHERE c = 20010101102030") == ((1,),)
     _run(conn, "SET time_zone = '+05:00'")
     assert _run(conn, "SELECT COUNT(*) FROM t WHERE c = '2001-1-1 15:20:30'") == ((1,),)
+
+
+def test_order_by_a_bound_position(server):
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE ob", "USE ob", "CREATE TABLE t1 (a INT, b VARCHAR(10))",
+         "INSERT INTO t1 VALUES (4, 'four'), (1, 'one'), (3, 'three'), (2, 'two')",
+         "PREPARE s FROM 'SELECT a, b FROM t1 ORDER BY ?'")
+    got = _run(conn, "SET @x = 2", "EXECUTE s USING @x")
+    assert [r[0] for r in got] == [4, 1, 3, 2]  # by b
+    got = _run(conn, "SET @x = 1", "EXECUTE s USING @x")
+    assert [r[0] for r in got] == [1, 2, 3, 4]
+    with pytest.raises(pymysql.err.MySQLError) as e:
+        _run(conn, "SET @x = 0", "EXECUTE s USING @x")
+    assert e.value.args == (1054, "Unknown column '0' in 'ORDER BY'")
+    with pytest.raises(pymysql.err.MySQLError) as e:
+        _run(conn, "SELECT a FROM t1 ORDER BY a, 7 DESC")
+    assert e.value.args == (1054, "Unknown column '7' in 'ORDER BY'")
