@@ -102,3 +102,13 @@ def test_order_by_a_bound_position(server):
     with pytest.raises(pymysql.err.MySQLError) as e:
         _run(conn, "SELECT a FROM t1 ORDER BY a, 7 DESC")
     assert e.value.args == (1054, "Unknown column '7' in 'ORDER BY'")
+
+
+def test_explain_of_a_statement_with_parameters(server):
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE ex", "USE ex", "CREATE TABLE t1 (a INT)",
+         "INSERT INTO t1 VALUES (1), (2)",
+         "PREPARE s FROM 'EXPLAIN SELECT a FROM t1 WHERE a = ? AND ? = ''x'''",
+         "SET @x = 1, @y = 'it''s'")
+    got = _run(conn, "EXECUTE s USING @x, @y")
+    assert got[0][:3] == (1, "SIMPLE", "t1")

@@ -48,6 +48,7 @@ from rampmeter.engine.base import (
     WaitReason,
 )
 from rampmeter.engine.sqlite import (
+    bindtext,
     catalog,
     control,
     ddl,
@@ -474,6 +475,9 @@ class SqliteSession(EngineSession):
                         raise
             return dml.run(self, stmt, params)
         run = _HANDLERS.get(stmt.kind)
+        if params and stmt.param_count and run is not None:
+            # EXPLAIN ... ? / SHOW ... LIKE ?: the handlers read the text (bindtext.py)
+            stmt = self.scan(bindtext.substitute(stmt, params))
         if run is None:
             if not stmt.kind and not stmt.shape.strip():  # text that is no statement: 1064
                 raise ServerError(errors.ER_EMPTY_QUERY)
