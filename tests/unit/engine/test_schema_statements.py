@@ -250,3 +250,20 @@ def test_a_named_primary_key(session: SqliteSession) -> None:
     session.execute("ALTER TABLE q ADD PRIMARY KEY aaa(a)")
     for table in ("p", "q"):
         assert "  PRIMARY KEY (`a`)\n" in rows(session.execute(f"SHOW CREATE TABLE {table}"))[0][1]
+
+
+def test_analyze_says_it_collected_statistics_as_use_stat_tables_asks(
+        session: SqliteSession) -> None:
+    """MariaDB 10.11: with use_stat_tables=PREFERABLY (mtr's setting) or COMPLEMENTARY, or
+    PERSISTENT FOR ..., ANALYZE TABLE of a base table adds the engine-independent statistics
+    row; with the default PREFERABLY_FOR_QUERIES it says OK only; a temporary table says OK."""
+    session.execute("CREATE TABLE an (a INT)")
+    session.execute("CREATE TEMPORARY TABLE tmp_an (a INT)")
+    ctx = session.context
+    ctx.variables["use_stat_tables"] = "PREFERABLY_FOR_QUERIES"  # type: ignore[attr-defined]
+    assert [r[3] for r in rows(session.execute("ANALYZE TABLE an"))] == ["OK"]
+    assert [r[3] for r in rows(session.execute("ANALYZE TABLE an PERSISTENT FOR ALL"))] == [
+        "Engine-independent statistics collected", "OK"]
+    ctx.variables["use_stat_tables"] = "PREFERABLY"  # type: ignore[attr-defined]
+    assert [r[3] for r in rows(session.execute("ANALYZE TABLE an, tmp_an"))] == [
+        "Engine-independent statistics collected", "OK", "OK"]
