@@ -451,6 +451,8 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                     item.prev, item.last = item.last, end
                 if parametrize:
                     action = word_action(upper)
+                    if upper == "GROUP" and prev == "WITHIN":
+                        action = None  # PERCENTILE_CONT(p) WITHIN GROUP (ORDER BY x): no clause
                     if intro is not None:
                         intro = None
                     if action is not None:
