@@ -106,6 +106,7 @@ class PreparedStatement:
     param_count: int
     columns: list[Column]
     handle: Any = None  # engine-private
+    versions: Any = None  # the engine's table versions at PREPARE (session/reprepare.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,6 +311,14 @@ class EngineSession(ABC):
 
     def is_temporary(self, database: str | None, table: str) -> bool:
         """Is database.table this session's own temporary table? (Privileges do not apply.)"""
+        return False
+
+    def table_versions(self, stmt: Any) -> Any:
+        """What tells, at an EXECUTE, whether a table the prepared statement uses changed
+        since its PREPARE (tables_changed); None where the engine cannot tell."""
+        return None
+
+    def tables_changed(self, versions: Any) -> bool:
         return False
 
     def access(self, stmt: Any) -> tuple[TableAccess, ...]:

@@ -19,7 +19,7 @@ from rampmeter.protocol import events as ev
 from rampmeter.protocol.columns import Column
 from rampmeter.protocol.connection import ServerProtocol
 from rampmeter.protocol.constants import Capability, Command
-from rampmeter.session import login, statements, sysvars, timeout, tracking, userstats
+from rampmeter.session import login, reprepare, statements, sysvars, timeout, tracking, userstats
 from rampmeter.session.accounts import OLD
 from rampmeter.session.names import check_database_name
 from rampmeter.session.security import SecurityContext, TableNeed
@@ -422,6 +422,7 @@ def on_stmt_prepare(s: Session, e: ev.StmtPrepare, proto: ServerProtocol, write:
     s.clear_warnings()
     try:
         stmt = statements.prepare(s, s.scan(s.decode(e.sql), client_params=True))
+        reprepare.remember(s, stmt)
     except ServerError as exc:
         s.write_error(exc, proto, write)
         return True

@@ -7,7 +7,8 @@ Rules (MariaDB 10.11, measured):
   COM_STMT_PREPARE prepares it (statements.prepare), so what fails there fails here, with the
   same error. PREPARE answers OK with "Statement prepared".
 - EXECUTE ... USING takes one value per marker: a user variable (its value, NULL when unset), a
-  literal, or any expression (evaluated by the engine as SELECT expr). A different count is
+  literal, or any expression (evaluated by the engine as SELECT expr; a single word too:
+  CURRENT_TIME is the time), or DEFAULT / IGNORE (defaultparams.py). A different count is
   1210; an unknown name is 1243 (for EXECUTE and DEALLOCATE PREPARE alike). Each value is
   typed as a literal of it would be (a DECIMAL user variable makes exact arithmetic), because
   MariaDB types a parameter by the value bound at each EXECUTE.
@@ -21,9 +22,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rampmeter.engine.base import PreparedStatement, Result, UpdateCount
+from rampmeter.engine.base import PreparedStatement, Result, ResultSet, UpdateCount
 from rampmeter.errors import ServerError
-from rampmeter.session import statements
+from rampmeter.session import defaultparams, reprepare, statements
 from rampmeter.session.admin import (
     _split_commas,
     _uservar_name,
@@ -80,6 +81,7 @@ def prepare(s: Session, stmt: Statement) -> Result:
         raise _recursion()  # a routine the statement calls prepares it again: MariaDB's 1444
     inner = s.scan(text, client_params=True)
     prepared = statements.prepare(s, inner)
+    reprepare.remember(s, prepared)
     old = s.sql_prepared.pop(name.lower(), None)
     if old is not None and s.engine is not None:
         s.engine.close_prepared(old)
@@ -138,6 +140,7 @@ def _immediate(s: Session, stmt: Statement, toks: list[Token]) -> Result:
 
 def _run(s: Session, stmt: Statement, prepared: Any, rest: list[Token]) -> Result:
     toks = rest
+    reprepare.refresh(s, prepared)  # a table it uses changed since its PREPARE
     _no_subquery(toks, "EXECUTE..USING")
     params: list[Any] = []
     if toks:
@@ -148,10 +151,38 @@ def _run(s: Session, stmt: Statement, prepared: Any, rest: list[Token]) -> Resul
                 raise syntax_error(stmt.text)
             if len(part) == 1 and part[0].kind == "uservar":
                 params.append(s.user_variable(_uservar_name(part[0].text)))
+            elif len(part) == 1 and part[0].kind == "word" and part[0].upper in (
+                    "DEFAULT", "IGNORE"):
+                params.append(defaultparams.Indicator(part[0].upper))
+            elif len(part) == 1 and part[0].kind == "word" and part[0].upper != "NULL":
+                params.append(_expression(s, stmt.text, part[0]))  # CURRENT_TIME, a column
             else:
                 params.append(user_value(s, stmt.text, part))
     if len(params) != prepared.param_count:
         raise ServerError(1210, message="Incorrect arguments to EXECUTE", sqlstate="HY000")
+    once = None
+    if any(isinstance(p, defaultparams.Indicator) for p in params):
+        text, params = defaultparams.resolve(prepared.sql, s.dialect(), params)
+        if text is not None:  # DEFAULT in place of a marker: this execution's own statement
+            prepared = once = statements.prepare(s, s.scan(text, client_params=True))
+    try:
+        return _execute(s, prepared, params)
+    finally:
+        if once is not None and s.engine is not None:
+            s.engine.close_prepared(once)
+
+
+def _expression(s: Session, sql: str, tok: Token) -> Any:
+    """A one-word USING value is an expression, as MariaDB reads it (CURRENT_TIMESTAMP is
+    the time; an unknown name is 1054)."""
+    if s.engine is None:
+        raise syntax_error(sql, tok.start)
+    result = s.engine.execute(f"SELECT {tok.text}")
+    rows = list(result.rows) if isinstance(result, ResultSet) else []
+    return rows[0][0] if rows else None
+
+
+def _execute(s: Session, prepared: Any, params: list[Any]) -> Result:
     handle = prepared.handle
     if params and isinstance(handle, Statement) and handle.is_dml:
         # each value typed as a literal of it would be (Statement.with_params)

@@ -35,6 +35,7 @@ from rampmeter.session import (
     help,
     loaddata,
     replica,
+    reprepare,
     required,
     roles,
     servers,
@@ -301,6 +302,9 @@ def execute_prepared(s: Session, prepared: PreparedStatement, params: Sequence[A
             stmt = s.scan(_substitute(stmt, params))
         return execute(s, stmt)
     assert s.engine is not None
+    if prepared.versions is not None:  # a table it uses may have changed since its PREPARE
+        reprepare.refresh(s, prepared)
+        handle = prepared.handle
     if isinstance(handle, Statement):
         _count_hourly(s, handle)
         required.check(s, handle)  # privileges may have changed since the prepare

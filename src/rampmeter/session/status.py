@@ -33,7 +33,8 @@ COM_NAMES = (
     "Com_show_engine_status", "Com_show_fields", "Com_show_grants", "Com_show_keys",
     "Com_show_processlist", "Com_show_status", "Com_show_storage_engines", "Com_show_tables",
     "Com_show_variables", "Com_show_warnings", "Com_shutdown", "Com_stmt_close",
-    "Com_stmt_execute", "Com_stmt_fetch", "Com_stmt_prepare", "Com_stmt_reset", "Com_truncate",
+    "Com_stmt_execute", "Com_stmt_fetch", "Com_stmt_prepare", "Com_stmt_reprepare",
+    "Com_stmt_reset", "Com_truncate",
     "Com_unlock_tables", "Com_update",
 )
 

@@ -178,18 +178,24 @@ class Statement:
         with @p = 0.10 is exact DECIMAL arithmetic. A NULL or a temporal value stays untyped."""
         renames: dict[str, str] = {}
         slots: list[Any] = []
+        names_kept: list[str] = []
         for name, slot in zip(self.names, self.slots):
             if type(slot) is not ClientParam:
                 slots.append(slot)
+                names_kept.append(name)
                 continue
             value = params[slot.index]
+            if type(value) is int and _is_position(self.shape, name):
+                renames[name] = str(value)  # ORDER BY ?: a column's position (inlined)
+                continue
+            names_kept.append(name)
             index = len(slots)
             slots.append(value)
             kind = _value_kind(value)
             if kind is not None:
                 renames[name] = slot_name(kind[0], index, kind[1])
-        names = tuple(renames.get(n, n) for n in self.names)
-        shape = _PARAM_NAME.sub(lambda m: ":" + renames.get(m.group(1), m.group(1)), self.shape) \
+        names = tuple(renames.get(n, n) for n in names_kept)
+        shape = _PARAM_NAME.sub(lambda m: _renamed(renames, m.group(1)), self.shape) \
             if renames else self.shape
         # param_count stays: the text still has its `?` (a rewrite of the text binds params)
         other = Statement(self.text, self.words, shape, tuple(slots), names, self.param_count,
@@ -445,6 +451,8 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                     item.prev, item.last = item.last, end
                 if parametrize:
                     action = word_action(upper)
+                    if upper == "GROUP" and prev == "WITHIN":
+                        action = None  # PERCENTILE_CONT(p) WITHIN GROUP (ORDER BY x): no clause
                     if intro is not None:
                         intro = None
                     if action is not None:
@@ -796,6 +804,48 @@ def _concat(a: Any, b: Any) -> Any:
 
 
 _PARAM_NAME = re.compile(r":(q\d+)\b")
+
+
+def _renamed(renames: dict[str, str], name: str) -> str:
+    new = renames.get(name, name)
+    return new if new[:1].isdigit() or new[:1] == "-" else ":" + new
+
+
+_BY_END = re.compile(r"\b(ORDER|GROUP)\s+BY$", re.IGNORECASE)
+_ITEM_END = re.compile(r"\s*(,|\)|$|(ASC|DESC|LIMIT|HAVING|WINDOW|UNION|EXCEPT|INTERSECT|FOR|"
+                       r"WITH|LOCK|INTO|PROCEDURE)\b)", re.IGNORECASE)
+
+
+def _is_position(shape: str, name: str) -> bool:
+    """Is the client's `?` named `name` a whole ORDER BY / GROUP BY item? MariaDB reads an
+    integer bound there as a column's position (`ORDER BY ?` with 2 sorts by the second
+    column), as it reads a number literal there."""
+    m = re.search(r":" + name + r"\b", shape)
+    if m is None or not _ITEM_END.match(shape, m.end()):
+        return False
+    before = shape[:m.start()].rstrip()
+    if _BY_END.search(before):
+        return True
+    if not before.endswith(","):
+        return False
+    # an item after a comma: inside an ORDER / GROUP BY list at this depth
+    depth = 0
+    for k in range(len(before) - 1, -1, -1):
+        ch = before[k]
+        if ch == ")":
+            depth += 1
+        elif ch == "(":
+            if depth == 0:
+                return False
+            depth -= 1
+        elif depth == 0 and ch.isalpha() and (k == 0 or not before[k - 1].isalnum()):
+            word = re.match(r"[A-Za-z_]+", before[k:])
+            w = word.group(0).upper() if word else ""
+            if w == "BY":
+                return bool(_BY_END.search(before[:k + 2]))
+            if w in _CLAUSE_START or w in _LIST_END:
+                return False
+    return False
 
 
 def _value_kind(value: Any) -> tuple[str, int] | None:

@@ -386,3 +386,14 @@ def test_weight_string_with_length_nweights_and_flags(session: SqliteSession) ->
         "HEX(WEIGHT_STRING(_utf8mb4'abc', 7, 2, 0xC0)), WEIGHT_STRING(1, 2, 2, 0xC0)")) == [
         ("41", "4144202020", "4144", "4144452020", "412020", "6162000000",
          "00410042002000", None)]
+
+
+def test_a_count_that_is_not_a_number_warns_1292(session: SqliteSession) -> None:
+    # MariaDB (mtr ps_11bugs): LEFT('12345', @@ft_boolean_syntax) is '' with the warning
+    session.execute("CREATE TABLE cn (s VARCHAR(10), n VARCHAR(10))")
+    session.execute("INSERT INTO cn VALUES ('12345', 'x'), ('12345', '2'), ('12345', '3y')")
+    got = rows(session.execute("SELECT LEFT(s, n), SUBSTRING(s, 2, n), RIGHT(s, n), "
+                               "REPEAT('a', n) FROM cn"))
+    assert got == [("", "", "", ""), ("12", "23", "45", "aa"), ("123", "234", "345", "aaa")]
+    assert [w.message for w in session.warnings] == \
+        [f"Truncated incorrect INTEGER value: '{v}'" for v in ("x",) * 4 + ("3y",) * 4]

@@ -280,3 +280,20 @@ def test_a_view_as_the_target_of_a_multi_table_update_is_refused_clearly(
                  errors.ER_NOT_SUPPORTED_YET).code == errors.ER_NOT_SUPPORTED_YET
     update(session, "UPDATE u2, u1 SET u1.b = 5 WHERE u2.a = u1.a")
     assert rows(session.execute("SELECT b FROM v1")) == [(5,)]
+
+
+def test_analyze_says_it_collected_statistics_as_use_stat_tables_asks(
+        session: SqliteSession) -> None:
+    """MariaDB 10.11: with use_stat_tables=PREFERABLY (mtr's setting) or COMPLEMENTARY, or
+    PERSISTENT FOR ..., ANALYZE TABLE of a base table adds the engine-independent statistics
+    row; with the default PREFERABLY_FOR_QUERIES it says OK only; a temporary table says OK."""
+    session.execute("CREATE TABLE an (a INT)")
+    session.execute("CREATE TEMPORARY TABLE tmp_an (a INT)")
+    ctx = session.context
+    ctx.variables["use_stat_tables"] = "PREFERABLY_FOR_QUERIES"  # type: ignore[attr-defined]
+    assert [r[3] for r in rows(session.execute("ANALYZE TABLE an"))] == ["OK"]
+    assert [r[3] for r in rows(session.execute("ANALYZE TABLE an PERSISTENT FOR ALL"))] == [
+        "Engine-independent statistics collected", "OK"]
+    ctx.variables["use_stat_tables"] = "PREFERABLY"  # type: ignore[attr-defined]
+    assert [r[3] for r in rows(session.execute("ANALYZE TABLE an, tmp_an"))] == [
+        "Engine-independent statistics collected", "OK", "OK"]

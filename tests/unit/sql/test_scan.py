@@ -287,6 +287,21 @@ def test_with_params_types_each_marker_by_its_value() -> None:
     assert typed.text == got.text
 
 
+@pytest.mark.parametrize(("text", "shape"), [
+    ("SELECT a, b FROM t ORDER BY ?", "SELECT a, b FROM t ORDER BY 2"),
+    ("SELECT a FROM t ORDER BY a, ? DESC LIMIT ?", "SELECT a FROM t ORDER BY a, 2 DESC LIMIT :i0"),
+    ("SELECT COUNT(*) FROM t GROUP BY ?", "SELECT COUNT(*) FROM t GROUP BY 2"),
+    ("SELECT a FROM t ORDER BY a - ?", "SELECT a FROM t ORDER BY a - :i0"),
+    ("SELECT a FROM t ORDER BY f(a, ?)", "SELECT a FROM t ORDER BY f(a, :i0)"),
+    ("SELECT a FROM t WHERE b IN (1, ?) ORDER BY a", "SELECT a FROM t WHERE b IN (:i0, :i1) "
+     "ORDER BY a"),
+])
+def test_an_integer_bound_as_a_whole_order_by_item_is_a_position(text: str, shape: str) -> None:
+    """MariaDB (mtr ps_2myisam): `ORDER BY ?` with 2 sorts by the second column."""
+    got = scan(text, client_params=True)
+    assert got.with_params([2] * got.param_count).shape == shape
+
+
 def test_question_mark_outside_prepare_mode_is_1064() -> None:
     with pytest.raises(ServerError) as info:
         scan("SELECT a FROM t WHERE b = ?")

@@ -26,8 +26,10 @@ Rules:
 
 from __future__ import annotations
 
+import itertools
 import json
 import sqlite3
+import time
 from copy import deepcopy
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -154,6 +156,7 @@ class TableDef:
     view: Any = None                          # views.ViewDef: a view, columns typed
     keys_disabled: bool = False  # ALTER TABLE ... DISABLE KEYS (MyISAM & co.): shown only
     notes: list[Any] = field(default_factory=list)  # keys.py's notes, for the statement
+    version: str = ""  # stamped at each write of the definition (prepared statements' check)
 
     def column(self, name: str) -> ColumnDef | None:
         low = name.lower()
@@ -267,7 +270,8 @@ def spec_json(tdef: TableDef) -> str:
            for i in tdef.indexes}
     spec: dict[str, Any] = {"columns": cols, "indexes": idx, "checks": tdef.checks,
                             "charset": tdef.charset, "collation": tdef.collation,
-                            "comment": tdef.comment, "engine": tdef.engine}
+                            "comment": tdef.comment, "engine": tdef.engine,
+                            "version": _stamp()}
     if tdef.keys_disabled:
         spec["keys_disabled"] = True
     auto = tdef.auto_column
@@ -277,6 +281,16 @@ def spec_json(tdef: TableDef) -> str:
         spec["foreign"] = [[f.name, f.columns, f.ref_db, f.ref_table, f.ref_columns,
                             f.on_delete, f.on_update] for f in tdef.foreign]
     return json.dumps(spec)
+
+
+_STAMPS = itertools.count()
+
+
+def _stamp() -> str:
+    """A new table version: every write of a definition (CREATE, each ALTER, RENAME) gets
+    one, so a prepared statement can tell that a table it uses changed since its PREPARE
+    (MariaDB's table version; session/reprepare.py)."""
+    return f"{time.time_ns():x}.{next(_STAMPS)}"
 
 
 def copy_table(tdef: TableDef) -> TableDef:
@@ -387,7 +401,8 @@ def load_table(conn: sqlite3.Connection, schema: str, table: str) -> TableDef:
     return TableDef(table, columns, primary, indexes, [tuple(c) for c in spec.get("checks", [])],
                     spec.get("charset", DEFAULT_CHARSET), spec.get("collation", DEFAULT_COLLATION),
                     spec.get("comment", ""), spec.get("engine", "InnoDB"), foreign=foreign,
-                    keys_disabled=bool(spec.get("keys_disabled")))
+                    keys_disabled=bool(spec.get("keys_disabled")),
+                    version=str(spec.get("version", "")))
 
 
 def _legacy_type(decl: str) -> SqlType:

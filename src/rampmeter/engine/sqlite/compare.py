@@ -16,14 +16,15 @@ Rules (MariaDB's Arg_comparator, for the cases SQLite gets wrong):
   SQLite's LIKE folds ASCII case whatever the collation.
 - A hexadecimal literal compared with text is text of that character set (collagg.py: the
   binary literal is COERCIBLE, the text wins), compared by the text's collation.
-- A DATE / DATETIME / TIME compared with a constant string or number reads the constant as
+- A DATE / DATETIME / TIME / TIMESTAMP compared with a constant string or number reads the constant as
   that type, in the stored form (rm_temporal): `d = '2001-1-1'` finds 2001-01-01, `a = ''`
   warns 1292 "Truncated incorrect datetime value: ''", as MariaDB's do.
 - Arithmetic reads a string operand as a DOUBLE the same way (rm_num), with its warning:
   `1 + 'x'` is 1, "Truncated incorrect DOUBLE value: 'x'" (SQLite reads it silently).
 - A column of a server-provided table (information_schema, performance_schema) has no type
   the statement knows; compared with a number it is read as one (rm_num), as MariaDB reads
-  its VARCHAR columns: `variable_value < 1024*1024*1024` compares numbers, not text.
+  its VARCHAR columns: `variable_value < 1024*1024*1024` compares numbers, not text. So is
+  a user variable (its type is its value's): `@v <> 0` with @v = '0' is false.
 - Runs on the MySQL tree with its types (infer.py), once per statement shape.
 """
 
@@ -129,7 +130,7 @@ def _numeric_operands(typer: Typer, node: exp.Expression) -> None:
             node.set(key, _num(side, "DOUBLE"))
 
 
-_TEMPORALS = ("date", "datetime", "time")
+_TEMPORALS = ("date", "datetime", "time", "timestamp")
 
 
 def _temporal_constant(t: SqlType | None, other: exp.Expression, ot: SqlType | None) -> bool:
@@ -140,8 +141,10 @@ def _temporal_constant(t: SqlType | None, other: exp.Expression, ot: SqlType | N
 
 
 def _temporal(node: exp.Expression, t: SqlType) -> exp.Expression:
+    # a TIMESTAMP is compared in the session's zone (tzcolumns.py): read as a DATETIME
+    name = "datetime" if t.name == "timestamp" else t.name
     return exp.Anonymous(this="rm_temporal", expressions=[
-        node, exp.Literal.string(t.name), exp.Literal.number(t.fsp or 0)])
+        node, exp.Literal.string(name), exp.Literal.number(t.fsp or 0)])
 
 
 def _between(typer: Typer, node: exp.Between) -> None:
@@ -332,8 +335,17 @@ def _virtual(typer: Typer, e: exp.Expression) -> bool:
     """A column of an information_schema / performance_schema table: its type is unknown to
     the statement, and its value is often a number as text (VARIABLE_VALUE), which MariaDB
     compares with a number as a number."""
+    if _user_variable(e):
+        return True
     check = typer.virtual_column
     return isinstance(e, exp.Column) and check is not None and check(e.table or None, e.name)
+
+
+def _user_variable(e: exp.Expression) -> bool:
+    """@v: its type is its value's, unknown to the statement's shape; compared with a number,
+    MariaDB compares a string value as a number (a DOUBLE), as it does any string."""
+    return isinstance(e, exp.Parameter) or isinstance(e, exp.Anonymous) and \
+        e.name.lower() == "rm_uservar"
 
 
 def _is_number(t: SqlType | None) -> bool:

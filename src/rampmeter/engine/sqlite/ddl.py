@@ -488,10 +488,26 @@ def maintenance(s: SqliteSession, stmt: Statement) -> Result:
             continue
         if op == "analyze":
             s.handle.execute(f"ANALYZE {q(schema)}.{q(stored)}")
+            if _collects_statistics(s, stmt):
+                rows.append((f"{dbname}.{stored}", op, "status",
+                             "Engine-independent statistics collected"))
         rows.append((f"{dbname}.{stored}", op, "status", "OK"))
     cols = [text_column("Table", length=64), text_column("Op", length=10),
             text_column("Msg_type", length=10), text_column("Msg_text", length=255)]
     return ResultSet(cols, rows)
+
+
+def _collects_statistics(s: SqliteSession, stmt: Statement) -> bool:
+    """ANALYZE TABLE of a base table collects MariaDB's engine-independent statistics (and
+    says so) when use_stat_tables is PREFERABLY or COMPLEMENTARY (mtr's setting), or when it
+    names them (PERSISTENT FOR ...)."""
+    if "PERSISTENT" in stmt.words:
+        return True
+    try:
+        mode = str(s.context.system_variable("use_stat_tables") or "")
+    except ServerError:
+        return False
+    return mode.upper() in ("PREFERABLY", "COMPLEMENTARY")
 
 
 HANDLERS: dict[str, Callable[[SqliteSession, Statement], Result]] = {

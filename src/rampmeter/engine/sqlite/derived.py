@@ -49,10 +49,13 @@ def _expand(node: exp.Expression) -> list[exp.Expression]:
 
 def star_outputs(select: exp.Select, qualifier: str, stmt: Statement,
                  table_outputs: Callable[[str, bool], list[Any] | None],
-                 named: Callable[[str], Any]) -> list[Any] | None:
+                 named: Callable[[str], Any],
+                 windowed: Callable[[str, exp.Expression], Any] | None = None
+                 ) -> list[Any] | None:
     """The outputs `*` (qualifier "") or `qualifier.*` stands for, or None (module rules).
     `table_outputs(alias, views_only)` gives a table's or a view's; `named(name)` makes an
-    untyped one."""
+    untyped one, `windowed(name, window)` one typed as that window function's result (its
+    type is the function's, which SQLite's answer does not say: CUME_DIST's 10 decimals)."""
     outs: list[Any] = []
     found = False
     for source in sources(select):
@@ -72,7 +75,14 @@ def star_outputs(select: exp.Select, qualifier: str, stmt: Statement,
             names = derived_names(source, stmt, star)
             if names is None:
                 return None
-            outs.extend(named(n) for n in names)
+            query = source.this
+            items = query.expressions if isinstance(query, exp.Select) else []
+            if windowed is None or len(items) != len(names):
+                items = [None] * len(names)
+            for n, item in zip(names, items):
+                value = item.this if isinstance(item, exp.Alias) else item
+                outs.append(windowed(n, value) if windowed is not None and
+                            isinstance(value, exp.Window) else named(n))
         elif isinstance(source, exp.Table):
             more = table_outputs(alias, False)
             if more is None:

@@ -43,6 +43,19 @@ _USING = re.compile(r"cannot join using column (.+) - column not present in both
 _TERM = re.compile(r"(\d+)(?:st|nd|rd|th) (ORDER|GROUP) BY term out of range")
 
 
+def _term(sql: str | None, clause: str, n: int) -> str:
+    """The position SQLite found out of range as its n-th ORDER / GROUP BY term (MariaDB
+    names the number written: `ORDER BY 0` is "Unknown column '0'"); n when not found."""
+    for m in re.finditer(clause + r"\s+BY\s+", sql or "", re.IGNORECASE):
+        items = re.match(r"([^()]*?)(?=\)|\b(?:LIMIT|HAVING|WINDOW|UNION|EXCEPT|INTERSECT)\b|$)",
+                         (sql or "")[m.end():], re.IGNORECASE)
+        terms = [t.strip().split()[0] for t in (items.group(1) if items else "").split(",")
+                 if t.strip()]
+        if len(terms) >= n and re.fullmatch(r"-?\d+", terms[n - 1]):
+            return terms[n - 1]
+    return str(n)
+
+
 def map_error(msg: str, database: str | None, sql: str | None = None) -> ServerError:
     """`sql`: the SQLite text that failed, to name the clause of 1054 / 1052 (clauses.py)."""
     if msg.startswith("CONSTRAINT `") and " failed for `" in msg:  # checks.py's triggers
@@ -76,7 +89,7 @@ def map_error(msg: str, database: str | None, sql: str | None = None) -> ServerE
         return ServerError(4024, message="Argument of NTILE must be greater than 0",
                            sqlstate="HY000")
     if m := _TERM.search(msg):
-        return ServerError(errors.ER_BAD_FIELD_ERROR, m.group(1),
+        return ServerError(errors.ER_BAD_FIELD_ERROR, _term(sql, m.group(2), int(m.group(1))),
                            "ORDER BY" if m.group(2) == "ORDER" else "GROUP BY")
     if m := UNIQUE.search(msg) or PRIMARY_KEY.search(msg):
         cols = [c.strip().split(".")[-1] for c in m.group(1).split(",")]
@@ -123,7 +136,10 @@ def map_error(msg: str, database: str | None, sql: str | None = None) -> ServerE
         return ServerError(4025, message=f"CONSTRAINT {msg.rsplit(':', 1)[-1].strip()} failed",
                            sqlstate="23000")
     if "sub-select returns" in msg or "row value misused" in msg:
-        return ServerError(1241, message="Operand should contain 1 column(s)", sqlstate="21000")
+        # "sub-select returns 1 columns - expected 2": MariaDB names the width wanted
+        wanted = re.search(r"expected (\d+)", msg)
+        return ServerError(1241, message=f"Operand should contain "
+                           f"{wanted.group(1) if wanted else 1} column(s)", sqlstate="21000")
     if "too many arguments on function" in msg:  # SQLite's limit of 127; MariaDB has none
         return ServerError(errors.ER_NOT_SUPPORTED_YET,
                            "more than 127 arguments to a function")

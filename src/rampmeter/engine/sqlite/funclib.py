@@ -153,8 +153,9 @@ def install(handle: Any, host: Any) -> None:
         return call
 
     conn.create_function("rm_pack", -1, pack)
-    from rampmeter.engine.sqlite import collations
+    from rampmeter.engine.sqlite import collations, percentile
     collations.install(conn)  # MariaDB's, by name (text columns, COLLATE)
+    percentile.install(conn, host)  # PERCENTILE_CONT / _DISC / MEDIAN OVER (...)
     for fn in LIBRARY.values():
         if fn.aggregate:
             conn.create_aggregate(fn.sqlite_name, -1, fn.impl)

@@ -365,6 +365,11 @@ def shown(data: bytes, cs: Any, from_invalid: bool = False) -> str:
     return shown_bytes(text)
 
 
+def _ntile_varies() -> None:
+    """NTILE's argument changed within a partition (windows.py): MariaDB's 4024."""
+    raise ServerError(4024, message="Argument of NTILE must be greater than 0", sqlstate="HY000")
+
+
 def register(handle: Any, host: Host, locks: LockTable) -> None:
     """Register every function on `handle` (a Handle), answering for `host`."""
 
@@ -581,6 +586,7 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         ("rm_bitop", 4, lambda op, a, b, kinds: bitop(op, a, b, kinds, host.warn)),
         ("rm_uarith", 4, guarded(uarith)),
         ("rm_subquery_rows", 0, guarded(_too_many_rows)),
+        ("rm_ntile_varies", 0, guarded(_ntile_varies)),
         ("rm_limit", 2, guarded(_limit_value)),
         ("rm_bin2num", 1, lambda v: None if v is None else _as_sqlite_int(
             int.from_bytes(v, "big") if isinstance(v, bytes) else _u64(v))),

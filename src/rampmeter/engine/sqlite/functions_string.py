@@ -6,7 +6,8 @@ Rules:
 - Text arrives as str (characters), binary strings as bytes; a result keeps the kind of the
   string it comes from (LPAD of a binary string is binary).
 - Positions and lengths count characters of text and bytes of binary strings, 1-based, as
-  MariaDB's; a count that is not a number reads as MariaDB reads it (LEFT('abc', '2x') is 2).
+  MariaDB's; a count that is not a number reads as MariaDB reads it (LEFT('abc', '2x') is 2),
+  and LEFT / RIGHT / SUBSTRING / REPEAT warn 1292 "Truncated incorrect INTEGER value" for it.
 - Searches and comparisons of text (STRCMP, LOCATE, INSTR, FIELD, FIND_IN_SET, REGEXP) fold
   case and accents, as the default _ci collations do; binary strings compare bytes.
 """
@@ -65,6 +66,15 @@ def _int(v: Any) -> int:
     return int(Decimal(m.group(1)).to_integral_value(ROUND_HALF_UP))
 
 
+def _count(host: Any, v: Any) -> int:
+    """_int, warning as MariaDB's val_int() of a string that is not all number does."""
+    if isinstance(v, (str, bytes)):
+        text = v.decode("latin-1") if isinstance(v, bytes) else v
+        if not re.fullmatch(r"\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*", text):
+            host.warn(1292, f"Truncated incorrect INTEGER value: '{text}'")
+    return _int(v)
+
+
 def fold(s: str) -> str:
     """Text as a _general_ci collation compares it: no case, no accents."""
     if s.isascii():
@@ -115,11 +125,11 @@ def rpad(s: Any, n: Any, pad: Any = " ") -> Any:
     return _pad(s, n, pad, False)
 
 
-@sqlfunction("REPEAT", 2, _same_kind)
-def repeat(s: Any, n: Any) -> Any:
+@sqlfunction("REPEAT", 2, _same_kind, host=True)
+def repeat(host: Any, s: Any, n: Any) -> Any:
     if s is None or n is None:
         return None
-    count = _int(n)
+    count = _count(host, n)
     if isinstance(s, (int, float)):
         s = _text(s)
     return s * count if count > 0 else s[:0]
@@ -141,35 +151,35 @@ def _chars(s: Any) -> Any:
     return s if isinstance(s, bytes) else _text(s)
 
 
-@sqlfunction("LEFT", 2, _same_kind)
-def left(s: Any, n: Any) -> Any:
+@sqlfunction("LEFT", 2, _same_kind, host=True)
+def left(host: Any, s: Any, n: Any) -> Any:
     if s is None or n is None:
         return None
-    k = _int(n)
+    k = _count(host, n)
     return _chars(s)[:max(k, 0)]
 
 
-@sqlfunction("RIGHT", 2, _same_kind)
-def right(s: Any, n: Any) -> Any:
+@sqlfunction("RIGHT", 2, _same_kind, host=True)
+def right(host: Any, s: Any, n: Any) -> Any:
     if s is None or n is None:
         return None
-    k = _int(n)
+    k = _count(host, n)
     s = _chars(s)
     return s[len(s) - k:] if 0 < k < len(s) else (s if k > 0 else s[:0])
 
 
-@sqlfunction("SUBSTRING", (2, 3), _same_kind, aliases=("SUBSTR", "MID"))
-def substring(s: Any, pos: Any, length: Any = None) -> Any:
+@sqlfunction("SUBSTRING", (2, 3), _same_kind, aliases=("SUBSTR", "MID"), host=True)
+def substring(host: Any, s: Any, pos: Any, length: Any = None) -> Any:
     if s is None or pos is None:
         return None
     s = _chars(s)
-    p = _int(pos)
+    p = _count(host, pos)
     if p == 0 or abs(p) > len(s) and p < 0:
         return s[:0]
     start = p - 1 if p > 0 else len(s) + p
     if length is None:
         return s[start:]
-    n = _int(length)
+    n = _count(host, length)
     return s[start:start + n] if n > 0 else s[:0]
 
 

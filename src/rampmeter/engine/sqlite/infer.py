@@ -594,10 +594,19 @@ class Typer:
         """A window function: the ranking ones are BIGINT(21), PERCENT_RANK / CUME_DIST are
         DOUBLE(.., 10), LAG / LEAD / FIRST_VALUE... keep their argument's type, aggregates theirs."""
         name = type(f).__name__
+        if isinstance(f, exp.Anonymous) and f.name.lower() == "rm_percentile" and \
+                len(f.expressions) == 4:  # percentile.py's rewrite: (p, x, desc, kind)
+            if f.expressions[3].name == "cont":
+                return SqlType("double", 23, 10)
+            return self._infer(f.expressions[1])
         if name in ("RowNumber", "Rank", "DenseRank", "Ntile"):
             return _COUNT
-        if name in ("PercentRank", "CumeDist"):
+        if name in ("PercentRank", "CumeDist", "Median") or name == "WithinGroup" and \
+                isinstance(f.this, exp.PercentileCont):
             return SqlType("double", 23, 10)  # shown with 10 decimals, as MariaDB does
+        if name == "WithinGroup" and isinstance(f.this, exp.PercentileDisc) and \
+                isinstance(f.expression, exp.Order) and f.expression.expressions:
+            return self._infer(f.expression.expressions[0].this)  # its ORDER BY item's type
         if name in ("Lag", "Lead", "FirstValue", "LastValue", "NthValue"):
             return self._infer(f.this)
         return self._infer(f)

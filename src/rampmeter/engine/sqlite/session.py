@@ -51,6 +51,7 @@ from rampmeter.engine.base import (
     WaitReason,
 )
 from rampmeter.engine.sqlite import (
+    bindtext,
     catalog,
     control,
     ddl,
@@ -64,6 +65,7 @@ from rampmeter.engine.sqlite import (
     routines,
     sfnames,
     show,
+    tableversions,
     temporary,
     triggers,
     viewdml,
@@ -394,6 +396,11 @@ class SqliteSession(EngineSession):
                 plan = self.plan(stmt)
             except viewdml.ThroughView:  # rewritten when executed (viewdml.py)
                 return PreparedStatement(stmt.text, stmt.param_count, columns, handle=stmt)
+            except ServerError as e:
+                # INSERT ... SELECT of another width prepares in MariaDB: 1136 is its EXECUTE's
+                if e.code != errors.ER_WRONG_VALUE_COUNT_ON_ROW or "SELECT" not in stmt.words:
+                    raise
+                return PreparedStatement(stmt.text, stmt.param_count, columns, handle=stmt)
             columns = _prepared_columns(plan, stmt)
             self._compile(stmt, plan)
         elif stmt.kind not in _HANDLERS:
@@ -471,6 +478,9 @@ class SqliteSession(EngineSession):
                         raise
             return dml.run(self, stmt, params)
         run = _HANDLERS.get(stmt.kind)
+        if params and stmt.param_count and run is not None:
+            # EXPLAIN ... ? / SHOW ... LIKE ?: the handlers read the text (bindtext.py)
+            stmt = self.scan(bindtext.substitute(stmt, params))
         if run is None:
             if not stmt.kind and not stmt.shape.strip():  # text that is no statement: 1064
                 raise ServerError(errors.ER_EMPTY_QUERY)
@@ -525,6 +535,13 @@ class SqliteSession(EngineSession):
             found = table_access(stmt, self._db, self.table_def)
             engine.cache_plan(key, found)
         return found  # type: ignore[no-any-return]
+
+    def table_versions(self, stmt: Statement) -> Any:
+        """The versions of the tables a prepared statement uses (tableversions.py)."""
+        return tableversions.taken(self, stmt)
+
+    def tables_changed(self, versions: Any) -> bool:
+        return tableversions.changed(self, versions)
 
     def is_temporary(self, database: str | None, table: str) -> bool:
         """Is database.table this session's temporary table (no privilege applies to it)?"""

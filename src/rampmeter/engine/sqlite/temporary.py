@@ -12,6 +12,8 @@ Rules:
 - No implicit commit, no write lock: nobody else can see it. Inside an open transaction its
   creation belongs to SQLite's transaction (a ROLLBACK undoes it, where MariaDB would keep it;
   docs/sql.md).
+- Dropping one while the statement that drops it (through a routine) reads it is MariaDB's
+  1137 "Can't reopen table" (SQLite says the table is locked).
 - Plans that name a temporary table are the session's own: `plan_token` goes into the plan
   cache key while the session has any.
 - DDL on it (ALTER, CREATE INDEX, TRUNCATE, RENAME) goes through the same rooms as for base
@@ -27,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from rampmeter.engine.sqlite import catalog
 from rampmeter.engine.sqlite.catalog import TableDef, q
+from rampmeter.errors import ServerError
 
 if TYPE_CHECKING:
     from rampmeter.engine.sqlite.session import SqliteSession
@@ -86,10 +89,18 @@ def drop(s: SqliteSession, database: str, table: str) -> bool:
         return False
     tdef = load_physical(s, stored)
     h = s.handle
-    for i in tdef.indexes:
-        if not i.kind:
-            h.execute(f"DROP INDEX IF EXISTS {SCHEMA}.{q(stored + '.' + i.name)}")
-    h.execute(f"DROP TABLE {SCHEMA}.{q(stored)}")
+    try:
+        for i in tdef.indexes:
+            if not i.kind:
+                h.execute(f"DROP INDEX IF EXISTS {SCHEMA}.{q(stored + '.' + i.name)}")
+        h.execute(f"DROP TABLE {SCHEMA}.{q(stored)}")
+    except sqlite3.OperationalError as e:
+        if "locked" not in str(e):
+            raise
+        # the statement that runs this (a routine called from it) is reading the table:
+        # MariaDB's 1137, a temporary table opened twice
+        raise ServerError(1137, message=f"Can't reopen table: '{table}'",
+                          sqlstate="HY000") from None
     h.execute(catalog.meta_delete_sql(SCHEMA), (stored,))
     s.temp_tables = max(0, s.temp_tables - 1)
     changed(s)

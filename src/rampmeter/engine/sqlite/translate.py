@@ -582,6 +582,10 @@ def _sql_rewrites(tree: exp.Expression, typer: Typer, stmt: Statement) -> None:
     for call in tree.find_all(exp.Anonymous):
         if not call.expressions and call.name.upper() in _GRAMMAR_LISTS:
             raise stmt.syntax_error(syntaxpos.empty_call(stmt.shape, call.name))
+    if tree.find(exp.WithinGroup, exp.Median) is not None:  # also from a view's text
+        from rampmeter.engine.sqlite import percentile
+        percentile.check_syntax(tree, stmt)
+        percentile.rewrite(tree, typer)
     windows.rewrite(tree)
     if "against" in stmt.shape.lower():
         from rampmeter.engine.sqlite import fulltext
@@ -725,9 +729,12 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
         elif isinstance(node, exp.Collate):
             _rewrite_collate(node, typer)
         elif isinstance(node, exp.Hex):
-            t = typer.infer(node.this)
+            arg = node.this
+            if isinstance(arg, exp.Anonymous) and arg.name.lower() == "rm_u64s":
+                arg = arg.expressions[0]  # a BIGINT UNSIGNED: rm_hex reads its '~' form
+            t = typer.infer(arg)
             mode = "n" if t is not None and t.is_numeric else charset_of(t) or ""
-            node.replace(_call("rm_hex", node.this, exp.Literal.string(mode)))
+            node.replace(_call("rm_hex", arg, exp.Literal.string(mode)))
         elif isinstance(node, exp.Length) and node.args.get("binary") \
                 or isinstance(node, exp.Anonymous) and node.name.upper() == "OCTET_LENGTH":
             # bytes of a string: those of its own character set
@@ -1302,6 +1309,11 @@ leftmost_select = _leftmost_select
 
 
 # --- result columns ----------------------------------------------------------------------------
+def _typed_output(name: str, t: SqlType | None) -> Output:
+    return Output(name, t, flags=expression_flags(t),
+                  load=values.load_expression(t) if t is not None else None)
+
+
 def _outputs(select: exp.Select, stmt: Statement, tables: _Tables,
              typer: Typer) -> list[Output] | None:
     outs: list[Output] = []
@@ -1314,7 +1326,8 @@ def _outputs(select: exp.Select, stmt: Statement, tables: _Tables,
             if derived.sources(select):
                 more = derived.star_outputs(select, qual, stmt,
                                             lambda alias, views: _star_of_table(
-                                                tables, alias, views), Output)
+                                                tables, alias, views), Output,
+                                            lambda n, w: _typed_output(n, typer.infer(w)))
             else:  # RETURNING *: the table written
                 more = []
                 for alias in [qual] if qual else list(tables.by_alias):

@@ -14,7 +14,9 @@ Rules:
   RAISE(FAIL)s, so the rows written before, and the trigger's own writes, stay.
 - The SQLite trigger is the truth of existence: dropping or rebuilding the table drops it,
   and a spec without it is not a trigger (it is replaced by the next CREATE of that name).
-  ALTER TABLE therefore drops a table's triggers (docs/sql.md).
+  ALTER TABLE therefore drops a table's triggers (docs/sql.md). Making one rewrites
+  the table's JSON row, which stamps a new table version (catalog.py); dropping one does not
+  (MariaDB re-prepares after a CREATE TRIGGER only).
 - The NEW / OLD columns passed are the table's columns when the trigger is created, with
   '@trigger' -> "<timing> <event> <table>" and, for an AFTER INSERT / UPDATE trigger,
   '@rowid' -> NEW.rowid.
@@ -249,6 +251,7 @@ def create(s: SqliteSession, database: str, spec: dict[str, Any]) -> None:
         text = text.replace("rm_trigger(?, ?", "rm_trigger(" + _lit(database) + ", " +
                             _lit(spec["name"]), 1)
         s.handle.execute(text)
+        _restamp(s, schema, tdef)
         if spec["timing"] == "BEFORE" and spec["event"] != "DELETE":
             s.handle.execute(
                 f"CREATE TRIGGER {q(schema)}.{q(fix)} AFTER {event} ON {q(table)} "
@@ -258,6 +261,14 @@ def create(s: SqliteSession, database: str, spec: dict[str, Any]) -> None:
 
 def _new_row(cols: list[str]) -> str:
     return " FROM (SELECT " + ", ".join(f"NEW.{q(c)} AS {q(c)}" for c in cols) + ")"
+
+
+def _restamp(s: SqliteSession, schema: str, tdef: Any) -> None:
+    """A trigger made is a new version of its table (MariaDB re-prepares the
+    statements that use it: session/reprepare.py)."""
+    if tdef is not None and tdef.view is None and tdef.location is None:
+        from rampmeter.engine.sqlite import rebuild
+        rebuild.write_spec(s, schema, tdef)
 
 
 def drop(s: SqliteSession, database: str, name: str) -> bool:

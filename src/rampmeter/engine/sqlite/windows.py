@@ -15,6 +15,7 @@ Rules:
 - A window function as an aggregate's argument is 4074, in WHERE / GROUP BY / HAVING 4015.
 - LAST_VALUE(x) OVER (...) is SQLite's window function, not the library's LAST_VALUE(a, ...)
   (the last of its arguments).
+- NTILE's argument must be the same on every row of a partition (4024), checked in SQL.
 - Runs on the MySQL tree before funcmap.py, once per statement shape.
 """
 
@@ -81,7 +82,8 @@ def _navigation(window: exp.Window, call: exp.Expression) -> None:
     if isinstance(call, (exp.Lag, exp.Lead)) and not _ordered(window):
         raise ServerError(4018, message="No order list in window specification for "
                           f"'{name.lower()}'", sqlstate="HY000")
-    if isinstance(call, exp.Ntile):  # its argument is checked by SQLite (errmap.py: 4024)
+    if isinstance(call, exp.Ntile):
+        _ntile(window, call)
         return
     offset = call.args.get("offset")
     if offset is None:
@@ -101,6 +103,26 @@ def _navigation(window: exp.Window, call: exp.Expression) -> None:
     window.replace(exp.Case(ifs=[exp.If(this=exp.GTE(this=n.copy(),
                                                      expression=exp.Literal.number(0)),
                                         true=window.copy())], default=back))
+
+
+def _ntile(window: exp.Window, call: exp.Ntile) -> None:
+    """SQLite reads NTILE's argument on a partition's first row (and refuses one below 1:
+    errmap.py's 4024); MariaDB also fails with 4024 when it changes within the partition. A
+    non-constant argument (a column outside a subquery) is compared, MIN against MAX over the same window without its
+    frame (with an ORDER BY its last row sees the whole partition), and rm_ntile_varies()
+    raises 4024 when they differ."""
+    arg = call.this
+    if arg is None or isinstance(arg, (exp.Literal, exp.Placeholder, exp.Parameter)) or \
+            not any(isinstance(n, exp.Column) for n in
+                    arg.walk(prune=lambda n: isinstance(n, (exp.Query, exp.Subquery)))):
+        return
+    low, high = window.copy(), window.copy()
+    for w, agg in ((low, exp.Min), (high, exp.Max)):
+        w.set("spec", None)
+        w.set("this", agg(this=arg.copy()))
+    guard = exp.If(this=exp.NullSafeEQ(this=low, expression=high).not_(),
+                   true=exp.Anonymous(this="rm_ntile_varies", expressions=[]))
+    window.replace(exp.Case(ifs=[guard], default=window.copy()))
 
 
 def _ordered(window: exp.Window) -> bool:
