@@ -535,11 +535,18 @@ def table_indexes(tdef: TableDef) -> list[TableIndex]:
 COMPRESSED = " /*M!100301 COMPRESSED*/"  # after the type, as MariaDB prints it
 
 
-def show_create(tdef: TableDef, auto_next: int | None) -> str:
+def show_create(tdef: TableDef, auto_next: int | None, sql_mode: str = "") -> str:
+    """SHOW CREATE TABLE's text, as `sql_mode` shapes it (showmode.py)."""
+    from rampmeter.engine.sqlite.showmode import ansi_quoted, style
+    how = style(sql_mode)
     lines = []
     for c in tdef.columns:
         line = f"  `{_bq(c.name)}` {c.type.spelling()}{COMPRESSED if c.compressed else ''}"
-        line += c.type.charset_clause(tdef.charset, tdef.collation)
+        if how.charsets:
+            line += c.type.charset_clause(tdef.charset, tdef.collation)
+        elif c.type.name in ("char", "varchar") and c.type.charset is not None and \
+                (c.type.collation or "").endswith("_bin"):
+            line += " binary"
         if c.generated is not None:
             line += f" GENERATED ALWAYS AS ({generated_text(c)}) " + \
                 ("STORED" if c.generated.stored else "VIRTUAL")
@@ -548,7 +555,7 @@ def show_create(tdef: TableDef, auto_next: int | None) -> str:
         elif c.type.name == "timestamp" and c.generated is None:
             line += " NULL"
         if c.auto_increment:
-            line += " AUTO_INCREMENT"
+            line += " AUTO_INCREMENT" if how.auto_increment else ""
         elif c.default is not None:
             if c.default.kind == "value" and c.default.value is None:
                 line += " DEFAULT NULL"
@@ -557,7 +564,7 @@ def show_create(tdef: TableDef, auto_next: int | None) -> str:
                                        else _now_spelling(c.default.value or 0))
         elif c.nullable and c.generated is None:
             line += " DEFAULT NULL"
-        if c.on_update is not None:
+        if c.on_update is not None and how.on_update:
             line += " ON UPDATE " + _now_spelling(c.on_update)
         if c.comment:
             line += " COMMENT " + _quote(c.comment)
@@ -581,9 +588,9 @@ def show_create(tdef: TableDef, auto_next: int | None) -> str:
             cols.append(text)
         kind = "UNIQUE KEY" if i.unique else f"{i.kind} KEY" if i.kind else "KEY"
         line = f"  {kind} `{_bq(i.name)}` ({','.join(cols)})"
-        if i.using and not i.kind:
+        if i.using and not i.kind and how.key_options:
             line += f" USING {i.using}"
-        if i.comment:
+        if i.comment and how.key_options:
             line += " COMMENT " + _quote(i.comment)
         lines.append(line)
     # InnoDB lists the foreign keys by name
@@ -591,13 +598,17 @@ def show_create(tdef: TableDef, auto_next: int | None) -> str:
     columns = {c.name.lower() for c in tdef.columns}
     lines.extend(f"  CONSTRAINT `{_bq(name)}` CHECK ({_check_text(expr)})"
                  for name, expr in tdef.checks if name.lower() not in columns)
-    opts = f") ENGINE={tdef.engine}"
-    if auto_next is not None and auto_next > 1:
-        opts += f" AUTO_INCREMENT={auto_next}"
-    opts += f" DEFAULT CHARSET={tdef.charset} COLLATE={tdef.collation}"
-    if tdef.comment:
-        opts += " COMMENT=" + _quote(tdef.comment)
-    return f"CREATE TABLE `{_bq(tdef.name)}` (\n" + ",\n".join(lines) + "\n" + opts
+    opts = ")"
+    if how.table_options:
+        opts += f" {'TYPE' if how.old_types else 'ENGINE'}={tdef.engine}"
+        if auto_next is not None and auto_next > 1:
+            opts += f" AUTO_INCREMENT={auto_next}"
+        if how.charsets:
+            opts += f" DEFAULT CHARSET={tdef.charset} COLLATE={tdef.collation}"
+        if tdef.comment:
+            opts += " COMMENT=" + _quote(tdef.comment)
+    text = f"CREATE TABLE `{_bq(tdef.name)}` (\n" + ",\n".join(lines) + "\n" + opts
+    return ansi_quoted(text) if how.ansi_quotes else text
 
 
 def _check_text(expr: str) -> str:

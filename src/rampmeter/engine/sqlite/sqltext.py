@@ -76,7 +76,7 @@ def describe(s: SqliteSession, stmt: Statement, database: str, columns: list[str
     star = select is not None and any(
         isinstance(x, exp.Star) or isinstance(x, exp.Column) and isinstance(x.this, exp.Star)
         for x in select.expressions)
-    original = _parse(stmt.text)
+    original = _parse(stmt.text, stmt)
     printer = _Printer(s, database, stmt)
     text = printer.query(original, names, top=True)
     return names, star, _updatable(original, view), text
@@ -124,15 +124,27 @@ def query_text(s: SqliteSession, stmt: Statement, database: str, names: list[str
     """MariaDB's text of a query (`tree`, else the statement's) with its result column
     names, every column qualified with its database (EXPLAIN EXTENDED's Note 1003)."""
     if tree is None:
-        tree = _parse(stmt.text)
+        tree = _parse(stmt.text, stmt)
     return _Printer(s, database, stmt).query(tree, names, top=True)
 
 
-def _parse(text: str) -> exp.Expression:
+def _parse(text: str, stmt: Statement | None = None) -> exp.Expression:
     """sqlglot's tree of a query's text, DEFAULT(col) read as RM_DEFAULT_OF(col)
-    (defaultfn.py), printed back as default(...)."""
-    from rampmeter.engine.sqlite import defaultfn
-    tree: Any = sqlglot.parse_one(defaultfn.rewrite_text(text), read="mysql")
+    (defaultfn.py), printed back as default(...); || is concat() where the statement's
+    sql_mode says so. MariaDB's parser drops a FROM DUAL: so does the tree."""
+    from rampmeter.engine.sqlite import defaultfn, dialect
+    d = stmt.dialect if stmt is not None else None
+    tree: Any = dialect.parse(defaultfn.rewrite_text(text), bool(d and d.pipes_as_concat),
+                              bool(d and d.high_not))
+    for select in tree.find_all(exp.Select):
+        key = "from_" if "from_" in select.args else "from"
+        source = select.args.get(key)
+        if source is not None and not select.args.get("joins") and \
+                isinstance(source.this, exp.Table) and not source.this.args.get("db") and \
+                isinstance(source.this.this, exp.Identifier) and \
+                not source.this.this.quoted and source.this.name.lower() == "dual" and \
+                not source.this.alias:
+            select.set(key, None)
     return tree
 
 
@@ -432,6 +444,8 @@ class _Printer:
             if isinstance(inner, exp.Exists):
                 return "!" + self.expr(inner)
             return "!(" + self.expr(inner) + ")"
+        if isinstance(e, exp.DPipe):  # || under PIPES_AS_CONCAT is the function concat
+            return f"concat({self.expr(e.this)},{self.expr(e.expression)})"
         if type(e) in _BINARY:
             prec = _PRECEDENCE.get(type(e), _HIGHEST)
             right = prec if isinstance(e, _FLAT) else prec + 1
