@@ -119,6 +119,7 @@ class IndexDef:
     comment: str = ""
     generated: bool = False  # made for a foreign key (foreign.py): dropped when redundant
     using: str = ""          # USING BTREE | HASH | RTREE as given, HASH for a long unique
+    attributes: tuple[tuple[str, str], ...] = ()  # engine-defined (tableopts.py)
 
 
 @dataclass(slots=True)
@@ -153,6 +154,8 @@ class TableDef:
     location: tuple[str, str] | None = None  # (SQLite schema, table): a temporary table
     view: Any = None                          # views.ViewDef: a view, columns typed
     keys_disabled: bool = False  # ALTER TABLE ... DISABLE KEYS (MyISAM & co.): shown only
+    options: dict[str, str] = field(default_factory=dict)  # ROW_FORMAT & co. (tableopts.py)
+    attributes: tuple[tuple[str, str], ...] = ()  # engine-defined (tableopts.py)
     notes: list[Any] = field(default_factory=list)  # keys.py's notes, for the statement
 
     def column(self, name: str) -> ColumnDef | None:
@@ -263,13 +266,18 @@ def spec_json(tdef: TableDef) -> str:
     idx = {i.name: {"prefixes": i.prefixes, "desc": i.desc, "kind": i.kind,
                     "comment": i.comment, "columns": i.columns, "unique": i.unique,
                     **({"generated": True} if i.generated else {}),
-                    **({"using": i.using} if i.using else {})}
+                    **({"using": i.using} if i.using else {}),
+                    **({"attrs": [list(a) for a in i.attributes]} if i.attributes else {})}
            for i in tdef.indexes}
     spec: dict[str, Any] = {"columns": cols, "indexes": idx, "checks": tdef.checks,
                             "charset": tdef.charset, "collation": tdef.collation,
                             "comment": tdef.comment, "engine": tdef.engine}
     if tdef.keys_disabled:
         spec["keys_disabled"] = True
+    if tdef.options:
+        spec["options"] = tdef.options
+    if tdef.attributes:
+        spec["attrs"] = [list(a) for a in tdef.attributes]
     auto = tdef.auto_column
     if auto is not None and not tdef.primary:
         spec["no_primary"] = True
@@ -374,7 +382,8 @@ def load_table(conn: sqlite3.Connection, schema: str, table: str) -> TableDef:
         indexes.append(IndexDef(shown, unique, cols, extra.get("prefixes") or [],
                                 extra.get("desc") or [], extra.get("kind", ""),
                                 extra.get("comment", ""), bool(extra.get("generated")),
-                                extra.get("using", "")))
+                                extra.get("using", ""),
+                                tuple((n, v) for n, v in extra.get("attrs", ()))))
     for name, extra in idxspec.items():  # FULLTEXT / SPATIAL: kept, not built
         if extra.get("kind"):
             indexes.append(IndexDef(name, False, extra.get("columns", []),
@@ -387,7 +396,9 @@ def load_table(conn: sqlite3.Connection, schema: str, table: str) -> TableDef:
     return TableDef(table, columns, primary, indexes, [tuple(c) for c in spec.get("checks", [])],
                     spec.get("charset", DEFAULT_CHARSET), spec.get("collation", DEFAULT_COLLATION),
                     spec.get("comment", ""), spec.get("engine", "InnoDB"), foreign=foreign,
-                    keys_disabled=bool(spec.get("keys_disabled")))
+                    keys_disabled=bool(spec.get("keys_disabled")),
+                    options=dict(spec.get("options", {})),
+                    attributes=tuple((n, v) for n, v in spec.get("attrs", ())))
 
 
 def _legacy_type(decl: str) -> SqlType:
@@ -538,6 +549,7 @@ COMPRESSED = " /*M!100301 COMPRESSED*/"  # after the type, as MariaDB prints it
 def show_create(tdef: TableDef, auto_next: int | None, sql_mode: str = "") -> str:
     """SHOW CREATE TABLE's text, as `sql_mode` shapes it (showmode.py)."""
     from rampmeter.engine.sqlite.showmode import ansi_quoted, style
+    from rampmeter.engine.sqlite.tableopts import attributes_text, create_text
     how = style(sql_mode)
     lines = []
     for c in tdef.columns:
@@ -568,7 +580,7 @@ def show_create(tdef: TableDef, auto_next: int | None, sql_mode: str = "") -> st
             line += " ON UPDATE " + _now_spelling(c.on_update)
         if c.comment:
             line += " COMMENT " + _quote(c.comment)
-        line += "".join(f" `{_bq(n)}`={v}" for n, v in c.attributes)
+        line += attributes_text(c.attributes, sql_mode)
         if c.type.name == "json":
             line += f" CHECK (json_valid(`{_bq(c.name)}`))"
         line += "".join(f" CHECK ({_check_text(e)})" for n, e in tdef.checks
@@ -592,6 +604,8 @@ def show_create(tdef: TableDef, auto_next: int | None, sql_mode: str = "") -> st
             line += f" USING {i.using}"
         if i.comment and how.key_options:
             line += " COMMENT " + _quote(i.comment)
+        if how.key_options:
+            line += attributes_text(i.attributes, sql_mode)
         lines.append(line)
     # InnoDB lists the foreign keys by name
     lines.extend("  " + foreign_clause(fk) for fk in sorted(tdef.foreign, key=lambda f: f.name))
@@ -605,8 +619,11 @@ def show_create(tdef: TableDef, auto_next: int | None, sql_mode: str = "") -> st
             opts += f" AUTO_INCREMENT={auto_next}"
         if how.charsets:
             opts += f" DEFAULT CHARSET={tdef.charset} COLLATE={tdef.collation}"
+        known, attrs = create_text(tdef, sql_mode)
+        opts += known
         if tdef.comment:
             opts += " COMMENT=" + _quote(tdef.comment)
+        opts += attrs
     text = f"CREATE TABLE `{_bq(tdef.name)}` (\n" + ",\n".join(lines) + "\n" + opts
     return ansi_quoted(text) if how.ansi_quotes else text
 
