@@ -159,3 +159,23 @@ def test_concat_of_a_non_number_warns_when_read_as_one(session: SqliteSession) -
 def test_from_dual_is_dropped_from_the_note(session: SqliteSession) -> None:
     _got, text = _extended(session, "SELECT 1 + 1 AS a FROM DUAL")
     assert text == "select 1 + 1 AS `a`"
+
+
+@pytest.mark.parametrize(("item", "printed"), [
+    ("date_add('2001-01-01', interval 1 day)", "'2001-01-01' + interval 1 day"),
+    ("date_sub('2001-01-01', interval '1' day)", "'2001-01-01' - interval '1' day"),
+    ("'2001-01-01' - interval '1 1' day_hour", "'2001-01-01' - interval '1 1' day_hour"),
+    ("3 & 20010101 + interval 2 day", "3 & 20010101 + interval 2 day"),
+    ("(3 & 20010101) + interval 2 day", "(3 & 20010101) + interval 2 day"),
+    ("30 + (20010101 + interval 2 day)", "30 + (20010101 + interval 2 day)"),
+    ("adddate('2001-01-01', 3)", "'2001-01-01' + interval 3 day"),
+    ("timestampadd(day, 1, '2001-01-01')", "'2001-01-01' + interval 1 day"),
+    ("timestampdiff(microsecond,'2000-01-01','2001-01-01')",
+     "timestampdiff(MICROSECOND,'2000-01-01','2001-01-01')"),
+    ("extract(year from '2001-01-01')", "extract(year from '2001-01-01')"),
+])
+def test_view_text_of_interval_arithmetic(session: SqliteSession, item: str,
+                                          printed: str) -> None:
+    session.execute(f"CREATE VIEW v AS SELECT {item} AS x")
+    text = str(rows(session.execute("SHOW CREATE VIEW v"))[0][1])
+    assert text.endswith(f" AS select {printed} AS `x`")

@@ -83,6 +83,16 @@ class RampMySQL(MySQL):
         NO_PAREN_FUNCTION_PARSERS = {**MySQL.Parser.NO_PAREN_FUNCTION_PARSERS,
                                      "CURRENT_ROLE": _current_role}
 
+        def _parse_interval_span(self, this: exp.Expression,
+                                 parse_function_unit: bool = True) -> exp.Interval:
+            """sqlglot writes INTERVAL 2 DAY's number as a string: meta "number" remembers
+            it was one (MariaDB prints the literal as written: sqltext.py)."""
+            number = this is not None and this.is_number
+            node = super()._parse_interval_span(this, parse_function_unit=parse_function_unit)
+            if number:
+                node.meta["number"] = True
+            return node
+
         def _parse_delete(self) -> exp.Expression:
             """DELETE ... [ORDER BY ...] [LIMIT n] RETURNING ...: MariaDB's RETURNING comes
             last; sqlglot reads it only before ORDER BY."""

@@ -470,6 +470,13 @@ class _Printer:
         if isinstance(e, exp.Interval) and isinstance(e.this, exp.Tuple) and \
                 not e.args.get("unit"):  # the function INTERVAL(n, n1, n2...)
             return "interval(" + ",".join(self.expr(x) for x in e.this.expressions) + ")"
+        if isinstance(e, exp.Extract) and isinstance(e.this, (exp.Var, exp.Column)):
+            return f"extract({e.this.name.lower()} from {self.expr(e.expression)})"
+        if isinstance(e, exp.Interval) and e.args.get("unit") is not None:
+            value = e.this
+            shown = value.this if isinstance(value, exp.Literal) and value.is_string and \
+                e.meta.get("number") else self.expr(value)
+            return f"interval {shown} {e.args['unit'].name.lower()}"
         if isinstance(e, exp.Parameter) and isinstance(e.this, (exp.Var, exp.Identifier)) and \
                 not e.name.startswith("@"):
             return "@" + _q(e.name)  # a user variable: @`name`
@@ -589,6 +596,13 @@ class _Printer:
         if isinstance(e, exp.Anonymous):
             name = str(e.this)
             args = list(e.expressions)
+            moved = _interval_arithmetic(name.upper(), args)
+            if moved is not None:  # MariaDB's parser makes these `date + interval n unit`
+                return self.expr(moved)
+            if name.upper() == "TIMESTAMPDIFF" and len(args) == 3 and \
+                    isinstance(args[0], exp.Column) and not args[0].table:
+                return (f"timestampdiff({args[0].name.upper()},{self.expr(args[1])},"
+                        f"{self.expr(args[2])})")
         else:
             shown = e.sql("mysql")
             if "(" not in shown:
@@ -606,6 +620,29 @@ class _Printer:
             return "current_timestamp()"
         low = _RENAMED.get(upper, name.lower())
         return f"{low}(" + ",".join(self.expr(a) for a in args) + ")"
+
+
+def _interval_arithmetic(name: str, args: list[exp.Expression]) -> exp.Expression | None:
+    """DATE_ADD / ADDDATE / DATE_SUB / SUBDATE / TIMESTAMPADD as the `+` / `-` of an
+    interval MariaDB's parser turns them into (a bare number of ADDDATE is days)."""
+    def interval(value: exp.Expression, unit: str) -> exp.Interval:
+        node = exp.Interval(this=value.copy(), unit=exp.Var(this=unit.upper()))
+        if isinstance(value, exp.Literal) and not value.is_string:
+            node.this.set("is_string", True)
+            node.meta["number"] = True
+        return node
+    if name in ("DATE_ADD", "ADDDATE", "DATE_SUB", "SUBDATE") and len(args) == 2:
+        step = args[1]
+        if not isinstance(step, exp.Interval):
+            if name in ("DATE_ADD", "DATE_SUB"):
+                return None
+            step = interval(step, "DAY")
+        kind = exp.Add if name in ("DATE_ADD", "ADDDATE") else exp.Sub
+        return kind(this=args[0].copy(), expression=step.copy())
+    if name == "TIMESTAMPADD" and len(args) == 3 and isinstance(args[0], exp.Column) and \
+            not args[0].table:
+        return exp.Add(this=args[2].copy(), expression=interval(args[1], args[0].name))
+    return None
 
 
 def _bare(e: exp.Expression) -> exp.Expression:
