@@ -2,8 +2,8 @@
 columns, filled with its rows.
 
 Rules (MariaDB 10.11, measured):
-- Columns defined in the statement come first and keep their definitions; each result column
-  whose name is not among them is added after, in select-list order.
+- Columns defined in the statement that the query does not name come first; then the result
+  columns in select-list order, one the statement defines keeping its definition.
 - A result column that is a table column copies its type, NOT NULL and DEFAULT (an
   AUTO_INCREMENT column becomes a plain NOT NULL column with DEFAULT 0); a literal gets the
   literal's type and NOT NULL (NULL is binary(0)); an expression gets its inferred type
@@ -59,9 +59,11 @@ def create(s: SqliteSession, r: Reader, target: Target, columns: list[ColumnSpec
     query = s.scan(text)
     if query.kind not in _QUERY:
         raise r.error()
-    defined = {c.column.name.lower() for c in columns}
+    defined = {c.column.name.lower(): c for c in columns}
     result = _result_columns(s, query)
-    specs = list(columns) + [ColumnSpec(c) for c in result if c.name.lower() not in defined]
+    selected = {c.name.lower() for c in result}
+    specs = [c for c in columns if c.column.name.lower() not in selected] + \
+        [defined.get(c.name.lower()) or ColumnSpec(c) for c in result]
     from rampmeter.engine.sqlite import dbopts
     tdef = build_table(target.table, specs, keys, options, database=target.database,
                        defaults=dbopts.table_defaults(s, target.database))
