@@ -125,3 +125,15 @@ def test_null_is_quoted_as_null_when_refused(name):
         opt.coerce(None)
     assert e.value.code == errors.ER_WRONG_VALUE_FOR_VAR
     assert e.value.message == f"Variable '{name}' can't be set to the value of 'NULL'"
+
+
+def test_sql_mode_as_a_number_brings_what_its_combinations_stand_for():
+    opt = lookup("sql_mode")
+    assert opt is not None
+    assert opt.coerce(16384 + 65536 * 4)[0] == \
+        "REAL_AS_FLOAT,PIPES_AS_CONCAT,ANSI_QUOTES,IGNORE_SPACE,NO_TABLE_OPTIONS,ANSI"
+    assert opt.coerce(2097152)[0] == "STRICT_TRANS_TABLES"
+    assert opt.coerce(2147483648 * 8)[0] == "TIME_ROUND_FRACTIONAL"
+    with pytest.raises(ServerError) as e:
+        opt.coerce(2147483648 * 16)
+    assert e.value.message == "Variable 'sql_mode' can't be set to the value of '34359738368'"

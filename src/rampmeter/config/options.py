@@ -241,7 +241,8 @@ def _coerce_set(opt: Option, value: Any) -> str:
     if isinstance(value, int) and not isinstance(value, bool) and opt.choices:
         if value < 0 or value >= 1 << len(opt.choices):
             raise ServerError(errors.ER_WRONG_VALUE_FOR_VAR, opt.name, _shown(value))
-        return ",".join(c for i, c in enumerate(opt.choices) if value >> i & 1)
+        # as the names it stands for: sql_mode's combinations bring theirs (ANSI's 262144)
+        value = ",".join(c for i, c in enumerate(opt.choices) if value >> i & 1)
     if not isinstance(value, str):
         raise ServerError(errors.ER_WRONG_VALUE_FOR_VAR, opt.name, _shown(value))
     parts = [p.strip().upper() for p in value.split(",") if p.strip()]

@@ -96,6 +96,16 @@ def test_create_table_select_undone_when_rows_fail(session: SqliteSession) -> No
     assert (result.affected_rows, result.info) == (2, "Records: 2  Duplicates: 0  Warnings: 0")
 
 
+def test_create_table_select_orders_columns_as_mariadb(session: SqliteSession) -> None:
+    # the defined columns the query does not name, then the query's in its order (10.11)
+    session.execute("CREATE TABLE t9 (a int, b char(5), c int) SELECT 1 AS x, 'q' AS b, 2 AS y")
+    assert [r[0] for r in rows(session.execute("SHOW COLUMNS FROM t9"))] == \
+        ["a", "c", "x", "b", "y"]
+    assert rows(session.execute("SHOW COLUMNS FROM t9 LIKE 'b'"))[0][1] == "char(5)"
+    session.execute("CREATE TABLE t8 SELECT user() AS u")
+    assert rows(session.execute("SHOW COLUMNS FROM t8"))[0][1] == "varchar(384)"
+
+
 def test_multi_table_update_counts_each_table(session: SqliteSession) -> None:
     session.execute("CREATE TABLE a (id int primary key, v int)")
     session.execute("CREATE TABLE b (id int primary key, aid int, x int)")

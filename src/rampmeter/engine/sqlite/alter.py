@@ -32,16 +32,16 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.engine.base import Result, UpdateCount
 from rampmeter.engine.sqlite import alter_checks as checks
+from rampmeter.engine.sqlite import checks as constraints
 from rampmeter.engine.sqlite import (
-    attributes,
     fkcheck,
     foreign,
     keys,
     rebuild,
     stattables,
+    tableopts,
     temporary,
 )
-from rampmeter.engine.sqlite import checks as constraints
 from rampmeter.engine.sqlite.catalog import (
     NON_TRANSACTIONAL,
     ColumnDef,
@@ -93,6 +93,9 @@ class _Alter:
     dropped_columns: list[str] = field(default_factory=list)
     children_cache: list[tuple[TableDef, ForeignKey]] | None = None
     charset_option: bool = False  # [DEFAULT] CHARACTER SET given: CONVERT TO leaves the default
+    attrs: list[tableopts.Attr] = field(default_factory=list)  # the table's, as given
+    key_attrs: list[tableopts.Attr] = field(default_factory=list)  # the added keys'
+    given: set[str] = field(default_factory=set)  # the known table options given
 
     @property
     def name(self) -> str:
@@ -121,6 +124,8 @@ def alter_table(s: SqliteSession, r: Reader, ignore: bool) -> Result:
         if word != "RENAME" or r.peek_word(1) in ("COLUMN", "INDEX", "KEY"):
             a.only_rename = False
         handler = _ACTIONS.get(word)
+        if handler is None and tableopts.at_attribute(r):
+            handler = _table_option
         if handler is None:
             raise r.error()
         handler(a, r)
@@ -442,7 +447,9 @@ def _add_key(a: _Alter, key: KeySpec) -> None:
         name = key.name or key.constraint
         a.added.append(keys.NewKey(name, key.columns, key.kind == "UNIQUE", key.prefixes,
                                    key.desc, key.kind if key.kind in ("FULLTEXT", "SPATIAL")
-                                   else "", key.comment, using=key.using))
+                                   else "", key.comment, using=key.using,
+                                   attributes=tableopts.applied((), key.attrs)))
+        a.key_attrs.extend(key.attrs)
 
 
 def _rename(a: _Alter, r: Reader) -> None:
@@ -506,14 +513,21 @@ def _option(a: _Alter, r: Reader) -> None:
                          else None)
         return
     _table_option(a, r)
-    while r.peek_word() in _OPTIONS and r.peek_word() not in (
-            "FORCE", "CONVERT", "DISABLE", "ENABLE", "ORDER"):
-        # table options may follow each other without commas
-        _table_option(a, r)
 
 
 def _table_option(a: _Alter, r: Reader) -> None:
+    _one_table_option(a, r)
+    while r.peek_word() in _OPTIONS and r.peek_word() not in (
+            "FORCE", "CONVERT", "DISABLE", "ENABLE", "ORDER") or tableopts.at_attribute(r):
+        # table options may follow each other without commas
+        _one_table_option(a, r)
+
+
+def _one_table_option(a: _Alter, r: Reader) -> None:
     t = a.new
+    if tableopts.at_attribute(r):
+        tableopts.merge(a.attrs, *tableopts.read_attribute(r))
+        return
     r.accept("DEFAULT")
     word = r.next().text.upper()
     if word == "CHARACTER":
@@ -528,12 +542,16 @@ def _table_option(a: _Alter, r: Reader) -> None:
     if word == "COMMENT":
         t.comment = text
     elif word == "ENGINE":
-        t.engine = text
+        from rampmeter.engine.sqlite.dbopts import engine_name
+        t.engine = engine_name(text)
         if t.keys_disabled and t.engine not in _DISABLE_KEYS_ENGINES:
             _keys_note(a)  # MariaDB asks the new engine to keep them off, and it cannot
             t.keys_disabled = False
     elif word == "AUTO_INCREMENT" and text.isdigit():
         a.auto_increment = int(text)
+    elif tableopts.ALIASES.get(word, word) in tableopts.KNOWN:
+        a.given.add(tableopts.ALIASES.get(word, word))
+        tableopts.set_known(t, word, text)
     elif word in ("CHARSET", "COLLATE"):
         from rampmeter.engine.sqlite.definitions import table_charset
         t.charset, t.collation = table_charset({word: text}, _database_default(a))
@@ -594,8 +612,12 @@ def _finish(a: _Alter, ignore: bool) -> Result:
     strict = ("STRICT_TRANS_TABLES" in mode or "STRICT_ALL_TABLES" in mode) and not ignore
     _limit_comments(a, strict)
     before = {c.name.lower(): c.attributes for c in a.old.columns}
-    a.notes.extend(attributes.check(t, mode, {c.name.lower() for c in t.columns
-                                              if c.attributes != before.get(c.name.lower())}))
+    changed = [n for c in t.columns if c.attributes != before.get(c.name.lower())
+               for n, _v in c.attributes]
+    a.notes.extend(tableopts.check(mode, changed + tableopts.unknown_names(
+        t, a.key_attrs, {**dict.fromkeys(a.given), tableopts.ATTRS: a.attrs}, columns=False)))
+    t.attributes = tableopts.applied(t.attributes, a.attrs)
+    tableopts.settle_engine(t, a.old.engine, a.given)
     others = [child for child, _fk in checks.children(a)] if _parent_changed(a) else []
     skipped: list[Warning_] = []
 

@@ -121,6 +121,7 @@ class IndexDef:
     comment: str = ""
     generated: bool = False  # made for a foreign key (foreign.py): dropped when redundant
     using: str = ""          # USING BTREE | HASH | RTREE as given, HASH for a long unique
+    attributes: tuple[tuple[str, str], ...] = ()  # engine-defined (tableopts.py)
 
 
 @dataclass(slots=True)
@@ -155,6 +156,8 @@ class TableDef:
     location: tuple[str, str] | None = None  # (SQLite schema, table): a temporary table
     view: Any = None                          # views.ViewDef: a view, columns typed
     keys_disabled: bool = False  # ALTER TABLE ... DISABLE KEYS (MyISAM & co.): shown only
+    options: dict[str, str] = field(default_factory=dict)  # ROW_FORMAT & co. (tableopts.py)
+    attributes: tuple[tuple[str, str], ...] = ()  # engine-defined (tableopts.py)
     notes: list[Any] = field(default_factory=list)  # keys.py's notes, for the statement
     version: str = ""  # stamped at each write of the definition (prepared statements' check)
 
@@ -266,7 +269,8 @@ def spec_json(tdef: TableDef) -> str:
     idx = {i.name: {"prefixes": i.prefixes, "desc": i.desc, "kind": i.kind,
                     "comment": i.comment, "columns": i.columns, "unique": i.unique,
                     **({"generated": True} if i.generated else {}),
-                    **({"using": i.using} if i.using else {})}
+                    **({"using": i.using} if i.using else {}),
+                    **({"attrs": [list(a) for a in i.attributes]} if i.attributes else {})}
            for i in tdef.indexes}
     spec: dict[str, Any] = {"columns": cols, "indexes": idx, "checks": tdef.checks,
                             "charset": tdef.charset, "collation": tdef.collation,
@@ -274,6 +278,10 @@ def spec_json(tdef: TableDef) -> str:
                             "version": _stamp()}
     if tdef.keys_disabled:
         spec["keys_disabled"] = True
+    if tdef.options:
+        spec["options"] = tdef.options
+    if tdef.attributes:
+        spec["attrs"] = [list(a) for a in tdef.attributes]
     auto = tdef.auto_column
     if auto is not None and not tdef.primary:
         spec["no_primary"] = True
@@ -388,7 +396,8 @@ def load_table(conn: sqlite3.Connection, schema: str, table: str) -> TableDef:
         indexes.append(IndexDef(shown, unique, cols, extra.get("prefixes") or [],
                                 extra.get("desc") or [], extra.get("kind", ""),
                                 extra.get("comment", ""), bool(extra.get("generated")),
-                                extra.get("using", "")))
+                                extra.get("using", ""),
+                                tuple((n, v) for n, v in extra.get("attrs", ()))))
     for name, extra in idxspec.items():  # FULLTEXT / SPATIAL: kept, not built
         if extra.get("kind"):
             indexes.append(IndexDef(name, False, extra.get("columns", []),
@@ -402,7 +411,9 @@ def load_table(conn: sqlite3.Connection, schema: str, table: str) -> TableDef:
                     spec.get("charset", DEFAULT_CHARSET), spec.get("collation", DEFAULT_COLLATION),
                     spec.get("comment", ""), spec.get("engine", "InnoDB"), foreign=foreign,
                     keys_disabled=bool(spec.get("keys_disabled")),
-                    version=str(spec.get("version", "")))
+                    version=str(spec.get("version", "")),
+                    options=dict(spec.get("options", {})),
+                    attributes=tuple((n, v) for n, v in spec.get("attrs", ())))
 
 
 def _legacy_type(decl: str) -> SqlType:
@@ -550,11 +561,19 @@ def table_indexes(tdef: TableDef) -> list[TableIndex]:
 COMPRESSED = " /*M!100301 COMPRESSED*/"  # after the type, as MariaDB prints it
 
 
-def show_create(tdef: TableDef, auto_next: int | None) -> str:
+def show_create(tdef: TableDef, auto_next: int | None, sql_mode: str = "") -> str:
+    """SHOW CREATE TABLE's text, as `sql_mode` shapes it (showmode.py)."""
+    from rampmeter.engine.sqlite.showmode import ansi_quoted, style
+    from rampmeter.engine.sqlite.tableopts import attributes_text, create_text
+    how = style(sql_mode)
     lines = []
     for c in tdef.columns:
         line = f"  `{_bq(c.name)}` {c.type.spelling()}{COMPRESSED if c.compressed else ''}"
-        line += c.type.charset_clause(tdef.charset, tdef.collation)
+        if how.charsets:
+            line += c.type.charset_clause(tdef.charset, tdef.collation)
+        elif c.type.name in ("char", "varchar") and c.type.charset is not None and \
+                (c.type.collation or "").endswith("_bin"):
+            line += " binary"
         if c.generated is not None:
             line += f" GENERATED ALWAYS AS ({generated_text(c)}) " + \
                 ("STORED" if c.generated.stored else "VIRTUAL")
@@ -563,7 +582,7 @@ def show_create(tdef: TableDef, auto_next: int | None) -> str:
         elif c.type.name == "timestamp" and c.generated is None:
             line += " NULL"
         if c.auto_increment:
-            line += " AUTO_INCREMENT"
+            line += " AUTO_INCREMENT" if how.auto_increment else ""
         elif c.default is not None:
             if c.default.kind == "value" and c.default.value is None:
                 line += " DEFAULT NULL"
@@ -572,11 +591,11 @@ def show_create(tdef: TableDef, auto_next: int | None) -> str:
                                        else _now_spelling(c.default.value or 0))
         elif c.nullable and c.generated is None:
             line += " DEFAULT NULL"
-        if c.on_update is not None:
+        if c.on_update is not None and how.on_update:
             line += " ON UPDATE " + _now_spelling(c.on_update)
         if c.comment:
             line += " COMMENT " + _quote(c.comment)
-        line += "".join(f" `{_bq(n)}`={v}" for n, v in c.attributes)
+        line += attributes_text(c.attributes, sql_mode)
         if c.type.name == "json":
             line += f" CHECK (json_valid(`{_bq(c.name)}`))"
         line += "".join(f" CHECK ({_check_text(e)})" for n, e in tdef.checks
@@ -596,23 +615,32 @@ def show_create(tdef: TableDef, auto_next: int | None) -> str:
             cols.append(text)
         kind = "UNIQUE KEY" if i.unique else f"{i.kind} KEY" if i.kind else "KEY"
         line = f"  {kind} `{_bq(i.name)}` ({','.join(cols)})"
-        if i.using and not i.kind:
+        if i.using and not i.kind and how.key_options:
             line += f" USING {i.using}"
-        if i.comment:
+        if i.comment and how.key_options:
             line += " COMMENT " + _quote(i.comment)
+        if how.key_options:
+            line += attributes_text(i.attributes, sql_mode)
         lines.append(line)
     # InnoDB lists the foreign keys by name
     lines.extend("  " + foreign_clause(fk) for fk in sorted(tdef.foreign, key=lambda f: f.name))
     columns = {c.name.lower() for c in tdef.columns}
     lines.extend(f"  CONSTRAINT `{_bq(name)}` CHECK ({_check_text(expr)})"
                  for name, expr in tdef.checks if name.lower() not in columns)
-    opts = f") ENGINE={tdef.engine}"
-    if auto_next is not None and auto_next > 1:
-        opts += f" AUTO_INCREMENT={auto_next}"
-    opts += f" DEFAULT CHARSET={tdef.charset} COLLATE={tdef.collation}"
-    if tdef.comment:
-        opts += " COMMENT=" + _quote(tdef.comment)
-    return f"CREATE TABLE `{_bq(tdef.name)}` (\n" + ",\n".join(lines) + "\n" + opts
+    opts = ")"
+    if how.table_options:
+        opts += f" {'TYPE' if how.old_types else 'ENGINE'}={tdef.engine}"
+        if auto_next is not None and auto_next > 1:
+            opts += f" AUTO_INCREMENT={auto_next}"
+        if how.charsets:
+            opts += f" DEFAULT CHARSET={tdef.charset} COLLATE={tdef.collation}"
+        known, attrs = create_text(tdef, sql_mode)
+        opts += known
+        if tdef.comment:
+            opts += " COMMENT=" + _quote(tdef.comment)
+        opts += attrs
+    text = f"CREATE TABLE `{_bq(tdef.name)}` (\n" + ",\n".join(lines) + "\n" + opts
+    return ansi_quoted(text) if how.ansi_quotes else text
 
 
 def _check_text(expr: str) -> str:

@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING
 from rampmeter import errors
 from rampmeter.engine.base import Result, UpdateCount
 from rampmeter.engine.sqlite import (
-    attributes,
     catalog,
     dbopts,
     fkcheck,
     foreign,
     generated,
     rebuild,
+    tableopts,
     temporary,
 )
 from rampmeter.engine.sqlite.catalog import TableDef, q
@@ -98,7 +98,8 @@ def create_table(s: SqliteSession, r: Reader, *, or_replace: bool, temporary: bo
     tdef = build_table(table, columns, keys, options, database=target.database,
                        defaults=defaults)
     tdef.notes.extend(limit_comments(tdef, _strict(s)))
-    tdef.notes.extend(attributes.check(tdef, s.sql_mode()))
+    tdef.notes.extend(tableopts.check(s.sql_mode(), tableopts.unknown_names(
+        tdef, [a for k in keys for a in k.attrs], options)))
     return make(s, target, tdef)
 
 

@@ -33,6 +33,7 @@ from rampmeter.engine.sqlite import (
     keys,
     rebuild,
     routines,
+    tableopts,
     temporary,
     views,
 )
@@ -133,9 +134,11 @@ def _create_index(s: SqliteSession, r: Reader, unique: bool, kind: str,
         new.indexes = [i for i in new.indexes if i.name.lower() != iname.lower()]
     keys.assemble(new, keys.existing(new) + [keys.NewKey(
         iname, key.columns, unique, key.prefixes, key.desc,
-        kind if kind in ("FULLTEXT", "SPATIAL") else "", key.comment, using=key.using)])
+        kind if kind in ("FULLTEXT", "SPATIAL") else "", key.comment, using=key.using,
+        attributes=tableopts.applied((), key.attrs))])
     mode = s.sql_mode()
-    notes = limit_comments(new, "STRICT_TRANS_TABLES" in mode or "STRICT_ALL_TABLES" in mode,
+    notes = tableopts.check(mode, [n for n, _v in key.attrs])
+    notes += limit_comments(new, "STRICT_TRANS_TABLES" in mode or "STRICT_ALL_TABLES" in mode,
                            set(), False, {iname.lower()})
     rebuild.apply(s, schema, tdef, new, database=db or s.database or schema)
     return UpdateCount(warnings=notes + [n for n in new.notes if f"`{iname}`" in n.message])

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rampmeter import errors
-from rampmeter.engine.sqlite import attributes, foreign, keys
+from rampmeter.engine.sqlite import attributes, foreign, keys, tableopts
 from rampmeter.engine.sqlite import checks as constraints
 from rampmeter.engine.sqlite.catalog import (
     ColumnDef,
@@ -73,6 +73,7 @@ class KeySpec:
     constraint: str | None = None   # CONSTRAINT name (a FOREIGN KEY's, which `name` is not)
     ref: tuple[Any, ...] | None = None  # FOREIGN KEY: (db, table, columns, on delete, on update)
     using: str = ""                 # USING BTREE | HASH | RTREE, as given (keyinfo.py)
+    attrs: list[tuple[str, str | None]] = field(default_factory=list)  # tableopts.py
 
 
 def _text(r: Reader, first: int, last: int) -> str:
@@ -494,6 +495,8 @@ def _index_options(r: Reader, key: KeySpec) -> None:
         elif r.accept("CLUSTERING"):
             r.accept("=")
             r.next()
+        elif tableopts.at_attribute(r):
+            tableopts.merge(key.attrs, *tableopts.read_attribute(r))
         else:
             return
 
@@ -565,6 +568,9 @@ def read_table_options(r: Reader) -> dict[str, Any]:
         if r.accept(","):
             continue
         r.accept("DEFAULT")
+        if tableopts.at_attribute(r):
+            tableopts.merge(opts.setdefault(tableopts.ATTRS, []), *tableopts.read_attribute(r))
+            continue
         word = r.peek_word()
         if not word or word == "TYPE":  # TYPE=engine left MariaDB's grammar in 5.5
             raise r.error()
@@ -613,6 +619,7 @@ def build_table(name: str, columns: list[ColumnSpec], keys_: list[KeySpec],
     tdef = TableDef(name, [c.column for c in columns], charset=charset, collation=collation,
                     comment=str(options.get("COMMENT", "") or ""),
                     engine=engine_name(str(engine)))
+    tableopts.apply_create(tdef, options)
     seen: set[str] = set()
     for c in tdef.columns:
         if c.name.lower() in seen:
@@ -636,7 +643,8 @@ def build_table(name: str, columns: list[ColumnSpec], keys_: list[KeySpec],
             pending.append(keys.NewKey(key.name, key.columns, key.kind == "UNIQUE",
                                        key.prefixes, key.desc,
                                        key.kind if key.kind in ("FULLTEXT", "SPATIAL") else "",
-                                       key.comment, using=key.using))
+                                       key.comment, using=key.using,
+                                       attributes=tableopts.applied((), key.attrs)))
         elif key.kind == "CHECK":
             checks.append((key.name or "", key.check or ""))
         elif key.kind == "FOREIGN":

@@ -89,6 +89,16 @@ class RampMySQL(MySQL):
         NO_PAREN_FUNCTION_PARSERS = {**MySQL.Parser.NO_PAREN_FUNCTION_PARSERS,
                                      "CURRENT_ROLE": _current_role}
 
+        def _parse_interval_span(self, this: exp.Expression,
+                                 parse_function_unit: bool = True) -> exp.Interval:
+            """sqlglot writes INTERVAL 2 DAY's number as a string: meta "number" remembers
+            it was one (MariaDB prints the literal as written: sqltext.py)."""
+            number = this is not None and this.is_number
+            node = super()._parse_interval_span(this, parse_function_unit=parse_function_unit)
+            if number:
+                node.meta["number"] = True
+            return node
+
         def _parse_delete(self) -> exp.Expression:
             """DELETE ... [ORDER BY ...] [LIMIT n] RETURNING ...: MariaDB's RETURNING comes
             last; sqlglot reads it only before ORDER BY."""
@@ -167,8 +177,21 @@ class RampMySQLPipes(RampMySQL):
     class Parser(RampMySQL.Parser):
         DISJUNCTION = {token: node for token, node in RampMySQL.Parser.DISJUNCTION.items()
                        if token is not TokenType.DPIPE}
-        # binds as tightly as * and /: 'a' || 'b' = 'ab' is ('a' || 'b') = 'ab'
-        FACTOR = {**RampMySQL.Parser.FACTOR, TokenType.DPIPE: exp.DPipe}
+
+        # binds tighter than every dyadic operator, ^ included, and looser than unary minus
+        # (MDEV-16186): -1||0^1 is concat(-1,0) ^ 1, -1^1||1 is -1 ^ concat(1,1)
+        def _parse_exponent(self) -> exp.Expression | None:
+            this = self._parse_concat()
+            while self._match_set(self.EXPONENT):
+                klass = self.EXPONENT[self._prev.token_type]
+                this = self.expression(klass(this=this, expression=self._parse_concat()))
+            return this
+
+        def _parse_concat(self) -> exp.Expression | None:
+            this = self._parse_unary()
+            while self._match(TokenType.DPIPE):
+                this = self.expression(exp.DPipe(this=this, expression=self._parse_unary()))
+            return this
 
 
 def _high_not(base: type[RampMySQL]) -> type[RampMySQL]:

@@ -984,11 +984,15 @@ def _note(s: SqliteSession, inner: Statement, plan: Any, bound: dict[str, Any],
         names = sqltext.result_names(plan, inner, found)
         tree = None
         if const is not None:
-            tree = _substituted(s, sqltext._parse(inner.text), *const)
+            tree = _substituted(s, sqltext._parse(inner.text, inner), *const)
         elif impossible:  # a constant WHERE found false: printed as 0
-            tree = sqltext._parse(inner.text)
+            tree = sqltext._parse(inner.text, inner)
             tree.set("where", exp.Where(this=exp.Literal.number(0)))
-        return sqltext.query_text(s, inner, database, names, tree)
+        text = sqltext.query_text(s, inner, database, names, tree)
+        if "ANSI_QUOTES" in s.sql_mode().upper().split(","):
+            from rampmeter.engine.sqlite.showmode import ansi_quoted
+            text = ansi_quoted(text)  # identifiers quoted as the session's sql_mode says
+        return text
     except Exception:  # noqa: BLE001 - text the printer cannot read: no note
         return None
 

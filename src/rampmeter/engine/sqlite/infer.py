@@ -329,7 +329,7 @@ class Typer:
             if sized is not None:  # its length, in the character set its operands aggregate to
                 return self._aggregated(e, sized)
         if isinstance(e, (exp.Concat, exp.ConcatWs, exp.Upper, exp.Lower, exp.Substring,
-                          exp.Trim, exp.Pad, exp.Left, exp.Right, exp.GroupConcat,
+                          exp.DPipe, exp.Trim, exp.Pad, exp.Left, exp.Right, exp.GroupConcat,
                           exp.TimeToStr, exp.Initcap)):
             args = [a for a in e.args.values() if isinstance(a, exp.Expression)]
             kinds = [self._infer(a) for a in args[:1]]
@@ -503,6 +503,8 @@ class Typer:
         not known."""
         if isinstance(e, exp.Concat):
             return self._sized("CONCAT", list(e.expressions))
+        if isinstance(e, exp.DPipe):  # || under PIPES_AS_CONCAT
+            return self._sized("CONCAT", [e.this, e.expression])
         if isinstance(e, exp.ConcatWs):
             return self._sized("CONCAT_WS", list(e.expressions))
         if isinstance(e, exp.Replace):
@@ -636,7 +638,7 @@ _SIZED_ALIASES = {"RIGHT": "LEFT", "RPAD": "LPAD", "SUBSTR": "SUBSTRING", "MID":
                   "LTRIM": "UPPER", "RTRIM": "UPPER", "TRIM": "UPPER"}
 _SIZED_NAMES = frozenset({"CONCAT", "CONCAT_WS", "REPLACE", "SUBSTRING", "LEFT", "REPEAT",
                           "LPAD", "UPPER", *_SIZED_ALIASES})
-_SIZED_STRING_FUNCTIONS = (exp.Concat, exp.ConcatWs, exp.Replace, exp.Upper, exp.Lower,
+_SIZED_STRING_FUNCTIONS = (exp.Concat, exp.DPipe, exp.ConcatWs, exp.Replace, exp.Upper, exp.Lower,
                            exp.Substring, exp.Left, exp.Right, exp.Repeat, exp.Pad, exp.Trim,
                            exp.Reverse)
 

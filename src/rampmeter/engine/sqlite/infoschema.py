@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from rampmeter.engine.sqlite import catalog, dbopts, keyinfo
 from rampmeter.engine.sqlite.catalog import index_state, q
 from rampmeter.engine.sqlite.storage import INFORMATION_SCHEMA, SESSION_SCHEMAS, VIRTUAL_SCHEMAS
+from rampmeter.engine.sqlite.tableopts import create_options
 from rampmeter.engine.types import SqlType
 from rampmeter.errors import ServerError
 from rampmeter.protocol.columns import Column, int_column, text_column
@@ -35,12 +36,20 @@ _VARIABLE = ("varchar", "varbinary", "json")
 def row_format(tdef: catalog.TableDef | None) -> str:
     """SHOW TABLE STATUS's Row_format: a MyISAM table with no variable-length column (no
     VARCHAR, VARBINARY, TEXT or BLOB) is Fixed, other MyISAM ones Dynamic; MEMORY is Fixed,
-    Aria Page, InnoDB Dynamic."""
+    Aria Page, InnoDB Dynamic; a ROW_FORMAT the table was given says it instead."""
+    if tdef is not None and "ROW_FORMAT" in tdef.options:
+        return tdef.options["ROW_FORMAT"].capitalize()
     engine = (tdef.engine if tdef is not None else "InnoDB").upper()
     if engine == "MYISAM" and tdef is not None:
         variable = any(c.type.name in _VARIABLE or c.type.is_blob for c in tdef.columns)
         return "Dynamic" if variable else "Fixed"
     return {"MEMORY": "Fixed", "HEAP": "Fixed", "ARIA": "Page"}.get(engine, "Dynamic")
+
+
+def checksum(tdef: catalog.TableDef | None) -> int | None:
+    """TABLES.CHECKSUM: a live checksum (CHECKSUM=1) reads 0 on an empty table here, as
+    MariaDB's does; rampmeter keeps none, so it stays 0."""
+    return 0 if tdef is not None and "CHECKSUM" in tdef.options else None
 
 
 def table_info(s: SqliteSession, db: str, table: str) -> dict[str, Any]:
@@ -114,8 +123,8 @@ def tables(s: SqliteSession) -> tuple[list[Column], Rows]:
             rows.append(("def", db, t, "BASE TABLE", tdef.engine if tdef else "InnoDB",
                          frm_version(tdef),
                          row_format(tdef), info["rows"], 0, 0, 0, 0, 0, info["auto"], None, None, None,
-                         tdef.collation if tdef else "utf8mb4_general_ci", None, "",
-                         tdef.comment if tdef else "", 0, "N"))
+                         tdef.collation if tdef else "utf8mb4_general_ci", checksum(tdef),
+                         create_options(tdef), tdef.comment if tdef else "", 0, "N"))
     rows.extend(("def", INFORMATION_SCHEMA, t, "SYSTEM VIEW", "MEMORY", 10, "Fixed", None, 0, 0,
                  0, 0, 0, None, None, None, None, "utf8mb4_general_ci", None, "", "", 0, "Y")
                 for t in sorted(TABLES))

@@ -39,6 +39,7 @@ class NewKey:
     comment: str = ""
     generated: bool = False
     using: str = ""         # USING BTREE | HASH | RTREE (keyinfo.py)
+    attributes: tuple[tuple[str, str], ...] = ()  # engine-defined (tableopts.py)
 
 
 def key_columns(tdef: TableDef, cols: list[str]) -> list[str]:
@@ -118,7 +119,7 @@ def assemble(tdef: TableDef, keys: list[NewKey]) -> None:
         used.add(name.lower())
         indexes.append(IndexDef(name, k.unique, k.columns, list(k.prefixes), list(k.desc),
                                 "" if k.kind == PRIMARY else k.kind, k.comment, k.generated,
-                                k.using))
+                                k.using, k.attributes))
     if len(indexes) + bool(primary) > MAX_KEYS:
         raise ServerError(errors.ER_TOO_MANY_KEYS, MAX_KEYS)
     tdef.primary = primary
@@ -149,7 +150,7 @@ def existing(tdef: TableDef) -> list[NewKey]:
     """A table's keys as the start of an ALTER's key list."""
     out = [NewKey(PRIMARY, list(tdef.primary), True, kind=PRIMARY)] if tdef.primary else []
     out += [NewKey(i.name, list(i.columns), i.unique, list(i.prefixes), list(i.desc), i.kind,
-                   i.comment, i.generated, i.using) for i in tdef.indexes]
+                   i.comment, i.generated, i.using, i.attributes) for i in tdef.indexes]
     return out
 
 

@@ -882,10 +882,11 @@ class SqliteSession(EngineSession):
             raise ServerError(errors.ER_NO_SUCH_TABLE, db, table)
         if tdef.location is not None:  # a temporary table
             auto = catalog.sequence_next(self.handle.conn, *tdef.location)
-            return "CREATE TEMPORARY" + catalog.show_create(tdef, auto)[len("CREATE"):]
+            return "CREATE TEMPORARY" + \
+                catalog.show_create(tdef, auto, self.sql_mode())[len("CREATE"):]
         with self.handle.meta_conn(db, self._db) as (conn, schema):
             auto = catalog.sequence_next(conn, schema, stored)
-        return catalog.show_create(tdef, auto)
+        return catalog.show_create(tdef, auto, self.sql_mode())
 
     # --- life cycle --------------------------------------------------------------------------------
     def reset(self) -> None:

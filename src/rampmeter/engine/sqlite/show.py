@@ -22,8 +22,14 @@ from rampmeter import errors
 from rampmeter.engine.base import Result, ResultSet
 from rampmeter.engine.sqlite import catalog, keyinfo, routines, triggers, views
 from rampmeter.engine.sqlite.infoschema import TABLES as INFOSCHEMA_TABLES
-from rampmeter.engine.sqlite.infoschema import frm_version, row_format, table_info
+from rampmeter.engine.sqlite.infoschema import (
+    checksum,
+    frm_version,
+    row_format,
+    table_info,
+)
 from rampmeter.engine.sqlite.storage import INFORMATION_SCHEMA
+from rampmeter.engine.sqlite.tableopts import create_options
 from rampmeter.errors import ServerError, Warning_
 from rampmeter.protocol.columns import Column, int_column, text_column
 from rampmeter.sql.lexer import string_value, syntax_error
@@ -346,7 +352,7 @@ def _table_status(s: SqliteSession, r: Reader, db: str | None) -> Result:
         collation = tdef.collation if tdef is not None else "utf8mb4_general_ci"
         rows.append((t, engine, frm_version(tdef), row_format(tdef), info["rows"], 0, 0, 0,
                      _index_length(tdef), 0, info["auto"],
-                     None, None, None, collation, None, "",
+                     None, None, None, collation, checksum(tdef), create_options(tdef),
                      tdef.comment if tdef is not None else "", 0, "N"))
     ints = {"Version", "Rows", "Avg_row_length", "Data_length", "Max_data_length",
             "Index_length", "Data_free", "Auto_increment", "Checksum", "Max_index_length"}

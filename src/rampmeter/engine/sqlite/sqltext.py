@@ -76,7 +76,7 @@ def describe(s: SqliteSession, stmt: Statement, database: str, columns: list[str
     star = select is not None and any(
         isinstance(x, exp.Star) or isinstance(x, exp.Column) and isinstance(x.this, exp.Star)
         for x in select.expressions)
-    original = _parse(stmt.text)
+    original = _parse(stmt.text, stmt)
     printer = _Printer(s, database, stmt)
     text = printer.query(original, names, top=True)
     return names, star, _updatable(original, view), text
@@ -124,15 +124,27 @@ def query_text(s: SqliteSession, stmt: Statement, database: str, names: list[str
     """MariaDB's text of a query (`tree`, else the statement's) with its result column
     names, every column qualified with its database (EXPLAIN EXTENDED's Note 1003)."""
     if tree is None:
-        tree = _parse(stmt.text)
+        tree = _parse(stmt.text, stmt)
     return _Printer(s, database, stmt).query(tree, names, top=True)
 
 
-def _parse(text: str) -> exp.Expression:
+def _parse(text: str, stmt: Statement | None = None) -> exp.Expression:
     """sqlglot's tree of a query's text, DEFAULT(col) read as RM_DEFAULT_OF(col)
-    (defaultfn.py), printed back as default(...)."""
-    from rampmeter.engine.sqlite import defaultfn
-    tree: Any = sqlglot.parse_one(defaultfn.rewrite_text(text), read="mysql")
+    (defaultfn.py), printed back as default(...); || is concat() where the statement's
+    sql_mode says so. MariaDB's parser drops a FROM DUAL: so does the tree."""
+    from rampmeter.engine.sqlite import defaultfn, dialect
+    d = stmt.dialect if stmt is not None else None
+    tree: Any = dialect.parse(defaultfn.rewrite_text(text), bool(d and d.pipes_as_concat),
+                              bool(d and d.high_not))
+    for select in tree.find_all(exp.Select):
+        key = "from_" if "from_" in select.args else "from"
+        source = select.args.get(key)
+        if source is not None and not select.args.get("joins") and \
+                isinstance(source.this, exp.Table) and not source.this.args.get("db") and \
+                isinstance(source.this.this, exp.Identifier) and \
+                not source.this.this.quoted and source.this.name.lower() == "dual" and \
+                not source.this.alias:
+            select.set(key, None)
     return tree
 
 
@@ -432,6 +444,8 @@ class _Printer:
             if isinstance(inner, exp.Exists):
                 return "!" + self.expr(inner)
             return "!(" + self.expr(inner) + ")"
+        if isinstance(e, exp.DPipe):  # || under PIPES_AS_CONCAT is the function concat
+            return f"concat({self.expr(e.this)},{self.expr(e.expression)})"
         if type(e) in _BINARY:
             prec = _PRECEDENCE.get(type(e), _HIGHEST)
             right = prec if isinstance(e, _FLAT) else prec + 1
@@ -456,6 +470,13 @@ class _Printer:
         if isinstance(e, exp.Interval) and isinstance(e.this, exp.Tuple) and \
                 not e.args.get("unit"):  # the function INTERVAL(n, n1, n2...)
             return "interval(" + ",".join(self.expr(x) for x in e.this.expressions) + ")"
+        if isinstance(e, exp.Extract) and isinstance(e.this, (exp.Var, exp.Column)):
+            return f"extract({e.this.name.lower()} from {self.expr(e.expression)})"
+        if isinstance(e, exp.Interval) and e.args.get("unit") is not None:
+            value = e.this
+            shown = value.this if isinstance(value, exp.Literal) and value.is_string and \
+                e.meta.get("number") else self.expr(value)
+            return f"interval {shown} {e.args['unit'].name.lower()}"
         if isinstance(e, exp.Parameter) and isinstance(e.this, (exp.Var, exp.Identifier)) and \
                 not e.name.startswith("@"):
             return "@" + _q(e.name)  # a user variable: @`name`
@@ -575,6 +596,13 @@ class _Printer:
         if isinstance(e, exp.Anonymous):
             name = str(e.this)
             args = list(e.expressions)
+            moved = _interval_arithmetic(name.upper(), args)
+            if moved is not None:  # MariaDB's parser makes these `date + interval n unit`
+                return self.expr(moved)
+            if name.upper() == "TIMESTAMPDIFF" and len(args) == 3 and \
+                    isinstance(args[0], exp.Column) and not args[0].table:
+                return (f"timestampdiff({args[0].name.upper()},{self.expr(args[1])},"
+                        f"{self.expr(args[2])})")
         else:
             shown = e.sql("mysql")
             if "(" not in shown:
@@ -592,6 +620,29 @@ class _Printer:
             return "current_timestamp()"
         low = _RENAMED.get(upper, name.lower())
         return f"{low}(" + ",".join(self.expr(a) for a in args) + ")"
+
+
+def _interval_arithmetic(name: str, args: list[exp.Expression]) -> exp.Expression | None:
+    """DATE_ADD / ADDDATE / DATE_SUB / SUBDATE / TIMESTAMPADD as the `+` / `-` of an
+    interval MariaDB's parser turns them into (a bare number of ADDDATE is days)."""
+    def interval(value: exp.Expression, unit: str) -> exp.Interval:
+        node = exp.Interval(this=value.copy(), unit=exp.Var(this=unit.upper()))
+        if isinstance(value, exp.Literal) and not value.is_string:
+            node.this.set("is_string", True)
+            node.meta["number"] = True
+        return node
+    if name in ("DATE_ADD", "ADDDATE", "DATE_SUB", "SUBDATE") and len(args) == 2:
+        step = args[1]
+        if not isinstance(step, exp.Interval):
+            if name in ("DATE_ADD", "DATE_SUB"):
+                return None
+            step = interval(step, "DAY")
+        kind = exp.Add if name in ("DATE_ADD", "ADDDATE") else exp.Sub
+        return kind(this=args[0].copy(), expression=step.copy())
+    if name == "TIMESTAMPADD" and len(args) == 3 and isinstance(args[0], exp.Column) and \
+            not args[0].table:
+        return exp.Add(this=args[2].copy(), expression=interval(args[1], args[0].name))
+    return None
 
 
 def _bare(e: exp.Expression) -> exp.Expression:

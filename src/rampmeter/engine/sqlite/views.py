@@ -437,8 +437,11 @@ def show_create(s: SqliteSession, db: str | None, name: str) -> Result:
     cols = [text_column("View", length=64), text_column("Create View", length=1024),
             text_column("character_set_client", length=32),
             text_column("collation_connection", length=32)]
-    return ResultSet(cols, [(view.name, create_text(view, s.database),
-                             view.charset_client, view.collation_connection)])
+    text = create_text(view, s.database)
+    if "ANSI_QUOTES" in s.sql_mode().upper().split(","):
+        from rampmeter.engine.sqlite.showmode import ansi_quoted
+        text = ansi_quoted(text)  # MariaDB quotes as the session's sql_mode says when shown
+    return ResultSet(cols, [(view.name, text, view.charset_client, view.collation_connection)])
 
 
 def create_text(view: ViewDef, current: str | None) -> str:
