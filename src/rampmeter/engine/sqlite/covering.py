@@ -10,6 +10,8 @@ one index reads the index instead, "Using index"; find_shortest_key picks it):
 - The index: the primary key or a non-prefix, non-FULLTEXT index covering the columns; of
   several, the one with the fewest columns (the shortest key), the primary key first.
 - An AUTO_INCREMENT primary key is SQLite's rowid, already the table's order: nothing to add.
+- A select list of constants only (`SELECT 1 FROM t WHERE ...`, as the CHECK constraints'
+  translation reads its WHERE back, checks.py) gets no ORDER BY: its rows look alike.
 - InnoDB's secondary indexes hold the primary key's columns too: they cover those as well, and
   order by them after their own.
 """
@@ -37,6 +39,9 @@ def rewrite(tree: exp.Expression, by_alias: dict[str, Any]) -> None:
                                                   exp.Window, exp.Lateral, exp.Unnest)) or \
                 isinstance(node, exp.Anonymous) and node.name.upper() in _AGGREGATES:
             return
+    if not any(isinstance(e, exp.Star) or e.find(exp.Column, exp.Star) is not None
+               for e in tree.expressions):
+        return  # every row selects the same constants (SELECT 1 ... WHERE): order unseen
     entry = next(iter(by_alias.values()))
     tdef = entry[2] if len(entry) > 2 else None
     if not isinstance(tdef, TableDef) or tdef.location is not None:
