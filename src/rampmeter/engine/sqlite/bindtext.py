@@ -3,32 +3,17 @@ parameters: its text with each `?` replaced by the value as a literal, scanned a
 handlers read the text, not the bound values).
 
 Rules:
-- NULL is NULL, numbers are written as they are, binary strings as X'..', anything else as a
-  quoted string (temporal values in their text form).
+- Each value is written by sql/literal.py (NULL, numbers as they print, binary strings as
+  X'..', anything else quoted; temporal values in their text form).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from decimal import Decimal
 from typing import Any
 
+from rampmeter.sql.literal import literal
 from rampmeter.sql.statement import Statement
-
-
-def literal(v: Any) -> str:
-    if v is None:
-        return "NULL"
-    if isinstance(v, bool):
-        return str(int(v))
-    if isinstance(v, (int, Decimal)):
-        return str(v)
-    if isinstance(v, float):
-        return repr(v)
-    if isinstance(v, (bytes, bytearray)):
-        return "X'" + bytes(v).hex() + "'"
-    text = str(v)
-    return "'" + text.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
 def substitute(stmt: Statement, params: Sequence[Any]) -> str:

@@ -35,6 +35,7 @@ from rampmeter.engine.base import CallResult, PreparedStatement, ResultSet, Upda
 from rampmeter.errors import ServerError, Warning_
 from rampmeter.session.sp import definer, rowcast
 from rampmeter.session.sp import parse as P
+from rampmeter.sql.literal import literal
 from rampmeter.sql.statement import Statement
 
 if TYPE_CHECKING:
@@ -489,7 +490,7 @@ class Frame:
         for x in toks:
             if x.text == "?":
                 pieces.append(node.text[pos:x.start])
-                pieces.append(_literal(next(values)))
+                pieces.append(literal(next(values)))
                 if x.start in named:
                     pieces.append(f" AS `{named[x.start]}`")
                 pos = x.end
@@ -1160,23 +1161,6 @@ def trace(e: ServerError, frame: Frame, routine: str) -> None:
         return
     e.trail = [*trail_of(e), Warning_("Note", 4094,  # type: ignore[attr-defined]
                                       f"At line {frame.line} in {routine}")]
-
-
-def _literal(v: Any) -> str:
-    """A value as an SQL literal (a local variable's, in a statement that takes no
-    parameters)."""
-    if v is None:
-        return "NULL"
-    if isinstance(v, bool):
-        return "1" if v else "0"
-    if isinstance(v, (int, decimal.Decimal)):
-        return str(v)
-    if isinstance(v, float):
-        return repr(v)
-    if isinstance(v, (bytes, bytearray)):
-        return "X'" + bytes(v).hex() + "'"
-    text = str(v)
-    return "'" + text.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
 def _calls_itself(stmt: Any, routine: str) -> bool:
