@@ -56,7 +56,7 @@ OWNERS = {
     "optimizer and handler counters": "not planned: counters of MariaDB's optimizer and "
                                       "storage engines",
     "spatial types": "not planned yet: no GIS",
-    "full-text search": "not planned yet: no FULLTEXT indexes",
+    "full-text search": "engine SQL: MATCH follows MyISAM's rules, row by row (no index)",
     "partitioning": "not planned yet: no partitioning",
     "events and scheduler": "events (no issue yet)",
     "other": "engine SQL",

@@ -32,7 +32,14 @@ SUBSET = ("aborted_clients", "adddate_454", "bool", "bulk_replace", "check_const
           # triggers and routines, servers, HELP, character sets, temporal arithmetic
           "change_user", "create_drop_role", "create_drop_server", "ctype_recoding",
           "func_sformat", "grant_slave_monitor", "help", "mdev19198", "reset_connection",
-          "sp-inout", "temporal_scale_4283", "trigger-33083")
+          "sp-inout", "temporal_scale_4283", "trigger-33083",
+          # the third round (2026-11-26, second stop): EXPLAIN and Note 1003, errors and
+          # accounts, status and session tracking, stored programs, collations, PREPARE,
+          # window functions, full-text, table options
+          "1st", "ctype_errors", "ctype_latin2", "fulltext_var", "func_op", "key_primary",
+          "last_value", "lock_user", "mysqltest_tracking_info", "precedence_bugs", "ps_ddl1",
+          "sp-bugs", "sp-dynamic", "status2", "table_options", "timezone_grant", "type_row",
+          "win_percentile")
 
 
 @needs_suite
