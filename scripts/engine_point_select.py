@@ -16,8 +16,9 @@ from pathlib import Path
 def main() -> None:
     tree = sys.argv[1]
     sys.path[:0] = [tree + "/src", tree]
-    from rampmeter.engine.sqlite import SqliteEngine
     from tests.unit.engine.conftest import FakeContext, WaitRecorder
+
+    from rampmeter.engine.sqlite import SqliteEngine
 
     eng = SqliteEngine(Path(tempfile.mkdtemp()) / "data", synchronous="NORMAL")
     s = eng.open_session(FakeContext(1), WaitRecorder())
