@@ -390,7 +390,12 @@ def _query(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any]
     locked = stmt.for_update and txn.in_transaction
     guard: Any = txn.writing() if locked else nullcontext()
     more = False
-    held = uservars.before(plan.outputs, s.context.user_variable)
+    reads = plan.reads_uservars
+    if reads is None:  # found at the plan's first run, kept with the cached plan
+        outputs = plan.outputs
+        reads = plan.reads_uservars = bool(outputs) and any(
+            o is not None and o.uservar is not None for o in outputs or ())
+    held = uservars.before(plan.outputs, s.context.user_variable) if reads else None
     with guard:
         try:
             cur = s.handle.execute(plan.sql, bound)

@@ -189,6 +189,7 @@ class Plan:
     in_place: list[str] | None = None          # REPLACE in place: the columns (replacing.py)
     in_place_sql: str = ""                     # ... and its upsert text
     eager: list[tuple[str, str, int]] | None = None  # constants converted when bound (eager.py)
+    reads_uservars: bool | None = None  # an output is `SELECT @v` (uservars.py): found once
 
 
 def _keep_high_nots(tree: exp.Expression) -> None:
