@@ -555,16 +555,15 @@ class Frame:
         try:
             return self.assigned_value(expr)
         except ServerError as e:
-            if e.code != errors.ER_OPERAND_COLUMNS or not _whole_row(expr.text, self.s):
+            if e.code != errors.ER_OPERAND_COLUMNS:
                 raise
             target = f"`{name}`"
             if name.startswith("new.") and self.trigger_table is not None:
                 db, table = self.trigger_table
                 target = f"`{db}`.`{table}`.`{name[4:]}`"
                 vtype = self._column_spelling(db, table, name[4:])
-            base = rowcast.type_name(vtype) if vtype.strip() else "row"
-            raise ServerError(4078, message=f"Cannot cast 'row' as '{base}' in assignment of "
-                              f"{target}", sqlstate="HY000") from None
+            raise rowcast.convert(e, expr.text, vtype if vtype.strip() else "row", target,
+                                  self.s.dialect()) from None
 
     def _column_spelling(self, db: str, table: str, column: str) -> str:
         eng: Any = self.s.engine
@@ -1175,21 +1174,6 @@ def _calls_itself(stmt: Any, routine: str) -> bool:
             else None
         if word is not None and word.lower() == name and toks[k + 1].text == "(":
             return True
-    return False
-
-
-def _whole_row(text: str, s: Session) -> bool:
-    """Is the expression as a whole a row: ROW(...) or one parenthesized list / subquery?"""
-    from rampmeter.sql.lexer import tokens
-    toks = tokens(text, s.dialect())
-    start = 1 if toks and toks[0].kind == "word" and toks[0].text.upper() == "ROW" else 0
-    if len(toks) < start + 2 or toks[start].text != "(" or toks[-1].text != ")":
-        return False
-    depth = 0
-    for k, t in enumerate(toks[start:], start):
-        depth += (t.text == "(") - (t.text == ")")
-        if depth == 0:
-            return k == len(toks) - 1
     return False
 
 
