@@ -118,7 +118,13 @@ def test_select_1_completes_while_long_statements_run(server_factory):
     with other.cursor() as cur:
         cur.execute("SELECT 1")
         assert cur.fetchone() == (1,)
-    assert time.monotonic() - start < 1.0
+    elapsed = time.monotonic() - start
+    # The property is "SELECT 1 did not wait for a long statement to finish": each runs for
+    # about 3 s (longer, four at once on this machine's cores), so all are still running.
+    # The wall-clock bound is only a loose backstop (a 1 s bound was missed by 2 ms on a
+    # loaded machine).
+    assert all(t.is_alive() for t, _ in jobs), elapsed
+    assert elapsed < 2.5, elapsed
     for t, _ in jobs:
         t.join(60)
 
