@@ -403,6 +403,15 @@ ERRORS.update({
     ER_FOREIGN_SERVER_DOESNT_EXIST: ErrorSpec("ER_FOREIGN_SERVER_DOESNT_EXIST", "HY000", "The foreign server name you are trying to reference does not exist. Data source error:  %s"),
 })
 
+ER_CANT_CREATE_GEOMETRY_OBJECT = 1416
+ER_WARN_NULL_TO_NOTNULL = 1263
+
+ERRORS.update({
+    ER_WARN_NULL_TO_NOTNULL: ErrorSpec("ER_WARN_NULL_TO_NOTNULL", "22004", "Column set to default value; NULL supplied to NOT NULL column '%s' at row %d"),
+    ER_CANT_CREATE_GEOMETRY_OBJECT: ErrorSpec("ER_CANT_CREATE_GEOMETRY_OBJECT", "22003", "Cannot get geometry object from data you send to the GEOMETRY field"),
+})
+
+
 def sqlstate_of(code: int) -> str:
     spec = ERRORS.get(code)
     return spec.sqlstate if spec else "HY000"

@@ -55,7 +55,7 @@ OWNERS = {
                                "MariaDB's optimizer plans otherwise",
     "optimizer and handler counters": "not planned: counters of MariaDB's optimizer and "
                                       "storage engines",
-    "spatial types": "not planned yet: no GIS",
+    "spatial types": "engine SQL: the types and functions (shapely), no spatial indexes",
     "full-text search": "engine SQL: MATCH follows MyISAM's rules, row by row (no index)",
     "partitioning": "not planned yet: no partitioning",
     "events and scheduler": "events (no issue yet)",

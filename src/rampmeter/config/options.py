@@ -337,6 +337,8 @@ _OPTIONS: list[Option] = [
            cli=False),
     Option("have_compress", Kind.STR, "YES", "COMPRESS() and UNCOMPRESS() work (zlib); the "
            "compressed protocol is not offered.", dynamic=False, cli=False),
+    Option("have_geometry", Kind.STR, "YES", "The spatial types and functions are there "
+           "(engine/spatial.py); spatial indexes are not.", dynamic=False, cli=False),
     Option("metrics_port", Kind.INT, 0, "rampmeter: serve Prometheus /metrics on this port on "
            "bind_address (0: off).", dynamic=False, minimum=0, maximum=65535),
     Option("version", Kind.STR, SERVER_VERSION, "Server version string sent in the handshake.",

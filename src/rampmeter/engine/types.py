@@ -64,6 +64,9 @@ BINARIES = {"binary": ColumnType.STRING, "varbinary": ColumnType.VAR_STRING,
 BLOB_BYTES = {"tinytext": 255, "text": 65535, "mediumtext": 16777215, "longtext": 4294967295,
               "tinyblob": 255, "blob": 65535, "mediumblob": 16777215, "longblob": 4294967295,
               "json": 4294967295}
+# the spatial types (engine/spatial.py): values are SRID + WKB bytes, sent as GEOMETRY
+GEOMETRIES = frozenset({"geometry", "point", "linestring", "polygon", "multipoint",
+                        "multilinestring", "multipolygon", "geometrycollection"})
 TEMPORALS = {"date": ColumnType.DATE, "datetime": ColumnType.DATETIME,
              "timestamp": ColumnType.TIMESTAMP, "time": ColumnType.TIME,
              "year": ColumnType.YEAR}
@@ -132,6 +135,10 @@ class SqlType:
         return self.name in TEXTS or self.name in BINARIES
 
     @property
+    def is_geometry(self) -> bool:
+        return self.name in GEOMETRIES
+
+    @property
     def is_blob(self) -> bool:
         return self.name in BLOB_BYTES
 
@@ -172,7 +179,7 @@ class SqlType:
             return "INT"
         if self.name in ("decimal", "float", "double"):
             return "REAL"
-        if self.name in BINARIES:
+        if self.name in BINARIES or self.name in GEOMETRIES:
             return "BLOB"
         return "TEXT"
 
@@ -286,6 +293,9 @@ def _column(t: SqlType, flags: int, results: str) -> Column:
         if wire == ColumnType.BLOB:
             return Column("", wire, BLOB_BYTES[n], flags | ColumnFlag.BLOB, 0, CHARSET_BINARY)
         return Column("", wire, t.width or 1, flags, 0, CHARSET_BINARY)
+    if n in GEOMETRIES:  # as 10.11 sends it: a binary BLOB of 4 GiB
+        return Column("", ColumnType.GEOMETRY, 4294967295,
+                      flags | ColumnFlag.BINARY | ColumnFlag.BLOB, 0, CHARSET_BINARY)
     if n == "null":
         return Column("", ColumnType.NULL, 0, flags | ColumnFlag.BINARY, 0, CHARSET_BINARY)
     # text: reported in the result character set
@@ -473,6 +483,8 @@ def make_type(name: str, args: list[str], *, unsigned: bool = False, zerofill: b
         return SqlType(name, charset="binary")
     if name == "json":
         return SqlType("json", charset="utf8mb4", collation="utf8mb4_bin")
+    if name in GEOMETRIES:
+        return SqlType(name, charset="binary")
     if name == "uuid":  # MariaDB 10.7+: shown and compared as its 36-character text
         return SqlType("uuid", 36, charset="utf8mb4", collation="utf8mb4_general_ci")
     if name in TEXTS:

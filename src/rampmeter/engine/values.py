@@ -479,6 +479,27 @@ def _store_binary(t: SqlType, v: Any, client: charsets.Charset) -> tuple[Any, Pr
     return raw, None
 
 
+# a value that is not a geometry: always an error, even without strict mode or with IGNORE
+# (MariaDB's Field_geom::store raises it)
+ER_CANT_CREATE_GEOMETRY_OBJECT = 1416
+
+
+def _store_geometry(t: SqlType, v: Any, client: charsets.Charset
+                    ) -> tuple[Any, Problem | None]:
+    """Only SRID + WKB bytes of a geometry go in (1416 otherwise); a POINT column takes
+    points only, and so on: another kind is 1366 "Incorrect POINT value: 'LINESTRING(...)'"."""
+    from rampmeter.engine import spatial
+    raw = v if isinstance(v, bytes) else client.encode(v) if isinstance(v, str) else None
+    g = spatial.decode(raw) if raw is not None else None
+    if g is None:
+        return v, Problem(ER_CANT_CREATE_GEOMETRY_OBJECT)
+    want = spatial.COLUMN_TYPES.get(t.name)
+    if want is not None and g.kind != want:
+        return v, Problem(errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD, t.name.upper(),
+                          spatial.to_wkt(g))
+    return raw, None
+
+
 def _load_binary(v: Any) -> Any:
     if isinstance(v, str):
         return v.encode("utf-8", "surrogateescape")
@@ -797,6 +818,8 @@ def store(t: SqlType, v: Any, client: charsets.Charset = charsets.UTF8MB4, *,
         return _store_year(t, v)
     if n == "bit":
         return _store_bit(t, v)
+    if t.is_geometry:
+        return _store_geometry(t, v, client)
     return v, None
 
 
@@ -826,7 +849,7 @@ def load(t: SqlType) -> Callable[[Any], Any] | None:
         return loader
     if n in ("float", "double"):
         return _zerofill_float(t) if t.zerofill else _float_loader(t)
-    if t.is_binary_string:
+    if t.is_binary_string or t.is_geometry:
         return _load_binary
     if t.is_text:
         return _load_text

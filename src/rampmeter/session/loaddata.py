@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any
 
 from rampmeter import errors
 from rampmeter.engine.base import TableColumn, UpdateCount
+from rampmeter.engine.types import GEOMETRIES
 from rampmeter.errors import ServerError, Warning_
 from rampmeter.protocol.constants import CHARSET_BINARY
 from rampmeter.session import required
@@ -353,6 +354,11 @@ class _Loader:
                 raise ServerError(errors.ER_WARN_TOO_FEW_RECORDS, number)
             for name in self.targets[len(fields):]:
                 column = self.columns.get(name.lower())
+                if column is not None and not column.nullable and \
+                        column.column_type.split("(")[0].lower() in GEOMETRIES:
+                    # a spatial type has no zero value to reset to: MariaDB fails the
+                    # statement, whatever sql_mode says
+                    raise ServerError(errors.ER_WARN_NULL_TO_NOTNULL, column.name, number)
                 values.append(_missing_value(column) if column is not None else None)
                 if column is not None:
                     self._warn(number, 1, errors.ER_WARN_TOO_FEW_RECORDS)

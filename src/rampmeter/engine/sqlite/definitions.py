@@ -121,10 +121,6 @@ def read_type(r: Reader, table_charset: str = "utf8mb4",  # noqa: ANN201 - SqlTy
     if r.i == start:
         raise r.error()
     text = _text(r, start, r.i - 1)
-    first = r.toks[start].text.upper()
-    if first in ("GEOMETRY", "POINT", "LINESTRING", "POLYGON", "MULTIPOINT",
-                 "MULTILINESTRING", "MULTIPOLYGON", "GEOMETRYCOLLECTION"):
-        raise ServerError(errors.ER_NOT_SUPPORTED_YET, "spatial types")
     try:
         return check_members(parse_type(text, table_charset, table_collation))
     except ValueError:

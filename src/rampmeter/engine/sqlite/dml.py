@@ -122,6 +122,8 @@ class Execution:
             return stored
         if problem.code == 4025:  # a JSON column's CHECK (json_valid(...))
             raise ServerError(4025, message=message, sqlstate="23000")
+        if col.type.is_geometry:  # not a geometry, or not this column's kind: always an error
+            raise ServerError(problem.code, message=message)
         if self._strict(row) and not self.ignore:
             raise ServerError(problem.code, message=message)
         code = problem.code

@@ -100,6 +100,26 @@ def sqlaggregate(name: str, arity: int | tuple[int, int], returns: TypeRule, *,
     return declare
 
 
+# MariaDB's native functions (item_create.cc's table) that the engine leaves to SQLite or
+# translates elsewhere, so they are not in LIBRARY; with LIBRARY they make `is_native`.
+_NATIVE_ELSEWHERE = frozenset(
+    "ABS ACOS ASIN ATAN ATAN2 BENCHMARK CEIL CEILING CHARACTER_LENGTH CHAR_LENGTH CHR "
+    "COLUMN_CREATE COLUMN_GET CONCAT CONCAT_WS CONNECTION_ID CONVERT_TZ COS DECODE "
+    "DECODE_HISTOGRAM DEGREES DES_ENCRYPT ENCODE ENCRYPT EXP FLOOR FOUND_ROWS GET_LOCK "
+    "GREATEST HEX IFNULL ISNULL IS_FREE_LOCK IS_USED_LOCK JSON_ARRAY JSON_CONTAINS JSON_DEPTH "
+    "JSON_EXTRACT JSON_KEYS JSON_LENGTH JSON_OBJECT JSON_QUOTE JSON_TYPE JSON_UNQUOTE "
+    "JSON_VALID LAST_INSERT_ID LEAST LENGTH LN LOAD_FILE LOG LOG10 LOG2 LTRIM "
+    "MASTER_POS_WAIT MD5 NULLIF NVL NVL2 PI POW POWER RADIANS RELEASE_ALL_LOCKS RELEASE_LOCK "
+    "ROW_COUNT RTRIM SIGN SIN SLEEP SQRT TAN UNHEX UUID UUID_SHORT".split())
+
+
+def is_native(name: str) -> bool:
+    """A built-in function of MariaDB's: CREATE FUNCTION of that name says Note 1585, and a
+    call without the database is the built-in."""
+    _load()
+    return name.upper() in LIBRARY or name.upper() in _NATIVE_ELSEWHERE
+
+
 def lookup(name: str) -> SqlFunction | None:
     _load()
     return LIBRARY.get(name.upper())
@@ -121,6 +141,7 @@ def _load() -> None:
         functions_numeric,
         functions_regexp,
         functions_sformat,
+        functions_spatial,
         functions_string,
         functions_time,
         functions_timefmt,

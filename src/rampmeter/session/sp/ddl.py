@@ -92,8 +92,18 @@ def create(s: Session, stmt: Statement) -> Result:
         "db_collation": _db_collation(s, db),
     }
     eng.routine_store(db, r.kind, r.name, spec)
-    return UpdateCount(warnings=definer_note(s, r.definer, spec["definer"]) +
-                       late_into(r.late_into))
+    return UpdateCount(warnings=_native_note(r.kind, r.name) +
+                       definer_note(s, r.definer, spec["definer"]) + late_into(r.late_into))
+
+
+def _native_note(kind: str, name: str) -> list[Warning_]:
+    """A stored function named as a built-in one (X, LENGTH, POINT...) is created, with
+    MariaDB's Note 1585: only `db.name(...)` calls it."""
+    from rampmeter.engine.sqlite import funclib
+    if kind != "FUNCTION" or not funclib.is_native(name):
+        return []
+    return [Warning_("Note", 1585,
+                     f"This function '{name}' has the same name as a native function")]
 
 
 LATE_INTO = ("'<select expression> INTO <destination>;' is deprecated and will be removed in a "
