@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.engine.base import Result, UpdateCount
 from rampmeter.engine.sqlite import alter_checks as checks
-from rampmeter.engine.sqlite import checks as constraints
 from rampmeter.engine.sqlite import (
+    autokey,
     fkcheck,
     foreign,
     keys,
@@ -42,6 +42,7 @@ from rampmeter.engine.sqlite import (
     tableopts,
     temporary,
 )
+from rampmeter.engine.sqlite import checks as constraints
 from rampmeter.engine.sqlite.catalog import (
     NON_TRANSACTIONAL,
     ColumnDef,
@@ -637,7 +638,8 @@ def _finish(a: _Alter, ignore: bool) -> Result:
                             after=after, strict=strict, fills=a.fills,
                             copy=bool(a.new_foreign) and fkcheck.checks_on(s), before=dedupe)
     total, dropped = duplicates[0] if duplicates else (0, 0)
-    if a.auto_increment is not None and t.auto_column is not None:
+    if a.auto_increment is not None and t.auto_column is not None and \
+            not autokey.detached(t):
         checks.set_auto_increment(s, a.schema, t, a.auto_increment)
     if a.rename_to is not None and a.rename_to != t.name:
         rebuild.rename_table(s, a.schema, a.database, t.name, a.rename_to)

@@ -14,7 +14,8 @@ Rules:
 - An AUTO_INCREMENT column is SQLite's INTEGER PRIMARY KEY AUTOINCREMENT, which also never
   reuses an id, as InnoDB does not. So it must be the whole primary key, or, in a table without
   one, have a UNIQUE key of its own (SERIAL, AUTO_INCREMENT UNIQUE): then the JSON row says the
-  table has no primary key for MariaDB (`no_primary`), whatever SQLite's schema says.
+  table has no primary key for MariaDB (`no_primary`), whatever SQLite's schema says. Any
+  other AUTO_INCREMENT column is an ordinary one filled by a trigger (autokey.py).
 - SQLite index names are per database and MySQL's per table, so the SQLite name is
   "<table>.<index>"; SHOW INDEX prints the part after the dot.
 - Text columns with a case-insensitive collation are declared `COLLATE <its MariaDB name>`,
@@ -181,6 +182,22 @@ def auto_keyed_alone(tdef: TableDef, column: str) -> bool:
     return any(i.unique and not i.kind and i.columns == [column] for i in tdef.indexes)
 
 
+# Engines whose AUTO_INCREMENT may be a later part of a key (values counted per group of the
+# earlier parts, autokey.py); InnoDB & co. want it first in some key (ha_innobase: 1075).
+_SUBKEY_AUTO_ENGINES = frozenset({"MyISAM", "Aria", "MRG_MyISAM"})
+
+
+def auto_key_ok(tdef: TableDef, column: str) -> bool:
+    """Is `column` keyed as MariaDB wants an AUTO_INCREMENT column (else 1075): the first
+    part of some key, or, in a MyISAM / Aria table, any part."""
+    keys = [tdef.primary] + [i.columns for i in tdef.indexes if not i.kind]
+    low = column.lower()
+    if any(k[:1] and k[0].lower() == low for k in keys):
+        return True
+    return tdef.engine in _SUBKEY_AUTO_ENGINES and \
+        any(low in (c.lower() for c in k) for k in keys)
+
+
 # --- SQLite DDL for a TableDef ---------------------------------------------------------------
 def _collate(t: SqlType) -> str:
     """A text column compares by its MariaDB collation (collations.py): case-insensitive ones,
@@ -195,10 +212,10 @@ def _collate(t: SqlType) -> str:
 
 
 def column_sql(c: ColumnDef, tdef: TableDef) -> str:
-    if c.auto_increment:
+    if c.auto_increment and auto_keyed_alone(tdef, c.name):
         return f"{q(c.name)} INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL"
     parts = [q(c.name), c.type.affinity + _collate(c.type)]
-    if not c.nullable:
+    if not c.nullable and not c.auto_increment:  # a detached one is filled after (autokey.py)
         parts.append("NOT NULL")
     if c.default is not None and c.default.kind == "value":
         parts.append("DEFAULT " + lit(c.default.value))
@@ -379,7 +396,8 @@ def load_table(conn: sqlite3.Connection, schema: str, table: str) -> TableDef:
         elif spec.get("legacy") and dflt is not None:
             default = _legacy_default(dflt)
         columns.append(ColumnDef(
-            name, t, nullable=not notnull and not pkpos, default=default,
+            name, t, nullable=not notnull and not pkpos and not cs.get("auto"),
+            default=default,
             auto_increment=bool(cs.get("auto")), on_update=cs.get("on_update"),
             comment=cs.get("comment", ""), compressed=bool(cs.get("compressed")),
             attributes=tuple((n, v) for n, v in cs.get("attrs", ())),

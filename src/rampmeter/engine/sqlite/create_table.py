@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from rampmeter import errors
 from rampmeter.engine.base import Result, UpdateCount
 from rampmeter.engine.sqlite import (
+    autokey,
     catalog,
     dbopts,
     fkcheck,
@@ -242,7 +243,8 @@ def make(s: SqliteSession, target: Target, tdef: TableDef) -> Result:
         rebuild.write_table(s, target.schema, tdef)
         for child in children:
             rebuild.write_spec(s, target.schema, child)
-        if tdef.auto_increment and tdef.auto_increment > 1 and tdef.auto_column is not None:
+        if tdef.auto_increment and tdef.auto_increment > 1 and tdef.auto_column is not None \
+                and not autokey.detached(tdef):
             s.handle.execute(f"INSERT INTO {q(target.schema)}.sqlite_sequence (name, seq) "
                              "VALUES (?, ?)", (tdef.name, tdef.auto_increment - 1))
     return UpdateCount(warnings=list(tdef.notes))

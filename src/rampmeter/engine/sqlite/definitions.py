@@ -30,7 +30,7 @@ from rampmeter.engine.sqlite.catalog import (
     Default,
     Generated,
     TableDef,
-    auto_keyed_alone,
+    auto_key_ok,
     check_value_default,
 )
 from rampmeter.engine.types import SqlType, TypeLimit, check_members, parse_type
@@ -654,7 +654,6 @@ def build_table(name: str, columns: list[ColumnSpec], keys_: list[KeySpec],
                 tdef.foreign.append(fk)
             pending.append(keys.foreign_index(key.constraint or key.name, fk.columns))
     keys.assemble(tdef, pending)
-    indexes = tdef.indexes
     tdef.checks = constraints.named(checks)
     constraints.known_columns(tdef)
     auto = [c for c in tdef.columns if c.auto_increment]
@@ -665,13 +664,8 @@ def build_table(name: str, columns: list[ColumnSpec], keys_: list[KeySpec],
         if not a.type.is_integer and not a.type.is_float:
             raise ServerError(1063, message=f"Incorrect column specifier for column "
                               f"'{a.name}'")
-        keyed = tdef.primary[:1] == [a.name] or any(
-            i.columns[:1] == [a.name] for i in indexes if not i.kind)
-        if not keyed:
+        if not auto_key_ok(tdef, a.name):
             raise ServerError(errors.ER_WRONG_AUTO_KEY)
-        if not auto_keyed_alone(tdef, a.name):
-            raise ServerError(errors.ER_NOT_SUPPORTED_YET,
-                              "AUTO_INCREMENT on a column that is not the whole PRIMARY KEY")
         a.nullable = False
     if "AUTO_INCREMENT" in options:
         try:

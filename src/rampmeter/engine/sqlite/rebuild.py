@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from rampmeter import errors
 from rampmeter.engine import values
-from rampmeter.engine.sqlite import catalog, errmap, fkcheck, generated
+from rampmeter.engine.sqlite import autokey, catalog, errmap, fkcheck, generated
 from rampmeter.engine.sqlite.catalog import (
     ColumnDef,
     TableDef,
@@ -65,6 +65,7 @@ def write_table(s: SqliteSession, schema: str, tdef: TableDef, name: str | None 
     for sql in catalog.create_sql(tdef, schema, name):
         h.execute(sql)
     generated.install(s, schema, name or tdef.name, tdef)
+    autokey.install(s, schema, name or tdef.name, tdef)
     h.execute(meta_write_sql(schema), (name or tdef.name, spec_json(tdef)))
 
 
@@ -188,6 +189,8 @@ def _apply(s: SqliteSession, schema: str, old: TableDef, new: TableDef, outcome:
     if any(c.generated is not None for c in old.columns + new.columns):
         generated.prepare(s, database, new)
         generated.install(s, schema, new.name, new, recompute=True)
+    if old.auto_column is not None or new.auto_column is not None:
+        autokey.install(s, schema, new.name, new)
     h.execute(meta_write_sql(schema), (new.name, spec_json(new)))
     for other in others:
         write_spec(s, schema, other)
