@@ -35,6 +35,7 @@ from rampmeter.engine.sqlite import (
     routines,
     tableopts,
     temporary,
+    triggers,
     views,
 )
 from rampmeter.engine.sqlite.alter import alter_table
@@ -371,19 +372,40 @@ def rename(s: SqliteSession, stmt: Statement) -> Result:
             break
     r.end()
     notes: list[Warning_] = []
-    for db, old, new in _rename_plan(s, pairs, if_exists, notes):
+    plan: list[tuple[str | None, str, str]] = []
+    try:
+        _rename_plan(s, pairs, if_exists, notes, plan)
+    except ServerError:
+        _renamed_back(s, plan)
+        raise
+    for db, old, new in plan:
         schema, tdef = s.existing_table(db, old)
         rebuild.rename_table(s, schema, db or s.database or schema, tdef.name, new)
     return UpdateCount(warnings=notes)
 
 
+def _renamed_back(s: SqliteSession, done: list[tuple[str | None, str, str]]) -> None:
+    """A failing RENAME: MariaDB made the renames before the failing one and undid them,
+    which leaves their tables' triggers with a rewritten ON clause (triggers.retable)."""
+    for db, old, _new in done:
+        try:
+            schema, tdef = s.existing_table(db, old)
+        except ServerError:
+            continue
+        if schema == temporary.SCHEMA:
+            continue
+        with s.ddl():
+            triggers.retable(s, schema, db or s.database or schema, tdef.name, tdef.name)
+
+
 def _rename_plan(s: SqliteSession, pairs: list[tuple[str | None, str, str]], if_exists: bool,
-                 notes: list[Warning_]) -> list[tuple[str | None, str, str]]:
+                 notes: list[Warning_], plan: list[tuple[str | None, str, str]]) -> None:
     """The renames to make, checked first in order against the names as the earlier ones
     leave them, so that a failing one (1146 no such table, 1050 the name is taken) makes
     none, as MariaDB's atomic RENAME TABLE. A temporary table is renamed among the temporary
     ones (it hides a table of its name); IF EXISTS skips a missing table with a note."""
     moved: dict[tuple[bool, str, str], bool] = {}  # (temporary, schema, name) -> now there
+    plan.clear()
 
     def there(temp: bool, schema: str, database: str, name: str) -> bool:
         key = (temp, schema, name.lower())
@@ -393,7 +415,6 @@ def _rename_plan(s: SqliteSession, pairs: list[tuple[str | None, str, str]], if_
             return temporary.find(s, database, name) is not None
         return s.find_table(schema, name) is not None or s.find_view(schema, name) is not None
 
-    plan = []
     for db, old, new in pairs:
         schema = s.schema(db)
         database = db or s.database or schema
@@ -413,7 +434,6 @@ def _rename_plan(s: SqliteSession, pairs: list[tuple[str | None, str, str]], if_
         moved[(temp, schema, old.lower())] = False
         moved[(temp, schema, new.lower())] = True
         plan.append((db, old, new))
-    return plan
 
 
 def truncate(s: SqliteSession, stmt: Statement) -> Result:

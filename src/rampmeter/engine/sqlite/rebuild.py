@@ -214,7 +214,7 @@ def _rebuild(s: SqliteSession, schema: str, old: TableDef, new: TableDef, outcom
     for i in new.indexes:
         if not i.kind:
             h.execute(index_sql(schema, new.name, i, new))
-    if new.auto_column is not None:
+    if new.auto_column is not None and not autokey.detached(new):
         h.execute(f"DELETE FROM {q(schema)}.sqlite_sequence WHERE name = ?", (new.name,))
         top = h.execute(f"SELECT MAX({q(new.auto_column.name)}) FROM "
                         f"{q(schema)}.{q(new.name)}").fetchone()[0] or 0
@@ -316,7 +316,7 @@ def _problem(w: Warning_, value: Any, outcome: Outcome, strict: bool) -> Any:
 def rename_table(s: SqliteSession, schema: str, database: str, old: str, new: str) -> None:
     """RENAME TABLE old TO new within a database: its indexes, the constraints InnoDB named
     after it, and the constraints of other tables that reference it follow."""
-    from rampmeter.engine.sqlite import foreign, temporary
+    from rampmeter.engine.sqlite import foreign, temporary, triggers
     from rampmeter.engine.sqlite.definitions import check_table_name
     check_table_name(new)
     if schema == temporary.SCHEMA:  # a temporary table keeps its database in its name
@@ -349,3 +349,5 @@ def rename_table(s: SqliteSession, schema: str, database: str, old: str, new: st
                 if fk.ref_db is None and fk.ref_table.lower() == old.lower():
                     fk.ref_table = new
             write_spec(s, schema, child)
+        if schema != temporary.SCHEMA:
+            triggers.retable(s, schema, database, old, new)
