@@ -27,6 +27,7 @@ Rules:
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ STATEMENT_BLOCK = 16384
 _NO_LIMIT = 2**62
 
 
-def refuse_over_limit(s: Session, words: list[str]) -> None:
+def refuse_over_limit(s: Session, words: Sequence[str]) -> None:
     """1290 for a statement that would pass max_session_mem_used (module rules)."""
     limit = s.vars.get("max_session_mem_used")
     if limit is None or limit >= _NO_LIMIT or words and words[0] == "SET":
