@@ -184,3 +184,15 @@ def test_alter_table_keeps_what_mariadb_keeps(session: SqliteSession) -> None:
     session.execute("ALTER TABLE t RENAME TO t2")
     assert scalar(session, "SELECT aa FROM t2") == "x"
     fails(session, "ALTER TABLE t2 DROP COLUMN nope", errors.ER_CANT_DROP_FIELD_OR_KEY)
+
+
+def test_a_definition_past_mariadbs_form_block_is_1117(session: SqliteSession) -> None:
+    """unireg.cc pack_header: names, 17 bytes a column, 288 of header and the column comments
+    fit in 65535 bytes (mtr comment_column2: 63 comments of 1000 fit, 64 do not)."""
+    note = "x" * 1000
+    cols = ", ".join(f"c{i} int COMMENT '{note}'" for i in range(1, 64))
+    session.execute(f"CREATE TABLE t ({cols})")
+    fails(session, f"ALTER TABLE t ADD COLUMN c64 int COMMENT '{note}'", 1117, "HY000")
+    fails(session, f"CREATE TABLE u ({cols}, c64 int COMMENT '{note}')", 1117, "HY000")
+    assert "u" not in session.list_tables()
+    assert len(session.table_columns("t")) == 63

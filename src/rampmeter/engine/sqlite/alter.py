@@ -587,7 +587,7 @@ _ACTIONS = {"ADD": _add, "DROP": _drop, "MODIFY": _modify, "CHANGE": _change,
 # --- the end -------------------------------------------------------------------------------------
 def _limit_comments(a: _Alter, strict: bool) -> None:
     """The comments this ALTER sets, held to MariaDB's lengths (create_table.py)."""
-    from rampmeter.engine.sqlite.create_table import limit_comments
+    from rampmeter.engine.sqlite.create_table import check_definition_size, limit_comments
     before = {c.name.lower(): c.comment for c in a.old.columns}
     changed = {c.name.lower() for c in a.new.columns if c.comment != before.get(c.name.lower())}
     old_indexes = {i.name.lower(): i.comment for i in a.old.indexes}
@@ -595,6 +595,7 @@ def _limit_comments(a: _Alter, strict: bool) -> None:
                if i.comment != old_indexes.get(i.name.lower())}
     a.notes.extend(limit_comments(a.new, strict, changed, a.new.comment != a.old.comment,
                                   indexes))
+    check_definition_size(a.new)
 
 
 def _finish(a: _Alter, ignore: bool) -> Result:
