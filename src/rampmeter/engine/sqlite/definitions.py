@@ -143,13 +143,16 @@ def _default_value(r: Reader, col: ColumnDef) -> Default:
         # a ROW where a value goes: MariaDB's parser refuses it as it reads it (1241)
         raise ServerError(errors.ER_OPERAND_COLUMNS, 1)
     if t.kind == "word" and t.text.upper() in _NOW:
+        start = r.i
         r.i += 1
         fsp = 0
         if r.at("("):
             inner = read_parenthesized(r).strip()
             fsp = int(inner) if inner.isdigit() else 0
-        if not col.type.is_temporal or col.type.name in ("date", "time"):
-            raise ServerError(errors.ER_INVALID_DEFAULT, col.name)
+        if col.type.name not in ("datetime", "timestamp"):
+            # any other type takes it as the expression it is (MariaDB 10.2+): its value
+            # converted to the column's type when a row is written
+            return _expr_default(_text(r, start, r.i - 1), col)
         return Default("now", fsp)
     intro = charsets.charset(t.text[1:]) if t.kind == "word" and t.text.startswith("_") \
         else None
@@ -334,6 +337,9 @@ def read_column(r: Reader, name: str, table_charset: str, table_collation: str) 
             word = r.next().text.upper()
             if word not in _NOW:
                 raise r.error()
+            if col.type.name not in ("datetime", "timestamp"):
+                raise ServerError(1294, message=f"Invalid ON UPDATE clause for '{col.name}' "
+                                  "column", sqlstate="HY000")
             fsp = 0
             if r.at("("):
                 inner = read_parenthesized(r).strip()

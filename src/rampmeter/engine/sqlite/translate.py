@@ -1643,11 +1643,20 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
         plan.track_changes = True
         conv.inserting = False  # its assignments are an UPDATE's
         conv.assigned = None
+        pairs = []
         for eq in conflict.expressions:
             col = tdef.column(eq.this.name)
             if col is None:
                 raise ServerError(errors.ER_BAD_FIELD_ERROR, eq.this.name, "UPDATE")
             eq.set("expression", conv.value(eq.expression, col, 1))
+            pairs.append((col.name, eq.expression))
+        set_names = {name.lower() for name, _v in pairs}
+        for col in tdef.columns:  # ON UPDATE CURRENT_TIMESTAMP, as an UPDATE's (updates.py)
+            if col.on_update is not None and col.name.lower() not in set_names:
+                conflict.append("expressions", exp.EQ(
+                    this=exp.column(col.name, quoted=True),
+                    expression=updates.on_update(col, _now_call(col),
+                                                 [(n, v.copy()) for n, v in pairs])))
 
 
 def _plan_update(tree: exp.Update, stmt: Statement, plan: Plan, tables: _Tables,
