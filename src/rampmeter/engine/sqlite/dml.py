@@ -572,6 +572,7 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
         else:
             last_id = autoinc.first_value(s) or lastrowid - inserted + 1
             s.set_last_insert_id(last_id)
+            s.stats.auto_is_null = True  # sql_auto_is_null (autoisnull.py)
     info = ""
     count = plan.rows if rows is None else len(rows)
     if count > 1 or plan.kind == "INSERT" and count == 0:
