@@ -1,0 +1,40 @@
+"""What a CHECK constraint may not read (checks.known_columns), each answer checked against
+MariaDB 10.11 (mtr check_constraint): a subquery is 1970; the AUTO_INCREMENT column, a user
+or system variable and the functions whose value is not the row's alone are 1901, naming
+the constraint (a column's own: the column; the AUTO_INCREMENT column: that column)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rampmeter.engine.sqlite import SqliteSession
+
+from .conftest import fails
+
+
+@pytest.mark.parametrize(("sql", "code", "text"), [
+    ("CREATE TABLE t (c1 int AUTO_INCREMENT PRIMARY KEY, CHECK (c1 > 0 OR c1 IS NULL))", 1901,
+     "Function or expression 'AUTO_INCREMENT' cannot be used in the CHECK clause of `c1`"),
+    ("CREATE TABLE t (a int CHECK (a > @b))", 1901,
+     "Function or expression '@b' cannot be used in the CHECK clause of `a`"),
+    ("CREATE TABLE t (a int, CHECK (a > @@sql_mode))", 1901,
+     "Function or expression '@@sql_mode' cannot be used in the CHECK clause of "
+     "`CONSTRAINT_1`"),
+    ("CREATE TABLE t (a int, CONSTRAINT k CHECK (a > now()))", 1901,
+     "Function or expression 'current_timestamp()' cannot be used in the CHECK clause of `k`"),
+    ("CREATE TABLE t (a int CHECK (a > RAND(1)))", 1901,
+     "Function or expression 'rand()' cannot be used in the CHECK clause of `a`"),
+    ("CREATE TABLE t (a int CHECK (a IN (SELECT 1)))", 1970,
+     "CHECK does not support subqueries or stored functions"),
+])
+def test_a_check_that_reads_what_it_may_not(session: SqliteSession, sql: str, code: int,
+                                            text: str) -> None:
+    err = fails(session, sql, code)
+    assert err.message == text
+    assert "t" not in session.list_tables()
+
+
+def test_deterministic_functions_are_fine_in_a_check(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE t (a int CHECK (unix_timestamp(a) > 0), "
+                    "b varchar(5) CHECK (upper(b) <> 'X'))")
+    fails(session, "ALTER TABLE t ADD CONSTRAINT CHECK (a > connection_id())", 1901)
