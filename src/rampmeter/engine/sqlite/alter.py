@@ -56,6 +56,7 @@ from rampmeter.engine.sqlite.definitions import (
     ColumnSpec,
     KeySpec,
     check_column_name,
+    check_invisible,
     is_key_start,
     read_column,
     read_default,
@@ -609,6 +610,7 @@ def _finish(a: _Alter, ignore: bool) -> Result:
     key_list = keys.existing(t) + a.added
     keys.assemble(t, key_list)
     checks.check_auto(t)
+    check_invisible(t)
     checks.check_foreign(a)
     mode = s.sql_mode()
     strict = ("STRICT_TRANS_TABLES" in mode or "STRICT_ALL_TABLES" in mode) and not ignore

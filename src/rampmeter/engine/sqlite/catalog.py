@@ -104,6 +104,7 @@ class ColumnDef:
     compressed: bool = False  # COMPRESSED: MariaDB zlib-packs it; here it is only shown
     attributes: tuple[tuple[str, str], ...] = ()  # engine-defined: (name, value as shown)
     generated: Generated | None = None
+    invisible: bool = False   # INVISIBLE: left out of SELECT * and of INSERT's default list
 
     @property
     def has_default(self) -> bool:
@@ -282,6 +283,8 @@ def spec_json(tdef: TableDef) -> str:
             d["attrs"] = [list(a) for a in c.attributes]
         if c.generated is not None:
             d["gen"] = [c.generated.expr, c.generated.stored, c.generated.sql]
+        if c.invisible:
+            d["invisible"] = True
         cols[c.name] = d
     idx = {i.name: {"prefixes": i.prefixes, "desc": i.desc, "kind": i.kind,
                     "comment": i.comment, "columns": i.columns, "unique": i.unique,
@@ -401,7 +404,8 @@ def load_table(conn: sqlite3.Connection, schema: str, table: str) -> TableDef:
             auto_increment=bool(cs.get("auto")), on_update=cs.get("on_update"),
             comment=cs.get("comment", ""), compressed=bool(cs.get("compressed")),
             attributes=tuple((n, v) for n, v in cs.get("attrs", ())),
-            generated=Generated(*cs["gen"]) if "gen" in cs else None))
+            generated=Generated(*cs["gen"]) if "gen" in cs else None,
+            invisible=bool(cs.get("invisible"))))
     idxspec = spec.get("indexes", {})
     indexes: list[IndexDef] = []
     for row in conn.execute(f"PRAGMA {q(schema)}.index_list({q(table)})").fetchall():
@@ -476,7 +480,7 @@ def sequence_next(conn: sqlite3.Connection, schema: str, table: str) -> int | No
 def key_flags(tdef: TableDef) -> dict[str, tuple[str, int]]:
     """column -> (SHOW COLUMNS Key, wire flags for keys)."""
     out: dict[str, tuple[str, int]] = {}
-    for c in tdef.primary:
+    for c in tdef.primary or implicit_primary(tdef):
         out[c.lower()] = ("PRI", ColumnFlag.PRI_KEY)
     for i in tdef.indexes:
         if not i.columns or i.kind:
@@ -489,6 +493,17 @@ def key_flags(tdef: TableDef) -> dict[str, tuple[str, int]]:
         else:
             out[first] = ("MUL", ColumnFlag.MULTIPLE_KEY)
     return out
+
+
+def implicit_primary(tdef: TableDef) -> list[str]:
+    """A table without a PRIMARY KEY: MariaDB takes its first UNIQUE key whose parts are all
+    NOT NULL for one (sql_table.cc sort_keys, table.cc primary_key), and SHOW COLUMNS says
+    PRI for its columns."""
+    for i in tdef.indexes:
+        if i.unique and not i.kind and i.columns and not any(i.prefixes or ()) and all(
+                (c := tdef.column(n)) is not None and not c.nullable for n in i.columns):
+            return list(i.columns)
+    return []
 
 
 def table_columns(tdef: TableDef, schema: str) -> list[TableColumn]:
@@ -516,6 +531,8 @@ def table_columns(tdef: TableDef, schema: str) -> list[TableColumn]:
         extra = "auto_increment" if c.auto_increment else (
             "on update " + _now_spelling(c.on_update) if c.on_update is not None else
             generated_extra(c))
+        if c.invisible:
+            extra = f"{extra}, INVISIBLE" if extra else "INVISIBLE"
         out.append(TableColumn(
             name=c.name, column_type=c.type.spelling() + (COMPRESSED if c.compressed else ""),
             nullable=c.nullable, key=key,
@@ -599,6 +616,8 @@ def show_create(tdef: TableDef, auto_next: int | None, sql_mode: str = "") -> st
             line += " NOT NULL"
         elif c.type.name == "timestamp" and c.generated is None:
             line += " NULL"
+        if c.invisible:
+            line += " INVISIBLE"
         if c.auto_increment:
             line += " AUTO_INCREMENT" if how.auto_increment else ""
         elif c.default is not None:

@@ -375,7 +375,7 @@ def read_column(r: Reader, name: str, table_charset: str, table_collation: str) 
             if not r.at("CHECK"):
                 r.name()
         elif r.accept_any("INVISIBLE"):
-            pass
+            col.invisible = True
         elif r.at("COMPRESSED"):
             _compressed(r, col, r.i == type_end)
         elif r.accept("COLUMN_FORMAT") or r.accept("STORAGE"):
@@ -673,12 +673,26 @@ def build_table(name: str, columns: list[ColumnSpec], keys_: list[KeySpec],
         if not auto_key_ok(tdef, a.name):
             raise ServerError(errors.ER_WRONG_AUTO_KEY)
         a.nullable = False
+    check_invisible(tdef)
     if "AUTO_INCREMENT" in options:
         try:
             tdef.auto_increment = int(options["AUTO_INCREMENT"])
         except (TypeError, ValueError):
             pass
     return tdef
+
+
+def check_invisible(tdef: TableDef) -> None:
+    """INVISIBLE columns as MariaDB allows them: not every column (1113), and none NOT NULL
+    without a default a row could take (4108)."""
+    if tdef.columns and all(c.invisible for c in tdef.columns):
+        raise ServerError(1113, message="A table must have at least 1 column",
+                          sqlstate="42000")
+    for c in tdef.columns:
+        if c.invisible and not c.nullable and c.default is None and not c.auto_increment \
+                and c.generated is None:
+            raise ServerError(4108, message=f"Invisible column `{c.name}` must have a "
+                              "default value", sqlstate="HY000")
 
 
 def table_charset(options: dict[str, Any],

@@ -279,6 +279,8 @@ class _Printer:
                     if tdef is None or qual and alias.lower() != qual.lower():
                         continue
                     for c in tdef.columns:
+                        if c.invisible:  # `*` leaves it out
+                            continue
                         name = names[k] if names and k < len(names) else c.name
                         items.append(f"{self._column_ref(alias, c.name)} AS {_q(name)}")
                         k += 1
