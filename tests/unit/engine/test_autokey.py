@@ -58,3 +58,31 @@ def test_innodb_wants_it_first_in_a_key_and_the_type_bounds_it(session: SqliteSe
     s.execute("CREATE TABLE t (a int, b tinyint AUTO_INCREMENT, KEY (a, b)) ENGINE=Aria")
     s.execute("INSERT INTO t VALUES (1, 127)")
     fails(s, "INSERT INTO t (a) VALUES (1)", 167, "22003")
+
+
+def test_an_update_stores_0_and_null_is_1048(session: SqliteSession) -> None:
+    """Values are generated for new rows only: UPDATE ... = 0 stores 0 (MyISAM's CHECK TABLE
+    then warns of it), and NULL into the NOT NULL column is 1048 (mtr auto_increment)."""
+    s = session
+    s.execute("CREATE TABLE t (a int NOT NULL PRIMARY KEY AUTO_INCREMENT, b int) "
+              "ENGINE=MyISAM")
+    s.execute("INSERT INTO t VALUES (0, 1), (NULL, 2)")
+    s.execute("UPDATE t SET a = 0 WHERE b = 1")
+    assert rows(s.execute("SELECT a FROM t ORDER BY b")) == [(0,), (2,)]
+    assert rows(s.execute("CHECK TABLE t"))[0][2:] == (
+        "warning", "Found row where the auto_increment column has the value 0")
+    fails(s, "UPDATE t SET a = NULL WHERE b = 2", 1048)
+
+
+def test_alter_making_a_column_auto_increment_gives_its_zeros_values(session: SqliteSession
+                                                                     ) -> None:
+    s = session
+    s.execute("CREATE TABLE t (a bigint)")
+    s.execute("INSERT INTO t VALUES (1), (2), (3), (0), (0)")
+    s.execute("ALTER TABLE t MODIFY a bigint NOT NULL AUTO_INCREMENT PRIMARY KEY")
+    assert rows(s.execute("SELECT a FROM t ORDER BY a")) == [(1,), (2,), (3,), (4,), (5,)]
+    s.execute("CREATE TABLE u (a int PRIMARY KEY, b int)")
+    s.execute("INSERT INTO u VALUES (0, 0), (1, 1)")
+    err = fails(s, "ALTER TABLE u CHANGE a a int AUTO_INCREMENT", 1062, "23000")
+    assert err.message == ("ALTER TABLE causes auto_increment resequencing, resulting in "
+                           "duplicate entry '1' for key 'PRIMARY'")

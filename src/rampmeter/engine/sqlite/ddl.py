@@ -509,6 +509,8 @@ def maintenance(s: SqliteSession, stmt: Statement) -> Result:
                 rows.append((f"{dbname}.{table}", op, "Error",
                              f"Table '{dbname}.{table}' doesn't exist"))
             continue
+        if op == "check":
+            rows += _check_auto_zero(s, schema, dbname, stored)
         if op == "analyze":
             s.handle.execute(f"ANALYZE {q(schema)}.{q(stored)}")
             if _collects_statistics(s, stmt):
@@ -518,6 +520,20 @@ def maintenance(s: SqliteSession, stmt: Statement) -> Result:
     cols = [text_column("Table", length=64), text_column("Op", length=10),
             text_column("Msg_type", length=10), text_column("Msg_text", length=255)]
     return ResultSet(cols, rows)
+
+
+def _check_auto_zero(s: SqliteSession, schema: str, dbname: str, stored: str
+                     ) -> list[tuple[str, str, str, str]]:
+    """MyISAM's and Aria's CHECK TABLE warn of a row whose AUTO_INCREMENT column holds 0
+    (chk_key, "Found row where the auto_increment column has the value 0"); InnoDB does not."""
+    tdef = s.table_def(dbname, stored)
+    col = tdef.auto_column if tdef is not None else None
+    if col is None or tdef is None or tdef.engine not in ("MyISAM", "Aria"):
+        return []
+    found = s.handle.execute(f"SELECT 1 FROM {q(schema)}.{q(stored)} WHERE {q(col.name)} = 0 "
+                             "LIMIT 1").fetchone()
+    return [(f"{dbname}.{stored}", "check", "warning",
+             "Found row where the auto_increment column has the value 0")] if found else []
 
 
 def _collects_statistics(s: SqliteSession, stmt: Statement) -> bool:

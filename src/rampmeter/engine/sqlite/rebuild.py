@@ -246,6 +246,12 @@ def _copy_rows(s: SqliteSession, schema: str, old: TableDef, new: TableDef, tmp:
     kept = [(c, was) for c, was in moved if was is not None]
     fresh = [c for c, was in moved if was is None]
     change = {c.name for c in converted(old, new)}
+    auto = new.auto_column
+    was_auto = old.column(_source(new, auto)) if auto is not None else None
+    resequence = auto is not None and was_auto is not None and not was_auto.auto_increment \
+        and "NO_AUTO_VALUE_ON_ZERO" not in s.sql_mode()
+    if resequence and auto is not None:
+        change.add(auto.name)   # its 0s and NULLs get values, row by row (below)
     # rowids are kept (the order of rows without ORDER BY), unless the new table's
     # AUTO_INCREMENT column is its rowid: then that column's own values are
     rowid = [] if new.auto_column is not None else ["rowid"]
@@ -263,14 +269,39 @@ def _copy_rows(s: SqliteSession, schema: str, old: TableDef, new: TableDef, tmp:
     rows = h.execute(f"SELECT {', '.join(src)} FROM {q(schema)}.{q(old.name)} ORDER BY rowid"
                      ).fetchall()
     out = []
+    at = next((k for k, c, _w in convert if resequence and c is auto), None)
+    used: set[Any] = set()
+    top = 0
     for n, row in enumerate(rows, 1):
         row = list(row)
         for k, c, was in convert:
             row[k] = _convert(c, was, row[k], n, outcome, (database, old.name), strict)
+        if at is not None:
+            row[at] = _resequenced(new, row[at], top, used)
+            top = max(top, row[at]) if isinstance(row[at], int) else top
         out.append(tuple(row) + tuple(fills))
     marks = ", ".join("?" * len(cols))
     h.executemany(f"{into} VALUES ({marks})", out)
     return len(out)
+
+
+def _resequenced(new: TableDef, value: Any, top: int, used: set[Any]) -> Any:
+    """A column made AUTO_INCREMENT by ALTER TABLE: MariaDB's copy gives a row's 0 or NULL the
+    next value (the largest copied so far + 1); a later row holding a value so given is 1062
+    "ALTER TABLE causes auto_increment resequencing, ..." (ER_DUP_ENTRY_AUTOINCREMENT_CASE's
+    text under ER_DUP_ENTRY, handler.cc print_keydup_error). Returns the value stored."""
+    if value is None or value == 0:
+        value = top + 1
+    elif value in used:
+        auto = new.auto_column
+        assert auto is not None
+        key = "PRIMARY" if [c.lower() for c in new.primary] == [auto.name.lower()] else next(
+            (i.name for i in new.indexes if i.unique and i.columns[:1] == [auto.name]), "")
+        raise ServerError(errors.ER_DUP_ENTRY, message="ALTER TABLE causes auto_increment "
+                          f"resequencing, resulting in duplicate entry '{value}' for key "
+                          f"'{key}'", sqlstate="23000")
+    used.add(value)
+    return value
 
 
 _KIND = {"integer": "INTEGER", "decimal": "DECIMAL", "double": "DOUBLE"}
