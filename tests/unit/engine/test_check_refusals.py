@@ -38,3 +38,22 @@ def test_deterministic_functions_are_fine_in_a_check(session: SqliteSession) -> 
     session.execute("CREATE TABLE t (a int CHECK (unix_timestamp(a) > 0), "
                     "b varchar(5) CHECK (upper(b) <> 'X'))")
     fails(session, "ALTER TABLE t ADD CONSTRAINT CHECK (a > connection_id())", 1901)
+
+
+def test_rename_column_carries_its_checks_and_change_replaces_them(session: SqliteSession
+                                                                   ) -> None:
+    """MariaDB 10.11: RENAME COLUMN renames the column's own CHECK and what every CHECK reads
+    (1826 when the new name is a constraint's), CHANGE's new definition drops the old CHECK;
+    a JSON column's CHECK has its name too."""
+    s = session
+    s.execute("CREATE TABLE t (a int CHECK (a > 0), b int, CONSTRAINT ab CHECK (a < b))")
+    s.execute("ALTER TABLE t RENAME COLUMN a TO new_a")
+    shown = str(s.execute("SHOW CREATE TABLE t").rows[0][1])  # type: ignore[union-attr]
+    assert "`new_a` int(11) DEFAULT NULL CHECK (`new_a` > 0)" in shown
+    assert "CONSTRAINT `ab` CHECK (`new_a` < `b`)" in shown
+    s.execute("ALTER TABLE t CHANGE new_a x int")
+    shown = str(s.execute("SHOW CREATE TABLE t").rows[0][1])  # type: ignore[union-attr]
+    assert "`x` int(11) DEFAULT NULL," in shown
+    s.execute("CREATE TABLE u (a int CHECK (a > 0), CONSTRAINT new_a CHECK (a < 100))")
+    fails(s, "ALTER TABLE u RENAME COLUMN a TO new_a", 1826, "HY000")
+    fails(s, "CREATE TABLE w (p int, j JSON, CONSTRAINT j CHECK (p > 0))", 1826, "HY000")

@@ -240,6 +240,8 @@ def _replace_column(a: _Alter, r: Reader, old_name: str, new_name: str) -> None:
         _position(a, r, spec.column)
     else:
         a.new.columns.insert(k, spec.column)
+    # the new definition replaces the column's own CHECK too (MariaDB drops it)
+    a.new.checks = [(n, e) for n, e in a.new.checks if n.lower() != col.name.lower()]
     if new_name != col.name:
         _rename_everywhere(a, col.name, new_name)
     checks.check_type_change(a, col, spec.column)
@@ -329,6 +331,10 @@ def _rename_everywhere(a: _Alter, old: str, new: str) -> None:
             fk.ref_columns = swap(fk.ref_columns)
     for _child, fk in checks.children(a):
         fk.ref_columns = swap(fk.ref_columns)
+    if t.checks:  # the column's own CHECK takes its new name; every CHECK reads it anew
+        t.checks = constraints.named([
+            (new if n.lower() == low else n, constraints.renamed_column(e, old, new))
+            for n, e in t.checks])
 
 
 # --- drops -------------------------------------------------------------------------------------

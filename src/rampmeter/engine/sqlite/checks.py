@@ -125,6 +125,22 @@ def after_dropping(checks: list[tuple[str, str]], dropped: list[str]
     return out
 
 
+def renamed_column(expr: str, old: str, new: str) -> str:
+    """A CHECK's text reading column `new` where it read `old` (ALTER TABLE ... RENAME COLUMN /
+    CHANGE): names as tokens, a function of that name left alone."""
+    from rampmeter.sql import lexer
+    toks = [t for t in lexer.tokens(expr) if t.kind not in ("end", "comment")]
+    out, pos = [], 0
+    for k, t in enumerate(toks):
+        if t.kind not in ("word", "qident") or lexer.ident_value(t.text).lower() != old.lower():
+            continue
+        if k + 1 < len(toks) and toks[k + 1].text == "(":
+            continue
+        out.append(expr[pos:t.start] + "`" + new.replace("`", "``") + "`")
+        pos = t.end
+    return "".join(out) + expr[pos:]
+
+
 def known_columns(tdef: TableDef) -> None:
     """Every column a constraint reads is the table's: else 1054 "Unknown column 'b' in
     'CHECK'" (MariaDB, at CREATE TABLE and ALTER TABLE alike); and what a constraint may not

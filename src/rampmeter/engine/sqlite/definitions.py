@@ -652,6 +652,11 @@ def build_table(name: str, columns: list[ColumnSpec], keys_: list[KeySpec],
                                        key.comment, using=key.using,
                                        attributes=tableopts.applied((), key.attrs)))
         elif key.kind == "CHECK":
+            if key.name and any(c.type.name == "json" and c.name.lower() == key.name.lower()
+                                for c in tdef.columns):
+                # a JSON column's own CHECK (json_valid) has the column's name (MariaDB)
+                raise ServerError(constraints.ER_DUP_CONSTRAINT_NAME, message="Duplicate "
+                                  f"CHECK constraint name '{key.name}'", sqlstate="HY000")
             checks.append((key.name or "", key.check or ""))
         elif key.kind == "FOREIGN":
             fk = foreign.make(name, database, key, tdef.foreign)
