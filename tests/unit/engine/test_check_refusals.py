@@ -57,3 +57,15 @@ def test_rename_column_carries_its_checks_and_change_replaces_them(session: Sqli
     s.execute("CREATE TABLE u (a int CHECK (a > 0), CONSTRAINT new_a CHECK (a < 100))")
     fails(s, "ALTER TABLE u RENAME COLUMN a TO new_a", 1826, "HY000")
     fails(s, "CREATE TABLE w (p int, j JSON, CONSTRAINT j CHECK (p > 0))", 1826, "HY000")
+
+
+def test_default_of_a_column_in_a_check(session: SqliteSession) -> None:
+    """DEFAULT(col) is read in a CHECK and printed as MariaDB prints it (mtr
+    check_constraint)."""
+    s = session
+    s.execute("CREATE TABLE t (d int DEFAULT 5 CHECK (default (d) IS TRUE), "
+              "e int CHECK (e > default(d)))")
+    shown = str(s.execute("SHOW CREATE TABLE t").rows[0][1])  # type: ignore[union-attr]
+    assert "CHECK (default(`d`) is true)" in shown and "CHECK (`e` > default(`d`))" in shown
+    s.execute("INSERT INTO t VALUES (1, 6)")
+    fails(s, "INSERT INTO t VALUES (1, 4)", 4025)

@@ -145,13 +145,13 @@ def known_columns(tdef: TableDef) -> None:
     """Every column a constraint reads is the table's: else 1054 "Unknown column 'b' in
     'CHECK'" (MariaDB, at CREATE TABLE and ALTER TABLE alike); and what a constraint may not
     read (`_refused`)."""
-    from rampmeter.engine.sqlite import dialect
+    from rampmeter.engine.sqlite import defaultfn, dialect
 
     have = {c.name.lower() for c in tdef.columns}
     trees = []
     for name, expr in tdef.checks:
         try:
-            tree = dialect.parse(expr)
+            tree = dialect.parse(defaultfn.rewrite_text(expr))  # DEFAULT(col): a function
         except Exception:  # noqa: BLE001 - left for the translator to refuse as it does
             continue
         if tree.find(exp.Subquery, exp.Exists, exp.Select) is not None:
