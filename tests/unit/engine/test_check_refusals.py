@@ -69,3 +69,21 @@ def test_default_of_a_column_in_a_check(session: SqliteSession) -> None:
     assert "CHECK (default(`d`) is true)" in shown and "CHECK (`e` > default(`d`))" in shown
     s.execute("INSERT INTO t VALUES (1, 6)")
     fails(s, "INSERT INTO t VALUES (1, 4)", 4025)
+
+
+def test_a_table_check_named_as_a_column_stays_a_table_check(session: SqliteSession) -> None:
+    """`CONSTRAINT a CHECK (...)` of a table with a column `a` is a table constraint: printed
+    among them, checked after the columns' own, dropped by DROP CONSTRAINT (MariaDB)."""
+    s = session
+    s.execute("CREATE TABLE t (a int, b int CHECK (b > 0), CONSTRAINT a CHECK (a > 0))")
+    shown = str(s.execute("SHOW CREATE TABLE t").rows[0][1])  # type: ignore[union-attr]
+    assert "  `a` int(11) DEFAULT NULL,\n" in shown
+    assert "  CONSTRAINT `a` CHECK (`a` > 0)\n" in shown
+    err = fails(s, "INSERT INTO t VALUES (-1, 0)", 4025)
+    assert err.message.startswith("CONSTRAINT `t.b` failed for ")
+    s.execute("ALTER TABLE t DROP CONSTRAINT a")
+    s.execute("INSERT INTO t VALUES (-1, 1)")
+    fails(s, "ALTER TABLE t ADD CONSTRAINT b CHECK (b < 10)", 1826)  # b's own has the name
+    s.execute("ALTER TABLE t ADD CONSTRAINT a CHECK (a < 10)")
+    assert "CONSTRAINT `a` CHECK (`a` < 10)" in str(
+        s.execute("SHOW CREATE TABLE t").rows[0][1])  # type: ignore[union-attr]

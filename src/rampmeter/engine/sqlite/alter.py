@@ -234,14 +234,15 @@ def _replace_column(a: _Alter, r: Reader, old_name: str, new_name: str) -> None:
     if new_name.lower() != col.name.lower() and a.new.column(new_name) is not None:
         raise ServerError(errors.ER_DUP_FIELDNAME, new_name)
     spec = read_column(r, new_name, a.new.charset, a.new.collation)
+    # the new definition replaces the column's own CHECK too (MariaDB drops it)
+    a.new.checks = [(n, e) for n, e in a.new.checks
+                    if n.lower() != col.name.lower() or not a.new.column_check(n)]
     k = a.new.columns.index(col)
     del a.new.columns[k]
     if r.at("FIRST") or r.at("AFTER"):
         _position(a, r, spec.column)
     else:
         a.new.columns.insert(k, spec.column)
-    # the new definition replaces the column's own CHECK too (MariaDB drops it)
-    a.new.checks = [(n, e) for n, e in a.new.checks if n.lower() != col.name.lower()]
     if new_name != col.name:
         _rename_everywhere(a, col.name, new_name)
     checks.check_type_change(a, col, spec.column)
@@ -333,8 +334,8 @@ def _rename_everywhere(a: _Alter, old: str, new: str) -> None:
         fk.ref_columns = swap(fk.ref_columns)
     if t.checks:  # the column's own CHECK takes its new name; every CHECK reads it anew
         t.checks = constraints.named([
-            (new if n.lower() == low else n, constraints.renamed_column(e, old, new))
-            for n, e in t.checks])
+            (new if n.lower() == low and low not in t.table_named else n,
+             constraints.renamed_column(e, old, new)) for n, e in t.checks])
 
 
 # --- drops -------------------------------------------------------------------------------------
@@ -400,7 +401,7 @@ def _drop_constraint(a: _Alter, name: str, if_exists: bool) -> None:
     t = a.new
     if any(f.name.lower() == name.lower() for f in t.foreign):
         _drop_foreign(a, name, False)
-    elif any(c[0].lower() == name.lower() and t.column(c[0]) is None for c in t.checks):
+    elif any(c[0].lower() == name.lower() and not t.column_check(c[0]) for c in t.checks):
         # a table constraint; a column's own goes only with its column (MariaDB)
         t.checks = [c for c in t.checks if c[0].lower() != name.lower()]
     elif any(i.name.lower() == name.lower() and i.unique for i in t.indexes) or \
@@ -419,7 +420,7 @@ def _drop_column(a: _Alter, name: str, if_exists: bool) -> None:
     t.columns.remove(col)  # the last one too: an ADD of the same ALTER may follow (_finish)
     low = col.name.lower()
     t.primary = [c for c in t.primary if c.lower() != low]
-    t.checks = [c for c in t.checks if c[0].lower() != low]
+    t.checks = [c for c in t.checks if c[0].lower() != low or not t.column_check(c[0])]
     kept = []
     for i in t.indexes:  # MariaDB drops the column from its keys, and empty keys with it
         pairs = [(c, p, d) for c, p, d in zip(i.columns, i.prefixes or [None] * len(i.columns),
@@ -442,8 +443,10 @@ def _add_key(a: _Alter, key: KeySpec) -> None:
         a.added.append(keys.NewKey(keys.PRIMARY, key.columns, True, key.prefixes, key.desc,
                                    kind=keys.PRIMARY))
     elif key.kind == "CHECK":
-        a.new.checks = constraints.named(a.new.checks + [(key.name or key.constraint or "",
-                                                          key.check or "")])
+        name = key.name or key.constraint or ""
+        a.new.checks = constraints.named(a.new.checks + [(name, key.check or "")])
+        if name and a.new.column(name) is not None:  # a table constraint named as a column
+            a.new.table_named.append(name.lower())
     elif key.kind == "FOREIGN":
         fk = foreign.make(a.name, a.database, key, a.new.foreign)
         fk.columns = keys.key_columns(a.new, fk.columns)
@@ -701,7 +704,8 @@ def _copies_checked(a: _Alter) -> bool:
     its own CHECK, in place, without looking at the rows."""
     old = {n.lower() for n, _e in a.old.checks}
     columns = {c.name.lower() for c in a.new.columns}
-    if any(n.lower() not in old and n.lower() not in columns for n, _e in a.new.checks):
+    if any(n.lower() not in old and (n.lower() not in columns or not a.new.column_check(n))
+           for n, _e in a.new.checks):
         return True
     if a.new.engine in NON_TRANSACTIONAL:
         return not a.only_rename

@@ -162,6 +162,14 @@ class TableDef:
     attributes: tuple[tuple[str, str], ...] = ()  # engine-defined (tableopts.py)
     notes: list[Any] = field(default_factory=list)  # keys.py's notes, for the statement
     version: str = ""  # stamped at each write of the definition (prepared statements' check)
+    # table CHECK constraints named as a column is (lower case): not that column's own
+    table_named: list[str] = field(default_factory=list)
+
+    def column_check(self, name: str) -> bool:
+        """Is the CHECK constraint `name` a column's own (named after its column)?"""
+        low = name.lower()
+        return low not in self.table_named and any(c.name.lower() == low
+                                                   for c in self.columns)
 
     def column(self, name: str) -> ColumnDef | None:
         low = name.lower()
@@ -298,6 +306,9 @@ def spec_json(tdef: TableDef) -> str:
                             "version": _stamp()}
     if tdef.keys_disabled:
         spec["keys_disabled"] = True
+    named = [n for n in tdef.table_named if any(c[0].lower() == n for c in tdef.checks)]
+    if named:
+        spec["table_named"] = named
     if tdef.options:
         spec["options"] = tdef.options
     if tdef.attributes:
@@ -433,6 +444,7 @@ def load_table(conn: sqlite3.Connection, schema: str, table: str) -> TableDef:
                     spec.get("charset", DEFAULT_CHARSET), spec.get("collation", DEFAULT_COLLATION),
                     spec.get("comment", ""), spec.get("engine", "InnoDB"), foreign=foreign,
                     keys_disabled=bool(spec.get("keys_disabled")),
+                    table_named=list(spec.get("table_named", [])),
                     version=str(spec.get("version", "")),
                     options=dict(spec.get("options", {})),
                     attributes=tuple((n, v) for n, v in spec.get("attrs", ())))
@@ -636,7 +648,7 @@ def show_create(tdef: TableDef, auto_next: int | None, sql_mode: str = "") -> st
         if c.type.name == "json":
             line += f" CHECK (json_valid(`{_bq(c.name)}`))"
         line += "".join(f" CHECK ({_check_text(e)})" for n, e in tdef.checks
-                        if n.lower() == c.name.lower())
+                        if n.lower() == c.name.lower() and tdef.column_check(n))
         lines.append(line)
     if tdef.primary:
         lines.append("  PRIMARY KEY (" + ",".join(f"`{_bq(c)}`" for c in tdef.primary) + ")")
@@ -661,9 +673,8 @@ def show_create(tdef: TableDef, auto_next: int | None, sql_mode: str = "") -> st
         lines.append(line)
     # InnoDB lists the foreign keys by name
     lines.extend("  " + foreign_clause(fk) for fk in sorted(tdef.foreign, key=lambda f: f.name))
-    columns = {c.name.lower() for c in tdef.columns}
     lines.extend(f"  CONSTRAINT `{_bq(name)}` CHECK ({_check_text(expr)})"
-                 for name, expr in tdef.checks if name.lower() not in columns)
+                 for name, expr in tdef.checks if not tdef.column_check(name))
     opts = ")"
     if how.table_options:
         opts += f" {'TYPE' if how.old_types else 'ENGINE'}={tdef.engine}"

@@ -226,11 +226,10 @@ def message(database: str, table: str, name: str) -> str:
 def ordered(tdef: TableDef, shown: str) -> list[tuple[str, str]]:
     """(name as MariaDB reports it, expression): column constraints in column order, then the
     table's."""
-    by_column = {n.lower(): e for n, e in tdef.checks}
+    by_column = {n.lower(): e for n, e in tdef.checks if tdef.column_check(n)}
     out = [(f"{shown}.{c.name}", by_column[c.name.lower()]) for c in tdef.columns
            if c.name.lower() in by_column]
-    columns = {c.name.lower() for c in tdef.columns}
-    return out + [(n, e) for n, e in tdef.checks if n.lower() not in columns]
+    return out + [(n, e) for n, e in tdef.checks if not tdef.column_check(n)]
 
 
 # --- translation ------------------------------------------------------------------------------

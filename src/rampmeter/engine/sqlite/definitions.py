@@ -658,6 +658,8 @@ def build_table(name: str, columns: list[ColumnSpec], keys_: list[KeySpec],
                 raise ServerError(constraints.ER_DUP_CONSTRAINT_NAME, message="Duplicate "
                                   f"CHECK constraint name '{key.name}'", sqlstate="HY000")
             checks.append((key.name or "", key.check or ""))
+            if key.name and any(c.name.lower() == key.name.lower() for c in tdef.columns):
+                tdef.table_named.append(key.name.lower())  # not that column's own CHECK
         elif key.kind == "FOREIGN":
             fk = foreign.make(name, database, key, tdef.foreign)
             fk.columns = keys.key_columns(tdef, fk.columns)

@@ -103,7 +103,8 @@ def copies(old: TableDef, new: TableDef) -> bool:
     if old.primary and [c.lower() for c in old.primary] != was:
         return True
     columns = {c.name.lower() for c in new.columns}  # a column's own CHECK: added in place
-    if any(c not in old.checks and c[0].lower() not in columns for c in new.checks):
+    if any(c not in old.checks and (c[0].lower() not in columns or not new.column_check(c[0]))
+           for c in new.checks):
         return True
     for c in new.columns:
         was = old.column(_source(new, c))
