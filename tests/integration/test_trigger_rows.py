@@ -92,3 +92,25 @@ def test_replace_into_a_table_with_triggers_deletes_and_inserts(server):
         assert cur.execute("REPLACE INTO t VALUES (1, 'x')") == 2
     assert _run(conn, "SELECT x FROM log") == (("deleted",),)
     assert _run(conn, "SELECT id, v FROM t ORDER BY id") == ((1, "x"), (2, "b"))
+
+
+def test_show_create_trigger_keeps_the_text_and_a_rename_rewrites_the_table(server):
+    """SHOW CREATE TRIGGER prints the client's text from TRIGGER on (MariaDB 10.11); a RENAME
+    TABLE, also one that fails after the table's rename and puts it back (mtr rename),
+    rewrites the ON clause as `table`."""
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE tr", "USE tr", "CREATE TABLE t1 (a INT)",
+         "CREATE TRIGGER  tr1 AFTER INSERT ON tr.t1 FOR EACH ROW\n  SET @a = 1")
+
+    def shown():
+        return _run(conn, "SHOW CREATE TRIGGER tr1")[0][2]
+
+    assert shown() == ("CREATE DEFINER=`root`@`localhost` TRIGGER  tr1 AFTER INSERT ON tr.t1 "
+                       "FOR EACH ROW\n  SET @a = 1")
+    assert _error(conn, "RENAME TABLE t1 TO t2, missing TO m") == 1146
+    assert shown() == ("CREATE DEFINER=`root`@`localhost` TRIGGER  tr1 AFTER INSERT ON `t1` "
+                       "FOR EACH ROW\n  SET @a = 1")
+    _run(conn, "RENAME TABLE t1 TO t3")
+    assert "ON `t3` FOR EACH ROW" in shown()
+    assert _run(conn, "SELECT event_object_table FROM information_schema.triggers "
+                      "WHERE trigger_name = 'tr1'") == (("t3",),)

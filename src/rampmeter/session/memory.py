@@ -15,11 +15,19 @@ Rules:
   one comparison per flush and nothing more.
 - Nothing is measured on the statement path; reading the status walks the session's containers
   (a few hundred objects).
+- max_session_mem_used: MariaDB kills a statement (1290 "... running with the
+  --max-session-mem-used=N option ...") at its first allocation past the limit. A statement
+  here needs what the session holds plus a working block (MariaDB's query_alloc_block_size,
+  16 KiB, is the least a statement's memory root takes): when that passes the limit, every
+  statement but SET (which allocates nothing there, so `SET max_session_mem_used = DEFAULT`
+  gets a session out) fails. The check costs one dictionary read while the limit is the
+  default.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -54,3 +62,19 @@ def session_values(s: Session) -> tuple[int, int]:
 
 def global_used(sessions: Any) -> int:
     return sum(held(x) for x in sessions)
+
+
+STATEMENT_BLOCK = 16384
+_NO_LIMIT = 2**62
+
+
+def refuse_over_limit(s: Session, words: Sequence[str]) -> None:
+    """1290 for a statement that would pass max_session_mem_used (module rules)."""
+    limit = s.vars.get("max_session_mem_used")
+    if limit is None or limit >= _NO_LIMIT or words and words[0] == "SET":
+        return
+    if held(s) + STATEMENT_BLOCK > limit:
+        from rampmeter import errors
+        from rampmeter.errors import ServerError
+        raise ServerError(errors.ER_OPTION_PREVENTS_STATEMENT,
+                          f"--max-session-mem-used={limit}")

@@ -205,8 +205,18 @@ def _names_after(r: Reader) -> list[tuple[str | None, str]]:
 def _sub_select(s: Session, stmt: Statement, start: int) -> list[TableNeed]:
     """The needs of the query that starts at token `start` (CREATE ... SELECT, a view)."""
     toks = stmt.tokens or ()
+    depth = 0
     for i in range(start, len(toks)):
-        if toks[i].kind == "word" and toks[i].text.upper() in ("SELECT", "WITH"):
+        if toks[i].text == "(":
+            # `(SELECT ...)` at the top is the query; a subquery in a column's CHECK or
+            # DEFAULT is not (CHECK refuses it: 1970, engine/sqlite/checks.py)
+            query = i + 1 < len(toks) and toks[i + 1].kind == "word" and \
+                toks[i + 1].text.upper() in ("SELECT", "WITH")
+            depth += 0 if depth == 0 and query else 1
+        elif toks[i].text == ")":
+            depth = max(depth - 1, 0)
+        elif depth == 0 and toks[i].kind == "word" and \
+                toks[i].text.upper() in ("SELECT", "WITH"):
             text = stmt.text[toks[i].start:]
             return dml_needs(s, s.scan(text))
     return []

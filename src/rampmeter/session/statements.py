@@ -34,6 +34,7 @@ from rampmeter.session import (
     grantsql,
     help,
     loaddata,
+    memory,
     replica,
     reprepare,
     required,
@@ -177,6 +178,7 @@ def execute(s: Session, stmt: Statement) -> Result:
     words = stmt.words
     if s.must_change_password and not _sandboxed(words):
         raise ServerError(errors.ER_MUST_CHANGE_PASSWORD)
+    memory.refuse_over_limit(s, words)
     if setfor.is_set_for(words):
         return setfor.run(s, stmt, execute)
     name = com_name(words)

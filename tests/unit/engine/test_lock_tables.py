@@ -151,3 +151,21 @@ def test_system_tables_wait_and_nowait(s: SqliteSession) -> None:
         [(1292, "Truncated incorrect lock_wait_timeout value: '31536001'")]
     fails(s, "LOCK TABLES t1 WRITE WAIT", errors.ER_PARSE_ERROR)
     s.execute("UNLOCK TABLES")
+
+
+def test_the_global_read_lock_and_lock_tables(s: SqliteSession) -> None:
+    """mtr flush (Bug#9459): no global read lock with tables locked (1192); under one, LOCK
+    TABLE ... WRITE is 1223 and READ locks are taken beside it; UNLOCK TABLES ends both."""
+    s.execute("LOCK TABLE t1 WRITE")
+    fails(s, "FLUSH TABLES WITH READ LOCK", errors.ER_LOCK_OR_ACTIVE_TRANSACTION)
+    s.execute("LOCK TABLE t1 READ")
+    fails(s, "FLUSH TABLES WITH READ LOCK", errors.ER_LOCK_OR_ACTIVE_TRANSACTION)
+    s.execute("UNLOCK TABLES")
+    s.execute("FLUSH TABLES WITH READ LOCK")
+    fails(s, "LOCK TABLE t1 WRITE", errors.ER_CANT_UPDATE_WITH_READLOCK)
+    s.execute("LOCK TABLE t1 READ")
+    assert rows(s.execute("SELECT * FROM t1")) == [(1,)]
+    fails(s, "SELECT * FROM t2", NOT_LOCKED)
+    fails(s, "LOCK TABLE t1 WRITE", errors.ER_CANT_UPDATE_WITH_READLOCK)
+    s.execute("UNLOCK TABLES")
+    s.execute("INSERT INTO t2 VALUES (2)")

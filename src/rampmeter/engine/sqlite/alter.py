@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.engine.base import Result, UpdateCount
 from rampmeter.engine.sqlite import alter_checks as checks
-from rampmeter.engine.sqlite import checks as constraints
 from rampmeter.engine.sqlite import (
+    autokey,
     fkcheck,
     foreign,
     keys,
@@ -42,6 +42,7 @@ from rampmeter.engine.sqlite import (
     tableopts,
     temporary,
 )
+from rampmeter.engine.sqlite import checks as constraints
 from rampmeter.engine.sqlite.catalog import (
     NON_TRANSACTIONAL,
     ColumnDef,
@@ -55,6 +56,7 @@ from rampmeter.engine.sqlite.definitions import (
     ColumnSpec,
     KeySpec,
     check_column_name,
+    check_invisible,
     is_key_start,
     read_column,
     read_default,
@@ -232,6 +234,9 @@ def _replace_column(a: _Alter, r: Reader, old_name: str, new_name: str) -> None:
     if new_name.lower() != col.name.lower() and a.new.column(new_name) is not None:
         raise ServerError(errors.ER_DUP_FIELDNAME, new_name)
     spec = read_column(r, new_name, a.new.charset, a.new.collation)
+    # the new definition replaces the column's own CHECK too (MariaDB drops it)
+    a.new.checks = [(n, e) for n, e in a.new.checks
+                    if n.lower() != col.name.lower() or not a.new.column_check(n)]
     k = a.new.columns.index(col)
     del a.new.columns[k]
     if r.at("FIRST") or r.at("AFTER"):
@@ -327,6 +332,10 @@ def _rename_everywhere(a: _Alter, old: str, new: str) -> None:
             fk.ref_columns = swap(fk.ref_columns)
     for _child, fk in checks.children(a):
         fk.ref_columns = swap(fk.ref_columns)
+    if t.checks:  # the column's own CHECK takes its new name; every CHECK reads it anew
+        t.checks = constraints.named([
+            (new if n.lower() == low and low not in t.table_named else n,
+             constraints.renamed_column(e, old, new)) for n, e in t.checks])
 
 
 # --- drops -------------------------------------------------------------------------------------
@@ -392,7 +401,7 @@ def _drop_constraint(a: _Alter, name: str, if_exists: bool) -> None:
     t = a.new
     if any(f.name.lower() == name.lower() for f in t.foreign):
         _drop_foreign(a, name, False)
-    elif any(c[0].lower() == name.lower() and t.column(c[0]) is None for c in t.checks):
+    elif any(c[0].lower() == name.lower() and not t.column_check(c[0]) for c in t.checks):
         # a table constraint; a column's own goes only with its column (MariaDB)
         t.checks = [c for c in t.checks if c[0].lower() != name.lower()]
     elif any(i.name.lower() == name.lower() and i.unique for i in t.indexes) or \
@@ -411,7 +420,7 @@ def _drop_column(a: _Alter, name: str, if_exists: bool) -> None:
     t.columns.remove(col)  # the last one too: an ADD of the same ALTER may follow (_finish)
     low = col.name.lower()
     t.primary = [c for c in t.primary if c.lower() != low]
-    t.checks = [c for c in t.checks if c[0].lower() != low]
+    t.checks = [c for c in t.checks if c[0].lower() != low or not t.column_check(c[0])]
     kept = []
     for i in t.indexes:  # MariaDB drops the column from its keys, and empty keys with it
         pairs = [(c, p, d) for c, p, d in zip(i.columns, i.prefixes or [None] * len(i.columns),
@@ -434,8 +443,10 @@ def _add_key(a: _Alter, key: KeySpec) -> None:
         a.added.append(keys.NewKey(keys.PRIMARY, key.columns, True, key.prefixes, key.desc,
                                    kind=keys.PRIMARY))
     elif key.kind == "CHECK":
-        a.new.checks = constraints.named(a.new.checks + [(key.name or key.constraint or "",
-                                                          key.check or "")])
+        name = key.name or key.constraint or ""
+        a.new.checks = constraints.named(a.new.checks + [(name, key.check or "")])
+        if name and a.new.column(name) is not None:  # a table constraint named as a column
+            a.new.table_named.append(name.lower())
     elif key.kind == "FOREIGN":
         fk = foreign.make(a.name, a.database, key, a.new.foreign)
         fk.columns = keys.key_columns(a.new, fk.columns)
@@ -586,7 +597,7 @@ _ACTIONS = {"ADD": _add, "DROP": _drop, "MODIFY": _modify, "CHANGE": _change,
 # --- the end -------------------------------------------------------------------------------------
 def _limit_comments(a: _Alter, strict: bool) -> None:
     """The comments this ALTER sets, held to MariaDB's lengths (create_table.py)."""
-    from rampmeter.engine.sqlite.create_table import limit_comments
+    from rampmeter.engine.sqlite.create_table import check_definition_size, limit_comments
     before = {c.name.lower(): c.comment for c in a.old.columns}
     changed = {c.name.lower() for c in a.new.columns if c.comment != before.get(c.name.lower())}
     old_indexes = {i.name.lower(): i.comment for i in a.old.indexes}
@@ -594,6 +605,7 @@ def _limit_comments(a: _Alter, strict: bool) -> None:
                if i.comment != old_indexes.get(i.name.lower())}
     a.notes.extend(limit_comments(a.new, strict, changed, a.new.comment != a.old.comment,
                                   indexes))
+    check_definition_size(a.new)
 
 
 def _finish(a: _Alter, ignore: bool) -> Result:
@@ -607,6 +619,7 @@ def _finish(a: _Alter, ignore: bool) -> Result:
     key_list = keys.existing(t) + a.added
     keys.assemble(t, key_list)
     checks.check_auto(t)
+    check_invisible(t)
     checks.check_foreign(a)
     mode = s.sql_mode()
     strict = ("STRICT_TRANS_TABLES" in mode or "STRICT_ALL_TABLES" in mode) and not ignore
@@ -637,7 +650,8 @@ def _finish(a: _Alter, ignore: bool) -> Result:
                             after=after, strict=strict, fills=a.fills,
                             copy=bool(a.new_foreign) and fkcheck.checks_on(s), before=dedupe)
     total, dropped = duplicates[0] if duplicates else (0, 0)
-    if a.auto_increment is not None and t.auto_column is not None:
+    if a.auto_increment is not None and t.auto_column is not None and \
+            not autokey.detached(t):
         checks.set_auto_increment(s, a.schema, t, a.auto_increment)
     if a.rename_to is not None and a.rename_to != t.name:
         rebuild.rename_table(s, a.schema, a.database, t.name, a.rename_to)
@@ -690,7 +704,8 @@ def _copies_checked(a: _Alter) -> bool:
     its own CHECK, in place, without looking at the rows."""
     old = {n.lower() for n, _e in a.old.checks}
     columns = {c.name.lower() for c in a.new.columns}
-    if any(n.lower() not in old and n.lower() not in columns for n, _e in a.new.checks):
+    if any(n.lower() not in old and (n.lower() not in columns or not a.new.column_check(n))
+           for n, _e in a.new.checks):
         return True
     if a.new.engine in NON_TRANSACTIONAL:
         return not a.only_rename

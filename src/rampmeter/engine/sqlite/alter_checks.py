@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from rampmeter import errors
 from rampmeter.engine.sqlite import fkcheck, foreign
-from rampmeter.engine.sqlite.catalog import ColumnDef, ForeignKey, TableDef, auto_keyed_alone, q
+from rampmeter.engine.sqlite.catalog import ColumnDef, ForeignKey, TableDef, auto_key_ok, q
 from rampmeter.errors import ServerError
 
 if TYPE_CHECKING:
@@ -47,13 +47,8 @@ def check_auto(t: TableDef) -> None:
     if not auto:
         return
     col = auto[0]
-    keyed = t.primary[:1] == [col.name] or any(i.columns[:1] == [col.name] and not i.kind
-                                                for i in t.indexes)
-    if not keyed:
+    if not auto_key_ok(t, col.name):
         raise ServerError(errors.ER_WRONG_AUTO_KEY)
-    if not auto_keyed_alone(t, col.name):
-        raise ServerError(errors.ER_NOT_SUPPORTED_YET,
-                          "AUTO_INCREMENT on a column that is not the whole PRIMARY KEY")
     col.nullable = False
 
 

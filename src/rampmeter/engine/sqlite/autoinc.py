@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rampmeter.engine.sqlite.catalog import lit, q
+from rampmeter.engine.sqlite.catalog import auto_keyed_alone, lit, q
 from rampmeter.engine.types import INTEGERS
 from rampmeter.errors import ServerError
 
@@ -109,7 +109,8 @@ def before(s: SqliteSession, plan: Plan) -> None:
         return
     tdef = s.table_def(*plan.target)
     col = tdef.auto_column if tdef is not None else None
-    if tdef is None or col is None or col.type.name not in INTEGERS:
+    if tdef is None or col is None or col.type.name not in INTEGERS or \
+            not auto_keyed_alone(tdef, col.name):  # not the rowid: autokey.py steps it
         return
     schema, stored = tdef.location or (plan.target[0], tdef.name)
     handle = s.handle
@@ -140,4 +141,5 @@ def before(s: SqliteSession, plan: Plan) -> None:
 def first_value(s: SqliteSession) -> int | None:
     """The first value a stepped INSERT generated (LAST_INSERT_ID()), if it moved any."""
     st = s.statement_state.get(_KEY)
-    return st.first if st is not None else None
+    first = st.first if st is not None else None
+    return first if first is not None else s.statement_state.get("autokey_first")

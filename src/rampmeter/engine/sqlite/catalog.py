@@ -14,7 +14,8 @@ Rules:
 - An AUTO_INCREMENT column is SQLite's INTEGER PRIMARY KEY AUTOINCREMENT, which also never
   reuses an id, as InnoDB does not. So it must be the whole primary key, or, in a table without
   one, have a UNIQUE key of its own (SERIAL, AUTO_INCREMENT UNIQUE): then the JSON row says the
-  table has no primary key for MariaDB (`no_primary`), whatever SQLite's schema says.
+  table has no primary key for MariaDB (`no_primary`), whatever SQLite's schema says. Any
+  other AUTO_INCREMENT column is an ordinary one filled by a trigger (autokey.py).
 - SQLite index names are per database and MySQL's per table, so the SQLite name is
   "<table>.<index>"; SHOW INDEX prints the part after the dot.
 - Text columns with a case-insensitive collation are declared `COLLATE <its MariaDB name>`,
@@ -103,6 +104,7 @@ class ColumnDef:
     compressed: bool = False  # COMPRESSED: MariaDB zlib-packs it; here it is only shown
     attributes: tuple[tuple[str, str], ...] = ()  # engine-defined: (name, value as shown)
     generated: Generated | None = None
+    invisible: bool = False   # INVISIBLE: left out of SELECT * and of INSERT's default list
 
     @property
     def has_default(self) -> bool:
@@ -160,6 +162,14 @@ class TableDef:
     attributes: tuple[tuple[str, str], ...] = ()  # engine-defined (tableopts.py)
     notes: list[Any] = field(default_factory=list)  # keys.py's notes, for the statement
     version: str = ""  # stamped at each write of the definition (prepared statements' check)
+    # table CHECK constraints named as a column is (lower case): not that column's own
+    table_named: list[str] = field(default_factory=list)
+
+    def column_check(self, name: str) -> bool:
+        """Is the CHECK constraint `name` a column's own (named after its column)?"""
+        low = name.lower()
+        return low not in self.table_named and any(c.name.lower() == low
+                                                   for c in self.columns)
 
     def column(self, name: str) -> ColumnDef | None:
         low = name.lower()
@@ -181,6 +191,22 @@ def auto_keyed_alone(tdef: TableDef, column: str) -> bool:
     return any(i.unique and not i.kind and i.columns == [column] for i in tdef.indexes)
 
 
+# Engines whose AUTO_INCREMENT may be a later part of a key (values counted per group of the
+# earlier parts, autokey.py); InnoDB & co. want it first in some key (ha_innobase: 1075).
+_SUBKEY_AUTO_ENGINES = frozenset({"MyISAM", "Aria", "MRG_MyISAM"})
+
+
+def auto_key_ok(tdef: TableDef, column: str) -> bool:
+    """Is `column` keyed as MariaDB wants an AUTO_INCREMENT column (else 1075): the first
+    part of some key, or, in a MyISAM / Aria table, any part."""
+    keys = [tdef.primary] + [i.columns for i in tdef.indexes if not i.kind]
+    low = column.lower()
+    if any(k[:1] and k[0].lower() == low for k in keys):
+        return True
+    return tdef.engine in _SUBKEY_AUTO_ENGINES and \
+        any(low in (c.lower() for c in k) for k in keys)
+
+
 # --- SQLite DDL for a TableDef ---------------------------------------------------------------
 def _collate(t: SqlType) -> str:
     """A text column compares by its MariaDB collation (collations.py): case-insensitive ones,
@@ -195,10 +221,10 @@ def _collate(t: SqlType) -> str:
 
 
 def column_sql(c: ColumnDef, tdef: TableDef) -> str:
-    if c.auto_increment:
+    if c.auto_increment and auto_keyed_alone(tdef, c.name):
         return f"{q(c.name)} INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL"
     parts = [q(c.name), c.type.affinity + _collate(c.type)]
-    if not c.nullable:
+    if not c.nullable and not c.auto_increment:  # a detached one is filled after (autokey.py)
         parts.append("NOT NULL")
     if c.default is not None and c.default.kind == "value":
         parts.append("DEFAULT " + lit(c.default.value))
@@ -265,6 +291,8 @@ def spec_json(tdef: TableDef) -> str:
             d["attrs"] = [list(a) for a in c.attributes]
         if c.generated is not None:
             d["gen"] = [c.generated.expr, c.generated.stored, c.generated.sql]
+        if c.invisible:
+            d["invisible"] = True
         cols[c.name] = d
     idx = {i.name: {"prefixes": i.prefixes, "desc": i.desc, "kind": i.kind,
                     "comment": i.comment, "columns": i.columns, "unique": i.unique,
@@ -278,6 +306,9 @@ def spec_json(tdef: TableDef) -> str:
                             "version": _stamp()}
     if tdef.keys_disabled:
         spec["keys_disabled"] = True
+    named = [n for n in tdef.table_named if any(c[0].lower() == n for c in tdef.checks)]
+    if named:
+        spec["table_named"] = named
     if tdef.options:
         spec["options"] = tdef.options
     if tdef.attributes:
@@ -379,11 +410,13 @@ def load_table(conn: sqlite3.Connection, schema: str, table: str) -> TableDef:
         elif spec.get("legacy") and dflt is not None:
             default = _legacy_default(dflt)
         columns.append(ColumnDef(
-            name, t, nullable=not notnull and not pkpos, default=default,
+            name, t, nullable=not notnull and not pkpos and not cs.get("auto"),
+            default=default,
             auto_increment=bool(cs.get("auto")), on_update=cs.get("on_update"),
             comment=cs.get("comment", ""), compressed=bool(cs.get("compressed")),
             attributes=tuple((n, v) for n, v in cs.get("attrs", ())),
-            generated=Generated(*cs["gen"]) if "gen" in cs else None))
+            generated=Generated(*cs["gen"]) if "gen" in cs else None,
+            invisible=bool(cs.get("invisible"))))
     idxspec = spec.get("indexes", {})
     indexes: list[IndexDef] = []
     for row in conn.execute(f"PRAGMA {q(schema)}.index_list({q(table)})").fetchall():
@@ -411,6 +444,7 @@ def load_table(conn: sqlite3.Connection, schema: str, table: str) -> TableDef:
                     spec.get("charset", DEFAULT_CHARSET), spec.get("collation", DEFAULT_COLLATION),
                     spec.get("comment", ""), spec.get("engine", "InnoDB"), foreign=foreign,
                     keys_disabled=bool(spec.get("keys_disabled")),
+                    table_named=list(spec.get("table_named", [])),
                     version=str(spec.get("version", "")),
                     options=dict(spec.get("options", {})),
                     attributes=tuple((n, v) for n, v in spec.get("attrs", ())))
@@ -458,7 +492,7 @@ def sequence_next(conn: sqlite3.Connection, schema: str, table: str) -> int | No
 def key_flags(tdef: TableDef) -> dict[str, tuple[str, int]]:
     """column -> (SHOW COLUMNS Key, wire flags for keys)."""
     out: dict[str, tuple[str, int]] = {}
-    for c in tdef.primary:
+    for c in tdef.primary or implicit_primary(tdef):
         out[c.lower()] = ("PRI", ColumnFlag.PRI_KEY)
     for i in tdef.indexes:
         if not i.columns or i.kind:
@@ -471,6 +505,17 @@ def key_flags(tdef: TableDef) -> dict[str, tuple[str, int]]:
         else:
             out[first] = ("MUL", ColumnFlag.MULTIPLE_KEY)
     return out
+
+
+def implicit_primary(tdef: TableDef) -> list[str]:
+    """A table without a PRIMARY KEY: MariaDB takes its first UNIQUE key whose parts are all
+    NOT NULL for one (sql_table.cc sort_keys, table.cc primary_key), and SHOW COLUMNS says
+    PRI for its columns."""
+    for i in tdef.indexes:
+        if i.unique and not i.kind and i.columns and not any(i.prefixes or ()) and all(
+                (c := tdef.column(n)) is not None and not c.nullable for n in i.columns):
+            return list(i.columns)
+    return []
 
 
 def table_columns(tdef: TableDef, schema: str) -> list[TableColumn]:
@@ -498,6 +543,8 @@ def table_columns(tdef: TableDef, schema: str) -> list[TableColumn]:
         extra = "auto_increment" if c.auto_increment else (
             "on update " + _now_spelling(c.on_update) if c.on_update is not None else
             generated_extra(c))
+        if c.invisible:
+            extra = f"{extra}, INVISIBLE" if extra else "INVISIBLE"
         out.append(TableColumn(
             name=c.name, column_type=c.type.spelling() + (COMPRESSED if c.compressed else ""),
             nullable=c.nullable, key=key,
@@ -581,6 +628,8 @@ def show_create(tdef: TableDef, auto_next: int | None, sql_mode: str = "") -> st
             line += " NOT NULL"
         elif c.type.name == "timestamp" and c.generated is None:
             line += " NULL"
+        if c.invisible:
+            line += " INVISIBLE"
         if c.auto_increment:
             line += " AUTO_INCREMENT" if how.auto_increment else ""
         elif c.default is not None:
@@ -599,7 +648,7 @@ def show_create(tdef: TableDef, auto_next: int | None, sql_mode: str = "") -> st
         if c.type.name == "json":
             line += f" CHECK (json_valid(`{_bq(c.name)}`))"
         line += "".join(f" CHECK ({_check_text(e)})" for n, e in tdef.checks
-                        if n.lower() == c.name.lower())
+                        if n.lower() == c.name.lower() and tdef.column_check(n))
         lines.append(line)
     if tdef.primary:
         lines.append("  PRIMARY KEY (" + ",".join(f"`{_bq(c)}`" for c in tdef.primary) + ")")
@@ -624,9 +673,8 @@ def show_create(tdef: TableDef, auto_next: int | None, sql_mode: str = "") -> st
         lines.append(line)
     # InnoDB lists the foreign keys by name
     lines.extend("  " + foreign_clause(fk) for fk in sorted(tdef.foreign, key=lambda f: f.name))
-    columns = {c.name.lower() for c in tdef.columns}
     lines.extend(f"  CONSTRAINT `{_bq(name)}` CHECK ({_check_text(expr)})"
-                 for name, expr in tdef.checks if name.lower() not in columns)
+                 for name, expr in tdef.checks if not tdef.column_check(name))
     opts = ")"
     if how.table_options:
         opts += f" {'TYPE' if how.old_types else 'ENGINE'}={tdef.engine}"

@@ -125,21 +125,98 @@ def after_dropping(checks: list[tuple[str, str]], dropped: list[str]
     return out
 
 
+def renamed_column(expr: str, old: str, new: str) -> str:
+    """A CHECK's text reading column `new` where it read `old` (ALTER TABLE ... RENAME COLUMN /
+    CHANGE): names as tokens, a function of that name left alone."""
+    from rampmeter.sql import lexer
+    toks = [t for t in lexer.tokens(expr) if t.kind not in ("end", "comment")]
+    out, pos = [], 0
+    for k, t in enumerate(toks):
+        if t.kind not in ("word", "qident") or lexer.ident_value(t.text).lower() != old.lower():
+            continue
+        if k + 1 < len(toks) and toks[k + 1].text == "(":
+            continue
+        out.append(expr[pos:t.start] + "`" + new.replace("`", "``") + "`")
+        pos = t.end
+    return "".join(out) + expr[pos:]
+
+
 def known_columns(tdef: TableDef) -> None:
     """Every column a constraint reads is the table's: else 1054 "Unknown column 'b' in
-    'CHECK'" (MariaDB, at CREATE TABLE and ALTER TABLE alike)."""
-    from rampmeter.engine.sqlite import dialect
+    'CHECK'" (MariaDB, at CREATE TABLE and ALTER TABLE alike); and what a constraint may not
+    read (`_refused`)."""
+    from rampmeter.engine.sqlite import defaultfn, dialect
 
     have = {c.name.lower() for c in tdef.columns}
-    for _name, expr in tdef.checks:
+    trees = []
+    for name, expr in tdef.checks:
         try:
-            used = [c.name for c in dialect.parse(expr).find_all(exp.Column)]
+            tree = dialect.parse(defaultfn.rewrite_text(expr))  # DEFAULT(col): a function
         except Exception:  # noqa: BLE001 - left for the translator to refuse as it does
             continue
+        if tree.find(exp.Subquery, exp.Exists, exp.Select) is not None:
+            raise ServerError(1970, message="CHECK does not support subqueries or stored "
+                              "functions", sqlstate="42000")
+        trees.append((name, tree))
+    auto = tdef.auto_column
+    for name, tree in trees:
+        used = [c.name for c in tree.find_all(exp.Column)]
         missing = next((u for u in used if u and u.lower() not in have), None)
         if missing is not None:
             raise ServerError(1054, message=f"Unknown column '{missing}' in 'CHECK'",
                               sqlstate="42S22")
+        refused = _refused(tree, auto.name if auto is not None else None)
+        if refused is not None:
+            what, owner = refused
+            raise ServerError(1901, message=f"Function or expression '{what}' cannot be used "
+                              f"in the CHECK clause of `{owner or name}`", sqlstate="HY000")
+
+
+# What a CHECK constraint may not call (MariaDB's VCOL_IMPOSSIBLE and VCOL_NOT_STRICTLY_
+# DETERMINISTIC functions, item_*.cc check_vcol_func_processor), by the name sqlglot gives
+# them -> the name MariaDB's 1901 prints.
+_CHECK_REFUSED = {
+    "NOW": "current_timestamp", "CURRENT_TIMESTAMP": "current_timestamp",
+    "LOCALTIME": "current_timestamp", "LOCALTIMESTAMP": "current_timestamp",
+    "CURDATE": "curdate", "CURRENT_DATE": "curdate", "CURTIME": "curtime",
+    "CURRENT_TIME": "curtime", "UTC_TIME": "utc_time", "UTC_DATE": "utc_date",
+    "UTC_TIMESTAMP": "utc_timestamp", "SYSDATE": "sysdate", "RAND": "rand", "UUID": "uuid",
+    "UUID_SHORT": "uuid_short", "SYS_GUID": "sys_guid", "USER": "user",
+    "SESSION_USER": "user", "SYSTEM_USER": "user", "CURRENT_USER": "current_user",
+    "CURRENT_ROLE": "current_role", "CURRENT_SCHEMA": "database", "DATABASE": "database",
+    "SCHEMA": "database", "CONNECTION_ID": "connection_id", "FOUND_ROWS": "found_rows",
+    "ROW_COUNT": "row_count", "LAST_INSERT_ID": "last_insert_id", "SLEEP": "sleep",
+    "BENCHMARK": "benchmark", "GET_LOCK": "get_lock", "RELEASE_LOCK": "release_lock",
+    "RELEASE_ALL_LOCKS": "release_all_locks", "IS_FREE_LOCK": "is_free_lock",
+    "IS_USED_LOCK": "is_used_lock", "MASTER_POS_WAIT": "master_pos_wait",
+    "MASTER_GTID_WAIT": "master_gtid_wait", "LOAD_FILE": "load_file", "NEXTVAL": "nextval",
+    "LASTVAL": "lastval", "SETVAL": "setval", "RANDOM_BYTES": "random_bytes",
+    "VERSION": "version", "CURRENT_VERSION": "version",
+}
+
+
+def _refused(tree: exp.Expression, auto: str | None) -> tuple[str, str | None] | None:
+    """(what MariaDB's 1901 names, the name it names it in: the AUTO_INCREMENT column's own
+    for that column, else None: the constraint's) for the first thing a CHECK may not read."""
+    for node in tree.walk():
+        if isinstance(node, exp.Column) and auto is not None and \
+                node.name.lower() == auto.lower():
+            return "AUTO_INCREMENT", auto
+        if isinstance(node, exp.SessionParameter):
+            return f"@@{node.name}", None
+        if isinstance(node, exp.Parameter):
+            return f"@{node.name}", None
+        if isinstance(node, exp.Anonymous):
+            name = node.name.upper()
+        elif isinstance(node, exp.Func) and node.sql_names():
+            name = node.sql_names()[0]
+        else:
+            continue
+        if name == "UNIX_TIMESTAMP" and node.expressions:
+            continue  # of a value: deterministic
+        if name in _CHECK_REFUSED:
+            return f"{_CHECK_REFUSED[name]}()", None
+    return None
 
 
 def message(database: str, table: str, name: str) -> str:
@@ -149,11 +226,10 @@ def message(database: str, table: str, name: str) -> str:
 def ordered(tdef: TableDef, shown: str) -> list[tuple[str, str]]:
     """(name as MariaDB reports it, expression): column constraints in column order, then the
     table's."""
-    by_column = {n.lower(): e for n, e in tdef.checks}
+    by_column = {n.lower(): e for n, e in tdef.checks if tdef.column_check(n)}
     out = [(f"{shown}.{c.name}", by_column[c.name.lower()]) for c in tdef.columns
            if c.name.lower() in by_column]
-    columns = {c.name.lower() for c in tdef.columns}
-    return out + [(n, e) for n, e in tdef.checks if n.lower() not in columns]
+    return out + [(n, e) for n, e in tdef.checks if not tdef.column_check(n)]
 
 
 # --- translation ------------------------------------------------------------------------------

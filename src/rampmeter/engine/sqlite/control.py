@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rampmeter import errors
 from rampmeter.engine.base import Result, UpdateCount, WaitReason
 from rampmeter.engine.sqlite import locktables
 from rampmeter.engine.sqlite.storage import INFORMATION_SCHEMA
-from rampmeter.errors import Warning_
+from rampmeter.errors import ServerError, Warning_
 from rampmeter.sql.reader import Reader
 from rampmeter.sql.statement import Statement
 
@@ -111,6 +112,13 @@ def lock(s: SqliteSession, stmt: Statement) -> Result:
         warnings.append(Warning_("Warning", 1292, "Truncated incorrect lock_wait_timeout "
                                  f"value: '{int(wait)}'"))
         wait = float(locktables.LOCK_WAIT_MAX)
+    if s.txn.lock_mode == "global":
+        # under the session's own FLUSH TABLES WITH READ LOCK: a WRITE lock is 1223, READ
+        # locks are taken beside the global one, which only UNLOCK TABLES gives back
+        if any(write for _db, _name, _alias, write in named):
+            raise ServerError(errors.ER_CANT_UPDATE_WITH_READLOCK)
+        s.txn.locked = locktables.entries(s, named)
+        return UpdateCount(warnings=warnings)
     s.txn.unlock_tables()  # the locks held go first, as in MariaDB, even when this one fails
     locked = locktables.entries(s, named)
     s.txn.lock_tables(None, locked, timeout=wait)  # an MDL wait (txn._wait_kind)
@@ -123,5 +131,8 @@ def flush(s: SqliteSession, stmt: Statement) -> Result:
     TABLES, so nobody writes meanwhile (a global read lock), reported as a GLOBAL_LOCK wait."""
     toks = [t.text.upper() for t in stmt.tokens or ()]
     if "LOCK" in toks or "EXPORT" in toks:
+        if s.txn.lock_mode == "tables" and "LOCK" in toks:
+            # the global read lock with tables locked: MariaDB refuses it (Bug#9459)
+            raise ServerError(errors.ER_LOCK_OR_ACTIVE_TRANSACTION)
         s.txn.lock_tables(WaitReason.GLOBAL_LOCK)
     return UpdateCount()

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from rampmeter import errors
 from rampmeter.engine.base import Result, UpdateCount
 from rampmeter.engine.sqlite import (
+    autokey,
     catalog,
     dbopts,
     fkcheck,
@@ -98,6 +99,7 @@ def create_table(s: SqliteSession, r: Reader, *, or_replace: bool, temporary: bo
     tdef = build_table(table, columns, keys, options, database=target.database,
                        defaults=defaults)
     tdef.notes.extend(limit_comments(tdef, _strict(s)))
+    check_definition_size(tdef)
     tdef.notes.extend(tableopts.check(s.sql_mode(), tableopts.unknown_names(
         tdef, [a for k in keys for a in k.attrs], options)))
     return make(s, target, tdef)
@@ -112,6 +114,25 @@ def _strict(s: SqliteSession) -> bool:
 TABLE_COMMENT_MAX = 2048
 COLUMN_COMMENT_MAX = 1024
 INDEX_COMMENT_MAX = 1024
+
+
+# MariaDB's .frm form block (unireg.cc pack_header): 17 bytes per column (FCOMP), 288 of
+# header (FRM_FORMINFO_SIZE), the column names, the ENUM / SET members and the column
+# comments must fit in 65535 bytes, and there may be 255 ENUM / SET columns at most.
+_FCOMP, _FORMINFO, _FORM_MAX, _INTERVALS_MAX = 17, 288, 65535, 255
+
+
+def check_definition_size(tdef: TableDef) -> None:
+    """1117 "Table definition is too large" where MariaDB's .frm form block overflows."""
+    names = 2 + sum(len(c.name.encode("utf-8", "surrogateescape")) + 1 for c in tdef.columns)
+    intervals = [c.type.members for c in tdef.columns if c.type.members]
+    members = sum(len(m.encode("utf-8", "surrogateescape")) + 1 for ms in intervals
+                  for m in ms) + 2 * len(intervals)
+    comments = sum(len(c.comment.encode("utf-8", "surrogateescape")) for c in tdef.columns)
+    size = names + len(tdef.columns) * _FCOMP + _FORMINFO + members + comments
+    if size > _FORM_MAX or len(intervals) > _INTERVALS_MAX:
+        raise ServerError(1117, message="Table definition is too large",
+                          sqlstate="HY000")
 
 
 def limit_comments(tdef: TableDef, strict: bool, only: set[str] | None = None,
@@ -242,7 +263,8 @@ def make(s: SqliteSession, target: Target, tdef: TableDef) -> Result:
         rebuild.write_table(s, target.schema, tdef)
         for child in children:
             rebuild.write_spec(s, target.schema, child)
-        if tdef.auto_increment and tdef.auto_increment > 1 and tdef.auto_column is not None:
+        if tdef.auto_increment and tdef.auto_increment > 1 and tdef.auto_column is not None \
+                and not autokey.detached(tdef):
             s.handle.execute(f"INSERT INTO {q(target.schema)}.sqlite_sequence (name, seq) "
                              "VALUES (?, ?)", (tdef.name, tdef.auto_increment - 1))
     return UpdateCount(warnings=list(tdef.notes))

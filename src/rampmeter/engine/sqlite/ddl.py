@@ -35,6 +35,7 @@ from rampmeter.engine.sqlite import (
     routines,
     tableopts,
     temporary,
+    triggers,
     views,
 )
 from rampmeter.engine.sqlite.alter import alter_table
@@ -371,19 +372,40 @@ def rename(s: SqliteSession, stmt: Statement) -> Result:
             break
     r.end()
     notes: list[Warning_] = []
-    for db, old, new in _rename_plan(s, pairs, if_exists, notes):
+    plan: list[tuple[str | None, str, str]] = []
+    try:
+        _rename_plan(s, pairs, if_exists, notes, plan)
+    except ServerError:
+        _renamed_back(s, plan)
+        raise
+    for db, old, new in plan:
         schema, tdef = s.existing_table(db, old)
         rebuild.rename_table(s, schema, db or s.database or schema, tdef.name, new)
     return UpdateCount(warnings=notes)
 
 
+def _renamed_back(s: SqliteSession, done: list[tuple[str | None, str, str]]) -> None:
+    """A failing RENAME: MariaDB made the renames before the failing one and undid them,
+    which leaves their tables' triggers with a rewritten ON clause (triggers.retable)."""
+    for db, old, _new in done:
+        try:
+            schema, tdef = s.existing_table(db, old)
+        except ServerError:
+            continue
+        if schema == temporary.SCHEMA:
+            continue
+        with s.ddl():
+            triggers.retable(s, schema, db or s.database or schema, tdef.name, tdef.name)
+
+
 def _rename_plan(s: SqliteSession, pairs: list[tuple[str | None, str, str]], if_exists: bool,
-                 notes: list[Warning_]) -> list[tuple[str | None, str, str]]:
+                 notes: list[Warning_], plan: list[tuple[str | None, str, str]]) -> None:
     """The renames to make, checked first in order against the names as the earlier ones
     leave them, so that a failing one (1146 no such table, 1050 the name is taken) makes
     none, as MariaDB's atomic RENAME TABLE. A temporary table is renamed among the temporary
     ones (it hides a table of its name); IF EXISTS skips a missing table with a note."""
     moved: dict[tuple[bool, str, str], bool] = {}  # (temporary, schema, name) -> now there
+    plan.clear()
 
     def there(temp: bool, schema: str, database: str, name: str) -> bool:
         key = (temp, schema, name.lower())
@@ -393,7 +415,6 @@ def _rename_plan(s: SqliteSession, pairs: list[tuple[str | None, str, str]], if_
             return temporary.find(s, database, name) is not None
         return s.find_table(schema, name) is not None or s.find_view(schema, name) is not None
 
-    plan = []
     for db, old, new in pairs:
         schema = s.schema(db)
         database = db or s.database or schema
@@ -413,7 +434,6 @@ def _rename_plan(s: SqliteSession, pairs: list[tuple[str | None, str, str]], if_
         moved[(temp, schema, old.lower())] = False
         moved[(temp, schema, new.lower())] = True
         plan.append((db, old, new))
-    return plan
 
 
 def truncate(s: SqliteSession, stmt: Statement) -> Result:
@@ -489,6 +509,8 @@ def maintenance(s: SqliteSession, stmt: Statement) -> Result:
                 rows.append((f"{dbname}.{table}", op, "Error",
                              f"Table '{dbname}.{table}' doesn't exist"))
             continue
+        if op == "check":
+            rows += _check_auto_zero(s, schema, dbname, stored)
         if op == "analyze":
             s.handle.execute(f"ANALYZE {q(schema)}.{q(stored)}")
             if _collects_statistics(s, stmt):
@@ -498,6 +520,20 @@ def maintenance(s: SqliteSession, stmt: Statement) -> Result:
     cols = [text_column("Table", length=64), text_column("Op", length=10),
             text_column("Msg_type", length=10), text_column("Msg_text", length=255)]
     return ResultSet(cols, rows)
+
+
+def _check_auto_zero(s: SqliteSession, schema: str, dbname: str, stored: str
+                     ) -> list[tuple[str, str, str, str]]:
+    """MyISAM's and Aria's CHECK TABLE warn of a row whose AUTO_INCREMENT column holds 0
+    (chk_key, "Found row where the auto_increment column has the value 0"); InnoDB does not."""
+    tdef = s.table_def(dbname, stored)
+    col = tdef.auto_column if tdef is not None else None
+    if col is None or tdef is None or tdef.engine not in ("MyISAM", "Aria"):
+        return []
+    found = s.handle.execute(f"SELECT 1 FROM {q(schema)}.{q(stored)} WHERE {q(col.name)} = 0 "
+                             "LIMIT 1").fetchone()
+    return [(f"{dbname}.{stored}", "check", "warning",
+             "Found row where the auto_increment column has the value 0")] if found else []
 
 
 def _collects_statistics(s: SqliteSession, stmt: Statement) -> bool:

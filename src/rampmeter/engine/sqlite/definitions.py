@@ -30,7 +30,7 @@ from rampmeter.engine.sqlite.catalog import (
     Default,
     Generated,
     TableDef,
-    auto_keyed_alone,
+    auto_key_ok,
     check_value_default,
 )
 from rampmeter.engine.types import SqlType, TypeLimit, check_members, parse_type
@@ -139,13 +139,16 @@ def _default_value(r: Reader, col: ColumnDef) -> Default:
         # a ROW where a value goes: MariaDB's parser refuses it as it reads it (1241)
         raise ServerError(errors.ER_OPERAND_COLUMNS, 1)
     if t.kind == "word" and t.text.upper() in _NOW:
+        start = r.i
         r.i += 1
         fsp = 0
         if r.at("("):
             inner = read_parenthesized(r).strip()
             fsp = int(inner) if inner.isdigit() else 0
-        if not col.type.is_temporal or col.type.name in ("date", "time"):
-            raise ServerError(errors.ER_INVALID_DEFAULT, col.name)
+        if col.type.name not in ("datetime", "timestamp"):
+            # any other type takes it as the expression it is (MariaDB 10.2+): its value
+            # converted to the column's type when a row is written
+            return _expr_default(_text(r, start, r.i - 1), col)
         return Default("now", fsp)
     intro = charsets.charset(t.text[1:]) if t.kind == "word" and t.text.startswith("_") \
         else None
@@ -330,6 +333,9 @@ def read_column(r: Reader, name: str, table_charset: str, table_collation: str) 
             word = r.next().text.upper()
             if word not in _NOW:
                 raise r.error()
+            if col.type.name not in ("datetime", "timestamp"):
+                raise ServerError(1294, message=f"Invalid ON UPDATE clause for '{col.name}' "
+                                  "column", sqlstate="HY000")
             fsp = 0
             if r.at("("):
                 inner = read_parenthesized(r).strip()
@@ -365,7 +371,7 @@ def read_column(r: Reader, name: str, table_charset: str, table_collation: str) 
             if not r.at("CHECK"):
                 r.name()
         elif r.accept_any("INVISIBLE"):
-            pass
+            col.invisible = True
         elif r.at("COMPRESSED"):
             _compressed(r, col, r.i == type_end)
         elif r.accept("COLUMN_FORMAT") or r.accept("STORAGE"):
@@ -642,7 +648,14 @@ def build_table(name: str, columns: list[ColumnSpec], keys_: list[KeySpec],
                                        key.comment, using=key.using,
                                        attributes=tableopts.applied((), key.attrs)))
         elif key.kind == "CHECK":
+            if key.name and any(c.type.name == "json" and c.name.lower() == key.name.lower()
+                                for c in tdef.columns):
+                # a JSON column's own CHECK (json_valid) has the column's name (MariaDB)
+                raise ServerError(constraints.ER_DUP_CONSTRAINT_NAME, message="Duplicate "
+                                  f"CHECK constraint name '{key.name}'", sqlstate="HY000")
             checks.append((key.name or "", key.check or ""))
+            if key.name and any(c.name.lower() == key.name.lower() for c in tdef.columns):
+                tdef.table_named.append(key.name.lower())  # not that column's own CHECK
         elif key.kind == "FOREIGN":
             fk = foreign.make(name, database, key, tdef.foreign)
             fk.columns = keys.key_columns(tdef, fk.columns)
@@ -650,7 +663,6 @@ def build_table(name: str, columns: list[ColumnSpec], keys_: list[KeySpec],
                 tdef.foreign.append(fk)
             pending.append(keys.foreign_index(key.constraint or key.name, fk.columns))
     keys.assemble(tdef, pending)
-    indexes = tdef.indexes
     tdef.checks = constraints.named(checks)
     constraints.known_columns(tdef)
     auto = [c for c in tdef.columns if c.auto_increment]
@@ -661,20 +673,29 @@ def build_table(name: str, columns: list[ColumnSpec], keys_: list[KeySpec],
         if not a.type.is_integer and not a.type.is_float:
             raise ServerError(1063, message=f"Incorrect column specifier for column "
                               f"'{a.name}'")
-        keyed = tdef.primary[:1] == [a.name] or any(
-            i.columns[:1] == [a.name] for i in indexes if not i.kind)
-        if not keyed:
+        if not auto_key_ok(tdef, a.name):
             raise ServerError(errors.ER_WRONG_AUTO_KEY)
-        if not auto_keyed_alone(tdef, a.name):
-            raise ServerError(errors.ER_NOT_SUPPORTED_YET,
-                              "AUTO_INCREMENT on a column that is not the whole PRIMARY KEY")
         a.nullable = False
+    check_invisible(tdef)
     if "AUTO_INCREMENT" in options:
         try:
             tdef.auto_increment = int(options["AUTO_INCREMENT"])
         except (TypeError, ValueError):
             pass
     return tdef
+
+
+def check_invisible(tdef: TableDef) -> None:
+    """INVISIBLE columns as MariaDB allows them: not every column (1113), and none NOT NULL
+    without a default a row could take (4108)."""
+    if tdef.columns and all(c.invisible for c in tdef.columns):
+        raise ServerError(1113, message="A table must have at least 1 column",
+                          sqlstate="42000")
+    for c in tdef.columns:
+        if c.invisible and not c.nullable and c.default is None and not c.auto_increment \
+                and c.generated is None:
+            raise ServerError(4108, message=f"Invisible column `{c.name}` must have a "
+                              "default value", sqlstate="HY000")
 
 
 def table_charset(options: dict[str, Any],

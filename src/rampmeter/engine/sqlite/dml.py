@@ -108,8 +108,9 @@ class Execution:
         the character set bytes are in, when not the client's."""
         if value is None:
             return None
-        if col.auto_increment and not self.no_auto_zero and _is_zero(value):
-            return None
+        if col.auto_increment and not self.no_auto_zero and _is_zero(value) and \
+                self.plan.kind != "UPDATE":  # an UPDATE stores 0 (MariaDB generates on writes
+            return None                      # of new rows only)
         stored, problem = values.store(col.type, value, source or self.client,
                                        zero_date=self.zero_date, zero_in_date=self.zero_in_date)
         if self.zone is not None and col.type.name == "timestamp":
@@ -144,7 +145,7 @@ class Execution:
         if row == 0:  # INSERT ... SELECT: count rows as they come
             row = self._cast_rows[index] = self._cast_rows.get(index, 0) + 1
         if value is None:
-            if not col.nullable and not col.auto_increment:
+            if not col.nullable and (not col.auto_increment or self.plan.kind == "UPDATE"):
                 return self.null_into(col, row, multi=True)
             return None
         if type(value) is str and value[:1] == values.BIG_UNSIGNED and len(value) == 21 and \
@@ -330,7 +331,7 @@ def convert_row(plan: Plan, ex: Execution, raw: dict[str, Any], bound: dict[str,
         value = raw.get(store.slot)
         at = store.row if row is None else row
         if value is None:
-            if store.column.auto_increment:
+            if store.column.auto_increment and plan.kind != "UPDATE":
                 bound[store.slot] = None
                 continue
             if not store.column.nullable:
@@ -348,7 +349,7 @@ def convert_row(plan: Plan, ex: Execution, raw: dict[str, Any], bound: dict[str,
         bound[store.slot] = sqlite_value(ex.convert(store.column, value, at, source))
     bound.update(plan.fixed)
     for slot, (col, at) in plan.null_slots.items():
-        if not col.nullable and not col.auto_increment:
+        if not col.nullable and (not col.auto_increment or plan.kind == "UPDATE"):
             bound[slot] = sqlite_value(ex.null_into(col, at if row is None else row,
                                                     multi=multi))
 
@@ -574,6 +575,7 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
         else:
             last_id = autoinc.first_value(s) or lastrowid - inserted + 1
             s.set_last_insert_id(last_id)
+            s.stats.auto_is_null = True  # sql_auto_is_null (autoisnull.py)
     info = ""
     count = plan.rows if rows is None else len(rows)
     if count > 1 or plan.kind == "INSERT" and count == 0:

@@ -36,7 +36,7 @@ from sqlglot import exp
 from rampmeter import errors
 from rampmeter.engine.base import Result, ResultSet
 from rampmeter.engine.sqlite.catalog import ColumnDef, IndexDef, TableDef
-from rampmeter.errors import Warning_
+from rampmeter.errors import ServerError, Warning_
 from rampmeter.protocol.columns import Column, decimal_column, int_column, text_column
 from rampmeter.sql import charsets
 from rampmeter.sql.reader import Reader
@@ -604,9 +604,33 @@ def _impossible(s: SqliteSession, tree: exp.Expression | None) -> str | None:
                 lambda n: aliases[n.name.lower()].copy()
                 if isinstance(n, exp.Column) and not n.table and n.name.lower() in aliases
                 else n)
-        if any(_constant(c) and _false(s, c) for c in _conjuncts(whole)):
+        if any(_constant(c) and _false(s, c) or key == "where" and _never_null(s, tree, c)
+               for c in _conjuncts(whole)):
             return word
     return None
+
+
+def _never_null(s: SqliteSession, tree: exp.Select, cond: exp.Expression) -> bool:
+    """`col IS NULL` of a NOT NULL column of the one table read: MariaDB's Item_func_isnull
+    is the constant FALSE then (not for a DATE / DATETIME, which it compares with zero, nor
+    for the AUTO_INCREMENT column under sql_auto_is_null)."""
+    if not isinstance(cond, exp.Is) or not isinstance(cond.expression, exp.Null) or \
+            not isinstance(cond.this, exp.Column) or tree.args.get("joins"):
+        return False
+    source = tree.args.get("from_") or tree.args.get("from")
+    table = source.this if source is not None else None
+    if not isinstance(table, exp.Table) or \
+            cond.this.table and cond.this.table.lower() != table.alias_or_name.lower():
+        return False
+    try:
+        tdef = s.table_def(table.db or s.database or "", table.name)
+    except ServerError:
+        return False
+    col = tdef.column(cond.this.name) if tdef is not None and tdef.view is None else None
+    if col is None or col.nullable or col.type.name in ("date", "datetime"):
+        return False
+    from rampmeter.engine.sqlite.autoisnull import enabled
+    return not (col.auto_increment and enabled(s))
 
 
 def _no_tables(s: SqliteSession, tree: exp.Expression | None) -> _Row:

@@ -115,6 +115,7 @@ def install_functions(handle: Handle) -> None:
     """Every SQL function the engine offers, registered on a new handle for its occupants."""
     from rampmeter.engine.sqlite import (
         autoinc,
+        autokey,
         checks,
         fkcheck,
         fulltext,
@@ -132,6 +133,7 @@ def install_functions(handle: Handle) -> None:
     fulltext.register(handle, host)
     checks.register(handle, host)
     autoinc.register(handle, host)
+    autokey.register(handle, host)
     updates.register(handle, host)
     triggers.register(handle, host)
 

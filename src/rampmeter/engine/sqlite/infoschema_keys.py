@@ -92,11 +92,10 @@ def referential_constraints(s: SqliteSession) -> tuple[list[Column], Rows]:
 def _checks(t: TableDef) -> list[tuple[str, str, str]]:
     """(name, level, clause) of a table's CHECK constraints, as MariaDB lists them."""
     from rampmeter.engine.sqlite.sqltext import expression
-    columns = {c.name.lower() for c in t.columns}
     column_level = [(c.name, "Column", f"json_valid(`{c.name}`)") for c in t.columns
                     if c.type.name == "json"]
-    column_level += [(n, "Column", expression(e)) for n, e in t.checks if n.lower() in columns]
-    table_level = [(n, "Table", expression(e)) for n, e in t.checks if n.lower() not in columns]
+    column_level += [(n, "Column", expression(e)) for n, e in t.checks if t.column_check(n)]
+    table_level = [(n, "Table", expression(e)) for n, e in t.checks if not t.column_check(n)]
     order = {c.name.lower(): k for k, c in enumerate(t.columns)}
     column_level.sort(key=lambda x: order.get(x[0].lower(), 0))
     return column_level + table_level

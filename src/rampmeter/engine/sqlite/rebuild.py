@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from rampmeter import errors
 from rampmeter.engine import values
-from rampmeter.engine.sqlite import catalog, errmap, fkcheck, generated
+from rampmeter.engine.sqlite import autokey, catalog, errmap, fkcheck, generated
 from rampmeter.engine.sqlite.catalog import (
     ColumnDef,
     TableDef,
@@ -65,6 +65,7 @@ def write_table(s: SqliteSession, schema: str, tdef: TableDef, name: str | None 
     for sql in catalog.create_sql(tdef, schema, name):
         h.execute(sql)
     generated.install(s, schema, name or tdef.name, tdef)
+    autokey.install(s, schema, name or tdef.name, tdef)
     h.execute(meta_write_sql(schema), (name or tdef.name, spec_json(tdef)))
 
 
@@ -102,7 +103,8 @@ def copies(old: TableDef, new: TableDef) -> bool:
     if old.primary and [c.lower() for c in old.primary] != was:
         return True
     columns = {c.name.lower() for c in new.columns}  # a column's own CHECK: added in place
-    if any(c not in old.checks and c[0].lower() not in columns for c in new.checks):
+    if any(c not in old.checks and (c[0].lower() not in columns or not new.column_check(c[0]))
+           for c in new.checks):
         return True
     for c in new.columns:
         was = old.column(_source(new, c))
@@ -188,6 +190,8 @@ def _apply(s: SqliteSession, schema: str, old: TableDef, new: TableDef, outcome:
     if any(c.generated is not None for c in old.columns + new.columns):
         generated.prepare(s, database, new)
         generated.install(s, schema, new.name, new, recompute=True)
+    if old.auto_column is not None or new.auto_column is not None:
+        autokey.install(s, schema, new.name, new)
     h.execute(meta_write_sql(schema), (new.name, spec_json(new)))
     for other in others:
         write_spec(s, schema, other)
@@ -211,7 +215,7 @@ def _rebuild(s: SqliteSession, schema: str, old: TableDef, new: TableDef, outcom
     for i in new.indexes:
         if not i.kind:
             h.execute(index_sql(schema, new.name, i, new))
-    if new.auto_column is not None:
+    if new.auto_column is not None and not autokey.detached(new):
         h.execute(f"DELETE FROM {q(schema)}.sqlite_sequence WHERE name = ?", (new.name,))
         top = h.execute(f"SELECT MAX({q(new.auto_column.name)}) FROM "
                         f"{q(schema)}.{q(new.name)}").fetchone()[0] or 0
@@ -243,6 +247,12 @@ def _copy_rows(s: SqliteSession, schema: str, old: TableDef, new: TableDef, tmp:
     kept = [(c, was) for c, was in moved if was is not None]
     fresh = [c for c, was in moved if was is None]
     change = {c.name for c in converted(old, new)}
+    auto = new.auto_column
+    was_auto = old.column(_source(new, auto)) if auto is not None else None
+    resequence = auto is not None and was_auto is not None and not was_auto.auto_increment \
+        and "NO_AUTO_VALUE_ON_ZERO" not in s.sql_mode()
+    if resequence and auto is not None:
+        change.add(auto.name)   # its 0s and NULLs get values, row by row (below)
     # rowids are kept (the order of rows without ORDER BY), unless the new table's
     # AUTO_INCREMENT column is its rowid: then that column's own values are
     rowid = [] if new.auto_column is not None else ["rowid"]
@@ -260,14 +270,39 @@ def _copy_rows(s: SqliteSession, schema: str, old: TableDef, new: TableDef, tmp:
     rows = h.execute(f"SELECT {', '.join(src)} FROM {q(schema)}.{q(old.name)} ORDER BY rowid"
                      ).fetchall()
     out = []
+    at = next((k for k, c, _w in convert if resequence and c is auto), None)
+    used: set[Any] = set()
+    top = 0
     for n, row in enumerate(rows, 1):
         row = list(row)
         for k, c, was in convert:
             row[k] = _convert(c, was, row[k], n, outcome, (database, old.name), strict)
+        if at is not None:
+            row[at] = _resequenced(new, row[at], top, used)
+            top = max(top, row[at]) if isinstance(row[at], int) else top
         out.append(tuple(row) + tuple(fills))
     marks = ", ".join("?" * len(cols))
     h.executemany(f"{into} VALUES ({marks})", out)
     return len(out)
+
+
+def _resequenced(new: TableDef, value: Any, top: int, used: set[Any]) -> Any:
+    """A column made AUTO_INCREMENT by ALTER TABLE: MariaDB's copy gives a row's 0 or NULL the
+    next value (the largest copied so far + 1); a later row holding a value so given is 1062
+    "ALTER TABLE causes auto_increment resequencing, ..." (ER_DUP_ENTRY_AUTOINCREMENT_CASE's
+    text under ER_DUP_ENTRY, handler.cc print_keydup_error). Returns the value stored."""
+    if value is None or value == 0:
+        value = top + 1
+    elif value in used:
+        auto = new.auto_column
+        assert auto is not None
+        key = "PRIMARY" if [c.lower() for c in new.primary] == [auto.name.lower()] else next(
+            (i.name for i in new.indexes if i.unique and i.columns[:1] == [auto.name]), "")
+        raise ServerError(errors.ER_DUP_ENTRY, message="ALTER TABLE causes auto_increment "
+                          f"resequencing, resulting in duplicate entry '{value}' for key "
+                          f"'{key}'", sqlstate="23000")
+    used.add(value)
+    return value
 
 
 _KIND = {"integer": "INTEGER", "decimal": "DECIMAL", "double": "DOUBLE"}
@@ -313,7 +348,7 @@ def _problem(w: Warning_, value: Any, outcome: Outcome, strict: bool) -> Any:
 def rename_table(s: SqliteSession, schema: str, database: str, old: str, new: str) -> None:
     """RENAME TABLE old TO new within a database: its indexes, the constraints InnoDB named
     after it, and the constraints of other tables that reference it follow."""
-    from rampmeter.engine.sqlite import foreign, temporary
+    from rampmeter.engine.sqlite import foreign, temporary, triggers
     from rampmeter.engine.sqlite.definitions import check_table_name
     check_table_name(new)
     if schema == temporary.SCHEMA:  # a temporary table keeps its database in its name
@@ -346,3 +381,5 @@ def rename_table(s: SqliteSession, schema: str, database: str, old: str, new: st
                 if fk.ref_db is None and fk.ref_table.lower() == old.lower():
                     fk.ref_table = new
             write_spec(s, schema, child)
+        if schema != temporary.SCHEMA:
+            triggers.retable(s, schema, database, old, new)

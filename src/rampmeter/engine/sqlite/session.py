@@ -51,6 +51,7 @@ from rampmeter.engine.base import (
     WaitReason,
 )
 from rampmeter.engine.sqlite import (
+    autoisnull,
     bindtext,
     catalog,
     control,
@@ -113,10 +114,11 @@ _IS_COLLATE = " COLLATE utf8mb3_general_ci"
 class Stats:
     """Per-session values SQL can read: LAST_INSERT_ID(), FOUND_ROWS(), ROW_COUNT()."""
 
-    __slots__ = ("last_insert_id", "found_rows", "row_count")
+    __slots__ = ("last_insert_id", "found_rows", "row_count", "auto_is_null")
 
     def __init__(self) -> None:
         self.last_insert_id = 0
+        self.auto_is_null = False  # an INSERT generated a value: sql_auto_is_null's SELECT
         self.found_rows = 0
         self.row_count = -1
 
@@ -459,6 +461,8 @@ class SqliteSession(EngineSession):
         return self._dispatch(stmt, params)
 
     def _dispatch(self, stmt: Statement, params: Sequence[Any]) -> Result:
+        if self.stats.auto_is_null and stmt.kind == "SELECT" and not params:
+            stmt = autoisnull.rewrite(self, stmt) or stmt
         if stmt.is_dml:
             try:
                 return dml.run(self, stmt, params)

@@ -215,8 +215,9 @@ _RENAMED = {"SUBSTRING": "substr", "RM_DEFAULT_OF": "default", "SCHEMA": "databa
 
 def expression(text: str) -> str:
     """MariaDB's canonical text of an expression that names no table (CHECK clauses)."""
-    try:
-        tree = sqlglot.parse_one(f"SELECT {text}", read="mysql")
+    from rampmeter.engine.sqlite import defaultfn
+    try:  # DEFAULT(col) read as RM_DEFAULT_OF(col), printed back as default(`col`)
+        tree = sqlglot.parse_one(f"SELECT {defaultfn.rewrite_text(text)}", read="mysql")
         assert isinstance(tree, exp.Select)
         return _Printer(None, "").expr(tree.expressions[0])
     except Exception:  # noqa: BLE001 - text sqlglot cannot read: shown as it was written
@@ -279,6 +280,8 @@ class _Printer:
                     if tdef is None or qual and alias.lower() != qual.lower():
                         continue
                     for c in tdef.columns:
+                        if c.invisible:  # `*` leaves it out
+                            continue
                         name = names[k] if names and k < len(names) else c.name
                         items.append(f"{self._column_ref(alias, c.name)} AS {_q(name)}")
                         k += 1
@@ -564,7 +567,9 @@ class _Printer:
 
     def _is_operand(self, e: exp.Expression) -> str:
         """IS NULL / IS TRUE: MariaDB prints the keyword in lower case there."""
-        return self.expr(e).lower() if isinstance(e, (exp.Null, exp.Boolean)) else self.expr(e)
+        if isinstance(e, exp.Boolean):
+            return "true" if e.this else "false"
+        return self.expr(e).lower() if isinstance(e, exp.Null) else self.expr(e)
 
     def _in(self, e: exp.In, word: str) -> str:
         query = e.args.get("query")

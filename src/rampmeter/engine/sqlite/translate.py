@@ -334,6 +334,16 @@ class _Tables:
         return None if entry is None or entry[2] is None else \
             [c.name for c in entry[2].columns]
 
+    def visible_names(self, alias: str) -> list[str] | None:
+        """The columns `*` stands for: all but the INVISIBLE ones."""
+        entry = self.by_alias.get(alias.lower())
+        return None if entry is None or entry[2] is None else \
+            [c.name for c in entry[2].columns if not c.invisible]
+
+    def any_invisible(self) -> bool:
+        return any(e[2] is not None and any(c.invisible for c in e[2].columns)
+                   for e in self.by_alias.values())
+
     def find(self, qualifier: str | None, name: str) -> tuple[str, ColumnDef, str] | None:
         entries = [qualifier.lower()] if qualifier else list(self.by_alias)
         for alias in entries:
@@ -399,6 +409,11 @@ def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
         extras["mods"], extras["values_names"] = mods, values_names
     tables = _Tables(lookup)
     infoschema = _qualify(tree, database, tables)
+    if "*" in text and tables.any_invisible():  # `*` leaves INVISIBLE columns out
+        for select in list(tree.find_all(exp.Select)):
+            if not any(j.args.get("using") or j.args.get("method") or j.args.get("kind") ==
+                       "NATURAL" for j in select.args.get("joins") or []):
+                _expand_stars(select, tables)
     if "_rowid" in text.lower():
         _rowid_columns(tree, tables)
     _check_with_columns(tree, tables)
@@ -1153,7 +1168,7 @@ def _expand_stars(select: exp.Select, tables: _Tables) -> None:
             new.append(e)
             continue
         for alias in aliases:
-            names = tables.column_names(alias)
+            names = tables.visible_names(alias)
             if names is None:
                 return
             new += [exp.column(n, table=alias, quoted=True) for n in names]
@@ -1165,7 +1180,7 @@ def _select_width(select: exp.Select, tables: _Tables, ctes: dict[str, int]) -> 
     def of(alias: str) -> int | None:
         if alias.lower() in ctes:
             return ctes[alias.lower()]
-        names = tables.column_names(alias)
+        names = tables.visible_names(alias)
         return len(names) if names is not None else None
     items = [select.args["from_"].this] if select.args.get("from_") else []
     items += [j.this for j in select.args.get("joins") or []]
@@ -1551,8 +1566,8 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
     plan.auto_column = auto.name if auto else None
     if isinstance(tree.this, exp.Schema):
         names = [e.name for e in tree.this.expressions]
-    else:
-        names = [c.name for c in tdef.columns]
+    else:  # no column list: the visible columns (an INVISIBLE one takes its default)
+        names = [c.name for c in tdef.columns if not c.invisible]
     cols: list[ColumnDef] = []
     seen: set[str] = set()
     for n in names:
@@ -1643,11 +1658,20 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
         plan.track_changes = True
         conv.inserting = False  # its assignments are an UPDATE's
         conv.assigned = None
+        pairs = []
         for eq in conflict.expressions:
             col = tdef.column(eq.this.name)
             if col is None:
                 raise ServerError(errors.ER_BAD_FIELD_ERROR, eq.this.name, "UPDATE")
             eq.set("expression", conv.value(eq.expression, col, 1))
+            pairs.append((col.name, eq.expression))
+        set_names = {name.lower() for name, _v in pairs}
+        for col in tdef.columns:  # ON UPDATE CURRENT_TIMESTAMP, as an UPDATE's (updates.py)
+            if col.on_update is not None and col.name.lower() not in set_names:
+                conflict.append("expressions", exp.EQ(
+                    this=exp.column(col.name, quoted=True),
+                    expression=updates.on_update(col, _now_call(col),
+                                                 [(n, v.copy()) for n, v in pairs])))
 
 
 def _plan_update(tree: exp.Update, stmt: Statement, plan: Plan, tables: _Tables,

@@ -213,6 +213,17 @@ def listing(s: SqliteSession, database: str) -> list[dict[str, Any]]:
             if r["type"] == "TRIGGER" and exists(s, database, r["name"])]
 
 
+def retable(s: SqliteSession, schema: str, database: str, old: str, new: str) -> None:
+    """RENAME TABLE old TO new (inside the caller's schema change): the table's triggers
+    name `new`, and SHOW CREATE TRIGGER prints their ON clause as `new` (MariaDB rewrites
+    the stored text; also when a failing RENAME put the table back: old == new)."""
+    for spec in listing(s, database):
+        if spec["type"] == "TRIGGER" and spec["table"].lower() == old.lower():
+            spec["table"] = new
+            spec["table_renamed"] = True
+            routines.write(s, schema, "TRIGGER", spec["name"], spec)
+
+
 def create(s: SqliteSession, database: str, spec: dict[str, Any]) -> None:
     """Store the spec and make the SQLite trigger, replacing one of that name."""
     schema = s.schema(database)

@@ -9,7 +9,8 @@ Rules (MariaDB 10.11's updatable views, for the simple ones):
 - A view is written through when its query is one SELECT of one table (or of another such
   view: the rewritten statement meets it and is rewritten again), without DISTINCT, GROUP BY,
   HAVING, LIMIT, aggregates, window functions or subqueries. A column of it that is an
-  expression is read (the expression replaces it) but never written: SET of it is 1348
+  expression is read (the expression replaces it) but never written (`a COLLATE x` and `(a)`
+  are the column a, as MariaDB's field_for_view_update says): SET of it is 1348
   "Column 'c' is not updatable", an INSERT naming it 1471. Otherwise an UPDATE / DELETE is 1288 "The target table v of the UPDATE is not
   updatable" and an INSERT 1471 "... is not insertable-into" (MariaDB's errors).
 - The rewrite: the view becomes its table; the view's column names, unqualified or qualified
@@ -82,6 +83,9 @@ def base_of(view: ViewDef, sql_mode: str) -> tuple[exp.Table, dict[str, Any], An
     names: list[Any] = []
     for item in query.expressions:
         value = item.this if isinstance(item, exp.Alias) else item
+        while isinstance(value, exp.Collate | exp.Paren) and \
+                isinstance(value.this, exp.Column | exp.Collate | exp.Paren):
+            value = value.this  # `a COLLATE x`, `(a)`: the column (field_for_view_update)
         if isinstance(value, exp.Star) or isinstance(value, exp.Column) and \
                 isinstance(value.this, exp.Star):
             return (table, {c.lower(): c for c in view.columns}, query.args.get("where")) \

@@ -775,7 +775,8 @@ class Frame:
             raise ServerError(1222, message="The used SELECT statements have a different "
                               "number of columns", sqlstate="21000")
         self._keep(self._warnings(result.warnings))
-        if not rows:
+        if not rows:  # a query that found no row: an Empty_queries (MariaDB's MDEV-32266)
+            self.s.counters["Empty_queries"] += 1
             self.raise_condition(*NO_DATA, warning=True)
             self.warnings.append(Warning_("Warning", NO_DATA[0], NO_DATA[2]))
             return

@@ -56,6 +56,7 @@ def parse(text: str, dialect: Dialect) -> tuple[dict[str, Any], Any]:
         while p.peek() is not None and p.word() != "TRIGGER":
             p.i += 1
         head["definer"] = text[p.toks[a].start:p.toks[p.i - 1].end]
+    head["trigger_start"] = p.peek().start  # type: ignore[union-attr]
     p.expect("TRIGGER")
     head["if_not_exists"] = p.accept("IF", "NOT", "EXISTS")
     first = p.name()
@@ -69,8 +70,10 @@ def parse(text: str, dialect: Dialect) -> tuple[dict[str, Any], Any]:
         raise p.error()
     p.i += 1
     p.expect("ON")
+    head["on_start"] = p.peek().start  # type: ignore[union-attr]
     first = p.name()
     head["table"] = p.name() if p.accept(".") else first
+    head["on_end"] = p.toks[p.i - 1].end
     p.expect("FOR", "EACH", "ROW")
     if p.word() in ("FOLLOWS", "PRECEDES"):
         p.i += 1
@@ -169,15 +172,34 @@ def show_create(s: Session, db: str | None, name: str) -> Result:
     spec = _store(s).trigger_load(database, name)
     if spec is None:
         raise ServerError(1360, message="Trigger does not exist", sqlstate="HY000")
-    user, _, host = spec["definer"].partition("@")
-    statement = (f"CREATE DEFINER=`{user}`@`{host}` TRIGGER `{spec['name']}` {spec['timing']} "
-                 f"{spec['event']} ON `{spec['table']}` FOR EACH ROW {spec['body']}")
+    statement = original_statement(spec)
     cols = [text_column(n) for n in ("Trigger", "sql_mode", "SQL Original Statement",
                                      "character_set_client", "collation_connection",
                                      "Database Collation", "Created")]
     return ResultSet(cols, [(spec["name"], spec["sql_mode"], statement, spec["charset_client"],
                              spec["collation_connection"], spec["db_collation"],
                              spec["created_at"])])
+
+
+def original_statement(spec: dict[str, Any]) -> str:
+    """SHOW CREATE TRIGGER's statement as MariaDB keeps it: the definer, then the client's
+    text from TRIGGER to the end of the body; after a RENAME TABLE of its table the ON
+    clause names the table anew (`t`, its database left out)."""
+    user, _, host = spec["definer"].partition("@")
+    definer = f"CREATE DEFINER=`{user}`@`{host}` "
+    try:
+        head, _body = parse(spec["text"], Dialect.of(spec["sql_mode"]))
+    except ServerError:
+        head = None
+    if head is None or "trigger_start" not in head:
+        return (f"{definer}TRIGGER `{spec['name']}` {spec['timing']} {spec['event']} ON "
+                f"`{spec['table']}` FOR EACH ROW {spec['body']}")
+    text = spec["text"]
+    table = text[head["on_start"]:head["on_end"]]
+    if spec.get("table_renamed"):
+        table = "`" + spec["table"].replace("`", "``") + "`"
+    return (definer + text[head["trigger_start"]:head["on_start"]] + table +
+            text[head["on_end"]:head["body_end"]])
 
 
 def run(s: Session, db: str, name: str, row: dict[str, Any]) -> set[str]:
