@@ -45,6 +45,7 @@ from rampmeter.engine.sqlite import (
     inlist,
     replacing,
     selectinto,
+    slots,
     stream,
     timefns,
     triggers,
@@ -475,6 +476,8 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
             try:
                 if plan.track_changes or plan.replace:
                     ensure_triggers(s, plan)
+                if plan.slots:
+                    slots.ensure(s, plan.target)  # type: ignore[arg-type]
                 for checked in plan.checked:
                     checks.ensure(s, checked)
                 if plan.auto_column is not None and plan.kind in ("INSERT", "REPLACE"):
@@ -517,6 +520,8 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
                            f"Warnings: {len(warnings)}", warnings, row_count=ex.changed)
     if plan.kind == "DELETE":
         s.stats.row_count = matched
+        if plan.slots_reset:  # emptied as a whole: MyISAM keeps no places (slots.py)
+            slots.forget(s, *plan.target)  # type: ignore[misc]
         if plan.returning and returned is not None:
             result = result_set(plan, stmt, cur.description, returned)
             result.warnings.extend(warnings)
@@ -747,8 +752,10 @@ def ensure_triggers(s: SqliteSession, plan: Plan, target: tuple[str, str] | None
             old = ", ".join(f"OLD.{q(c.name)}" for c in tdef.columns)
             body = f"SELECT rm_row_deleted({old});"
             event = "DELETE"
+        # a row moved to a deleted row's place (slots.py) is no row updated
+        when = " WHEN OLD.rowid = NEW.rowid" if kind == "upd" and slots.eligible(tdef) else ""
         handle.execute(f"CREATE TEMP TRIGGER {q(name)} AFTER {event} ON {q(schema)}."
-                       f"{q(stored)} BEGIN {body} END")
+                       f"{q(stored)}{when} BEGIN {body} END")
         handle.trigger_made(key, version)
 
 

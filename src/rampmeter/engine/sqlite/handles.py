@@ -120,6 +120,7 @@ def install_functions(handle: Handle) -> None:
         fulltext,
         functions,
         jsonfns,
+        slots,
         timefns,
         triggers,
         updates,
@@ -134,6 +135,7 @@ def install_functions(handle: Handle) -> None:
     autoinc.register(handle, host)
     updates.register(handle, host)
     triggers.register(handle, host)
+    slots.register(handle, host)
 
 
 class HandlePool:
