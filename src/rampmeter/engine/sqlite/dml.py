@@ -479,6 +479,8 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
                     ensure_triggers(s, plan)
                 if plan.slots:
                     slots.ensure(s, plan.target)  # type: ignore[arg-type]
+                if plan.engines:
+                    s.txn.note_write(plan.engines)
                 for checked in plan.checked:
                     checks.ensure(s, checked)
                 if plan.auto_column is not None and plan.kind in ("INSERT", "REPLACE"):

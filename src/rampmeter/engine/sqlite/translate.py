@@ -192,6 +192,7 @@ class Plan:
     eager: list[tuple[str, str, int]] | None = None  # constants converted when bound (eager.py)
     reads_uservars: bool | None = None  # an output is `SELECT @v` (uservars.py): found once
     slots: bool = False                        # a deleted row's place is reused (slots.py)
+    engines: int = 0                           # written: 1 non-transactional, 2 other (txn.py)
     slots_reset: bool = False                  # ... and DELETE of every row forgets them
 
 
@@ -492,6 +493,10 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
                                            _has_checks(tables, t)))
         plan.partial = not steps and plan.target is not None and \
             _non_transactional(tables, plan.target)
+    if plan.writes:  # ROLLBACK keeps what MyISAM & co. wrote (txn.rollback_statement)
+        for written in [plan.target] + [t for _s, t, _c in steps]:
+            if written is not None:
+                plan.engines |= 1 if _non_transactional(tables, written) else 2
     if plan.writes and not steps and plan.target is not None and \
             kind in ("INSERT", "REPLACE", "DELETE"):
         target_def = tables.lookup(*plan.target)
