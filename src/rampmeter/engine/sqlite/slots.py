@@ -100,6 +100,10 @@ def ensure(s: SqliteSession, target: tuple[str, str]) -> None:
                    "pos INTEGER NOT NULL)")
     handle.execute(f"CREATE INDEX IF NOT EXISTS {q(db)}.{q(free + '_tbl')} ON {q(free)} (tbl)")
     mark = lit(_key(tdef))
+    # the places kept for an earlier definition of this name (dropped, altered) are gone
+    prefix = tdef.name.lower() + ":"
+    handle.execute(f"DELETE FROM {q(db)}.{q(free)} WHERE substr(tbl, 1, ?) = ? AND tbl <> ?",
+                   (len(prefix), prefix, _key(tdef)))
     # named as dml.ensure_triggers' are: the handle drops them at a DDL or a DETACH
     deleted, inserted = handle.trigger_name(on_delete), handle.trigger_name(on_insert)
     handle.execute(f"DROP TRIGGER IF EXISTS temp.{q(deleted)}")
