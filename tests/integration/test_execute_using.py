@@ -115,3 +115,22 @@ def test_explain_of_a_statement_with_parameters(server):
                     "Impossible WHERE"),)
     got = _run(conn, "SET @y = 'x'", "EXECUTE s USING @x, @y")
     assert got[0][:3] == (1, "SIMPLE", "t1")
+
+
+def test_limit_parameters_are_read_as_mariadb_reads_them(server):
+    """LIMIT ? of a string is its leading integer ('qwe' 0, '2x' 2), of a fraction rounded,
+    of a negative number 1210, as MariaDB 10.11 (mtr limit)."""
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE el", "USE el", "CREATE TABLE l (a INT)",
+         "INSERT INTO l VALUES (1), (2), (3)",
+         "PREPARE s FROM 'SELECT COUNT(*) FROM (SELECT a FROM l LIMIT ?) d'")
+    for value, count in (("'qwe'", 0), ("'2'", 2), ("'2x'", 2), ("2.7", 3), ("NULL", 0),
+                         ("1", 1)):
+        _run(conn, f"SET @a = {value}")
+        assert _run(conn, "EXECUTE s USING @a") == ((count,),), value
+    _run(conn, "SET @a = -1")
+    assert error_code(conn, "EXECUTE s USING @a") == 1210
+    _run(conn, "PREPARE s FROM 'SELECT a FROM l LIMIT 1, ?'")
+    assert error_code(conn, "EXECUTE s USING @a") == 1210
+    _run(conn, "SET @a = 14632475938453979136")
+    assert len(_run(conn, "EXECUTE s USING @a")) == 2

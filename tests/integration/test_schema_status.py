@@ -33,7 +33,7 @@ def test_memory_used_is_what_the_session_holds(server):
     held = int(_status(conn, "Memory_used"))
     assert held >= first + 100000
     peak = int(_status(conn, "Max_memory_used"))
-    assert peak >= held
+    assert peak >= held + 16 * 1024  # the 16 KiB read buffer, as MariaDB's net buffer
     _run(conn, "SELECT REPEAT('y', 200000)")
     assert int(_status(conn, "Max_memory_used")) >= peak + 200000
     total = int(_run(conn, "SELECT variable_value FROM information_schema.global_status "

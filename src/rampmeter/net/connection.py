@@ -311,6 +311,8 @@ class ClientConnection:
         possible TLS start, read no byte past the client's first packet (reads_up_to_tls)."""
         received = 0
         size = _RECV_SIZE
+        if size > self.session.in_peak:  # Max_memory_used (session/memory.py)
+            self.session.in_peak = size
         while True:
             limit = self.proto.reads_up_to_tls
             if limit == 0:
@@ -331,6 +333,7 @@ class ClientConnection:
             if len(data) < size and not self.has_pending_tls():
                 break
             size = _RECV_BULK
+            self.session.in_peak = size
         if received:
             self.session.counters["Bytes_received"] += received
 

@@ -12,7 +12,9 @@ Rules:
 - The peak adds the largest output buffer the connection has filled (net/connection.py records
   it in Session.out_peak at each flush): a statement's result set is held there until it is
   sent. It is folded into the peak when the status is read, so the per-statement path costs
-  one comparison per flush and nothing more.
+  one comparison per flush and nothing more. It adds too the largest read buffer the
+  connection has asked the socket for (Session.in_peak: 16 KiB, 256 KiB in a bulk upload), as
+  MariaDB counts its net buffer (net_buffer_length, 16 KiB) to the THD.
 - Nothing is measured on the statement path; reading the status walks the session's containers
   (a few hundred objects).
 - max_session_mem_used: MariaDB kills a statement (1290 "... running with the
@@ -55,7 +57,7 @@ def held(s: Session) -> int:
 def session_values(s: Session) -> tuple[int, int]:
     """(Memory_used, Max_memory_used) of one session; the peak is updated here."""
     now = held(s)
-    peak = max(s.memory_peak, now + s.out_peak)
+    peak = max(s.memory_peak, now + s.out_peak + s.in_peak)
     s.memory_peak = peak
     return now, peak
 

@@ -264,6 +264,7 @@ class Session:
         self.last_row_count = -1       # ROW_COUNT()
         self.found_rows = 0
         self.out_peak = 0     # the largest output buffer flushed (session/memory.py)
+        self.in_peak = 0      # the largest read buffer asked for (session/memory.py)
         self.memory_peak = 0  # Max_memory_used (session/memory.py)
         self.userstat_base: Any = None  # counted in USER_STATISTICS since (session/userstats.py)
         self.track_changed: list[str] = []  # set by this statement (session/tracking.py)

@@ -188,6 +188,12 @@ class Statement:
             if type(value) is int and _is_position(self.shape, name):
                 renames[name] = str(value)  # ORDER BY ?: a column's position (inlined)
                 continue
+            if not (type(value) is int and value >= 0) and _is_limit(self.shape, name):
+                # LIMIT ? of a string, a fraction, a negative number: stays the client's `?`,
+                # read by rm_limit as MariaDB reads it ('qwe' is 0, -1 is 1210)
+                names_kept.append(name)
+                slots.append(value)
+                continue
             names_kept.append(name)
             index = len(slots)
             slots.append(value)
@@ -814,6 +820,16 @@ def _renamed(renames: dict[str, str], name: str) -> str:
 _BY_END = re.compile(r"\b(ORDER|GROUP)\s+BY$", re.IGNORECASE)
 _ITEM_END = re.compile(r"\s*(,|\)|$|(ASC|DESC|LIMIT|HAVING|WINDOW|UNION|EXCEPT|INTERSECT|FOR|"
                        r"WITH|LOCK|INTO|PROCEDURE)\b)", re.IGNORECASE)
+
+
+_LIMIT_BEFORE = re.compile(r"\b(LIMIT|OFFSET)$|\bLIMIT\s+:\w+\s*,$", re.IGNORECASE)
+
+
+def _is_limit(shape: str, name: str) -> bool:
+    """Is the client's `?` named `name` a LIMIT or OFFSET count (`LIMIT ?`, `LIMIT 1, ?`,
+    `OFFSET ?`)?"""
+    m = re.search(r":" + name + r"\b", shape)
+    return m is not None and _LIMIT_BEFORE.search(shape[:m.start()].rstrip()) is not None
 
 
 def _is_position(shape: str, name: str) -> bool:

@@ -97,3 +97,23 @@ def test_information_schema_and_table_less_statements_need_nothing(s: SqliteSess
 
 def test_table_names_resolve_to_the_stored_name(s: SqliteSession) -> None:
     assert list(_of(s, "SELECT a FROM T")) == ["db.t"]
+
+
+def test_insert_select_of_two_tables_of_one_name(s: SqliteSession) -> None:
+    """INSERT INTO db2.t SELECT * FROM t: the target is db2's t, the source db's (the alias t
+    names both; mtr delete_returning_grant was 1142 INSERT on the source)."""
+    s.execute("CREATE DATABASE db2")
+    s.execute("CREATE TABLE db2.t (a INT PRIMARY KEY, b INT, c INT)")
+    got = _of(s, "INSERT INTO db2.t SELECT * FROM t")
+    assert got["db2.t"]["flags"] == {"insert"}
+    assert got["db.t"]["flags"] == {"read"} and got["db.t"]["star"] == ("a", "b", "c")
+
+
+def test_delete_through_a_view_reads_only_the_columns_it_names(s: SqliteSession) -> None:
+    """DELETE FROM v needs DELETE only; its RETURNING / WHERE columns need SELECT on those
+    columns, checked column by column (1143, mtr delete_returning_grant)."""
+    s.execute("CREATE VIEW v AS SELECT a, b FROM t")
+    assert _of(s, "DELETE FROM v")["db.v"]["flags"] == {"delete"}
+    got = _of(s, "DELETE FROM v WHERE b > 1 RETURNING a")["db.v"]
+    assert got["flags"] == {"delete"} and got["read"] == ("b", "a")
+    assert _of(s, "DELETE FROM v RETURNING *")["db.v"]["star"] == ("a", "b")

@@ -44,3 +44,11 @@ def test_a_constant_select_list_gets_no_order(session: SqliteSession) -> None:
     session.execute("INSERT INTO k VALUES (1, 2, 3), (2, 1, 1)")
     session.execute("ALTER TABLE k ADD CONSTRAINT ck CHECK (b > 0)")
     assert rows(session.execute("SELECT b FROM k")) == [(1,), (2,)]  # still kb's order
+
+
+def test_a_long_unique_key_covers_nothing(session: SqliteSession) -> None:
+    """A long unique key (a BLOB without a prefix) is a hash in MariaDB, no rows can be read
+    from it: the table's own order (mtr long_unique_update), not the values' order."""
+    session.execute("CREATE TABLE h (a BLOB UNIQUE) ENGINE=MyISAM")
+    session.execute("INSERT INTO h VALUES ('5'), ('2'), ('11')")
+    assert rows(session.execute("SELECT * FROM h")) == [(b"5",), (b"2",), (b"11",)]

@@ -90,6 +90,9 @@ def test_scans_and_index_lookups(session: SqliteSession) -> None:
     assert explain(session, "SELECT * FROM t WHERE d = 7") == [
         (1, "SIMPLE", None, None, None, None, None, None, None,
          "Impossible WHERE noticed after reading const tables")]
+    # LIMIT 0: no table is read at all, const ones neither (mtr limit)
+    assert explain(session, "SELECT * FROM t WHERE d = 7 LIMIT 0") == [
+        (1, "SIMPLE", None, None, None, None, None, None, None, "Zero limit")]
 
 
 def test_explain_partitions_has_the_column(session: SqliteSession) -> None:

@@ -8,6 +8,7 @@ from decimal import Decimal
 
 import pytest
 
+from rampmeter.engine.base import ResultSet
 from rampmeter.engine.sqlite import SqliteSession
 
 from .conftest import FakeContext, fails, rows, scalar, update
@@ -278,6 +279,22 @@ def test_delete_order_limit_returning(session: SqliteSession) -> None:
     assert rows(session.execute("DELETE FROM d ORDER BY a LIMIT 1 RETURNING a, UPPER(b)")) == [
         (1, "Y")]
     assert rows(session.execute("DELETE FROM d WHERE a > 0 LIMIT 1 RETURNING a")) == [(2,)]
+
+
+def test_returning_through_a_view_names_and_computes_as_the_view(session: SqliteSession) -> None:
+    """RETURNING through a view: its items are named as written, and `*` is the view's
+    columns, with the view's expressions (mtr insert_returning, delete_returning)."""
+    session.execute("CREATE TABLE vt (a INT, b VARCHAR(10))")
+    session.execute("CREATE VIEW vv AS SELECT a, UPPER(b) FROM vt")
+    got = session.execute("INSERT INTO vv (a) VALUES (1) RETURNING a && a, a|a, a AS x")
+    assert isinstance(got, ResultSet)
+    assert [c.name for c in got.columns] == ["a && a", "a|a", "x"]
+    assert rows(got) == [(1, 1, 1)]
+    session.execute("INSERT INTO vt VALUES (2, 'bb')")
+    got = session.execute("DELETE FROM vv WHERE a = 2 RETURNING *")
+    assert isinstance(got, ResultSet)
+    assert [c.name for c in got.columns] == ["a", "UPPER(b)"]
+    assert rows(got) == [(2, "BB")]
 
 
 def test_cast_to_a_character_set_with_a_collation(session: SqliteSession) -> None:

@@ -68,15 +68,20 @@ def commit(s: SqliteSession, stmt: Statement) -> Result:
         r.accept("SAVEPOINT")
         name = r.name()
         r.end()
-        s.txn.to_savepoint("ROLLBACK TO", name)
-        return UpdateCount()
+        kept = s.txn.to_savepoint("ROLLBACK TO", name)
+        return UpdateCount(warnings=[_NOT_ROLLED_BACK] if kept else [])
     _chain_release(r)
     r.end()
     if verb == "COMMIT":
         s.txn.commit()
-    else:
-        s.txn.rollback()
-    return UpdateCount()
+        return UpdateCount()
+    kept = s.txn.rollback_statement()
+    return UpdateCount(warnings=[_NOT_ROLLED_BACK] if kept else [])
+
+
+# MariaDB's warning when a ROLLBACK met changes of a table it cannot roll back (MyISAM...)
+_NOT_ROLLED_BACK = Warning_("Warning", 1196, "Some non-transactional changed tables couldn't "
+                            "be rolled back")
 
 
 def savepoint(s: SqliteSession, stmt: Statement) -> Result:

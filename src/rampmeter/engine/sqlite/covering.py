@@ -7,8 +7,9 @@ one index reads the index instead, "Using index"; find_shortest_key picks it):
   table, returns its rows in that index's order: `ORDER BY` the index's columns is added.
   SQLite would read the table in insertion order (a MyISAM table without ORDER BY reads the
   same way only when no index covers the query).
-- The index: the primary key or a non-prefix, non-FULLTEXT index covering the columns; of
-  several, the one with the fewest columns (the shortest key), the primary key first.
+- The index: the primary key or a non-prefix, non-FULLTEXT index covering the columns (not
+  a long unique key: MariaDB keeps only a hash of its columns, which it cannot read rows
+  from, keyinfo.py); of several, the one with the fewest columns (the shortest key), the primary key first.
 - An AUTO_INCREMENT primary key is SQLite's rowid, already the table's order: nothing to add.
 - A select list of constants only (`SELECT 1 FROM t WHERE ...`, as the CHECK constraints'
   translation reads its WHERE back, checks.py) gets no ORDER BY: its rows look alike.
@@ -22,6 +23,7 @@ from typing import Any
 
 from sqlglot import exp
 
+from rampmeter.engine.sqlite import keyinfo
 from rampmeter.engine.sqlite.catalog import TableDef
 
 
@@ -84,7 +86,7 @@ def _covering(tdef: TableDef, needed: set[str]) -> tuple[list[str], list[bool]] 
         keys.append((list(tdef.primary), [False] * len(tdef.primary)))
     clustered = (tdef.engine or "").upper() == "INNODB"
     for idx in tdef.indexes:
-        if idx.kind or any(p for p in idx.prefixes):
+        if idx.kind or any(p for p in idx.prefixes) or keyinfo.long_unique(tdef, idx):
             continue
         cols = list(idx.columns)
         desc = [bool(d) for d in idx.desc] + [False] * (len(cols) - len(idx.desc))

@@ -33,6 +33,7 @@ from rampmeter.engine.sqlite import (
     keys,
     rebuild,
     routines,
+    slots,
     tableopts,
     temporary,
     triggers,
@@ -458,6 +459,7 @@ def truncate(s: SqliteSession, stmt: Statement) -> Result:
             raise foreign.truncate_error(database, child.name, fk)
     with s.ddl(), fkcheck.suspended(s):
         s.handle.execute(f"DELETE FROM {q(schema)}.{q(tdef.name)}")
+        slots.forget(s, schema, tdef.name)  # emptied as a whole: no place is kept
         try:
             s.handle.execute(f"DELETE FROM {q(schema)}.sqlite_sequence WHERE name = ?",
                              (tdef.name,))

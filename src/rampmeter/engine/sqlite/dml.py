@@ -45,6 +45,7 @@ from rampmeter.engine.sqlite import (
     inlist,
     replacing,
     selectinto,
+    slots,
     stream,
     timefns,
     triggers,
@@ -472,25 +473,39 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
     executemany that stands or falls as a whole, as one multi-row INSERT does; `ends`: where
     each of its rows' conversion warnings end in ex.warnings."""
     s.current = ex
+    ignored: list[str] | None = None  # INSERT IGNORE ... SELECT's 1062 texts (dupvalue.py)
     try:
         with s.txn.writing():
             changes = s.handle.conn.total_changes if plan.partial else 0
             try:
                 if plan.track_changes or plan.replace:
                     ensure_triggers(s, plan)
+                if plan.slots:
+                    slots.ensure(s, plan.target)  # type: ignore[arg-type]
+                if plan.engines:
+                    s.txn.note_write(plan.engines)
                 for checked in plan.checked:
                     checks.ensure(s, checked)
                 if plan.auto_column is not None and plan.kind in ("INSERT", "REPLACE"):
                     autoinc.before(s, plan)   # auto_increment_increment / _offset
                 cur: Any  # a sqlite3.Cursor, or the batch's Outcome (rowcount, skipped)
-                if rows is not None:
-                    cur = batch.executemany(s, plan, rows)
-                elif plan.in_place_sql:  # REPLACE in place (replacing.py)
-                    cur = s.handle.execute(replacing.statement(s, plan), bound)
-                else:
-                    cur = s.handle.execute(plan.sql, bound)
-                returned = cur.fetchall() if cur.description is not None else None
-                matched = max(cur.rowcount, 0) if plan.first_counts else 0
+                probing = dupvalue.probes_ignored(plan, rows)
+                if probing:  # INSERT IGNORE ... SELECT: its skipped rows' 1062 (dupvalue.py)
+                    s.handle.execute(f"SAVEPOINT {dupvalue.SAVEPOINT}")
+                try:
+                    if rows is not None:
+                        cur = batch.executemany(s, plan, rows)
+                    elif plan.in_place_sql:  # REPLACE in place (replacing.py)
+                        cur = s.handle.execute(replacing.statement(s, plan), bound)
+                    else:
+                        cur = s.handle.execute(plan.sql, bound)
+                    returned = cur.fetchall() if cur.description is not None else None
+                    matched = max(cur.rowcount, 0) if plan.first_counts else 0
+                    if probing and max(ex._cast_rows.values(), default=matched) > matched:
+                        ignored = dupvalue.ignored_messages(s, plan, bound)
+                finally:
+                    if probing:
+                        _release(s, dupvalue.SAVEPOINT)
                 for sql, target, counts in plan.steps:  # multi-table (multi.py)
                     if target is not None and plan.track_changes:
                         ensure_triggers(s, plan, target)
@@ -520,6 +535,8 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
                            f"Warnings: {len(warnings)}", warnings, row_count=ex.changed)
     if plan.kind == "DELETE":
         s.stats.row_count = matched
+        if plan.slots_reset:  # emptied as a whole: MyISAM keeps no places (slots.py)
+            slots.forget(s, *plan.target)  # type: ignore[misc]
         if plan.returning and returned is not None:
             result = result_set(plan, stmt, cur.description, returned)
             result.warnings.extend(warnings)
@@ -549,7 +566,11 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
             # rows skipped by a foreign key or a CHECK (both warned of them) are no duplicates
             skipped = sum(1 for w in s.warnings if w.code in batch.SKIPPING)
             duplicates = max(offered - matched - skipped, 0)
-            warnings = warnings + _ignored_duplicates(s, plan, bound, duplicates)
+            if ignored is not None and len(ignored) == duplicates:
+                warnings = warnings + [Warning_("Warning", errors.ER_DUP_ENTRY, m)
+                                       for m in ignored]
+            else:
+                warnings = warnings + _ignored_duplicates(s, plan, bound, duplicates)
         if plan.quiet_duplicates:  # INSERT DELAYED: MariaDB's delayed thread tells no one
             keep = [i for i, w in enumerate(warnings) if w.code != 1062]
             if warning_rows is not None:
@@ -679,6 +700,15 @@ def _ignored_subquery_error(s: SqliteSession, plan: Plan, err: ServerError) -> U
     return UpdateCount(0, 0, info, warnings, row_count=0)
 
 
+def _release(s: SqliteSession, savepoint: str) -> None:
+    """RELEASE a savepoint of the running statement; one a failure already undid with its
+    transaction is gone, and the statement's own error is the one to report."""
+    try:
+        s.handle.execute(f"RELEASE {savepoint}")
+    except sqlite3.Error:
+        pass
+
+
 def _ignored_duplicates(s: SqliteSession, plan: Plan, bound: dict[str, Any],
                         count: int) -> list[Warning_]:
     """INSERT IGNORE: MariaDB warns 1062 for each row it skipped. A one-row INSERT is probed
@@ -751,8 +781,10 @@ def ensure_triggers(s: SqliteSession, plan: Plan, target: tuple[str, str] | None
             old = ", ".join(f"OLD.{q(c.name)}" for c in tdef.columns)
             body = f"SELECT rm_row_deleted({old});"
             event = "DELETE"
+        # a row moved to a deleted row's place (slots.py) is no row updated
+        when = " WHEN OLD.rowid = NEW.rowid" if kind == "upd" and slots.eligible(tdef) else ""
         handle.execute(f"CREATE TEMP TRIGGER {q(name)} AFTER {event} ON {q(schema)}."
-                       f"{q(stored)} BEGIN {body} END")
+                       f"{q(stored)}{when} BEGIN {body} END")
         handle.trigger_made(key, version)
 
 

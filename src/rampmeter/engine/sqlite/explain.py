@@ -347,6 +347,8 @@ def _answer(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
     else:
         rows = _rows(s, tree, tables, found)
     impossible = _impossible(s, tree)
+    if impossible is None and _zero_limit(tree):
+        impossible = "Zero limit"  # MariaDB reads no table at all, const ones neither
     if impossible is None and _optimized_away(tree, tables):
         rows = [_Row(1, "SIMPLE", None, filtered=False,
                      extra=["Select tables optimized away"])]
@@ -359,6 +361,13 @@ def _answer(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
     elif isinstance(tree, (exp.Select, exp.Union)):
         rows = _system_tables(s, rows)
     return rows, impossible
+
+
+def _zero_limit(tree: exp.Expression | None) -> bool:
+    """A SELECT with LIMIT 0 (a literal): MariaDB's plan is `Zero limit`."""
+    limit = tree.args.get("limit") if isinstance(tree, exp.Select) else None
+    value = limit.args.get("expression") if isinstance(limit, exp.Limit) else None
+    return isinstance(value, exp.Literal) and not value.is_string and value.this == "0"
 
 
 def _joined_write(stmt: Statement, outer: Statement) -> Statement | None:

@@ -121,6 +121,7 @@ def install_functions(handle: Handle) -> None:
         fulltext,
         functions,
         jsonfns,
+        slots,
         timefns,
         triggers,
         updates,
@@ -136,6 +137,7 @@ def install_functions(handle: Handle) -> None:
     autokey.register(handle, host)
     updates.register(handle, host)
     triggers.register(handle, host)
+    slots.register(handle, host)
 
 
 class HandlePool:

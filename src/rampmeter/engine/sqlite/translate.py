@@ -63,6 +63,7 @@ from rampmeter.engine.sqlite import (
     rownum,
     setops,
     sfnames,
+    slots,
     syntaxpos,
     tzcolumns,
     unionout,
@@ -190,6 +191,9 @@ class Plan:
     in_place_sql: str = ""                     # ... and its upsert text
     eager: list[tuple[str, str, int]] | None = None  # constants converted when bound (eager.py)
     reads_uservars: bool | None = None  # an output is `SELECT @v` (uservars.py): found once
+    slots: bool = False                        # a deleted row's place is reused (slots.py)
+    engines: int = 0                           # written: 1 non-transactional, 2 other (txn.py)
+    slots_reset: bool = False                  # ... and DELETE of every row forgets them
 
 
 def _keep_high_nots(tree: exp.Expression) -> None:
@@ -504,6 +508,17 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
                                            _has_checks(tables, t)))
         plan.partial = not steps and plan.target is not None and \
             _non_transactional(tables, plan.target)
+    if plan.writes:  # ROLLBACK keeps what MyISAM & co. wrote (txn.rollback_statement)
+        for written in [plan.target] + [t for _s, t, _c in steps]:
+            if written is not None:
+                plan.engines |= 1 if _non_transactional(tables, written) else 2
+    if plan.writes and not steps and plan.target is not None and \
+            kind in ("INSERT", "REPLACE", "DELETE"):
+        target_def = tables.lookup(*plan.target)
+        plan.slots = target_def is not None and slots.eligible(target_def)
+        plan.slots_reset = plan.slots and kind == "DELETE" and \
+            slots.whole_table(tree.args.get("where")) and not tree.args.get("limit") and \
+            not tree.args.get("returning")  # RETURNING reads the rows: deleted one by one
     if steps:  # a multi-table UPDATE / DELETE: several SQLite statements (multi.py)
         for step, _target, _counts in steps:
             _typed_rewrites(step, typer)

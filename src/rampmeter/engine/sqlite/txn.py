@@ -55,7 +55,7 @@ if TYPE_CHECKING:
 class _Open:
     """The open transaction."""
 
-    __slots__ = ("explicit", "read_only", "wrote", "owns_lock", "savepoints")
+    __slots__ = ("explicit", "read_only", "wrote", "owns_lock", "savepoints", "engines")
 
     def __init__(self, *, explicit: bool, read_only: bool = False) -> None:
         self.explicit = explicit
@@ -63,6 +63,10 @@ class _Open:
         self.wrote = False               # has the write lock and a fresh snapshot
         self.owns_lock = False           # took the write lock itself (not LOCK TABLES')
         self.savepoints: list[str] = []  # in creation order
+        self.engines = 0  # tables written: NON_TRANSACTIONAL | TRANSACTIONAL (note_write)
+
+
+NON_TRANSACTIONAL, TRANSACTIONAL = 1, 2  # _Open.engines: what the transaction wrote
 
 
 class Transactions:
@@ -240,6 +244,24 @@ class Transactions:
     def commit(self) -> None:
         self.end("COMMIT")
 
+    def note_write(self, engines: int) -> None:
+        """The statement wrote tables of these kinds (NON_TRANSACTIONAL: MyISAM & co.)."""
+        if self._txn is not None:
+            self._txn.engines |= engines
+
+    def rollback_statement(self) -> bool:
+        """ROLLBACK as its statement does it; True when the transaction changed a table
+        MariaDB cannot roll back (warning 1196). MariaDB keeps those changes and undoes the
+        others': a transaction that wrote only such tables (MyISAM, Aria, MEMORY...) is
+        committed instead; one that also wrote a transactional table is rolled back whole
+        (docs/sql.md)."""
+        txn = self._txn
+        if txn is None or not txn.engines & NON_TRANSACTIONAL:
+            self.end("ROLLBACK")
+            return False
+        self.end("COMMIT" if txn.engines == NON_TRANSACTIONAL else "ROLLBACK")
+        return True
+
     def _syncs(self) -> bool:
         return self._handle.engine.synchronous in ("FULL", "EXTRA")
 
@@ -365,11 +387,17 @@ class Transactions:
             sps[:] = [s for s in sps if s.lower() != name.lower()]
         sps.append(name)
 
-    def to_savepoint(self, verb: str, name: str) -> None:
-        """ROLLBACK TO / RELEASE a savepoint of the open transaction (1305 when unknown)."""
+    def to_savepoint(self, verb: str, name: str) -> bool:
+        """ROLLBACK TO / RELEASE a savepoint of the open transaction (1305 when unknown);
+        True when a ROLLBACK TO met changes of tables MariaDB cannot roll back (1196)."""
         txn = self._txn
         if txn is None or name.lower() not in (s.lower() for s in txn.savepoints):
             raise ServerError(errors.ER_SP_DOES_NOT_EXIST, "SAVEPOINT", name)
+        if verb == "ROLLBACK TO" and txn.engines == NON_TRANSACTIONAL:
+            # only tables MariaDB cannot roll back were written: their changes stay
+            idx = [s.lower() for s in txn.savepoints].index(name.lower())
+            del txn.savepoints[idx + 1:]
+            return True
         try:
             self._handle.execute(f"{verb} {q(name)}")
         except sqlite3.OperationalError:
@@ -379,6 +407,7 @@ class Transactions:
         idx = [s.lower() for s in txn.savepoints].index(name.lower())
         # ROLLBACK TO keeps the savepoint, RELEASE drops it; both drop the later ones.
         del txn.savepoints[idx + (1 if verb == "ROLLBACK TO" else 0):]
+        return verb == "ROLLBACK TO" and bool(txn.engines & NON_TRANSACTIONAL)
 
     # --- DDL and table locks ---------------------------------------------------------------
     @contextmanager

@@ -53,7 +53,8 @@ class ThroughView(ServerError):
 
 def run(s: SqliteSession, text: str, params: Sequence[Any], view: ViewDef,
         client_params: bool) -> Result:
-    sql = rewrite(text, view, s.sql_mode())
+    items = s.scan(text, client_params=client_params).items  # RETURNING's names
+    sql = rewrite(text, view, s.sql_mode(), items)
     return s.run_rewritten(s.scan(sql, client_params=client_params), params)
 
 
@@ -115,7 +116,8 @@ def _verb(text: str) -> tuple[str, bool, str]:
         ("INSERT" if replace else words[0] if words else "") + " " + rest
 
 
-def rewrite(text: str, view: ViewDef, sql_mode: str) -> str:
+def rewrite(text: str, view: ViewDef, sql_mode: str,
+            items: Sequence[str] | None = None) -> str:
     if len(text.split(None, 2)) > 1 and text.split(None, 2)[1].upper() == "DELAYED":
         raise ServerError(1347, message=f"'{view.database}.{view.name}' is not of type "
                           "'BASE TABLE'", sqlstate="HY000")  # INSERT DELAYED: MariaDB's
@@ -133,6 +135,7 @@ def rewrite(text: str, view: ViewDef, sql_mode: str) -> str:
     if not isinstance(target, exp.Table) or target.name.lower() != view.name.lower():
         raise _refuse(view, kind)
     names = {view.name.lower(), target.alias_or_name.lower()}
+    _name_returning(tree, view, names, items)
     new_table = exp.Table(this=exp.to_identifier(base.name, quoted=True),
                           db=exp.to_identifier(base.db or view.home, quoted=True))
     _rename_columns(tree, mapping, names, view, kind)
@@ -159,6 +162,30 @@ def rewrite(text: str, view: ViewDef, sql_mode: str) -> str:
     out = tree.sql(dialect=dialect.RampMySQL, normalize_functions=False)  # g() stays g()
     first, _sp, rest = out.partition(" ")
     return (replace or first) + (" IGNORE " if ignore else " ") + rest
+
+
+def _name_returning(tree: exp.Expression, view: ViewDef, names: set[str],
+                    items: Sequence[str] | None) -> None:
+    """RETURNING through a view names its columns as written (the rewrite's text would
+    name them otherwise), and its `*` is the view's columns, named and computed as the view
+    shows them (`UPPER(b)`), not the table's."""
+    returning = tree.args.get("returning")
+    if not isinstance(returning, exp.Returning):
+        return
+    named = list(items) if items is not None and \
+        len(items) == len(returning.expressions) else None
+    out: list[exp.Expression] = []
+    for k, e in enumerate(returning.expressions):
+        star = isinstance(e, exp.Star) or isinstance(e, exp.Column) and \
+            isinstance(e.this, exp.Star)
+        if star and (not isinstance(e, exp.Column) or e.table.lower() in names):
+            out.extend(exp.alias_(exp.column(c, quoted=True), c, quoted=True)
+                       for c in view.columns)
+        elif isinstance(e, exp.Alias) or star or named is None:
+            out.append(e)
+        else:
+            out.append(exp.alias_(e, named[k], quoted=True))
+    returning.set("expressions", out)
 
 
 def _wrap(e: exp.Expression) -> exp.Expression:
