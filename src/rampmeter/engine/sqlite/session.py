@@ -139,7 +139,7 @@ class SqliteSession(EngineSession):
         self.txn = Transactions(lambda: self.handle, engine.locks, waiting,
                                 cancelled=self.cancelled, lock_timeout=self._lock_timeout,
                                 connection_id=getattr(context, "connection_id", 0),
-                                held=lambda: self._handle)
+                                held=lambda: self._handle, table_locks=engine.table_locks)
         self.stats = Stats()
         self.current: Execution | None = None
         self.warnings: list[Warning_] = []  # raised by functions while the statement runs
@@ -445,6 +445,9 @@ class SqliteSession(EngineSession):
 
     def _run(self, stmt: Statement, params: Sequence[Any]) -> Result:
         locked = self.txn.locked
+        if self.engine.table_locks.active and locked is None:
+            # another session holds LOCK TABLES: wait for the tables this statement uses
+            locktables.wait_for(self, stmt)
         if locked is not None and not self._nested:  # LOCK TABLES' list (locktables.py)
             locktables.check(self, stmt, locked)
             left = locktables.after_drop(self, stmt, locked)

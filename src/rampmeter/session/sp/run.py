@@ -726,7 +726,12 @@ class Frame:
         raise _Returned(value)
 
     def _simple(self, node: P.Sql) -> None:
-        result = self.run_sql(node)
+        s = self.s
+        info, s.info = s.info, node.source or node.text  # the processlist shows it (MariaDB)
+        try:
+            result = self.run_sql(node)
+        finally:
+            s.info = info
         # ROW_COUNT() after it, as a client's statement leaves it (session.write_result);
         # run_sql has set it for a statement that returns no rows
         if isinstance(result, ResultSet):

@@ -219,4 +219,5 @@ def sql(p: Tokens, a: int, b: int, scope: frozenset[str], *, into: bool = False)
     if names and toks[a].text.upper() == "SELECT":
         original = scan(p.text[toks[a].start:toks[b - 1].end], p.dialect)
         shown = original.items
-    return Sql("".join(pieces).strip(), tuple(names), tuple(targets), shown)
+    return Sql("".join(pieces).strip(), tuple(names), tuple(targets), shown,
+               source=p.text[toks[a].start:toks[b - 1].end])
