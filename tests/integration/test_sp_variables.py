@@ -86,3 +86,20 @@ def test_row_type_of_a_cursor_is_read_when_declared(server):
         _run(conn, "CREATE PROCEDURE lim() BEGIN DECLARE r ROW(a INT); "
              "SELECT * FROM t LIMIT r.a; END")
     assert e.value.args[0] == 1691
+
+
+def test_records_as_procedure_parameters(server):
+    """A ROW(...) parameter takes the caller's record (IN), gives its fields back (OUT), and
+    `TYPE OF rec` declares a record of rec's fields (mtr sp-anchor-row-type-cursor)."""
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE rp", "USE rp", "CREATE TABLE t (a INT, b VARCHAR(10))",
+         "CREATE PROCEDURE show_it(r ROW(a INT, b VARCHAR(10))) SELECT r.a, r.b",
+         "CREATE PROCEDURE fill(OUT r ROW(a INT, b VARCHAR(10))) SET r = ROW(10, 'bb')",
+         "CREATE PROCEDURE p() BEGIN DECLARE rec ROW TYPE OF t DEFAULT ROW(7, 'x'); "
+         "DECLARE other TYPE OF rec; CALL show_it(rec); CALL fill(other); "
+         "SELECT other.a, other.b; END")
+    with conn.cursor() as cur:
+        cur.execute("CALL p()")
+        assert cur.fetchall() == ((7, "x"),)
+        assert cur.nextset()
+        assert cur.fetchall() == ((10, "bb"),)

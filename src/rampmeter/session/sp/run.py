@@ -266,6 +266,19 @@ class Frame:
         self.scopes[-1][name] = [None, vtype]
         self.scopes[-1][name][0] = self._store(name, vtype, value)
 
+    def declare_row(self, name: str, fields: list[tuple[str, str]]) -> None:
+        """A record `name` of `fields` ((name, declared type) each), its fields NULL."""
+        self.scopes[-1][name] = [None, "ROW"]
+        for field, ftype in fields:
+            self.declare(f"{name}.{field}", ftype, None)
+
+    def record_fields(self, name: str) -> list[tuple[str, str]]:
+        """A record's (field, declared type) pairs, in order."""
+        return [(key.split(".", 1)[1], slot[1]) for key, slot in self._record(name) or []]
+
+    def record_values(self, name: str) -> list[Any]:
+        return [slot[0] for _key, slot in self._record(name) or []]
+
     def _slot(self, name: str) -> list[Any]:
         for scope in reversed(self.scopes):
             if name in scope:
@@ -809,15 +822,17 @@ class Frame:
         try:
             for var in block.vars:
                 self.line = var.line or self.line
+                fields = None
                 if var.type[:8].upper() == "TYPE OF ":
-                    var = P.Var(var.names, self._anchored(var.type[8:].strip()), var.default,
-                                var.line)
-                elif var.type[:3].upper() == "ROW" and var.type[3:4] in (" ", "("):
+                    anchor = var.type[8:].strip()
+                    var = P.Var(var.names, self._anchored(anchor), var.default, var.line)
+                    if var.type == "ROW":  # TYPE OF a record: its fields, as they are now
+                        fields = self.record_fields(anchor.strip("`").lower())
+                elif P.is_row_type(var.type):
                     fields = self._row_fields(var.type[3:].strip())
+                if fields is not None:
                     for name in var.names:
-                        self.scopes[-1][name] = [None, "ROW"]
-                        for field, ftype in fields:
-                            self.declare(f"{name}.{field}", ftype, None)
+                        self.declare_row(name, fields)
                         if var.default is not None:
                             self._set_record(name, var.default)
                     continue
