@@ -167,6 +167,7 @@ class TableLocks:
       deadlock on each other); `holders` keys are (database, table) lower-cased.
     - Another session's statement waits (`wait_free`) until nobody else holds a table it
       reads WRITE, or a table it writes (or changes the schema of) at all; it takes nothing.
+      The table name "*" stands for every table of its database (DROP DATABASE).
     - LOCK TABLES is rare: one mutex, one condition, every waiter woken by every release.
       `active` (a plain count, read without the mutex) lets statements skip all of this while
       no session holds LOCK TABLES.
@@ -180,9 +181,14 @@ class TableLocks:
 
     def _blocked(self, owner: object, wants: list[tuple[tuple[str, str], bool]]) -> bool:
         for key, write in wants:
-            for other, other_write in self._held.get(key, {}).items():
-                if other is not owner and (write or other_write):
-                    return True
+            if key[1] == "*":  # the whole database (DROP DATABASE): any table of it
+                held = [h for k, h in self._held.items() if k[0] == key[0]]
+            else:
+                held = [self._held.get(key, {})]
+            for holders in held:
+                for other, other_write in holders.items():
+                    if other is not owner and (write or other_write):
+                        return True
         return False
 
     def _wait(self, owner: object, wants: list[tuple[tuple[str, str], bool]], timeout: float,

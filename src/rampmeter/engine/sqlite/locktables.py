@@ -282,6 +282,14 @@ def wait_for(s: SqliteSession, stmt: Statement) -> None:
     if not stmt.kind or stmt.kind in ("LOCK", "UNLOCK", "SET", "CALL", "USE"):
         return  # a CALL's statements wait each for its own tables
     sink = _Collect()
+    if stmt.kind == "DROP" and stmt.tokens and len(stmt.tokens) > 2 and \
+            stmt.tokens[1].text.upper() in ("DATABASE", "SCHEMA"):
+        r = Reader(stmt, 2)
+        r.accept("IF", "EXISTS")
+        name = r.name()
+        s.txn.wait_for_tables([((name.lower(), "*"), True)], _lock_wait(s),
+                              state="Waiting for schema metadata lock")
+        return
     try:
         _visit(s, stmt, sink)
     except ServerError:
@@ -294,8 +302,12 @@ def wait_for(s: SqliteSession, stmt: Statement) -> None:
             continue
         wants.append(((m.database.lower(), m.name.lower()), m.write))
     if wants:
-        from rampmeter.engine.sqlite.ddl import _lock_wait_timeout
-        s.txn.wait_for_tables(wants, _lock_wait_timeout(s))
+        s.txn.wait_for_tables(wants, _lock_wait(s))
+
+
+def _lock_wait(s: SqliteSession) -> float:
+    from rampmeter.engine.sqlite.ddl import _lock_wait_timeout
+    return _lock_wait_timeout(s)
 
 
 def match(locked: tuple[Entry, ...], mentions: list[Mention]) -> None:

@@ -162,24 +162,26 @@ class Transactions:
         self._locks.release(WRITE_LOCK, self)
 
     def wait_out_locked_tables(self, timeout: float,
-                               tables: list[tuple[tuple[str, str], bool]] | None = None) -> bool:
+                               tables: list[tuple[tuple[str, str], bool]] | None = None, *,
+                               state: str = "Waiting for table metadata lock") -> bool:
         """Wait (up to `timeout` s) while another session's LOCK TABLES holds one of `tables`
         ((database, table) lower-cased, and whether it is written), as a statement that needs
         its tables' metadata lock does (CHECK TABLE...); False at the timeout."""
         if self._tables is None or not self._tables.active or not tables or \
                 not self._tables.would_wait(self, tables):
             return True
-        with self._waiting(WaitReason.META_DATA_LOCK, "Waiting for table metadata lock"):
+        with self._waiting(WaitReason.META_DATA_LOCK, state):
             try:
                 return self._tables.wait_free(self, tables, timeout, self._cancelled)
             except WaitAborted:
                 raise ServerError(errors.ER_QUERY_INTERRUPTED) from None
 
     def wait_for_tables(self, tables: list[tuple[tuple[str, str], bool]],
-                        timeout: float) -> None:
+                        timeout: float, *, state: str = "Waiting for table metadata lock"
+                        ) -> None:
         """A statement's wait for the tables another session's LOCK TABLES holds: 1205 at
         the timeout (lock_wait_timeout, as for MariaDB's metadata locks)."""
-        if not self.wait_out_locked_tables(timeout, tables):
+        if not self.wait_out_locked_tables(timeout, tables, state=state):
             raise ServerError(errors.ER_LOCK_WAIT_TIMEOUT)
 
     # --- transactions -------------------------------------------------------------------------

@@ -100,7 +100,7 @@ def create(s: Session, text: str, dialect: Dialect) -> Result:
     from rampmeter.session import required
     required.refuse_under_read_only(s)
     _row_use(text, dialect, head["event"], head["timing"])
-    ddl.not_in_function(text[head["body_start"]:head["body_end"]], dialect)
+    ddl.not_in_function(text[head["body_start"]:head["body_end"]], dialect, "trigger")
     eng = _store(s)
     if eng.table_def(db, head["table"]) is None:
         raise ServerError(errors.ER_NO_SUCH_TABLE, db, head["table"])

@@ -1,0 +1,47 @@
+"""What MariaDB refuses in a stored function's or trigger's body at CREATE (mtr events_2):
+a statement returning a result set (1415, naming a function or a trigger), CREATE EVENT (1576),
+ALTER / DROP EVENT (1422, an implicit commit); and the event statements' own checks."""
+
+from __future__ import annotations
+
+import pymysql
+import pytest
+
+from tests.integration.sqlrun import run as _run
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def _code(conn, sql):
+    with pytest.raises(pymysql.err.MySQLError) as e:
+        _run(conn, sql)
+    return e.value.args[0], e.value.args[1]
+
+
+def test_bodies_refused_at_create(server):
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE bc", "USE bc", "CREATE TABLE t (a INT)")
+    assert _code(conn, "CREATE FUNCTION f() RETURNS INT BEGIN SHOW TABLES; RETURN 1; END") \
+        == (1415, "Not allowed to return a result set from a function")
+    assert _code(conn, "CREATE TRIGGER tr BEFORE INSERT ON t FOR EACH ROW "
+                       "BEGIN SELECT a FROM t; END") \
+        == (1415, "Not allowed to return a result set from a trigger")
+    assert _code(conn, "CREATE TRIGGER tr BEFORE INSERT ON t FOR EACH ROW CREATE EVENT e "
+                       "ON SCHEDULE EVERY 1 SECOND DO SET @a = 5")[0] == 1576
+    assert _code(conn, "CREATE FUNCTION f() RETURNS INT BEGIN DROP EVENT e; RETURN 1; END"
+                 )[0] == 1422
+    # SELECT ... INTO returns no result set; a procedure may return one
+    _run(conn, "CREATE FUNCTION f() RETURNS INT BEGIN DECLARE x INT; "
+               "SELECT COUNT(*) INTO x FROM t; RETURN x; END",
+         "CREATE PROCEDURE p() BEGIN SELECT a FROM t; SHOW TABLES; END")
+
+
+def test_event_statements_check_names_first(server):
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE ev", "USE ev",
+         "CREATE EVENT there ON SCHEDULE EVERY 1 HOUR DO SELECT 1")
+    assert _code(conn, "SHOW EVENTS FROM ``")[0] == 1102
+    assert _code(conn, "SHOW EVENTS FROM " + "a" * 65)[0] == 1102
+    # the new name is checked before the old one exists (MariaDB)
+    assert _code(conn, "ALTER EVENT missing RENAME TO there")[0] == 1537
+    assert _code(conn, "ALTER EVENT missing RENAME TO other")[0] == 1539
