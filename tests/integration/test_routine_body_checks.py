@@ -45,3 +45,25 @@ def test_event_statements_check_names_first(server):
     # the new name is checked before the old one exists (MariaDB)
     assert _code(conn, "ALTER EVENT missing RENAME TO there")[0] == 1537
     assert _code(conn, "ALTER EVENT missing RENAME TO other")[0] == 1539
+
+
+def test_procedures_called_from_triggers_and_functions(server):
+    """A procedure that may return a result set (1415, naming the trigger) or commits (1422)
+    is refused when a trigger or function calls it; one that reads information_schema into
+    a table runs (its virtual table is filled inside the running INSERT)."""
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE tp", "USE tp", "CREATE TABLE t1 (a INT)",
+         "CREATE EVENT e1 ON SCHEDULE EVERY 1 HOUR DO SELECT 1",
+         "CREATE TRIGGER trg BEFORE INSERT ON t1 FOR EACH ROW SET NEW.a = f1()",
+         "CREATE FUNCTION f1() RETURNS INT BEGIN CALL p1(); RETURN 0; END",
+         "CREATE PROCEDURE p1() SELECT event_name FROM information_schema.events")
+    assert _code(conn, "INSERT INTO t1 VALUES (1)") \
+        == (1415, "Not allowed to return a result set from a trigger")
+    _run(conn, "DROP PROCEDURE p1", "CREATE PROCEDURE p1() ALTER EVENT e1 RENAME TO e2")
+    assert _code(conn, "INSERT INTO t1 VALUES (1)")[0] == 1422
+    _run(conn, "DROP PROCEDURE p1", "CREATE PROCEDURE p1() CREATE TEMPORARY TABLE tmp "
+               "SELECT event_name FROM information_schema.events",
+         "INSERT INTO t1 VALUES (1)")
+    with conn.cursor() as cur:
+        cur.execute("SELECT * FROM tmp")
+        assert cur.fetchall() == (("e1",),)

@@ -568,9 +568,16 @@ class SqliteSession(EngineSession):
                 raise ServerError(errors.ER_NO_SUCH_TABLE, *split_key(key))
             cols, rows = data
             tname = f"temp.{catalog.q(temp_name(key))}"
-            self.handle.execute(f"DROP TABLE IF EXISTS {tname}")
-            self.handle.execute(f"CREATE TABLE {tname} ("
-                                f"{', '.join(catalog.q(c.name) + _IS_COLLATE for c in cols)})")
+            try:
+                self.handle.execute(f"DROP TABLE IF EXISTS {tname}")
+            except sqlite3.OperationalError:
+                # a statement of the handle is running (a trigger's or a stored function's
+                # statement reads it, inside the outer one): SQLite drops no table then, so
+                # the table the outer statement made is emptied and filled again
+                self.handle.execute(f"DELETE FROM {tname}")
+            else:
+                self.handle.execute(f"CREATE TABLE {tname} (" + ", ".join(
+                    catalog.q(c.name) + _IS_COLLATE for c in cols) + ")")
             if rows:
                 marks = ", ".join("?" * len(cols))
                 self.handle.executemany(f"INSERT INTO {tname} VALUES ({marks})",

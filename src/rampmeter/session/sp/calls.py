@@ -78,6 +78,12 @@ def _arg_count(kind: str, spec: dict[str, Any], r: P.Routine, got: int) -> None:
 def call(s: Session, node: P.Call, caller: Frame | None = None) -> UpdateCount:
     spec, r, body = _load(s, "PROCEDURE", node.db, node.name)
     _arg_count("PROCEDURE", spec, r, len(node.args))
+    if in_function(s):
+        # called from a stored function or trigger: a procedure that may return a result
+        # set, commit, or run dynamic SQL is refused before it runs (MariaDB's sp_head flags)
+        ddl.not_in_function(spec["body"] if spec.get("body") else spec["text"],
+                            Dialect.of(spec["sql_mode"]),
+                            "trigger" if getattr(s, "sp_in_trigger", 0) else "function")
     key = f"{spec['db']}.{spec['name']}".lower()
     active = _active(s)
     depth = active.get(key, 0)

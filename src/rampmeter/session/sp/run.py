@@ -754,8 +754,9 @@ class Frame:
             return
         if isinstance(result, ResultSet):
             if self.sets is None:  # a function may not return a result set
+                what = "trigger" if getattr(self.s, "sp_in_trigger", 0) else "function"
                 raise ServerError(1415, message="Not allowed to return a result set from a "
-                                  "function", sqlstate="0A000")
+                                  f"{what}", sqlstate="0A000")
             # its conditions are the routine's (kept below), which CALL reports once at the end
             self.sets.append(ResultSet(result.columns, result.rows))
             self.s.last_row_count = -1

@@ -195,6 +195,7 @@ def run(s: Session, db: str, name: str, row: dict[str, Any]) -> set[str]:
     for key, value in row.items():
         frame.scopes[0][key] = [value, ""]
     in_function(s, 1)
+    s.sp_in_trigger = getattr(s, "sp_in_trigger", 0) + 1  # type: ignore[attr-defined]
     try:
         with _in_database(s, db, spec["sql_mode"]), \
                 definer.privileges_of(s, spec, trigger=True):
@@ -204,6 +205,7 @@ def run(s: Session, db: str, name: str, row: dict[str, Any]) -> set[str]:
         raise
     finally:
         in_function(s, -1)
+        s.sp_in_trigger -= 1  # type: ignore[attr-defined]
     for col in frame.assigned:
         row["new." + col] = frame.scopes[0]["new." + col][0]
     return frame.assigned
