@@ -103,3 +103,46 @@ def test_records_as_procedure_parameters(server):
         assert cur.fetchall() == ((7, "x"),)
         assert cur.nextset()
         assert cur.fetchall() == ((10, "bb"),)
+
+
+def test_cursor_records_take_the_query_columns_types(server):
+    """ROW TYPE OF a cursor over expressions: each field typed as MariaDB makes a field of
+    the item (int(11), varchar(3), time); duplicate names are 1060, a record among several
+    INTO targets 1241, a field it lacks 4082 naming it as written."""
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE cr", "USE cr", "CREATE TABLE t1 (a INT)",
+         "CREATE TABLE t2 (a INT)",
+         "CREATE PROCEDURE p() BEGIN "
+         "DECLARE c CURSOR FOR SELECT 10 AS a, 'bbb' AS b, TIME'10:20:30' AS c; "
+         "BEGIN DECLARE r ROW TYPE OF c; CREATE TABLE made AS SELECT r.a AS a, r.b AS b, "
+         "r.c AS c; END; END",
+         "CALL p()",
+         "CREATE PROCEDURE dup() BEGIN DECLARE c CURSOR FOR SELECT * FROM t1, t2; "
+         "BEGIN DECLARE r ROW TYPE OF c; SET r.a = 1; END; END",
+         "CREATE TABLE t3 (a INT, b INT)", "INSERT INTO t3 VALUES (1, 2)",
+         "CREATE PROCEDURE two() BEGIN DECLARE c CURSOR FOR SELECT * FROM t3; "
+         "BEGIN DECLARE r ROW TYPE OF c; SELECT a, b FROM t3 INTO r, r; END; END",
+         "CREATE PROCEDURE upper_field() BEGIN DECLARE c CURSOR FOR SELECT * FROM t1; "
+         "BEGIN DECLARE r ROW TYPE OF c; SELECT r.B; END; END")
+    with conn.cursor() as cur:
+        cur.execute("SELECT COLUMN_NAME, COLUMN_TYPE FROM information_schema.COLUMNS "
+                    "WHERE TABLE_SCHEMA = 'cr' AND TABLE_NAME = 'made' ORDER BY ORDINAL_POSITION")
+        assert cur.fetchall() == (("a", "int(11)"), ("b", "varchar(3)"), ("c", "time"))
+    for call, code, text in (("CALL dup()", 1060, "Duplicate column name 'a'"),
+                             ("CALL two()", 1241, "Operand should contain 2 column(s)"),
+                             ("CALL upper_field()", 4082,
+                              "Row variable 'r' does not have a field 'B'")):
+        with pytest.raises(pymysql.err.MySQLError) as e:
+            _run(conn, call)
+        assert e.value.args == (code, text)
+
+
+def test_a_variable_keeps_its_declared_character_set(server):
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE vc", "USE vc", "SET NAMES latin1",
+         "CREATE PROCEDURE p() BEGIN DECLARE v VARCHAR(10) CHARACTER SET utf8mb3 DEFAULT "
+         "_latin1 0xFF; DECLARE w VARCHAR(10) CHARACTER SET latin1 DEFAULT _latin1 0xFF; "
+         "SELECT HEX(v), HEX(w); END")
+    with conn.cursor() as cur:
+        cur.execute("CALL p()")
+        assert cur.fetchall() == (("C3BF", "FF"),)

@@ -200,6 +200,49 @@ def _enum_value(vtype: str, value: Any, name: str, strict: bool,
     return ""
 
 
+_DECLARED_CHARSET = re.compile(r"\b(?:CHARACTER\s+SET|CHARSET)\s+([`'\"]?\w+)", re.I)
+_INT_TYPES = {1: "tinyint(4)", 2: "smallint(6)", 9: "mediumint(9)", 3: "int(11)",
+              8: "bigint(20)", 13: "year(4)"}
+_TEMPORAL = {10: "date", 11: "time", 12: "datetime", 7: "timestamp"}
+
+
+def result_type(c: Any, connection_charset: str = "") -> str:
+    """The declaration a ROW TYPE OF cursor field gets from a result column that is no
+    table column: from its type and length, as MariaDB makes a field of the item (an integer
+    literal is int(11), 'bbb' varchar(3), TIME'10:20:30' time)."""
+    from rampmeter.sql import charsets
+    code = int(c.type)
+    if code in _INT_TYPES:
+        return _INT_TYPES[code] + (" unsigned" if c.unsigned and code != 13 else "")
+    if code in _TEMPORAL:
+        return _TEMPORAL[code] + (f"({c.decimals})" if c.decimals and code != 10 else "")
+    if code == 4:
+        return "float"
+    if code == 5:
+        return "double"
+    if code == 246:
+        digits = max(c.length - (1 if c.decimals else 0) - (0 if c.unsigned else 1), 1)
+        return f"decimal({digits},{c.decimals})" + (" unsigned" if c.unsigned else "")
+    if code == 6:
+        return ""
+    coll = charsets.collation_by_id(c.charset)
+    cs = charsets.charset(coll.charset) if coll is not None else None
+    binary = cs is None or cs.is_binary
+    chars = c.length // (1 if binary or cs is None else max(cs.maxlen, 1))
+    if code in (252, 249, 250, 251):
+        base = "blob" if binary else "text"
+        return {255: "tiny" + base, 65535: base, 16777215: "medium" + base}.get(chars, "long" + base)
+    if code in (253, 254, 15):
+        # a character set other than the connection's (CONCAT of a utf8 column) is kept;
+        # utf8mb4 is what the engine reports for an expression of the connection's strings
+        suffix = "" if binary or cs is None or cs.name in (connection_charset, "utf8mb4") \
+            else f" CHARACTER SET {cs.name}"
+        if chars > 65532 // max(cs.maxlen if cs else 1, 1):
+            return ("blob" if binary else "text") + suffix
+        return ("varbinary" if binary else "varchar") + f"({chars})" + suffix
+    return ""
+
+
 class Frame:
     """One routine invocation: its variables, handlers, cursors, and where result sets go."""
 
@@ -280,9 +323,10 @@ class Frame:
         return [slot[0] for _key, slot in self._record(name) or []]
 
     def _slot(self, name: str) -> list[Any]:
+        key = name.lower()
         for scope in reversed(self.scopes):
-            if name in scope:
-                return scope[name]
+            if key in scope:
+                return scope[key]
         if name.startswith("new."):  # a trigger's NEW.col of no column of the table
             raise ServerError(1054, message=f"Unknown column '{name[4:]}' in 'NEW'",
                               sqlstate="42S22")
@@ -299,7 +343,7 @@ class Frame:
         slot = self._slot(name)
         slot[0] = self._store(name, slot[1], value)
         if name.startswith("new."):  # no local variable's name has a dot
-            self.assigned.add(name[4:])
+            self.assigned.add(name[4:].lower())
 
     # --- statements ----------------------------------------------------------------------
     def run_sql(self, node: P.Sql) -> Any:
@@ -308,6 +352,8 @@ class Frame:
         params = [self.get(v) for v in node.vars]
         if params and node.text[:6].upper() == "CREATE":
             node, params = self._create_select(node, params)
+        if params:
+            node = self._charset_params(node)
         stmt = self.stmt = s.scan(node.text, client_params=bool(params))
         if stmt.uses_tables:  # counted for the session: a function called here counts too
             s.sp_tables_used = getattr(s, "sp_tables_used", 0) + 1  # type: ignore[attr-defined]
@@ -351,6 +397,38 @@ class Frame:
         self.last = result
         return result
 
+    def _charset_params(self, node: P.Sql) -> P.Sql:
+        """A variable declared with a character set other than the connection's is that
+        character set's string in the statement (CHARSET(v), HEX(v) as MariaDB shows them):
+        its `?` becomes CONVERT(? USING cs)."""
+        wrap: dict[int, str] = {}
+        conn = str(self.s.system_variable("character_set_connection") or "").lower()
+        for k, name in enumerate(node.vars):
+            try:
+                vtype = self._slot(name)[1]
+            except ServerError:
+                continue
+            m = _DECLARED_CHARSET.search(vtype) if vtype else None
+            if m is not None:
+                cs = m.group(1).lower().strip("`'\"")
+                cs = "utf8mb3" if cs == "utf8" else cs
+                if cs != conn and cs != "binary":
+                    wrap[k] = cs
+        if not wrap:
+            return node
+        from rampmeter.sql.lexer import tokens
+        pieces, pos, k = [], 0, 0
+        for t in tokens(node.text, self.s.dialect()):
+            if t.kind != "param":
+                continue
+            if k in wrap:
+                pieces += [node.text[pos:t.start], f"CONVERT(? USING {wrap[k]})"]
+                pos = t.end
+            k += 1
+        pieces.append(node.text[pos:])
+        return P.Sql("".join(pieces), node.vars, node.into, node.names, node.line,
+                     source=node.source)
+
     def _row_fields(self, spec: str) -> list[tuple[str, str]]:
         """The fields of a ROW variable: ROW(name type, ...), ROW TYPE OF [db.]table (its
         columns now), ROW TYPE OF cursor (none until a FETCH fills it)."""
@@ -390,8 +468,17 @@ class Frame:
                 result = self.run_sql(query)
             finally:
                 self.scopes.pop()
-            return [(c.name.lower(), self._column_type(c)) for c in result.columns] \
-                if isinstance(result, ResultSet) else []
+            if not isinstance(result, ResultSet):
+                return []
+            seen: set[str] = set()
+            for c in result.columns:
+                if c.name.lower() in seen:
+                    raise ServerError(1060, message=f"Duplicate column name '{c.name}'",
+                                      sqlstate="42S21")
+                seen.add(c.name.lower())
+            conn = str(self.s.system_variable("character_set_connection") or "").lower()
+            return [(c.name.lower(), self._column_type(c) or result_type(c, conn))
+                    for c in result.columns]
         db = parts[0] if len(parts) == 2 else self.s.database
         eng: Any = self.s.engine  # the SQL engine's session (table_def)
         tdef = eng.table_def(db, parts[-1]) if db and eng is not None and \
@@ -801,6 +888,11 @@ class Frame:
         if record is not None:  # SELECT ... INTO rec: its fields
             self._fill(record, rows[0])
             return
+        for target in node.into:  # a record among several targets takes one value: 1241
+            if not target.startswith("@") and self._is_row(target.lower()):
+                fields = len(self._record(target.lower()) or [])
+                raise ServerError(1241, message=f"Operand should contain {fields} column(s)",
+                                  sqlstate="21000")
         mark = len(self.warnings)
         try:
             for target, v in zip(node.into, rows[0], strict=True):

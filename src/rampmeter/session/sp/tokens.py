@@ -204,7 +204,7 @@ def sql(p: Tokens, a: int, b: int, scope: frozenset[str], *, into: bool = False)
                                   f"field '{field}'", sqlstate="HY000")
             pieces.append(p.text[pos:t.start])
             pieces.append("?")
-            names.append(f"{row}." + field.lower())
+            names.append(f"{row}." + field)  # as written: 4082 names it so
             pos = col.end
             k += 3
             continue
