@@ -274,6 +274,7 @@ class Frame:
         self.tables_mark = getattr(s, "sp_tables_used", 0)  # ... as of the last FETCH GROUP
         self.function_name = ""                # a stored function's name (1321)
         self.routine_shown = routine           # db.name as written (Note 4094)
+        self.indexed_rows: set[str] = set()    # ROW(...) records: fields by position
 
     # --- variables -----------------------------------------------------------------------
     def _store(self, name: str, vtype: str, value: Any) -> Any:
@@ -381,6 +382,9 @@ class Frame:
                 result = statements.execute_prepared(s, prepared, params)
             else:
                 result = statements.execute(s, stmt)
+            if params and isinstance(result, ResultSet) and \
+                    any(w.code == 1003 for w in result.warnings):
+                result = self._explained(node, result)
         finally:
             s.warnings[:] = outer
         if isinstance(result, ResultSet):
@@ -396,6 +400,60 @@ class Frame:
                 else result.row_count
         self.last = result
         return result
+
+    def _explained(self, node: P.Sql, result: ResultSet) -> ResultSet:
+        """EXPLAIN EXTENDED of a statement using local variables: its Note 1003 shows each
+        variable as MariaDB prints one, `name@offset` (a record's field `rec.a@0["a"]`, or
+        `rec.a@0[0]` for a ROW(...) record), not the value it was run with. The printed text
+        is the one of the statement with a marker string for each variable."""
+        from rampmeter.session import statements
+        from rampmeter.sql.lexer import tokens
+        marks = [f"zzspvar{k}zz" for k in range(len(node.vars))]
+        pieces, pos, k = [], 0, 0
+        for t in tokens(node.text, self.s.dialect()):
+            if t.kind == "param" and k < len(marks):
+                pieces += [node.text[pos:t.start], f"'{marks[k]}'"]
+                pos = t.end
+                k += 1
+        pieces.append(node.text[pos:])
+        try:
+            marked = statements.execute(self.s, self.s.scan("".join(pieces)))
+        except ServerError:
+            return result
+        note = next((w for w in getattr(marked, "warnings", ()) if w.code == 1003), None)
+        if note is None:
+            return result
+        text = note.message
+        for k, name in enumerate(node.vars):
+            shown = node.spelled[k] if k < len(node.spelled) else name
+            printed = self._printed_var(name, shown)
+            text = text.replace(f"'{marks[k]}' AS `{marks[k]}`", f"{printed} AS `{shown}`")
+            text = text.replace(f"'{marks[k]}'", printed)
+        warnings = [Warning_(w.level, w.code, text) if w.code == 1003 else w
+                    for w in result.warnings]
+        return ResultSet(result.columns, result.rows, warnings)
+
+    def _printed_var(self, name: str, shown: str) -> str:
+        """`shown@offset`: the offset is the variable's slot in the routine's frame, as
+        MariaDB numbers them (parameters first, then each block's in declaration order, a
+        record one slot; a block starts after its enclosing blocks' variables)."""
+        key = name.lower()
+        row, dot, field = key.partition(".")
+        target = row if dot and self._is_row(row) else key
+        offset, here = 0, None
+        for scope in self.scopes:  # the innermost declaration wins (it shadows the others)
+            slots = [n for n in scope if "." not in n and not n.startswith("\0")]
+            if target in slots:
+                here = offset + slots.index(target)
+            offset += len(slots)
+        if here is None:
+            return shown
+        if target == key:
+            return f"{shown}@{here}"
+        fields = [f for f, _t in self.record_fields(target)]
+        at = str(fields.index(field)) if target in self.indexed_rows and field in fields \
+            else f'"{field}"'
+        return f"{shown}@{here}[{at}]"
 
     def _charset_params(self, node: P.Sql) -> P.Sql:
         """A variable declared with a character set other than the connection's is that
@@ -427,7 +485,7 @@ class Frame:
             k += 1
         pieces.append(node.text[pos:])
         return P.Sql("".join(pieces), node.vars, node.into, node.names, node.line,
-                     source=node.source)
+                     source=node.source, spelled=node.spelled)
 
     def _row_fields(self, spec: str) -> list[tuple[str, str]]:
         """The fields of a ROW variable: ROW(name type, ...), ROW TYPE OF [db.]table (its
@@ -923,6 +981,8 @@ class Frame:
                         fields = self.record_fields(anchor.strip("`").lower())
                 elif P.is_row_type(var.type):
                     fields = self._row_fields(var.type[3:].strip())
+                    if var.type[3:].lstrip().startswith("("):
+                        self.indexed_rows.update(var.names)
                 if fields is not None:
                     for name in var.names:
                         self.declare_row(name, fields)
