@@ -146,3 +146,32 @@ def test_a_variable_keeps_its_declared_character_set(server):
     with conn.cursor() as cur:
         cur.execute("CALL p()")
         assert cur.fetchall() == (("C3BF", "FF"),)
+
+
+def test_table_anchors_are_read_when_the_routine_starts(server):
+    """TYPE OF t.c / ROW TYPE OF t read the table when the routine starts (an ALTER it runs
+    later changes nothing), against the caller's current database; ENUM / SET columns are
+    VARCHARs; rec = (SELECT ...) fills a record; EXPLAIN EXTENDED shows the variables."""
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE ta", "USE ta", "CREATE TABLE t1 (a INT, e ENUM('x','yy'))",
+         "INSERT INTO t1 VALUES (1, 'yy')",
+         "CREATE PROCEDURE p() BEGIN ALTER TABLE t1 ADD c INT; "
+         "BEGIN DECLARE rec ROW TYPE OF t1; SET rec.c = 10; END; END",
+         "CREATE PROCEDURE q() BEGIN DECLARE r ROW TYPE OF t1; DECLARE v TYPE OF t1.e; "
+         "SET r = (SELECT a, e FROM t1 WHERE a = 1); "
+         "CREATE TABLE made AS SELECT r.a AS a, v AS v; SELECT r.a, r.e; "
+         "EXPLAIN EXTENDED SELECT r.a, v; END")
+    with pytest.raises(pymysql.err.MySQLError) as e:
+        _run(conn, "CALL p()")
+    assert e.value.args[0] == 4082
+    _run(conn, "ALTER TABLE t1 DROP c")
+    with conn.cursor() as cur:
+        cur.execute("CALL q()")
+        assert cur.fetchall() == ((1, "yy"),)
+        cur.nextset()
+        cur.fetchall()
+        cur.execute("SHOW WARNINGS")
+        assert cur.fetchall()[-1][2] == 'select r.a@0["a"] AS `r.a`,v@1 AS `v`'
+        cur.execute("SELECT COLUMN_TYPE FROM information_schema.COLUMNS WHERE "
+                    "TABLE_SCHEMA = 'ta' AND TABLE_NAME = 'made' ORDER BY ORDINAL_POSITION")
+        assert cur.fetchall() == (("int(11)",), ("varchar(2)",))

@@ -206,6 +206,39 @@ _INT_TYPES = {1: "tinyint(4)", 2: "smallint(6)", 9: "mediumint(9)", 3: "int(11)"
 _TEMPORAL = {10: "date", 11: "time", 12: "datetime", 7: "timestamp"}
 
 
+def _children(node: Any) -> list[Any]:
+    """The statements nested in a statement node (blocks, IF / CASE / loop bodies...)."""
+    out: list[Any] = []
+
+    def visit(value: Any) -> None:
+        if isinstance(value, list | tuple):
+            for item in value:
+                visit(item)
+        elif hasattr(value, "__slots__") and not isinstance(value, P.Sql | P.Var | str):
+            out.append(value)
+
+    for name in getattr(node, "__slots__", ()):
+        visit(getattr(node, name, None))
+    return out
+
+
+def anchored_type(t: Any) -> str:
+    """A table column's type as a variable anchored to it (TYPE OF t.c, ROW TYPE OF t)
+    declares it, as MariaDB: an ENUM is a VARCHAR of its longest member, a SET one of all
+    its members and commas; a string keeps its character set and collation."""
+    if t.name in ("enum", "set") and t.members:
+        width = max(len(m) for m in t.members) if t.name == "enum" else \
+            sum(len(m) for m in t.members) + len(t.members) - 1
+        text = f"varchar({width})"
+    else:
+        text = t.spelling()
+    if t.charset and t.charset != "binary" and (t.is_text or t.name in ("enum", "set")):
+        text += f" CHARACTER SET {t.charset}"
+        if t.collation:
+            text += f" COLLATE {t.collation}"
+    return text
+
+
 def result_type(c: Any, connection_charset: str = "") -> str:
     """The declaration a ROW TYPE OF cursor field gets from a result column that is no
     table column: from its type and length, as MariaDB makes a field of the item (an integer
@@ -275,6 +308,8 @@ class Frame:
         self.function_name = ""                # a stored function's name (1321)
         self.routine_shown = routine           # db.name as written (Note 4094)
         self.indexed_rows: set[str] = set()    # ROW(...) records: fields by position
+        self.anchor_db: str | None = s.database  # unqualified TYPE OF tables' database
+        self.anchors: dict[tuple[str, str], Any] | None = None  # read at the start
 
     # --- variables -----------------------------------------------------------------------
     def _store(self, name: str, vtype: str, value: Any) -> Any:
@@ -537,7 +572,12 @@ class Frame:
             conn = str(self.s.system_variable("character_set_connection") or "").lower()
             return [(c.name.lower(), self._column_type(c) or result_type(c, conn))
                     for c in result.columns]
-        db = parts[0] if len(parts) == 2 else self.s.database
+        cached = (self.anchors or {}).get(("row", spec.strip().lower()))
+        if cached is not None:
+            return list(cached)
+        db = parts[0] if len(parts) == 2 else self.anchor_db
+        if db is None:
+            raise ServerError(1046, message="No database selected", sqlstate="3D000")
         eng: Any = self.s.engine  # the SQL engine's session (table_def)
         tdef = eng.table_def(db, parts[-1]) if db and eng is not None and \
             eng.engine.database_exists(db) else None
@@ -545,7 +585,7 @@ class Frame:
             raise ServerError(1146, message=f"Table '{db}.{parts[-1]}' doesn't exist",
                               sqlstate="42S02")
         definer.check_anchor(self.s, db, parts[-1], [c.name for c in tdef.columns])
-        return [(c.name.lower(), c.type.spelling()) for c in tdef.columns]
+        return [(c.name.lower(), anchored_type(c.type)) for c in tdef.columns]
 
     def _column_type(self, c: Any) -> str:
         """A result column's type as a declaration spells it: its table column's, when it
@@ -558,7 +598,7 @@ class Frame:
         except ServerError:
             return ""
         col = tdef.column(c.org_name) if tdef is not None else None
-        return col.type.spelling() if col is not None else ""
+        return anchored_type(col.type) if col is not None else ""
 
     def _anchored(self, ref: str) -> str:
         """The type `TYPE OF ref` stands for, read when the block is entered, as MariaDB:
@@ -572,7 +612,10 @@ class Frame:
         if len(parts) not in (2, 3):
             raise ServerError(1064, message=f"You have an error in your SQL syntax near "
                               f"'{ref}'", sqlstate="42000")
-        db = parts[0] if len(parts) == 3 else self.s.database
+        cached = (self.anchors or {}).get(("col", ref.strip().lower()))
+        if cached is not None:
+            return str(cached)
+        db = parts[0] if len(parts) == 3 else self.anchor_db
         table, column = parts[-2], parts[-1]
         if db is None:
             raise ServerError(1046, message="No database selected", sqlstate="3D000")
@@ -587,7 +630,7 @@ class Frame:
         if col is None:
             raise ServerError(1054, message=f"Unknown column '{column}' in '{table}'",
                               sqlstate="42S22")
-        return col.type.spelling()
+        return anchored_type(col.type)
 
     def _create_select(self, node: P.Sql, params: list[Any]) -> tuple[P.Sql, list[Any]]:
         """CREATE TABLE t [AS] SELECT with local variables (which a DDL statement cannot take
@@ -965,7 +1008,38 @@ class Frame:
                                                                             " at row 1"))
                                 for w in self.warnings[mark:]]
 
+    def _read_anchors(self, block: P.Block) -> None:
+        """The tables' structure TYPE OF t.c and ROW TYPE OF t declarations anywhere in the
+        routine stand for, read when it starts (MariaDB: an ALTER TABLE the routine runs
+        later does not change them). One that cannot be read now is read when its block
+        is entered (and fails there)."""
+        self.anchors = {}
+        stack: list[tuple[Any, frozenset[str]]] = [(block, frozenset())]
+        while stack:
+            node, cursors = stack.pop()
+            if isinstance(node, P.Block):
+                cursors = cursors | {n.lower() for n in node.cursors}
+                for var in node.vars:
+                    self._read_anchor(var.type, cursors)
+            stack.extend((child, cursors) for child in _children(node))
+
+    def _read_anchor(self, vtype: str, cursors: frozenset[str]) -> None:
+        assert self.anchors is not None
+        words = vtype.split()
+        try:
+            if len(words) >= 4 and [w.upper() for w in words[:3]] == ["ROW", "TYPE", "OF"]:
+                spec = vtype.strip()[3:].strip()
+                if words[3].strip("`").lower() not in cursors:
+                    self.anchors[("row", spec.lower())] = self._row_fields(spec)
+            elif len(words) == 3 and [w.upper() for w in words[:2]] == ["TYPE", "OF"] and \
+                    "." in words[2]:
+                self.anchors[("col", words[2].lower())] = self._anchored(words[2])
+        except ServerError:
+            pass
+
     def _block(self, block: P.Block) -> None:
+        if self.anchors is None:
+            self._read_anchors(block)
         self.scopes.append({})
         self.cursors.append({})
         self.cursor_defs.append({n: (q, block.cursor_params.get(n, []))
@@ -1189,7 +1263,17 @@ class Frame:
         elif text.upper().startswith("ROW") and text[3:].lstrip().startswith("(") or \
                 text.startswith("(") and text.endswith(")"):
             inner = text[3:].lstrip() if text.upper().startswith("ROW") else text
-            result = self.run_sql(P.Sql("SELECT " + inner[1:-1], expr.vars))
+            body = inner[1:-1].strip()
+            if body[:6].upper() == "SELECT" and body[6:7] in (" ", "\n", "\t", "("):
+                # rec = (SELECT ...): the subquery's row (1172 for more than one)
+                result = self.run_sql(P.Sql(body, expr.vars))
+                if isinstance(result, ResultSet) and len(result.rows) > 1:
+                    raise ServerError(1242, message="Subquery returns more than 1 row",
+                                      sqlstate="21000")
+                if isinstance(result, ResultSet) and not result.rows:
+                    result = ResultSet(result.columns, [tuple([None] * len(result.columns))])
+            else:
+                result = self.run_sql(P.Sql("SELECT " + body, expr.vars))
             rows = list(result.rows) if isinstance(result, ResultSet) else []
             values = list(rows[0]) if rows else []
         if values is None or len(values) != len(fields):
