@@ -175,3 +175,20 @@ def test_table_anchors_are_read_when_the_routine_starts(server):
         cur.execute("SELECT COLUMN_TYPE FROM information_schema.COLUMNS WHERE "
                     "TABLE_SCHEMA = 'ta' AND TABLE_NAME = 'made' ORDER BY ORDINAL_POSITION")
         assert cur.fetchall() == (("int(11)",), ("varchar(2)",))
+
+
+def test_records_as_function_arguments(server):
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE fa", "USE fa", "CREATE TABLE t1 (a INT, b TEXT)",
+         "CREATE FUNCTION f1(r ROW TYPE OF t1) RETURNS TEXT RETURN CONCAT(r.a, ' ', r.b)",
+         "CREATE FUNCTION f2() RETURNS TEXT BEGIN DECLARE x ROW TYPE OF t1 "
+         "DEFAULT ROW(10, 'text'); RETURN f1(x); END",
+         "CREATE FUNCTION narrow(r ROW(a INT)) RETURNS INT RETURN r.a",
+         "CREATE FUNCTION f3() RETURNS INT BEGIN DECLARE x ROW TYPE OF t1; "
+         "RETURN narrow(x); END")
+    with conn.cursor() as cur:
+        cur.execute("SELECT f2()")
+        assert cur.fetchall() == (("10 text",),)
+    with pytest.raises(pymysql.err.MySQLError) as e:
+        _run(conn, "SELECT f3()")
+    assert e.value.args[0] == 1241

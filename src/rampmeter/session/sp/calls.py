@@ -178,6 +178,17 @@ def caller_row_value(caller: Frame, frame: Frame, name: str, arg: P.Sql) -> None
         frame.set(f"{name}.{field}", v)
 
 
+ROW_KEY = "\0sp-row:"  # a record passed in SQL (a stored function's argument): its key
+
+
+def row_argument(s: Session, value: Any) -> list[Any] | None:
+    """The field values of the record a ROW_KEY value names (None for any other value)."""
+    if not isinstance(value, str) or not value.startswith(ROW_KEY):
+        return None
+    rows = getattr(s, "sp_row_args", {})
+    return rows.get(value)
+
+
 def _is_variable(arg: P.Sql) -> bool:
     return arg.text == "?" and len(arg.vars) == 1 or \
         arg.text.startswith("@") and not arg.text.startswith("@@") and \
@@ -312,6 +323,16 @@ def invoke(s: Session, db: str | None, name: str, args: list[Any],
     frame.returns = (r.returns, f"{spec['name']}()")
     frame.routine_shown = f"{spec['db']}.{spec['name']}"
     for param, value in zip(r.params, args, strict=True):  # under the caller's sql_mode
+        if P.is_row_type(param.type):  # a record argument comes as its key (run.row_key)
+            fields = frame._row_fields(param.type[3:].strip())
+            frame.declare_row(param.name.lower(), fields)
+            values = row_argument(s, value)
+            if values is None or len(values) != len(fields):
+                raise ServerError(1241, message=f"Operand should contain {len(fields)} "
+                                  "column(s)", sqlstate="21000")
+            for (field, _t), v in zip(fields, values, strict=True):
+                frame.set(f"{param.name.lower()}.{field}", v)
+            continue
         frame.declare_param(param.name.lower(), param.type,
                             None if param.mode == "OUT" else value)
     if notes is not None:  # the arguments' conversions warn the calling statement

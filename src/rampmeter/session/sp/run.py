@@ -385,7 +385,7 @@ class Frame:
     def run_sql(self, node: P.Sql) -> Any:
         from rampmeter.session import statements
         s = self.s
-        params = [self.get(v) for v in node.vars]
+        params = [self._param(v) for v in node.vars]
         if params and node.text[:6].upper() == "CREATE":
             node, params = self._create_select(node, params)
         if params:
@@ -435,6 +435,23 @@ class Frame:
                 else result.row_count
         self.last = result
         return result
+
+    def _param(self, name: str) -> Any:
+        """A variable's value as the statement binds it; a record (a stored function's ROW
+        argument) as a key to its field values, kept for the session (calls.row_argument)."""
+        slot = self._slot(name)
+        if slot[1] != "ROW":
+            return slot[0]
+        from rampmeter.session.sp.calls import ROW_KEY
+        rows = getattr(self.s, "sp_row_args", None)
+        if rows is None:
+            rows = self.s.sp_row_args = {}  # type: ignore[attr-defined]
+        key = f"{ROW_KEY}{id(slot)}"
+        rows[key] = self.record_values(name.lower())
+        if len(rows) > 64:  # the oldest go: a record's key lives for one statement
+            for old in list(rows)[:-64]:
+                del rows[old]
+        return key
 
     def _explained(self, node: P.Sql, result: ResultSet) -> ResultSet:
         """EXPLAIN EXTENDED of a statement using local variables: its Note 1003 shows each
