@@ -957,6 +957,14 @@ class Frame:
         if node.into:
             self._into(node, result)
             return
+        if isinstance(result, CallResult) and result.sets:
+            # a CALL run as a statement of its own (SET STATEMENT ... FOR CALL p()): its
+            # procedure's result sets are this routine's
+            if self.sets is None:
+                what = "trigger" if getattr(self.s, "sp_in_trigger", 0) else "function"
+                raise ServerError(1415, message="Not allowed to return a result set from a "
+                                  f"{what}", sqlstate="0A000")
+            self.sets.extend(result.sets)
         if isinstance(result, ResultSet):
             if self.sets is None:  # a function may not return a result set
                 what = "trigger" if getattr(self.s, "sp_in_trigger", 0) else "function"
