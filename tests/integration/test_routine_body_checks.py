@@ -67,3 +67,15 @@ def test_procedures_called_from_triggers_and_functions(server):
     with conn.cursor() as cur:
         cur.execute("SELECT * FROM tmp")
         assert cur.fetchall() == (("e1",),)
+
+
+def test_kill_query_of_its_own_session_ends_the_procedure(server):
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE kq", "USE kq",
+         "CREATE PROCEDURE p() BEGIN DECLARE a INT; SET a = CONNECTION_ID(); KILL QUERY a; "
+         "SELECT 'Not reached'; END")
+    assert _code(conn, "CALL p()")[0] == 1317
+    assert _code(conn, "CALL p()")[0] == 1317  # and again: the kill is of one statement
+    with conn.cursor() as cur:
+        cur.execute("SELECT 1")
+        assert cur.fetchall() == ((1,),)

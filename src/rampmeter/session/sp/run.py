@@ -882,6 +882,8 @@ class Frame:
                 self.raise_condition(e.code, e.sqlstate or "HY000", e.message, error=e)
 
     def exec(self, node: Any) -> None:  # noqa: C901 - one branch per statement kind
+        if getattr(self.s, "killed", 0):  # KILL [QUERY] (of this very session, too): 1317
+            raise ServerError(errors.ER_QUERY_INTERRUPTED)
         t = type(node)
         if node.line:
             self.line = node.line
