@@ -4,6 +4,8 @@ column 1054."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pymysql
 import pytest
 
@@ -192,3 +194,24 @@ def test_records_as_function_arguments(server):
     with pytest.raises(pymysql.err.MySQLError) as e:
         _run(conn, "SELECT f3()")
     assert e.value.args[0] == 1241
+
+
+def test_select_of_a_variable_has_its_declared_type(server):
+    """SELECT v sends v's declared type (a TINYINT's metadata, a BIT's bytes, a ZEROFILL
+    number padded); CREATE TABLE ... SELECT v makes a VARCHAR of an ENUM and keeps no
+    ZEROFILL; a TYPE OF t.c parameter is the column's type."""
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE vt", "USE vt", "CREATE TABLE t1 (e ENUM('a','bb'), n SMALLINT)",
+         "CREATE PROCEDURE p(x TYPE OF t1.n) BEGIN DECLARE i TINYINT DEFAULT 11; "
+         "DECLARE b BIT(8) DEFAULT 0x41; DECLARE z DECIMAL(6,2) ZEROFILL DEFAULT 1.5; "
+         "DECLARE e TYPE OF t1.e DEFAULT 'bb'; SELECT i, b, z, e, x; "
+         "CREATE TABLE made AS SELECT z, e, x; END")
+    with conn.cursor() as cur:
+        cur.execute("CALL p(7)")
+        assert [d[1] for d in cur.description] == [1, 16, 246, 254, 2]
+        assert cur.fetchall() == ((11, b"A", Decimal("0001.50"), "bb", 7),)
+        cur.nextset()
+        cur.execute("SELECT COLUMN_TYPE FROM information_schema.COLUMNS WHERE "
+                    "TABLE_SCHEMA = 'vt' AND TABLE_NAME = 'made' ORDER BY ORDINAL_POSITION")
+        assert cur.fetchall() == (("decimal(6,2) unsigned",), ("varchar(2)",),
+                                  ("smallint(6)",))

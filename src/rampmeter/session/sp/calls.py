@@ -111,7 +111,7 @@ def call(s: Session, node: P.Call, caller: Frame | None = None) -> UpdateCount:
         value = None
         if param.mode != "OUT":  # a ROW argument is 4078 (Frame._scalar_for)
             value = (caller or Frame(s, None, ""))._scalar_for(param.name, param.type, arg)
-        frame.declare(param.name.lower(), param.type, value)
+        frame.declare(param.name.lower(), frame.param_type(param.type), value)
     active[key] = depth + 1
     try:
         with _in_database(s, spec["db"], spec["sql_mode"]), definer.privileges_of(s, spec):
@@ -333,7 +333,7 @@ def invoke(s: Session, db: str | None, name: str, args: list[Any],
             for (field, _t), v in zip(fields, values, strict=True):
                 frame.set(f"{param.name.lower()}.{field}", v)
             continue
-        frame.declare_param(param.name.lower(), param.type,
+        frame.declare_param(param.name.lower(), frame.param_type(param.type),
                             None if param.mode == "OUT" else value)
     if notes is not None:  # the arguments' conversions warn the calling statement
         notes.extend(frame.warnings)

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.engine.base import CallResult, PreparedStatement, ResultSet, UpdateCount
 from rampmeter.errors import ServerError, Warning_
+from rampmeter.protocol.constants import ColumnFlag
 from rampmeter.session.sp import definer, rowcast
 from rampmeter.session.sp import parse as P
 from rampmeter.sql.literal import literal
@@ -222,16 +223,73 @@ def _children(node: Any) -> list[Any]:
     return out
 
 
-def anchored_type(t: Any) -> str:
-    """A table column's type as a variable anchored to it (TYPE OF t.c, ROW TYPE OF t)
-    declares it, as MariaDB: an ENUM is a VARCHAR of its longest member, a SET one of all
-    its members and commas; a string keeps its character set and collation."""
-    if t.name in ("enum", "set") and t.members:
+_ITEM_ENDS = frozenset({"FROM", "WHERE", "UNION", "LIMIT", "ORDER", "GROUP", "HAVING", "INTO",
+                        "WINDOW", "FOR", "LOCK", "EXCEPT", "INTERSECT", "PROCEDURE"})
+
+
+def _bare_items(text: str, dialect: Any) -> dict[int, int]:
+    """SELECT's items that are one `?` (with an alias or not): item position -> marker
+    index. Empty for a statement of several SELECTs (UNION...), whose types mix."""
+    from rampmeter.sql.lexer import tokens
+    try:
+        toks = tokens(text, dialect)
+    except ServerError:
+        return {}
+    out: dict[int, int] = {}
+    item: list[Any] = []
+    depth, position, marks = 0, 0, 0
+    for t in toks[1:] + [None]:
+        if t is not None and t.text in ("(", ")"):
+            depth += 1 if t.text == "(" else -1
+        end = t is None or depth == 0 and (t.text in (",", ";") or t.kind == "word" and
+                                           t.text.upper() in _ITEM_ENDS)
+        if not end:
+            item.append(t)
+            continue
+        if item and item[0].kind == "param" and (
+                len(item) == 1 or len(item) == 2 and item[1].kind in ("word", "qident") or
+                len(item) == 3 and item[1].text.upper() == "AS"):
+            out[position] = marks
+        marks += sum(1 for y in item if y.kind == "param")
+        position += 1
+        item = []
+        if t is None or t.text != ",":
+            break
+    rest = [t for t in toks if t.kind == "word" and t.text.upper() in
+            ("UNION", "EXCEPT", "INTERSECT")]
+    return {} if rest else out
+
+
+def variable_column_type(vtype: str) -> str:
+    """The column CREATE TABLE ... SELECT makes of a variable declared `vtype`: the
+    variable's field, which keeps no ZEROFILL and holds an ENUM / SET as a VARCHAR
+    (MariaDB)."""
+    if not vtype or vtype == "ROW":
+        return vtype
+    text = vtype
+    if re.search(r"(?i)\bzerofill\b", text):  # ZEROFILL implies UNSIGNED, which stays
+        text = re.sub(r"(?i)\s+zerofill\b", "", text)
+        if not re.search(r"(?i)\bunsigned\b", text):
+            text += " unsigned"
+    if re.match(r"(?i)\s*(enum|set)\s*\(", text):
+        from rampmeter.engine.types import parse_type
+        try:
+            t = parse_type(text)
+        except (ServerError, ValueError):
+            return text
+        if not t.members:
+            return text
         width = max(len(m) for m in t.members) if t.name == "enum" else \
             sum(len(m) for m in t.members) + len(t.members) - 1
-        text = f"varchar({width})"
-    else:
-        text = t.spelling()
+        m = _DECLARED_CHARSET.search(text)
+        return f"varchar({width})" + (f" CHARACTER SET {m.group(1)}" if m else "")
+    return text
+
+
+def anchored_type(t: Any) -> str:
+    """A table column's type as a variable anchored to it (TYPE OF t.c, ROW TYPE OF t)
+    declares it, as MariaDB: a string keeps its character set and collation."""
+    text = t.spelling()  # an ENUM stays one (its CREATE ... SELECT column is a VARCHAR)
     if t.charset and t.charset != "binary" and (t.is_text or t.name in ("enum", "set")):
         text += f" CHARACTER SET {t.charset}"
         if t.collation:
@@ -345,6 +403,12 @@ class Frame:
         self.scopes[-1][name] = [None, vtype]
         self.scopes[-1][name][0] = self._store(name, vtype, value)
 
+    def param_type(self, vtype: str) -> str:
+        """A parameter's declared type, `TYPE OF t.c` read now (when the routine starts)."""
+        if vtype[:8].upper() == "TYPE OF " and "." in vtype:
+            return self._anchored(vtype[8:].strip())
+        return vtype
+
     def declare_row(self, name: str, fields: list[tuple[str, str]]) -> None:
         """A record `name` of `fields` ((name, declared type) each), its fields NULL."""
         self.scopes[-1][name] = [None, "ROW"]
@@ -388,6 +452,7 @@ class Frame:
         params = [self._param(v) for v in node.vars]
         if params and node.text[:6].upper() == "CREATE":
             node, params = self._create_select(node, params)
+        written = node
         if params:
             node = self._charset_params(node)
         stmt = self.stmt = s.scan(node.text, client_params=bool(params))
@@ -420,6 +485,9 @@ class Frame:
             if params and isinstance(result, ResultSet) and \
                     any(w.code == 1003 for w in result.warnings):
                 result = self._explained(node, result)
+            elif params and isinstance(result, ResultSet) and \
+                    node.text[:6].upper() == "SELECT":
+                result = self._typed(written, result)
         finally:
             s.warnings[:] = outer
         if isinstance(result, ResultSet):
@@ -435,6 +503,44 @@ class Frame:
                 else result.row_count
         self.last = result
         return result
+
+    def _typed(self, node: P.Sql, result: ResultSet) -> ResultSet:
+        """SELECT v: a column that is a local variable alone has the variable's declared
+        type, as MariaDB sends it (INT a tinyint's metadata, a BIT its bytes, a ZEROFILL
+        number padded), not the type of the value it was bound as."""
+        items = _bare_items(node.text, self.s.dialect())
+        if not items or len(result.columns) < max(items) + 1:
+            return result
+        from rampmeter.engine.types import parse_type
+        results_cs = str(self.s.system_variable("character_set_results") or "binary")
+        columns = list(result.columns)
+        convert: dict[int, Any] = {}
+        for i, k in items.items():
+            if k >= len(node.vars):
+                continue
+            try:
+                vtype = self._slot(node.vars[k])[1]
+                t = parse_type(vtype) if vtype and vtype != "ROW" else None
+            except (ServerError, ValueError):
+                t = None
+            if t is None:
+                continue
+            name = node.names[i] if node.names and len(node.names) == len(columns) and \
+                "?" not in node.names[i] else columns[i].name
+            flags = ColumnFlag.NUM if t.is_numeric and t.name not in ("bit",) else 0
+            columns[i] = t.column(name, flags=flags, org_name=name, results=results_cs)
+            if t.name == "bit":
+                width = max(((t.width or 1) + 7) // 8, 1)
+                convert[i] = lambda v, w=width: v.to_bytes(w, "big") \
+                    if isinstance(v, int) and v >= 0 else v
+            elif t.zerofill and t.is_numeric:
+                length = columns[i].length
+                convert[i] = lambda v, n=length: str(v).zfill(n) \
+                    if v is not None and not isinstance(v, bytes) else v
+        rows = [tuple(convert[j](v) if j in convert and v is not None else v
+                      for j, v in enumerate(row)) for row in result.rows] if convert \
+            else result.rows
+        return ResultSet(columns, rows, result.warnings)
 
     def _param(self, name: str) -> Any:
         """A variable's value as the statement binds it; a record (a stored function's ROW
@@ -693,7 +799,7 @@ class Frame:
                 alias = item[-1].text if len(item) > 1 else var
                 if item[-1].kind == "qident":
                     alias = ident_value(item[-1].text)
-                vtype = self._slot(var)[1]
+                vtype = variable_column_type(self._slot(var)[1])
                 if "`" not in alias:
                     if vtype:
                         columns.append(f"`{alias}` {vtype}")
