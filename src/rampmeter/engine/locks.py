@@ -226,6 +226,29 @@ class TableLocks:
         with self._cond:
             return self._wait(owner, wants, timeout, cancelled)
 
+    def _writer(self, owner: object) -> bool:
+        return any(other is not owner and write for holders in self._held.values()
+                   for other, write in holders.items())
+
+    def has_writer(self, owner: object) -> bool:
+        """Does a session other than `owner` hold a WRITE lock?"""
+        with self._cond:
+            return self._writer(owner)
+
+    def wait_no_writer(self, owner: object, timeout: float,
+                       cancelled: Callable[[], bool]) -> bool:
+        """Wait until no other session holds a WRITE lock (the global read lock's wait)."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self._writer(owner):
+                if cancelled():
+                    raise WaitAborted
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._cond.wait(min(left, 1.0))
+            return True
+
     def release(self, owner: object) -> None:
         with self._cond:
             if id(owner) not in self._owners:

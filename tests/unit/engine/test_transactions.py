@@ -563,3 +563,17 @@ def test_first_use_of_a_database_inside_a_transaction(open_session: Opener) -> N
     err = fails(s3, "SELECT COUNT(*) FROM three.t", errors.ER_NOT_SUPPORTED_YET)
     assert "written" in err.message
     s3.execute("ROLLBACK")
+
+
+def test_read_only_waits_for_other_sessions_lock_tables_write(
+        pair: tuple[SqliteSession, SqliteSession]) -> None:
+    """SET GLOBAL read_only = 1 takes the global read lock for a moment: it waits for another
+    session's LOCK TABLES ... WRITE (1205 at the timeout), not for a READ one."""
+    a, b = pair
+    a.execute("LOCK TABLES t WRITE")
+    with pytest.raises(ServerError) as e:
+        b.wait_for_read_only(0.05)
+    assert e.value.code == errors.ER_LOCK_WAIT_TIMEOUT
+    a.execute("LOCK TABLES t READ")
+    b.wait_for_read_only(0.05)
+    a.execute("UNLOCK TABLES")

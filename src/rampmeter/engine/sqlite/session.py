@@ -223,6 +223,9 @@ class SqliteSession(EngineSession):
     def lock_mode(self) -> str | None:
         return self.txn.lock_mode
 
+    def wait_for_read_only(self, timeout: float) -> None:
+        self.txn.wait_for_global_read(timeout)
+
     @property
     def last_insert_id(self) -> int:
         return self.stats.last_insert_id

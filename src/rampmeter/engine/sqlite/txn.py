@@ -176,6 +176,36 @@ class Transactions:
             except WaitAborted:
                 raise ServerError(errors.ER_QUERY_INTERRUPTED) from None
 
+    def wait_for_global_read(self, timeout: float) -> None:
+        """The global read lock for a moment (SET GLOBAL read_only = 1): wait for the writes
+        in progress (the write lock) and for every other session's LOCK TABLES ... WRITE,
+        shown as MariaDB's "Waiting for global read lock"; 1205 at the timeout."""
+        state = "Waiting for global read lock"
+        holder = self._locks.owner_of(WRITE_LOCK)
+        if holder not in (None, self) and getattr(holder, "_txn", None) is None and \
+                getattr(holder, "lock_mode", None) != "global":
+            # a write statement in progress (an open transaction is not waited for: MariaDB
+            # blocks its COMMIT instead, which read_only then refuses; nor is FLUSH TABLES
+            # WITH READ LOCK, which is the global read lock already)
+            with self._waiting(WaitReason.META_DATA_LOCK, state):
+                try:
+                    ok = self._locks.acquire(WRITE_LOCK, self, timeout, self._cancelled)
+                except WaitAborted:
+                    raise ServerError(errors.ER_QUERY_INTERRUPTED) from None
+            if not ok:
+                raise ServerError(errors.ER_LOCK_WAIT_TIMEOUT)
+            self._release()
+        tables = self._tables
+        if tables is None or not tables.active or not tables.has_writer(self):
+            return
+        with self._waiting(WaitReason.META_DATA_LOCK, state):
+            try:
+                ok = tables.wait_no_writer(self, timeout, self._cancelled)
+            except WaitAborted:
+                raise ServerError(errors.ER_QUERY_INTERRUPTED) from None
+        if not ok:
+            raise ServerError(errors.ER_LOCK_WAIT_TIMEOUT)
+
     def wait_for_tables(self, tables: list[tuple[tuple[str, str], bool]],
                         timeout: float, *, state: str = "Waiting for table metadata lock"
                         ) -> None:

@@ -525,8 +525,9 @@ class Frame:
                 t = None
             if t is None:
                 continue
-            name = node.names[i] if node.names and len(node.names) == len(columns) and \
-                "?" not in node.names[i] else columns[i].name
+            name = columns[i].name  # its alias; unaliased, the variable as written
+            if "?" in name and node.names and len(node.names) == len(columns):
+                name = node.names[i]
             flags = ColumnFlag.NUM if t.is_numeric and t.name not in ("bit",) else 0
             columns[i] = t.column(name, flags=flags, org_name=name, results=results_cs)
             if t.name == "bit":
