@@ -215,3 +215,22 @@ def test_select_of_a_variable_has_its_declared_type(server):
                     "TABLE_SCHEMA = 'vt' AND TABLE_NAME = 'made' ORDER BY ORDINAL_POSITION")
         assert cur.fetchall() == (("decimal(6,2) unsigned",), ("varchar(2)",),
                                   ("smallint(6)",))
+
+
+def test_type_of_an_information_schema_column(server):
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE ti", "USE ti",
+         "CREATE PROCEDURE p() BEGIN DECLARE n TYPE OF INFORMATION_SCHEMA.TABLES.TABLE_NAME; "
+         "DECLARE r TYPE OF INFORMATION_SCHEMA.TABLES.TABLE_ROWS; "
+         "CREATE TABLE made AS SELECT n, r; END",
+         "CREATE PROCEDURE bad() BEGIN DECLARE n TYPE OF INFORMATION_SCHEMA.TABLES.NOPE; "
+         "SET n = 1; END",
+         "CALL p()")
+    with conn.cursor() as cur:
+        cur.execute("SELECT COLUMN_TYPE, CHARACTER_SET_NAME FROM information_schema.COLUMNS "
+                    "WHERE TABLE_SCHEMA = 'ti' AND TABLE_NAME = 'made' "
+                    "ORDER BY ORDINAL_POSITION")
+        assert cur.fetchall() == (("varchar(64)", "utf8mb3"), ("bigint(21) unsigned", None))
+    with pytest.raises(pymysql.err.MySQLError) as e:
+        _run(conn, "CALL bad()")
+    assert e.value.args[0] == 1054

@@ -743,6 +743,14 @@ class Frame:
         table, column = parts[-2], parts[-1]
         if db is None:
             raise ServerError(1046, message="No database selected", sqlstate="3D000")
+        if db.lower() == "information_schema":  # its tables' types as MariaDB declares them
+            from rampmeter.session.sp.istypes import COLUMNS, column_type
+            ctype = column_type(table, column)
+            if ctype is not None:
+                return ctype
+            if table.upper() in COLUMNS:
+                raise ServerError(1054, message=f"Unknown column '{column}' in '{table}'",
+                                  sqlstate="42S22")
         eng: Any = self.s.engine  # the SQL engine's session (table_def)
         tdef = eng.table_def(db, table) if eng is not None and \
             eng.engine.database_exists(db) else None
