@@ -47,3 +47,16 @@ def test_a_program_after_for(server: ServerHandle) -> None:
         conn.close()
     assert server.query("SET STATEMENT sql_mode = 'ANSI_QUOTES' FOR "
                         "BEGIN NOT ATOMIC SELECT @@sql_mode; END") == (("ANSI_QUOTES",),)
+
+
+def test_set_statement_for_call_inside_a_procedure_keeps_its_results(server) -> None:
+    """`SET STATEMENT ... FOR CALL p1()` in a procedure: p1's result sets are the caller's."""
+    conn = server.connect()
+    with conn.cursor() as cur:
+        for sql in ("CREATE DATABASE ssc", "USE ssc",
+                    "CREATE PROCEDURE p1() SELECT @@sort_buffer_size",
+                    "CREATE PROCEDURE p2() BEGIN SET STATEMENT sort_buffer_size = 300000 FOR "
+                    "CALL p1(); END"):
+            cur.execute(sql)
+        cur.execute("CALL p2()")
+        assert cur.fetchall() == ((300000,),)

@@ -4,6 +4,8 @@ column 1054."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pymysql
 import pytest
 
@@ -86,3 +88,149 @@ def test_row_type_of_a_cursor_is_read_when_declared(server):
         _run(conn, "CREATE PROCEDURE lim() BEGIN DECLARE r ROW(a INT); "
              "SELECT * FROM t LIMIT r.a; END")
     assert e.value.args[0] == 1691
+
+
+def test_records_as_procedure_parameters(server):
+    """A ROW(...) parameter takes the caller's record (IN), gives its fields back (OUT), and
+    `TYPE OF rec` declares a record of rec's fields (mtr sp-anchor-row-type-cursor)."""
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE rp", "USE rp", "CREATE TABLE t (a INT, b VARCHAR(10))",
+         "CREATE PROCEDURE show_it(r ROW(a INT, b VARCHAR(10))) SELECT r.a, r.b",
+         "CREATE PROCEDURE fill(OUT r ROW(a INT, b VARCHAR(10))) SET r = ROW(10, 'bb')",
+         "CREATE PROCEDURE p() BEGIN DECLARE rec ROW TYPE OF t DEFAULT ROW(7, 'x'); "
+         "DECLARE other TYPE OF rec; CALL show_it(rec); CALL fill(other); "
+         "SELECT other.a, other.b; END")
+    with conn.cursor() as cur:
+        cur.execute("CALL p()")
+        assert cur.fetchall() == ((7, "x"),)
+        assert cur.nextset()
+        assert cur.fetchall() == ((10, "bb"),)
+
+
+def test_cursor_records_take_the_query_columns_types(server):
+    """ROW TYPE OF a cursor over expressions: each field typed as MariaDB makes a field of
+    the item (int(11), varchar(3), time); duplicate names are 1060, a record among several
+    INTO targets 1241, a field it lacks 4082 naming it as written."""
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE cr", "USE cr", "CREATE TABLE t1 (a INT)",
+         "CREATE TABLE t2 (a INT)",
+         "CREATE PROCEDURE p() BEGIN "
+         "DECLARE c CURSOR FOR SELECT 10 AS a, 'bbb' AS b, TIME'10:20:30' AS c; "
+         "BEGIN DECLARE r ROW TYPE OF c; CREATE TABLE made AS SELECT r.a AS a, r.b AS b, "
+         "r.c AS c; END; END",
+         "CALL p()",
+         "CREATE PROCEDURE dup() BEGIN DECLARE c CURSOR FOR SELECT * FROM t1, t2; "
+         "BEGIN DECLARE r ROW TYPE OF c; SET r.a = 1; END; END",
+         "CREATE TABLE t3 (a INT, b INT)", "INSERT INTO t3 VALUES (1, 2)",
+         "CREATE PROCEDURE two() BEGIN DECLARE c CURSOR FOR SELECT * FROM t3; "
+         "BEGIN DECLARE r ROW TYPE OF c; SELECT a, b FROM t3 INTO r, r; END; END",
+         "CREATE PROCEDURE upper_field() BEGIN DECLARE c CURSOR FOR SELECT * FROM t1; "
+         "BEGIN DECLARE r ROW TYPE OF c; SELECT r.B; END; END")
+    with conn.cursor() as cur:
+        cur.execute("SELECT COLUMN_NAME, COLUMN_TYPE FROM information_schema.COLUMNS "
+                    "WHERE TABLE_SCHEMA = 'cr' AND TABLE_NAME = 'made' ORDER BY ORDINAL_POSITION")
+        assert cur.fetchall() == (("a", "int(11)"), ("b", "varchar(3)"), ("c", "time"))
+    for call, code, text in (("CALL dup()", 1060, "Duplicate column name 'a'"),
+                             ("CALL two()", 1241, "Operand should contain 2 column(s)"),
+                             ("CALL upper_field()", 4082,
+                              "Row variable 'r' does not have a field 'B'")):
+        with pytest.raises(pymysql.err.MySQLError) as e:
+            _run(conn, call)
+        assert e.value.args == (code, text)
+
+
+def test_a_variable_keeps_its_declared_character_set(server):
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE vc", "USE vc", "SET NAMES latin1",
+         "CREATE PROCEDURE p() BEGIN DECLARE v VARCHAR(10) CHARACTER SET utf8mb3 DEFAULT "
+         "_latin1 0xFF; DECLARE w VARCHAR(10) CHARACTER SET latin1 DEFAULT _latin1 0xFF; "
+         "SELECT HEX(v), HEX(w); END")
+    with conn.cursor() as cur:
+        cur.execute("CALL p()")
+        assert cur.fetchall() == (("C3BF", "FF"),)
+
+
+def test_table_anchors_are_read_when_the_routine_starts(server):
+    """TYPE OF t.c / ROW TYPE OF t read the table when the routine starts (an ALTER it runs
+    later changes nothing), against the caller's current database; ENUM / SET columns are
+    VARCHARs; rec = (SELECT ...) fills a record; EXPLAIN EXTENDED shows the variables."""
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE ta", "USE ta", "CREATE TABLE t1 (a INT, e ENUM('x','yy'))",
+         "INSERT INTO t1 VALUES (1, 'yy')",
+         "CREATE PROCEDURE p() BEGIN ALTER TABLE t1 ADD c INT; "
+         "BEGIN DECLARE rec ROW TYPE OF t1; SET rec.c = 10; END; END",
+         "CREATE PROCEDURE q() BEGIN DECLARE r ROW TYPE OF t1; DECLARE v TYPE OF t1.e; "
+         "SET r = (SELECT a, e FROM t1 WHERE a = 1); "
+         "CREATE TABLE made AS SELECT r.a AS a, v AS v; SELECT r.a, r.e; "
+         "EXPLAIN EXTENDED SELECT r.a, v; END")
+    with pytest.raises(pymysql.err.MySQLError) as e:
+        _run(conn, "CALL p()")
+    assert e.value.args[0] == 4082
+    _run(conn, "ALTER TABLE t1 DROP c")
+    with conn.cursor() as cur:
+        cur.execute("CALL q()")
+        assert cur.fetchall() == ((1, "yy"),)
+        cur.nextset()
+        cur.fetchall()
+        cur.execute("SHOW WARNINGS")
+        assert cur.fetchall()[-1][2] == 'select r.a@0["a"] AS `r.a`,v@1 AS `v`'
+        cur.execute("SELECT COLUMN_TYPE FROM information_schema.COLUMNS WHERE "
+                    "TABLE_SCHEMA = 'ta' AND TABLE_NAME = 'made' ORDER BY ORDINAL_POSITION")
+        assert cur.fetchall() == (("int(11)",), ("varchar(2)",))
+
+
+def test_records_as_function_arguments(server):
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE fa", "USE fa", "CREATE TABLE t1 (a INT, b TEXT)",
+         "CREATE FUNCTION f1(r ROW TYPE OF t1) RETURNS TEXT RETURN CONCAT(r.a, ' ', r.b)",
+         "CREATE FUNCTION f2() RETURNS TEXT BEGIN DECLARE x ROW TYPE OF t1 "
+         "DEFAULT ROW(10, 'text'); RETURN f1(x); END",
+         "CREATE FUNCTION narrow(r ROW(a INT)) RETURNS INT RETURN r.a",
+         "CREATE FUNCTION f3() RETURNS INT BEGIN DECLARE x ROW TYPE OF t1; "
+         "RETURN narrow(x); END")
+    with conn.cursor() as cur:
+        cur.execute("SELECT f2()")
+        assert cur.fetchall() == (("10 text",),)
+    with pytest.raises(pymysql.err.MySQLError) as e:
+        _run(conn, "SELECT f3()")
+    assert e.value.args[0] == 1241
+
+
+def test_select_of_a_variable_has_its_declared_type(server):
+    """SELECT v sends v's declared type (a TINYINT's metadata, a BIT's bytes, a ZEROFILL
+    number padded); CREATE TABLE ... SELECT v makes a VARCHAR of an ENUM and keeps no
+    ZEROFILL; a TYPE OF t.c parameter is the column's type."""
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE vt", "USE vt", "CREATE TABLE t1 (e ENUM('a','bb'), n SMALLINT)",
+         "CREATE PROCEDURE p(x TYPE OF t1.n) BEGIN DECLARE i TINYINT DEFAULT 11; "
+         "DECLARE b BIT(8) DEFAULT 0x41; DECLARE z DECIMAL(6,2) ZEROFILL DEFAULT 1.5; "
+         "DECLARE e TYPE OF t1.e DEFAULT 'bb'; SELECT i, b, z, e, x; "
+         "CREATE TABLE made AS SELECT z, e, x; END")
+    with conn.cursor() as cur:
+        cur.execute("CALL p(7)")
+        assert [d[1] for d in cur.description] == [1, 16, 246, 254, 2]
+        assert cur.fetchall() == ((11, b"A", Decimal("0001.50"), "bb", 7),)
+        cur.nextset()
+        cur.execute("SELECT COLUMN_TYPE FROM information_schema.COLUMNS WHERE "
+                    "TABLE_SCHEMA = 'vt' AND TABLE_NAME = 'made' ORDER BY ORDINAL_POSITION")
+        assert cur.fetchall() == (("decimal(6,2) unsigned",), ("varchar(2)",),
+                                  ("smallint(6)",))
+
+
+def test_type_of_an_information_schema_column(server):
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE ti", "USE ti",
+         "CREATE PROCEDURE p() BEGIN DECLARE n TYPE OF INFORMATION_SCHEMA.TABLES.TABLE_NAME; "
+         "DECLARE r TYPE OF INFORMATION_SCHEMA.TABLES.TABLE_ROWS; "
+         "CREATE TABLE made AS SELECT n, r; END",
+         "CREATE PROCEDURE bad() BEGIN DECLARE n TYPE OF INFORMATION_SCHEMA.TABLES.NOPE; "
+         "SET n = 1; END",
+         "CALL p()")
+    with conn.cursor() as cur:
+        cur.execute("SELECT COLUMN_TYPE, CHARACTER_SET_NAME FROM information_schema.COLUMNS "
+                    "WHERE TABLE_SCHEMA = 'ti' AND TABLE_NAME = 'made' "
+                    "ORDER BY ORDINAL_POSITION")
+        assert cur.fetchall() == (("varchar(64)", "utf8mb3"), ("bigint(21) unsigned", None))
+    with pytest.raises(pymysql.err.MySQLError) as e:
+        _run(conn, "CALL bad()")
+    assert e.value.args[0] == 1054

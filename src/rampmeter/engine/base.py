@@ -262,6 +262,11 @@ class EngineSession(ABC):
         WITH READ LOCK, else None."""
         return None
 
+    def wait_for_read_only(self, timeout: float) -> None:
+        """SET GLOBAL read_only = 1 takes the global read lock for a moment (MariaDB): it
+        waits for other sessions' writes in progress and LOCK TABLES ... WRITE."""
+        return None  # an engine without such locks has nothing to wait for
+
     @property
     @abstractmethod
     def holds_locks(self) -> bool:

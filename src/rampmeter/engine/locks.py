@@ -155,3 +155,113 @@ class LockTable:
 
 
 WRITE_LOCK = ""  # the name of the engine's write lock in its LockTable
+
+
+class TableLocks:
+    """LOCK TABLES' locks, per table (MariaDB takes them as metadata locks): a READ lock is
+    shared with other READ locks, a WRITE lock with nobody. Two sessions may therefore hold
+    LOCK TABLES on different tables, or READ on the same one, at once.
+
+    Rules:
+    - A session's LOCK TABLES takes its whole list at once or waits (so two lists never
+      deadlock on each other); `holders` keys are (database, table) lower-cased.
+    - Another session's statement waits (`wait_free`) until nobody else holds a table it
+      reads WRITE, or a table it writes (or changes the schema of) at all; it takes nothing.
+      The table name "*" stands for every table of its database (DROP DATABASE).
+    - LOCK TABLES is rare: one mutex, one condition, every waiter woken by every release.
+      `active` (a plain count, read without the mutex) lets statements skip all of this while
+      no session holds LOCK TABLES.
+    """
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition(threading.Lock())
+        self._held: dict[tuple[str, str], dict[object, bool]] = {}
+        self._owners: set[int] = set()
+        self.active = 0
+
+    def _blocked(self, owner: object, wants: list[tuple[tuple[str, str], bool]]) -> bool:
+        for key, write in wants:
+            if key[1] == "*":  # the whole database (DROP DATABASE): any table of it
+                held = [h for k, h in self._held.items() if k[0] == key[0]]
+            else:
+                held = [self._held.get(key, {})]
+            for holders in held:
+                for other, other_write in holders.items():
+                    if other is not owner and (write or other_write):
+                        return True
+        return False
+
+    def _wait(self, owner: object, wants: list[tuple[tuple[str, str], bool]], timeout: float,
+              cancelled: Callable[[], bool]) -> bool:
+        deadline = time.monotonic() + timeout
+        while self._blocked(owner, wants):
+            if cancelled():
+                raise WaitAborted
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            self._cond.wait(min(left, 1.0))  # the bound re-checks cancelled() (KILL)
+        return True
+
+    def would_wait(self, owner: object, wants: list[tuple[tuple[str, str], bool]]) -> bool:
+        with self._cond:
+            return self._blocked(owner, wants)
+
+    def acquire(self, owner: object, wants: list[tuple[tuple[str, str], bool]],
+                timeout: float, cancelled: Callable[[], bool]) -> bool:
+        """Take every (table, write) of `wants` once none conflicts; False at the timeout."""
+        with self._cond:
+            if not self._wait(owner, wants, timeout, cancelled):
+                return False
+            for key, write in wants:
+                mine = self._held.setdefault(key, {})
+                mine[owner] = mine.get(owner, False) or write
+            self._owners.add(id(owner))
+            self.active = len(self._owners)
+            return True
+
+    def wait_free(self, owner: object, wants: list[tuple[tuple[str, str], bool]],
+                  timeout: float, cancelled: Callable[[], bool]) -> bool:
+        """Wait until no other session's lock conflicts with `wants`; False at the timeout."""
+        with self._cond:
+            return self._wait(owner, wants, timeout, cancelled)
+
+    def _writer(self, owner: object) -> bool:
+        return any(other is not owner and write for holders in self._held.values()
+                   for other, write in holders.items())
+
+    def has_writer(self, owner: object) -> bool:
+        """Does a session other than `owner` hold a WRITE lock?"""
+        with self._cond:
+            return self._writer(owner)
+
+    def wait_no_writer(self, owner: object, timeout: float,
+                       cancelled: Callable[[], bool]) -> bool:
+        """Wait until no other session holds a WRITE lock (the global read lock's wait)."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self._writer(owner):
+                if cancelled():
+                    raise WaitAborted
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._cond.wait(min(left, 1.0))
+            return True
+
+    def release(self, owner: object) -> None:
+        with self._cond:
+            if id(owner) not in self._owners:
+                return
+            for key in list(self._held):
+                holders = self._held[key]
+                holders.pop(owner, None)
+                if not holders:
+                    del self._held[key]
+            self._owners.discard(id(owner))
+            self.active = len(self._owners)
+            self._cond.notify_all()
+
+    def wake_all(self) -> None:
+        with self._cond:
+            self._cond.notify_all()

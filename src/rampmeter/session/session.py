@@ -22,6 +22,7 @@ Rules:
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import itertools
 import logging
@@ -271,7 +272,7 @@ class Session:
         self.counts_empty = False  # an empty result of this statement is an Empty_queries
         # the front door's inputs, kept with the variable values they were made from
         self._client_cs: tuple[Any, charsets.Charset] = (None, charsets.UTF8MB4)
-        self._dialect: tuple[Any, Dialect] = (None, Dialect.of(""))
+        self._dialect: tuple[Any, Dialect, Any] = (None, Dialect.of(""), None)
 
     # ------------------------------------------------------------------------------------------
     # the front door: bytes in the client's character set -> scanned statements
@@ -302,10 +303,15 @@ class Session:
         self.track_changed.append(tracking.SCHEMA_MARK)
 
     def dialect(self) -> Dialect:
-        mode = self.vars["sql_mode"]
-        if mode is not self._dialect[0]:  # made again only when sql_mode changed
-            self._dialect = (mode, Dialect.of(mode))
-        return self._dialect[1]
+        mode, client = self.vars["sql_mode"], self.vars["character_set_client"]
+        made = self._dialect
+        if mode is not made[0] or client is not made[2]:
+            # made again only when sql_mode or the client's character set changed
+            dialect = Dialect.of(mode)
+            if str(client).lower() == "latin1":  # its letters alone make identifiers
+                dialect = dataclasses.replace(dialect, latin1=True)
+            self._dialect = made = (mode, dialect, client)
+        return made[1]
 
     def scan(self, text: str, *, client_params: bool = False) -> Statement:
         limits.check(text)  # depth and nesting, before anything recursive reads it

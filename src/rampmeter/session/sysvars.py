@@ -97,6 +97,13 @@ def deprecation(name: str) -> Warning_ | None:
     return Warning_("Warning", errors.ER_WARN_DEPRECATED_SYNTAX, text)
 
 
+def _lock_wait_timeout(s: Any) -> float:
+    try:
+        return float(s.system_variable("lock_wait_timeout") or 0)
+    except (ServerError, TypeError, ValueError):
+        return 86400.0
+
+
 def assign(s: Session, scope: str | None, name: str, value: Any, *,
            default: bool = False) -> list[Warning_]:
     """SET [scope] name = value; returns the warnings to add to the statement."""
@@ -142,6 +149,9 @@ def _assign(s: Session, opt: Any, scope: str | None, value: Any, *,
                 (s.engine.lock_mode == "tables" or s.engine.in_transaction):
             # MariaDB's check_read_only: a session would wait for itself
             raise ServerError(errors.ER_LOCK_OR_ACTIVE_TRANSACTION)
+        if opt.name == "read_only" and s.engine is not None and not default and \
+                str(value).upper() in ("1", "ON", "TRUE"):
+            s.engine.wait_for_read_only(_lock_wait_timeout(s))
         if opt.name in _CHARSET_VARS and not default:
             value = _charset(value)
         if opt.name in _LOCALE_VARS and not default:

@@ -61,6 +61,7 @@ class Dialect:
     version_id: int = VERSION_ID
     pipes_as_concat: bool = False    # || is CONCAT, not OR
     high_not: bool = False           # HIGH_NOT_PRECEDENCE: NOT binds as tightly as !
+    latin1: bool = False             # a latin1 client: only its letters make identifiers
 
     @staticmethod
     def of(sql_mode: str) -> Dialect:
@@ -80,6 +81,14 @@ DEFAULT = Dialect()
 # surrogate (an invalid byte kept by surrogateescape) is not one: it is a stray byte (1064).
 _IDCHAR = r"[\w$\u0080-\ud7ff\ue000-\U0010ffff]"
 _IDSTART = r"[A-Za-z_$\u0080-\ud7ff\ue000-\U0010ffff]"
+# A latin1 client's: MariaDB's lexer takes a byte of 0x80 and above into an identifier only
+# when latin1 calls it a letter (0xC0-0xFF but for the multiplication and division signs;
+# the cp1252 letters of 0x80-0x9F decode above U+0100): `cÃ©` read from UTF-8 bytes ends at
+# the copyright sign, which is a stray character (1064), as there.
+_L1_LETTERS = r"\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff\u0100-\ud7ff\ue000-\U0010ffff"
+_IDCHAR_L1 = rf"[A-Za-z0-9_${_L1_LETTERS}]"
+_IDSTART_L1 = rf"[A-Za-z_${_L1_LETTERS}]"
+IDCHAR, IDSTART = _IDCHAR, _IDSTART
 
 
 @cache
@@ -96,6 +105,7 @@ def pattern(dialect: Dialect = DEFAULT) -> re.Pattern[str]:
         sq, dq = r"'(?:[^']|'')*'", r'"(?:[^"]|"")*"'
     if dialect.ansi_quotes:
         dq = r'"(?:[^"]|"")*"'
+    _IDCHAR, _IDSTART = (_IDCHAR_L1, _IDSTART_L1) if dialect.latin1 else (IDCHAR, IDSTART)
     return re.compile(rf"""
         [ \t\n\r\f\v]*
         (?:

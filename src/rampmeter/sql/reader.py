@@ -79,6 +79,14 @@ class Reader:
             return w
         return ""
 
+    def column_name(self) -> str:
+        """A new column's name: an unquoted reserved word is 1064 at it (reserved.py)."""
+        from rampmeter.sql.reserved import RESERVED
+        t = self.peek()
+        if t is not None and t.kind == "word" and t.text.upper() in RESERVED:
+            raise self.error(t)
+        return self.name()
+
     def name(self) -> str:
         t = self.next()
         if t.kind == "word":

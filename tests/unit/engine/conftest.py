@@ -27,6 +27,7 @@ class FakeContext:
         self.current_user = f"user{connection_id}@%"
         self.variables: dict[str, Any] = {
             "innodb_lock_wait_timeout": lock_wait_timeout,
+            "lock_wait_timeout": lock_wait_timeout,
             "version": "10.11.99-rampmeter-test",
             "autocommit": True,
             "max_connections": 151,
@@ -127,10 +128,12 @@ def start(fn: Callable[[], Any]) -> Worker:
 
 
 def set_lock_wait_timeout(session: SqliteSession, seconds: float) -> None:
-    """A sub-second innodb_lock_wait_timeout, to prove a wait without paying a second."""
+    """A sub-second innodb_lock_wait_timeout (and lock_wait_timeout), to prove a wait
+    without paying a second."""
     ctx = session.context
     assert isinstance(ctx, FakeContext)
     ctx.variables["innodb_lock_wait_timeout"] = seconds
+    ctx.variables["lock_wait_timeout"] = seconds
 
 
 def rows(result: Result) -> list[tuple[Any, ...]]:

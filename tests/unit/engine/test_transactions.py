@@ -381,16 +381,46 @@ def test_cancel_of_get_lock_wait_is_1317(open_session: Opener, waits: WaitRecord
     assert not b.holds_locks
 
 
-def test_lock_tables_holds_the_write_lock(pair: tuple[SqliteSession, SqliteSession]) -> None:
+def test_lock_tables_write_makes_others_wait_for_its_table(
+        pair: tuple[SqliteSession, SqliteSession]) -> None:
     a, b = pair
     a.execute("LOCK TABLES t WRITE")
     assert a.holds_locks
     set_lock_wait_timeout(b, 0.05)
     fails(b, "INSERT INTO t VALUES (5, 'x')", errors.ER_LOCK_WAIT_TIMEOUT)
+    fails(b, "SELECT * FROM t", errors.ER_LOCK_WAIT_TIMEOUT)  # a read waits for WRITE too
     a.execute("INSERT INTO t VALUES (5, 'x')")  # the holder may write
     a.execute("UNLOCK TABLES")
     assert not a.holds_locks
     b.execute("INSERT INTO t VALUES (6, 'y')")
+
+
+def test_lock_tables_of_different_tables_do_not_wait(
+        pair: tuple[SqliteSession, SqliteSession]) -> None:
+    a, b = pair
+    a.execute("CREATE TABLE u (id INT)")
+    a.execute("LOCK TABLES t WRITE")
+    set_lock_wait_timeout(b, 0.05)
+    b.execute("LOCK TABLES u WRITE")  # MariaDB's locks are per table
+    b.execute("INSERT INTO u VALUES (1)")
+    a.execute("INSERT INTO t VALUES (7, 'z')")
+    fails(b, "LOCK TABLES t READ", errors.ER_LOCK_WAIT_TIMEOUT)
+    a.execute("UNLOCK TABLES")
+    b.execute("UNLOCK TABLES")
+    assert count(b) == 2
+
+
+def test_lock_tables_read_is_shared_and_lets_others_read(
+        pair: tuple[SqliteSession, SqliteSession]) -> None:
+    a, b = pair
+    a.execute("LOCK TABLES t READ")
+    set_lock_wait_timeout(b, 0.05)
+    assert count(b) == 1  # a read of a READ-locked table does not wait
+    fails(b, "UPDATE t SET v = 'w'", errors.ER_LOCK_WAIT_TIMEOUT)
+    b.execute("LOCK TABLES t READ")  # READ with READ
+    b.execute("UNLOCK TABLES")
+    a.execute("UNLOCK TABLES")
+    b.execute("UPDATE t SET v = 'w'")
 
 
 # --- close, reset and durability ---------------------------------------------------------------------
@@ -533,3 +563,17 @@ def test_first_use_of_a_database_inside_a_transaction(open_session: Opener) -> N
     err = fails(s3, "SELECT COUNT(*) FROM three.t", errors.ER_NOT_SUPPORTED_YET)
     assert "written" in err.message
     s3.execute("ROLLBACK")
+
+
+def test_read_only_waits_for_other_sessions_lock_tables_write(
+        pair: tuple[SqliteSession, SqliteSession]) -> None:
+    """SET GLOBAL read_only = 1 takes the global read lock for a moment: it waits for another
+    session's LOCK TABLES ... WRITE (1205 at the timeout), not for a READ one."""
+    a, b = pair
+    a.execute("LOCK TABLES t WRITE")
+    with pytest.raises(ServerError) as e:
+        b.wait_for_read_only(0.05)
+    assert e.value.code == errors.ER_LOCK_WAIT_TIMEOUT
+    a.execute("LOCK TABLES t READ")
+    b.wait_for_read_only(0.05)
+    a.execute("UNLOCK TABLES")

@@ -189,7 +189,7 @@ def _add_constraint_if_not_exists(a: _Alter, r: Reader) -> None:
 
 
 def _add_column(a: _Alter, r: Reader, exists_ok: bool) -> None:
-    name = r.name()
+    name = r.column_name()
     check_column_name(name)
     spec = read_column(r, name, a.new.charset, a.new.collation)
     if a.new.column(name) is not None:

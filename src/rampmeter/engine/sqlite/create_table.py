@@ -86,7 +86,7 @@ def create_table(s: SqliteSession, r: Reader, *, or_replace: bool, temporary: bo
             if t is not None and t.kind == "word" and is_key_start(r):
                 keys.append(read_key(r))
             else:
-                columns.append(read_column(r, r.name(), *cs))
+                columns.append(read_column(r, r.column_name(), *cs))
             if r.accept(")"):
                 break
             r.expect(",")

@@ -493,7 +493,8 @@ def maintenance(s: SqliteSession, stmt: Statement) -> Result:
             stored = s.find_table(schema, table)
         except ServerError:
             stored = None
-        if stored is not None and not s.txn.wait_out_locked_tables(_lock_wait_timeout(s)):
+        if stored is not None and not s.txn.wait_out_locked_tables(
+                _lock_wait_timeout(s), [((dbname.lower(), stored.lower()), op != "check")]):
             # another session's LOCK TABLES holds it past lock_wait_timeout
             rows.append((f"{dbname}.{stored}", op, "Error",
                          errors.format_message(errors.ER_LOCK_WAIT_TIMEOUT)))

@@ -235,13 +235,79 @@ _REFUSED = frozenset({"VIEW", "DATABASE", "SCHEMA", "PROCEDURE", "FUNCTION", "EV
 
 def check(s: SqliteSession, stmt: Statement, locked: tuple[Entry, ...]) -> None:
     """Raise what MariaDB raises when a session holding LOCK TABLES runs `stmt`."""
-    kind = stmt.kind
+    _visit(s, stmt, _Check(locked))
+
+
+def _visit(s: SqliteSession, stmt: Statement, sink: _Check) -> None:
     if stmt.is_dml:
-        match(locked, dml_mentions(s, stmt, s.database))
+        sink.use(dml_mentions(s, stmt, s.database))
         return
-    handler = _BY_KIND.get(kind)
+    handler = _BY_KIND.get(stmt.kind)
     if handler is not None and stmt.tokens:
-        handler(s, Reader(stmt, 1), locked)
+        handler(s, Reader(stmt, 1), sink)
+
+
+class _Check:
+    """What a schema statement's tables are checked against: the session's list."""
+
+    def __init__(self, locked: tuple[Entry, ...]) -> None:
+        self.locked = locked
+
+    def use(self, mentions: list[Mention], *, show: bool = False) -> None:
+        match(self.locked, mentions)
+
+    def refuse(self) -> None:
+        raise ServerError(errors.ER_LOCK_OR_ACTIVE_TRANSACTION)
+
+
+class _Collect(_Check):
+    """The tables a statement of a session not under LOCK TABLES uses (`wait_for`)."""
+
+    def __init__(self) -> None:
+        super().__init__(())
+        self.found: list[Mention] = []
+
+    def use(self, mentions: list[Mention], *, show: bool = False) -> None:
+        if not show:  # SHOW CREATE's metadata lock is compatible with LOCK TABLES' (MariaDB)
+            self.found += mentions
+
+    def refuse(self) -> None:
+        pass
+
+
+def wait_for(s: SqliteSession, stmt: Statement) -> None:
+    """Another session holds LOCK TABLES: wait until none of the tables `stmt` reads is
+    locked WRITE by another session, and none it writes (or alters) is locked at all, as its
+    metadata locks wait in MariaDB (lock_wait_timeout, then 1205)."""
+    if not stmt.kind or stmt.kind in ("LOCK", "UNLOCK", "SET", "CALL", "USE"):
+        return  # a CALL's statements wait each for its own tables
+    sink = _Collect()
+    if stmt.kind == "DROP" and stmt.tokens and len(stmt.tokens) > 2 and \
+            stmt.tokens[1].text.upper() in ("DATABASE", "SCHEMA"):
+        r = Reader(stmt, 2)
+        r.accept("IF", "EXISTS")
+        name = r.name()
+        s.txn.wait_for_tables([((name.lower(), "*"), True)], _lock_wait(s),
+                              state="Waiting for schema metadata lock")
+        return
+    try:
+        _visit(s, stmt, sink)
+    except ServerError:
+        return  # the statement's own error comes when it runs
+    except Exception:  # noqa: BLE001 - text the statement's run reports as 1064
+        return
+    wants = []
+    for m in sink.found:
+        if m.database.lower() in VIRTUAL_SCHEMAS:
+            continue
+        wants.append(((m.database.lower(), m.name.lower()), m.write))
+    if wants:
+        s.txn.wait_for_tables(wants, _lock_wait(s))
+
+
+def _lock_wait(s: SqliteSession) -> float:
+    from rampmeter.engine.sqlite.ddl import _lock_wait_timeout
+    return _lock_wait_timeout(s)
 
 
 def match(locked: tuple[Entry, ...], mentions: list[Mention]) -> None:
@@ -292,7 +358,7 @@ def _one(s: SqliteSession, r: Reader, *, write: bool) -> list[Mention]:
     return [Mention(database, name, name, write=write)]
 
 
-def _create(s: SqliteSession, r: Reader, locked: tuple[Entry, ...]) -> None:
+def _create(s: SqliteSession, r: Reader, locked: _Check) -> None:
     r.accept("OR", "REPLACE")
     temporary = r.accept("TEMPORARY")
     if r.accept("TABLE"):
@@ -302,24 +368,25 @@ def _create(s: SqliteSession, r: Reader, locked: tuple[Entry, ...]) -> None:
             found += _one(s, r, write=False)
         else:
             found += _query(s, r)
-        match(locked, found)
+        locked.use(found)
         return
     r.accept_any("UNIQUE", "FULLTEXT", "SPATIAL")
     if r.accept("INDEX") or r.accept("TRIGGER"):
         while not r.done and not r.at("ON"):
             r.next()
         if r.accept("ON"):
-            match(locked, _one(s, r, write=True))
+            locked.use(_one(s, r, write=True))
         return
-    _refuse_definitions(r)
+    _refuse_definitions(r, locked)
 
 
-def _refuse_definitions(r: Reader) -> None:
+def _refuse_definitions(r: Reader, locked: _Check) -> None:
     """CREATE / ALTER / DROP of what is no table (after OR REPLACE, DEFINER=, ...): 1192."""
     while not r.done:
         word = r.next().text.upper()
         if word in _REFUSED:
-            raise ServerError(errors.ER_LOCK_OR_ACTIVE_TRANSACTION)
+            locked.refuse()
+            return
         if word == "TABLE":
             return
 
@@ -333,58 +400,79 @@ def _query(s: SqliteSession, r: Reader) -> list[Mention]:
     return []
 
 
-def _drop(s: SqliteSession, r: Reader, locked: tuple[Entry, ...]) -> None:
+def _drop(s: SqliteSession, r: Reader, locked: _Check) -> None:
     if r.accept("TEMPORARY"):
         return
     if r.accept_any("TABLE", "TABLES"):
         r.accept("IF", "EXISTS")
-        match(locked, _names(s, r, write=True))
+        locked.use(_names(s, r, write=True))
     elif r.accept("INDEX"):
         r.accept("IF", "EXISTS")
         r.name()
         if r.accept("ON"):
-            match(locked, _one(s, r, write=True))
+            locked.use(_one(s, r, write=True))
     elif r.peek_word() != "TRIGGER":
-        _refuse_definitions(r)
+        _refuse_definitions(r, locked)
 
 
-def _alter(s: SqliteSession, r: Reader, locked: tuple[Entry, ...]) -> None:
+def _alter(s: SqliteSession, r: Reader, locked: _Check) -> None:
     r.accept("ONLINE")
     r.accept("IGNORE")
     if r.accept("TABLE"):
         r.accept("IF", "EXISTS")
-        match(locked, _one(s, r, write=True))
+        locked.use(_one(s, r, write=True))
     else:
-        _refuse_definitions(r)
+        _refuse_definitions(r, locked)
 
 
-def _truncate(s: SqliteSession, r: Reader, locked: tuple[Entry, ...]) -> None:
+def _truncate(s: SqliteSession, r: Reader, locked: _Check) -> None:
     r.accept("TABLE")
+    if type(locked) is not _Check:
+        locked.use(_one(s, r, write=True))
+        return
     # a view is no table TRUNCATE can find in the list, locked or not
-    match(tuple(e for e in locked if not e.view), _one(s, r, write=True))
+    match(tuple(e for e in locked.locked if not e.view), _one(s, r, write=True))
 
 
-def _rename(s: SqliteSession, r: Reader, locked: tuple[Entry, ...]) -> None:
-    raise ServerError(errors.ER_LOCK_OR_ACTIVE_TRANSACTION)
+def _rename(s: SqliteSession, r: Reader, locked: _Check) -> None:
+    if type(locked) is not _Check:  # another session's RENAME TABLE a TO b, c TO d
+        r.accept_any("TABLE", "TABLES")
+        found = _names_pairs(s, r)
+        locked.use(found)
+        return
+    locked.refuse()
 
 
-def _flush(s: SqliteSession, r: Reader, locked: tuple[Entry, ...]) -> None:
+def _names_pairs(s: SqliteSession, r: Reader) -> list[Mention]:
+    out = []
+    while not r.done:
+        out += _one(s, r, write=True)
+        if not r.accept("TO"):
+            break
+        out += _one(s, r, write=True)
+        if not r.accept(","):
+            break
+    return out
+
+
+def _flush(s: SqliteSession, r: Reader, locked: _Check) -> None:
     r.accept_any("NO_WRITE_TO_BINLOG", "LOCAL")
     if not r.accept_any("TABLE", "TABLES"):
         return
     if r.done:
-        weak = next((e for e in locked if not e.write and not e.view), None)
+        weak = next((e for e in locked.locked if not e.write and not e.view), None)
         if weak is not None:
             raise ServerError(errors.ER_TABLE_NOT_LOCKED_FOR_WRITE, weak.alias)
         return
     if r.at("WITH") or r.at("FOR"):
-        raise ServerError(errors.ER_LOCK_OR_ACTIVE_TRANSACTION)
-    match(locked, _names(s, r, write=True))
+        locked.refuse()
+        return
+    locked.use(_names(s, r, write=True))
 
 
-def _show(s: SqliteSession, r: Reader, locked: tuple[Entry, ...]) -> None:
+def _show(s: SqliteSession, r: Reader, locked: _Check) -> None:
     if r.accept("CREATE") and r.accept_any("TABLE", "VIEW"):
-        match(locked, _one(s, r, write=False))
+        locked.use(_one(s, r, write=False), show=True)
 
 
 _BY_KIND = {"CREATE": _create, "DROP": _drop, "ALTER": _alter, "TRUNCATE": _truncate,

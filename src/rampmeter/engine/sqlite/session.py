@@ -141,7 +141,7 @@ class SqliteSession(EngineSession):
         self.txn = Transactions(lambda: self.handle, engine.locks, waiting,
                                 cancelled=self.cancelled, lock_timeout=self._lock_timeout,
                                 connection_id=getattr(context, "connection_id", 0),
-                                held=lambda: self._handle)
+                                held=lambda: self._handle, table_locks=engine.table_locks)
         self.stats = Stats()
         self.current: Execution | None = None
         self.warnings: list[Warning_] = []  # raised by functions while the statement runs
@@ -224,6 +224,9 @@ class SqliteSession(EngineSession):
     @property
     def lock_mode(self) -> str | None:
         return self.txn.lock_mode
+
+    def wait_for_read_only(self, timeout: float) -> None:
+        self.txn.wait_for_global_read(timeout)
 
     @property
     def last_insert_id(self) -> int:
@@ -447,6 +450,9 @@ class SqliteSession(EngineSession):
 
     def _run(self, stmt: Statement, params: Sequence[Any]) -> Result:
         locked = self.txn.locked
+        if self.engine.table_locks.active and locked is None:
+            # another session holds LOCK TABLES: wait for the tables this statement uses
+            locktables.wait_for(self, stmt)
         if locked is not None and not self._nested:  # LOCK TABLES' list (locktables.py)
             locktables.check(self, stmt, locked)
             left = locktables.after_drop(self, stmt, locked)
@@ -569,9 +575,16 @@ class SqliteSession(EngineSession):
                 raise ServerError(errors.ER_NO_SUCH_TABLE, *split_key(key))
             cols, rows = data
             tname = f"temp.{catalog.q(temp_name(key))}"
-            self.handle.execute(f"DROP TABLE IF EXISTS {tname}")
-            self.handle.execute(f"CREATE TABLE {tname} ("
-                                f"{', '.join(catalog.q(c.name) + _IS_COLLATE for c in cols)})")
+            try:
+                self.handle.execute(f"DROP TABLE IF EXISTS {tname}")
+            except sqlite3.OperationalError:
+                # a statement of the handle is running (a trigger's or a stored function's
+                # statement reads it, inside the outer one): SQLite drops no table then, so
+                # the table the outer statement made is emptied and filled again
+                self.handle.execute(f"DELETE FROM {tname}")
+            else:
+                self.handle.execute(f"CREATE TABLE {tname} (" + ", ".join(
+                    catalog.q(c.name) + _IS_COLLATE for c in cols) + ")")
             if rows:
                 marks = ", ".join("?" * len(cols))
                 self.handle.executemany(f"INSERT INTO {tname} VALUES ({marks})",

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rampmeter.engine.base import Engine, SessionContext, WaitHook
-from rampmeter.engine.locks import LockTable
+from rampmeter.engine.locks import LockTable, TableLocks
 from rampmeter.engine.sqlite import catalog
 from rampmeter.engine.sqlite.catalog import TableDef
 from rampmeter.engine.sqlite.handles import IDLE_LIMIT, HandlePool
@@ -59,6 +59,7 @@ class SqliteEngine(Engine):
         self.datadir.mkdir(parents=True, exist_ok=True)
         self.synchronous = synchronous.upper()
         self.locks = LockTable()
+        self.table_locks = TableLocks()  # LOCK TABLES' per-table locks (locks.py)
         self.rate_log = RateLimitedLog()  # storage errors clients cause (ratelog.py)
         self.lock = threading.Lock()   # database creation and cache replacement
         self.schema_version = 0

@@ -26,8 +26,11 @@ How InnoDB's behaviour maps onto SQLite (docs/sql.md has the user's version):
   therefore attaches every database first (as many as SQLite allows) and starts a read on each,
   so one transaction reads all of them from the same moment (mariadb-dump --single-transaction
   --all-databases). One that has written refuses with ER_NOT_SUPPORTED_YET.
-- LOCK TABLES and FLUSH TABLES WITH READ LOCK hold the write lock until UNLOCK TABLES (the
-  latter reported as a GLOBAL_LOCK wait); both commit first, as in MySQL.
+- FLUSH TABLES WITH READ LOCK holds the write lock until UNLOCK TABLES (reported as a
+  GLOBAL_LOCK wait). LOCK TABLES holds per-table locks instead (locks.TableLocks, MariaDB's
+  metadata locks): two sessions may lock different tables, each of its writes takes the write
+  lock for its statement, and other sessions' statements wait for the tables they use
+  (`wait_for_tables`). Both commit first, as in MySQL.
 - The fsync of a commit is reported as a DISKIO wait when sqlite_synchronous makes commits sync
   (FULL, EXTRA), so under the thread pool a group whose worker sits in fsync can run another
   statement. Autocommit writes then run as BEGIN IMMEDIATE .. COMMIT, which SQLite does
@@ -48,8 +51,11 @@ from rampmeter.engine.sqlite.catalog import q
 from rampmeter.errors import ServerError
 
 if TYPE_CHECKING:
-    from rampmeter.engine.locks import LockTable
+    from rampmeter.engine.locks import LockTable, TableLocks
     from rampmeter.engine.sqlite.handle import Handle
+
+
+GLOBAL = WaitReason.GLOBAL_LOCK  # FLUSH TABLES WITH READ LOCK's lock_tables reason
 
 
 class _Open:
@@ -75,12 +81,13 @@ class Transactions:
 
     def __init__(self, handle: Callable[[], Handle], locks: LockTable, waiting: WaitHook, *,
                  cancelled: Callable[[], bool], lock_timeout: Callable[[], float],
-                 connection_id: int = 0, held: Callable[[], Handle | None] = lambda: None
-                 ) -> None:
+                 connection_id: int = 0, held: Callable[[], Handle | None] = lambda: None,
+                 table_locks: TableLocks | None = None) -> None:
         self.connection_id = connection_id  # IS_USED_LOCK() names the owner by it
         self._get_handle = handle
         self._held = held   # the handle the session holds now, without borrowing one
         self._locks = locks
+        self._tables = table_locks
         self._waiting = waiting
         self._cancelled = cancelled
         self._lock_timeout = lock_timeout
@@ -158,20 +165,58 @@ class Transactions:
     def _release(self) -> None:
         self._locks.release(WRITE_LOCK, self)
 
-    def wait_out_locked_tables(self, timeout: float) -> bool:
-        """Wait (up to `timeout` s) while another session holds LOCK TABLES, as a statement
-        that needs its tables' metadata lock does (CHECK TABLE...); False at the timeout."""
-        owner = self._locks.owner_of(WRITE_LOCK)
-        if owner is None or owner is self or getattr(owner, "lock_mode", None) != "tables":
+    def wait_out_locked_tables(self, timeout: float,
+                               tables: list[tuple[tuple[str, str], bool]] | None = None, *,
+                               state: str = "Waiting for table metadata lock") -> bool:
+        """Wait (up to `timeout` s) while another session's LOCK TABLES holds one of `tables`
+        ((database, table) lower-cased, and whether it is written), as a statement that needs
+        its tables' metadata lock does (CHECK TABLE...); False at the timeout."""
+        if self._tables is None or not self._tables.active or not tables or \
+                not self._tables.would_wait(self, tables):
             return True
-        with self._waiting(WaitReason.META_DATA_LOCK, "Waiting for table metadata lock"):
+        with self._waiting(WaitReason.META_DATA_LOCK, state):
             try:
-                ok = self._locks.acquire(WRITE_LOCK, self, timeout, self._cancelled)
+                return self._tables.wait_free(self, tables, timeout, self._cancelled)
             except WaitAborted:
                 raise ServerError(errors.ER_QUERY_INTERRUPTED) from None
-        if ok:
+
+    def wait_for_global_read(self, timeout: float) -> None:
+        """The global read lock for a moment (SET GLOBAL read_only = 1): wait for the writes
+        in progress (the write lock) and for every other session's LOCK TABLES ... WRITE,
+        shown as MariaDB's "Waiting for global read lock"; 1205 at the timeout."""
+        state = "Waiting for global read lock"
+        holder = self._locks.owner_of(WRITE_LOCK)
+        if holder not in (None, self) and getattr(holder, "_txn", None) is None and \
+                getattr(holder, "lock_mode", None) != "global":
+            # a write statement in progress (an open transaction is not waited for: MariaDB
+            # blocks its COMMIT instead, which read_only then refuses; nor is FLUSH TABLES
+            # WITH READ LOCK, which is the global read lock already)
+            with self._waiting(WaitReason.META_DATA_LOCK, state):
+                try:
+                    ok = self._locks.acquire(WRITE_LOCK, self, timeout, self._cancelled)
+                except WaitAborted:
+                    raise ServerError(errors.ER_QUERY_INTERRUPTED) from None
+            if not ok:
+                raise ServerError(errors.ER_LOCK_WAIT_TIMEOUT)
             self._release()
-        return ok
+        tables = self._tables
+        if tables is None or not tables.active or not tables.has_writer(self):
+            return
+        with self._waiting(WaitReason.META_DATA_LOCK, state):
+            try:
+                ok = tables.wait_no_writer(self, timeout, self._cancelled)
+            except WaitAborted:
+                raise ServerError(errors.ER_QUERY_INTERRUPTED) from None
+        if not ok:
+            raise ServerError(errors.ER_LOCK_WAIT_TIMEOUT)
+
+    def wait_for_tables(self, tables: list[tuple[tuple[str, str], bool]],
+                        timeout: float, *, state: str = "Waiting for table metadata lock"
+                        ) -> None:
+        """A statement's wait for the tables another session's LOCK TABLES holds: 1205 at
+        the timeout (lock_wait_timeout, as for MariaDB's metadata locks)."""
+        if not self.wait_out_locked_tables(timeout, tables, state=state):
+            raise ServerError(errors.ER_LOCK_WAIT_TIMEOUT)
 
     # --- transactions -------------------------------------------------------------------------
     def begin(self, *, read_only: bool = False) -> None:
@@ -445,20 +490,47 @@ class Transactions:
                     locked: tuple[Any, ...] | None = None, *,
                     timeout: float | None = None) -> None:
         """LOCK TABLES / FLUSH TABLES WITH READ LOCK (reason GLOBAL_LOCK): commit, then hold
-        the write lock. `locked`: LOCK TABLES' list, what the session may use meanwhile
-        (locktables.py); `timeout`: its WAIT n / NOWAIT, instead of the session's lock wait
-        timeout."""
+        the per-table locks of LOCK TABLES' list `locked` (what the session may use meanwhile,
+        locktables.py), or the write lock for FTWRL. `timeout`: LOCK TABLES' WAIT n / NOWAIT,
+        instead of the session's lock wait timeout."""
         self.implicit_commit()
         self.unlock_tables()
-        self._acquire(reason, what="ddl", timeout=timeout)
+        if reason is GLOBAL or self._tables is None:
+            self._acquire(reason, what="ddl", timeout=timeout)
+            self.lock_mode = "global" if reason is GLOBAL else "tables"
+        else:
+            self._acquire_tables(locked or (), timeout)
+            self.lock_mode = "tables"
         self._table_locks += 1
-        self.lock_mode = "global" if reason is WaitReason.GLOBAL_LOCK else "tables"
         self.locked = locked
+
+    def _acquire_tables(self, locked: tuple[Any, ...], timeout: float | None) -> None:
+        assert self._tables is not None
+        wants = [((e.database.lower(), e.name.lower()), e.write) for e in locked]
+        wait = self._lock_timeout() if timeout is None else timeout
+        if self._locks.owner_of(WRITE_LOCK) is not None and any(w for _k, w in wants):
+            # another session's open write transaction: MariaDB would wait for the metadata
+            # locks of the tables it used; here, for its end
+            self._acquire(what="ddl", timeout=wait)
+            self._release()
+        if not self._tables.would_wait(self, wants):
+            self._tables.acquire(self, wants, wait, self._cancelled)
+            return
+        with self._waiting(WaitReason.META_DATA_LOCK, "Waiting for table metadata lock"):
+            try:
+                ok = self._tables.acquire(self, wants, wait, self._cancelled)
+            except WaitAborted:
+                raise ServerError(errors.ER_QUERY_INTERRUPTED) from None
+        if not ok:
+            raise ServerError(errors.ER_LOCK_WAIT_TIMEOUT)
 
     def unlock_tables(self) -> None:
         self.locked = None
         if self._table_locks:
             self.implicit_commit()
+            if self.lock_mode == "tables" and self._tables is not None:
+                self._tables.release(self)
+                self._table_locks = 0
             while self._table_locks:
                 self._release()
                 self._table_locks -= 1
@@ -472,6 +544,8 @@ class Transactions:
         except sqlite3.Error:
             pass
         self._locks.release_all(self, names=lambda n: True)
+        if self._tables is not None:
+            self._tables.release(self)
         self._table_locks = 0
         self.lock_mode = None
         self.locked = None

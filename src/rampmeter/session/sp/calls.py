@@ -78,6 +78,12 @@ def _arg_count(kind: str, spec: dict[str, Any], r: P.Routine, got: int) -> None:
 def call(s: Session, node: P.Call, caller: Frame | None = None) -> UpdateCount:
     spec, r, body = _load(s, "PROCEDURE", node.db, node.name)
     _arg_count("PROCEDURE", spec, r, len(node.args))
+    if in_function(s):
+        # called from a stored function or trigger: a procedure that may return a result
+        # set, commit, or run dynamic SQL is refused before it runs (MariaDB's sp_head flags)
+        ddl.not_in_function(spec["body"] if spec.get("body") else spec["text"],
+                            Dialect.of(spec["sql_mode"]),
+                            "trigger" if getattr(s, "sp_in_trigger", 0) else "function")
     key = f"{spec['db']}.{spec['name']}".lower()
     active = _active(s)
     depth = active.get(key, 0)
@@ -89,6 +95,7 @@ def call(s: Session, node: P.Call, caller: Frame | None = None) -> UpdateCount:
         else []
     frame = Frame(s, sets, key)
     outs: list[tuple[str, P.Sql]] = []
+    rows: list[str] = []  # the OUT / INOUT record parameters
     for k, (param, arg) in enumerate(zip(r.params, node.args, strict=True), 1):
         if param.mode != "IN":
             if not _is_variable(arg):
@@ -96,10 +103,15 @@ def call(s: Session, node: P.Call, caller: Frame | None = None) -> UpdateCount:
                                   f"{key} is not a variable or NEW pseudo-variable in BEFORE "
                                   "trigger", sqlstate="42000")
             outs.append((param.name.lower(), arg))
+        if P.is_row_type(param.type):
+            _row_param(s, frame, caller, param, arg, k, key)
+            if param.mode != "IN":
+                rows.append(param.name.lower())
+            continue
         value = None
         if param.mode != "OUT":  # a ROW argument is 4078 (Frame._scalar_for)
             value = (caller or Frame(s, None, ""))._scalar_for(param.name, param.type, arg)
-        frame.declare(param.name.lower(), param.type, value)
+        frame.declare(param.name.lower(), frame.param_type(param.type), value)
     active[key] = depth + 1
     try:
         with _in_database(s, spec["db"], spec["sql_mode"]), definer.privileges_of(s, spec):
@@ -112,6 +124,13 @@ def call(s: Session, node: P.Call, caller: Frame | None = None) -> UpdateCount:
     finally:
         active[key] = depth
     for name, arg in outs:
+        if name in rows:  # a record back into the caller's record, field by field
+            if caller is not None:
+                values = frame.record_values(name)
+                for (field, _t), v in zip(caller.record_fields(arg.vars[0]), values,
+                                          strict=False):
+                    caller.set(f"{arg.vars[0]}.{field}", v)
+            continue
         value = frame.get(name)
         if arg.text.startswith("@"):
             s.set_user_variable(arg.text[1:].strip("`'\""), value)
@@ -121,6 +140,53 @@ def call(s: Session, node: P.Call, caller: Frame | None = None) -> UpdateCount:
         caller.warnings.extend(frame.warnings)
         return UpdateCount()
     return done(frame, sets)
+
+
+def _row_param(s: Session, frame: Frame, caller: Frame | None, param: Any, arg: P.Sql,
+               k: int, key: str) -> None:
+    """A ROW(...) parameter: its fields from the caller's record of as many fields (an IN /
+    INOUT argument that is no record is 4078, one of another width 1241, as MariaDB)."""
+    fields = frame._row_fields(param.type[3:].strip())
+    frame.declare_row(param.name.lower(), fields)
+    if param.mode == "OUT":
+        return
+    source = arg.vars[0] if caller is not None and arg.text == "?" and len(arg.vars) == 1 \
+        and caller._is_row(arg.vars[0]) else None
+    if source is None:
+        frame._set_record(param.name.lower(), arg) if caller is None else \
+            caller_row_value(caller, frame, param.name.lower(), arg)
+        return
+    values = caller.record_values(source)  # type: ignore[union-attr]
+    if len(values) != len(fields):
+        raise ServerError(1241, message=f"Operand should contain {len(fields)} column(s)",
+                          sqlstate="21000")
+    for (field, _t), v in zip(fields, values, strict=True):
+        frame.set(f"{param.name.lower()}.{field}", v)
+
+
+def caller_row_value(caller: Frame, frame: Frame, name: str, arg: P.Sql) -> None:
+    """ROW(...) written as the argument: evaluated in the caller, stored in the callee."""
+    tmp = f"\0arg.{name}"
+    caller.scopes.append({})
+    try:
+        caller.declare_row(tmp, frame.record_fields(name))
+        caller._set_record(tmp, arg)
+        values = caller.record_values(tmp)
+    finally:
+        caller.scopes.pop()
+    for (field, _t), v in zip(frame.record_fields(name), values, strict=True):
+        frame.set(f"{name}.{field}", v)
+
+
+ROW_KEY = "\0sp-row:"  # a record passed in SQL (a stored function's argument): its key
+
+
+def row_argument(s: Session, value: Any) -> list[Any] | None:
+    """The field values of the record a ROW_KEY value names (None for any other value)."""
+    if not isinstance(value, str) or not value.startswith(ROW_KEY):
+        return None
+    rows = getattr(s, "sp_row_args", {})
+    return rows.get(value)
 
 
 def _is_variable(arg: P.Sql) -> bool:
@@ -257,7 +323,17 @@ def invoke(s: Session, db: str | None, name: str, args: list[Any],
     frame.returns = (r.returns, f"{spec['name']}()")
     frame.routine_shown = f"{spec['db']}.{spec['name']}"
     for param, value in zip(r.params, args, strict=True):  # under the caller's sql_mode
-        frame.declare_param(param.name.lower(), param.type,
+        if P.is_row_type(param.type):  # a record argument comes as its key (run.row_key)
+            fields = frame._row_fields(param.type[3:].strip())
+            frame.declare_row(param.name.lower(), fields)
+            values = row_argument(s, value)
+            if values is None or len(values) != len(fields):
+                raise ServerError(1241, message=f"Operand should contain {len(fields)} "
+                                  "column(s)", sqlstate="21000")
+            for (field, _t), v in zip(fields, values, strict=True):
+                frame.set(f"{param.name.lower()}.{field}", v)
+            continue
+        frame.declare_param(param.name.lower(), frame.param_type(param.type),
                             None if param.mode == "OUT" else value)
     if notes is not None:  # the arguments' conversions warn the calling statement
         notes.extend(frame.warnings)

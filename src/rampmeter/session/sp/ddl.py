@@ -49,7 +49,7 @@ def find(s: Session, db: str | None, kind: str, name: str) -> dict[str, Any] | N
 def create(s: Session, stmt: Statement) -> Result:
     r, _body = P.routine(stmt.text, stmt.dialect)
     if r.kind == "FUNCTION":
-        not_in_function(stmt.text[r.body_start:r.body_end], stmt.dialect)
+        not_in_function(stmt.text[r.body_start:r.body_end], stmt.dialect, "function")
     if r.or_replace and r.if_not_exists:
         raise ServerError(1221, message="Incorrect usage of OR REPLACE and IF NOT EXISTS",
                           sqlstate="HY000")
@@ -122,9 +122,11 @@ _DYNAMIC = frozenset({"PREPARE", "EXECUTE", "DEALLOCATE"})
 _COMMITS = frozenset({"COMMIT", "ROLLBACK", "START"})
 
 
-def not_in_function(body: str, dialect: Any) -> None:
+def not_in_function(body: str, dialect: Any, what: str = "function") -> None:
     """What a stored function or trigger may not hold, refused at CREATE as MariaDB's parser
-    refuses it: dynamic SQL (1336), a COMMIT / ROLLBACK / START TRANSACTION (1422)."""
+    refuses it: dynamic SQL (1336), a COMMIT / ROLLBACK / START TRANSACTION or an ALTER /
+    DROP EVENT (1422), a CREATE EVENT (1576), a statement that returns a result set - SHOW,
+    a SELECT without INTO - (1415)."""
     toks = Tokens(body, dialect).toks
     for k, tok in enumerate(toks):
         if tok.kind != "word" or k and toks[k - 1].text.upper() not in _STARTS:
@@ -135,9 +137,44 @@ def not_in_function(body: str, dialect: Any) -> None:
             raise ServerError(1336, message="Dynamic SQL is not allowed in stored function "
                               "or trigger", sqlstate="0A000")
         if word in _COMMITS and (word != "START" or nxt == "TRANSACTION") and \
-                (word != "ROLLBACK" or nxt != "TO"):
+                (word != "ROLLBACK" or nxt != "TO") or \
+                word in ("ALTER", "DROP") and nxt == "EVENT":
             raise ServerError(1422, message="Explicit or implicit commit is not allowed in "
                               "stored function or trigger", sqlstate="HY000")
+        if word == "CREATE" and _creates_event(toks, k + 1):
+            raise ServerError(1576, message="Recursion of EVENT DDL statements is forbidden "
+                              "when body is present", sqlstate="HY000")
+        if word == "SHOW" or word == "SELECT" and not _has_into(toks, k + 1):
+            raise ServerError(1415, message=f"Not allowed to return a result set from a "
+                              f"{what}", sqlstate="0A000")
+
+
+def _creates_event(toks: list[Any], k: int) -> bool:
+    """CREATE [OR REPLACE] [DEFINER = ...] EVENT."""
+    for t in toks[k:k + 12]:
+        if t.kind == "word" and t.text.upper() == "EVENT":
+            return True
+        if t.kind == "word" and t.text.upper() in ("TABLE", "VIEW", "PROCEDURE", "FUNCTION",
+                                                   "TRIGGER", "INDEX", "DATABASE", "USER"):
+            return False
+    return False
+
+
+def _has_into(toks: list[Any], k: int) -> bool:
+    """Does the statement from toks[k] hold an INTO outside parentheses (before its `;`)?"""
+    depth = 0
+    for t in toks[k:]:
+        if t.text == "(":
+            depth += 1
+        elif t.text == ")":
+            depth -= 1
+            if depth < 0:
+                return True  # the statement was inside something: not ours to judge
+        elif t.text == ";" and depth == 0:
+            return False
+        elif depth == 0 and t.kind == "word" and t.text.upper() == "INTO":
+            return True
+    return False
 
 
 def definer_note(s: Session, written: str | None, definer: str) -> list[Warning_]:

@@ -254,6 +254,8 @@ def check_show(s: Session, stmt: Statement) -> None:
     """SHOW EVENTS [FROM db]: 1044 without the EVENT privilege there (the engine lists)."""
     r = Reader(stmt, 2)
     db = r.name() if r.accept_any("FROM", "IN") else None
+    if db is not None and (not db or len(db) > 64 or db != db.rstrip(" ")):
+        raise ServerError(errors.ER_WRONG_DB_NAME, db)  # MariaDB's check_db_name
     _require(s, _database(s, db))
 
 
@@ -360,17 +362,17 @@ def alter(s: Session, text: str, dialect: Dialect) -> Result:
     db = _database(s, head["db"])
     _require(s, db)
     spec = find(s, db, head["name"])
-    if spec is None:
-        raise _fail(1539, f"Unknown event '{head['name']}'")
-    new_db, new_name = db, spec["name"]
-    if "rename" in head:
+    new_db, new_name = db, head["name"] if spec is None else spec["name"]
+    if "rename" in head:  # the new name is checked first, as MariaDB does
         new_db = head["rename"][0] or db
         new_name = head["rename"][1]
-        if new_db.lower() == db.lower() and new_name.lower() == spec["name"].lower():
+        if new_db.lower() == db.lower() and new_name.lower() == head["name"].lower():
             raise _fail(1551, "Same old and new event name")
         _require(s, new_db)
         if find(s, new_db, new_name) is not None:
             raise _fail(1537, f"Event '{new_name}' already exists")
+    if spec is None:
+        raise _fail(1539, f"Unknown event '{head['name']}'")
     for key in ("preserve", "status", "comment", "body"):
         if key in head:
             spec[key] = head[key]
@@ -380,7 +382,14 @@ def alter(s: Session, text: str, dialect: Dialect) -> Result:
         # a new time in the past is refused (1589); for the kept one, now NOT PRESERVE,
         # MariaDB notes 1588 and keeps the (disabled) event all the same
         new_time = "at" in head or "every" in head
+        kept = spec["status"]
+        if new_time and "status" not in head:
+            # MariaDB reads an ALTER's status as ENABLED when not given: a time in the past
+            # notes 1544 (and disables) even for an event already disabled
+            spec["status"] = "ENABLED"
         warnings = _schedule_into(s, head, spec, creating=not new_time)
+        if new_time and "status" not in head and spec["status"] == "ENABLED":
+            spec["status"] = kept
         spec.pop("drop_now", None)
     spec["definer"] = ddl._definer(s, head["definer"])
     spec["modified"] = _now(s)

@@ -104,7 +104,8 @@ def routine(text: str, dialect: Dialect) -> tuple[Routine, Any]:
         raise p.error()
     r.body_start = p.peek().start  # type: ignore[union-attr]
     p.in_aggregate = r.aggregate
-    scope = frozenset(x.name.lower() for x in r.params)
+    scope = frozenset(x.name.lower() for x in r.params) | \
+        {"\0row." + x.name.lower() for x in r.params if is_row_type(x.type)}
     body = statement(p, scope)
     r.late_into = p.late_into
     r.body_end = p.toks[p.i - 1].end  # not a closing `*/` of a dump's comment
@@ -116,6 +117,11 @@ def routine(text: str, dialect: Dialect) -> tuple[Routine, Any]:
                           "missing from the aggregate function", sqlstate="HY000")
     r.has_return = p.returns  # a FUNCTION without one is 1320 at CREATE (ddl.py)
     return r, body
+
+
+def is_row_type(vtype: str) -> bool:
+    """ROW(...) / ROW TYPE OF ...: a record's declared type."""
+    return vtype[:3].upper() == "ROW" and vtype[3:4] in (" ", "(", "\t", "\n")
 
 
 def _params(p: _P, kind: str) -> list[Param]:
@@ -398,6 +404,9 @@ def _declare(p: _P, block: Block, scope: frozenset[str]) -> frozenset[str]:
     end = p.peek() or p.toks[p.i - 1]
     block.vars.append(Var([n.lower() for n in names], vtype, default,
                           p.line_of(end.start)))
+    anchor = vtype.split()[2:] if vtype[:8].upper() == "TYPE OF " else []
+    if len(anchor) == 1 and "\0row." + anchor[0].strip("`").lower() in scope:
+        scope = scope | {"\0row." + n.lower() for n in names}  # TYPE OF a record
     if p.toks[a].text.upper() == "ROW":  # a record: rec.field reads / sets its fields
         scope = scope | {"\0row." + n.lower() for n in names}
         fields = _explicit_fields(p, a, end_at)

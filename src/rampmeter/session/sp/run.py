@@ -33,8 +33,17 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.engine.base import CallResult, PreparedStatement, ResultSet, UpdateCount
 from rampmeter.errors import ServerError, Warning_
+from rampmeter.protocol.constants import ColumnFlag
 from rampmeter.session.sp import definer, rowcast
 from rampmeter.session.sp import parse as P
+from rampmeter.session.sp.vartypes import (
+    DECLARED_CHARSET,
+    anchored_type,
+    bare_items,
+    children,
+    result_type,
+    variable_column_type,
+)
 from rampmeter.sql.literal import literal
 from rampmeter.sql.statement import Statement
 
@@ -231,6 +240,9 @@ class Frame:
         self.tables_mark = getattr(s, "sp_tables_used", 0)  # ... as of the last FETCH GROUP
         self.function_name = ""                # a stored function's name (1321)
         self.routine_shown = routine           # db.name as written (Note 4094)
+        self.indexed_rows: set[str] = set()    # ROW(...) records: fields by position
+        self.anchor_db: str | None = s.database  # unqualified TYPE OF tables' database
+        self.anchors: dict[tuple[str, str], Any] | None = None  # read at the start
 
     # --- variables -----------------------------------------------------------------------
     def _store(self, name: str, vtype: str, value: Any) -> Any:
@@ -266,10 +278,30 @@ class Frame:
         self.scopes[-1][name] = [None, vtype]
         self.scopes[-1][name][0] = self._store(name, vtype, value)
 
+    def param_type(self, vtype: str) -> str:
+        """A parameter's declared type, `TYPE OF t.c` read now (when the routine starts)."""
+        if vtype[:8].upper() == "TYPE OF " and "." in vtype:
+            return self._anchored(vtype[8:].strip())
+        return vtype
+
+    def declare_row(self, name: str, fields: list[tuple[str, str]]) -> None:
+        """A record `name` of `fields` ((name, declared type) each), its fields NULL."""
+        self.scopes[-1][name] = [None, "ROW"]
+        for field, ftype in fields:
+            self.declare(f"{name}.{field}", ftype, None)
+
+    def record_fields(self, name: str) -> list[tuple[str, str]]:
+        """A record's (field, declared type) pairs, in order."""
+        return [(key.split(".", 1)[1], slot[1]) for key, slot in self._record(name) or []]
+
+    def record_values(self, name: str) -> list[Any]:
+        return [slot[0] for _key, slot in self._record(name) or []]
+
     def _slot(self, name: str) -> list[Any]:
+        key = name.lower()
         for scope in reversed(self.scopes):
-            if name in scope:
-                return scope[name]
+            if key in scope:
+                return scope[key]
         if name.startswith("new."):  # a trigger's NEW.col of no column of the table
             raise ServerError(1054, message=f"Unknown column '{name[4:]}' in 'NEW'",
                               sqlstate="42S22")
@@ -286,15 +318,18 @@ class Frame:
         slot = self._slot(name)
         slot[0] = self._store(name, slot[1], value)
         if name.startswith("new."):  # no local variable's name has a dot
-            self.assigned.add(name[4:])
+            self.assigned.add(name[4:].lower())
 
     # --- statements ----------------------------------------------------------------------
     def run_sql(self, node: P.Sql) -> Any:
         from rampmeter.session import statements
         s = self.s
-        params = [self.get(v) for v in node.vars]
+        params = [self._param(v) for v in node.vars]
         if params and node.text[:6].upper() == "CREATE":
             node, params = self._create_select(node, params)
+        written = node
+        if params:
+            node = self._charset_params(node)
         stmt = self.stmt = s.scan(node.text, client_params=bool(params))
         if stmt.uses_tables:  # counted for the session: a function called here counts too
             s.sp_tables_used = getattr(s, "sp_tables_used", 0) + 1  # type: ignore[attr-defined]
@@ -322,6 +357,12 @@ class Frame:
                 result = statements.execute_prepared(s, prepared, params)
             else:
                 result = statements.execute(s, stmt)
+            if params and isinstance(result, ResultSet) and \
+                    any(w.code == 1003 for w in result.warnings):
+                result = self._explained(node, result)
+            elif params and isinstance(result, ResultSet) and \
+                    node.text[:6].upper() == "SELECT":
+                result = self._typed(written, result)
         finally:
             s.warnings[:] = outer
         if isinstance(result, ResultSet):
@@ -337,6 +378,148 @@ class Frame:
                 else result.row_count
         self.last = result
         return result
+
+    def _typed(self, node: P.Sql, result: ResultSet) -> ResultSet:
+        """SELECT v: a column that is a local variable alone has the variable's declared
+        type, as MariaDB sends it (INT a tinyint's metadata, a BIT its bytes, a ZEROFILL
+        number padded), not the type of the value it was bound as."""
+        items = bare_items(node.text, self.s.dialect())
+        if not items or len(result.columns) < max(items) + 1:
+            return result
+        from rampmeter.engine.types import parse_type
+        results_cs = str(self.s.system_variable("character_set_results") or "binary")
+        columns = list(result.columns)
+        convert: dict[int, Any] = {}
+        for i, k in items.items():
+            if k >= len(node.vars):
+                continue
+            try:
+                vtype = self._slot(node.vars[k])[1]
+                t = parse_type(vtype) if vtype and vtype != "ROW" else None
+            except (ServerError, ValueError):
+                t = None
+            if t is None:
+                continue
+            name = columns[i].name  # its alias; unaliased, the variable as written
+            if "?" in name and node.names and len(node.names) == len(columns):
+                name = node.names[i]
+            flags = ColumnFlag.NUM if t.is_numeric and t.name not in ("bit",) else 0
+            columns[i] = t.column(name, flags=flags, org_name=name, results=results_cs)
+            if t.name == "bit":
+                width = max(((t.width or 1) + 7) // 8, 1)
+                convert[i] = lambda v, w=width: v.to_bytes(w, "big") \
+                    if isinstance(v, int) and v >= 0 else v
+            elif t.zerofill and t.is_numeric:
+                length = columns[i].length
+                convert[i] = lambda v, n=length: str(v).zfill(n) \
+                    if v is not None and not isinstance(v, bytes) else v
+        rows = [tuple(convert[j](v) if j in convert and v is not None else v
+                      for j, v in enumerate(row)) for row in result.rows] if convert \
+            else result.rows
+        return ResultSet(columns, rows, result.warnings)
+
+    def _param(self, name: str) -> Any:
+        """A variable's value as the statement binds it; a record (a stored function's ROW
+        argument) as a key to its field values, kept for the session (calls.row_argument)."""
+        slot = self._slot(name)
+        if slot[1] != "ROW":
+            return slot[0]
+        from rampmeter.session.sp.calls import ROW_KEY
+        rows = getattr(self.s, "sp_row_args", None)
+        if rows is None:
+            rows = self.s.sp_row_args = {}  # type: ignore[attr-defined]
+        key = f"{ROW_KEY}{id(slot)}"
+        rows[key] = self.record_values(name.lower())
+        if len(rows) > 64:  # the oldest go: a record's key lives for one statement
+            for old in list(rows)[:-64]:
+                del rows[old]
+        return key
+
+    def _explained(self, node: P.Sql, result: ResultSet) -> ResultSet:
+        """EXPLAIN EXTENDED of a statement using local variables: its Note 1003 shows each
+        variable as MariaDB prints one, `name@offset` (a record's field `rec.a@0["a"]`, or
+        `rec.a@0[0]` for a ROW(...) record), not the value it was run with. The printed text
+        is the one of the statement with a marker string for each variable."""
+        from rampmeter.session import statements
+        from rampmeter.sql.lexer import tokens
+        marks = [f"zzspvar{k}zz" for k in range(len(node.vars))]
+        pieces, pos, k = [], 0, 0
+        for t in tokens(node.text, self.s.dialect()):
+            if t.kind == "param" and k < len(marks):
+                pieces += [node.text[pos:t.start], f"'{marks[k]}'"]
+                pos = t.end
+                k += 1
+        pieces.append(node.text[pos:])
+        try:
+            marked = statements.execute(self.s, self.s.scan("".join(pieces)))
+        except ServerError:
+            return result
+        note = next((w for w in getattr(marked, "warnings", ()) if w.code == 1003), None)
+        if note is None:
+            return result
+        text = note.message
+        for k, name in enumerate(node.vars):
+            shown = node.spelled[k] if k < len(node.spelled) else name
+            printed = self._printed_var(name, shown)
+            text = text.replace(f"'{marks[k]}' AS `{marks[k]}`", f"{printed} AS `{shown}`")
+            text = text.replace(f"'{marks[k]}'", printed)
+        warnings = [Warning_(w.level, w.code, text) if w.code == 1003 else w
+                    for w in result.warnings]
+        return ResultSet(result.columns, result.rows, warnings)
+
+    def _printed_var(self, name: str, shown: str) -> str:
+        """`shown@offset`: the offset is the variable's slot in the routine's frame, as
+        MariaDB numbers them (parameters first, then each block's in declaration order, a
+        record one slot; a block starts after its enclosing blocks' variables)."""
+        key = name.lower()
+        row, dot, field = key.partition(".")
+        target = row if dot and self._is_row(row) else key
+        offset, here = 0, None
+        for scope in self.scopes:  # the innermost declaration wins (it shadows the others)
+            slots = [n for n in scope if "." not in n and not n.startswith("\0")]
+            if target in slots:
+                here = offset + slots.index(target)
+            offset += len(slots)
+        if here is None:
+            return shown
+        if target == key:
+            return f"{shown}@{here}"
+        fields = [f for f, _t in self.record_fields(target)]
+        at = str(fields.index(field)) if target in self.indexed_rows and field in fields \
+            else f'"{field}"'
+        return f"{shown}@{here}[{at}]"
+
+    def _charset_params(self, node: P.Sql) -> P.Sql:
+        """A variable declared with a character set other than the connection's is that
+        character set's string in the statement (CHARSET(v), HEX(v) as MariaDB shows them):
+        its `?` becomes CONVERT(? USING cs)."""
+        wrap: dict[int, str] = {}
+        conn = str(self.s.system_variable("character_set_connection") or "").lower()
+        for k, name in enumerate(node.vars):
+            try:
+                vtype = self._slot(name)[1]
+            except ServerError:
+                continue
+            m = DECLARED_CHARSET.search(vtype) if vtype else None
+            if m is not None:
+                cs = m.group(1).lower().strip("`'\"")
+                cs = "utf8mb3" if cs == "utf8" else cs
+                if cs != conn and cs != "binary":
+                    wrap[k] = cs
+        if not wrap:
+            return node
+        from rampmeter.sql.lexer import tokens
+        pieces, pos, k = [], 0, 0
+        for t in tokens(node.text, self.s.dialect()):
+            if t.kind != "param":
+                continue
+            if k in wrap:
+                pieces += [node.text[pos:t.start], f"CONVERT(? USING {wrap[k]})"]
+                pos = t.end
+            k += 1
+        pieces.append(node.text[pos:])
+        return P.Sql("".join(pieces), node.vars, node.into, node.names, node.line,
+                     source=node.source, spelled=node.spelled)
 
     def _row_fields(self, spec: str) -> list[tuple[str, str]]:
         """The fields of a ROW variable: ROW(name type, ...), ROW TYPE OF [db.]table (its
@@ -377,9 +560,23 @@ class Frame:
                 result = self.run_sql(query)
             finally:
                 self.scopes.pop()
-            return [(c.name.lower(), self._column_type(c)) for c in result.columns] \
-                if isinstance(result, ResultSet) else []
-        db = parts[0] if len(parts) == 2 else self.s.database
+            if not isinstance(result, ResultSet):
+                return []
+            seen: set[str] = set()
+            for c in result.columns:
+                if c.name.lower() in seen:
+                    raise ServerError(1060, message=f"Duplicate column name '{c.name}'",
+                                      sqlstate="42S21")
+                seen.add(c.name.lower())
+            conn = str(self.s.system_variable("character_set_connection") or "").lower()
+            return [(c.name.lower(), self._column_type(c) or result_type(c, conn))
+                    for c in result.columns]
+        cached = (self.anchors or {}).get(("row", spec.strip().lower()))
+        if cached is not None:
+            return list(cached)
+        db = parts[0] if len(parts) == 2 else self.anchor_db
+        if db is None:
+            raise ServerError(1046, message="No database selected", sqlstate="3D000")
         eng: Any = self.s.engine  # the SQL engine's session (table_def)
         tdef = eng.table_def(db, parts[-1]) if db and eng is not None and \
             eng.engine.database_exists(db) else None
@@ -387,7 +584,7 @@ class Frame:
             raise ServerError(1146, message=f"Table '{db}.{parts[-1]}' doesn't exist",
                               sqlstate="42S02")
         definer.check_anchor(self.s, db, parts[-1], [c.name for c in tdef.columns])
-        return [(c.name.lower(), c.type.spelling()) for c in tdef.columns]
+        return [(c.name.lower(), anchored_type(c.type)) for c in tdef.columns]
 
     def _column_type(self, c: Any) -> str:
         """A result column's type as a declaration spells it: its table column's, when it
@@ -400,7 +597,7 @@ class Frame:
         except ServerError:
             return ""
         col = tdef.column(c.org_name) if tdef is not None else None
-        return col.type.spelling() if col is not None else ""
+        return anchored_type(col.type) if col is not None else ""
 
     def _anchored(self, ref: str) -> str:
         """The type `TYPE OF ref` stands for, read when the block is entered, as MariaDB:
@@ -414,10 +611,21 @@ class Frame:
         if len(parts) not in (2, 3):
             raise ServerError(1064, message=f"You have an error in your SQL syntax near "
                               f"'{ref}'", sqlstate="42000")
-        db = parts[0] if len(parts) == 3 else self.s.database
+        cached = (self.anchors or {}).get(("col", ref.strip().lower()))
+        if cached is not None:
+            return str(cached)
+        db = parts[0] if len(parts) == 3 else self.anchor_db
         table, column = parts[-2], parts[-1]
         if db is None:
             raise ServerError(1046, message="No database selected", sqlstate="3D000")
+        if db.lower() == "information_schema":  # its tables' types as MariaDB declares them
+            from rampmeter.session.sp.istypes import COLUMNS, column_type
+            ctype = column_type(table, column)
+            if ctype is not None:
+                return ctype
+            if table.upper() in COLUMNS:
+                raise ServerError(1054, message=f"Unknown column '{column}' in '{table}'",
+                                  sqlstate="42S22")
         eng: Any = self.s.engine  # the SQL engine's session (table_def)
         tdef = eng.table_def(db, table) if eng is not None and \
             eng.engine.database_exists(db) else None
@@ -429,7 +637,7 @@ class Frame:
         if col is None:
             raise ServerError(1054, message=f"Unknown column '{column}' in '{table}'",
                               sqlstate="42S22")
-        return col.type.spelling()
+        return anchored_type(col.type)
 
     def _create_select(self, node: P.Sql, params: list[Any]) -> tuple[P.Sql, list[Any]]:
         """CREATE TABLE t [AS] SELECT with local variables (which a DDL statement cannot take
@@ -475,7 +683,7 @@ class Frame:
                 alias = item[-1].text if len(item) > 1 else var
                 if item[-1].kind == "qident":
                     alias = ident_value(item[-1].text)
-                vtype = self._slot(var)[1]
+                vtype = variable_column_type(self._slot(var)[1])
                 if "`" not in alias:
                     if vtype:
                         columns.append(f"`{alias}` {vtype}")
@@ -664,6 +872,8 @@ class Frame:
                 self.raise_condition(e.code, e.sqlstate or "HY000", e.message, error=e)
 
     def exec(self, node: Any) -> None:  # noqa: C901 - one branch per statement kind
+        if getattr(self.s, "killed", 0):  # KILL [QUERY] (of this very session, too): 1317
+            raise ServerError(errors.ER_QUERY_INTERRUPTED)
         t = type(node)
         if node.line:
             self.line = node.line
@@ -726,7 +936,12 @@ class Frame:
         raise _Returned(value)
 
     def _simple(self, node: P.Sql) -> None:
-        result = self.run_sql(node)
+        s = self.s
+        info, s.info = s.info, node.source or node.text  # the processlist shows it (MariaDB)
+        try:
+            result = self.run_sql(node)
+        finally:
+            s.info = info
         # ROW_COUNT() after it, as a client's statement leaves it (session.write_result);
         # run_sql has set it for a statement that returns no rows
         if isinstance(result, ResultSet):
@@ -734,10 +949,19 @@ class Frame:
         if node.into:
             self._into(node, result)
             return
+        if isinstance(result, CallResult) and result.sets:
+            # a CALL run as a statement of its own (SET STATEMENT ... FOR CALL p()): its
+            # procedure's result sets are this routine's
+            if self.sets is None:
+                what = "trigger" if getattr(self.s, "sp_in_trigger", 0) else "function"
+                raise ServerError(1415, message="Not allowed to return a result set from a "
+                                  f"{what}", sqlstate="0A000")
+            self.sets.extend(result.sets)
         if isinstance(result, ResultSet):
             if self.sets is None:  # a function may not return a result set
+                what = "trigger" if getattr(self.s, "sp_in_trigger", 0) else "function"
                 raise ServerError(1415, message="Not allowed to return a result set from a "
-                                  "function", sqlstate="0A000")
+                                  f"{what}", sqlstate="0A000")
             # its conditions are the routine's (kept below), which CALL reports once at the end
             self.sets.append(ResultSet(result.columns, result.rows))
             self.s.last_row_count = -1
@@ -783,6 +1007,11 @@ class Frame:
         if record is not None:  # SELECT ... INTO rec: its fields
             self._fill(record, rows[0])
             return
+        for target in node.into:  # a record among several targets takes one value: 1241
+            if not target.startswith("@") and self._is_row(target.lower()):
+                fields = len(self._record(target.lower()) or [])
+                raise ServerError(1241, message=f"Operand should contain {fields} column(s)",
+                                  sqlstate="21000")
         mark = len(self.warnings)
         try:
             for target, v in zip(node.into, rows[0], strict=True):
@@ -797,7 +1026,38 @@ class Frame:
                                                                             " at row 1"))
                                 for w in self.warnings[mark:]]
 
+    def _read_anchors(self, block: P.Block) -> None:
+        """The tables' structure TYPE OF t.c and ROW TYPE OF t declarations anywhere in the
+        routine stand for, read when it starts (MariaDB: an ALTER TABLE the routine runs
+        later does not change them). One that cannot be read now is read when its block
+        is entered (and fails there)."""
+        self.anchors = {}
+        stack: list[tuple[Any, frozenset[str]]] = [(block, frozenset())]
+        while stack:
+            node, cursors = stack.pop()
+            if isinstance(node, P.Block):
+                cursors = cursors | {n.lower() for n in node.cursors}
+                for var in node.vars:
+                    self._read_anchor(var.type, cursors)
+            stack.extend((child, cursors) for child in children(node))
+
+    def _read_anchor(self, vtype: str, cursors: frozenset[str]) -> None:
+        assert self.anchors is not None
+        words = vtype.split()
+        try:
+            if len(words) >= 4 and [w.upper() for w in words[:3]] == ["ROW", "TYPE", "OF"]:
+                spec = vtype.strip()[3:].strip()
+                if words[3].strip("`").lower() not in cursors:
+                    self.anchors[("row", spec.lower())] = self._row_fields(spec)
+            elif len(words) == 3 and [w.upper() for w in words[:2]] == ["TYPE", "OF"] and \
+                    "." in words[2]:
+                self.anchors[("col", words[2].lower())] = self._anchored(words[2])
+        except ServerError:
+            pass
+
     def _block(self, block: P.Block) -> None:
+        if self.anchors is None:
+            self._read_anchors(block)
         self.scopes.append({})
         self.cursors.append({})
         self.cursor_defs.append({n: (q, block.cursor_params.get(n, []))
@@ -805,15 +1065,19 @@ class Frame:
         try:
             for var in block.vars:
                 self.line = var.line or self.line
+                fields = None
                 if var.type[:8].upper() == "TYPE OF ":
-                    var = P.Var(var.names, self._anchored(var.type[8:].strip()), var.default,
-                                var.line)
-                elif var.type[:3].upper() == "ROW" and var.type[3:4] in (" ", "("):
+                    anchor = var.type[8:].strip()
+                    var = P.Var(var.names, self._anchored(anchor), var.default, var.line)
+                    if var.type == "ROW":  # TYPE OF a record: its fields, as they are now
+                        fields = self.record_fields(anchor.strip("`").lower())
+                elif P.is_row_type(var.type):
                     fields = self._row_fields(var.type[3:].strip())
+                    if var.type[3:].lstrip().startswith("("):
+                        self.indexed_rows.update(var.names)
+                if fields is not None:
                     for name in var.names:
-                        self.scopes[-1][name] = [None, "ROW"]
-                        for field, ftype in fields:
-                            self.declare(f"{name}.{field}", ftype, None)
+                        self.declare_row(name, fields)
                         if var.default is not None:
                             self._set_record(name, var.default)
                     continue
@@ -1017,7 +1281,17 @@ class Frame:
         elif text.upper().startswith("ROW") and text[3:].lstrip().startswith("(") or \
                 text.startswith("(") and text.endswith(")"):
             inner = text[3:].lstrip() if text.upper().startswith("ROW") else text
-            result = self.run_sql(P.Sql("SELECT " + inner[1:-1], expr.vars))
+            body = inner[1:-1].strip()
+            if body[:6].upper() == "SELECT" and body[6:7] in (" ", "\n", "\t", "("):
+                # rec = (SELECT ...): the subquery's row (1172 for more than one)
+                result = self.run_sql(P.Sql(body, expr.vars))
+                if isinstance(result, ResultSet) and len(result.rows) > 1:
+                    raise ServerError(1242, message="Subquery returns more than 1 row",
+                                      sqlstate="21000")
+                if isinstance(result, ResultSet) and not result.rows:
+                    result = ResultSet(result.columns, [tuple([None] * len(result.columns))])
+            else:
+                result = self.run_sql(P.Sql("SELECT " + body, expr.vars))
             rows = list(result.rows) if isinstance(result, ResultSet) else []
             values = list(rows[0]) if rows else []
         if values is None or len(values) != len(fields):

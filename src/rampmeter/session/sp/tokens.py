@@ -158,6 +158,7 @@ def sql(p: Tokens, a: int, b: int, scope: frozenset[str], *, into: bool = False)
     rows = "\0new" in scope
     pieces: list[str] = []
     names: list[str] = []
+    spelled: list[str] = []  # each name as written (EXPLAIN EXTENDED's Note 1003 shows it)
     targets: list[str] = []
     pos = toks[a].start
     k = a
@@ -204,7 +205,8 @@ def sql(p: Tokens, a: int, b: int, scope: frozenset[str], *, into: bool = False)
                                   f"field '{field}'", sqlstate="HY000")
             pieces.append(p.text[pos:t.start])
             pieces.append("?")
-            names.append(f"{row}." + field.lower())
+            names.append(f"{row}." + field)  # as written: 4082 names it so
+            spelled.append(f"{t.text if t.kind == 'word' else ident_value(t.text)}.{field}")
             pos = col.end
             k += 3
             continue
@@ -212,6 +214,7 @@ def sql(p: Tokens, a: int, b: int, scope: frozenset[str], *, into: bool = False)
             pieces.append(p.text[pos:t.start])
             pieces.append("?")
             names.append((t.text if t.kind == "word" else ident_value(t.text)).lower())
+            spelled.append(t.text if t.kind == "word" else ident_value(t.text))
             pos = t.end
         k += 1
     pieces.append(p.text[pos:toks[b - 1].end])
@@ -219,4 +222,5 @@ def sql(p: Tokens, a: int, b: int, scope: frozenset[str], *, into: bool = False)
     if names and toks[a].text.upper() == "SELECT":
         original = scan(p.text[toks[a].start:toks[b - 1].end], p.dialect)
         shown = original.items
-    return Sql("".join(pieces).strip(), tuple(names), tuple(targets), shown)
+    return Sql("".join(pieces).strip(), tuple(names), tuple(targets), shown,
+               source=p.text[toks[a].start:toks[b - 1].end], spelled=tuple(spelled))

@@ -15,6 +15,8 @@ class Sql:
     into: tuple[str, ...] = ()   # SELECT ... INTO targets (local names or @user variables)
     names: tuple[str, ...] | None = None  # a SELECT's column names as the client wrote it
     line: int = 0                # where the statement starts in the CREATE text (Note 4094)
+    source: str = ""             # as written (the processlist's Info while it runs)
+    spelled: tuple[str, ...] = ()  # `vars` as written
 
 
 @dataclass(slots=True)

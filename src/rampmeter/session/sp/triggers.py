@@ -103,7 +103,7 @@ def create(s: Session, text: str, dialect: Dialect) -> Result:
     from rampmeter.session import required
     required.refuse_under_read_only(s)
     _row_use(text, dialect, head["event"], head["timing"])
-    ddl.not_in_function(text[head["body_start"]:head["body_end"]], dialect)
+    ddl.not_in_function(text[head["body_start"]:head["body_end"]], dialect, "trigger")
     eng = _store(s)
     if eng.table_def(db, head["table"]) is None:
         raise ServerError(errors.ER_NO_SUCH_TABLE, db, head["table"])
@@ -217,6 +217,7 @@ def run(s: Session, db: str, name: str, row: dict[str, Any]) -> set[str]:
     for key, value in row.items():
         frame.scopes[0][key] = [value, ""]
     in_function(s, 1)
+    s.sp_in_trigger = getattr(s, "sp_in_trigger", 0) + 1  # type: ignore[attr-defined]
     try:
         with _in_database(s, db, spec["sql_mode"]), \
                 definer.privileges_of(s, spec, trigger=True):
@@ -226,6 +227,7 @@ def run(s: Session, db: str, name: str, row: dict[str, Any]) -> set[str]:
         raise
     finally:
         in_function(s, -1)
+        s.sp_in_trigger -= 1  # type: ignore[attr-defined]
     for col in frame.assigned:
         row["new." + col] = frame.scopes[0]["new." + col][0]
     return frame.assigned
