@@ -92,9 +92,15 @@ class RampMySQL(MySQL):
         def _parse_interval_span(self, this: exp.Expression,
                                  parse_function_unit: bool = True) -> exp.Interval:
             """sqlglot writes INTERVAL 2 DAY's number as a string: meta "number" remembers
-            it was one (MariaDB prints the literal as written: sqltext.py)."""
+            it was one (MariaDB prints the literal as written: sqltext.py). A string is
+            never read for a unit inside it ('2x' DAY is 2 days, with a warning, in MariaDB,
+            whose grammar always wants the unit after it): sqlglot sees a stand-in."""
             number = this is not None and this.is_number
-            node = super()._parse_interval_span(this, parse_function_unit=parse_function_unit)
+            text = this if this is not None and this.is_string else None
+            stand_in = exp.Literal.string("0") if text is not None else this
+            node = super()._parse_interval_span(stand_in, parse_function_unit=parse_function_unit)
+            if text is not None and isinstance(node, exp.Interval) and node.this is stand_in:
+                node.set("this", text)
             if number:
                 node.meta["number"] = True
             return node

@@ -83,6 +83,9 @@ def _library_call(node: exp.Anonymous, typer: Typer) -> None:
         else:
             args.append(arg)
     fn.check_arity(len(args), node.name)
+    if name in ("DATE_ADD", "DATE_SUB") and len(node.expressions) == 2 and \
+            isinstance(node.expressions[1], exp.Interval):
+        args.append(_interval_kind(node.expressions[1], typer))
     named = _named_collation(args[:2]) if name == "STRCMP" else None
     if named is not None:  # STRCMP(a COLLATE c, b): c's own comparison (NO PAD included)
         args.append(_text(named))
@@ -263,11 +266,23 @@ def _interval_arithmetic(node: exp.Binary, typer: Typer) -> exp.Expression | Non
     left, right = node.this, node.expression
     if isinstance(right, exp.Interval) and right.args.get("unit") is not None:
         name = "DATE_ADD" if isinstance(node, exp.Add) else "DATE_SUB"
-        return _call(name, left, right.this, _text(right.args["unit"].name.upper()))
+        return _call(name, left, right.this, _text(right.args["unit"].name.upper()),
+                     _interval_kind(right, typer))
     if isinstance(node, exp.Add) and isinstance(left, exp.Interval) and \
             left.args.get("unit") is not None:
-        return _call("DATE_ADD", right, left.this, _text(left.args["unit"].name.upper()))
+        return _call("DATE_ADD", right, left.this, _text(left.args["unit"].name.upper()),
+                     _interval_kind(left, typer))
     return None
+
+
+def _interval_kind(node: exp.Interval, typer: Typer) -> exp.Literal:
+    """How MariaDB reads the interval's number as an integer (functions_time.interval): 's' a
+    string (its leading digits), 'n' a number (rounded); a number literal is held as a string
+    here (meta "number", dialect.py)."""
+    if node.meta.get("number"):
+        return _text("n")
+    t = typer.infer(node.this)
+    return _text("s" if t is not None and (t.is_text or t.is_binary_string) else "n")
 
 
 def _coalesce(node: exp.Coalesce, typer: Typer) -> exp.Expression | None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
@@ -33,6 +34,7 @@ from rampmeter.engine.types import SqlType
 
 INT = SqlType("int", 10)
 TEXT = T.varchar(64)
+Warn = Callable[[int, str], None]
 _TIME_UNITS = ("HOUR", "MINUTE", "SECOND", "MICROSECOND")
 _DATE_UNITS = frozenset({"YEAR", "MONTH", "QUARTER", "WEEK", "YEAR_MONTH"})
 
@@ -394,8 +396,10 @@ _US = {"MICROSECOND": 1, "SECOND": 10**6, "MINUTE": 60 * 10**6, "HOUR": 3600 * 1
        "DAY": 86400 * 10**6, "WEEK": 7 * 86400 * 10**6}
 
 
-def interval(value: Any, unit: str) -> tuple[int, int, bool] | None:
-    """(months, microseconds, has_fraction) of INTERVAL value unit; None if unreadable."""
+def interval(value: Any, unit: str, kind: str = "n", warn: Warn | None = None
+             ) -> tuple[int, int, bool] | None:
+    """(months, microseconds, has_fraction) of INTERVAL value unit; None if unreadable.
+    `kind` is how a one-field unit other than SECOND reads its value (_integer_of)."""
     unit = unit.upper()
     if unit in _COMPOUND:
         fields = _COMPOUND[unit]
@@ -416,22 +420,55 @@ def interval(value: Any, unit: str) -> tuple[int, int, bool] | None:
         sign = -1 if negative else 1
         return sign * months, sign * us, "MICROSECOND" in fields and values.get(
             "MICROSECOND", 0) != 0
-    if isinstance(value, str) or isinstance(value, bytes):
-        m = re.match(r"\s*([-+]?\d+(?:\.\d*)?)", tm.text_of(value))
-        number = Decimal(m.group(1)) if m else Decimal(0)
-    elif isinstance(value, float):
-        number = Decimal(repr(value))
-    else:
-        number = Decimal(value)
     if unit == "SECOND":
+        number = _decimal_of(value)
         us = int((number * 10**6).to_integral_value(ROUND_HALF_UP))
         return 0, us, us % 10**6 != 0
-    n = int(number.to_integral_value(ROUND_HALF_UP))
+    n = _integer_of(value, kind, warn)
     if unit in ("YEAR", "QUARTER", "MONTH"):
         return n * {"YEAR": 12, "QUARTER": 3, "MONTH": 1}[unit], 0, False
     if unit in _US:
         return 0, n * _US[unit], False
     return None
+
+
+def _decimal_of(value: Any) -> Decimal:
+    if isinstance(value, (str, bytes)):
+        m = re.match(r"\s*([-+]?\d+(?:\.\d*)?)", tm.text_of(value))
+        return Decimal(m.group(1)) if m else Decimal(0)
+    if isinstance(value, float):
+        return Decimal(repr(value))
+    return Decimal(value)
+
+
+_I64 = (-(2**63), 2**63 - 1)
+
+
+def _integer_of(value: Any, kind: str, warn: Warn | None) -> int:
+    """The value of a one-field INTERVAL as MariaDB's val_int() reads it (get_interval_value):
+    a string (kind 's') by its leading integer, 1292 "Truncated incorrect INTEGER value" when
+    more follows ('1.5' is 1), saturated at the 64-bit bounds without a word; a number (kind
+    'n', a decimal literal arriving as its digits) rounded half away from zero, 1916 "Got
+    overflow when converting" past the bounds."""
+    if kind == "s" and isinstance(value, (str, bytes)):
+        text = tm.text_of(value)
+        m = re.match(r"[ \t\n\r]*([-+]?)(\d*)", text)
+        digits = m.group(2) if m else ""
+        if warn is not None and (not digits or text[m.end():].strip(" \t\n\r")):  # type: ignore[union-attr]
+            warn(1292, f"Truncated incorrect INTEGER value: '{text}'")
+        n = int(digits or 0) * (-1 if m and m.group(1) == "-" else 1)
+        return min(max(n, _I64[0]), _I64[1])
+    if isinstance(value, int):
+        return value
+    number = _decimal_of(value)
+    n = int(number.to_integral_value(ROUND_HALF_UP))
+    if not _I64[0] <= n <= _I64[1]:
+        if warn is not None:
+            shown = format(number, "f") if not isinstance(value, (str, bytes)) else \
+                tm.text_of(value).strip()
+            warn(1916, f"Got overflow when converting '{shown}' to INT. Value truncated")
+        return min(max(n, _I64[0]), _I64[1])
+    return n
 
 
 def _overflows(digits: str) -> bool:
@@ -450,13 +487,14 @@ def _overflow(host: Any) -> None:
     host.warn(1441, "Datetime function: datetime field overflow")
 
 
-def add_interval(host: Any, v: Any, value: Any, unit: str, sign: int = 1) -> Any:
+def add_interval(host: Any, v: Any, value: Any, unit: str, sign: int = 1,
+                 kind: str = "n") -> Any:
     if v is None or value is None:
         return None
     m = _date(host, v, zero_ok=False)
     if m is None:
         return None
-    span = interval(value, unit)
+    span = interval(value, unit, kind, host.warn)
     if span is None:
         return None
     months, us, frac = span
@@ -478,14 +516,15 @@ def add_interval(host: Any, v: Any, value: Any, unit: str, sign: int = 1) -> Any
     return out.text(fsp) if has_time else out.date_text()
 
 
-@sqlfunction("DATE_ADD", 3, None, host=True)
-def date_add(host: Any, v: Any, value: Any, unit: Any = "DAY") -> Any:
-    return add_interval(host, v, value, str(unit))
+@sqlfunction("DATE_ADD", (3, 4), None, host=True)
+def date_add(host: Any, v: Any, value: Any, unit: Any = "DAY", kind: Any = "n") -> Any:
+    """d + INTERVAL value unit; `kind`: how value reads as an integer (funcmap.py)."""
+    return add_interval(host, v, value, str(unit), 1, str(kind))
 
 
-@sqlfunction("DATE_SUB", 3, None, host=True)
-def date_sub(host: Any, v: Any, value: Any, unit: Any = "DAY") -> Any:
-    return add_interval(host, v, value, str(unit), -1)
+@sqlfunction("DATE_SUB", (3, 4), None, host=True)
+def date_sub(host: Any, v: Any, value: Any, unit: Any = "DAY", kind: Any = "n") -> Any:
+    return add_interval(host, v, value, str(unit), -1, str(kind))
 
 
 @sqlfunction("ADDDATE", (2, 3), None, host=True)
