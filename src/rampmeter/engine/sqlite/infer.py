@@ -280,7 +280,11 @@ class Typer:
         if isinstance(e, (exp.Min, exp.Max)):
             return self._infer(e.this)
         if isinstance(e, exp.Cast):
-            return cast_type(e.to)
+            t = cast_type(e.to)
+            if t is not None and t.name in ("time", "datetime") and \
+                    isinstance(e.this, exp.Literal) and e.this.is_string:
+                return SqlType(t.name, None, _literal_fsp(t.name, e.this.name))
+            return t
         if isinstance(e, (exp.Coalesce, exp.Greatest, exp.Least)):
             return self._aggregated(e, merge([self._infer(x) for x in [e.this,
                                                                       *e.expressions]]))
@@ -342,7 +346,7 @@ class Typer:
             return _TEXT
         if isinstance(e, exp.CurrentDate):
             return T.DATE
-        if isinstance(e, (exp.CurrentTimestamp, exp.Localtime)):
+        if isinstance(e, (exp.CurrentTimestamp, exp.Localtime, exp.Localtimestamp)):
             return SqlType("datetime", None, _fsp_arg(e.this))
         if isinstance(e, exp.CurrentTime):
             return SqlType("time", None, _fsp_arg(e.this))
@@ -841,6 +845,16 @@ def _unix_timestamp_type(typer: Typer, args: list[exp.Expression]) -> SqlType | 
         elif t.is_decimal:
             digits = t.scale or 0
     return T.decimal(17, min(digits, 6)) if digits else T.BIGINT
+
+
+def _literal_fsp(name: str, text: str) -> int:
+    """A TIME'..' / TIMESTAMP'..' literal's fractional digits: as written, at most 6."""
+    from rampmeter.engine.sqlite import temporal
+    if name == "time":
+        read = temporal.read_time(text)
+        return read[1] if read is not None else 0
+    m = temporal.read_datetime(text)
+    return m.fsp if m is not None else 0
 
 
 def _date_add_type(typer: Typer, name: str, args: list[exp.Expression]) -> SqlType | None:

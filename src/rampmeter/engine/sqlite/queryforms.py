@@ -153,8 +153,9 @@ def _check_typed_literal(node: exp.Cast) -> None:
     if kind == D.DATE:
         m = temporal.read_datetime(text)
         ok, shown = m is not None and not m.has_time, "DATE"
-    elif kind == D.TIME:
-        ok, shown = temporal.read_time(text) is not None, "TIME"
+    elif kind == D.TIME:  # a time only (no date-time), within TIME's range
+        read = temporal.read_time_only(text)
+        ok, shown = read is not None and abs(read[0]) <= temporal.TIME_MAX_US, "TIME"
     elif kind in (D.TIMESTAMP, D.TIMESTAMPTZ, D.DATETIME):
         m = temporal.read_datetime(text)
         ok, shown = m is not None and m.has_time, "DATETIME"

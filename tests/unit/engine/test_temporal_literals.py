@@ -1,0 +1,51 @@
+"""DATE'..', TIME'..', TIMESTAMP'..' and the ODBC {d '..'} / {t '..'} / {ts '..'} literals:
+what is one (1525 when not), their types and nullability in CREATE TABLE ... SELECT, and
+how EXPLAIN EXTENDED prints them (each expected value measured on MariaDB 10.11.19, mtr
+temporal_literal)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rampmeter.engine.sqlite import SqliteSession
+
+from .conftest import fails, rows
+
+
+@pytest.mark.parametrize("literal", [
+    "TIME'2001-01-01 10:00:00'", "TIME'0000-00-00 00:00:00'", "TIME'900:00:00'",
+    "TIME'40 24:00:00'", "TIME'2001-01-01'", "TIME'12345678'", "TIME'10:10:10.5xyz'",
+])
+def test_a_time_literal_that_is_no_time_is_1525(session: SqliteSession, literal: str) -> None:
+    fails(session, f"SELECT {literal}", 1525, "HY000")
+
+
+@pytest.mark.parametrize(("literal", "value"), [
+    ("TIME'1 24:00:00'", "48:00:00"), ("TIME'100000'", "10:00:00"),
+    ("TIME'1000000'", "100:00:00"), ("TIME'-838:59:59.999999'", "-838:59:59.999999"),
+])
+def test_a_time_literal(session: SqliteSession, literal: str, value: str) -> None:
+    assert str(rows(session.execute(f"SELECT {literal}"))[0][0]) == value
+
+
+def test_create_select_of_literals_and_clock_is_not_null(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE t1 SELECT DATE'2010-01-01' a, TIME'10:10:10.12' b, "
+                    "TIMESTAMP'2001-01-01 10:10:10.123' c, {d'2001-01-01 10:10:10'} d, "
+                    "utc_time(2) e, localtimestamp(6) f, CAST('10:00:00' AS TIME) g")
+    got = rows(session.execute("SELECT COLUMN_TYPE, IS_NULLABLE FROM "
+                               "information_schema.COLUMNS WHERE TABLE_NAME = 't1' "
+                               "ORDER BY ORDINAL_POSITION"))
+    assert got == [("date", "NO"), ("time(2)", "NO"), ("datetime(3)", "NO"),
+                   ("varchar(19)", "NO"), ("time(2)", "NO"), ("datetime(6)", "NO"),
+                   ("time", "YES")]
+
+
+def test_explain_extended_prints_typed_literals(session: SqliteSession) -> None:
+    result = session.execute("EXPLAIN EXTENDED SELECT DATE'2010-1-1', TIME'10:01:01.5', "
+                             "TIMESTAMP'2010-01-01 10:10:10', {d'2010-01-01'}, "
+                             "CAST('2001-01-01' AS DATE)")
+    notes = [w.message for w in result.warnings if w.code == 1003]
+    assert notes == ["select DATE'2010-01-01' AS `DATE'2010-1-1'`,TIME'10:01:01.5' AS "
+                     "`TIME'10:01:01.5'`,TIMESTAMP'2010-01-01 10:10:10' AS "
+                     "`TIMESTAMP'2010-01-01 10:10:10'`,DATE'2010-01-01' AS `{d'2010-01-01'}`,"
+                     "cast('2001-01-01' as date) AS `CAST('2001-01-01' AS DATE)`"]
