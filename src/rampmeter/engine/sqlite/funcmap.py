@@ -22,7 +22,7 @@ from collections.abc import Callable
 from sqlglot import exp
 
 from rampmeter.engine.sqlite import collations, funclib
-from rampmeter.engine.sqlite.infer import Typer, charset_of, number_kind
+from rampmeter.engine.sqlite.infer import Typer, charset_of, number_kind, sec_to_time_digits
 from rampmeter.sql import charsets
 
 _UNIT_FIRST = ("TIMESTAMPADD", "TIMESTAMPDIFF", "GET_FORMAT")
@@ -110,9 +110,14 @@ def _library_call(node: exp.Anonymous, typer: Typer) -> None:
         if t is not None and t.name in ("date", "datetime", "timestamp", "time"):
             args.append(exp.Literal.number(t.fsp or 0))
     if name == "SEC_TO_TIME" and len(args) == 1:
-        t = typer.infer(args[0])  # MariaDB: TIME with the argument's decimals
-        if t is not None and (t.is_integer or t.is_decimal):
-            args.append(exp.Literal.number(t.scale or 0 if t.is_decimal else 0))
+        digits = sec_to_time_digits(typer, args[0])  # MariaDB: the argument's decimals
+        t = typer.infer(args[0])
+        if t is not None and t.is_temporal:  # a TIME's seconds are its digits: 101010
+            kind = "time" if t.name == "time" else "date" if t.name == "date" else "datetime"
+            args[0] = exp.Anonymous(this="rm_temporal_number",
+                                    expressions=[args[0], _text(kind)])
+        if digits is not None:
+            args.append(exp.Literal.number(digits))
     args = [_exact(a) for a in args]
     if len(args) > funclib.MAX_SQLITE_ARGS:  # SQLite's limit: in packs (funclib.py)
         node.set("this", "mfp_" + fn.name.lower())

@@ -21,7 +21,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Callable
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 from typing import Any
 
 from rampmeter.config import timezones
@@ -31,6 +31,7 @@ from rampmeter.engine.sqlite.funclib import sqlfunction
 from rampmeter.engine.sqlite.functions_timefmt import format_moment, locale_names
 from rampmeter.engine.sqlite.temporal import Moment
 from rampmeter.engine.types import SqlType
+from rampmeter.engine.values import parse_number
 
 INT = SqlType("int", 10)
 TEXT = T.varchar(64)
@@ -276,8 +277,10 @@ def time_to_sec(host: Any, v: Any) -> Any:
     if t is None:
         return None
     us, fsp = t
-    if fsp:
-        return float(Decimal(us) / 1_000_000)
+    if fsp:  # the value's digits, exactly (a DECIMAL in MariaDB: infer.py)
+        sign = "-" if us < 0 else ""
+        whole, micro = divmod(abs(us), 1_000_000)
+        return f"{sign}{whole}." + f"{micro:06d}"[:fsp]
     return int(us / 1_000_000)
 
 
@@ -286,8 +289,15 @@ def sec_to_time(host: Any, v: Any, digits: Any = None) -> Any:
     """`digits`: the argument's decimals when its type says (funcmap adds them)."""
     if v is None:
         return None
-    d = Decimal(tm.text_of(v)) if not isinstance(v, float) else Decimal(repr(v))
-    us = int((d * 1_000_000).to_integral_value(ROUND_HALF_UP))
+    if isinstance(v, float):
+        d = Decimal(repr(v))
+    else:
+        text = tm.text_of(v)
+        num, whole = parse_number(text)
+        if not whole:
+            host.warn(1292, f"Truncated incorrect DECIMAL value: '{text}'")
+        d = Decimal(repr(num)) if isinstance(num, float) else num or Decimal(0)
+    us = int((d * 1_000_000).to_integral_value(ROUND_DOWN))  # MariaDB cuts the 7th digit
     fsp = int(digits) if digits is not None else 6 if us % 1_000_000 else 0
     return _clip_time(host, us, min(fsp, 6), v)
 
@@ -397,8 +407,9 @@ _US = {"MICROSECOND": 1, "SECOND": 10**6, "MINUTE": 60 * 10**6, "HOUR": 3600 * 1
 
 
 def interval(value: Any, unit: str, kind: str = "n", warn: Warn | None = None
-             ) -> tuple[int, int, bool] | None:
-    """(months, microseconds, has_fraction) of INTERVAL value unit; None if unreadable.
+             ) -> tuple[int, int, int] | None:
+    """(months, microseconds, fractional digits) of INTERVAL value unit; None if unreadable.
+    The digits are MariaDB's: 6 for a unit with MICROSECOND, a SECOND's value's own.
     `kind` is how a one-field unit other than SECOND reads its value (_integer_of)."""
     unit = unit.upper()
     if unit in _COMPOUND:
@@ -418,17 +429,19 @@ def interval(value: Any, unit: str, kind: str = "n", warn: Warn | None = None
         months = values.get("YEAR", 0) * 12 + values.get("MONTH", 0)
         us = sum(values.get(f, 0) * _US[f] for f in _US if f != "WEEK")
         sign = -1 if negative else 1
-        return sign * months, sign * us, "MICROSECOND" in fields and values.get(
-            "MICROSECOND", 0) != 0
+        return sign * months, sign * us, 6 if "MICROSECOND" in fields else 0
     if unit == "SECOND":
         number = _decimal_of(value)
         us = int((number * 10**6).to_integral_value(ROUND_HALF_UP))
-        return 0, us, us % 10**6 != 0
+        exponent = number.as_tuple().exponent
+        digits = 6 if isinstance(value, float) and us % 10**6 else \
+            min(-exponent, 6) if isinstance(exponent, int) and exponent < 0 else 0
+        return 0, us, digits
     n = _integer_of(value, kind, warn)
     if unit in ("YEAR", "QUARTER", "MONTH"):
-        return n * {"YEAR": 12, "QUARTER": 3, "MONTH": 1}[unit], 0, False
+        return n * {"YEAR": 12, "QUARTER": 3, "MONTH": 1}[unit], 0, 0
     if unit in _US:
-        return 0, n * _US[unit], False
+        return 0, n * _US[unit], 6 if unit == "MICROSECOND" else 0
     return None
 
 
@@ -497,9 +510,9 @@ def add_interval(host: Any, v: Any, value: Any, unit: str, sign: int = 1,
     span = interval(value, unit, kind, host.warn)
     if span is None:
         return None
-    months, us, frac = span
+    months, us, digits = span
     has_time = m.has_time or any(part in unit.upper() for part in _TIME_UNITS)
-    fsp = 6 if m.fsp or frac else 0
+    fsp = max(m.fsp, digits)  # MariaDB: the larger of the two's decimals
     if months:
         total = m.year * 12 + m.month - 1 + sign * months
         y, mo = divmod(total, 12)

@@ -816,6 +816,11 @@ def library_type(typer: Typer, name: str, args: list[exp.Expression]) -> SqlType
         return _date_add_type(typer, name, args)
     if name == "UNIX_TIMESTAMP":
         return _unix_timestamp_type(typer, args)
+    if name == "TIME_TO_SEC" and len(args) == 1:
+        return _time_to_sec_type(typer, args[0])
+    if name == "SEC_TO_TIME" and len(args) == 1:
+        digits = sec_to_time_digits(typer, args[0])
+        return SqlType("time", None, digits) if digits is not None else None
     if name in ("ADDTIME", "SUBTIME") and args:
         t = typer.infer(args[0])
         return t if t is not None and t.is_temporal else T.varchar(26)
@@ -845,6 +850,55 @@ def _unix_timestamp_type(typer: Typer, args: list[exp.Expression]) -> SqlType | 
         elif t.is_decimal:
             digits = t.scale or 0
     return T.decimal(17, min(digits, 6)) if digits else T.BIGINT
+
+
+def sec_to_time_digits(typer: Typer, arg: exp.Expression) -> int | None:
+    """SEC_TO_TIME's fractional digits (MariaDB: its argument's decimals): an integer's 0, a
+    DECIMAL's scale, a temporal's fsp, 6 for a DOUBLE or any string; None when not known (a
+    number literal of the shape: the value's)."""
+    if isinstance(arg, exp.Literal) and arg.is_string:
+        return 6
+    t = typer.infer(arg)
+    if t is None:
+        return None
+    if t.name == "null" or t.is_integer:
+        return 0
+    if t.is_decimal:
+        return min(t.scale or 0, 6)
+    if t.is_temporal:
+        return t.fsp or 0
+    return 6
+
+
+def _time_to_sec_type(typer: Typer, arg: exp.Expression) -> SqlType | None:
+    """BIGINT(17), or DECIMAL(16 + d, d) with d the argument's time digits (MariaDB's
+    time_precision): a temporal's fsp, a DECIMAL's scale, 6 for a DOUBLE or a string read
+    per row, a constant string's own (known only with the statement's values, else the
+    value's type: None)."""
+    from rampmeter.engine.sqlite import temporal
+    if isinstance(arg, exp.Placeholder) or isinstance(arg, exp.Literal) and arg.is_string:
+        value = typer.values.get(arg.name) if typer.values is not None and \
+            isinstance(arg, exp.Placeholder) else arg.name if isinstance(arg, exp.Literal) \
+            else None
+        if isinstance(value, str):
+            read = temporal.read_time(value)
+            digits = read[1] if read is not None else 0
+        elif isinstance(arg, exp.Placeholder) and value is not None:
+            digits = 0 if isinstance(value, int) else 6 if isinstance(value, float) else \
+                min(-value.as_tuple().exponent, 6) if isinstance(value, Decimal) else 0
+        else:
+            return None
+    else:
+        t = typer.infer(arg)
+        if t is None or t.name == "null" or t.is_integer:
+            digits = 0
+        elif t.is_temporal:
+            digits = t.fsp or 0
+        elif t.is_decimal:
+            digits = min(t.scale or 0, 6)
+        else:
+            digits = 6
+    return T.decimal(16 + digits, digits) if digits else SqlType("bigint", 17)
 
 
 def _literal_fsp(name: str, text: str) -> int:
