@@ -698,7 +698,8 @@ def _store_time(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
             dtp = parse_datetime(text)
             if dtp is None or dtp[1] > 12 or dtp[2] > 31:
                 return _time_from_number(text, fsp)
-            td = dt.timedelta(hours=dtp[3], minutes=dtp[4], seconds=dtp[5])
+            td = dt.timedelta(hours=dtp[3], minutes=dtp[4], seconds=dtp[5],
+                              microseconds=int((dtp[6] + "000000")[:6] or 0))
             if any(dtp[:3]):  # the date part is dropped: MariaDB notes it
                 problem = Problem(errors.WARN_DATA_TRUNCATED, note=True)
         else:

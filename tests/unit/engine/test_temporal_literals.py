@@ -49,3 +49,37 @@ def test_explain_extended_prints_typed_literals(session: SqliteSession) -> None:
                      "`TIME'10:01:01.5'`,TIMESTAMP'2010-01-01 10:10:10' AS "
                      "`TIMESTAMP'2010-01-01 10:10:10'`,DATE'2010-01-01' AS `{d'2010-01-01'}`,"
                      "cast('2001-01-01' as date) AS `CAST('2001-01-01' AS DATE)`"]
+
+
+@pytest.mark.parametrize(("expr", "expected"), [
+    # MariaDB 10.11 (mtr func_time_hires): the digits of TIME_TO_SEC / SEC_TO_TIME / DATE_ADD
+    ("TIME_TO_SEC('12:34:56.789')", "45296.789"), ("TIME_TO_SEC('2:3:4.567890')", "7384.567890"),
+    ("SEC_TO_TIME(1.9999999)", "00:00:01.999999"), ("SEC_TO_TIME('1.5')", "00:00:01.500000"),
+    ("SEC_TO_TIME(1.5)", "00:00:01.5"),
+    ("'2001-01-01 00:00:00' + INTERVAL 1 MICROSECOND", "2001-01-01 00:00:00.000001"),
+    ("20010101000203.40 + INTERVAL 1 DAY", "2001-01-02 00:02:03.40"),
+    ("'2001-01-01' + INTERVAL 1.50 SECOND", "2001-01-01 00:00:01.50"),
+    ("CAST(CAST('2011-01-02 12:13:14.123456' AS TIME(2)) AS TIME(6))", "12:13:14.120000"),
+])
+def test_fractional_digits(session: SqliteSession, expr: str, expected: str) -> None:
+    assert str(rows(session.execute(f"SELECT {expr}"))[0][0]) == expected
+
+
+@pytest.mark.parametrize(("expr", "name"), [
+    ("NOW(7)", "current_timestamp"), ("CURTIME(7)", "curtime"), ("UTC_TIME(7)", "utc_time"),
+    ("CAST(1+1 AS DATETIME(7))", "1 + 1"), ("CAST(@a AS TIME(7))", "@`a`"),
+])
+def test_more_than_6_digits_is_1426(session: SqliteSession, expr: str, name: str) -> None:
+    err = fails(session, f"SELECT {expr}", 1426, "42000")
+    assert err.message == f"Too big precision specified for '{name}'. Maximum is 6"
+
+
+def test_create_select_time_to_sec_and_sec_to_time_types(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE t0 (v VARCHAR(20), t TIME(3), i INT, f DOUBLE)")
+    session.execute("CREATE TABLE t1 SELECT TIME_TO_SEC(v) a, TIME_TO_SEC(t) b, "
+                    "TIME_TO_SEC(i) c, TIME_TO_SEC('10:00:00.5') d, SEC_TO_TIME(v) e, "
+                    "SEC_TO_TIME(t) f, SEC_TO_TIME(f) g, SEC_TO_TIME(12345.6789) h FROM t0")
+    got = rows(session.execute("SELECT COLUMN_TYPE FROM information_schema.COLUMNS "
+                               "WHERE TABLE_NAME = 't1' ORDER BY ORDINAL_POSITION"))
+    assert [r[0] for r in got] == ["decimal(22,6)", "decimal(19,3)", "bigint(17)",
+                                   "decimal(17,1)", "time(6)", "time(3)", "time(6)", "time(4)"]

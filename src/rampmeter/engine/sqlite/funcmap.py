@@ -109,6 +109,10 @@ def _library_call(node: exp.Anonymous, typer: Typer) -> None:
         t = typer.infer(args[0])  # a temporal's digits fix the result's (MariaDB's type)
         if t is not None and t.name in ("date", "datetime", "timestamp", "time"):
             args.append(exp.Literal.number(t.fsp or 0))
+    if name == "TIME" and len(args) == 1 and args[0].find(exp.Column) is not None:
+        t = typer.infer(args[0])  # a string read per row: MariaDB answers with 6 digits
+        if t is None or t.is_string:
+            args.append(exp.Literal.number(6))
     if name == "SEC_TO_TIME" and len(args) == 1:
         digits = sec_to_time_digits(typer, args[0])  # MariaDB: the argument's decimals
         t = typer.infer(args[0])

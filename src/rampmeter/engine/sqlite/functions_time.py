@@ -247,9 +247,10 @@ def date_of(host: Any, v: Any) -> Any:
 
 
 @sqlfunction("TIME", 1, T.TIME, host=True)
-def time_of(host: Any, v: Any) -> Any:
+def time_of(host: Any, v: Any, digits: Any = None) -> Any:
+    """The digits the value has (MariaDB), or `digits` (funcmap: 6 for a string column)."""
     t = _time(host, v)
-    return None if t is None else tm.time_text(t[0], t[1])  # the digits it has (MariaDB)
+    return None if t is None else tm.time_text(t[0], t[1] if digits is None else int(digits))
 
 
 @sqlfunction("TIMESTAMP", (1, 2), T.DATETIME, host=True)

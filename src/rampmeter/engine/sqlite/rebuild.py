@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from rampmeter import errors
 from rampmeter.engine import values
-from rampmeter.engine.sqlite import catalog, errmap, fkcheck, generated
+from rampmeter.engine.sqlite import catalog, errmap, fkcheck, generated, timefns
 from rampmeter.engine.sqlite.catalog import (
     ColumnDef,
     TableDef,
@@ -260,10 +260,16 @@ def _copy_rows(s: SqliteSession, schema: str, old: TableDef, new: TableDef, tmp:
     rows = h.execute(f"SELECT {', '.join(src)} FROM {q(schema)}.{q(old.name)} ORDER BY rowid"
                      ).fetchall()
     out = []
+    zone = s.time_zone()
     for n, row in enumerate(rows, 1):
         row = list(row)
         for k, c, was in convert:
-            row[k] = _convert(c, was, row[k], n, outcome, (database, old.name), strict)
+            value = row[k]
+            if not zone.is_utc and (was.type.name == "timestamp") != (c.type.name ==
+                                                                      "timestamp"):
+                # a TIMESTAMP holds UTC (tzcolumns.py): read or written in the session's zone
+                value = timefns.shift(value, zone, to_utc=c.type.name == "timestamp")
+            row[k] = _convert(c, was, value, n, outcome, (database, old.name), strict)
         out.append(tuple(row) + tuple(fills))
     marks = ", ".join("?" * len(cols))
     h.executemany(f"{into} VALUES ({marks})", out)

@@ -546,6 +546,8 @@ class _Printer:
         if kind == t.DECIMAL:
             return f"decimal{size or '(10,0)'}"
         if kind in (t.DATE, t.DATETIME, t.TIME, t.DOUBLE, t.FLOAT):
+            if kind in (t.DATETIME, t.TIME) and params == ["0"]:
+                size = ""  # MariaDB prints no (0) digits
             return kind.value.lower() + size
         return None
 
