@@ -90,6 +90,13 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
         if isinstance(v, str) and v[:1] == "~":
             v = int(v[1:])  # an unsigned above 2^63-1 (values.py)
         stored, problem = values.store(t, v)
+        if problem is not None and problem.cut:
+            # a value read with text after it (a Warning) or digits past the sixth (a Note):
+            # kept, "Truncated incorrect <the CAST's type> value" (MariaDB)
+            host.warn(errors.ER_TRUNCATED_WRONG_VALUE,
+                      f"Truncated incorrect {kind if kind != 'timestamp' else 'datetime'} "
+                      f"value: '{_show(v)}'", level="Note" if problem.note else "Warning")
+            return stored
         if problem is not None and problem.code == errors.ER_WARN_DATA_OUT_OF_RANGE:
             # past TIME's range: its end, "Truncated incorrect time value" (MariaDB)
             host.warn(errors.ER_TRUNCATED_WRONG_VALUE,

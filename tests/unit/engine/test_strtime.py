@@ -1,0 +1,71 @@
+"""MariaDB's reading of strings as dates, date-times and times (engine/strtime.py), and what
+CAST and a column store make of what it left out. Expected values measured on MariaDB
+10.11.19 (mtr str_to_datetime_457, temporal_literal)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rampmeter.engine import strtime
+from rampmeter.engine.sqlite import SqliteSession
+
+from .conftest import rows
+
+
+@pytest.mark.parametrize(("text", "kind", "fields", "warnings"), [
+    ("2012103123595912", "datetime", (2012, 10, 31, 23, 59, 59, 0), strtime.TRUNCATED),
+    ("2002.011.012", "date", (2002, 11, 12, 0, 0, 0, 0), 0),
+    ("12:00:00.12.34.56", "datetime", (2012, 0, 0, 12, 34, 56, 0), 0),
+    ("2001-01-01x", "date", (2001, 1, 1, 0, 0, 0, 0), strtime.TRUNCATED),
+    ("2001-01-01 00:00:00.1234567", "datetime", (2001, 1, 1, 0, 0, 0, 123456),
+     strtime.NOTE_TRUNCATED),
+    ("010101", "date", (2001, 1, 1, 0, 0, 0, 0), 0),
+    ("0", "none", (0, 0, 0, 0, 0, 0, 0), strtime.TRUNCATED),
+    ("2001-02-29", "error", (0, 0, 0, 0, 0, 0, 0), 0),
+])
+def test_str_to_datetime(text: str, kind: str, fields: tuple[int, ...], warnings: int) -> None:
+    r = strtime.str_to_datetime(text)
+    assert (r.kind, (r.year, r.month, r.day, r.hour, r.minute, r.second, r.micro),
+            r.warnings) == (kind, fields, warnings)
+
+
+@pytest.mark.parametrize(("text", "kind", "hms", "warnings"), [
+    ("01:02:03    ", "time", (1, 2, 3, 0), 0),
+    ("12:00:00.12.34.56", "time", (12, 0, 0, 120000), strtime.TRUNCATED),
+    ("12:00:00 12.34.56", "datetime", (12, 34, 56, 0), 0),
+    ("12:00:00-12.34.56", "time", (12, 0, 0, 0), strtime.TRUNCATED),
+    ("10 10", "time", (250, 0, 0, 0), 0), ("2001-01-01", "time", (0, 20, 1, 0), 1),
+    ("900:00:00", "time", (838, 59, 59, 999999), strtime.OUT_OF_RANGE),
+    ("10:70:00", "error", (0, 0, 0, 0), strtime.TRUNCATED),
+    ("abc", "none", (0, 0, 0, 0), strtime.TRUNCATED),
+])
+def test_str_to_time(text: str, kind: str, hms: tuple[int, ...], warnings: int) -> None:
+    r = strtime.str_to_time(text)
+    assert (r.kind, (r.hour, r.minute, r.second, r.micro), r.warnings) == \
+        (kind, hms, warnings)
+
+
+def test_cast_keeps_a_value_with_text_after_it(session: SqliteSession) -> None:
+    got = rows(session.execute(
+        "SELECT CAST('2012103123595912' AS DATETIME(6)), CAST('2001-01-01x' AS DATE), "
+        "CAST('12:00:00-12.34.56' AS TIME), CAST('10:00:00.1234567' AS TIME(6)), "
+        "CAST('abc' AS TIME)"))
+    assert [None if v is None else str(v) for v in got[0]] == [
+        "2012-10-31 23:59:59.000000", "2001-01-01", "12:00:00", "10:00:00.123456", None]
+    assert [(w.level, w.message) for w in session.warnings] == [
+        ("Warning", "Truncated incorrect datetime value: '2012103123595912'"),
+        ("Warning", "Truncated incorrect date value: '2001-01-01x'"),
+        ("Warning", "Truncated incorrect time value: '12:00:00-12.34.56'"),
+        ("Note", "Truncated incorrect time value: '10:00:00.1234567'"),
+        ("Warning", "Incorrect time value: 'abc'")]
+
+
+def test_a_store_keeps_it_with_1265(session: SqliteSession) -> None:
+    session.context.variables["sql_mode"] = ""  # type: ignore[attr-defined]
+    session.execute("CREATE TABLE td (a DATETIME(6), b DATE, c TIME(6))")
+    result = session.execute("INSERT INTO td VALUES ('2012103123595912', '2001-01-01x', "
+                             "'10:00:00.1234567')")
+    assert [(w.level, w.code) for w in result.warnings] == [
+        ("Warning", 1265), ("Warning", 1265), ("Note", 1265)]
+    assert [str(v) for v in rows(session.execute("SELECT * FROM td"))[0]] == [
+        "2012-10-31 23:59:59.000000", "2001-01-01", "10:00:00.123456"]
