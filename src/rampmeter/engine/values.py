@@ -745,6 +745,12 @@ def _read_time(t: SqlType, r: strtime.Read, text: str) -> tuple[Any, Problem | N
     """A TIME read from text (strtime.py): the time of day of a date-time (a Note when its
     date is not zero), TIME's end past 838:59:59 (1264), text after it 1292 (1265 when not
     strict) with the value kept, digits past the sixth a Note."""
+    if r.warnings & strtime.TRUNCATED and len(text.strip()) < 12:
+        dtp = parse_datetime(text)  # '2001-01-01': a DATE handed over as text, its 00:00:00
+        if dtp is not None and _valid_date(*dtp[:3]):
+            return _timedelta_text(dt.timedelta(hours=dtp[3], minutes=dtp[4],
+                                                seconds=dtp[5]), t.fsp), \
+                Problem(errors.WARN_DATA_TRUNCATED, note=True) if any(dtp[:3]) else None
     if not r.ok:
         return "00:00:00", Problem(errors.ER_TRUNCATED_WRONG_VALUE, "time", text)
     us = ((r.hour * 60 + r.minute) * 60 + r.second) * 1_000_000 + r.micro

@@ -69,3 +69,20 @@ def test_a_store_keeps_it_with_1265(session: SqliteSession) -> None:
         ("Warning", 1265), ("Warning", 1265), ("Note", 1265)]
     assert [str(v) for v in rows(session.execute("SELECT * FROM td"))[0]] == [
         "2012-10-31 23:59:59.000000", "2001-01-01", "10:00:00.123456"]
+
+
+@pytest.mark.parametrize(("expr", "value", "warning"), [
+    # MariaDB 10.11: a date function reads its string as str_to_datetime does
+    ("YEAR('2001-01-01x')", "2001", ("Warning", "Truncated incorrect date value: '2001-01-01x'")),
+    ("DAYOFMONTH('2001-01-01 10:00:00.1234567')", "1",
+     ("Note", "Truncated incorrect datetime value: '2001-01-01 10:00:00.1234567'")),
+    ("TIME('10:10:10.123456xyz')", "10:10:10.123456",
+     ("Warning", "Truncated incorrect time value: '10:10:10.123456xyz'")),
+    ("TIME('900:00:00')", "838:59:59", ("Warning", "Truncated incorrect time value: '900:00:00'")),
+    ("DATE('2001x01x01')", "None", ("Warning", "Incorrect datetime value: '2001x01x01'")),
+    ("DATE('12:00:00.12.34.56')", "2012-00-00", None),
+])
+def test_date_functions_read_strings_so(session: SqliteSession, expr: str, value: str,
+                                        warning: tuple[str, str] | None) -> None:
+    assert str(rows(session.execute(f"SELECT {expr}"))[0][0]) == value
+    assert [(w.level, w.message) for w in session.warnings] == ([warning] if warning else [])

@@ -25,6 +25,7 @@ from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 from typing import Any
 
 from rampmeter.config import timezones
+from rampmeter.engine import strtime
 from rampmeter.engine import types as T
 from rampmeter.engine.sqlite import temporal as tm
 from rampmeter.engine.sqlite.funclib import sqlfunction
@@ -48,11 +49,31 @@ def bad_value(host: Any, v: Any, kind: str = "datetime") -> None:
 def _date(host: Any, v: Any, zero_ok: bool = True) -> Moment | None:
     if v is None:
         return None
-    m = tm.read_datetime(v)
+    m = _text_date(host, v) if isinstance(v, (str, bytes)) else tm.read_datetime(v)
     if m is None or not zero_ok and (m.is_zero_date or m.has_zero_part):
         bad_value(host, v)
         return None
     return m
+
+
+_NUMBER_TEXT = re.compile(r"\s*\d+\.\d+\s*$")
+
+
+def _text_date(host: Any, v: str | bytes) -> Moment | None:
+    """A string as MariaDB's str_to_datetime reads it (strtime.py): text after the date is
+    1292 "Truncated incorrect date / datetime value" (what it read), digits past the sixth a
+    Note; the value is kept."""
+    text = tm.text_of(v)
+    r = strtime.str_to_datetime(text)
+    if not r.ok:
+        return None
+    if r.warnings & strtime.TRUNCATED:
+        host.warn(1292, f"Truncated incorrect {r.kind} value: '{text}'")
+    elif r.warnings & strtime.NOTE_TRUNCATED and not _NUMBER_TEXT.match(text):
+        # (a DECIMAL arrives as its digits: MariaDB cuts a number's nanoseconds silently)
+        host.warn(1292, f"Truncated incorrect datetime value: '{text}'", level="Note")
+    return Moment(r.year, r.month, r.day, r.hour, r.minute, r.second, r.micro,
+                  r.kind == "datetime", r.digits)
 
 
 def session_now(host: Any) -> dt.datetime:
@@ -174,10 +195,35 @@ def microsecond(host: Any, v: Any) -> Any:
 def _time(host: Any, v: Any) -> tuple[int, int] | None:
     if v is None:
         return None
+    if isinstance(v, (str, bytes)):
+        return _text_time(host, v)
     t = tm.read_time(v)
     if t is None:
         bad_value(host, v, "time")
     return t
+
+
+def _text_time(host: Any, v: str | bytes) -> tuple[int, int] | None:
+    """A string as MariaDB's str_to_time reads it (strtime.py): text after the time, or a
+    time past 838:59:59 (then TIME's end), is 1292 "Truncated incorrect time value", digits
+    past the sixth a Note; a date-time is its time of day."""
+    text = tm.text_of(v)
+    r = strtime.str_to_time(text)
+    if r.warnings & strtime.TRUNCATED and len(text.strip()) < 12 and not tm.time_first(text):
+        # a date ('2010-01-01'), as a DATE column or function hands it over: its time of day
+        # (MariaDB reads the DATE by its type; a string so spelled would be 00:20:10)
+        m = tm.read_datetime(text)
+        if m is not None:
+            return m.day_us, m.fsp
+    if not r.ok:
+        bad_value(host, v, "time")
+        return None
+    if r.warnings & (strtime.TRUNCATED | strtime.OUT_OF_RANGE):
+        host.warn(1292, f"Truncated incorrect time value: '{text}'")
+    elif r.warnings & strtime.NOTE_TRUNCATED:
+        host.warn(1292, f"Truncated incorrect time value: '{text}'", level="Note")
+    us = ((r.hour * 60 + r.minute) * 60 + r.second) * 1_000_000 + r.micro
+    return (-us if r.neg else us), r.digits
 
 
 def _num(v: Any) -> float:
