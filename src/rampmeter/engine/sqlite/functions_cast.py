@@ -84,8 +84,12 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
         return num
 
     def cast_temporal(v: Any, kind: str, fsp: int) -> Any:
+        """CAST(v AS DATE / DATETIME / TIME(fsp)); `kind` in capitals: a DATE'..' literal,
+        whose Note for digits past the sixth names the type in capitals (MariaDB)."""
         if v is None:
             return None
+        literal = kind.isupper()
+        kind = kind.lower()
         t = SqlType(kind, None, int(fsp) if kind != "date" else None)
         if isinstance(v, str) and v[:1] == "~":
             v = int(v[1:])  # an unsigned above 2^63-1 (values.py)
@@ -93,8 +97,9 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
         if problem is not None and problem.cut:
             # a value read with text after it (a Warning) or digits past the sixth (a Note):
             # kept, "Truncated incorrect <the CAST's type> value" (MariaDB)
+            shown = kind if kind != "timestamp" else "datetime"
             host.warn(errors.ER_TRUNCATED_WRONG_VALUE,
-                      f"Truncated incorrect {kind if kind != 'timestamp' else 'datetime'} "
+                      f"Truncated incorrect {shown.upper() if literal else shown} "
                       f"value: '{_show(v)}'", level="Note" if problem.note else "Warning")
             return stored
         if problem is not None and problem.code == errors.ER_WARN_DATA_OUT_OF_RANGE:

@@ -1003,6 +1003,8 @@ def _rewrite_cast(node: exp.Cast, typer: Typer) -> None:
                 return
     if dtype in (D.DATETIME, D.TIMESTAMP, D.TIMESTAMPTZ, D.DATE, D.TIME, D.DATETIME64):
         kind = {D.DATE: "date", D.TIME: "time"}.get(dtype, "datetime")
+        if isinstance(node.this, exp.Literal) and node.this.is_string:
+            kind = kind.upper()  # DATE'..' (a CAST's string is a placeholder): its own words
         node.replace(_call("rm_cast_temporal", node.this, exp.Literal.string(kind),
                            exp.Literal.number(nums[0] if nums else 0)))
     elif dtype == D.INTERVAL:  # CAST(x AS INTERVAL DAY_SECOND(n)), dialect.py
