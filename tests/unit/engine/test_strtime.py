@@ -86,3 +86,12 @@ def test_date_functions_read_strings_so(session: SqliteSession, expr: str, value
                                         warning: tuple[str, str] | None) -> None:
     assert str(rows(session.execute(f"SELECT {expr}"))[0][0]) == value
     assert [(w.level, w.message) for w in session.warnings] == ([warning] if warning else [])
+
+
+def test_times_are_put_in_order_as_durations(session: SqliteSession) -> None:
+    # MariaDB (mtr type_time): '100:55:50' is after '24:00:00', '-00:20:03' before '-00:20:01'
+    got = rows(session.execute(
+        "SELECT CAST('100:55:50' AS TIME) < CAST('24:00:00' AS TIME), "
+        "CAST('-00:20:03' AS TIME) < CAST('-00:20:01' AS TIME), "
+        "CAST('100:00:00' AS TIME) BETWEEN CAST('20:00:00' AS TIME) AND '150:00:00'"))
+    assert got == [(0, 1, 1)]

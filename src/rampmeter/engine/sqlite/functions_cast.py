@@ -22,7 +22,7 @@ from decimal import ROUND_HALF_UP, Context, Decimal, localcontext
 from typing import Any
 
 from rampmeter import errors
-from rampmeter.engine import values
+from rampmeter.engine import strtime, values
 from rampmeter.engine.sqlite import temporal
 from rampmeter.engine.sqlite import temporal as tm
 from rampmeter.engine.types import SqlType
@@ -53,6 +53,19 @@ def _signed_int(v: Any) -> int:
 
 def _as_sqlite_int(n: int) -> Any:
     return n if n <= 2**63 - 1 else f"~{n:020d}"
+
+
+def time_key(v: Any) -> Any:
+    """rm_time_key: a TIME as its signed microseconds, to put TIMEs in order (compare.py)."""
+    if v is None:
+        return None
+    if isinstance(v, (int, float)):
+        v = str(v)
+    r = strtime.str_to_time(_show(v))
+    if not r.ok:
+        return None
+    us = ((r.hour * 60 + r.minute) * 60 + r.second) * 1_000_000 + r.micro
+    return -us if r.neg else us
 
 
 def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
@@ -265,3 +278,4 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
 
     # deterministic: SQLite reads the constant once, and the column's index stays usable
     handle.create_function("rm_temporal", 3, guarded(temporal_constant), deterministic=True)
+    handle.create_function("rm_time_key", 1, time_key, deterministic=True)
