@@ -83,3 +83,14 @@ def test_create_select_time_to_sec_and_sec_to_time_types(session: SqliteSession)
                                "WHERE TABLE_NAME = 't1' ORDER BY ORDINAL_POSITION"))
     assert [r[0] for r in got] == ["decimal(22,6)", "decimal(19,3)", "bigint(17)",
                                    "decimal(17,1)", "time(6)", "time(3)", "time(6)", "time(4)"]
+
+
+def test_a_time_read_as_a_date_is_today_at_that_time(session: SqliteSession) -> None:
+    # MariaDB 10.11 (mtr temporal_literal): TIME to DATETIME is the current date at the time
+    session.context.variables["timestamp"] = 981195630.0  # type: ignore[attr-defined]
+    got = rows(session.execute(
+        "SELECT TO_DAYS(TIME'00:00:00'), WEEKDAY(TIME'00:00:00'), "
+        "TIMESTAMP(TIME'10:00:00'), CAST(TIME'25:00:00' AS DATE), "
+        "CONVERT_TZ(TIME'00:00:00', '+00:00', '+01:00')"))
+    assert [str(v) for v in got[0]] == ["730884", "5", "2001-02-03 10:00:00", "2001-02-04",
+                                        "2001-02-03 01:00:00"]

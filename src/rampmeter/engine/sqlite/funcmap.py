@@ -83,6 +83,9 @@ def _library_call(node: exp.Anonymous, typer: Typer) -> None:
         else:
             args.append(arg)
     fn.check_arity(len(args), node.name)
+    for i in _DATE_ARGUMENTS.get(name, ()):
+        if i < len(args):
+            args[i] = _time_as_datetime(args[i], typer)
     if name in ("DATE_ADD", "DATE_SUB") and len(node.expressions) == 2 and \
             isinstance(node.expressions[1], exp.Interval):
         args.append(_interval_kind(node.expressions[1], typer))
@@ -132,6 +135,30 @@ def _library_call(node: exp.Anonymous, typer: Typer) -> None:
     node.set("this", fn.sqlite_name + "_w" if fn.aggregate and
              isinstance(node.parent, exp.Window) else fn.sqlite_name)
     node.set("expressions", args)
+
+
+# the arguments a function reads as a date: a TIME there is today at that time (MariaDB's
+# TIME to DATETIME conversion: YEAR(TIME'10:00:00') is this year); DATE_FORMAT, HOUR and
+# DATE_ADD read a TIME as one
+_DATE_ARGUMENTS = {name: (0,) for name in (
+    "YEAR", "MONTH", "DAYOFMONTH", "DAY", "DATE", "TIMESTAMP", "LAST_DAY", "UNIX_TIMESTAMP",
+    "TO_DAYS", "TO_SECONDS", "WEEKDAY", "DAYNAME", "DAYOFWEEK", "DAYOFYEAR", "QUARTER",
+    "WEEK", "YEARWEEK", "WEEKOFYEAR", "MONTHNAME")}
+_DATE_ARGUMENTS.update({"DATEDIFF": (0, 1), "TIMESTAMPDIFF": (1, 2)})
+
+
+def _time_as_datetime(arg: exp.Expression, typer: Typer) -> exp.Expression:
+    t = typer.infer(arg)
+    if t is None or t.name != "time":
+        return arg
+    return exp.Anonymous(this="rm_time_as_datetime", expressions=[arg])
+
+
+def _convert_tz(node: exp.ConvertTimezone, typer: Typer) -> exp.Expression | None:
+    value = node.args.get("timestamp")
+    if isinstance(value, exp.Expression):
+        node.set("timestamp", _time_as_datetime(value, typer))
+    return None
 
 
 def _exact(arg: exp.Expression) -> exp.Expression:
@@ -369,5 +396,5 @@ _NODES: dict[type, Callable[..., exp.Expression | None]] = {
     exp.StrPosition: _position, exp.Chr: _chr, exp.Interval: _interval_function,
     exp.RegexpLike: _regexp, exp.Coalesce: _coalesce, exp.Add: _interval_arithmetic,
     exp.Sub: _interval_arithmetic, exp.GroupConcat: _group_concat,
-    exp.WeightString: _weight_string,
+    exp.WeightString: _weight_string, exp.ConvertTimezone: _convert_tz,
 }

@@ -390,8 +390,8 @@ class Typer:
             if name == "RM_CAST_TEMPORAL" and len(e.expressions) == 3:  # a rewritten CAST
                 kind, fsp = e.expressions[1], e.expressions[2]
                 if isinstance(kind, exp.Literal) and isinstance(fsp, exp.Literal):
-                    return SqlType(kind.name, None, None if kind.name == "date" else
-                                   int(fsp.name))
+                    name = kind.name.lower()  # capitals: a DATE'..' literal (translate.py)
+                    return SqlType(name, None, None if name == "date" else int(fsp.name))
             if name in _FSP_FUNCTIONS and e.expressions:
                 return SqlType(_FSP_FUNCTIONS[name], None, _fsp_arg(e.expressions[0]))
             if name in _SIZED_NAMES:

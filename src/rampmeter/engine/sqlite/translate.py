@@ -1005,6 +1005,10 @@ def _rewrite_cast(node: exp.Cast, typer: Typer) -> None:
         kind = {D.DATE: "date", D.TIME: "time"}.get(dtype, "datetime")
         if isinstance(node.this, exp.Literal) and node.this.is_string:
             kind = kind.upper()  # DATE'..' (a CAST's string is a placeholder): its own words
+        given = typer.infer(node.this)
+        if kind.lower() != "time" and given is not None and given.name == "time":
+            # a TIME as a date: today at that time (MariaDB)
+            node.set("this", _call("rm_time_as_datetime", node.this))
         node.replace(_call("rm_cast_temporal", node.this, exp.Literal.string(kind),
                            exp.Literal.number(nums[0] if nums else 0)))
     elif dtype == D.INTERVAL:  # CAST(x AS INTERVAL DAY_SECOND(n)), dialect.py
