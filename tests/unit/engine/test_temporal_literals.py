@@ -94,3 +94,17 @@ def test_a_time_read_as_a_date_is_today_at_that_time(session: SqliteSession) -> 
         "CONVERT_TZ(TIME'00:00:00', '+00:00', '+01:00')"))
     assert [str(v) for v in got[0]] == ["730884", "5", "2001-02-03 10:00:00", "2001-02-04",
                                         "2001-02-03 01:00:00"]
+
+
+def test_zero_parts_in_literals(session: SqliteSession) -> None:
+    # MariaDB (mtr temporal_literal): a zero month or day makes the column nullable; under
+    # NO_ZERO_IN_DATE the literal, evaluated, is NULL with 1292
+    session.execute("CREATE TABLE t1 AS SELECT DATE'2001-00-00' a, DATE'0000-01-01' b, "
+                    "CAST(DATE'2001-00-00' AS CHAR) c")
+    got = rows(session.execute("SELECT COLUMN_TYPE, IS_NULLABLE FROM "
+                               "information_schema.COLUMNS WHERE TABLE_NAME = 't1' "
+                               "ORDER BY ORDINAL_POSITION"))
+    assert got == [("date", "YES"), ("date", "NO"), ("varchar(10)", "YES")]
+    session.context.variables["sql_mode"] = "NO_ZERO_IN_DATE"  # type: ignore[attr-defined]
+    assert rows(session.execute("SELECT CAST(DATE'2001-00-00' AS SIGNED)")) == [(None,)]
+    assert [w.message for w in session.warnings] == ["Incorrect datetime value: '2001-00-00'"]

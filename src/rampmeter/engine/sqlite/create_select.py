@@ -304,7 +304,12 @@ def _not_null(e: exp.Expression | None, s: SqliteSession, query: Statement) -> b
             isinstance(e, exp.Anonymous) and e.name.upper() in _CLOCK:
         return True
     if isinstance(e, exp.Cast) and isinstance(e.this, exp.Literal) and e.this.is_string:
-        return True  # DATE'..', TIME'..', TIMESTAMP'..': a literal (queryforms.py)
+        # DATE'..', TIME'..', TIMESTAMP'..': a literal (queryforms.py); a zero month or day
+        # makes it nullable, whatever sql_mode says (MariaDB)
+        from rampmeter.engine.sqlite import temporal
+        m = temporal.read_datetime(e.this.name) if e.to.this != exp.DataType.Type.TIME \
+            else None
+        return m is None or not m.has_zero_part
     if isinstance(e, exp.Neg):
         return _not_null(e.this, s, query)
     if isinstance(e, (exp.Add, exp.Sub, exp.Mul)):

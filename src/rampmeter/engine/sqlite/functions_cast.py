@@ -106,7 +106,11 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
         t = SqlType(kind, None, int(fsp) if kind != "date" else None)
         if isinstance(v, str) and v[:1] == "~":
             v = int(v[1:])  # an unsigned above 2^63-1 (values.py)
-        stored, problem = values.store(t, v)
+        zero_date = zero_in_date = True
+        if literal and kind != "time":  # DATE'2001-00-00' under NO_ZERO_IN_DATE: NULL, 1292
+            mode = str(getattr(host, "sql_mode", lambda: "")()).upper().split(",")
+            zero_date, zero_in_date = "NO_ZERO_DATE" not in mode, "NO_ZERO_IN_DATE" not in mode
+        stored, problem = values.store(t, v, zero_date=zero_date, zero_in_date=zero_in_date)
         if problem is not None and problem.cut:
             # a value read with text after it (a Warning) or digits past the sixth (a Note):
             # kept, "Truncated incorrect <the CAST's type> value" (MariaDB)

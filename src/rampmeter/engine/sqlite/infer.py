@@ -284,6 +284,15 @@ class Typer:
             if t is not None and t.name in ("time", "datetime") and \
                     isinstance(e.this, exp.Literal) and e.this.is_string:
                 return SqlType(t.name, None, _literal_fsp(t.name, e.this.name))
+            if t is not None and t.name == "varchar" and t.width == 255 and \
+                    isinstance(e.to, exp.DataType) and not e.to.expressions:
+                given = self._infer(e.this)  # CAST(temporal AS CHAR): as long as its text
+                if given is not None and given.is_temporal:
+                    from dataclasses import replace
+                    fsp = given.fsp or 0
+                    width = {"date": 10, "time": 10}.get(given.name, 19) + (
+                        fsp + 1 if fsp and given.name != "date" else 0)
+                    return replace(t, width=width)
             return t
         if isinstance(e, (exp.Coalesce, exp.Greatest, exp.Least)):
             return self._aggregated(e, merge([self._infer(x) for x in [e.this,
