@@ -108,3 +108,16 @@ def test_zero_parts_in_literals(session: SqliteSession) -> None:
     session.context.variables["sql_mode"] = "NO_ZERO_IN_DATE"  # type: ignore[attr-defined]
     assert rows(session.execute("SELECT CAST(DATE'2001-00-00' AS SIGNED)")) == [(None,)]
     assert [w.message for w in session.warnings] == ["Incorrect datetime value: '2001-00-00'"]
+
+
+def test_time_plus_interval_is_a_time(session: SqliteSession) -> None:
+    # MariaDB 10.11: TIME arithmetic by days and less, NULL with 1441 past TIME's range
+    got = rows(session.execute(
+        "SELECT DATE_ADD(TIME'00:00:00', INTERVAL 1 DAY), TIME'10:00:00.5' + INTERVAL 1 SECOND, "
+        "TIME'10:00:00' - INTERVAL 1 MINUTE, DATE_ADD(TIME'838:00:00', INTERVAL 1 DAY)"))
+    assert [str(v) for v in got[0]] == ["24:00:00", "10:00:01.5", "09:59:00", "None"]
+    assert [w.code for w in session.warnings] == [1441]
+
+
+def test_escape_by_a_temporal_literal_is_1210(session: SqliteSession) -> None:
+    fails(session, "SELECT 'a' LIKE 'a' ESCAPE DATE'2001-01-01'", 1210, "HY000")

@@ -105,6 +105,18 @@ class RampMySQL(MySQL):
                 node.meta["number"] = True
             return node
 
+        def _parse_escape(self, this: Any) -> Any:
+            """LIKE ... ESCAPE DATE'..' (TIME'..', TIMESTAMP'..'): MariaDB's 1210 "Incorrect
+            arguments to ESCAPE", not a syntax error."""
+            if self._curr is not None and self._curr.token_type == TokenType.ESCAPE and \
+                    self._next is not None and self._next.text.upper() in (
+                        "DATE", "TIME", "TIMESTAMP") and \
+                    self._index + 2 < len(self._tokens) and \
+                    self._tokens[self._index + 2].token_type == TokenType.STRING:
+                from rampmeter.errors import ServerError
+                raise ServerError(1210, "ESCAPE")
+            return super()._parse_escape(this)
+
         def _parse_delete(self) -> exp.Expression:
             """DELETE ... [ORDER BY ...] [LIMIT n] RETURNING ...: MariaDB's RETURNING comes
             last; sqlglot reads it only before ORDER BY."""

@@ -88,7 +88,7 @@ def _library_call(node: exp.Anonymous, typer: Typer) -> None:
             args[i] = _time_as_datetime(args[i], typer)
     if name in ("DATE_ADD", "DATE_SUB") and len(node.expressions) == 2 and \
             isinstance(node.expressions[1], exp.Interval):
-        args.append(_interval_kind(node.expressions[1], typer))
+        args.append(_interval_kind(node.expressions[1], typer, node.expressions[0]))
     named = _named_collation(args[:2]) if name == "STRCMP" else None
     if named is not None:  # STRCMP(a COLLATE c, b): c's own comparison (NO PAD included)
         args.append(_text(named))
@@ -303,22 +303,27 @@ def _interval_arithmetic(node: exp.Binary, typer: Typer) -> exp.Expression | Non
     if isinstance(right, exp.Interval) and right.args.get("unit") is not None:
         name = "DATE_ADD" if isinstance(node, exp.Add) else "DATE_SUB"
         return _call(name, left, right.this, _text(right.args["unit"].name.upper()),
-                     _interval_kind(right, typer))
+                     _interval_kind(right, typer, left))
     if isinstance(node, exp.Add) and isinstance(left, exp.Interval) and \
             left.args.get("unit") is not None:
         return _call("DATE_ADD", right, left.this, _text(left.args["unit"].name.upper()),
-                     _interval_kind(left, typer))
+                     _interval_kind(left, typer, right))
     return None
 
 
-def _interval_kind(node: exp.Interval, typer: Typer) -> exp.Literal:
+def _interval_kind(node: exp.Interval, typer: Typer,
+                   base: exp.Expression | None = None) -> exp.Literal:
     """How MariaDB reads the interval's number as an integer (functions_time.interval): 's' a
     string (its leading digits), 'n' a number (rounded); a number literal is held as a string
     here (meta "number", dialect.py)."""
+    timed = ""
+    if base is not None:
+        bt = typer.infer(base)
+        timed = "t" if bt is not None and bt.name == "time" else ""  # TIME arithmetic
     if node.meta.get("number"):
-        return _text("n")
+        return _text("n" + timed)
     t = typer.infer(node.this)
-    return _text("s" if t is not None and (t.is_text or t.is_binary_string) else "n")
+    return _text(("s" if t is not None and (t.is_text or t.is_binary_string) else "n") + timed)
 
 
 def _coalesce(node: exp.Coalesce, typer: Typer) -> exp.Expression | None:

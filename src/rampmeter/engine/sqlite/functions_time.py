@@ -551,6 +551,8 @@ def add_interval(host: Any, v: Any, value: Any, unit: str, sign: int = 1,
                  kind: str = "n") -> Any:
     if v is None or value is None:
         return None
+    if kind.endswith("t"):  # a TIME: a TIME again (kind + 't', funcmap.py)
+        return _add_to_time(host, v, value, unit, sign, kind[:-1])
     m = _date(host, v, zero_ok=False)
     if m is None:
         return None
@@ -574,6 +576,21 @@ def add_interval(host: Any, v: Any, value: Any, unit: str, sign: int = 1,
             return _overflow(host)
         out = found
     return out.text(fsp) if has_time else out.date_text()
+
+
+def _add_to_time(host: Any, v: Any, value: Any, unit: str, sign: int, kind: str) -> Any:
+    """TIME + INTERVAL: a TIME (the larger digits of the two), NULL with 1441 "time field
+    overflow" past 838:59:59 or by months (MariaDB)."""
+    t = _time(host, v)
+    span = interval(value, unit, kind, host.warn)
+    if t is None or span is None:
+        return None
+    months, us, digits = span
+    total = t[0] + sign * us
+    if months or abs(total) > tm.TIME_MAX_US:
+        host.warn(1441, "Datetime function: time field overflow")
+        return None
+    return tm.time_text(total, max(t[1], digits))
 
 
 @sqlfunction("DATE_ADD", (3, 4), None, host=True)

@@ -929,6 +929,8 @@ def _date_add_type(typer: Typer, name: str, args: list[exp.Expression]) -> SqlTy
         unit = args[1].args["unit"].name
     t = typer.infer(base) if base is not None else None
     timed = any(p in unit.upper() for p in ("HOUR", "MINUTE", "SECOND"))
+    if t is not None and t.name == "time" and name != "TIMESTAMPADD":
+        return SqlType("time", None, 6 if "MICRO" in unit.upper() else t.fsp)
     if t is not None and t.name == "date":
         return T.DATETIME if timed else T.DATE
     if t is not None and t.name in ("datetime", "timestamp"):
