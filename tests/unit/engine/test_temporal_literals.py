@@ -105,8 +105,9 @@ def test_zero_parts_in_literals(session: SqliteSession) -> None:
                                "information_schema.COLUMNS WHERE TABLE_NAME = 't1' "
                                "ORDER BY ORDINAL_POSITION"))
     assert got == [("date", "YES"), ("date", "NO"), ("varchar(10)", "YES")]
+    prepared = session.scan("SELECT CAST(DATE'2001-00-00' AS SIGNED)")  # read as PREPARE
     session.context.variables["sql_mode"] = "NO_ZERO_IN_DATE"  # type: ignore[attr-defined]
-    assert rows(session.execute("SELECT CAST(DATE'2001-00-00' AS SIGNED)")) == [(None,)]
+    assert rows(session.execute(prepared)) == [(None,)]
     assert [w.message for w in session.warnings] == ["Incorrect datetime value: '2001-00-00'"]
 
 
@@ -121,3 +122,13 @@ def test_time_plus_interval_is_a_time(session: SqliteSession) -> None:
 
 def test_escape_by_a_temporal_literal_is_1210(session: SqliteSession) -> None:
     fails(session, "SELECT 'a' LIKE 'a' ESCAPE DATE'2001-01-01'", 1210, "HY000")
+
+
+def test_sql_mode_when_read_decides_zero_dates(session: SqliteSession) -> None:
+    # MariaDB (mtr temporal_literal): under NO_ZERO_IN_DATE / NO_ZERO_DATE the parser refuses
+    # DATE'2001-00-00' / DATE'0000-00-00' (1525); the zero date stays fine under the first
+    session.context.variables["sql_mode"] = "NO_ZERO_IN_DATE"  # type: ignore[attr-defined]
+    fails(session, "SELECT DATE'2001-00-00'", 1525, "HY000")
+    assert str(rows(session.execute("SELECT DATE'0000-00-00'"))[0][0]) == "0000-00-00"
+    session.context.variables["sql_mode"] = "NO_ZERO_DATE"  # type: ignore[attr-defined]
+    fails(session, "SELECT DATE'0000-00-00'", 1525, "HY000")

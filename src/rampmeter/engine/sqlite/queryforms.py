@@ -44,13 +44,15 @@ _SETS = (exp.Union, exp.Except, exp.Intersect)
 _AGGREGATES = (exp.AggFunc,)
 
 
-def rewrite(tree: exp.Expression, values: dict[str, Any] | None = None) -> exp.Expression:
+def rewrite(tree: exp.Expression, values: dict[str, Any] | None = None,
+            zeros: tuple[bool, bool] = (True, True)) -> exp.Expression:
     """The tree with the forms above rewritten (the root may change); `values`: the
-    statement's literals by placeholder name (for the words of an error)."""
+    statement's literals by placeholder name (for the words of an error); `zeros`: are a zero
+    date and zero parts in a date allowed (sql_mode when the statement was read)."""
     for node in list(tree.walk()):
         if isinstance(node, exp.Cast) and isinstance(node.this, exp.Literal) and \
                 node.this.is_string:
-            _check_typed_literal(node)
+            _check_typed_literal(node, zeros)
         if isinstance(node, (exp.Cast, *_CLOCK_NAMES)) or isinstance(node, exp.Anonymous) and \
                 node.name.upper() in _CLOCK_CALLS:
             _check_precision(node, values or {})
@@ -200,7 +202,7 @@ def _check_precision(node: exp.Expression, values: dict[str, Any]) -> None:
         raise ServerError(1426, name, _MAX_FSP)
 
 
-def _check_typed_literal(node: exp.Cast) -> None:
+def _check_typed_literal(node: exp.Cast, zeros: tuple[bool, bool] = (True, True)) -> None:
     """DATE 'x', TIME 'x', TIMESTAMP 'x' (the only casts of a literal left in a shape): a value
     that is not one is 1525, as MariaDB's parser says."""
     from rampmeter.engine.sqlite import temporal
@@ -211,6 +213,9 @@ def _check_typed_literal(node: exp.Cast) -> None:
     if kind == D.DATE:
         m = temporal.read_datetime(text)
         ok, shown = m is not None and not m.has_time, "DATE"
+        if m is not None and not zeros[0] and m.is_zero_date or m is not None and \
+                not zeros[1] and m.has_zero_part and not m.is_zero_date:
+            ok = False  # NO_ZERO_DATE / NO_ZERO_IN_DATE when the statement was read
     elif kind == D.TIME:  # a time only (no date-time), within TIME's range
         read = temporal.read_time_only(text)
         ok, shown = read is not None and abs(read[0]) <= temporal.TIME_MAX_US, "TIME"

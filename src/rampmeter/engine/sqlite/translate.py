@@ -387,7 +387,8 @@ def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
     if lists is not None:
         text, collapsed = inlist.collapse(text)
         lists.update(collapsed)
-    tree = queryforms.rewrite(parse(stmt, text), dict(zip(stmt.names, stmt.slots)))
+    tree = queryforms.rewrite(parse(stmt, text), dict(zip(stmt.names, stmt.slots)),
+                              (stmt.dialect.zero_date, stmt.dialect.zero_in_date))
     if "JSON_TABLE" in text.upper():
         jsontable.rewrite(tree)
     queryforms.insert_defaults(tree)
