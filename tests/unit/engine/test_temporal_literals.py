@@ -132,3 +132,15 @@ def test_sql_mode_when_read_decides_zero_dates(session: SqliteSession) -> None:
     assert str(rows(session.execute("SELECT DATE'0000-00-00'"))[0][0]) == "0000-00-00"
     session.context.variables["sql_mode"] = "NO_ZERO_DATE"  # type: ignore[attr-defined]
     fails(session, "SELECT DATE'0000-00-00'", 1525, "HY000")
+
+
+def test_create_select_extract_types(session: SqliteSession) -> None:
+    # MariaDB 10.11 (mtr func_extract): INT / BIGINT by the unit's digits and a sign, a day of
+    # 2 digits from a temporal, 7 from a number or string
+    session.execute("CREATE TABLE t0 (t TIME, v VARCHAR(20), d DATETIME)")
+    session.execute("CREATE TABLE t2 SELECT EXTRACT(DAY FROM t) a, "
+                    "EXTRACT(DAY_MICROSECOND FROM t) b, EXTRACT(DAY FROM v) c, "
+                    "EXTRACT(DAY_MINUTE FROM v) e, EXTRACT(YEAR FROM d) f FROM t0")
+    got = rows(session.execute("SELECT COLUMN_TYPE FROM information_schema.COLUMNS "
+                               "WHERE TABLE_NAME = 't2' ORDER BY ORDINAL_POSITION"))
+    assert [r[0] for r in got] == ["int(3)", "bigint(15)", "int(8)", "bigint(12)", "int(5)"]

@@ -279,6 +279,8 @@ class Typer:
             return T.DOUBLE
         if isinstance(e, (exp.Min, exp.Max)):
             return self._infer(e.this)
+        if isinstance(e, exp.Extract):
+            return extract_type(e.this.name, self._infer(e.expression))
         if isinstance(e, exp.Cast):
             t = cast_type(e.to)
             if t is not None and t.name in ("time", "datetime") and \
@@ -825,6 +827,8 @@ def library_type(typer: Typer, name: str, args: list[exp.Expression]) -> SqlType
         return _date_add_type(typer, name, args)
     if name == "UNIX_TIMESTAMP":
         return _unix_timestamp_type(typer, args)
+    if name == "EXTRACT" and len(args) == 2 and isinstance(args[0], exp.Literal):
+        return extract_type(args[0].name, typer.infer(args[1]))
     if name == "TIME_TO_SEC" and len(args) == 1:
         return _time_to_sec_type(typer, args[0])
     if name == "SEC_TO_TIME" and len(args) == 1:
@@ -877,6 +881,29 @@ def sec_to_time_digits(typer: Typer, arg: exp.Expression) -> int | None:
     if t.is_temporal:
         return t.fsp or 0
     return 6
+
+
+# EXTRACT's digits by unit (MariaDB's Item_extract::fix_length_and_dec), and whether the
+# day's digits come first ('day'): 2 from a temporal, 7 (3652058) from an interval read from
+# a number or a string
+_EXTRACT_DIGITS = {
+    "YEAR": ("date", 4), "YEAR_MONTH": ("date", 6), "QUARTER": ("date", 2),
+    "MONTH": ("date", 2), "WEEK": ("date", 2), "DAY": ("day", 0), "DAY_HOUR": ("day", 2),
+    "DAY_MINUTE": ("day", 4), "DAY_SECOND": ("day", 6), "HOUR": ("time", 2),
+    "HOUR_MINUTE": ("time", 4), "HOUR_SECOND": ("time", 6), "MINUTE": ("time", 2),
+    "MINUTE_SECOND": ("time", 4), "SECOND": ("time", 2), "MICROSECOND": ("time", 6),
+    "DAY_MICROSECOND": ("time", 12), "HOUR_MICROSECOND": ("time", 12),
+    "MINUTE_MICROSECOND": ("time", 10), "SECOND_MICROSECOND": ("time", 8)}
+
+
+def extract_type(unit: str, t: SqlType | None) -> SqlType:
+    """INT(n) or BIGINT(n) (from 11 digits; 10 for a date's units) as MariaDB types EXTRACT."""
+    kind, digits = _EXTRACT_DIGITS.get(unit.upper(), ("time", 19))
+    day = 2 if t is not None and t.is_temporal else 7
+    if kind == "day" or unit.upper() == "DAY_MICROSECOND":
+        digits += day
+    width = digits + 1  # with a sign (MariaDB adds one to a date's units too)
+    return SqlType("bigint" if width >= (10 if kind == "date" else 11) else "int", width)
 
 
 def _time_to_sec_type(typer: Typer, arg: exp.Expression) -> SqlType | None:
