@@ -274,3 +274,44 @@ def str_to_time(text: str) -> Read:
     if rest.strip(" \t\n\v\f\r"):
         r.warnings |= TRUNCATED
     return r
+
+
+def number_to_datetime(whole: int, micro: int = 0, *, zero_date: bool = True,
+                       zero_in_date: bool = True) -> Read:
+    """A number read as a date-time (my_time.c's number_to_datetime): [YY]YYMMDD or
+    [YY]YYMMDDhhmmss, a 2-digit year 20YY below 70, 19YY from 70; 0 is the zero date."""
+    nr = whole
+    kind = "date"
+    if nr == 0 or nr >= 10000101000000:
+        kind = "datetime"
+    elif nr < 101:
+        return Read(kind="error", warnings=TRUNCATED)
+    elif nr <= (_YY_PART_YEAR - 1) * 10000 + 1231:
+        nr = (nr + 20000000) * 1000000
+    elif nr < _YY_PART_YEAR * 10000 + 101:
+        return Read(kind="error", warnings=TRUNCATED)
+    elif nr <= 991231:
+        nr = (nr + 19000000) * 1000000
+    elif nr < 10000101:
+        return Read(kind="error", warnings=TRUNCATED)
+    elif nr <= 99991231:
+        nr *= 1000000
+    elif nr < 101000000:
+        return Read(kind="error", warnings=TRUNCATED)
+    else:
+        kind = "datetime"
+        if nr <= (_YY_PART_YEAR - 1) * 10000000000 + 1231235959:
+            nr += 20000000000000
+        elif nr < _YY_PART_YEAR * 10000000000 + 101000000:
+            return Read(kind="error", warnings=TRUNCATED)
+        elif nr <= 991231235959:
+            nr += 19000000000000
+    date, clock = divmod(nr, 1000000)
+    r = Read(kind=kind, year=date // 10000, month=date // 100 % 100, day=date % 100,
+             hour=clock // 10000, minute=clock // 100 % 100, second=clock % 100, micro=micro)
+    if r.year > 9999 or r.month > 12 or r.day > 31 or r.hour > 23 or r.minute > 59 or \
+            r.second > 59 or not _check_date(r, bool(nr or micro), zero_date, zero_in_date):
+        return Read(kind="error", warnings=TRUNCATED)
+    if kind == "date" and micro:  # a date's fraction is dropped, with a Note
+        r.micro, r.warnings = 0, NOTE_TRUNCATED
+    return r

@@ -647,16 +647,30 @@ def _store_temporal(t: SqlType, v: Any, zero_date: bool = True,
         parts = (v.year, v.month, v.day, v.hour, v.minute, v.second, f"{v.microsecond:06d}")
     elif isinstance(v, dt.date):
         parts = (v.year, v.month, v.day, 0, 0, 0, "")
-    elif isinstance(v, (int, Decimal)) and not isinstance(v, bool):
+    elif isinstance(v, (int, Decimal, float)) and not isinstance(v, bool):
         if v == 0:
             return zero, None
-        parsed = parse_datetime(str(v))
-        if parsed is None:
+        if isinstance(v, float):  # a DECIMAL SQLite holds as a double: its shortest digits
+            if not math.isfinite(v):
+                return zero, Problem(errors.ER_TRUNCATED_WRONG_VALUE, kind, str(v))
+            v = Decimal(repr(v))
+        if v < 0:
             return zero, Problem(errors.ER_TRUNCATED_WRONG_VALUE, kind, str(v))
-        parts = parsed
+        whole = int(v)
+        frac = format(v - whole, "f").partition(".")[2] if isinstance(v, Decimal) else ""
+        read = strtime.number_to_datetime(whole, int((frac + "000000")[:6]),
+                                          zero_date=zero_date, zero_in_date=zero_in_date)
+        if not read.ok:
+            return zero, Problem(errors.ER_TRUNCATED_WRONG_VALUE, kind, str(v))
+        return _read_temporal(t, read, str(v))
     elif isinstance(v, (str, bytes)):
         text = _num_text(v)
         read = strtime.str_to_datetime(text, zero_date=zero_date, zero_in_date=zero_in_date)
+        number = _DECIMAL_TEXT.match(text) if not read.ok else None
+        if number is not None:  # a DECIMAL held as its digits: read as the number it is
+            read = strtime.number_to_datetime(
+                int(number.group(1)), int(((number.group(2) or "") + "000000")[:6]),
+                zero_date=zero_date, zero_in_date=zero_in_date)
         if not read.ok:
             return zero, Problem(errors.ER_TRUNCATED_WRONG_VALUE, kind, text)
         return _read_temporal(t, read, text)
@@ -678,11 +692,14 @@ def _store_temporal(t: SqlType, v: Any, zero_date: bool = True,
     return text, None
 
 
+_DECIMAL_TEXT = re.compile(r"\s*(\d+)\.(\d*)\s*$")
+
+
 def _read_temporal(t: SqlType, r: strtime.Read, text: str) -> tuple[Any, Problem | None]:
     """A DATE / DATETIME read from text (strtime.py): text after the value is 1292 (1265 when
     not strict: dml.py) with the value kept, digits past the sixth a Note, and so is a DATE's
     time of day that is not 00:00:00."""
-    kind = "date" if t.name == "date" else "datetime"
+    kind = r.kind  # what was read: its name is in CAST's message (MariaDB)
     problem = None
     if r.warnings & strtime.TRUNCATED:
         problem = Problem(errors.ER_TRUNCATED_WRONG_VALUE, kind, text, cut="after")

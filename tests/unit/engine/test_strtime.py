@@ -95,3 +95,26 @@ def test_times_are_put_in_order_as_durations(session: SqliteSession) -> None:
         "CAST('-00:20:03' AS TIME) < CAST('-00:20:01' AS TIME), "
         "CAST('100:00:00' AS TIME) BETWEEN CAST('20:00:00' AS TIME) AND '150:00:00'"))
     assert got == [(0, 1, 1)]
+
+
+@pytest.mark.parametrize(("number", "fields"), [
+    (101, (2000, 1, 1, 0, 0, 0)), (691231, (2069, 12, 31, 0, 0, 0)),
+    (700101, (1970, 1, 1, 0, 0, 0)), (10000101, (1000, 1, 1, 0, 0, 0)),
+    (101000000, (2000, 1, 1, 0, 0, 0)), (991231235959, (1999, 12, 31, 23, 59, 59)),
+    (20030100000000, (2003, 1, 0, 0, 0, 0)),
+])
+def test_number_to_datetime(number: int, fields: tuple[int, ...]) -> None:
+    r = strtime.number_to_datetime(number)
+    assert r.ok and (r.year, r.month, r.day, r.hour, r.minute, r.second) == fields
+
+
+def test_numbers_into_dates(session: SqliteSession) -> None:
+    # MariaDB 10.11 (mtr type_datetime): a number is [YY]YYMMDD[hhmmss]; a date's fraction is
+    # dropped with a Note naming the date
+    got = rows(session.execute("SELECT CAST(101 AS DATE), CAST(20010101.5 AS DATETIME(1)), "
+                               "CAST(991231235959.5 AS DATETIME(1)), CAST(1 AS DATE)"))
+    assert [str(v) for v in got[0]] == ["2000-01-01", "2001-01-01 00:00:00.0",
+                                        "1999-12-31 23:59:59.5", "None"]
+    assert [(w.level, w.message) for w in session.warnings] == [
+        ("Note", "Truncated incorrect date value: '20010101.5'"),
+        ("Warning", "Incorrect datetime value: '1'")]

@@ -114,7 +114,7 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
         if problem is not None and problem.cut:
             # a value read with text after it (a Warning) or digits past the sixth (a Note):
             # kept, "Truncated incorrect <the CAST's type> value" (MariaDB)
-            shown = kind if kind != "timestamp" else "datetime"
+            shown = problem.kind or (kind if kind != "timestamp" else "datetime")
             host.warn(errors.ER_TRUNCATED_WRONG_VALUE,
                       f"Truncated incorrect {shown.upper() if literal else shown} "
                       f"value: '{_show(v)}'", level="Note" if problem.note else "Warning")
