@@ -118,3 +118,11 @@ def test_numbers_into_dates(session: SqliteSession) -> None:
     assert [(w.level, w.message) for w in session.warnings] == [
         ("Note", "Truncated incorrect date value: '20010101.5'"),
         ("Warning", "Incorrect datetime value: '1'")]
+
+
+def test_date_functions_read_numbers_so(session: SqliteSession) -> None:
+    # MariaDB 10.11 (mtr type_date): YEAR(1111) reads 1111 as 2000-11-11
+    got = rows(session.execute("SELECT YEAR(1111), MONTH(1111), TO_DAYS(20010101), "
+                               "DAYOFMONTH(991231235959), YEAR(101)"))
+    assert got == [(2000, 11, 730851, 31, 2000)]
+    assert session.warnings == []

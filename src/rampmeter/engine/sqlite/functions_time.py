@@ -49,11 +49,27 @@ def bad_value(host: Any, v: Any, kind: str = "datetime") -> None:
 def _date(host: Any, v: Any, zero_ok: bool = True) -> Moment | None:
     if v is None:
         return None
-    m = _text_date(host, v) if isinstance(v, (str, bytes)) else tm.read_datetime(v)
+    m = _text_date(host, v) if isinstance(v, (str, bytes)) else _number_date(v)
     if m is None or not zero_ok and (m.is_zero_date or m.has_zero_part):
         bad_value(host, v)
         return None
     return m
+
+
+def _number_date(v: Any) -> Moment | None:
+    """A number as MariaDB's number_to_datetime reads it (strtime.py): YEAR(1111) is 2000."""
+    if isinstance(v, bool) or not isinstance(v, (int, float, Decimal)) or v == 0:
+        return tm.read_datetime(v)
+    d = Decimal(repr(v)) if isinstance(v, float) else Decimal(v)
+    if not d.is_finite() or d < 0:
+        return None
+    whole = int(d)
+    digits = format(d - whole, "f").partition(".")[2].rstrip("0") if d != whole else ""
+    r = strtime.number_to_datetime(whole, int((digits + "000000")[:6]))
+    if not r.ok:
+        return None
+    return Moment(r.year, r.month, r.day, r.hour, r.minute, r.second, r.micro,
+                  r.kind == "datetime", min(len(digits), 6) if r.kind == "datetime" else 0)
 
 
 _NUMBER_TEXT = re.compile(r"\s*\d+\.\d+\s*$")
@@ -65,6 +81,8 @@ def _text_date(host: Any, v: str | bytes) -> Moment | None:
     Note; the value is kept."""
     text = tm.text_of(v)
     r = strtime.str_to_datetime(text)
+    if not r.ok and _NUMBER_TEXT.match(text):  # a DECIMAL held as its digits: the number
+        return _number_date(Decimal(text.strip()))
     if not r.ok:
         return None
     if r.warnings & strtime.TRUNCATED:
