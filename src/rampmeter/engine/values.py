@@ -38,6 +38,7 @@ from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation, localcont
 from typing import Any, NamedTuple
 
 from rampmeter import errors
+from rampmeter.engine import strtime
 from rampmeter.engine.types import SqlType
 from rampmeter.sql import charsets
 
@@ -52,6 +53,7 @@ class Problem(NamedTuple):
     kind: str = ""       # 'integer', 'decimal', 'double', 'string', 'date', 'datetime', 'time'
     shown: str = ""      # the offending value as the message quotes it
     note: bool = False   # a Note (DECIMAL rounding), never an error
+    cut: str = ""        # a temporal read from text: 'after' text after it, 'digits' past 6
 
 
 def _num_text(v: Any) -> str:
@@ -666,19 +668,33 @@ def _store_temporal(t: SqlType, v: Any, zero_date: bool = True,
         parts = (v.year, v.month, v.day, v.hour, v.minute, v.second, f"{v.microsecond:06d}")
     elif isinstance(v, dt.date):
         parts = (v.year, v.month, v.day, 0, 0, 0, "")
-    elif isinstance(v, (int, Decimal)) and not isinstance(v, bool):
+    elif isinstance(v, (int, Decimal, float)) and not isinstance(v, bool):
         if v == 0:
             return zero, None
-        parsed = parse_datetime(str(v))
-        if parsed is None:
+        if isinstance(v, float):  # a DECIMAL SQLite holds as a double: its shortest digits
+            if not math.isfinite(v):
+                return zero, Problem(errors.ER_TRUNCATED_WRONG_VALUE, kind, str(v))
+            v = Decimal(repr(v))
+        if v < 0:
             return zero, Problem(errors.ER_TRUNCATED_WRONG_VALUE, kind, str(v))
-        parts = parsed
+        whole = int(v)
+        frac = format(v - whole, "f").partition(".")[2] if isinstance(v, Decimal) else ""
+        read = strtime.number_to_datetime(whole, int((frac + "000000")[:6]),
+                                          zero_date=zero_date, zero_in_date=zero_in_date)
+        if not read.ok:
+            return zero, Problem(errors.ER_TRUNCATED_WRONG_VALUE, kind, str(v))
+        return _read_temporal(t, read, str(v))
     elif isinstance(v, (str, bytes)):
         text = _num_text(v)
-        parsed = parse_datetime(text)
-        if parsed is None:
+        read = strtime.str_to_datetime(text, zero_date=zero_date, zero_in_date=zero_in_date)
+        number = _DECIMAL_TEXT.match(text) if not read.ok else None
+        if number is not None:  # a DECIMAL held as its digits: read as the number it is
+            read = strtime.number_to_datetime(
+                int(number.group(1)), int(((number.group(2) or "") + "000000")[:6]),
+                zero_date=zero_date, zero_in_date=zero_in_date)
+        if not read.ok:
             return zero, Problem(errors.ER_TRUNCATED_WRONG_VALUE, kind, text)
-        parts = parsed
+        return _read_temporal(t, read, text)
     else:
         return zero, Problem(errors.ER_TRUNCATED_WRONG_VALUE, kind, str(v))
     y, mo, d, h, mi, s, frac = parts
@@ -697,6 +713,30 @@ def _store_temporal(t: SqlType, v: Any, zero_date: bool = True,
     return text, None
 
 
+_DECIMAL_TEXT = re.compile(r"\s*(\d+)\.(\d*)\s*$")
+
+
+def _read_temporal(t: SqlType, r: strtime.Read, text: str) -> tuple[Any, Problem | None]:
+    """A DATE / DATETIME read from text (strtime.py): text after the value is 1292 (1265 when
+    not strict: dml.py) with the value kept, digits past the sixth a Note, and so is a DATE's
+    time of day that is not 00:00:00."""
+    kind = r.kind  # what was read: its name is in CAST's message (MariaDB)
+    problem = None
+    if r.warnings & strtime.TRUNCATED:
+        problem = Problem(errors.ER_TRUNCATED_WRONG_VALUE, kind, text, cut="after")
+    elif r.warnings & strtime.NOTE_TRUNCATED:
+        problem = Problem(errors.WARN_DATA_TRUNCATED, kind, text, note=True, cut="digits")
+    date = f"{r.year:04d}-{r.month:02d}-{r.day:02d}"
+    if t.name == "date":
+        if problem is None and (r.hour or r.minute or r.second):
+            problem = Problem(errors.WARN_DATA_TRUNCATED, note=True)
+        return date, problem
+    stored = f"{date} {r.hour:02d}:{r.minute:02d}:{r.second:02d}"
+    if t.fsp:
+        stored += "." + f"{r.micro:06d}"[:t.fsp]
+    return stored, problem
+
+
 def _temporal_shown(v: Any) -> str:
     return _num_text(v) if isinstance(v, (str, bytes)) else _temporal_text(v)
 
@@ -712,14 +752,17 @@ def _store_time(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
     elif isinstance(v, dt.time):
         td = dt.timedelta(hours=v.hour, minutes=v.minute, seconds=v.second,
                           microseconds=v.microsecond)
+    elif isinstance(v, (str, bytes)):
+        return _read_time(t, strtime.str_to_time(_num_text(v)), _num_text(v))
     else:
-        text = _num_text(v) if isinstance(v, (str, bytes)) else str(v)
+        text = str(v)
         parsed = _parse_time(text)
         if parsed is None:
             dtp = parse_datetime(text)
             if dtp is None or dtp[1] > 12 or dtp[2] > 31:
                 return _time_from_number(text, fsp)
-            td = dt.timedelta(hours=dtp[3], minutes=dtp[4], seconds=dtp[5])
+            td = dt.timedelta(hours=dtp[3], minutes=dtp[4], seconds=dtp[5],
+                              microseconds=int((dtp[6] + "000000")[:6] or 0))
             if any(dtp[:3]):  # the date part is dropped: MariaDB notes it
                 problem = Problem(errors.WARN_DATA_TRUNCATED, note=True)
         else:
@@ -734,6 +777,35 @@ def _store_time(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
         return _timedelta_text(td, fsp), Problem(errors.ER_WARN_DATA_OUT_OF_RANGE, "time",
                                                  _temporal_shown(v))
     return _timedelta_text(td, fsp), problem
+
+
+def _read_time(t: SqlType, r: strtime.Read, text: str) -> tuple[Any, Problem | None]:
+    """A TIME read from text (strtime.py): the time of day of a date-time (a Note when its
+    date is not zero), TIME's end past 838:59:59 (1264), text after it 1292 (1265 when not
+    strict) with the value kept, digits past the sixth a Note."""
+    if r.warnings & strtime.TRUNCATED and len(text.strip()) < 12:
+        dtp = parse_datetime(text)  # '2001-01-01': a DATE handed over as text, its 00:00:00
+        if dtp is not None and _valid_date(*dtp[:3]):
+            return _timedelta_text(dt.timedelta(hours=dtp[3], minutes=dtp[4],
+                                                seconds=dtp[5]), t.fsp), \
+                Problem(errors.WARN_DATA_TRUNCATED, note=True) if any(dtp[:3]) else None
+    if not r.ok:
+        return "00:00:00", Problem(errors.ER_TRUNCATED_WRONG_VALUE, "time", text)
+    us = ((r.hour * 60 + r.minute) * 60 + r.second) * 1_000_000 + r.micro
+    problem = None
+    if r.warnings & strtime.TRUNCATED:
+        problem = Problem(errors.ER_TRUNCATED_WRONG_VALUE, "time", text, cut="after")
+    elif r.warnings & strtime.NOTE_TRUNCATED:
+        problem = Problem(errors.WARN_DATA_TRUNCATED, "time", text, note=True, cut="digits")
+    elif r.kind != "time" and (r.year or r.month or r.day):
+        problem = Problem(errors.WARN_DATA_TRUNCATED, note=True)  # the date part is dropped
+    if r.warnings & strtime.OUT_OF_RANGE:
+        top = ((838 * 60 + 59) * 60 + 59) * 1_000_000 + (int("9" * t.fsp) * 10 ** (
+            6 - t.fsp) if t.fsp else 0)
+        return _timedelta_text(dt.timedelta(microseconds=-top if r.neg else top), t.fsp), \
+            Problem(errors.ER_WARN_DATA_OUT_OF_RANGE, "time", text)
+    td = dt.timedelta(microseconds=-us if r.neg else us)
+    return _timedelta_text(td, t.fsp), problem
 
 
 def _time_from_number(text: str, fsp: int) -> tuple[Any, Problem | None]:

@@ -54,7 +54,9 @@ _MYSQL_ONLY_FROM = 50700  # 5-digit versions from here on are skipped (see the m
 @dataclass(frozen=True, slots=True)
 class Dialect:
     """The sql_mode flags that change lexing (and, for PIPES_AS_CONCAT and
-    HIGH_NOT_PRECEDENCE, parsing)."""
+    HIGH_NOT_PRECEDENCE, parsing; NO_ZERO_DATE and NO_ZERO_IN_DATE decide which DATE'..'
+    literals the parser takes, as MariaDB's does: a statement prepared before the mode
+    changed keeps them)."""
 
     backslash_escapes: bool = True   # off with NO_BACKSLASH_ESCAPES
     ansi_quotes: bool = False        # "x" is an identifier with ANSI_QUOTES
@@ -62,17 +64,22 @@ class Dialect:
     pipes_as_concat: bool = False    # || is CONCAT, not OR
     high_not: bool = False           # HIGH_NOT_PRECEDENCE: NOT binds as tightly as !
     latin1: bool = False             # a latin1 client: only its letters make identifiers
+    zero_date: bool = True           # off with NO_ZERO_DATE
+    zero_in_date: bool = True        # off with NO_ZERO_IN_DATE
 
     @staticmethod
     def of(sql_mode: str) -> Dialect:
         if "ANSI_QUOTES" not in sql_mode and "NO_BACKSLASH_ESCAPES" not in sql_mode and \
-                "PIPES_AS_CONCAT" not in sql_mode and "HIGH_NOT_PRECEDENCE" not in sql_mode:
+                "PIPES_AS_CONCAT" not in sql_mode and "HIGH_NOT_PRECEDENCE" not in sql_mode \
+                and "NO_ZERO" not in sql_mode:
             return DEFAULT
         modes = set(sql_mode.upper().split(","))
         return Dialect("NO_BACKSLASH_ESCAPES" not in modes,
                        "ANSI_QUOTES" in modes or "ANSI" in modes,
                        pipes_as_concat="PIPES_AS_CONCAT" in modes,
-                       high_not="HIGH_NOT_PRECEDENCE" in modes)
+                       high_not="HIGH_NOT_PRECEDENCE" in modes,
+                       zero_date="NO_ZERO_DATE" not in modes,
+                       zero_in_date="NO_ZERO_IN_DATE" not in modes)
 
 
 DEFAULT = Dialect()

@@ -153,6 +153,21 @@ def test_a_time_past_its_range_is_its_end_with_1292(session: SqliteSession) -> N
         "Truncated incorrect time value: '8390000.5'", "Incorrect time value: '10:70:00'"]
 
 
+def test_a_one_field_interval_reads_its_value_as_an_integer(session: SqliteSession) -> None:
+    # MariaDB 10.11 (mtr func_date_add): a string by its leading digits, with 1292 when more
+    # follows; a number rounded, 1916 past 64 bits; the unit after a string is the unit
+    got = rows(session.execute(
+        "SELECT DATE_ADD('2001-01-23', INTERVAL '1.5' DAY), DATE_ADD('2001-01-23', "
+        "INTERVAL 1.5 DAY), '2001-01-01' - INTERVAL '2x' DAY, "
+        "DATE_ADD('01-01-23', INTERVAL -9223372036854775809 WEEK)"))
+    assert [shown(v) for v in got[0]] == ["2001-01-24", "2001-01-25", "2000-12-30", "NULL"]
+    assert [(w.code, w.message) for w in session.warnings] == [
+        (1292, "Truncated incorrect INTEGER value: '1.5'"),
+        (1292, "Truncated incorrect INTEGER value: '2x'"),
+        (1916, "Got overflow when converting '-9223372036854775809' to INT. Value truncated"),
+        (1441, "Datetime function: datetime field overflow")]
+
+
 def test_sformat_past_max_allowed_packet_is_null(session: SqliteSession) -> None:
     # MDEV-40411, measured on MariaDB 10.11 with max_allowed_packet=524288 (func_sformat)
     session.context.variables["max_allowed_packet"] = 1024  # type: ignore[attr-defined]

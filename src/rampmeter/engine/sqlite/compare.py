@@ -45,7 +45,8 @@ def rewrite(tree: exp.Expression, typer: Typer, backslash_escapes: bool = True) 
             if isinstance(node, exp.EQ) and node.arg_key == "expressions" and \
                     isinstance(node.parent, (exp.Update, exp.OnConflict)):
                 continue  # SET col = value: an assignment, no comparison
-            _numeric_sides(typer, node, "this", "expression")
+            if not _time_order(typer, node, ("this", "expression")):
+                _numeric_sides(typer, node, "this", "expression")
         elif isinstance(node, exp.In) and node.expressions:
             left = typer.infer(node.this)
             items = list(node.expressions)
@@ -60,7 +61,8 @@ def rewrite(tree: exp.Expression, typer: Typer, backslash_escapes: bool = True) 
             else:
                 _in_by_column_collation(typer, node, left, items)
         elif isinstance(node, exp.Between):
-            _between(typer, node)
+            if not _time_order(typer, node, ("this", "low", "high")):
+                _between(typer, node)
         elif isinstance(node, exp.Case) and node.this is not None:
             _simple_case(typer, node)
         elif isinstance(node, _ARITHMETIC + (exp.Neg,)):
@@ -145,6 +147,35 @@ def _temporal(node: exp.Expression, t: SqlType) -> exp.Expression:
     name = "datetime" if t.name == "timestamp" else t.name
     return exp.Anonymous(this="rm_temporal", expressions=[
         node, exp.Literal.string(name), exp.Literal.number(t.fsp or 0)])
+
+
+_ORDERINGS = (exp.GT, exp.GTE, exp.LT, exp.LTE, exp.Between)
+
+
+def _time_order(typer: Typer, node: exp.Expression, keys: tuple[str, ...]) -> bool:
+    """TIMEs put in order (<, >, BETWEEN) as durations, not as their text ('100:00:00' is
+    after '24:00:00', '-00:20:03' before '-00:20:01'): each side is rm_time_key, its signed
+    microseconds, a constant read as a TIME first (rm_temporal). Equality keeps the stored
+    text, which is canonical (and a column's index stays usable)."""
+    if not isinstance(node, _ORDERINGS):
+        return False
+    sides = [node.args.get(k) for k in keys]
+    if any(x is None for x in sides):
+        return False
+    types = [typer.infer(x) for x in sides]
+    timed = [t is not None and t.name == "time" for t in types]
+    if not any(timed):
+        return False
+    t = next(t for t, is_time in zip(types, timed) if is_time)
+    for side, st, is_time in zip(sides, types, timed):
+        if is_time:
+            continue
+        if not _temporal_constant(t, side, st):
+            return False  # a TIME against a date-time or a column of text: not handled here
+    for k, side, is_time in zip(keys, sides, timed):
+        value = side if is_time else _temporal(side, t)  # type: ignore[arg-type]
+        node.set(k, exp.Anonymous(this="rm_time_key", expressions=[value]))
+    return True
 
 
 def _between(typer: Typer, node: exp.Between) -> None:

@@ -284,17 +284,32 @@ def _constant_width(e: exp.Expression | None, query: Statement) -> int | None:
     return max(args[1], 0)
 
 
+# the clock's functions: NOT NULL in MariaDB (their Item's maybe_null is false)
+_CLOCK = frozenset({"NOW", "CURDATE", "CURTIME", "CURRENT_TIME", "CURRENT_DATE",
+                    "CURRENT_TIMESTAMP", "LOCALTIME", "LOCALTIMESTAMP", "UTC_DATE", "UTC_TIME",
+                    "UTC_TIMESTAMP", "SYSDATE"})
+_CLOCK_NODES = (exp.CurrentTimestamp, exp.CurrentTime, exp.CurrentDate, exp.UtcTimestamp,
+                exp.UtcTime, exp.UtcDate, exp.Localtime, exp.Localtimestamp)
+
+
 def _not_null(e: exp.Expression | None, s: SqliteSession, query: Statement) -> bool:
     """Would MariaDB make this result column NOT NULL (module rules)?"""
     if e is None:
         return False
     if isinstance(e, exp.Paren):
         return _not_null(e.this, s, query)
-    if isinstance(e, exp.Placeholder):
+    if isinstance(e, (exp.Placeholder, exp.Literal)):
         return True
-    if isinstance(e, (exp.Count, exp.CurrentTimestamp)) or \
-            isinstance(e, exp.Anonymous) and e.name.upper() in ("NOW", "CURDATE", "CURTIME"):
+    if isinstance(e, (exp.Count, *_CLOCK_NODES)) or \
+            isinstance(e, exp.Anonymous) and e.name.upper() in _CLOCK:
         return True
+    if isinstance(e, exp.Cast) and isinstance(e.this, exp.Literal) and e.this.is_string:
+        # DATE'..', TIME'..', TIMESTAMP'..': a literal (queryforms.py); a zero month or day
+        # makes it nullable, whatever sql_mode says (MariaDB)
+        from rampmeter.engine.sqlite import temporal
+        m = temporal.read_datetime(e.this.name) if e.to.this != exp.DataType.Type.TIME \
+            else None
+        return m is None or not m.has_zero_part
     if isinstance(e, exp.Neg):
         return _not_null(e.this, s, query)
     if isinstance(e, (exp.Add, exp.Sub, exp.Mul)):

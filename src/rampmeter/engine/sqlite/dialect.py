@@ -92,12 +92,30 @@ class RampMySQL(MySQL):
         def _parse_interval_span(self, this: exp.Expression,
                                  parse_function_unit: bool = True) -> exp.Interval:
             """sqlglot writes INTERVAL 2 DAY's number as a string: meta "number" remembers
-            it was one (MariaDB prints the literal as written: sqltext.py)."""
+            it was one (MariaDB prints the literal as written: sqltext.py). A string is
+            never read for a unit inside it ('2x' DAY is 2 days, with a warning, in MariaDB,
+            whose grammar always wants the unit after it): sqlglot sees a stand-in."""
             number = this is not None and this.is_number
-            node = super()._parse_interval_span(this, parse_function_unit=parse_function_unit)
+            text = this if this is not None and this.is_string else None
+            stand_in = exp.Literal.string("0") if text is not None else this
+            node = super()._parse_interval_span(stand_in, parse_function_unit=parse_function_unit)
+            if text is not None and isinstance(node, exp.Interval) and node.this is stand_in:
+                node.set("this", text)
             if number:
                 node.meta["number"] = True
             return node
+
+        def _parse_escape(self, this: Any) -> Any:
+            """LIKE ... ESCAPE DATE'..' (TIME'..', TIMESTAMP'..'): MariaDB's 1210 "Incorrect
+            arguments to ESCAPE", not a syntax error."""
+            if self._curr is not None and self._curr.token_type == TokenType.ESCAPE and \
+                    self._next is not None and self._next.text.upper() in (
+                        "DATE", "TIME", "TIMESTAMP") and \
+                    self._index + 2 < len(self._tokens) and \
+                    self._tokens[self._index + 2].token_type == TokenType.STRING:
+                from rampmeter.errors import ServerError
+                raise ServerError(1210, "ESCAPE")
+            return super()._parse_escape(this)
 
         def _parse_delete(self) -> exp.Expression:
             """DELETE ... [ORDER BY ...] [LIMIT n] RETURNING ...: MariaDB's RETURNING comes

@@ -389,12 +389,13 @@ def _joined_write(stmt: Statement, outer: Statement) -> Statement | None:
 
 
 def _tree(stmt: Statement) -> exp.Expression | None:
-    from rampmeter.engine.sqlite import defaultfn, dialect
+    from rampmeter.engine.sqlite import defaultfn, dialect, odbc
     text = stmt.text
     if stmt.kind == "REPLACE":  # read as the INSERT it is planned as
         at = text.upper().find("REPLACE")
         text = text[:at] + "INSERT" + text[at + len("REPLACE"):]
     try:
+        text = odbc.rewrite(text, stmt)  # {d '..'}, {fn f(..)}: what they stand for
         return dialect.parse(defaultfn.rewrite_text(text), stmt.dialect.pipes_as_concat,
                              stmt.dialect.high_not)
     except Exception:  # noqa: BLE001 - planned already: only the words are missing

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from sqlglot import exp
 
 from rampmeter.engine.sqlite import collations, funclib
-from rampmeter.engine.sqlite.infer import Typer, charset_of, number_kind
+from rampmeter.engine.sqlite.infer import Typer, charset_of, number_kind, sec_to_time_digits
 from rampmeter.sql import charsets
 
 _UNIT_FIRST = ("TIMESTAMPADD", "TIMESTAMPDIFF", "GET_FORMAT")
@@ -97,6 +97,12 @@ def _library_call(node: exp.Anonymous, typer: Typer) -> None:
         else:
             args.append(arg)
     fn.check_arity(len(args), node.name)
+    for i in _DATE_ARGUMENTS.get(name, ()):
+        if i < len(args):
+            args[i] = _time_as_datetime(args[i], typer)
+    if name in ("DATE_ADD", "DATE_SUB") and len(node.expressions) == 2 and \
+            isinstance(node.expressions[1], exp.Interval):
+        args.append(_interval_kind(node.expressions[1], typer, node.expressions[0]))
     named = _named_collation(args[:2]) if name == "STRCMP" else None
     if named is not None:  # STRCMP(a COLLATE c, b): c's own comparison (NO PAD included)
         args.append(_text(named))
@@ -120,10 +126,19 @@ def _library_call(node: exp.Anonymous, typer: Typer) -> None:
         t = typer.infer(args[0])  # a temporal's digits fix the result's (MariaDB's type)
         if t is not None and t.name in ("date", "datetime", "timestamp", "time"):
             args.append(exp.Literal.number(t.fsp or 0))
+    if name == "TIME" and len(args) == 1 and args[0].find(exp.Column) is not None:
+        t = typer.infer(args[0])  # a string read per row: MariaDB answers with 6 digits
+        if t is None or t.is_string:
+            args.append(exp.Literal.number(6))
     if name == "SEC_TO_TIME" and len(args) == 1:
-        t = typer.infer(args[0])  # MariaDB: TIME with the argument's decimals
-        if t is not None and (t.is_integer or t.is_decimal):
-            args.append(exp.Literal.number(t.scale or 0 if t.is_decimal else 0))
+        digits = sec_to_time_digits(typer, args[0])  # MariaDB: the argument's decimals
+        t = typer.infer(args[0])
+        if t is not None and t.is_temporal:  # a TIME's seconds are its digits: 101010
+            kind = "time" if t.name == "time" else "date" if t.name == "date" else "datetime"
+            args[0] = exp.Anonymous(this="rm_temporal_number",
+                                    expressions=[args[0], _text(kind)])
+        if digits is not None:
+            args.append(exp.Literal.number(digits))
     args = [_exact(a) for a in args]
     if len(args) > funclib.MAX_SQLITE_ARGS:  # SQLite's limit: in packs (funclib.py)
         node.set("this", "mfp_" + fn.name.lower())
@@ -134,6 +149,30 @@ def _library_call(node: exp.Anonymous, typer: Typer) -> None:
     node.set("this", fn.sqlite_name + "_w" if fn.aggregate and
              isinstance(node.parent, exp.Window) else fn.sqlite_name)
     node.set("expressions", args)
+
+
+# the arguments a function reads as a date: a TIME there is today at that time (MariaDB's
+# TIME to DATETIME conversion: YEAR(TIME'10:00:00') is this year); DATE_FORMAT, HOUR and
+# DATE_ADD read a TIME as one
+_DATE_ARGUMENTS = {name: (0,) for name in (
+    "YEAR", "MONTH", "DAYOFMONTH", "DAY", "DATE", "TIMESTAMP", "LAST_DAY", "UNIX_TIMESTAMP",
+    "TO_DAYS", "TO_SECONDS", "WEEKDAY", "DAYNAME", "DAYOFWEEK", "DAYOFYEAR", "QUARTER",
+    "WEEK", "YEARWEEK", "WEEKOFYEAR", "MONTHNAME")}
+_DATE_ARGUMENTS.update({"DATEDIFF": (0, 1), "TIMESTAMPDIFF": (1, 2)})
+
+
+def _time_as_datetime(arg: exp.Expression, typer: Typer) -> exp.Expression:
+    t = typer.infer(arg)
+    if t is None or t.name != "time":
+        return arg
+    return exp.Anonymous(this="rm_time_as_datetime", expressions=[arg])
+
+
+def _convert_tz(node: exp.ConvertTimezone, typer: Typer) -> exp.Expression | None:
+    value = node.args.get("timestamp")
+    if isinstance(value, exp.Expression):
+        node.set("timestamp", _time_as_datetime(value, typer))
+    return None
 
 
 def _exact(arg: exp.Expression) -> exp.Expression:
@@ -277,11 +316,28 @@ def _interval_arithmetic(node: exp.Binary, typer: Typer) -> exp.Expression | Non
     left, right = node.this, node.expression
     if isinstance(right, exp.Interval) and right.args.get("unit") is not None:
         name = "DATE_ADD" if isinstance(node, exp.Add) else "DATE_SUB"
-        return _call(name, left, right.this, _text(right.args["unit"].name.upper()))
+        return _call(name, left, right.this, _text(right.args["unit"].name.upper()),
+                     _interval_kind(right, typer, left))
     if isinstance(node, exp.Add) and isinstance(left, exp.Interval) and \
             left.args.get("unit") is not None:
-        return _call("DATE_ADD", right, left.this, _text(left.args["unit"].name.upper()))
+        return _call("DATE_ADD", right, left.this, _text(left.args["unit"].name.upper()),
+                     _interval_kind(left, typer, right))
     return None
+
+
+def _interval_kind(node: exp.Interval, typer: Typer,
+                   base: exp.Expression | None = None) -> exp.Literal:
+    """How MariaDB reads the interval's number as an integer (functions_time.interval): 's' a
+    string (its leading digits), 'n' a number (rounded); a number literal is held as a string
+    here (meta "number", dialect.py)."""
+    timed = ""
+    if base is not None:
+        bt = typer.infer(base)
+        timed = "t" if bt is not None and bt.name == "time" else ""  # TIME arithmetic
+    if node.meta.get("number"):
+        return _text("n" + timed)
+    t = typer.infer(node.this)
+    return _text(("s" if t is not None and (t.is_text or t.is_binary_string) else "n") + timed)
 
 
 def _coalesce(node: exp.Coalesce, typer: Typer) -> exp.Expression | None:
@@ -359,5 +415,5 @@ _NODES: dict[type, Callable[..., exp.Expression | None]] = {
     exp.StrPosition: _position, exp.Chr: _chr, exp.Interval: _interval_function,
     exp.RegexpLike: _regexp, exp.Coalesce: _coalesce, exp.Add: _interval_arithmetic,
     exp.Sub: _interval_arithmetic, exp.GroupConcat: _group_concat,
-    exp.WeightString: _weight_string,
+    exp.WeightString: _weight_string, exp.ConvertTimezone: _convert_tz,
 }

@@ -22,7 +22,7 @@ from decimal import ROUND_HALF_UP, Context, Decimal, localcontext
 from typing import Any
 
 from rampmeter import errors
-from rampmeter.engine import values
+from rampmeter.engine import strtime, values
 from rampmeter.engine.sqlite import temporal
 from rampmeter.engine.sqlite import temporal as tm
 from rampmeter.engine.types import SqlType
@@ -55,6 +55,19 @@ def _as_sqlite_int(n: int) -> Any:
     return n if n <= 2**63 - 1 else f"~{n:020d}"
 
 
+def time_key(v: Any) -> Any:
+    """rm_time_key: a TIME as its signed microseconds, to put TIMEs in order (compare.py)."""
+    if v is None:
+        return None
+    if isinstance(v, (int, float)):
+        v = str(v)
+    r = strtime.str_to_time(_show(v))
+    if not r.ok:
+        return None
+    us = ((r.hour * 60 + r.minute) * 60 + r.second) * 1_000_000 + r.micro
+    return -us if r.neg else us
+
+
 def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
                                                       Callable[..., Any]]) -> None:
     def truncated(kind: str, v: Any, level: str = "Warning") -> None:
@@ -84,12 +97,28 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
         return num
 
     def cast_temporal(v: Any, kind: str, fsp: int) -> Any:
+        """CAST(v AS DATE / DATETIME / TIME(fsp)); `kind` in capitals: a DATE'..' literal,
+        whose Note for digits past the sixth names the type in capitals (MariaDB)."""
         if v is None:
             return None
+        literal = kind.isupper()
+        kind = kind.lower()
         t = SqlType(kind, None, int(fsp) if kind != "date" else None)
         if isinstance(v, str) and v[:1] == "~":
             v = int(v[1:])  # an unsigned above 2^63-1 (values.py)
-        stored, problem = values.store(t, v)
+        zero_date = zero_in_date = True
+        if literal and kind != "time":  # DATE'2001-00-00' under NO_ZERO_IN_DATE: NULL, 1292
+            mode = str(getattr(host, "sql_mode", lambda: "")()).upper().split(",")
+            zero_date, zero_in_date = "NO_ZERO_DATE" not in mode, "NO_ZERO_IN_DATE" not in mode
+        stored, problem = values.store(t, v, zero_date=zero_date, zero_in_date=zero_in_date)
+        if problem is not None and problem.cut:
+            # a value read with text after it (a Warning) or digits past the sixth (a Note):
+            # kept, "Truncated incorrect <the CAST's type> value" (MariaDB)
+            shown = problem.kind or (kind if kind != "timestamp" else "datetime")
+            host.warn(errors.ER_TRUNCATED_WRONG_VALUE,
+                      f"Truncated incorrect {shown.upper() if literal else shown} "
+                      f"value: '{_show(v)}'", level="Note" if problem.note else "Warning")
+            return stored
         if problem is not None and problem.code == errors.ER_WARN_DATA_OUT_OF_RANGE:
             # past TIME's range: its end, "Truncated incorrect time value" (MariaDB)
             host.warn(errors.ER_TRUNCATED_WRONG_VALUE,
@@ -253,3 +282,4 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
 
     # deterministic: SQLite reads the constant once, and the column's index stays usable
     handle.create_function("rm_temporal", 3, guarded(temporal_constant), deterministic=True)
+    handle.create_function("rm_time_key", 1, time_key, deterministic=True)

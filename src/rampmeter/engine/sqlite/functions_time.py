@@ -20,19 +20,23 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from decimal import ROUND_HALF_UP, Decimal
+from collections.abc import Callable
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 from typing import Any
 
 from rampmeter.config import timezones
+from rampmeter.engine import strtime
 from rampmeter.engine import types as T
 from rampmeter.engine.sqlite import temporal as tm
 from rampmeter.engine.sqlite.funclib import sqlfunction
 from rampmeter.engine.sqlite.functions_timefmt import format_moment, locale_names
 from rampmeter.engine.sqlite.temporal import Moment
 from rampmeter.engine.types import SqlType
+from rampmeter.engine.values import parse_number
 
 INT = SqlType("int", 10)
 TEXT = T.varchar(64)
+Warn = Callable[[int, str], None]
 _TIME_UNITS = ("HOUR", "MINUTE", "SECOND", "MICROSECOND")
 _DATE_UNITS = frozenset({"YEAR", "MONTH", "QUARTER", "WEEK", "YEAR_MONTH"})
 
@@ -45,11 +49,49 @@ def bad_value(host: Any, v: Any, kind: str = "datetime") -> None:
 def _date(host: Any, v: Any, zero_ok: bool = True) -> Moment | None:
     if v is None:
         return None
-    m = tm.read_datetime(v)
+    m = _text_date(host, v) if isinstance(v, (str, bytes)) else _number_date(v)
     if m is None or not zero_ok and (m.is_zero_date or m.has_zero_part):
         bad_value(host, v)
         return None
     return m
+
+
+def _number_date(v: Any) -> Moment | None:
+    """A number as MariaDB's number_to_datetime reads it (strtime.py): YEAR(1111) is 2000."""
+    if isinstance(v, bool) or not isinstance(v, (int, float, Decimal)) or v == 0:
+        return tm.read_datetime(v)
+    d = Decimal(repr(v)) if isinstance(v, float) else Decimal(v)
+    if not d.is_finite() or d < 0:
+        return None
+    whole = int(d)
+    digits = format(d - whole, "f").partition(".")[2].rstrip("0") if d != whole else ""
+    r = strtime.number_to_datetime(whole, int((digits + "000000")[:6]))
+    if not r.ok:
+        return None
+    return Moment(r.year, r.month, r.day, r.hour, r.minute, r.second, r.micro,
+                  r.kind == "datetime", min(len(digits), 6) if r.kind == "datetime" else 0)
+
+
+_NUMBER_TEXT = re.compile(r"\s*\d+\.\d+\s*$")
+
+
+def _text_date(host: Any, v: str | bytes) -> Moment | None:
+    """A string as MariaDB's str_to_datetime reads it (strtime.py): text after the date is
+    1292 "Truncated incorrect date / datetime value" (what it read), digits past the sixth a
+    Note; the value is kept."""
+    text = tm.text_of(v)
+    r = strtime.str_to_datetime(text)
+    if not r.ok and _NUMBER_TEXT.match(text):  # a DECIMAL held as its digits: the number
+        return _number_date(Decimal(text.strip()))
+    if not r.ok:
+        return None
+    if r.warnings & strtime.TRUNCATED:
+        host.warn(1292, f"Truncated incorrect {r.kind} value: '{text}'")
+    elif r.warnings & strtime.NOTE_TRUNCATED and not _NUMBER_TEXT.match(text):
+        # (a DECIMAL arrives as its digits: MariaDB cuts a number's nanoseconds silently)
+        host.warn(1292, f"Truncated incorrect datetime value: '{text}'", level="Note")
+    return Moment(r.year, r.month, r.day, r.hour, r.minute, r.second, r.micro,
+                  r.kind == "datetime", r.digits)
 
 
 def session_now(host: Any) -> dt.datetime:
@@ -171,10 +213,35 @@ def microsecond(host: Any, v: Any) -> Any:
 def _time(host: Any, v: Any) -> tuple[int, int] | None:
     if v is None:
         return None
+    if isinstance(v, (str, bytes)):
+        return _text_time(host, v)
     t = tm.read_time(v)
     if t is None:
         bad_value(host, v, "time")
     return t
+
+
+def _text_time(host: Any, v: str | bytes) -> tuple[int, int] | None:
+    """A string as MariaDB's str_to_time reads it (strtime.py): text after the time, or a
+    time past 838:59:59 (then TIME's end), is 1292 "Truncated incorrect time value", digits
+    past the sixth a Note; a date-time is its time of day."""
+    text = tm.text_of(v)
+    r = strtime.str_to_time(text)
+    if r.warnings & strtime.TRUNCATED and len(text.strip()) < 12 and not tm.time_first(text):
+        # a date ('2010-01-01'), as a DATE column or function hands it over: its time of day
+        # (MariaDB reads the DATE by its type; a string so spelled would be 00:20:10)
+        m = tm.read_datetime(text)
+        if m is not None:
+            return m.day_us, m.fsp
+    if not r.ok:
+        bad_value(host, v, "time")
+        return None
+    if r.warnings & (strtime.TRUNCATED | strtime.OUT_OF_RANGE):
+        host.warn(1292, f"Truncated incorrect time value: '{text}'")
+    elif r.warnings & strtime.NOTE_TRUNCATED:
+        host.warn(1292, f"Truncated incorrect time value: '{text}'", level="Note")
+    us = ((r.hour * 60 + r.minute) * 60 + r.second) * 1_000_000 + r.micro
+    return (-us if r.neg else us), r.digits
 
 
 def _num(v: Any) -> float:
@@ -244,9 +311,10 @@ def date_of(host: Any, v: Any) -> Any:
 
 
 @sqlfunction("TIME", 1, T.TIME, host=True)
-def time_of(host: Any, v: Any) -> Any:
+def time_of(host: Any, v: Any, digits: Any = None) -> Any:
+    """The digits the value has (MariaDB), or `digits` (funcmap: 6 for a string column)."""
     t = _time(host, v)
-    return None if t is None else tm.time_text(t[0], t[1])  # the digits it has (MariaDB)
+    return None if t is None else tm.time_text(t[0], t[1] if digits is None else int(digits))
 
 
 @sqlfunction("TIMESTAMP", (1, 2), T.DATETIME, host=True)
@@ -274,8 +342,10 @@ def time_to_sec(host: Any, v: Any) -> Any:
     if t is None:
         return None
     us, fsp = t
-    if fsp:
-        return float(Decimal(us) / 1_000_000)
+    if fsp:  # the value's digits, exactly (a DECIMAL in MariaDB: infer.py)
+        sign = "-" if us < 0 else ""
+        whole, micro = divmod(abs(us), 1_000_000)
+        return f"{sign}{whole}." + f"{micro:06d}"[:fsp]
     return int(us / 1_000_000)
 
 
@@ -284,8 +354,15 @@ def sec_to_time(host: Any, v: Any, digits: Any = None) -> Any:
     """`digits`: the argument's decimals when its type says (funcmap adds them)."""
     if v is None:
         return None
-    d = Decimal(tm.text_of(v)) if not isinstance(v, float) else Decimal(repr(v))
-    us = int((d * 1_000_000).to_integral_value(ROUND_HALF_UP))
+    if isinstance(v, float):
+        d = Decimal(repr(v))
+    else:
+        text = tm.text_of(v)
+        num, whole = parse_number(text)
+        if not whole:
+            host.warn(1292, f"Truncated incorrect DECIMAL value: '{text}'")
+        d = Decimal(repr(num)) if isinstance(num, float) else num or Decimal(0)
+    us = int((d * 1_000_000).to_integral_value(ROUND_DOWN))  # MariaDB cuts the 7th digit
     fsp = int(digits) if digits is not None else 6 if us % 1_000_000 else 0
     return _clip_time(host, us, min(fsp, 6), v)
 
@@ -394,8 +471,11 @@ _US = {"MICROSECOND": 1, "SECOND": 10**6, "MINUTE": 60 * 10**6, "HOUR": 3600 * 1
        "DAY": 86400 * 10**6, "WEEK": 7 * 86400 * 10**6}
 
 
-def interval(value: Any, unit: str) -> tuple[int, int, bool] | None:
-    """(months, microseconds, has_fraction) of INTERVAL value unit; None if unreadable."""
+def interval(value: Any, unit: str, kind: str = "n", warn: Warn | None = None
+             ) -> tuple[int, int, int] | None:
+    """(months, microseconds, fractional digits) of INTERVAL value unit; None if unreadable.
+    The digits are MariaDB's: 6 for a unit with MICROSECOND, a SECOND's value's own.
+    `kind` is how a one-field unit other than SECOND reads its value (_integer_of)."""
     unit = unit.upper()
     if unit in _COMPOUND:
         fields = _COMPOUND[unit]
@@ -414,24 +494,59 @@ def interval(value: Any, unit: str) -> tuple[int, int, bool] | None:
         months = values.get("YEAR", 0) * 12 + values.get("MONTH", 0)
         us = sum(values.get(f, 0) * _US[f] for f in _US if f != "WEEK")
         sign = -1 if negative else 1
-        return sign * months, sign * us, "MICROSECOND" in fields and values.get(
-            "MICROSECOND", 0) != 0
-    if isinstance(value, str) or isinstance(value, bytes):
-        m = re.match(r"\s*([-+]?\d+(?:\.\d*)?)", tm.text_of(value))
-        number = Decimal(m.group(1)) if m else Decimal(0)
-    elif isinstance(value, float):
-        number = Decimal(repr(value))
-    else:
-        number = Decimal(value)
+        return sign * months, sign * us, 6 if "MICROSECOND" in fields else 0
     if unit == "SECOND":
+        number = _decimal_of(value)
         us = int((number * 10**6).to_integral_value(ROUND_HALF_UP))
-        return 0, us, us % 10**6 != 0
-    n = int(number.to_integral_value(ROUND_HALF_UP))
+        exponent = number.as_tuple().exponent
+        digits = 6 if isinstance(value, float) and us % 10**6 else \
+            min(-exponent, 6) if isinstance(exponent, int) and exponent < 0 else 0
+        return 0, us, digits
+    n = _integer_of(value, kind, warn)
     if unit in ("YEAR", "QUARTER", "MONTH"):
-        return n * {"YEAR": 12, "QUARTER": 3, "MONTH": 1}[unit], 0, False
+        return n * {"YEAR": 12, "QUARTER": 3, "MONTH": 1}[unit], 0, 0
     if unit in _US:
-        return 0, n * _US[unit], False
+        return 0, n * _US[unit], 6 if unit == "MICROSECOND" else 0
     return None
+
+
+def _decimal_of(value: Any) -> Decimal:
+    if isinstance(value, (str, bytes)):
+        m = re.match(r"\s*([-+]?\d+(?:\.\d*)?)", tm.text_of(value))
+        return Decimal(m.group(1)) if m else Decimal(0)
+    if isinstance(value, float):
+        return Decimal(repr(value))
+    return Decimal(value)
+
+
+_I64 = (-(2**63), 2**63 - 1)
+
+
+def _integer_of(value: Any, kind: str, warn: Warn | None) -> int:
+    """The value of a one-field INTERVAL as MariaDB's val_int() reads it (get_interval_value):
+    a string (kind 's') by its leading integer, 1292 "Truncated incorrect INTEGER value" when
+    more follows ('1.5' is 1), saturated at the 64-bit bounds without a word; a number (kind
+    'n', a decimal literal arriving as its digits) rounded half away from zero, 1916 "Got
+    overflow when converting" past the bounds."""
+    if kind == "s" and isinstance(value, (str, bytes)):
+        text = tm.text_of(value)
+        m = re.match(r"[ \t\n\r]*([-+]?)(\d*)", text)
+        digits = m.group(2) if m else ""
+        if warn is not None and (not digits or text[m.end():].strip(" \t\n\r")):  # type: ignore[union-attr]
+            warn(1292, f"Truncated incorrect INTEGER value: '{text}'")
+        n = int(digits or 0) * (-1 if m and m.group(1) == "-" else 1)
+        return min(max(n, _I64[0]), _I64[1])
+    if isinstance(value, int):
+        return value
+    number = _decimal_of(value)
+    n = int(number.to_integral_value(ROUND_HALF_UP))
+    if not _I64[0] <= n <= _I64[1]:
+        if warn is not None:
+            shown = format(number, "f") if not isinstance(value, (str, bytes)) else \
+                tm.text_of(value).strip()
+            warn(1916, f"Got overflow when converting '{shown}' to INT. Value truncated")
+        return min(max(n, _I64[0]), _I64[1])
+    return n
 
 
 def _overflows(digits: str) -> bool:
@@ -450,18 +565,21 @@ def _overflow(host: Any) -> None:
     host.warn(1441, "Datetime function: datetime field overflow")
 
 
-def add_interval(host: Any, v: Any, value: Any, unit: str, sign: int = 1) -> Any:
+def add_interval(host: Any, v: Any, value: Any, unit: str, sign: int = 1,
+                 kind: str = "n") -> Any:
     if v is None or value is None:
         return None
+    if kind.endswith("t"):  # a TIME: a TIME again (kind + 't', funcmap.py)
+        return _add_to_time(host, v, value, unit, sign, kind[:-1])
     m = _date(host, v, zero_ok=False)
     if m is None:
         return None
-    span = interval(value, unit)
+    span = interval(value, unit, kind, host.warn)
     if span is None:
         return None
-    months, us, frac = span
+    months, us, digits = span
     has_time = m.has_time or any(part in unit.upper() for part in _TIME_UNITS)
-    fsp = 6 if m.fsp or frac else 0
+    fsp = max(m.fsp, digits)  # MariaDB: the larger of the two's decimals
     if months:
         total = m.year * 12 + m.month - 1 + sign * months
         y, mo = divmod(total, 12)
@@ -478,14 +596,30 @@ def add_interval(host: Any, v: Any, value: Any, unit: str, sign: int = 1) -> Any
     return out.text(fsp) if has_time else out.date_text()
 
 
-@sqlfunction("DATE_ADD", 3, None, host=True)
-def date_add(host: Any, v: Any, value: Any, unit: Any = "DAY") -> Any:
-    return add_interval(host, v, value, str(unit))
+def _add_to_time(host: Any, v: Any, value: Any, unit: str, sign: int, kind: str) -> Any:
+    """TIME + INTERVAL: a TIME (the larger digits of the two), NULL with 1441 "time field
+    overflow" past 838:59:59 or by months (MariaDB)."""
+    t = _time(host, v)
+    span = interval(value, unit, kind, host.warn)
+    if t is None or span is None:
+        return None
+    months, us, digits = span
+    total = t[0] + sign * us
+    if months or abs(total) > tm.TIME_MAX_US:
+        host.warn(1441, "Datetime function: time field overflow")
+        return None
+    return tm.time_text(total, max(t[1], digits))
 
 
-@sqlfunction("DATE_SUB", 3, None, host=True)
-def date_sub(host: Any, v: Any, value: Any, unit: Any = "DAY") -> Any:
-    return add_interval(host, v, value, str(unit), -1)
+@sqlfunction("DATE_ADD", (3, 4), None, host=True)
+def date_add(host: Any, v: Any, value: Any, unit: Any = "DAY", kind: Any = "n") -> Any:
+    """d + INTERVAL value unit; `kind`: how value reads as an integer (funcmap.py)."""
+    return add_interval(host, v, value, str(unit), 1, str(kind))
+
+
+@sqlfunction("DATE_SUB", (3, 4), None, host=True)
+def date_sub(host: Any, v: Any, value: Any, unit: Any = "DAY", kind: Any = "n") -> Any:
+    return add_interval(host, v, value, str(unit), -1, str(kind))
 
 
 @sqlfunction("ADDDATE", (2, 3), None, host=True)

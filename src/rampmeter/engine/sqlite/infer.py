@@ -279,8 +279,23 @@ class Typer:
             return T.DOUBLE
         if isinstance(e, (exp.Min, exp.Max)):
             return self._infer(e.this)
+        if isinstance(e, exp.Extract):
+            return extract_type(e.this.name, self._infer(e.expression))
         if isinstance(e, exp.Cast):
-            return cast_type(e.to)
+            t = cast_type(e.to)
+            if t is not None and t.name in ("time", "datetime") and \
+                    isinstance(e.this, exp.Literal) and e.this.is_string:
+                return SqlType(t.name, None, _literal_fsp(t.name, e.this.name))
+            if t is not None and t.name == "varchar" and t.width == 255 and \
+                    isinstance(e.to, exp.DataType) and not e.to.expressions:
+                given = self._infer(e.this)  # CAST(temporal AS CHAR): as long as its text
+                if given is not None and given.is_temporal:
+                    from dataclasses import replace
+                    fsp = given.fsp or 0
+                    width = {"date": 10, "time": 10}.get(given.name, 19) + (
+                        fsp + 1 if fsp and given.name != "date" else 0)
+                    return replace(t, width=width)
+            return t
         if isinstance(e, (exp.Coalesce, exp.Greatest, exp.Least)):
             return self._aggregated(e, merge([self._infer(x) for x in [e.this,
                                                                       *e.expressions]]))
@@ -342,7 +357,7 @@ class Typer:
             return _TEXT
         if isinstance(e, exp.CurrentDate):
             return T.DATE
-        if isinstance(e, (exp.CurrentTimestamp, exp.Localtime)):
+        if isinstance(e, (exp.CurrentTimestamp, exp.Localtime, exp.Localtimestamp)):
             return SqlType("datetime", None, _fsp_arg(e.this))
         if isinstance(e, exp.CurrentTime):
             return SqlType("time", None, _fsp_arg(e.this))
@@ -386,8 +401,8 @@ class Typer:
             if name == "RM_CAST_TEMPORAL" and len(e.expressions) == 3:  # a rewritten CAST
                 kind, fsp = e.expressions[1], e.expressions[2]
                 if isinstance(kind, exp.Literal) and isinstance(fsp, exp.Literal):
-                    return SqlType(kind.name, None, None if kind.name == "date" else
-                                   int(fsp.name))
+                    name = kind.name.lower()  # capitals: a DATE'..' literal (translate.py)
+                    return SqlType(name, None, None if name == "date" else int(fsp.name))
             if name in _FSP_FUNCTIONS and e.expressions:
                 return SqlType(_FSP_FUNCTIONS[name], None, _fsp_arg(e.expressions[0]))
             if name in _SIZED_NAMES:
@@ -812,6 +827,13 @@ def library_type(typer: Typer, name: str, args: list[exp.Expression]) -> SqlType
         return _date_add_type(typer, name, args)
     if name == "UNIX_TIMESTAMP":
         return _unix_timestamp_type(typer, args)
+    if name == "EXTRACT" and len(args) == 2 and isinstance(args[0], exp.Literal):
+        return extract_type(args[0].name, typer.infer(args[1]))
+    if name == "TIME_TO_SEC" and len(args) == 1:
+        return _time_to_sec_type(typer, args[0])
+    if name == "SEC_TO_TIME" and len(args) == 1:
+        digits = sec_to_time_digits(typer, args[0])
+        return SqlType("time", None, digits) if digits is not None else None
     if name in ("ADDTIME", "SUBTIME") and args:
         t = typer.infer(args[0])
         return t if t is not None and t.is_temporal else T.varchar(26)
@@ -843,6 +865,88 @@ def _unix_timestamp_type(typer: Typer, args: list[exp.Expression]) -> SqlType | 
     return T.decimal(17, min(digits, 6)) if digits else T.BIGINT
 
 
+def sec_to_time_digits(typer: Typer, arg: exp.Expression) -> int | None:
+    """SEC_TO_TIME's fractional digits (MariaDB: its argument's decimals): an integer's 0, a
+    DECIMAL's scale, a temporal's fsp, 6 for a DOUBLE or any string; None when not known (a
+    number literal of the shape: the value's)."""
+    if isinstance(arg, exp.Literal) and arg.is_string:
+        return 6
+    t = typer.infer(arg)
+    if t is None:
+        return None
+    if t.name == "null" or t.is_integer:
+        return 0
+    if t.is_decimal:
+        return min(t.scale or 0, 6)
+    if t.is_temporal:
+        return t.fsp or 0
+    return 6
+
+
+# EXTRACT's digits by unit (MariaDB's Item_extract::fix_length_and_dec), and whether the
+# day's digits come first ('day'): 2 from a temporal, 7 (3652058) from an interval read from
+# a number or a string
+_EXTRACT_DIGITS = {
+    "YEAR": ("date", 4), "YEAR_MONTH": ("date", 6), "QUARTER": ("date", 2),
+    "MONTH": ("date", 2), "WEEK": ("date", 2), "DAY": ("day", 0), "DAY_HOUR": ("day", 2),
+    "DAY_MINUTE": ("day", 4), "DAY_SECOND": ("day", 6), "HOUR": ("time", 2),
+    "HOUR_MINUTE": ("time", 4), "HOUR_SECOND": ("time", 6), "MINUTE": ("time", 2),
+    "MINUTE_SECOND": ("time", 4), "SECOND": ("time", 2), "MICROSECOND": ("time", 6),
+    "DAY_MICROSECOND": ("time", 12), "HOUR_MICROSECOND": ("time", 12),
+    "MINUTE_MICROSECOND": ("time", 10), "SECOND_MICROSECOND": ("time", 8)}
+
+
+def extract_type(unit: str, t: SqlType | None) -> SqlType:
+    """INT(n) or BIGINT(n) (from 11 digits; 10 for a date's units) as MariaDB types EXTRACT."""
+    kind, digits = _EXTRACT_DIGITS.get(unit.upper(), ("time", 19))
+    day = 2 if t is not None and t.is_temporal else 7
+    if kind == "day" or unit.upper() == "DAY_MICROSECOND":
+        digits += day
+    width = digits + 1  # with a sign (MariaDB adds one to a date's units too)
+    return SqlType("bigint" if width >= (10 if kind == "date" else 11) else "int", width)
+
+
+def _time_to_sec_type(typer: Typer, arg: exp.Expression) -> SqlType | None:
+    """BIGINT(17), or DECIMAL(16 + d, d) with d the argument's time digits (MariaDB's
+    time_precision): a temporal's fsp, a DECIMAL's scale, 6 for a DOUBLE or a string read
+    per row, a constant string's own (known only with the statement's values, else the
+    value's type: None)."""
+    from rampmeter.engine.sqlite import temporal
+    if isinstance(arg, exp.Placeholder) or isinstance(arg, exp.Literal) and arg.is_string:
+        value = typer.values.get(arg.name) if typer.values is not None and \
+            isinstance(arg, exp.Placeholder) else arg.name if isinstance(arg, exp.Literal) \
+            else None
+        if isinstance(value, str):
+            read = temporal.read_time(value)
+            digits = read[1] if read is not None else 0
+        elif isinstance(arg, exp.Placeholder) and value is not None:
+            digits = 0 if isinstance(value, int) else 6 if isinstance(value, float) else \
+                min(-value.as_tuple().exponent, 6) if isinstance(value, Decimal) else 0
+        else:
+            return None
+    else:
+        t = typer.infer(arg)
+        if t is None or t.name == "null" or t.is_integer:
+            digits = 0
+        elif t.is_temporal:
+            digits = t.fsp or 0
+        elif t.is_decimal:
+            digits = min(t.scale or 0, 6)
+        else:
+            digits = 6
+    return T.decimal(16 + digits, digits) if digits else SqlType("bigint", 17)
+
+
+def _literal_fsp(name: str, text: str) -> int:
+    """A TIME'..' / TIMESTAMP'..' literal's fractional digits: as written, at most 6."""
+    from rampmeter.engine.sqlite import temporal
+    if name == "time":
+        read = temporal.read_time(text)
+        return read[1] if read is not None else 0
+    m = temporal.read_datetime(text)
+    return m.fsp if m is not None else 0
+
+
 def _date_add_type(typer: Typer, name: str, args: list[exp.Expression]) -> SqlType | None:
     """DATE_ADD(d, INTERVAL n unit): a DATE stays a DATE by days or more, a DATETIME stays
     one; anything else is a string (MariaDB's rule)."""
@@ -852,6 +956,8 @@ def _date_add_type(typer: Typer, name: str, args: list[exp.Expression]) -> SqlTy
         unit = args[1].args["unit"].name
     t = typer.infer(base) if base is not None else None
     timed = any(p in unit.upper() for p in ("HOUR", "MINUTE", "SECOND"))
+    if t is not None and t.name == "time" and name != "TIMESTAMPADD":
+        return SqlType("time", None, 6 if "MICRO" in unit.upper() else t.fsp)
     if t is not None and t.name == "date":
         return T.DATETIME if timed else T.DATE
     if t is not None and t.name in ("datetime", "timestamp"):

@@ -32,7 +32,7 @@ def rewrite(text: str, stmt: Statement) -> str:
             opened.append(i)
         elif t.text == "}" and opened:
             start = opened.pop()
-            if not _escape(toks, start, i, cuts):
+            if not _escape(toks, start, i, cuts, stmt):
                 _refuse(stmt, text, toks[start + 1] if start + 1 < i else t)
         elif t.text == "}":
             _refuse(stmt, text, t)
@@ -55,28 +55,34 @@ def _refuse(stmt: Statement, text: str, at: Any) -> None:
     raise stmt.syntax_error(None if at is None else at.start + offset)
 
 
-def _escape(toks: list, open_at: int, close_at: int, cuts: list[tuple[int, int, str]]) -> bool:
+def _escape(toks: list, open_at: int, close_at: int, cuts: list[tuple[int, int, str]],
+            stmt: Statement) -> bool:
     if close_at - open_at < 3 or toks[open_at + 1].kind != "word":
         return False
     ident = toks[open_at + 1].text.upper()
     typed = _TYPED.get(ident)
     body = toks[open_at + 2:close_at]
     keyword = ""
-    if typed is not None and _is_string(body) and _fits(typed, body):
+    if typed is not None and _is_string(body) and _fits(typed, body, stmt):
         keyword = typed + " "
     cuts.append((toks[open_at].start, toks[open_at + 1].end, " " + keyword))
     cuts.append((toks[close_at].start, toks[close_at].end, " "))
     return True
 
 
-def _fits(typed: str, body: list) -> bool:
+def _fits(typed: str, body: list, stmt: Statement) -> bool:
     """Is the literal a value of the type ({d '2001-01-01 10:10:10'} is no DATE)? If not,
-    MariaDB keeps the string (Item_string::make_odbc_literal). A placeholder is taken to fit."""
-    if body[0].kind != "str":
-        return True
+    MariaDB keeps the string (Item_string::make_odbc_literal). A placeholder is read from the
+    statement's values (taken to fit when they are not known)."""
     from rampmeter.engine.sqlite import temporal
     from rampmeter.sql.lexer import string_value
-    value = string_value(body[0].text)
+    if body[0].kind != "str":
+        values = dict(zip(stmt.names, stmt.slots))
+        value = values.get(body[1].text) if len(body) == 2 else None
+        if not isinstance(value, str):
+            return True
+    else:
+        value = string_value(body[0].text)
     if typed == "TIME":
         return "-" not in value and temporal.read_time(value) is not None
     moment = temporal.read_datetime(value)

@@ -44,12 +44,18 @@ _SETS = (exp.Union, exp.Except, exp.Intersect)
 _AGGREGATES = (exp.AggFunc,)
 
 
-def rewrite(tree: exp.Expression) -> exp.Expression:
-    """The tree with the forms above rewritten (the root may change)."""
+def rewrite(tree: exp.Expression, values: dict[str, Any] | None = None,
+            zeros: tuple[bool, bool] = (True, True)) -> exp.Expression:
+    """The tree with the forms above rewritten (the root may change); `values`: the
+    statement's literals by placeholder name (for the words of an error); `zeros`: are a zero
+    date and zero parts in a date allowed (sql_mode when the statement was read)."""
     for node in list(tree.walk()):
         if isinstance(node, exp.Cast) and isinstance(node.this, exp.Literal) and \
                 node.this.is_string:
-            _check_typed_literal(node)
+            _check_typed_literal(node, zeros)
+        if isinstance(node, (exp.Cast, *_CLOCK_NAMES)) or isinstance(node, exp.Anonymous) and \
+                node.name.upper() in _CLOCK_CALLS:
+            _check_precision(node, values or {})
         if isinstance(node, exp.Anonymous) and node.name.upper() == "ROW":
             node.replace(exp.Tuple(expressions=list(node.expressions)))
         elif isinstance(node, exp.Count) and isinstance(node.this, exp.Distinct) and \
@@ -142,7 +148,61 @@ def _count_distinct_rows(distinct: exp.Distinct) -> None:
     distinct.set("expressions", [exp.If(this=any_null, true=exp.Null(), false=packed)])
 
 
-def _check_typed_literal(node: exp.Cast) -> None:
+# the clock's functions as MariaDB names them in 1426 (LOCALTIME is CURRENT_TIMESTAMP's alias)
+_CLOCK_NAMES = {exp.CurrentTimestamp: "current_timestamp", exp.Localtime: "current_timestamp",
+                exp.Localtimestamp: "current_timestamp", exp.CurrentTime: "curtime",
+                exp.UtcTime: "utc_time", exp.UtcTimestamp: "utc_timestamp"}
+_CLOCK_CALLS = {"NOW": "current_timestamp", "SYSDATE": "sysdate", "CURTIME": "curtime",
+                "LOCALTIME": "current_timestamp", "LOCALTIMESTAMP": "current_timestamp",
+                "UTC_TIME": "utc_time", "UTC_TIMESTAMP": "utc_timestamp"}
+_MAX_FSP = 6  # TIME_SECOND_PART_DIGITS
+
+
+def _check_precision(node: exp.Expression, values: dict[str, Any]) -> None:
+    """NOW(7), CAST(x AS TIME(7)): 1426 "Too big precision specified for '..'. Maximum is
+    6", naming the function or the CAST's operand as MariaDB prints it."""
+    from rampmeter.errors import ServerError
+    if isinstance(node, exp.Cast):
+        to = node.to
+        D = exp.DataType.Type
+        if not isinstance(to, exp.DataType) or to.this not in (
+                D.TIME, D.DATETIME, D.TIMESTAMP, D.TIMESTAMPTZ) or not to.expressions:
+            return
+        digits = to.expressions[0]
+        digits = digits.this if isinstance(digits, exp.DataTypeParam) else digits
+        fsp = int(digits.name) if digits.name.isdigit() else 0
+        name = ""
+        if fsp > _MAX_FSP:
+            from rampmeter.engine.sqlite import sqltext
+            operand = node.this
+            if isinstance(operand, exp.Placeholder) and operand.name in values:
+                value = values[operand.name]
+                name = value.decode("latin-1") if isinstance(value, bytes) else str(value)
+            elif isinstance(operand, exp.Literal):
+                name = operand.name
+            else:
+                operand = operand.copy()
+                for ph in list(operand.find_all(exp.Placeholder)):
+                    value = values.get(ph.name)
+                    if isinstance(value, (int, float)):
+                        ph.replace(exp.Literal.number(value))
+                    elif isinstance(value, (str, bytes)):
+                        ph.replace(exp.Literal.string(value.decode("latin-1") if isinstance(
+                            value, bytes) else value))
+                name = sqltext.expression(operand.sql(dialect="mysql"))
+    else:
+        arg = node.this if not isinstance(node, exp.Anonymous) else (
+            node.expressions[0] if node.expressions else None)
+        if not isinstance(arg, exp.Literal) or not arg.name.isdigit():
+            return
+        fsp = int(arg.name)
+        name = _CLOCK_CALLS.get(node.name.upper(), "") if isinstance(node, exp.Anonymous) \
+            else _CLOCK_NAMES[type(node)]
+    if fsp > _MAX_FSP:
+        raise ServerError(1426, name, _MAX_FSP)
+
+
+def _check_typed_literal(node: exp.Cast, zeros: tuple[bool, bool] = (True, True)) -> None:
     """DATE 'x', TIME 'x', TIMESTAMP 'x' (the only casts of a literal left in a shape): a value
     that is not one is 1525, as MariaDB's parser says."""
     from rampmeter.engine.sqlite import temporal
@@ -153,8 +213,12 @@ def _check_typed_literal(node: exp.Cast) -> None:
     if kind == D.DATE:
         m = temporal.read_datetime(text)
         ok, shown = m is not None and not m.has_time, "DATE"
-    elif kind == D.TIME:
-        ok, shown = temporal.read_time(text) is not None, "TIME"
+        if m is not None and not zeros[0] and m.is_zero_date or m is not None and \
+                not zeros[1] and m.has_zero_part and not m.is_zero_date:
+            ok = False  # NO_ZERO_DATE / NO_ZERO_IN_DATE when the statement was read
+    elif kind == D.TIME:  # a time only (no date-time), within TIME's range
+        read = temporal.read_time_only(text)
+        ok, shown = read is not None and abs(read[0]) <= temporal.TIME_MAX_US, "TIME"
     elif kind in (D.TIMESTAMP, D.TIMESTAMPTZ, D.DATETIME):
         m = temporal.read_datetime(text)
         ok, shown = m is not None and m.has_time, "DATETIME"

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from rampmeter import errors
 from rampmeter.engine import values
-from rampmeter.engine.sqlite import autokey, catalog, errmap, fkcheck, generated
+from rampmeter.engine.sqlite import autokey, catalog, errmap, fkcheck, generated, timefns
 from rampmeter.engine.sqlite.catalog import (
     ColumnDef,
     TableDef,
@@ -273,10 +273,16 @@ def _copy_rows(s: SqliteSession, schema: str, old: TableDef, new: TableDef, tmp:
     at = next((k for k, c, _w in convert if resequence and c is auto), None)
     used: set[Any] = set()
     top = 0
+    zone = s.time_zone()
     for n, row in enumerate(rows, 1):
         row = list(row)
         for k, c, was in convert:
-            row[k] = _convert(c, was, row[k], n, outcome, (database, old.name), strict)
+            value = row[k]
+            if not zone.is_utc and (was.type.name == "timestamp") != (c.type.name ==
+                                                                      "timestamp"):
+                # a TIMESTAMP holds UTC (tzcolumns.py): read or written in the session's zone
+                value = timefns.shift(value, zone, to_utc=c.type.name == "timestamp")
+            row[k] = _convert(c, was, value, n, outcome, (database, old.name), strict)
         if at is not None:
             row[at] = _resequenced(new, row[at], top, used)
             top = max(top, row[at]) if isinstance(row[at], int) else top

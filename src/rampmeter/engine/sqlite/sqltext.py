@@ -132,8 +132,10 @@ def _parse(text: str, stmt: Statement | None = None) -> exp.Expression:
     """sqlglot's tree of a query's text, DEFAULT(col) read as RM_DEFAULT_OF(col)
     (defaultfn.py), printed back as default(...); || is concat() where the statement's
     sql_mode says so. MariaDB's parser drops a FROM DUAL: so does the tree."""
-    from rampmeter.engine.sqlite import defaultfn, dialect
+    from rampmeter.engine.sqlite import defaultfn, dialect, odbc
     d = stmt.dialect if stmt is not None else None
+    if stmt is not None:
+        text = odbc.rewrite(text, stmt)  # {d '..'}: DATE'..'
     tree: Any = dialect.parse(defaultfn.rewrite_text(text), bool(d and d.pipes_as_concat),
                               bool(d and d.high_not))
     for select in tree.find_all(exp.Select):
@@ -483,6 +485,11 @@ class _Printer:
         if isinstance(e, exp.Parameter) and isinstance(e.this, (exp.Var, exp.Identifier)) and \
                 not e.name.startswith("@"):
             return "@" + _q(e.name)  # a user variable: @`name`
+        if isinstance(e, exp.Cast) and isinstance(e.this, exp.Literal) and \
+                e.this.is_string and "safe" not in e.args:
+            typed = _typed_literal(e)  # DATE'..': sqlglot's Cast without CAST's own args
+            if typed is not None:
+                return typed
         if isinstance(e, exp.Cast) and not e.args.get("format"):
             shown = self._cast_type(e.args["to"])
             if shown is not None:
@@ -542,6 +549,8 @@ class _Printer:
         if kind == t.DECIMAL:
             return f"decimal{size or '(10,0)'}"
         if kind in (t.DATE, t.DATETIME, t.TIME, t.DOUBLE, t.FLOAT):
+            if kind in (t.DATETIME, t.TIME) and params == ["0"]:
+                size = ""  # MariaDB prints no (0) digits
             return kind.value.lower() + size
         return None
 
@@ -625,6 +634,26 @@ class _Printer:
             return "current_timestamp()"
         low = _RENAMED.get(upper, name.lower())
         return f"{low}(" + ",".join(self.expr(a) for a in args) + ")"
+
+
+def _typed_literal(e: exp.Cast) -> str | None:
+    """DATE'..', TIME'..', TIMESTAMP'..' as MariaDB prints them: the value in its normal
+    spelling, with the literal's fractional digits (Item_*_literal::print)."""
+    from rampmeter.engine.sqlite import temporal
+    D = exp.DataType.Type
+    kind = e.to.this if isinstance(e.to, exp.DataType) else None
+    text = e.this.name
+    if kind == D.TIME:
+        read = temporal.read_time(text)
+        return None if read is None else f"TIME'{temporal.time_text(*read)}'"
+    m = temporal.read_datetime(text)
+    if m is None:
+        return None
+    if kind == D.DATE:
+        return f"DATE'{m.date_text()}'"
+    if kind in (D.TIMESTAMP, D.TIMESTAMPTZ):
+        return f"TIMESTAMP'{m.text()}'"
+    return None
 
 
 def _interval_arithmetic(name: str, args: list[exp.Expression]) -> exp.Expression | None:

@@ -293,6 +293,15 @@ def read_time(v: Any) -> tuple[int, int] | None:
     return None
 
 
+def read_time_only(text: str) -> tuple[int, int] | None:
+    """read_time of what is a time and nothing else ([-][D ]hh:mm[:ss][.ff], or up to 7
+    digits [H]HHMMSS[.ff]): no date-time is read as its time (a TIME'..' literal)."""
+    m = _TIME_NUMBER.match(text)
+    if _TIME.match(text) or m is not None and len(m.group(2)) <= 7:
+        return read_time(text)
+    return None
+
+
 # MariaDB's TIME_MAX_INTERVAL_HOUR: the hours of an interval DAY TO SECOND (EXTRACT, CAST AS
 # INTERVAL DAY_SECOND), 3652058 days and 23 hours
 INTERVAL_MAX_HOURS = 87649415

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from rampmeter import errors
 from rampmeter.config import timezones
 from rampmeter.config.timezones import Zone
+from rampmeter.engine import strtime
 
 if TYPE_CHECKING:
     from rampmeter.engine.sqlite.handle import Handle
@@ -123,8 +124,21 @@ def register(handle: Handle, s: SqliteSession) -> None:
             return text(moment, digits)
         return text(dst.from_utc(utc), digits)
 
+    def time_as_datetime(value: Any) -> Any:
+        """A TIME read as a date-time: today (the statement's date) at that time, days past
+        24 hours on later days (MariaDB's TIME to DATETIME conversion)."""
+        if value is None:
+            return None
+        r = strtime.str_to_time(_str(value))
+        if r.kind != "time":
+            return value  # a date-time already, or no time: read as it is
+        us = ((r.hour * 60 + r.minute) * 60 + r.second) * 1_000_000 + r.micro
+        today = dt.datetime.fromisoformat(now()[:10])
+        return text(today + dt.timedelta(microseconds=-us if r.neg else us), r.digits)
+
     fns = [
         ("rm_now", 0, now), ("rm_now", 1, now),
+        ("rm_time_as_datetime", 1, time_as_datetime),
         ("rm_curdate", 0, lambda: now()[:10]),
         ("rm_curtime", 0, lambda: now()[11:]),
         ("rm_curtime", 1, lambda fsp: now(fsp)[11:]),

@@ -401,7 +401,8 @@ def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
     if lists is not None:
         text, collapsed = inlist.collapse(text)
         lists.update(collapsed)
-    tree = queryforms.rewrite(parse(stmt, text))
+    tree = queryforms.rewrite(parse(stmt, text), dict(zip(stmt.names, stmt.slots)),
+                              (stmt.dialect.zero_date, stmt.dialect.zero_in_date))
     if "JSON_TABLE" in text.upper():
         jsontable.rewrite(tree)
     queryforms.insert_defaults(tree)
@@ -1033,6 +1034,12 @@ def _rewrite_cast(node: exp.Cast, typer: Typer) -> None:
                 return
     if dtype in (D.DATETIME, D.TIMESTAMP, D.TIMESTAMPTZ, D.DATE, D.TIME, D.DATETIME64):
         kind = {D.DATE: "date", D.TIME: "time"}.get(dtype, "datetime")
+        if isinstance(node.this, exp.Literal) and node.this.is_string:
+            kind = kind.upper()  # DATE'..' (a CAST's string is a placeholder): its own words
+        given = typer.infer(node.this)
+        if kind.lower() != "time" and given is not None and given.name == "time":
+            # a TIME as a date: today at that time (MariaDB)
+            node.set("this", _call("rm_time_as_datetime", node.this))
         node.replace(_call("rm_cast_temporal", node.this, exp.Literal.string(kind),
                            exp.Literal.number(nums[0] if nums else 0)))
     elif dtype == D.INTERVAL:  # CAST(x AS INTERVAL DAY_SECOND(n)), dialect.py
