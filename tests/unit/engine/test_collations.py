@@ -489,3 +489,26 @@ def test_system_functions_types_and_mixing(session: SqliteSession) -> None:
         "`a`", "`database()`", "`user()`", "`version`", "`collation('a')`"]
     assert "()` varchar(384) CHARACTER SET utf8mb3" in ddl
     assert "('a')` varchar(64) CHARACTER SET utf8mb3" in ddl
+
+
+def test_like_by_the_collation(session: SqliteSession) -> None:
+    """LIKE weighs characters by the comparison's collation (MariaDB's my_wildcmp): non-ASCII
+    case in the Unicode _ci ones, an 8-bit sort order's equal letters ('ä' is 'A' in
+    latin1_german1_ci), case in a _cs one (mtr ctype_utf8mb4, ctype_latin2_ch)."""
+    session.execute("CREATE TABLE lk (a VARCHAR(10) CHARACTER SET latin1 COLLATE "
+                    "latin1_german1_ci, b VARCHAR(10) COLLATE utf8mb4_unicode_ci, "
+                    "c VARCHAR(10) CHARACTER SET latin2 COLLATE latin2_czech_cs)")
+    session.execute("INSERT INTO lk VALUES ('Äb', 'Äb', 'Aa'), ('ab', 'ab', 'Aas'), "
+                    "('a%b', 'a_b', 'x')")
+    assert sorted(rows(session.execute("SELECT a FROM lk WHERE a LIKE 'ä%'"))) == [
+        ("a%b",), ("ab",), ("Äb",)]
+    assert rows(session.execute("SELECT a FROM lk WHERE a LIKE 'a\\\\%%'")) == [("a%b",)]
+    assert rows(session.execute("SELECT b FROM lk WHERE b NOT LIKE 'Ä_'")) == [("a_b",)]
+    assert rows(session.execute("SELECT b FROM lk WHERE b LIKE 'a|_b' ESCAPE '|'")) == [
+        ("a_b",)]
+    assert rows(session.execute("SELECT c FROM lk WHERE c LIKE 'AA%'")) == []
+    assert rows(session.execute("SELECT c FROM lk WHERE c LIKE 'Aa%' ORDER BY c")) == [
+        ("Aa",), ("Aas",)]
+    assert rows(session.execute(
+        "SELECT CONVERT('Günter André' USING utf8mb4) LIKE CONVERT('GÜNTER%' USING utf8mb4), "
+        "CONVERT('вася' USING utf8mb4) LIKE CONVERT('ВАСЯ' USING utf8mb4)")) == [(1, 1)]

@@ -194,3 +194,63 @@ def collation_key(value: Any, collation: Any) -> Any:
         return key(value.rstrip(" "))
     except Exception:  # noqa: BLE001 - a key must not fail the statement
         return value
+
+
+# --- LIKE by a collation ------------------------------------------------------------------------
+# MariaDB's LIKE (my_wildcmp) weighs the value and the pattern character by character in the
+# comparison's collation: 'Günter' LIKE 'GÜN%' in utf8mb4_general_ci, 'ä' LIKE 'Ä' in
+# latin1_german1_ci. `like_fold` gives a collation's one-character weight as one character, so
+# a LIKE matches on the folded strings (rm_like_coll, functions.py); a _cs collation without a
+# table of its own (the Czech ones) matches case-sensitively.
+_LIKE_FOLDS: dict[str, Callable[[str], str] | None] = {}
+
+
+def like_fold(collation: str) -> Callable[[str], str] | None:
+    """The string folded character by character as the collation weighs it (None: matched as
+    it is, a binary or _bin collation; or an unknown name)."""
+    if collation in _LIKE_FOLDS:
+        return _LIKE_FOLDS[collation]
+    coll = charsets.collation(collation)
+    cs = charsets.charset(coll.charset) if coll is not None else None
+    fold: Callable[[str], str] | None = None
+    if coll is None or cs is None or coll.binary or coll.name == "binary":
+        fold = None
+    elif cs.name in _UNICODE:
+        fold = _general_ci_bmp if "_general" in coll.name and cs.name != "utf8mb3" \
+            else general_ci
+    else:
+        from rampmeter.sql.collation_tables import SORT_ORDERS
+        table = SORT_ORDERS.get(coll.name.replace("_nopad", ""))
+        if table is not None:
+            fold = _table_fold(cs, table)
+        elif cs.maxlen > 1:
+            fold = _ascii_upper
+        elif not coll.name.endswith("_cs"):
+            fold = general_ci
+    _LIKE_FOLDS[collation] = fold
+    return fold
+
+
+def _ascii_upper(s: str) -> str:
+    return s.translate(_ASCII_UPPER)
+
+
+def _table_fold(cs: charsets.Charset, table: bytes) -> Callable[[str], str]:
+    """An 8-bit sort order as a character map: each character becomes the one of its weight."""
+    chars: dict[str, str] = {}
+
+    def fold_char(c: str) -> str:
+        found = chars.get(c)
+        if found is None:
+            try:
+                b = cs.encode(c)
+            except Exception:  # noqa: BLE001 - a character the set lacks weighs as itself
+                b = b""
+            found = chr(0xF0000 + table[b[0]]) if len(b) == 1 else c
+            if len(chars) < 4096:
+                chars[c] = found
+        return found
+
+    def fold(s: str) -> str:
+        return "".join(map(fold_char, s))
+    return fold

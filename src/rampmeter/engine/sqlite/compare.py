@@ -69,6 +69,8 @@ def rewrite(tree: exp.Expression, typer: Typer, backslash_escapes: bool = True) 
                 not (isinstance(node.expression, exp.Literal) and node.expression.is_string
                      and node.expression.name != "\0"):
             _nul_escape(node)
+        elif isinstance(node, exp.Like) and node.meta.get("like_collation"):
+            _like_by_collation(node, backslash_escapes, node.meta["like_collation"])
         elif isinstance(node, exp.Like) and _exact_like(typer, node):
             _like_exact(node, backslash_escapes)
         elif isinstance(node, (exp.Like, exp.ILike)) and backslash_escapes and \
@@ -258,6 +260,48 @@ def _exact_like(typer: Typer, node: exp.Like) -> bool:
     case whatever the collation)."""
     from rampmeter.engine.sqlite.funcmap import _exact_collation
     return _exact_collation([node.this, node.expression], typer)
+
+
+def mark_like_collations(tree: exp.Expression, typer: Typer) -> None:
+    """Note on each LIKE the collation it must be matched by outside SQLite, if any (read by
+    rewrite, once funcmap.py has rewritten its operands into calls collagg cannot read)."""
+    for node in tree.find_all(exp.Like):
+        coll = _like_collation(typer, node)
+        if coll:
+            node.meta["like_collation"] = coll
+
+
+def _like_collation(typer: Typer, node: exp.Like) -> str | None:
+    """The collation a LIKE must be matched by outside SQLite (rm_like_coll): SQLite's LIKE
+    folds ASCII case only, right for the default collations (SQLite's NOCASE, collations.py)
+    while the pattern is a literal: a pattern of another kind (CONVERT(...), a column) and
+    any other _ci / _cs collation are matched by their weights. None: SQLite's LIKE."""
+    from rampmeter.engine.sqlite import collagg, collations
+    from rampmeter.errors import ServerError
+    try:
+        dt = collagg.resolve(collagg._Builder(typer, "").agg(
+            "like", [node.this, node.expression], True), {})
+    except ServerError:
+        return None
+    if dt is None or dt.collation == "binary" or dt.collation.endswith("_bin"):
+        return None
+    if dt.collation in collations.FAST_DEFAULTS and \
+            isinstance(node.expression, (exp.Placeholder, exp.Literal)):
+        return None
+    return dt.collation
+
+
+def _like_by_collation(node: exp.Like, backslash_escapes: bool, collation: str) -> None:
+    """x LIKE p [ESCAPE e] -> rm_like_coll(x, p, e, collation) (functions.py)."""
+    target: exp.Expression = node
+    escape: exp.Expression = exp.Literal.string("\\" if backslash_escapes else "")
+    if isinstance(node.parent, exp.Escape):
+        target, escape = node.parent, node.parent.expression
+    call: exp.Expression = exp.Anonymous(this="rm_like_coll", expressions=[
+        node.this, node.expression, escape, exp.Literal.string(collation)])
+    if node.args.get("negate"):
+        call = exp.Not(this=call)
+    target.replace(call)
 
 
 def _nul_escape(node: exp.Escape) -> None:

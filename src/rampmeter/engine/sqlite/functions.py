@@ -593,6 +593,7 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         ("rm_to_charset", 3, to_charset),
         ("rm_like_bin", 3, like_bin),
         ("rm_like_nul", 1, like_nul),
+        ("rm_like_coll", 4, like_coll),
         ("rm_collkey", 2, collations.collation_key),
         ("rm_cast_char", 3, cast_char),
         ("rm_cast_binary", 3, cast_binary),
@@ -633,6 +634,33 @@ def like_bin(value: Any, pattern: Any, escape: Any) -> Any:
         else _show(pattern)
     esc = escape.decode("utf-8", "surrogateescape") if isinstance(escape, bytes) \
         else "" if escape is None else str(escape)
+    return 1 if _like_regex(pat, esc[:1]).fullmatch(text) else 0
+
+
+def like_coll(value: Any, pattern: Any, escape: Any, collation: Any) -> Any:
+    """`value LIKE pattern ESCAPE escape` by that collation: both folded character by
+    character as it weighs them (collations.like_fold), then matched as they are."""
+    if value is None or pattern is None:
+        return None
+    text = value.decode("utf-8", "surrogateescape") if isinstance(value, bytes) else _show(value)
+    pat = pattern.decode("utf-8", "surrogateescape") if isinstance(pattern, bytes) \
+        else _show(pattern)
+    esc = escape.decode("utf-8", "surrogateescape") if isinstance(escape, bytes) \
+        else "" if escape is None else str(escape)
+    fold = collations.like_fold(str(collation))
+    if fold is not None:
+        esc = esc[:1]
+        # the escape character and the wildcards stay themselves; every other one is folded
+        pieces, i = [], 0
+        while i < len(pat):
+            c = pat[i]
+            if esc and c == esc and i + 1 < len(pat):
+                pieces.append(esc + fold(pat[i + 1]))
+                i += 2
+                continue
+            pieces.append(c if c in "%_" else fold(c))
+            i += 1
+        pat, text = "".join(pieces), fold(text)
     return 1 if _like_regex(pat, esc[:1]).fullmatch(text) else 0
 
 

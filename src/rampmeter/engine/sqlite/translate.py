@@ -433,6 +433,7 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
     typer.virtual_column = tables.virtual_column
     typer.tables = tables
     plan.collations = collagg.check(tree, typer, stmt.shape)  # 1267 & co.
+    compare.mark_like_collations(tree, typer)  # while CONVERT & co. are still themselves
     if "(" in stmt.shape:
         _row_operands(tree, stmt, typer)
     if "NULL" in stmt.shape.upper():
