@@ -395,6 +395,8 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
 
     def uservar(name: str) -> Any:
         value = host.context.user_variable(name)
+        if type(value) is charsets.TextIn:
+            return str(value)
         if type(value) is int and (value > _I64 or value < -_I64 - 1):
             return str(value)  # its digits: the type is not known here
         if isinstance(value, Decimal):
@@ -424,6 +426,16 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
             return value
         host.context.set_user_variable(name, value)
         return value
+
+    def setvar_cs(name: str, value: Any, charset: str) -> Any:
+        """@v := text of a character set other than utf8mb4: the variable keeps it."""
+        host.context.set_user_variable(name, charsets.text_in(value, charset))
+        return value
+
+    def uservar_cs(name: str, default: str) -> str:
+        """The character set of @name's text (rm_setvar_cs), else `default`."""
+        value = host.context.user_variable(name)
+        return value.charset if type(value) is charsets.TextIn else default
 
     def setvar_dec(name: str, value: Any, scale: int) -> Any:
         """@v := a DECIMAL expression: the variable holds the exact DECIMAL (uservars.py)."""
@@ -508,7 +520,7 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
             text = cs.decode(v)
             if not charsets.is_valid(text):
                 invalid_string(v, cs)
-                text = "".join("?" if 0xDC80 <= ord(c) <= 0xDCFF else c for c in text)
+                text = "".join("?" if 0xDC00 <= ord(c) <= 0xDCFF else c for c in text)
             return text
         text = _show(v)
         return cs.decode(cs.encode(text)) if cs.name not in ("utf8mb4", "utf8mb3") else text
@@ -580,6 +592,8 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         ("rm_div0", 0, guarded(div0)),
         ("rm_setvar", 2, setvar),
         ("rm_setvar_dec", 3, setvar_dec),
+        ("rm_setvar_cs", 3, setvar_cs),
+        ("rm_uservar_cs", 2, uservar_cs),
         ("rm_json_extract", -1, json_extract),
         ("rm_json_valid", 1, json_valid),
         ("rm_json_arg", 1, _json_arg),
