@@ -78,3 +78,20 @@ def test_user_variable_keeps_its_character_set(session: SqliteSession) -> None:
     assert rows(session.execute("SELECT HEX(@a)")) == [("E9",)]
     session.execute("SELECT @a:='é'")
     assert rows(session.execute("SELECT HEX(@a)")) == [("C3A9",)]
+
+
+def test_binary_strings_meet_text_in_its_own_bytes(session: SqliteSession) -> None:
+    """A binary string compared with utf16 text compares the text's utf16 bytes; hexadecimal
+    literals stored into a utf16 column are its bytes, one row or many (mtr ctype_utf16)."""
+    ctx = session.context
+    assert isinstance(ctx, FakeContext)
+    ctx.variables["collation_connection"] = "utf16_general_ci"
+    assert rows(session.execute(
+        "SELECT BINARY 'a  a' > 'a', BINARY 'a\\0' > 'a', BINARY 'a' = 'a'")) == [(1, 1, 1)]
+    ctx.variables["collation_connection"] = "utf8mb4_general_ci"
+    session.execute("CREATE TABLE u16 (w VARCHAR(64), c CHAR(64)) CHARACTER SET utf16")
+    session.execute("INSERT INTO u16 VALUES (X'042000200020', X'042000200020'), "
+                    "(X'200400200020', X'200400200020')")
+    session.execute("INSERT INTO u16 VALUES (X'0421', X'0421')")
+    assert rows(session.execute("SELECT HEX(w), HEX(c) FROM u16")) == [
+        ("042000200020", "0420"), ("200400200020", "2004"), ("0421", "0421")]
