@@ -228,7 +228,10 @@ def _exact_collation(args: list[exp.Expression], typer: Typer) -> bool:
 def _chr(node: exp.Chr, typer: Typer) -> exp.Expression:
     cs = node.args.get("charset")
     name = cs.name if isinstance(cs, exp.Expression) else ""
-    return _call("CHAR", _text(name), *node.expressions)
+    # a hexadecimal literal is a number here: CHAR(0x41) is 'A' (rm_bin2num, translate.py)
+    codes = [exp.Anonymous(this="rm_bin2num", expressions=[c]) if isinstance(c, exp.Placeholder) and c.name[:1] == "x"
+             else c for c in node.expressions]
+    return _call("CHAR", _text(name), *codes)
 
 
 def _interval_function(node: exp.Interval, typer: Typer) -> exp.Expression | None:

@@ -402,6 +402,10 @@ class Typer:
             if known is not None:
                 return known
             return self._aggregated(e, library_type(self, name, list(e.expressions)))
+        if isinstance(e, exp.Chr):
+            cs = e.args.get("charset")
+            return _char_type(cs.name if isinstance(cs, exp.Expression) else "",
+                              len(e.expressions))
         if isinstance(e, exp.ConvertTimezone):
             return _convert_tz_type(self, e.args.get("timestamp"))
         if isinstance(e, exp.JSONExtract):
@@ -812,10 +816,21 @@ def library_type(typer: Typer, name: str, args: list[exp.Expression]) -> SqlType
         return _date_add_type(typer, name, args)
     if name == "UNIX_TIMESTAMP":
         return _unix_timestamp_type(typer, args)
+    if name == "CHAR" and args and isinstance(args[0], exp.Literal):  # funcmap's CHAR(cs, ...)
+        return _char_type(args[0].name, len(args) - 1)
     if name in ("ADDTIME", "SUBTIME") and args:
         t = typer.infer(args[0])
         return t if t is not None and t.is_temporal else T.varchar(26)
     return fn.result_type([typer.infer(a) for a in args])
+
+
+def _char_type(charset: str, codes: int) -> SqlType:
+    """CHAR(n, ... [USING cs]): VARBINARY, or text in cs, of 4 bytes a code (MariaDB's
+    Item_func_char::fix_length_and_dec)."""
+    cs = charsets.charset(charset) if charset else None
+    if cs is None or cs.is_binary:
+        return T.varbinary(max(codes, 1) * 4)
+    return T.varchar(max(codes, 1) * 4 // cs.maxlen or 1, cs.name)
 
 
 def _unix_timestamp_type(typer: Typer, args: list[exp.Expression]) -> SqlType | None:
