@@ -1,6 +1,7 @@
-"""CHAR(n, ... [USING cs]) as MariaDB 10.11 answers it (measured there; mtr
-ctype_unicode_allchars.inc, ctype_utf32): a hexadecimal argument is a number, the result is
-text of cs, and codes not valid in cs are NULL with warning 1300."""
+"""CHAR(n, ... [USING cs]) and WEIGHT_STRING of the UCA collations as MariaDB 10.11 answers
+them (measured there; mtr ctype_unicode_allchars.inc, ctype_utf32, ctype_utf8_uca): a
+hexadecimal argument of CHAR is a number, its result text of cs, and codes not valid in cs
+are NULL with warning 1300."""
 
 from __future__ import annotations
 
@@ -28,3 +29,19 @@ def test_invalid_codes_are_null_with_1300(session: SqliteSession) -> None:
         "Invalid utf32 character string: '001100'",
         "Invalid utf8mb4 character string: 'D800'",
         "Invalid utf16 character string: 'D800'"]
+
+
+def test_weight_string_of_the_uca_collations(session: SqliteSession) -> None:
+    """MariaDB 10.11's answers: a NO PAD UCA collation pads AS CHAR(n) with 0x0200."""
+    assert rows(session.execute(
+        "SELECT HEX(WEIGHT_STRING('a' COLLATE utf8mb4_unicode_nopad_ci AS CHAR(3))), "
+        "HEX(WEIGHT_STRING('a' COLLATE utf8mb4_unicode_ci AS CHAR(3))), "
+        "HEX(WEIGHT_STRING('ab ' COLLATE utf8mb4_unicode_ci)), "
+        "HEX(WEIGHT_STRING('a ' COLLATE utf8mb4_unicode_520_ci))")) == [
+        ("0E3302000200", "0E3302090209", "0E330E4A0209", "120F020A")]
+    session.execute("CREATE TABLE uc (a VARCHAR(10) COLLATE utf8mb4_unicode_ci)")
+    session.execute("INSERT INTO uc VALUES ('b'), ('Ä'), ('ss'), ('a'), ('ß')")
+    assert sorted(r[0] for r in rows(session.execute("SELECT a FROM uc WHERE a = 'SS'"))) == [
+        "ss", "ß"]
+    assert [r[0] for r in rows(session.execute("SELECT a FROM uc ORDER BY a, HEX(a)"))] == [
+        "a", "Ä", "b", "ss", "ß"]

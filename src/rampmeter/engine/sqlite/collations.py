@@ -13,8 +13,9 @@ Rules:
   character weighs as its base letter, upper-cased ('é' = 'E', 'a' = 'A', 'ß' = 'S'), so
   letters sort before '[' .. '`' as in MariaDB (SQLite's NOCASE folds to lower case and sorts
   them after); utf8mb4_general_ci weighs every supplementary character alike (U+FFFD). The
-  UCA collations (`_unicode_ci`, `_unicode_520_ci`, the language ones) are approximated the
-  same way, with 'ß' as 'SS'; their real weights are not reproduced.
+  root UCA collations (`_unicode_ci`, `_unicode_520_ci` and their `_nopad_` twins) weigh
+  by MariaDB's primary weights (sql/uca.py, without contractions); the language ones are
+  approximated as `_general_ci`, with 'ß' as 'SS'.
 - Multi-byte Asian `_ci` collations: the string's bytes with ASCII letters upper-cased.
 - `_bin`: code points (Unicode sets) or the bytes in the character set (the others).
 - PAD SPACE (every collation but the `_nopad_` ones): trailing spaces do not count, and the
@@ -28,7 +29,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
-from rampmeter.sql import charsets
+from rampmeter.sql import charsets, uca
 
 Key = Callable[[str], Any]
 
@@ -81,6 +82,11 @@ def _key(coll: charsets.Collation) -> tuple[Key, Any]:
             return (lambda s: s), " "
         if "_general" in coll.name:
             return (_general_ci_bmp if cs.name != "utf8mb3" else general_ci), " "
+        version = uca.version_of(coll.name)
+        if version is not None:  # the root UCA collations: their primary weights
+            def uca_key(s: str, v: str = version) -> bytes:
+                return b"".join(w.to_bytes(2, "big") for w in uca.weights(s, v))
+            return uca_key, uca.SPACE[version].to_bytes(2, "big")
         return _unicode_ci, " "
     encode = cs.encode
     if coll.binary:
@@ -215,6 +221,8 @@ def like_fold(collation: str) -> Callable[[str], str] | None:
     fold: Callable[[str], str] | None = None
     if coll is None or cs is None or coll.binary or coll.name == "binary":
         fold = None
+    elif cs.name in _UNICODE and uca.version_of(coll.name) is not None:
+        fold = _uca_fold(uca.version_of(coll.name) or "")
     elif cs.name in _UNICODE:
         fold = _general_ci_bmp if "_general" in coll.name and cs.name != "utf8mb3" \
             else general_ci
@@ -228,6 +236,21 @@ def like_fold(collation: str) -> Callable[[str], str] | None:
         elif not coll.name.endswith("_cs"):
             fold = general_ci
     _LIKE_FOLDS[collation] = fold
+    return fold
+
+
+def _uca_fold(version: str) -> Callable[[str], str]:
+    """A UCA collation's characters as one symbol per distinct weight sequence (MariaDB's
+    my_wildcmp_uca compares a character's weights): 'a' and 'A' become the same symbol. The
+    symbols are fixed (uca.symbols: plane 15's private use characters, one per weight
+    sequence of MariaDB's table); a character of implicit weights stands for itself."""
+    symbols = uca.symbols(version)
+
+    def fold_char(c: str) -> str:
+        return symbols.get(uca.char_weights(c, version), c)
+
+    def fold(s: str) -> str:
+        return "".join(map(fold_char, s))
     return fold
 
 

@@ -322,7 +322,9 @@ def _weight_string(node: exp.WeightString, typer: Typer) -> exp.Expression:
     if t is not None and t.is_numeric:
         return exp.Null()
     collation = _collation_name(t)
-    if isinstance(node.this, exp.Collate):  # translate left SQLite's BINARY / NOCASE there
+    if isinstance(node.this, exp.Collate) and node.this.meta.get("collation"):
+        collation = _text(node.this.meta["collation"])  # the name translate.py renamed
+    elif isinstance(node.this, exp.Collate):  # translate left SQLite's BINARY / NOCASE there
         cs = charset_of(typer.infer(node.this.this)) or "utf8mb4"
         collation = _text(cs + "_bin" if node.this.expression.name.upper() in _EXACT
                           else charsets.default_collation(cs).name)

@@ -670,6 +670,10 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
             node.replace(_call("rm_bin2num", node.copy()))  # 0x10 + 0 is 16
         elif node.name[:1] == "x" and _equality_with_number(node, typer):
             node.replace(_call("rm_bin2num", node.copy()))  # bit_col = b'1' compares numbers
+        elif node.name[:1] == "x" and isinstance(node.parent, exp.Between) and \
+                node.arg_key in ("low", "high") and \
+                (typer.infer(node.parent.this) or T.NULL).is_numeric:
+            node.replace(_call("rm_bin2num", node.copy()))  # int_col BETWEEN 0 AND 0x10F
     typer.forget()
     _redundant_query_parens(tree)
     # Then top-down; a replacement keeps the original children (moved, not copied), so the
