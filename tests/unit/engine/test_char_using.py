@@ -45,3 +45,10 @@ def test_weight_string_of_the_uca_collations(session: SqliteSession) -> None:
         "ss", "ß"]
     assert [r[0] for r in rows(session.execute("SELECT a FROM uc ORDER BY a, HEX(a)"))] == [
         "a", "Ä", "b", "ss", "ß"]
+
+
+def test_hexadecimal_bounds_of_a_numeric_between(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE hb (a INT)")
+    session.execute("INSERT INTO hb VALUES (1), (271), (272), (4000)")
+    assert rows(session.execute("SELECT a FROM hb WHERE a BETWEEN 0 AND 0x10F ORDER BY a")) \
+        == [(1,), (271,)]
