@@ -52,3 +52,8 @@ def test_hexadecimal_bounds_of_a_numeric_between(session: SqliteSession) -> None
     session.execute("INSERT INTO hb VALUES (1), (271), (272), (4000)")
     assert rows(session.execute("SELECT a FROM hb WHERE a BETWEEN 0 AND 0x10F ORDER BY a")) \
         == [(1,), (271,)]
+
+
+def test_space_of_a_constant_count_is_that_long(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE sp AS SELECT SPACE(50) AS a")
+    assert "`a` varchar(50)" in rows(session.execute("SHOW CREATE TABLE sp"))[0][1]

@@ -394,6 +394,11 @@ class Typer:
                 sized = self._sized(name, list(e.expressions))
                 if sized is not None:
                     return sized
+            if name == "SPACE" and len(e.expressions) == 1:  # SPACE(50): VARCHAR(50)
+                count = self._int_value(e.expressions[0])
+                if count is not None:
+                    return _sized_text(max(count, 0), self.text.charset or "utf8mb4",
+                                       self.text.collation)
             if name in ("ROUND", "TRUNCATE") and self.values is not None and e.expressions:
                 rounded = self._rounded(e.expressions, truncate=name == "TRUNCATE")
                 if rounded is not None:
