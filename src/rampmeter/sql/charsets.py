@@ -63,7 +63,7 @@ _CHARSETS: dict[str, tuple[str, int, str]] = {
     "macroman": ("mac_roman", 1, "Mac West European"),
     "sjis": ("shift_jis", 2, "Shift-JIS Japanese"),
     "swe7": ("rampmeter-swe7", 1, "7bit Swedish"),
-    "tis620": ("tis_620", 1, "TIS620 Thai"),
+    "tis620": ("rampmeter-tis620", 1, "TIS620 Thai"),
     "ucs2": ("utf-16-be", 2, "UCS-2 Unicode"),
     "ujis": ("euc_jp", 3, "EUC-JP Japanese"),
     "utf16": ("utf-16-be", 4, "UTF-16 Unicode"),
@@ -213,7 +213,20 @@ class _TableCodec(codecs.Codec):
         return codecs.charmap_decode(data, errors, self.table)
 
 
+def _tis620_table() -> str:
+    """MariaDB's tis620 (read off 10.11: CONVERT of each byte): 0x80..0x9F are the C1
+    controls, the Thai letters at 0xA1..0xDA and 0xDF..0xFB, the bytes between (0xA0, 0xDB..
+    0xDE, 0xFC..0xFF) U+FFFD, which converts back to 0xFF. Python's tis_620 differs."""
+    chars = [chr(b) for b in range(0xA0)] + ["\ufffd"]
+    chars += [chr(0x0E01 + i) for i in range(0xDB - 0xA1)] + ["\ufffd"] * 4
+    chars += [chr(0x0E3F + i) for i in range(0xFC - 0xDF)] + ["\ufffd"] * 4
+    return "".join(chars)
+
+
 def _search(name: str) -> codecs.CodecInfo | None:
+    if name == "rampmeter_tis620":
+        c = _TableCodec(_tis620_table())
+        return codecs.CodecInfo(c.encode, c.decode, name="rampmeter-tis620")
     if name == "rampmeter_filename":
         from rampmeter.sql import filename
         return filename.codec_info()

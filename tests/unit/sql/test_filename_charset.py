@@ -1,5 +1,6 @@
-"""MariaDB's `filename` character set (sql/filename.py): how names are spelled on disk. The
-expected bytes are MariaDB 10.11's (CONVERT(... USING filename), mtr ctype_filename)."""
+"""MariaDB's `filename` character set (sql/filename.py): how names are spelled on disk; and
+its tis620 table. The expected bytes are MariaDB 10.11's (CONVERT(... USING filename), mtr
+ctype_filename, ctype_tis620)."""
 
 from __future__ import annotations
 
@@ -55,3 +56,15 @@ def test_known_but_not_listed_nor_a_client_charset() -> None:
     from rampmeter.session.infoschema import CHARSET_ROWS, COLLATION_ROWS
     assert "filename" not in [r[0] for r in CHARSET_ROWS]
     assert "filename" not in [r[0] for r in COLLATION_ROWS]
+
+
+def test_tis620_as_mariadb_maps_it() -> None:
+    """MariaDB's tis620 (read off 10.11): C1 controls at 0x80..0x9F, U+FFFD for the bytes
+    between the Thai letters, which converts back to 0xFF (mtr ctype_tis620)."""
+    cs = charsets.charset("tis620")
+    assert cs is not None
+    text = cs.decode(bytes(range(256)))
+    assert text[0x90] == "\x90" and text[0xA0] == "\ufffd" and text[0xA1] == "\u0e01"
+    assert text[0xDB] == "\ufffd" and text[0xDF] == "\u0e3f" and text[0xFF] == "\ufffd"
+    assert charsets.is_valid(text)
+    assert cs.encode("\ufffd\u0e01\u0e5b") == b"\xff\xa1\xfb"
