@@ -95,3 +95,10 @@ def test_binary_strings_meet_text_in_its_own_bytes(session: SqliteSession) -> No
     session.execute("INSERT INTO u16 VALUES (X'0421', X'0421')")
     assert rows(session.execute("SELECT HEX(w), HEX(c) FROM u16")) == [
         ("042000200020", "0420"), ("200400200020", "2004"), ("0421", "0421")]
+
+
+def test_an_assignment_keeps_its_value_s_character_set(session: SqliteSession) -> None:
+    """HEX(@l := CONVERT(@u USING latin1)) is the latin1 bytes (mtr ctype_latin1)."""
+    assert rows(session.execute(
+        "SELECT HEX(@u := CONVERT(_latin1 0x80 USING utf8mb4)), "
+        "HEX(@l := CONVERT(@u USING latin1))")) == [("E282AC", "80")]

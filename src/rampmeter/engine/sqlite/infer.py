@@ -383,6 +383,8 @@ class Typer:
             name = e.name.upper()
             if name == "RM_MATCH":  # MATCH ... AGAINST (fulltext.py): a DOUBLE, as MariaDB's
                 return T.DOUBLE
+            if name in ("RM_SETVAR_CS", "RM_SETVAR_DEC") and len(e.expressions) >= 2:
+                return self._infer(e.expressions[1])  # @v := expr (translate.py): expr's
             if name == "RM_CAST_TEMPORAL" and len(e.expressions) == 3:  # a rewritten CAST
                 kind, fsp = e.expressions[1], e.expressions[2]
                 if isinstance(kind, exp.Literal) and isinstance(fsp, exp.Literal):
