@@ -512,3 +512,17 @@ def test_like_by_the_collation(session: SqliteSession) -> None:
     assert rows(session.execute(
         "SELECT CONVERT('Günter André' USING utf8mb4) LIKE CONVERT('GÜNTER%' USING utf8mb4), "
         "CONVERT('вася' USING utf8mb4) LIKE CONVERT('ВАСЯ' USING utf8mb4)")) == [(1, 1)]
+
+
+def test_latin1_german2_expands_umlauts(session: SqliteSession) -> None:
+    """latin1_german2_ci weighs Ä as AE, ß as SS (MariaDB 10.11's weights; mtr
+    ctype_latin1_de)."""
+    session.execute("CREATE TABLE de2 (a VARCHAR(10) CHARACTER SET latin1 COLLATE "
+                    "latin1_german2_ci)")
+    session.execute("INSERT INTO de2 VALUES ('af'), ('ä'), ('ad'), ('ss'), ('ß'), ('st')")
+    assert [r[0] for r in rows(session.execute("SELECT a FROM de2 ORDER BY a, HEX(a)"))] == [
+        "ad", "ä", "af", "ss", "ß", "st"]
+    assert rows(session.execute("SELECT COUNT(*) FROM de2 WHERE a = 'AE'")) == [(1,)]
+    assert rows(session.execute(
+        "SELECT HEX(WEIGHT_STRING(_latin1 X'61C462DF' COLLATE latin1_german2_ci))")) == [
+        ("414145425353",)]

@@ -92,6 +92,8 @@ def _key(coll: charsets.Collation) -> tuple[Key, Any]:
     if coll.binary:
         return encode, b" "
     from rampmeter.sql.collation_tables import SORT_ORDERS
+    if coll.name == "latin1_german2_ci":
+        return _german2, b" "
     # a _nopad_ collation weighs as its PAD SPACE twin (dec8_swedish_nopad_ci: dec8_swedish_ci)
     table = SORT_ORDERS.get(coll.name.replace("_nopad", ""))
     if table is not None:
@@ -105,6 +107,30 @@ def _key(coll: charsets.Collation) -> tuple[Key, Any]:
             return encode(s.translate(_ASCII_UPPER))
         return folded, b" "
     return general_ci, " "
+
+
+# latin1_german2_ci (DIN 2, phone-book order): each latin1 byte's weight, read off MariaDB 10.11
+# (WEIGHT_STRING of every byte); Ä, Ö, Ü, ä, ö, ü and ß weigh two bytes (AE, OE, UE, SS).
+_GERMAN2_SINGLE = bytes.fromhex(
+    '000102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F'
+    '202122232425262728292A2B2C2D2E2F303132333435363738393A3B3C3D3E3F'
+    '404142434445464748494A4B4C4D4E4F505152535455565758595A5B5C5D5E5F'
+    '604142434445464748494A4B4C4D4E4F505152535455565758595A7B7C7D7E7F'
+    '808182838485868788898A8B8C8D8E8F909192939495969798999A9B9C9D9E9F'
+    'A0A1A2A3A4A5A6A7A8A9AAABACADAEAFB0B1B2B3B4B5B6B7B8B9BABBBCBDBEBF'
+    '4141414141415C434545454549494949444E4F4F4F4F4FD7D85555555559DE53'
+    '4141414141415C434545454549494949444E4F4F4F4F4FF7D85555555559DE59')
+_GERMAN2_EXPANDED = {0xC4: b"AE", 0xD6: b"OE", 0xDC: b"UE", 0xDF: b"SS", 0xE4: b"AE",
+                     0xF6: b"OE", 0xFC: b"UE"}
+_GERMAN2 = [_GERMAN2_EXPANDED.get(b, bytes((_GERMAN2_SINGLE[b],))) for b in range(256)]
+_LATIN1 = charsets.CHARSETS["latin1"]
+
+
+def _german2(s: str) -> bytes:
+    data = _LATIN1.encode(s)
+    if not any(b in _GERMAN2_EXPANDED for b in data):
+        return data.translate(_GERMAN2_SINGLE)
+    return b"".join(map(_GERMAN2.__getitem__, data))
 
 
 def comparison(coll: charsets.Collation) -> Callable[[str, str], int]:

@@ -106,7 +106,8 @@ def _table_key(charset: str, collation: str) -> Any:
     from rampmeter.engine.sqlite.collations import byte_key
     from rampmeter.sql.collation_tables import SORT_ORDERS
     cs = charsets.charset(charset)
-    if cs is None or cs.maxlen != 1 or collation.replace("_nopad", "") not in SORT_ORDERS:
+    if cs is None or cs.maxlen != 1 or collation.replace("_nopad", "") not in SORT_ORDERS \
+            and collation != "latin1_german2_ci":  # its expansions: collations.py
         return None
     return byte_key(collation)
 
