@@ -265,9 +265,10 @@ def test_columns_compare_by_their_mariadb_collation(session: SqliteSession) -> N
 
 
 def test_the_default_collations_are_sqlites_nocase(session: SqliteSession) -> None:
-    """utf8mb4_general_ci, utf8mb3_general_ci and latin1_swedish_ci columns use SQLite's NOCASE
-    (a Python collation costs a call per comparison: docs/sql.md): ASCII case folds, accents
-    count, and '[' .. '`' sort before the letters."""
+    """utf8mb4_general_ci and utf8mb3_general_ci columns use SQLite's NOCASE (a Python
+    collation costs a call per comparison: docs/sql.md): ASCII case folds, accents count, and
+    '[' .. '`' sort before the letters. latin1_swedish_ci (mtr's default) is exact: its own
+    weights, PAD SPACE (mtr binary)."""
     session.execute("CREATE TABLE n (a VARCHAR(5) COLLATE utf8mb4_general_ci, "
                     "b VARCHAR(5) CHARACTER SET latin1)")
     session.execute("INSERT INTO n VALUES ('a', 'a'), ('[', '['), ('B', 'B'), ('é', 'é')")
@@ -275,6 +276,14 @@ def test_the_default_collations_are_sqlites_nocase(session: SqliteSession) -> No
         ["[", "a", "B", "é"]
     assert rows(session.execute("SELECT b FROM n WHERE b = 'A'")) == [("a",)]
     assert rows(session.execute("SELECT a FROM n WHERE a = 'E'")) == []
+    assert rows(session.execute("SELECT b FROM n WHERE b = 'E '")) == [("é",)]
+    assert [r[0] for r in rows(session.execute("SELECT b FROM n ORDER BY b"))] == \
+        ["a", "B", "é", "["]
+    # ORDER BY a position and MIN / MAX of an expression sort by its collation too
+    assert [r[0] for r in rows(session.execute(
+        "SELECT CONCAT(b, '') FROM n ORDER BY 1"))] == ["a", "B", "é", "["]
+    assert rows(session.execute("SELECT MIN(CONCAT(b, '')), MAX(CONCAT(b, '')) FROM n")) == [
+        ("a", "[")]
 
 
 def test_identifiers_defaults_and_lost_characters(session: SqliteSession) -> None:
