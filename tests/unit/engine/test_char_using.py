@@ -57,3 +57,16 @@ def test_hexadecimal_bounds_of_a_numeric_between(session: SqliteSession) -> None
 def test_space_of_a_constant_count_is_that_long(session: SqliteSession) -> None:
     session.execute("CREATE TABLE sp AS SELECT SPACE(50) AS a")
     assert "`a` varchar(50)" in rows(session.execute("SHOW CREATE TABLE sp"))[0][1]
+
+
+def test_enum_and_set_branches_are_varchar(session: SqliteSession) -> None:
+    """IFNULL / COALESCE / IF / CASE / UNION over ENUM or SET values is the VARCHAR of the
+    longest value, as MariaDB 10.11 types it (mtr ctype_utf8mb4_heap); a bare ENUM column
+    stays ENUM."""
+    session.execute("CREATE TABLE te (a ENUM('aaaa','bb'), b SET('x','yy'))")
+    session.execute("CREATE TABLE te2 AS SELECT IFNULL(a, a) i, COALESCE(a, b) c, "
+                    "IF(1, a, a) f, a FROM te UNION SELECT a, a, a, a FROM te")
+    ddl = rows(session.execute("SHOW CREATE TABLE te2"))[0][1]
+    assert [line.split()[1] for line in ddl.splitlines()[1:5]] == ["varchar(4)"] * 4
+    session.execute("CREATE TABLE te3 AS SELECT a FROM te")
+    assert "`a` enum('aaaa','bb')" in rows(session.execute("SHOW CREATE TABLE te3"))[0][1]

@@ -90,7 +90,9 @@ def merge(types: list[SqlType | None]) -> SqlType | None:
     """The type of a value that is one of `types` (CASE branches, COALESCE, UNION columns)."""
     if None in types:
         return None
-    known = [t for t in types if t is not None and t.name != "null"]
+    # an ENUM / SET among the branches is the VARCHAR of its longest value (MariaDB: even
+    # IFNULL(e, e) and a UNION of one ENUM column are VARCHAR)
+    known = [_enum_as_varchar(t) for t in types if t is not None and t.name != "null"]
     if not known:
         return T.NULL if types else None
     first = known[0]
@@ -117,6 +119,15 @@ def merge(types: list[SqlType | None]) -> SqlType | None:
     if text is not None:  # the strings' character set (a column's before a literal's)
         return _sized_text(chars, text.charset or "", text.collation)
     return T.varchar(chars)
+
+
+def _enum_as_varchar(t: SqlType) -> SqlType:
+    if t.name not in ("enum", "set"):
+        return t
+    values = [len(m) for m in t.members]
+    chars = (max(values) if t.name == "enum" else sum(values) + len(values) - 1) \
+        if values else 0
+    return SqlType("varchar", max(chars, 0), None, False, False, t.charset, t.collation)
 
 
 _INTEGER_ORDER = ["tinyint", "smallint", "mediumint", "int", "bigint"]
