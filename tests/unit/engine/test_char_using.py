@@ -70,3 +70,13 @@ def test_enum_and_set_branches_are_varchar(session: SqliteSession) -> None:
     assert [line.split()[1] for line in ddl.splitlines()[1:5]] == ["varchar(4)"] * 4
     session.execute("CREATE TABLE te3 AS SELECT a FROM te")
     assert "`a` enum('aaaa','bb')" in rows(session.execute("SHOW CREATE TABLE te3"))[0][1]
+
+
+def test_date_format_of_a_constant_format_is_as_long_as_it_prints(session: SqliteSession
+                                                                   ) -> None:
+    """MariaDB's format_length: '%Y-%m-%d' is 10 characters, %M 64 (mtr ctype_utf8mb4)."""
+    from rampmeter.engine.sqlite.infer import date_format_length
+    assert [date_format_length(f) for f in ("%Y-%m-%d", "ab%Y-%m", "%M", "%r", "%%", "%")] \
+        == [10, 9, 64, 11, 1, 1]
+    session.execute("CREATE TABLE df AS SELECT DATE_FORMAT('2004-01-19', '%Y-%m-%d') AS a")
+    assert "`a` varchar(10)" in rows(session.execute("SHOW CREATE TABLE df"))[0][1]

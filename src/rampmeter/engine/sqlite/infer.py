@@ -834,12 +834,47 @@ def library_type(typer: Typer, name: str, args: list[exp.Expression]) -> SqlType
         return _date_add_type(typer, name, args)
     if name == "UNIX_TIMESTAMP":
         return _unix_timestamp_type(typer, args)
+    if name == "DATE_FORMAT" and len(args) >= 2:
+        fmt = _constant_text(typer, args[1])
+        if fmt is not None:  # a constant format: as long as it can print (format_length)
+            return T.varchar(date_format_length(fmt), typer.text.charset or "utf8mb4",
+                             typer.text.collation)
     if name == "CHAR" and args and isinstance(args[0], exp.Literal):  # funcmap's CHAR(cs, ...)
         return _char_type(args[0].name, len(args) - 1)
     if name in ("ADDTIME", "SUBTIME") and args:
         t = typer.infer(args[0])
         return t if t is not None and t.is_temporal else T.varchar(26)
     return fn.result_type([typer.infer(a) for a in args])
+
+
+def _constant_text(typer: Typer, e: exp.Expression) -> str | None:
+    """A string literal's text, or a string slot's value when the typer has the values."""
+    if isinstance(e, exp.Literal) and e.is_string:
+        return e.name
+    if isinstance(e, exp.Placeholder) and typer.values is not None:
+        v = typer.values.get(e.name)
+        return v if isinstance(v, str) else None
+    return None
+
+
+# DATE_FORMAT's characters per specifier (MariaDB's Item_func_date_format::format_length;
+# checked against 10.11's CREATE ... SELECT DATE_FORMAT(NOW(), '%x') for every letter)
+_FORMAT_WIDTH = {"M": 64, "W": 64, "D": 4, "Y": 4, "x": 4, "X": 4, "a": 32, "b": 32, "j": 3,
+                 "U": 2, "u": 2, "V": 2, "v": 2, "y": 2, "m": 2, "d": 2, "h": 2, "I": 2,
+                 "i": 2, "l": 2, "p": 2, "S": 2, "s": 2, "c": 2, "e": 2, "k": 7, "H": 7,
+                 "r": 11, "T": 8, "f": 6}
+
+
+def date_format_length(fmt: str) -> int:
+    size, i = 0, 0
+    while i < len(fmt):
+        if fmt[i] != "%" or i == len(fmt) - 1:
+            size += 1
+            i += 1
+            continue
+        size += _FORMAT_WIDTH.get(fmt[i + 1], 1)
+        i += 2
+    return size
 
 
 def _char_type(charset: str, codes: int) -> SqlType:
