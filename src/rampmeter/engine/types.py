@@ -511,6 +511,8 @@ def make_type(name: str, args: list[str], *, unsigned: bool = False, zerofill: b
             charsets.default_collation(csname).name)
         if binary_attr:
             coll_name = csname + "_bin"
+            if charsets.collation(coll_name) is None:  # filename has none
+                raise ServerError(1273, coll_name)
         if name == "text" and nums:
             name = _blob_for(nums[0], _maxlen(csname), "text")
         members: tuple[str, ...] = ()

@@ -64,8 +64,12 @@ from rampmeter.protocol.results import (
     binary_encoder,
     binary_rows_into,
     text_rows_into,
+    text_value,
 )
 from rampmeter.protocol.wire import encode_text
+
+# result character sets whose text is not ASCII's bytes: a number's digits must be converted
+_NOT_ASCII = frozenset({"rampmeter-filename", "utf-16-be", "utf-16-le", "utf-32-be"})
 
 __all__ = ["NEED_DATA", "NeedData", "Phase", "ServerProtocol"]
 
@@ -407,6 +411,12 @@ class ServerProtocol:
         if self._results is None:
             return rows
         codec = self._results[0]
+        if codec in _NOT_ASCII and self._row_encoders is None:
+            # numbers and temporals are text in the text protocol, converted too (MariaDB,
+            # MDEV-23435): -1 in character_set_results=filename is '@002d1'
+            return ([v if v is None or isinstance(v, (bytes, bytearray)) else
+                     encode_text(v if type(v) is str else text_value(v).decode("latin-1"),
+                                 codec) for v in row] for row in rows)
         return ([encode_text(v, codec) if type(v) is str else v for v in row] for row in rows)
 
     def result_set_start(self, columns: Sequence[Column], *, binary: bool = False) -> bytes:

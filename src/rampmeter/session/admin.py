@@ -26,6 +26,7 @@ from rampmeter.engine.base import ResultSet, UpdateCount
 from rampmeter.errors import ServerError, Warning_
 from rampmeter.session import sysvars, usersql
 from rampmeter.session.privileges import P
+from rampmeter.sql import charsets
 from rampmeter.sql.lexer import Token, ident_value, string_value
 from rampmeter.sql.lexer import syntax_error as _syntax_error
 from rampmeter.sql.reader import Reader
@@ -159,7 +160,11 @@ def _value(s: Session, sql: str, rhs: list[Token]) -> Any:
     if not isinstance(result, ResultSet):
         raise syntax_error(sql, rhs[0].start)
     rows = list(result.rows)
-    return rows[0][0] if rows else None
+    if not rows:
+        return None
+    # text of another character set than utf8mb4 is kept as such (HEX(@v): its bytes)
+    coll = charsets.collation_by_id(result.columns[0].charset) if result.columns else None
+    return charsets.text_in(rows[0][0], coll.charset if coll is not None else None)
 
 
 def user_value(s: Session, sql: str, rhs: list[Token]) -> Any:

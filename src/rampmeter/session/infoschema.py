@@ -207,7 +207,7 @@ def _collations(s: Session) -> tuple[list[Column], Rows]:
 def _catalog() -> tuple[Rows, Rows]:
     """CHARACTER_SETS and COLLATIONS as MariaDB 10.11 lists them (sql/charsets.py has them all):
     character sets in the order of their default collation's id, each one's collations by id."""
-    sets = sorted(charsets.CHARSETS.values(),
+    sets = sorted((c for c in charsets.CHARSETS.values() if c.name not in charsets.UNLISTED),
                   key=lambda c: charsets.COLLATIONS[c.default_collation].id)
     cs_rows: Rows = [(c.name, c.default_collation, c.description, c.maxlen) for c in sets]
     coll_rows: Rows = []

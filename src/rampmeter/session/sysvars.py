@@ -255,6 +255,9 @@ def _charset(value: Any, *, client: bool = False, variable: str = "character_set
         return "binary"
     text = value.decode() if isinstance(value, bytes) else str(value)
     cs = charsets.charset(text)
+    if cs is None and isinstance(value, int) and not isinstance(value, bool):
+        coll = charsets.collation_by_id(value)  # a number names a collation's character set
+        cs = charsets.charset(coll.charset) if coll is not None else None
     if cs is None:
         raise ServerError(errors.ER_UNKNOWN_CHARACTER_SET, text)
     if client and not cs.client_usable:

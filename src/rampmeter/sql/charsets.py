@@ -26,6 +26,7 @@ from __future__ import annotations
 import codecs
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 # name -> (Python codec or "", maxlen, description); "" means no codec here.
 _CHARSETS: dict[str, tuple[str, int, str]] = {
@@ -44,6 +45,7 @@ _CHARSETS: dict[str, tuple[str, int, str]] = {
     "dec8": ("rampmeter-dec8", 1, "DEC West European"),
     "eucjpms": ("euc_jp", 3, "UJIS for Windows Japanese"),
     "euckr": ("euc_kr", 2, "EUC-KR Korean"),
+    "filename": ("rampmeter-filename", 5, ""),
     "gb2312": ("gb2312", 2, "GB2312 Simplified Chinese"),
     "gbk": ("gbk", 2, "GBK Simplified Chinese"),
     "geostd8": ("rampmeter-geostd8", 1, "GEOSTD8 Georgian"),
@@ -61,7 +63,7 @@ _CHARSETS: dict[str, tuple[str, int, str]] = {
     "macroman": ("mac_roman", 1, "Mac West European"),
     "sjis": ("shift_jis", 2, "Shift-JIS Japanese"),
     "swe7": ("rampmeter-swe7", 1, "7bit Swedish"),
-    "tis620": ("tis_620", 1, "TIS620 Thai"),
+    "tis620": ("rampmeter-tis620", 1, "TIS620 Thai"),
     "ucs2": ("utf-16-be", 2, "UCS-2 Unicode"),
     "ujis": ("euc_jp", 3, "EUC-JP Japanese"),
     "utf16": ("utf-16-be", 4, "UTF-16 Unicode"),
@@ -70,7 +72,10 @@ _CHARSETS: dict[str, tuple[str, int, str]] = {
     "utf8mb3": ("utf-8", 3, "UTF-8 Unicode"),
     "utf8mb4": ("utf-8", 4, "UTF-8 Unicode"),
 }
-_NOT_CLIENT = frozenset({"ucs2", "utf16", "utf16le", "utf32"})
+_NOT_CLIENT = frozenset({"ucs2", "utf16", "utf16le", "utf32", "filename"})
+# known by name and number but not listed (SHOW CHARACTER SET, information_schema), as MariaDB's
+# `filename` (its collation is `filename`, id 17)
+UNLISTED = frozenset({"filename"})
 _UNIT = {"utf-16-be": 2, "utf-16-le": 2, "utf-32-be": 4}
 # bytes 0x80-0xff as surrogateescape spells them (0x00-0x7f stay themselves)
 _HIGH_TO_SURROGATE = {b: 0xDC00 + b for b in range(0x80, 0x100)}
@@ -83,7 +88,7 @@ big5_chinese_ci:1* latin2_czech_cs:2/4 dec8_swedish_ci:3* cp850_general_ci:4*
 latin1_german1_ci:5 hp8_english_ci:6* koi8r_general_ci:7* latin1_swedish_ci:8*
 latin2_general_ci:9* swe7_swedish_ci:10* ascii_general_ci:11* ujis_japanese_ci:12*
 sjis_japanese_ci:13* cp1251_bulgarian_ci:14 latin1_danish_ci:15 hebrew_general_ci:16*
-tis620_thai_ci:18*/4 euckr_korean_ci:19* latin7_estonian_cs:20 latin2_hungarian_ci:21
+filename:17* tis620_thai_ci:18*/4 euckr_korean_ci:19* latin7_estonian_cs:20 latin2_hungarian_ci:21
 koi8u_general_ci:22* cp1251_ukrainian_ci:23 gb2312_chinese_ci:24* greek_general_ci:25*
 cp1250_general_ci:26* latin2_croatian_ci:27 gbk_chinese_ci:28* cp1257_lithuanian_ci:29
 latin5_turkish_ci:30* latin1_german2_ci:31/2 armscii8_general_ci:32* utf8mb3_general_ci:33*
@@ -208,7 +213,23 @@ class _TableCodec(codecs.Codec):
         return codecs.charmap_decode(data, errors, self.table)
 
 
+def _tis620_table() -> str:
+    """MariaDB's tis620 (read off 10.11: CONVERT of each byte): 0x80..0x9F are the C1
+    controls, the Thai letters at 0xA1..0xDA and 0xDF..0xFB, the bytes between (0xA0, 0xDB..
+    0xDE, 0xFC..0xFF) U+FFFD, which converts back to 0xFF. Python's tis_620 differs."""
+    chars = [chr(b) for b in range(0xA0)] + ["\ufffd"]
+    chars += [chr(0x0E01 + i) for i in range(0xDB - 0xA1)] + ["\ufffd"] * 4
+    chars += [chr(0x0E3F + i) for i in range(0xFC - 0xDF)] + ["\ufffd"] * 4
+    return "".join(chars)
+
+
 def _search(name: str) -> codecs.CodecInfo | None:
+    if name == "rampmeter_tis620":
+        c = _TableCodec(_tis620_table())
+        return codecs.CodecInfo(c.encode, c.decode, name="rampmeter-tis620")
+    if name == "rampmeter_filename":
+        from rampmeter.sql import filename
+        return filename.codec_info()
     if name == "rampmeter_latin1":
         c: codecs.Codec = _Latin1Codec()
         return codecs.CodecInfo(c.encode, c.decode, name="rampmeter-latin1")
@@ -288,9 +309,27 @@ def _encodable(cs: Charset, ch: str) -> str:
     return ch
 
 
+class TextIn(str):
+    """Text of a character set other than utf8mb4 / utf8mb3 as a user variable keeps it
+    (`SET @a = CONVERT(x USING latin1)`: HEX(@a) is its latin1 bytes, as MariaDB's)."""
+
+    charset: str
+
+
+def text_in(value: Any, charset_name: str | None) -> Any:
+    """`value` marked as text of that character set, when it is text of one that is not
+    utf8mb4 / utf8mb3 / binary; else `value` as it is."""
+    if type(value) is not str or not charset_name or \
+            charset_name in ("utf8mb4", "utf8mb3", "binary"):
+        return value
+    marked = TextIn(value)
+    marked.charset = charset_name
+    return marked
+
+
 def is_valid(text: str) -> bool:
     """True when `text` (decoded with surrogateescape) held no invalid bytes."""
-    return text.isascii() or not any("\udc80" <= ch <= "\udcff" for ch in text)
+    return text.isascii() or not any("\udc00" <= ch <= "\udcff" for ch in text)
 
 
 def _load() -> tuple[dict[str, Collation], dict[int, Collation]]:

@@ -171,7 +171,12 @@ def syntax_error(text: str, pos: int, line_pos: int | None = None) -> ServerErro
     raw = near.encode("utf-8", "replace")
     if len(raw) > 80:
         near = raw[:77].decode("utf-8", "ignore") + "..."
+    if not near.isprintable():  # a control character is quoted as \XXXX (my_wc_to_printable)
+        near = near.translate(_UNPRINTABLE)
     return ServerError(errors.ER_PARSE_ERROR, near, line)
+
+
+_UNPRINTABLE = {c: f"\\{c:04X}" for c in [*range(0x20), 0x7F] if chr(c) not in "\t\n\r"}
 
 
 def shown_bytes(text: str) -> str:

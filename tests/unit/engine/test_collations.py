@@ -265,9 +265,10 @@ def test_columns_compare_by_their_mariadb_collation(session: SqliteSession) -> N
 
 
 def test_the_default_collations_are_sqlites_nocase(session: SqliteSession) -> None:
-    """utf8mb4_general_ci, utf8mb3_general_ci and latin1_swedish_ci columns use SQLite's NOCASE
-    (a Python collation costs a call per comparison: docs/sql.md): ASCII case folds, accents
-    count, and '[' .. '`' sort before the letters."""
+    """utf8mb4_general_ci and utf8mb3_general_ci columns use SQLite's NOCASE (a Python
+    collation costs a call per comparison: docs/sql.md): ASCII case folds, accents count, and
+    '[' .. '`' sort before the letters. latin1_swedish_ci (mtr's default) is exact: its own
+    weights, PAD SPACE (mtr binary)."""
     session.execute("CREATE TABLE n (a VARCHAR(5) COLLATE utf8mb4_general_ci, "
                     "b VARCHAR(5) CHARACTER SET latin1)")
     session.execute("INSERT INTO n VALUES ('a', 'a'), ('[', '['), ('B', 'B'), ('é', 'é')")
@@ -275,6 +276,14 @@ def test_the_default_collations_are_sqlites_nocase(session: SqliteSession) -> No
         ["[", "a", "B", "é"]
     assert rows(session.execute("SELECT b FROM n WHERE b = 'A'")) == [("a",)]
     assert rows(session.execute("SELECT a FROM n WHERE a = 'E'")) == []
+    assert rows(session.execute("SELECT b FROM n WHERE b = 'E '")) == [("é",)]
+    assert [r[0] for r in rows(session.execute("SELECT b FROM n ORDER BY b"))] == \
+        ["a", "B", "é", "["]
+    # ORDER BY a position and MIN / MAX of an expression sort by its collation too
+    assert [r[0] for r in rows(session.execute(
+        "SELECT CONCAT(b, '') FROM n ORDER BY 1"))] == ["a", "B", "é", "["]
+    assert rows(session.execute("SELECT MIN(CONCAT(b, '')), MAX(CONCAT(b, '')) FROM n")) == [
+        ("a", "[")]
 
 
 def test_identifiers_defaults_and_lost_characters(session: SqliteSession) -> None:
@@ -489,3 +498,40 @@ def test_system_functions_types_and_mixing(session: SqliteSession) -> None:
         "`a`", "`database()`", "`user()`", "`version`", "`collation('a')`"]
     assert "()` varchar(384) CHARACTER SET utf8mb3" in ddl
     assert "('a')` varchar(64) CHARACTER SET utf8mb3" in ddl
+
+
+def test_like_by_the_collation(session: SqliteSession) -> None:
+    """LIKE weighs characters by the comparison's collation (MariaDB's my_wildcmp): non-ASCII
+    case in the Unicode _ci ones, an 8-bit sort order's equal letters ('ä' is 'A' in
+    latin1_german1_ci), case in a _cs one (mtr ctype_utf8mb4, ctype_latin2_ch)."""
+    session.execute("CREATE TABLE lk (a VARCHAR(10) CHARACTER SET latin1 COLLATE "
+                    "latin1_german1_ci, b VARCHAR(10) COLLATE utf8mb4_unicode_ci, "
+                    "c VARCHAR(10) CHARACTER SET latin2 COLLATE latin2_czech_cs)")
+    session.execute("INSERT INTO lk VALUES ('Äb', 'Äb', 'Aa'), ('ab', 'ab', 'Aas'), "
+                    "('a%b', 'a_b', 'x')")
+    assert sorted(rows(session.execute("SELECT a FROM lk WHERE a LIKE 'ä%'"))) == [
+        ("a%b",), ("ab",), ("Äb",)]
+    assert rows(session.execute("SELECT a FROM lk WHERE a LIKE 'a\\\\%%'")) == [("a%b",)]
+    assert rows(session.execute("SELECT b FROM lk WHERE b NOT LIKE 'Ä_'")) == [("a_b",)]
+    assert rows(session.execute("SELECT b FROM lk WHERE b LIKE 'a|_b' ESCAPE '|'")) == [
+        ("a_b",)]
+    assert rows(session.execute("SELECT c FROM lk WHERE c LIKE 'AA%'")) == []
+    assert rows(session.execute("SELECT c FROM lk WHERE c LIKE 'Aa%' ORDER BY c")) == [
+        ("Aa",), ("Aas",)]
+    assert rows(session.execute(
+        "SELECT CONVERT('Günter André' USING utf8mb4) LIKE CONVERT('GÜNTER%' USING utf8mb4), "
+        "CONVERT('вася' USING utf8mb4) LIKE CONVERT('ВАСЯ' USING utf8mb4)")) == [(1, 1)]
+
+
+def test_latin1_german2_expands_umlauts(session: SqliteSession) -> None:
+    """latin1_german2_ci weighs Ä as AE, ß as SS (MariaDB 10.11's weights; mtr
+    ctype_latin1_de)."""
+    session.execute("CREATE TABLE de2 (a VARCHAR(10) CHARACTER SET latin1 COLLATE "
+                    "latin1_german2_ci)")
+    session.execute("INSERT INTO de2 VALUES ('af'), ('ä'), ('ad'), ('ss'), ('ß'), ('st')")
+    assert [r[0] for r in rows(session.execute("SELECT a FROM de2 ORDER BY a, HEX(a)"))] == [
+        "ad", "ä", "af", "ss", "ß", "st"]
+    assert rows(session.execute("SELECT COUNT(*) FROM de2 WHERE a = 'AE'")) == [(1,)]
+    assert rows(session.execute(
+        "SELECT HEX(WEIGHT_STRING(_latin1 X'61C462DF' COLLATE latin1_german2_ci))")) == [
+        ("414145425353",)]

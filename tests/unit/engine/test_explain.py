@@ -299,3 +299,13 @@ def test_multi_table_writes_explain_their_join(session: SqliteSession) -> None:
         assert sorted((r[1], r[2], r[3]) for r in got) == [
             ("SIMPLE", "t1", "ALL"), ("SIMPLE", "t2", "ALL")], sql
         assert [r[-1] for r in got] == ["", "Using where"], sql
+
+
+def test_a_binary_key_compared_with_a_constant_keeps_its_test(session: SqliteSession) -> None:
+    """MariaDB's test_if_ref keeps a CHAR / VARCHAR field's equality with a constant, binary
+    ones too: `Using where` beside the lookup (mtr binary)."""
+    session.execute("CREATE TABLE bk (a BINARY(4) NOT NULL, KEY idx (a))")
+    session.execute("INSERT INTO bk VALUES (0x01020304), (0x01020305)")
+    assert explain(session, "SELECT HEX(a) FROM bk WHERE a = UNHEX('01020304')") == [
+        (1, "SIMPLE", "bk", "ref", "idx", "idx", "4", "const", "1",
+         "Using where; Using index")]

@@ -623,6 +623,8 @@ def _finish(a: _Alter, ignore: bool) -> Result:
     checks.check_foreign(a)
     mode = s.sql_mode()
     strict = ("STRICT_TRANS_TABLES" in mode or "STRICT_ALL_TABLES" in mode) and not ignore
+    from rampmeter.engine.sqlite.create_table import limit_lengths
+    a.notes.extend(limit_lengths(t, strict))
     _limit_comments(a, strict)
     before = {c.name.lower(): c.attributes for c in a.old.columns}
     changed = [n for c in t.columns if c.attributes != before.get(c.name.lower())

@@ -296,7 +296,10 @@ class _Builder:
                 return self.numeric()
             return Fixed(DT(self.connection, COERCIBLE, e.name.isascii(), e.name))
         if isinstance(e, exp.Collate):
-            coll = charsets.collation(e.expression.name) if e.expression is not None else None
+            # once translate.py renamed it for SQLite, the MariaDB name is in its meta
+            name = e.meta.get("collation") or (e.expression.name if e.expression is not None
+                                               else "")
+            coll = charsets.collation(name)
             inner = self.term(e.this)
             if coll is None or inner is None:
                 return None

@@ -13,8 +13,9 @@ Rules:
   character weighs as its base letter, upper-cased ('é' = 'E', 'a' = 'A', 'ß' = 'S'), so
   letters sort before '[' .. '`' as in MariaDB (SQLite's NOCASE folds to lower case and sorts
   them after); utf8mb4_general_ci weighs every supplementary character alike (U+FFFD). The
-  UCA collations (`_unicode_ci`, `_unicode_520_ci`, the language ones) are approximated the
-  same way, with 'ß' as 'SS'; their real weights are not reproduced.
+  root UCA collations (`_unicode_ci`, `_unicode_520_ci` and their `_nopad_` twins) weigh
+  by MariaDB's primary weights (sql/uca.py, without contractions); the language ones are
+  approximated as `_general_ci`, with 'ß' as 'SS'.
 - Multi-byte Asian `_ci` collations: the string's bytes with ASCII letters upper-cased.
 - `_bin`: code points (Unicode sets) or the bytes in the character set (the others).
 - PAD SPACE (every collation but the `_nopad_` ones): trailing spaces do not count, and the
@@ -28,7 +29,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
-from rampmeter.sql import charsets
+from rampmeter.sql import charsets, uca
 
 Key = Callable[[str], Any]
 
@@ -81,11 +82,18 @@ def _key(coll: charsets.Collation) -> tuple[Key, Any]:
             return (lambda s: s), " "
         if "_general" in coll.name:
             return (_general_ci_bmp if cs.name != "utf8mb3" else general_ci), " "
+        version = uca.version_of(coll.name)
+        if version is not None:  # the root UCA collations: their primary weights
+            def uca_key(s: str, v: str = version) -> bytes:
+                return b"".join(w.to_bytes(2, "big") for w in uca.weights(s, v))
+            return uca_key, uca.SPACE[version].to_bytes(2, "big")
         return _unicode_ci, " "
     encode = cs.encode
     if coll.binary:
         return encode, b" "
     from rampmeter.sql.collation_tables import SORT_ORDERS
+    if coll.name == "latin1_german2_ci":
+        return _german2, b" "
     # a _nopad_ collation weighs as its PAD SPACE twin (dec8_swedish_nopad_ci: dec8_swedish_ci)
     table = SORT_ORDERS.get(coll.name.replace("_nopad", ""))
     if table is not None:
@@ -99,6 +107,30 @@ def _key(coll: charsets.Collation) -> tuple[Key, Any]:
             return encode(s.translate(_ASCII_UPPER))
         return folded, b" "
     return general_ci, " "
+
+
+# latin1_german2_ci (DIN 2, phone-book order): each latin1 byte's weight, read off MariaDB 10.11
+# (WEIGHT_STRING of every byte); Ä, Ö, Ü, ä, ö, ü and ß weigh two bytes (AE, OE, UE, SS).
+_GERMAN2_SINGLE = bytes.fromhex(
+    '000102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F'
+    '202122232425262728292A2B2C2D2E2F303132333435363738393A3B3C3D3E3F'
+    '404142434445464748494A4B4C4D4E4F505152535455565758595A5B5C5D5E5F'
+    '604142434445464748494A4B4C4D4E4F505152535455565758595A7B7C7D7E7F'
+    '808182838485868788898A8B8C8D8E8F909192939495969798999A9B9C9D9E9F'
+    'A0A1A2A3A4A5A6A7A8A9AAABACADAEAFB0B1B2B3B4B5B6B7B8B9BABBBCBDBEBF'
+    '4141414141415C434545454549494949444E4F4F4F4F4FD7D85555555559DE53'
+    '4141414141415C434545454549494949444E4F4F4F4F4FF7D85555555559DE59')
+_GERMAN2_EXPANDED = {0xC4: b"AE", 0xD6: b"OE", 0xDC: b"UE", 0xDF: b"SS", 0xE4: b"AE",
+                     0xF6: b"OE", 0xFC: b"UE"}
+_GERMAN2 = [_GERMAN2_EXPANDED.get(b, bytes((_GERMAN2_SINGLE[b],))) for b in range(256)]
+_LATIN1 = charsets.CHARSETS["latin1"]
+
+
+def _german2(s: str) -> bytes:
+    data = _LATIN1.encode(s)
+    if not any(b in _GERMAN2_EXPANDED for b in data):
+        return data.translate(_GERMAN2_SINGLE)
+    return b"".join(map(_GERMAN2.__getitem__, data))
 
 
 def comparison(coll: charsets.Collation) -> Callable[[str, str], int]:
@@ -149,7 +181,9 @@ def install(conn: Any) -> None:
 # comparison, which made ORDER BY / DISTINCT of sysbench's oltp_read_only 38 % slower
 # (docs/benchmarks.md, "Collations"). What NOCASE gets wrong for these: accents count ('e' <
 # 'é'), non-ASCII case counts, and [ \ ] ^ _ ` sort after the letters, not before.
-FAST_DEFAULTS = frozenset({"utf8mb4_general_ci", "utf8mb3_general_ci", "latin1_swedish_ci"})
+# latin1_swedish_ci is exact (its table, PAD SPACE): it is mtr's default (latin1 tables), not
+# sysbench's (utf8mb4), and NOCASE's errors there ('a' <> 'a ', 'ä' < 'å') failed mtr binary.
+FAST_DEFAULTS = frozenset({"utf8mb4_general_ci", "utf8mb3_general_ci"})
 
 
 def sqlite_name(collation: str | None) -> str:
@@ -194,3 +228,80 @@ def collation_key(value: Any, collation: Any) -> Any:
         return key(value.rstrip(" "))
     except Exception:  # noqa: BLE001 - a key must not fail the statement
         return value
+
+
+# --- LIKE by a collation ------------------------------------------------------------------------
+# MariaDB's LIKE (my_wildcmp) weighs the value and the pattern character by character in the
+# comparison's collation: 'Günter' LIKE 'GÜN%' in utf8mb4_general_ci, 'ä' LIKE 'Ä' in
+# latin1_german1_ci. `like_fold` gives a collation's one-character weight as one character, so
+# a LIKE matches on the folded strings (rm_like_coll, functions.py); a _cs collation without a
+# table of its own (the Czech ones) matches case-sensitively.
+_LIKE_FOLDS: dict[str, Callable[[str], str] | None] = {}
+
+
+def like_fold(collation: str) -> Callable[[str], str] | None:
+    """The string folded character by character as the collation weighs it (None: matched as
+    it is, a binary or _bin collation; or an unknown name)."""
+    if collation in _LIKE_FOLDS:
+        return _LIKE_FOLDS[collation]
+    coll = charsets.collation(collation)
+    cs = charsets.charset(coll.charset) if coll is not None else None
+    fold: Callable[[str], str] | None = None
+    if coll is None or cs is None or coll.binary or coll.name == "binary":
+        fold = None
+    elif cs.name in _UNICODE and uca.version_of(coll.name) is not None:
+        fold = _uca_fold(uca.version_of(coll.name) or "")
+    elif cs.name in _UNICODE:
+        fold = _general_ci_bmp if "_general" in coll.name and cs.name != "utf8mb3" \
+            else general_ci
+    else:
+        from rampmeter.sql.collation_tables import SORT_ORDERS
+        table = SORT_ORDERS.get(coll.name.replace("_nopad", ""))
+        if table is not None:
+            fold = _table_fold(cs, table)
+        elif cs.maxlen > 1:
+            fold = _ascii_upper
+        elif not coll.name.endswith("_cs"):
+            fold = general_ci
+    _LIKE_FOLDS[collation] = fold
+    return fold
+
+
+def _uca_fold(version: str) -> Callable[[str], str]:
+    """A UCA collation's characters as one symbol per distinct weight sequence (MariaDB's
+    my_wildcmp_uca compares a character's weights): 'a' and 'A' become the same symbol. The
+    symbols are fixed (uca.symbols: plane 15's private use characters, one per weight
+    sequence of MariaDB's table); a character of implicit weights stands for itself."""
+    symbols = uca.symbols(version)
+
+    def fold_char(c: str) -> str:
+        return symbols.get(uca.char_weights(c, version), c)
+
+    def fold(s: str) -> str:
+        return "".join(map(fold_char, s))
+    return fold
+
+
+def _ascii_upper(s: str) -> str:
+    return s.translate(_ASCII_UPPER)
+
+
+def _table_fold(cs: charsets.Charset, table: bytes) -> Callable[[str], str]:
+    """An 8-bit sort order as a character map: each character becomes the one of its weight."""
+    chars: dict[str, str] = {}
+
+    def fold_char(c: str) -> str:
+        found = chars.get(c)
+        if found is None:
+            try:
+                b = cs.encode(c)
+            except Exception:  # noqa: BLE001 - a character the set lacks weighs as itself
+                b = b""
+            found = chr(0xF0000 + table[b[0]]) if len(b) == 1 else c
+            if len(chars) < 4096:
+                chars[c] = found
+        return found
+
+    def fold(s: str) -> str:
+        return "".join(map(fold_char, s))
+    return fold

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from rampmeter.engine.sqlite.infer import HEX, Typer
+from rampmeter.engine.sqlite.infer import HEX, Typer, charset_of
 from rampmeter.engine.types import SqlType
 
 _COMPARISONS = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.NullSafeEQ)
@@ -71,6 +71,8 @@ def rewrite(tree: exp.Expression, typer: Typer, backslash_escapes: bool = True) 
                 not (isinstance(node.expression, exp.Literal) and node.expression.is_string
                      and node.expression.name != "\0"):
             _nul_escape(node)
+        elif isinstance(node, exp.Like) and node.meta.get("like_collation"):
+            _like_by_collation(node, backslash_escapes, node.meta["like_collation"])
         elif isinstance(node, exp.Like) and _exact_like(typer, node):
             _like_exact(node, backslash_escapes)
         elif isinstance(node, (exp.Like, exp.ILike)) and backslash_escapes and \
@@ -94,10 +96,10 @@ def _numeric_sides(typer: Typer, node: exp.Expression, a: str, b: str,
         node.set(a, _hex_as_text(left, rt))
         return
     if _bytes_vs_text(lt, rt):
-        node.set(b, _as_bytes(right))
+        node.set(b, _as_bytes(right, rt))
         return
     if _bytes_vs_text(rt, lt):
-        node.set(a, _as_bytes(left))
+        node.set(a, _as_bytes(left, lt))
         return
     if _temporal_constant(lt, right, rt):
         node.set(b, _temporal(right, lt))
@@ -193,7 +195,7 @@ def _between(typer: Typer, node: exp.Between) -> None:
     if any(t is not None and t.is_binary_string and t is not HEX for t in types.values()):
         for k in keys:
             if _bytes_vs_text(_BYTES, types[k]):
-                node.set(k, _as_bytes(node.args[k]))
+                node.set(k, _as_bytes(node.args[k], types[k]))
     strings = [k for k in keys if _is_string(types[k])]
     if len(strings) == len(keys) and all(t is not None and t.is_text for t in types.values()) \
             and not any(isinstance(node.args[k], (exp.Column, exp.Collate)) for k in keys):
@@ -234,10 +236,10 @@ def _simple_case(typer: Typer, node: exp.Case) -> None:
     if not whens or not all(_is_string(t) for t in types):
         return
     if any(t is not None and t.is_binary_string for t in types):
-        node.set("this", _as_bytes(node.this))
+        node.set("this", _as_bytes(node.this, types[0]))
         for i, t in zip(node.args.get("ifs") or [], types[1:]):
             if t is not None and t.is_text:
-                i.set("this", _as_bytes(i.this))
+                i.set("this", _as_bytes(i.this, t))
         return
     if isinstance(node.this, (exp.Column, exp.Collate)) or \
             any(isinstance(w, (exp.Column, exp.Collate)) for w in whens):
@@ -275,10 +277,10 @@ def _binary_in(typer: Typer, node: exp.In, left: SqlType | None,
     """x IN (...) with binary strings and text: compared as bytes, as MariaDB does."""
     types = [typer.infer(i) for i in items]
     if any(_bytes_vs_text(left, t) for t in types):
-        node.set("expressions", [_as_bytes(i) if _bytes_vs_text(left, t) else i
+        node.set("expressions", [_as_bytes(i, t) if _bytes_vs_text(left, t) else i
                                  for i, t in zip(items, types, strict=True)])
     elif any(_bytes_vs_text(t, left) for t in types):
-        node.set("this", _as_bytes(node.this))
+        node.set("this", _as_bytes(node.this, left))
 
 
 _BYTES = SqlType("varbinary")
@@ -289,6 +291,48 @@ def _exact_like(typer: Typer, node: exp.Like) -> bool:
     case whatever the collation)."""
     from rampmeter.engine.sqlite.funcmap import _exact_collation
     return _exact_collation([node.this, node.expression], typer)
+
+
+def mark_like_collations(tree: exp.Expression, typer: Typer) -> None:
+    """Note on each LIKE the collation it must be matched by outside SQLite, if any (read by
+    rewrite, once funcmap.py has rewritten its operands into calls collagg cannot read)."""
+    for node in tree.find_all(exp.Like):
+        coll = _like_collation(typer, node)
+        if coll:
+            node.meta["like_collation"] = coll
+
+
+def _like_collation(typer: Typer, node: exp.Like) -> str | None:
+    """The collation a LIKE must be matched by outside SQLite (rm_like_coll): SQLite's LIKE
+    folds ASCII case only, right for the default collations (SQLite's NOCASE, collations.py)
+    while the pattern is a literal: a pattern of another kind (CONVERT(...), a column) and
+    any other _ci / _cs collation are matched by their weights. None: SQLite's LIKE."""
+    from rampmeter.engine.sqlite import collagg, collations
+    from rampmeter.errors import ServerError
+    try:
+        dt = collagg.resolve(collagg._Builder(typer, "").agg(
+            "like", [node.this, node.expression], True), {})
+    except ServerError:
+        return None
+    if dt is None or dt.collation == "binary" or dt.collation.endswith("_bin"):
+        return None
+    if dt.collation in collations.FAST_DEFAULTS and \
+            isinstance(node.expression, (exp.Placeholder, exp.Literal)):
+        return None
+    return dt.collation
+
+
+def _like_by_collation(node: exp.Like, backslash_escapes: bool, collation: str) -> None:
+    """x LIKE p [ESCAPE e] -> rm_like_coll(x, p, e, collation) (functions.py)."""
+    target: exp.Expression = node
+    escape: exp.Expression = exp.Literal.string("\\" if backslash_escapes else "")
+    if isinstance(node.parent, exp.Escape):
+        target, escape = node.parent, node.parent.expression
+    call: exp.Expression = exp.Anonymous(this="rm_like_coll", expressions=[
+        node.this, node.expression, escape, exp.Literal.string(collation)])
+    if node.args.get("negate"):
+        call = exp.Not(this=call)
+    target.replace(call)
 
 
 def _nul_escape(node: exp.Escape) -> None:
@@ -347,7 +391,12 @@ def _hex_as_text(node: exp.Expression, t: SqlType) -> exp.Expression:
         node, exp.Literal.string(cs), exp.Literal.string("binary")])
 
 
-def _as_bytes(node: exp.Expression) -> exp.Expression:
+def _as_bytes(node: exp.Expression, t: SqlType | None = None) -> exp.Expression:
+    """Text compared with a binary string: its bytes in its own character set (a utf16
+    'a' is 0x0061, MariaDB's my_charset_bin comparison), SQLite's UTF-8 for utf8mb4 text."""
+    cs = charset_of(t) if t is not None and t.is_text else None
+    if cs is not None and cs not in ("utf8mb4", "utf8mb3", "ascii", "binary"):
+        return exp.Anonymous(this="rm_encode", expressions=[node, exp.Literal.string(cs)])
     return exp.Cast(this=node, to=exp.DataType.build("BLOB"))
 
 

@@ -98,6 +98,7 @@ def create_table(s: SqliteSession, r: Reader, *, or_replace: bool, temporary: bo
         raise ServerError(1113, message="A table must have at least 1 column")
     tdef = build_table(table, columns, keys, options, database=target.database,
                        defaults=defaults)
+    tdef.notes.extend(limit_lengths(tdef, _strict(s)))
     tdef.notes.extend(limit_comments(tdef, _strict(s)))
     check_definition_size(tdef)
     tdef.notes.extend(tableopts.check(s.sql_mode(), tableopts.unknown_names(
@@ -133,6 +134,51 @@ def check_definition_size(tdef: TableDef) -> None:
     if size > _FORM_MAX or len(intervals) > _INTERVALS_MAX:
         raise ServerError(1117, message="Table definition is too large",
                           sqlstate="HY000")
+
+
+# MariaDB's longest CHAR: 255 characters (MAX_FIELD_CHARLENGTH) in under 1024 bytes; the longest
+# VARCHAR: 65532 bytes (a row's 65535 less its length bytes and NULL bits)
+CHAR_MAX_CHARS = 255
+CHAR_MAX_BYTES = 1023
+VARCHAR_MAX_BYTES = 65532
+
+
+def limit_lengths(tdef: TableDef, strict: bool, only: set[str] | None = None
+                  ) -> list[Warning_]:
+    """CHAR / VARCHAR lengths MariaDB cannot store in the column's character set: CHAR(n) past
+    255 characters is 1074; past 1023 bytes (CHAR(205) CHARACTER SET filename, 5 bytes a
+    character) it is 1074 in strict mode, else a VARCHAR with note 1246; a VARCHAR past 65532
+    bytes likewise, else the TEXT type that holds it. `only`: the columns to check."""
+    from dataclasses import replace
+
+    from rampmeter.engine.types import _blob_for
+    notes: list[Warning_] = []
+    for c in tdef.columns:
+        t = c.type
+        if t.name not in ("char", "varchar") or t.width is None or \
+                only is not None and c.name.lower() not in only:
+            continue
+        cs = charsets.charset(t.charset or tdef.charset)
+        maxlen = cs.maxlen if cs is not None else 1
+        if t.name == "char":
+            limit = min(CHAR_MAX_CHARS, CHAR_MAX_BYTES // maxlen)
+            if t.width <= limit:
+                continue
+            if strict or t.width > CHAR_MAX_CHARS:
+                raise ServerError(1074, message=f"Column length too big for column '{c.name}' "
+                                  f"(max = {limit}); use BLOB or TEXT instead", sqlstate="42000")
+            c.type = replace(t, name="varchar")
+            notes.append(Warning_("Note", 1246, f"Converting column '{c.name}' from CHAR to "
+                                  "VARCHAR"))
+        elif t.width * maxlen > VARCHAR_MAX_BYTES:
+            if strict:
+                raise ServerError(1074, message=f"Column length too big for column '{c.name}' "
+                                  f"(max = {VARCHAR_MAX_BYTES // maxlen}); use BLOB or TEXT "
+                                  "instead", sqlstate="42000")
+            c.type = replace(t, name=_blob_for(t.width, maxlen, "text"), width=None)
+            notes.append(Warning_("Note", 1246, f"Converting column '{c.name}' from VARCHAR to "
+                                  "TEXT"))
+    return notes
 
 
 def limit_comments(tdef: TableDef, strict: bool, only: set[str] | None = None,

@@ -882,12 +882,17 @@ def _possible_keys(tdef: TableDef, conds: list[exp.Expression]) -> list[str]:
 def _key_condition(cond: exp.Expression, columns: list[str], tdef: TableDef) -> bool:
     """Does the key lookup settle `cond`? An equality on a key part does, unless the part
     is text of a collation where equal is not identical ('a' = 'A ', MariaDB checks it
-    again) or the test is IS NULL (MariaDB keeps it)."""
+    again), a BINARY / VARBINARY compared with a constant (MariaDB's test_if_ref keeps
+    every CHAR / VARCHAR field's test "to check for end spaces"), or the test is IS NULL
+    (MariaDB keeps it)."""
     low = {c.lower() for c in columns}
     if isinstance(cond, (exp.EQ, exp.NullSafeEQ)):
-        for side in (cond.this, cond.expression):
+        for side, other in ((cond.this, cond.expression), (cond.expression, cond.this)):
             if isinstance(side, exp.Column) and side.name.lower() in low:
                 c = tdef.column(side.name)
+                if c is not None and c.type.name in ("binary", "varbinary") and \
+                        not isinstance(other, exp.Column):
+                    return False  # a binary string against a constant: kept too (test_if_ref)
                 return c is None or not (c.type.is_text and c.type.collation != "binary")
     return False
 

@@ -281,7 +281,10 @@ def _exact_collation(args: list[exp.Expression], typer: Typer) -> bool:
 def _chr(node: exp.Chr, typer: Typer) -> exp.Expression:
     cs = node.args.get("charset")
     name = cs.name if isinstance(cs, exp.Expression) else ""
-    return _call("CHAR", _text(name), *node.expressions)
+    # a hexadecimal literal is a number here: CHAR(0x41) is 'A' (rm_bin2num, translate.py)
+    codes = [exp.Anonymous(this="rm_bin2num", expressions=[c]) if isinstance(c, exp.Placeholder) and c.name[:1] == "x"
+             else c for c in node.expressions]
+    return _call("CHAR", _text(name), *codes)
 
 
 def _interval_function(node: exp.Interval, typer: Typer) -> exp.Expression | None:
@@ -389,7 +392,9 @@ def _weight_string(node: exp.WeightString, typer: Typer) -> exp.Expression:
     if t is not None and t.is_numeric:
         return exp.Null()
     collation = _collation_name(t)
-    if isinstance(node.this, exp.Collate):  # translate left SQLite's BINARY / NOCASE there
+    if isinstance(node.this, exp.Collate) and node.this.meta.get("collation"):
+        collation = _text(node.this.meta["collation"])  # the name translate.py renamed
+    elif isinstance(node.this, exp.Collate):  # translate left SQLite's BINARY / NOCASE there
         cs = charset_of(typer.infer(node.this.this)) or "utf8mb4"
         collation = _text(cs + "_bin" if node.this.expression.name.upper() in _EXACT
                           else charsets.default_collation(cs).name)

@@ -395,6 +395,8 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
 
     def uservar(name: str) -> Any:
         value = host.context.user_variable(name)
+        if type(value) is charsets.TextIn:
+            return str(value)
         if type(value) is int and (value > _I64 or value < -_I64 - 1):
             return str(value)  # its digits: the type is not known here
         if isinstance(value, Decimal):
@@ -424,6 +426,16 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
             return value
         host.context.set_user_variable(name, value)
         return value
+
+    def setvar_cs(name: str, value: Any, charset: str) -> Any:
+        """@v := text of a character set other than utf8mb4: the variable keeps it."""
+        host.context.set_user_variable(name, charsets.text_in(value, charset))
+        return value
+
+    def uservar_cs(name: str, default: str) -> str:
+        """The character set of @name's text (rm_setvar_cs), else `default`."""
+        value = host.context.user_variable(name)
+        return value.charset if type(value) is charsets.TextIn else default
 
     def setvar_dec(name: str, value: Any, scale: int) -> Any:
         """@v := a DECIMAL expression: the variable holds the exact DECIMAL (uservars.py)."""
@@ -508,7 +520,7 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
             text = cs.decode(v)
             if not charsets.is_valid(text):
                 invalid_string(v, cs)
-                text = "".join("?" if 0xDC80 <= ord(c) <= 0xDCFF else c for c in text)
+                text = "".join("?" if 0xDC00 <= ord(c) <= 0xDCFF else c for c in text)
             return text
         text = _show(v)
         return cs.decode(cs.encode(text)) if cs.name not in ("utf8mb4", "utf8mb3") else text
@@ -580,6 +592,8 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         ("rm_div0", 0, guarded(div0)),
         ("rm_setvar", 2, setvar),
         ("rm_setvar_dec", 3, setvar_dec),
+        ("rm_setvar_cs", 3, setvar_cs),
+        ("rm_uservar_cs", 2, uservar_cs),
         ("rm_json_extract", -1, json_extract),
         ("rm_json_valid", 1, json_valid),
         ("rm_json_arg", 1, _json_arg),
@@ -593,6 +607,7 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         ("rm_to_charset", 3, to_charset),
         ("rm_like_bin", 3, like_bin),
         ("rm_like_nul", 1, like_nul),
+        ("rm_like_coll", 4, like_coll),
         ("rm_collkey", 2, collations.collation_key),
         ("rm_cast_char", 3, cast_char),
         ("rm_cast_binary", 3, cast_binary),
@@ -633,6 +648,33 @@ def like_bin(value: Any, pattern: Any, escape: Any) -> Any:
         else _show(pattern)
     esc = escape.decode("utf-8", "surrogateescape") if isinstance(escape, bytes) \
         else "" if escape is None else str(escape)
+    return 1 if _like_regex(pat, esc[:1]).fullmatch(text) else 0
+
+
+def like_coll(value: Any, pattern: Any, escape: Any, collation: Any) -> Any:
+    """`value LIKE pattern ESCAPE escape` by that collation: both folded character by
+    character as it weighs them (collations.like_fold), then matched as they are."""
+    if value is None or pattern is None:
+        return None
+    text = value.decode("utf-8", "surrogateescape") if isinstance(value, bytes) else _show(value)
+    pat = pattern.decode("utf-8", "surrogateescape") if isinstance(pattern, bytes) \
+        else _show(pattern)
+    esc = escape.decode("utf-8", "surrogateescape") if isinstance(escape, bytes) \
+        else "" if escape is None else str(escape)
+    fold = collations.like_fold(str(collation))
+    if fold is not None:
+        esc = esc[:1]
+        # the escape character and the wildcards stay themselves; every other one is folded
+        pieces, i = [], 0
+        while i < len(pat):
+            c = pat[i]
+            if esc and c == esc and i + 1 < len(pat):
+                pieces.append(esc + fold(pat[i + 1]))
+                i += 2
+                continue
+            pieces.append(c if c in "%_" else fold(c))
+            i += 1
+        pat, text = "".join(pieces), fold(text)
     return 1 if _like_regex(pat, esc[:1]).fullmatch(text) else 0
 
 

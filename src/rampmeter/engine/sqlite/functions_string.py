@@ -339,13 +339,31 @@ def ord_code(s: Any) -> Any:
     return int.from_bytes(text[0].encode("utf-8"), "big")
 
 
-@sqlfunction("CHAR", (2, -1), T.varbinary(255))
-def char(charset: Any, *codes: Any) -> Any:
+@sqlfunction("CHAR", (2, -1), T.varbinary(255), host=True)
+def char(host: Any, charset: Any, *codes: Any) -> Any:
+    """CHAR(n, ... [USING cs]): the codes' bytes; in cs, NULL with warning 1300 when they are
+    not valid there (MariaDB's Item_func_char). A surrogate of ucs2 / utf32, which MariaDB
+    keeps, becomes '?' here (a lone surrogate cannot be stored), as it does once stored
+    in a utf8mb4 column there."""
     data = b"".join(_code_bytes(_int(c)) for c in codes if c is not None)
     if charset:
         cs = charsets.charset(str(charset))
         if cs is not None and not cs.is_binary:
-            return cs.decode(data)
+            if cs.name in ("ucs2", "utf32") and data:
+                unit = 2 if cs.name == "ucs2" else 4
+                data = bytes(-len(data) % unit) + data
+                data = b"".join(
+                    "?".encode(cs.codec) if 0xD800 <= int.from_bytes(
+                        data[i:i + unit], "big") <= 0xDFFF else data[i:i + unit]
+                    for i in range(0, len(data), unit))
+            text = cs.decode(data)
+            if not charsets.is_valid(text) or cs.name == "utf32" and any(
+                    int.from_bytes(data[i:i + 4], "big") > 0x10FFFF
+                    for i in range(0, len(data), 4)):
+                host.warn(1300, f"Invalid {cs.name} character string: "
+                          f"'{data[:3].hex().upper()}'")
+                return None
+            return text
     return data
 
 

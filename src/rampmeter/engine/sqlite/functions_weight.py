@@ -11,7 +11,9 @@ Rules (MariaDB 10.11's, for the collations computed here):
   BMP weighs 0xFFFD. utf8mb4_bin: three bytes per character (the code point); utf8mb3_bin:
   two. 8-bit collations with a sort order of their own (collation_tables.py): one byte per
   character, that table's weight. cp932, sjis, ujis, eucjpms and euckr: an ASCII letter
-  upper-cased, any other character its bytes (my_strnxfrm_mb). Any other collation is
+  upper-cased, any other character its bytes (my_strnxfrm_mb). The root UCA collations
+  (`_unicode_ci`, `_unicode_520_ci`, their `_nopad_` twins): their primary weights, two bytes
+  each (sql/uca.py; a NO PAD one pads AS CHAR(n) with 0x0200). Any other collation is
   weighed as utf8mb4_general_ci (a
   known difference, in docs/sql.md).
 - The weights cover the string as it is (trailing spaces included); `AS CHAR(n)` first cuts
@@ -33,7 +35,7 @@ from rampmeter.engine import types as T
 from rampmeter.engine.sqlite.funclib import sqlfunction
 from rampmeter.engine.sqlite.infer import charset_of
 from rampmeter.engine.types import SqlType
-from rampmeter.sql import charsets
+from rampmeter.sql import charsets, uca
 
 
 def _bytes(value: Any, charset: str) -> bytes:
@@ -70,6 +72,9 @@ def _weights(text: str, raw: bytes, charset: str, collation: str) -> bytes:
         if charset in ("utf8mb3", "utf8", "ucs2"):
             return b"".join(min(ord(c), 0xFFFD).to_bytes(2, "big") for c in text)
         return raw
+    version = uca.version_of(collation) if charset in _UNICODE else None
+    if version is not None:  # utf8mb4_unicode_ci & co.: the UCA primary weights (sql/uca.py)
+        return b"".join(w.to_bytes(2, "big") for w in uca.weights(text, version))
     table_key = _table_key(charset, collation)
     if table_key is not None:  # an 8-bit collation with MariaDB's own sort order
         return table_key(text)
@@ -101,7 +106,8 @@ def _table_key(charset: str, collation: str) -> Any:
     from rampmeter.engine.sqlite.collations import byte_key
     from rampmeter.sql.collation_tables import SORT_ORDERS
     cs = charsets.charset(charset)
-    if cs is None or cs.maxlen != 1 or collation.replace("_nopad", "") not in SORT_ORDERS:
+    if cs is None or cs.maxlen != 1 or collation.replace("_nopad", "") not in SORT_ORDERS \
+            and collation != "latin1_german2_ci":  # its expansions: collations.py
         return None
     return byte_key(collation)
 
@@ -165,7 +171,9 @@ def _weight(host: Any, value: Any, collation: Any, kind: Any, length: Any) -> An
         # PAD SPACE pads the string with spaces; a NO PAD collation pads the weights with 0x00
         text = text[:n] + ("" if nopad else " " * (n - len(text)))
     result = _weights(text, _bytes(text, charset), charset, str(collation))
-    if kind == "CHAR" and nopad:
+    if kind == "CHAR" and nopad and uca.version_of(str(collation)) and charset in _UNICODE:
+        result += b"\x02\x00" * (n - len(text))  # MariaDB's NO PAD UCA fills with 0x0200
+    elif kind == "CHAR" and nopad:
         width = len(_weights(" ", _bytes(" ", charset), charset, str(collation))) or 1
         result += b"\0" * (n * width - len(result))
     return _too_long(host, limit) if len(result) > limit else result

@@ -90,7 +90,9 @@ def merge(types: list[SqlType | None]) -> SqlType | None:
     """The type of a value that is one of `types` (CASE branches, COALESCE, UNION columns)."""
     if None in types:
         return None
-    known = [t for t in types if t is not None and t.name != "null"]
+    # an ENUM / SET among the branches is the VARCHAR of its longest value (MariaDB: even
+    # IFNULL(e, e) and a UNION of one ENUM column are VARCHAR)
+    known = [_enum_as_varchar(t) for t in types if t is not None and t.name != "null"]
     if not known:
         return T.NULL if types else None
     first = known[0]
@@ -117,6 +119,15 @@ def merge(types: list[SqlType | None]) -> SqlType | None:
     if text is not None:  # the strings' character set (a column's before a literal's)
         return _sized_text(chars, text.charset or "", text.collation)
     return T.varchar(chars)
+
+
+def _enum_as_varchar(t: SqlType) -> SqlType:
+    if t.name not in ("enum", "set"):
+        return t
+    values = [len(m) for m in t.members]
+    chars = (max(values) if t.name == "enum" else sum(values) + len(values) - 1) \
+        if values else 0
+    return SqlType("varchar", max(chars, 0), None, False, False, t.charset, t.collation)
 
 
 _INTEGER_ORDER = ["tinyint", "smallint", "mediumint", "int", "bigint"]
@@ -398,6 +409,8 @@ class Typer:
             name = e.name.upper()
             if name == "RM_MATCH":  # MATCH ... AGAINST (fulltext.py): a DOUBLE, as MariaDB's
                 return T.DOUBLE
+            if name in ("RM_SETVAR_CS", "RM_SETVAR_DEC") and len(e.expressions) >= 2:
+                return self._infer(e.expressions[1])  # @v := expr (translate.py): expr's
             if name == "RM_CAST_TEMPORAL" and len(e.expressions) == 3:  # a rewritten CAST
                 kind, fsp = e.expressions[1], e.expressions[2]
                 if isinstance(kind, exp.Literal) and isinstance(fsp, exp.Literal):
@@ -409,6 +422,11 @@ class Typer:
                 sized = self._sized(name, list(e.expressions))
                 if sized is not None:
                     return sized
+            if name == "SPACE" and len(e.expressions) == 1:  # SPACE(50): VARCHAR(50)
+                count = self._int_value(e.expressions[0])
+                if count is not None:
+                    return _sized_text(max(count, 0), self.text.charset or "utf8mb4",
+                                       self.text.collation)
             if name in ("ROUND", "TRUNCATE") and self.values is not None and e.expressions:
                 rounded = self._rounded(e.expressions, truncate=name == "TRUNCATE")
                 if rounded is not None:
@@ -417,6 +435,10 @@ class Typer:
             if known is not None:
                 return known
             return self._aggregated(e, library_type(self, name, list(e.expressions)))
+        if isinstance(e, exp.Chr):
+            cs = e.args.get("charset")
+            return _char_type(cs.name if isinstance(cs, exp.Expression) else "",
+                              len(e.expressions))
         if isinstance(e, exp.ConvertTimezone):
             return _convert_tz_type(self, e.args.get("timestamp"))
         if isinstance(e, exp.JSONExtract):
@@ -834,10 +856,56 @@ def library_type(typer: Typer, name: str, args: list[exp.Expression]) -> SqlType
     if name == "SEC_TO_TIME" and len(args) == 1:
         digits = sec_to_time_digits(typer, args[0])
         return SqlType("time", None, digits) if digits is not None else None
+    if name == "DATE_FORMAT" and len(args) >= 2:
+        fmt = _constant_text(typer, args[1])
+        if fmt is not None:  # a constant format: as long as it can print (format_length)
+            return T.varchar(date_format_length(fmt), typer.text.charset or "utf8mb4",
+                             typer.text.collation)
+    if name == "CHAR" and args and isinstance(args[0], exp.Literal):  # funcmap's CHAR(cs, ...)
+        return _char_type(args[0].name, len(args) - 1)
     if name in ("ADDTIME", "SUBTIME") and args:
         t = typer.infer(args[0])
         return t if t is not None and t.is_temporal else T.varchar(26)
     return fn.result_type([typer.infer(a) for a in args])
+
+
+def _constant_text(typer: Typer, e: exp.Expression) -> str | None:
+    """A string literal's text, or a string slot's value when the typer has the values."""
+    if isinstance(e, exp.Literal) and e.is_string:
+        return e.name
+    if isinstance(e, exp.Placeholder) and typer.values is not None:
+        v = typer.values.get(e.name)
+        return v if isinstance(v, str) else None
+    return None
+
+
+# DATE_FORMAT's characters per specifier (MariaDB's Item_func_date_format::format_length;
+# checked against 10.11's CREATE ... SELECT DATE_FORMAT(NOW(), '%x') for every letter)
+_FORMAT_WIDTH = {"M": 64, "W": 64, "D": 4, "Y": 4, "x": 4, "X": 4, "a": 32, "b": 32, "j": 3,
+                 "U": 2, "u": 2, "V": 2, "v": 2, "y": 2, "m": 2, "d": 2, "h": 2, "I": 2,
+                 "i": 2, "l": 2, "p": 2, "S": 2, "s": 2, "c": 2, "e": 2, "k": 7, "H": 7,
+                 "r": 11, "T": 8, "f": 6}
+
+
+def date_format_length(fmt: str) -> int:
+    size, i = 0, 0
+    while i < len(fmt):
+        if fmt[i] != "%" or i == len(fmt) - 1:
+            size += 1
+            i += 1
+            continue
+        size += _FORMAT_WIDTH.get(fmt[i + 1], 1)
+        i += 2
+    return size
+
+
+def _char_type(charset: str, codes: int) -> SqlType:
+    """CHAR(n, ... [USING cs]): VARBINARY, or text in cs, of 4 bytes a code (MariaDB's
+    Item_func_char::fix_length_and_dec)."""
+    cs = charsets.charset(charset) if charset else None
+    if cs is None or cs.is_binary:
+        return T.varbinary(max(codes, 1) * 4)
+    return T.varchar(max(codes, 1) * 4 // cs.maxlen or 1, cs.name)
 
 
 def _unix_timestamp_type(typer: Typer, args: list[exp.Expression]) -> SqlType | None:

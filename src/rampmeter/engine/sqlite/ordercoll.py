@@ -10,8 +10,11 @@ Rules:
   columns use (docs/sql.md).
 - A binary string expression sorts by its bytes: CAST(... AS BLOB), since its values can be
   SQLite text and blobs, which SQLite sorts apart.
-- A name in ORDER BY is the select list's alias first, as in MariaDB and SQLite; positions
-  (`ORDER BY 1`) and literals are left alone.
+- A name in ORDER BY is the select list's alias first, as in MariaDB and SQLite; a position
+  (`ORDER BY 1`) is its item's (`1 COLLATE c`, which SQLite reads as the position); other
+  literals are left alone.
+- MIN / MAX of such an expression compare by its collation too (`MIN(CONCAT(a, 'x'))`):
+  SQLite's compare by their argument's collation, given by a COLLATE.
 - Run once per statement shape, when it is translated.
 """
 
@@ -30,15 +33,37 @@ def rewrite(tree: exp.Expression, typer: Typer) -> None:
         aliases = {e.alias.lower(): e.this for e in select.expressions
                    if isinstance(e, exp.Alias)}
         for key in order.expressions:
-            how = _sort_rule(key.this, aliases, typer) if isinstance(key, exp.Ordered) else None
+            how = _sort_rule(_positional(key.this, select), aliases, typer) \
+                if isinstance(key, exp.Ordered) else None
             if how == "binary":
                 if not isinstance(key.this, exp.Cast):
                     key.set("this", exp.Cast(this=key.this,
                                              to=exp.DataType.build("BLOB")))
             elif how:  # translate's COLLATE rewrite makes it SQLite's NOCASE
-                this = key.this if isinstance(key.this, (exp.Column, exp.Paren)) \
+                this = key.this if isinstance(key.this, (exp.Column, exp.Paren, exp.Literal)) \
                     else exp.Paren(this=key.this)  # COLLATE binds tighter than ||, +...
                 key.set("this", exp.Collate(this=this, expression=exp.Var(this=how)))
+    for agg in list(tree.find_all(exp.Min, exp.Max)):
+        # MIN / MAX of text compare by its collation; SQLite's use the argument's collation,
+        # which only a column or a COLLATE has
+        arg = agg.this
+        if isinstance(arg, exp.Expression) and not isinstance(agg.parent, exp.Window):
+            how = _sort_rule(arg, {}, typer)
+            if how and how != "binary":
+                agg.set("this", exp.Collate(this=exp.Paren(this=arg),
+                                            expression=exp.Var(this=how)))
+
+
+def _positional(key: exp.Expression, select: exp.Select) -> exp.Expression:
+    """ORDER BY 2: the select list's second item (its collation sorts it: SQLite takes
+    `ORDER BY 2 COLLATE c`); any other key as it is."""
+    if isinstance(key, exp.Literal) and key.is_int:
+        k = int(key.name)
+        items = select.expressions
+        if 1 <= k <= len(items):
+            item = items[k - 1]
+            return item.this if isinstance(item, exp.Alias) else item
+    return key
 
 
 def _sort_rule(key: exp.Expression, aliases: dict[str, exp.Expression],

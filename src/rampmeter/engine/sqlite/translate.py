@@ -453,6 +453,7 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
     typer.virtual_column = tables.virtual_column
     typer.tables = tables
     plan.collations = collagg.check(tree, typer, stmt.shape)  # 1267 & co.
+    compare.mark_like_collations(tree, typer)  # while CONVERT & co. are still themselves
     if "(" in stmt.shape:
         _row_operands(tree, stmt, typer)
     if "NULL" in stmt.shape.upper():
@@ -687,6 +688,9 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
             if t is not None and t.is_decimal:
                 node.replace(_call("rm_setvar_dec", exp.Literal.string(node.this.name),
                                    node.expression, exp.Literal.number(t.scale or 0)))
+            elif t is not None and t.is_text and charset_of(t) not in (None, *_UTF8):
+                node.replace(_call("rm_setvar_cs", exp.Literal.string(node.this.name),
+                                   node.expression, exp.Literal.string(charset_of(t))))
     bigunsigned.rewrite(tree, typer)  # '~' + digits (> 2^63 - 1) read by SQLite's functions
     # Hex and bit literals first: their parents are still the operators they stand in.
     for node in list(tree.find_all(exp.Placeholder)):
@@ -697,6 +701,10 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
             node.replace(_call("rm_bin2num", node.copy()))  # 0x10 + 0 is 16
         elif node.name[:1] == "x" and _equality_with_number(node, typer):
             node.replace(_call("rm_bin2num", node.copy()))  # bit_col = b'1' compares numbers
+        elif node.name[:1] == "x" and isinstance(node.parent, exp.Between) and \
+                node.arg_key in ("low", "high") and \
+                (typer.infer(node.parent.this) or T.NULL).is_numeric:
+            node.replace(_call("rm_bin2num", node.copy()))  # int_col BETWEEN 0 AND 0x10F
     typer.forget()
     _redundant_query_parens(tree)
     # Then top-down; a replacement keeps the original children (moved, not copied), so the
@@ -766,7 +774,7 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
                 arg = arg.expressions[0]  # a BIGINT UNSIGNED: rm_hex reads its '~' form
             t = typer.infer(arg)
             mode = "n" if t is not None and t.is_numeric else charset_of(t) or ""
-            node.replace(_call("rm_hex", arg, exp.Literal.string(mode)))
+            node.replace(_call("rm_hex", arg, _charset_of_value(arg, mode)))
         elif isinstance(node, exp.Length) and node.args.get("binary") \
                 or isinstance(node, exp.Anonymous) and node.name.upper() == "OCTET_LENGTH":
             # bytes of a string: those of its own character set
@@ -1011,6 +1019,38 @@ def _big_unsigned(t: SqlType | None) -> bool:
     return t is not None and t.name == "bigint" and t.unsigned
 
 
+# functions whose text is their first argument's, in its character set
+_SAME_CHARSET = (exp.Paren, exp.Upper, exp.Lower, exp.Substring, exp.Left, exp.Right, exp.Trim,
+                 exp.Reverse)
+_SAME_CHARSET_NAMES = frozenset(("UPPER", "UCASE", "LOWER", "LCASE", "TRIM", "LTRIM", "RTRIM",
+                                 "REVERSE"))
+
+
+def _user_variable_text(e: exp.Expression) -> str | None:
+    """The user variable whose text `e` is (@a, REVERSE(@a), UPPER(@a)...), or None."""
+    while True:
+        if isinstance(e, exp.Parameter):
+            return e.name
+        if isinstance(e, _SAME_CHARSET) and isinstance(e.this, exp.Expression):
+            e = e.this
+            continue
+        if isinstance(e, exp.Anonymous) and e.name.upper() in _SAME_CHARSET_NAMES and \
+                e.expressions:
+            e = e.expressions[0]
+            continue
+        return None
+
+
+def _charset_of_value(e: exp.Expression, known: str) -> exp.Expression:
+    """The character set argument of a function reading `e`'s bytes: `known` (the type's),
+    or for a user variable's text the one it holds when the statement runs (rm_uservar_cs):
+    a plan is kept per statement shape, the variable changes between runs."""
+    name = _user_variable_text(e)
+    if name is None:
+        return exp.Literal.string(known)
+    return _call("rm_uservar_cs", exp.Literal.string(name), exp.Literal.string(known))
+
+
 def _rewrite_cast(node: exp.Cast, typer: Typer) -> None:
     to = node.to
     if not isinstance(to, exp.DataType):
@@ -1081,9 +1121,9 @@ def _rewrite_cast(node: exp.Cast, typer: Typer) -> None:
                            exp.Literal.string(source)))
     elif dtype in (D.BINARY, D.VARBINARY):
         source = charset_of(typer.infer(node.this)) or "utf8mb4"
-        if nums or source not in _UTF8 and source != "binary":
+        if nums or source not in _UTF8 and source != "binary" or _user_variable_text(node.this):
             node.replace(_call("rm_cast_binary", node.this, exp.Literal.number(
-                nums[0] if nums else -1), exp.Literal.string(source)))
+                nums[0] if nums else -1), _charset_of_value(node.this, source)))
 
 
 _UTF8 = ("utf8mb4", "utf8mb3", "ascii")  # held in SQLite as they are

@@ -56,8 +56,9 @@ def column(name: str, value: Any) -> Column:
     if isinstance(value, float):
         return Column(name, ColumnType.DOUBLE, 23, _NUMBER, 31, _BINARY, org_name="")
     if isinstance(value, str):
-        return Column(name, ColumnType.LONG_BLOB, _TEXT_LENGTH, 0, 39, charsets.UTF8MB4_ID,
-                      org_name="")
+        cs = getattr(value, "charset", None)  # charsets.TextIn: text of its own set
+        cid = charsets.default_collation(cs).id if cs else charsets.UTF8MB4_ID
+        return Column(name, ColumnType.LONG_BLOB, _TEXT_LENGTH, 0, 39, cid, org_name="")
     return Column(name, ColumnType.LONG_BLOB, _TEXT_LENGTH, ColumnFlag.BINARY, 39, _BINARY,
                   org_name="")
 
