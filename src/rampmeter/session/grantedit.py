@@ -156,7 +156,7 @@ def _item(host: str, user: str, priv: str) -> dict[str, Any]:
     item: dict[str, Any] = {"user": user, "host": host, "access": access,
                             "is_role": bool(data.get("is_role", False))}
     if not item["is_role"]:
-        item["plugin"] = data.get("plugin", "mysql_native_password")
+        item["plugin"] = data.get("plugin", "")  # none: logs in as mysql_native_password
         item["auth_string"] = data.get("authentication_string", "")
     ssl = data.get("ssl_type", 0)
     if ssl:
@@ -170,6 +170,7 @@ def _item(host: str, user: str, priv: str) -> dict[str, Any]:
     item["locked"] = bool(data.get("account_locked", False))
     item["locked_set"] = "account_locked" in data
     item["expired"] = data.get("password_last_changed") == 0
+    item["installed"] = "version_id" not in data
     lifetime = data.get("password_lifetime")
     if isinstance(lifetime, int) and not isinstance(lifetime, bool) and lifetime >= -1:
         item["lifetime"] = lifetime

@@ -261,7 +261,9 @@ def _grantee_account(s: Session, t: GrantTables, user: str, host: str, auth: Aut
             s.ctx.variables["default_authentication_plugin"]
         acct = Account(user, host, plugin, auth_string(auth, plugin) if auth else "")
         t.accounts[acct.key] = acct
-    elif auth is not None:
+        return acct
+    acct.rewritten()
+    if auth is not None:
         require_user_admin(s, P.UPDATE)  # a new password for an existing account
         acct.plugin = auth.plugin or acct.plugin
         acct.auth_string = auth_string(auth, acct.plugin)
@@ -309,6 +311,7 @@ def revoke(s: Session, stmt: Statement) -> UpdateCount:
                 acct = t.role(user) if host == "" else t.account(user, host)
                 if acct is None:
                     raise ServerError(errors.ER_NONEXISTING_GRANT, user, host)
+                acct.rewritten()
                 acct.access &= ~bits
             elif table is None:
                 _take_db(t, user, host, db, bits)
@@ -342,6 +345,7 @@ def _revoke_all(s: Session, r: Reader) -> UpdateCount:
             acct = t.role(user) if host == "" else t.account(user, host)
             if acct is None:
                 raise ServerError(errors.ER_NONEXISTING_GRANT, user, host)
+            acct.rewritten()
             acct.access = 0
             h = host.lower()
             t.dbs = [d for d in t.dbs if not (d.user == user and d.host.lower() == h)]

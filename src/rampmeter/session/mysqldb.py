@@ -33,6 +33,7 @@ from rampmeter.session.grants import GrantTables
 from rampmeter.session.privileges import (
     COL_ACLS,
     DB_PRIV_COLUMNS,
+    GLOBAL_ACLS,
     TABLE_SET_NAMES,
     set_text,
 )
@@ -248,11 +249,18 @@ def _yn(bits: int, bit: int) -> str:
 
 def _priv_json(a: Account) -> str:
     """global_priv.Priv as MariaDB writes it."""
-    out: dict[str, Any] = {"access": a.access, "version_id": VERSION_ID}
+    # mariadb-install-db's rows: no version_id until a statement rewrites them, and root's
+    # ALL spelt as every bit (mysql_system_tables_data.sql). A row of other privileges gets
+    # its version_id, which reading it back needs (privileges.stored_access).
+    if a.installed and a.access in (0, GLOBAL_ACLS):
+        out: dict[str, Any] = {"access": (1 << 64) - 1 if a.access else 0}
+    else:
+        out = {"access": a.access, "version_id": VERSION_ID}
     if a.is_role:
         out["is_role"] = True
     else:
-        out.update(plugin=a.plugin, authentication_string=a.auth_string)
+        if a.plugin:  # root's row from mariadb-install-db names no plugin
+            out.update(plugin=a.plugin, authentication_string=a.auth_string)
         if a.ssl_type:
             out.update(ssl_type=SSL_TYPES.index(a.ssl_type), ssl_cipher=a.ssl_cipher,
                        x509_issuer=a.x509_issuer, x509_subject=a.x509_subject)

@@ -64,8 +64,8 @@ def _privilege_list(bits: int, level_all: int) -> str:
 
 def identified(acct: Account) -> str:
     if not acct.auth_string:
-        return "" if acct.plugin == NATIVE else f" IDENTIFIED VIA {acct.plugin}"
-    if acct.plugin in (NATIVE, OLD):
+        return "" if acct.login_plugin == NATIVE else f" IDENTIFIED VIA {acct.plugin}"
+    if acct.login_plugin in (NATIVE, OLD):
         return f" IDENTIFIED BY PASSWORD {_quote_string(acct.auth_string)}"
     return f" IDENTIFIED VIA {acct.plugin} USING {_quote_string(acct.auth_string)}"
 
