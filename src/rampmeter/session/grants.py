@@ -108,6 +108,17 @@ class TableAccessBits:
         return bits
 
 
+# MariaDB 10.11's PUBLIC (MDEV-5215): a role every account holds without SET ROLE. It is
+# the grantee PUBLIC written without a host (any case); PUBLIC@host is an ordinary account.
+# GRANT ... TO PUBLIC creates it (mysql.global_priv: '', 'PUBLIC', a role); it cannot be
+# granted, revoked, set, dropped or named as a definer (1959 / 1396).
+PUBLIC = "PUBLIC"
+
+
+def is_public(name: str, host_given: bool) -> bool:
+    return not host_given and name.upper() == PUBLIC
+
+
 def db_matches(pattern: str, db: str) -> bool:
     return pattern == db or bool(wildcard_regex(pattern, ignore_case=False).match(db))
 
@@ -185,9 +196,9 @@ class GrantTables:
                 return d.access
         return 0
 
-    def role_db_access(self, role: str, db: str) -> int:
+    def role_db_access(self, role: str | None, db: str) -> int:
         bits = 0
-        for name in self.role_closure(role):
+        for name in self.with_public(role):
             for d in self.dbs:
                 if d.user == name and d.host == "" and db_matches(d.db, db):
                     bits |= d.access
@@ -219,11 +230,10 @@ class GrantTables:
         g = self.table_grant(user, client_host, db, table)
         if g is not None:
             grants.append(g)
-        if role:
-            for name in self.role_closure(role):
-                rg = self.tables.get(_tkey(name, "", db, table))
-                if rg is not None:
-                    grants.append(rg)
+        for name in self.with_public(role):
+            rg = self.tables.get(_tkey(name, "", db, table))
+            if rg is not None:
+                grants.append(rg)
         tbits = cbits = 0
         cols: list[tuple[str, int]] = []
         for gr in grants:
@@ -235,7 +245,7 @@ class GrantTables:
     def tables_in(self, user: str, client_host: str, role: str | None,
                   db: str) -> Iterator[TableGrant]:
         """Every table grant in `db` that applies to this account or its role."""
-        names = self.role_closure(role) if role else frozenset()
+        names = self.with_public(role)
         for (u, _h, d, _t), g in self.tables.items():
             if d != db or g.empty:
                 continue
@@ -274,9 +284,16 @@ class GrantTables:
         self._closure[role] = result
         return result
 
+    def with_public(self, role: str | None) -> frozenset[str]:
+        """The roles whose privileges a session with active role `role` (None: none) has:
+        that role's closure and PUBLIC's, which every account holds."""
+        if self.role(PUBLIC) is None:
+            return self.role_closure(role)
+        return self.role_closure(role) | self.role_closure(PUBLIC)
+
     def role_global_access(self, role: str | None) -> int:
         bits = 0
-        for name in self.role_closure(role):
+        for name in self.with_public(role):
             acct = self.role(name)
             if acct is not None:
                 bits |= acct.access

@@ -29,7 +29,7 @@ from rampmeter.engine.base import UpdateCount
 from rampmeter.errors import ServerError
 from rampmeter.session import roles
 from rampmeter.session.accounts import Account
-from rampmeter.session.grants import DbGrant, GrantTables, TableGrant, merge_columns
+from rampmeter.session.grants import PUBLIC, DbGrant, GrantTables, TableGrant, merge_columns
 from rampmeter.session.names import check_database_name
 from rampmeter.session.privileges import (
     BY_NAME,
@@ -250,6 +250,9 @@ def _check_db_pattern(s: Session, db: str) -> None:
 def _grantee_account(s: Session, t: GrantTables, user: str, host: str, auth: Auth | None,
                      auto_create: bool) -> Account:
     acct = t.role(user) if host == "" else t.account(user, host)
+    if acct is None and host == "" and user == PUBLIC:  # the first GRANT TO PUBLIC makes it
+        acct = Account(PUBLIC, "", is_role=True)
+        t.accounts[acct.key] = acct
     if acct is None:
         if host == "" or auth is None and not auto_create:
             raise ServerError(errors.ER_PASSWORD_NO_MATCH)

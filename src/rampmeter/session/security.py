@@ -67,7 +67,9 @@ class SecurityContext:
         self.priv_host = account.host if account is not None else "localhost"
         self.password_used = bool(account and account.auth_string)
         self.role: str | None = None
-        self.master = ALL_BITS if account is None else account.access
+        # the account's global privileges and PUBLIC's (grants.PUBLIC)
+        self.master = ALL_BITS if account is None else \
+            account.access | store.tables.role_global_access(None)
         # (account key, (MAX_QUERIES_PER_HOUR, MAX_UPDATES_PER_HOUR)) when either is set
         self.hourly: tuple[tuple[str, str], tuple[int, int]] | None = None
         if account is not None and (account.max_questions or account.max_updates):
@@ -107,8 +109,7 @@ class SecurityContext:
     def _read_db_access(self, db: str) -> int:
         tables = self.grants
         bits = tables.db_access(self.priv_user, self.host, db)
-        if self.role:
-            bits |= tables.role_db_access(self.role, db)
+        bits |= tables.role_db_access(self.role, db)  # the active role's and PUBLIC's
         return bits | self.master
 
     def db_bits(self, db: str) -> int:
