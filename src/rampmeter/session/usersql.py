@@ -278,8 +278,19 @@ def create_user(s: Session, stmt: Statement) -> UpdateCount:
     if_not_exists = r.accept("IF", "NOT", "EXISTS")
     if or_replace and if_not_exists:
         raise ServerError(errors.ER_WRONG_USAGE, "OR REPLACE", "IF NOT EXISTS")
-    specs, opts = _accounts_then_options(s, r, with_auth=True)
+    specs, opts = _accounts_then_options(s, r, with_auth=True, known_plugin=False)
     require_user_admin(s, P.INSERT)
+    missing = next((a.plugin for _u, _h, a in specs
+                    if a is not None and a.plugin and a.plugin not in PLUGINS), None)
+    if missing is not None:
+        if or_replace:  # MariaDB drops the account before it fails to make it (MDEV-17942)
+            def drop(t: GrantTables) -> None:
+                for user, host, auth in specs:
+                    if auth is not None and auth.plugin == missing and \
+                            t.account(user, host) is not None:
+                        t.drop_account(user, host)
+            s.ctx.accounts.change(drop)
+        raise ServerError(errors.ER_PLUGIN_IS_NOT_LOADED, missing)
     default_plugin = s.ctx.variables["default_authentication_plugin"]
     notes: list[Warning_] = []
     failed: list[str] = []
