@@ -63,3 +63,30 @@ def test_create_or_replace_user_with_a_missing_plugin_drops_the_account(server):
         1524, "Plugin 'no_such_plugin' is not loaded")
     assert _run(root, "SELECT COUNT(*) FROM mysql.user WHERE User = 'gone'") == ((0,),)
     assert _err(root, "CREATE USER kept IDENTIFIED WITH no_such_plugin")[0] == 1524
+
+
+def test_multi_table_update_and_delete_check_select_first(server):
+    """MariaDB's multi_update_precheck / multi_delete_precheck (mtr grant_explain_non_select):
+    every table of a multi-table UPDATE needs UPDATE or SELECT, of a multi-table DELETE
+    SELECT, before the other checks; a single-table one names its own privilege."""
+    root = server.connect()
+    _run(root, "CREATE DATABASE mt", "CREATE TABLE mt.t1 (a INT)", "CREATE TABLE mt.t2 (a INT)",
+         "CREATE USER mtu@localhost", "GRANT SELECT ON mt.t2 TO mtu@localhost")
+
+    def first_error(sql):
+        code, message = _err(server.connect(user="mtu", database="mt"), sql)
+        return code, message.split(" command")[0], message.rsplit(" ", 1)[-1]
+
+    multi_update = "UPDATE t1, t2 SET t1.a = t1.a + 1 WHERE t1.a = t2.a"
+    multi_delete = "DELETE FROM t1 USING t1, t2 WHERE t1.a = t2.a"
+    assert first_error("UPDATE t1 SET a = a + 1") == (1142, "UPDATE", "`mt`.`t1`")
+    for sql in (multi_update, "EXPLAIN " + multi_update, multi_delete,
+                "DELETE t1 FROM t1 JOIN t2 ON t1.a = t2.a"):
+        assert first_error(sql) == (1142, "SELECT", "`mt`.`t1`"), sql
+    _run(root, "GRANT UPDATE, DELETE ON mt.t1 TO mtu@localhost")
+    assert first_error(multi_update) == (1143, "SELECT", "'t1'")  # column 'a' of t1
+    assert first_error(multi_delete) == (1142, "SELECT", "`mt`.`t1`")
+    _run(root, "REVOKE UPDATE, DELETE ON mt.t1 FROM mtu@localhost",
+         "GRANT SELECT ON mt.t1 TO mtu@localhost")
+    assert first_error(multi_update) == (1142, "UPDATE", "`mt`.`t1`")
+    assert first_error(multi_delete) == (1142, "DELETE", "`mt`.`t1`")
