@@ -70,6 +70,9 @@ class Account:
     lifetime: int | None = None        # PASSWORD EXPIRE DEFAULT -1 / NEVER 0 / INTERVAL n DAY
     installed: bool = False            # global_priv row as mariadb-install-db wrote it: no
                                        # version_id until a statement rewrites the row
+    proxy_all: bool = False            # GRANT PROXY ON ''@'%' WITH GRANT OPTION, which
+                                       # mariadb-install-db gives root@localhost: shown by
+                                       # SHOW GRANTS; GRANT PROXY itself is not supported
 
     def __post_init__(self) -> None:
         if self.locked:  # a locked account was locked by ACCOUNT LOCK

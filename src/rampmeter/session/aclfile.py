@@ -48,9 +48,10 @@ def fresh() -> GrantTables:
     """A new data directory's grants: root@localhost, no password, everything; and MariaDB's
     mariadb.sys@localhost (locked, password expired, SELECT and DELETE on mysql.global_priv),
     with the rows mariadb-install-db writes (mysql_system_tables.sql): root's names no
-    plugin, neither has a version_id."""
+    plugin, neither has a version_id; root may proxy anyone WITH GRANT OPTION."""
     tables = GrantTables()
-    root = Account("root", "localhost", "", "", access=ROOT_ACCESS, installed=True)
+    root = Account("root", "localhost", "", "", access=ROOT_ACCESS, installed=True,
+                   proxy_all=True)
     sys_ = Account("mariadb.sys", "localhost", NATIVE, "", locked=True, expired=True,
                    installed=True)
     for acct in (root, sys_):
@@ -138,6 +139,7 @@ def account_from(item: dict[str, Any]) -> Account:
     acct.locked_set = _bool(item, "locked_set") or acct.locked
     acct.expired = _bool(item, "expired")
     acct.installed = _bool(item, "installed")
+    acct.proxy_all = _bool(item, "proxy_all")
     if "lifetime" in item:  # -1 (the default lifetime), 0 (never), or days
         lifetime = item["lifetime"]
         if not isinstance(lifetime, int) or isinstance(lifetime, bool) or \
@@ -214,6 +216,8 @@ def _account_json(a: Account) -> dict[str, Any]:
         out["lifetime"] = a.lifetime
     if a.installed:
         out["installed"] = True
+    if a.proxy_all:
+        out["proxy_all"] = True
     return out
 
 

@@ -120,6 +120,8 @@ def from_rows(rows: dict[str, list[Sequence[Any]]], current: GrantTables
         except (ValueError, TypeError) as exc:
             warnings.append(f"mysql.global_priv row '{user}'@'{host}' left out: {exc}")
             continue
+        before = current.accounts.get(key)
+        acct.proxy_all = before is not None and before.proxy_all  # no proxies_priv rows
         tables.accounts[acct.key] = acct
     for host, db, user, *flags in rows["db"]:
         bits = 0

@@ -132,6 +132,8 @@ def own_lines(t: GrantTables, acct: Account) -> list[str]:
     lines += [f"GRANT {_table_privileges(g.access, g.columns)} ON "
               f"{quote_ident(g.db)}.{quote_ident(g.table)} TO {who}" +
               (" WITH GRANT OPTION" if g.access & P.GRANT else "") for g in tables]
+    if acct.proxy_all:  # proxy grants come last in MariaDB's SHOW GRANTS
+        lines.append(f"GRANT PROXY ON ``@`%` TO {who} WITH GRANT OPTION")
     return lines
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from rampmeter.errors import ServerError
-from rampmeter.session import aclfile, grantedit, mysqldb
+from rampmeter.session import aclfile, grantedit, mysqldb, showgrants
 from rampmeter.session.accounts import Account
 from rampmeter.session.grants import DbGrant, GrantTables, RoleGrant, TableGrant
 from rampmeter.session.privileges import ALL_BITS, P
@@ -185,3 +185,15 @@ def test_a_statement_that_rewrites_an_installed_row_writes_version_and_plugin() 
     got = mysqldb.rows(t)["global_priv"][1][2]
     assert '"version_id"' in got and '"plugin":"mysql_native_password"' in got
     assert not root.installed
+
+
+def test_root_may_proxy_anyone_as_installed_and_keeps_it_through_a_flush() -> None:
+    """mariadb-install-db's proxies_priv row for root: SHOW GRANTS ends with it; the mirror
+    holds no proxies_priv rows, so FLUSH PRIVILEGES keeps it from the grants it replaces."""
+    t = aclfile.fresh()
+    root = t.account("root", "localhost")
+    assert root is not None
+    assert showgrants.own_lines(t, root)[-1] == \
+        "GRANT PROXY ON ``@`%` TO `root`@`localhost` WITH GRANT OPTION"
+    back, _ = grantedit.from_rows(_read_back(t), t)
+    assert back.account("root", "localhost").proxy_all
