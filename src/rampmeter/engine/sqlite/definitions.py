@@ -151,6 +151,9 @@ def _default_value(r: Reader, col: ColumnDef) -> Default:
         if not col.type.is_temporal or col.type.name in ("date", "time"):
             raise ServerError(errors.ER_INVALID_DEFAULT, col.name)
         return Default("now", fsp)
+    if t.kind == "sysvar":  # DEFAULT @@sql_mode: an expression, as DEFAULT (@@sql_mode)
+        r.i += 1
+        return _expr_default(t.text, col)
     intro = charsets.charset(t.text[1:]) if t.kind == "word" and t.text.startswith("_") \
         else None
     if intro is not None and r.i + 1 < len(r.toks) and \
