@@ -131,6 +131,9 @@ class SqliteSession(EngineSession):
         self.engine = engine
         self.context = context
         self.waiting = waiting
+        # (CURRENT_USER(), CURRENT_ROLE()) while a write through an SQL SECURITY DEFINER view
+        # runs: its column defaults are the definer's (viewdml.py)
+        self.definer_context: tuple[str, str | None] | None = None
         self._cancelled = False
         self._wake = threading.Event()
         self._function_error: ServerError | None = None
