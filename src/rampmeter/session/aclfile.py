@@ -24,7 +24,14 @@ from pathlib import Path
 from typing import Any
 
 from rampmeter.session.accounts import LIMITS, NATIVE, PLUGINS, SSL_TYPES, Account
-from rampmeter.session.grants import DbGrant, GrantTables, RoleGrant, TableGrant
+from rampmeter.session.grants import (
+    DbGrant,
+    GrantTables,
+    RoleGrant,
+    RoutineGrant,
+    TableGrant,
+    rkey,
+)
 from rampmeter.session.privileges import ALL_BITS, Priv
 
 FORMAT = 2
@@ -174,6 +181,14 @@ def _read_v2(data: dict[str, Any]) -> GrantTables:
     for item in _list(data, "roles"):
         tables.roles.append(RoleGrant(_str(item, "user"), _str(item, "host"),
                                       _str(item, "role"), _bool(item, "admin")))
+    for item in _list(data, "routines"):
+        kind = _str(item, "kind")
+        if kind not in ("PROCEDURE", "FUNCTION"):
+            raise ValueError(f"routine grant of kind {kind!r}")
+        pg = RoutineGrant(_str(item, "user"), _str(item, "host"), _str(item, "db"),
+                          _str(item, "name"), kind, _int(item, "access", None),
+                          _str(item, "grantor", ""))
+        tables.routines[rkey(pg.user, pg.host, pg.db, pg.kind, pg.name)] = pg
     tables.loaded()
     return tables
 
@@ -233,6 +248,9 @@ def document(tables: GrantTables) -> dict[str, Any]:
                    for g in tables.tables.values()],
         "roles": [{"user": r.user, "host": r.host, "role": r.role, "admin": r.admin}
                   for r in tables.roles],
+        "routines": [{"user": g.user, "host": g.host, "db": g.db, "name": g.name,
+                      "kind": g.kind, "access": g.access, "grantor": g.grantor}
+                     for g in tables.routines.values()],
     }
 
 

@@ -30,6 +30,7 @@ Rules:
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Collection, Sequence
 from typing import Any
@@ -38,7 +39,12 @@ from rampmeter import errors
 from rampmeter.errors import ServerError
 from rampmeter.session import aclfile
 from rampmeter.session.accounts import SSL_TYPES
-from rampmeter.session.grants import DbGrant, GrantTables, RoleGrant, TableGrant
+from rampmeter.session.grants import (
+    DbGrant,
+    GrantTables,
+    RoleGrant,
+    TableGrant,
+)
 from rampmeter.session.privileges import (
     COL_ACLS,
     DB_PRIV_COLUMNS,
@@ -142,6 +148,11 @@ def from_rows(rows: dict[str, list[Sequence[Any]]], current: GrantTables
         g.columns[column] = _set_bits(priv) & COL_ACLS
     for host, user, role, admin in rows["roles_mapping"]:
         tables.roles.append(RoleGrant(user, host, role, str(admin).upper() == "Y"))
+    # routine grants have no mirror (mysql.procs_priv stays an ordinary table, as tests
+    # rename it): they are kept from the grants replaced, for the accounts still there
+    for key, pg in current.routines.items():
+        if (pg.user, pg.host.lower()) in tables.accounts:
+            tables.routines[key] = copy.copy(pg)
     tables.loaded()
     return tables, warnings
 
@@ -197,6 +208,6 @@ def same(a: GrantTables, b: GrantTables) -> bool:
 
 def _canonical(t: GrantTables) -> str:
     doc = aclfile.document(t)
-    for key in ("accounts", "db", "tables", "roles"):
+    for key in ("accounts", "db", "tables", "roles", "routines"):
         doc[key] = sorted(doc[key], key=lambda x: json.dumps(x, sort_keys=True))
     return json.dumps(doc, sort_keys=True)

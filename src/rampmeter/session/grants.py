@@ -91,6 +91,24 @@ class RoleGrant:
     admin: bool = False
 
 
+@dataclass
+class RoutineGrant:
+    """A row of mysql.procs_priv: EXECUTE / ALTER ROUTINE (and GRANT) on one routine."""
+
+    user: str
+    host: str
+    db: str
+    name: str
+    kind: str                # "PROCEDURE" | "FUNCTION"
+    access: int = 0
+    grantor: str = ""
+
+
+def rkey(user: str, host: str, db: str, kind: str, name: str) -> tuple[str, str, str, str, str]:
+    """A routine grant's key: routine names are compared without regard to case."""
+    return (user, host.lower(), db, kind, name.lower())
+
+
 @dataclass(frozen=True, slots=True)
 class TableAccessBits:
     """What one account (with its role) has on one table."""
@@ -134,6 +152,7 @@ class GrantTables:
         self.dbs: list[DbGrant] = []          # kept in acl_get order (see `_sort_dbs`)
         self.tables: dict[tuple[str, str, str, str], TableGrant] = {}
         self.roles: list[RoleGrant] = []
+        self.routines: dict[tuple[str, str, str, str, str], RoutineGrant] = {}
         self.table_order = TableOrder()  # MariaDB's column_priv_hash order (granthash.py)
         self._ordered: list[Account] | None = None
         self._closure: dict[str, frozenset[str]] = {}
@@ -145,6 +164,7 @@ class GrantTables:
         new.dbs = [copy.copy(d) for d in self.dbs]
         new.tables = {k: copy.deepcopy(v) for k, v in self.tables.items()}
         new.roles = [copy.copy(r) for r in self.roles]
+        new.routines = {k: copy.copy(g) for k, g in self.routines.items()}
         new.table_order = self.table_order.copy()
         return new
 
@@ -253,6 +273,25 @@ class GrantTables:
                     g.host == "" and u in names:
                 yield g
 
+    # --- routine grants -------------------------------------------------------------------
+    def routine_bits(self, user: str, client_host: str, role: str | None, db: str, kind: str,
+                     name: str) -> int:
+        """What the account (with its role and PUBLIC) was granted on one routine."""
+        bits = 0
+        low = name.lower()
+        names = self.with_public(role)
+        for (u, _h, d, k, n), g in self.routines.items():
+            if d != db or k != kind or n != low:
+                continue
+            if u == user and g.host != "" and host_matches(g.host, client_host) or \
+                    g.host == "" and u in names:
+                bits |= g.access
+        return bits
+
+    def routines_of(self, user: str, host: str) -> list[RoutineGrant]:
+        h = host.lower()
+        return [g for g in self.routines.values() if g.user == user and g.host.lower() == h]
+
     # --- roles ----------------------------------------------------------------------------
     def granted_roles(self, user: str, host: str) -> list[RoleGrant]:
         h = host.lower()
@@ -308,6 +347,8 @@ class GrantTables:
         self.tables = {k: g for k, g in self.tables.items()
                        if not (g.user == user and g.host.lower() == h)}
         self.roles = [r for r in self.roles if not (r.user == user and r.host.lower() == h)]
+        self.routines = {k: g for k, g in self.routines.items()
+                         if not (g.user == user and g.host.lower() == h)}
         if acct is not None and acct.is_role:
             self.roles = [r for r in self.roles if r.role != user]
             for a in self.accounts.values():

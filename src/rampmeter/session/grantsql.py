@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from rampmeter import errors
 from rampmeter.engine.base import UpdateCount
 from rampmeter.errors import ServerError
-from rampmeter.session import roles
+from rampmeter.session import roles, routinegrants
 from rampmeter.session.accounts import Account
 from rampmeter.session.grants import PUBLIC, DbGrant, GrantTables, TableGrant, merge_columns
 from rampmeter.session.names import check_database_name
@@ -197,6 +197,8 @@ def grant(s: Session, stmt: Statement) -> UpdateCount:
     r = Reader(stmt, 1)
     if not _has_on(r):
         return roles.grant_roles(s, r)
+    if routinegrants.on_routine(r):
+        return routinegrants.grant(s, r)
     db, table, bits, columns, grantees = _privileges_on(s, r, "TO")
     opts = read_options(r, grant=True)
     if opts.grant_option:
@@ -303,6 +305,8 @@ def revoke(s: Session, stmt: Statement) -> UpdateCount:
         return _revoke_all(s, r)
     if not _has_on(r):
         return roles.revoke_roles(s, r)
+    if routinegrants.on_routine(r):
+        return routinegrants.revoke(s, r)
     db, table, bits, columns, grantees = _privileges_on(s, r, "FROM")
     r.end()
     _check_grantor(s, db, table, bits & ~P.GRANT, columns)
@@ -384,3 +388,9 @@ def _take_table(t: GrantTables, user: str, host: str, db: str, table: str, bits:
             del row.columns[col]
     if row.empty:
         del t.tables[(row.user, row.host.lower(), row.db, row.table.lower())]
+
+
+# for routinegrants.py
+read_privileges = _read_privileges
+read_grantees = _grantees
+grantee_account = _grantee_account

@@ -273,6 +273,10 @@ def names(bits: int) -> list[str]:
     return [NAMES[b] for b in BITS_IN_ORDER if bits & b]
 
 
+# what a grant on one routine may hold (mysql.procs_priv.Proc_priv)
+PROC_ACLS = int(P.EXECUTE | P.ALTER_PROC | P.GRANT)
+
+
 def set_text(bits: int, spellings: dict[int, str] = TABLE_SET_NAMES) -> str:
     """bits as a MySQL SET value ('Select,Insert') in the order of the SET's members."""
     return ",".join(name for b, name in spellings.items() if bits & b)

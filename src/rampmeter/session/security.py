@@ -205,6 +205,10 @@ class SecurityContext:
                 if not t.column(col) & bit:
                     raise denied_column(bit, self.priv_user, self.host, col, need.table)
 
+    def routine_bits(self, db: str, kind: str, name: str) -> int:
+        """What the account (its role, PUBLIC) was granted on one routine (procs_priv)."""
+        return self.grants.routine_bits(self.priv_user, self.host, self.role, db, kind, name)
+
     def table_level_bits(self, db: str, table: str) -> int:
         """What the account may do on a table, at any level (column grants count, as
         MariaDB's check_grant counts them); everything when checks are off."""

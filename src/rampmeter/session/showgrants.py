@@ -116,6 +116,12 @@ def _table_privileges(access: int, columns: dict[str, int]) -> str:
     return ", ".join(parts) or "USAGE"
 
 
+def _routine_privileges(access: int) -> str:
+    parts = [name for bit, name in ((P.EXECUTE, "EXECUTE"), (P.ALTER_PROC, "ALTER ROUTINE"))
+             if access & bit]
+    return ", ".join(parts) or "USAGE"
+
+
 def own_lines(t: GrantTables, acct: Account) -> list[str]:
     """The lines of one account or role, without its default role."""
     public = acct.is_role and acct.user == PUBLIC
@@ -132,6 +138,12 @@ def own_lines(t: GrantTables, acct: Account) -> list[str]:
     lines += [f"GRANT {_table_privileges(g.access, g.columns)} ON "
               f"{quote_ident(g.db)}.{quote_ident(g.table)} TO {who}" +
               (" WITH GRANT OPTION" if g.access & P.GRANT else "") for g in tables]
+    routines = t.routines_of(acct.user, host)
+    for kind in ("PROCEDURE", "FUNCTION"):  # MariaDB's order: procedures, then functions
+        lines += [f"GRANT {_routine_privileges(g.access)} ON {kind} "
+                  f"{quote_ident(g.db)}.{quote_ident(g.name)} TO {who}" +
+                  (" WITH GRANT OPTION" if g.access & P.GRANT else "")
+                  for g in routines if g.kind == kind]
     if acct.proxy_all:  # proxy grants come last in MariaDB's SHOW GRANTS
         lines.append(f"GRANT PROXY ON ``@`%` TO {who} WITH GRANT OPTION")
     return lines

@@ -33,7 +33,7 @@ from rampmeter.session.accounts import (
     make_auth_string,
     valid_auth_string,
 )
-from rampmeter.session.grants import GrantTables
+from rampmeter.session.grants import GrantTables, rkey
 from rampmeter.session.names import check_account_name
 from rampmeter.session.privileges import P, denied_db, denied_global
 from rampmeter.sql.lexer import ident_value, string_value
@@ -443,6 +443,12 @@ def _rename(t: GrantTables, acct: Account, user: str, host: str) -> None:
     for rg in t.roles:
         if rg.user == old_user and rg.host.lower() == old_host:
             rg.user, rg.host = user, host
+    for key in list(t.routines):
+        pg = t.routines[key]
+        if pg.user == old_user and pg.host.lower() == old_host:
+            del t.routines[key]
+            pg.user, pg.host = user, host
+            t.routines[rkey(user, host, pg.db, pg.kind, pg.name)] = pg
 
 
 # --- SET PASSWORD -------------------------------------------------------------------------------

@@ -10,7 +10,14 @@ import pytest
 from rampmeter.errors import ServerError
 from rampmeter.session import aclfile, grantedit, mysqldb, showgrants
 from rampmeter.session.accounts import Account
-from rampmeter.session.grants import DbGrant, GrantTables, RoleGrant, TableGrant
+from rampmeter.session.grants import (
+    DbGrant,
+    GrantTables,
+    RoleGrant,
+    RoutineGrant,
+    TableGrant,
+    rkey,
+)
 from rampmeter.session.privileges import ALL_BITS, P
 from rampmeter.session.security import TableNeed
 
@@ -38,6 +45,8 @@ def _tables() -> GrantTables:
         "app", "%", "shop", "orders", int(P.SELECT | P.DELETE), {"total": int(P.UPDATE)},
         "root@localhost")
     t.roles.append(RoleGrant("app", "%", "r1", admin=True))
+    t.routines[rkey("app", "%", "shop", "PROCEDURE", "ship")] = RoutineGrant(
+        "app", "%", "shop", "ship", "PROCEDURE", int(P.EXECUTE | P.GRANT), "root@localhost")
     t.changed()
     return t
 
