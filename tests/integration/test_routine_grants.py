@@ -54,3 +54,22 @@ def test_a_routine_grant_to_public(server):
     assert _run(server.connect(user="rpu"), "CALL rgp.p()") == ((1,),)
     _run(root, "REVOKE EXECUTE ON PROCEDURE rgp.p FROM public")
     assert _err(server.connect(user="rpu"), "CALL rgp.p()")[0] == 1370
+
+
+def test_grant_option_on_a_routine_and_what_a_stranger_is_told(server):
+    root = server.connect()
+    _run(root, "CREATE DATABASE rgo", "CREATE USER rga@localhost", "CREATE USER rgb@localhost",
+         "GRANT CREATE ROUTINE ON rgo.* TO rga@localhost")
+    a = server.connect(user="rga")
+    _run(a, "CREATE PROCEDURE rgo.p() SELECT 1")
+    # its creator may run it, but may grant it only WITH GRANT OPTION
+    assert _err(a, "GRANT EXECUTE ON PROCEDURE rgo.p TO rgb@localhost") == (
+        1370, "grant command denied to user 'rga'@'localhost' for routine 'rgo.p'")
+    _run(root, "GRANT USAGE ON PROCEDURE rgo.p TO rga@localhost WITH GRANT OPTION")
+    _run(server.connect(user="rga"), "GRANT EXECUTE ON PROCEDURE rgo.p TO rgb@localhost")
+    b = server.connect(user="rgb", database="rgo")  # a routine grant opens the database
+    assert _run(b, "CALL p()") == ((1,),)
+    # without ALTER ROUTINE a missing routine is 1370 too, as in MariaDB
+    assert _err(b, "DROP PROCEDURE rgo.nothing") == (
+        1370, "alter routine command denied to user 'rgb'@'localhost' for routine "
+              "'rgo.nothing'")

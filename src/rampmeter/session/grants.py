@@ -288,6 +288,13 @@ class GrantTables:
                 bits |= g.access
         return bits
 
+    def any_routine_grant(self, user: str, client_host: str, role: str | None,
+                          db: str) -> bool:
+        names = self.with_public(role)
+        return any(g.db == db and g.access and (
+            g.user == user and g.host != "" and host_matches(g.host, client_host) or
+            g.host == "" and g.user in names) for g in self.routines.values())
+
     def routines_of(self, user: str, host: str) -> list[RoutineGrant]:
         h = host.lower()
         return [g for g in self.routines.values() if g.user == user and g.host.lower() == h]

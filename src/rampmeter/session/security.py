@@ -138,8 +138,12 @@ class SecurityContext:
             raise denied_db(self.priv_user, self.priv_host, db)
 
     def _any_table_grant(self, db: str) -> bool:
-        return any(True for _ in self.grants.tables_in(self.priv_user, self.host, self.role,
-                                                        db))
+        """A table or routine grant in `db` (MariaDB's check_grant_db counts both)."""
+        tables = self.grants
+        if any(True for _ in tables.tables_in(self.priv_user, self.host, self.role, db)):
+            return True
+        return bool(tables.routines) and tables.any_routine_grant(self.priv_user, self.host,
+                                                                  self.role, db)
 
     # --- global ---------------------------------------------------------------------------
     def has(self, bits: int) -> bool:
