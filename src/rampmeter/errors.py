@@ -342,6 +342,7 @@ ER_TABLEACCESS_DENIED_ERROR = 1142
 ER_COLUMNACCESS_DENIED_ERROR = 1143
 ER_ILLEGAL_GRANT_FOR_TABLE = 1144
 ER_NONEXISTING_TABLE_GRANT = 1147
+ER_NONEXISTING_PROC_GRANT = 1403
 ER_WRONG_USAGE = 1221
 ER_USER_LIMIT_REACHED = 1226
 ER_CANT_CREATE_USER_WITH_GRANT = 1410
@@ -367,6 +368,7 @@ ERRORS.update({
     ER_COLUMNACCESS_DENIED_ERROR: ErrorSpec("ER_COLUMNACCESS_DENIED_ERROR", "42000", "%s command denied to user '%s'@'%s' for column '%s' in table '%s'"),
     ER_ILLEGAL_GRANT_FOR_TABLE: ErrorSpec("ER_ILLEGAL_GRANT_FOR_TABLE", "42000", "Illegal GRANT/REVOKE command; please consult the manual to see which privileges can be used"),
     ER_NONEXISTING_TABLE_GRANT: ErrorSpec("ER_NONEXISTING_TABLE_GRANT", "42000", "There is no such grant defined for user '%s' on host '%s' on table '%s'"),
+    ER_NONEXISTING_PROC_GRANT: ErrorSpec("ER_NONEXISTING_PROC_GRANT", "42000", "There is no such grant defined for user '%s' on host '%s' on routine '%s'"),
     ER_WRONG_USAGE: ErrorSpec("ER_WRONG_USAGE", "HY000", "Incorrect usage of %s and %s"),
     ER_USER_LIMIT_REACHED: ErrorSpec("ER_USER_LIMIT_REACHED", "42000", "User '%s' has exceeded the '%s' resource (current value: %d)"),
     ER_CANT_CREATE_USER_WITH_GRANT: ErrorSpec("ER_CANT_CREATE_USER_WITH_GRANT", "42000", "You are not allowed to create a user with GRANT"),

@@ -78,3 +78,19 @@ def test_password_hashes_as_mariadb_takes_them(server):
         assert e.value.args[0] == 1045
     _run(server.connect(user="low", password="test"), "SELECT 1")   # hex in either case
     _run(server.connect(user="old", password="test2"), "SELECT 1")
+
+
+def test_alter_user_identified_with_a_missing_plugin(server):
+    """MariaDB checks the privilege first (1227 for an account without CREATE USER), then
+    fails the account: 1396, after Error 1524 in SHOW WARNINGS (mtr alter_user)."""
+    root = server.connect()
+    _run(root, "CREATE USER plug@localhost")
+    with pytest.raises(pymysql.err.MySQLError) as e:
+        _run(server.connect(user="plug"), "ALTER USER CURRENT_USER IDENTIFIED WITH 'nope'")
+    assert e.value.args[0] == 1227
+    with pytest.raises(pymysql.err.MySQLError) as e:
+        _run(root, "ALTER USER plug@localhost IDENTIFIED WITH 'nope'")
+    assert e.value.args == (1396, "Operation ALTER USER failed for 'plug'@'localhost'")
+    assert _run(root, "SHOW WARNINGS") == (
+        ("Error", 1524, "Plugin 'nope' is not loaded"),
+        ("Error", 1396, "Operation ALTER USER failed for 'plug'@'localhost'"))

@@ -49,7 +49,8 @@ class Account:
 
     user: str
     host: str
-    plugin: str = NATIVE
+    plugin: str = NATIVE               # "": the row names none (as mariadb-install-db writes
+                                       # root's); it logs in as mysql_native_password
     auth_string: str = ""
     access: int = 0                    # global privileges (privileges.Priv bits)
     is_role: bool = False
@@ -67,10 +68,27 @@ class Account:
     locked_set: bool = False           # ACCOUNT LOCK / UNLOCK was given (global_priv shows it)
     expired: bool = False              # PASSWORD EXPIRE: must change it (password_last_changed 0)
     lifetime: int | None = None        # PASSWORD EXPIRE DEFAULT -1 / NEVER 0 / INTERVAL n DAY
+    installed: bool = False            # global_priv row as mariadb-install-db wrote it: no
+                                       # version_id until a statement rewrites the row
+    proxy_all: bool = False            # GRANT PROXY ON ''@'%' WITH GRANT OPTION, which
+                                       # mariadb-install-db gives root@localhost: shown by
+                                       # SHOW GRANTS; GRANT PROXY itself is not supported
 
     def __post_init__(self) -> None:
         if self.locked:  # a locked account was locked by ACCOUNT LOCK
             self.locked_set = True
+
+    def rewritten(self) -> None:
+        """A statement rewrote the account's global_priv row (GRANT, REVOKE, ALTER USER, SET
+        PASSWORD): MariaDB then writes version_id, and a row without a plugin gets the one
+        it logs in with (alter_user.result: root's plugin '' becomes mysql_native_password)."""
+        self.installed = False
+        if not self.is_role and not self.plugin:
+            self.plugin = NATIVE
+
+    @property
+    def login_plugin(self) -> str:
+        return self.plugin or NATIVE
 
     @property
     def key(self) -> tuple[str, str]:

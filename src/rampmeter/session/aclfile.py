@@ -24,8 +24,15 @@ from pathlib import Path
 from typing import Any
 
 from rampmeter.session.accounts import LIMITS, NATIVE, PLUGINS, SSL_TYPES, Account
-from rampmeter.session.grants import DbGrant, GrantTables, RoleGrant, TableGrant
-from rampmeter.session.privileges import ALL_BITS
+from rampmeter.session.grants import (
+    DbGrant,
+    GrantTables,
+    RoleGrant,
+    RoutineGrant,
+    TableGrant,
+    rkey,
+)
+from rampmeter.session.privileges import ALL_BITS, Priv
 
 FORMAT = 2
 ROOT_ACCESS = ALL_BITS  # MariaDB stores root's ALL as every bit, WITH GRANT OPTION included
@@ -45,10 +52,20 @@ def path_of(datadir: str | os.PathLike[str]) -> Path:
 
 
 def fresh() -> GrantTables:
-    """A new data directory's grants: root@localhost, no password, everything."""
+    """A new data directory's grants: root@localhost, no password, everything; and MariaDB's
+    mariadb.sys@localhost (locked, password expired, SELECT and DELETE on mysql.global_priv),
+    with the rows mariadb-install-db writes (mysql_system_tables.sql): root's names no
+    plugin, neither has a version_id; root may proxy anyone WITH GRANT OPTION."""
     tables = GrantTables()
-    root = Account("root", "localhost", NATIVE, "", access=ROOT_ACCESS)
-    tables.accounts[root.key] = root
+    root = Account("root", "localhost", "", "", access=ROOT_ACCESS, installed=True,
+                   proxy_all=True)
+    sys_ = Account("mariadb.sys", "localhost", NATIVE, "", locked=True, expired=True,
+                   installed=True)
+    for acct in (root, sys_):
+        tables.accounts[acct.key] = acct
+    g = TableGrant(sys_.user, sys_.host, "mysql", "global_priv", Priv.SELECT | Priv.DELETE,
+                   grantor="root@localhost")
+    tables.tables[(g.user, g.host, g.db, g.table)] = g
     tables.changed()
     return tables
 
@@ -112,7 +129,7 @@ def _list(data: dict[str, Any], key: str) -> list[dict[str, Any]]:
 def account_from(item: dict[str, Any]) -> Account:
     """One account of the file (or of a hand-edited mysql.global_priv row); ValueError if bad."""
     plugin = _str(item, "plugin", NATIVE)
-    if plugin not in PLUGINS:
+    if plugin and plugin not in PLUGINS:  # "": the account's row names none
         raise ValueError(f"unknown authentication plugin {plugin!r}")
     ssl_type = _str(item, "ssl_type", "")
     if ssl_type not in SSL_TYPES:
@@ -128,6 +145,8 @@ def account_from(item: dict[str, Any]) -> Account:
         setattr(acct, limit, _int(item, limit, 0, 2**32 - 1))
     acct.locked_set = _bool(item, "locked_set") or acct.locked
     acct.expired = _bool(item, "expired")
+    acct.installed = _bool(item, "installed")
+    acct.proxy_all = _bool(item, "proxy_all")
     if "lifetime" in item:  # -1 (the default lifetime), 0 (never), or days
         lifetime = item["lifetime"]
         if not isinstance(lifetime, int) or isinstance(lifetime, bool) or \
@@ -162,6 +181,14 @@ def _read_v2(data: dict[str, Any]) -> GrantTables:
     for item in _list(data, "roles"):
         tables.roles.append(RoleGrant(_str(item, "user"), _str(item, "host"),
                                       _str(item, "role"), _bool(item, "admin")))
+    for item in _list(data, "routines"):
+        kind = _str(item, "kind")
+        if kind not in ("PROCEDURE", "FUNCTION"):
+            raise ValueError(f"routine grant of kind {kind!r}")
+        pg = RoutineGrant(_str(item, "user"), _str(item, "host"), _str(item, "db"),
+                          _str(item, "name"), kind, _int(item, "access", None),
+                          _str(item, "grantor", ""))
+        tables.routines[rkey(pg.user, pg.host, pg.db, pg.kind, pg.name)] = pg
     tables.loaded()
     return tables
 
@@ -202,6 +229,10 @@ def _account_json(a: Account) -> dict[str, Any]:
         out["expired"] = True
     if a.lifetime is not None:
         out["lifetime"] = a.lifetime
+    if a.installed:
+        out["installed"] = True
+    if a.proxy_all:
+        out["proxy_all"] = True
     return out
 
 
@@ -217,6 +248,9 @@ def document(tables: GrantTables) -> dict[str, Any]:
                    for g in tables.tables.values()],
         "roles": [{"user": r.user, "host": r.host, "role": r.role, "admin": r.admin}
                   for r in tables.roles],
+        "routines": [{"user": g.user, "host": g.host, "db": g.db, "name": g.name,
+                      "kind": g.kind, "access": g.access, "grantor": g.grantor}
+                     for g in tables.routines.values()],
     }
 
 

@@ -191,7 +191,7 @@ class AccountStore:
         acct = self.find(user, host)
         if acct is None:
             return None
-        key, auth, plugin = acct.key, acct.auth_string, acct.plugin
+        key, auth, plugin = acct.key, acct.auth_string, acct.login_plugin
         native_hash = _native_hash(auth) if plugin == NATIVE else b""
 
         def remember(digest: bytes) -> None:

@@ -7,14 +7,17 @@ Rules (MariaDB 10.11's, each checked against it; mtr view_grant):
   "Access denied; you need (at least one of) the SUPER, SET USER privilege(s)" for an
   account holding neither; checked before the statement runs.
 - A DEFINER without a host names user@'%' (or a role): never the session's own account
-  unless that is user@'%'.
+  unless that is user@'%'. PUBLIC without a host is the PUBLIC role, no definer: 1959 for
+  every account (mtr public_basic).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rampmeter.session.grants import PUBLIC, is_public
 from rampmeter.session.privileges import P, denied_global
+from rampmeter.session.security import unknown_role
 from rampmeter.sql.lexer import ident_value, string_value
 from rampmeter.sql.statement import Statement
 
@@ -28,7 +31,7 @@ def check(s: Session, stmt: Statement) -> None:
     """1227 when `stmt` names another account as its DEFINER without SUPER / SET USER."""
     sec = s.security
     toks = stmt.tokens
-    if sec is None or sec.unchecked or not toks or stmt.kind not in _KINDS:
+    if sec is None or not toks or stmt.kind not in _KINDS:
         return
     # CREATE [OR REPLACE] [ALGORITHM = x] DEFINER = ...: within the first dozen tokens
     at = next((i for i, t in enumerate(toks[:12]) if t.is_word("DEFINER")), None)
@@ -45,6 +48,10 @@ def check(s: Session, stmt: Statement) -> None:
                      "str" if nxt.text[1:2] == "'" else "word")
     elif nxt is not None and nxt.text == "@" and at + 4 < len(toks):
         host = _name(toks[at + 4].text, toks[at + 4].kind)
+    elif is_public(user, False):  # the PUBLIC role is no definer, even for root (1959)
+        raise unknown_role(PUBLIC)
+    if sec.unchecked:
+        return
     if user == sec.priv_user and host.lower() == sec.priv_host.lower() or \
             sec.has_any(P.SUPER | P.SET_USER):
         return

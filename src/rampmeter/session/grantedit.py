@@ -30,6 +30,7 @@ Rules:
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Collection, Sequence
 from typing import Any
@@ -38,7 +39,12 @@ from rampmeter import errors
 from rampmeter.errors import ServerError
 from rampmeter.session import aclfile
 from rampmeter.session.accounts import SSL_TYPES
-from rampmeter.session.grants import DbGrant, GrantTables, RoleGrant, TableGrant
+from rampmeter.session.grants import (
+    DbGrant,
+    GrantTables,
+    RoleGrant,
+    TableGrant,
+)
 from rampmeter.session.privileges import (
     COL_ACLS,
     DB_PRIV_COLUMNS,
@@ -120,6 +126,8 @@ def from_rows(rows: dict[str, list[Sequence[Any]]], current: GrantTables
         except (ValueError, TypeError) as exc:
             warnings.append(f"mysql.global_priv row '{user}'@'{host}' left out: {exc}")
             continue
+        before = current.accounts.get(key)
+        acct.proxy_all = before is not None and before.proxy_all  # no proxies_priv rows
         tables.accounts[acct.key] = acct
     for host, db, user, *flags in rows["db"]:
         bits = 0
@@ -140,6 +148,11 @@ def from_rows(rows: dict[str, list[Sequence[Any]]], current: GrantTables
         g.columns[column] = _set_bits(priv) & COL_ACLS
     for host, user, role, admin in rows["roles_mapping"]:
         tables.roles.append(RoleGrant(user, host, role, str(admin).upper() == "Y"))
+    # routine grants have no mirror (mysql.procs_priv stays an ordinary table, as tests
+    # rename it): they are kept from the grants replaced, for the accounts still there
+    for key, pg in current.routines.items():
+        if (pg.user, pg.host.lower()) in tables.accounts:
+            tables.routines[key] = copy.copy(pg)
     tables.loaded()
     return tables, warnings
 
@@ -156,7 +169,7 @@ def _item(host: str, user: str, priv: str) -> dict[str, Any]:
     item: dict[str, Any] = {"user": user, "host": host, "access": access,
                             "is_role": bool(data.get("is_role", False))}
     if not item["is_role"]:
-        item["plugin"] = data.get("plugin", "mysql_native_password")
+        item["plugin"] = data.get("plugin", "")  # none: logs in as mysql_native_password
         item["auth_string"] = data.get("authentication_string", "")
     ssl = data.get("ssl_type", 0)
     if ssl:
@@ -170,6 +183,7 @@ def _item(host: str, user: str, priv: str) -> dict[str, Any]:
     item["locked"] = bool(data.get("account_locked", False))
     item["locked_set"] = "account_locked" in data
     item["expired"] = data.get("password_last_changed") == 0
+    item["installed"] = "version_id" not in data
     lifetime = data.get("password_lifetime")
     if isinstance(lifetime, int) and not isinstance(lifetime, bool) and lifetime >= -1:
         item["lifetime"] = lifetime
@@ -194,6 +208,6 @@ def same(a: GrantTables, b: GrantTables) -> bool:
 
 def _canonical(t: GrantTables) -> str:
     doc = aclfile.document(t)
-    for key in ("accounts", "db", "tables", "roles"):
+    for key in ("accounts", "db", "tables", "roles", "routines"):
         doc[key] = sorted(doc[key], key=lambda x: json.dumps(x, sort_keys=True))
     return json.dumps(doc, sort_keys=True)

@@ -14,9 +14,9 @@ Rules:
 - Loading the grants (the server's start, FLUSH PRIVILEGES) inserts them in the order of
   mysql.tables_priv's primary key (Host, Db, User, Table_name, binary), as grant_load reads
   the table by its index.
-- Only the order is kept here; the grants themselves are GrantTables.tables. MariaDB's
-  built-in grants (mariadb.sys on mysql.global_priv) are not rampmeter's, so orders that
-  depend on them may differ.
+- Only the order is kept here; the grants themselves are GrantTables.tables. A fresh data
+  directory holds MariaDB's built-in grant (mariadb.sys on mysql.global_priv, aclfile.fresh),
+  which takes its place in the hash as there.
 """
 
 from __future__ import annotations

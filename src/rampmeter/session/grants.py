@@ -91,6 +91,24 @@ class RoleGrant:
     admin: bool = False
 
 
+@dataclass
+class RoutineGrant:
+    """A row of mysql.procs_priv: EXECUTE / ALTER ROUTINE (and GRANT) on one routine."""
+
+    user: str
+    host: str
+    db: str
+    name: str
+    kind: str                # "PROCEDURE" | "FUNCTION"
+    access: int = 0
+    grantor: str = ""
+
+
+def rkey(user: str, host: str, db: str, kind: str, name: str) -> tuple[str, str, str, str, str]:
+    """A routine grant's key: routine names are compared without regard to case."""
+    return (user, host.lower(), db, kind, name.lower())
+
+
 @dataclass(frozen=True, slots=True)
 class TableAccessBits:
     """What one account (with its role) has on one table."""
@@ -108,6 +126,17 @@ class TableAccessBits:
         return bits
 
 
+# MariaDB 10.11's PUBLIC (MDEV-5215): a role every account holds without SET ROLE. It is
+# the grantee PUBLIC written without a host (any case); PUBLIC@host is an ordinary account.
+# GRANT ... TO PUBLIC creates it (mysql.global_priv: '', 'PUBLIC', a role); it cannot be
+# granted, revoked, set, dropped or named as a definer (1959 / 1396).
+PUBLIC = "PUBLIC"
+
+
+def is_public(name: str, host_given: bool) -> bool:
+    return not host_given and name.upper() == PUBLIC
+
+
 def db_matches(pattern: str, db: str) -> bool:
     return pattern == db or bool(wildcard_regex(pattern, ignore_case=False).match(db))
 
@@ -123,6 +152,7 @@ class GrantTables:
         self.dbs: list[DbGrant] = []          # kept in acl_get order (see `_sort_dbs`)
         self.tables: dict[tuple[str, str, str, str], TableGrant] = {}
         self.roles: list[RoleGrant] = []
+        self.routines: dict[tuple[str, str, str, str, str], RoutineGrant] = {}
         self.table_order = TableOrder()  # MariaDB's column_priv_hash order (granthash.py)
         self._ordered: list[Account] | None = None
         self._closure: dict[str, frozenset[str]] = {}
@@ -134,6 +164,7 @@ class GrantTables:
         new.dbs = [copy.copy(d) for d in self.dbs]
         new.tables = {k: copy.deepcopy(v) for k, v in self.tables.items()}
         new.roles = [copy.copy(r) for r in self.roles]
+        new.routines = {k: copy.copy(g) for k, g in self.routines.items()}
         new.table_order = self.table_order.copy()
         return new
 
@@ -185,9 +216,9 @@ class GrantTables:
                 return d.access
         return 0
 
-    def role_db_access(self, role: str, db: str) -> int:
+    def role_db_access(self, role: str | None, db: str) -> int:
         bits = 0
-        for name in self.role_closure(role):
+        for name in self.with_public(role):
             for d in self.dbs:
                 if d.user == name and d.host == "" and db_matches(d.db, db):
                     bits |= d.access
@@ -219,11 +250,10 @@ class GrantTables:
         g = self.table_grant(user, client_host, db, table)
         if g is not None:
             grants.append(g)
-        if role:
-            for name in self.role_closure(role):
-                rg = self.tables.get(_tkey(name, "", db, table))
-                if rg is not None:
-                    grants.append(rg)
+        for name in self.with_public(role):
+            rg = self.tables.get(_tkey(name, "", db, table))
+            if rg is not None:
+                grants.append(rg)
         tbits = cbits = 0
         cols: list[tuple[str, int]] = []
         for gr in grants:
@@ -235,13 +265,39 @@ class GrantTables:
     def tables_in(self, user: str, client_host: str, role: str | None,
                   db: str) -> Iterator[TableGrant]:
         """Every table grant in `db` that applies to this account or its role."""
-        names = self.role_closure(role) if role else frozenset()
+        names = self.with_public(role)
         for (u, _h, d, _t), g in self.tables.items():
             if d != db or g.empty:
                 continue
             if u == user and g.host != "" and host_matches(g.host, client_host) or \
                     g.host == "" and u in names:
                 yield g
+
+    # --- routine grants -------------------------------------------------------------------
+    def routine_bits(self, user: str, client_host: str, role: str | None, db: str, kind: str,
+                     name: str) -> int:
+        """What the account (with its role and PUBLIC) was granted on one routine."""
+        bits = 0
+        low = name.lower()
+        names = self.with_public(role)
+        for (u, _h, d, k, n), g in self.routines.items():
+            if d != db or k != kind or n != low:
+                continue
+            if u == user and g.host != "" and host_matches(g.host, client_host) or \
+                    g.host == "" and u in names:
+                bits |= g.access
+        return bits
+
+    def any_routine_grant(self, user: str, client_host: str, role: str | None,
+                          db: str) -> bool:
+        names = self.with_public(role)
+        return any(g.db == db and g.access and (
+            g.user == user and g.host != "" and host_matches(g.host, client_host) or
+            g.host == "" and g.user in names) for g in self.routines.values())
+
+    def routines_of(self, user: str, host: str) -> list[RoutineGrant]:
+        h = host.lower()
+        return [g for g in self.routines.values() if g.user == user and g.host.lower() == h]
 
     # --- roles ----------------------------------------------------------------------------
     def granted_roles(self, user: str, host: str) -> list[RoleGrant]:
@@ -274,9 +330,16 @@ class GrantTables:
         self._closure[role] = result
         return result
 
+    def with_public(self, role: str | None) -> frozenset[str]:
+        """The roles whose privileges a session with active role `role` (None: none) has:
+        that role's closure and PUBLIC's, which every account holds."""
+        if self.role(PUBLIC) is None:
+            return self.role_closure(role)
+        return self.role_closure(role) | self.role_closure(PUBLIC)
+
     def role_global_access(self, role: str | None) -> int:
         bits = 0
-        for name in self.role_closure(role):
+        for name in self.with_public(role):
             acct = self.role(name)
             if acct is not None:
                 bits |= acct.access
@@ -291,6 +354,8 @@ class GrantTables:
         self.tables = {k: g for k, g in self.tables.items()
                        if not (g.user == user and g.host.lower() == h)}
         self.roles = [r for r in self.roles if not (r.user == user and r.host.lower() == h)]
+        self.routines = {k: g for k, g in self.routines.items()
+                         if not (g.user == user and g.host.lower() == h)}
         if acct is not None and acct.is_role:
             self.roles = [r for r in self.roles if r.role != user]
             for a in self.accounts.values():

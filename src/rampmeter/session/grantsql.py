@@ -27,9 +27,9 @@ from typing import TYPE_CHECKING
 from rampmeter import errors
 from rampmeter.engine.base import UpdateCount
 from rampmeter.errors import ServerError
-from rampmeter.session import roles
+from rampmeter.session import roles, routinegrants
 from rampmeter.session.accounts import Account
-from rampmeter.session.grants import DbGrant, GrantTables, TableGrant, merge_columns
+from rampmeter.session.grants import PUBLIC, DbGrant, GrantTables, TableGrant, merge_columns
 from rampmeter.session.names import check_database_name
 from rampmeter.session.privileges import (
     BY_NAME,
@@ -197,6 +197,8 @@ def grant(s: Session, stmt: Statement) -> UpdateCount:
     r = Reader(stmt, 1)
     if not _has_on(r):
         return roles.grant_roles(s, r)
+    if routinegrants.on_routine(r):
+        return routinegrants.grant(s, r)
     db, table, bits, columns, grantees = _privileges_on(s, r, "TO")
     opts = read_options(r, grant=True)
     if opts.grant_option:
@@ -250,6 +252,9 @@ def _check_db_pattern(s: Session, db: str) -> None:
 def _grantee_account(s: Session, t: GrantTables, user: str, host: str, auth: Auth | None,
                      auto_create: bool) -> Account:
     acct = t.role(user) if host == "" else t.account(user, host)
+    if acct is None and host == "" and user == PUBLIC:  # the first GRANT TO PUBLIC makes it
+        acct = Account(PUBLIC, "", is_role=True)
+        t.accounts[acct.key] = acct
     if acct is None:
         if host == "" or auth is None and not auto_create:
             raise ServerError(errors.ER_PASSWORD_NO_MATCH)
@@ -261,7 +266,9 @@ def _grantee_account(s: Session, t: GrantTables, user: str, host: str, auth: Aut
             s.ctx.variables["default_authentication_plugin"]
         acct = Account(user, host, plugin, auth_string(auth, plugin) if auth else "")
         t.accounts[acct.key] = acct
-    elif auth is not None:
+        return acct
+    acct.rewritten()
+    if auth is not None:
         require_user_admin(s, P.UPDATE)  # a new password for an existing account
         acct.plugin = auth.plugin or acct.plugin
         acct.auth_string = auth_string(auth, acct.plugin)
@@ -298,6 +305,8 @@ def revoke(s: Session, stmt: Statement) -> UpdateCount:
         return _revoke_all(s, r)
     if not _has_on(r):
         return roles.revoke_roles(s, r)
+    if routinegrants.on_routine(r):
+        return routinegrants.revoke(s, r)
     db, table, bits, columns, grantees = _privileges_on(s, r, "FROM")
     r.end()
     _check_grantor(s, db, table, bits & ~P.GRANT, columns)
@@ -309,6 +318,7 @@ def revoke(s: Session, stmt: Statement) -> UpdateCount:
                 acct = t.role(user) if host == "" else t.account(user, host)
                 if acct is None:
                     raise ServerError(errors.ER_NONEXISTING_GRANT, user, host)
+                acct.rewritten()
                 acct.access &= ~bits
             elif table is None:
                 _take_db(t, user, host, db, bits)
@@ -342,6 +352,7 @@ def _revoke_all(s: Session, r: Reader) -> UpdateCount:
             acct = t.role(user) if host == "" else t.account(user, host)
             if acct is None:
                 raise ServerError(errors.ER_NONEXISTING_GRANT, user, host)
+            acct.rewritten()
             acct.access = 0
             h = host.lower()
             t.dbs = [d for d in t.dbs if not (d.user == user and d.host.lower() == h)]
@@ -377,3 +388,9 @@ def _take_table(t: GrantTables, user: str, host: str, db: str, table: str, bits:
             del row.columns[col]
     if row.empty:
         del t.tables[(row.user, row.host.lower(), row.db, row.table.lower())]
+
+
+# for routinegrants.py
+read_privileges = _read_privileges
+read_grantees = _grantees
+grantee_account = _grantee_account

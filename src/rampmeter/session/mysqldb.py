@@ -33,6 +33,7 @@ from rampmeter.session.grants import GrantTables
 from rampmeter.session.privileges import (
     COL_ACLS,
     DB_PRIV_COLUMNS,
+    GLOBAL_ACLS,
     TABLE_SET_NAMES,
     set_text,
 )
@@ -64,10 +65,12 @@ _KEY = "Host char(255) NOT NULL DEFAULT '', "
 _TABLE_SET = "set(" + ",".join(f"'{n}'" for n in TABLE_SET_NAMES.values()) + ")"
 _COLUMN_SET = "set('Select','Insert','Update','References')"
 
+# User, Role, Db and Table_name compare as MariaDB's grant tables (utf8mb3_bin) do: 'tester'
+# and 'Tester' are two accounts, two rows
 TABLES: dict[str, str] = {
-    "global_priv": _KEY + "User char(128) NOT NULL DEFAULT '', Priv longtext NOT NULL, "
+    "global_priv": _KEY + "User char(128) BINARY NOT NULL DEFAULT '', Priv longtext NOT NULL, "
                    "PRIMARY KEY (Host, User)) COMMENT='Users and global privileges'",
-    "user": _KEY + "User char(128) NOT NULL DEFAULT '', Password longtext NOT NULL, " +
+    "user": _KEY + "User char(128) BINARY NOT NULL DEFAULT '', Password longtext NOT NULL, " +
             "".join(f"{p}_priv {_YN}, " for p in _USER_PRIVS) +
             "ssl_type varchar(9) NOT NULL DEFAULT '', ssl_cipher longtext NOT NULL, "
             "x509_issuer longtext NOT NULL, x509_subject longtext NOT NULL, "
@@ -79,23 +82,23 @@ TABLES: dict[str, str] = {
             "is_role varchar(1) NOT NULL, default_role longtext NOT NULL, "
             "max_statement_time decimal(12,6) NOT NULL DEFAULT 0, "
             "PRIMARY KEY (Host, User)) COMMENT='Users and global privileges'",
-    "db": _KEY + "Db char(64) NOT NULL DEFAULT '', User char(128) NOT NULL DEFAULT '', " +
+    "db": _KEY + "Db char(64) BINARY NOT NULL DEFAULT '', User char(128) BINARY NOT NULL DEFAULT '', " +
           "".join(f"{p}_priv {_YN}, " for p, _ in DB_PRIV_COLUMNS) +
           "PRIMARY KEY (Host, Db, User)) COMMENT='Database privileges'",
-    "tables_priv": _KEY + "Db char(64) NOT NULL DEFAULT '', User char(128) NOT NULL DEFAULT '', "
-                   "Table_name char(64) NOT NULL DEFAULT '', "
+    "tables_priv": _KEY + "Db char(64) BINARY NOT NULL DEFAULT '', User char(128) BINARY NOT NULL DEFAULT '', "
+                   "Table_name char(64) BINARY NOT NULL DEFAULT '', "
                    "Grantor varchar(384) NOT NULL DEFAULT '', Timestamp timestamp NULL, "
                    f"Table_priv {_TABLE_SET} NOT NULL DEFAULT '', "
                    f"Column_priv {_COLUMN_SET} NOT NULL DEFAULT '', "
                    "PRIMARY KEY (Host, Db, User, Table_name)) COMMENT='Table privileges'",
-    "columns_priv": _KEY + "Db char(64) NOT NULL DEFAULT '', "
-                    "User char(128) NOT NULL DEFAULT '', Table_name char(64) NOT NULL DEFAULT '', "
+    "columns_priv": _KEY + "Db char(64) BINARY NOT NULL DEFAULT '', "
+                    "User char(128) BINARY NOT NULL DEFAULT '', Table_name char(64) BINARY NOT NULL DEFAULT '', "
                     "Column_name char(64) NOT NULL DEFAULT '', Timestamp timestamp NULL, "
                     f"Column_priv {_COLUMN_SET} NOT NULL DEFAULT '', "
                     "PRIMARY KEY (Host, Db, User, Table_name, Column_name)) "
                     "COMMENT='Column privileges'",
-    "roles_mapping": _KEY + "User char(128) NOT NULL DEFAULT '', "
-                     "Role char(128) NOT NULL DEFAULT '', Admin_option " + _YN + ", "
+    "roles_mapping": _KEY + "User char(128) BINARY NOT NULL DEFAULT '', "
+                     "Role char(128) BINARY NOT NULL DEFAULT '', Admin_option " + _YN + ", "
                      "UNIQUE KEY Host (Host, User, Role)) COMMENT='Granted roles'",
     # The log tables, always empty (no general or slow log is kept): mariadb-dump
     # --all-databases asks for their structure whatever SHOW TABLES says (issue 9).
@@ -248,11 +251,18 @@ def _yn(bits: int, bit: int) -> str:
 
 def _priv_json(a: Account) -> str:
     """global_priv.Priv as MariaDB writes it."""
-    out: dict[str, Any] = {"access": a.access, "version_id": VERSION_ID}
+    # mariadb-install-db's rows: no version_id until a statement rewrites them, and root's
+    # ALL spelt as every bit (mysql_system_tables_data.sql). A row of other privileges gets
+    # its version_id, which reading it back needs (privileges.stored_access).
+    if a.installed and a.access in (0, GLOBAL_ACLS):
+        out: dict[str, Any] = {"access": (1 << 64) - 1 if a.access else 0}
+    else:
+        out = {"access": a.access, "version_id": VERSION_ID}
     if a.is_role:
         out["is_role"] = True
     else:
-        out.update(plugin=a.plugin, authentication_string=a.auth_string)
+        if a.plugin:  # root's row from mariadb-install-db names no plugin
+            out.update(plugin=a.plugin, authentication_string=a.auth_string)
         if a.ssl_type:
             out.update(ssl_type=SSL_TYPES.index(a.ssl_type), ssl_cipher=a.ssl_cipher,
                        x509_issuer=a.x509_issuer, x509_subject=a.x509_subject)

@@ -98,6 +98,8 @@ privileges are its own OR the role's, where a role's privileges are its own gran
 the roles granted to it, recursively (MariaDB's propagate_role_grants); one role is active at
 a time. CREATE ROLE grants the new role to its creator WITH ADMIN OPTION (or to WITH ADMIN
 user); granting or revoking a role needs that admin option or CREATE USER (else 1698).
+The role PUBLIC (grants.PUBLIC), when it exists, is held by every account at all times: its
+privileges (and those of the roles granted to it) are OR'ed in as an active role's are.
 
 Filtering: SHOW DATABASES and information_schema.SCHEMATA list what the account has a privilege
 in (everything with SHOW DATABASES or any global database-level privilege); SHOW TABLES and
@@ -269,6 +271,10 @@ TABLE_SET_NAMES: dict[int, str] = {
 def names(bits: int) -> list[str]:
     """The names of `bits`, in bit order."""
     return [NAMES[b] for b in BITS_IN_ORDER if bits & b]
+
+
+# what a grant on one routine may hold (mysql.procs_priv.Proc_priv)
+PROC_ACLS = int(P.EXECUTE | P.ALTER_PROC | P.GRANT)
 
 
 def set_text(bits: int, spellings: dict[int, str] = TABLE_SET_NAMES) -> str:

@@ -34,8 +34,9 @@ from rampmeter.engine.base import TableAccess
 from rampmeter.errors import ServerError
 from rampmeter.session import explainpriv, grantedit
 from rampmeter.session.mysqldb import TABLES as MIRROR_TABLES
-from rampmeter.session.privileges import P, denied_db
+from rampmeter.session.privileges import P, denied_db, denied_table
 from rampmeter.session.security import TableNeed
+from rampmeter.sql import lexer
 from rampmeter.sql.reader import Reader
 from rampmeter.sql.statement import Statement
 
@@ -73,6 +74,9 @@ def check(s: Session, stmt: Statement) -> None:
             not sec.has(P.READ_ONLY_ADMIN) and _read_only(s):
         # START TRANSACTION READ WRITE under read_only (MariaDB's trans_begin)
         raise ServerError(errors.ER_OPTION_PREVENTS_STATEMENT, "--read-only")
+    multi = _multi_table(stmt) if kind in _MULTI_KINDS else None
+    if multi is not None:
+        _multi_precheck(s, multi, found)
     for need in found:
         if need.table:
             if not need.bits & P.CREATE and engine is not None and \
@@ -93,6 +97,58 @@ def check(s: Session, stmt: Statement) -> None:
 
 
 _EXPLAINS = frozenset({"EXPLAIN", "DESCRIBE", "DESC", "ANALYZE"})
+_MULTI_KINDS = _EXPLAINS | {"UPDATE", "DELETE"}
+
+
+def _multi_table(stmt: Statement) -> str | None:
+    """"UPDATE" / "DELETE" for a multi-table UPDATE (a table list or a join before SET) or
+    DELETE (DELETE t FROM ... or ... USING ...), also EXPLAINed; else None."""
+    toks = stmt.tokens or lexer.tokens(stmt.text, stmt.dialect)  # DML carries none
+    at = next((i for i, t in enumerate(toks[:8]) if t.is_word("UPDATE", "DELETE")), None)
+    if at is None:
+        return None
+    verb = toks[at].upper
+    depth = 0
+    first = True
+    for t in toks[at + 1:]:
+        if t.text == "(":
+            depth += 1
+        elif t.text == ")":
+            depth -= 1
+        if depth or t.text in ("(", ")"):
+            continue
+        if t.is_word("LOW_PRIORITY", "QUICK", "IGNORE"):
+            continue
+        if verb == "UPDATE":
+            if t.is_word("SET"):
+                return None
+            if t.text == "," or t.is_word("JOIN"):
+                return verb
+        else:
+            if first and not t.is_word("FROM"):
+                return verb  # DELETE t1 [, t2] FROM ...
+            if t.is_word("USING"):
+                return verb
+            if t.is_word("WHERE", "ORDER", "LIMIT", "RETURNING"):
+                return None
+        first = False
+    return None
+
+
+def _multi_precheck(s: Session, verb: str, found: list[TableNeed]) -> None:
+    """MariaDB's multi_update_precheck / multi_delete_precheck, before the per-table checks:
+    a multi-table UPDATE needs UPDATE or SELECT on every table it names, a multi-table DELETE
+    SELECT on every table it names; else 1142 naming SELECT (mtr grant_explain_non_select)."""
+    sec = s.security
+    engine = s.engine
+    assert sec is not None
+    wanted = P.UPDATE | P.SELECT if verb == "UPDATE" else P.SELECT
+    for need in found:
+        if not need.table or need.via_view or engine is not None and \
+                engine.is_temporary(need.db, need.table):
+            continue
+        if not sec.table_level_bits(need.db, need.table) & wanted:
+            raise denied_table(P.SELECT, sec.priv_user, sec.host, need.db, need.table)
 
 
 def refuse_under_read_only(s: Session) -> None:

@@ -22,7 +22,7 @@ from rampmeter import errors
 from rampmeter.engine.base import UpdateCount
 from rampmeter.errors import ServerError, Warning_
 from rampmeter.session.accounts import Account
-from rampmeter.session.grants import GrantTables, RoleGrant
+from rampmeter.session.grants import PUBLIC, GrantTables, RoleGrant, is_public
 from rampmeter.session.privileges import P
 from rampmeter.session.security import unknown_role
 from rampmeter.session.usersql import read_account, require_mysql_db, require_user_admin
@@ -42,7 +42,10 @@ def _grantees(s: Session, r: Reader) -> list[tuple[str, str, bool]]:
 
 
 def resolve_grantee(t: GrantTables, user: str, host: str, given: bool) -> tuple[str, str]:
-    """A grantee written without @host is a role when one has that name, else user@'%'."""
+    """A grantee written without @host is a role when one has that name (PUBLIC in any case
+    is the PUBLIC role), else user@'%'."""
+    if is_public(user, given):
+        return PUBLIC, ""
     if not given and t.role(user) is not None:
         return user, ""
     return user, host
@@ -53,6 +56,12 @@ def _role_names(r: Reader) -> list[str]:
     while r.accept(","):
         names.append(r.name_or_string())
     return names
+
+
+def _not_public(role: str) -> None:
+    """PUBLIC is no role to grant, revoke or set (MariaDB: 1959 naming it in capitals)."""
+    if role.upper() == PUBLIC:
+        raise unknown_role(PUBLIC)
 
 
 def _check_admin(s: Session, t: GrantTables, role: str) -> None:
@@ -75,6 +84,7 @@ def _for_each_pair(s: Session, roles: list[str], grantees: list[tuple[str, str, 
 
     def apply(t: GrantTables) -> None:
         for role in roles:
+            _not_public(role)
             if t.role(role) is None:
                 raise unknown_role(role)
             _check_admin(s, t, role)
@@ -94,6 +104,9 @@ def grant_roles(s: Session, r: Reader) -> UpdateCount:
     r.end()
 
     def grant_one(t: GrantTables, role: str, user: str, host: str) -> None:
+        if host == "" and user == PUBLIC and t.role(PUBLIC) is None:
+            public = Account(PUBLIC, "", is_role=True)  # GRANT role TO PUBLIC creates it
+            t.accounts[public.key] = public
         target = t.role(user) if host == "" else t.account(user, host)
         if target is None:
             raise ServerError(errors.ER_PASSWORD_NO_MATCH)
@@ -195,6 +208,9 @@ def drop_role(s: Session, stmt: Statement) -> UpdateCount:
     def apply(t: GrantTables) -> None:
         failed = []
         for name in names:
+            if name.upper() == PUBLIC:  # never dropped, IF EXISTS or not (unquoted: MariaDB)
+                failed.append(PUBLIC)
+                continue
             if t.role(name) is None:
                 if if_exists:
                     notes.append(Warning_.of(errors.ER_ROLE_DROP_EXISTS, name, level="Note"))
@@ -224,6 +240,8 @@ def set_role(s: Session, stmt: Statement) -> UpdateCount:
     if sec is None:
         return UpdateCount()
     t = s.ctx.accounts.tables
+    if role is not None:
+        _not_public(role)
     if role is not None and not sec.store.skip_grants:
         if t.role(role) is None:
             raise unknown_role(role)
@@ -245,6 +263,8 @@ def set_default_role(s: Session, stmt: Statement) -> UpdateCount:
     else:
         user, host = s.user, s.account_host
     r.end()
+    if role is not None:
+        _not_public(role)
     if sec is not None and (user, host.lower()) != (sec.priv_user, sec.priv_host.lower()):
         require_mysql_db(s, P.UPDATE)
 

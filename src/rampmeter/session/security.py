@@ -67,7 +67,9 @@ class SecurityContext:
         self.priv_host = account.host if account is not None else "localhost"
         self.password_used = bool(account and account.auth_string)
         self.role: str | None = None
-        self.master = ALL_BITS if account is None else account.access
+        # the account's global privileges and PUBLIC's (grants.PUBLIC)
+        self.master = ALL_BITS if account is None else \
+            account.access | store.tables.role_global_access(None)
         # (account key, (MAX_QUERIES_PER_HOUR, MAX_UPDATES_PER_HOUR)) when either is set
         self.hourly: tuple[tuple[str, str], tuple[int, int]] | None = None
         if account is not None and (account.max_questions or account.max_updates):
@@ -107,8 +109,7 @@ class SecurityContext:
     def _read_db_access(self, db: str) -> int:
         tables = self.grants
         bits = tables.db_access(self.priv_user, self.host, db)
-        if self.role:
-            bits |= tables.role_db_access(self.role, db)
+        bits |= tables.role_db_access(self.role, db)  # the active role's and PUBLIC's
         return bits | self.master
 
     def db_bits(self, db: str) -> int:
@@ -137,8 +138,12 @@ class SecurityContext:
             raise denied_db(self.priv_user, self.priv_host, db)
 
     def _any_table_grant(self, db: str) -> bool:
-        return any(True for _ in self.grants.tables_in(self.priv_user, self.host, self.role,
-                                                        db))
+        """A table or routine grant in `db` (MariaDB's check_grant_db counts both)."""
+        tables = self.grants
+        if any(True for _ in tables.tables_in(self.priv_user, self.host, self.role, db)):
+            return True
+        return bool(tables.routines) and tables.any_routine_grant(self.priv_user, self.host,
+                                                                  self.role, db)
 
     # --- global ---------------------------------------------------------------------------
     def has(self, bits: int) -> bool:
@@ -203,6 +208,18 @@ class SecurityContext:
             for col in cols:
                 if not t.column(col) & bit:
                     raise denied_column(bit, self.priv_user, self.host, col, need.table)
+
+    def routine_bits(self, db: str, kind: str, name: str) -> int:
+        """What the account (its role, PUBLIC) was granted on one routine (procs_priv)."""
+        return self.grants.routine_bits(self.priv_user, self.host, self.role, db, kind, name)
+
+    def table_level_bits(self, db: str, table: str) -> int:
+        """What the account may do on a table, at any level (column grants count, as
+        MariaDB's check_grant counts them); everything when checks are off."""
+        if self.unchecked or db.lower() == INFORMATION_SCHEMA:
+            return ALL_BITS
+        t = self.table_bits(db, table)
+        return self.db_bits(db) | t.table | t.columns
 
     def _table_error(self, missing: int, need: TableNeed) -> ServerError:
         return denied_table(missing, self.priv_user, self.host, need.db, need.table,

@@ -24,7 +24,7 @@ from rampmeter.engine.base import ResultSet
 from rampmeter.errors import ServerError
 from rampmeter.protocol.columns import text_column
 from rampmeter.session.accounts import NATIVE, OLD, Account, account_shown
-from rampmeter.session.grants import GrantTables
+from rampmeter.session.grants import PUBLIC, GrantTables, is_public
 from rampmeter.session.privileges import (
     BITS_IN_ORDER,
     COL_ACLS,
@@ -64,8 +64,8 @@ def _privilege_list(bits: int, level_all: int) -> str:
 
 def identified(acct: Account) -> str:
     if not acct.auth_string:
-        return "" if acct.plugin == NATIVE else f" IDENTIFIED VIA {acct.plugin}"
-    if acct.plugin in (NATIVE, OLD):
+        return "" if acct.login_plugin == NATIVE else f" IDENTIFIED VIA {acct.plugin}"
+    if acct.login_plugin in (NATIVE, OLD):
         return f" IDENTIFIED BY PASSWORD {_quote_string(acct.auth_string)}"
     return f" IDENTIFIED VIA {acct.plugin} USING {_quote_string(acct.auth_string)}"
 
@@ -88,8 +88,8 @@ def limits(acct: Account) -> str:
                    if getattr(acct, key))
 
 
-def global_line(acct: Account) -> str:
-    who = acct.shown()
+def global_line(acct: Account, who: str | None = None) -> str:
+    who = who or acct.shown()
     line = f"GRANT {_privilege_list(acct.access, GLOBAL_ACLS)} ON *.* TO {who}"
     if not acct.is_role:
         line += identified(acct) + require(acct)
@@ -116,20 +116,36 @@ def _table_privileges(access: int, columns: dict[str, int]) -> str:
     return ", ".join(parts) or "USAGE"
 
 
+def _routine_privileges(access: int) -> str:
+    parts = [name for bit, name in ((P.EXECUTE, "EXECUTE"), (P.ALTER_PROC, "ALTER ROUTINE"))
+             if access & bit]
+    return ", ".join(parts) or "USAGE"
+
+
 def own_lines(t: GrantTables, acct: Account) -> list[str]:
     """The lines of one account or role, without its default role."""
-    who = acct.shown()
+    public = acct.is_role and acct.user == PUBLIC
+    who = PUBLIC if public else acct.shown()  # MariaDB writes PUBLIC unquoted
     host = "" if acct.is_role else acct.host
     lines = [f"GRANT {quote_ident(rg.role)} TO {who}" +
              (" WITH ADMIN OPTION" if rg.admin else "")
              for rg in t.granted_roles(acct.user, host)]
-    lines.append(global_line(acct))
+    if not public or acct.access:  # PUBLIC has no USAGE line
+        lines.append(global_line(acct, who))
     dbs, tables = t.rows_of(acct.user, host)
     lines += [f"GRANT {_privilege_list(d.access, DB_ACLS)} ON {quote_ident(d.db)}.* TO {who}" +
               (" WITH GRANT OPTION" if d.access & P.GRANT else "") for d in dbs]
     lines += [f"GRANT {_table_privileges(g.access, g.columns)} ON "
               f"{quote_ident(g.db)}.{quote_ident(g.table)} TO {who}" +
               (" WITH GRANT OPTION" if g.access & P.GRANT else "") for g in tables]
+    routines = t.routines_of(acct.user, host)
+    for kind in ("PROCEDURE", "FUNCTION"):  # MariaDB's order: procedures, then functions
+        lines += [f"GRANT {_routine_privileges(g.access)} ON {kind} "
+                  f"{quote_ident(g.db)}.{quote_ident(g.name)} TO {who}" +
+                  (" WITH GRANT OPTION" if g.access & P.GRANT else "")
+                  for g in routines if g.kind == kind]
+    if acct.proxy_all:  # proxy grants come last in MariaDB's SHOW GRANTS
+        lines.append(f"GRANT PROXY ON ``@`%` TO {who} WITH GRANT OPTION")
     return lines
 
 
@@ -147,14 +163,19 @@ def _role_lines(t: GrantTables, role: str | None, *, skip: str | None = None) ->
     return out
 
 
+def _public_lines(t: GrantTables) -> list[str]:
+    """PUBLIC's lines (and those of the roles granted to it); none while it does not exist."""
+    return _role_lines(t, PUBLIC) if t.role(PUBLIC) is not None else []
+
+
 def show_grants(s: Session, r: Reader) -> ResultSet:
     """r is past GRANTS."""
     t = s.ctx.accounts.tables
     sec = s.security
-    if r.done:
+    if r.done:  # the session's own grants end with PUBLIC's, which it holds too
         return _for_account(s, t, sec.priv_user if sec else s.user,
                             sec.priv_host if sec else s.account_host,
-                            active_role=sec.role if sec else None)
+                            active_role=sec.role if sec else None, public=True)
     r.expect("FOR")
     if r.at("CURRENT_USER"):
         user, host, _ = read_account(s, r)
@@ -162,6 +183,8 @@ def show_grants(s: Session, r: Reader) -> ResultSet:
         return _for_account(s, t, user, host, active_role=None)
     user, host, given = read_account(s, r)
     r.end()
+    if is_public(user, given):
+        return _result(PUBLIC, _public_lines(t))
     if not given and t.role(user) is not None:
         return _for_role(s, t, user)
     if sec is not None and (user, host.lower()) != (sec.priv_user, sec.priv_host.lower()):
@@ -170,7 +193,7 @@ def show_grants(s: Session, r: Reader) -> ResultSet:
 
 
 def _for_account(s: Session, t: GrantTables, user: str, host: str, *,
-                 active_role: str | None) -> ResultSet:
+                 active_role: str | None, public: bool = False) -> ResultSet:
     acct = t.account(user, host)
     if acct is None or acct.is_role:
         if s.ctx.accounts.skip_grants:
@@ -178,6 +201,8 @@ def _for_account(s: Session, t: GrantTables, user: str, host: str, *,
                                                f"{account_shown(user, host)} WITH GRANT OPTION"])
         raise ServerError(errors.ER_NONEXISTING_GRANT, user, host)
     lines = own_lines(t, acct) + _role_lines(t, active_role)
+    if public:
+        lines += _public_lines(t)
     if acct.default_role:
         lines.append(f"SET DEFAULT ROLE {quote_ident(acct.default_role)} FOR {acct.shown()}")
     return _result(f"{user}@{host}", lines)

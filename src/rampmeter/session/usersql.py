@@ -33,7 +33,7 @@ from rampmeter.session.accounts import (
     make_auth_string,
     valid_auth_string,
 )
-from rampmeter.session.grants import GrantTables
+from rampmeter.session.grants import GrantTables, rkey
 from rampmeter.session.names import check_account_name
 from rampmeter.session.privileges import P, denied_db, denied_global
 from rampmeter.sql.lexer import ident_value, string_value
@@ -110,7 +110,9 @@ class Options:
             acct.lifetime = self.lifetime
 
 
-def read_auth(r: Reader) -> Auth | None:
+def read_auth(r: Reader, *, known_plugin: bool = True) -> Auth | None:
+    """known_plugin=False leaves a plugin rampmeter lacks to the caller (ALTER USER checks
+    the privilege first, then fails the account: 1396 after 1524, as MariaDB does)."""
     if not r.accept("IDENTIFIED"):
         return None
     if r.accept("BY"):
@@ -120,7 +122,7 @@ def read_auth(r: Reader) -> Auth | None:
     if not r.accept_any("VIA", "WITH"):
         raise r.error()
     plugin = r.name_or_string().lower()
-    if plugin not in PLUGINS:
+    if plugin not in PLUGINS and known_plugin:
         raise ServerError(errors.ER_PLUGIN_IS_NOT_LOADED, plugin)
     if r.accept_any("USING", "AS"):
         if r.accept("PASSWORD"):
@@ -254,7 +256,7 @@ def is_self(s: Session, user: str, host: str) -> bool:
 # --- CREATE / ALTER / DROP / RENAME USER ---------------------------------------------------------
 
 def _accounts_then_options(s: Session, r: Reader, *, with_auth: bool,
-                           given: list[bool] | None = None
+                           given: list[bool] | None = None, known_plugin: bool = True
                            ) -> tuple[list[tuple[str, str, Auth | None]], Options]:
     """`given` receives, per account, whether its host was written."""
     specs: list[tuple[str, str, Auth | None]] = []
@@ -262,7 +264,8 @@ def _accounts_then_options(s: Session, r: Reader, *, with_auth: bool,
         user, host, host_given = read_account(s, r)
         if given is not None:
             given.append(host_given)
-        specs.append((user, host, read_auth(r) if with_auth else None))
+        specs.append((user, host, read_auth(r, known_plugin=known_plugin)
+                      if with_auth else None))
         if not r.accept(","):
             break
     return specs, read_options(r)
@@ -275,8 +278,19 @@ def create_user(s: Session, stmt: Statement) -> UpdateCount:
     if_not_exists = r.accept("IF", "NOT", "EXISTS")
     if or_replace and if_not_exists:
         raise ServerError(errors.ER_WRONG_USAGE, "OR REPLACE", "IF NOT EXISTS")
-    specs, opts = _accounts_then_options(s, r, with_auth=True)
+    specs, opts = _accounts_then_options(s, r, with_auth=True, known_plugin=False)
     require_user_admin(s, P.INSERT)
+    missing = next((a.plugin for _u, _h, a in specs
+                    if a is not None and a.plugin and a.plugin not in PLUGINS), None)
+    if missing is not None:
+        if or_replace:  # MariaDB drops the account before it fails to make it (MDEV-17942)
+            def drop(t: GrantTables) -> None:
+                for user, host, auth in specs:
+                    if auth is not None and auth.plugin == missing and \
+                            t.account(user, host) is not None:
+                        t.drop_account(user, host)
+            s.ctx.accounts.change(drop)
+        raise ServerError(errors.ER_PLUGIN_IS_NOT_LOADED, missing)
     default_plugin = s.ctx.variables["default_authentication_plugin"]
     notes: list[Warning_] = []
     failed: list[str] = []
@@ -315,7 +329,8 @@ def alter_user(s: Session, stmt: Statement) -> UpdateCount:
     r = Reader(stmt, 2)
     if_exists = r.accept("IF", "EXISTS")
     given: list[bool] = []
-    specs, opts = _accounts_then_options(s, r, with_auth=True, given=given)
+    specs, opts = _accounts_then_options(s, r, with_auth=True, given=given,
+                                         known_plugin=False)
     require_user_admin(s, P.UPDATE)
     notes: list[Warning_] = []
 
@@ -332,6 +347,13 @@ def alter_user(s: Session, stmt: Statement) -> UpdateCount:
                                           f"Operation ALTER USER failed for {shown}"))
                     continue
                 raise ServerError(errors.ER_CANNOT_USER, "ALTER USER", shown)
+            if auth is not None and auth.plugin and auth.plugin not in PLUGINS:
+                exc = ServerError(errors.ER_CANNOT_USER, "ALTER USER", f"'{user}'@'{host}'")
+                exc.trail = [Warning_.of(errors.ER_PLUGIN_IS_NOT_LOADED, auth.plugin,  # type: ignore[attr-defined]
+                                         level="Error"),
+                             Warning_("Error", exc.code, exc.message)]
+                raise exc
+            acct.rewritten()
             if auth is not None:
                 acct.plugin = auth.plugin or _plugin_of_hash(auth) or _cleartext_plugin(
                     auth, acct.plugin)
@@ -421,6 +443,12 @@ def _rename(t: GrantTables, acct: Account, user: str, host: str) -> None:
     for rg in t.roles:
         if rg.user == old_user and rg.host.lower() == old_host:
             rg.user, rg.host = user, host
+    for key in list(t.routines):
+        pg = t.routines[key]
+        if pg.user == old_user and pg.host.lower() == old_host:
+            del t.routines[key]
+            pg.user, pg.host = user, host
+            t.routines[rkey(user, host, pg.db, pg.kind, pg.name)] = pg
 
 
 # --- SET PASSWORD -------------------------------------------------------------------------------
@@ -455,6 +483,7 @@ def set_password(s: Session, r: Reader) -> None:
         acct = t.account(user, host)
         if acct is None or acct.is_role:
             raise ServerError(errors.ER_PASSWORD_NO_MATCH)
+        acct.rewritten()
         if auth.hashed is not None:
             if acct.plugin not in (NATIVE, OLD):
                 raise ServerError(errors.ER_PASSWD_LENGTH)

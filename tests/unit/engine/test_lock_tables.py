@@ -145,6 +145,9 @@ def test_system_tables_wait_and_nowait(s: SqliteSession) -> None:
     assert err.message == \
         "You can't combine write-locking of system tables with other tables or lock types"
     s.execute("LOCK TABLES mysql.event WRITE")
+    # several system tables written together are fine (mtr public_basic), not with a READ
+    s.execute("LOCK TABLES mysql.event WRITE, mysql.proc WRITE")
+    fails(s, "LOCK TABLES mysql.event WRITE, mysql.proc READ", 1428)
     s.execute("LOCK TABLES t1 WRITE NOWAIT")
     result = s.execute("LOCK TABLES t1 WRITE WAIT 31536001")
     assert [(w.code, w.message) for w in result.warnings] == \

@@ -165,6 +165,14 @@ def test_an_expression_default_reads_the_row(session: SqliteSession) -> None:
         (1, 2, 4), (2, 3, 6), (None, 5, 10), (7, 8, 16), (10, 11, 22)]
 
 
+def test_a_system_variable_default_needs_no_parentheses(session: SqliteSession) -> None:
+    # MariaDB (mtr default_session): DEFAULT @@var is DEFAULT (@@var), read at each insert
+    session.execute("CREATE TABLE t (a VARCHAR(100) DEFAULT @@div_precision_increment, "
+                    "b INT)")
+    session.execute("INSERT INTO t (b) VALUES (1)")
+    assert rows(session.execute("SELECT a FROM t")) == [("4",)]
+
+
 def test_now_default_keeps_its_own_precision(session: SqliteSession) -> None:
     # MariaDB (mtr func_default): DEFAULT now(2) of a DATETIME(6) column is the time to two
     # digits, stored and read back with six, and DEFAULT(col) is that value too

@@ -8,9 +8,16 @@ from typing import Any
 import pytest
 
 from rampmeter.errors import ServerError
-from rampmeter.session import grantedit, mysqldb
+from rampmeter.session import aclfile, grantedit, mysqldb, showgrants
 from rampmeter.session.accounts import Account
-from rampmeter.session.grants import DbGrant, GrantTables, RoleGrant, TableGrant
+from rampmeter.session.grants import (
+    DbGrant,
+    GrantTables,
+    RoleGrant,
+    RoutineGrant,
+    TableGrant,
+    rkey,
+)
 from rampmeter.session.privileges import ALL_BITS, P
 from rampmeter.session.security import TableNeed
 
@@ -38,6 +45,8 @@ def _tables() -> GrantTables:
         "app", "%", "shop", "orders", int(P.SELECT | P.DELETE), {"total": int(P.UPDATE)},
         "root@localhost")
     t.roles.append(RoleGrant("app", "%", "r1", admin=True))
+    t.routines[rkey("app", "%", "shop", "PROCEDURE", "ship")] = RoutineGrant(
+        "app", "%", "shop", "ship", "PROCEDURE", int(P.EXECUTE | P.GRANT), "root@localhost")
     t.changed()
     return t
 
@@ -156,3 +165,44 @@ def test_an_access_wrong_for_its_version_loads_the_account_without_privileges() 
     old = back.account("old", "%")
     assert old is not None and old.access == 0
     assert len(warnings) == 1 and "wrong access" in warnings[0]
+
+
+def test_a_fresh_directory_has_the_rows_mariadb_install_db_writes() -> None:
+    """mysql_system_tables(_data).sql: root's row names no plugin, mariadb.sys is locked with
+    an expired password and SELECT, DELETE on mysql.global_priv; neither has a version_id."""
+    t = aclfile.fresh()
+    rows = mysqldb.rows(t)
+    assert rows["global_priv"] == [
+        ("localhost", "mariadb.sys", '{"access":0,"plugin":"mysql_native_password",'
+         '"authentication_string":"","account_locked":true,"password_last_changed":0}'),
+        ("localhost", "root", '{"access":18446744073709551615}')]
+    user = {r[1]: r for r in rows["user"]}
+    assert user["root"][2] == "" and user["root"][-6:-4] == ("", "")  # Password, plugin, auth
+    assert user["mariadb.sys"][-6:] == ("mysql_native_password", "", "Y", "N", "", 0)
+    assert [r[:4] + r[6:] for r in rows["tables_priv"]] == [
+        ("localhost", "mysql", "mariadb.sys", "global_priv", "Select,Delete", "")]
+    back, warnings = grantedit.from_rows(_read_back(t), t)  # FLUSH PRIVILEGES keeps them
+    assert warnings == [] and grantedit.same(back, t)
+    assert back.account("root", "localhost").access == ALL_BITS
+
+
+def test_a_statement_that_rewrites_an_installed_row_writes_version_and_plugin() -> None:
+    t = aclfile.fresh()
+    root = t.account("root", "localhost")
+    assert root is not None and root.login_plugin == "mysql_native_password"
+    root.rewritten()  # ALTER USER CURRENT_USER (alter_user.result)
+    got = mysqldb.rows(t)["global_priv"][1][2]
+    assert '"version_id"' in got and '"plugin":"mysql_native_password"' in got
+    assert not root.installed
+
+
+def test_root_may_proxy_anyone_as_installed_and_keeps_it_through_a_flush() -> None:
+    """mariadb-install-db's proxies_priv row for root: SHOW GRANTS ends with it; the mirror
+    holds no proxies_priv rows, so FLUSH PRIVILEGES keeps it from the grants it replaces."""
+    t = aclfile.fresh()
+    root = t.account("root", "localhost")
+    assert root is not None
+    assert showgrants.own_lines(t, root)[-1] == \
+        "GRANT PROXY ON ``@`%` TO `root`@`localhost` WITH GRANT OPTION"
+    back, _ = grantedit.from_rows(_read_back(t), t)
+    assert back.account("root", "localhost").proxy_all

@@ -73,15 +73,18 @@ def table_access(stmt: Statement, database: str | None, lookup: TableLookup,
         tree, tables, _infoschema = qualified(stmt, database, lookup, {})  # IN lists cut
     except ThroughView as e:  # a write through a view needs that privilege on the view
         kind = stmt.kind
+        view = e.view
         if kind == "DELETE":
-            read, star = _view_delete_reads(stmt, e.view)
+            read, star = _view_delete_reads(stmt, view)
             # a DELETE's reads are checked column by column (MariaDB: SELECT of the columns
             # its WHERE / RETURNING name, 1143), never as the whole table's SELECT
-            return (TableAccess(e.view.database, e.view.name, read=False, delete=True,
-                                columns_read=read, star=star),)
-        return (TableAccess(e.view.database, e.view.name, read=kind == "UPDATE",
-                            insert=kind in ("INSERT", "REPLACE"), update=kind == "UPDATE",
-                            delete=kind == "REPLACE"),)
+            write = TableAccess(view.database, view.name, read=False, delete=True,
+                                columns_read=read, star=star)
+        else:
+            write = TableAccess(view.database, view.name, read=kind == "UPDATE",
+                                insert=kind in ("INSERT", "REPLACE"), update=kind == "UPDATE",
+                                delete=kind == "REPLACE")
+        return (write, *_beside_view_write(stmt, view, database, lookup, depth))
     analysis = _Analysis(tree, tables.by_alias, lookup)
     found = analysis.run(replace=stmt.kind == "REPLACE")
     for view in analysis.invoker_views:
@@ -116,6 +119,39 @@ def _view_delete_reads(stmt: Statement, view: Any) -> tuple[tuple[str, ...], tup
             if name is not None:
                 read[name] = None
     return tuple(read), star
+
+
+def _beside_view_write(stmt: Statement, view: Any, database: str | None,
+                       lookup: TableLookup, depth: int) -> tuple[TableAccess, ...]:
+    """What a write through a view needs besides the view: what the rest of the statement
+    reads (INSERT ... SELECT), and, for an SQL SECURITY INVOKER view, the write on the view's
+    table, checked for the writer (a denial is the view's 1356, as in MariaDB); a DEFINER
+    view's table is its definer's business. Nothing when the write cannot be rewritten (its
+    run reports why)."""
+    from rampmeter.engine.sqlite import viewdml
+    if depth >= _VIEW_DEPTH:
+        return ()
+    mode = "PIPES_AS_CONCAT" if stmt.dialect.pipes_as_concat else ""
+    try:
+        found = viewdml.base_of(view, mode)
+        text = viewdml.rewrite(stmt.text, view, mode)
+        inner = table_access(scan(text, stmt.dialect), database, lookup, depth + 1)
+    except Exception:  # noqa: BLE001 - refused or not rewritable: the run says so
+        return ()
+    if found is None:
+        return ()
+    base_db = (found[0].db or view.home).lower()
+    base = found[0].name.lower()
+    name = f"{view.database}.{view.name}"
+    out = []
+    for a in inner:
+        if a.database.lower() == base_db and a.table.lower() == base and \
+                (a.insert or a.update or a.delete):
+            if view.security == "INVOKER":
+                out.append(replace(a, via_view=name))
+        else:
+            out.append(a)
+    return tuple(out)
 
 
 class _Analysis:
@@ -167,6 +203,9 @@ class _Analysis:
             targets = self._update(tree)
         elif isinstance(tree, exp.Delete):
             targets = self._delete(tree)
+        returning = tree.args.get("returning")
+        if isinstance(returning, exp.Returning) and isinstance(tree, (exp.Insert, exp.Delete)):
+            self._returning(tree, returning)
         self._views(tree)
         for table in tree.find_all(exp.Table):
             if id(table) in targets or id(table) in self.skip or not table.name:
@@ -264,6 +303,29 @@ class _Analysis:
         return out
 
     # --- reads ----------------------------------------------------------------------------
+    def _returning(self, tree: exp.Insert | exp.Delete, returning: exp.Returning) -> None:
+        """INSERT / DELETE ... RETURNING reads what it returns of the target: SELECT on
+        those columns (on every column for `*`), as MariaDB checks it (MDEV-37950)."""
+        node = tree.this
+        table = node.this if isinstance(node, exp.Schema) else node
+        if not isinstance(table, exp.Table):
+            return
+        u = self.use(table.alias_or_name)
+        if u is None:
+            return
+        for e in returning.expressions:
+            if isinstance(e, exp.Star):  # each column, as named: 1143 names the first
+                for cd in u.tdef.columns if u.tdef is not None else ():
+                    u.columns_read[cd.name] = None
+                continue
+            for col in e.find_all(exp.Column):
+                if isinstance(col.this, exp.Star) or \
+                        col.table and col.table.lower() != table.alias_or_name.lower():
+                    continue
+                if u.tdef is None or u.tdef.column(col.name) is not None:
+                    u.columns_read[col.name] = None
+                    self.skip.add(id(col))
+
     def _column(self, col: exp.Column) -> None:
         if isinstance(col.this, exp.Star):
             u = self.use(col.table)

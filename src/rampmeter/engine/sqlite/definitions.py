@@ -150,6 +150,9 @@ def _default_value(r: Reader, col: ColumnDef) -> Default:
             # converted to the column's type when a row is written
             return _expr_default(_text(r, start, r.i - 1), col)
         return Default("now", fsp)
+    if t.kind == "sysvar":  # DEFAULT @@sql_mode: an expression, as DEFAULT (@@sql_mode)
+        r.i += 1
+        return _expr_default(t.text, col)
     intro = charsets.charset(t.text[1:]) if t.kind == "word" and t.text.startswith("_") \
         else None
     if intro is not None and r.i + 1 < len(r.toks) and \

@@ -556,13 +556,22 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         return text[:20 + n] if n else text[:19]
 
     ctx = host.context
+
+    def current_user() -> Any:
+        definer = getattr(host, "definer_context", None)  # a DEFINER view's write (viewdml)
+        return definer[0] if definer is not None else ctx.current_user
+
+    def current_role() -> Any:
+        definer = getattr(host, "definer_context", None)
+        return definer[1] if definer is not None else getattr(ctx, "current_role", None)
+
     fns: list[tuple[str, int, Callable[..., Any]]] = [
         ("rm_sysvar", 2, guarded(sysvar)), ("rm_uservar", 1, uservar),
         ("rm_database", 0, lambda: host.database), ("database", 0, lambda: host.database),
         ("schema", 0, lambda: host.database),
         ("rm_version", 0, lambda: ctx.system_variable("version")),
-        ("rm_user", 0, lambda: ctx.user), ("rm_current_user", 0, lambda: ctx.current_user),
-        ("rm_current_role", 0, lambda: getattr(ctx, "current_role", None)),
+        ("rm_user", 0, lambda: ctx.user), ("rm_current_user", 0, current_user),
+        ("rm_current_role", 0, current_role),
         ("connection_id", 0, lambda: ctx.connection_id),
         ("last_insert_id", 0, lambda: host.last_insert_id),
         ("last_insert_id", 1, set_last_insert_id),

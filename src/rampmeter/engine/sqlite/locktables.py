@@ -25,7 +25,7 @@ Rules (MariaDB 10.11's, each checked against it):
   TABLES.
 - BEGIN / START TRANSACTION end LOCK TABLES (control.py); COMMIT and ROLLBACK keep it.
 - A table of the `mysql` database the engine does not have (MariaDB's event, proc...) may be
-  named; WRITE on one with any other table is 1428. `WAIT n` / `NOWAIT` bound the wait.
+  named; WRITE on one (a system table) with a table that is not one, or with a READ, is 1428. `WAIT n` / `NOWAIT` bound the wait.
 """
 
 from __future__ import annotations
@@ -104,6 +104,11 @@ def parse(r: Reader) -> list[tuple[str | None, str, str, bool]]:
     return found
 
 
+def _system(db: str | None, name: str) -> bool:
+    return db is not None and db.lower() == "mysql" and \
+        name.lower() not in ("general_log", "slow_log")
+
+
 def wait(r: Reader) -> float | None:
     """LOCK TABLES ... WAIT n | NOWAIT: how long this statement waits for the lock (n above
     MariaDB's 31536000 is cut to it, with its 1292 warning), None when not given."""
@@ -120,14 +125,17 @@ def entries(s: SqliteSession, named: list[tuple[str | None, str, str, bool]]
     """The list of what `parse` read: 1046, 1066, 1146 as MariaDB."""
     found: list[Entry] = []
     seen: set[tuple[str, str]] = set()
+    # MariaDB's lock_tables_check: WRITE on system tables (the mysql database's, not its log
+    # tables) may not be mixed with other tables or lock types; several of them together may
+    system = sum(1 for db, name, _a, write in named if write and _system(db or s.database, name))
+    if 0 < system < len(named):
+        raise ServerError(ER_WRONG_LOCK_OF_SYSTEM_TABLE, message="You can't combine "
+                          "write-locking of system tables with other tables or lock types",
+                          sqlstate="HY000")
     for db, name, alias, write in named:
         database = db or s.database
         if database is None:
             raise ServerError(errors.ER_NO_DB_ERROR)
-        if write and database.lower() == "mysql" and len(named) > 1:
-            raise ServerError(ER_WRONG_LOCK_OF_SYSTEM_TABLE, message="You can't combine "
-                              "write-locking of system tables with other tables or lock types",
-                              sqlstate="HY000")
         key = (database.lower(), alias.lower())
         if key in seen:
             raise ServerError(errors.ER_NONUNIQ_TABLE, alias)

@@ -133,6 +133,9 @@ class SqliteSession(EngineSession):
         self.engine = engine
         self.context = context
         self.waiting = waiting
+        # (CURRENT_USER(), CURRENT_ROLE()) while a write through an SQL SECURITY DEFINER view
+        # runs: its column defaults are the definer's (viewdml.py)
+        self.definer_context: tuple[str, str | None] | None = None
         self._cancelled = False
         self._wake = threading.Event()
         self._function_error: ServerError | None = None
@@ -728,8 +731,9 @@ class SqliteSession(EngineSession):
         if error.code != errors.ER_SP_DOES_NOT_EXIST or not error.message.startswith("FUNC"):
             return False
         db, _, name = error.message.split()[1].rpartition(".")
-        if db and self._db is not None and db.lower() != self._db.lower():
-            name = sfnames.qualified(db, name) or name  # db.f(...) (sfnames.py)
+        if db and (self._db is None or db.lower() != self._db.lower()):
+            # db.f(...) of another database, or with no current one (sfnames.py)
+            name = sfnames.qualified(db, name) or name
         elif db:  # f(...) or db.f(...) of the current database: either spelling
             spelled = sfnames.qualified(db, name)
             if spelled is not None and not self.register_function(spelled):

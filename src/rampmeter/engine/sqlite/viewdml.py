@@ -55,7 +55,14 @@ def run(s: SqliteSession, text: str, params: Sequence[Any], view: ViewDef,
         client_params: bool) -> Result:
     items = s.scan(text, client_params=client_params).items  # RETURNING's names
     sql = rewrite(text, view, s.sql_mode(), items)
-    return s.run_rewritten(s.scan(sql, client_params=client_params), params)
+    if view.security == "INVOKER":
+        return s.run_rewritten(s.scan(sql, client_params=client_params), params)
+    from rampmeter.engine.sqlite.views import definer_context
+    saved, s.definer_context = s.definer_context, definer_context(view)
+    try:  # the table's defaults are computed as the view's definer (CURRENT_USER() & co.)
+        return s.run_rewritten(s.scan(sql, client_params=client_params), params)
+    finally:
+        s.definer_context = saved
 
 
 def _refuse(view: ViewDef, kind: str) -> ServerError:

@@ -233,6 +233,11 @@ def expand(table: exp.Table, tdef: TableDef, alias: str, tables: Any,
         from rampmeter.engine.sqlite import defaultfn, translate
         stmt = statement(view)
         defaultfn.resolve(tree, inner.find, translate._now_call, stmt.syntax_error)
+    if view.security != "INVOKER":  # the query runs as its definer (defaults included)
+        user, role = definer_context(view)
+        for node in list(tree.find_all(E.CurrentUser, E.CurrentRole)):
+            value = user if isinstance(node, E.CurrentUser) else role
+            node.replace(E.Literal.string(value) if value is not None else E.Null())
     tables.views = inner.views
     tables.fixed.update(inner.fixed)
     tables.more_databases += [d for d, _t, _x in inner.by_alias.values()
@@ -240,6 +245,15 @@ def expand(table: exp.Table, tdef: TableDef, alias: str, tables: Any,
     table.replace(E.Subquery(this=tree, alias=E.TableAlias(
         this=E.to_identifier(alias, quoted=True))))
     return found
+
+
+def definer_context(view: ViewDef) -> tuple[str, str | None]:
+    """(CURRENT_USER(), CURRENT_ROLE()) inside an SQL SECURITY DEFINER view: its definer's;
+    a role definer (stored `role@`) is MariaDB's "@" with that role (mtr default_session)."""
+    user, _, host = view.definer.rpartition("@")
+    if not host and user:
+        return "@", user
+    return view.definer, None
 
 
 def broken_error(view: ViewDef) -> ServerError:

@@ -61,6 +61,8 @@ def _load(s: Session, kind: str, db: str | None, name: str) -> tuple[dict[str, A
         raise ServerError(1046)
     spec = ddl.find(s, database, kind, name)
     if spec is None:
+        # MariaDB checks EXECUTE first: without it a missing routine is 1370 too
+        ddl.require(s, database, Priv.EXECUTE, {"db": database, "name": name, "definer": ""})
         raise ServerError(1305, message=f"{kind} {database}.{name} does not exist",
                           sqlstate="42000")
     ddl.require(s, spec["db"], Priv.EXECUTE, spec)

@@ -239,14 +239,25 @@ def drop(s: Session, stmt: Statement) -> Result:
     if database is None:
         raise ServerError(errors.ER_NO_DB_ERROR)
     spec = store(s).routine_load(database, kind, name)
-    if spec is not None:
-        require(s, database, Priv.ALTER_PROC, spec)
+    # ALTER ROUTINE is checked first: without it a missing routine is 1370 too (MariaDB)
+    require(s, database, Priv.ALTER_PROC,
+            spec or {"db": database, "name": name, "definer": "", "type": kind})
     if spec is None or not store(s).routine_drop(database, kind, name):
         message = f"{kind} {database}.{name} does not exist"
         if if_exists:
             return UpdateCount(warnings=[Warning_("Note", 1305, message)])
         raise ServerError(1305, message=message, sqlstate="42000")
+    _forget_grants(s, spec["db"], kind, spec["name"])
     return UpdateCount()
+
+
+def _forget_grants(s: Session, db: str, kind: str, name: str) -> None:
+    """A dropped routine's grants go with it (MariaDB's automatic_sp_privileges)."""
+    from rampmeter.session import routinegrants
+    t = s.ctx.accounts.tables
+    low = name.lower()
+    if any(k[2] == db and k[3] == kind and k[4] == low for k in t.routines):
+        s.ctx.accounts.change(lambda t: routinegrants.forget(t, db, kind, name))
 
 
 def head(spec: dict[str, Any], quote: str = "`", name: str | None = None) -> str:
@@ -313,9 +324,9 @@ def alter(s: Session, stmt: Statement) -> Result:
 def require(s: Session, db: str, bit: int, spec: dict[str, Any] | None = None) -> None:
     """The privilege a routine statement needs (privileges.py's bits): CREATE ROUTINE in the
     database to create (1044); ALTER ROUTINE to alter or drop and EXECUTE to run, in the
-    database, else 1370 naming the routine. The routine's definer always may: MariaDB grants
-    its creator EXECUTE and ALTER ROUTINE on it (automatic_sp_privileges), and routine-level
-    grants do not exist here (docs/sql.md)."""
+    database or on the routine itself, else 1370 naming the routine. The routine's definer
+    always may: MariaDB grants its creator EXECUTE and ALTER ROUTINE on it
+    (automatic_sp_privileges)."""
     sec = s.security
     if sec is None or sec.unchecked:
         return
@@ -324,6 +335,9 @@ def require(s: Session, db: str, bit: int, spec: dict[str, Any] | None = None) -
         return
     if sec.has(bit) or sec.db_bits(db) & bit or spec["definer"] == sec.current_user:
         return
+    if spec.get("type") in ("PROCEDURE", "FUNCTION") and \
+            sec.routine_bits(db, spec["type"], spec["name"]) & bit:
+        return  # GRANT ... ON PROCEDURE / FUNCTION (session/routinegrants.py)
     what = "execute" if bit == Priv.EXECUTE else "alter routine"
     raise ServerError(1370, message=f"{what} command denied to user '{sec.priv_user}'@"
                       f"'{sec.priv_host}' for routine '{db}.{spec['name']}'", sqlstate="42000")
