@@ -279,7 +279,10 @@ def _float_loader(t: SqlType) -> Callable[[Any], Any] | None:
         scale = t.scale
 
         def fixed(v: Any) -> Any:  # DOUBLE(M,D) prints D decimals, as MariaDB does
-            return None if v is None else f"{float(v):.{scale}f}"
+            if v is None:
+                return None
+            f = float(v)
+            return f"{f if f else 0.0:.{scale}f}"  # -0.0 shows as 0.00 there
         return fixed
     if t.name == "float":
         def single(v: Any) -> Any:  # FLOAT holds about 6 significant digits (FLT_DIG)

@@ -357,7 +357,7 @@ class Typer:
                     return t
                 return T.decimal(max((t.width or 10) - _scale(t) + max(s, 0), 1), max(s, 0)) \
                     if t.is_decimal or s > 0 else T.BIGINT
-            return T.DOUBLE
+            return self._float_rounded(digits, t)
         if isinstance(e, (exp.Abs,)):
             t = self._infer(e.this)
             if self.values is not None and t is not None and t.is_integer:
@@ -394,7 +394,8 @@ class Typer:
                 sized = self._sized(name, list(e.expressions))
                 if sized is not None:
                     return sized
-            if name in ("ROUND", "TRUNCATE") and self.values is not None and e.expressions:
+            if name in ("ROUND", "TRUNCATE") and e.expressions and (
+                    self.values is not None or self._float_argument(e.expressions[0])):
                 rounded = self._rounded(e.expressions, truncate=name == "TRUNCATE")
                 if rounded is not None:
                     return rounded
@@ -467,6 +468,8 @@ class Typer:
         """ROUND / TRUNCATE of a DECIMAL or an integer by a constant number of digits
         (Item_func_round::fix_length_and_dec_decimal, fix_arg_int)."""
         t = self._infer(args[0])
+        if t is not None and self._float_argument(args[0]):
+            return self._float_rounded(args[1] if len(args) > 1 else None, t)
         if t is None or not (t.is_decimal or t.is_integer):
             return None
         digits = self._int_value(args[1]) if len(args) > 1 else 0
@@ -481,6 +484,23 @@ class Typer:
         grow = 0 if delta <= 0 or truncate else 1
         precision = max((t.width or 10) + grow - delta, 1)
         return T.decimal(precision, to, t.unsigned)
+
+    def _float_argument(self, e: exp.Expression) -> bool:
+        t = self._infer(e)
+        return t is not None and not _exact(t) and (t.is_numeric or t.is_string)
+
+    def _float_rounded(self, digits: exp.Expression | None, t: SqlType) -> SqlType:
+        """ROUND / TRUNCATE of a double (or a string, read as one) by a constant number of
+        digits shows that many decimals (Item_func_round::fix_arg_double: decimals n, length
+        float_length(n) = DBL_DIG + 2 + n); a negative count shows none, past 30 the double is
+        not fixed; a count known only per row keeps the argument's decimals."""
+        n = 0 if digits is None else self._int_value(digits)
+        if n is None:
+            return T.DOUBLE if not t.is_float else t
+        n = max(n, 0)
+        if n >= 31:  # NOT_FIXED_DEC
+            return T.DOUBLE
+        return SqlType("double", 17 + n, n, t.unsigned and t.is_float)
 
     def _int_value(self, e: exp.Expression | None) -> int | None:
         """The value of an integer literal (a placeholder's when values are known)."""
