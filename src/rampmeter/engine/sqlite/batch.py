@@ -31,6 +31,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from rampmeter.errors import ServerError
+from rampmeter.sql import charsets
 from rampmeter.sql.statement import ClientParam, Statement
 
 if TYPE_CHECKING:
@@ -185,11 +186,15 @@ def run(s: SqliteSession, stmt: Statement, params: Any) -> UpdateCount | ResultS
                 if not col.nullable and not col.auto_increment:
                     bound[slot] = dml.sqlite_value(ex.null_into(col, number, multi=True))
                 continue
-            if slot in hexes and type(v) is bytes and col.type.is_numeric:
-                v = int.from_bytes(v, "big")  # as dml.convert_row does for one row
-            got = fast(v) if fast is not None else _SLOW
+            source = None
+            if slot in hexes and type(v) is bytes:  # as dml.convert_row does for one row
+                if col.type.is_numeric:
+                    v = int.from_bytes(v, "big")
+                elif col.type.is_text and col.type.charset not in (None, "binary"):
+                    source = charsets.charset(col.type.charset)  # the column's characters
+            got = fast(v) if fast is not None and source is None else _SLOW
             bound[slot] = got if got is not _SLOW else \
-                dml.sqlite_value(ex.convert(col, v, number))
+                dml.sqlite_value(ex.convert(col, v, number, source))
         for slot, col in nulls:
             bound[slot] = dml.sqlite_value(ex.null_into(col, number, multi=True))
         rows.append(bound)
