@@ -92,10 +92,10 @@ def _numeric_sides(typer: Typer, node: exp.Expression, a: str, b: str,
         node.set(a, _hex_as_text(left, rt))
         return
     if _bytes_vs_text(lt, rt):
-        node.set(b, _as_bytes(right))
+        node.set(b, _as_bytes(right, rt))
         return
     if _bytes_vs_text(rt, lt):
-        node.set(a, _as_bytes(left))
+        node.set(a, _as_bytes(left, lt))
         return
     if _temporal_constant(lt, right, rt):
         node.set(b, _temporal(right, lt))
@@ -162,7 +162,7 @@ def _between(typer: Typer, node: exp.Between) -> None:
     if any(t is not None and t.is_binary_string and t is not HEX for t in types.values()):
         for k in keys:
             if _bytes_vs_text(_BYTES, types[k]):
-                node.set(k, _as_bytes(node.args[k]))
+                node.set(k, _as_bytes(node.args[k], types[k]))
     strings = [k for k in keys if _is_string(types[k])]
     if len(strings) == len(keys) and all(t is not None and t.is_text for t in types.values()) \
             and not any(isinstance(node.args[k], (exp.Column, exp.Collate)) for k in keys):
@@ -203,10 +203,10 @@ def _simple_case(typer: Typer, node: exp.Case) -> None:
     if not whens or not all(_is_string(t) for t in types):
         return
     if any(t is not None and t.is_binary_string for t in types):
-        node.set("this", _as_bytes(node.this))
+        node.set("this", _as_bytes(node.this, types[0]))
         for i, t in zip(node.args.get("ifs") or [], types[1:]):
             if t is not None and t.is_text:
-                i.set("this", _as_bytes(i.this))
+                i.set("this", _as_bytes(i.this, t))
         return
     if isinstance(node.this, (exp.Column, exp.Collate)) or \
             any(isinstance(w, (exp.Column, exp.Collate)) for w in whens):
@@ -244,10 +244,10 @@ def _binary_in(typer: Typer, node: exp.In, left: SqlType | None,
     """x IN (...) with binary strings and text: compared as bytes, as MariaDB does."""
     types = [typer.infer(i) for i in items]
     if any(_bytes_vs_text(left, t) for t in types):
-        node.set("expressions", [_as_bytes(i) if _bytes_vs_text(left, t) else i
+        node.set("expressions", [_as_bytes(i, t) if _bytes_vs_text(left, t) else i
                                  for i, t in zip(items, types, strict=True)])
     elif any(_bytes_vs_text(t, left) for t in types):
-        node.set("this", _as_bytes(node.this))
+        node.set("this", _as_bytes(node.this, left))
 
 
 _BYTES = SqlType("varbinary")
@@ -316,7 +316,12 @@ def _hex_as_text(node: exp.Expression, t: SqlType) -> exp.Expression:
         node, exp.Literal.string(cs), exp.Literal.string("binary")])
 
 
-def _as_bytes(node: exp.Expression) -> exp.Expression:
+def _as_bytes(node: exp.Expression, t: SqlType | None = None) -> exp.Expression:
+    """A string's bytes: text in its own character set (a latin1 'é' is 0xE9, as MariaDB
+    compares it with a binary string), which SQLite holds as UTF-8."""
+    cs = t.charset if t is not None and t.is_text else None
+    if cs is not None and cs not in ("utf8mb4", "utf8mb3", "ascii", "binary"):
+        return exp.Anonymous(this="rm_encode", expressions=[node, exp.Literal.string(cs)])
     return exp.Cast(this=node, to=exp.DataType.build("BLOB"))
 
 

@@ -90,7 +90,7 @@ def _round(v: Any, places: Any, kind: str, truncate: bool) -> Any:
         return None
     d = int(_number(places))
     x = _number(v)
-    if kind == "f" or isinstance(x, float) and kind != "d":
+    if kind in ("f", "s") or isinstance(x, float) and kind != "d":  # a string is a double
         x = float(x)
         if abs(d) > 308:
             return 0.0 if d < 0 else x

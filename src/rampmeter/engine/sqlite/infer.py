@@ -376,6 +376,13 @@ class Typer:
                 return SqlType("int" if precision <= 9 else "bigint",
                                precision + (0 if t.unsigned else 1), unsigned=t.unsigned)
             return T.BIGINT if _exact(t) else T.DOUBLE if t is not None else None
+        if isinstance(e, exp.Unhex):  # a binary string of half the argument's length
+            t = self._infer(e.this)
+            n = _char_length(t) if t is not None else None
+            cs = charsets.charset(t.charset or "") if t is not None and t.is_string else None
+            if n is not None and cs is not None:
+                n *= cs.maxlen  # MariaDB halves the argument's length in bytes
+            return T.varbinary((n + 1) // 2 if n is not None else 255)
         if isinstance(e, (exp.Sqrt, exp.Ln, exp.Log, exp.Exp, exp.Pow, exp.Rand,
                           exp.MatchAgainst)):
             return T.DOUBLE

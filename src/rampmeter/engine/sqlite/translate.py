@@ -736,6 +736,15 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
             t = typer.infer(arg)
             mode = "n" if t is not None and t.is_numeric else charset_of(t) or ""
             node.replace(_call("rm_hex", arg, exp.Literal.string(mode)))
+        elif isinstance(node, _BYTE_FUNCTIONS) or isinstance(node, exp.Anonymous) and \
+                node.name.upper() in _BYTE_FUNCTION_NAMES:
+            # a digest, a checksum, compression: of the string's bytes in its own character
+            # set (MD5 of a latin1 'é' is MD5 of 0xE9), as for OCTET_LENGTH below
+            arg = node.expressions[0] if isinstance(node, exp.Anonymous) and \
+                node.expressions else node.this
+            cs = charset_of(typer.infer(arg)) if isinstance(arg, exp.Expression) else None
+            if cs is not None and cs not in _UTF8 and cs != "binary":
+                _wrap(arg, lambda a, c=cs: _call("rm_encode", a, exp.Literal.string(c)))
         elif isinstance(node, exp.Length) and node.args.get("binary") \
                 or isinstance(node, exp.Anonymous) and node.name.upper() == "OCTET_LENGTH":
             # bytes of a string: those of its own character set
@@ -770,6 +779,9 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
         case.set("default", node)
 
 
+_BYTE_FUNCTIONS = (exp.MD5, exp.SHA, exp.SHA2, exp.Compress, exp.ToBase64)
+_BYTE_FUNCTION_NAMES = frozenset({"UNCOMPRESS", "UNCOMPRESSED_LENGTH", "CRC32", "COMPRESS", "SHA",
+                                  "SHA1", "SHA2", "TO_BASE64", "MD5"})
 _ARITHMETIC = (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Mod, exp.IntDiv, exp.BitwiseAnd,
                exp.BitwiseOr, exp.BitwiseXor, exp.BitwiseLeftShift, exp.BitwiseRightShift)
 _TEMPORALS = {"date": "date", "datetime": "datetime", "timestamp": "datetime", "time": "time"}
