@@ -461,6 +461,8 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         select = _leftmost_select(tree)
         if kind == "SELECT" and select is tree and "INTO" not in stmt.shape.upper():
             covering.rewrite(tree, tables.by_alias)  # an index covers it: its order
+        if kind == "SELECT" and ("INDEX" in stmt.shape.upper() or "KEY" in stmt.shape.upper()):
+            covering.unindexed(tree, tables.by_alias)  # IGNORE INDEX (k): the table's order
         if values_names is not None:
             texts = [_client_text(stmt, name) for name in values_names]
             plan.outputs = [Output(name) for name in texts]
