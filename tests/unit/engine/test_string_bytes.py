@@ -69,3 +69,16 @@ def test_round_of_a_double_column_shows_its_decimals(session: SqliteSession) -> 
                                "FROM d"))
     assert [tuple(str(v) for v in r) for r in got] == [
         ("1.00000", "1.00", "1.0", "1"), ("-0.00100", "2.50", "0.0", "0")]
+
+
+def test_encrypt_is_crypt3_with_mariadbs_salt_rules(session: SqliteSession) -> None:
+    got = rows(session.execute("SELECT ENCRYPT('test', 'aa'), ENCRYPT('abc', 'xyz'), "
+                               "ENCRYPT('', 'aa'), ENCRYPT('a', 'a'), ENCRYPT(NULL), "
+                               "LENGTH(ENCRYPT('x'))"))
+    assert got == [(b"aaqPiZY5xR5l.", b"xy7MmN0ZLly8E", b"", None, None, 13)]
+
+
+def test_password_follows_old_passwords(session: SqliteSession) -> None:
+    assert scalar(session, "SELECT PASSWORD(NULL)") == ""
+    session.context.variables["old_passwords"] = 1  # type: ignore[attr-defined]
+    assert scalar(session, "SELECT PASSWORD('a')") == "60671c896665c3fa"
