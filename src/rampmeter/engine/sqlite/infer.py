@@ -86,14 +86,26 @@ def is_unsigned_integer(t: SqlType | None) -> bool:
     return t is not None and (t.unsigned and (t.is_integer or t is HEX) or t is HEX)
 
 
-def merge(types: list[SqlType | None]) -> SqlType | None:
-    """The type of a value that is one of `types` (CASE branches, COALESCE, UNION columns)."""
+def merge(types: list[SqlType | None], precisions: list[int] | None = None
+          ) -> SqlType | None:
+    """The type of a value that is one of `types` (CASE branches, COALESCE, UNION columns);
+    `precisions`: each one's decimal precision when known (an integer literal's digits)."""
     if None in types:
         return None
     known = [t for t in types if t is not None and t.name != "null"]
     if not known:
         return T.NULL if types else None
     first = known[0]
+    if all(t.is_integer for t in known) and not any(t.zerofill for t in known):
+        # MariaDB's aggregate_attributes_int: the largest precision, and a sign when signed
+        # (COALESCE(1) and 1 UNION 22 are int(2) and int(3)); signed with unsigned is DECIMAL
+        precision = max(precisions) if precisions else \
+            max(_merge_precision(t) for t in known)
+        unsigned = {t.unsigned for t in known}
+        if len(unsigned) > 1:
+            return T.decimal(precision, 0)
+        name = max((t.name for t in known), key=_INTEGER_ORDER.index)
+        return SqlType(name, precision + (0 if first.unsigned else 1), unsigned=first.unsigned)
     if all(t == first for t in known):
         return first
     if all(_exact(t) for t in known):
@@ -282,17 +294,16 @@ class Typer:
         if isinstance(e, exp.Cast):
             return cast_type(e.to)
         if isinstance(e, (exp.Coalesce, exp.Greatest, exp.Least)):
-            return self._aggregated(e, merge([self._infer(x) for x in [e.this,
-                                                                      *e.expressions]]))
+            return self._aggregated(e, self._merged([e.this, *e.expressions]))
         if isinstance(e, exp.Nullif):  # MariaDB: the first argument's type
             return self._infer(e.this)
         if isinstance(e, exp.If):
-            return self._aggregated(e, merge([self._infer(e.args["true"]),
-                                              self._infer(e.args.get("false") or exp.null())]))
+            return self._aggregated(e, self._merged([e.args["true"],
+                                                     e.args.get("false") or exp.null()]))
         if isinstance(e, exp.Case):
-            branches = [self._infer(i.args["true"]) for i in e.args.get("ifs") or []]
-            branches.append(self._infer(e.args.get("default") or exp.null()))
-            return self._aggregated(e, merge(branches))
+            branches = [i.args["true"] for i in e.args.get("ifs") or []]
+            return self._aggregated(e, self._merged(branches + [e.args.get("default") or
+                                                                exp.null()]))
         if isinstance(e, exp.Subquery) or isinstance(e, exp.Select):
             sel = e.this if isinstance(e, exp.Subquery) else e
             if isinstance(sel, exp.Select) and len(sel.expressions) == 1:
@@ -424,6 +435,15 @@ class Typer:
             return _ANON[{"CurrentSchema": "DATABASE", "CurrentVersion": "VERSION",
                           "CurrentUser": "CURRENT_USER"}[type(e).__name__]]
         return None
+
+    def _merged(self, branches: list[exp.Expression]) -> SqlType | None:
+        """merge() of the branches' types, with the precision of each integer one."""
+        types = [self._infer(b) for b in branches]
+        pairs = [(b, t) for b, t in zip(branches, types, strict=True)
+                 if t is not None and t.name != "null"]
+        if pairs and all(t.is_integer for _b, t in pairs):
+            return merge(types, [self._precision(b, t) for b, t in pairs])
+        return merge(types)
 
     def _precision(self, e: exp.Expression, t: SqlType) -> int:
         """MariaDB's decimal_precision() of an exact operand: an integer literal's digits, an

@@ -1,0 +1,48 @@
+"""CREATE TABLE ... SELECT makes a column NOT NULL when MariaDB's item can never be NULL
+(nullness.py), and CASE / IF / COALESCE of integers are as long as MariaDB makes them
+(expected definitions measured on MariaDB 10.11)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rampmeter.engine.sqlite import SqliteSession
+
+from .conftest import rows
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def _columns(session: SqliteSession, select: str) -> list[str]:
+    session.execute(f"CREATE TABLE r {select}")
+    text = str(rows(session.execute("SHOW CREATE TABLE r"))[0][1])
+    session.execute("DROP TABLE r")
+    return [line.strip().rstrip(",") for line in text.splitlines()[1:-1]]
+
+
+def test_expressions_that_cannot_be_null_make_not_null_columns(session: SqliteSession) -> None:
+    got = _columns(session, "SELECT CASE WHEN 1 THEN 'a' ELSE 1 END AS c3, "
+                            "CASE WHEN 1 THEN 1.0 END AS c9, COALESCE(NULL, 2) AS c, "
+                            "IF(1, 1.1, 1.2) AS i, 1 / 1 AS d, NULLIF(1, 2) AS n, "
+                            "GREATEST(1, 2) AS g, 1 <=> NULL AS e, 1 = NULL AS q")
+    assert got == ["`c3` varchar(1) NOT NULL", "`c9` decimal(2,1) DEFAULT NULL",
+                   "`c` int(2) NOT NULL", "`i` decimal(2,1) NOT NULL",
+                   "`d` decimal(5,4) DEFAULT NULL", "`n` int(1) DEFAULT NULL",
+                   "`g` int(2) NOT NULL", "`e` int(1) NOT NULL", "`q` int(1) DEFAULT NULL"]
+
+
+def test_left_join_makes_a_not_null_column_nullable(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE a (x INT NOT NULL)")
+    session.execute("CREATE TABLE b (y INT NOT NULL)")
+    got = _columns(session, "SELECT x + 1 AS p, y + 1 AS q FROM a LEFT JOIN b ON x = y")
+    assert got == ["`p` bigint(12) NOT NULL", "`q` bigint(12) DEFAULT NULL"]
+
+
+def test_integer_branches_take_a_sign(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE c (a INT, b TINYINT UNSIGNED, c BIGINT)")
+    got = _columns(session, "SELECT COALESCE(1) AS x, COALESCE(1, 22) AS y, "
+                            "COALESCE(-1) AS z, COALESCE(a) AS a, COALESCE(b) AS b, "
+                            "COALESCE(a, b) AS d, IF(1, c, a) AS e FROM c")
+    assert got == ["`x` int(2) NOT NULL", "`y` int(3) NOT NULL", "`z` int(2) NOT NULL",
+                   "`a` int(11) DEFAULT NULL", "`b` tinyint(3) unsigned DEFAULT NULL",
+                   "`d` decimal(10,0) DEFAULT NULL", "`e` bigint(20) DEFAULT NULL"]
