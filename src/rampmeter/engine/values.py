@@ -227,6 +227,8 @@ def decimal_loader(scale: int) -> Callable[[Any], Any]:
             d = Decimal(v)
         elif isinstance(v, Decimal):
             d = v
+        elif type(v) is str and v[:1] == BIG_UNSIGNED and v[1:].isdigit():
+            d = Decimal(v[1:])  # an unsigned BIGINT past 2^63 (a CASE of it and a BIGINT)
         else:
             d, _p = _to_decimal(v)
             if d is None:
@@ -889,6 +891,8 @@ def _load_decimal_as_given(v: Any) -> Any:
         return v
     if isinstance(v, float):
         return Decimal(repr(v))
+    if type(v) is str and v[:1] == BIG_UNSIGNED and v[1:].isdigit():
+        return Decimal(v[1:])
     return Decimal(v) if isinstance(v, str) else v
 
 
