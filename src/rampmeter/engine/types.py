@@ -285,7 +285,7 @@ def _column(t: SqlType, flags: int, results: str) -> Column:
         flags |= ColumnFlag.BINARY
         if wire == ColumnType.BLOB:
             return Column("", wire, BLOB_BYTES[n], flags | ColumnFlag.BLOB, 0, CHARSET_BINARY)
-        return Column("", wire, t.width or 1, flags, 0, CHARSET_BINARY)
+        return Column("", wire, t.width if t.width is not None else 1, flags, 0, CHARSET_BINARY)
     if n == "null":
         return Column("", ColumnType.NULL, 0, flags | ColumnFlag.BINARY, 0, CHARSET_BINARY)
     # text: reported in the result character set

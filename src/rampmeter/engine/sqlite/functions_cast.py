@@ -58,8 +58,11 @@ def _as_sqlite_int(n: int) -> Any:
 def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
                                                       Callable[..., Any]]) -> None:
     def truncated(kind: str, v: Any, level: str = "Warning") -> None:
+        # a binary string's bytes outside printable ASCII are \xHH (ErrConvString)
+        shown = "".join(chr(b) if 0x20 <= b < 0x7F else f"\\x{b:02X}" for b in v) \
+            if isinstance(v, bytes) else _show(v)
         host.warn(errors.ER_TRUNCATED_WRONG_VALUE,
-                  f"Truncated incorrect {kind} value: '{_show(v)}'", level=level)
+                  f"Truncated incorrect {kind} value: '{shown}'", level=level)
 
     def text_number(v: Any, kind: str) -> Decimal | float | None:
         """A string's number as MariaDB reads it, warning when it is not all number (a note

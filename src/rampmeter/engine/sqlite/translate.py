@@ -139,6 +139,7 @@ class Output:
     literal_slot: int | None = None     # a bare literal: typed from its value at execution
     view: bool = False                  # a column of a view (not of a base table)
     uservar: str | None = None          # `SELECT @v`: typed from @v at execution (uservars.py)
+    cast: bool = False                  # CAST / CONVERT / BINARY x: decimals 0, not 39
 
 
 @dataclass(slots=True)
@@ -1374,7 +1375,8 @@ def _outputs(select: exp.Select, stmt: Statement, tables: _Tables,
             name = inner.this  # a string kept in the shape ({ date 'x' }): named by its value
         t = typer.infer(inner)
         out = Output(name, t, flags=expression_flags(t),
-                     load=values.load_expression(t) if t is not None else None)
+                     load=values.load_expression(t) if t is not None else None,
+                     cast=isinstance(inner, exp.Cast))
         if isinstance(inner, exp.Parameter) and t is None:
             out.uservar = inner.name  # typed from its value when run (uservars.py)
         value = _assigned_value(inner)  # @v := 1 and LAST_VALUE(..., 1) are the literal's
