@@ -605,6 +605,43 @@ def parse_datetime(text: str) -> tuple[int, int, int, int, int, int, str] | None
     return None
 
 
+def number_datetime(v: int | Decimal) -> tuple[int, int, int, int, int, int, str] | None:
+    """A number read as a datetime, as MariaDB's number_to_datetime reads it: YYMMDD,
+    YYYYMMDD, YYMMDDhhmmss or YYYYMMDDhhmmss by its size (a two-digit year below 70 is
+    20YY), the fraction as microseconds; None for a number of no such size."""
+    if v < 0:
+        return None
+    nr = int(v)
+    frac = ""
+    if isinstance(v, Decimal) and v != nr:
+        frac = format(v - nr, "f").partition(".")[2]
+    if nr < 101:
+        return None
+    if nr <= 691231:
+        nr = (nr + 20000000) * 1000000
+    elif nr < 700101:
+        return None
+    elif nr <= 991231:
+        nr = (nr + 19000000) * 1000000
+    elif nr < 10000101:
+        return None
+    elif nr <= 99991231:
+        nr *= 1000000
+    elif nr < 101000000:
+        return None
+    elif nr <= 691231235959:
+        nr += 20000000000000
+    elif nr < 700101000000:
+        return None
+    elif nr <= 991231235959:
+        nr += 19000000000000
+    elif nr > 99991231235959:
+        return None
+    text = f"{nr:014d}"
+    return (int(text[:4]), int(text[4:6]), int(text[6:8]), int(text[8:10]), int(text[10:12]),
+            int(text[12:14]), frac)
+
+
 def _valid_date(y: int, mo: int, d: int) -> bool:
     if y == mo == d == 0:
         return True  # the zero date (NO_ZERO_DATE is not in MariaDB 10.11's default sql_mode)
@@ -650,10 +687,14 @@ def _store_temporal(t: SqlType, v: Any, zero_date: bool = True,
         parts = (v.year, v.month, v.day, v.hour, v.minute, v.second, f"{v.microsecond:06d}")
     elif isinstance(v, dt.date):
         parts = (v.year, v.month, v.day, 0, 0, 0, "")
-    elif isinstance(v, (int, Decimal)) and not isinstance(v, bool):
+    elif isinstance(v, (int, Decimal, float)) and not isinstance(v, bool):
+        if isinstance(v, float):  # a double is read as the number it shows (YYYYMMDDhhmmss.f)
+            if not math.isfinite(v):
+                return zero, Problem(errors.ER_TRUNCATED_WRONG_VALUE, kind, str(v))
+            v = Decimal(repr(v))
         if v == 0:
             return zero, None
-        parsed = parse_datetime(str(v))
+        parsed = number_datetime(v)
         if parsed is None:
             return zero, Problem(errors.ER_TRUNCATED_WRONG_VALUE, kind, str(v))
         parts = parsed
@@ -703,7 +744,8 @@ def _store_time(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
             dtp = parse_datetime(text)
             if dtp is None or dtp[1] > 12 or dtp[2] > 31:
                 return _time_from_number(text, fsp)
-            td = dt.timedelta(hours=dtp[3], minutes=dtp[4], seconds=dtp[5])
+            micro = int((dtp[6] + "000000")[:6]) if dtp[6].isdigit() else 0
+            td = dt.timedelta(hours=dtp[3], minutes=dtp[4], seconds=dtp[5], microseconds=micro)
             if any(dtp[:3]):  # the date part is dropped: MariaDB notes it
                 problem = Problem(errors.WARN_DATA_TRUNCATED, note=True)
         else:

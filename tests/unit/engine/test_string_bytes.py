@@ -82,3 +82,19 @@ def test_password_follows_old_passwords(session: SqliteSession) -> None:
     assert scalar(session, "SELECT PASSWORD(NULL)") == ""
     session.context.variables["old_passwords"] = 1  # type: ignore[attr-defined]
     assert scalar(session, "SELECT PASSWORD('a')") == "60671c896665c3fa"
+
+
+def test_cast_as_double_m_d_rounds_and_clips(session: SqliteSession) -> None:
+    got = rows(session.execute("SELECT CAST(1 AS DOUBLE(5,2)), CAST('5.2222' AS DOUBLE(5,2)), "
+                               "CAST(1000 AS DOUBLE(5,2))"))
+    assert [tuple(str(v) for v in r) for r in got] == [("1.00", "5.22", "999.99")]
+    assert [(w.level, w.code) for w in session.warnings] == [("Note", 1264)]
+
+
+def test_numbers_cast_to_datetimes_by_their_size(session: SqliteSession) -> None:
+    got = rows(session.execute(
+        "SELECT CAST(101 AS DATE), CAST(991231 AS DATE), CAST(10203101112 AS DATETIME), "
+        "CAST(CAST(20010203101112.5 AS DOUBLE) AS DATETIME(1)), CAST(1 AS DATE), "
+        "CAST('2011-02-03 10:11:12.123456' AS TIME(6))"))
+    assert got == [("2000-01-01", "1999-12-31", "2001-02-03 10:11:12",
+                    "2001-02-03 10:11:12.5", None, "10:11:12.123456")]

@@ -16,6 +16,7 @@ Rules (MariaDB 10.11, measured with the mariadb-test client):
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from decimal import ROUND_HALF_UP, Context, Decimal, localcontext
@@ -153,6 +154,37 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
         num = text_number(v, "DOUBLE")
         return float(num) if num is not None else 0.0
 
+    def cast_double_fixed(v: Any, prec: int, scale: int) -> Any:
+        """CAST(v AS DOUBLE(M,D)): rounded half up to D decimals; past M digits the
+        largest value of the type with a Note 1264, as MariaDB's Item_double_typecast."""
+        f = cast_double(v)
+        if f is None or not math.isfinite(f):
+            return f
+        m, d = int(prec), int(scale)
+        with localcontext(Context(prec=400)):
+            q = Decimal(repr(f)).quantize(Decimal(1).scaleb(-d), ROUND_HALF_UP)
+            top = Decimal(10) ** (m - d) - Decimal(1).scaleb(-d)
+        if abs(q) > top:
+            host.warn(errors.ER_WARN_DATA_OUT_OF_RANGE, "Out of range value for column "
+                      f"'{_show(v)}' at row 1", level="Note")
+            q = top if q > 0 else -top
+        return float(q)
+
+    def time_on_today(v: Any) -> Any:
+        """A TIME as a DATETIME: today (the statement's date) plus the time, as MariaDB's
+        CAST(time AS DATETIME) makes it (25:00:00 is tomorrow's 01:00:00)."""
+        if v is None:
+            return None
+        import datetime as dt
+
+        from rampmeter.engine.sqlite.functions_time import session_now
+        td = values._parse_time(_show(v))
+        if td is None or td is values._BAD_TIME:
+            return v
+        moment = dt.datetime.combine(session_now(host).date(), dt.time()) + td
+        text = moment.strftime("%Y-%m-%d %H:%M:%S")
+        return text + f".{moment.microsecond:06d}" if moment.microsecond else text
+
     def cast_signed(v: Any, kind: str) -> Any:
         if v is None:
             return None
@@ -233,6 +265,8 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
                             ("rm_cast_interval", 2, cast_interval),
                             ("rm_cast_decimal", 3, cast_decimal),
                             ("rm_cast_double", 1, cast_double),
+                            ("rm_cast_double_fixed", 3, cast_double_fixed),
+                            ("rm_time_on_today", 1, time_on_today),
                             ("rm_cast_unsigned", 2, cast_unsigned),
                             ("rm_cast_signed", 2, cast_signed)):
         handle.create_function(name, nargs, guarded(fn))

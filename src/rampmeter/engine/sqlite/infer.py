@@ -955,6 +955,8 @@ def cast_type(to: exp.Expression | None) -> SqlType | None:
         prec = nums[0] if nums else 10
         scale = nums[1] if len(nums) > 1 else 0
         return T.decimal(prec, scale)
+    if dtype == D.DOUBLE and len(nums) == 2:  # DOUBLE(M,D) shows D decimals
+        return SqlType("double", nums[0], nums[1])
     if dtype in (D.DOUBLE, D.FLOAT):
         return T.DOUBLE if dtype == D.DOUBLE else SqlType("float")
     if dtype == D.DATE:

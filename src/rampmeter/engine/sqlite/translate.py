@@ -1004,6 +1004,8 @@ def _rewrite_cast(node: exp.Cast, typer: Typer) -> None:
               for p in to.expressions]
     nums = [int(p) for p in params if str(p).isdigit()]
     dtype = to.this
+    if dtype in (D.DECIMAL, D.UDECIMAL, D.DOUBLE) and len(nums) == 2 and nums[1] > nums[0]:
+        raise ServerError(errors.ER_M_BIGGER_THAN_D, "")  # CAST(1 AS DECIMAL(5,6))
     if dtype in (D.DECIMAL, D.UDECIMAL, D.UBIGINT, D.UINT, D.USMALLINT, D.UTINYINT,
                  D.UMEDIUMINT, D.DOUBLE, D.FLOAT, D.BIGINT, D.INT, D.SMALLINT, D.TINYINT,
                  D.MEDIUMINT):
@@ -1016,8 +1018,15 @@ def _rewrite_cast(node: exp.Cast, typer: Typer) -> None:
             if dtype in (D.DOUBLE, D.FLOAT):
                 node.replace(_call("rm_cast_double", node.this))
                 return
+    if dtype == D.DOUBLE and len(nums) == 2:  # DOUBLE(M,D): rounded to D, clipped to M
+        node.replace(_call("rm_cast_double_fixed", node.this, exp.Literal.number(nums[0]),
+                           exp.Literal.number(nums[1])))
+        return
     if dtype in (D.DATETIME, D.TIMESTAMP, D.TIMESTAMPTZ, D.DATE, D.TIME, D.DATETIME64):
         kind = {D.DATE: "date", D.TIME: "time"}.get(dtype, "datetime")
+        given = typer.infer(node.this)
+        if kind != "time" and given is not None and given.name == "time":
+            node.set("this", _call("rm_time_on_today", node.this))  # today at that time
         node.replace(_call("rm_cast_temporal", node.this, exp.Literal.string(kind),
                            exp.Literal.number(nums[0] if nums else 0)))
     elif dtype == D.INTERVAL:  # CAST(x AS INTERVAL DAY_SECOND(n)), dialect.py
