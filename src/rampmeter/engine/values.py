@@ -419,9 +419,10 @@ def _store_enum(t: SqlType, v: Any, text: str) -> tuple[Any, Problem | None]:
         if 1 <= v <= len(t.members):
             return t.members[v - 1], None
         return "", Problem(errors.WARN_DATA_TRUNCATED)
-    folded = text.rstrip(" ").lower()
+    key = _member_key(t)
+    folded = key(text.rstrip(" "))
     for m in t.members:
-        if m.lower() == folded:
+        if key(m) == folded:
             return m, None
     if text.isdigit() and 1 <= int(text) <= len(t.members):
         return t.members[int(text) - 1], None
@@ -439,17 +440,29 @@ def _store_set(t: SqlType, v: Any, text: str) -> tuple[Any, Problem | None]:
     stripped = text.rstrip(" ")
     if stripped == "":
         return "", Problem(errors.WARN_DATA_TRUNCATED) if text else None
-    folded = [m.lower() for m in t.members]
+    key = _member_key(t)
+    folded = [key(m) for m in t.members]
     found = 0
     missing = False
     for item in stripped.split(","):
         try:
-            found |= 1 << folded.index(item.lower())
+            found |= 1 << folded.index(key(item))
         except ValueError:
             missing = True
     if not found and stripped.isdigit() and len(stripped) < 22:
         return _store_set(t, int(stripped), stripped)
     return _set_text(t.members, found), Problem(errors.WARN_DATA_TRUNCATED) if missing else None
+
+
+def _member_key(t: SqlType) -> Callable[[str], Any]:
+    """Members match by the column's collation: set('a','A') COLLATE latin1_bin keeps
+    both apart, a _ci one folds case."""
+    from rampmeter.engine.sqlite.collations import member_key
+    coll = t.collation
+    if coll is None and t.charset:
+        default = charsets.default_collation(t.charset)
+        coll = default.name if default is not None else None
+    return member_key(coll)
 
 
 def _set_text(members: tuple[str, ...], bits: int) -> str:

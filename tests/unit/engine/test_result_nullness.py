@@ -46,3 +46,23 @@ def test_integer_branches_take_a_sign(session: SqliteSession) -> None:
     assert got == ["`x` int(2) NOT NULL", "`y` int(3) NOT NULL", "`z` int(2) NOT NULL",
                    "`a` int(11) DEFAULT NULL", "`b` tinyint(3) unsigned DEFAULT NULL",
                    "`d` decimal(10,0) DEFAULT NULL", "`e` bigint(20) DEFAULT NULL"]
+
+
+def test_enum_and_set_members_follow_the_collation_and_sort_by_number(
+        session: SqliteSession) -> None:
+    session.execute("CREATE TABLE s (s SET('a','A') CHARACTER SET latin1 COLLATE latin1_bin, "
+                    "e ENUM('x','b','a'))")
+    session.execute("INSERT INTO s VALUES ('A','a'), ('a,A','b'), ('a','x'), ('A,a',NULL)")
+    assert rows(session.execute("SELECT s FROM s ORDER BY s")) == [
+        ("a",), ("A",), ("a,A",), ("a,A",)]
+    assert rows(session.execute("SELECT e, COUNT(*) FROM s GROUP BY e")) == [
+        (None, 1), ("x", 1), ("b", 1), ("a", 1)]
+
+
+def test_duplicate_members_are_1291(session: SqliteSession) -> None:
+    from .conftest import fails
+    err = fails(session, "CREATE TABLE d (e ENUM('a','A','b'))", 1291)
+    assert str(err.message) == "Column 'e' has duplicated value 'a' in ENUM"
+    session.execute("CREATE TABLE d (s SET('x','X') COLLATE latin1_bin)")
+    many = ",".join(f"'{i}'" for i in range(65))
+    fails(session, f"CREATE TABLE m (s SET({many}))", 1097)

@@ -56,6 +56,18 @@ def _as_sqlite_int(n: int) -> Any:
     return n if n <= 2**63 - 1 else f"~{n:020d}"
 
 
+def member_rank(v: Any, kind: str, members: str) -> Any:
+    """An ENUM value's position among its members (0 for ''), a SET value's bits: the
+    number MariaDB sorts them by (ordercoll.py)."""
+    if v is None:
+        return None
+    names = members.split("\x1f")
+    text = _show(v)
+    if kind == "e":
+        return names.index(text) + 1 if text in names else 0
+    return sum(1 << names.index(item) for item in set(text.split(",")) if item in names)
+
+
 def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
                                                       Callable[..., Any]]) -> None:
     def truncated(kind: str, v: Any, level: str = "Warning") -> None:
@@ -270,6 +282,7 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
                             ("rm_cast_unsigned", 2, cast_unsigned),
                             ("rm_cast_signed", 2, cast_signed)):
         handle.create_function(name, nargs, guarded(fn))
+    handle.create_function("rm_member_rank", 3, member_rank, deterministic=True)
     # deterministic: `id = rm_num(?)` keeps id's index usable (compare.py)
     handle.create_function("rm_num", 2, to_number, deterministic=True)
     handle.create_function("rm_double_text", 1, lambda v: format_float(v) if isinstance(
