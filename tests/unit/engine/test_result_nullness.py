@@ -66,3 +66,13 @@ def test_duplicate_members_are_1291(session: SqliteSession) -> None:
     session.execute("CREATE TABLE d (s SET('x','X') COLLATE latin1_bin)")
     many = ",".join(f"'{i}'" for i in range(65))
     fails(session, f"CREATE TABLE m (s SET({many}))", 1097)
+
+
+def test_aggregates_show_mariadbs_decimals(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE g (a INT, f FLOAT(10,2))")
+    assert rows(session.execute("SELECT BIT_AND(a), BIT_OR(a), BIT_XOR(a) FROM g")) == [
+        (18446744073709551615, 0, 0)]
+    session.execute("INSERT INTO g VALUES (1, 1), (2, 1), (3, 1.5)")
+    got = rows(session.execute("SELECT STD(a), VARIANCE(a), AVG(f), STD(f), SUM(f) FROM g"))
+    assert [tuple(str(v) for v in r) for r in got] == [
+        ("0.8165", "0.6667", "1.166667", "0.235702", "3.50")]

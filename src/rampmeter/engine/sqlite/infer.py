@@ -281,14 +281,16 @@ class Typer:
                 return None
             if _exact(t):
                 return T.decimal((t.width or 20) + 22, _scale(t))
-            return T.DOUBLE
+            return _fixed_double(t, 0)  # a FLOAT(M,D)'s sum shows D decimals
         if isinstance(e, exp.Avg):
             t = self._infer(e.this)
             if t is None:
                 return None
             if _exact(t):
                 return T.decimal((t.width or 20) + 4, _scale(t) + self.div_precision)
-            return T.DOUBLE
+            return _fixed_double(t, self.div_precision)
+        if isinstance(e, (exp.StddevPop, exp.StddevSamp, exp.VariancePop, exp.Variance)):
+            return self._variance(e.this)
         if isinstance(e, (exp.Min, exp.Max)):
             return self._infer(e.this)
         if isinstance(e, exp.Cast):
@@ -412,6 +414,9 @@ class Typer:
                 sized = self._sized(name, list(e.expressions))
                 if sized is not None:
                     return sized
+            if name in _VARIANCES and len(e.expressions) == 1 and \
+                    not isinstance(e.parent, exp.Window):
+                return self._variance(e.expressions[0])
             if name in ("ROUND", "TRUNCATE") and e.expressions and (
                     self.values is not None or self._float_argument(e.expressions[0])):
                 rounded = self._rounded(e.expressions, truncate=name == "TRUNCATE")
@@ -435,6 +440,14 @@ class Typer:
             return _ANON[{"CurrentSchema": "DATABASE", "CurrentVersion": "VERSION",
                           "CurrentUser": "CURRENT_USER"}[type(e).__name__]]
         return None
+
+    def _variance(self, arg: exp.Expression) -> SqlType:
+        """STD / VARIANCE & co. (Item_sum_variance): an exact argument's decimals plus
+        div_precision_increment, a double's plus 4 (one without fixed decimals stays so)."""
+        t = self._infer(arg)
+        if t is not None and (t.is_integer or t.is_decimal):
+            return SqlType("double", 23, min(_scale(t) + self.div_precision, 30))
+        return _fixed_double(t, 4) if t is not None else T.DOUBLE
 
     def _merged(self, branches: list[exp.Expression]) -> SqlType | None:
         """merge() of the branches' types, with the precision of each integer one."""
@@ -738,6 +751,18 @@ def _sysvar_type(name: str) -> SqlType | None:
     if opt is not None and opt.kind is Kind.INT and (opt.maximum or 0) >= 1 << 63:
         return SqlType("bigint", 20, unsigned=True)  # max_join_size, sql_select_limit, ...
     return None
+
+
+_VARIANCES = frozenset({"STD", "STDDEV", "STDDEV_POP", "STDDEV_SAMP", "VARIANCE", "VAR_POP",
+                        "VAR_SAMP"})
+
+
+def _fixed_double(t: SqlType, more: int) -> SqlType:
+    """DOUBLE of a FLOAT(M,D) / DOUBLE(M,D) argument: D + `more` decimals shown (up to 30;
+    past that, or for a double without fixed decimals, a plain DOUBLE)."""
+    if t.is_float and t.width is not None and t.scale is not None and t.scale + more <= 30:
+        return SqlType("double", 23, t.scale + more)
+    return T.DOUBLE
 
 
 def _int_literal(node: exp.Expression | None) -> int | None:
