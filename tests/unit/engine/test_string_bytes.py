@@ -98,3 +98,10 @@ def test_numbers_cast_to_datetimes_by_their_size(session: SqliteSession) -> None
         "CAST('2011-02-03 10:11:12.123456' AS TIME(6))"))
     assert got == [("2000-01-01", "1999-12-31", "2001-02-03 10:11:12",
                     "2001-02-03 10:11:12.5", None, "10:11:12.123456")]
+
+
+def test_find_in_set_and_interval_as_mariadb(session: SqliteSession) -> None:
+    got = rows(session.execute(
+        "SELECT FIND_IN_SET('', ''), FIND_IN_SET('', 'a,,b'), FIND_IN_SET(BINARY 'a', 'A,B'), "
+        "FIND_IN_SET('a', 'A,B'), INTERVAL(0.0, NULL, NULL), INTERVAL(5, 1, NULL, 7)"))
+    assert got == [(0, 2, 0, 1, 2, 2)]

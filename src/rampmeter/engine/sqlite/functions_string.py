@@ -274,11 +274,14 @@ def field(s: Any, *items: Any) -> Any:
 def find_in_set(s: Any, words: Any) -> Any:
     if s is None or words is None:
         return None
-    key = fold(_text(s))
-    if "," in key:
+    # a binary argument compares bytes: FIND_IN_SET(BINARY 'a', 'A,B') is 0 (MariaDB)
+    same = (lambda w: w) if isinstance(s, bytes) or isinstance(words, bytes) else fold
+    key = same(_text(s))
+    text = _text(words)
+    if "," in key or not text:  # nothing is found in an empty list, not even ''
         return 0
-    for k, word in enumerate(_text(words).split(","), 1):
-        if fold(word) == key:
+    for k, word in enumerate(text.split(","), 1):
+        if same(word) == key:
             return k
     return 0
 
