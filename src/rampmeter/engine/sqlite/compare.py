@@ -181,9 +181,19 @@ def _between(typer: Typer, node: exp.Between) -> None:
 def _in_by_column_collation(typer: Typer, node: exp.In, left: SqlType | None,
                             items: list[exp.Expression]) -> None:
     """'a' IN (col): SQLite compares by the left operand's collation (BINARY for a literal);
-    MariaDB by the aggregated one, where a column's (IMPLICIT) wins over a literal's: the
-    left side takes the column's collation (collations.py registers it by name)."""
-    if left is None or not left.is_text or isinstance(node.this, (exp.Column, exp.Collate)):
+    MariaDB by the aggregated one, where an explicit COLLATE wins over everything and a
+    column's (IMPLICIT) over a literal's: the left side takes that collation (collations.py
+    registers it by name)."""
+    if left is None or not left.is_text or isinstance(node.this, exp.Collate):
+        return
+    for item in items:  # an explicit COLLATE among the items wins over every column's
+        if isinstance(item, exp.Collate):
+            t = typer.infer(item)
+            if t is not None and t.is_text and t.collation:
+                name = t.collation if t.case_insensitive else "rm_pad"
+                node.set("this", exp.Collate(this=node.this, expression=exp.var(name)))
+            return
+    if isinstance(node.this, exp.Column):
         return
     for item in items:
         t = typer.infer(item)
