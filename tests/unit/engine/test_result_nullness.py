@@ -76,3 +76,18 @@ def test_aggregates_show_mariadbs_decimals(session: SqliteSession) -> None:
     got = rows(session.execute("SELECT STD(a), VARIANCE(a), AVG(f), STD(f), SUM(f) FROM g"))
     assert [tuple(str(v) for v in r) for r in got] == [
         ("0.8165", "0.6667", "1.166667", "0.235702", "3.50")]
+
+
+def test_string_functions_of_null_and_hybrid_signs(session: SqliteSession) -> None:
+    got = _columns(session, "SELECT TRIM('s' FROM NULL) AS a, SUBSTRING_INDEX(NULL, 's', 1) AS b,"
+                            " ELT(1, NULL, 'string') AS c, MAKE_SET(3, 'string', NULL) AS d, "
+                            "EXPORT_SET(3, NULL, 'off', 'sep') AS e, "
+                            "INSERT(NULL, 1, 2, 'str') AS f")
+    assert [g.split(" DEFAULT")[0].split(" CHARACTER")[0] for g in got] == [
+        "`a` char(0)", "`b` char(0)", "`c` varchar(6)", "`d` varchar(7)", "`e` varchar(381)",
+        "`f` varchar(3)"]
+    session.execute("CREATE TABLE z (a INT UNSIGNED ZEROFILL, c DECIMAL(1,0) UNSIGNED ZEROFILL)")
+    got = _columns(session, "SELECT IFNULL(a, NULL) AS x, IFNULL(a, a) AS y, IFNULL(c, c) AS u, "
+                            "IFNULL(c, NULL) AS t FROM z")
+    assert got == ["`x` decimal(10,0) DEFAULT NULL", "`y` int(10) unsigned DEFAULT NULL",
+                   "`u` decimal(1,0) unsigned DEFAULT NULL", "`t` decimal(1,0) DEFAULT NULL"]

@@ -268,6 +268,8 @@ def _column(s: SqliteSession, query: Statement, o: Output, name: str,
     width = _constant_width(item, query)
     if width is not None and t.name in ("varchar", "varbinary"):
         t = replace(t, width=width)
+    if t.name == "varchar" and t.width == 0:  # a string that is always NULL: CHAR(0)
+        t = replace(t, name="char")
     return ColumnDef(name, t, nullable=not _not_null(item, s, query))
 
 

@@ -86,33 +86,40 @@ def is_unsigned_integer(t: SqlType | None) -> bool:
     return t is not None and (t.unsigned and (t.is_integer or t is HEX) or t is HEX)
 
 
-def merge(types: list[SqlType | None], precisions: list[int] | None = None
-          ) -> SqlType | None:
+def merge(types: list[SqlType | None], precisions: list[int] | None = None,
+          hybrid: bool = False) -> SqlType | None:
     """The type of a value that is one of `types` (CASE branches, COALESCE, UNION columns);
-    `precisions`: each one's decimal precision when known (an integer literal's digits)."""
+    `precisions`: each one's decimal precision when known (an integer literal's digits);
+    `hybrid`: a function's result (CASE, IF, COALESCE...), where a NULL branch is signed and
+    ZEROFILL is lost."""
     if None in types:
         return None
     known = [t for t in types if t is not None and t.name != "null"]
     if not known:
         return T.NULL if types else None
     first = known[0]
-    if all(t.is_integer for t in known) and not any(t.zerofill for t in known):
+    # a NULL branch counts as signed; the result is never ZEROFILL (MariaDB's hybrid types)
+    signs = {t.unsigned for t in known} | ({False} if hybrid and len(known) < len(types)
+                                           else set())
+    if all(t.is_integer for t in known):
         # MariaDB's aggregate_attributes_int: the largest precision, and a sign when signed
         # (COALESCE(1) and 1 UNION 22 are int(2) and int(3)); signed with unsigned is DECIMAL
         precision = max(precisions) if precisions else \
             max(_merge_precision(t) for t in known)
-        unsigned = {t.unsigned for t in known}
-        if len(unsigned) > 1:
+        if len(signs) > 1:
             return T.decimal(precision, 0)
         name = max((t.name for t in known), key=_INTEGER_ORDER.index)
         return SqlType(name, precision + (0 if first.unsigned else 1), unsigned=first.unsigned)
     if all(t == first for t in known):
+        if hybrid and first.is_numeric and (first.zerofill or first.unsigned and
+                                            len(signs) > 1):
+            return SqlType(first.name, first.width, first.scale, unsigned=signs == {True})
         return first
     if all(_exact(t) for t in known):
         if any(t.is_decimal for t in known):
             s = max(_scale(t) for t in known)
             whole = max(_merge_precision(t) - _scale(t) for t in known)
-            return T.decimal(whole + s, s)
+            return T.decimal(whole + s, s, hybrid and signs == {True})
         if all(t.is_integer for t in known):  # the widest integer type, the longest length
             name = max((t.name for t in known), key=_INTEGER_ORDER.index)
             return SqlType(name, max(t.width or T.INTEGERS[t.name][2] for t in known),
@@ -455,8 +462,8 @@ class Typer:
         pairs = [(b, t) for b, t in zip(branches, types, strict=True)
                  if t is not None and t.name != "null"]
         if pairs and all(t.is_integer for _b, t in pairs):
-            return merge(types, [self._precision(b, t) for b, t in pairs])
-        return merge(types)
+            return merge(types, [self._precision(b, t) for b, t in pairs], hybrid=True)
+        return merge(types, hybrid=True)
 
     def _precision(self, e: exp.Expression, t: SqlType) -> int:
         """MariaDB's decimal_precision() of an exact operand: an integer literal's digits, an
