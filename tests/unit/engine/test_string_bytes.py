@@ -105,3 +105,11 @@ def test_find_in_set_and_interval_as_mariadb(session: SqliteSession) -> None:
         "SELECT FIND_IN_SET('', ''), FIND_IN_SET('', 'a,,b'), FIND_IN_SET(BINARY 'a', 'A,B'), "
         "FIND_IN_SET('a', 'A,B'), INTERVAL(0.0, NULL, NULL), INTERVAL(5, 1, NULL, 7)"))
     assert got == [(0, 2, 0, 1, 2, 2)]
+
+
+def test_in_and_case_of_constants_compare_by_the_connection_collation(
+        session: SqliteSession) -> None:
+    got = rows(session.execute(
+        "SELECT 'string' IN ('STRING', NULL), 'a' IN ('b', NULL), BINARY 'a' IN ('A'), "
+        "CASE 'str' WHEN NULL THEN 'null' WHEN 'STR' THEN 'str' END"))
+    assert got == [(1, None, 0, "str")]

@@ -195,12 +195,22 @@ def _in_by_column_collation(typer: Typer, node: exp.In, left: SqlType | None,
             return
     if isinstance(node.this, exp.Column):
         return
+    types = []
     for item in items:
         t = typer.infer(item)
         if isinstance(item, exp.Column) and t is not None and t.is_text and t.collation:
             name = t.collation if t.case_insensitive else "rm_pad"
             node.set("this", exp.Collate(this=node.this, expression=exp.var(name)))
             return
+        if t is not None and t.name != "null":
+            types.append(t)
+    if types and all(t.is_text for t in types) and \
+            not any(i.find(exp.Column) is not None for i in items):
+        # text that is no column on either side: by its collation ('a' IN ('A') is 1 under
+        # a _ci one), as the other comparisons of constants (_text_collation)
+        colls = [t.collation or "" for t in [left, *types]]
+        name = "rm_pad" if any(c.endswith("_bin") for c in colls) else "rm_ci"
+        node.set("this", exp.Collate(this=node.this, expression=exp.var(name)))
 
 
 def _simple_case(typer: Typer, node: exp.Case) -> None:
@@ -210,8 +220,9 @@ def _simple_case(typer: Typer, node: exp.Case) -> None:
     BINARY for an expression)."""
     whens = [i.this for i in node.args.get("ifs") or []]
     types = [typer.infer(x) for x in [node.this, *whens]]
-    if not whens or not all(_is_string(t) for t in types):
-        return
+    if not whens or not all(_is_string(t) or t is not None and t.name == "null"
+                            for t in types) or not _is_string(types[0]):
+        return  # (a WHEN NULL never matches, whatever the others compare by)
     if any(t is not None and t.is_binary_string for t in types):
         node.set("this", _as_bytes(node.this, types[0]))
         for i, t in zip(node.args.get("ifs") or [], types[1:]):
