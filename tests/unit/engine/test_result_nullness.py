@@ -91,3 +91,20 @@ def test_string_functions_of_null_and_hybrid_signs(session: SqliteSession) -> No
                             "IFNULL(c, NULL) AS t FROM z")
     assert got == ["`x` decimal(10,0) DEFAULT NULL", "`y` int(10) unsigned DEFAULT NULL",
                    "`u` decimal(1,0) unsigned DEFAULT NULL", "`t` decimal(1,0) DEFAULT NULL"]
+
+
+def test_result_columns_say_not_null_as_mariadb(session: SqliteSession) -> None:
+    from rampmeter.engine.base import ResultSet
+    session.execute("CREATE TABLE f (val BIT(1) NOT NULL, n INT NOT NULL, m INT)")
+    result = session.execute("SELECT COALESCE(val, 1), n + 1, m + 1, n / 1, COUNT(*), SUM(n) "
+                             "FROM f")
+    assert isinstance(result, ResultSet)
+    assert [c.flags & 1 for c in result.columns] == [1, 1, 0, 0, 1, 0]
+    list(result.rows)
+
+
+def test_rounding_a_bit_is_an_unsigned_int_of_its_digits(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE b (a BIT(7), w BIT(32))")
+    got = _columns(session, "SELECT FLOOR(a) AS f, ROUND(a, -1) AS r, CEIL(w) AS c FROM b")
+    assert got == ["`f` int(3) unsigned DEFAULT NULL", "`r` int(3) unsigned DEFAULT NULL",
+                   "`c` int(10) unsigned DEFAULT NULL"]

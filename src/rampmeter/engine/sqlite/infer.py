@@ -97,6 +97,9 @@ def merge(types: list[SqlType | None], precisions: list[int] | None = None,
     known = [t for t in types if t is not None and t.name != "null"]
     if not known:
         return T.NULL if types else None
+    if hybrid and any(t.name == "bit" for t in known) and not all(t.name == "bit"
+                                                                  for t in known):
+        known = [_bit_int(t) or t for t in known]  # BIT among numbers: an unsigned number
     first = known[0]
     # a NULL branch counts as signed; the result is never ZEROFILL (MariaDB's hybrid types)
     signs = {t.unsigned for t in known} | ({False} if hybrid and len(known) < len(types)
@@ -311,8 +314,9 @@ class Typer:
                                                      e.args.get("false") or exp.null()]))
         if isinstance(e, exp.Case):
             branches = [i.args["true"] for i in e.args.get("ifs") or []]
-            return self._aggregated(e, self._merged(branches + [e.args.get("default") or
-                                                                exp.null()]))
+            default = e.args.get("default")  # no ELSE: no branch (an explicit NULL is one)
+            return self._aggregated(e, self._merged(
+                branches + [default] if default is not None else branches or [exp.null()]))
         if isinstance(e, exp.Subquery) or isinstance(e, exp.Select):
             sel = e.this if isinstance(e, exp.Subquery) else e
             if isinstance(sel, exp.Select) and len(sel.expressions) == 1:
@@ -367,7 +371,7 @@ class Typer:
         if isinstance(e, exp.CurrentTime):
             return SqlType("time", None, _fsp_arg(e.this))
         if isinstance(e, (exp.Round, exp.Trunc)):
-            t = self._infer(e.this)
+            t = _bit_int(self._infer(e.this))
             digits = e.args.get("decimals")
             if t is None:
                 return None
@@ -384,7 +388,7 @@ class Typer:
                 return _int_of_length(_char_length(t) or 20, t.unsigned)
             return t
         if isinstance(e, (exp.Ceil, exp.Floor)):
-            t = self._infer(e.this)
+            t = _bit_int(self._infer(e.this))
             if self.values is not None and t is not None and (t.is_integer or t.is_decimal):
                 if t.is_integer:
                     return _int_of_length(_char_length(t) or 20, t.unsigned)
@@ -515,6 +519,8 @@ class Typer:
         """ROUND / TRUNCATE of a DECIMAL or an integer by a constant number of digits
         (Item_func_round::fix_length_and_dec_decimal, fix_arg_int)."""
         t = self._infer(args[0])
+        if t is not None and t.name == "bit":
+            return _bit_int(t)  # its digits hold any rounding of it (BIT(7) is int(3))
         if t is not None and self._float_argument(args[0]):
             return self._float_rounded(args[1] if len(args) > 1 else None, t)
         if t is None or not (t.is_decimal or t.is_integer):
@@ -697,7 +703,9 @@ _EXACT_ARITHMETIC = (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.IntDiv, exp.Mod, ex
 def _int_of_length(length: int, unsigned: bool) -> SqlType:
     """An integer result `length` characters long: INT up to 9, BIGINT past it (MariaDB's
     type_handler_long_or_longlong)."""
-    return SqlType("int" if length <= 9 else "bigint", length, unsigned=unsigned)
+    # type_handler_long_or_longlong: INT holds 9 digits and a sign, or 10 digits unsigned
+    return SqlType("int" if length <= (10 if unsigned else 9) else "bigint", length,
+                   unsigned=unsigned)
 
 
 _SIZED_ALIASES = {"RIGHT": "LEFT", "RPAD": "LPAD", "SUBSTR": "SUBSTRING", "MID": "SUBSTRING",
@@ -762,6 +770,14 @@ def _sysvar_type(name: str) -> SqlType | None:
 
 _VARIANCES = frozenset({"STD", "STDDEV", "STDDEV_POP", "STDDEV_SAMP", "VARIANCE", "VAR_POP",
                         "VAR_SAMP"})
+
+
+def _bit_int(t: SqlType | None) -> SqlType | None:
+    """A BIT(n) read as a number (FLOOR, CEIL, ROUND, TRUNCATE): an unsigned INT as long as
+    its largest value (BIT(7) is int(3) unsigned), as MariaDB's Type_handler_bit types it."""
+    if t is None or t.name != "bit":
+        return t
+    return _int_of_length(len(str((1 << (t.width or 1)) - 1)), True)
 
 
 def _fixed_double(t: SqlType, more: int) -> SqlType:

@@ -54,6 +54,7 @@ from rampmeter.engine.sqlite import (
     jsontable,
     modifiers,
     multi,
+    nullness,
     odbc,
     ordercoll,
     outergroup,
@@ -1383,7 +1384,11 @@ def _outputs(select: exp.Select, stmt: Statement, tables: _Tables,
         if not alias and isinstance(inner, exp.Literal) and inner.is_string:
             name = inner.this  # a string kept in the shape ({ date 'x' }): named by its value
         t = typer.infer(inner)
-        out = Output(name, t, flags=expression_flags(t),
+        flags = expression_flags(t)
+        if t is not None and nullness.never_null(inner, lambda c: _not_null_column(
+                select, tables, c)):
+            flags |= 0x1  # NOT_NULL_FLAG, as MariaDB marks an item that cannot be NULL
+        out = Output(name, t, flags=flags,
                      load=values.load_expression(t) if t is not None else None,
                      cast=isinstance(inner, exp.Cast))
         if isinstance(inner, exp.Parameter) and t is None:
@@ -1430,6 +1435,16 @@ def _star_of_table(tables: _Tables, alias: str, views_only: bool) -> list[Output
         return None
     db, _t, tdef = entry
     return [_table_output(c, alias, tdef, db, c.name) for c in tdef.columns]
+
+
+def _not_null_column(select: exp.Select, tables: _Tables, c: exp.Column) -> bool:
+    """A column of this select's tables defined NOT NULL, when no outer join may make it
+    NULL (any LEFT / RIGHT / FULL join: not known here, so maybe)."""
+    if any(str(j.args.get("side") or "").upper() in ("LEFT", "RIGHT", "FULL")
+           for j in select.args.get("joins") or []):
+        return False
+    found = tables.find(c.table or None, c.name)
+    return found is not None and not found[1].nullable
 
 
 def _table_output(col: ColumnDef, alias: str, tdef: TableDef, db: str, name: str) -> Output:
