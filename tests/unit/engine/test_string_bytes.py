@@ -113,3 +113,15 @@ def test_in_and_case_of_constants_compare_by_the_connection_collation(
         "SELECT 'string' IN ('STRING', NULL), 'a' IN ('b', NULL), BINARY 'a' IN ('A'), "
         "CASE 'str' WHEN NULL THEN 'null' WHEN 'STR' THEN 'str' END"))
     assert got == [(1, None, 0, "str")]
+
+
+def test_nullif_compares_as_numbers_and_deep_if_chains_run(session: SqliteSession) -> None:
+    assert scalar(session, "SELECT NULLIF(1, 'test')") == 1
+    assert [w.message for w in session.warnings] == [
+        "Truncated incorrect DECIMAL value: 'test'"]
+    chain = "0"
+    for _ in range(40):  # SQLite's parser alone overflows at about 30 nested CASE
+        chain = f"IF(ROUND(a, 2) = 1, 2, {chain})"
+    session.execute("CREATE TABLE c (a DOUBLE)")
+    session.execute("INSERT INTO c VALUES (1), (2)")
+    assert rows(session.execute(f"SELECT {chain} + 1 FROM c")) == [(3,), (1,)]

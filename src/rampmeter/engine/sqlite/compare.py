@@ -59,6 +59,12 @@ def rewrite(tree: exp.Expression, typer: Typer, backslash_escapes: bool = True) 
                 node.set("this", _num(node.this, "DECIMAL" if exact else "DOUBLE"))
             else:
                 _in_by_column_collation(typer, node, left, items)
+        elif isinstance(node, exp.Nullif):
+            # NULLIF(1, 'x') compares as numbers, with MariaDB's 1292 for the string; only
+            # the second argument is read so (the first is also the answer, kept as it is)
+            lt, rt = typer.infer(node.this), typer.infer(node.expression)
+            if node.expression is not None and _number_vs_string(lt, rt) == "right":
+                node.set("expression", _num(node.expression, _aggregate([lt, rt])))
         elif isinstance(node, exp.Between):
             _between(typer, node)
         elif isinstance(node, exp.Case) and node.this is not None:
