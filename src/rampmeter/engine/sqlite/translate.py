@@ -1908,7 +1908,10 @@ def _balance_concat(node: exp.Concat) -> None:
 def _else_chains(tree: exp.Expression) -> None:
     """IF(a, x, IF(b, y, ...)) nested in its ELSE as one CASE WHEN a THEN x WHEN b THEN y ...
     END (the same answer): SQLite's parser overflows its stack at about 30 nested CASE or IIF
-    where MariaDB answers (mtr func_if). Only chains of 8 or more are rewritten."""
+    where MariaDB answers (mtr func_if). Only chains of 8 to 64 are rewritten: a deeper one
+    is left to SQLite's parser, which refuses it with 1436 as MariaDB refuses a statement
+    past its stack, before sqlglot spends seconds on each level (mtr execution_constants
+    grows one until it fails)."""
     def searched(n: exp.Expression | None) -> bool:
         return isinstance(n, exp.Case) and n.this is None or \
             isinstance(n, exp.If) and not (isinstance(n.parent, exp.Case) and
@@ -1924,7 +1927,7 @@ def _else_chains(tree: exp.Expression) -> None:
         depth, cur = 0, node
         while searched(cur):
             depth, cur = depth + 1, tail(cur)
-        if depth < 8:
+        if not 8 <= depth <= 64:
             continue
         ifs: list[exp.Expression] = []
         cur = node
