@@ -292,7 +292,7 @@ def _column(t: SqlType, flags: int, results: str) -> Column:
         flags |= ColumnFlag.BINARY
         if wire == ColumnType.BLOB:
             return Column("", wire, BLOB_BYTES[n], flags | ColumnFlag.BLOB, 0, CHARSET_BINARY)
-        return Column("", wire, t.width or 1, flags, 0, CHARSET_BINARY)
+        return Column("", wire, t.width if t.width is not None else 1, flags, 0, CHARSET_BINARY)
     if n in GEOMETRIES:  # as 10.11 sends it: a binary BLOB of 4 GiB
         return Column("", ColumnType.GEOMETRY, 4294967295,
                       flags | ColumnFlag.BINARY | ColumnFlag.BLOB, 0, CHARSET_BINARY)

@@ -229,6 +229,8 @@ def decimal_loader(scale: int) -> Callable[[Any], Any]:
             d = Decimal(v)
         elif isinstance(v, Decimal):
             d = v
+        elif type(v) is str and v[:1] == BIG_UNSIGNED and v[1:].isdigit():
+            d = Decimal(v[1:])  # an unsigned BIGINT past 2^63 (a CASE of it and a BIGINT)
         else:
             d, _p = _to_decimal(v)
             if d is None:
@@ -281,7 +283,10 @@ def _float_loader(t: SqlType) -> Callable[[Any], Any] | None:
         scale = t.scale
 
         def fixed(v: Any) -> Any:  # DOUBLE(M,D) prints D decimals, as MariaDB does
-            return None if v is None else f"{float(v):.{scale}f}"
+            if v is None:
+                return None
+            f = float(v)
+            return f"{f if f else 0.0:.{scale}f}"  # -0.0 shows as 0.00 there
         return fixed
     if t.name == "float":
         def single(v: Any) -> Any:  # FLOAT holds about 6 significant digits (FLT_DIG)
@@ -416,9 +421,10 @@ def _store_enum(t: SqlType, v: Any, text: str) -> tuple[Any, Problem | None]:
         if 1 <= v <= len(t.members):
             return t.members[v - 1], None
         return "", Problem(errors.WARN_DATA_TRUNCATED)
-    folded = text.rstrip(" ").lower()
+    key = _member_key(t)
+    folded = key(text.rstrip(" "))
     for m in t.members:
-        if m.lower() == folded:
+        if key(m) == folded:
             return m, None
     if text.isdigit() and 1 <= int(text) <= len(t.members):
         return t.members[int(text) - 1], None
@@ -436,17 +442,29 @@ def _store_set(t: SqlType, v: Any, text: str) -> tuple[Any, Problem | None]:
     stripped = text.rstrip(" ")
     if stripped == "":
         return "", Problem(errors.WARN_DATA_TRUNCATED) if text else None
-    folded = [m.lower() for m in t.members]
+    key = _member_key(t)
+    folded = [key(m) for m in t.members]
     found = 0
     missing = False
     for item in stripped.split(","):
         try:
-            found |= 1 << folded.index(item.lower())
+            found |= 1 << folded.index(key(item))
         except ValueError:
             missing = True
     if not found and stripped.isdigit() and len(stripped) < 22:
         return _store_set(t, int(stripped), stripped)
     return _set_text(t.members, found), Problem(errors.WARN_DATA_TRUNCATED) if missing else None
+
+
+def _member_key(t: SqlType) -> Callable[[str], Any]:
+    """Members match by the column's collation: set('a','A') COLLATE latin1_bin keeps
+    both apart, a _ci one folds case."""
+    from rampmeter.engine.sqlite.collations import member_key
+    coll = t.collation
+    if coll is None and t.charset:
+        default = charsets.default_collation(t.charset)
+        coll = default.name if default is not None else None
+    return member_key(coll)
 
 
 def _set_text(members: tuple[str, ...], bits: int) -> str:
@@ -623,6 +641,43 @@ def parse_datetime(text: str) -> tuple[int, int, int, int, int, int, str] | None
     return None
 
 
+def number_datetime(v: int | Decimal) -> tuple[int, int, int, int, int, int, str] | None:
+    """A number read as a datetime, as MariaDB's number_to_datetime reads it: YYMMDD,
+    YYYYMMDD, YYMMDDhhmmss or YYYYMMDDhhmmss by its size (a two-digit year below 70 is
+    20YY), the fraction as microseconds; None for a number of no such size."""
+    if v < 0:
+        return None
+    nr = int(v)
+    frac = ""
+    if isinstance(v, Decimal) and v != nr:
+        frac = format(v - nr, "f").partition(".")[2]
+    if nr < 101:
+        return None
+    if nr <= 691231:
+        nr = (nr + 20000000) * 1000000
+    elif nr < 700101:
+        return None
+    elif nr <= 991231:
+        nr = (nr + 19000000) * 1000000
+    elif nr < 10000101:
+        return None
+    elif nr <= 99991231:
+        nr *= 1000000
+    elif nr < 101000000:
+        return None
+    elif nr <= 691231235959:
+        nr += 20000000000000
+    elif nr < 700101000000:
+        return None
+    elif nr <= 991231235959:
+        nr += 19000000000000
+    elif nr > 99991231235959:
+        return None
+    text = f"{nr:014d}"
+    return (int(text[:4]), int(text[4:6]), int(text[6:8]), int(text[8:10]), int(text[10:12]),
+            int(text[12:14]), frac)
+
+
 def _valid_date(y: int, mo: int, d: int) -> bool:
     if y == mo == d == 0:
         return True  # the zero date (NO_ZERO_DATE is not in MariaDB 10.11's default sql_mode)
@@ -761,8 +816,8 @@ def _store_time(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
             dtp = parse_datetime(text)
             if dtp is None or dtp[1] > 12 or dtp[2] > 31:
                 return _time_from_number(text, fsp)
-            td = dt.timedelta(hours=dtp[3], minutes=dtp[4], seconds=dtp[5],
-                              microseconds=int((dtp[6] + "000000")[:6] or 0))
+            micro = int((dtp[6] + "000000")[:6]) if dtp[6].isdigit() else 0
+            td = dt.timedelta(hours=dtp[3], minutes=dtp[4], seconds=dtp[5], microseconds=micro)
             if any(dtp[:3]):  # the date part is dropped: MariaDB notes it
                 problem = Problem(errors.WARN_DATA_TRUNCATED, note=True)
         else:
@@ -981,6 +1036,8 @@ def _load_decimal_as_given(v: Any) -> Any:
         return v
     if isinstance(v, float):
         return Decimal(repr(v))
+    if type(v) is str and v[:1] == BIG_UNSIGNED and v[1:].isdigit():
+        return Decimal(v[1:])
     return Decimal(v) if isinstance(v, str) else v
 
 

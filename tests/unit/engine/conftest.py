@@ -37,7 +37,7 @@ class FakeContext:
             "default_storage_engine": "InnoDB", "timestamp": 0.0,
             "collation_connection": "utf8mb4_general_ci", "div_precision_increment": 4,
             "default_week_format": 0, "sql_select_limit": 2**64 - 1,
-            "max_allowed_packet": 16777216, "lc_time_names": "en_US",
+            "max_allowed_packet": 16777216, "lc_time_names": "en_US", "old_passwords": 0,
         }
         self.client_found_rows = False
         self.row_count = -1

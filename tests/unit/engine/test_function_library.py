@@ -70,7 +70,8 @@ def shown(v: Any) -> str:
     ("OLD_PASSWORD('')", ""), ("OLD_PASSWORD(NULL)", "NULL"),
     # numbers
     ("RAND(1)", "0.40540353712197724"), ("TRUNCATE(1.5555, 2)", "1.55"),
-    ("ROUND(1.5, 3)", "1.500"), ("ROUND(2.5e0)", "2.0"), ("ROUND(2.5)", "3"),
+    ("ROUND(1.5, 3)", "1.500"), ("ROUND(2.5e0)", "2"), ("ROUND(1e0 / 3, 5)", "0.33333"),
+    ("TRUNCATE(-0.001e0, 2)", "0.00"), ("ROUND(2.5)", "3"),
     ("ROUND(15, -1)", "20"), ("BIT_COUNT(7)", "3"), ("INTERVAL(5, 1, 3, 7)", "2"),
     ("CAST(2.5 AS SIGNED)", "3"), ("CAST(2.5e0 AS SIGNED)", "2"), ("CAST(-2.5 AS SIGNED)", "-3"),
     ("INET_ATON('127.0.0.1')", "2130706433"), ("INET_NTOA(2130706433)", "127.0.0.1"),

@@ -187,11 +187,11 @@ def run(s: SqliteSession, stmt: Statement, params: Any) -> UpdateCount | ResultS
                     bound[slot] = dml.sqlite_value(ex.null_into(col, number, multi=True))
                 continue
             source = None
-            if slot in hexes and type(v) is bytes and col.type.is_numeric:
-                v = int.from_bytes(v, "big")  # as dml.convert_row does for one row
-            elif slot in hexes and type(v) is bytes and col.type.is_text and \
-                    col.type.charset not in (None, "binary"):
-                source = charsets.charset(col.type.charset)  # its bytes are the column's
+            if slot in hexes and type(v) is bytes:  # as dml.convert_row does for one row
+                if col.type.is_numeric:
+                    v = int.from_bytes(v, "big")
+                elif col.type.is_text and col.type.charset not in (None, "binary"):
+                    source = charsets.charset(col.type.charset)  # the column's characters
             got = fast(v) if fast is not None and source is None else _SLOW
             bound[slot] = got if got is not _SLOW else \
                 dml.sqlite_value(ex.convert(col, v, number, source))

@@ -25,6 +25,7 @@ Rules:
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Callable
 from typing import Any
@@ -154,6 +155,24 @@ def comparison(coll: charsets.Collation) -> Callable[[str, str], int]:
 
 
 _COMPARISONS: dict[str, Callable[[str, str], int]] = {}
+
+
+@functools.cache
+def member_key(name: str | None) -> Callable[[str], Any]:
+    """How an ENUM / SET member is matched under the column's collation (exactly, no
+    padding: find_type / find_set compare the value's item with each member); a _ci one
+    folds case, a _bin one does not. Unknown: case folded."""
+    coll = charsets.collation(name) if name else None
+    if coll is None:
+        return str.lower
+    key = _key(coll)[0]
+
+    def safe(s: str) -> Any:
+        try:
+            return key(s)
+        except Exception:  # noqa: BLE001 - a character the set cannot hold: as it is
+            return s
+    return safe
 
 
 def named_comparison(name: str) -> Callable[[str, str], int] | None:

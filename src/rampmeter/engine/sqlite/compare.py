@@ -60,6 +60,12 @@ def rewrite(tree: exp.Expression, typer: Typer, backslash_escapes: bool = True) 
                 node.set("this", _num(node.this, "DECIMAL" if exact else "DOUBLE"))
             else:
                 _in_by_column_collation(typer, node, left, items)
+        elif isinstance(node, exp.Nullif):
+            # NULLIF(1, 'x') compares as numbers, with MariaDB's 1292 for the string; only
+            # the second argument is read so (the first is also the answer, kept as it is)
+            lt, rt = typer.infer(node.this), typer.infer(node.expression)
+            if node.expression is not None and _number_vs_string(lt, rt) == "right":
+                node.set("expression", _num(node.expression, _aggregate([lt, rt])))
         elif isinstance(node, exp.Between):
             if not _time_order(typer, node, ("this", "low", "high")):
                 _between(typer, node)
@@ -214,16 +220,36 @@ def _between(typer: Typer, node: exp.Between) -> None:
 def _in_by_column_collation(typer: Typer, node: exp.In, left: SqlType | None,
                             items: list[exp.Expression]) -> None:
     """'a' IN (col): SQLite compares by the left operand's collation (BINARY for a literal);
-    MariaDB by the aggregated one, where a column's (IMPLICIT) wins over a literal's: the
-    left side takes the column's collation (collations.py registers it by name)."""
-    if left is None or not left.is_text or isinstance(node.this, (exp.Column, exp.Collate)):
+    MariaDB by the aggregated one, where an explicit COLLATE wins over everything and a
+    column's (IMPLICIT) over a literal's: the left side takes that collation (collations.py
+    registers it by name)."""
+    if left is None or not left.is_text or isinstance(node.this, exp.Collate):
         return
+    for item in items:  # an explicit COLLATE among the items wins over every column's
+        if isinstance(item, exp.Collate):
+            t = typer.infer(item)
+            if t is not None and t.is_text and t.collation:
+                name = t.collation if t.case_insensitive else "rm_pad"
+                node.set("this", exp.Collate(this=node.this, expression=exp.var(name)))
+            return
+    if isinstance(node.this, exp.Column):
+        return
+    types = []
     for item in items:
         t = typer.infer(item)
         if isinstance(item, exp.Column) and t is not None and t.is_text and t.collation:
             name = t.collation if t.case_insensitive else "rm_pad"
             node.set("this", exp.Collate(this=node.this, expression=exp.var(name)))
             return
+        if t is not None and t.name != "null":
+            types.append(t)
+    if types and all(t.is_text for t in types) and \
+            not any(i.find(exp.Column) is not None for i in items):
+        # text that is no column on either side: by its collation ('a' IN ('A') is 1 under
+        # a _ci one), as the other comparisons of constants (_text_collation)
+        colls = [t.collation or "" for t in [left, *types]]
+        name = "rm_pad" if any(c.endswith("_bin") for c in colls) else "rm_ci"
+        node.set("this", exp.Collate(this=node.this, expression=exp.var(name)))
 
 
 def _simple_case(typer: Typer, node: exp.Case) -> None:
@@ -233,8 +259,9 @@ def _simple_case(typer: Typer, node: exp.Case) -> None:
     BINARY for an expression)."""
     whens = [i.this for i in node.args.get("ifs") or []]
     types = [typer.infer(x) for x in [node.this, *whens]]
-    if not whens or not all(_is_string(t) for t in types):
-        return
+    if not whens or not all(_is_string(t) or t is not None and t.name == "null"
+                            for t in types) or not _is_string(types[0]):
+        return  # (a WHEN NULL never matches, whatever the others compare by)
     if any(t is not None and t.is_binary_string for t in types):
         node.set("this", _as_bytes(node.this, types[0]))
         for i, t in zip(node.args.get("ifs") or [], types[1:]):

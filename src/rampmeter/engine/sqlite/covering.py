@@ -15,6 +15,8 @@ one index reads the index instead, "Using index"; find_shortest_key picks it):
   translation reads its WHERE back, checks.py) gets no ORDER BY: its rows look alike.
 - InnoDB's secondary indexes hold the primary key's columns too: they cover those as well, and
   order by them after their own.
+- Index hints choose among the indexes: `IGNORE INDEX (k)` leaves k out, `USE` / `FORCE
+  INDEX (k)` leaves the others out (so `IGNORE KEY (k)` reads the table in its own order).
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ def rewrite(tree: exp.Expression, by_alias: dict[str, Any]) -> None:
     needed = _columns(tree, tdef)
     if needed is None:
         return
-    key = _covering(tdef, needed)
+    key = _covering(tdef, needed, _allowed(table))
     if key is None:
         return
     names, desc = key
@@ -77,16 +79,56 @@ def _columns(tree: exp.Select, tdef: TableDef) -> set[str] | None:
     return names
 
 
-def _covering(tdef: TableDef, needed: set[str]) -> tuple[list[str], list[bool]] | None:
+def unindexed(tree: exp.Expression, by_alias: dict[str, Any]) -> None:
+    """A table whose index hints leave the scan no index (`IGNORE INDEX (k)` of its only
+    one, `USE INDEX ()`) is read NOT INDEXED, in its own order, as MariaDB reads it: SQLite
+    would still walk the index and return its order."""
+    for table in tree.find_all(exp.Table):
+        if not table.args.get("hints"):
+            continue
+        entry = by_alias.get((table.alias or table.name).lower())
+        tdef = entry[2] if entry is not None and len(entry) > 2 else None
+        if not isinstance(tdef, TableDef):
+            continue
+        allowed = _allowed(table)
+        names = (["primary"] if tdef.primary else []) + \
+            [i.name.lower() for i in tdef.indexes if not i.kind]
+        if names and not any(allowed(n) for n in names):
+            table.set("indexed", False)
+
+
+def _allowed(table: exp.Table) -> Any:
+    """Which indexes the table's index hints let the scan read: `IGNORE INDEX (k, ...)`
+    takes those away, `USE` / `FORCE INDEX (k, ...)` keeps only those (`USE INDEX ()`:
+    none); hints FOR ORDER BY / GROUP BY do not choose the scan. A predicate on the
+    index's name (lower case, 'primary' for the primary key)."""
+    ignored: set[str] = set()
+    used: set[str] | None = None
+    for hint in table.args.get("hints") or []:
+        if not isinstance(hint, exp.IndexTableHint) or hint.args.get("target") and \
+                "JOIN" not in str(hint.args["target"]).upper():
+            continue
+        names = {e.name.lower() for e in hint.expressions}
+        if str(hint.this).upper() == "IGNORE":
+            ignored |= names
+        else:
+            used = names if used is None else used | names
+    return lambda name: name not in ignored and (used is None or name in used)
+
+
+def _covering(tdef: TableDef, needed: set[str], allowed: Any = None
+              ) -> tuple[list[str], list[bool]] | None:
     auto = tdef.auto_column
     keys: list[tuple[list[str], list[bool]]] = []
-    if tdef.primary:
+    allowed = allowed or (lambda name: True)
+    if tdef.primary and allowed("primary"):
         if auto is not None and tdef.primary == [auto.name]:
             return None  # the rowid: the table's own order
         keys.append((list(tdef.primary), [False] * len(tdef.primary)))
     clustered = (tdef.engine or "").upper() == "INNODB"
     for idx in tdef.indexes:
-        if idx.kind or any(p for p in idx.prefixes) or keyinfo.long_unique(tdef, idx):
+        if idx.kind or any(p for p in idx.prefixes) or keyinfo.long_unique(tdef, idx) or \
+                not allowed(idx.name.lower()):
             continue
         cols = list(idx.columns)
         desc = [bool(d) for d in idx.desc] + [False] * (len(cols) - len(idx.desc))

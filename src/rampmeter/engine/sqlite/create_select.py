@@ -7,8 +7,10 @@ Rules (MariaDB 10.11, measured):
 - A result column that is a table column copies its type, NOT NULL and DEFAULT (an
   AUTO_INCREMENT column becomes a plain NOT NULL column with DEFAULT 0); a literal gets the
   literal's type and NOT NULL (NULL is binary(0)); an expression gets its inferred type
-  (infer.py), NOT NULL when it is COUNT, a non-NULL literal, NOW() or arithmetic over NOT NULL
-  operands, and nullable otherwise. Indexes and keys come only from the definition part.
+  (infer.py), NOT NULL when it can never be NULL (nullness.py: COUNT, a non-NULL literal,
+  NOW(), arithmetic, comparisons, COALESCE, IF, CASE ... over NOT NULL operands; a column of
+  a LEFT JOIN's right side may be NULL), nullable otherwise. Indexes and keys come only from
+  the definition part.
 - The rows are inserted as INSERT [IGNORE] ... SELECT would insert them (strict-mode errors
   included); if that fails, the new table is dropped again, so the statement leaves nothing.
   The OK packet says "Records: N  Duplicates: D  Warnings: W".
@@ -26,7 +28,7 @@ from sqlglot import exp
 from rampmeter import errors
 from rampmeter.engine import types as T
 from rampmeter.engine.base import Result, UpdateCount
-from rampmeter.engine.sqlite import dml, strlen, temporary, unionout
+from rampmeter.engine.sqlite import dml, nullness, strlen, temporary, unionout
 from rampmeter.engine.sqlite.catalog import ColumnDef, Default, q
 from rampmeter.engine.sqlite.definitions import ColumnSpec, KeySpec, build_table
 from rampmeter.engine.sqlite.infer import Typer
@@ -266,6 +268,8 @@ def _column(s: SqliteSession, query: Statement, o: Output, name: str,
     width = _constant_width(item, query)
     if width is not None and t.name in ("varchar", "varbinary"):
         t = replace(t, width=width)
+    if t.name == "varchar" and t.width == 0:  # a string that is always NULL: CHAR(0)
+        t = replace(t, name="char")
     return ColumnDef(name, t, nullable=not _not_null(item, s, query))
 
 
@@ -284,25 +288,10 @@ def _constant_width(e: exp.Expression | None, query: Statement) -> int | None:
     return max(args[1], 0)
 
 
-# the clock's functions: NOT NULL in MariaDB (their Item's maybe_null is false)
-_CLOCK = frozenset({"NOW", "CURDATE", "CURTIME", "CURRENT_TIME", "CURRENT_DATE",
-                    "CURRENT_TIMESTAMP", "LOCALTIME", "LOCALTIMESTAMP", "UTC_DATE", "UTC_TIME",
-                    "UTC_TIMESTAMP", "SYSDATE"})
-_CLOCK_NODES = (exp.CurrentTimestamp, exp.CurrentTime, exp.CurrentDate, exp.UtcTimestamp,
-                exp.UtcTime, exp.UtcDate, exp.Localtime, exp.Localtimestamp)
-
-
 def _not_null(e: exp.Expression | None, s: SqliteSession, query: Statement) -> bool:
-    """Would MariaDB make this result column NOT NULL (module rules)?"""
-    if e is None:
-        return False
+    """Would MariaDB make this result column NOT NULL (nullness.py, and here a typed literal)?"""
     if isinstance(e, exp.Paren):
         return _not_null(e.this, s, query)
-    if isinstance(e, (exp.Placeholder, exp.Literal)):
-        return True
-    if isinstance(e, (exp.Count, *_CLOCK_NODES)) or \
-            isinstance(e, exp.Anonymous) and e.name.upper() in _CLOCK:
-        return True
     if isinstance(e, exp.Cast) and isinstance(e.this, exp.Literal) and e.this.is_string:
         # DATE'..', TIME'..', TIMESTAMP'..': a literal (queryforms.py); a zero month or day
         # makes it nullable, whatever sql_mode says (MariaDB)
@@ -310,14 +299,12 @@ def _not_null(e: exp.Expression | None, s: SqliteSession, query: Statement) -> b
         m = temporal.read_datetime(e.this.name) if e.to.this != exp.DataType.Type.TIME \
             else None
         return m is None or not m.has_zero_part
-    if isinstance(e, exp.Neg):
-        return _not_null(e.this, s, query)
-    if isinstance(e, (exp.Add, exp.Sub, exp.Mul)):
-        return _not_null(e.this, s, query) and _not_null(e.expression, s, query)
-    if isinstance(e, exp.Column):
-        col = _table_column(e, s, query)
+
+    def column(c: exp.Column) -> bool:
+        col = _table_column(c, s, query)
         return col is not None and not col.nullable
-    return False
+
+    return nullness.never_null(e, column)
 
 
 def _table_column(e: exp.Column, s: SqliteSession, query: Statement) -> ColumnDef | None:
@@ -336,5 +323,21 @@ def _find_column(select: exp.Select, s: SqliteSession, table: str | None,
         tdef = s.table_def(db, t.name) if db else None
         col = tdef.column(name) if tdef is not None else None
         if col is not None:
+            if not col.nullable and _outer_side(select, t):
+                return replace(col, nullable=True)  # NULL where no row joins
             return col
     return None
+
+
+def _outer_side(select: exp.Select, t: exp.Table) -> bool:
+    """Is the table on the side of an outer join that gives NULLs (LEFT JOIN's right, RIGHT
+    JOIN's left)?"""
+    joins = select.args.get("joins") or []
+    for j in joins:
+        side = str(j.args.get("side") or "").upper()
+        inside = j.this is t or t in j.this.find_all(exp.Table)
+        if side in ("LEFT", "FULL") and inside:
+            return True
+        if side in ("RIGHT", "FULL") and not inside:
+            return True
+    return False

@@ -99,6 +99,7 @@ def create_table(s: SqliteSession, r: Reader, *, or_replace: bool, temporary: bo
     tdef = build_table(table, columns, keys, options, database=target.database,
                        defaults=defaults)
     tdef.notes.extend(limit_lengths(tdef, _strict(s)))
+    tdef.notes.extend(check_members(tdef, _strict(s)))
     tdef.notes.extend(limit_comments(tdef, _strict(s)))
     check_definition_size(tdef)
     tdef.notes.extend(tableopts.check(s.sql_mode(), tableopts.unknown_names(
@@ -178,6 +179,36 @@ def limit_lengths(tdef: TableDef, strict: bool, only: set[str] | None = None
             c.type = replace(t, name=_blob_for(t.width, maxlen, "text"), width=None)
             notes.append(Warning_("Note", 1246, f"Converting column '{c.name}' from VARCHAR to "
                                   "TEXT"))
+    return notes
+
+
+def check_members(tdef: TableDef, strict: bool) -> list[Warning_]:
+    """An ENUM / SET member given twice (equal under the column's collation: 'a' and 'A'
+    in a _ci one) is 1291, an error in strict mode, else a Note; a SET of more than 64
+    distinct members is 1097 (MariaDB's checks when it reads the definition)."""
+    from rampmeter.engine.sqlite.collations import member_key
+    notes: list[Warning_] = []
+    for c in tdef.columns:
+        t = c.type
+        if t.name not in ("enum", "set"):
+            continue
+        coll = t.collation or (charsets.default_collation(t.charset).name
+                               if t.charset and charsets.default_collation(t.charset)
+                               else None)
+        key = member_key(coll)
+        seen: dict[object, str] = {}
+        for m in t.members:
+            k = key(m.rstrip(" "))
+            if k in seen:  # MariaDB names the member given first
+                message = f"Column '{c.name}' has duplicated value '{seen[k]}' in " \
+                          f"{t.name.upper()}"
+                if strict:
+                    raise ServerError(1291, message=message, sqlstate="HY000")
+                notes.append(Warning_("Note", 1291, message))
+            seen.setdefault(k, m)
+        if t.name == "set" and len(seen) > 64:
+            raise ServerError(1097, message=f"Too many strings for column {c.name} and SET",
+                              sqlstate="HY000")
     return notes
 
 

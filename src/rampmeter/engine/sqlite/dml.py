@@ -57,6 +57,7 @@ from rampmeter.engine.sqlite.translate import Plan, literal_type
 from rampmeter.engine.types import SqlType, column_for_values
 from rampmeter.errors import ServerError, Warning_
 from rampmeter.protocol.columns import Column
+from rampmeter.protocol.constants import ColumnType
 from rampmeter.sql import charsets
 from rampmeter.sql.statement import ClientParam, Statement, slot_charset
 
@@ -214,9 +215,14 @@ def _is_zero(value: Any) -> bool:
 _STRING_WIRE = frozenset({0x0F, 0xF9, 0xFA, 0xFB, 0xFC, 0xFD, 0xFE})
 
 
-def _expression(col: Column) -> Column:
-    """An expression's column: a string one says 39 decimals (MariaDB's NOT_FIXED_DEC)."""
-    if col.type in _STRING_WIRE and col.decimals == 0:
+def _expression(col: Column, cast: bool = False) -> Column:
+    """An expression's column: a string one says 39 decimals (MariaDB's NOT_FIXED_DEC), but a
+    CAST's 0; a string of 65532 bytes or more is a BLOB of its length's size
+    (type_handler_adjusted_to_max_octet_length)."""
+    if col.type == 0xFD and col.length >= 65532:
+        wire = 0xFC if col.length <= 65535 else 0xFA if col.length <= 16777215 else 0xFB
+        col = dataclasses.replace(col, type=ColumnType(wire))
+    if col.type in _STRING_WIRE and col.decimals == 0 and not cast:
         return dataclasses.replace(col, decimals=39)
     return col
 
@@ -867,7 +873,8 @@ def _columns(plan: Plan, stmt: Statement, names: tuple[str, ...], rows: list[Any
             columns.append(o.sql_type.column(name, flags=o.flags, table=o.table,
                                              schema=o.schema, org_name=o.org_name)
                            if o.org_table else _expression(
-                               o.sql_type.column(name, flags=o.flags, org_name=o.org_name)))
+                               o.sql_type.column(name, flags=o.flags, org_name=o.org_name),
+                               o.cast))
             if o.org_table:
                 col = columns[-1]
                 columns[-1] = col.named(name, table=o.table, schema=o.schema,

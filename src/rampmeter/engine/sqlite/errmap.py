@@ -204,6 +204,9 @@ def duplicate_entry(failed: str, tdef: TableDef | None, shown_values: dict[str, 
         value = shown_values[col.lower()]
         if isinstance(value, str) and value[:1] == "~" and value[1:].isdigit():
             value = int(value[1:])  # a BIGINT UNSIGNED above 2^63-1 (values.big_unsigned)
+        column = tdef.column(col) if tdef is not None else None
+        if isinstance(value, bytes) and column is not None and column.type.name == "binary":
+            value = value.rstrip(b"\0")  # a BINARY(n)'s padding is not shown (measured)
         if isinstance(value, bytes):  # MariaDB shows bytes it cannot print as \xHH
             value = "".join(chr(b) if 32 <= b < 127 else f"\\x{b:02X}" for b in value)
         shown.append("NULL" if value is None else str(value))

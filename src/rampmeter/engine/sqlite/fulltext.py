@@ -374,8 +374,6 @@ def _syntax(s: Any) -> str:
 
 
 def register(handle: Any, host: Any) -> None:
-    corpora: dict[tuple[Any, ...], Corpus] = {}
-
     def match(mode: str, query: Any, exact: Any, db: str, table: str, names: str,
               *values: Any) -> float:
         if query is None:
@@ -383,10 +381,12 @@ def register(handle: Any, host: Any) -> None:
         if mode == "BOOLEAN":
             return boolean_relevance(query, bool(exact), values, _syntax(host.session))
         s = host.session
-        key = (id(s.current), db, table, names)
+        # one statement's counts, kept with the statement's own state (a key made of the
+        # statement's id() would outlive it: ids are reused, and the counts went stale)
+        corpora = s.statement_state
+        key = ("rm_match", db, table, names)
         corpus = corpora.get(key)
         if corpus is None:
-            corpora.clear()  # one statement's counts at a time
             schema = s.schema(db)
             cols = ", ".join('"' + n.replace('"', '""') + '"' for n in names.split("\x1f"))
             rows = s.handle.conn.execute(

@@ -52,6 +52,12 @@ def rewrite(tree: exp.Expression, typer: Typer) -> None:
             if name == "RAND" and len(node.expressions) == 1:
                 sites += 1  # each seeded RAND keeps its own sequence (functions_numeric)
                 node.append("expressions", exp.Literal.number(sites))
+            elif name in _BIT_AGGREGATES and not isinstance(node.parent, exp.Window):
+                # of no rows at all SQLite never builds the aggregate (Python's sqlite3 then
+                # answers NULL): MariaDB's BIT_AND is all ones there, BIT_OR / BIT_XOR 0
+                hole = exp.Null()
+                node.replace(hole)
+                hole.replace(exp.Coalesce(this=node, expressions=[_BIT_AGGREGATES[name]]))
             continue
         convert = _NODES.get(type(node))
         if convert is not None:
@@ -65,6 +71,8 @@ _GRAMMAR_ARITY: dict[str, Callable[[int], bool]] = {
     "MULTIPOINT": lambda n: n >= 1, "MULTILINESTRING": lambda n: n >= 1,
     "MULTIPOLYGON": lambda n: n >= 1, "GEOMETRYCOLLECTION": lambda n: n >= 1,
 }
+_BIT_AGGREGATES = {"BIT_AND": exp.Literal.string("~18446744073709551615"),
+                   "BIT_OR": exp.Literal.number(0), "BIT_XOR": exp.Literal.number(0)}
 
 
 def _library_call(node: exp.Anonymous, typer: Typer) -> None:

@@ -16,6 +16,7 @@ Rules (MariaDB 10.11, measured with the mariadb-test client):
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from decimal import ROUND_HALF_UP, Context, Decimal, localcontext
@@ -68,11 +69,26 @@ def time_key(v: Any) -> Any:
     return -us if r.neg else us
 
 
+def member_rank(v: Any, kind: str, members: str) -> Any:
+    """An ENUM value's position among its members (0 for ''), a SET value's bits: the
+    number MariaDB sorts them by (ordercoll.py)."""
+    if v is None:
+        return None
+    names = members.split("\x1f")
+    text = _show(v)
+    if kind == "e":
+        return names.index(text) + 1 if text in names else 0
+    return sum(1 << names.index(item) for item in set(text.split(",")) if item in names)
+
+
 def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
                                                       Callable[..., Any]]) -> None:
     def truncated(kind: str, v: Any, level: str = "Warning") -> None:
+        # a binary string's bytes outside printable ASCII are \xHH (ErrConvString)
+        shown = "".join(chr(b) if 0x20 <= b < 0x7F else f"\\x{b:02X}" for b in v) \
+            if isinstance(v, bytes) else _show(v)
         host.warn(errors.ER_TRUNCATED_WRONG_VALUE,
-                  f"Truncated incorrect {kind} value: '{_show(v)}'", level=level)
+                  f"Truncated incorrect {kind} value: '{shown}'", level=level)
 
     def text_number(v: Any, kind: str) -> Decimal | float | None:
         """A string's number as MariaDB reads it, warning when it is not all number (a note
@@ -179,6 +195,37 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
         num = text_number(v, "DOUBLE")
         return float(num) if num is not None else 0.0
 
+    def cast_double_fixed(v: Any, prec: int, scale: int) -> Any:
+        """CAST(v AS DOUBLE(M,D)): rounded half up to D decimals; past M digits the
+        largest value of the type with a Note 1264, as MariaDB's Item_double_typecast."""
+        f = cast_double(v)
+        if f is None or not math.isfinite(f):
+            return f
+        m, d = int(prec), int(scale)
+        with localcontext(Context(prec=400)):
+            q = Decimal(repr(f)).quantize(Decimal(1).scaleb(-d), ROUND_HALF_UP)
+            top = Decimal(10) ** (m - d) - Decimal(1).scaleb(-d)
+        if abs(q) > top:
+            host.warn(errors.ER_WARN_DATA_OUT_OF_RANGE, "Out of range value for column "
+                      f"'{_show(v)}' at row 1", level="Note")
+            q = top if q > 0 else -top
+        return float(q)
+
+    def time_on_today(v: Any) -> Any:
+        """A TIME as a DATETIME: today (the statement's date) plus the time, as MariaDB's
+        CAST(time AS DATETIME) makes it (25:00:00 is tomorrow's 01:00:00)."""
+        if v is None:
+            return None
+        import datetime as dt
+
+        from rampmeter.engine.sqlite.functions_time import session_now
+        td = values._parse_time(_show(v))
+        if td is None or td is values._BAD_TIME:
+            return v
+        moment = dt.datetime.combine(session_now(host).date(), dt.time()) + td
+        text = moment.strftime("%Y-%m-%d %H:%M:%S")
+        return text + f".{moment.microsecond:06d}" if moment.microsecond else text
+
     def cast_signed(v: Any, kind: str) -> Any:
         if v is None:
             return None
@@ -259,9 +306,12 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
                             ("rm_cast_interval", 2, cast_interval),
                             ("rm_cast_decimal", 3, cast_decimal),
                             ("rm_cast_double", 1, cast_double),
+                            ("rm_cast_double_fixed", 3, cast_double_fixed),
+                            ("rm_time_on_today", 1, time_on_today),
                             ("rm_cast_unsigned", 2, cast_unsigned),
                             ("rm_cast_signed", 2, cast_signed)):
         handle.create_function(name, nargs, guarded(fn))
+    handle.create_function("rm_member_rank", 3, member_rank, deterministic=True)
     # deterministic: `id = rm_num(?)` keeps id's index usable (compare.py)
     handle.create_function("rm_num", 2, to_number, deterministic=True)
     handle.create_function("rm_double_text", 1, lambda v: format_float(v) if isinstance(

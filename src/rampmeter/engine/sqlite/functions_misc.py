@@ -11,10 +11,12 @@ Rules:
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import ipaddress
 import os
 import re
+import threading
 from typing import Any
 
 from rampmeter.engine import types as T
@@ -110,14 +112,70 @@ def is_ipv6(v: Any) -> Any:
         return 0
 
 
-@sqlfunction("PASSWORD", 1, T.varchar(41))
-def password(v: Any) -> Any:
+@sqlfunction("PASSWORD", 1, T.varchar(41), host=True)
+def password(host: Any, v: Any) -> Any:
+    """mysql_native_password's hash; with old_passwords on, OLD_PASSWORD's. NULL hashes as
+    '' (MariaDB's Item_func_password makes an empty result of it)."""
     if v is None:
-        return None
+        return ""
+    if _flag(host.context.system_variable("old_passwords")):
+        return old_password(v)
     data = _data(v)
     if not data:
         return ""
     return "*" + hashlib.sha1(hashlib.sha1(data).digest()).hexdigest().upper()
+
+
+def _flag(v: Any) -> bool:
+    return str(v).upper() in ("1", "ON", "TRUE")
+
+
+_CRYPT_LOCK = threading.Lock()   # crypt(3) keeps its answer in a static buffer (LOCK_crypt)
+_SALT = "./0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+@functools.cache
+def _libcrypt() -> Any:
+    """The C library's crypt(3), or None where there is none (ENCRYPT is then NULL, as in a
+    MariaDB built without it)."""
+    import ctypes
+    import ctypes.util
+    name = ctypes.util.find_library("crypt")
+    if name is None:
+        return None
+    try:
+        fn = ctypes.CDLL(name).crypt
+    except (OSError, AttributeError):
+        return None
+    fn.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+    fn.restype = ctypes.c_char_p
+    return fn
+
+
+@sqlfunction("ENCRYPT", (1, 2), T.varbinary(13), host=True, deterministic=False)
+def encrypt(host: Any, v: Any, salt: Any = ...) -> Any:
+    """Unix crypt(3) of the string (Item_func_encrypt): without a salt, two characters made
+    of the statement's time; a salt shorter than 2 bytes, or NULL, is NULL; '' is ''."""
+    if v is None:
+        return None
+    data = _data(v)
+    if not data:
+        return b""
+    if salt is ...:
+        t = int(host.statement_utc().timestamp())
+        key = (_SALT[t & 0x3F] + _SALT[(t >> 5) & 0x3F]).encode()
+    elif salt is None:
+        return None
+    else:
+        key = _data(salt)
+        if len(key) < 2:
+            return None
+    fn = _libcrypt()
+    if fn is None:
+        return None
+    with _CRYPT_LOCK:
+        out = fn(data.split(b"\0")[0], key.split(b"\0")[0])
+    return None if out is None else bytes(out)
 
 
 @sqlfunction("OLD_PASSWORD", 1, T.varchar(16))

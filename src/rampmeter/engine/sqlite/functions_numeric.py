@@ -90,7 +90,7 @@ def _round(v: Any, places: Any, kind: str, truncate: bool) -> Any:
         return None
     d = int(_number(places))
     x = _number(v)
-    if kind == "f" or isinstance(x, float) and kind != "d":
+    if kind in ("f", "s") or isinstance(x, float) and kind != "d":  # a string is a double
         x = float(x)
         if abs(d) > 308:
             return 0.0 if d < 0 else x
@@ -154,12 +154,10 @@ def interval(n: Any, *bounds: Any) -> Any:
     if n is None:
         return -1
     x = float(_number(n))
-    count = 0
-    for b in bounds:
-        if b is None or x < float(_number(b)):
-            break
-        count += 1
-    return count
+    for i, b in enumerate(bounds):  # a NULL bound is skipped (Item_func_interval::val_int)
+        if b is not None and float(_number(b)) > x:
+            return i
+    return len(bounds)
 
 
 # --- aggregates -----------------------------------------------------------------------------------

@@ -274,11 +274,14 @@ def field(s: Any, *items: Any) -> Any:
 def find_in_set(s: Any, words: Any) -> Any:
     if s is None or words is None:
         return None
-    key = fold(_text(s))
-    if "," in key:
+    # a binary argument compares bytes: FIND_IN_SET(BINARY 'a', 'A,B') is 0 (MariaDB)
+    same = (lambda w: w) if isinstance(s, bytes) or isinstance(words, bytes) else fold
+    key = same(_text(s))
+    text = _text(words)
+    if "," in key or not text:  # nothing is found in an empty list, not even ''
         return 0
-    for k, word in enumerate(_text(words).split(","), 1):
-        if fold(word) == key:
+    for k, word in enumerate(text.split(","), 1):
+        if same(word) == key:
             return k
     return 0
 
@@ -575,22 +578,54 @@ def compress(v: Any) -> Any:
     return out + b"." if out.endswith(b" ") else out
 
 
-@sqlfunction("UNCOMPRESS", 1, T.varbinary(255))
-def uncompress(v: Any) -> Any:
+# MariaDB's zlib warnings (Item_func_uncompress::val_str): ER_ZLIB_Z_DATA_ERROR, ..._BUF_ERROR
+_ZLIB_DATA = (1259, "ZLIB: Input data corrupted")
+_ZLIB_BUF = (1258, "ZLIB: Not enough room in the output buffer (probably, length of "
+             "uncompressed data was corrupted)")
+
+
+@sqlfunction("UNCOMPRESS", 1, T.varbinary(255), host=True)
+def uncompress(host: Any, v: Any) -> Any:
+    """NULL with MariaDB's warning for what is not COMPRESS's output: 4 bytes or fewer, or
+    corrupted data (1259), a stated length past max_allowed_packet (1256) or one too short
+    for the data (1258)."""
     if v is None:
         return None
     data = _data(v)
     if not data:
         return b""
+    if len(data) <= 4:
+        host.warn(*_ZLIB_DATA)
+        return None
+    size = int.from_bytes(data[:4], "little") & 0x3FFFFFFF
+    limit = int(host.context.system_variable("max_allowed_packet"))
+    if size > limit:
+        host.warn(1256, f"Uncompressed data size too large; the maximum size is {limit} "
+                        "(probably, length of uncompressed data was corrupted)")
+        return None
     try:
-        return zlib.decompress(data[4:])
+        z = zlib.decompressobj()
+        out = z.decompress(data[4:], size) if size else z.decompress(data[4:], 1)
+        if len(out) > size or z.unconsumed_tail or not z.eof and len(out) == size:
+            host.warn(*_ZLIB_BUF)
+            return None
+        if not z.eof:
+            host.warn(*_ZLIB_DATA)
+            return None
+        return out
     except zlib.error:
+        host.warn(*_ZLIB_DATA)
         return None
 
 
-@sqlfunction("UNCOMPRESSED_LENGTH", 1, INT)
-def uncompressed_length(v: Any) -> Any:
+@sqlfunction("UNCOMPRESSED_LENGTH", 1, INT, host=True)
+def uncompressed_length(host: Any, v: Any) -> Any:
     if v is None:
         return None
     data = _data(v)
-    return int.from_bytes(data[:4], "little") if len(data) >= 4 else 0
+    if not data:
+        return 0
+    if len(data) <= 4:  # too short to be compressed: MariaDB's warning, NULL
+        host.warn(*_ZLIB_DATA)
+        return None
+    return int.from_bytes(data[:4], "little") & 0x3FFFFFFF

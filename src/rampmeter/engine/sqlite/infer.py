@@ -86,8 +86,12 @@ def is_unsigned_integer(t: SqlType | None) -> bool:
     return t is not None and (t.unsigned and (t.is_integer or t is HEX) or t is HEX)
 
 
-def merge(types: list[SqlType | None]) -> SqlType | None:
-    """The type of a value that is one of `types` (CASE branches, COALESCE, UNION columns)."""
+def merge(types: list[SqlType | None], precisions: list[int] | None = None,
+          hybrid: bool = False) -> SqlType | None:
+    """The type of a value that is one of `types` (CASE branches, COALESCE, UNION columns);
+    `precisions`: each one's decimal precision when known (an integer literal's digits);
+    `hybrid`: a function's result (CASE, IF, COALESCE...), where a NULL branch is signed and
+    ZEROFILL is lost."""
     if None in types:
         return None
     # an ENUM / SET among the branches is the VARCHAR of its longest value (MariaDB: even
@@ -95,14 +99,32 @@ def merge(types: list[SqlType | None]) -> SqlType | None:
     known = [_enum_as_varchar(t) for t in types if t is not None and t.name != "null"]
     if not known:
         return T.NULL if types else None
+    if hybrid and any(t.name == "bit" for t in known) and not all(t.name == "bit"
+                                                                  for t in known):
+        known = [_bit_int(t) or t for t in known]  # BIT among numbers: an unsigned number
     first = known[0]
+    # a NULL branch counts as signed; the result is never ZEROFILL (MariaDB's hybrid types)
+    signs = {t.unsigned for t in known} | ({False} if hybrid and len(known) < len(types)
+                                           else set())
+    if all(t.is_integer for t in known):
+        # MariaDB's aggregate_attributes_int: the largest precision, and a sign when signed
+        # (COALESCE(1) and 1 UNION 22 are int(2) and int(3)); signed with unsigned is DECIMAL
+        precision = max(precisions) if precisions else \
+            max(_merge_precision(t) for t in known)
+        if len(signs) > 1:
+            return T.decimal(precision, 0)
+        name = max((t.name for t in known), key=_INTEGER_ORDER.index)
+        return SqlType(name, precision + (0 if first.unsigned else 1), unsigned=first.unsigned)
     if all(t == first for t in known):
+        if hybrid and first.is_numeric and (first.zerofill or first.unsigned and
+                                            len(signs) > 1):
+            return SqlType(first.name, first.width, first.scale, unsigned=signs == {True})
         return first
     if all(_exact(t) for t in known):
         if any(t.is_decimal for t in known):
             s = max(_scale(t) for t in known)
             whole = max(_merge_precision(t) - _scale(t) for t in known)
-            return T.decimal(whole + s, s)
+            return T.decimal(whole + s, s, hybrid and signs == {True})
         if all(t.is_integer for t in known):  # the widest integer type, the longest length
             name = max((t.name for t in known), key=_INTEGER_ORDER.index)
             return SqlType(name, max(t.width or T.INTEGERS[t.name][2] for t in known),
@@ -280,14 +302,16 @@ class Typer:
                 return None
             if _exact(t):
                 return T.decimal((t.width or 20) + 22, _scale(t))
-            return T.DOUBLE
+            return _fixed_double(t, 0)  # a FLOAT(M,D)'s sum shows D decimals
         if isinstance(e, exp.Avg):
             t = self._infer(e.this)
             if t is None:
                 return None
             if _exact(t):
                 return T.decimal((t.width or 20) + 4, _scale(t) + self.div_precision)
-            return T.DOUBLE
+            return _fixed_double(t, self.div_precision)
+        if isinstance(e, (exp.StddevPop, exp.StddevSamp, exp.VariancePop, exp.Variance)):
+            return self._variance(e.this)
         if isinstance(e, (exp.Min, exp.Max)):
             return self._infer(e.this)
         if isinstance(e, exp.Extract):
@@ -308,17 +332,17 @@ class Typer:
                     return replace(t, width=width)
             return t
         if isinstance(e, (exp.Coalesce, exp.Greatest, exp.Least)):
-            return self._aggregated(e, merge([self._infer(x) for x in [e.this,
-                                                                      *e.expressions]]))
+            return self._aggregated(e, self._merged([e.this, *e.expressions]))
         if isinstance(e, exp.Nullif):  # MariaDB: the first argument's type
             return self._infer(e.this)
         if isinstance(e, exp.If):
-            return self._aggregated(e, merge([self._infer(e.args["true"]),
-                                              self._infer(e.args.get("false") or exp.null())]))
+            return self._aggregated(e, self._merged([e.args["true"],
+                                                     e.args.get("false") or exp.null()]))
         if isinstance(e, exp.Case):
-            branches = [self._infer(i.args["true"]) for i in e.args.get("ifs") or []]
-            branches.append(self._infer(e.args.get("default") or exp.null()))
-            return self._aggregated(e, merge(branches))
+            branches = [i.args["true"] for i in e.args.get("ifs") or []]
+            default = e.args.get("default")  # no ELSE: no branch (an explicit NULL is one)
+            return self._aggregated(e, self._merged(
+                branches + [default] if default is not None else branches or [exp.null()]))
         if isinstance(e, exp.Subquery) or isinstance(e, exp.Select):
             sel = e.this if isinstance(e, exp.Subquery) else e
             if isinstance(sel, exp.Select) and len(sel.expressions) == 1:
@@ -373,7 +397,7 @@ class Typer:
         if isinstance(e, exp.CurrentTime):
             return SqlType("time", None, _fsp_arg(e.this))
         if isinstance(e, (exp.Round, exp.Trunc)):
-            t = self._infer(e.this)
+            t = _bit_int(self._infer(e.this))
             digits = e.args.get("decimals")
             if t is None:
                 return None
@@ -383,14 +407,14 @@ class Typer:
                     return t
                 return T.decimal(max((t.width or 10) - _scale(t) + max(s, 0), 1), max(s, 0)) \
                     if t.is_decimal or s > 0 else T.BIGINT
-            return T.DOUBLE
+            return self._float_rounded(digits, t)
         if isinstance(e, (exp.Abs,)):
             t = self._infer(e.this)
             if self.values is not None and t is not None and t.is_integer:
                 return _int_of_length(_char_length(t) or 20, t.unsigned)
             return t
         if isinstance(e, (exp.Ceil, exp.Floor)):
-            t = self._infer(e.this)
+            t = _bit_int(self._infer(e.this))
             if self.values is not None and t is not None and (t.is_integer or t.is_decimal):
                 if t.is_integer:
                     return _int_of_length(_char_length(t) or 20, t.unsigned)
@@ -402,6 +426,13 @@ class Typer:
                 return SqlType("int" if precision <= 9 else "bigint",
                                precision + (0 if t.unsigned else 1), unsigned=t.unsigned)
             return T.BIGINT if _exact(t) else T.DOUBLE if t is not None else None
+        if isinstance(e, exp.Unhex):  # a binary string of half the argument's length
+            t = self._infer(e.this)
+            n = _char_length(t) if t is not None else None
+            cs = charsets.charset(t.charset or "") if t is not None and t.is_string else None
+            if n is not None and cs is not None:
+                n *= cs.maxlen  # MariaDB halves the argument's length in bytes
+            return T.varbinary((n + 1) // 2 if n is not None else 255)
         if isinstance(e, (exp.Sqrt, exp.Ln, exp.Log, exp.Exp, exp.Pow, exp.Rand,
                           exp.MatchAgainst)):
             return T.DOUBLE
@@ -427,7 +458,11 @@ class Typer:
                 if count is not None:
                     return _sized_text(max(count, 0), self.text.charset or "utf8mb4",
                                        self.text.collation)
-            if name in ("ROUND", "TRUNCATE") and self.values is not None and e.expressions:
+            if name in _VARIANCES and len(e.expressions) == 1 and \
+                    not isinstance(e.parent, exp.Window):
+                return self._variance(e.expressions[0])
+            if name in ("ROUND", "TRUNCATE") and e.expressions and (
+                    self.values is not None or self._float_argument(e.expressions[0])):
                 rounded = self._rounded(e.expressions, truncate=name == "TRUNCATE")
                 if rounded is not None:
                     return rounded
@@ -453,6 +488,23 @@ class Typer:
             return _ANON[{"CurrentSchema": "DATABASE", "CurrentVersion": "VERSION",
                           "CurrentUser": "CURRENT_USER"}[type(e).__name__]]
         return None
+
+    def _variance(self, arg: exp.Expression) -> SqlType:
+        """STD / VARIANCE & co. (Item_sum_variance): an exact argument's decimals plus
+        div_precision_increment, a double's plus 4 (one without fixed decimals stays so)."""
+        t = self._infer(arg)
+        if t is not None and (t.is_integer or t.is_decimal):
+            return SqlType("double", 23, min(_scale(t) + self.div_precision, 30))
+        return _fixed_double(t, 4) if t is not None else T.DOUBLE
+
+    def _merged(self, branches: list[exp.Expression]) -> SqlType | None:
+        """merge() of the branches' types, with the precision of each integer one."""
+        types = [self._infer(b) for b in branches]
+        pairs = [(b, t) for b, t in zip(branches, types, strict=True)
+                 if t is not None and t.name != "null"]
+        if pairs and all(t.is_integer for _b, t in pairs):
+            return merge(types, [self._precision(b, t) for b, t in pairs], hybrid=True)
+        return merge(types, hybrid=True)
 
     def _precision(self, e: exp.Expression, t: SqlType) -> int:
         """MariaDB's decimal_precision() of an exact operand: an integer literal's digits, an
@@ -504,6 +556,10 @@ class Typer:
         """ROUND / TRUNCATE of a DECIMAL or an integer by a constant number of digits
         (Item_func_round::fix_length_and_dec_decimal, fix_arg_int)."""
         t = self._infer(args[0])
+        if t is not None and t.name == "bit":
+            return _bit_int(t)  # its digits hold any rounding of it (BIT(7) is int(3))
+        if t is not None and self._float_argument(args[0]):
+            return self._float_rounded(args[1] if len(args) > 1 else None, t)
         if t is None or not (t.is_decimal or t.is_integer):
             return None
         digits = self._int_value(args[1]) if len(args) > 1 else 0
@@ -518,6 +574,23 @@ class Typer:
         grow = 0 if delta <= 0 or truncate else 1
         precision = max((t.width or 10) + grow - delta, 1)
         return T.decimal(precision, to, t.unsigned)
+
+    def _float_argument(self, e: exp.Expression) -> bool:
+        t = self._infer(e)
+        return t is not None and not _exact(t) and (t.is_numeric or t.is_string)
+
+    def _float_rounded(self, digits: exp.Expression | None, t: SqlType) -> SqlType:
+        """ROUND / TRUNCATE of a double (or a string, read as one) by a constant number of
+        digits shows that many decimals (Item_func_round::fix_arg_double: decimals n, length
+        float_length(n) = DBL_DIG + 2 + n); a negative count shows none, past 30 the double is
+        not fixed; a count known only per row keeps the argument's decimals."""
+        n = 0 if digits is None else self._int_value(digits)
+        if n is None:
+            return T.DOUBLE if not t.is_float else t
+        n = max(n, 0)
+        if n >= 31:  # NOT_FIXED_DEC
+            return T.DOUBLE
+        return SqlType("double", 17 + n, n, t.unsigned and t.is_float)
 
     def _int_value(self, e: exp.Expression | None) -> int | None:
         """The value of an integer literal (a placeholder's when values are known)."""
@@ -667,7 +740,9 @@ _EXACT_ARITHMETIC = (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.IntDiv, exp.Mod, ex
 def _int_of_length(length: int, unsigned: bool) -> SqlType:
     """An integer result `length` characters long: INT up to 9, BIGINT past it (MariaDB's
     type_handler_long_or_longlong)."""
-    return SqlType("int" if length <= 9 else "bigint", length, unsigned=unsigned)
+    # type_handler_long_or_longlong: INT holds 9 digits and a sign, or 10 digits unsigned
+    return SqlType("int" if length <= (10 if unsigned else 9) else "bigint", length,
+                   unsigned=unsigned)
 
 
 _SIZED_ALIASES = {"RIGHT": "LEFT", "RPAD": "LPAD", "SUBSTR": "SUBSTRING", "MID": "SUBSTRING",
@@ -728,6 +803,26 @@ def _sysvar_type(name: str) -> SqlType | None:
     if opt is not None and opt.kind is Kind.INT and (opt.maximum or 0) >= 1 << 63:
         return SqlType("bigint", 20, unsigned=True)  # max_join_size, sql_select_limit, ...
     return None
+
+
+_VARIANCES = frozenset({"STD", "STDDEV", "STDDEV_POP", "STDDEV_SAMP", "VARIANCE", "VAR_POP",
+                        "VAR_SAMP"})
+
+
+def _bit_int(t: SqlType | None) -> SqlType | None:
+    """A BIT(n) read as a number (FLOOR, CEIL, ROUND, TRUNCATE): an unsigned INT as long as
+    its largest value (BIT(7) is int(3) unsigned), as MariaDB's Type_handler_bit types it."""
+    if t is None or t.name != "bit":
+        return t
+    return _int_of_length(len(str((1 << (t.width or 1)) - 1)), True)
+
+
+def _fixed_double(t: SqlType, more: int) -> SqlType:
+    """DOUBLE of a FLOAT(M,D) / DOUBLE(M,D) argument: D + `more` decimals shown (up to 30;
+    past that, or for a double without fixed decimals, a plain DOUBLE)."""
+    if t.is_float and t.width is not None and t.scale is not None and t.scale + more <= 30:
+        return SqlType("double", 23, t.scale + more)
+    return T.DOUBLE
 
 
 def _int_literal(node: exp.Expression | None) -> int | None:
@@ -1082,6 +1177,8 @@ def cast_type(to: exp.Expression | None) -> SqlType | None:
         prec = nums[0] if nums else 10
         scale = nums[1] if len(nums) > 1 else 0
         return T.decimal(prec, scale)
+    if dtype == D.DOUBLE and len(nums) == 2:  # DOUBLE(M,D) shows D decimals
+        return SqlType("double", nums[0], nums[1])
     if dtype in (D.DOUBLE, D.FLOAT):
         return T.DOUBLE if dtype == D.DOUBLE else SqlType("float")
     if dtype == D.DATE:

@@ -15,6 +15,9 @@ Rules:
   literals are left alone.
 - MIN / MAX of such an expression compare by its collation too (`MIN(CONCAT(a, 'x'))`):
   SQLite's compare by their argument's collation, given by a COLLATE.
+- An ENUM or SET column sorts by its number: the member's position, the set's bits
+  (rm_member_rank), as MariaDB sorts them, not by the text; so do the groups of GROUP BY
+  such a column when no ORDER BY is given.
 - Run once per statement shape, when it is translated.
 """
 
@@ -27,12 +30,18 @@ from rampmeter.engine.sqlite.infer import Typer
 
 def rewrite(tree: exp.Expression, typer: Typer) -> None:
     for select in tree.find_all(exp.Select):
+        _group_order(select, typer)
         order = select.args.get("order")
         if not isinstance(order, exp.Order):
             continue
         aliases = {e.alias.lower(): e.this for e in select.expressions
                    if isinstance(e, exp.Alias)}
         for key in order.expressions:
+            rank = _member_rank(key.this, aliases, typer) if isinstance(key, exp.Ordered) \
+                else None
+            if rank is not None:
+                key.set("this", rank)
+                continue
             how = _sort_rule(_positional(key.this, select), aliases, typer) \
                 if isinstance(key, exp.Ordered) else None
             if how == "binary":
@@ -64,6 +73,37 @@ def _positional(key: exp.Expression, select: exp.Select) -> exp.Expression:
             item = items[k - 1]
             return item.this if isinstance(item, exp.Alias) else item
     return key
+
+
+def _group_order(select: exp.Select, typer: Typer) -> None:
+    """GROUP BY an ENUM / SET column without ORDER BY: MariaDB returns the groups in the
+    order of their keys, the ENUM's by its number; SQLite's would be the text's. The keys
+    become an explicit ORDER BY (ranked by _member_rank)."""
+    group = select.args.get("group")
+    if select.args.get("order") is not None or not isinstance(group, exp.Group) or \
+            group.args.get("rollup") or group.args.get("cube") or \
+            group.args.get("grouping_sets") or not group.expressions:
+        return
+    keys = list(group.expressions)
+    if not any(_member_rank(k, {}, typer) is not None for k in keys):
+        return
+    if not all(isinstance(k, exp.Column) for k in keys):
+        return
+    select.set("order", exp.Order(expressions=[exp.Ordered(this=k.copy(), nulls_first=True)
+                                               for k in keys]))
+
+
+def _member_rank(key: exp.Expression, aliases: dict[str, exp.Expression],
+                 typer: Typer) -> exp.Expression | None:
+    """An ENUM or SET column sorts by its number (the member's position, the set's bits),
+    as MariaDB sorts it: rm_member_rank(col, 'e' | 's', members)."""
+    if not isinstance(key, exp.Column) or not key.table and key.name.lower() in aliases:
+        return None
+    t = typer.infer(key)
+    if t is None or t.name not in ("enum", "set") or not t.members:
+        return None
+    return exp.Anonymous(this="rm_member_rank", expressions=[
+        key, exp.Literal.string(t.name[0]), exp.Literal.string("\x1f".join(t.members))])
 
 
 def _sort_rule(key: exp.Expression, aliases: dict[str, exp.Expression],

@@ -132,9 +132,35 @@ def string_type(typer: Typer, e: exp.Expression) -> SqlType | None:
         return _result(typer, total, [p[1] for p in parts if p is not None], args)
     if not args:
         return None
+    if name == "MAKE_SET" and len(args) >= 2:  # every string and a comma between
+        parts = [_part(typer, a) for a in args[1:]]
+        if None in parts:
+            return None
+        return _result(typer, sum(p[0] for p in parts if p is not None) + len(parts) - 1,
+                       [p[1] for p in parts if p is not None], args[1:])
+    if name == "EXPORT_SET" and 4 <= len(args) <= 5:  # 64 words and 63 separators
+        parts = [_part(typer, a) for a in args[1:4]]
+        if None in parts:
+            return None
+        on, off, sep = (p for p in parts if p is not None)
+        return _result(typer, 64 * max(on[0], off[0]) + 63 * sep[0],
+                       [on[1], off[1], sep[1]], args[1:4])
+    if name == "INSERT" and len(args) == 4:  # the string and the one put in
+        a, b = _part(typer, args[0]), _part(typer, args[3])
+        if a is None or b is None:
+            return None
+        return _result(typer, a[0] + b[0], [a[1], b[1]], [args[0], args[3]])
+    if name == "ELT" and len(args) >= 2:  # the longest of the strings it picks from
+        parts = [_part(typer, a) for a in args[1:]]
+        if None in parts:
+            return None
+        return _result(typer, max(p[0] for p in parts if p is not None),
+                       [p[1] for p in parts if p is not None], args[1:])
     s = _part(typer, args[0])
     if s is None:
         return None
+    if name == "SUBSTRING_INDEX" and len(args) == 3:  # at most the whole string
+        return _result(typer, s[0], [s[1]], args)
     if name in _SAME and len(args) == 1:
         return _result(typer, s[0], [s[1]], args)
     if name == "REPLACE" and len(args) == 3:
@@ -225,6 +251,8 @@ def as_string(t: SqlType | None) -> tuple[int, SqlType | None] | None:
     """(characters, type) of a value of type t used as a string (module rules)."""
     if t is None:
         return None
+    if t.name == "null":  # NULL as a string is empty (TRIM(NULL) is CHAR(0))
+        return 0, None
     if t.is_string:
         n = t.max_chars
         return None if n is None else (n, t)

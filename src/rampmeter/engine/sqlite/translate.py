@@ -54,6 +54,7 @@ from rampmeter.engine.sqlite import (
     jsontable,
     modifiers,
     multi,
+    nullness,
     odbc,
     ordercoll,
     outergroup,
@@ -140,6 +141,7 @@ class Output:
     literal_slot: int | None = None     # a bare literal: typed from its value at execution
     view: bool = False                  # a column of a view (not of a base table)
     uservar: str | None = None          # `SELECT @v`: typed from @v at execution (uservars.py)
+    cast: bool = False                  # CAST / CONVERT / BINARY x: decimals 0, not 39
 
 
 @dataclass(slots=True)
@@ -482,6 +484,8 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         select = _leftmost_select(tree)
         if kind == "SELECT" and select is tree and "INTO" not in stmt.shape.upper():
             covering.rewrite(tree, tables.by_alias)  # an index covers it: its order
+        if kind == "SELECT" and ("INDEX" in stmt.shape.upper() or "KEY" in stmt.shape.upper()):
+            covering.unindexed(tree, tables.by_alias)  # IGNORE INDEX (k): the table's order
         if values_names is not None:
             texts = [_client_text(stmt, name) for name in values_names]
             plan.outputs = [Output(name) for name in texts]
@@ -775,6 +779,15 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
             t = typer.infer(arg)
             mode = "n" if t is not None and t.is_numeric else charset_of(t) or ""
             node.replace(_call("rm_hex", arg, _charset_of_value(arg, mode)))
+        elif isinstance(node, _BYTE_FUNCTIONS) or isinstance(node, exp.Anonymous) and \
+                node.name.upper() in _BYTE_FUNCTION_NAMES:
+            # a digest, a checksum, compression: of the string's bytes in its own character
+            # set (MD5 of a latin1 'é' is MD5 of 0xE9), as for OCTET_LENGTH below
+            arg = node.expressions[0] if isinstance(node, exp.Anonymous) and \
+                node.expressions else node.this
+            cs = charset_of(typer.infer(arg)) if isinstance(arg, exp.Expression) else None
+            if cs is not None and cs not in _UTF8 and cs != "binary":
+                _wrap(arg, lambda a, c=cs: _call("rm_encode", a, exp.Literal.string(c)))
         elif isinstance(node, exp.Length) and node.args.get("binary") \
                 or isinstance(node, exp.Anonymous) and node.name.upper() == "OCTET_LENGTH":
             # bytes of a string: those of its own character set
@@ -809,6 +822,9 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
         case.set("default", node)
 
 
+_BYTE_FUNCTIONS = (exp.MD5, exp.SHA, exp.SHA2, exp.Compress, exp.ToBase64)
+_BYTE_FUNCTION_NAMES = frozenset({"UNCOMPRESS", "UNCOMPRESSED_LENGTH", "CRC32", "COMPRESS", "SHA",
+                                  "SHA1", "SHA2", "TO_BASE64", "MD5"})
 _ARITHMETIC = (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Mod, exp.IntDiv, exp.BitwiseAnd,
                exp.BitwiseOr, exp.BitwiseXor, exp.BitwiseLeftShift, exp.BitwiseRightShift)
 _TEMPORALS = {"date": "date", "datetime": "datetime", "timestamp": "datetime", "time": "time"}
@@ -1060,6 +1076,8 @@ def _rewrite_cast(node: exp.Cast, typer: Typer) -> None:
               for p in to.expressions]
     nums = [int(p) for p in params if str(p).isdigit()]
     dtype = to.this
+    if dtype in (D.DECIMAL, D.UDECIMAL, D.DOUBLE) and len(nums) == 2 and nums[1] > nums[0]:
+        raise ServerError(errors.ER_M_BIGGER_THAN_D, "")  # CAST(1 AS DECIMAL(5,6))
     if dtype in (D.DECIMAL, D.UDECIMAL, D.UBIGINT, D.UINT, D.USMALLINT, D.UTINYINT,
                  D.UMEDIUMINT, D.DOUBLE, D.FLOAT, D.BIGINT, D.INT, D.SMALLINT, D.TINYINT,
                  D.MEDIUMINT):
@@ -1072,6 +1090,10 @@ def _rewrite_cast(node: exp.Cast, typer: Typer) -> None:
             if dtype in (D.DOUBLE, D.FLOAT):
                 node.replace(_call("rm_cast_double", node.this))
                 return
+    if dtype == D.DOUBLE and len(nums) == 2:  # DOUBLE(M,D): rounded to D, clipped to M
+        node.replace(_call("rm_cast_double_fixed", node.this, exp.Literal.number(nums[0]),
+                           exp.Literal.number(nums[1])))
+        return
     if dtype in (D.DATETIME, D.TIMESTAMP, D.TIMESTAMPTZ, D.DATE, D.TIME, D.DATETIME64):
         kind = {D.DATE: "date", D.TIME: "time"}.get(dtype, "datetime")
         if isinstance(node.this, exp.Literal) and node.this.is_string:
@@ -1436,8 +1458,13 @@ def _outputs(select: exp.Select, stmt: Statement, tables: _Tables,
         if not alias and isinstance(inner, exp.Literal) and inner.is_string:
             name = inner.this  # a string kept in the shape ({ date 'x' }): named by its value
         t = typer.infer(inner)
-        out = Output(name, t, flags=expression_flags(t),
-                     load=values.load_expression(t) if t is not None else None)
+        flags = expression_flags(t)
+        if t is not None and nullness.never_null(inner, lambda c: _not_null_column(
+                select, tables, c)):
+            flags |= 0x1  # NOT_NULL_FLAG, as MariaDB marks an item that cannot be NULL
+        out = Output(name, t, flags=flags,
+                     load=values.load_expression(t) if t is not None else None,
+                     cast=isinstance(inner, exp.Cast))
         if isinstance(inner, exp.Parameter) and t is None:
             out.uservar = inner.name  # typed from its value when run (uservars.py)
         value = _assigned_value(inner)  # @v := 1 and LAST_VALUE(..., 1) are the literal's
@@ -1482,6 +1509,16 @@ def _star_of_table(tables: _Tables, alias: str, views_only: bool) -> list[Output
         return None
     db, _t, tdef = entry
     return [_table_output(c, alias, tdef, db, c.name) for c in tdef.columns]
+
+
+def _not_null_column(select: exp.Select, tables: _Tables, c: exp.Column) -> bool:
+    """A column of this select's tables defined NOT NULL, when no outer join may make it
+    NULL (any LEFT / RIGHT / FULL join: not known here, so maybe)."""
+    if any(str(j.args.get("side") or "").upper() in ("LEFT", "RIGHT", "FULL")
+           for j in select.args.get("joins") or []):
+        return False
+    found = tables.find(c.table or None, c.name)
+    return found is not None and not found[1].nullable
 
 
 def _table_output(col: ColumnDef, alias: str, tdef: TableDef, db: str, name: str) -> Output:
@@ -1951,9 +1988,47 @@ def _balance_concat(node: exp.Concat) -> None:
     node.set("expressions", args)
 
 
+def _else_chains(tree: exp.Expression) -> None:
+    """IF(a, x, IF(b, y, ...)) nested in its ELSE as one CASE WHEN a THEN x WHEN b THEN y ...
+    END (the same answer): SQLite's parser overflows its stack at about 30 nested CASE or IIF
+    where MariaDB answers (mtr func_if). Only chains of 8 to 64 are rewritten: a deeper one
+    is left to SQLite's parser, which refuses it with 1436 as MariaDB refuses a statement
+    past its stack, before sqlglot spends seconds on each level (mtr execution_constants
+    grows one until it fails)."""
+    def searched(n: exp.Expression | None) -> bool:
+        return isinstance(n, exp.Case) and n.this is None or \
+            isinstance(n, exp.If) and not (isinstance(n.parent, exp.Case) and
+                                           n.arg_key == "ifs")
+
+    def tail(n: exp.Expression | None) -> exp.Expression | None:
+        return n.args.get("false") if isinstance(n, exp.If) else n.args.get("default") \
+            if n is not None else None
+
+    for node in list(tree.find_all(exp.If, exp.Case)):
+        if not searched(node) or searched(node.parent) and tail(node.parent) is node:
+            continue  # only from the head of a chain
+        depth, cur = 0, node
+        while searched(cur):
+            depth, cur = depth + 1, tail(cur)
+        if not 8 <= depth <= 64:
+            continue
+        ifs: list[exp.Expression] = []
+        cur = node
+        while searched(cur):
+            assert cur is not None
+            if isinstance(cur, exp.If):
+                ifs.append(exp.If(this=cur.this, true=cur.args.get("true")))
+            else:
+                ifs.extend(cur.args.get("ifs") or [])
+            cur = tail(cur)
+        node.replace(exp.Case(ifs=ifs, default=cur))
+
+
 def _generate(tree: exp.Expression, plan: Plan) -> str:
     if isinstance(tree, exp.Insert):
         return _insert_sql(tree, plan)
+    if tree.find(exp.If, exp.Case) is not None:
+        _else_chains(tree)
     try:
         return tree.sql(dialect="sqlite", normalize_functions=False)
     except (sqlglot.errors.UnsupportedError, ValueError) as e:
