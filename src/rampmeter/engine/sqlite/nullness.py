@@ -33,7 +33,8 @@ _STRICT = (exp.Add, exp.Sub, exp.Mul, exp.BitwiseAnd, exp.BitwiseOr, exp.Bitwise
            exp.Upper, exp.Lower, exp.Length, exp.Paren, exp.Alias, exp.Sign, exp.Hex,
            exp.Greatest, exp.Least)
 _NEVER = (exp.NullSafeEQ, exp.Is, exp.Count, exp.CurrentTimestamp, exp.CurrentDate,
-          exp.CurrentTime)
+          exp.CurrentTime, exp.UtcTimestamp, exp.UtcTime, exp.UtcDate, exp.Localtime,
+          exp.Localtimestamp)
 _STRICT_NAMES = frozenset({"CHAR_LENGTH", "CHARACTER_LENGTH", "OCTET_LENGTH", "BIT_LENGTH",
                            "TRUNCATE", "UCASE", "LCASE", "SIGN", "ABS"})
 _NEVER_NAMES = frozenset({"NOW", "CURDATE", "CURTIME", "CURRENT_TIMESTAMP", "SYSDATE",
