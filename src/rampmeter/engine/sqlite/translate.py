@@ -43,6 +43,7 @@ from rampmeter.engine.sqlite import (
     collagg,
     compare,
     covering,
+    cycle,
     defaultfn,
     derived,
     dialect,
@@ -203,6 +204,11 @@ def _keep_high_nots(tree: exp.Expression) -> None:
 
 def parse(stmt: Statement, text: str) -> exp.Expression:
     """sqlglot's MySQL tree of `text` (the shape, or a rewrite of it); 1064 on failure."""
+    cycles = None
+    if "CYCLE" in text.upper():  # WITH RECURSIVE ... CYCLE cols RESTRICT (cycle.py)
+        text, cycles, bad = cycle.strip(text, modifiers.shape_tokens(text))
+        if bad is not None:
+            raise stmt.syntax_error(bad + len(stmt.shape) - len(text))
     try:
         tree = dialect.parse(text, stmt.dialect.pipes_as_concat, stmt.dialect.high_not)
     except sqlglot.errors.ParseError as e:
@@ -213,6 +219,8 @@ def parse(stmt: Statement, text: str) -> exp.Expression:
         raise stmt.syntax_error()
     if stmt.dialect.high_not:
         _keep_high_nots(tree)
+    if cycles:
+        cycle.mark(tree, cycles)
     quantified.rewrite(tree)  # before anything resolves tables: it adds CTEs
     for table in tree.find_all(exp.Table):
         if isinstance(table.this, (exp.Parameter, exp.Placeholder)):
