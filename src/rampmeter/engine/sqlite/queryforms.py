@@ -195,9 +195,9 @@ def is_aggregate(node: exp.Expression) -> bool:
 
 def _having_as_where(select: exp.Select) -> None:
     having = select.args["having"].this
-    if any(is_aggregate(n) for e in select.expressions for n in e.walk()) or \
-            any(is_aggregate(n) for n in having.walk()):
-        return  # an aggregate query: SQLite's HAVING does it
+    if any(own_aggregate(e) for e in select.expressions) or own_aggregate(having):
+        return  # an aggregate query: SQLite's HAVING does it (a subquery's own aggregates,
+        # HAVING a <> (SELECT COUNT(*) ..), leave the query a plain one)
     aliases = {e.alias.lower(): e.this for e in select.expressions if isinstance(e, exp.Alias)}
     cond = having.copy()
     for col in list(cond.find_all(exp.Column)):

@@ -49,6 +49,7 @@ from rampmeter.engine.sqlite import (
     dialect,
     eager,
     funcmap,
+    havingnames,
     inlist,
     insertrow,
     joinnames,
@@ -395,7 +396,10 @@ def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
     if lists is not None:
         text, collapsed = inlist.collapse(text)
         lists.update(collapsed)
-    tree = queryforms.rewrite(parse(stmt, text))
+    tree = parse(stmt, text)
+    if "HAVING" in text.upper():  # 1054 for a name MariaDB's HAVING cannot see
+        havingnames.check(tree, database, lookup)
+    tree = queryforms.rewrite(tree)
     if "JSON_TABLE" in text.upper():
         jsontable.rewrite(tree)
     queryforms.insert_defaults(tree)
