@@ -62,3 +62,31 @@ def test_view_with_cycle_prints_mariadb_text(graph: SqliteSession) -> None:
         "CYCLE `from_`,`to_` RESTRICT select `cte`.`depth` AS `depth`,`cte`.`from_` AS "
         "`from_`,`cte`.`to_` AS `to_` from `cte`")
     assert len(rows(graph.execute("SELECT * FROM v1"))) == 6
+
+
+def test_union_rows_come_in_first_seen_order(session: SqliteSession) -> None:
+    """MariaDB reads a UNION's temporary table back in the order rows went in (setops.py):
+    measured on MariaDB 10.11."""
+    session.execute("CREATE TABLE t (a INT, b VARCHAR(10))")
+    session.execute("INSERT INTO t VALUES (5, 'x'), (1, 'X'), (3, NULL), (1, NULL)")
+    assert rows(session.execute("SELECT b FROM t UNION SELECT a FROM t")) == [
+        ("x",), (None,), ("5",), ("1",), ("3",)]
+    assert rows(session.execute("SELECT 3 AS a UNION SELECT 1 UNION ALL SELECT 2 "
+                                "UNION SELECT 0 LIMIT 1, 2")) == [(1,), (2,)]
+    assert rows(session.execute("SELECT 3, 7 UNION VALUES (1, 2), (3, 4), (3, 7)")) == [
+        (3, 7), (1, 2), (3, 4)]
+    # an ORDER BY says otherwise
+    assert rows(session.execute("SELECT a FROM t UNION SELECT 2 ORDER BY a DESC")) == [
+        (5,), (3,), (2,), (1,)]
+
+
+def test_literal_columns_of_a_union_take_every_branchs_type(session: SqliteSession) -> None:
+    """SELECT 1 UNION SELECT 2.5 is DECIMAL(2,1) (it was typed by the first literal alone and
+    answered 2 for 2.5); VALUES types each column over all its rows. MariaDB 10.11's values."""
+    from decimal import Decimal
+    assert rows(session.execute("SELECT 1 UNION SELECT 2.5")) == [
+        (Decimal("1.0"),), (Decimal("2.5"),)]
+    found = session.execute("VALUES (1, 2), (3, 4), (5.6, 0)")
+    assert rows(found) == [(Decimal("1.0"), 2), (Decimal("3.0"), 4), (Decimal("5.6"), 0)]
+    assert rows(session.execute("VALUES (1, 2) UNION SELECT 1, 2 UNION VALUES (0, 0)")) == [
+        (1, 2), (0, 0)]

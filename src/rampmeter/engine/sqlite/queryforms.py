@@ -229,7 +229,19 @@ def values_statement(text: str) -> tuple[str, list[str]] | None:
         elif t.text == "," and depth == 1:
             names.append(text[start:t.start].strip())
             start = t.end
-    return f"SELECT * FROM ({text}) AS rm_values", names
+    # the rows end at the first top-level word after them: VALUES (1,2) UNION SELECT ...
+    # reads its rows as a derived table, and the rest of the statement follows it
+    depth, end = 0, len(text)
+    for t in toks[1:]:
+        if t.text == "(":
+            depth += 1
+        elif t.text == ")":
+            depth -= 1
+        elif depth == 0 and t.kind == "word":
+            end = t.start
+            break
+    head, tail = text[:end].rstrip(), text[end:]
+    return f"SELECT * FROM ({head}) AS rm_values" + (f" {tail}" if tail else ""), names
 
 
 def insert_defaults(tree: exp.Expression) -> None:

@@ -141,6 +141,9 @@ class Output:
     literal_slot: int | None = None     # a bare literal: typed from its value at execution
     view: bool = False                  # a column of a view (not of a base table)
     uservar: str | None = None          # `SELECT @v`: typed from @v at execution (uservars.py)
+    # a set operation's (or VALUES's) column with literals: each branch's literal slot or
+    # static type, aggregated at execution (unionout.py)
+    parts: list[tuple[int | None, SqlType | None]] | None = None
 
 
 @dataclass(slots=True)
@@ -156,6 +159,7 @@ class Store:
 class Plan:
     sql: str
     kind: str                                  # SELECT, INSERT, REPLACE, UPDATE, DELETE, ...
+    explain_sql: str = ""                      # what EXPLAIN plans, when not `sql` (setops.py)
     writes: bool = False
     databases: tuple[str, ...] = ()            # databases to ATTACH
     infoschema: tuple[str, ...] = ()           # virtual tables to materialize (virtual_key)
@@ -476,6 +480,7 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         if values_names is not None:
             texts = [_client_text(stmt, name) for name in values_names]
             plan.outputs = [Output(name) for name in texts]
+            _values_parts(tree, plan.outputs, typer)
         elif select is not None and kind != "DO":
             # literals known (values) in a set operation: typed now, so branches merge
             typer.union = values is not None and isinstance(tree, exp.SetOperation)
@@ -526,6 +531,11 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
     _limit_values(tree)
     if not plan.writes:
         plan.eager = eager.collect(tree) or None
+    if kind in ("SELECT", "WITH", "VALUES") and isinstance(tree, exp.Union):
+        ordered = setops.first_seen_order(tree, tables.column_names)  # MariaDB's row order
+        if ordered is not tree:
+            plan.explain_sql = _generate(tree, plan)  # EXPLAIN tells of the UNION itself
+            tree = ordered
     plan.sql = _generate(tree, plan)
     if ignore and plan.sql.startswith("UPDATE "):  # duplicates skip the row, as in MariaDB
         plan.sql = "UPDATE OR IGNORE " + plan.sql[len("UPDATE "):]
@@ -1385,6 +1395,36 @@ def _outputs(select: exp.Select, stmt: Statement, tables: _Tables,
             out.sql_type = t
         outs.append(out)
     return outs
+
+
+def _values_parts(tree: exp.Expression, outputs: list[Output], typer: Typer) -> None:
+    """VALUES (1, 2), (5.6, 0) as a statement: each column typed over all its rows, as
+    MariaDB types a table value constructor's columns (1.0, 5.6): a literal by its value when
+    run (Output.parts, dml.py), anything else by its type."""
+    if not isinstance(tree, exp.Select):
+        return
+    source = tree.args.get("from_")
+    rows = source.this if isinstance(source, exp.From) else None
+    while isinstance(rows, exp.Subquery):
+        rows = rows.this
+    if not isinstance(rows, exp.Values):
+        return
+    tuples = [r.expressions for r in rows.expressions if isinstance(r, exp.Tuple)]
+    if len(tuples) != len(rows.expressions) or any(len(r) != len(outputs) for r in tuples):
+        return
+    for i, out in enumerate(outputs):
+        parts: list[tuple[int | None, SqlType | None]] = []
+        for row in tuples:
+            item = row[i]
+            if isinstance(item, exp.Placeholder) and item.name[:1] in "iunfsbc":
+                parts.append((int(item.name[1:].split("_")[0]), None))
+                continue
+            t = typer.infer(item)
+            if t is None:
+                break
+            parts.append((None, t))
+        else:
+            out.parts = parts
 
 
 def _assigned_value(e: exp.Expression) -> exp.Expression:
