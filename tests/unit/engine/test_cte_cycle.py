@@ -90,3 +90,12 @@ def test_literal_columns_of_a_union_take_every_branchs_type(session: SqliteSessi
     assert rows(found) == [(Decimal("1.0"), 2), (Decimal("3.0"), 4), (Decimal("5.6"), 0)]
     assert rows(session.execute("VALUES (1, 2) UNION SELECT 1, 2 UNION VALUES (0, 0)")) == [
         (1, 2), (0, 0)]
+
+
+def test_values_branches_of_a_union_are_typed_over_their_rows(session: SqliteSession) -> None:
+    from decimal import Decimal
+    assert rows(session.execute("SELECT 1, 2 UNION VALUES (1, 7), (3, 6.5)")) == [
+        (1, Decimal("2.0")), (1, Decimal("7.0")), (3, Decimal("6.5"))]
+    assert rows(session.execute("VALUES (1, 2.4), (3, 6) UNION SELECT 2.8, 9")) == [
+        (Decimal("1.0"), Decimal("2.4")), (Decimal("3.0"), Decimal("6.0")),
+        (Decimal("2.8"), Decimal("9.0"))]

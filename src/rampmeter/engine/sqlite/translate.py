@@ -480,7 +480,9 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         if values_names is not None:
             texts = [_client_text(stmt, name) for name in values_names]
             plan.outputs = [Output(name) for name in texts]
-            _values_parts(tree, plan.outputs, typer)
+            if select is not None and _values_parts(select, plan.outputs, typer):
+                plan.outputs = unionout.outputs(
+                    tree, plan.outputs, lambda s: _branch_outputs(s, stmt, tables, typer))
         elif select is not None and kind != "DO":
             # literals known (values) in a set operation: typed now, so branches merge
             typer.union = values is not None and isinstance(tree, exp.SetOperation)
@@ -1397,21 +1399,35 @@ def _outputs(select: exp.Select, stmt: Statement, tables: _Tables,
     return outs
 
 
-def _values_parts(tree: exp.Expression, outputs: list[Output], typer: Typer) -> None:
-    """VALUES (1, 2), (5.6, 0) as a statement: each column typed over all its rows, as
-    MariaDB types a table value constructor's columns (1.0, 5.6): a literal by its value when
-    run (Output.parts, dml.py), anything else by its type."""
+def _values_width(select: exp.Select) -> int | None:
+    """How many columns `SELECT * FROM (VALUES ...)` has; None for any other query."""
+    source = select.args.get("from_")
+    rows = source.this if isinstance(source, exp.From) else None
+    while isinstance(rows, exp.Subquery):
+        rows = rows.this
+    if not isinstance(rows, exp.Values) or select.args.get("joins") or \
+            [type(e) for e in select.expressions] != [exp.Star] or not rows.expressions:
+        return None
+    first = rows.expressions[0]
+    return len(first.expressions) if isinstance(first, exp.Tuple) else None
+
+
+def _values_parts(tree: exp.Expression, outputs: list[Output], typer: Typer) -> bool:
+    """VALUES (1, 2), (5.6, 0) (a statement, or an operand: SELECT * FROM (VALUES ..)): each
+    column typed over all its rows, as MariaDB types a table value constructor's columns
+    (1.0, 5.6): a literal by its value when run (Output.parts, dml.py), anything else by its
+    type. False when `tree` is no such query or a column cannot be typed so."""
     if not isinstance(tree, exp.Select):
-        return
+        return False
     source = tree.args.get("from_")
     rows = source.this if isinstance(source, exp.From) else None
     while isinstance(rows, exp.Subquery):
         rows = rows.this
     if not isinstance(rows, exp.Values):
-        return
+        return False
     tuples = [r.expressions for r in rows.expressions if isinstance(r, exp.Tuple)]
     if len(tuples) != len(rows.expressions) or any(len(r) != len(outputs) for r in tuples):
-        return
+        return False
     for i, out in enumerate(outputs):
         parts: list[tuple[int | None, SqlType | None]] = []
         for row in tuples:
@@ -1425,6 +1441,9 @@ def _values_parts(tree: exp.Expression, outputs: list[Output], typer: Typer) -> 
             parts.append((None, t))
         else:
             out.parts = parts
+            continue
+        return False
+    return True
 
 
 def _assigned_value(e: exp.Expression) -> exp.Expression:
@@ -1442,6 +1461,10 @@ def _assigned_value(e: exp.Expression) -> exp.Expression:
 def _branch_outputs(select: exp.Select, stmt: Statement, tables: _Tables,
                     typer: Typer) -> list[Output] | None:
     """A later branch of a set operation: its names resolve among its own FROM's tables."""
+    values_branch = _values_width(select)
+    if values_branch is not None:  # VALUES (..), (..) as a branch: typed over its rows
+        outs = [Output(None) for _ in range(values_branch)]
+        return outs if _values_parts(select, outs, typer) else None
     own = {(src.alias_or_name or "").lower() for src in derived.sources(select)}
     sub = _Tables(tables.lookup)
     sub.by_alias = {a: e for a, e in tables.by_alias.items() if a in own}
