@@ -74,3 +74,17 @@ def test_string_function_typing_does_not_recurse_through_itself(t: SqliteSession
     found = rows(t.execute("SELECT * FROM v1 UNION SELECT * FROM v1 UNION SELECT * FROM v1"))
     assert [tuple(str(v) for v in r) for r in found] == [("2", "02", "2")]
     assert time.monotonic() - started < 3  # 10 s and more before
+
+
+@pytest.mark.parametrize(("sql", "width"), [
+    ("SELECT ROW(1, 2, ROW(3, 4)) IN (ROW(3, 2, ROW(3, 4)), ROW(1, 2, 4))", 2),
+    ("SELECT ROW('test', 2, 3.33) = ROW('test', 2, 3.33, 4)", 3),
+    ("SELECT ROW(1, ROW(2, 3)) IN (ROW(1, ROW(2, 3)), (SELECT 1, 1))", 2),
+    ("SELECT ROW(2, 1) IN (ROW(21, 2), ROW(ROW(1, 1, 3), 0))", 1),
+    ("SELECT (1, 2) IN (SELECT 1)", 2),
+])
+def test_rows_of_another_shape_name_the_left_width(session: SqliteSession, sql: str,
+                                                    width: int) -> None:
+    """rowshape.py: MariaDB 10.11's 1241 texts (the mtr test row)."""
+    e = fails(session, sql, 1241, "21000")
+    assert f"should contain {width} column(s)" in str(e)

@@ -63,6 +63,7 @@ from rampmeter.engine.sqlite import (
     queryforms,
     replacing,
     rownum,
+    rowshape,
     setops,
     sfnames,
     syntaxpos,
@@ -451,6 +452,7 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
     plan.collations = collagg.check(tree, typer, stmt.shape)  # 1267 & co.
     if "(" in stmt.shape:
         _row_operands(tree, stmt, typer)
+        rowshape.check(tree)  # 1241 with MariaDB's width
     if "NULL" in stmt.shape.upper():
         zerodate.rewrite(tree, tables.find)  # NOT NULL date IS NULL: its zero dates
     steps: list[multi.Step] = []
