@@ -88,3 +88,21 @@ def test_rows_of_another_shape_name_the_left_width(session: SqliteSession, sql: 
     """rowshape.py: MariaDB 10.11's 1241 texts (the mtr test row)."""
     e = fails(session, sql, 1241, "21000")
     assert f"should contain {width} column(s)" in str(e)
+
+
+def test_rollup_forms(session: SqliteSession) -> None:
+    """queryforms.rollup: SELECT DISTINCT over every level, GROUP BY an alias of a column,
+    a key naming a select item rolls up that item, WITH CUBE is 1235 (MariaDB 10.11's
+    answers, mtr test olap)."""
+    session.execute("CREATE TABLE t1 (a INT, b INT)")
+    session.execute("INSERT INTO t1 VALUES (1, 4), (2, 2), (2, 2), (4, 1), (4, 1), (4, 1), "
+                    "(4, 1), (2, 1), (2, 1)")
+    assert [int(r[0]) for r in rows(session.execute(
+        "SELECT DISTINCT SUM(b) FROM t1 GROUP BY a WITH ROLLUP"))] == [4, 6, 14]
+    assert rows(session.execute("SELECT a AS day, COUNT(*) FROM t1 GROUP BY day WITH ROLLUP")) \
+        == [(1, 1), (2, 4), (4, 4), (None, 9)]
+    found = rows(session.execute("SELECT a, a AS c, COUNT(*) FROM t1 WHERE a = 1 "
+                                 "GROUP BY a, c WITH ROLLUP"))
+    assert found == [(1, 1, 1), (1, None, 1), (None, None, 1)]
+    e = fails(session, "SELECT a, COUNT(*) FROM t1 GROUP BY a WITH CUBE", 1235)
+    assert "'CUBE'" in str(e)

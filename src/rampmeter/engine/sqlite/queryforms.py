@@ -303,7 +303,9 @@ def _rollup(tree: exp.Expression, columns: Columns | None = None) -> exp.Express
     if select is None or group is None or not group.args.get("rollup"):
         return tree
     _stars(select, columns)
-    keys = [_by_position(k, select) for k in group.expressions]
+    known = _from_columns(select, columns)
+    keys = [_by_position(k, select, known) for k in group.expressions]
+    bound = [_key_item(k, select, known) for k in group.expressions]
     n = len(keys)
     order, limit, offset = (select.args.get(k) for k in ("order", "limit", "offset"))
     parts = []
@@ -312,7 +314,15 @@ def _rollup(tree: exp.Expression, columns: Columns | None = None) -> exp.Express
         for k in ("order", "limit", "offset"):
             part.set(k, None)
         kept, rolled = keys[:n - level], keys[n - level:]
-        items = [_nulled(e, rolled) for e in part.expressions]
+        # a key that names a select item (by alias or position) rolls up that item: GROUP
+        # BY a, b, c with `a AS c` makes c NULL and keeps a
+        kept_items = {bound[i] for i in range(n - level) if bound[i] is not None}
+        rolled_items = {bound[i] for i in range(n - level, n) if bound[i] is not None}
+        still = [k for k in rolled if not any(_same(k, x) for x in kept)]
+        items = [e.copy() if j in kept_items else
+                 _nulled(e, [e.this if isinstance(e, exp.Alias) else e])
+                 if j in rolled_items else _nulled(e, still, kept)
+                 for j, e in enumerate(part.expressions)]
         having = part.args.get("having")
         if having is not None:  # on the level's rows: rolled-up keys NULL, aliases resolved
             part.set("having", _having(having, items, rolled))
@@ -346,11 +356,34 @@ def _rollup(tree: exp.Expression, columns: Columns | None = None) -> exp.Express
         outer.set("order", order)
     outer.set("limit", limit)
     outer.set("offset", offset)
+    if select.args.get("distinct"):  # SELECT DISTINCT: over every level's rows together
+        outer.set("distinct", exp.Distinct())
     return outer
 
 
-def _by_position(key: exp.Expression, select: exp.Select) -> exp.Expression:
-    """GROUP BY 2: the select list's second item; GROUP BY alias: the aliased expression."""
+def _from_columns(select: exp.Select, columns: Columns | None) -> set[str] | None:
+    """The column names of every FROM item of `select` (None when one is not known)."""
+    if columns is None:
+        return None
+    source = select.args.get("from_")
+    items = ([source.this] if source is not None else []) + \
+        [j.this for j in select.args.get("joins") or []]
+    out: set[str] = set()
+    for item in items:
+        if not isinstance(item, (exp.Table, exp.Subquery)):
+            return None
+        names = columns((item.alias_or_name or "").lower())
+        if names is None:
+            return None
+        out.update(n.lower() for n in names)
+    return out
+
+
+def _by_position(key: exp.Expression, select: exp.Select,
+                 known: set[str] | None = None) -> exp.Expression:
+    """GROUP BY 2: the select list's second item; GROUP BY alias: the aliased expression
+    (an alias of a column too, when no table of the FROM clause has a column of that name:
+    `d.date AS day ... GROUP BY day`; `known`: those columns' names, None if not known)."""
     if isinstance(key, exp.Literal) and not key.is_string and key.name.isdigit():
         i = int(key.name) - 1
         if 0 <= i < len(select.expressions):
@@ -358,16 +391,38 @@ def _by_position(key: exp.Expression, select: exp.Select) -> exp.Expression:
             return item.this if isinstance(item, exp.Alias) else item
     if isinstance(key, exp.Column) and not key.table:
         for item in select.expressions:
-            if isinstance(item, exp.Alias) and item.alias.lower() == key.name.lower() and \
-                    not isinstance(item.this, exp.Column):
+            if isinstance(item, exp.Alias) and item.alias.lower() == key.name.lower() and (
+                    not isinstance(item.this, exp.Column) or
+                    known is not None and key.name.lower() not in known):
                 return item.this
     return key
 
 
-def _nulled(item: exp.Expression, rolled: list[exp.Expression]) -> exp.Expression:
-    """The select item with the rolled-up group keys in it made NULL."""
+def _key_item(key: exp.Expression, select: exp.Select, known: set[str] | None) -> int | None:
+    """Which select item a GROUP BY key names (by position, or by an alias _by_position
+    resolves), or None."""
+    if isinstance(key, exp.Literal) and not key.is_string and key.name.isdigit():
+        i = int(key.name) - 1
+        return i if 0 <= i < len(select.expressions) else None
+    if isinstance(key, exp.Column) and not key.table:
+        for i, item in enumerate(select.expressions):
+            if isinstance(item, exp.Alias) and item.alias.lower() == key.name.lower() and (
+                    not isinstance(item.this, exp.Column) or
+                    known is not None and key.name.lower() not in known):
+                return i
+    return None
+
+
+def _nulled(item: exp.Expression, rolled: list[exp.Expression],
+            kept: list[exp.Expression] | None = None) -> exp.Expression:
+    """The select item with the rolled-up group keys in it made NULL; an item that is a key
+    still grouped by keeps its value (LEFT(a, 10) x ... GROUP BY x, a: x of the level that
+    rolls a up is not NULL)."""
     copy = item.copy()
     if not rolled:
+        return copy
+    inner = copy.this if isinstance(copy, exp.Alias) else copy
+    if kept and any(_same(inner, key) for key in kept):
         return copy
     for node in list(copy.walk(prune=lambda n: isinstance(n, exp.AggFunc))):
         # an aggregate's argument is not rolled up: SUM(a) of the total row sums every a

@@ -349,6 +349,8 @@ class _Printer:
         if node.args.get("group") is not None:
             text += " group by " + ",".join(self._key(e, aliases)
                                             for e in node.args["group"].expressions)
+            if node.args["group"].args.get("rollup"):
+                text += " with rollup"
         if node.args.get("having") is not None:
             text += " having " + self.expr(node.args["having"].this)
         return text + self._tail(node, aliases)

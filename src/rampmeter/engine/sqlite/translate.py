@@ -227,6 +227,8 @@ def parse(stmt: Statement, text: str) -> exp.Expression:
         _keep_high_nots(tree)
     if cycles:
         cycle.mark(tree, cycles)
+    if "CUBE" in text.upper() and any(g.args.get("cube") for g in tree.find_all(exp.Group)):
+        raise ServerError(errors.ER_NOT_SUPPORTED_YET, "CUBE")  # MariaDB parses, and refuses
     quantified.rewrite(tree)  # before anything resolves tables: it adds CTEs
     for table in tree.find_all(exp.Table):
         if isinstance(table.this, (exp.Parameter, exp.Placeholder)):
