@@ -106,3 +106,19 @@ def test_rollup_forms(session: SqliteSession) -> None:
     assert found == [(1, 1, 1), (1, None, 1), (None, None, 1)]
     e = fails(session, "SELECT a, COUNT(*) FROM t1 GROUP BY a WITH CUBE", 1235)
     assert "'CUBE'" in str(e)
+
+
+def test_group_by_directions(session: SqliteSession) -> None:
+    """GROUP BY k DESC sorts the groups (and a ROLLUP's levels) so; a rolled-up query as a
+    UNION operand keeps its own order (MariaDB 10.11, mtr test olap)."""
+    session.execute("CREATE TABLE t1 (p VARCHAR(10), c INT, profit INT)")
+    session.execute("INSERT INTO t1 VALUES ('b', 2, 1), ('c', 1, 2), ('a', 1, 3), ('b', 1, 4)")
+    assert rows(session.execute("SELECT p FROM t1 GROUP BY p DESC")) == [
+        ("c",), ("b",), ("a",)]
+    assert [r[:2] for r in rows(session.execute(
+        "SELECT p, c, SUM(profit) FROM t1 GROUP BY p DESC, c WITH ROLLUP"))] == [
+        ("c", 1), ("c", None), ("b", 1), ("b", 2), ("b", None), ("a", 1), ("a", None),
+        (None, None)]
+    assert rows(session.execute("SELECT c FROM t1 GROUP BY c WITH ROLLUP UNION ALL "
+                                "SELECT c FROM t1 GROUP BY c WITH ROLLUP")) == [
+        (1,), (2,), (None,), (1,), (2,), (None,)]

@@ -266,7 +266,11 @@ def rollup(tree: exp.Expression, columns: Columns | None = None) -> exp.Expressi
     for node in list(tree.walk()):
         if node is not tree and isinstance(node, exp.Select) and node.args.get("group") \
                 is not None and node.args["group"].args.get("rollup"):
-            node.replace(_rollup(node, columns))
+            new = _rollup(node, columns)
+            if isinstance(node.parent, exp.SetOperation):  # its ORDER BY stays its own
+                new = exp.select("*").from_(exp.Subquery(
+                    this=new, alias=exp.TableAlias(this=exp.to_identifier("rm_rolled"))))
+            node.replace(new)
     return _rollup(tree, columns)
 
 
@@ -347,10 +351,12 @@ def _rollup(tree: exp.Expression, columns: Columns | None = None) -> exp.Express
     if order is None:
         keys_order = []
         for i in range(n):
+            desc = i in group.meta.get("desc", ())  # GROUP BY k DESC (group_directions)
             keys_order += [exp.Ordered(this=exp.GTE(this=exp.column("rm_l"),
                                                     expression=exp.Literal.number(n - i)),
                                        nulls_first=True),
-                           exp.Ordered(this=exp.column(f"rm_k{i}"), nulls_first=True)]
+                           exp.Ordered(this=exp.column(f"rm_k{i}"), desc=desc,
+                                       nulls_first=not desc)]
         outer.set("order", exp.Order(expressions=keys_order))
     else:
         outer.set("order", order)
@@ -359,6 +365,45 @@ def _rollup(tree: exp.Expression, columns: Columns | None = None) -> exp.Express
     if select.args.get("distinct"):  # SELECT DISTINCT: over every level's rows together
         outer.set("distinct", exp.Distinct())
     return outer
+
+
+def group_directions(text: str) -> tuple[str, list[int]]:
+    """GROUP BY a DESC, b ASC (MariaDB sorts the groups so; sqlglot reads no direction
+    there): the text without the directions, and which keys were DESC. Only a statement
+    with one GROUP BY; the others are left to fail as before."""
+    from rampmeter.engine.sqlite.modifiers import shape_tokens
+    toks = shape_tokens(text)
+    if toks is None:
+        return text, []
+    starts = [i for i, t in enumerate(toks[:-1]) if t.is_word("GROUP") and
+              toks[i + 1].is_word("BY")]
+    if len(starts) != 1:
+        return text, []
+    depth, key, desc, cuts = 0, 0, [], []
+    for i in range(starts[0] + 2, len(toks)):
+        t = toks[i]
+        if t.text == "(":
+            depth += 1
+        elif t.text == ")":
+            if depth == 0:
+                break
+            depth -= 1
+        elif depth == 0 and t.text == ",":
+            key += 1
+        elif depth == 0 and t.is_word("ASC", "DESC"):
+            after = toks[i + 1] if i + 1 < len(toks) else None
+            if after is None or after.text in (",", ")") or after.is_word(
+                    "WITH", "HAVING", "ORDER", "LIMIT", "UNION", "EXCEPT", "INTERSECT",
+                    "WINDOW", "FOR", "INTO", "LOCK", "PROCEDURE"):
+                cuts.append((t.start, t.end))
+                if t.is_word("DESC"):
+                    desc.append(key)
+        elif depth == 0 and t.is_word("HAVING", "ORDER", "LIMIT", "UNION", "EXCEPT",
+                                      "INTERSECT", "WINDOW"):
+            break
+    for start, end in reversed(cuts):
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text, desc
 
 
 def _from_columns(select: exp.Select, columns: Columns | None) -> set[str] | None:

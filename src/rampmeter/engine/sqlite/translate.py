@@ -211,7 +211,11 @@ def _keep_high_nots(tree: exp.Expression) -> None:
 def parse(stmt: Statement, text: str) -> exp.Expression:
     """sqlglot's MySQL tree of `text` (the shape, or a rewrite of it); 1064 on failure."""
     cycles = None
-    if "CYCLE" in text.upper():  # WITH RECURSIVE ... CYCLE cols RESTRICT (cycle.py)
+    desc: list[int] = []
+    upper = text.upper()
+    if "GROUP" in upper and ("DESC" in upper or "ASC" in upper):
+        text, desc = queryforms.group_directions(text)
+    if "CYCLE" in upper:  # WITH RECURSIVE ... CYCLE cols RESTRICT (cycle.py)
         text, cycles, bad = cycle.strip(text, modifiers.shape_tokens(text))
         if bad is not None:
             raise stmt.syntax_error(bad + len(stmt.shape) - len(text))
@@ -227,6 +231,8 @@ def parse(stmt: Statement, text: str) -> exp.Expression:
         _keep_high_nots(tree)
     if cycles:
         cycle.mark(tree, cycles)
+    if desc:
+        _group_desc(tree, desc)
     if "CUBE" in text.upper() and any(g.args.get("cube") for g in tree.find_all(exp.Group)):
         raise ServerError(errors.ER_NOT_SUPPORTED_YET, "CUBE")  # MariaDB parses, and refuses
     quantified.rewrite(tree)  # before anything resolves tables: it adds CTEs
@@ -255,6 +261,21 @@ def parse(stmt: Statement, text: str) -> exp.Expression:
             offset = len(stmt.shape) - len(text)
             raise stmt.syntax_error(None if star is None else star + offset)
     return tree
+
+
+def _group_desc(tree: exp.Expression, desc: list[int]) -> None:
+    """GROUP BY k DESC: the groups come out sorted so (an ORDER BY of the keys, with their
+    directions, when the query has none); WITH ROLLUP orders its levels by it (queryforms)."""
+    group = next(tree.find_all(exp.Group), None)
+    select = group.parent if group is not None else None
+    if group is None or not isinstance(select, exp.Select):
+        return
+    group.meta["desc"] = set(desc)
+    if group.args.get("rollup") or select.args.get("order") is not None:
+        return
+    select.set("order", exp.Order(expressions=[
+        exp.Ordered(this=k.copy(), desc=i in desc, nulls_first=i not in desc)
+        for i, k in enumerate(group.expressions)]))
 
 
 # What may follow a `*` in a select list; anything else is an alias MariaDB refuses there.
