@@ -122,3 +122,9 @@ def test_group_by_directions(session: SqliteSession) -> None:
     assert rows(session.execute("SELECT c FROM t1 GROUP BY c WITH ROLLUP UNION ALL "
                                 "SELECT c FROM t1 GROUP BY c WITH ROLLUP")) == [
         (1,), (2,), (None,), (1,), (2,), (None,)]
+
+
+def test_rollup_keys_of_a_view_are_nullable(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE t1 (a INT NOT NULL)")
+    session.execute("CREATE VIEW v1 AS SELECT a, COUNT(*) FROM t1 GROUP BY a WITH ROLLUP")
+    assert rows(session.execute("DESC v1"))[0][:3] == ("a", "int(11)", "YES")

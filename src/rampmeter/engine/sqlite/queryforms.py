@@ -443,6 +443,25 @@ def _by_position(key: exp.Expression, select: exp.Select,
     return key
 
 
+def rolled_items(select: exp.Select, columns: Columns | None = None) -> set[int]:
+    """The select items of a WITH ROLLUP query that its levels make NULL (group keys)."""
+    group = select.args.get("group")
+    if group is None or not group.args.get("rollup"):
+        return set()
+    known = _from_columns(select, columns)
+    out: set[int] = set()
+    for k in group.expressions:
+        bound = _key_item(k, select, known)
+        if bound is not None:
+            out.add(bound)
+            continue
+        key = _by_position(k, select, known)
+        for i, item in enumerate(select.expressions):
+            if _same(item.this if isinstance(item, exp.Alias) else item, key):
+                out.add(i)
+    return out
+
+
 def _key_item(key: exp.Expression, select: exp.Select, known: set[str] | None) -> int | None:
     """Which select item a GROUP BY key names (by position, or by an alias _by_position
     resolves), or None."""

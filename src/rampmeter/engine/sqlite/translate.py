@@ -142,6 +142,7 @@ class Output:
     literal_slot: int | None = None     # a bare literal: typed from its value at execution
     view: bool = False                  # a column of a view (not of a base table)
     uservar: str | None = None          # `SELECT @v`: typed from @v at execution (uservars.py)
+    rolled: bool = False                # a WITH ROLLUP group key: NULL in super-aggregate rows
     # a set operation's (or VALUES's) column with literals: each branch's literal slot or
     # static type, aggregated at execution (unionout.py)
     parts: list[tuple[int | None, SqlType | None]] | None = None
@@ -513,6 +514,11 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
             typer.union = values is not None and isinstance(tree, exp.SetOperation)
             plan.outputs = unionout.outputs(tree, _outputs(select, stmt, tables, typer),
                                             lambda s: _branch_outputs(s, stmt, tables, typer))
+            if plan.outputs is not None and select.args.get("group") is not None:
+                for i in queryforms.rolled_items(select, tables.column_names):
+                    if i < len(plan.outputs):  # NULL in the super-aggregate rows
+                        plan.outputs[i].flags &= ~1
+                        plan.outputs[i].rolled = True
             if settings[2] < _NO_LIMIT and not tree.args.get("limit") and \
                     isinstance(tree, (exp.Select, exp.Union, exp.Except, exp.Intersect)):
                 # sql_select_limit: a SELECT without LIMIT returns at most that many rows
