@@ -128,3 +128,11 @@ def test_rollup_keys_of_a_view_are_nullable(session: SqliteSession) -> None:
     session.execute("CREATE TABLE t1 (a INT NOT NULL)")
     session.execute("CREATE VIEW v1 AS SELECT a, COUNT(*) FROM t1 GROUP BY a WITH ROLLUP")
     assert rows(session.execute("DESC v1"))[0][:3] == ("a", "int(11)", "YES")
+
+
+def test_rollup_expression_key_is_nulled(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE t1 (p VARCHAR(10), c INT)")
+    session.execute("INSERT INTO t1 VALUES ('a', 1), ('b', 2)")
+    assert rows(session.execute("SELECT CONCAT(p, ':', c), COUNT(*) FROM t1 "
+                                "GROUP BY CONCAT(p, ':', c) WITH ROLLUP")) == [
+        ("a:1", 1), ("b:2", 1), (None, 2)]

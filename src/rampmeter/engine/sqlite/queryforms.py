@@ -58,6 +58,9 @@ def rewrite(tree: exp.Expression) -> exp.Expression:
         elif isinstance(node, exp.Select) and node.args.get("having") is not None and \
                 not node.args.get("group"):
             _having_as_where(node)
+        if isinstance(node, exp.Select) and node.args.get("group") is not None and \
+                node.args["group"].args.get("rollup"):
+            _bind_keys(node)
         if isinstance(node, exp.Select) and isinstance(node.parent, exp.Subquery):
             _limit_keeps_its_rows(node)
         if isinstance(node, exp.Join):
@@ -309,7 +312,7 @@ def _rollup(tree: exp.Expression, columns: Columns | None = None) -> exp.Express
     _stars(select, columns)
     known = _from_columns(select, columns)
     keys = [_by_position(k, select, known) for k in group.expressions]
-    bound = [_key_item(k, select, known) for k in group.expressions]
+    bound = _bound(select, known)
     n = len(keys)
     order, limit, offset = (select.args.get(k) for k in ("order", "limit", "offset"))
     parts = []
@@ -443,6 +446,34 @@ def _by_position(key: exp.Expression, select: exp.Select,
     return key
 
 
+def _bind_keys(select: exp.Select) -> None:
+    """Which select item each WITH ROLLUP key is the same expression as, found on the parsed
+    tree (later rewrites may spell the select item otherwise than the key)."""
+    group = select.args["group"]
+    items = [_unslotted(e.this if isinstance(e, exp.Alias) else e) for e in select.expressions]
+    group.meta["bound"] = [next((i for i, item in enumerate(items) if item == _unslotted(k)
+                                 and not isinstance(k, exp.Literal | exp.Column |
+                                                    exp.Placeholder)), None)
+                           for k in group.expressions]
+
+
+def _unslotted(e: exp.Expression) -> exp.Expression:
+    """`e` with its literals' placeholders told apart by kind only: CONCAT(a, ':') in the
+    select list and in GROUP BY hold the same literal in two slots of the shape."""
+    copy = e.copy()
+    for node in list(copy.find_all(exp.Placeholder)):
+        node.set("this", (node.name or "?")[:1])
+    return copy
+
+
+def _bound(select: exp.Select, known: set[str] | None) -> list[int | None]:
+    group = select.args["group"]
+    early = group.meta.get("bound") or []
+    return [_key_item(k, select, known) if _key_item(k, select, known) is not None
+            else (early[i] if i < len(early) else None)
+            for i, k in enumerate(group.expressions)]
+
+
 def rolled_items(select: exp.Select, columns: Columns | None = None) -> set[int]:
     """The select items of a WITH ROLLUP query that its levels make NULL (group keys)."""
     group = select.args.get("group")
@@ -450,8 +481,7 @@ def rolled_items(select: exp.Select, columns: Columns | None = None) -> set[int]
         return set()
     known = _from_columns(select, columns)
     out: set[int] = set()
-    for k in group.expressions:
-        bound = _key_item(k, select, known)
+    for k, bound in zip(group.expressions, _bound(select, known)):
         if bound is not None:
             out.add(bound)
             continue
