@@ -99,3 +99,13 @@ def test_values_branches_of_a_union_are_typed_over_their_rows(session: SqliteSes
     assert rows(session.execute("VALUES (1, 2.4), (3, 6) UNION SELECT 2.8, 9")) == [
         (Decimal("1.0"), Decimal("2.4")), (Decimal("3.0"), Decimal("6.0")),
         (Decimal("2.8"), Decimal("9.0"))]
+
+
+def test_star_over_a_cte_names_columns_as_written(session: SqliteSession) -> None:
+    """derived.cte_names: SELECT * FROM a CTE names its columns as MariaDB does (the CTE's
+    select list as typed), not as SQLite's generator spells them."""
+    session.execute("CREATE TABLE t1 (a INT, b CHAR(1))")
+    session.execute("INSERT INTO t1 VALUES (1, 'c'), (1, 'd')")
+    found = session.execute("WITH t AS (SELECT a, count(*), a+1 FROM t1 GROUP BY a) "
+                            "SELECT * FROM t")
+    assert [c.name for c in found.columns] == ["a", "count(*)", "a+1"]
