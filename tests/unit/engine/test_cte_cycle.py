@@ -109,3 +109,15 @@ def test_star_over_a_cte_names_columns_as_written(session: SqliteSession) -> Non
     found = session.execute("WITH t AS (SELECT a, count(*), a+1 FROM t1 GROUP BY a) "
                             "SELECT * FROM t")
     assert [c.name for c in found.columns] == ["a", "count(*)", "a+1"]
+
+
+def test_intersect_all_as_an_operand_of_a_union(session: SqliteSession) -> None:
+    """setops.py: INTERSECT ALL inside a longer compound (its WITH cannot stand there in
+    SQLite: 1064 before). Rows as MariaDB 10.11's, as a multiset."""
+    session.execute("CREATE TABLE t2 (c INT, d INT)")
+    session.execute("CREATE TABLE t3 (e INT, f INT)")
+    session.execute("INSERT INTO t2 VALUES (3, 3), (4, 4), (5, 5), (3, 3)")
+    session.execute("INSERT INTO t3 VALUES (3, 3), (5, 5), (6, 6), (3, 3)")
+    found = rows(session.execute("SELECT 1, 1 UNION ALL SELECT c, d FROM t2 INTERSECT ALL "
+                                 "SELECT e, f FROM t3 UNION ALL SELECT 4, 4"))
+    assert sorted(found) == [(1, 1), (3, 3), (3, 3), (4, 4), (5, 5)]

@@ -39,6 +39,10 @@ def rewrite(tree: exp.Expression, columns: Columns) -> exp.Expression:
             if node is tree:
                 tree = new
             else:
+                if isinstance(node.parent, exp.SetOperation):
+                    # an operand of another set operation: its WITH may not stand there
+                    new = exp.select("*").from_(exp.Subquery(this=new, alias=exp.TableAlias(
+                        this=exp.to_identifier(f"rm_all{_counter(node)}"))))
                 node.replace(new)
     return tree
 
