@@ -121,3 +121,9 @@ def test_intersect_all_as_an_operand_of_a_union(session: SqliteSession) -> None:
     found = rows(session.execute("SELECT 1, 1 UNION ALL SELECT c, d FROM t2 INTERSECT ALL "
                                  "SELECT e, f FROM t3 UNION ALL SELECT 4, 4"))
     assert sorted(found) == [(1, 1), (3, 3), (3, 3), (4, 4), (5, 5)]
+
+
+def test_parenthesised_compound_on_the_right(session: SqliteSession) -> None:
+    """queryforms._operand: A UNION ALL (B UNION C) keeps A's rows (MariaDB 10.11)."""
+    assert rows(session.execute("SELECT 1 UNION ALL (SELECT 1 UNION SELECT 1)")) == [(1,), (1,)]
+    assert rows(session.execute("SELECT 1 UNION ALL (SELECT 2 EXCEPT SELECT 2)")) == [(1,)]

@@ -73,7 +73,7 @@ def rewrite(tree: exp.Expression) -> exp.Expression:
             for key in ("this", "expression"):
                 operand = node.args.get(key)
                 if isinstance(operand, exp.Subquery):
-                    node.set(key, _operand(operand))
+                    node.set(key, _operand(operand, node if key == "expression" else None))
     if isinstance(tree, (exp.Update, exp.Delete)) and tree.args.get("order") is not None \
             and tree.args.get("limit") is None:
         tree.set("order", None)
@@ -173,10 +173,19 @@ def _check_typed_literal(node: exp.Cast) -> None:
 _FRACTION = re.compile(r":\d+\.(\d+)\s*$")
 
 
-def _operand(sub: exp.Subquery) -> exp.Expression:
+def _operand(sub: exp.Subquery, left_of: exp.Expression | None = None) -> exp.Expression:
+    """`left_of`: the set operation whose right operand `sub` is. SQLite reads a compound
+    left to right, so a parenthesised compound on the right that would mean otherwise there
+    (A UNION ALL (B UNION C): B and C made distinct, A's rows kept) is a derived table."""
     inner = sub.this
     while isinstance(inner, exp.Subquery) and not inner.alias:
         inner = inner.this
+    if isinstance(inner, exp.SetOperation) and left_of is not None and not (
+            isinstance(inner, exp.Union) and isinstance(left_of, exp.Union) and (
+                left_of.args.get("distinct") or not inner.args.get("distinct"))):
+        derived = exp.Subquery(this=inner, alias=exp.TableAlias(
+            this=exp.to_identifier("rm_part")))
+        return exp.select("*").from_(derived, copy=False)
     if isinstance(inner, exp.Select) and (inner.args.get("order") or inner.args.get("limit")):
         # (SELECT ... ORDER BY ... LIMIT n) UNION ...: keep its ORDER / LIMIT to itself
         derived = exp.Subquery(this=inner, alias=exp.TableAlias(
