@@ -41,6 +41,9 @@ def test_names_having_may_use(t: SqliteSession) -> None:
     assert rows(t.execute("SELECT a AS q FROM t1 GROUP BY q HAVING a > 1")) == [(2,)]
     assert rows(t.execute("SELECT a + 1 FROM t1 GROUP BY a HAVING a > 1")) == [(3,)]
     assert rows(t.execute("SELECT * FROM t1 HAVING b > 2")) == [(1, 3, 4)]
+    # a unit is no column: TIMESTAMPADD(SECOND, ...)
+    assert rows(t.execute("SELECT a FROM t1 GROUP BY a HAVING "
+                          "TIMESTAMPADD(SECOND, a, '2000-01-01') IS NOT NULL")) == [(1,), (2,)]
     # an outer query's column, from a subquery's HAVING
     assert rows(t.execute("SELECT x FROM t2 WHERE x IN "
                           "(SELECT a FROM t1 GROUP BY a HAVING y > 0)")) == [(1,)]

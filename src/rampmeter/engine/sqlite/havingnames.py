@@ -11,7 +11,8 @@ Rules:
 - Checked on the parsed statement, before HAVING without GROUP BY becomes a WHERE
   (queryforms.py). Only what can be told for sure is refused: a name is 1054 when it is a
   column of this query's own tables and of no table around it, or, when every table in sight
-  is a known table, when no table in sight has it. Sources whose columns are not known here
+  is a known table, when it is only an outer query's alias (SQLite would find that); a name
+  nothing has is left to SQLite's "no such column". Sources whose columns are not known here
   (derived tables, CTEs, virtual schemas) make the check say nothing rather than guess.
 - A name inside a subquery of HAVING is that subquery's business; one inside an aggregate
   (SUM(a)) reads the FROM clause, as in MariaDB.
@@ -78,10 +79,26 @@ def check(tree: exp.Expression, database: str | None, lookup: Lookup) -> None:
             _check(select, having, database, lookup, ctes)
 
 
+# words a function takes as an argument that sqlglot reads as columns (TIMESTAMPADD(SECOND,
+# ..), GET_FORMAT(DATE, ..)): no column names
+_KEYWORD_ARGUMENTS = frozenset((
+    "MICROSECOND", "SECOND", "MINUTE", "HOUR", "DAY", "WEEK", "MONTH", "QUARTER", "YEAR",
+    "SECOND_MICROSECOND", "MINUTE_MICROSECOND", "MINUTE_SECOND", "HOUR_MICROSECOND",
+    "HOUR_SECOND", "HOUR_MINUTE", "DAY_MICROSECOND", "DAY_SECOND", "DAY_MINUTE", "DAY_HOUR",
+    "YEAR_MONTH", "FRAC_SECOND", "DATE", "TIME", "DATETIME", "TIMESTAMP"))
+
+
+def _keyword(col: exp.Column) -> bool:
+    name = col.name.upper()
+    return not col.table and not col.this.quoted and isinstance(
+        col.parent, (exp.Anonymous, exp.Func)) and (
+        name in _KEYWORD_ARGUMENTS or name.startswith("SQL_TSI_"))
+
+
 def _own_columns(select: exp.Select, having: exp.Having) -> list[exp.Column]:
     out = []
     for col in having.find_all(exp.Column):
-        if isinstance(col.this, exp.Star):
+        if isinstance(col.this, exp.Star) or _keyword(col):
             continue
         node: exp.Expression | None = col.parent
         inside = False
@@ -121,7 +138,10 @@ def _check(select: exp.Select, having: exp.Having, database: str | None, lookup:
             grouped.setdefault(e.name.lower(), set()).add(e.table.lower())
     items = aliases | set(fields) | set(grouped)
     own = _Scope(select, database, lookup, ctes)
-    outer = [_Scope(s, database, lookup, ctes) for s in _outer_selects(select)]
+    outer_selects = _outer_selects(select)
+    outer = [_Scope(s, database, lookup, ctes) for s in outer_selects]
+    outer_aliases = {e.alias.lower() for s in outer_selects for e in s.expressions
+                     if isinstance(e, exp.Alias)}
     for col in columns:
         name = col.name.lower()
         if not col.table and name not in aliases:
@@ -144,7 +164,9 @@ def _check(select: exp.Select, having: exp.Having, database: str | None, lookup:
             continue
         if any(s.has(name) for s in outer) or not all(s.known for s in outer):
             continue
-        if own.has(name) or own.known:
+        # a name no table has is SQLite's "no such column" too (1054 'HAVING' by
+        # clauses.py), unless SQLite finds it as an outer query's alias
+        if own.has(name) or own.known and name in outer_aliases:
             raise ServerError(errors.ER_BAD_FIELD_ERROR, col.name, "HAVING")
 
 
