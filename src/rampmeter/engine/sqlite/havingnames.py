@@ -140,10 +140,18 @@ def _check(select: exp.Select, having: exp.Having, database: str | None, lookup:
     own = _Scope(select, database, lookup, ctes)
     outer_selects = _outer_selects(select)
     outer = [_Scope(s, database, lookup, ctes) for s in outer_selects]
-    outer_aliases = {e.alias.lower() for s in outer_selects for e in s.expressions
-                     if isinstance(e, exp.Alias)}
+    # an outer query's aliases are seen from a subquery in its select list, GROUP BY,
+    # HAVING or ORDER BY, not from one in its WHERE / ON / FROM
+    visible: set[str] = set()
+    hidden: set[str] = set()
+    for s in outer_selects:
+        names = {e.alias.lower() for e in s.expressions if isinstance(e, exp.Alias)}
+        (hidden if _placed(select, s) in ("where", "joins", "from_", "from") else
+         visible).update(names)
     for col in columns:
         name = col.name.lower()
+        if not col.table and name in visible and name not in items:
+            continue
         if not col.table and name not in aliases:
             # two select items (else two GROUP BY columns) of that name from different
             # tables: MariaDB cannot tell which one HAVING means
@@ -166,8 +174,16 @@ def _check(select: exp.Select, having: exp.Having, database: str | None, lookup:
             continue
         # a name no table has is SQLite's "no such column" too (1054 'HAVING' by
         # clauses.py), unless SQLite finds it as an outer query's alias
-        if own.has(name) or own.known and name in outer_aliases:
+        if own.has(name) or own.known and name in hidden:
             raise ServerError(errors.ER_BAD_FIELD_ERROR, col.name, "HAVING")
+
+
+def _placed(select: exp.Select, outer: exp.Select) -> str:
+    """The clause of `outer` (its arg key) that holds `select`."""
+    node: exp.Expression = select
+    while node.parent is not None and node.parent is not outer:
+        node = node.parent
+    return node.arg_key
 
 
 def _outer_selects(select: exp.Select) -> list[exp.Select]:
