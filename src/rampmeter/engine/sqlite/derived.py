@@ -86,7 +86,10 @@ def star_outputs(select: exp.Select, qualifier: str, stmt: Statement,
         elif isinstance(source, exp.Table):
             more = table_outputs(alias, False)
             if more is None:
-                return None
+                names = cte_names(source, stmt)
+                if names is None:
+                    return None
+                more = [named(n) for n in names]
             outs.extend(more)
         else:
             return None
@@ -123,10 +126,46 @@ def derived_names(source: exp.Subquery, stmt: Statement, star: StarNames) -> lis
     return None
 
 
+def cte_names(table: exp.Table, stmt: Statement) -> list[str] | None:
+    """The columns of the common table expression `table` reads, named as MariaDB names
+    them (its column list, else its first query's select list as typed: `count(*)`), found
+    in the statement's text as derived tables are; None when it names no CTE or a name
+    cannot be told (`*` in it)."""
+    if table.db:
+        return None
+    cte = next((c for c in table.root().find_all(exp.CTE)
+                if c.alias_or_name.lower() == table.name.lower()), None)
+    if cte is None:
+        return None
+    alias = cte.args.get("alias")
+    if isinstance(alias, exp.TableAlias) and alias.columns:
+        return [c.name for c in alias.columns]
+    try:
+        toks = lexer.tokens(stmt.text, stmt.dialect)
+    except Exception:  # noqa: BLE001 - as derived_names
+        return None
+    for i, tok in enumerate(toks[:-2]):
+        if not tok.is_name or _ident(tok).lower() != table.name.lower() or \
+                not toks[i + 1].is_word("AS") or toks[i + 2].text != "(":
+            continue
+        j = _closing(toks, i + 2)
+        if j is None or i + 3 >= j or not toks[i + 3].is_word("SELECT", "WITH"):
+            return None
+        items = scan(stmt.text[toks[i + 3].start:toks[j].start], stmt.dialect,
+                     stmt.charset).items
+        return _named_query(cte.this, list(items), lambda _s, _q: None) \
+            if items is not None else None
+    return None
+
+
 def _named(source: exp.Subquery, items: list[str], star: StarNames) -> list[str] | None:
+    return _named_query(source.this, items, star)
+
+
+def _named_query(select: exp.Expression, items: list[str], star: StarNames
+                 ) -> list[str] | None:
     """An aliased item is named by its alias, a column by its name, `*` by the columns it
     stands for, others as typed."""
-    select = source.this
     while isinstance(select, exp.Subquery):
         select = select.this
     while isinstance(select, exp.SetOperation):

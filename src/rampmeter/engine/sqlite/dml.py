@@ -832,6 +832,31 @@ def _load_row(r: Sequence[Any], loaders: list[tuple[int, Callable[[Any], Any]]])
     return row
 
 
+def _parts_column(parts: list[tuple[int | None, SqlType | None]], stmt: Statement, name: str
+                  ) -> tuple[Column | None, Callable[[Any], Any] | None]:
+    """A set operation's column whose branches hold literals: its type aggregated over every
+    branch's (a literal's from its value), and the loader that converts each row's value to
+    it (SELECT 1 UNION SELECT 2.5 is DECIMAL(2,1): 1.0 and 2.5)."""
+    from rampmeter.engine.sqlite import unionout
+    types: list[SqlType] = []
+    literal_only = True
+    for slot, typed in parts:
+        if slot is not None and slot < len(stmt.slots):
+            slot_name = stmt.names[slot]
+            types.append(literal_type(stmt.slots[slot], text=slot_name[:1] in ("s", "c"),
+                                      charset=slot_charset(slot_name)))
+        elif typed is not None:
+            types.append(typed)
+            literal_only = False
+        else:
+            return None, None
+    t = unionout.aggregate(types)
+    if t is None:
+        return None, None
+    flags = (0x81 if t.is_numeric else 0x1) if literal_only else (0x80 if t.is_numeric else 0)
+    return _expression(t.column(name, flags=flags, org_name="")), values.load_expression(t)
+
+
 def _columns(plan: Plan, stmt: Statement, names: tuple[str, ...], rows: list[Any],
              uservar: Callable[[str], tuple[Any, Any]] | None = None
              ) -> tuple[Sequence[Column], list[tuple[int, Callable[[Any], Any]]], bool]:
@@ -854,6 +879,17 @@ def _columns(plan: Plan, stmt: Statement, names: tuple[str, ...], rows: list[Any
             name = items[name] if items is not None and name < len(items) else sqlite_name
         elif name is None:
             name = sqlite_name
+        if o.parts is not None:
+            col, load = _parts_column(o.parts, stmt, name)
+            if col is not None:
+                columns.append(col)
+                if load is not None:
+                    loaders.append((i, load))
+                fixed = False
+                continue
+            columns.append(_expression(column_for_values(name, (r[i] for r in rows)).named(name)))
+            fixed = False
+            continue
         if o.literal_slot is not None and o.literal_slot < len(stmt.slots):
             slot = o.literal_slot
             name_ = stmt.names[slot]

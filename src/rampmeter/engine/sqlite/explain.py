@@ -296,7 +296,7 @@ def explain(s: SqliteSession, r: Reader) -> Result:
         # the schema version in the text, as session._compile does (a cached EXPLAIN
         # re-prepared after DROP / CREATE of its table crashes SQLite)
         found = s.handle.execute(f"EXPLAIN QUERY PLAN /*{s.engine.schema_version}*/ "
-                                 f"{plan.sql}", bound).fetchall()
+                                 f"{plan.explain_sql or plan.sql}", bound).fetchall()
     except sqlite3.Error as e:
         raise s.sqlite_error(e, plan) from None
     tree = _tree(inner)

@@ -32,6 +32,7 @@ from rampmeter.engine.sqlite import (
     bigunsigned,
     bitconv,
     collations,
+    cycle,
     funclib,
     functions_cast,
     jsontable,
@@ -646,6 +647,7 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         ("rm_jt_value", 4, guarded(jsontable.value)),
         ("rm_row_updated", 1, host.row_updated),
         ("rm_row_deleted", -1, host.row_deleted),
+        (cycle.FUNCTION, -1, lambda tag, *v: cycle.first_seen(host.statement_state, tag, *v)),
     ]
     for name, nargs, fn in fns:
         handle.create_function(name, nargs, fn)

@@ -204,6 +204,10 @@ class Typer:
         found = self._known.get(id(e))
         if found is not None and found[0] is e:
             return found[1]
+        # None while it is being computed: a string function's collation (collagg.py) may
+        # ask for the type of the very node being typed, which would recurse until Python's
+        # 40000-frame limit (seconds per node) to reach the same None
+        self._known[id(e)] = (e, None)
         t = self._compute(e)
         self._known[id(e)] = (e, t)
         return t

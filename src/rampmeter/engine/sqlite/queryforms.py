@@ -64,6 +64,9 @@ def rewrite(tree: exp.Expression, values: dict[str, Any] | None = None,
         elif isinstance(node, exp.Select) and node.args.get("having") is not None and \
                 not node.args.get("group"):
             _having_as_where(node)
+        if isinstance(node, exp.Select) and node.args.get("group") is not None and \
+                node.args["group"].args.get("rollup"):
+            _bind_keys(node)
         if isinstance(node, exp.Select) and isinstance(node.parent, exp.Subquery):
             _limit_keeps_its_rows(node)
         if isinstance(node, exp.Join):
@@ -76,7 +79,7 @@ def rewrite(tree: exp.Expression, values: dict[str, Any] | None = None,
             for key in ("this", "expression"):
                 operand = node.args.get(key)
                 if isinstance(operand, exp.Subquery):
-                    node.set(key, _operand(operand))
+                    node.set(key, _operand(operand, node if key == "expression" else None))
     if isinstance(tree, (exp.Update, exp.Delete)) and tree.args.get("order") is not None \
             and tree.args.get("limit") is None:
         tree.set("order", None)
@@ -234,10 +237,19 @@ def _check_typed_literal(node: exp.Cast, zeros: tuple[bool, bool] = (True, True)
 _FRACTION = re.compile(r":\d+\.(\d+)\s*$")
 
 
-def _operand(sub: exp.Subquery) -> exp.Expression:
+def _operand(sub: exp.Subquery, left_of: exp.Expression | None = None) -> exp.Expression:
+    """`left_of`: the set operation whose right operand `sub` is. SQLite reads a compound
+    left to right, so a parenthesised compound on the right that would mean otherwise there
+    (A UNION ALL (B UNION C): B and C made distinct, A's rows kept) is a derived table."""
     inner = sub.this
     while isinstance(inner, exp.Subquery) and not inner.alias:
         inner = inner.this
+    if isinstance(inner, exp.SetOperation) and left_of is not None and not (
+            isinstance(inner, exp.Union) and isinstance(left_of, exp.Union) and (
+                left_of.args.get("distinct") or not inner.args.get("distinct"))):
+        derived = exp.Subquery(this=inner, alias=exp.TableAlias(
+            this=exp.to_identifier("rm_part")))
+        return exp.select("*").from_(derived, copy=False)
     if isinstance(inner, exp.Select) and (inner.args.get("order") or inner.args.get("limit")):
         # (SELECT ... ORDER BY ... LIMIT n) UNION ...: keep its ORDER / LIMIT to itself
         derived = exp.Subquery(this=inner, alias=exp.TableAlias(
@@ -259,9 +271,9 @@ def is_aggregate(node: exp.Expression) -> bool:
 
 def _having_as_where(select: exp.Select) -> None:
     having = select.args["having"].this
-    if any(is_aggregate(n) for e in select.expressions for n in e.walk()) or \
-            any(is_aggregate(n) for n in having.walk()):
-        return  # an aggregate query: SQLite's HAVING does it
+    if any(own_aggregate(e) for e in select.expressions) or own_aggregate(having):
+        return  # an aggregate query: SQLite's HAVING does it (a subquery's own aggregates,
+        # HAVING a <> (SELECT COUNT(*) ..), leave the query a plain one)
     aliases = {e.alias.lower(): e.this for e in select.expressions if isinstance(e, exp.Alias)}
     cond = having.copy()
     for col in list(cond.find_all(exp.Column)):
@@ -293,7 +305,19 @@ def values_statement(text: str) -> tuple[str, list[str]] | None:
         elif t.text == "," and depth == 1:
             names.append(text[start:t.start].strip())
             start = t.end
-    return f"SELECT * FROM ({text}) AS rm_values", names
+    # the rows end at the first top-level word after them: VALUES (1,2) UNION SELECT ...
+    # reads its rows as a derived table, and the rest of the statement follows it
+    depth, end = 0, len(text)
+    for t in toks[1:]:
+        if t.text == "(":
+            depth += 1
+        elif t.text == ")":
+            depth -= 1
+        elif depth == 0 and t.kind == "word":
+            end = t.start
+            break
+    head, tail = text[:end].rstrip(), text[end:]
+    return f"SELECT * FROM ({head}) AS rm_values" + (f" {tail}" if tail else ""), names
 
 
 def insert_defaults(tree: exp.Expression) -> None:
@@ -318,7 +342,11 @@ def rollup(tree: exp.Expression, columns: Columns | None = None) -> exp.Expressi
     for node in list(tree.walk()):
         if node is not tree and isinstance(node, exp.Select) and node.args.get("group") \
                 is not None and node.args["group"].args.get("rollup"):
-            node.replace(_rollup(node, columns))
+            new = _rollup(node, columns)
+            if isinstance(node.parent, exp.SetOperation):  # its ORDER BY stays its own
+                new = exp.select("*").from_(exp.Subquery(
+                    this=new, alias=exp.TableAlias(this=exp.to_identifier("rm_rolled"))))
+            node.replace(new)
     return _rollup(tree, columns)
 
 
@@ -355,7 +383,9 @@ def _rollup(tree: exp.Expression, columns: Columns | None = None) -> exp.Express
     if select is None or group is None or not group.args.get("rollup"):
         return tree
     _stars(select, columns)
-    keys = [_by_position(k, select) for k in group.expressions]
+    known = _from_columns(select, columns)
+    keys = [_by_position(k, select, known) for k in group.expressions]
+    bound = _bound(select, known)
     n = len(keys)
     order, limit, offset = (select.args.get(k) for k in ("order", "limit", "offset"))
     parts = []
@@ -364,7 +394,15 @@ def _rollup(tree: exp.Expression, columns: Columns | None = None) -> exp.Express
         for k in ("order", "limit", "offset"):
             part.set(k, None)
         kept, rolled = keys[:n - level], keys[n - level:]
-        items = [_nulled(e, rolled) for e in part.expressions]
+        # a key that names a select item (by alias or position) rolls up that item: GROUP
+        # BY a, b, c with `a AS c` makes c NULL and keeps a
+        kept_items = {bound[i] for i in range(n - level) if bound[i] is not None}
+        rolled_items = {bound[i] for i in range(n - level, n) if bound[i] is not None}
+        still = [k for k in rolled if not any(_same(k, x) for x in kept)]
+        items = [e.copy() if j in kept_items else
+                 _nulled(e, [e.this if isinstance(e, exp.Alias) else e])
+                 if j in rolled_items else _nulled(e, still, kept)
+                 for j, e in enumerate(part.expressions)]
         having = part.args.get("having")
         if having is not None:  # on the level's rows: rolled-up keys NULL, aliases resolved
             part.set("having", _having(having, items, rolled))
@@ -389,20 +427,84 @@ def _rollup(tree: exp.Expression, columns: Columns | None = None) -> exp.Express
     if order is None:
         keys_order = []
         for i in range(n):
+            desc = i in group.meta.get("desc", ())  # GROUP BY k DESC (group_directions)
             keys_order += [exp.Ordered(this=exp.GTE(this=exp.column("rm_l"),
                                                     expression=exp.Literal.number(n - i)),
                                        nulls_first=True),
-                           exp.Ordered(this=exp.column(f"rm_k{i}"), nulls_first=True)]
+                           exp.Ordered(this=exp.column(f"rm_k{i}"), desc=desc,
+                                       nulls_first=not desc)]
         outer.set("order", exp.Order(expressions=keys_order))
     else:
         outer.set("order", order)
     outer.set("limit", limit)
     outer.set("offset", offset)
+    if select.args.get("distinct"):  # SELECT DISTINCT: over every level's rows together
+        outer.set("distinct", exp.Distinct())
     return outer
 
 
-def _by_position(key: exp.Expression, select: exp.Select) -> exp.Expression:
-    """GROUP BY 2: the select list's second item; GROUP BY alias: the aliased expression."""
+def group_directions(text: str) -> tuple[str, list[int]]:
+    """GROUP BY a DESC, b ASC (MariaDB sorts the groups so; sqlglot reads no direction
+    there): the text without the directions, and which keys were DESC. Only a statement
+    with one GROUP BY; the others are left to fail as before."""
+    from rampmeter.engine.sqlite.modifiers import shape_tokens
+    toks = shape_tokens(text)
+    if toks is None:
+        return text, []
+    starts = [i for i, t in enumerate(toks[:-1]) if t.is_word("GROUP") and
+              toks[i + 1].is_word("BY")]
+    if len(starts) != 1:
+        return text, []
+    depth, key, desc, cuts = 0, 0, [], []
+    for i in range(starts[0] + 2, len(toks)):
+        t = toks[i]
+        if t.text == "(":
+            depth += 1
+        elif t.text == ")":
+            if depth == 0:
+                break
+            depth -= 1
+        elif depth == 0 and t.text == ",":
+            key += 1
+        elif depth == 0 and t.is_word("ASC", "DESC"):
+            after = toks[i + 1] if i + 1 < len(toks) else None
+            if after is None or after.text in (",", ")") or after.is_word(
+                    "WITH", "HAVING", "ORDER", "LIMIT", "UNION", "EXCEPT", "INTERSECT",
+                    "WINDOW", "FOR", "INTO", "LOCK", "PROCEDURE"):
+                cuts.append((t.start, t.end))
+                if t.is_word("DESC"):
+                    desc.append(key)
+        elif depth == 0 and t.is_word("HAVING", "ORDER", "LIMIT", "UNION", "EXCEPT",
+                                      "INTERSECT", "WINDOW"):
+            break
+    for start, end in reversed(cuts):
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text, desc
+
+
+def _from_columns(select: exp.Select, columns: Columns | None) -> set[str] | None:
+    """The column names of every FROM item of `select` (None when one is not known)."""
+    if columns is None:
+        return None
+    source = select.args.get("from_")
+    items = ([source.this] if source is not None else []) + \
+        [j.this for j in select.args.get("joins") or []]
+    out: set[str] = set()
+    for item in items:
+        if not isinstance(item, (exp.Table, exp.Subquery)):
+            return None
+        names = columns((item.alias_or_name or "").lower())
+        if names is None:
+            return None
+        out.update(n.lower() for n in names)
+    return out
+
+
+def _by_position(key: exp.Expression, select: exp.Select,
+                 known: set[str] | None = None) -> exp.Expression:
+    """GROUP BY 2: the select list's second item; GROUP BY alias: the aliased expression
+    (an alias of a column too, when no table of the FROM clause has a column of that name:
+    `d.date AS day ... GROUP BY day`; `known`: those columns' names, None if not known)."""
     if isinstance(key, exp.Literal) and not key.is_string and key.name.isdigit():
         i = int(key.name) - 1
         if 0 <= i < len(select.expressions):
@@ -410,16 +512,84 @@ def _by_position(key: exp.Expression, select: exp.Select) -> exp.Expression:
             return item.this if isinstance(item, exp.Alias) else item
     if isinstance(key, exp.Column) and not key.table:
         for item in select.expressions:
-            if isinstance(item, exp.Alias) and item.alias.lower() == key.name.lower() and \
-                    not isinstance(item.this, exp.Column):
+            if isinstance(item, exp.Alias) and item.alias.lower() == key.name.lower() and (
+                    not isinstance(item.this, exp.Column) or
+                    known is not None and key.name.lower() not in known):
                 return item.this
     return key
 
 
-def _nulled(item: exp.Expression, rolled: list[exp.Expression]) -> exp.Expression:
-    """The select item with the rolled-up group keys in it made NULL."""
+def _bind_keys(select: exp.Select) -> None:
+    """Which select item each WITH ROLLUP key is the same expression as, found on the parsed
+    tree (later rewrites may spell the select item otherwise than the key)."""
+    group = select.args["group"]
+    items = [_unslotted(e.this if isinstance(e, exp.Alias) else e) for e in select.expressions]
+    group.meta["bound"] = [next((i for i, item in enumerate(items) if item == _unslotted(k)
+                                 and not isinstance(k, exp.Literal | exp.Column |
+                                                    exp.Placeholder)), None)
+                           for k in group.expressions]
+
+
+def _unslotted(e: exp.Expression) -> exp.Expression:
+    """`e` with its literals' placeholders told apart by kind only: CONCAT(a, ':') in the
+    select list and in GROUP BY hold the same literal in two slots of the shape."""
+    copy = e.copy()
+    for node in list(copy.find_all(exp.Placeholder)):
+        node.set("this", (node.name or "?")[:1])
+    return copy
+
+
+def _bound(select: exp.Select, known: set[str] | None) -> list[int | None]:
+    group = select.args["group"]
+    early = group.meta.get("bound") or []
+    return [_key_item(k, select, known) if _key_item(k, select, known) is not None
+            else (early[i] if i < len(early) else None)
+            for i, k in enumerate(group.expressions)]
+
+
+def rolled_items(select: exp.Select, columns: Columns | None = None) -> set[int]:
+    """The select items of a WITH ROLLUP query that its levels make NULL (group keys)."""
+    group = select.args.get("group")
+    if group is None or not group.args.get("rollup"):
+        return set()
+    known = _from_columns(select, columns)
+    out: set[int] = set()
+    for k, bound in zip(group.expressions, _bound(select, known)):
+        if bound is not None:
+            out.add(bound)
+            continue
+        key = _by_position(k, select, known)
+        for i, item in enumerate(select.expressions):
+            if _same(item.this if isinstance(item, exp.Alias) else item, key):
+                out.add(i)
+    return out
+
+
+def _key_item(key: exp.Expression, select: exp.Select, known: set[str] | None) -> int | None:
+    """Which select item a GROUP BY key names (by position, or by an alias _by_position
+    resolves), or None."""
+    if isinstance(key, exp.Literal) and not key.is_string and key.name.isdigit():
+        i = int(key.name) - 1
+        return i if 0 <= i < len(select.expressions) else None
+    if isinstance(key, exp.Column) and not key.table:
+        for i, item in enumerate(select.expressions):
+            if isinstance(item, exp.Alias) and item.alias.lower() == key.name.lower() and (
+                    not isinstance(item.this, exp.Column) or
+                    known is not None and key.name.lower() not in known):
+                return i
+    return None
+
+
+def _nulled(item: exp.Expression, rolled: list[exp.Expression],
+            kept: list[exp.Expression] | None = None) -> exp.Expression:
+    """The select item with the rolled-up group keys in it made NULL; an item that is a key
+    still grouped by keeps its value (LEFT(a, 10) x ... GROUP BY x, a: x of the level that
+    rolls a up is not NULL)."""
     copy = item.copy()
     if not rolled:
+        return copy
+    inner = copy.this if isinstance(copy, exp.Alias) else copy
+    if kept and any(_same(inner, key) for key in kept):
         return copy
     for node in list(copy.walk(prune=lambda n: isinstance(n, exp.AggFunc))):
         # an aggregate's argument is not rolled up: SUM(a) of the total row sums every a

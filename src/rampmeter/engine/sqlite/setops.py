@@ -39,6 +39,10 @@ def rewrite(tree: exp.Expression, columns: Columns) -> exp.Expression:
             if node is tree:
                 tree = new
             else:
+                if isinstance(node.parent, exp.SetOperation):
+                    # an operand of another set operation: its WITH may not stand there
+                    new = exp.select("*").from_(exp.Subquery(this=new, alias=exp.TableAlias(
+                        this=exp.to_identifier(f"rm_all{_counter(node)}"))))
                 node.replace(new)
     return tree
 
@@ -91,6 +95,18 @@ def _select_of(operand: exp.Expression) -> exp.Select | None:
 
 
 def _width(operand: exp.Expression, columns: Columns) -> int | None:
+    while isinstance(operand, (exp.Subquery, exp.Union, exp.Except, exp.Intersect)):
+        operand = operand.this  # a compound's width is its first operand's
+    source = operand.args.get("from_") if isinstance(operand, exp.Select) else None
+    rows = source.this if isinstance(source, exp.From) else None
+    while isinstance(rows, exp.Subquery):
+        rows = rows.this
+    if isinstance(rows, exp.Values) and not operand.args.get("joins") and \
+            [type(e) for e in operand.expressions] == [exp.Star]:
+        operand = rows  # VALUES as an operand is SELECT * FROM (VALUES ...)
+    if isinstance(operand, exp.Values):  # a table value constructor: its first row's
+        row = operand.expressions[0] if operand.expressions else None
+        return len(row.expressions) if isinstance(row, exp.Tuple) else None
     names = _names(operand, columns)
     return None if names is None else len(names)
 
@@ -147,3 +163,55 @@ def _aliases(select: exp.Select) -> list[str]:
         [j.this for j in select.args.get("joins") or []]
     return [(item.alias_or_name or "").lower() for item in items
             if isinstance(item, (exp.Table, exp.Subquery))]
+
+
+def first_seen_order(tree: exp.Expression, columns: Columns) -> exp.Expression:
+    """A UNION [DISTINCT] query without ORDER BY, its rows in MariaDB's order: MariaDB adds
+    each operand's rows to a temporary table with a unique key and reads it back in the order
+    they went in (each distinct row where it first came); SQLite's UNION answers them in its
+    b-tree's order. So the operands are read as one UNION ALL (numbered in their order by
+    ROW_NUMBER() OVER ()), grouped by every column (GROUP BY puts NULLs together and compares
+    with the columns' collations, as UNION does) and ordered by each row's first number.
+    Only a compound whose last operation is DISTINCT: then every row of it is made distinct,
+    whatever ALLs come before. Its LIMIT / OFFSET move to the new query."""
+    if not isinstance(tree, exp.Union) or not tree.args.get("distinct") or \
+            tree.args.get("order") is not None:
+        return tree
+    width = _width(tree.this, columns)
+    if width is None or _width(tree.expression, columns) != width:
+        return tree
+    names = _names(tree.this, columns)
+    if names is None or len(names) != width:  # VALUES first: no names of its own
+        names = [""] * width
+    if len(set(n.lower() for n in names)) != len(names) or not all(names) or \
+            any(n.lower() == "rm_seq" for n in names):
+        names = [f"c{i + 1}" for i in range(len(names))]
+    n = _counter(tree)
+    body = tree.copy()
+    with_, limit, offset = (body.args.get(k) for k in ("with_", "limit", "offset"))
+    for key in ("with_", "limit", "offset"):
+        body.set(key, None)
+    node: exp.Expression = body
+    while isinstance(node, exp.Union):
+        node.set("distinct", False)
+        node = node.this
+    cte = f"rm_u{n}"
+    cols = [exp.column(name, quoted=True) for name in names]
+    numbered = exp.Select(expressions=[c.copy() for c in cols] + [
+        exp.alias_(exp.Window(this=exp.RowNumber()), "rm_seq")]).from_(cte)
+    outer = exp.Select(expressions=[c.copy() for c in cols]).from_(
+        exp.Subquery(this=numbered, alias=exp.TableAlias(this=exp.to_identifier(f"rm_v{n}"))))
+    outer.set("group", exp.Group(expressions=[c.copy() for c in cols]))
+    outer.set("order", exp.Order(expressions=[
+        exp.Ordered(this=exp.Min(this=exp.column("rm_seq")))]))
+    ctes = list(with_.expressions) if isinstance(with_, exp.With) else []
+    ctes.append(exp.CTE(this=body, alias=exp.TableAlias(
+        this=exp.to_identifier(cte), columns=[exp.to_identifier(x, quoted=True)
+                                              for x in names])))
+    outer.set("with_", exp.With(expressions=ctes, recursive=bool(
+        isinstance(with_, exp.With) and with_.args.get("recursive"))))
+    if limit is not None:
+        outer.set("limit", limit)
+    if offset is not None:
+        outer.set("offset", offset)
+    return outer

@@ -78,6 +78,7 @@ def describe(s: SqliteSession, stmt: Statement, database: str, columns: list[str
         for x in select.expressions)
     original = _parse(stmt.text, stmt)
     printer = _Printer(s, database, stmt)
+    printer.written = _written_text(stmt.text)
     text = printer.query(original, names, top=True)
     return names, star, _updatable(original, view), text
 
@@ -123,9 +124,17 @@ def query_text(s: SqliteSession, stmt: Statement, database: str, names: list[str
                tree: exp.Expression | None = None) -> str:
     """MariaDB's text of a query (`tree`, else the statement's) with its result column
     names, every column qualified with its database (EXPLAIN EXTENDED's Note 1003)."""
+    printer = _Printer(s, database, stmt)
     if tree is None:
         tree = _parse(stmt.text, stmt)
-    return _Printer(s, database, stmt).query(tree, names, top=True)
+        printer.written = _written_text(stmt.text)
+    return printer.query(tree, names, top=True)
+
+
+def _written_text(text: str) -> str | None:
+    """The text _parse's tree has the positions of (None: it parsed another one)."""
+    from rampmeter.engine.sqlite import defaultfn
+    return text if defaultfn.rewrite_text(text) == text else None
 
 
 def _parse(text: str, stmt: Statement | None = None) -> exp.Expression:
@@ -136,8 +145,17 @@ def _parse(text: str, stmt: Statement | None = None) -> exp.Expression:
     d = stmt.dialect if stmt is not None else None
     if stmt is not None:
         text = odbc.rewrite(text, stmt)  # {d '..'}: DATE'..'
-    tree: Any = dialect.parse(defaultfn.rewrite_text(text), bool(d and d.pipes_as_concat),
-                              bool(d and d.high_not))
+    text = defaultfn.rewrite_text(text)
+    cycles = None
+    if "CYCLE" in text.upper():  # WITH RECURSIVE ... CYCLE cols RESTRICT (cycle.py)
+        from rampmeter.engine.sqlite import cycle, modifiers
+        text, cycles, _bad = cycle.strip(text, modifiers.shape_tokens(text))
+    tree: Any = dialect.parse(text, bool(d and d.pipes_as_concat), bool(d and d.high_not))
+    if cycles:
+        for cte in tree.find_all(exp.CTE):
+            found = cycles.get(cte.alias_or_name.lower())
+            if found is not None:
+                cte.meta["cycle"] = found.columns
     for select in tree.find_all(exp.Select):
         key = "from_" if "from_" in select.args else "from"
         source = select.args.get(key)
@@ -237,10 +255,18 @@ class _Printer:
         self.database = database
         self.stmt = stmt
         self.scopes: list[list[tuple[str, str, TableDef | None, str]]] = []
+        self.ctes: dict[str, TableDef | None] = {}  # the WITH names in sight (lower case)
+        self.written: str | None = None  # the text the tree was parsed from (its positions)
 
     # queries
     def query(self, node: exp.Expression, names: list[str] | None = None, *,
               top: bool = False, function: bool = False) -> str:
+        with_ = node.args.get("with_") if isinstance(node, exp.Query) else None
+        if isinstance(with_, exp.With):
+            node = node.copy()
+            node.set("with_", None)
+            head = self._with(with_)
+            return head + self.query(node, names, top=top, function=function)
         if isinstance(node, exp.Subquery):
             return "(" + self.query(node.this, function=function) + ")"
         if isinstance(node, exp.Union):
@@ -257,6 +283,26 @@ class _Printer:
             return self._select(node, names, top=top, function=function)
         finally:
             self.scopes.pop()
+
+    def _with(self, node: exp.With) -> str:
+        """`with [recursive] name[(`a`,`b`)] as (query)[ CYCLE `a` RESTRICT ], ...` as
+        MariaDB prints it (With_clause::print): the name bare, no space before the query
+        that follows unless a CYCLE clause ends the CTE."""
+        parts = []
+        for cte in node.expressions:
+            alias = cte.args.get("alias")
+            names = [c.name for c in alias.columns] if isinstance(alias, exp.TableAlias) \
+                and alias.columns else None
+            self.ctes[cte.alias_or_name.lower()] = _derived(cte.this, names)
+            text = cte.alias_or_name + (
+                "(" + ",".join(_q(n) for n in names) + ")" if names else "")
+            text += f" as ({self.query(cte.this, names)})"
+            cycle = cte.meta.get("cycle")
+            if cycle:
+                text += " CYCLE " + ",".join(_q(c) for c in cycle) + " RESTRICT "
+            parts.append(text)
+        return "with " + ("recursive " if node.args.get("recursive") else "") + \
+            ", ".join(parts)
 
     def _derived_names(self, sub: exp.Subquery) -> list[str] | None:
         """A derived table's column names as MariaDB gives them (derived.py)."""
@@ -289,7 +335,7 @@ class _Printer:
                         k += 1
                 continue
             name = names[k] if names and k < len(names) else (
-                item.alias if isinstance(item, exp.Alias) else value.sql("mysql"))
+                item.alias if isinstance(item, exp.Alias) else self._item_name(value))
             explicit = isinstance(item, exp.Alias)
             if explicit:
                 aliases.setdefault(item.alias.lower(), value)
@@ -308,9 +354,24 @@ class _Printer:
         if node.args.get("group") is not None:
             text += " group by " + ",".join(self._key(e, aliases)
                                             for e in node.args["group"].expressions)
+            if node.args["group"].args.get("rollup"):
+                text += " with rollup"
         if node.args.get("having") is not None:
             text += " having " + self.expr(node.args["having"].this)
         return text + self._tail(node, aliases)
+
+    def _item_name(self, value: exp.Expression) -> str:
+        """The name MariaDB gives a select item without an alias: a column's name, else the
+        item as the client wrote it (found by the positions sqlglot keeps)."""
+        if isinstance(value, exp.Column) and not isinstance(value.this, exp.Star):
+            return value.name
+        if self.written is not None:
+            spans = [(n.meta["start"], n.meta["end"]) for n in value.walk()
+                     if "start" in n.meta and "end" in n.meta]
+            if spans:
+                return _span(self.written, min(a for a, _b in spans),
+                             max(b for _a, b in spans) + 1)
+        return value.sql("mysql")
 
     def _key(self, e: exp.Expression, aliases: dict[str, exp.Expression]) -> str:
         """A GROUP BY / ORDER BY key: a select list alias that is no column of the FROM
@@ -343,6 +404,9 @@ class _Printer:
         for t in node.find_all(exp.Table):
             if t.find_ancestor(exp.Select) is not node:
                 continue
+            if not t.db and t.name.lower() in self.ctes:
+                out.append((t.alias or t.name, t.name, self.ctes[t.name.lower()], ""))
+                continue
             db = t.db or self.database
             tdef = self.s.table_def(db, t.name) if t.name and self.s is not None else None
             out.append((t.alias or t.name, t.name, tdef, db))
@@ -363,6 +427,8 @@ class _Printer:
                 f" {_q(node.alias)}" if node.alias else "")
         if isinstance(node, exp.Table) and not node.db and node.name.lower() == "dual":
             return "dual"
+        if isinstance(node, exp.Table) and not node.db and node.name.lower() in self.ctes:
+            return _q(node.name) + (f" {_q(node.alias)}" if node.alias else "")
         if isinstance(node, exp.Table):
             db = node.db or self.database
             text = f"{_q(db)}.{_q(node.name)}"
@@ -718,6 +784,30 @@ def negate(e: exp.Expression) -> exp.Expression:
     if isinstance(e, exp.Column) and not isinstance(e.this, exp.Star):
         return exp.EQ(this=e, expression=exp.Literal.number(0))
     return exp.Not(this=e)
+
+
+def _span(text: str, start: int, end: int) -> str:
+    """text[start:end] grown to the parentheses it opens or closes (a function's `)`, the
+    `(` of a parenthesised item: sqlglot keeps the positions of names and literals only)."""
+    while True:
+        depth = 0
+        low = 0
+        for ch in text[start:end]:
+            depth += (ch == "(") - (ch == ")")
+            low = min(low, depth)
+        if low < 0:
+            back = text.rfind("(", 0, start)
+            if back < 0:
+                break
+            start = back
+        elif depth > 0:
+            ahead = text.find(")", end)
+            if ahead < 0:
+                break
+            end = ahead + 1
+        else:
+            break
+    return text[start:end].strip()
 
 
 def _derived(inner: exp.Expression, names: list[str] | None = None) -> TableDef | None:

@@ -43,11 +43,13 @@ from rampmeter.engine.sqlite import (
     collagg,
     compare,
     covering,
+    cycle,
     defaultfn,
     derived,
     dialect,
     eager,
     funcmap,
+    havingnames,
     inlist,
     insertrow,
     joinnames,
@@ -62,6 +64,7 @@ from rampmeter.engine.sqlite import (
     queryforms,
     replacing,
     rownum,
+    rowshape,
     setops,
     sfnames,
     slots,
@@ -142,6 +145,10 @@ class Output:
     view: bool = False                  # a column of a view (not of a base table)
     uservar: str | None = None          # `SELECT @v`: typed from @v at execution (uservars.py)
     cast: bool = False                  # CAST / CONVERT / BINARY x: decimals 0, not 39
+    rolled: bool = False                # a WITH ROLLUP group key: NULL in super-aggregate rows
+    # a set operation's (or VALUES's) column with literals: each branch's literal slot or
+    # static type, aggregated at execution (unionout.py)
+    parts: list[tuple[int | None, SqlType | None]] | None = None
 
 
 @dataclass(slots=True)
@@ -157,6 +164,7 @@ class Store:
 class Plan:
     sql: str
     kind: str                                  # SELECT, INSERT, REPLACE, UPDATE, DELETE, ...
+    explain_sql: str = ""                      # what EXPLAIN plans, when not `sql` (setops.py)
     writes: bool = False
     databases: tuple[str, ...] = ()            # databases to ATTACH
     infoschema: tuple[str, ...] = ()           # virtual tables to materialize (virtual_key)
@@ -209,6 +217,15 @@ def _keep_high_nots(tree: exp.Expression) -> None:
 
 def parse(stmt: Statement, text: str) -> exp.Expression:
     """sqlglot's MySQL tree of `text` (the shape, or a rewrite of it); 1064 on failure."""
+    cycles = None
+    desc: list[int] = []
+    upper = text.upper()
+    if "GROUP" in upper and ("DESC" in upper or "ASC" in upper):
+        text, desc = queryforms.group_directions(text)
+    if "CYCLE" in upper:  # WITH RECURSIVE ... CYCLE cols RESTRICT (cycle.py)
+        text, cycles, bad = cycle.strip(text, modifiers.shape_tokens(text))
+        if bad is not None:
+            raise stmt.syntax_error(bad + len(stmt.shape) - len(text))
     try:
         tree = dialect.parse(text, stmt.dialect.pipes_as_concat, stmt.dialect.high_not)
     except sqlglot.errors.ParseError as e:
@@ -219,6 +236,12 @@ def parse(stmt: Statement, text: str) -> exp.Expression:
         raise stmt.syntax_error()
     if stmt.dialect.high_not:
         _keep_high_nots(tree)
+    if cycles:
+        cycle.mark(tree, cycles)
+    if desc:
+        _group_desc(tree, desc)
+    if "CUBE" in text.upper() and any(g.args.get("cube") for g in tree.find_all(exp.Group)):
+        raise ServerError(errors.ER_NOT_SUPPORTED_YET, "CUBE")  # MariaDB parses, and refuses
     quantified.rewrite(tree)  # before anything resolves tables: it adds CTEs
     for table in tree.find_all(exp.Table):
         if isinstance(table.this, (exp.Parameter, exp.Placeholder)):
@@ -245,6 +268,21 @@ def parse(stmt: Statement, text: str) -> exp.Expression:
             offset = len(stmt.shape) - len(text)
             raise stmt.syntax_error(None if star is None else star + offset)
     return tree
+
+
+def _group_desc(tree: exp.Expression, desc: list[int]) -> None:
+    """GROUP BY k DESC: the groups come out sorted so (an ORDER BY of the keys, with their
+    directions, when the query has none); WITH ROLLUP orders its levels by it (queryforms)."""
+    group = next(tree.find_all(exp.Group), None)
+    select = group.parent if group is not None else None
+    if group is None or not isinstance(select, exp.Select):
+        return
+    group.meta["desc"] = set(desc)
+    if group.args.get("rollup") or select.args.get("order") is not None:
+        return
+    select.set("order", exp.Order(expressions=[
+        exp.Ordered(this=k.copy(), desc=i in desc, nulls_first=i not in desc)
+        for i, k in enumerate(group.expressions)]))
 
 
 # What may follow a `*` in a select list; anything else is an alias MariaDB refuses there.
@@ -403,7 +441,10 @@ def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
     if lists is not None:
         text, collapsed = inlist.collapse(text)
         lists.update(collapsed)
-    tree = queryforms.rewrite(parse(stmt, text), dict(zip(stmt.names, stmt.slots)),
+    tree = parse(stmt, text)
+    if "HAVING" in text.upper():  # 1054 for a name MariaDB's HAVING cannot see
+        havingnames.check(tree, database, lookup)
+    tree = queryforms.rewrite(tree, dict(zip(stmt.names, stmt.slots)),
                               (stmt.dialect.zero_date, stmt.dialect.zero_in_date))
     if "JSON_TABLE" in text.upper():
         jsontable.rewrite(tree)
@@ -458,6 +499,7 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
     compare.mark_like_collations(tree, typer)  # while CONVERT & co. are still themselves
     if "(" in stmt.shape:
         _row_operands(tree, stmt, typer)
+        rowshape.check(tree)  # 1241 with MariaDB's width
     if "NULL" in stmt.shape.upper():
         zerodate.rewrite(tree, tables.find)  # NOT NULL date IS NULL: its zero dates
     steps: list[multi.Step] = []
@@ -489,11 +531,19 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
         if values_names is not None:
             texts = [_client_text(stmt, name) for name in values_names]
             plan.outputs = [Output(name) for name in texts]
+            if select is not None and _values_parts(select, plan.outputs, typer):
+                plan.outputs = unionout.outputs(
+                    tree, plan.outputs, lambda s: _branch_outputs(s, stmt, tables, typer))
         elif select is not None and kind != "DO":
             # literals known (values) in a set operation: typed now, so branches merge
             typer.union = values is not None and isinstance(tree, exp.SetOperation)
             plan.outputs = unionout.outputs(tree, _outputs(select, stmt, tables, typer),
                                             lambda s: _branch_outputs(s, stmt, tables, typer))
+            if plan.outputs is not None and select.args.get("group") is not None:
+                for i in queryforms.rolled_items(select, tables.column_names):
+                    if i < len(plan.outputs):  # NULL in the super-aggregate rows
+                        plan.outputs[i].flags &= ~1
+                        plan.outputs[i].rolled = True
             if settings[2] < _NO_LIMIT and not tree.args.get("limit") and \
                     isinstance(tree, (exp.Select, exp.Union, exp.Except, exp.Intersect)):
                 # sql_select_limit: a SELECT without LIMIT returns at most that many rows
@@ -550,6 +600,11 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
     _limit_values(tree)
     if not plan.writes:
         plan.eager = eager.collect(tree) or None
+    if kind in ("SELECT", "WITH", "VALUES") and isinstance(tree, exp.Union):
+        ordered = setops.first_seen_order(tree, tables.column_names)  # MariaDB's row order
+        if ordered is not tree:
+            plan.explain_sql = _generate(tree, plan)  # EXPLAIN tells of the UNION itself
+            tree = ordered
     plan.sql = _generate(tree, plan)
     if ignore and plan.sql.startswith("UPDATE "):  # duplicates skip the row, as in MariaDB
         plan.sql = "UPDATE OR IGNORE " + plan.sql[len("UPDATE "):]
@@ -1479,6 +1534,53 @@ def _outputs(select: exp.Select, stmt: Statement, tables: _Tables,
     return outs
 
 
+def _values_width(select: exp.Select) -> int | None:
+    """How many columns `SELECT * FROM (VALUES ...)` has; None for any other query."""
+    source = select.args.get("from_")
+    rows = source.this if isinstance(source, exp.From) else None
+    while isinstance(rows, exp.Subquery):
+        rows = rows.this
+    if not isinstance(rows, exp.Values) or select.args.get("joins") or \
+            [type(e) for e in select.expressions] != [exp.Star] or not rows.expressions:
+        return None
+    first = rows.expressions[0]
+    return len(first.expressions) if isinstance(first, exp.Tuple) else None
+
+
+def _values_parts(tree: exp.Expression, outputs: list[Output], typer: Typer) -> bool:
+    """VALUES (1, 2), (5.6, 0) (a statement, or an operand: SELECT * FROM (VALUES ..)): each
+    column typed over all its rows, as MariaDB types a table value constructor's columns
+    (1.0, 5.6): a literal by its value when run (Output.parts, dml.py), anything else by its
+    type. False when `tree` is no such query or a column cannot be typed so."""
+    if not isinstance(tree, exp.Select):
+        return False
+    source = tree.args.get("from_")
+    rows = source.this if isinstance(source, exp.From) else None
+    while isinstance(rows, exp.Subquery):
+        rows = rows.this
+    if not isinstance(rows, exp.Values):
+        return False
+    tuples = [r.expressions for r in rows.expressions if isinstance(r, exp.Tuple)]
+    if len(tuples) != len(rows.expressions) or any(len(r) != len(outputs) for r in tuples):
+        return False
+    for i, out in enumerate(outputs):
+        parts: list[tuple[int | None, SqlType | None]] = []
+        for row in tuples:
+            item = row[i]
+            if isinstance(item, exp.Placeholder) and item.name[:1] in "iunfsbc":
+                parts.append((int(item.name[1:].split("_")[0]), None))
+                continue
+            t = typer.infer(item)
+            if t is None:
+                break
+            parts.append((None, t))
+        else:
+            out.parts = parts
+            continue
+        return False
+    return True
+
+
 def _assigned_value(e: exp.Expression) -> exp.Expression:
     """The expression whose value and type a select item has: `@v := x` and LAST_VALUE(a,
     ..., x) are x's."""
@@ -1494,6 +1596,10 @@ def _assigned_value(e: exp.Expression) -> exp.Expression:
 def _branch_outputs(select: exp.Select, stmt: Statement, tables: _Tables,
                     typer: Typer) -> list[Output] | None:
     """A later branch of a set operation: its names resolve among its own FROM's tables."""
+    values_branch = _values_width(select)
+    if values_branch is not None:  # VALUES (..), (..) as a branch: typed over its rows
+        outs = [Output(None) for _ in range(values_branch)]
+        return outs if _values_parts(select, outs, typer) else None
     own = {(src.alias_or_name or "").lower() for src in derived.sources(select)}
     sub = _Tables(tables.lookup)
     sub.by_alias = {a: e for a, e in tables.by_alias.items() if a in own}

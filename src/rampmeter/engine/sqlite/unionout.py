@@ -51,6 +51,18 @@ def outputs(tree: exp.Expression, first: list[Any] | None,
     out = []
     for i, o in enumerate(first):
         column = [d[i] for d in described]  # type: ignore[index]
+        if any(c.literal_slot is not None or c.parts is not None for c in column) and all(
+                c.literal_slot is not None or c.parts is not None or c.sql_type is not None
+                for c in column):
+            # `SELECT 1 UNION SELECT 2.5`, `... UNION VALUES (..)`: typed when the literals
+            # are known (dml.py)
+            parts: list[Any] = []
+            for c in column:
+                parts.extend(c.parts if c.parts is not None else
+                             [(c.literal_slot, None if c.literal_slot is not None
+                               else c.sql_type)])
+            out.append(replace(o, literal_slot=None, sql_type=None, load=None, parts=parts))
+            continue
         if any(c.literal_slot is not None or c.sql_type is None for c in column):
             return first
         t = _aggregate([c.sql_type for c in column])
@@ -64,6 +76,11 @@ def outputs(tree: exp.Expression, first: list[Any] | None,
 
 
 _INT_ORDER = ("tinyint", "smallint", "mediumint", "int", "bigint")
+
+
+def aggregate(types: list[SqlType]) -> SqlType | None:
+    """The type MariaDB gives a set operation's column of these branch types."""
+    return _aggregate(types)
 
 
 def _aggregate(types: list[SqlType]) -> SqlType | None:

@@ -151,7 +151,7 @@ def load_typed(s: SqliteSession, conn: sqlite3.Connection, schema: str, database
         if base is not None:  # a table's column: its type, NOT NULL and default (an
             # AUTO_INCREMENT one's default is 0, as MariaDB shows it)
             default = Default("value", 0, "0") if base.auto_increment else base.default
-            columns.append(ColumnDef(col, base.type, base.nullable, default))
+            columns.append(ColumnDef(col, base.type, base.nullable or o.rolled, default))
         else:
             t = o.sql_type if o is not None and o.sql_type is not None else T.varchar(255)
             columns.append(ColumnDef(col, t))
