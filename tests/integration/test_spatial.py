@@ -81,3 +81,30 @@ def test_stored_functions_named_as_native_ones(server):
     assert _run(conn, "SELECT point(), ST_AsText(point(1, 1))") == ((None, "POINT(1 1)"),)
     _run(conn, "DROP FUNCTION point")
     assert _fails(conn, "SELECT point()") == 1305
+
+
+def test_geojson_both_ways(server):
+    conn = _db(server)
+    assert _run(conn, "SELECT ST_AsGeoJSON(ST_GeomFromText('LINESTRING(0 0,3 4)'), 2, 1),"
+                      " ST_AsGeoJSON(Point(5.363, 7.266), 1), ST_AsGeoJSON(Point(2.5, 3.5), 0)"
+                      ) == (('{"bbox": [0, 0, 3, 4], "type": "LineString", "coordinates": '
+                             '[[0, 0], [3, 4]]}', '{"type": "Point", "coordinates": [5.4, 7.3]}',
+                             '{"type": "Point", "coordinates": [2, 4]}'),)
+    assert _run(conn, """SELECT ST_AsText(ST_GeomFromGeoJSON('{"geometries":[{"coordinates":
+                      [0,1],"type":"point"}],"type":"GeometryCollection"}'))""") == \
+        (("GEOMETRYCOLLECTION(POINT(0 1))",),)
+    with conn.cursor() as cur:
+        cur.execute("""SELECT ST_GeomFromGeoJSON('{"type":"Polygon","coordinates":[]}'),
+                       ST_GeomFromGeoJSON('{"type""point"}')""")
+        assert cur.fetchall() == ((None, None),)
+        cur.execute("SHOW WARNINGS")
+        assert cur.fetchall() == (
+            ("Warning", 4076, "Incorrect GeoJSON format - empty 'coordinates' array."),
+            ("Warning", 4038, "Syntax error in JSON text in argument 1 to function "
+                              "'st_geomfromgeojson' at position 7"))
+    three = """'{"type": "Point", "coordinates": [5.3, 15.0, 4.3]}'"""
+    assert _fails(conn, f"SELECT ST_GeomFromGeoJSON({three}, 1)") == 3037
+    assert _fails(conn, f"SELECT ST_GeomFromGeoJSON({three}, 5)") == 1411
+    assert _run(conn, f"SELECT ST_AsText(ST_GeomFromGeoJSON({three}, 2))") == (("POINT(5.3 15)",),)
+    assert _run(conn, "SELECT ST_AsText(ST_Difference(POINT(0,0), POINT(0,0)))") == \
+        (("GEOMETRYCOLLECTION EMPTY",),)

@@ -65,7 +65,11 @@ def _read(text: str) -> Any:
     except json.JSONDecodeError as e:
         if e.pos >= len(text.rstrip()):
             raise _Malformed(4037, "Unexpected end of JSON text") from None
-        raise _Malformed(4038, "Syntax error in JSON text", e.pos + 1) from None
+        # json_lib's position counts the characters it read, the bad one included; after a
+        # key it reads the colon's place with the key, so a missing ':' is at the character
+        # itself ('{"type""point"}' is position 7, as MariaDB 10.11 says)
+        at = e.pos if e.msg.startswith("Expecting ':'") else e.pos + 1
+        raise _Malformed(4038, "Syntax error in JSON text", at) from None
     if text[end:].strip():
         raise _Malformed(4038, "Syntax error in JSON text", end + 1 + (
             len(text[end:]) - len(text[end:].lstrip())))

@@ -25,6 +25,7 @@ Rules (MariaDB 10.11, measured against a running 10.11.19):
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -390,3 +391,290 @@ for _name, _method in (("CONTAINS", "contains"), ("WITHIN", "within"),
                 aliases=(_name,) if _name != "CROSSES" else ("CROSSES",))(
         _mbr_relation(_method))
 sqlfunction("MBREQUAL", 2, INT1)(_mbr_relation("equals"))
+
+
+# --- GeoJSON ----------------------------------------------------------------------------------
+# ST_AsGeoJSON(g [, max_dec [, options]]) writes MariaDB's layout (", " and ": "), each
+# coordinate rounded to max_dec decimals (half to even, as rint) when given; options bit 1
+# adds "bbox" first. ST_GeomFromGeoJSON(doc [, options [, srid]]) reads Geometry, Feature
+# and FeatureCollection objects (type names in any case, keys in any order); a malformed
+# document is 4037 / 4038 / 4040 as the JSON functions say, a structure that is not GeoJSON
+# 4048, an empty coordinates array 4076, each a warning and NULL. A position with more than
+# two numbers is an error 3037 with options 1 and is cut to two with 2, 3 or 4; another option
+# is error 1411.
+_GEOJSON_NAMES = {spatial.POINT: "Point", spatial.LINESTRING: "LineString",
+                  spatial.POLYGON: "Polygon", spatial.MULTIPOINT: "MultiPoint",
+                  spatial.MULTILINESTRING: "MultiLineString",
+                  spatial.MULTIPOLYGON: "MultiPolygon", spatial.COLLECTION: "GeometryCollection"}
+_GEOJSON_KINDS = {name.upper(): kind for kind, name in _GEOJSON_NAMES.items()}
+
+
+def _json_number(v: float, max_dec: int | None) -> str:
+    from rampmeter.protocol.results import format_float
+    if max_dec is not None:
+        v = round(v, max_dec)
+    text = format_float(v)
+    return "0" if text == "-0" else text
+
+
+def _position(p: tuple[float, float], max_dec: int | None) -> str:
+    return f"[{_json_number(p[0], max_dec)}, {_json_number(p[1], max_dec)}]"
+
+
+def _coordinates(g: Geometry, max_dec: int | None) -> str:
+    if g.kind == spatial.POINT:
+        return _position(g.body, max_dec)
+    if g.kind == spatial.LINESTRING:
+        return "[" + ", ".join(_position(p, max_dec) for p in g.body) + "]"
+    if g.kind == spatial.POLYGON:
+        return "[" + ", ".join("[" + ", ".join(_position(p, max_dec) for p in ring) + "]"
+                               for ring in g.body) + "]"
+    return "[" + ", ".join(_coordinates(m, max_dec) for m in g.body) + "]"
+
+
+def _geojson(g: Geometry, max_dec: int | None, bbox: bool) -> str:
+    head = ""
+    if bbox:
+        box = g.envelope()
+        if box is not None:
+            head = '"bbox": [' + ", ".join(_json_number(v, max_dec) for v in box) + "], "
+    name = _GEOJSON_NAMES[g.kind]
+    if g.kind == spatial.COLLECTION:
+        inner = ", ".join(_geojson(m, max_dec, False) for m in g.body)
+        return f'{{{head}"type": "{name}", "geometries": [{inner}]}}'
+    return f'{{{head}"type": "{name}", "coordinates": {_coordinates(g, max_dec)}}}'
+
+
+@sqlfunction("ST_ASGEOJSON", (1, 3), LONGTEXT)
+def st_asgeojson(v: Any, max_dec: Any = None, options: Any = 0) -> str | None:
+    g = _geo(v)
+    if g is None:
+        return None
+    dec = None if max_dec is None else int(_float(max_dec))
+    if dec is not None and dec < 0:
+        dec = None
+    opts = 0 if options is None else int(_float(options))
+    return _geojson(g, dec, bool(opts & 1))
+
+
+class _NotGeoJSON(Exception):
+    def __init__(self, code: int, words: str, position: int | None = None) -> None:
+        super().__init__(words)
+        self.code, self.words, self.position = code, words, position
+
+
+_BAD_FORMAT = "Incorrect GeoJSON format specified for st_geomfromgeojson function."
+_EMPTY = "Incorrect GeoJSON format - empty 'coordinates' array."
+_JSON_LIMIT = 32
+
+
+class _Stream:
+    """A JSON reader that stops at the nesting limit where MariaDB's streaming reader does
+    (4040 at the 32nd open bracket), before any later syntax error; a syntax error is left
+    to the JSON functions' reader (functions_json._read), which places it as MariaDB does."""
+
+    _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?")
+
+    def __init__(self, text: str) -> None:
+        self.text, self.i, self.depth = text, 0, 0
+
+    def ws(self) -> None:
+        while self.i < len(self.text) and self.text[self.i] in " \t\n\r":
+            self.i += 1
+
+    def value(self) -> Any:
+        self.ws()
+        if self.i >= len(self.text):
+            raise ValueError("end")
+        c = self.text[self.i]
+        if c in "{[":
+            self.depth += 1
+            if self.depth >= _JSON_LIMIT:
+                raise _NotGeoJSON(4040, f"Limit of {_JSON_LIMIT} on JSON nested structures "
+                                        "depth is reached", self.i + 1)
+            self.i += 1
+            out = self.obj() if c == "{" else self.arr()
+            self.depth -= 1
+            return out
+        if c == '"':
+            import json
+            s, end = json.decoder.scanstring(self.text, self.i + 1)
+            self.i = end
+            return s
+        for word, val in (("true", True), ("false", False), ("null", None)):
+            if self.text.startswith(word, self.i):
+                self.i += len(word)
+                return val
+        m = self._NUMBER.match(self.text, self.i)
+        if not m:
+            raise ValueError("value")
+        self.i = m.end()
+        return float(m.group(0))
+
+    def obj(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        self.ws()
+        if self.text.startswith("}", self.i):
+            self.i += 1
+            return out
+        while True:
+            self.ws()
+            key = self.value()
+            if not isinstance(key, str):
+                raise ValueError("key")
+            self.ws()
+            if not self.text.startswith(":", self.i):
+                raise ValueError(":")
+            self.i += 1
+            val = self.value()
+            out.setdefault(key, val)
+            self.ws()
+            if self.text.startswith(",", self.i):
+                self.i += 1
+                continue
+            if self.text.startswith("}", self.i):
+                self.i += 1
+                return out
+            raise ValueError("}")
+
+    def arr(self) -> list[Any]:
+        out: list[Any] = []
+        self.ws()
+        if self.text.startswith("]", self.i):
+            self.i += 1
+            return out
+        while True:
+            out.append(self.value())
+            self.ws()
+            if self.text.startswith(",", self.i):
+                self.i += 1
+                continue
+            if self.text.startswith("]", self.i):
+                self.i += 1
+                return out
+            raise ValueError("]")
+
+
+def _read_geojson(text: str) -> Any:
+    try:
+        s = _Stream(text)
+        doc = s.value()
+        s.ws()
+        if s.i != len(text):
+            raise ValueError("trailing")
+        return doc
+    except ValueError:
+        from rampmeter.engine.sqlite.functions_json import _Malformed, _read
+        try:
+            _read(text)
+        except _Malformed as e:
+            raise _NotGeoJSON(e.code, e.words, e.position) from None
+        raise _NotGeoJSON(4048, _BAD_FORMAT) from None
+
+
+def _pos(v: Any, strict: bool) -> tuple[float, float]:
+    if not isinstance(v, list) or len(v) < 2 or \
+            not all(isinstance(n, float) for n in v):
+        raise _NotGeoJSON(4048, _BAD_FORMAT)
+    if len(v) > 2 and strict:
+        raise _NotGeoJSON(3037, "")
+    return v[0], v[1]
+
+
+def _pos_list(v: Any, strict: bool, empty_ok: bool = False) -> list[tuple[float, float]]:
+    if not isinstance(v, list):
+        raise _NotGeoJSON(4048, _BAD_FORMAT)
+    if not v and not empty_ok:
+        raise _NotGeoJSON(4076, _EMPTY)
+    return [_pos(p, strict) for p in v]
+
+
+def _rings(v: Any, strict: bool) -> list[list[tuple[float, float]]]:
+    if not isinstance(v, list):
+        raise _NotGeoJSON(4048, _BAD_FORMAT)
+    if not v:
+        raise _NotGeoJSON(4076, _EMPTY)
+    return [_pos_list(r, strict) for r in v]
+
+
+def _from_geojson(doc: Any, strict: bool) -> Geometry:
+    if not isinstance(doc, dict) or not isinstance(doc.get("type"), str):
+        raise _NotGeoJSON(4048, _BAD_FORMAT)
+    kind_name = doc["type"].upper()
+    if kind_name == "FEATURE":
+        return _from_geojson(doc.get("geometry"), strict)
+    if kind_name == "FEATURECOLLECTION":
+        features = doc.get("features")
+        if not isinstance(features, list):
+            raise _NotGeoJSON(4048, _BAD_FORMAT)
+        return Geometry(spatial.COLLECTION, [_from_geojson(f, strict) for f in features])
+    kind = _GEOJSON_KINDS.get(kind_name)
+    if kind is None:
+        raise _NotGeoJSON(4048, _BAD_FORMAT)
+    if kind == spatial.COLLECTION:
+        members = doc.get("geometries")
+        if not isinstance(members, list):
+            raise _NotGeoJSON(4048, _BAD_FORMAT)
+        return Geometry(kind, [_from_geojson(m, strict) for m in members])
+    if "coordinates" not in doc:
+        raise _NotGeoJSON(4048, _BAD_FORMAT)
+    c = doc["coordinates"]
+    if kind == spatial.POINT:
+        return Geometry(kind, _pos(c, strict))
+    if kind == spatial.LINESTRING:
+        return Geometry(kind, _pos_list(c, strict))
+    if kind == spatial.POLYGON:
+        return Geometry(kind, _rings(c, strict))
+    if kind == spatial.MULTIPOINT:
+        return Geometry(kind, [Geometry(spatial.POINT, p) for p in _pos_list(c, strict)])
+    if not isinstance(c, list):
+        raise _NotGeoJSON(4048, _BAD_FORMAT)
+    if not c:
+        raise _NotGeoJSON(4076, _EMPTY)
+    if kind == spatial.MULTILINESTRING:
+        return Geometry(kind, [Geometry(spatial.LINESTRING, _pos_list(x, strict)) for x in c])
+    return Geometry(kind, [Geometry(spatial.POLYGON, _rings(x, strict)) for x in c])
+
+
+@sqlfunction("ST_GEOMFROMGEOJSON", (1, 3), GEOMETRY, host=True)
+def st_geomfromgeojson(host: Any, doc: Any, options: Any = 1, srid: Any = 0) -> bytes | None:
+    from rampmeter.errors import ServerError
+    if doc is None or options is None or srid is None:
+        return None
+    opt = int(_float(options))
+    if opt not in (1, 2, 3, 4):
+        raise ServerError(1411, message=f"Incorrect option value: '{_text(options)}' for "
+                                        "function ST_GeomFromGeoJSON", sqlstate="HY000")
+    try:
+        g = _from_geojson(_read_geojson(_text(doc)), strict=opt == 1)
+    except _NotGeoJSON as e:
+        if e.code == 3037:
+            raise ServerError(3037, message="Invalid GIS data provided to function "
+                                            "ST_GeomFromGeoJSON.", sqlstate="22023") from None
+        if e.code in (4048, 4076):
+            host.warn(e.code, e.words)
+        else:
+            at = f" at position {e.position}" if e.position is not None else ""
+            host.warn(e.code, f"{e.words} in argument 1 to function 'st_geomfromgeojson'{at}")
+        return None
+    return _out(Geometry(g.kind, g.body, _srid(srid)))
+
+
+# --- set operations (shapely) -----------------------------------------------------------------
+# An empty result is GEOMETRYCOLLECTION EMPTY, as MariaDB's. GEOS may order a polygon's
+# vertices from another starting point than MariaDB's Gcalc does: the shape is the same.
+def _set_operation(method: str) -> Any:
+    def operate(a: Any, b: Any) -> bytes | None:
+        ga, gb = _geo(a), _geo(b)
+        if ga is None or gb is None:
+            return None
+        shape = getattr(spatial.to_shape(ga), method)(spatial.to_shape(gb))
+        if shape.is_empty:
+            return _out(Geometry(spatial.COLLECTION, [], ga.srid))
+        return _out(spatial.from_shape(shape, ga.srid))
+    return operate
+
+
+for _name, _method in (("UNION", "union"), ("INTERSECTION", "intersection"),
+                       ("DIFFERENCE", "difference"), ("SYMDIFFERENCE", "symmetric_difference")):
+    sqlfunction("ST_" + _name, 2, GEOMETRY)(_set_operation(_method))
