@@ -555,3 +555,19 @@ def test_names_are_checked_before_the_datadir_and_a_damaged_file_harms_no_one(
         cur.execute("DROP DATABASE broken")
     assert ("broken",) not in rows(other, "SHOW DATABASES")
 
+
+
+def test_grant_proxy_on_any_account_as_dumps_write_it(server):
+    """mariadb-dump --all-databases writes root's install-time proxy grant back: it is
+    taken from an account that holds it; another proxy grant is still 1235."""
+    conn = server.connect()
+    with conn.cursor() as cur:
+        cur.execute("CREATE USER proxied@localhost")
+        cur.execute("GRANT PROXY ON ''@'%' TO proxied@localhost WITH GRANT OPTION")
+        cur.execute("SHOW GRANTS FOR proxied@localhost")
+        assert ("GRANT PROXY ON ``@`%` TO `proxied`@`localhost` WITH GRANT OPTION",) in \
+            cur.fetchall()
+        with pytest.raises(pymysql.err.NotSupportedError) as e:
+            cur.execute("GRANT PROXY ON 'x'@'%' TO proxied@localhost")
+        assert e.value.args[0] == 1235
+        cur.execute("DROP USER proxied@localhost")

@@ -39,7 +39,14 @@ SUBSET = ("aborted_clients", "adddate_454", "bool", "bulk_replace", "check_const
           "1st", "ctype_errors", "ctype_latin2", "fulltext_var", "func_op", "key_primary",
           "last_value", "lock_user", "mysqltest_tracking_info", "precedence_bugs", "ps_ddl1",
           "sp-bugs", "sp-dynamic", "status2", "table_options", "timezone_grant", "type_row",
-          "win_percentile")
+          "win_percentile",
+          # the fourth round (2026-11-26, third stop): spatial types and GeoJSON, accounts
+          # and the PUBLIC role, temporal strings, collations, DML through views, CTE CYCLE,
+          # per-group AUTO_INCREMENT, LOCK TABLES per table, routines' anchored types
+          "alter_user", "binary", "cte_cycle", "ctype_filename", "delete_returning",
+          "func_date_add", "gis-json", "gis-loaddata", "mdev_14586", "memory_used", "odbc",
+          "public_basic", "read_only", "rollback", "sp-anchor-type", "sp_gis",
+          "str_to_datetime_457", "type_varbinary")
 
 
 @needs_suite

@@ -195,6 +195,8 @@ def _existing_table(s: Session, db: str, table: str, columns: dict[str, int]) ->
 
 def grant(s: Session, stmt: Statement) -> UpdateCount:
     r = Reader(stmt, 1)
+    if r.at("PROXY"):
+        return _grant_proxy_all(s, r)
     if not _has_on(r):
         return roles.grant_roles(s, r)
     if routinegrants.on_routine(r):
@@ -230,6 +232,35 @@ def grant(s: Session, stmt: Statement) -> UpdateCount:
     s.ctx.accounts.change(apply)
     for user, host, _given, _auth in grantees:  # GRANT unblocks (max_password_errors)
         s.ctx.accounts.unblock(user, host)
+    return UpdateCount()
+
+
+def _grant_proxy_all(s: Session, r: Reader) -> UpdateCount:
+    """GRANT PROXY ON ''@'%' TO acct WITH GRANT OPTION: the one proxy grant kept, the one
+    mariadb-install-db gives root and mariadb-dump --all-databases writes back; only an
+    account holding it may give it (1227 otherwise). Any other PROXY grant is 1235:
+    rampmeter has no proxy users."""
+    r.expect("PROXY")
+    r.expect("ON")
+    user, host, _given = read_account(s, r)
+    r.expect("TO")
+    grantees = _grantees(s, r, auth=False)
+    opts = read_options(r, grant=True)
+    if user != "" or host != "%" or not opts.grant_option:
+        raise ServerError(errors.ER_NOT_SUPPORTED_YET, "GRANT PROXY")
+    sec = s.security
+    if sec is not None and not sec.unchecked:
+        me = s.ctx.accounts.tables.accounts.get((sec.priv_user, sec.priv_host.lower()))
+        if me is None or not me.proxy_all:
+            raise ServerError(errors.ER_SPECIFIC_ACCESS_DENIED_ERROR, "GRANT PROXY")
+    auto_create = "NO_AUTO_CREATE_USER" not in s.vars["sql_mode"]
+
+    def apply(t: GrantTables) -> None:
+        for name, at, given, auth in grantees:
+            name, at = roles.resolve_grantee(t, name, at, given)
+            _grantee_account(s, t, name, at, auth, auto_create).proxy_all = True
+
+    s.ctx.accounts.change(apply)
     return UpdateCount()
 
 

@@ -206,7 +206,9 @@ def duplicate_entry(failed: str, tdef: TableDef | None, shown_values: dict[str, 
             value = int(value[1:])  # a BIGINT UNSIGNED above 2^63-1 (values.big_unsigned)
         column = tdef.column(col) if tdef is not None else None
         if isinstance(value, bytes) and column is not None and column.type.name == "binary":
-            value = value.rstrip(b"\0")  # a BINARY(n)'s padding is not shown (measured)
+            # a BINARY(n)'s padding is not shown, but one byte of an all-zero value is:
+            # 'a' and '\x00' for BINARY(4) 0x61000000 and 0x00000000 (measured on 10.11)
+            value = value.rstrip(b"\0") or value[:1]
         if isinstance(value, bytes):  # MariaDB shows bytes it cannot print as \xHH
             value = "".join(chr(b) if 32 <= b < 127 else f"\\x{b:02X}" for b in value)
         shown.append("NULL" if value is None else str(value))
