@@ -663,16 +663,22 @@ def like_nul(value: Any) -> Any:
     return value.replace("\0", "\U0010ffff") if isinstance(value, str) else value
 
 
-def like_bin(value: Any, pattern: Any, escape: Any) -> Any:
-    """`value LIKE pattern ESCAPE escape` by a _bin collation: % and _ over characters, every
-    other character as it is (case counts)."""
-    if value is None or pattern is None:
-        return None
+def _like_args(value: Any, pattern: Any, escape: Any) -> tuple[str, str, str]:
+    """LIKE's value, pattern and escape character as text (bytes read as UTF-8)."""
     text = value.decode("utf-8", "surrogateescape") if isinstance(value, bytes) else _show(value)
     pat = pattern.decode("utf-8", "surrogateescape") if isinstance(pattern, bytes) \
         else _show(pattern)
     esc = escape.decode("utf-8", "surrogateescape") if isinstance(escape, bytes) \
         else "" if escape is None else str(escape)
+    return text, pat, esc
+
+
+def like_bin(value: Any, pattern: Any, escape: Any) -> Any:
+    """`value LIKE pattern ESCAPE escape` by a _bin collation: % and _ over characters, every
+    other character as it is (case counts)."""
+    if value is None or pattern is None:
+        return None
+    text, pat, esc = _like_args(value, pattern, escape)
     return 1 if _like_regex(pat, esc[:1]).fullmatch(text) else 0
 
 
@@ -681,11 +687,7 @@ def like_coll(value: Any, pattern: Any, escape: Any, collation: Any) -> Any:
     character as it weighs them (collations.like_fold), then matched as they are."""
     if value is None or pattern is None:
         return None
-    text = value.decode("utf-8", "surrogateescape") if isinstance(value, bytes) else _show(value)
-    pat = pattern.decode("utf-8", "surrogateescape") if isinstance(pattern, bytes) \
-        else _show(pattern)
-    esc = escape.decode("utf-8", "surrogateescape") if isinstance(escape, bytes) \
-        else "" if escape is None else str(escape)
+    text, pat, esc = _like_args(value, pattern, escape)
     fold = collations.like_fold(str(collation))
     if fold is not None:
         esc = esc[:1]

@@ -199,9 +199,14 @@ def st_dimension(v: Any) -> int | None:
     return None if g is None else g.dimension()
 
 
-def _line(v: Any) -> Geometry | None:
+def _of_kind(v: Any, kind: int) -> Geometry | None:
+    """The geometry if it is of that kind (a LINESTRING for ST_NumPoints...), else None."""
     g = _geo(v)
-    return g if g is not None and g.kind == spatial.LINESTRING else None
+    return g if g is not None and g.kind == kind else None
+
+
+def _line(v: Any) -> Geometry | None:
+    return _of_kind(v, spatial.LINESTRING)
 
 
 @sqlfunction("ST_NUMPOINTS", 1, INT10, aliases=("NUMPOINTS",))
@@ -265,8 +270,7 @@ def st_geometryn(v: Any, n: Any) -> bytes | None:
 
 
 def _polygon(v: Any) -> Geometry | None:
-    g = _geo(v)
-    return g if g is not None and g.kind == spatial.POLYGON else None
+    return _of_kind(v, spatial.POLYGON)
 
 
 @sqlfunction("ST_EXTERIORRING", 1, GEOMETRY, aliases=("EXTERIORRING",))
