@@ -343,28 +343,10 @@ def st_distance(a: Any, b: Any) -> float | None:
     return None if sa is None or sb is None else float(sa.distance(sb))
 
 
-def _relation(method: str) -> Any:
-    def relate(a: Any, b: Any) -> int | None:
-        sa, sb = _shape(a), _shape(b)
-        if sa is None or sb is None:
-            return None
-        return int(bool(getattr(sa, method)(sb)))
-    return relate
-
-
-for _name, _method in (("CONTAINS", "contains"), ("WITHIN", "within"),
-                       ("INTERSECTS", "intersects"), ("OVERLAPS", "overlaps"),
-                       ("TOUCHES", "touches"), ("CROSSES", "crosses"),
-                       ("DISJOINT", "disjoint"), ("EQUALS", "equals")):
-    sqlfunction("ST_" + _name, 2, INT1)(_relation(_method))
-
-
-def _boxes(a: Any, b: Any) -> tuple[tuple[float, ...], tuple[float, ...]] | None:
-    ga, gb = _geo(a), _geo(b)
-    if ga is None or gb is None:
-        return None
-    ba, bb = _mbr(ga), _mbr(gb)
-    return None if ba is None or bb is None else (ba, bb)
+# (MariaDB's name, shapely's predicate) of each relation
+_RELATIONS = (("CONTAINS", "contains"), ("WITHIN", "within"), ("INTERSECTS", "intersects"),
+              ("OVERLAPS", "overlaps"), ("TOUCHES", "touches"), ("CROSSES", "crosses"),
+              ("DISJOINT", "disjoint"), ("EQUALS", "equals"))
 
 
 def _box_shape(box: tuple[float, ...]) -> Any:
@@ -377,24 +359,28 @@ def _box_shape(box: tuple[float, ...]) -> Any:
     return shapely.box(x0, y0, x1, y1)
 
 
-def _mbr_relation(method: str) -> Any:
+def _mbr_shape(v: Any) -> Any:
+    g = _geo(v)
+    box = None if g is None else _mbr(g)
+    return None if box is None else _box_shape(box)
+
+
+def _relation(method: str, shape: Any) -> Any:
+    """The SQL function testing `method` between the two arguments' shapes as `shape` makes
+    them: the geometry itself (ST_...) or its bounding rectangle (MBR... and the names
+    without ST_)."""
     def relate(a: Any, b: Any) -> int | None:
-        boxes = _boxes(a, b)
-        if boxes is None:
+        sa, sb = shape(a), shape(b)
+        if sa is None or sb is None:
             return None
-        sa, sb = _box_shape(boxes[0]), _box_shape(boxes[1])
         return int(bool(getattr(sa, method)(sb)))
     return relate
 
 
-for _name, _method in (("CONTAINS", "contains"), ("WITHIN", "within"),
-                       ("INTERSECTS", "intersects"), ("OVERLAPS", "overlaps"),
-                       ("TOUCHES", "touches"), ("CROSSES", "crosses"),
-                       ("DISJOINT", "disjoint"), ("EQUALS", "equals")):
-    sqlfunction("MBR" + _name, 2, INT1,
-                aliases=(_name,) if _name != "CROSSES" else ("CROSSES",))(
-        _mbr_relation(_method))
-sqlfunction("MBREQUAL", 2, INT1)(_mbr_relation("equals"))
+for _name, _method in _RELATIONS:
+    sqlfunction("ST_" + _name, 2, INT1)(_relation(_method, _shape))
+    sqlfunction("MBR" + _name, 2, INT1, aliases=(_name,))(_relation(_method, _mbr_shape))
+sqlfunction("MBREQUAL", 2, INT1)(_relation("equals", _mbr_shape))
 
 
 # --- GeoJSON ----------------------------------------------------------------------------------
