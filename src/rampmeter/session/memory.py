@@ -22,8 +22,8 @@ Rules:
   here needs what the session holds plus a working block (MariaDB's query_alloc_block_size,
   16 KiB, is the least a statement's memory root takes): when that passes the limit, every
   statement but SET (which allocates nothing there, so `SET max_session_mem_used = DEFAULT`
-  gets a session out) fails. The check costs one dictionary read while the limit is the
-  default.
+  gets a session out) fails. While the limit is the default, the statement path pays one
+  dictionary read for it (statements.execute tests the value before calling in here).
 """
 
 from __future__ import annotations
@@ -67,13 +67,13 @@ def global_used(sessions: Any) -> int:
 
 
 STATEMENT_BLOCK = 16384
-_NO_LIMIT = 2**62
+NO_LIMIT = 2**62  # at or above: no limit (the default is 2**63 - 1)
 
 
 def refuse_over_limit(s: Session, words: Sequence[str]) -> None:
     """1290 for a statement that would pass max_session_mem_used (module rules)."""
     limit = s.vars.get("max_session_mem_used")
-    if limit is None or limit >= _NO_LIMIT or words and words[0] == "SET":
+    if limit is None or limit >= NO_LIMIT or words and words[0] == "SET":
         return
     if held(s) + STATEMENT_BLOCK > limit:
         from rampmeter import errors

@@ -178,7 +178,8 @@ def execute(s: Session, stmt: Statement) -> Result:
     words = stmt.words
     if s.must_change_password and not _sandboxed(words):
         raise ServerError(errors.ER_MUST_CHANGE_PASSWORD)
-    memory.refuse_over_limit(s, words)
+    if s.vars["max_session_mem_used"] < memory.NO_LIMIT:  # the default: one dict read
+        memory.refuse_over_limit(s, words)
     if setfor.is_set_for(words):
         return setfor.run(s, stmt, execute)
     name = com_name(words)

@@ -23,6 +23,19 @@ def test_the_last_generated_row_is_found_once_by_is_null(session: SqliteSession)
     assert rows(s.execute("SELECT * FROM t WHERE a IS NULL")) == []
 
 
+def test_selects_without_null_leave_the_flag_armed(session: SqliteSession) -> None:
+    # the cheap pre-check (no NULL in the text: nothing read) must not disarm it, and a
+    # comment between IS and NULL still makes the condition
+    s = session
+    s.context.variables["sql_auto_is_null"] = 1  # type: ignore[attr-defined]
+    s.execute("CREATE TABLE t (a int NOT NULL AUTO_INCREMENT PRIMARY KEY, b int)")
+    s.execute("INSERT INTO t (b) VALUES (10), (20)")
+    s.execute("INSERT INTO t (b) VALUES (30)")
+    assert rows(s.execute("SELECT b FROM t WHERE a = 1")) == [(10,)]
+    assert rows(s.execute("SELECT a, b FROM t WHERE a IS /* c */ null")) == [(3, 30)]
+    assert rows(s.execute("SELECT a, b FROM t WHERE a IS NULL")) == []
+
+
 def test_is_null_of_a_not_null_column_is_an_impossible_where(session: SqliteSession) -> None:
     s = session
     s.execute("CREATE TABLE t (a int NOT NULL, b int, d date NOT NULL)")
