@@ -295,6 +295,26 @@ def _json_arg(v: Any) -> Any:
     return JSON_TAG + (v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v))
 
 
+def _json_bool(v: Any) -> Any:
+    """rm_json_bool(x): a truth value (TRUE, a comparison) as JSON true / false, for the JSON
+    functions that embed values (MariaDB's is_bool_type items)."""
+    if v is None:
+        return None
+    return JSON_TAG + ("true" if v else "false")
+
+
+def _json_decimal(v: Any, scale: int) -> Any:
+    """rm_json_dec(v, scale): a decimal literal embedded with its digits (1.50), as MariaDB
+    does; v is its text (scale -1) or its bound value (an int or a float when it fits, its
+    digits when not: dml.sqlite_value)."""
+    if v is None:
+        return None
+    if isinstance(v, (str, bytes)) or scale < 0:
+        return JSON_TAG + (v.decode() if isinstance(v, bytes) else str(v))
+    d = Decimal(repr(v)) if isinstance(v, float) else Decimal(v)
+    return JSON_TAG + f"{abs(d) if d == 0 else d:.{scale}f}"  # -0.0 is 0.0
+
+
 def _json_path(path: str) -> list[str | int] | None:
     """'$.a[2].b' -> ['a', 2, 'b']; None when it is not a simple JSON path."""
     path = path.strip()
@@ -621,6 +641,8 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         ("rm_json_extract", -1, json_extract),
         ("rm_json_valid", 1, json_valid),
         ("rm_json_arg", 1, _json_arg),
+        ("rm_json_bool", 1, _json_bool),
+        ("rm_json_dec", 2, _json_decimal),
         ("rm_bitop", 4, lambda op, a, b, kinds: bitop(op, a, b, kinds, host.warn)),
         ("rm_uarith", 4, guarded(uarith)),
         ("rm_subquery_rows", 0, guarded(_too_many_rows)),

@@ -641,21 +641,59 @@ _JSON_RESULTS = frozenset({
     "JSON_REPLACE", "JSON_REMOVE", "JSON_MERGE", "JSON_MERGE_PATCH", "JSON_MERGE_PRESERVE",
     "JSON_COMPACT", "JSON_DETAILED", "JSON_LOOSE", "JSON_NORMALIZE", "JSON_KEYS",
     "JSON_ARRAY_APPEND", "JSON_ARRAY_INSERT", "JSON_ARRAYAGG", "JSON_OBJECTAGG"})
-_JSON_EDITS = frozenset({"JSON_INSERT", "JSON_SET", "JSON_REPLACE"})
+# the value arguments of the JSON functions that embed values: every argument of JSON_ARRAY,
+# the odd ones of JSON_OBJECT, the even ones after the first of the path editors
+_JSON_EDITS = frozenset({"JSON_INSERT", "JSON_SET", "JSON_REPLACE", "JSON_ARRAY_APPEND",
+                         "JSON_ARRAY_INSERT"})
+# sqlglot's own nodes for some of MariaDB's JSON functions: the library's calls instead
+_JSON_NODES = {exp.JSONArrayAppend: "JSON_ARRAY_APPEND", exp.JSONArrayInsert: "JSON_ARRAY_INSERT",
+               exp.JSONRemove: "JSON_REMOVE", exp.JSONSet: "JSON_SET"}
+_TRUTHS = (exp.Predicate, exp.Not, exp.And, exp.Or, exp.Xor)
 
 
 def _json_arguments(tree: exp.Expression, typer: Typer) -> None:
-    """JSON_INSERT / JSON_SET / JSON_REPLACE (functions_jsonedit.py): a value that is JSON (a
-    JSON function's result, a JSON column) is marked so, as MariaDB embeds it as JSON."""
-    for node in list(tree.find_all(exp.JSONSet)):
-        node.replace(exp.Anonymous(this="JSON_SET", expressions=[
+    """The JSON functions that embed values (functions_jsondoc.py, functions_jsonedit.py): a
+    value that is JSON (a JSON function's result, a JSON column) is marked so, as MariaDB
+    embeds it as JSON; so are TRUE / FALSE and a comparison (true / false), and a decimal
+    literal keeps its digits."""
+    for node in list(tree.find_all(*_JSON_NODES)):
+        node.replace(exp.Anonymous(this=_JSON_NODES[type(node)], expressions=[
             node.this, *node.expressions]))
     for call in list(tree.find_all(exp.Anonymous)):
-        if call.name.upper() not in _JSON_EDITS:
+        name = call.name.upper()
+        if name == "JSON_ARRAY":
+            values = list(call.expressions)
+        elif name == "JSON_OBJECT":
+            values = call.expressions[1::2]
+        elif name in _JSON_EDITS:
+            values = call.expressions[2::2]
+        else:
             continue
-        for k, arg in enumerate(call.expressions):
-            if k % 2 == 0 and k > 0 and _is_json(arg, typer):
-                arg.replace(exp.Anonymous(this="rm_json_arg", expressions=[arg.copy()]))
+        for arg in values:
+            marked = _json_value(arg, typer)
+            if marked is not None:
+                arg.replace(marked)
+
+
+def _json_value(arg: exp.Expression, typer: Typer) -> exp.Expression | None:
+    """`arg` marked for a JSON function that embeds it (_json_arguments), or None: as is."""
+    if _is_json(arg, typer):
+        return exp.Anonymous(this="rm_json_arg", expressions=[arg.copy()])
+    if isinstance(arg, exp.Boolean):
+        return exp.Anonymous(this="rm_json_arg", expressions=[
+            exp.Literal.string("true" if arg.this else "false")])
+    if isinstance(arg, _TRUTHS):
+        return exp.Anonymous(this="rm_json_bool", expressions=[arg.copy()])
+    slot = arg.this if isinstance(arg, exp.Neg) else arg
+    if isinstance(slot, exp.Placeholder) and slot.name[:1] == "n":  # a decimal literal's slot
+        scale = int(slot.name.rpartition("_")[2] or 0)
+        return exp.Anonymous(this="rm_json_dec", expressions=[
+            arg.copy(), exp.Literal.number(scale)])
+    if isinstance(arg, exp.Literal) and not arg.is_string and "." in arg.this and \
+            "e" not in arg.this.lower():  # one left in the text (a view's, a routine's)
+        return exp.Anonymous(this="rm_json_dec", expressions=[
+            exp.Literal.string(arg.this), exp.Literal.number(-1)])
+    return None
 
 
 def _is_json(e: exp.Expression, typer: Typer) -> bool:

@@ -1,0 +1,116 @@
+"""MariaDB's JSON builders, mergers, search and layouts (functions_jsondoc.py): each expected
+value is what MariaDB 10.11 answers for the same call."""
+
+from __future__ import annotations
+
+import pytest
+
+from rampmeter.engine.sqlite import SqliteSession
+
+from .conftest import rows, scalar
+
+
+@pytest.mark.parametrize(("sql", "expected"), [
+    # building: MariaDB's layout, TRUE / comparisons as true / false, decimals' digits
+    ("JSON_ARRAY(1, 'a', TRUE, NULL, 1.5, JSON_OBJECT('x', 1))",
+     '[1, "a", true, null, 1.5, {"x": 1}]'),
+    ("JSON_ARRAY()", "[]"),
+    ("JSON_OBJECT('a', 1, 'b', 'x')", '{"a": 1, "b": "x"}'),
+    ("JSON_OBJECT('a', JSON_ARRAY())", '{"a": []}'),
+    ("JSON_ARRAY(1.50, 1e2, -0.0, -1.50)", "[1.50, 100, 0.0, -1.50]"),
+    ("JSON_ARRAY(TRUE, FALSE, 1 = 1, 1 < 0, NULL = 1)", "[true, false, true, false, null]"),
+    ("JSON_OBJECT(1, 2)", '{"1": 2}'),
+    ("JSON_ARRAY('a\"b', 'é')", '["a\\"b", "é"]'),
+    ("JSON_SET('{}', '$.a', TRUE, '$.b', 1.0)", '{"a": true, "b": 1.0}'),
+    # editing arrays
+    ("JSON_ARRAY_APPEND('[1,2]', '$', 3)", "[1, 2, 3]"),
+    ("JSON_ARRAY_APPEND('{\"k1\":1, \"k2\":[\"a\", \"b\"]}', '$.k2', 2)",
+     '{"k1": 1, "k2": ["a", "b", 2]}'),
+    ("JSON_ARRAY_APPEND('[\"a\", [\"b\", \"c\"], \"d\"]', '$[0]', 2)",
+     '[["a", 2], ["b", "c"], "d"]'),
+    ("JSON_ARRAY_APPEND('1', '$', 2)", "[1, 2]"),
+    ("JSON_ARRAY_APPEND('[1]', '$.x', 2)", "[1]"),
+    ("JSON_ARRAY_APPEND('[1]', '$', 2.5, '$', JSON_ARRAY(1))", "[1, 2.5, [1]]"),
+    ("JSON_ARRAY_INSERT('[\"a\", {\"b\": [1, 2]}, [3, 4]]', '$[1]', 'x')",
+     '["a", "x", {"b": [1, 2]}, [3, 4]]'),
+    ("JSON_ARRAY_INSERT('[\"a\", {\"b\": [1, 2]}, [3, 4]]', '$[1].b[0]', 'x')",
+     '["a", {"b": ["x", 1, 2]}, [3, 4]]'),
+    ("JSON_ARRAY_INSERT('[1,2]', '$[0]', 5, '$[9]', 6)", "[5, 1, 2, 6]"),
+    ("JSON_ARRAY_INSERT('true', '$', 1)", None),
+    ("JSON_REMOVE('{\"a\":   [1,2], \"b\":1}', '$.b')", '{"a": [1, 2]}'),
+    ("JSON_REMOVE('[1,2,3]', '$[0]', '$[0]')", "[3]"),
+    ("JSON_REMOVE('{\"a\":1,\"b\":2}', '$.a', '$.c')", '{"b": 2}'),
+    ("JSON_REMOVE(NULL, '$.a')", None),
+    # merging
+    ("JSON_MERGE('[1]', '[2]')", "[1, 2]"),
+    ("JSON_MERGE('1', '2')", "[1, 2]"),
+    ("JSON_MERGE('[1]', '{\"a\":1}')", '[1, {"a": 1}]'),
+    ("JSON_MERGE('{\"a\":1}', '[1]')", '[{"a": 1}, 1]'),
+    ("JSON_MERGE_PRESERVE('{\"a\":{\"b\":1}}', '{\"a\":{\"b\":2,\"c\":3}}')",
+     '{"a": {"b": [1, 2], "c": 3}}'),
+    ("JSON_MERGE_PATCH('{\"a\":1,\"c\":3}', '{\"a\":null,\"b\":2}')", '{"c": 3, "b": 2}'),
+    ("JSON_MERGE_PATCH('[1]', '{\"a\":1}')", '{"a": 1}'),
+    ("JSON_MERGE_PATCH('{\"a\":{\"b\":1}}', '{\"a\":{\"c\":2}}')", '{"a": {"b": 1, "c": 2}}'),
+    ("JSON_MERGE_PATCH('{\"a\":1}', 'null')", "null"),
+    ("JSON_MERGE_PATCH(NULL, '{}')", None),
+    # searching and comparing
+    ("JSON_SEARCH('[\"abc\",{\"x\":\"abc\"}]', 'one', 'abc')", '"$[0]"'),
+    ("JSON_SEARCH('[\"abc\",{\"x\":\"abc\"}]', 'all', 'a%')", '["$[0]", "$[1].x"]'),
+    ("JSON_SEARCH('[\"ABC\"]', 'one', 'abc')", '"$[0]"'),
+    ("JSON_SEARCH('[\"a_c\",\"abc\"]', 'all', 'a|_c', '|')", '"$[0]"'),
+    ("JSON_SEARCH('{\"a\":[\"x\",{\"b\":\"x\"}]}', 'all', 'x', NULL, '$.a[1]')",
+     '"$.a[1].b"'),
+    ("JSON_SEARCH('[1,\"1\"]', 'all', '1')", '["$[0]", "$[1]"]'),
+    ("JSON_SEARCH('[\"x\"]', 'one', 'y')", None),
+    ("JSON_OVERLAPS('[1,2]', '[2,3]')", 1),
+    ("JSON_OVERLAPS('[1,2]', '[3]')", 0),
+    ("JSON_OVERLAPS('{\"a\":1}', '{\"a\":1,\"b\":2}')", 1),
+    ("JSON_OVERLAPS('[1,{\"a\":1}]', '{\"a\":1}')", 1),
+    ("JSON_OVERLAPS('1', '[1]')", 1),
+    ("JSON_OVERLAPS('[[1]]', '[1]')", 0),
+    ("JSON_OVERLAPS('{\"a\":[1]}', '{\"a\":[1,2]}')", 0),
+    ("JSON_DEPTH('[1,[2]]')", 3),
+    ("JSON_DEPTH('{}')", 1),
+    ("JSON_DEPTH('{\"a\":[]}')", 2),
+    ("JSON_EXISTS('{\"a\":1}', '$.a')", 1),
+    ("JSON_EXISTS('[1]', '$[1]')", 0),
+    ("JSON_EXISTS(NULL, '$')", None),
+    # layouts
+    ("JSON_COMPACT('[ 1 , {\"a\" : [ 2 ] } ]')", '[1,{"a":[2]}]'),
+    ("JSON_LOOSE('{\"a\":[1,2],\"b\":{\"c\":1},\"d\":[]}')",
+     '{"a": [1, 2], "b": {"c": 1}, "d": []}'),
+    ("JSON_DETAILED('{\"a\":[1,{\"q\":[]}],\"b\":{\"c\":\"x\"}, \"d\":[]}')",
+     '{\n    "a": \n    [\n        1,\n        {\n            "q": \n            []\n'
+     '        }\n    ],\n    "b": \n    {\n        "c": "x"\n    },\n    "d": \n    []\n}'),
+    ("JSON_DETAILED('[[1,2],[3]]')", "[\n    [\n        1,\n        2\n    ],\n    [3]\n]"),
+    ("JSON_PRETTY('{}')", "{\n}"),
+    ("JSON_DETAILED('{\"a\":1}', 2)", '{\n  "a": 1\n}'),
+    ("JSON_DETAILED('[\"x\"]')", '["x"]'),
+    ("JSON_DETAILED('{\"a\" : 1.50e0 }')", '{\n    "a": 1.50e0\n}'),
+])
+def test_as_mariadb(session: SqliteSession, sql: str, expected: object) -> None:
+    assert scalar(session, "SELECT " + sql) == expected
+
+
+def test_malformed_documents_and_paths_warn(session: SqliteSession) -> None:
+    s = session
+    assert scalar(s, "SELECT JSON_DETAILED('[1')") is None
+    assert [w.code for w in s.warnings] == [4037]
+    assert scalar(s, "SELECT JSON_SEARCH('[]', 'two', 'x')") is None
+    assert [w.code for w in s.warnings] == [4046]
+    assert scalar(s, "SELECT JSON_ARRAY_APPEND('[1]', '$[*]', 2)") is None
+    assert [w.code for w in s.warnings] == [4044]
+    assert scalar(s, "SELECT JSON_REMOVE('[1]', '$')") is None
+    assert [w.code for w in s.warnings] == [4051]
+
+
+def test_values_from_columns_and_json_columns(session: SqliteSession) -> None:
+    s = session
+    s.execute("CREATE TABLE t (id INT, j JSON, d DECIMAL(5,2), b BOOL)")
+    s.execute("INSERT INTO t VALUES (1, '{\"k\": [1, 2]}', 1.5, TRUE)")
+    assert rows(s.execute("SELECT JSON_OBJECT('id', id, 'j', j) FROM t")) == \
+        [('{"id": 1, "j": {"k": [1, 2]}}',)]
+    assert rows(s.execute("SELECT JSON_ARRAY_APPEND(j, '$.k', id) FROM t")) == \
+        [('{"k": [1, 2, 1]}',)]
+    assert rows(s.execute("SELECT JSON_MERGE(j, JSON_OBJECT('k', 3)) FROM t")) == \
+        [('{"k": [1, 2, 3]}',)]
