@@ -114,3 +114,37 @@ def test_values_from_columns_and_json_columns(session: SqliteSession) -> None:
         [('{"k": [1, 2, 1]}',)]
     assert rows(s.execute("SELECT JSON_MERGE(j, JSON_OBJECT('k', 3)) FROM t")) == \
         [('{"k": [1, 2, 3]}',)]
+
+
+def test_aggregates_as_mariadb(session: SqliteSession) -> None:
+    s = session
+    s.execute("CREATE TABLE t (a INT, b VARCHAR(10), j JSON)")
+    s.execute("INSERT INTO t VALUES (2, 'x', '{\"q\": 1}'), (1, NULL, NULL), (2, 'y', '[1, 2]'),"
+              " (3, 'z', NULL)")
+    assert rows(s.execute(
+        "SELECT JSON_ARRAYAGG(a), JSON_ARRAYAGG(b), JSON_ARRAYAGG(j), JSON_ARRAYAGG(DISTINCT a),"
+        " JSON_ARRAYAGG(a ORDER BY a DESC), JSON_OBJECTAGG(b, a), JSON_OBJECTAGG(a, j)"
+        " FROM t")) == [(
+            "[2,1,2,3]", '["x",null,"y","z"]', '[{"q": 1},null,[1, 2],null]', "[1,2,3]",
+            "[3,2,2,1]", '{"x":2, "y":2, "z":3}',
+            '{"2":{"q": 1}, "1":null, "2":[1, 2], "3":null}')]
+    assert rows(s.execute("SELECT JSON_ARRAYAGG(a), JSON_OBJECTAGG(a, b) FROM t WHERE a > 9")) \
+        == [(None, None)]
+    assert rows(s.execute(
+        "SELECT JSON_ARRAYAGG(1.50), JSON_ARRAYAGG(TRUE), JSON_ARRAYAGG(a = 2),"
+        " JSON_ARRAYAGG(JSON_OBJECT('k', a)) FROM t")) == [(
+            "[1.50,1.50,1.50,1.50]", "[true,true,true,true]", "[true,false,true,false]",
+            '[{"k": 2},{"k": 1},{"k": 2},{"k": 3}]')]
+    assert rows(s.execute("SELECT a, JSON_ARRAYAGG(b) FROM t GROUP BY a")) == \
+        [(1, "[null]"), (2, '["x","y"]'), (3, '["z"]')]
+    assert rows(s.execute("SELECT JSON_OBJECT('a', (SELECT JSON_OBJECTAGG(a, b) FROM t"
+                          " WHERE a = 3))")) == [('{"a": {"3":"z"}}',)]
+
+
+def test_json_array_and_object_embed_json_as_written(session: SqliteSession) -> None:
+    s = session  # JSON_SET lays it out again; JSON_OBJECT / JSON_ARRAY keep its text
+    s.execute("CREATE TABLE tj (j JSON)")
+    s.execute("INSERT INTO tj VALUES ('{\"k\":[1,2]}')")
+    assert rows(s.execute("SELECT JSON_OBJECT('j', j), JSON_ARRAY(j), JSON_SET('{}', '$.a', j),"
+                          " JSON_MERGE(j, '{}') FROM tj")) == [
+        ('{"j": {"k":[1,2]}}', '[{"k":[1,2]}]', '{"a": {"k": [1, 2]}}', '{"k": [1, 2]}')]

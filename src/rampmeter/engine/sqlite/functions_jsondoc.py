@@ -7,7 +7,8 @@ functions_jsonedit.py's, comparing functions_json.py's, the ORMs' readers jsonfn
 Rules (MariaDB 10.11's item_jsonfunc.cc, checked against a running 10.11):
 - Results are written in MariaDB's layout (functions_jsonedit.write): `, ` between elements
   and members, `: ` after a key, numbers and strings of an input document as it spelled them,
-  key order and duplicate keys kept.
+  key order and duplicate keys kept. JSON_ARRAY and JSON_OBJECT (and the aggregates) embed a
+  JSON value as its own text, as MariaDB appends it; the others lay it out again.
 - A value argument that is JSON (a JSON function's result, a JSON column), TRUE / FALSE or a
   comparison's result goes in as JSON (translate.py tags it: rm_json_arg, rm_json_bool); any
   other value as a scalar: a string quoted, a number as its value, NULL as null. A decimal
@@ -37,16 +38,18 @@ Rules (MariaDB 10.11's item_jsonfunc.cc, checked against a running 10.11):
 - JSON_DETAILED(doc [, tab]): every container on its own lines, indented by tab spaces (4;
   0 to 8), a member's container on the line after its key; an empty array and an array of
   one scalar stay on one line. JSON_LOOSE: MariaDB's layout; JSON_COMPACT: no spaces.
+- JSON_ARRAYAGG / JSON_OBJECTAGG: see the aggregates' section below.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from decimal import Decimal
 from typing import Any
 
 from rampmeter.engine import types as T
-from rampmeter.engine.sqlite.funclib import sqlfunction
+from rampmeter.engine.sqlite.funclib import sqlaggregate, sqlfunction
 from rampmeter.engine.sqlite.functions import JSON_TAG as TAG
 from rampmeter.engine.sqlite.functions import _json_path
 from rampmeter.engine.sqlite.functions_jsonedit import _DECODER, _Num, _Obj, _value, write
@@ -143,11 +146,19 @@ def _null_on_bad(fn: Any) -> Any:
     return call
 
 
+def _element(v: Any) -> str:
+    """A value as JSON_ARRAY / JSON_OBJECT / the aggregates embed it: a JSON value (tagged)
+    as its own text, anything else written as a scalar."""
+    if isinstance(v, str) and v.startswith(TAG):
+        return v[len(TAG):].strip()
+    return write(_value(v))
+
+
 # --- building -----------------------------------------------------------------------------
 
 @sqlfunction("JSON_ARRAY", (0, -1), T.longtext())
 def json_array(*values: Any) -> Any:
-    return write([_value(v) for v in values])
+    return "[" + ", ".join(_element(v) for v in values) + "]"
 
 
 @sqlfunction("JSON_OBJECT", (0, -1), T.longtext(), host=True)
@@ -156,15 +167,15 @@ def json_object(host: Any, *args: Any) -> Any:
         from rampmeter import errors
         from rampmeter.errors import ServerError
         raise ServerError(errors.ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT, "json_object")
-    pairs = _Obj()
+    members = []
     for i in range(0, len(args), 2):
         key = args[i]
         if key is None:
             host.warn(4076, "JSON documents may not contain NULL member names.")
             return None
         name = _text(key) if isinstance(key, (str, bytes)) else str(_value(key))
-        pairs.append((name, _value(args[i + 1])))
-    return write(pairs)
+        members.append(write(name) + ": " + _element(args[i + 1]))
+    return "{" + ", ".join(members) + "}"
 
 
 # --- editing by path ------------------------------------------------------------------------
@@ -472,3 +483,66 @@ def json_detailed(host: Any, doc: Any, tab: Any = 4) -> Any:
         size = 0
     return _detailed(root, 0, " " * max(0, min(size, 8)))
 
+
+
+# --- aggregates -------------------------------------------------------------------------------
+# JSON_ARRAYAGG([DISTINCT] v [ORDER BY k [DESC], ...]) is RM_JSON_ARRAYAGG(v, distinct, k1,
+# desc1, ...) and JSON_OBJECTAGG(k, v) RM_JSON_OBJECTAGG(k, v) (translate.py). MariaDB builds
+# them as GROUP_CONCAT does: elements joined by `,`, members by `, ` with `:` after the key,
+# and a value that is JSON as its own text. NULL is null (not skipped, unlike GROUP_CONCAT);
+# a NULL key is skipped; no rows (or only NULL keys) is NULL. DISTINCT keeps one of equal
+# values, in the order of the values (MariaDB's distinct tree); ORDER BY sorts as
+# GROUP_CONCAT's (functions_groupconcat.py), rows with equal keys in the order they came.
+
+@sqlaggregate("RM_JSON_ARRAYAGG", (2, -1), T.longtext())
+class JsonArrayAgg:
+    def __init__(self) -> None:
+        self.rows: list[tuple[tuple[Any, ...], Any]] = []
+        self.distinct = False
+        self.desc: tuple[bool, ...] = ()
+
+    def step(self, value: Any, distinct: Any, *keys: Any) -> None:
+        from rampmeter.engine.sqlite.functions_groupconcat import _key
+        self.distinct = bool(distinct)
+        self.desc = tuple(bool(d) for d in keys[1::2])
+        self.rows.append((tuple(_key(k) for k in keys[0::2]), value))
+
+    def finalize(self) -> Any:
+        from rampmeter.engine.sqlite.functions_groupconcat import GroupConcatOrdered, _key
+        if not self.rows:
+            return None
+        values = [v for _k, v in self.rows]
+        if self.distinct:
+            seen: dict[Any, Any] = {}
+            for v in values:
+                seen.setdefault(_key(v), v)
+            values = [seen[k] for k in sorted(seen, key=functools.cmp_to_key(_cmp_keys))]
+        elif self.desc:
+            order = GroupConcatOrdered()
+            order.desc = self.desc
+            values = [v for _k, v in sorted(self.rows, key=functools.cmp_to_key(
+                order._compare))]
+        return "[" + ",".join(_element(v) for v in values) + "]"
+
+
+def _cmp_keys(a: Any, b: Any) -> int:
+    if a == b:
+        return 0
+    try:
+        return -1 if a < b else 1
+    except TypeError:
+        return -1 if str(a) < str(b) else 1
+
+
+@sqlaggregate("RM_JSON_OBJECTAGG", 2, T.longtext())
+class JsonObjectAgg:
+    def __init__(self) -> None:
+        self.members: list[str] = []
+
+    def step(self, key: Any, value: Any) -> None:
+        if key is not None:
+            self.members.append(write(_text(key) if isinstance(key, (str, bytes)) else
+                                      str(_value(key))) + ":" + _element(value))
+
+    def finalize(self) -> Any:
+        return "{" + ", ".join(self.members) + "}" if self.members else None

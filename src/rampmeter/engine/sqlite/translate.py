@@ -640,7 +640,8 @@ _JSON_RESULTS = frozenset({
     "JSON_QUERY", "JSON_EXTRACT", "JSON_OBJECT", "JSON_ARRAY", "JSON_INSERT", "JSON_SET",
     "JSON_REPLACE", "JSON_REMOVE", "JSON_MERGE", "JSON_MERGE_PATCH", "JSON_MERGE_PRESERVE",
     "JSON_COMPACT", "JSON_DETAILED", "JSON_LOOSE", "JSON_NORMALIZE", "JSON_KEYS",
-    "JSON_ARRAY_APPEND", "JSON_ARRAY_INSERT", "JSON_ARRAYAGG", "JSON_OBJECTAGG"})
+    "JSON_ARRAY_APPEND", "JSON_ARRAY_INSERT", "JSON_ARRAYAGG", "JSON_OBJECTAGG",
+    "JSON_SEARCH", "RM_JSON_ARRAYAGG", "RM_JSON_OBJECTAGG"})
 # the value arguments of the JSON functions that embed values: every argument of JSON_ARRAY,
 # the odd ones of JSON_OBJECT, the even ones after the first of the path editors
 _JSON_EDITS = frozenset({"JSON_INSERT", "JSON_SET", "JSON_REPLACE", "JSON_ARRAY_APPEND",
@@ -659,8 +660,17 @@ def _json_arguments(tree: exp.Expression, typer: Typer) -> None:
     for node in list(tree.find_all(*_JSON_NODES)):
         node.replace(exp.Anonymous(this=_JSON_NODES[type(node)], expressions=[
             node.this, *node.expressions]))
+    for node in list(tree.find_all(exp.JSONObjectAgg)):
+        pair = node.expressions[0] if len(node.expressions) == 1 else None
+        if isinstance(pair, exp.JSONKeyValue):
+            value = pair.expression
+            node.replace(exp.Anonymous(this="RM_JSON_OBJECTAGG", expressions=[
+                pair.this, _json_value(value, typer) or value]))
     for call in list(tree.find_all(exp.Anonymous)):
         name = call.name.upper()
+        if name == "JSON_ARRAYAGG" and len(call.expressions) == 1:
+            call.replace(_json_arrayagg(call.expressions[0], typer))
+            continue
         if name == "JSON_ARRAY":
             values = list(call.expressions)
         elif name == "JSON_OBJECT":
@@ -673,6 +683,23 @@ def _json_arguments(tree: exp.Expression, typer: Typer) -> None:
             marked = _json_value(arg, typer)
             if marked is not None:
                 arg.replace(marked)
+
+
+def _json_arrayagg(arg: exp.Expression, typer: Typer) -> exp.Expression:
+    """JSON_ARRAYAGG([DISTINCT] v [ORDER BY k [DESC], ...]) -> RM_JSON_ARRAYAGG(v, distinct,
+    k1, desc1, ...) (functions_jsondoc.py)."""
+    order = arg if isinstance(arg, exp.Order) else None
+    value = order.this if order is not None else arg
+    distinct = isinstance(value, exp.Distinct)
+    if distinct:
+        value = value.expressions[0]
+    keys: list[exp.Expression] = []
+    for ordered in order.expressions if order is not None else ():
+        keys.append(ordered.this if isinstance(ordered, exp.Ordered) else ordered)
+        desc = isinstance(ordered, exp.Ordered) and bool(ordered.args.get("desc"))
+        keys.append(exp.Literal.number(1 if desc else 0))
+    return exp.Anonymous(this="RM_JSON_ARRAYAGG", expressions=[
+        _json_value(value, typer) or value, exp.Literal.number(1 if distinct else 0), *keys])
 
 
 def _json_value(arg: exp.Expression, typer: Typer) -> exp.Expression | None:
@@ -697,8 +724,12 @@ def _json_value(arg: exp.Expression, typer: Typer) -> exp.Expression | None:
 
 
 def _is_json(e: exp.Expression, typer: Typer) -> bool:
-    if isinstance(e, (exp.JSONExtract, exp.JSONObject, exp.JSONArray, exp.JSONSet)):
+    if isinstance(e, (exp.JSONExtract, exp.JSONObject, exp.JSONArray, exp.JSONSet,
+                      exp.JSONObjectAgg)):
         return True
+    if isinstance(e, exp.Subquery) and isinstance(e.this, exp.Select) and \
+            len(e.this.expressions) == 1:  # (SELECT JSON_OBJECTAGG(...) ...)
+        return _is_json(e.this.expressions[0].unalias(), typer)
     if isinstance(e, exp.Anonymous) and e.name.upper() in _JSON_RESULTS:
         return True
     t = typer.infer(e) if isinstance(e, exp.Column) else None
