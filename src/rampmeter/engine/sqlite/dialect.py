@@ -42,6 +42,9 @@ def _cast(parser: Any) -> exp.Expression:
     trailing COLLATE read too."""
     index = parser._index
     this = parser._parse_assignment()
+    if parser._match(TokenType.ALIAS):
+        _check_cast_type(parser)
+        parser._retreat(parser._index - 1)
     if not (parser._match(TokenType.ALIAS) and parser._match(TokenType.INTERVAL)):
         parser._retreat(index)
         node = parser._parse_cast(parser.STRICT_CAST)
@@ -71,6 +74,40 @@ def _cast(parser: Any) -> exp.Expression:
     to = exp.DataType(this=exp.DataType.Type.INTERVAL,
                       expressions=[exp.DataTypeParam(this=fsp)])
     return parser.expression(exp.Cast(this=this, to=to))
+
+
+# CAST targets MariaDB's grammar (cast_type, sql_yacc.yy) does not have: 1064 at the type
+_CAST_REFUSED = frozenset(
+    "TEXT TINYTEXT MEDIUMTEXT LONGTEXT JSON BLOB TINYBLOB MEDIUMBLOB LONGBLOB BIGINT SMALLINT "
+    "TINYINT MEDIUMINT REAL BOOLEAN BOOL YEAR BIT NUMERIC FIXED TIMESTAMP ENUM SET VARBINARY "
+    "SERIAL NATIONAL".split())
+# spatial types: a name MariaDB's type plugins know, but no CAST to it (4162)
+_CAST_SPATIAL = frozenset(
+    "POINT LINESTRING POLYGON MULTIPOINT MULTILINESTRING MULTIPOLYGON GEOMETRY "
+    "GEOMETRYCOLLECTION".split())
+
+
+def _check_cast_type(parser: Any) -> None:
+    """MariaDB's CAST target types: 1064 at the first token its grammar cannot take (TEXT,
+    JSON, BIGINT, VARCHAR without a length, DOUBLE PRECISION, FLOAT(n), ...), 4162 for a
+    spatial type, as MariaDB 10.11 answers each."""
+    tok = parser._curr
+    if tok is None:
+        return
+    word = tok.text.upper()
+    nxt = parser._next
+    following = nxt.text.upper() if nxt is not None else ""
+    if word in _CAST_REFUSED:
+        parser.raise_error("Unexpected CAST type", tok)
+    elif word == "VARCHAR" and following != "(" or word == "DOUBLE" and following == \
+            "PRECISION" or word == "FLOAT" and following == "(":
+        parser.raise_error("Unexpected CAST type", nxt)
+    elif word in _CAST_SPATIAL:
+        if following == "(":
+            parser.raise_error("Unexpected CAST type", nxt)
+        from rampmeter.errors import ServerError
+        raise ServerError(4162, message="Operator does not exist: 'CAST(expr AS "
+                          f"{word.lower()})'", sqlstate="HY000")
 
 
 class RampMySQL(MySQL):
