@@ -1062,6 +1062,6 @@ def problem_message(p: Problem, column: str, row: int,
     if p.code == errors.ER_TRUNCATED_WRONG_VALUE:
         return (f"Incorrect {p.kind} value: '{p.shown[:128]}' for column `{db}`.`{tbl}`."
                 f"`{column}` at row {row}")
-    if p.code == 4025:
-        return f"CONSTRAINT `{column}` failed for `{db}`.`{tbl}`"
+    if p.code == 4025:  # a JSON column's own CHECK: a column CHECK, named `table.column`
+        return f"CONSTRAINT `{tbl}.{column}` failed for `{db}`.`{tbl}`"
     return errors.format_message(p.code)

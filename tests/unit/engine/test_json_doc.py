@@ -167,3 +167,26 @@ def test_cast_to_a_spatial_type_is_4162(session: SqliteSession) -> None:
         session.execute("SELECT CAST('1' AS POINT)")
     assert e.value.code == 4162 and "'CAST(expr AS point)'" in e.value.message
     assert scalar(session, "SELECT CAST('1.5' AS DECIMAL(5,2))") is not None
+
+
+def test_json_column_definitions_as_mariadb(session: SqliteSession) -> None:
+    from rampmeter.errors import ServerError
+    s = session
+    with pytest.raises(ServerError) as e:
+        s.execute("CREATE TABLE t1 (a JSON CHARACTER SET utf8)")
+    assert e.value.code == 1064 and "near 'CHARACTER SET utf8)'" in e.value.message
+    s.execute("CREATE TABLE t1 (a JSON DEFAULT '{a:1}')")  # the CHECK is for rows written
+    assert "DEFAULT '{a:1}' CHECK (json_valid(`a`))" in rows(s.execute(
+        "SHOW CREATE TABLE t1"))[0][1]
+    s.execute("CREATE TABLE t2 (a JSON NOT NULL CHECK (json_valid(a)), "
+              "t JSON CHECK (length(t) > 0))")
+    shown = rows(s.execute("SHOW CREATE TABLE t2"))[0][1]
+    assert shown.count("json_valid") == 1 and "json_valid(`t`)" not in shown
+    s.execute("INSERT INTO t2 VALUES ('[]', 'not json')")  # t's own CHECK only
+    with pytest.raises(ServerError) as e:
+        s.execute("INSERT INTO t2 VALUES ('a', '1')")
+    assert e.value.code == 4025 and "CONSTRAINT `t2.a` failed" in e.value.message
+    s.execute("CREATE TABLE t3 (a JSON)")
+    with pytest.raises(ServerError) as e:
+        s.execute("INSERT INTO t3 VALUES ('a')")
+    assert "CONSTRAINT `t3.a` failed for" in e.value.message

@@ -121,6 +121,12 @@ def read_type(r: Reader, table_charset: str = "utf8mb4",  # noqa: ANN201 - SqlTy
     if r.i == start:
         raise r.error()
     text = _text(r, start, r.i - 1)
+    if r.toks[start].text.upper() == "JSON":
+        # JSON is utf8mb4_bin text with no character set of its own: MariaDB's grammar has
+        # no CHARACTER SET after it (1064 there)
+        for t in r.toks[start + 1:r.i]:
+            if t.kind == "word" and t.text.upper() in ("CHARACTER", "CHARSET"):
+                raise r.error(t)
     try:
         return check_members(parse_type(text, table_charset, table_collation))
     except ValueError:
@@ -404,6 +410,11 @@ def read_column(r: Reader, name: str, table_charset: str, table_collation: str) 
         # What SHOW CREATE TABLE prints for a JSON column, read back: it is JSON again.
         col.type = replace(col.type, name="json", charset="utf8mb4", collation="utf8mb4_bin")
         spec.check = None
+    elif spec.check is not None and col.type.name == "json":
+        # MariaDB gives a JSON column its json_valid CHECK only when it has no CHECK of its
+        # own (Type_handler_json's Column_definition_fix_attributes): with one, it is
+        # longtext utf8mb4_bin under that CHECK alone
+        col.type = replace(col.type, name="longtext")
     if spec.primary:
         if explicit_null:
             raise ServerError(1171, message="All parts of a PRIMARY KEY must be NOT NULL; if "
