@@ -170,3 +170,21 @@ def test_mariadb_cli_reports_errors(server):
                           "select * from nodb.nope"], capture_output=True, text=True, timeout=30)
     assert out.returncode == 1
     assert "ERROR 1146 (42S02)" in out.stderr
+
+
+mariadb_test = shutil.which("mariadb-test") or shutil.which("mysqltest")
+
+
+@pytest.mark.skipif(mariadb_test is None, reason="mariadb-test not installed")
+def test_libmariadb_reads_mariadb_extended_metadata(server):
+    """libmariadb asks for MariaDB's extended metadata (the server is no CLIENT_MYSQL) and
+    mariadb-test prints it: format=json for a JSON column, type=point for a POINT."""
+    script = ("create database xm;\ncreate table xm.t (j json, p point, g geometry, t text);\n"
+              "--enable_metadata\nselect * from xm.t;\n--disable_metadata\n")
+    out = subprocess.run([mariadb_test, "-h127.0.0.1", f"-P{server.port}", "-uroot"],
+                         input=script, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stdout + out.stderr
+    types = {line.split("\t")[4]: line.split("\t")[6] for line in out.stdout.splitlines()
+             if line.startswith("def\txm\t")}
+    assert types == {"j": "252 (format=json)", "p": "255 (type=point)", "g": "255",
+                     "t": "252"}

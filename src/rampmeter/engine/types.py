@@ -293,9 +293,10 @@ def _column(t: SqlType, flags: int, results: str) -> Column:
         if wire == ColumnType.BLOB:
             return Column("", wire, BLOB_BYTES[n], flags | ColumnFlag.BLOB, 0, CHARSET_BINARY)
         return Column("", wire, t.width if t.width is not None else 1, flags, 0, CHARSET_BINARY)
-    if n in GEOMETRIES:  # as 10.11 sends it: a binary BLOB of 4 GiB
+    if n in GEOMETRIES:  # as 10.11 sends it: a binary BLOB of 4 GiB (extended: its subtype)
         return Column("", ColumnType.GEOMETRY, 4294967295,
-                      flags | ColumnFlag.BINARY | ColumnFlag.BLOB, 0, CHARSET_BINARY)
+                      flags | ColumnFlag.BINARY | ColumnFlag.BLOB, 0, CHARSET_BINARY,
+                      extended=() if n == "geometry" else ((0, n),))
     if n == "null":
         return Column("", ColumnType.NULL, 0, flags | ColumnFlag.BINARY, 0, CHARSET_BINARY)
     # text: reported in the result character set
@@ -309,14 +310,16 @@ def _column(t: SqlType, flags: int, results: str) -> Column:
     wire = TEXTS[n]
     if wire == ColumnType.BLOB:  # MariaDB: the byte capacity times the result's bytes/char
         length = min(BLOB_BYTES[n] * rcs.maxlen, 4294967295)
-        return Column("", wire, length, flags | ColumnFlag.BLOB, 0, cid)
+        return Column("", wire, length, flags | ColumnFlag.BLOB, 0, cid,
+                      extended=((1, "json"),) if n == "json" else ())
     if n == "enum":
         chars = max((len(m) for m in t.members), default=0)
         return Column("", wire, chars * rcs.maxlen, flags | ColumnFlag.ENUM, 0, cid)
     if n == "set":
         chars = sum(len(m) for m in t.members) + max(len(t.members) - 1, 0)
         return Column("", wire, chars * rcs.maxlen, flags | ColumnFlag.SET, 0, cid)
-    return Column("", wire, (t.width if t.width is not None else 1) * rcs.maxlen, flags, 0, cid)
+    return Column("", wire, (t.width if t.width is not None else 1) * rcs.maxlen, flags, 0, cid,
+                  extended=((0, "uuid"),) if n == "uuid" else ())
 
 
 # --- parsing a type's spelling ----------------------------------------------------------------

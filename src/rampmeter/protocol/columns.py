@@ -39,12 +39,15 @@ class Column:
     org_table: str = ""
     schema: str = ""
     org_name: str | None = None   # None: the name; "" for an expression, as MariaDB sends it
+    # MariaDB's extended metadata: (0, data type name) / (1, format), e.g. ((1, "json"),)
+    extended: tuple[tuple[int, str], ...] = ()
 
     def named(self, name: str, *, table: str = "", schema: str = "", org_name: str = "",
               org_table: str | None = None) -> Column:
         """This column's type under another name (and table)."""
         return Column(name, self.type, self.length, self.flags, self.decimals, self.charset,
-                      table, table if org_table is None else org_table, schema, org_name)
+                      table, table if org_table is None else org_table, schema, org_name,
+                      self.extended)
 
     @property
     def is_numeric(self) -> bool:

@@ -398,14 +398,15 @@ class ServerProtocol:
             self._results = (codec, results_collation, results_maxlen)
 
     def _definition(self, col: Column, field_list: bool = False) -> bytes:
+        extended = bool(self._caps & Capability.MARIADB_EXTENDED_METADATA)
         if self._results is None:
-            return pk.column_definition(col, field_list)
+            return pk.column_definition(col, field_list, "utf-8", extended)
         codec, collation, maxlen = self._results
         if col.charset != CHARSET_BINARY:
             col = Column(col.name, col.type, col.length // 4 * maxlen if col.length % 4 == 0
                          else col.length, col.flags, col.decimals, collation, col.table,
-                         col.org_table, col.schema, col.org_name)
-        return pk.column_definition(col, field_list, codec)
+                         col.org_table, col.schema, col.org_name, col.extended)
+        return pk.column_definition(col, field_list, codec, extended)
 
     def _convert(self, rows: Iterable[Sequence[Any]]) -> Iterable[Sequence[Any]]:
         if self._results is None:

@@ -44,12 +44,17 @@ class Capability(enum.IntFlag):
     CAPABILITY_EXTENSION = 1 << 29
     SSL_VERIFY_SERVER_CERT = 1 << 30
     REMEMBER_OPTIONS = 1 << 31
+    # MariaDB's extended capabilities (the high 32 bits: sent in the handshake's last reserved
+    # bytes when the server does not set LONG_PASSWORD, MariaDB's CLIENT_MYSQL)
+    MARIADB_EXTENDED_METADATA = 1 << 35
 
 
 # What rampmeter offers. Not offered: COMPRESS (no compressed protocol yet), OPTIONAL_RESULTSET_METADATA, QUERY_ATTRIBUTES. SSL is added
 # when a certificate is configured.
+# LONG_PASSWORD is CLIENT_MYSQL, which a MariaDB server leaves out: a MariaDB client (libmariadb,
+# Connector/J, the Node connector) then reads and answers the extended capabilities.
 SERVER_CAPABILITIES = (
-    Capability.LONG_PASSWORD | Capability.FOUND_ROWS | Capability.LONG_FLAG
+    Capability.FOUND_ROWS | Capability.LONG_FLAG
     | Capability.CONNECT_WITH_DB | Capability.NO_SCHEMA | Capability.ODBC
     | Capability.IGNORE_SPACE | Capability.PROTOCOL_41 | Capability.INTERACTIVE
     | Capability.IGNORE_SIGPIPE | Capability.TRANSACTIONS | Capability.SECURE_CONNECTION
@@ -57,6 +62,7 @@ SERVER_CAPABILITIES = (
     | Capability.PLUGIN_AUTH | Capability.CONNECT_ATTRS
     | Capability.PLUGIN_AUTH_LENENC_CLIENT_DATA | Capability.CAN_HANDLE_EXPIRED_PASSWORDS
     | Capability.DEPRECATE_EOF | Capability.LOCAL_FILES | Capability.SESSION_TRACK
+    | Capability.MARIADB_EXTENDED_METADATA
 )
 
 

@@ -69,7 +69,8 @@ def handshake_v10(*, server_version: str, connection_id: int, scramble: bytes,
         int(status).to_bytes(2, "little"),
         (caps >> 16 & 0xFFFF).to_bytes(2, "little"),
         bytes((len(scramble) + 1 if caps & Capability.PLUGIN_AUTH else 0,)),
-        bytes(10),  # reserved (MariaDB puts extended capabilities in the last 4; we offer none)
+        bytes(6),  # reserved; then MariaDB's extended capabilities (no CLIENT_MYSQL offered)
+        (caps >> 32 & 0xFFFFFFFF).to_bytes(4, "little"),
         scramble[8:], b"\0",
         auth_plugin.encode("ascii") + b"\0" if caps & Capability.PLUGIN_AUTH else b"",
     ))
@@ -100,7 +101,10 @@ def parse_handshake_response(payload: bytes, offered: Capability) -> HandshakeRe
     client_caps = Capability(r.u32())
     max_packet = r.u32()
     charset = r.u8()
-    r.fixed(23)
+    r.fixed(19)
+    extended = r.u32()  # MariaDB's extended capabilities, from a client that is not CLIENT_MYSQL
+    if extended and not client_caps & Capability.LONG_PASSWORD:
+        client_caps = Capability(int(client_caps) | extended << 32)
     if not client_caps & Capability.PROTOCOL_41:
         # Pre-4.1 clients (HandshakeResponse320) are not served; MySQL 8.0 refuses them too.
         raise r.fail("client does not speak protocol 4.1")
@@ -284,11 +288,15 @@ _EOF_NO_WARNINGS: dict[int, bytes] = {}
 
 # --- column definitions ----------------------------------------------------------------------
 @functools.lru_cache(maxsize=4096)
-def column_definition(col: Column, field_list: bool = False, codec: str = "utf-8") -> bytes:
+def column_definition(col: Column, field_list: bool = False, codec: str = "utf-8",
+                      extended: bool = False) -> bytes:
     """Protocol::ColumnDefinition41: catalog "def", schema, table, org_table, name, org_name,
     length of the fixed fields (0x0c), charset int<2>, column length int<4>, type int<1>,
     flags int<2>, decimals int<1>, 2 filler bytes. COM_FIELD_LIST adds the default value
-    (NULL here, 0xFB). Cached: result sets repeat the same columns on every execution."""
+    (NULL here, 0xFB). With MariaDB's extended metadata (`extended`), org_name is followed by
+    the length-encoded block of (kind int<1>, value string<lenenc>) pairs: 0 the data type's
+    name (point, uuid), 1 its format (json). Cached: result sets repeat the same columns on
+    every execution."""
     out = bytearray(b"\x03def")
     if codec == "utf-8":
         out += lenenc_str(col.schema)
@@ -300,6 +308,9 @@ def column_definition(col: Column, field_list: bool = False, codec: str = "utf-8
         for text in (col.schema, col.table, col.org_table or col.table, col.name,
                      col.name if col.org_name is None else col.org_name):
             out += lenenc_bytes(encode_text(text, codec))
+    if extended:
+        info = b"".join(bytes((kind,)) + lenenc_str(value) for kind, value in col.extended)
+        out += lenenc_int(len(info)) + info
     out += b"\x0c"
     out += struct.pack("<HIBHB", col.charset & 0xFFFF, min(col.length, 0xFFFFFFFF),
                        int(col.type) & 0xFF, int(col.flags) & 0xFFFF, col.decimals & 0xFF)

@@ -220,7 +220,8 @@ def parse_greeting(payload: bytes) -> Greeting:
     status = c.int(2)
     caps |= c.int(2) << 16
     auth_len = c.int(1)
-    assert c.take(10) == bytes(10)
+    assert c.take(6) == bytes(6)
+    caps |= c.int(4) << 32  # MariaDB's extended capabilities (the server is no CLIENT_MYSQL)
     part2 = c.take(max(13, auth_len - 8))
     assert part2.endswith(b"\0")
     plugin = c.nul().decode()

@@ -57,8 +57,9 @@ def test_greeting_exact_bytes() -> None:
                                auth_plugin="caching_sha2_password")
     caps = int(SERVER_CAPABILITIES)
     assert payload == (b"\x0a8.0.36\0" + b"\x09\0\0\0" + b"01234567" + b"\0"
-                       + struct.pack("<HBHH", caps & 0xFFFF, 45, 2, caps >> 16)
-                       + b"\x15" + bytes(10) + b"89abcdefghij\0" + b"caching_sha2_password\0")
+                       + struct.pack("<HBHH", caps & 0xFFFF, 45, 2, caps >> 16 & 0xFFFF)
+                       + b"\x15" + bytes(6) + struct.pack("<I", caps >> 32)
+                       + b"89abcdefghij\0" + b"caching_sha2_password\0")
 
 
 def test_greeting_offers_ssl_only_with_tls(make_pair: MakePair) -> None:
@@ -291,3 +292,30 @@ def test_handshake_response_with_nul_terminated_auth_data() -> None:
     body = struct.pack("<IIB23s", int(caps), 0, 45, b"") + b"old\0scrambled\0db\0"
     r = pk.parse_handshake_response(body, SERVER_CAPABILITIES)
     assert (r.user, r.auth_response, r.database, r.plugin) == ("old", b"scrambled", "db", "")
+
+
+def test_mariadb_extended_capabilities_are_read_from_the_filler() -> None:
+    """A MariaDB client (no CLIENT_MYSQL = LONG_PASSWORD) puts its extended capabilities in the
+    last 4 of the 23 filler bytes; a MySQL client's filler is zeros and stays unread."""
+    ext = struct.pack("<I", int(Capability.MARIADB_EXTENDED_METADATA) >> 32)
+    caps = int(CLIENT_CAPS & ~Capability.LONG_PASSWORD)
+    r = pk.parse_handshake_response(struct.pack("<IIB", caps, 0, 45) + bytes(19) + ext
+                                    + b"u\0\x00", SERVER_CAPABILITIES)
+    assert r.capabilities & Capability.MARIADB_EXTENDED_METADATA
+    r = pk.parse_handshake_response(struct.pack("<IIB", caps | 1, 0, 45) + bytes(19) + ext
+                                    + b"u\0\x00", SERVER_CAPABILITIES)
+    assert not r.capabilities & Capability.MARIADB_EXTENDED_METADATA
+    assert not SERVER_CAPABILITIES & Capability.LONG_PASSWORD  # a MariaDB server's greeting
+
+
+def test_column_definition_with_extended_metadata() -> None:
+    from rampmeter.protocol.columns import Column
+    from rampmeter.protocol.constants import ColumnType
+    col = Column("j", ColumnType.BLOB, 4294967295, 144, 0, 45, extended=((1, "json"),))
+    plain = pk.column_definition(col)
+    extended = pk.column_definition(col, extended=True)
+    # after org_name "j": the block's length 6, then kind 1 and "json" length-encoded
+    assert extended == plain.replace(b"\x01j\x01j\x0c", b"\x01j\x01j\x06\x01\x04json\x0c")
+    bare = Column("t", ColumnType.BLOB, 65535, 16, 0, 45)
+    assert pk.column_definition(bare, extended=True) == \
+        pk.column_definition(bare).replace(b"\x01t\x01t\x0c", b"\x01t\x01t\x00\x0c")
