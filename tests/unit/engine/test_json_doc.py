@@ -190,3 +190,8 @@ def test_json_column_definitions_as_mariadb(session: SqliteSession) -> None:
     with pytest.raises(ServerError) as e:
         s.execute("INSERT INTO t3 VALUES ('a')")
     assert "CONSTRAINT `t3.a` failed for" in e.value.message
+
+
+def test_cast_as_signed_int_and_unsigned_int(session: SqliteSession) -> None:
+    assert rows(session.execute("SELECT CAST('7' AS SIGNED INT), CAST(-1 AS UNSIGNED INT),"
+                                " CAST('8' AS SIGNED INTEGER)")) == [(7, 18446744073709551615, 8)]

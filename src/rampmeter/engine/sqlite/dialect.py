@@ -97,7 +97,12 @@ def _check_cast_type(parser: Any) -> None:
     word = tok.text.upper()
     nxt = parser._next
     following = nxt.text.upper() if nxt is not None else ""
-    if word in _CAST_REFUSED:
+    if word in ("SIGNED", "UNSIGNED") and following == "INT":
+        # MariaDB takes SIGNED INT as SIGNED INTEGER (sqlglot only the latter): INT read past
+        del parser._tokens[parser._index + 1]
+        parser._tokens_size -= 1
+        parser._advance(0)
+    elif word in _CAST_REFUSED:
         parser.raise_error("Unexpected CAST type", tok)
     elif word == "VARCHAR" and following != "(" or word == "DOUBLE" and following == \
             "PRECISION" or word == "FLOAT" and following == "(":
