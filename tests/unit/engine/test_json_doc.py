@@ -171,3 +171,39 @@ def test_json_column_definitions_as_mariadb(session: SqliteSession) -> None:
     with pytest.raises(ServerError) as e:
         s.execute("INSERT INTO t3 VALUES ('a')")
     assert "CONSTRAINT `t3.a` failed for" in e.value.message
+
+
+@pytest.mark.parametrize(("sql", "expected"), [
+    # paths with wildcards and ranges (jsonpath.py), answers of MariaDB 10.11
+    ("JSON_EXTRACT('{\"a\":[1,2,3],\"b\":{\"a\":4}}', '$.*')", "[[1, 2, 3], {\"a\": 4}]"),
+    ("JSON_EXTRACT('{\"a\":[1,2,3],\"b\":{\"a\":4}}', '$**.a')", "[[1, 2, 3], 4]"),
+    ("JSON_EXTRACT('{\"a\":[1,2,3]}', '$.a[*]')", "[1, 2, 3]"),
+    ("JSON_EXTRACT('{\"a\":[1,2,3]}', '$.a[last]')", "3"),
+    ("JSON_EXTRACT('{\"a\":[1,2,3]}', '$.a[last-1]')", "2"),
+    ("JSON_EXTRACT('{\"a\":[1,2,3]}', '$.a[1 to 2]')", "[2, 3]"),
+    ("JSON_EXTRACT('{\"a\":[1,2,3]}', '$.a[-1]')", "3"),
+    ("JSON_EXTRACT('[10, 20, [{\"a\": 3}, 30, 40]]', '$[2][*]')", '[{"a": 3}, 30, 40]'),
+    ("JSON_EXTRACT('[1,[2,[3]]]', '$**[0]')", "[1, 2, 3]"),
+    ("JSON_EXTRACT('[1,[2,[3]]]', '$**[1]')", "[[2, [3]], [3]]"),
+    ("JSON_EXTRACT('{\"a\":{\"a\":1}}', '$**.a')", '[{"a": 1}, 1]'),
+    ("JSON_EXTRACT('{\"a\":1,\"b\":2}', '$.b', '$.a')", "[1, 2]"),
+    ("JSON_EXTRACT('{\"a\":[1,2,3]}', '$.a[*]', '$.a[0]')", "[1, 1, 2, 3]"),
+    ("JSON_EXTRACT('{\"a\":1}', '$.a[0]')", "1"),
+    ("JSON_EXTRACT('{\"a\":1}', '$.b[*]')", None),
+    ("JSON_SEARCH('[1, [{\"k\": \"x\"}], {\"k\": \"x\"}]', 'all', 'x', NULL, '$**.k')",
+     '["$[1][0].k", "$[2].k"]'),
+    ("JSON_SEARCH('{\"a\":\"x\",\"b\":[\"x\"]}', 'all', 'x', NULL, '$.b', '$.a')",
+     '["$.a", "$.b[0]"]'),
+])
+def test_wildcard_paths_as_mariadb(session: SqliteSession, sql: str, expected: object) -> None:
+    assert scalar(session, "SELECT " + sql) == expected
+
+
+def test_bad_paths_warn_as_mariadb(session: SqliteSession) -> None:
+    s = session
+    assert scalar(s, "SELECT JSON_EXTRACT('{\"a\":1}', '$.a.')") is None
+    assert [(w.code, w.message) for w in s.warnings] == [(4041, "Unexpected end of JSON path "
+                                                          "in argument 2 to function "
+                                                          "'json_extract'")]
+    assert scalar(s, "SELECT JSON_EXTRACT('{\"a\":1}', '$**')") is None
+    assert [(w.code, w.message[-10:]) for w in s.warnings] == [(4042, "position 4")]

@@ -270,19 +270,39 @@ def _json_extract(host: Host, doc: Any, paths: tuple[Any, ...]) -> Any:
     text = _show(doc)
     if not well_formed(host, text, "json_extract", 1):
         return None
-    found = []
-    for path in paths:
-        steps = _json_path(_show(path))
-        if steps is None:
-            host.warn(4042, "Syntax error in JSON path in argument 2 to function "
-                      "'json_extract' at position 1")
+    if len(paths) == 1:
+        steps = _json_path(_show(paths[0]))
+        if steps is not None:  # the common case: one simple path, its text as written
+            where = span_at(text, steps)
+            if where is not None:
+                return loose(text[where[0]:where[1]])
+            if 0 not in steps:  # only `[0]` of a non-array (the value itself) reads on
+                return None
+    from rampmeter.engine.sqlite import jsonpath
+    from rampmeter.engine.sqlite.functions_jsonedit import _DECODER, _Obj, write
+    parsed = []
+    for n, path in enumerate(paths, 2):
+        wild, position = jsonpath.parse(_show(path))
+        if wild is None:
+            if position:
+                host.warn(4042, f"Syntax error in JSON path in argument {n} to function "
+                          f"'json_extract' at position {position}")
+            else:
+                host.warn(4041, f"Unexpected end of JSON path in argument {n} to function "
+                          "'json_extract'")
             return None
-        where = span_at(text, steps)
-        if where is not None:
-            found.append(loose(text[where[0]:where[1]]))
+        parsed.append(wild)
+    decoded = _DECODER.decode(text)
+    is_object = (lambda v: isinstance(v, _Obj))  # noqa: E731
+    order = jsonpath.document_order(decoded, is_object)
+    found = sorted(((order.get(id(m), -1), k, write(m)) for k, steps in enumerate(parsed)
+                    for m in jsonpath.matches(decoded, steps, is_object)),
+                   key=lambda f: (f[0], f[1]))
     if not found:
         return None
-    return found[0] if len(paths) == 1 else "[" + ", ".join(found) + "]"
+    if len(paths) == 1 and not jsonpath.has_wildcards(parsed[0]):
+        return found[0][2]
+    return "[" + ", ".join(f[2] for f in found) + "]"
 
 
 JSON_TAG = "\x00J"  # rm_json_arg's mark: the text is JSON (functions_jsonedit.py)

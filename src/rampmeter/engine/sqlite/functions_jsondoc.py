@@ -49,6 +49,7 @@ from decimal import Decimal
 from typing import Any
 
 from rampmeter.engine import types as T
+from rampmeter.engine.sqlite import jsonpath
 from rampmeter.engine.sqlite.funclib import sqlaggregate, sqlfunction
 from rampmeter.engine.sqlite.functions import JSON_TAG as TAG
 from rampmeter.engine.sqlite.functions import _json_path
@@ -355,18 +356,28 @@ def json_search(host: Any, doc: Any, mode: Any, pattern: Any, *rest: Any) -> Any
     if rest and rest[0] is not None and _text(rest[0]):
         escape = _text(rest[0])[0]
     matcher = _like(_text(pattern), escape)
-    starts: list[list[str | int]] = []
+    starts: list[tuple[list[Any], Any]] = []
     for n, path in enumerate(rest[1:], 5):
-        steps = _steps(host, path, "json_search", n)
-        starts.append(steps)
-    if not starts:
-        starts = [[]]
+        if path is None:
+            return None
+        steps, position = jsonpath.parse(_text(path))
+        if steps is None:
+            if position:
+                host.warn(4042, f"Syntax error in JSON path in argument {n} to function "
+                                f"'json_search' at position {position}")
+            else:
+                host.warn(4041, f"Unexpected end of JSON path in argument {n} to function "
+                                "'json_search'")
+            return None
+        starts += jsonpath.located(root, steps, lambda v: isinstance(v, _Obj))
+    if not rest[1:]:
+        starts = [([], root)]
+    elif len(starts) > 1:  # in document order, as MariaDB's one walk finds them
+        order = jsonpath.document_order(root, lambda v: isinstance(v, _Obj))
+        starts.sort(key=lambda start: order.get(id(start[1]), -1))
     found: list[str] = []
-    for steps in starts:
-        where = _node([root], steps)
-        if where is None:
-            continue
-        for at, text in _scalars(where[0][where[1]], list(steps)):
+    for trail, node in starts:
+        for at, text in _scalars(node, list(trail)):
             if matcher.match(text):
                 path = _path_text(at)
                 if path not in found:
