@@ -207,3 +207,22 @@ def test_bad_paths_warn_as_mariadb(session: SqliteSession) -> None:
                                                           "'json_extract'")]
     assert scalar(s, "SELECT JSON_EXTRACT('{\"a\":1}', '$**')") is None
     assert [(w.code, w.message[-10:]) for w in s.warnings] == [(4042, "position 4")]
+
+
+@pytest.mark.parametrize(("sql", "expected", "warning"), [
+    # jsonfns.py's readers: MariaDB's paths and warnings (mtr func_json)
+    ("JSON_LENGTH('')", None, 4037),
+    ("JSON_LENGTH('{}{')", None, 4038),
+    ("JSON_LENGTH('[ 1, [ 2, 3, 4 ], {\"a\":5, \"b\":6} ]', '$[2][0][0]')", 2, None),
+    ("JSON_LENGTH('{\"a\": 1, \"b\": {\"c\": 30}}', '$.b')", 1, None),
+    ("JSON_KEYS('foo')", None, 4038),
+    ("JSON_CONTAINS('', '', '$')", None, 4037),
+    ("JSON_CONTAINS_PATH('{\"a\":{\"b\":\"c\"}}', 'one', '$.a.*')", 1, None),
+    ("JSON_CONTAINS_PATH('{\"a\":[{\"c\":[1,{\"a\":[0,1,2]},3]}], \"b\":[1,2,3]}', 'one', "
+     "'$**.a[2]')", 1, None),
+    ("JSON_CONTAINS_PATH('{\"foo\":\"bar\"}', 'one', '$[]')", None, 4042),
+])
+def test_readers_paths_and_warnings(session: SqliteSession, sql: str, expected: object,
+                                    warning: int | None) -> None:
+    assert scalar(session, "SELECT " + sql) == expected
+    assert [w.code for w in session.warnings] == ([warning] if warning else [])

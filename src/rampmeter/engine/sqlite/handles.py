@@ -129,7 +129,7 @@ def install_functions(handle: Handle) -> None:
     host: Any = handle.occupant
     functions.register(handle, host, handle.engine.locks)
     timefns.register(handle, host)   # after functions: its clock functions win
-    jsonfns.register(handle)
+    jsonfns.register(handle, host)
     fkcheck.register(handle, host)
     fulltext.register(handle, host)
     checks.register(handle, host)

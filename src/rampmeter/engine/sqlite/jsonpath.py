@@ -1,6 +1,7 @@
-"""MariaDB's JSON paths with wildcards and ranges, for the functions that take many matches
-(JSON_EXTRACT, JSON_SEARCH, JSON_CONTAINS_PATH); simple paths (`$.a[2]`) keep the cheaper
-readers of functions._json_path and functions_json.span_at.
+"""MariaDB's JSON paths with wildcards and ranges (JSON_EXTRACT, JSON_SEARCH and jsonfns.py's
+readers); JSON_EXTRACT's one simple path (`$.a[2]`) keeps the cheaper text reader of
+functions._json_path and functions_json.span_at. A document is decoded either order-keeping
+(objects as lists of pairs, functions_jsonedit) or as dicts: both are walked.
 
 Rules (MariaDB 10.11's json_lib.c, json_path_setup, and the path matching of
 item_jsonfunc.cc):
@@ -61,7 +62,7 @@ def parse(path: str) -> tuple[list[Step] | None, int]:
                 parts = re.split(r"\s+to\s+", spec, flags=re.IGNORECASE)
                 ends = [_INDEX.match(p.strip()) for p in parts]
                 if len(parts) > 2 or any(e is None for e in ends):
-                    return None, i + 1
+                    return None, m.start("index") + 1  # 1-based: where the index begins
                 bounds = [_bound(e) for e in ends if e is not None]
                 steps.append(("range", bounds[0], bounds[-1]) if len(bounds) == 2
                              else ("idx", bounds[0]))
@@ -118,14 +119,14 @@ def located(doc: Any, steps: list[Step], is_object: Any) -> list[tuple[list[Any]
         self_index = kind == "idx" and _at(step[1], 1) == 0 and not after_stars
         if is_object(node):
             if kind == "key":
-                for key, value in node:
+                for key, value in _pairs(node):
                     if key == step[1]:
                         trail.append(key)
                         walk(value, k + 1)
                         trail.pop()
                         break
             elif kind == "key*":
-                for key, value in node:
+                for key, value in _pairs(node):
                     trail.append(key)
                     walk(value, k + 1)
                     trail.pop()
@@ -167,9 +168,14 @@ def document_order(doc: Any, is_object: Any) -> dict[int, int]:
     return order
 
 
+def _pairs(node: Any) -> Any:
+    """An object's (key, value) pairs: the order-keeping decoder's list, or a dict's items."""
+    return node.items() if isinstance(node, dict) else node
+
+
 def _members(node: Any, is_object: Any) -> list[tuple[Any, Any]]:
     if is_object(node):
-        return list(node)
+        return list(_pairs(node))
     if isinstance(node, list):
         return list(enumerate(node))
     return []
@@ -177,7 +183,7 @@ def _members(node: Any, is_object: Any) -> list[tuple[Any, Any]]:
 
 def _children(node: Any, is_object: Any) -> list[Any]:
     if is_object(node):
-        return [value for _key, value in node]
+        return [value for _key, value in _pairs(node)]
     if isinstance(node, list):
         return list(node)
     return []
