@@ -19,6 +19,7 @@ item_jsonfunc.cc):
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -46,8 +47,7 @@ def parse(path: str) -> tuple[list[Step] | None, int]:
                 return None, 0
             return None, i + 1
         if m.group("qkey") is not None:
-            steps.append(("key", m.group("qkey").encode().decode("unicode_escape")
-                          if "\\" in m.group("qkey") else m.group("qkey")))
+            steps.append(("key", _unescape(m.group("qkey"))))
         elif m.group("key") is not None:
             steps.append(("key", m.group("key")))
         elif m.group("kstar") is not None:
@@ -70,6 +70,16 @@ def parse(path: str) -> tuple[list[Step] | None, int]:
     if steps and steps[-1] == ("**",):
         return None, len(text) + 1
     return steps, 0
+
+
+def _unescape(key: str) -> str:
+    """A quoted key's name: its JSON escapes undone (`\\"` is `"`, `\\u00e4` is ä)."""
+    if "\\" not in key:
+        return key
+    try:
+        return str(json.loads('"' + key + '"'))
+    except ValueError:
+        return key
 
 
 def _bound(m: re.Match[str]) -> tuple[bool, int]:
