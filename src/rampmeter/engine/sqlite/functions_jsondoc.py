@@ -429,7 +429,7 @@ def _depth(v: Any) -> int:
     return 1
 
 
-@sqlfunction("JSON_DEPTH", 1, _INT, host=True)
+@sqlfunction("JSON_DEPTH", 1, SqlType("int", 10), host=True)
 @_null_on_bad
 def json_depth(host: Any, doc: Any) -> Any:
     return _depth(_doc(host, doc, "json_depth", 1))

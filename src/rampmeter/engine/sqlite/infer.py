@@ -909,6 +909,10 @@ _ANON = {
     "NOW": T.DATETIME, "SYSDATE": T.DATETIME, "LOCALTIMESTAMP": T.DATETIME,
     "UTC_TIMESTAMP": T.DATETIME, "CURDATE": T.DATE, "CURTIME": T.TIME,
     "FROM_UNIXTIME": T.DATETIME, "BENCHMARK": T.BIGINT, "STRCMP": T.BIGINT,
+    # jsonfns.py's readers, typed as MariaDB's (CREATE TABLE ... SELECT shows them so)
+    "JSON_LENGTH": SqlType("int", 10), "JSON_CONTAINS": SqlType("int", 1),
+    "JSON_CONTAINS_PATH": SqlType("int", 1),
+    "JSON_TYPE": SqlType("varchar", 12, charset="utf8mb3", collation="utf8mb3_general_ci"),
 }
 
 
