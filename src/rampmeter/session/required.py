@@ -34,6 +34,7 @@ from rampmeter.engine.base import TableAccess
 from rampmeter.errors import ServerError
 from rampmeter.session import explainpriv, grantedit
 from rampmeter.session.mysqldb import TABLES as MIRROR_TABLES
+from rampmeter.session.mysqldb import user_is_view
 from rampmeter.session.privileges import P, denied_db, denied_table
 from rampmeter.session.security import TableNeed
 from rampmeter.sql import lexer
@@ -63,7 +64,7 @@ def check(s: Session, stmt: Statement) -> None:
     found = needs(s, stmt)
     if guard:
         for need in found:
-            grantedit.refuse(need, kind, MIRROR_TABLES)
+            grantedit.refuse(need, kind, MIRROR_TABLES, lambda: _user_is_view(s))
     if sec is None or sec.unchecked:
         return
     engine = s.engine
@@ -94,6 +95,11 @@ def check(s: Session, stmt: Statement) -> None:
             raise denied_db(sec.priv_user, sec.priv_host, need.db)
     if kind in _EXPLAINS and explainpriv.explains_statement(stmt):
         explainpriv.check_views(s, found)  # 1345 (explainpriv.py)
+
+
+def _user_is_view(s: Session) -> bool | None:
+    engine = s.engine
+    return True if engine is None else user_is_view(engine)
 
 
 _EXPLAINS = frozenset({"EXPLAIN", "DESCRIBE", "DESC", "ANALYZE"})

@@ -103,9 +103,12 @@ class Options:
         if self.locked is not None:
             acct.locked = self.locked
             acct.locked_set = True
-        if self.expire:  # MariaDB records the default lifetime with it (-1)
+        if self.expire:  # MariaDB records the default lifetime with it (-1), keeping one set
             acct.expired = True
-            acct.lifetime = self.lifetime if self.lifetime is not None else -1
+            if self.lifetime is not None:
+                acct.lifetime = self.lifetime
+            elif acct.lifetime is None:
+                acct.lifetime = -1
         elif self.lifetime is not None:
             acct.lifetime = self.lifetime
 

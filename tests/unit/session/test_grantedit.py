@@ -118,7 +118,9 @@ def test_access_written_by_mariadb_10_5_2_to_10_5_8_is_upgraded() -> None:
     ("db", "INSERT", P.INSERT, None), ("global_priv", "TRUNCATE", P.DROP, None),
     ("user", "DELETE", P.DELETE | P.SELECT, None), ("user", "INSERT", P.INSERT, 1356),
     ("user", "UPDATE", P.UPDATE, 1356), ("db", "DROP", P.DROP, 1036),
-    ("general_log", "TRUNCATE", P.DROP, None), ("tables_priv", "ALTER", P.ALTER, 1036),
+    ("general_log", "TRUNCATE", P.DROP, None), ("tables_priv", "ALTER", P.ALTER, None),
+    ("global_priv", "ALTER", P.ALTER, 1036), ("global_priv", "RENAME", P.ALTER | P.DROP, None),
+    ("user", "RENAME", P.ALTER | P.DROP, None), ("db", "CREATE INDEX", P.INDEX, 1036),
     ("procs_priv", "RENAME", P.ALTER | P.DROP, None), ("", "DROP", P.DROP, 1044),
 ])
 def test_which_writes_to_the_mysql_database_are_refused(table: str, kind: str, bits: int,
@@ -130,6 +132,18 @@ def test_which_writes_to_the_mysql_database_are_refused(table: str, kind: str, b
     with pytest.raises(ServerError) as info:
         grantedit.refuse(need, kind, mysqldb.TABLES)
     assert info.value.code == code
+
+
+@pytest.mark.parametrize("kind", ["INSERT", "UPDATE", "TRUNCATE", "DROP", "ALTER", "CREATE"])
+def test_a_mysql_user_table_of_the_clients_is_an_ordinary_table(kind: str) -> None:
+    """switch_to_mysql_user.inc: once the view is renamed away, mysql.user is the client's."""
+    need = TableNeed("mysql", "user", int(P.INSERT | P.UPDATE | P.DROP | P.ALTER | P.CREATE))
+    grantedit.refuse(need, kind, mysqldb.TABLES, lambda: False)
+    grantedit.refuse(need, kind, mysqldb.TABLES, lambda: None)
+    if kind in ("INSERT", "UPDATE", "TRUNCATE"):
+        with pytest.raises(ServerError) as info:
+            grantedit.refuse(need, kind, mysqldb.TABLES, lambda: True)
+        assert info.value.code == 1356
 
 
 @pytest.mark.parametrize(("access", "version", "expected"), [
