@@ -342,6 +342,34 @@ def _view(s: Session, r: Reader, or_replace: bool) -> Iterator[TableNeed]:
         if need.table:
             yield TableNeed(need.db, need.table, any_privilege=True, command="ANY")
     yield from reads
+    _view_functions(s, r.stmt, r.i)
+
+
+def _view_functions(s: Session, stmt: Statement, start: int) -> None:
+    """EXECUTE on each stored function the view's query calls, as MariaDB checks it when it
+    resolves the call (1370 naming the routine): `db.f(` always (a missing one too), `f(`
+    when f is a stored function of the current database (else it is a built-in)."""
+    sec, engine = s.security, s.engine
+    if sec is None or sec.unchecked or not hasattr(engine, "routine_load"):
+        return
+    from rampmeter.session.sp import ddl
+    toks = stmt.tokens or lexer.tokens(stmt.text, stmt.dialect)
+    for i in range(start, len(toks) - 1):
+        if toks[i + 1].text != "(" or not toks[i].is_name:
+            continue
+        qualified = i >= start + 2 and toks[i - 1].text == "." and toks[i - 2].is_name
+        if not qualified and (i > start and toks[i - 1].text == "." or s.database is None):
+            continue
+        db = _ident(toks[i - 2]) if qualified else s.database
+        name = _ident(toks[i])
+        spec = engine.routine_load(db, "FUNCTION", name)  # type: ignore[union-attr]
+        if spec is None and not qualified:
+            continue
+        ddl.require(s, db, P.EXECUTE, spec or {"db": db, "name": name, "definer": ""})
+
+
+def _ident(t: lexer.Token) -> str:
+    return lexer.ident_value(t.text) if t.kind == "qident" else t.text
 
 
 def _drop(s: Session, r: Reader) -> Iterator[TableNeed]:
