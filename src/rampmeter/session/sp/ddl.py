@@ -321,7 +321,8 @@ def head(spec: dict[str, Any], quote: str = "`", name: str | None = None) -> str
 
 def show_create(s: Session, kind: str, db: str | None, name: str) -> Result:
     spec = find(s, db, kind, name)
-    if spec is None:
+    full = spec is not None and _may_read_definition(s, spec)
+    if spec is None or full is None:
         raise ServerError(1305, message=f"{kind} {name} does not exist", sqlstate="42000")
     title = kind.capitalize()
     quote = '"' if "ANSI_QUOTES" in spec["sql_mode"] else "`"
@@ -329,9 +330,27 @@ def show_create(s: Session, kind: str, db: str | None, name: str) -> Result:
             text_column("character_set_client"), text_column("collation_connection"),
             text_column("Database Collation")]
     # the name as the SHOW spelt it, in both places, as MariaDB prints it (mtr sp-bugs)
-    return ResultSet(cols, [(name, spec["sql_mode"], head(spec, quote, name),
+    return ResultSet(cols, [(name, spec["sql_mode"], head(spec, quote, name) if full else None,
                              spec["charset_client"], spec["collation_connection"],
                              spec["db_collation"])])
+
+
+def _may_read_definition(s: Session, spec: dict[str, Any]) -> bool | None:
+    """MariaDB's check_show_routine_access: the definition is shown to an account with SELECT
+    on mysql.proc (not on a column of it) or that is the routine's definer; an account with
+    only EXECUTE, ALTER ROUTINE or CREATE ROUTINE on it sees no body (False); anyone else is
+    told the routine does not exist (None)."""
+    sec = s.security
+    if sec is None or sec.unchecked or spec["definer"] == sec.current_user:
+        return True
+    if (sec.master | sec.db_bits("mysql") | sec.table_bits("mysql", "proc").table) & \
+            Priv.SELECT:
+        return True
+    some = Priv.EXECUTE | Priv.ALTER_PROC | Priv.CREATE_PROC
+    if (sec.master | sec.db_bits(spec["db"]) |
+            sec.routine_bits(spec["db"], spec["type"], spec["name"])) & some:
+        return False
+    return None
 
 
 def alter(s: Session, stmt: Statement) -> Result:
