@@ -47,5 +47,9 @@ def test_show_columns_needs_select_at_database_level(server):
     with pytest.raises(Exception) as e:
         _run(user, "SHOW COLUMNS FROM qc.t")
     assert e.value.args[0] == 1142
+    with pytest.raises(Exception) as e:
+        _run(user, "CREATE TABLE qc.t2 LIKE qc.t")
+    assert e.value.args[0] == 1142
+    _run(user, "CHECK TABLE qc.t")  # any privilege will do for CHECK TABLE
     _run(root, "GRANT DELETE ON qc.t TO qcu@localhost")
     _run(user, "SHOW COLUMNS FROM qc.t")
