@@ -10,7 +10,12 @@ Rules:
   the file and the mirror heals at the next start. Their rows are privileges.py's bits spelled
   as MariaDB 10.11 spells them: 'Y' / 'N' columns in mysql.user and mysql.db, SET values in
   tables_priv / columns_priv, a JSON Priv in global_priv. mysql.user is a view in MariaDB; here
-  it is a table with the view's columns.
+  it is a table with the view's columns, marked as the mirror's by its comment
+  (USER_VIEW_COMMENT), which follows it through a RENAME.
+- A client may rename the mirror's tables away and back and make its own mysql.user
+  (usertable.py): the mirror writes only the tables that are there, by column name; while
+  global_priv is gone and mysql.user is the client's, FLUSH reads the accounts from it and
+  each new snapshot is written to it, as MariaDB does with such a table.
 - Clients may edit their rows and then FLUSH PRIVILEGES, as in MariaDB (grantedit.py:
   `edited` reads them back); their definitions are kept. A mirror whose last write failed is
   `stale` and is not read back.

@@ -14,7 +14,7 @@ Rules:
   through an SQL SECURITY INVOKER view is checked for the reader, and a denial is the view's
   1356, as in MariaDB.
 - The `mysql` database is the grant tables' mirror (mysqldb.py): their rows may be edited
-  (then FLUSH PRIVILEGES), their definitions and the database may not, for every account, root
+  (then FLUSH PRIVILEGES), and they may be renamed, but not dropped, for every account, root
   included (grantedit.py says which write is refused with what).
 - `read_only` (global): an account without READ_ONLY ADMIN may not write tables (DML that
   inserts, updates or deletes, DDL) other than its own temporary ones, nor START TRANSACTION
