@@ -28,6 +28,7 @@ from rampmeter.engine.base import ResultSet
 from rampmeter.errors import ServerError
 from rampmeter.protocol.columns import text_column
 from rampmeter.session.accounts import NATIVE, OLD, Account
+from rampmeter.session.granthash import column_order
 from rampmeter.session.grants import PUBLIC, GrantTables, is_public
 from rampmeter.session.privileges import (
     BITS_IN_ORDER,
@@ -151,12 +152,13 @@ def _table_privileges(access: int, columns: dict[str, int]) -> str:
     if access & TABLE_ACLS & ~P.GRANT == TABLE_ACLS & ~P.GRANT and not columns:
         return "ALL PRIVILEGES"
     parts = []
+    order = column_order(columns) if columns else []
     for bit in BITS_IN_ORDER:
         if bit == P.GRANT or not bit & TABLE_ACLS:
             continue
         if access & bit:
             parts.append(NAMES[bit])
-        cols = [c for c, b in columns.items() if b & bit] if bit & COL_ACLS else []
+        cols = [c for c in order if columns[c] & bit] if bit & COL_ACLS else []
         if cols:
             parts.append(f"{NAMES[bit]} (" + ", ".join(_q(c) for c in cols) + ")")
     return ", ".join(parts) or "USAGE"
