@@ -52,7 +52,7 @@ class TableNeed:
     columns: tuple[tuple[int, tuple[str, ...]], ...] = ()   # (privilege, columns needing it)
     star: tuple[str, ...] = ()                        # `*`: these columns all need SELECT
     any_privilege: bool = False                       # any privilege on the table will do
-    table_level: bool = False                         # ... granted on the table, not a column
+    table_level: bool = False                         # granted on the table, not a column
     command: str | None = None                        # the word 1142 names ("SHOW")
     via_view: str = ""                                # read by this SQL SECURITY INVOKER view
 
@@ -200,7 +200,7 @@ class SecurityContext:
                 (not need.star or have & P.SELECT):
             return
         t = self.table_bits(need.db, need.table)
-        missing = need.bits & ~have & ~(t.table | t.columns)
+        missing = need.bits & ~have & ~(t.table | (0 if need.table_level else t.columns))
         if missing:
             raise self._table_error(missing, need)
         cover = have | t.table
