@@ -15,8 +15,9 @@ Rules:
 - A Priv written by MariaDB 10.5.2 .. 10.5.8 (its version_id) is read as MariaDB reads it
   (MDEV-25030): all the privileges that version knew are ALL PRIVILEGES.
 - Rows the grants cannot hold are left out with a warning in the log, as MariaDB leaves out
-  rows it cannot read: a Priv that is not a JSON object, an authentication plugin rampmeter
-  does not have, a role with a host. The file never receives what it could not load again.
+  rows it cannot read: a Priv that is not a JSON object, a role with a host. The file never
+  receives what it could not load again. An authentication plugin rampmeter does not have is
+  kept, as MariaDB keeps it (SHOW CREATE USER names it; such an account cannot log in).
 - mysql.user is a view of global_priv in MariaDB: DELETE from it drops the accounts (here at
   FLUSH: an account in force whose row is gone from mysql.user is dropped); INSERT and UPDATE
   are MariaDB's 1356.
