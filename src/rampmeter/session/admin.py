@@ -156,6 +156,11 @@ def _value(s: Session, sql: str, rhs: list[Token]) -> Any:
     expr = sql[rhs[0].start:rhs[-1].end]
     if s.engine is None:
         raise syntax_error(sql, rhs[0].start)
+    if any(t.kind in _NAME and t.upper == "SELECT" for t in rhs):
+        # a subquery reads tables: the privileges a SELECT of them needs (1142), as MariaDB
+        # checks them for SET @v = (SELECT ...), in a routine too
+        from rampmeter.session import required
+        required.check(s, s.scan(f"SELECT {expr}"))
     result = s.engine.execute(f"SELECT {expr}")
     if not isinstance(result, ResultSet):
         raise syntax_error(sql, rhs[0].start)

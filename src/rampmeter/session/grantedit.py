@@ -15,14 +15,18 @@ Rules:
 - A Priv written by MariaDB 10.5.2 .. 10.5.8 (its version_id) is read as MariaDB reads it
   (MDEV-25030): all the privileges that version knew are ALL PRIVILEGES.
 - Rows the grants cannot hold are left out with a warning in the log, as MariaDB leaves out
-  rows it cannot read: a Priv that is not a JSON object, an authentication plugin rampmeter
-  does not have, a role with a host. The file never receives what it could not load again.
+  rows it cannot read: a Priv that is not a JSON object, a role with a host. The file never
+  receives what it could not load again. An authentication plugin rampmeter does not have is
+  kept, as MariaDB keeps it (SHOW CREATE USER names it; such an account cannot log in).
 - mysql.user is a view of global_priv in MariaDB: DELETE from it drops the accounts (here at
   FLUSH: an account in force whose row is gone from mysql.user is dropped); INSERT and UPDATE
   are MariaDB's 1356.
-- Schema statements on the mirror's own tables (DROP, ALTER, RENAME, CREATE INDEX) and on the
-  `mysql` database are refused (1036 / 1044): the mirror keeps their definitions. Other tables
-  in `mysql` (created by a client) are ordinary tables.
+- Schema statements on the mirror's own tables (DROP, CREATE INDEX, ALTER of global_priv) and on
+  the `mysql` database are refused (1036 / 1044): the mirror keeps their definitions. RENAME is
+  allowed (MariaDB's tests rename mysql.user and mysql.global_priv away and back), and so is
+  ALTER of the others (the mirror writes them by column name). Other tables in `mysql`
+  (created by a client) are ordinary tables, and so is a mysql.user the client made in place of
+  the mirror's (usertable.py).
 - Differences from MariaDB: an edit not yet flushed is lost when the server restarts (the
   mirror is rebuilt from the file) or when GRANT, REVOKE or an account statement rewrites the
   mirror before the FLUSH; MariaDB keeps it in its tables.
@@ -32,7 +36,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from rampmeter import errors
@@ -75,8 +79,11 @@ QUERIES = {
 _SET_BITS = {name.lower(): bit for bit, name in TABLE_SET_NAMES.items()}
 
 
-def refuse(need: TableNeed, kind: str, mirror_tables: Collection[str]) -> None:
-    """Raise MariaDB's error when a statement of `kind` may not write `need` (module rules)."""
+def refuse(need: TableNeed, kind: str, mirror_tables: Collection[str],
+           user_is_view: Callable[[], bool | None] = lambda: True) -> None:
+    """Raise MariaDB's error when a statement of `kind` may not write `need` (module rules).
+    `user_is_view`: is mysql.user the mirror's (True), a table of the client's (False), or
+    absent (None)?"""
     if need.db != MYSQL:
         return
     bits = need.bits
@@ -92,7 +99,11 @@ def refuse(need: TableNeed, kind: str, mirror_tables: Collection[str]) -> None:
     table = need.table.lower()
     if table not in mirror_tables:
         return  # a table of the client's own
+    if kind == "RENAME":
+        return  # renamed away and back, as MariaDB's tests do (usertable.py)
     if table == "user":
+        if not user_is_view():
+            return  # a table the client made in place of the view (or none yet)
         if kind == "DELETE" and not bits & (_WRITE_BITS & ~P.DELETE):
             return
         if kind in _DML:
@@ -101,6 +112,8 @@ def refuse(need: TableNeed, kind: str, mirror_tables: Collection[str]) -> None:
                 "definer/invoker of view lack rights to use them"))
     elif table in EDITABLE and kind in _DML:
         return
+    elif kind == "ALTER" and table != "global_priv":
+        return  # the mirror writes them by column name
     raise ServerError(errors.ER_OPEN_AS_READONLY, need.table)
 
 

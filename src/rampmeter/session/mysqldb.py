@@ -10,7 +10,12 @@ Rules:
   the file and the mirror heals at the next start. Their rows are privileges.py's bits spelled
   as MariaDB 10.11 spells them: 'Y' / 'N' columns in mysql.user and mysql.db, SET values in
   tables_priv / columns_priv, a JSON Priv in global_priv. mysql.user is a view in MariaDB; here
-  it is a table with the view's columns.
+  it is a table with the view's columns, marked as the mirror's by its comment
+  (USER_VIEW_COMMENT), which follows it through a RENAME.
+- A client may rename the mirror's tables away and back and make its own mysql.user
+  (usertable.py): the mirror writes only the tables that are there, by column name; while
+  global_priv is gone and mysql.user is the client's, FLUSH reads the accounts from it and
+  each new snapshot is written to it, as MariaDB does with such a table.
 - Clients may edit their rows and then FLUSH PRIVILEGES, as in MariaDB (grantedit.py:
   `edited` reads them back); their definitions are kept. A mirror whose last write failed is
   `stale` and is not read back.
@@ -27,7 +32,8 @@ from contextlib import nullcontext
 from typing import Any
 
 from rampmeter.engine.base import Engine, EngineSession
-from rampmeter.session import grantedit
+from rampmeter.errors import ServerError
+from rampmeter.session import grantedit, usertable
 from rampmeter.session.accounts import SSL_TYPES, Account
 from rampmeter.session.grants import GrantTables
 from rampmeter.session.privileges import (
@@ -65,6 +71,10 @@ _KEY = "Host char(255) NOT NULL DEFAULT '', "
 _TABLE_SET = "set(" + ",".join(f"'{n}'" for n in TABLE_SET_NAMES.values()) + ")"
 _COLUMN_SET = "set('Select','Insert','Update','References')"
 
+# The comment that marks mysql.user as the mirror's (MariaDB's view of global_priv), not a
+# table a client made in its place (usertable.py); it follows the table through a RENAME.
+USER_VIEW_COMMENT = "Users and global privileges (the view of mysql.global_priv)"
+
 # User, Role, Db and Table_name compare as MariaDB's grant tables (utf8mb3_bin) do: 'tester'
 # and 'Tester' are two accounts, two rows
 TABLES: dict[str, str] = {
@@ -81,7 +91,7 @@ TABLES: dict[str, str] = {
             "authentication_string longtext NOT NULL, password_expired varchar(1) NOT NULL, "
             "is_role varchar(1) NOT NULL, default_role longtext NOT NULL, "
             "max_statement_time decimal(12,6) NOT NULL DEFAULT 0, "
-            "PRIMARY KEY (Host, User)) COMMENT='Users and global privileges'",
+            f"PRIMARY KEY (Host, User)) COMMENT='{USER_VIEW_COMMENT}'",
     "db": _KEY + "Db char(64) BINARY NOT NULL DEFAULT '', User char(128) BINARY NOT NULL DEFAULT '', " +
           "".join(f"{p}_priv {_YN}, " for p, _ in DB_PRIV_COLUMNS) +
           "PRIMARY KEY (Host, Db, User)) COMMENT='Database privileges'",
@@ -309,6 +319,20 @@ def rows(t: GrantTables) -> dict[str, list[tuple[Any, ...]]]:
     return out
 
 
+def _present(session: EngineSession) -> set[str]:
+    """The (lower-case) names of the tables in the mysql database now."""
+    return {t.lower() for t in session.list_tables(MYSQL)}
+
+
+def user_is_view(session: EngineSession) -> bool | None:
+    """Is mysql.user the mirror's (MariaDB's view), a table of the client's, or absent (None)?"""
+    try:
+        text = session.show_create_table("user", MYSQL)
+    except ServerError:
+        return None
+    return USER_VIEW_COMMENT in text
+
+
 class _SystemContext:
     """What the mirror's engine session may ask: nothing a client sets."""
 
@@ -349,6 +373,7 @@ class MysqlMirror:
         self._log = log
         self._lock = threading.Lock()
         self._session: EngineSession | None = None
+        self._canonical: dict[str, list[str]] = {}  # each mirror table's columns as made
         self.stale = True  # until a fill succeeds
 
     def __call__(self, tables: GrantTables) -> None:
@@ -365,14 +390,31 @@ class MysqlMirror:
                     self._session.idle()  # its handle goes back to the engine's pool
 
     def edited(self, current: GrantTables) -> GrantTables | None:
-        """FLUSH PRIVILEGES: the grants the tables hold when edited by hand, else None."""
+        """FLUSH PRIVILEGES: the grants the tables hold when edited by hand, else None. The
+        accounts come from mysql.global_priv, or, when it is gone and mysql.user is a table of
+        the client's, from mysql.user (usertable.py)."""
         with self._lock:
             if self.stale or self._session is None:
                 return None
             session = self._session
             try:
-                rows = {name: [tuple(r) for r in session.execute(sql).rows]  # type: ignore[union-attr]
-                        for name, sql in grantedit.QUERIES.items()}
+                present = _present(session)
+                view = user_is_view(session)
+                if "global_priv" not in present and (view is None or view):
+                    return None  # no accounts table: the file's grants stay
+                rows: dict[str, list[tuple[Any, ...]]] = {}
+                for name, sql in grantedit.QUERIES.items():
+                    if name == "global_priv" and name not in present:
+                        result = session.execute("SELECT * FROM mysql.user")
+                        names = [c.name for c in result.columns]  # type: ignore[union-attr]
+                        rows[name] = list(usertable.global_priv_rows(
+                            names, [tuple(r) for r in result.rows]))  # type: ignore[union-attr]
+                    elif name == "user" and not view:  # deletions are read from the view
+                        rows[name] = [(a.host, a.user) for a in current.accounts.values()]
+                    elif name not in present:
+                        rows[name] = []
+                    else:
+                        rows[name] = [tuple(r) for r in session.execute(sql).rows]  # type: ignore[union-attr]
             finally:
                 session.idle()
         tables, warnings = grantedit.from_rows(rows, current)
@@ -388,6 +430,7 @@ class MysqlMirror:
         for name, body in TABLES.items():  # the definitions of this version, whatever was there
             session.execute(f"DROP TABLE IF EXISTS {MYSQL}.{name}")
             session.execute(f"CREATE TABLE {MYSQL}.{name} ({body}")
+            self._canonical[name] = self._columns_of(session, name)
         for name, body in SYSTEM_TABLES.items():
             session.execute(f"CREATE TABLE IF NOT EXISTS {MYSQL}.{name} ({body}")
         if not self._engine.database_exists(SYS):  # installed once; a client may drop it
@@ -397,19 +440,45 @@ class MysqlMirror:
         return session
 
     def _fill(self, session: EngineSession, tables: GrantTables) -> None:
+        """Rewrite the mirror's tables that are there (a client may have renamed some away),
+        by column name (a client may have altered them); mysql.user gets the view's rows, or,
+        while it is a table of the client's in place of a missing global_priv, the accounts as
+        MariaDB writes them to such a table (usertable.py)."""
         data = rows(tables)
+        present = _present(session)
+        view = user_is_view(session)
         session.execute("BEGIN")
         try:
             for name, values in data.items():
+                if name not in present:
+                    continue
+                if name == "user" and not view:
+                    if "global_priv" in present:
+                        continue  # the client's table beside global_priv: MariaDB leaves it
+                    names = self._columns_of(session, name)
+                    values = [tuple(r.get(n.lower()) for n in names)
+                              for r in (usertable.row_of(a) for a in sorted(
+                                  tables.accounts.values(), key=lambda a: (a.user, a.host)))]
+                else:
+                    canonical = self._canonical.get(name, [])
+                    have = {n.lower() for n in self._columns_of(session, name)}
+                    keep = [i for i, n in enumerate(canonical) if n.lower() in have]
+                    names = [canonical[i] for i in keep]
+                    values = [tuple(row[i] for i in keep) for row in values]
                 session.execute(f"DELETE FROM {MYSQL}.{name}")
                 if values:
                     body = ", ".join("(" + ", ".join(_lit(v) for v in row) + ")"
                                      for row in values)
-                    session.execute(f"INSERT INTO {MYSQL}.{name} VALUES {body}")
+                    cols = ", ".join(f"`{n}`" for n in names)
+                    session.execute(f"INSERT INTO {MYSQL}.{name} ({cols}) VALUES {body}")
             session.execute("COMMIT")
         except BaseException:
             session.execute("ROLLBACK")
             raise
+
+    @staticmethod
+    def _columns_of(session: EngineSession, name: str) -> list[str]:
+        return [c.name for c in session.table_columns(name, MYSQL)]
 
     def close(self) -> None:
         with self._lock:

@@ -14,7 +14,7 @@ Rules:
   through an SQL SECURITY INVOKER view is checked for the reader, and a denial is the view's
   1356, as in MariaDB.
 - The `mysql` database is the grant tables' mirror (mysqldb.py): their rows may be edited
-  (then FLUSH PRIVILEGES), their definitions and the database may not, for every account, root
+  (then FLUSH PRIVILEGES), and they may be renamed, but not dropped, for every account, root
   included (grantedit.py says which write is refused with what).
 - `read_only` (global): an account without READ_ONLY ADMIN may not write tables (DML that
   inserts, updates or deletes, DDL) other than its own temporary ones, nor START TRANSACTION
@@ -34,6 +34,7 @@ from rampmeter.engine.base import TableAccess
 from rampmeter.errors import ServerError
 from rampmeter.session import explainpriv, grantedit
 from rampmeter.session.mysqldb import TABLES as MIRROR_TABLES
+from rampmeter.session.mysqldb import user_is_view
 from rampmeter.session.privileges import P, denied_db, denied_table
 from rampmeter.session.security import TableNeed
 from rampmeter.sql import lexer
@@ -63,7 +64,7 @@ def check(s: Session, stmt: Statement) -> None:
     found = needs(s, stmt)
     if guard:
         for need in found:
-            grantedit.refuse(need, kind, MIRROR_TABLES)
+            grantedit.refuse(need, kind, MIRROR_TABLES, lambda: _user_is_view(s))
     if sec is None or sec.unchecked:
         return
     engine = s.engine
@@ -94,6 +95,11 @@ def check(s: Session, stmt: Statement) -> None:
             raise denied_db(sec.priv_user, sec.priv_host, need.db)
     if kind in _EXPLAINS and explainpriv.explains_statement(stmt):
         explainpriv.check_views(s, found)  # 1345 (explainpriv.py)
+
+
+def _user_is_view(s: Session) -> bool | None:
+    engine = s.engine
+    return True if engine is None else user_is_view(engine)
 
 
 _EXPLAINS = frozenset({"EXPLAIN", "DESCRIBE", "DESC", "ANALYZE"})
@@ -297,6 +303,7 @@ def _create(s: Session, r: Reader) -> Iterator[TableNeed]:
             yield TableNeed(db, "", P.CREATE_TMP)
         else:
             yield TableNeed(db, name, P.CREATE | (P.DROP if or_replace else 0))
+            yield from _foreign_parents(s, r.stmt, r.i, db)
         if r.accept("LIKE") or r.accept("(", "LIKE"):
             yield from _table(s, r, 0, any_privilege=True)
             return
@@ -336,6 +343,34 @@ def _view(s: Session, r: Reader, or_replace: bool) -> Iterator[TableNeed]:
         if need.table:
             yield TableNeed(need.db, need.table, any_privilege=True, command="ANY")
     yield from reads
+    _view_functions(s, r.stmt, r.i)
+
+
+def _view_functions(s: Session, stmt: Statement, start: int) -> None:
+    """EXECUTE on each stored function the view's query calls, as MariaDB checks it when it
+    resolves the call (1370 naming the routine): `db.f(` always (a missing one too), `f(`
+    when f is a stored function of the current database (else it is a built-in)."""
+    sec, engine = s.security, s.engine
+    if sec is None or sec.unchecked or not hasattr(engine, "routine_load"):
+        return
+    from rampmeter.session.sp import ddl
+    toks = stmt.tokens or lexer.tokens(stmt.text, stmt.dialect)
+    for i in range(start, len(toks) - 1):
+        if toks[i + 1].text != "(" or not toks[i].is_name:
+            continue
+        qualified = i >= start + 2 and toks[i - 1].text == "." and toks[i - 2].is_name
+        if not qualified and (i > start and toks[i - 1].text == "." or s.database is None):
+            continue
+        db = _ident(toks[i - 2]) if qualified else s.database
+        name = _ident(toks[i])
+        spec = engine.routine_load(db, "FUNCTION", name)  # type: ignore[union-attr]
+        if spec is None and not qualified:
+            continue
+        ddl.require(s, db, P.EXECUTE, spec or {"db": db, "name": name, "definer": ""})
+
+
+def _ident(t: lexer.Token) -> str:
+    return lexer.ident_value(t.text) if t.kind == "qident" else t.text
 
 
 def _drop(s: Session, r: Reader) -> Iterator[TableNeed]:
@@ -378,13 +413,35 @@ def _alter(s: Session, r: Reader) -> Iterator[TableNeed]:
     db = _where(s, db)
     if db is None:
         return
+    start = r.i
     new = _alter_rename_target(r)
     if new is None:
         yield TableNeed(db, name, P.ALTER)
+        yield from _foreign_parents(s, r.stmt, start, db)
         return
     yield TableNeed(db, name, P.ALTER | P.DROP)
     new_db, new_name = new
     yield TableNeed(new_db or db, new_name, P.CREATE | P.INSERT)
+
+
+def _foreign_parents(s: Session, stmt: Statement, start: int, db: str) -> Iterator[TableNeed]:
+    """FOREIGN KEY ... REFERENCES [db.]t: REFERENCES on the parent table, granted on the table
+    (a column grant will not do), whatever the engine does with the key (measured: MyISAM's
+    too); a database name MariaDB's parser refuses is its 1102 first."""
+    from rampmeter.session.names import check_database_name
+    toks = stmt.tokens or lexer.tokens(stmt.text, stmt.dialect)
+    foreign = False
+    for i in range(start, len(toks) - 1):
+        t = toks[i]
+        if t.is_word("FOREIGN"):
+            foreign = True
+        elif foreign and t.is_word("REFERENCES") and toks[i + 1].is_name:
+            foreign = False
+            parent_db, parent = db, _ident(toks[i + 1])
+            if i + 3 < len(toks) and toks[i + 2].text == "." and toks[i + 3].is_name:
+                parent_db, parent = parent, _ident(toks[i + 3])
+                check_database_name(s, parent_db)
+            yield TableNeed(parent_db, parent, P.REFERENCES, table_level=True)
 
 
 def _alter_rename_target(r: Reader) -> tuple[str | None, str] | None:
@@ -489,7 +546,11 @@ def _show(s: Session, r: Reader) -> Iterator[TableNeed]:
             # MariaDB's SHOW_CREATE_TABLE_ACLS: a privilege on the table, not on a column
             yield from _table(s, r, 0, any_privilege=True, table_level=True, command="SHOW")
         elif r.accept("VIEW"):
-            yield from _table(s, r, P.SHOW_VIEW)
+            # SELECT and SHOW VIEW, SELECT checked first (measured: without either, 1142
+            # names SELECT, a missing view too)
+            for need in _table(s, r, P.SELECT):
+                yield need
+                yield TableNeed(need.db, need.table, P.SHOW_VIEW)
         elif r.accept_any("DATABASE", "SCHEMA"):
             r.accept("IF", "NOT", "EXISTS")
             yield TableNeed(r.name(), "")

@@ -17,13 +17,18 @@ Rules:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import re
+from collections.abc import Callable
+from contextvars import ContextVar
+from functools import wraps
+from typing import TYPE_CHECKING, TypeVar
 
 from rampmeter import errors
 from rampmeter.engine.base import ResultSet
 from rampmeter.errors import ServerError
 from rampmeter.protocol.columns import text_column
-from rampmeter.session.accounts import NATIVE, OLD, Account, account_shown
+from rampmeter.session.accounts import NATIVE, OLD, Account
+from rampmeter.session.granthash import column_order
 from rampmeter.session.grants import PUBLIC, GrantTables, is_public
 from rampmeter.session.privileges import (
     BITS_IN_ORDER,
@@ -34,9 +39,9 @@ from rampmeter.session.privileges import (
     TABLE_ACLS,
     P,
     names,
-    quote_ident,
 )
 from rampmeter.session.usersql import read_account, require_mysql_db
+from rampmeter.sql.keywords import KEYWORDS
 from rampmeter.sql.reader import Reader
 from rampmeter.sql.statement import Statement
 
@@ -47,6 +52,48 @@ _LIMIT_WORDS = (("max_questions", "MAX_QUERIES_PER_HOUR"),
                 ("max_updates", "MAX_UPDATES_PER_HOUR"),
                 ("max_connections", "MAX_CONNECTIONS_PER_HOUR"),
                 ("max_user_connections", "MAX_USER_CONNECTIONS"))
+
+
+# How the statement being answered quotes names: (quote character, always). MariaDB's
+# append_identifier: `name` (ANSI_QUOTES: "name"); with sql_quote_show_create OFF only a name
+# that needs it (get_quote_char_for_identifier).
+_QUOTING: ContextVar[tuple[str, bool]] = ContextVar("showgrants_quoting", default=("`", True))
+# MariaDB's require_quotes: a one-byte character outside its identifier map (letters, digits,
+# _ and $; every non-ASCII character is an identifier character), or digits only
+_PLAIN = re.compile(r"[\w$\x80-\U0010ffff]*", re.ASCII)
+_DIGITS = re.compile(r"[0-9]*")
+T = TypeVar("T")
+
+
+def _q(name: str) -> str:
+    char, always = _QUOTING.get()
+    if not always and name.upper() not in KEYWORDS and _PLAIN.fullmatch(name) and \
+            not _DIGITS.fullmatch(name):
+        return name
+    return char + name.replace(char, char + char) + char
+
+
+def _account(user: str, host: str) -> str:
+    return _q(user) if host == "" else f"{_q(user)}@{_q(host)}"
+
+
+def _shown(acct: Account) -> str:
+    """`user`@`host` as SHOW GRANTS spells it (`r` alone for a role)."""
+    return _q(acct.user) if acct.is_role else f"{_q(acct.user)}@{_q(acct.host)}"
+
+
+def _quoting(fn: Callable[..., T]) -> Callable[..., T]:
+    """Answer with the session's quoting of names (sql_quote_show_create, ANSI_QUOTES)."""
+    @wraps(fn)
+    def run(s: Session, *args: object) -> T:
+        mode = str(s.vars.get("sql_mode") or "")
+        token = _QUOTING.set(('"' if "ANSI_QUOTES" in mode else "`",
+                              bool(s.vars.get("sql_quote_show_create", True))))
+        try:
+            return fn(s, *args)
+        finally:
+            _QUOTING.reset(token)
+    return run
 
 
 def _quote_string(text: str) -> str:
@@ -89,7 +136,7 @@ def limits(acct: Account) -> str:
 
 
 def global_line(acct: Account, who: str | None = None) -> str:
-    who = who or acct.shown()
+    who = who or _shown(acct)
     line = f"GRANT {_privilege_list(acct.access, GLOBAL_ACLS)} ON *.* TO {who}"
     if not acct.is_role:
         line += identified(acct) + require(acct)
@@ -105,14 +152,15 @@ def _table_privileges(access: int, columns: dict[str, int]) -> str:
     if access & TABLE_ACLS & ~P.GRANT == TABLE_ACLS & ~P.GRANT and not columns:
         return "ALL PRIVILEGES"
     parts = []
+    order = column_order(columns) if columns else []
     for bit in BITS_IN_ORDER:
         if bit == P.GRANT or not bit & TABLE_ACLS:
             continue
         if access & bit:
             parts.append(NAMES[bit])
-        cols = [c for c, b in columns.items() if b & bit] if bit & COL_ACLS else []
+        cols = [c for c in order if columns[c] & bit] if bit & COL_ACLS else []
         if cols:
-            parts.append(f"{NAMES[bit]} (" + ", ".join(quote_ident(c) for c in cols) + ")")
+            parts.append(f"{NAMES[bit]} (" + ", ".join(_q(c) for c in cols) + ")")
     return ", ".join(parts) or "USAGE"
 
 
@@ -125,27 +173,27 @@ def _routine_privileges(access: int) -> str:
 def own_lines(t: GrantTables, acct: Account) -> list[str]:
     """The lines of one account or role, without its default role."""
     public = acct.is_role and acct.user == PUBLIC
-    who = PUBLIC if public else acct.shown()  # MariaDB writes PUBLIC unquoted
+    who = PUBLIC if public else _shown(acct)  # MariaDB writes PUBLIC unquoted
     host = "" if acct.is_role else acct.host
-    lines = [f"GRANT {quote_ident(rg.role)} TO {who}" +
+    lines = [f"GRANT {_q(rg.role)} TO {who}" +
              (" WITH ADMIN OPTION" if rg.admin else "")
              for rg in t.granted_roles(acct.user, host)]
     if not public or acct.access:  # PUBLIC has no USAGE line
         lines.append(global_line(acct, who))
     dbs, tables = t.rows_of(acct.user, host)
-    lines += [f"GRANT {_privilege_list(d.access, DB_ACLS)} ON {quote_ident(d.db)}.* TO {who}" +
+    lines += [f"GRANT {_privilege_list(d.access, DB_ACLS)} ON {_q(d.db)}.* TO {who}" +
               (" WITH GRANT OPTION" if d.access & P.GRANT else "") for d in dbs]
     lines += [f"GRANT {_table_privileges(g.access, g.columns)} ON "
-              f"{quote_ident(g.db)}.{quote_ident(g.table)} TO {who}" +
+              f"{_q(g.db)}.{_q(g.table)} TO {who}" +
               (" WITH GRANT OPTION" if g.access & P.GRANT else "") for g in tables]
     routines = t.routines_of(acct.user, host)
     for kind in ("PROCEDURE", "FUNCTION"):  # MariaDB's order: procedures, then functions
         lines += [f"GRANT {_routine_privileges(g.access)} ON {kind} "
-                  f"{quote_ident(g.db)}.{quote_ident(g.name)} TO {who}" +
+                  f"{_q(g.db)}.{_q(g.name)} TO {who}" +
                   (" WITH GRANT OPTION" if g.access & P.GRANT else "")
                   for g in routines if g.kind == kind]
     if acct.proxy_all:  # proxy grants come last in MariaDB's SHOW GRANTS
-        lines.append(f"GRANT PROXY ON ``@`%` TO {who} WITH GRANT OPTION")
+        lines.append(f"GRANT PROXY ON {_q('')}@{_q('%')} TO {who} WITH GRANT OPTION")
     return lines
 
 
@@ -168,6 +216,7 @@ def _public_lines(t: GrantTables) -> list[str]:
     return _role_lines(t, PUBLIC) if t.role(PUBLIC) is not None else []
 
 
+@_quoting
 def show_grants(s: Session, r: Reader) -> ResultSet:
     """r is past GRANTS."""
     t = s.ctx.accounts.tables
@@ -198,13 +247,13 @@ def _for_account(s: Session, t: GrantTables, user: str, host: str, *,
     if acct is None or acct.is_role:
         if s.ctx.accounts.skip_grants:
             return _result(f"{user}@{host}", [f"GRANT ALL PRIVILEGES ON *.* TO "
-                                               f"{account_shown(user, host)} WITH GRANT OPTION"])
+                                               f"{_account(user, host)} WITH GRANT OPTION"])
         raise ServerError(errors.ER_NONEXISTING_GRANT, user, host)
     lines = own_lines(t, acct) + _role_lines(t, active_role)
     if public:
         lines += _public_lines(t)
     if acct.default_role:
-        lines.append(f"SET DEFAULT ROLE {quote_ident(acct.default_role)} FOR {acct.shown()}")
+        lines.append(f"SET DEFAULT ROLE {_q(acct.default_role)} FOR {_shown(acct)}")
     return _result(f"{user}@{host}", lines)
 
 
@@ -219,6 +268,7 @@ def _result(who: str, lines: list[str]) -> ResultSet:
     return ResultSet([text_column(f"Grants for {who}", length=1024)], [(x,) for x in lines])
 
 
+@_quoting
 def show_create_user(s: Session, r: Reader) -> ResultSet:
     """SHOW CREATE USER account (r is past USER)."""
     user, host, _ = read_account(s, r)
@@ -229,7 +279,7 @@ def show_create_user(s: Session, r: Reader) -> ResultSet:
     acct = s.ctx.accounts.tables.account(user, host)
     if acct is None or acct.is_role:
         raise ServerError(errors.ER_CANNOT_USER, "SHOW CREATE USER", f"'{user}'@'{host}'")
-    line = f"CREATE USER {acct.shown()}" + identified(acct) + require(acct)
+    line = f"CREATE USER {_shown(acct)}" + identified(acct) + require(acct)
     lim = limits(acct)
     if lim:
         line += " WITH" + lim
@@ -241,7 +291,7 @@ def show_create_user(s: Session, r: Reader) -> ResultSet:
         rows = [(line,)]
         if acct.lifetime is not None and acct.lifetime > -1:
             # MariaDB's MDEV-24114: the lifetime of an expired account in a second statement
-            rows.append((f"ALTER USER {acct.shown()}{_lifetime(acct.lifetime)}",))
+            rows.append((f"ALTER USER {_shown(acct)}{_lifetime(acct.lifetime)}",))
     elif acct.lifetime is not None and acct.lifetime > -1:
         rows = [(line + _lifetime(acct.lifetime),)]
     return ResultSet([text_column(f"CREATE USER for {user}@{host}", length=1024)], rows)

@@ -31,6 +31,7 @@ from rampmeter.session.accounts import (
     PLUGINS,
     Account,
     make_auth_string,
+    old_password_hash,
     valid_auth_string,
 )
 from rampmeter.session.grants import GrantTables, rkey
@@ -103,9 +104,12 @@ class Options:
         if self.locked is not None:
             acct.locked = self.locked
             acct.locked_set = True
-        if self.expire:  # MariaDB records the default lifetime with it (-1)
+        if self.expire:  # MariaDB records the default lifetime with it (-1), keeping one set
             acct.expired = True
-            acct.lifetime = self.lifetime if self.lifetime is not None else -1
+            if self.lifetime is not None:
+                acct.lifetime = self.lifetime
+            elif acct.lifetime is None:
+                acct.lifetime = -1
         elif self.lifetime is not None:
             acct.lifetime = self.lifetime
 
@@ -153,7 +157,7 @@ def _cleartext_plugin(auth: Auth, plugin: str) -> str:
 def auth_string(auth: Auth, plugin: str) -> str:
     if auth.hashed is not None:
         if not valid_auth_string(plugin, auth.hashed):
-            raise ServerError(errors.ER_PASSWD_LENGTH)
+            raise passwd_length(plugin)
         return auth.hashed
     return make_auth_string(plugin, auth.password or "")
 
@@ -453,6 +457,14 @@ def _rename(t: GrantTables, acct: Account, user: str, host: str) -> None:
 
 # --- SET PASSWORD -------------------------------------------------------------------------------
 
+def passwd_length(plugin: str) -> ServerError:
+    """1372 as MariaDB words it for the plugin: 16 digits for mysql_old_password, else 41."""
+    if plugin == OLD:
+        return ServerError(errors.ER_PASSWD_LENGTH, sqlstate="HY000", message=(
+            "Password hash should be a 16-digit hexadecimal number"))
+    return ServerError(errors.ER_PASSWD_LENGTH)
+
+
 def set_password(s: Session, r: Reader) -> None:
     """SET PASSWORD [FOR account] = PASSWORD('x') | 'hash' (r is past PASSWORD)."""
     from rampmeter.session.required import refuse_under_read_only
@@ -468,8 +480,10 @@ def set_password(s: Session, r: Reader) -> None:
         r.expect("(")
         auth = Auth(None, password=r.string())
         r.expect(")")
-    elif r.accept_any("OLD_PASSWORD"):
-        raise ServerError(errors.ER_NOT_SUPPORTED_YET, "OLD_PASSWORD")
+    elif r.accept_any("OLD_PASSWORD"):  # the pre-4.1 hash: the account becomes old_password
+        r.expect("(")
+        auth = Auth(None, hashed=old_password_hash(r.string().encode("utf-8")))
+        r.expect(")")
     else:
         auth = Auth(None, hashed=r.string())
     r.end()

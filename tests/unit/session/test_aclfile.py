@@ -45,7 +45,7 @@ def test_round_trip_keeps_everything(tmp_path: Path) -> None:
 @pytest.mark.parametrize("content", [
     b"", b"{", b"\xff\xfe", b"[]", b'{"version": 7}',
     b'{"version": 2, "accounts": [{"user": "a", "host": "%", "access": "all"}]}',
-    b'{"version": 2, "accounts": [{"user": "a", "host": "%", "plugin": "pam"}]}',
+    b'{"version": 2, "accounts": [{"user": "a", "host": "%", "plugin": "p\\u0000m"}]}',
     b'{"version": 2, "accounts": [{"user": "a", "host": "%"}, {"user": "a", "host": "%"}]}',
     b'{"version": 2, "accounts": [], "db": [{"user": "a", "host": "%", "db": "d"}]}',
     b'{"version": 2, "accounts": [], "tables": [{"user": "a", "host": "%", "db": "d", '

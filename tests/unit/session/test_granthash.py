@@ -60,3 +60,13 @@ def test_sync_follows_the_grants() -> None:
     del grants[("u", "h", "d", "b")]
     order.sync(grants)
     assert sorted(k[3] for k in order.keys()) == ["a", "c"]
+
+
+def test_column_order_is_mariadbs_hash_columns_order():
+    """Measured on MariaDB 10.11: GRANT SELECT (col1, col2) shows (`col2`, `col1`), and
+    (col1, col2, col3, a) shows (`a`, `col1`, `col3`, `col2`), before and after FLUSH."""
+    from rampmeter.session.granthash import column_order
+    assert column_order(["col1", "col2"]) == ["col2", "col1"]
+    assert column_order(["col1", "col2", "col3", "a"]) == ["a", "col1", "col3", "col2"]
+    assert column_order(["a", "col1", "col2", "col3"]) == ["a", "col1", "col3", "col2"]
+    assert column_order(["only"]) == ["only"]

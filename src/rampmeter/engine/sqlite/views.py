@@ -459,7 +459,7 @@ def show_create(s: SqliteSession, db: str | None, name: str) -> Result:
 
 
 def create_text(view: ViewDef, current: str | None) -> str:
-    user, _, host = view.definer.partition("@")
+    user, _, host = view.definer.rpartition("@")  # the user may hold an @
     same = current is not None and current.lower() == view.database.lower()
     name = f"`{_bq(view.name)}`" if same else f"`{_bq(view.database)}`.`{_bq(view.name)}`"
     body = unqualified(view.definition, view.database) if same else view.definition

@@ -391,6 +391,9 @@ def function_for(s: Session, name: str) -> Any:
         return None
     spec = s.engine.routine_load(db, "FUNCTION", name)
     if spec is None:
+        # a function SQLite does not know: MariaDB checks EXECUTE before it knows whether the
+        # function exists, so without the privilege a missing one is 1370 too
+        ddl.require(s, db, Priv.EXECUTE, {"db": db, "name": name, "definer": ""})
         return None
     where = db if qualified is not None else None
     if spec.get("aggregate"):  # called once per group with its argument rows

@@ -92,8 +92,34 @@ def create(s: Session, stmt: Statement) -> Result:
         "db_collation": _db_collation(s, db),
     }
     eng.routine_store(db, r.kind, r.name, spec)
+    _automatic_grant(s, db, r.kind, r.name)
     return UpdateCount(warnings=_native_note(r.kind, r.name) +
                        definer_note(s, r.definer, spec["definer"]) + late_into(r.late_into))
+
+
+def _automatic_grant(s: Session, db: str, kind: str, name: str) -> None:
+    """automatic_sp_privileges: a creator who may not already run and alter the new routine
+    (globally, in its database or on it) is granted EXECUTE and ALTER ROUTINE on it, as
+    MariaDB's sp_grant_privileges does for the creating account (SHOW GRANTS shows it)."""
+    from rampmeter.session.grants import GrantTables, RoutineGrant, rkey
+    sec = s.security
+    if sec is None or sec.unchecked or not s.ctx.variables["automatic_sp_privileges"]:
+        return
+    want = Priv.EXECUTE | Priv.ALTER_PROC
+    if (sec.master | sec.db_bits(db) | sec.routine_bits(db, kind, name)) & want == want:
+        return
+    user, host, grantor = sec.priv_user, sec.priv_host, s.current_user
+
+    def apply(t: GrantTables) -> None:
+        if t.account(user, host) is None:
+            return  # MariaDB's ER_PROC_AUTO_GRANT_FAIL case: nobody to grant to
+        key = rkey(user, host, db, kind, name)
+        g = t.routines.get(key)
+        if g is None:
+            g = t.routines[key] = RoutineGrant(user, host, db, name, kind, 0, grantor)
+        g.access |= want
+
+    s.ctx.accounts.change(apply)
 
 
 def _native_note(kind: str, name: str) -> list[Warning_]:
@@ -210,9 +236,22 @@ def _canonical_type(s: Session, text: str) -> str:
 def _definer(s: Session, written: str | None) -> str:
     if written is None or written.upper().startswith("CURRENT_USER"):
         return str(s.current_user)
-    user, _, host = written.partition("@")
-    quotes = "`\"'"
-    return f"{user.strip(quotes)}@{host.strip(quotes) or '%'}"
+    from rampmeter.sql.lexer import ident_value, string_value, tokens
+    toks = tokens(written)
+
+    def value(t: Any) -> str:
+        text = t.text
+        if t.kind == "str":
+            return string_value(text, True)
+        return ident_value(text) if t.kind == "qident" else text
+
+    user, host = value(toks[0]), "%"
+    if len(toks) > 1 and toks[1].kind == "uservar":  # 'u'@'h' lexes as a string and @'h'
+        host = toks[1].text[1:]
+        host = value(tokens(host)[0]) if host[:1] in "'`\"" else host
+    elif len(toks) > 2 and toks[1].text == "@":
+        host = value(toks[2])
+    return f"{user}@{host or '%'}"
 
 
 def _db_collation(s: Session, db: str) -> str:
@@ -261,7 +300,7 @@ def _forget_grants(s: Session, db: str, kind: str, name: str) -> None:
 
 
 def head(spec: dict[str, Any], quote: str = "`", name: str | None = None) -> str:
-    user, _, host = spec["definer"].partition("@")
+    user, _, host = spec["definer"].rpartition("@")  # the user may hold an @
     kind = ("AGGREGATE " if spec.get("aggregate") else "") + spec["type"]
     text = (f"CREATE DEFINER={quote}{user}{quote}@{quote}{host}{quote} {kind} "
             f"{quote}{name or spec['name']}{quote}({spec['params']})")
@@ -282,7 +321,8 @@ def head(spec: dict[str, Any], quote: str = "`", name: str | None = None) -> str
 
 def show_create(s: Session, kind: str, db: str | None, name: str) -> Result:
     spec = find(s, db, kind, name)
-    if spec is None:
+    full = spec is not None and _may_read_definition(s, spec)
+    if spec is None or full is None:
         raise ServerError(1305, message=f"{kind} {name} does not exist", sqlstate="42000")
     title = kind.capitalize()
     quote = '"' if "ANSI_QUOTES" in spec["sql_mode"] else "`"
@@ -290,9 +330,27 @@ def show_create(s: Session, kind: str, db: str | None, name: str) -> Result:
             text_column("character_set_client"), text_column("collation_connection"),
             text_column("Database Collation")]
     # the name as the SHOW spelt it, in both places, as MariaDB prints it (mtr sp-bugs)
-    return ResultSet(cols, [(name, spec["sql_mode"], head(spec, quote, name),
+    return ResultSet(cols, [(name, spec["sql_mode"], head(spec, quote, name) if full else None,
                              spec["charset_client"], spec["collation_connection"],
                              spec["db_collation"])])
+
+
+def _may_read_definition(s: Session, spec: dict[str, Any]) -> bool | None:
+    """MariaDB's check_show_routine_access: the definition is shown to an account with SELECT
+    on mysql.proc (not on a column of it) or that is the routine's definer; an account with
+    only EXECUTE, ALTER ROUTINE or CREATE ROUTINE on it sees no body (False); anyone else is
+    told the routine does not exist (None)."""
+    sec = s.security
+    if sec is None or sec.unchecked or spec["definer"] == sec.current_user:
+        return True
+    if (sec.master | sec.db_bits("mysql") | sec.table_bits("mysql", "proc").table) & \
+            Priv.SELECT:
+        return True
+    some = Priv.EXECUTE | Priv.ALTER_PROC | Priv.CREATE_PROC
+    if (sec.master | sec.db_bits(spec["db"]) |
+            sec.routine_bits(spec["db"], spec["type"], spec["name"])) & some:
+        return False
+    return None
 
 
 def alter(s: Session, stmt: Statement) -> Result:

@@ -428,7 +428,7 @@ def show_create(s: Session, db: str | None, name: str) -> Result:
     spec = find(s, database, name)
     if spec is None:
         raise _fail(1539, f"Unknown event '{name}'")
-    user, _, host = spec["definer"].partition("@")
+    user, _, host = spec["definer"].rpartition("@")  # the user may hold an @
     status = {"ENABLED": "ENABLE", "DISABLED": "DISABLE",
               "SLAVESIDE_DISABLED": "DISABLE ON SLAVE"}[spec["status"]]
     text = (f"CREATE DEFINER=`{user}`@`{host}` EVENT `{spec['name']}` ON SCHEDULE "

@@ -64,7 +64,7 @@ def routine(text: str, dialect: Dialect) -> tuple[Routine, Any]:
     r.or_replace = p.accept("OR", "REPLACE")
     if p.accept("DEFINER"):
         p.expect("=")
-        a, _ = p.i, p.name()
+        a, _ = p.i, p.name_or_string()  # 'user'@host: a string user name too
         if p.peek() is not None and p.peek().text.startswith("@"):  # type: ignore[union-attr]
             p.i += 1
             if p.peek() is not None and p.peek().kind in ("str", "qident", "word") and \

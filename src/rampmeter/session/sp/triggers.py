@@ -185,7 +185,7 @@ def original_statement(spec: dict[str, Any]) -> str:
     """SHOW CREATE TRIGGER's statement as MariaDB keeps it: the definer, then the client's
     text from TRIGGER to the end of the body; after a RENAME TABLE of its table the ON
     clause names the table anew (`t`, its database left out)."""
-    user, _, host = spec["definer"].partition("@")
+    user, _, host = spec["definer"].rpartition("@")  # the user may hold an @
     definer = f"CREATE DEFINER=`{user}`@`{host}` "
     try:
         head, _body = parse(spec["text"], Dialect.of(spec["sql_mode"]))
