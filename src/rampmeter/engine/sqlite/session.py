@@ -380,11 +380,14 @@ class SqliteSession(EngineSession):
         return self.txn
 
     # --- statements ----------------------------------------------------------------------------
-    def scan(self, text: str, *, client_params: bool = False) -> Statement:
+    def scan(self, text: str, *, client_params: bool = False,
+             dialect: Dialect | None = None) -> Statement:
         """Text the server composes from the client's (CREATE TABLE ... SELECT's query...):
-        read in the client's character set, so `_utf8'...'` means what it meant there."""
+        read in the client's character set, so `_utf8'...'` means what it meant there;
+        `dialect`: the one the client's statement was read in (a prepared statement's, at its
+        PREPARE), else the session's sql_mode now."""
         name = getattr(self.context, "client_charset_name", None)
-        return scan(text, Dialect.of(self.sql_mode()),
+        return scan(text, dialect or Dialect.of(self.sql_mode()),
                     charsets.charset(name) or charsets.UTF8MB4 if name else charsets.UTF8MB4,
                     client_params=client_params)
 
