@@ -17,6 +17,7 @@ Rules:
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 
 from sqlglot import exp
@@ -233,7 +234,31 @@ _FROM_TYPE: dict[str, Callable[[object], exp.Expression]] = {
 
 # --- forms with their own syntax ---------------------------------------------------------------
 def _extract(node: exp.Extract, typer: Typer) -> exp.Expression:
-    return _call("EXTRACT", _text(node.this.name.upper()), node.expression)
+    return _call("EXTRACT", _text(node.this.name.upper()), node.expression,
+                 *_column_origin(node.expression, typer))
+
+
+_SITES = itertools.count(1)
+
+
+def _column_origin(arg: exp.Expression, typer: Typer) -> list[exp.Expression]:
+    """A column of a base table read by a function that warns about its value: the column's
+    database, table and name, the column's scale (a DECIMAL's value is quoted with it) and a
+    number for this call, which counts the rows it reads (MariaDB's warning names the column
+    and the row: "Incorrect interval value: 'v' for column `db`.`t1`.`a` at row 9"). The
+    row is the count of the rows this call read, which is MariaDB's (rows examined) for a
+    call in WHERE, or in the select list of a query that filters nothing."""
+    tables = typer.tables
+    if not isinstance(arg, exp.Column) or tables is None or not hasattr(tables, "find"):
+        return []
+    found = tables.find(arg.table or None, arg.name)
+    if found is None:
+        return []
+    alias, col, _db = found
+    db, table, _tdef = tables.by_alias[alias]
+    scale = col.type.scale if col.type.is_decimal else -1
+    return [_text(db), _text(table), _text(col.name), exp.Literal.number(scale or 0),
+            exp.Literal.number(next(_SITES))]
 
 
 def _trim(node: exp.Trim, typer: Typer) -> exp.Expression | None:

@@ -46,6 +46,27 @@ def bad_value(host: Any, v: Any, kind: str = "datetime") -> None:
     return None
 
 
+def _row_of(host: Any, origin: tuple[Any, ...]) -> int:
+    """The row a call reading a column is at (funcmap._column_origin): the rows it read in
+    this statement."""
+    state = host.statement_state
+    key = ("row", origin[4])
+    row = state[key] = state.get(key, 0) + 1
+    return row
+
+
+def column_bad_value(host: Any, v: Any, kind: str, origin: tuple[Any, ...], row: int) -> None:
+    """MariaDB's 1292 for a column's value: "... for column `db`.`t`.`c` at row n", a
+    DECIMAL's value with the column's scale."""
+    db, table, column, scale = origin[:4]
+    shown = tm.text_of(v)
+    if int(scale) > 0 and isinstance(v, (int, float, Decimal)) and not isinstance(v, bool):
+        number = Decimal(repr(v)) if isinstance(v, float) else Decimal(v)
+        shown = f"{number:.{int(scale)}f}"
+    host.warn(1292, f"Incorrect {kind} value: '{shown}' for column `{db}`.`{table}`."
+              f"`{column}` at row {row}")
+
+
 def _date(host: Any, v: Any, zero_ok: bool = True) -> Moment | None:
     if v is None:
         return None
@@ -687,17 +708,21 @@ def period_diff(a: Any, b: Any) -> Any:
     return _period_months(int(_num(a))) - _period_months(int(_num(b)))
 
 
-@sqlfunction("EXTRACT", 2, T.BIGINT, host=True)
-def extract(host: Any, unit: Any, v: Any) -> Any:
+@sqlfunction("EXTRACT", (2, 7), T.BIGINT, host=True)
+def extract(host: Any, unit: Any, v: Any, *origin: Any) -> Any:
+    """`origin`: the column v is, when it is one (funcmap._column_origin)."""
     u = str(unit).upper()
     sign = 1
+    row = _row_of(host, origin) if origin else 0
     if u not in _DATE_UNITS:
         # MariaDB's Extract_source: the value is a date-time or an interval DAY TO SECOND,
         # whose hours past 24 are days (EXTRACT(DAY FROM '100:00:00') is 4)
         read, cut = tm.read_interval(v, day_mode=u.startswith("DAY") and
                                      u != "DAY_MICROSECOND")
         if read is None:
-            if v is not None:
+            if v is not None and row:
+                column_bad_value(host, v, "interval", origin, row)
+            elif v is not None:
                 bad_value(host, v, "interval")
             return None
         if cut:
