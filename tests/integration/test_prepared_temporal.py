@@ -33,3 +33,18 @@ def test_execute_using_current_time_binds_a_time(server):
     assert _run(conn, "SHOW WARNINGS") == (truncated, truncated)
     _run(conn, "PREPARE s2 FROM 'SELECT ? AS c1'")
     assert [str(v) for v in _run(conn, "EXECUTE s2 USING current_time")[0]] == ["10:20:30"]
+
+
+def test_a_function_and_its_trigger_read_the_calling_statements_clock(server):
+    """NOW() in a stored function, and in a trigger it fires, is the calling statement's
+    start, as in MariaDB (mtr func_time, MDEV-30307)."""
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE pt3", "USE pt3", "CREATE TABLE t_ts (a TIMESTAMP(6))",
+         "CREATE TABLE t_trig (a TIMESTAMP(6))",
+         "CREATE FUNCTION f() RETURNS INT BEGIN INSERT INTO t_ts SET a = "
+         "current_timestamp(6); RETURN 0; END",
+         "CREATE TRIGGER tr AFTER INSERT ON t_ts FOR EACH ROW "
+         "INSERT INTO t_trig SET a = current_timestamp(6)",
+         "SELECT current_timestamp(6), SLEEP(0.01), f() INTO @cur, @s, @f")
+    assert _run(conn, "SELECT @cur = (SELECT a FROM t_ts), @cur = (SELECT a FROM t_trig)") \
+        == ((1, 1),)

@@ -330,7 +330,8 @@ class SqliteSession(EngineSession):
 
     def _start_statement(self) -> None:
         self._cancelled = False
-        self._utc = None
+        if not self._nested:  # a function's or trigger's statements keep the caller's clock
+            self._utc = None
         if self.warnings:
             self.warnings = []
         if self._wake.is_set():  # clear() takes the event's lock: only when needed
@@ -797,6 +798,9 @@ class SqliteSession(EngineSession):
         """Run `fn` (the session layer's: a stored function, a trigger) from inside a running
         statement: the statement's own state is kept aside and restored, and an error is
         handed to the statement as a function's error."""
+        # the clock is the calling statement's (MariaDB: NOW() in a stored function or
+        # trigger is the start of the statement that called it)
+        self.statement_utc()
         saved = (self.current, self.warnings, self.statement_state, self._utc)
         self._nested += 1
         try:
