@@ -33,3 +33,33 @@ def test_a_decimal_column_is_quoted_with_its_scale(session: SqliteSession) -> No
     assert rows(result) == [(0,), (None,)]
     assert [w.message for w in result.warnings] == [
         "Incorrect interval value: '876494160000.000000000' for column `db`.`t1`.`a` at row 2"]
+
+
+def test_date_functions_name_a_text_column_and_keep_quiet_on_a_date(
+        session: SqliteSession) -> None:
+    """func_time: a CHAR column's zero date is 1292 naming it; a DATE / DATETIME /
+    TIMESTAMP column's zero date is NULL without a warning (MariaDB reads it by its type)."""
+    session.execute("CREATE TABLE t1 (d DATE, dt DATETIME, t TIMESTAMP, c CHAR(10))")
+    session.execute("INSERT INTO t1 VALUES ('0000-00-00', '0000-00-00', '0000-00-00', "
+                    "'0000-00-00')")
+    result = session.execute("SELECT DAYOFYEAR('0000-00-00'), DAYOFYEAR(d), DAYOFYEAR(dt), "
+                             "DAYOFYEAR(t), DAYOFYEAR(c), WEEK(c), YEAR(d) FROM t1")
+    assert rows(result) == [(None, None, None, None, None, None, 0)]
+    column = "Incorrect datetime value: '0000-00-00' for column `db`.`t1`.`c` at row 1"
+    assert [w.message for w in result.warnings] == [
+        "Incorrect datetime value: '0000-00-00'", column, column]
+
+
+def test_maketime_of_text_reads_its_leading_number(session: SqliteSession) -> None:
+    """MAKETIME's seconds that are no number: 'x' is 0 with MariaDB's 1292 (was 1105)."""
+    result = session.execute("SELECT MAKETIME(1, 1, 'x'), MAKETIME(1, 1, '2001-01-01 10:00')")
+    assert rows(result) == [("01:01:00", None)]
+    assert [w.message for w in result.warnings] == ["Truncated incorrect DECIMAL value: 'x'"]
+
+
+def test_an_interval_of_a_shift(session: SqliteSession) -> None:
+    """INTERVAL 1<<37 SECOND: MariaDB's grammar takes a bit expression before the unit."""
+    result = session.execute("SELECT '1900-01-01 00:00:00' + INTERVAL 1<<37 SECOND, "
+                             "'1900-01-01 00:00:00' + INTERVAL 1<<38 SECOND")
+    assert rows(result) == [("6255-04-08 15:04:32", None)]
+    assert [w.code for w in result.warnings] == [1441]

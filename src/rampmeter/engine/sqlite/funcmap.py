@@ -24,6 +24,7 @@ from sqlglot import exp
 
 from rampmeter.engine.sqlite import collations, funclib
 from rampmeter.engine.sqlite.infer import Typer, charset_of, number_kind, sec_to_time_digits
+from rampmeter.engine.types import SqlType
 from rampmeter.sql import charsets
 
 _UNIT_FIRST = ("TIMESTAMPADD", "TIMESTAMPDIFF", "GET_FORMAT")
@@ -106,6 +107,10 @@ def _library_call(node: exp.Anonymous, typer: Typer) -> None:
         else:
             args.append(arg)
     fn.check_arity(len(args), node.name)
+    if name in _DATE_ORIGIN and args:
+        origin = _date_origin(args[0], typer)
+        if origin:  # an optional mode left out is NULL before it (WEEK(x) is WEEK(x, NULL))
+            args += [exp.Null()] * (_DATE_ORIGIN[name] - len(args)) + origin
     for i in _DATE_ARGUMENTS.get(name, ()):
         if i < len(args):
             args[i] = _time_as_datetime(args[i], typer)
@@ -258,7 +263,32 @@ def _column_origin(arg: exp.Expression, typer: Typer) -> list[exp.Expression]:
     db, table, _tdef = tables.by_alias[alias]
     scale = col.type.scale if col.type.is_decimal else -1
     return [_text(db), _text(table), _text(col.name), exp.Literal.number(scale or 0),
-            exp.Literal.number(next(_SITES))]
+            exp.Literal.number(next(_SITES)), exp.Literal.number(int(_is_date(col.type)))]
+
+
+def _is_date(t: SqlType | None) -> bool:
+    return t is not None and t.name in ("date", "datetime", "timestamp")
+
+
+def _date_origin(arg: exp.Expression, typer: Typer) -> list[exp.Expression]:
+    """What a date function is told of its argument (functions_time._date): a column's
+    origin, or that a value that is not a column is a DATE / DATETIME (whose zero date is
+    NULL without a warning, where a string's is 1292)."""
+    found = _column_origin(arg, typer)
+    if found:
+        return found
+    if not _is_date(typer.infer(arg)):
+        return []
+    return [_text(""), _text(""), _text(""), exp.Literal.number(0), exp.Literal.number(0),
+            exp.Literal.number(1)]
+
+
+# the functions reading one date that name its column when it is none (functions_time.py):
+# the argument's position, and how many arguments the function takes at most
+_DATE_ORIGIN = {name: 1 for name in (
+    "YEAR", "MONTH", "DAY", "DAYOFMONTH", "QUARTER", "DAYOFWEEK", "WEEKDAY", "DAYOFYEAR",
+    "DAYNAME", "MONTHNAME", "WEEKOFYEAR", "TO_DAYS", "TO_SECONDS", "LAST_DAY")}
+_DATE_ORIGIN.update({"WEEK": 2, "YEARWEEK": 2})
 
 
 def _trim(node: exp.Trim, typer: Typer) -> exp.Expression | None:

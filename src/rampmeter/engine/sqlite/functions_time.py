@@ -67,12 +67,23 @@ def column_bad_value(host: Any, v: Any, kind: str, origin: tuple[Any, ...], row:
               f"`{column}` at row {row}")
 
 
-def _date(host: Any, v: Any, zero_ok: bool = True) -> Moment | None:
+def _date(host: Any, v: Any, zero_ok: bool = True, origin: tuple[Any, ...] = (),
+          row: int | None = None) -> Moment | None:
+    """`origin`: where v comes from (funcmap._column_origin): a column's value that is no
+    date says so with the column and row (`row`: when the caller counted it already); a
+    DATE / DATETIME's zero date is NULL silently."""
+    if row is None:
+        row = _row_of(host, origin) if origin and origin[4] else 0
     if v is None:
         return None
     m = _text_date(host, v) if isinstance(v, (str, bytes)) else _number_date(v)
     if m is None or not zero_ok and (m.is_zero_date or m.has_zero_part):
-        bad_value(host, v)
+        if m is not None and origin and origin[5]:
+            return None  # a temporal value (not a string) with zeros: NULL (MariaDB)
+        if row:
+            column_bad_value(host, v, "datetime", origin, row)
+        else:
+            bad_value(host, v)
         return None
     return m
 
@@ -122,50 +133,50 @@ def session_now(host: Any) -> dt.datetime:
 
 # --- parts of a date ----------------------------------------------------------------------------
 @sqlfunction("YEAR", 1, INT, host=True)
-def year(host: Any, v: Any) -> Any:
-    m = _date(host, v)
+def year(host: Any, v: Any, *origin: Any) -> Any:
+    m = _date(host, v, origin=origin)
     return None if m is None else m.year
 
 
 @sqlfunction("MONTH", 1, INT, host=True)
-def month(host: Any, v: Any) -> Any:
-    m = _date(host, v)
+def month(host: Any, v: Any, *origin: Any) -> Any:
+    m = _date(host, v, origin=origin)
     return None if m is None else m.month
 
 
 @sqlfunction("DAY", 1, INT, host=True, aliases=("DAYOFMONTH",))
-def day(host: Any, v: Any) -> Any:
-    m = _date(host, v)
+def day(host: Any, v: Any, *origin: Any) -> Any:
+    m = _date(host, v, origin=origin)
     return None if m is None else m.day
 
 
 @sqlfunction("QUARTER", 1, INT, host=True)
-def quarter(host: Any, v: Any) -> Any:
-    m = _date(host, v)
+def quarter(host: Any, v: Any, *origin: Any) -> Any:
+    m = _date(host, v, origin=origin)
     return None if m is None else (m.month + 2) // 3
 
 
 @sqlfunction("DAYOFWEEK", 1, INT, host=True)
-def dayofweek(host: Any, v: Any) -> Any:
-    m = _date(host, v, zero_ok=False)
+def dayofweek(host: Any, v: Any, *origin: Any) -> Any:
+    m = _date(host, v, zero_ok=False, origin=origin)
     return None if m is None else tm.weekday(m.daynr, True) + 1
 
 
 @sqlfunction("WEEKDAY", 1, INT, host=True)
-def weekday(host: Any, v: Any) -> Any:
-    m = _date(host, v, zero_ok=False)
+def weekday(host: Any, v: Any, *origin: Any) -> Any:
+    m = _date(host, v, zero_ok=False, origin=origin)
     return None if m is None else tm.weekday(m.daynr, False)
 
 
 @sqlfunction("DAYOFYEAR", 1, INT, host=True)
-def dayofyear(host: Any, v: Any) -> Any:
-    m = _date(host, v, zero_ok=False)
+def dayofyear(host: Any, v: Any, *origin: Any) -> Any:
+    m = _date(host, v, zero_ok=False, origin=origin)
     return None if m is None else m.daynr - tm.calc_daynr(m.year, 1, 1) + 1
 
 
 @sqlfunction("DAYNAME", 1, TEXT, host=True)
-def dayname(host: Any, v: Any) -> Any:
-    m = _date(host, v, zero_ok=False)
+def dayname(host: Any, v: Any, *origin: Any) -> Any:
+    m = _date(host, v, zero_ok=False, origin=origin)
     if m is None:
         return None
     names = locale_names(host)  # lc_time_names (functions_timefmt.py)
@@ -174,8 +185,8 @@ def dayname(host: Any, v: Any) -> Any:
 
 
 @sqlfunction("MONTHNAME", 1, TEXT, host=True)
-def monthname(host: Any, v: Any) -> Any:
-    m = _date(host, v)
+def monthname(host: Any, v: Any, *origin: Any) -> Any:
+    m = _date(host, v, origin=origin)
     if m is None or m.month == 0:
         return None
     names = locale_names(host)
@@ -183,8 +194,8 @@ def monthname(host: Any, v: Any) -> Any:
 
 
 @sqlfunction("WEEK", (1, 2), INT, host=True)
-def week(host: Any, v: Any, mode: Any = None) -> Any:
-    m = _date(host, v, zero_ok=False)
+def week(host: Any, v: Any, mode: Any = None, *origin: Any) -> Any:
+    m = _date(host, v, zero_ok=False, origin=origin)
     if m is None:
         return None
     if mode is None:
@@ -193,16 +204,18 @@ def week(host: Any, v: Any, mode: Any = None) -> Any:
 
 
 @sqlfunction("WEEKOFYEAR", 1, INT, host=True)
-def weekofyear(host: Any, v: Any) -> Any:
-    m = _date(host, v, zero_ok=False)
+def weekofyear(host: Any, v: Any, *origin: Any) -> Any:
+    m = _date(host, v, zero_ok=False, origin=origin)
     return None if m is None else tm.calc_week(m, tm.week_mode(3))[0]
 
 
 @sqlfunction("YEARWEEK", (1, 2), INT, host=True)
-def yearweek(host: Any, v: Any, mode: Any = 0) -> Any:
-    m = _date(host, v, zero_ok=False)
+def yearweek(host: Any, v: Any, mode: Any = 0, *origin: Any) -> Any:
+    m = _date(host, v, zero_ok=False, origin=origin)
     if m is None:
         return None
+    if mode is None:
+        mode = 0  # YEARWEEK(x) with the column's origin after it (funcmap)
     week_no, y = tm.calc_week(m, tm.week_mode(int(_num(mode))) | tm.WEEK_YEAR)
     return y * 100 + week_no
 
@@ -277,8 +290,8 @@ def _num(v: Any) -> float:
 
 # --- day numbers ---------------------------------------------------------------------------------
 @sqlfunction("TO_DAYS", 1, T.BIGINT, host=True)
-def to_days(host: Any, v: Any) -> Any:
-    m = _date(host, v, zero_ok=False)
+def to_days(host: Any, v: Any, *origin: Any) -> Any:
+    m = _date(host, v, zero_ok=False, origin=origin)
     return None if m is None else m.daynr
 
 
@@ -291,14 +304,14 @@ def from_days(v: Any) -> Any:
 
 
 @sqlfunction("TO_SECONDS", 1, T.BIGINT, host=True)
-def to_seconds(host: Any, v: Any) -> Any:
-    m = _date(host, v, zero_ok=False)
+def to_seconds(host: Any, v: Any, *origin: Any) -> Any:
+    m = _date(host, v, zero_ok=False, origin=origin)
     return None if m is None else m.daynr * 86400 + m.day_us // 1_000_000
 
 
 @sqlfunction("LAST_DAY", 1, T.DATE, host=True)
-def last_day(host: Any, v: Any) -> Any:
-    m = _date(host, v)
+def last_day(host: Any, v: Any, *origin: Any) -> Any:
+    m = _date(host, v, origin=origin)
     if m is None:
         return None
     if m.month == 0 or m.year == 0 and m.month == 0:
@@ -402,7 +415,14 @@ def _clip_time(host: Any, us: int, fsp: int, shown: Any) -> str:
 def maketime(host: Any, h: Any, mi: Any, s: Any) -> Any:
     if h is None or mi is None or s is None:
         return None
-    hh, mm, ss = int(_num(h)), int(_num(mi)), Decimal(tm.text_of(s))
+    hh, mm = int(_num(h)), int(_num(mi))
+    try:
+        ss = Decimal(tm.text_of(s))
+    except ArithmeticError:  # text that is no number: its leading one ('x' is 0, 1292)
+        n = _num(s)
+        ss = Decimal(int(n)) if n == int(n) else Decimal(repr(n))
+        if tm.read_datetime(s) is None:  # (a date-time is a column's value: its number)
+            host.warn(1292, f"Truncated incorrect DECIMAL value: '{tm.text_of(s)}'")
     if not 0 <= mm <= 59 or not 0 <= ss < 60:
         return None
     us = (abs(hh) * 3600 + mm * 60) * 1_000_000 + int(ss * 1_000_000)
@@ -713,7 +733,7 @@ def extract(host: Any, unit: Any, v: Any, *origin: Any) -> Any:
     """`origin`: the column v is, when it is one (funcmap._column_origin)."""
     u = str(unit).upper()
     sign = 1
-    row = _row_of(host, origin) if origin else 0
+    row = _row_of(host, origin) if origin and origin[4] else 0
     if u not in _DATE_UNITS:
         # MariaDB's Extract_source: the value is a date-time or an interval DAY TO SECOND,
         # whose hours past 24 are days (EXTRACT(DAY FROM '100:00:00') is 4)
@@ -736,7 +756,7 @@ def extract(host: Any, unit: Any, v: Any, *origin: Any) -> Any:
                 us % 10**6
             d, h = divmod(h, 24)
     else:
-        m = _date(host, v)
+        m = _date(host, v, origin=origin, row=row)
         if m is None:
             return None
         h, mi, s, f = m.hour, m.minute, m.second, m.micro
