@@ -8,7 +8,7 @@ import pytest
 
 from rampmeter.engine.sqlite import SqliteSession
 
-from .conftest import rows
+from .conftest import fails, rows
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -63,3 +63,26 @@ def test_an_interval_of_a_shift(session: SqliteSession) -> None:
                              "'1900-01-01 00:00:00' + INTERVAL 1<<38 SECOND")
     assert rows(result) == [("6255-04-08 15:04:32", None)]
     assert [w.code for w in result.warnings] == [1441]
+
+
+def test_extract_of_a_time_has_no_year(session: SqliteSession) -> None:
+    """EXTRACT(YEAR / MONTH / QUARTER / YEAR_MONTH FROM a TIME) is 0 and WEEK MariaDB's
+    613566757 (its calc_week of the zero date), without a warning (mtr func_time)."""
+    session.execute("CREATE TABLE t1 (a TIME(6))")
+    session.execute("INSERT INTO t1 VALUES ('-838:59:59.999999')")
+    result = session.execute("SELECT EXTRACT(YEAR FROM a), EXTRACT(QUARTER FROM a), "
+                             "EXTRACT(WEEK FROM a), EXTRACT(DAY FROM a), "
+                             "EXTRACT(YEAR_MONTH FROM TIME'10:00:00') FROM t1")
+    assert rows(result) == [(0, 0, 613566757, -34, 0)]
+    assert result.warnings == []
+
+
+@pytest.mark.parametrize(("call", "name"), [
+    ("FROM_DAYS(ROW(1,1))", "from_days"), ("MAKETIME(1, 1, ROW(1,1))", "maketime"),
+    ("CONVERT_TZ(1, ROW(1,1), 1)", "convert_tz"), ("LAST_DAY(ROW(1,1))", "last_day"),
+    ("DATE_FORMAT('2001-01-01', ROW(1,1))", "date_format"), ("TIMEDIFF(1, ROW(1,1))",
+                                                            "timediff")])
+def test_a_row_into_a_date_function_is_4079(session: SqliteSession, call: str,
+                                            name: str) -> None:
+    err = fails(session, f"SELECT {call}", 4079, "HY000")
+    assert err.message == f"Illegal parameter data type row for operation '{name}'"

@@ -240,7 +240,7 @@ _FROM_TYPE: dict[str, Callable[[object], exp.Expression]] = {
 # --- forms with their own syntax ---------------------------------------------------------------
 def _extract(node: exp.Extract, typer: Typer) -> exp.Expression:
     return _call("EXTRACT", _text(node.this.name.upper()), node.expression,
-                 *_column_origin(node.expression, typer))
+                 *_date_origin(node.expression, typer))
 
 
 _SITES = itertools.count(1)
@@ -263,24 +263,28 @@ def _column_origin(arg: exp.Expression, typer: Typer) -> list[exp.Expression]:
     db, table, _tdef = tables.by_alias[alias]
     scale = col.type.scale if col.type.is_decimal else -1
     return [_text(db), _text(table), _text(col.name), exp.Literal.number(scale or 0),
-            exp.Literal.number(next(_SITES)), exp.Literal.number(int(_is_date(col.type)))]
+            exp.Literal.number(next(_SITES)), exp.Literal.number(_temporal_kind(col.type))]
 
 
-def _is_date(t: SqlType | None) -> bool:
-    return t is not None and t.name in ("date", "datetime", "timestamp")
+def _temporal_kind(t: SqlType | None) -> int:
+    """The last of an origin's numbers: 1 a DATE / DATETIME / TIMESTAMP, 2 a TIME, else 0."""
+    if t is None:
+        return 0
+    return 1 if t.name in ("date", "datetime", "timestamp") else 2 if t.name == "time" else 0
 
 
 def _date_origin(arg: exp.Expression, typer: Typer) -> list[exp.Expression]:
     """What a date function is told of its argument (functions_time._date): a column's
     origin, or that a value that is not a column is a DATE / DATETIME (whose zero date is
-    NULL without a warning, where a string's is 1292)."""
+    NULL without a warning, where a string's is 1292) or a TIME (EXTRACT's YEAR is 0)."""
     found = _column_origin(arg, typer)
     if found:
         return found
-    if not _is_date(typer.infer(arg)):
+    kind = _temporal_kind(typer.infer(arg))
+    if not kind:
         return []
     return [_text(""), _text(""), _text(""), exp.Literal.number(0), exp.Literal.number(0),
-            exp.Literal.number(1)]
+            exp.Literal.number(kind)]
 
 
 # the functions reading one date that name its column when it is none (functions_time.py):

@@ -39,6 +39,9 @@ TEXT = T.varchar(64)
 Warn = Callable[[int, str], None]
 _TIME_UNITS = ("HOUR", "MINUTE", "SECOND", "MICROSECOND")
 _DATE_UNITS = frozenset({"YEAR", "MONTH", "QUARTER", "WEEK", "YEAR_MONTH"})
+# EXTRACT(unit FROM a TIME) of those units: 0, and WEEK what MariaDB's calc_week makes of the
+# zero date (its day number's unsigned arithmetic: 613566757, measured)
+_TIME_DATE_PARTS = {"YEAR": 0, "MONTH": 0, "QUARTER": 0, "YEAR_MONTH": 0, "WEEK": 613566757}
 
 
 def bad_value(host: Any, v: Any, kind: str = "datetime") -> None:
@@ -78,7 +81,7 @@ def _date(host: Any, v: Any, zero_ok: bool = True, origin: tuple[Any, ...] = (),
         return None
     m = _text_date(host, v) if isinstance(v, (str, bytes)) else _number_date(v)
     if m is None or not zero_ok and (m.is_zero_date or m.has_zero_part):
-        if m is not None and origin and origin[5]:
+        if m is not None and origin and origin[5] == 1:
             return None  # a temporal value (not a string) with zeros: NULL (MariaDB)
         if row:
             column_bad_value(host, v, "datetime", origin, row)
@@ -755,6 +758,8 @@ def extract(host: Any, unit: Any, v: Any, *origin: Any) -> Any:
             h, mi, s, f = us // 3_600_000_000, us // 60_000_000 % 60, us // 10**6 % 60, \
                 us % 10**6
             d, h = divmod(h, 24)
+    elif origin and origin[5] == 2:  # a TIME is an interval: no year, month... (MariaDB)
+        return None if v is None else _TIME_DATE_PARTS[u]
     else:
         m = _date(host, v, origin=origin, row=row)
         if m is None:
