@@ -86,3 +86,13 @@ def test_a_row_into_a_date_function_is_4079(session: SqliteSession, call: str,
                                             name: str) -> None:
     err = fails(session, f"SELECT {call}", 4079, "HY000")
     assert err.message == f"Illegal parameter data type row for operation '{name}'"
+
+
+def test_sec_to_time_past_its_range_says_seconds(session: SqliteSession) -> None:
+    """MariaDB's 1292 for SEC_TO_TIME past 838:59:59 quotes the seconds as it read them."""
+    result = session.execute("SELECT SEC_TO_TIME('1234567890123.123'), "
+                             "SEC_TO_TIME(1234567890123e30), SEC_TO_TIME(3300000)")
+    assert rows(result) == [("838:59:59.999999", "838:59:59.999999", "838:59:59")]
+    assert [w.message for w in result.warnings] == [
+        f"Truncated incorrect seconds value: '{v}'"
+        for v in ("1234567890123.123000", "1.234567890123e42", "3300000")]

@@ -401,14 +401,27 @@ def sec_to_time(host: Any, v: Any, digits: Any = None) -> Any:
         d = Decimal(repr(num)) if isinstance(num, float) else num or Decimal(0)
     us = int((d * 1_000_000).to_integral_value(ROUND_DOWN))  # MariaDB cuts the 7th digit
     fsp = int(digits) if digits is not None else 6 if us % 1_000_000 else 0
-    return _clip_time(host, us, min(fsp, 6), v)
+    return _clip_time(host, us, min(fsp, 6), _seconds_shown(v), "seconds")
 
 
-def _clip_time(host: Any, us: int, fsp: int, shown: Any) -> str:
+def _seconds_shown(v: Any) -> str:
+    """SEC_TO_TIME's argument as its 1292 quotes it (MariaDB): a double as it prints one, a
+    string with a fraction as the DECIMAL of 6 digits it was read as."""
+    if isinstance(v, float):
+        return repr(v).replace("e+", "e")
+    text = tm.text_of(v)
+    if isinstance(v, (str, bytes)) and "." in text:
+        num, _whole = parse_number(text)
+        if isinstance(num, Decimal):
+            return f"{num:.6f}"
+    return text
+
+
+def _clip_time(host: Any, us: int, fsp: int, shown: Any, kind: str = "time") -> str:
     """A TIME result of `fsp` digits; past 838:59:59 it is the largest TIME those digits
     write (838:59:59.9 for one digit), with warning 1292, as in MariaDB."""
     if abs(us) > tm.TIME_MAX_US:
-        host.warn(1292, f"Truncated incorrect time value: '{tm.text_of(shown)}'")
+        host.warn(1292, f"Truncated incorrect {kind} value: '{tm.text_of(shown)}'")
         step = 10 ** (6 - fsp)
         us = tm.TIME_MAX_US // step * step * (1 if us > 0 else -1)
     return tm.time_text(us, fsp)

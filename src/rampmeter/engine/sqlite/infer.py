@@ -948,7 +948,7 @@ def library_type(typer: Typer, name: str, args: list[exp.Expression]) -> SqlType
         return _date_add_type(typer, name, args)
     if name == "UNIX_TIMESTAMP":
         return _unix_timestamp_type(typer, args)
-    if name == "EXTRACT" and len(args) == 2 and isinstance(args[0], exp.Literal):
+    if name == "EXTRACT" and len(args) >= 2 and isinstance(args[0], exp.Literal):
         return extract_type(args[0].name, typer.infer(args[1]))
     if name == "TIME_TO_SEC" and len(args) == 1:
         return _time_to_sec_type(typer, args[0])
