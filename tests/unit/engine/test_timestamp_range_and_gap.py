@@ -32,3 +32,18 @@ def test_strict_says_1292_of_the_value_given(session: SqliteSession) -> None:
     err = fails(session, "INSERT INTO t1 VALUES ('2038-01-19 03:14:08')", 1292)
     assert str(err.message) == ("Incorrect datetime value: '2038-01-19 03:14:08' for column "
                                 "`db`.`t1`.`ts` at row 1")
+
+
+@pytest.mark.parametrize("value", ["8390000", "99999999999", "'900:00:00'",
+                                   "CAST(0xFFFFFFFF00000000 AS UNSIGNED)"])
+def test_a_time_past_its_range_in_strict_mode_is_1292(session: SqliteSession,
+                                                      value: str) -> None:
+    """Strict, a TIME past 838:59:59 is 1292 for the value given (mtr type_time); not
+    strict, TIME's end with 1264."""
+    session.execute("CREATE TABLE t1 (a TIME(6))")
+    err = fails(session, f"INSERT INTO t1 VALUES ({value})", 1292)
+    assert "Incorrect time value: '" in str(err.message)
+    assert "for column `db`.`t1`.`a` at row 1" in str(err.message)
+    session.context.variables["sql_mode"] = ""
+    result = session.execute("INSERT INTO t1 VALUES (8390000)")
+    assert [w.code for w in result.warnings] == [1264]

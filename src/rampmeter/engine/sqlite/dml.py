@@ -130,6 +130,13 @@ class Execution:
         if col.type.is_geometry:  # not a geometry, or not this column's kind: always an error
             raise ServerError(problem.code, message=message)
         if self._strict(row) and not self.ignore:
+            if problem.code == errors.ER_WARN_DATA_OUT_OF_RANGE and col.type.name == "time":
+                # strict, a TIME past 838:59:59 is MariaDB's 1292 for the value given (the
+                # warning without strict mode is 1264)
+                problem = values.Problem(errors.ER_TRUNCATED_WRONG_VALUE, "time",
+                                         problem.shown)
+                message = values.problem_message(problem, col.name, max(row, 1),
+                                                 self.plan.target)
             raise ServerError(problem.code, message=message)
         code = problem.code
         if code == errors.ER_TRUNCATED_WRONG_VALUE and col.type.is_temporal:
