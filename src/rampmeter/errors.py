@@ -113,6 +113,7 @@ ER_UNKNOWN_ERROR = 1105
 ER_FEATURE_DISABLED = 1289
 ER_OPTION_PREVENTS_STATEMENT = 1290
 ER_WARN_DATA_OUT_OF_RANGE = 1264
+ER_WARN_INVALID_TIMESTAMP = 1299
 ER_DATA_OUT_OF_RANGE = 1690
 ER_PS_MANY_PARAM = 1390
 ER_TOO_MANY_USER_CONNECTIONS = 1203
@@ -299,6 +300,7 @@ ERRORS: dict[int, ErrorSpec] = {
     ER_INCORRECT_GLOBAL_LOCAL_VAR: ErrorSpec("ER_INCORRECT_GLOBAL_LOCAL_VAR", "HY000", "Variable '%s' is a %s variable"),
     ER_UNKNOWN_STMT_HANDLER: ErrorSpec("ER_UNKNOWN_STMT_HANDLER", "HY000", "Unknown prepared statement handler (%s) given to %s"),
     ER_WARN_DATA_OUT_OF_RANGE: ErrorSpec("ER_WARN_DATA_OUT_OF_RANGE", "22003", "Out of range value for column '%s' at row %d"),
+    ER_WARN_INVALID_TIMESTAMP: ErrorSpec("ER_WARN_INVALID_TIMESTAMP", "HY000", "Invalid TIMESTAMP value in column '%s' at row %d"),
     WARN_DATA_TRUNCATED: ErrorSpec("WARN_DATA_TRUNCATED", "01000", "Data truncated for column '%s' at row %d"),
     ER_WARN_DEPRECATED_SYNTAX: ErrorSpec("ER_WARN_DEPRECATED_SYNTAX", "HY000", "'%s' is deprecated and will be removed in a future release. Please use %s instead"),
     ER_FEATURE_DISABLED: ErrorSpec("ER_FEATURE_DISABLED", "HY000", "The '%s' feature is disabled; you need MariaDB built with '%s' to have it working"),

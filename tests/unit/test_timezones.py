@@ -40,3 +40,19 @@ def test_offsets_and_utc() -> None:
     assert z is not None
     assert z.to_utc(dt.datetime(2024, 1, 1)) == dt.datetime(2024, 1, 1, 7, 30)
     assert timezones.zone("+00:00").is_utc and timezones.zone("UTC").is_utc
+
+
+def test_a_time_in_the_spring_gap_is_the_gaps_end() -> None:
+    """MariaDB's TIME_to_gmt_sec: a local time the clocks skip is the moment the gap ends,
+    its fraction kept (UNIX_TIMESTAMP('2003-03-30 02:30:00') in MET is 1048986000)."""
+    met = timezones.zone("MET")
+    assert met is not None
+    for local in ("2003-03-30 02:00:00", "2003-03-30 02:30:00"):
+        moment = dt.datetime.fromisoformat(local)
+        assert met.in_gap(moment)
+        assert timezones.unix_seconds(met.to_utc(moment)) == 1048986000
+    assert met.to_utc(dt.datetime(2003, 3, 30, 2, 59, 59, 500000)) == \
+        dt.datetime(2003, 3, 30, 1, 0, 0, 500000)
+    assert not met.in_gap(dt.datetime(2003, 3, 30, 1, 59, 59))
+    assert timezones.unix_seconds(met.to_utc(dt.datetime(2003, 3, 30, 1, 59, 59))) == \
+        1048985999

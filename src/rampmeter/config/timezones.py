@@ -63,7 +63,36 @@ class Zone:
             stamp = time.mktime(local.replace(microsecond=0).timetuple())
             return EPOCH + dt.timedelta(seconds=stamp, microseconds=local.microsecond)
         aware = local.replace(tzinfo=self.info)
-        return aware.astimezone(dt.UTC).replace(tzinfo=None)
+        utc = aware.astimezone(dt.UTC).replace(tzinfo=None)
+        if self.from_utc(utc) != local:  # a time the clocks skipped (spring forward)
+            return self._gap_end(local, utc)
+        return utc
+
+    def in_gap(self, local: dt.datetime) -> bool:
+        """Is `local` a time this zone's clocks skip (MariaDB's 1299 for a TIMESTAMP)?"""
+        if self.info is None:
+            return False
+        utc = local.replace(tzinfo=self.info).astimezone(dt.UTC).replace(tzinfo=None)
+        return self.from_utc(utc) != local
+
+    def _gap_end(self, local: dt.datetime, before: dt.datetime) -> dt.datetime:
+        """A time in a gap is the moment the gap ends, its fraction kept (MariaDB's
+        TIME_to_gmt_sec: '2003-03-30 02:30:00' MET is 01:00:00 UTC, when 03:00:00 began).
+        `before`: the time read with the offset before the gap; the end is after the time
+        read with the offset after it, found to the second."""
+        whole = local.replace(microsecond=0)
+        after = whole.replace(tzinfo=self.info, fold=1).astimezone(dt.UTC).replace(
+            tzinfo=None)
+        lo, hi = int(unix_seconds(after)), int(unix_seconds(before.replace(microsecond=0)))
+        target = self.from_utc(before) - before  # the offset in force after the gap
+        while lo < hi:  # the first second with the later offset
+            mid = (lo + hi) // 2
+            at = from_unix(mid)
+            if self.from_utc(at) - at == target:
+                hi = mid
+            else:
+                lo = mid + 1
+        return from_unix(lo) + dt.timedelta(microseconds=local.microsecond)
 
     def from_utc(self, utc: dt.datetime) -> dt.datetime:
         if self.offset is not None:

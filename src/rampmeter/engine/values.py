@@ -792,8 +792,12 @@ def _read_temporal(t: SqlType, r: strtime.Read, text: str) -> tuple[Any, Problem
     return stored, problem
 
 
-def _temporal_shown(v: Any) -> str:
+def temporal_shown(v: Any) -> str:
+    """A value as MariaDB's temporal warnings quote it."""
     return _num_text(v) if isinstance(v, (str, bytes)) else _temporal_text(v)
+
+
+_temporal_shown = temporal_shown
 
 
 def _store_time(t: SqlType, v: Any) -> tuple[Any, Problem | None]:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from rampmeter.engine.base import PreparedStatement, Result, ResultSet, UpdateCount
 from rampmeter.errors import ServerError
+from rampmeter.protocol.constants import ColumnType
 from rampmeter.session import defaultparams, reprepare, statements
 from rampmeter.session.admin import (
     _split_commas,
@@ -35,7 +36,7 @@ from rampmeter.session.admin import (
 )
 from rampmeter.session.sp import calls
 from rampmeter.sql.lexer import Token
-from rampmeter.sql.statement import Statement
+from rampmeter.sql.statement import Statement, TemporalText
 
 if TYPE_CHECKING:
     from rampmeter.session.session import Session
@@ -179,7 +180,19 @@ def _expression(s: Session, sql: str, tok: Token) -> Any:
         raise syntax_error(sql, tok.start)
     result = s.engine.execute(f"SELECT {tok.text}")
     rows = list(result.rows) if isinstance(result, ResultSet) else []
-    return rows[0][0] if rows else None
+    value = rows[0][0] if rows else None
+    if isinstance(result, ResultSet) and result.columns and value is not None:
+        column = result.columns[0]
+        name = _TEMPORAL_TYPES.get(column.type)
+        if name is not None:  # CURRENT_TIME binds a TIME, as MariaDB's parameter takes it
+            text = value.decode() if isinstance(value, bytes) else str(value)
+            fsp = f"({column.decimals})" if name != "DATE" and column.decimals <= 6 else ""
+            return TemporalText.of(text, name + fsp)
+    return value
+
+
+_TEMPORAL_TYPES = {ColumnType.DATE: "DATE", ColumnType.TIME: "TIME",
+                   ColumnType.DATETIME: "DATETIME", ColumnType.TIMESTAMP: "DATETIME"}
 
 
 def _execute(s: Session, prepared: Any, params: list[Any]) -> Result:

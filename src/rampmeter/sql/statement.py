@@ -114,6 +114,20 @@ class ClientParam:
     index: int
 
 
+class TemporalText(str):
+    """A DATE / TIME / DATETIME value bound to a client's `?` by EXECUTE ... USING
+    CURRENT_TIME (sqlprepare.py): its text, and `sql_type` ('TIME(0)'...), the type the
+    parameter takes (with_params), as MariaDB types a parameter by the value bound."""
+
+    sql_type: str = "DATETIME(0)"
+
+    @staticmethod
+    def of(text: str, sql_type: str) -> TemporalText:
+        out = TemporalText(text)
+        out.sql_type = sql_type
+        return out
+
+
 def slot_name(kind: str, index: int, scale: int = 0) -> str:
     return f"{kind}{index}_{scale}" if kind == "n" else f"{kind}{index}"
 
@@ -177,6 +191,7 @@ class Statement:
         types an EXECUTE ... USING parameter by the value bound to it, so `salary * (1 + ?)`
         with @p = 0.10 is exact DECIMAL arithmetic. A NULL or a temporal value stays untyped."""
         renames: dict[str, str] = {}
+        casts: dict[str, str] = {}  # a temporal value's `?`: CAST(:sN AS TIME(0))...
         slots: list[Any] = []
         names_kept: list[str] = []
         for name, slot in zip(self.names, self.slots):
@@ -198,11 +213,14 @@ class Statement:
             index = len(slots)
             slots.append(value)
             kind = _value_kind(value)
-            if kind is not None:
+            if type(value) is TemporalText:
+                renames[name] = slot_name("s", index)
+                casts[name] = f"CAST(:{renames[name]} AS {value.sql_type})"
+            elif kind is not None:
                 renames[name] = slot_name(kind[0], index, kind[1])
         names = tuple(renames.get(n, n) for n in names_kept)
-        shape = _PARAM_NAME.sub(lambda m: _renamed(renames, m.group(1)), self.shape) \
-            if renames else self.shape
+        shape = _PARAM_NAME.sub(lambda m: casts.get(m.group(1)) or _renamed(
+            renames, m.group(1)), self.shape) if renames else self.shape
         # param_count stays: the text still has its `?` (a rewrite of the text binds params)
         other = Statement(self.text, self.words, shape, tuple(slots), names, self.param_count,
                           self.items, self.for_update, self.tokens, self.dialect, self.charset)

@@ -144,3 +144,15 @@ def test_create_select_extract_types(session: SqliteSession) -> None:
     got = rows(session.execute("SELECT COLUMN_TYPE FROM information_schema.COLUMNS "
                                "WHERE TABLE_NAME = 't2' ORDER BY ORDINAL_POSITION"))
     assert [r[0] for r in got] == ["int(3)", "bigint(15)", "int(8)", "bigint(12)", "int(5)"]
+
+
+def test_temporal_arithmetic_columns_in_create_select(session: SqliteSession) -> None:
+    """A DATE / TIME / DATETIME / YEAR in + - * is its number (YYYYMMDD, HHMMSS...), typed
+    by that number's digits (measured on MariaDB 10.11.19, mtr type_time MDEV-4859)."""
+    session.execute("CREATE TABLE t1 (d DATE, t TIME, dt DATETIME, t3 TIME(3), y YEAR)")
+    session.execute("CREATE TABLE t2 AS SELECT MAX(t)+1 a, d+1 b, dt+1 c, t3+1 e, y+1 f, "
+                    "t*2 g, t+1.5 h FROM t1")
+    got = rows(session.execute("SELECT COLUMN_TYPE FROM information_schema.COLUMNS WHERE "
+                               "TABLE_NAME = 't2' ORDER BY ORDINAL_POSITION"))
+    assert [r[0] for r in got] == ["int(9)", "bigint(10)", "bigint(16)", "decimal(11,3)",
+                                   "int(5) unsigned", "int(9)", "decimal(9,1)"]

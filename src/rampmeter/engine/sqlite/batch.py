@@ -252,12 +252,15 @@ def _fast(t: SqlType, ex: Any) -> Callable[[Any], Any] | None:
         return text
     if n in ("datetime", "timestamp") and not (n == "timestamp" and ex.zone is not None):
         fsp = t.fsp or 0
+        # a TIMESTAMP outside its range takes the slow road (1264, dml.convert)
+        low, high = ("1970-01-01 00:00:01", "2038-01-19 03:14:07") if n == "timestamp" \
+            else ("", "9")
 
         def moment(v: Any) -> Any:
             if type(v) is not str:
                 return _SLOW
             m = _DATETIME.fullmatch(v)
-            if m is None:
+            if m is None or not low <= v[:19] <= high:
                 return _SLOW
             frac = m.group(4)
             if frac is None:

@@ -45,9 +45,13 @@ def rewrite(tree: exp.Expression, typer: Typer, backslash_escapes: bool = True) 
             if isinstance(node, exp.EQ) and node.arg_key == "expressions" and \
                     isinstance(node.parent, (exp.Update, exp.OnConflict)):
                 continue  # SET col = value: an assignment, no comparison
+            _fuzzy_dates(typer, node, ("this", "expression"))
+            if _date_vs_time(typer, node, ("this", "expression")):
+                continue
             if not _time_order(typer, node, ("this", "expression")):
                 _numeric_sides(typer, node, "this", "expression")
         elif isinstance(node, exp.In) and node.expressions:
+            _fuzzy_dates(typer, node, ("this",))
             left = typer.infer(node.this)
             items = list(node.expressions)
             _binary_in(typer, node, left, items)
@@ -67,6 +71,9 @@ def rewrite(tree: exp.Expression, typer: Typer, backslash_escapes: bool = True) 
             if node.expression is not None and _number_vs_string(lt, rt) == "right":
                 node.set("expression", _num(node.expression, _aggregate([lt, rt])))
         elif isinstance(node, exp.Between):
+            _fuzzy_dates(typer, node, ("this", "low", "high"))
+            if _date_vs_time(typer, node, ("this", "low", "high")):
+                continue
             if not _time_order(typer, node, ("this", "low", "high")):
                 _between(typer, node)
         elif isinstance(node, exp.Case) and node.this is not None:
@@ -141,11 +148,63 @@ def _numeric_operands(typer: Typer, node: exp.Expression) -> None:
 
 
 _TEMPORALS = ("date", "datetime", "time", "timestamp")
+_DATE_FUNCTION = "mf_date"  # DATE(x) as funcmap.py names it
+
+
+def _fuzzy_dates(typer: Typer, node: exp.Expression, keys: tuple[str, ...]) -> None:
+    """DATE(x) / CAST(x AS DATE / DATETIME) as an operand of a comparison: MariaDB's
+    comparator reads x with TIME_FUZZY_DATES, so a string that is no date ('', '2001-13-01')
+    is the zero date with "Truncated incorrect datetime value" (DATE('') = '' is 1), where
+    the same DATE('') elsewhere is NULL (rm_fuzzy_date, functions_cast.py)."""
+    for k in keys:
+        side = node.args.get(k)
+        if not isinstance(side, exp.Anonymous) or not side.expressions:
+            continue
+        name = side.name.lower()
+        if name == "rm_cast_temporal" and len(side.expressions) == 3:
+            kind = side.expressions[1]  # capitals: a DATE'..' literal (translate.py)
+            if not (isinstance(kind, exp.Literal) and kind.name in ("date", "datetime")):
+                continue
+        elif name != _DATE_FUNCTION:
+            continue
+        arg = side.expressions[0]
+        t = typer.infer(arg)
+        if t is not None and t.name in _TEMPORALS:
+            continue
+        side.set("expressions", [exp.Anonymous(this="rm_fuzzy_date", expressions=[arg]),
+                                 *side.expressions[1:]])
+
+
+def _date_vs_time(typer: Typer, node: exp.Expression, keys: tuple[str, ...]) -> bool:
+    """A DATE / DATETIME compared with a TIME: MariaDB compares them as DATETIMEs, the TIME
+    on the statement's date (DATE'2001-01-01' = TIME'00:00:00' is 1 on that day); a string
+    or number constant among them is read as a DATETIME too."""
+    sides = [node.args.get(k) for k in keys]
+    if any(x is None for x in sides):
+        return False
+    types = [typer.infer(x) for x in sides]
+    names = [t.name if t is not None else "" for t in types]
+    if "time" not in names or not any(n in ("date", "datetime", "timestamp") for n in names):
+        return False
+    if any(n not in _TEMPORALS and not _temporal_constant(_DATETIME6, x, t)
+           for x, t, n in zip(sides, types, names)):
+        return False
+    for k, side, n in zip(keys, sides, names):
+        if n == "time":
+            side = exp.Anonymous(this="rm_time_as_datetime", expressions=[side])
+        node.set(k, _temporal(side, _DATETIME6))
+    return True
+
+
+_DATETIME6 = SqlType("datetime", None, 6)
 
 
 def _temporal_constant(t: SqlType | None, other: exp.Expression, ot: SqlType | None) -> bool:
     """A DATE / DATETIME / TIME compared with a constant string or number: MariaDB reads the
     constant as that type ('2001-1-1' equals DATE '2001-01-01'; '' warns 1292)."""
+    if t is not None and t.name in _TEMPORALS and ot is None and \
+            isinstance(other, exp.Placeholder) and other.name[:1] == "q":
+        return True  # a client's `?` bound to NULL: read as that type too ('' still warns)
     return t is not None and t.name in _TEMPORALS and ot is not None and ot is not HEX and \
         (ot.is_text or ot.is_numeric) and not other.find(exp.Column, exp.Subquery, exp.Select)
 

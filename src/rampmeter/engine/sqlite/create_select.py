@@ -58,7 +58,7 @@ def create(s: SqliteSession, r: Reader, target: Target, columns: list[ColumnSpec
     mode = r.accept_any("IGNORE", "REPLACE")
     r.accept("AS")
     text = r.rest_text()
-    query = s.scan(text)
+    query = s.scan(text, dialect=r.dialect)  # a prepared CTAS: as read at its PREPARE
     if query.kind not in _QUERY:
         raise r.error()
     result = _result_columns(s, query)
@@ -76,7 +76,8 @@ def create(s: SqliteSession, r: Reader, target: Target, columns: list[ColumnSpec
         return made
     names = ", ".join(_bq(c.name) for c in result)
     verb = {"IGNORE": "INSERT IGNORE", "REPLACE": "REPLACE"}.get(mode, "INSERT")
-    insert = s.scan(f"{verb} INTO {_bq(target.database)}.{_bq(target.table)} ({names}) {text}")
+    insert = s.scan(f"{verb} INTO {_bq(target.database)}.{_bq(target.table)} ({names}) {text}",
+                    dialect=r.dialect)
     try:
         outcome = dml.run(s, insert, ())
     except ServerError:

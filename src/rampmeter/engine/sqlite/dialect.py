@@ -147,6 +147,23 @@ class RampMySQL(MySQL):
                 node.meta["number"] = True
             return node
 
+        def _parse_interval(self, require_interval: bool = True,
+                            parse_function_unit: bool = True) -> Any:
+            """INTERVAL expr unit: MariaDB's expr may be a bit expression (`INTERVAL 1<<37
+            SECOND`), which sqlglot reads only as far as a term: the shift is read here
+            before the unit."""
+            index = self._index
+            node = super()._parse_interval(require_interval, parse_function_unit)
+            if not isinstance(node, exp.Interval) or self._curr is None or \
+                    self._curr.token_type not in (TokenType.LT, TokenType.GT) or \
+                    self._next is None or self._next.token_type != self._curr.token_type:
+                return node
+            self._retreat(index)  # a shift follows the number sqlglot took for the span
+            if require_interval:
+                self._match(TokenType.INTERVAL)
+            this = self._parse_bitwise()
+            return self._parse_interval_span(this, parse_function_unit=parse_function_unit)
+
         def _parse_escape(self, this: Any) -> Any:
             """LIKE ... ESCAPE DATE'..' (TIME'..', TIMESTAMP'..'): MariaDB's 1210 "Incorrect
             arguments to ESCAPE", not a syntax error."""

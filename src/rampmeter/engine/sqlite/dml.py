@@ -115,8 +115,10 @@ class Execution:
             return None                      # of new rows only)
         stored, problem = values.store(col.type, value, source or self.client,
                                        zero_date=self.zero_date, zero_in_date=self.zero_in_date)
-        if self.zone is not None and col.type.name == "timestamp":
-            stored = timefns.shift(stored, self.zone, to_utc=True)  # tzcolumns.py
+        if col.type.name == "timestamp" and type(stored) is str:
+            stored, said = timefns.timestamp_utc(stored, self.zone)  # tzcolumns.py
+            if said and problem is None:
+                return self._timestamp_problem(col, value, row, said, stored)
         if problem is None:
             return stored
         message = values.problem_message(problem, col.name, max(row, 1), self.plan.target)
@@ -128,6 +130,13 @@ class Execution:
         if col.type.is_geometry:  # not a geometry, or not this column's kind: always an error
             raise ServerError(problem.code, message=message)
         if self._strict(row) and not self.ignore:
+            if problem.code == errors.ER_WARN_DATA_OUT_OF_RANGE and col.type.name == "time":
+                # strict, a TIME past 838:59:59 is MariaDB's 1292 for the value given (the
+                # warning without strict mode is 1264)
+                problem = values.Problem(errors.ER_TRUNCATED_WRONG_VALUE, "time",
+                                         problem.shown)
+                message = values.problem_message(problem, col.name, max(row, 1),
+                                                 self.plan.target)
             raise ServerError(problem.code, message=message)
         code = problem.code
         if code == errors.ER_TRUNCATED_WRONG_VALUE and col.type.is_temporal:
@@ -139,6 +148,23 @@ class Execution:
                 errors.WARN_DATA_TRUNCATED
             message = values.problem_message(values.Problem(code), col.name, max(row, 1))
         self.warnings.append(Warning_("Warning", code, message))
+        return stored
+
+    def _timestamp_problem(self, col: ColumnDef, value: Any, row: int, said: str,
+                           stored: str) -> Any:
+        """A TIMESTAMP in its zone's gap or outside its range: strict, MariaDB's 1292 for
+        the value given; else 1299 (the gap's end stored) or 1264 (the zero date)."""
+        if self._strict(row) and not self.ignore:
+            problem = values.Problem(errors.ER_TRUNCATED_WRONG_VALUE, "datetime",
+                                     values.temporal_shown(value))
+            raise ServerError(problem.code, message=values.problem_message(
+                problem, col.name, max(row, 1), self.plan.target))
+        if said == "gap":
+            self.warnings.append(Warning_.of(errors.ER_WARN_INVALID_TIMESTAMP, col.name,
+                                             max(row, 1)))
+        else:
+            self.warnings.append(Warning_.of(errors.ER_WARN_DATA_OUT_OF_RANGE, col.name,
+                                             max(row, 1)))
         return stored
 
     def cast(self, index: int, value: Any) -> Any:

@@ -17,12 +17,14 @@ Rules:
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 
 from sqlglot import exp
 
 from rampmeter.engine.sqlite import collations, funclib
 from rampmeter.engine.sqlite.infer import Typer, charset_of, number_kind, sec_to_time_digits
+from rampmeter.engine.types import SqlType
 from rampmeter.sql import charsets
 
 _UNIT_FIRST = ("TIMESTAMPADD", "TIMESTAMPDIFF", "GET_FORMAT")
@@ -105,6 +107,10 @@ def _library_call(node: exp.Anonymous, typer: Typer) -> None:
         else:
             args.append(arg)
     fn.check_arity(len(args), node.name)
+    if name in _DATE_ORIGIN and args:
+        origin = _date_origin(args[0], typer)
+        if origin:  # an optional mode left out is NULL before it (WEEK(x) is WEEK(x, NULL))
+            args += [exp.Null()] * (_DATE_ORIGIN[name] - len(args)) + origin
     for i in _DATE_ARGUMENTS.get(name, ()):
         if i < len(args):
             args[i] = _time_as_datetime(args[i], typer)
@@ -233,7 +239,60 @@ _FROM_TYPE: dict[str, Callable[[object], exp.Expression]] = {
 
 # --- forms with their own syntax ---------------------------------------------------------------
 def _extract(node: exp.Extract, typer: Typer) -> exp.Expression:
-    return _call("EXTRACT", _text(node.this.name.upper()), node.expression)
+    return _call("EXTRACT", _text(node.this.name.upper()), node.expression,
+                 *_date_origin(node.expression, typer))
+
+
+_SITES = itertools.count(1)
+
+
+def _column_origin(arg: exp.Expression, typer: Typer) -> list[exp.Expression]:
+    """A column of a base table read by a function that warns about its value: the column's
+    database, table and name, the column's scale (a DECIMAL's value is quoted with it) and a
+    number for this call, which counts the rows it reads (MariaDB's warning names the column
+    and the row: "Incorrect interval value: 'v' for column `db`.`t1`.`a` at row 9"). The
+    row is the count of the rows this call read, which is MariaDB's (rows examined) for a
+    call in WHERE, or in the select list of a query that filters nothing."""
+    tables = typer.tables
+    if not isinstance(arg, exp.Column) or tables is None or not hasattr(tables, "find"):
+        return []
+    found = tables.find(arg.table or None, arg.name)
+    if found is None:
+        return []
+    alias, col, _db = found
+    db, table, _tdef = tables.by_alias[alias]
+    scale = col.type.scale if col.type.is_decimal else -1
+    return [_text(db), _text(table), _text(col.name), exp.Literal.number(scale or 0),
+            exp.Literal.number(next(_SITES)), exp.Literal.number(_temporal_kind(col.type))]
+
+
+def _temporal_kind(t: SqlType | None) -> int:
+    """The last of an origin's numbers: 1 a DATE / DATETIME / TIMESTAMP, 2 a TIME, else 0."""
+    if t is None:
+        return 0
+    return 1 if t.name in ("date", "datetime", "timestamp") else 2 if t.name == "time" else 0
+
+
+def _date_origin(arg: exp.Expression, typer: Typer) -> list[exp.Expression]:
+    """What a date function is told of its argument (functions_time._date): a column's
+    origin, or that a value that is not a column is a DATE / DATETIME (whose zero date is
+    NULL without a warning, where a string's is 1292) or a TIME (EXTRACT's YEAR is 0)."""
+    found = _column_origin(arg, typer)
+    if found:
+        return found
+    kind = _temporal_kind(typer.infer(arg))
+    if not kind:
+        return []
+    return [_text(""), _text(""), _text(""), exp.Literal.number(0), exp.Literal.number(0),
+            exp.Literal.number(kind)]
+
+
+# the functions reading one date that name its column when it is none (functions_time.py):
+# the argument's position, and how many arguments the function takes at most
+_DATE_ORIGIN = {name: 1 for name in (
+    "YEAR", "MONTH", "DAY", "DAYOFMONTH", "QUARTER", "DAYOFWEEK", "WEEKDAY", "DAYOFYEAR",
+    "DAYNAME", "MONTHNAME", "WEEKOFYEAR", "TO_DAYS", "TO_SECONDS", "LAST_DAY")}
+_DATE_ORIGIN.update({"WEEK": 2, "YEARWEEK": 2})
 
 
 def _trim(node: exp.Trim, typer: Typer) -> exp.Expression | None:

@@ -31,6 +31,7 @@ from rampmeter.engine.values import parse_number
 from rampmeter.protocol.results import format_float
 
 _U64 = (1 << 64) - 1
+_FUZZY_READ = SqlType("datetime", None, 6)
 _STARTS_AS_DATE = re.compile(r"\s*\d{2,}\D?\d")  # '2001-01-01x', '20050326 garbage'
 
 
@@ -330,6 +331,20 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
             truncated("time" if name == "time" else "date" if found else "datetime", v)
         return stored
 
+    def fuzzy_date(v: Any) -> Any:
+        """rm_fuzzy_date: the argument of DATE(x) / CAST(x AS DATE / DATETIME) that is an
+        operand of a comparison (compare.py). MariaDB's comparator reads it with
+        TIME_FUZZY_DATES: a value that is no date-time is the zero date, warning "Truncated
+        incorrect datetime value" (not NULL with "Incorrect datetime value")."""
+        if v is None:
+            return None
+        _stored, problem = values.store(_FUZZY_READ, v)
+        if problem is None or problem.note or problem.cut:
+            return v
+        truncated("datetime", v)
+        return "0000-00-00 00:00:00"
+
+    handle.create_function("rm_fuzzy_date", 1, guarded(fuzzy_date))
     # deterministic: SQLite reads the constant once, and the column's index stays usable
     handle.create_function("rm_temporal", 3, guarded(temporal_constant), deterministic=True)
     handle.create_function("rm_time_key", 1, time_key, deterministic=True)

@@ -39,6 +39,9 @@ TEXT = T.varchar(64)
 Warn = Callable[[int, str], None]
 _TIME_UNITS = ("HOUR", "MINUTE", "SECOND", "MICROSECOND")
 _DATE_UNITS = frozenset({"YEAR", "MONTH", "QUARTER", "WEEK", "YEAR_MONTH"})
+# EXTRACT(unit FROM a TIME) of those units: 0, and WEEK what MariaDB's calc_week makes of the
+# zero date (its day number's unsigned arithmetic: 613566757, measured)
+_TIME_DATE_PARTS = {"YEAR": 0, "MONTH": 0, "QUARTER": 0, "YEAR_MONTH": 0, "WEEK": 613566757}
 
 
 def bad_value(host: Any, v: Any, kind: str = "datetime") -> None:
@@ -46,12 +49,44 @@ def bad_value(host: Any, v: Any, kind: str = "datetime") -> None:
     return None
 
 
-def _date(host: Any, v: Any, zero_ok: bool = True) -> Moment | None:
+def _row_of(host: Any, origin: tuple[Any, ...]) -> int:
+    """The row a call reading a column is at (funcmap._column_origin): the rows it read in
+    this statement."""
+    state = host.statement_state
+    key = ("row", origin[4])
+    row = state[key] = state.get(key, 0) + 1
+    return row
+
+
+def column_bad_value(host: Any, v: Any, kind: str, origin: tuple[Any, ...], row: int) -> None:
+    """MariaDB's 1292 for a column's value: "... for column `db`.`t`.`c` at row n", a
+    DECIMAL's value with the column's scale."""
+    db, table, column, scale = origin[:4]
+    shown = tm.text_of(v)
+    if int(scale) > 0 and isinstance(v, (int, float, Decimal)) and not isinstance(v, bool):
+        number = Decimal(repr(v)) if isinstance(v, float) else Decimal(v)
+        shown = f"{number:.{int(scale)}f}"
+    host.warn(1292, f"Incorrect {kind} value: '{shown}' for column `{db}`.`{table}`."
+              f"`{column}` at row {row}")
+
+
+def _date(host: Any, v: Any, zero_ok: bool = True, origin: tuple[Any, ...] = (),
+          row: int | None = None) -> Moment | None:
+    """`origin`: where v comes from (funcmap._column_origin): a column's value that is no
+    date says so with the column and row (`row`: when the caller counted it already); a
+    DATE / DATETIME's zero date is NULL silently."""
+    if row is None:
+        row = _row_of(host, origin) if origin and origin[4] else 0
     if v is None:
         return None
     m = _text_date(host, v) if isinstance(v, (str, bytes)) else _number_date(v)
     if m is None or not zero_ok and (m.is_zero_date or m.has_zero_part):
-        bad_value(host, v)
+        if m is not None and origin and origin[5] == 1:
+            return None  # a temporal value (not a string) with zeros: NULL (MariaDB)
+        if row:
+            column_bad_value(host, v, "datetime", origin, row)
+        else:
+            bad_value(host, v)
         return None
     return m
 
@@ -101,50 +136,50 @@ def session_now(host: Any) -> dt.datetime:
 
 # --- parts of a date ----------------------------------------------------------------------------
 @sqlfunction("YEAR", 1, INT, host=True)
-def year(host: Any, v: Any) -> Any:
-    m = _date(host, v)
+def year(host: Any, v: Any, *origin: Any) -> Any:
+    m = _date(host, v, origin=origin)
     return None if m is None else m.year
 
 
 @sqlfunction("MONTH", 1, INT, host=True)
-def month(host: Any, v: Any) -> Any:
-    m = _date(host, v)
+def month(host: Any, v: Any, *origin: Any) -> Any:
+    m = _date(host, v, origin=origin)
     return None if m is None else m.month
 
 
 @sqlfunction("DAY", 1, INT, host=True, aliases=("DAYOFMONTH",))
-def day(host: Any, v: Any) -> Any:
-    m = _date(host, v)
+def day(host: Any, v: Any, *origin: Any) -> Any:
+    m = _date(host, v, origin=origin)
     return None if m is None else m.day
 
 
 @sqlfunction("QUARTER", 1, INT, host=True)
-def quarter(host: Any, v: Any) -> Any:
-    m = _date(host, v)
+def quarter(host: Any, v: Any, *origin: Any) -> Any:
+    m = _date(host, v, origin=origin)
     return None if m is None else (m.month + 2) // 3
 
 
 @sqlfunction("DAYOFWEEK", 1, INT, host=True)
-def dayofweek(host: Any, v: Any) -> Any:
-    m = _date(host, v, zero_ok=False)
+def dayofweek(host: Any, v: Any, *origin: Any) -> Any:
+    m = _date(host, v, zero_ok=False, origin=origin)
     return None if m is None else tm.weekday(m.daynr, True) + 1
 
 
 @sqlfunction("WEEKDAY", 1, INT, host=True)
-def weekday(host: Any, v: Any) -> Any:
-    m = _date(host, v, zero_ok=False)
+def weekday(host: Any, v: Any, *origin: Any) -> Any:
+    m = _date(host, v, zero_ok=False, origin=origin)
     return None if m is None else tm.weekday(m.daynr, False)
 
 
 @sqlfunction("DAYOFYEAR", 1, INT, host=True)
-def dayofyear(host: Any, v: Any) -> Any:
-    m = _date(host, v, zero_ok=False)
+def dayofyear(host: Any, v: Any, *origin: Any) -> Any:
+    m = _date(host, v, zero_ok=False, origin=origin)
     return None if m is None else m.daynr - tm.calc_daynr(m.year, 1, 1) + 1
 
 
 @sqlfunction("DAYNAME", 1, TEXT, host=True)
-def dayname(host: Any, v: Any) -> Any:
-    m = _date(host, v, zero_ok=False)
+def dayname(host: Any, v: Any, *origin: Any) -> Any:
+    m = _date(host, v, zero_ok=False, origin=origin)
     if m is None:
         return None
     names = locale_names(host)  # lc_time_names (functions_timefmt.py)
@@ -153,8 +188,8 @@ def dayname(host: Any, v: Any) -> Any:
 
 
 @sqlfunction("MONTHNAME", 1, TEXT, host=True)
-def monthname(host: Any, v: Any) -> Any:
-    m = _date(host, v)
+def monthname(host: Any, v: Any, *origin: Any) -> Any:
+    m = _date(host, v, origin=origin)
     if m is None or m.month == 0:
         return None
     names = locale_names(host)
@@ -162,8 +197,8 @@ def monthname(host: Any, v: Any) -> Any:
 
 
 @sqlfunction("WEEK", (1, 2), INT, host=True)
-def week(host: Any, v: Any, mode: Any = None) -> Any:
-    m = _date(host, v, zero_ok=False)
+def week(host: Any, v: Any, mode: Any = None, *origin: Any) -> Any:
+    m = _date(host, v, zero_ok=False, origin=origin)
     if m is None:
         return None
     if mode is None:
@@ -172,16 +207,18 @@ def week(host: Any, v: Any, mode: Any = None) -> Any:
 
 
 @sqlfunction("WEEKOFYEAR", 1, INT, host=True)
-def weekofyear(host: Any, v: Any) -> Any:
-    m = _date(host, v, zero_ok=False)
+def weekofyear(host: Any, v: Any, *origin: Any) -> Any:
+    m = _date(host, v, zero_ok=False, origin=origin)
     return None if m is None else tm.calc_week(m, tm.week_mode(3))[0]
 
 
 @sqlfunction("YEARWEEK", (1, 2), INT, host=True)
-def yearweek(host: Any, v: Any, mode: Any = 0) -> Any:
-    m = _date(host, v, zero_ok=False)
+def yearweek(host: Any, v: Any, mode: Any = 0, *origin: Any) -> Any:
+    m = _date(host, v, zero_ok=False, origin=origin)
     if m is None:
         return None
+    if mode is None:
+        mode = 0  # YEARWEEK(x) with the column's origin after it (funcmap)
     week_no, y = tm.calc_week(m, tm.week_mode(int(_num(mode))) | tm.WEEK_YEAR)
     return y * 100 + week_no
 
@@ -256,8 +293,8 @@ def _num(v: Any) -> float:
 
 # --- day numbers ---------------------------------------------------------------------------------
 @sqlfunction("TO_DAYS", 1, T.BIGINT, host=True)
-def to_days(host: Any, v: Any) -> Any:
-    m = _date(host, v, zero_ok=False)
+def to_days(host: Any, v: Any, *origin: Any) -> Any:
+    m = _date(host, v, zero_ok=False, origin=origin)
     return None if m is None else m.daynr
 
 
@@ -270,14 +307,14 @@ def from_days(v: Any) -> Any:
 
 
 @sqlfunction("TO_SECONDS", 1, T.BIGINT, host=True)
-def to_seconds(host: Any, v: Any) -> Any:
-    m = _date(host, v, zero_ok=False)
+def to_seconds(host: Any, v: Any, *origin: Any) -> Any:
+    m = _date(host, v, zero_ok=False, origin=origin)
     return None if m is None else m.daynr * 86400 + m.day_us // 1_000_000
 
 
 @sqlfunction("LAST_DAY", 1, T.DATE, host=True)
-def last_day(host: Any, v: Any) -> Any:
-    m = _date(host, v)
+def last_day(host: Any, v: Any, *origin: Any) -> Any:
+    m = _date(host, v, origin=origin)
     if m is None:
         return None
     if m.month == 0 or m.year == 0 and m.month == 0:
@@ -364,14 +401,27 @@ def sec_to_time(host: Any, v: Any, digits: Any = None) -> Any:
         d = Decimal(repr(num)) if isinstance(num, float) else num or Decimal(0)
     us = int((d * 1_000_000).to_integral_value(ROUND_DOWN))  # MariaDB cuts the 7th digit
     fsp = int(digits) if digits is not None else 6 if us % 1_000_000 else 0
-    return _clip_time(host, us, min(fsp, 6), v)
+    return _clip_time(host, us, min(fsp, 6), _seconds_shown(v), "seconds")
 
 
-def _clip_time(host: Any, us: int, fsp: int, shown: Any) -> str:
+def _seconds_shown(v: Any) -> str:
+    """SEC_TO_TIME's argument as its 1292 quotes it (MariaDB): a double as it prints one, a
+    string with a fraction as the DECIMAL of 6 digits it was read as."""
+    if isinstance(v, float):
+        return repr(v).replace("e+", "e")
+    text = tm.text_of(v)
+    if isinstance(v, (str, bytes)) and "." in text:
+        num, _whole = parse_number(text)
+        if isinstance(num, Decimal):
+            return f"{num:.6f}"
+    return text
+
+
+def _clip_time(host: Any, us: int, fsp: int, shown: Any, kind: str = "time") -> str:
     """A TIME result of `fsp` digits; past 838:59:59 it is the largest TIME those digits
     write (838:59:59.9 for one digit), with warning 1292, as in MariaDB."""
     if abs(us) > tm.TIME_MAX_US:
-        host.warn(1292, f"Truncated incorrect time value: '{tm.text_of(shown)}'")
+        host.warn(1292, f"Truncated incorrect {kind} value: '{tm.text_of(shown)}'")
         step = 10 ** (6 - fsp)
         us = tm.TIME_MAX_US // step * step * (1 if us > 0 else -1)
     return tm.time_text(us, fsp)
@@ -381,7 +431,14 @@ def _clip_time(host: Any, us: int, fsp: int, shown: Any) -> str:
 def maketime(host: Any, h: Any, mi: Any, s: Any) -> Any:
     if h is None or mi is None or s is None:
         return None
-    hh, mm, ss = int(_num(h)), int(_num(mi)), Decimal(tm.text_of(s))
+    hh, mm = int(_num(h)), int(_num(mi))
+    try:
+        ss = Decimal(tm.text_of(s))
+    except ArithmeticError:  # text that is no number: its leading one ('x' is 0, 1292)
+        n = _num(s)
+        ss = Decimal(int(n)) if n == int(n) else Decimal(repr(n))
+        if tm.read_datetime(s) is None:  # (a date-time is a column's value: its number)
+            host.warn(1292, f"Truncated incorrect DECIMAL value: '{tm.text_of(s)}'")
     if not 0 <= mm <= 59 or not 0 <= ss < 60:
         return None
     us = (abs(hh) * 3600 + mm * 60) * 1_000_000 + int(ss * 1_000_000)
@@ -687,17 +744,21 @@ def period_diff(a: Any, b: Any) -> Any:
     return _period_months(int(_num(a))) - _period_months(int(_num(b)))
 
 
-@sqlfunction("EXTRACT", 2, T.BIGINT, host=True)
-def extract(host: Any, unit: Any, v: Any) -> Any:
+@sqlfunction("EXTRACT", (2, 7), T.BIGINT, host=True)
+def extract(host: Any, unit: Any, v: Any, *origin: Any) -> Any:
+    """`origin`: the column v is, when it is one (funcmap._column_origin)."""
     u = str(unit).upper()
     sign = 1
+    row = _row_of(host, origin) if origin and origin[4] else 0
     if u not in _DATE_UNITS:
         # MariaDB's Extract_source: the value is a date-time or an interval DAY TO SECOND,
         # whose hours past 24 are days (EXTRACT(DAY FROM '100:00:00') is 4)
         read, cut = tm.read_interval(v, day_mode=u.startswith("DAY") and
                                      u != "DAY_MICROSECOND")
         if read is None:
-            if v is not None:
+            if v is not None and row:
+                column_bad_value(host, v, "interval", origin, row)
+            elif v is not None:
                 bad_value(host, v, "interval")
             return None
         if cut:
@@ -710,8 +771,10 @@ def extract(host: Any, unit: Any, v: Any) -> Any:
             h, mi, s, f = us // 3_600_000_000, us // 60_000_000 % 60, us // 10**6 % 60, \
                 us % 10**6
             d, h = divmod(h, 24)
+    elif origin and origin[5] == 2:  # a TIME is an interval: no year, month... (MariaDB)
+        return None if v is None else _TIME_DATE_PARTS[u]
     else:
-        m = _date(host, v)
+        m = _date(host, v, origin=origin, row=row)
         if m is None:
             return None
         h, mi, s, f = m.hour, m.minute, m.second, m.micro

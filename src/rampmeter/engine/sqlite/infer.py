@@ -532,9 +532,12 @@ class Typer:
             return T.decimal(p + self.div_precision, sa + self.div_precision)
         left, right = e.this, e.expression
         a, b = self._infer(left), self._infer(right)
+        na, nb = _temporal_number(a), _temporal_number(b)
+        a, b = na[0] if na else a, nb[0] if nb else b
         if a is None or b is None or not all(t.is_integer or t.is_decimal for t in (a, b)):
             return None
-        pa, pb = self._precision(left, a), self._precision(right, b)
+        pa = na[1] if na else self._precision(left, a)
+        pb = nb[1] if nb else self._precision(right, b)
         sa, sb = _scale(a), _scale(b)
         unsigned = a.unsigned or b.unsigned
         decimal = a.is_decimal or b.is_decimal
@@ -739,6 +742,26 @@ class Typer:
 
 
 _EXACT_ARITHMETIC = (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.IntDiv, exp.Mod, exp.Sum, exp.Avg)
+
+
+_TEMPORAL_DIGITS = {"date": 8, "time": 7, "datetime": 14, "timestamp": 14}
+
+
+def _temporal_number(t: SqlType | None) -> tuple[SqlType, int] | None:
+    """A DATE / TIME / DATETIME / YEAR in arithmetic: the number it is (YYYYMMDD, HHHMMSS,
+    YYYYMMDDHHMMSS, its fraction as decimals) and that number's precision, MariaDB's
+    decimal_precision() of it (MAX(time) + 1 is int(9), of a DATETIME bigint(16))."""
+    if t is None:
+        return None
+    if t.name == "year":
+        return SqlType("int", 4, unsigned=True), 4
+    digits = _TEMPORAL_DIGITS.get(t.name)
+    if digits is None:
+        return None
+    fsp = t.fsp or 0 if t.name != "date" else 0
+    if fsp:
+        return T.decimal(digits + fsp, fsp), digits + fsp
+    return SqlType("bigint", digits + 1), digits
 
 
 def _int_of_length(length: int, unsigned: bool) -> SqlType:
@@ -952,7 +975,7 @@ def library_type(typer: Typer, name: str, args: list[exp.Expression]) -> SqlType
         return _date_add_type(typer, name, args)
     if name == "UNIX_TIMESTAMP":
         return _unix_timestamp_type(typer, args)
-    if name == "EXTRACT" and len(args) == 2 and isinstance(args[0], exp.Literal):
+    if name == "EXTRACT" and len(args) >= 2 and isinstance(args[0], exp.Literal):
         return extract_type(args[0].name, typer.infer(args[1]))
     if name == "TIME_TO_SEC" and len(args) == 1:
         return _time_to_sec_type(typer, args[0])

@@ -330,7 +330,8 @@ class SqliteSession(EngineSession):
 
     def _start_statement(self) -> None:
         self._cancelled = False
-        self._utc = None
+        if not self._nested:  # a function's or trigger's statements keep the caller's clock
+            self._utc = None
         if self.warnings:
             self.warnings = []
         if self._wake.is_set():  # clear() takes the event's lock: only when needed
@@ -380,11 +381,14 @@ class SqliteSession(EngineSession):
         return self.txn
 
     # --- statements ----------------------------------------------------------------------------
-    def scan(self, text: str, *, client_params: bool = False) -> Statement:
+    def scan(self, text: str, *, client_params: bool = False,
+             dialect: Dialect | None = None) -> Statement:
         """Text the server composes from the client's (CREATE TABLE ... SELECT's query...):
-        read in the client's character set, so `_utf8'...'` means what it meant there."""
+        read in the client's character set, so `_utf8'...'` means what it meant there;
+        `dialect`: the one the client's statement was read in (a prepared statement's, at its
+        PREPARE), else the session's sql_mode now."""
         name = getattr(self.context, "client_charset_name", None)
-        return scan(text, Dialect.of(self.sql_mode()),
+        return scan(text, dialect or Dialect.of(self.sql_mode()),
                     charsets.charset(name) or charsets.UTF8MB4 if name else charsets.UTF8MB4,
                     client_params=client_params)
 
@@ -794,6 +798,9 @@ class SqliteSession(EngineSession):
         """Run `fn` (the session layer's: a stored function, a trigger) from inside a running
         statement: the statement's own state is kept aside and restored, and an error is
         handed to the statement as a function's error."""
+        # the clock is the calling statement's (MariaDB: NOW() in a stored function or
+        # trigger is the start of the statement that called it)
+        self.statement_utc()
         saved = (self.current, self.warnings, self.statement_state, self._utc)
         self._nested += 1
         try:

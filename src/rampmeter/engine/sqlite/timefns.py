@@ -170,3 +170,27 @@ def shift(value: Any, zone: Zone, *, to_utc: bool) -> Any:
     moment, _digits = got
     moved = zone.to_utc(moment) if to_utc else zone.from_utc(moment)
     return moved.strftime("%Y-%m-%d %H:%M:%S") + value[19:]
+
+
+# a TIMESTAMP's range, as stored UTC text: 1 to 2^31-1 seconds after the epoch (MariaDB)
+_TS_LOW, _TS_HIGH = "1970-01-01 00:00:01", "2038-01-19 03:14:07"
+
+
+def timestamp_utc(stored: str, zone: Zone | None) -> tuple[str, str]:
+    """A TIMESTAMP column's value (local text in the session's zone, `zone` None when it is
+    UTC) as stored: UTC text, and what MariaDB says of it: '' (fine), 'gap' (a time the
+    zone's clocks skip: stored as the moment the gap ends, 1299), 'range' (outside the
+    TIMESTAMP range: stored as the zero date, 1264). A zero date stays as it is."""
+    if stored.startswith("0000-00-00"):
+        return stored, ""
+    said = ""
+    if zone is not None:
+        got = parse(stored)
+        if got is not None:
+            moment = got[0]
+            said = "gap" if zone.in_gap(moment) else ""
+            stored = zone.to_utc(moment).strftime("%Y-%m-%d %H:%M:%S") + stored[19:]
+    if not _TS_LOW <= stored[:19] <= _TS_HIGH:
+        return "0000-00-00 00:00:00" + ("." + "0" * (len(stored) - 20)
+                                        if len(stored) > 20 else ""), "range"
+    return stored, said

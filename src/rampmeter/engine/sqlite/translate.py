@@ -1424,7 +1424,12 @@ _ROW_CHECKED = frozenset((
     "BENCHMARK", "SLEEP", "GET_LOCK", "PERIOD_ADD", "PERIOD_DIFF", "TO_DAYS", "DAYOFMONTH",
     "DAYOFYEAR", "QUARTER", "YEAR", "YEARWEEK", "WEEK", "HOUR", "MINUTE", "SECOND",
     "MICROSECOND", "JSON_DEPTH", "JSON_LENGTH", "REGEXP_INSTR", "FIND_IN_SET", "RELEASE_LOCK",
-    "IS_FREE_LOCK", "IS_USED_LOCK"))
+    "IS_FREE_LOCK", "IS_USED_LOCK", "FROM_DAYS", "MAKEDATE", "SEC_TO_TIME", "TIMEDIFF",
+    "LAST_DAY", "MAKETIME", "FROM_UNIXTIME", "DATE_FORMAT", "CONVERT_TZ"))
+# ... and those sqlglot reads into nodes of their own (mtr func_time)
+_ROW_CHECKED_NODES = {exp.LastDay: "last_day", exp.TimeFromParts: "maketime",
+                      exp.UnixToTime: "from_unixtime", exp.ConvertTimezone: "convert_tz",
+                      exp.TimeToStr: "date_format"}
 
 
 def _row_operands(tree: exp.Expression, stmt: Statement, typer: Typer) -> None:
@@ -1448,6 +1453,8 @@ def _row_operands(tree: exp.Expression, stmt: Statement, typer: Typer) -> None:
                 node.name.upper() == "BENCHMARK" and row.arg_key == "expressions" and
                 node.expressions.index(row) > 0):
             raise _illegal_type(node.name.lower())
+        if type(node) in _ROW_CHECKED_NODES:
+            raise _illegal_type(_ROW_CHECKED_NODES[type(node)])
         if isinstance(node, exp.Length):
             raise _illegal_type("octet_length" if node.args.get("binary") else "char_length")
         if isinstance(node, exp.Sign):
