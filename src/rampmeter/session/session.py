@@ -106,6 +106,11 @@ class EngineContext:
         return self._s.user_host
 
     @property
+    def counters(self) -> Counter[str]:
+        """The session's status counters (the engine adds Sort_* / Handler_*: sortstats.py)."""
+        return self._s.counters
+
+    @property
     def client_charset_name(self) -> str:
         return self._s.client_charset().name
 

@@ -46,6 +46,7 @@ from rampmeter.engine.sqlite import (
     replacing,
     selectinto,
     slots,
+    sortstats,
     stream,
     timefns,
     triggers,
@@ -427,6 +428,8 @@ def _query(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any]
         except sqlite3.Error as e:
             raise s.sqlite_error(e, plan, bound) from None
     s.stats.found_rows = found
+    if plan.sorting is not False:  # Sort_* / Handler_read_* of an ordered query (sortstats.py)
+        _sort_counters(s, stmt, plan, bound, len(rows))
     if plan.kind == "DO":  # evaluated for its effects; the client gets an OK
         s.stats.row_count = 0
         return UpdateCount(0, warnings=list(s.warnings))
@@ -447,6 +450,15 @@ def _query(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any]
         result.rows = stream.rows(s, plan, bound, cur, result, list(result.rows),
                                   stream.loader(s, plan, len(cur.description)))
     return result
+
+
+def _sort_counters(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
+                   rows: int) -> None:
+    if plan.sorting is None:
+        plan.sorting = (sortstats.analyse(s, stmt, plan, bound) if plan.kind == "SELECT"
+                        else None) or False
+    if plan.sorting:
+        sortstats.count(s, stmt, plan.sorting, rows)
 
 
 _UNDECODABLE = "Could not decode to UTF-8"
