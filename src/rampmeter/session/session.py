@@ -135,6 +135,11 @@ class EngineContext:
             return sec.may_see_table(database, table)
         return sec.may_see_column(database, table, column)
 
+    def check_file_privilege(self) -> None:
+        """SELECT ... INTO OUTFILE / DUMPFILE writes the server's files: FILE (1045)."""
+        if self._s.security is not None:
+            self._s.security.check_global(P.FILE)
+
     def account_exists(self, user: str, host: str) -> bool:
         """Whether the account (or, with no host, the role) exists: a view whose DEFINER
         does not is noted with 1449 (views.py)."""

@@ -43,6 +43,7 @@ from rampmeter.engine.sqlite import (
     eager,
     errmap,
     inlist,
+    outfile,
     replacing,
     selectinto,
     slots,
@@ -280,7 +281,8 @@ def _maybe_into(shape: str) -> bool:
     if found is None:
         if len(_INTO_SEEN) >= 4096:
             _INTO_SEEN.clear()
-        found = _INTO_SEEN[shape] = selectinto.MAYBE.search(shape) is not None
+        found = _INTO_SEEN[shape] = selectinto.MAYBE.search(shape) is not None or \
+            outfile.MAYBE.search(shape) is not None
     return found
 
 
@@ -292,6 +294,9 @@ def run(s: SqliteSession, stmt: Statement, params: Sequence[Any]) -> ResultSet |
         found = selectinto.split(stmt)   # SELECT ... INTO @var
         if found is not None:
             return selectinto.assign(s, run(s, found[0], params), found[1], found[2])
+        exported = outfile.split(stmt)   # SELECT ... INTO OUTFILE / DUMPFILE
+        if exported is not None:
+            return outfile.write(s, run(s, exported[0], params), exported[1])
     if stmt.kind == "INSERT" and len(stmt.names) > _BATCH_FROM:
         done = batch.run(s, stmt, params)   # many rows of one shape: one plan, one executemany
         if done is not None:

@@ -1,0 +1,44 @@
+"""SELECT ... INTO OUTFILE / DUMPFILE (engine/sqlite/outfile.py) and LOAD DATA of what it
+writes, as MariaDB 10.11 answers (mtr function_defaults, invisible_field)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.integration.sqlrun import error_code as _fails
+from tests.integration.sqlrun import run as _run
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def _db(server):
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE ofl", "USE ofl",
+         "CREATE TABLE t (a INT, b VARCHAR(20), c DATE)",
+         "INSERT INTO t VALUES (1, 'x\ty', '2020-01-02'), (2, NULL, NULL), (3, 'q\"\\\\', NULL)")
+    return conn
+
+
+def test_round_trip_through_load_data(server):
+    conn = _db(server)
+    with conn.cursor() as cur:
+        assert cur.execute("SELECT * INTO OUTFILE 'rt.txt' FROM t") == 3
+    _run(conn, "CREATE TABLE u LIKE t", "LOAD DATA INFILE 'rt.txt' INTO TABLE u")
+    assert _run(conn, "SELECT * FROM u ORDER BY a") == _run(conn, "SELECT * FROM t ORDER BY a")
+    # the file is never overwritten
+    assert _fails(conn, "SELECT 1 INTO OUTFILE 'rt.txt'") == 1086
+
+
+def test_options_and_dumpfile(server):
+    conn = _db(server)
+    _run(conn, "SELECT a, b FROM t ORDER BY a INTO OUTFILE 'o.csv' FIELDS TERMINATED BY ',' "
+               "OPTIONALLY ENCLOSED BY '\"' LINES TERMINATED BY '\\r\\n'")
+    assert _run(conn, "SHOW WARNINGS")[0][1] == 1287  # INTO after FROM: deprecated
+    _run(conn, "CREATE TABLE v (a INT, b VARCHAR(20))",
+         "LOAD DATA INFILE 'o.csv' INTO TABLE v FIELDS TERMINATED BY ',' "
+         "OPTIONALLY ENCLOSED BY '\"' LINES TERMINATED BY '\\r\\n'")
+    assert _run(conn, "SELECT * FROM v ORDER BY a") == _run(conn, "SELECT a, b FROM t ORDER BY a")
+    _run(conn, "SELECT 'ab', 'cd' INTO DUMPFILE 'd.bin'")
+    _run(conn, "CREATE TABLE w (s VARCHAR(10))", "LOAD DATA INFILE 'd.bin' INTO TABLE w")
+    assert _run(conn, "SELECT s FROM w") == (("abcd",),)
+    assert _fails(conn, "SELECT a FROM t INTO DUMPFILE 'd2.bin'") == 1172
