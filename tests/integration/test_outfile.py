@@ -42,3 +42,20 @@ def test_options_and_dumpfile(server):
     _run(conn, "CREATE TABLE w (s VARCHAR(10))", "LOAD DATA INFILE 'd.bin' INTO TABLE w")
     assert _run(conn, "SELECT s FROM w") == (("abcd",),)
     assert _fails(conn, "SELECT a FROM t INTO DUMPFILE 'd2.bin'") == 1172
+
+
+def test_load_data_null_and_missing_fields(server):
+    conn = _db(server)
+    _run(conn, "SET TIMESTAMP = 1312211479",
+         "SELECT NULL, NULL, NULL INTO OUTFILE 'n.txt'", "SELECT 1 INTO OUTFILE 'm.txt'",
+         "CREATE TABLE z (a TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP, "
+         "e DATETIME NOT NULL DEFAULT '1977-01-02 12:13:14', "
+         "g DATETIME DEFAULT CURRENT_TIMESTAMP)")
+    _run(conn, "LOAD DATA INFILE 'n.txt' IGNORE INTO TABLE z")
+    # NULL for a NOT NULL column is its zero value (not its default) with 1263
+    assert [w[1] for w in _run(conn, "SHOW WARNINGS")] == [1263]
+    _run(conn, "LOAD DATA INFILE 'm.txt' IGNORE INTO TABLE z (e, g, a)")
+    rows = _run(conn, "SELECT CAST(a AS CHAR), CAST(e AS CHAR), g FROM z")
+    assert rows[0][1] == "0000-00-00 00:00:00" and rows[0][2] is None
+    assert rows[1][2] is None  # missing: a function default is not applied
+    assert rows[0][0] == rows[1][0] != "0000-00-00 00:00:00"  # TIMESTAMP NOT NULL: now

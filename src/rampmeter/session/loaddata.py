@@ -18,13 +18,16 @@ Rules (MariaDB 10.11's, sql/sql_load.cc and the LOAD DATA page):
   mode makes every warning fail the statement, whose rows are then all undone (one statement,
   one transaction: a savepoint inside an open transaction).
 - Reading a field: the escape character makes the next byte literal (\\0 \\b \\n \\r \\t \\Z
-  are NUL, backspace, newline, return, tab, ^Z), a field that is exactly \\N is NULL, and with
+  are NUL, backspace, newline, return, tab, ^Z), a field that is exactly \\N is NULL (for a
+  NOT NULL column its zero value with warning 1263, an error in strict mode; a TIMESTAMP
+  gets the current time, the AUTO_INCREMENT column its next number), and with
   ENCLOSED BY an unenclosed NULL is NULL too; inside an enclosed field a doubled enclosing
   character is one. A line with fewer fields than columns leaves the missing columns NULL
-  when their default is NULL and otherwise sets them to the type's zero value ('' / 0 / zero
-  date: MariaDB's Field::reset over the default row), with one warning 1261 per missing
-  column (a missing field for a @variable makes it NULL, silently); extra fields are
-  dropped (1262). Warnings are reported in row order.
+  when their default is NULL or a function (CURRENT_TIMESTAMP: not applied, the column was
+  given) and otherwise sets them to the type's zero value ('' / 0 / zero date: MariaDB's
+  Field::reset over the default row), a TIMESTAMP NOT NULL to the current time, with one
+  warning 1261 per missing column (a missing field for a @variable makes it NULL,
+  silently); extra fields are dropped (1262). Warnings are reported in row order.
 - The rows are inserted through the engine as multi-row INSERT (or REPLACE / INSERT IGNORE)
   statements with parameters, a batch at a time, so the engine's conversions, strict-mode
   checks, warnings and affected rows are the ones an INSERT of those strings has. Columns of a
@@ -284,13 +287,24 @@ _ZERO = (("int", "0"), ("decimal", "0"), ("float", "0"), ("double", "0"), ("real
 
 def _missing_value(column: TableColumn) -> Any:
     """What a column gets when its line has no field for it (module rules)."""
-    if column.nullable and column.default is None:
+    if column.nullable and (column.default is None or _function_default(column)) or \
+            _timestamp(column):
         return None
     kind = column.column_type.lower()
     for prefix, zero in _ZERO:
         if prefix in kind.split("(")[0]:
             return zero.encode() if column.column.charset == CHARSET_BINARY else zero
     return b"" if column.column.charset == CHARSET_BINARY else ""
+
+
+def _timestamp(column: TableColumn) -> bool:
+    """A TIMESTAMP NOT NULL column: given NULL, the INSERT stores the current time."""
+    return not column.nullable and column.column_type.lower().startswith("timestamp")
+
+
+def _function_default(column: TableColumn) -> bool:
+    """DEFAULT CURRENT_TIMESTAMP (a function): MariaDB's default row holds NULL there."""
+    return str(column.default or "").lower().startswith(("current_timestamp", "now("))
 
 
 class _Loader:
@@ -366,7 +380,26 @@ class _Loader:
             if strict:
                 raise ServerError(errors.ER_WARN_TOO_MANY_RECORDS, number)
             self._warn(number, 2, errors.ER_WARN_TOO_MANY_RECORDS)
+        for k, (name, raw) in enumerate(zip(self.targets, fields, strict=False)):
+            if raw is None:
+                self._null_field(number, k, name, values, strict)
         return values
+
+    def _null_field(self, number: int, k: int, name: str, values: list[Any],
+                    strict: bool) -> None:
+        """A NULL field (\\N) for a NOT NULL column: the column's zero value with 1263, not
+        its default (MariaDB's read_sep_field: Field::reset), unless it is a TIMESTAMP (the
+        current time) or the AUTO_INCREMENT column (the next number)."""
+        column = self.columns.get(name.lower())
+        if column is None or column.nullable or _timestamp(column) or \
+                "auto_increment" in column.extra.lower() or \
+                column.column_type.split("(")[0].lower() in GEOMETRIES:
+            return
+        if strict:
+            raise ServerError(errors.ER_WARN_NULL_TO_NOTNULL, column.name, number)
+        values[k] = _missing_value(column)
+        self.warnings.append((number, 1, len(self.warnings),
+                              Warning_.of(errors.ER_WARN_NULL_TO_NOTNULL, column.name, number)))
 
     def _prepared(self, rows: int) -> tuple[Any, list[Any]]:
         """The statement for `rows` rows, and the recipe of one row's parameters: a target
