@@ -253,7 +253,11 @@ def load_data(s: Session, stmt: Statement) -> UpdateCount:
     if cs is None:
         raise ServerError(errors.ER_UNKNOWN_CHARACTER_SET, charset_name)
     rows = split_rows(data, spec)
-    return _Loader(s, spec, targets, columns, cs).run(rows)
+    done = _Loader(s, spec, targets, columns, cs).run(rows)
+    if s.ctx.variables["userstat"]:  # TABLE_STATISTICS (tablestats.py)
+        from rampmeter.session import tablestats
+        tablestats.loaded(s, spec.database, spec.table, done.affected_rows)
+    return done
 
 
 def _read(s: Session, spec: LoadSpec) -> bytes:
