@@ -27,6 +27,14 @@ def test_round_trip_through_load_data(server):
     assert _run(conn, "SELECT * FROM u ORDER BY a") == _run(conn, "SELECT * FROM t ORDER BY a")
     # the file is never overwritten
     assert _fails(conn, "SELECT 1 INTO OUTFILE 'rt.txt'") == 1086
+    # a result long enough to be streamed is written whole
+    _run(conn, "CREATE TABLE big (n INT)",
+         "INSERT INTO big WITH RECURSIVE c (i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c "
+         "WHERE i < 2500) SELECT i FROM c")
+    with conn.cursor() as cur:
+        assert cur.execute("SELECT n INTO OUTFILE 'big.txt' FROM big") == 2500
+    _run(conn, "CREATE TABLE big2 LIKE big", "LOAD DATA INFILE 'big.txt' INTO TABLE big2")
+    assert _run(conn, "SELECT COUNT(*), SUM(n) FROM big2") == ((2500, 2500 * 2501 // 2),)
 
 
 def test_options_and_dumpfile(server):

@@ -459,11 +459,14 @@ def _query(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any]
 
 def _sort_counters(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
                    rows: int) -> None:
-    if plan.sorting is None:
-        plan.sorting = (sortstats.analyse(s, stmt, plan, bound) if plan.kind == "SELECT"
-                        else None) or False
-    if plan.sorting:
-        sortstats.count(s, stmt, plan.sorting, rows)
+    try:
+        if plan.sorting is None:
+            plan.sorting = (sortstats.analyse(s, stmt, plan, bound) if plan.kind == "SELECT"
+                            else None) or False
+        if plan.sorting:
+            sortstats.count(s, stmt, plan.sorting, rows)
+    except Exception:  # noqa: BLE001 - status counters never fail the query they count
+        plan.sorting = False
 
 
 _UNDECODABLE = "Could not decode to UTF-8"
