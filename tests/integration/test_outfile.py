@@ -67,3 +67,12 @@ def test_load_data_null_and_missing_fields(server):
     assert rows[0][1] == "0000-00-00 00:00:00" and rows[0][2] is None
     assert rows[1][2] is None  # missing: a function default is not applied
     assert rows[0][0] == rows[1][0] != "0000-00-00 00:00:00"  # TIMESTAMP NOT NULL: now
+
+
+def test_load_data_leaves_invisible_columns_out(server):
+    conn = _db(server)
+    _run(conn, "CREATE TABLE iv (a INT, b INT INVISIBLE)", "INSERT INTO iv VALUES (1), (2)",
+         "SELECT * FROM iv INTO OUTFILE 'iv.txt'", "LOAD DATA INFILE 'iv.txt' INTO TABLE iv")
+    assert _run(conn, "SHOW WARNINGS") == ()  # one field per line: the visible column's
+    assert _run(conn, "SELECT a, b FROM iv ORDER BY a") == ((1, None), (1, None), (2, None),
+                                                           (2, None))

@@ -244,7 +244,9 @@ def load_data(s: Session, stmt: Statement) -> UpdateCount:
     data = _read(s, spec)
     assert s.engine is not None
     columns = {c.name.lower(): c for c in s.engine.table_columns(spec.table, spec.database)}
-    targets = spec.targets if spec.targets is not None else [c.name for c in columns.values()]
+    # without a list, the visible columns (an INVISIBLE one is left out, as by INSERT)
+    targets = spec.targets if spec.targets is not None else \
+        [c.name for c in columns.values() if "INVISIBLE" not in c.extra]
     for name in targets + [c for c, _e in spec.sets]:
         if not name.startswith("@") and name.lower() not in columns:
             raise ServerError(errors.ER_BAD_FIELD_ERROR, name, "field list")
