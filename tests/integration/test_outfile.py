@@ -76,3 +76,15 @@ def test_load_data_leaves_invisible_columns_out(server):
     assert _run(conn, "SHOW WARNINGS") == ()  # one field per line: the visible column's
     assert _run(conn, "SELECT a, b FROM iv ORDER BY a") == ((1, None), (1, None), (2, None),
                                                            (2, None))
+
+
+def test_prepared_and_in_a_procedure(server):
+    conn = _db(server)
+    _run(conn, "PREPARE s FROM 'SELECT 1 INTO @a'", "EXECUTE s",
+         "PREPARE s2 FROM 'SELECT a FROM t WHERE a = 2 INTO OUTFILE ''pp.txt'''", "EXECUTE s2",
+         "CREATE PROCEDURE p() SELECT 3 INTO OUTFILE 'pq.txt'", "CALL p()",
+         "CREATE TABLE r (a INT)", "LOAD DATA INFILE 'pp.txt' INTO TABLE r",
+         "LOAD DATA INFILE 'pq.txt' INTO TABLE r")
+    assert _run(conn, "SELECT @a") == ((1,),)
+    assert _run(conn, "SELECT a FROM r ORDER BY a") == ((2,), (3,))
+    assert _fails(conn, "EXECUTE s2") == 1086

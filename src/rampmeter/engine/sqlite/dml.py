@@ -274,6 +274,18 @@ def raw_values(stmt: Statement, params: Sequence[Any]) -> dict[str, Any]:
 
 
 # --- running ---------------------------------------------------------------------------------
+def into_clause(stmt: Statement) -> Statement | None:
+    """The query of SELECT ... INTO @var / OUTFILE / DUMPFILE without its INTO clause; None
+    for a query without one (what PREPARE plans)."""
+    if not _maybe_into(stmt.shape):
+        return None
+    found = selectinto.split(stmt)
+    if found is not None:
+        return found[0]
+    exported = outfile.split(stmt)
+    return exported[0] if exported is not None else None
+
+
 def _maybe_into(shape: str) -> bool:
     """Might the query assign to variables (SELECT ... INTO @var)? Asked of every query, so
     kept per shape (bounded: cleared when full)."""
