@@ -13,6 +13,9 @@ Rules (MariaDB 10.11's, sql/sql_load.cc and the LOAD DATA page):
   directory of the datadir, a relative name with directories under the datadir, as mysqld
   resolves them, and `secure_file_priv`, when set, limits
   it to that directory (1290); a missing file is error 29.
+- FIELDS TERMINATED BY '' ENCLOSED BY '': fixed-size rows (split_fixed), each field its
+  column's display width; a missing field there is the column's zero value even when it is
+  nullable (MariaDB's read_fixed_length: nothing is NULL in this format), @variables are 1409.
 - LOCAL without REPLACE means IGNORE (MariaDB: the server cannot stop the client's transfer
   half-way), so duplicates and bad values are warnings; REPLACE replaces. Otherwise strict
   mode makes every warning fail the statement, whose rows are then all undone (one statement,
@@ -67,6 +70,7 @@ _SQLITE_MAX_PARAMS = 30000   # per statement; SQLite's limit is 32766
 _MAX_BATCH_ROWS = 1000
 _ESCAPES = {b"0": b"\x00", b"b": b"\x08", b"n": b"\n", b"r": b"\r", b"t": b"\t", b"Z": b"\x1a"}
 _ROW_IN_MESSAGE = re.compile(r"at row (\d+)$")
+ER_LOAD_FROM_FIXED_SIZE_ROWS_TO_VAR = 1409
 
 
 @dataclass
@@ -231,6 +235,43 @@ def split_rows(data: bytes, spec: LoadSpec) -> list[list[bytes | None]]:
     return rows
 
 
+def fixed(spec: LoadSpec) -> bool:
+    """FIELDS TERMINATED BY '' ENCLOSED BY '': MariaDB's fixed-size rows (read_fixed_length)."""
+    return not spec.fields_terminated and not spec.enclosed
+
+
+def split_fixed(data: bytes, spec: LoadSpec, widths: list[int]) -> list[list[bytes | None]]:
+    """Fixed-size rows: each field takes its column's display width in bytes (what SELECT
+    ... INTO OUTFILE pads it to), a line ends at LINES TERMINATED BY (or after the widths'
+    sum when that is empty); a short line leaves the last fields missing. Nothing is NULL in
+    this format; the escape character still escapes."""
+    lt, esc = spec.lines_terminated, spec.escaped
+    total = sum(widths)
+    rows: list[list[bytes | None]] = []
+    pos, n = 0, len(data)
+    skip = spec.ignore_lines
+    while pos < n:
+        if spec.lines_starting:
+            found = data.find(spec.lines_starting, pos)
+            if found < 0:
+                break
+            pos = found + len(spec.lines_starting)
+        end = data.find(lt, pos) if lt else min(pos + total, n)
+        line, pos = (data[pos:], n) if end < 0 else (data[pos:end], end + len(lt))
+        fields: list[bytes | None] = []
+        at = 0
+        for width in widths:
+            if at >= len(line):
+                break
+            fields.append(_unescape(line[at:at + width], esc))
+            at += width
+        if skip:
+            skip -= 1
+            continue
+        rows.append(fields)
+    return rows
+
+
 def _unescape(raw: bytes, esc: bytes) -> bytes:
     if not esc or esc not in raw:
         return raw
@@ -254,7 +295,15 @@ def load_data(s: Session, stmt: Statement) -> UpdateCount:
     cs = charsets.charset(charset_name)
     if cs is None:
         raise ServerError(errors.ER_UNKNOWN_CHARACTER_SET, charset_name)
-    rows = split_rows(data, spec)
+    if fixed(spec):
+        if any(name.startswith("@") for name in targets):
+            raise ServerError(ER_LOAD_FROM_FIXED_SIZE_ROWS_TO_VAR, sqlstate="HY000",
+                              message="Can't load value from file with fixed size rows to "
+                              "variable")
+        widths = [columns[name.lower()].column.length for name in targets]
+        rows = split_fixed(data, spec, widths)
+    else:
+        rows = split_rows(data, spec)
     done = _Loader(s, spec, targets, columns, cs).run(rows)
     if s.ctx.variables["userstat"]:  # TABLE_STATISTICS (tablestats.py)
         from rampmeter.session import tablestats
@@ -293,8 +342,15 @@ _ZERO = (("int", "0"), ("decimal", "0"), ("float", "0"), ("double", "0"), ("real
 
 def _missing_value(column: TableColumn) -> Any:
     """What a column gets when its line has no field for it (module rules)."""
-    if column.nullable and (column.default is None or _function_default(column)) or \
-            _timestamp(column):
+    if column.nullable and (column.default is None or _function_default(column)):
+        return None
+    return _zero_value(column)
+
+
+def _zero_value(column: TableColumn) -> Any:
+    """The column's zero value (MariaDB's Field::reset); a TIMESTAMP NOT NULL is given NULL,
+    which stores the current time."""
+    if _timestamp(column):
         return None
     kind = column.column_type.lower()
     for prefix, zero in _ZERO:
@@ -321,6 +377,7 @@ class _Loader:
         self.s, self.spec, self.targets, self.columns, self.cs = s, spec, targets, columns, cs
         self.binary = {name for name, c in columns.items() if c.column.charset == CHARSET_BINARY}
         self.ignore = spec.duplicates == "IGNORE" or (spec.local and not spec.duplicates)
+        self.fixed = fixed(spec)
         self.verb = "REPLACE" if spec.duplicates == "REPLACE" else (
             "INSERT IGNORE" if self.ignore else "INSERT")
         self.table = (f"`{spec.database.replace('`', '``')}`." if spec.database else "") + \
@@ -379,7 +436,8 @@ class _Loader:
                     # a spatial type has no zero value to reset to: MariaDB fails the
                     # statement, whatever sql_mode says
                     raise ServerError(errors.ER_WARN_NULL_TO_NOTNULL, column.name, number)
-                values.append(_missing_value(column) if column is not None else None)
+                values.append((_zero_value(column) if self.fixed else _missing_value(column))
+                              if column is not None else None)
                 if column is not None:
                     self._warn(number, 1, errors.ER_WARN_TOO_FEW_RECORDS)
         elif len(fields) > n:
