@@ -88,3 +88,21 @@ def test_prepared_and_in_a_procedure(server):
     assert _run(conn, "SELECT @a") == ((1,),)
     assert _run(conn, "SELECT a FROM r ORDER BY a") == ((2,), (3,))
     assert _fails(conn, "EXECUTE s2") == 1086
+
+
+def test_load_xml(server, tmp_path):
+    conn = _db(server)
+    f = tmp_path / "rows.xml"
+    f.write_text('<?xml version="1.0"?>\n<resultset xmlns:xsi="http://www.w3.org/2001/'
+                 'XMLSchema-instance"><row><field name="a">1</field><field name="b" '
+                 'xsi:nil="true" /></row><row a="2" b="x"/><row><a>3</a><b>y &amp; z</b>'
+                 '</row></resultset>')
+    _run(conn, "CREATE TABLE x (a INT, b VARCHAR(10), c INT NOT NULL)",
+         f"LOAD XML INFILE '{f}' IGNORE INTO TABLE x")
+    # a column a row has no value for is NULL: for a NOT NULL one its zero value with 1263
+    assert {w[1] for w in _run(conn, "SHOW WARNINGS")} == {1263}
+    assert _run(conn, "SELECT * FROM x ORDER BY a") == ((1, None, 0), (2, "x", 0),
+                                                       (3, "y & z", 0))
+    _run(conn, "CREATE TABLE y (a INT)",
+         f"LOAD XML INFILE '{f}' INTO TABLE y ROWS IDENTIFIED BY '<row>' IGNORE 2 ROWS")
+    assert _run(conn, "SELECT a FROM y") == ((3,),)

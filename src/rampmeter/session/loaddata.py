@@ -1,4 +1,6 @@
-"""LOAD DATA [LOCAL] INFILE: a text file's lines become rows of a table.
+"""LOAD DATA [LOCAL] INFILE: a text file's lines become rows of a table (and LOAD XML's
+rows, read by loadxml.py: `LOAD XML ... INTO TABLE t [CHARACTER SET cs] [ROWS IDENTIFIED BY
+'<tag>'] [IGNORE n ROWS] [(col, ...)] [SET ...]`).
 
 Rules (MariaDB 10.11's, sql/sql_load.cc and the LOAD DATA page):
 - Grammar: LOAD DATA [LOW_PRIORITY | CONCURRENT] [LOCAL] INFILE 'file' [REPLACE | IGNORE]
@@ -90,16 +92,18 @@ class LoadSpec:
     ignore_lines: int = 0
     targets: list[str] | None = None                  # columns and @vars, in field order
     sets: list[tuple[str, str]] = field(default_factory=list)   # (column, expression text)
+    xml: bool = False             # LOAD XML (loadxml.py)
+    row_tag: str = "<row>"        # ROWS IDENTIFIED BY
 
 
 # --- the statement ---------------------------------------------------------------------------
 def parse(stmt: Statement) -> LoadSpec:
     r = Reader(stmt)
     r.expect("LOAD")
-    if r.accept("XML"):
-        raise ServerError(errors.ER_NOT_SUPPORTED_YET, "LOAD XML")
-    r.expect("DATA")
     spec = LoadSpec()
+    spec.xml = r.accept("XML")
+    if not spec.xml:
+        r.expect("DATA")
     r.accept_any("LOW_PRIORITY", "CONCURRENT")
     spec.local = r.accept("LOCAL")
     r.expect("INFILE")
@@ -111,9 +115,11 @@ def parse(stmt: Statement) -> LoadSpec:
         raise ServerError(errors.ER_NOT_SUPPORTED_YET, "partitions")
     if r.accept("CHARACTER", "SET") or r.accept("CHARSET"):
         spec.charset = r.name_or_string()
-    if r.accept_any("FIELDS", "COLUMNS"):
+    if spec.xml and r.accept("ROWS", "IDENTIFIED", "BY"):
+        spec.row_tag = r.string()
+    if not spec.xml and r.accept_any("FIELDS", "COLUMNS"):
         _field_options(r, spec)
-    if r.accept("LINES"):
+    if not spec.xml and r.accept("LINES"):
         while True:
             if r.accept("STARTING", "BY"):
                 spec.lines_starting = _bytes(r.string())
@@ -295,7 +301,10 @@ def load_data(s: Session, stmt: Statement) -> UpdateCount:
     cs = charsets.charset(charset_name)
     if cs is None:
         raise ServerError(errors.ER_UNKNOWN_CHARACTER_SET, charset_name)
-    if fixed(spec):
+    if spec.xml:
+        from rampmeter.session.loadxml import split_xml
+        rows = split_xml(data, spec.row_tag, targets, spec.ignore_lines)
+    elif fixed(spec):
         if any(name.startswith("@") for name in targets):
             raise ServerError(ER_LOAD_FROM_FIXED_SIZE_ROWS_TO_VAR, sqlstate="HY000",
                               message="Can't load value from file with fixed size rows to "
