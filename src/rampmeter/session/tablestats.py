@@ -133,7 +133,7 @@ def loaded(s: Session, db: str | None, table: str, rows: int) -> None:
 
 def _engine_rows(s: Session, text: str) -> list[Any]:
     assert s.engine is not None
-    result = s.engine.execute(s.engine.scan(text))
+    result = s.engine.execute(s.scan(text))
     return list(result.rows) if isinstance(result, ResultSet) else []
 
 
