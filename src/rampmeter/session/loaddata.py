@@ -368,6 +368,11 @@ def _zero_value(column: TableColumn) -> Any:
     return b"" if column.column.charset == CHARSET_BINARY else ""
 
 
+def _spatial(column: TableColumn) -> bool:
+    """A GEOMETRY column: MariaDB's reset of one leaves it NULL, in fixed-size rows too."""
+    return column.column_type.split("(")[0].lower() in GEOMETRIES
+
+
 def _timestamp(column: TableColumn) -> bool:
     """A TIMESTAMP NOT NULL column: given NULL, the INSERT stores the current time."""
     return not column.nullable and column.column_type.lower().startswith("timestamp")
@@ -445,8 +450,8 @@ class _Loader:
                     # a spatial type has no zero value to reset to: MariaDB fails the
                     # statement, whatever sql_mode says
                     raise ServerError(errors.ER_WARN_NULL_TO_NOTNULL, column.name, number)
-                values.append((_zero_value(column) if self.fixed else _missing_value(column))
-                              if column is not None else None)
+                values.append((_zero_value(column) if self.fixed and not _spatial(column)
+                               else _missing_value(column)) if column is not None else None)
                 if column is not None:
                     self._warn(number, 1, errors.ER_WARN_TOO_FEW_RECORDS)
         elif len(fields) > n:
