@@ -57,3 +57,13 @@ def test_fixed_width_is_not_supported() -> None:
     with pytest.raises(ServerError) as err:
         split_rows(b"abc", LoadSpec(fields_terminated=b"", lines_terminated=b""))
     assert err.value.code == 1235
+
+
+def test_fixed_size_rows() -> None:
+    from rampmeter.session.loaddata import fixed, split_fixed
+    spec = parse(scan("LOAD DATA INFILE 'f' INTO TABLE t FIELDS TERMINATED BY '' "
+                      "ENCLOSED BY ''"))
+    assert fixed(spec)
+    # each field its column's width; a short line leaves the last fields missing
+    assert split_fixed(b"1  abc\n22 \\n\n", spec, [3, 3]) == [[b"1  ", b"abc"], [b"22 ", b"\n"]]
+    assert split_fixed(b"7\n", spec, [3, 3]) == [[b"7"]]

@@ -284,9 +284,11 @@ def flush(s: Session, stmt: Statement) -> UpdateCount | None:
             s.ctx.registry.user_stats.flush(s.ctx.registry.sessions())
         elif word == "HOSTS":
             s.ctx.hosts.flush()
+        elif word in ("TABLE_STATISTICS", "INDEX_STATISTICS"):
+            s.ctx.registry.table_stats.flush(word == "TABLE_STATISTICS",
+                                             word == "INDEX_STATISTICS")
         elif word in ("LOGS", "USER_RESOURCES", "QUERY", "CACHE", "ERROR", "GENERAL",
-                      "SLOW", "BINARY", "ENGINE", "RELAY", "CLIENT_STATISTICS",
-                      "INDEX_STATISTICS", "TABLE_STATISTICS"):
+                      "SLOW", "BINARY", "ENGINE", "RELAY", "CLIENT_STATISTICS"):
             continue  # nothing to flush in rampmeter: accepted as MariaDB accepts them
         else:
             raise syntax_error(sql)

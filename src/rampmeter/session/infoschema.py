@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from rampmeter.config.options import REGISTRY, Kind, Scope
 from rampmeter.protocol.columns import Column
-from rampmeter.session import privtables, userstats
+from rampmeter.session import privtables, tablestats, userstats
 from rampmeter.session.privileges import P
 from rampmeter.session.status import status_rows
 from rampmeter.session.tpstatus import PERFORMANCE_SCHEMA, columns
@@ -230,6 +230,8 @@ _BUILDERS = {
     "SESSION_STATUS": lambda s: _status(s, scope_global=False),
     "USER_VARIABLES": _user_variables,
     "USER_STATISTICS": userstats.table,
+    "TABLE_STATISTICS": tablestats.tables_table,
+    "INDEX_STATISTICS": tablestats.indexes_table,
     "ENGINES": _engines,
     "CHARACTER_SETS": _character_sets,
     "COLLATIONS": _collations,

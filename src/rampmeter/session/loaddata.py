@@ -1,4 +1,6 @@
-"""LOAD DATA [LOCAL] INFILE: a text file's lines become rows of a table.
+"""LOAD DATA [LOCAL] INFILE: a text file's lines become rows of a table (and LOAD XML's
+rows, read by loadxml.py: `LOAD XML ... INTO TABLE t [CHARACTER SET cs] [ROWS IDENTIFIED BY
+'<tag>'] [IGNORE n ROWS] [(col, ...)] [SET ...]`).
 
 Rules (MariaDB 10.11's, sql/sql_load.cc and the LOAD DATA page):
 - Grammar: LOAD DATA [LOW_PRIORITY | CONCURRENT] [LOCAL] INFILE 'file' [REPLACE | IGNORE]
@@ -13,18 +15,24 @@ Rules (MariaDB 10.11's, sql/sql_load.cc and the LOAD DATA page):
   directory of the datadir, a relative name with directories under the datadir, as mysqld
   resolves them, and `secure_file_priv`, when set, limits
   it to that directory (1290); a missing file is error 29.
+- FIELDS TERMINATED BY '' ENCLOSED BY '': fixed-size rows (split_fixed), each field its
+  column's display width; a missing field there is the column's zero value even when it is
+  nullable (MariaDB's read_fixed_length: nothing is NULL in this format), @variables are 1409.
 - LOCAL without REPLACE means IGNORE (MariaDB: the server cannot stop the client's transfer
   half-way), so duplicates and bad values are warnings; REPLACE replaces. Otherwise strict
   mode makes every warning fail the statement, whose rows are then all undone (one statement,
   one transaction: a savepoint inside an open transaction).
 - Reading a field: the escape character makes the next byte literal (\\0 \\b \\n \\r \\t \\Z
-  are NUL, backspace, newline, return, tab, ^Z), a field that is exactly \\N is NULL, and with
+  are NUL, backspace, newline, return, tab, ^Z), a field that is exactly \\N is NULL (for a
+  NOT NULL column its zero value with warning 1263, an error in strict mode; a TIMESTAMP
+  gets the current time, the AUTO_INCREMENT column its next number), and with
   ENCLOSED BY an unenclosed NULL is NULL too; inside an enclosed field a doubled enclosing
   character is one. A line with fewer fields than columns leaves the missing columns NULL
-  when their default is NULL and otherwise sets them to the type's zero value ('' / 0 / zero
-  date: MariaDB's Field::reset over the default row), with one warning 1261 per missing
-  column (a missing field for a @variable makes it NULL, silently); extra fields are
-  dropped (1262). Warnings are reported in row order.
+  when their default is NULL or a function (CURRENT_TIMESTAMP: not applied, the column was
+  given) and otherwise sets them to the type's zero value ('' / 0 / zero date: MariaDB's
+  Field::reset over the default row), a TIMESTAMP NOT NULL to the current time, with one
+  warning 1261 per missing column (a missing field for a @variable makes it NULL,
+  silently); extra fields are dropped (1262). Warnings are reported in row order.
 - The rows are inserted through the engine as multi-row INSERT (or REPLACE / INSERT IGNORE)
   statements with parameters, a batch at a time, so the engine's conversions, strict-mode
   checks, warnings and affected rows are the ones an INSERT of those strings has. Columns of a
@@ -64,6 +72,7 @@ _SQLITE_MAX_PARAMS = 30000   # per statement; SQLite's limit is 32766
 _MAX_BATCH_ROWS = 1000
 _ESCAPES = {b"0": b"\x00", b"b": b"\x08", b"n": b"\n", b"r": b"\r", b"t": b"\t", b"Z": b"\x1a"}
 _ROW_IN_MESSAGE = re.compile(r"at row (\d+)$")
+ER_LOAD_FROM_FIXED_SIZE_ROWS_TO_VAR = 1409
 
 
 @dataclass
@@ -83,16 +92,18 @@ class LoadSpec:
     ignore_lines: int = 0
     targets: list[str] | None = None                  # columns and @vars, in field order
     sets: list[tuple[str, str]] = field(default_factory=list)   # (column, expression text)
+    xml: bool = False             # LOAD XML (loadxml.py)
+    row_tag: str = "<row>"        # ROWS IDENTIFIED BY
 
 
 # --- the statement ---------------------------------------------------------------------------
 def parse(stmt: Statement) -> LoadSpec:
     r = Reader(stmt)
     r.expect("LOAD")
-    if r.accept("XML"):
-        raise ServerError(errors.ER_NOT_SUPPORTED_YET, "LOAD XML")
-    r.expect("DATA")
     spec = LoadSpec()
+    spec.xml = r.accept("XML")
+    if not spec.xml:
+        r.expect("DATA")
     r.accept_any("LOW_PRIORITY", "CONCURRENT")
     spec.local = r.accept("LOCAL")
     r.expect("INFILE")
@@ -104,9 +115,11 @@ def parse(stmt: Statement) -> LoadSpec:
         raise ServerError(errors.ER_NOT_SUPPORTED_YET, "partitions")
     if r.accept("CHARACTER", "SET") or r.accept("CHARSET"):
         spec.charset = r.name_or_string()
-    if r.accept_any("FIELDS", "COLUMNS"):
+    if spec.xml and r.accept("ROWS", "IDENTIFIED", "BY"):
+        spec.row_tag = r.string()
+    if not spec.xml and r.accept_any("FIELDS", "COLUMNS"):
         _field_options(r, spec)
-    if r.accept("LINES"):
+    if not spec.xml and r.accept("LINES"):
         while True:
             if r.accept("STARTING", "BY"):
                 spec.lines_starting = _bytes(r.string())
@@ -228,6 +241,43 @@ def split_rows(data: bytes, spec: LoadSpec) -> list[list[bytes | None]]:
     return rows
 
 
+def fixed(spec: LoadSpec) -> bool:
+    """FIELDS TERMINATED BY '' ENCLOSED BY '': MariaDB's fixed-size rows (read_fixed_length)."""
+    return not spec.fields_terminated and not spec.enclosed
+
+
+def split_fixed(data: bytes, spec: LoadSpec, widths: list[int]) -> list[list[bytes | None]]:
+    """Fixed-size rows: each field takes its column's display width in bytes (what SELECT
+    ... INTO OUTFILE pads it to), a line ends at LINES TERMINATED BY (or after the widths'
+    sum when that is empty); a short line leaves the last fields missing. Nothing is NULL in
+    this format; the escape character still escapes."""
+    lt, esc = spec.lines_terminated, spec.escaped
+    total = sum(widths)
+    rows: list[list[bytes | None]] = []
+    pos, n = 0, len(data)
+    skip = spec.ignore_lines
+    while pos < n:
+        if spec.lines_starting:
+            found = data.find(spec.lines_starting, pos)
+            if found < 0:
+                break
+            pos = found + len(spec.lines_starting)
+        end = data.find(lt, pos) if lt else min(pos + total, n)
+        line, pos = (data[pos:], n) if end < 0 else (data[pos:end], end + len(lt))
+        fields: list[bytes | None] = []
+        at = 0
+        for width in widths:
+            if at >= len(line):
+                break
+            fields.append(_unescape(line[at:at + width], esc))
+            at += width
+        if skip:
+            skip -= 1
+            continue
+        rows.append(fields)
+    return rows
+
+
 def _unescape(raw: bytes, esc: bytes) -> bytes:
     if not esc or esc not in raw:
         return raw
@@ -241,7 +291,9 @@ def load_data(s: Session, stmt: Statement) -> UpdateCount:
     data = _read(s, spec)
     assert s.engine is not None
     columns = {c.name.lower(): c for c in s.engine.table_columns(spec.table, spec.database)}
-    targets = spec.targets if spec.targets is not None else [c.name for c in columns.values()]
+    # without a list, the visible columns (an INVISIBLE one is left out, as by INSERT)
+    targets = spec.targets if spec.targets is not None else \
+        [c.name for c in columns.values() if "INVISIBLE" not in c.extra]
     for name in targets + [c for c, _e in spec.sets]:
         if not name.startswith("@") and name.lower() not in columns:
             raise ServerError(errors.ER_BAD_FIELD_ERROR, name, "field list")
@@ -249,8 +301,23 @@ def load_data(s: Session, stmt: Statement) -> UpdateCount:
     cs = charsets.charset(charset_name)
     if cs is None:
         raise ServerError(errors.ER_UNKNOWN_CHARACTER_SET, charset_name)
-    rows = split_rows(data, spec)
-    return _Loader(s, spec, targets, columns, cs).run(rows)
+    if spec.xml:
+        from rampmeter.session.loadxml import split_xml
+        rows = split_xml(data, spec.row_tag, targets, spec.ignore_lines)
+    elif fixed(spec):
+        if any(name.startswith("@") for name in targets):
+            raise ServerError(ER_LOAD_FROM_FIXED_SIZE_ROWS_TO_VAR, sqlstate="HY000",
+                              message="Can't load value from file with fixed size rows to "
+                              "variable")
+        widths = [columns[name.lower()].column.length for name in targets]
+        rows = split_fixed(data, spec, widths)
+    else:
+        rows = split_rows(data, spec)
+    done = _Loader(s, spec, targets, columns, cs).run(rows)
+    if s.ctx.variables["userstat"]:  # TABLE_STATISTICS (tablestats.py)
+        from rampmeter.session import tablestats
+        tablestats.loaded(s, spec.database, spec.table, done.affected_rows)
+    return done
 
 
 def _read(s: Session, spec: LoadSpec) -> bytes:
@@ -284,13 +351,36 @@ _ZERO = (("int", "0"), ("decimal", "0"), ("float", "0"), ("double", "0"), ("real
 
 def _missing_value(column: TableColumn) -> Any:
     """What a column gets when its line has no field for it (module rules)."""
-    if column.nullable and column.default is None:
+    if column.nullable and (column.default is None or _function_default(column)):
+        return None
+    return _zero_value(column)
+
+
+def _zero_value(column: TableColumn) -> Any:
+    """The column's zero value (MariaDB's Field::reset); a TIMESTAMP NOT NULL is given NULL,
+    which stores the current time."""
+    if _timestamp(column):
         return None
     kind = column.column_type.lower()
     for prefix, zero in _ZERO:
         if prefix in kind.split("(")[0]:
             return zero.encode() if column.column.charset == CHARSET_BINARY else zero
     return b"" if column.column.charset == CHARSET_BINARY else ""
+
+
+def _spatial(column: TableColumn) -> bool:
+    """A GEOMETRY column: MariaDB's reset of one leaves it NULL, in fixed-size rows too."""
+    return column.column_type.split("(")[0].lower() in GEOMETRIES
+
+
+def _timestamp(column: TableColumn) -> bool:
+    """A TIMESTAMP NOT NULL column: given NULL, the INSERT stores the current time."""
+    return not column.nullable and column.column_type.lower().startswith("timestamp")
+
+
+def _function_default(column: TableColumn) -> bool:
+    """DEFAULT CURRENT_TIMESTAMP (a function): MariaDB's default row holds NULL there."""
+    return str(column.default or "").lower().startswith(("current_timestamp", "now("))
 
 
 class _Loader:
@@ -301,6 +391,7 @@ class _Loader:
         self.s, self.spec, self.targets, self.columns, self.cs = s, spec, targets, columns, cs
         self.binary = {name for name, c in columns.items() if c.column.charset == CHARSET_BINARY}
         self.ignore = spec.duplicates == "IGNORE" or (spec.local and not spec.duplicates)
+        self.fixed = fixed(spec)
         self.verb = "REPLACE" if spec.duplicates == "REPLACE" else (
             "INSERT IGNORE" if self.ignore else "INSERT")
         self.table = (f"`{spec.database.replace('`', '``')}`." if spec.database else "") + \
@@ -359,14 +450,34 @@ class _Loader:
                     # a spatial type has no zero value to reset to: MariaDB fails the
                     # statement, whatever sql_mode says
                     raise ServerError(errors.ER_WARN_NULL_TO_NOTNULL, column.name, number)
-                values.append(_missing_value(column) if column is not None else None)
+                values.append((_zero_value(column) if self.fixed and not _spatial(column)
+                               else _missing_value(column)) if column is not None else None)
                 if column is not None:
                     self._warn(number, 1, errors.ER_WARN_TOO_FEW_RECORDS)
         elif len(fields) > n:
             if strict:
                 raise ServerError(errors.ER_WARN_TOO_MANY_RECORDS, number)
             self._warn(number, 2, errors.ER_WARN_TOO_MANY_RECORDS)
+        for k, (name, raw) in enumerate(zip(self.targets, fields, strict=False)):
+            if raw is None:
+                self._null_field(number, k, name, values, strict)
         return values
+
+    def _null_field(self, number: int, k: int, name: str, values: list[Any],
+                    strict: bool) -> None:
+        """A NULL field (\\N) for a NOT NULL column: the column's zero value with 1263, not
+        its default (MariaDB's read_sep_field: Field::reset), unless it is a TIMESTAMP (the
+        current time) or the AUTO_INCREMENT column (the next number)."""
+        column = self.columns.get(name.lower())
+        if column is None or column.nullable or _timestamp(column) or \
+                "auto_increment" in column.extra.lower() or \
+                column.column_type.split("(")[0].lower() in GEOMETRIES:
+            return
+        if strict:
+            raise ServerError(errors.ER_WARN_NULL_TO_NOTNULL, column.name, number)
+        values[k] = _missing_value(column)
+        self.warnings.append((number, 1, len(self.warnings),
+                              Warning_.of(errors.ER_WARN_NULL_TO_NOTNULL, column.name, number)))
 
     def _prepared(self, rows: int) -> tuple[Any, list[Any]]:
         """The statement for `rows` rows, and the recipe of one row's parameters: a target

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from rampmeter import errors
 from rampmeter.errors import ServerError
+from rampmeter.session.tablestats import TableStatistics
 from rampmeter.session.userstats import UserStatistics
 
 if TYPE_CHECKING:
@@ -97,6 +98,7 @@ class Registry:
         self.refused_max_connections = 0  # Connection_errors_max_connections
         self.totals: Counter[str] = Counter()
         self.user_stats = UserStatistics()  # information_schema.USER_STATISTICS
+        self.table_stats = TableStatistics()  # ... TABLE_STATISTICS, INDEX_STATISTICS
         self.started = time.time()
         self.flushed = time.time()
 

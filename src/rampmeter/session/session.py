@@ -106,6 +106,11 @@ class EngineContext:
         return self._s.user_host
 
     @property
+    def counters(self) -> Counter[str]:
+        """The session's status counters (the engine adds Sort_* / Handler_*: sortstats.py)."""
+        return self._s.counters
+
+    @property
     def client_charset_name(self) -> str:
         return self._s.client_charset().name
 
@@ -129,6 +134,11 @@ class EngineContext:
         if column is None:
             return sec.may_see_table(database, table)
         return sec.may_see_column(database, table, column)
+
+    def check_file_privilege(self) -> None:
+        """SELECT ... INTO OUTFILE / DUMPFILE writes the server's files: FILE (1045)."""
+        if self._s.security is not None:
+            self._s.security.check_global(P.FILE)
 
     def account_exists(self, user: str, host: str) -> bool:
         """Whether the account (or, with no host, the role) exists: a view whose DEFINER

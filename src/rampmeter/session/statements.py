@@ -45,6 +45,7 @@ from rampmeter.session import (
     sp,
     sqlprepare,
     status,
+    tablestats,
     usersql,
 )
 from rampmeter.sql.statement import Statement
@@ -211,7 +212,10 @@ def execute(s: Session, stmt: Statement) -> Result:
         windows = status.window_selects(stmt.shape)
         if windows:
             s.counters["Feature_window_functions"] += windows
-    return s.engine.execute(stmt)
+    result = s.engine.execute(stmt)
+    if s.ctx.variables["userstat"]:  # TABLE_STATISTICS / INDEX_STATISTICS (tablestats.py)
+        tablestats.after(s, stmt, result)
+    return result
 
 
 _QUERY_KINDS = frozenset({"SELECT", "WITH", "INSERT", "REPLACE", "UPDATE", "DELETE"})

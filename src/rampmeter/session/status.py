@@ -41,8 +41,17 @@ COM_NAMES = (
 # Feature_* counters of MariaDB that rampmeter counts (per session, summed for GLOBAL)
 FEATURE_NAMES = ("Feature_window_functions",)
 
+# Sort_* and Handler_* of the reads the engine counts (engine/sqlite/sortstats.py): MariaDB
+# lists every one, at 0 when nothing counted it
+SORT_NAMES = ("Sort_merge_passes", "Sort_priority_queue_sorts", "Sort_range", "Sort_rows",
+              "Sort_scan")
+HANDLER_NAMES = ("Handler_read_first", "Handler_read_key", "Handler_read_last",
+                 "Handler_read_next", "Handler_read_prev", "Handler_read_retry",
+                 "Handler_read_rnd", "Handler_read_rnd_deleted", "Handler_read_rnd_next")
+
 _SESSION_OWNED = {"Questions", "Queries", "Bytes_received", "Bytes_sent", "Empty_queries",
-                  "Max_statement_time_exceeded", *COM_NAMES, *FEATURE_NAMES}
+                  "Max_statement_time_exceeded", *COM_NAMES, *FEATURE_NAMES, *SORT_NAMES,
+                  *HANDLER_NAMES}
 
 _WORDS = re.compile(r"\b(select|over)\b|[()]", re.IGNORECASE)
 _WINDOW_SELECTS: dict[str, int] = {}
@@ -93,7 +102,7 @@ def status_rows(s: Session, *, scope_global: bool) -> list[tuple[str, Any]]:
     }
     for name in COM_NAMES:
         values[name] = counters[name]
-    for name in FEATURE_NAMES:
+    for name in (*FEATURE_NAMES, *SORT_NAMES, *HANDLER_NAMES):
         values[name] = counters[name]
     values.update({
         "Connection_errors_host_blocked": ctx.hosts.blocked_connects,

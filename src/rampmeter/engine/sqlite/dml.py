@@ -43,9 +43,11 @@ from rampmeter.engine.sqlite import (
     eager,
     errmap,
     inlist,
+    outfile,
     replacing,
     selectinto,
     slots,
+    sortstats,
     stream,
     timefns,
     triggers,
@@ -298,6 +300,18 @@ def raw_values(stmt: Statement, params: Sequence[Any]) -> dict[str, Any]:
 
 
 # --- running ---------------------------------------------------------------------------------
+def into_clause(stmt: Statement) -> Statement | None:
+    """The query of SELECT ... INTO @var / OUTFILE / DUMPFILE without its INTO clause; None
+    for a query without one (what PREPARE plans)."""
+    if not _maybe_into(stmt.shape):
+        return None
+    found = selectinto.split(stmt)
+    if found is not None:
+        return found[0]
+    exported = outfile.split(stmt)
+    return exported[0] if exported is not None else None
+
+
 def _maybe_into(shape: str) -> bool:
     """Might the query assign to variables (SELECT ... INTO @var)? Asked of every query, so
     kept per shape (bounded: cleared when full)."""
@@ -305,7 +319,8 @@ def _maybe_into(shape: str) -> bool:
     if found is None:
         if len(_INTO_SEEN) >= 4096:
             _INTO_SEEN.clear()
-        found = _INTO_SEEN[shape] = selectinto.MAYBE.search(shape) is not None
+        found = _INTO_SEEN[shape] = selectinto.MAYBE.search(shape) is not None or \
+            outfile.MAYBE.search(shape) is not None
     return found
 
 
@@ -317,6 +332,9 @@ def run(s: SqliteSession, stmt: Statement, params: Sequence[Any]) -> ResultSet |
         found = selectinto.split(stmt)   # SELECT ... INTO @var
         if found is not None:
             return selectinto.assign(s, run(s, found[0], params), found[1], found[2])
+        exported = outfile.split(stmt)   # SELECT ... INTO OUTFILE / DUMPFILE
+        if exported is not None:
+            return outfile.write(s, run(s, exported[0], params), exported[1])
     if stmt.kind == "INSERT" and len(stmt.names) > _BATCH_FROM:
         done = batch.run(s, stmt, params)   # many rows of one shape: one plan, one executemany
         if done is not None:
@@ -453,6 +471,8 @@ def _query(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any]
         except sqlite3.Error as e:
             raise s.sqlite_error(e, plan, bound) from None
     s.stats.found_rows = found
+    if plan.sorting is not False:  # Sort_* / Handler_read_* of an ordered query (sortstats.py)
+        _sort_counters(s, stmt, plan, bound, len(rows))
     if plan.kind == "DO":  # evaluated for its effects; the client gets an OK
         s.stats.row_count = 0
         return UpdateCount(0, warnings=list(s.warnings))
@@ -473,6 +493,18 @@ def _query(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any]
         result.rows = stream.rows(s, plan, bound, cur, result, list(result.rows),
                                   stream.loader(s, plan, len(cur.description)))
     return result
+
+
+def _sort_counters(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
+                   rows: int) -> None:
+    try:
+        if plan.sorting is None:
+            plan.sorting = (sortstats.analyse(s, stmt, plan, bound) if plan.kind == "SELECT"
+                            else None) or False
+        if plan.sorting:
+            sortstats.count(s, stmt, plan.sorting, rows)
+    except Exception:  # noqa: BLE001 - status counters never fail the query they count
+        plan.sorting = False
 
 
 _UNDECODABLE = "Could not decode to UTF-8"

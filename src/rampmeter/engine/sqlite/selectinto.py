@@ -8,8 +8,8 @@ Rules (MariaDB 10.11's):
   variables keep their values, with warning 1329. More than one: 1172, nothing assigned.
 - The client gets an OK packet counting the row (1, or 0). INTO after the FROM clause also
   gets MariaDB's deprecation warning 1287.
-- `SELECT ... INTO OUTFILE / DUMPFILE` and INTO of local variables (stored programs) are not
-  here: OUTFILE is 1235 (docs/sql.md), the rest a syntax error as before.
+- `SELECT ... INTO OUTFILE / DUMPFILE` is outfile.py's; INTO of local variables (stored
+  programs) is not here.
 """
 
 from __future__ import annotations

@@ -403,6 +403,10 @@ class SqliteSession(EngineSession):
             stmt = self.scan(stmt, client_params=True)
         self._start_statement()
         columns: list[Column] = []
+        inner = dml.into_clause(stmt) if stmt.kind == "SELECT" else None
+        if inner is not None:  # SELECT ... INTO @var / OUTFILE: no result columns
+            self._compile(inner, self.plan(inner))
+            return PreparedStatement(stmt.text, stmt.param_count, columns, handle=stmt)
         if stmt.is_dml:
             try:
                 plan = self.plan(stmt)

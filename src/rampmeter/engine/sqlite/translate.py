@@ -204,6 +204,7 @@ class Plan:
     slots: bool = False                        # a deleted row's place is reused (slots.py)
     engines: int = 0                           # written: 1 non-transactional, 2 other (txn.py)
     slots_reset: bool = False                  # ... and DELETE of every row forgets them
+    sorting: Any = None        # sortstats.Sorting, False when it does not sort: found once
 
 
 def _keep_high_nots(tree: exp.Expression) -> None:

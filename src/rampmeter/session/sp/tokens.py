@@ -151,6 +151,11 @@ def _outer(toks: list[Token], a: int, b: int) -> list[Token]:
     return out
 
 
+def _to_file(toks: list[Token], k: int, b: int) -> bool:
+    """INTO OUTFILE / DUMPFILE: the statement's own clause (engine/sqlite/outfile.py), kept."""
+    return k < b and toks[k].kind == "word" and toks[k].text.upper() in ("OUTFILE", "DUMPFILE")
+
+
 def sql(p: Tokens, a: int, b: int, scope: frozenset[str], *, into: bool = False) -> Sql:
     """Tokens a..b-1 as an Sql (module rules); `into`: take a SELECT's INTO list out."""
     toks = p.toks
@@ -175,7 +180,7 @@ def sql(p: Tokens, a: int, b: int, scope: frozenset[str], *, into: bool = False)
         if t.kind == "word" and t.text.upper() == "LIMIT":
             limit_at = depth
         if into and depth == 0 and t.kind == "word" and t.text.upper() == "INTO" and \
-                toks[a].text.upper() == "SELECT":
+                toks[a].text.upper() == "SELECT" and not _to_file(toks, k + 1, b):
             p.late_into += any(x.kind == "word" and x.text.upper() == "FROM" for x in
                                _outer(toks, a, k))
             pieces.append(p.text[pos:t.start])
