@@ -35,6 +35,7 @@ from sqlglot import exp
 
 from rampmeter import errors
 from rampmeter.engine.base import Result, ResultSet
+from rampmeter.engine.sqlite import explain_join
 from rampmeter.engine.sqlite.catalog import ColumnDef, IndexDef, TableDef
 from rampmeter.errors import ServerError, Warning_
 from rampmeter.protocol.columns import Column, decimal_column, int_column, text_column
@@ -115,6 +116,7 @@ class _Table:
     columns: set[str] = field(default_factory=set)   # lower-case columns the statement reads
     all_columns: bool = False
     select: exp.Expression | None = None              # the SELECT naming it in its FROM
+    node: exp.Table | None = None                     # its name in the statement (hints)
 
 
 def _tables(s: SqliteSession, tree: exp.Expression, database: str) -> list[_Table]:
@@ -128,7 +130,7 @@ def _tables(s: SqliteSession, tree: exp.Expression, database: str) -> list[_Tabl
         except Exception:  # noqa: BLE001 - a missing database: SQLite's error came first
             tdef = None
         out.append(_Table(node.alias or node.name, db, node.name, tdef,
-                          select=node.find_ancestor(exp.Select)))
+                          select=node.find_ancestor(exp.Select), node=node))
     for col in tree.find_all(exp.Column):
         if isinstance(col.this, exp.Star):
             for t in out:
@@ -253,6 +255,9 @@ class _Row:
     filtered: bool = True
     null_extra: bool = False   # Extra is NULL (INSERT's row)
     source: _Table | None = None
+    not_null: set[str] = field(default_factory=set)  # tables a lookup tests NOT NULL
+    outer_inner: bool = False  # the inner table of an outer join
+    sorts: bool = False        # read in no useful order: its select's ORDER BY sorts
 
     def values(self, extended: bool, partitions: bool = False) -> tuple[Any, ...]:
         head: tuple[Any, ...] = (
@@ -286,8 +291,8 @@ def explain(s: SqliteSession, r: Reader) -> Result:
             if text[:m.start()].count("(") == text[:m.start()].count(")"):
                 inner = scan(text[:m.start()] + text[m.end():], r.stmt.dialect, r.stmt.charset)
                 break
-    if inner.kind in ("UPDATE", "DELETE"):
-        inner = _joined_write(inner, r.stmt) or inner
+    joined = _joined_write(inner, r.stmt) if inner.kind in ("UPDATE", "DELETE") else None
+    inner = joined or inner
     plan = s.plan(inner)
     s.make_visible(plan)
     from rampmeter.engine.sqlite.dml import bind
@@ -302,8 +307,9 @@ def explain(s: SqliteSession, r: Reader) -> Result:
     tree = _tree(inner)
     database = s.database or ""
     tables = _tables(s, tree, database) if tree is not None else []
+    found = explain_join.uneliminated(s, tables, found)
     try:
-        rows, impossible = _answer(s, tree, tables, found)
+        rows, impossible = _answer(s, tree, tables, found, joined_write=joined is not None)
     except Exception:  # noqa: BLE001 - a plan this module cannot read: SQLite's own words
         rows = [_Row(1, "SIMPLE", None, extra=[str(d)]) for _n, _p, _u, d in found]
         impossible = None
@@ -340,8 +346,11 @@ def explain(s: SqliteSession, r: Reader) -> Result:
 
 
 def _answer(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
-            found: list[tuple[Any, ...]]) -> tuple[list[_Row], str | None]:
-    """The rows of the answer, and the Impossible WHERE / HAVING decided, if any."""
+            found: list[tuple[Any, ...]], *,
+            joined_write: bool = False) -> tuple[list[_Row], str | None]:
+    """The rows of the answer, and the Impossible WHERE / HAVING decided, if any
+    (`joined_write`: the join of a multi-table UPDATE / DELETE, read without join
+    buffers)."""
     if isinstance(tree, (exp.Insert, exp.Update, exp.Delete)):
         rows = _write_rows(s, tree, tables, found)
     else:
@@ -360,6 +369,10 @@ def _answer(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
         rows = _const_tables(s, tree, tables[0], rows)
     elif isinstance(tree, (exp.Select, exp.Union)):
         rows = _system_tables(s, rows)
+    if impossible is None:
+        explain_join.not_null_tests(rows)
+        if not joined_write:
+            explain_join.join_buffers(s, rows)
     return rows, impossible
 
 
@@ -416,6 +429,9 @@ def _rows(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
     where = _conditions(tree)
     joined = len(tables) > 1
     derived: dict[str, int] = {}
+    # a select MariaDB does not sort: an ORDER BY in SQLite's plan is rampmeter's own
+    unordered = isinstance(tree, exp.Select) and not any(
+        tree.args.get(k) for k in ("order", "group", "distinct")) and not windowed
 
     def walk(parent: int, select_id: int, kind: str, inner: bool = False) -> None:
         first = len(out)
@@ -489,7 +505,11 @@ def _rows(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
             target = next((r for r in out[first:] if r.id == select_id), None)
             if target is None:
                 continue
-            if detail.startswith("USE TEMP B-TREE FOR ORDER BY") or \
+            if detail.startswith(("USE TEMP B-TREE FOR ORDER BY",
+                                  "USE TEMP B-TREE FOR RIGHT PART OF ORDER BY")) and \
+                    select_id == 1 and unordered:
+                pass  # the order of a covering index's scan (covering.py), not a sort
+            elif detail.startswith("USE TEMP B-TREE FOR ORDER BY") or \
                     detail.startswith("USE TEMP B-TREE FOR RIGHT PART OF ORDER BY"):
                 several = sum(1 for r in out[first:]
                               if r.table is not None and r.id == select_id) > 1
@@ -509,6 +529,8 @@ def _rows(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
             elif detail.startswith("CORRELATED SCALAR") or detail.startswith("SCALAR"):
                 pass
         for row in out[first:]:
+            if row.sorts and "Using filesort" not in row.extra:
+                row.extra.append("Using filesort")
             # MariaDB orders a select's Extra: temporary and filesort come last
             row.extra.sort(key=lambda w: (w in ("Using temporary", "Using filesort"),
                                           w == "Using filesort"))
@@ -695,6 +717,7 @@ def _access(s: SqliteSession, m: re.Match[str], tables: list[_Table],
         local = tables
     names = {x.shown.lower() for x in local}
     where = [c for c, _owner in conditions]
+    row.outer_inner = any(owner == me for _c, owner in conditions)
     mine = []
     for c, owner in conditions:
         named = _tables_of(c, local) if joined else ({me} if _refers(c, t, True) else set())
@@ -703,16 +726,22 @@ def _access(s: SqliteSession, m: re.Match[str], tables: list[_Table],
     possible = _possible_keys(tdef, mine)
     row.possible_keys = ",".join(possible) if possible else None
     idx = _index(tdef, using, index)
-    covering = bool(using) and "COVERING" in using
+    covering = bool(using) and "COVERING" in using or idx is not None and _covers(t, idx)
     parts = []
     if cond:
         parts = [p.strip() for p in cond.split(" AND ")]
     eq = [p.split("=", 1)[0] for p in parts if re.match(r"^\w+=\?$", p)]
     bounded = [p for p in parts if not re.match(r"^\w+=\?$", p)]
     count = _count(s, t)
+    if verb == "SCAN" and idx is not None and not covering and _ignored_for_order(t, idx):
+        # SQLite walks the index for the ORDER BY that MariaDB was told not to use it
+        # for: MariaDB scans the table and sorts
+        idx = None
+        row.sorts = t.select is not None and bool(t.select.args.get("order"))
     if verb == "SCAN" or idx is None:
-        if idx is not None or _rowid_covering(t):
-            key = idx if idx is not None else _primary(tdef)
+        cover = _covering_key(t) if idx is None else None
+        if idx is not None or cover is not None:
+            key = idx if idx is not None else cover
             if key is not None:
                 row.type = "index"
                 row.key = key.name if key.name else "PRIMARY"
@@ -750,6 +779,7 @@ def _access(s: SqliteSession, m: re.Match[str], tables: list[_Table],
         c.this.name.lower() in {x.lower() for x in idx.columns} for c in mine)
     refs = _refs(t, where, idx.columns[:used], joined)
     row.ref = ",".join(refs)
+    row.not_null = _nullable_refs(t, where, idx.columns[:used], local)
     if unique and all(x == "const" for x in refs):
         row.type = "const"
         row.rows = 1
@@ -842,15 +872,74 @@ def _index(tdef: TableDef, using: str | None, name: str | None) -> IndexDef | No
     return None
 
 
-def _rowid_covering(t: _Table) -> bool:
-    """A scan of an INTEGER PRIMARY KEY table reading only the key's column reads only
-    the primary key: MariaDB's covering scan of PRIMARY."""
+def _wanted(t: _Table) -> set[str]:
+    """The columns (lower case) the statement reads of a table."""
     tdef = t.tdef
-    if tdef is None or t.all_columns or not tdef.primary or len(tdef.primary) != 1:
+    return {c.name.lower() for c in tdef.columns} if t.all_columns and tdef is not None \
+        else t.columns
+
+
+def _ignored_for_order(t: _Table, idx: IndexDef) -> bool:
+    """Do the table's index hints take `idx` away from ORDER BY (`IGNORE INDEX [FOR ORDER
+    BY] (idx)`, or `USE` / `FORCE INDEX [FOR ORDER BY]` of other indexes)?"""
+    name = idx.name.lower() or "primary"
+    for hint in (t.node.args.get("hints") or []) if t.node is not None else []:
+        if not isinstance(hint, exp.IndexTableHint):
+            continue
+        target = str(hint.args.get("target") or "").upper()
+        if target and target != "ORDER BY":
+            continue
+        names = {e.name.lower() for e in hint.expressions}
+        if (name in names) == (str(hint.this).upper() == "IGNORE"):
+            return True
+    return False
+
+
+def _covers(t: _Table, idx: IndexDef) -> bool:
+    """Does MariaDB read the statement's columns of `t` from `idx` alone (keyread)? A
+    secondary key of InnoDB holds the primary key's columns too."""
+    tdef = t.tdef
+    if tdef is None or idx.kind or any(p is not None for p in idx.prefixes):
         return False
-    auto = tdef.auto_column  # the only INTEGER PRIMARY KEY catalog.py makes
-    rowid = auto is not None and auto.name == tdef.primary[0]
-    return rowid and t.columns <= {tdef.primary[0].lower()}
+    from rampmeter.engine.sqlite import keyinfo
+    if idx.name and keyinfo.is_hash(tdef, idx) or idx.name == "" and keyinfo.is_memory(tdef):
+        return False
+    held = {c.lower() for c in idx.columns}
+    if tdef.engine.upper() == "INNODB":
+        held |= {c.lower() for c in tdef.primary}
+    return _wanted(t) <= held
+
+
+def _covering_key(t: _Table) -> IndexDef | None:
+    """A table scan where a key holds every column the statement reads is MariaDB's scan
+    of that key (`index`, keyread): the shortest such key, the first of equal ones in
+    MariaDB's key order (find_shortest_key). Not a prefix part, a FULLTEXT / SPATIAL key
+    or a MEMORY table's hash key, which hold no whole value."""
+    from rampmeter.engine.sqlite import keyinfo
+    tdef = t.tdef
+    if tdef is None or tdef.view is not None:
+        return None
+    from rampmeter.engine.sqlite.covering import _allowed
+    allowed = _allowed(t.node) if t.node is not None else (lambda name: True)
+    keys = ([_primary(tdef)] if tdef.primary else []) + \
+        sorted(tdef.indexes, key=lambda i: keyinfo.sort_key(tdef, i))
+    # InnoDB: the clustered primary key is scanned only when no other key covers
+    clustered = tdef.engine.upper() == "INNODB" and bool(tdef.primary)
+    best: IndexDef | None = None
+    length = 0
+    primary: IndexDef | None = None
+    for idx in keys:
+        if idx is None or not allowed(idx.name.lower() or "primary") or not _covers(t, idx):
+            continue
+        if clustered and idx.name == "":
+            primary = idx
+            continue
+        n = key_length(tdef, idx)
+        if best is None or n < length:
+            best, length = idx, n
+    if primary is not None and (best is None or len(best.columns) >= len(tdef.columns)):
+        return primary
+    return best
 
 
 def _possible_keys(tdef: TableDef, conds: list[exp.Expression]) -> list[str]:
@@ -916,6 +1005,29 @@ def _refs(t: _Table, where: list[exp.Expression], columns: list[str],
                     elif not _constant(other):
                         ref = "func"
         out.append(ref)
+    return out
+
+
+def _nullable_refs(t: _Table, where: list[exp.Expression], columns: list[str],
+                   tables: list[_Table]) -> set[str]:
+    """The other tables (shown names, lower case) whose NULL-able columns a key part is
+    compared with by `=` (not `<=>`): MariaDB's null_rejecting key parts."""
+    low = {c.lower() for c in columns}
+    out: set[str] = set()
+    for c in where:
+        if not isinstance(c, exp.EQ):
+            continue
+        for side, other in ((c.this, c.expression), (c.expression, c.this)):
+            if not (isinstance(side, exp.Column) and side.name.lower() in low and
+                    (not side.table or side.table.lower() == t.shown.lower()) and
+                    isinstance(other, exp.Column) and other.table and
+                    other.table.lower() != t.shown.lower()):
+                continue
+            source = _find(tables, other.table)
+            col = source.tdef.column(other.name) \
+                if source is not None and source.tdef is not None else None
+            if col is not None and col.nullable:
+                out.add(source.shown.lower())
     return out
 
 
