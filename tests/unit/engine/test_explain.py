@@ -310,3 +310,85 @@ def test_a_binary_key_compared_with_a_constant_keeps_its_test(session: SqliteSes
     assert explain(session, "SELECT HEX(a) FROM bk WHERE a = UNHEX('01020304')") == [
         (1, "SIMPLE", "bk", "ref", "idx", "idx", "4", "const", "1",
          "Using where; Using index")]
+
+
+def test_join_buffers_and_not_null_tests(session: SqliteSession) -> None:
+    # measured on MariaDB 10.11 (join_cache_level=2): a scanned table after the first is
+    # joined through a buffer, flat after a table that did not buffer, else incremental
+    session.execute("CREATE TABLE a1 (x INT, y INT)")
+    session.execute("CREATE TABLE a2 (x INT, y INT)")
+    session.execute("CREATE TABLE a3 (x INT, y INT)")
+    session.execute("INSERT INTO a1 VALUES (1, 1), (2, 2), (3, 3)")
+    session.execute("INSERT INTO a2 VALUES (1, 1), (2, 2), (3, 3), (4, 4)")
+    session.execute("INSERT INTO a3 VALUES (1, 1), (2, 2), (3, 3), (4, 4), (5, 5)")
+    got = explain(session, "SELECT * FROM a1, a2, a3 WHERE a1.x = a2.x AND a2.y = a3.y")
+    assert [r[-1] for r in got] == [
+        "", "Using where; Using join buffer (flat, BNL join)",
+        "Using where; Using join buffer (incremental, BNL join)"]
+    got = explain(session, "SELECT * FROM a1 JOIN a2 ON a1.x = a2.x ORDER BY a2.y LIMIT 2")
+    assert [r[-1] for r in got] == ["Using temporary; Using filesort",
+                                    "Using where; Using join buffer (flat, BNL join)"]
+    # the join of a multi-table UPDATE is read without buffers
+    assert [r[-1] for r in explain(session, "UPDATE a1, a2 SET a1.y = 1 WHERE a1.x = a2.x")] \
+        == ["", "Using where"]
+    session.context.variables["join_cache_level"] = 1   # (always flat)
+    got = explain(session, "SELECT * FROM a1, a2, a3 WHERE a1.x = a2.x AND a2.y = a3.y")
+    assert got[2][-1] == "Using where; Using join buffer (flat, BNL join)"
+    session.context.variables["optimizer_switch"] = "outer_join_with_cache=off"
+    got = explain(session, "SELECT * FROM a1 LEFT JOIN a2 ON a1.x = a2.x")
+    assert got[1][-1] == "Using where"
+    # a key lookup by a NULL-able column: MariaDB tests it IS NOT NULL first, on that
+    # column's table in an inner join, on the looked-up table in an outer join
+    session.execute("CREATE TABLE t4 (a INT PRIMARY KEY, b INT)")
+    session.execute("INSERT INTO t4 VALUES (1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (6, 6)")
+    got = explain(session, "SELECT a1.x, t4.b FROM a1 STRAIGHT_JOIN t4 ON t4.a = a1.x")
+    assert [(r[3], r[-1]) for r in got] == [("ALL", "Using where"), ("eq_ref", "")]
+    got = explain(session, "SELECT a1.x, t4.b FROM a1 LEFT JOIN t4 ON t4.a = a1.x")
+    assert [(r[3], r[-1]) for r in got] == [("ALL", ""), ("eq_ref", "Using where")]
+
+
+def test_table_elimination_off_and_covering_scans(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE t1 (a INT)")
+    session.execute("INSERT INTO t1 VALUES (0), (1), (2), (3)")
+    session.execute("CREATE TABLE t2 (a INT PRIMARY KEY, b INT)")
+    session.execute("INSERT INTO t2 VALUES (1, 1), (2, 2)")
+    sql = "SELECT t1.a FROM t1 LEFT JOIN t2 ON t2.a = t1.a"
+    assert len(explain(session, sql)) == 1  # eliminated: nothing reads t2
+    session.context.variables["optimizer_switch"] = "table_elimination=off"
+    assert explain(session, sql)[1] == (1, "SIMPLE", "t2", "eq_ref", "PRIMARY", "PRIMARY", "4",
+                                        "db.t1.a", "1", "Using where; Using index")
+    # a scan of a table whose columns one key holds reads that key (the shortest one)
+    session.execute("CREATE TABLE c1 (pk INT PRIMARY KEY) ENGINE=MyISAM")
+    session.execute("INSERT INTO c1 VALUES (1), (2)")
+    assert explain(session, "SELECT * FROM c1 ORDER BY 'foo', CONVERT(pk, CHAR(0)) LIMIT 2") \
+        == [(1, "SIMPLE", "c1", "index", None, "PRIMARY", "4", None, "2",
+             "Using index; Using filesort")]
+    session.execute("CREATE TABLE c2 (a INT, b INT, c VARCHAR(10), KEY (a, b), KEY (b)) "
+                    "ENGINE=InnoDB")
+    session.execute("INSERT INTO c2 VALUES (1, 1, 'a'), (2, 2, 'b')")
+    assert explain(session, "SELECT b FROM c2")[0][3:] == \
+        ("index", None, "b", "5", None, "2", "Using index")
+    assert explain(session, "SELECT a FROM c2")[0][3:] == \
+        ("index", None, "a", "10", None, "2", "Using index")
+
+
+def test_window_functions_and_empty_const_tables(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE w1 (id INT, v INT) ENGINE=MyISAM")
+    session.execute("INSERT INTO w1 VALUES (1, 1), (2, 2), (3, 3)")
+    assert explain(session, "SELECT id, lead(id) OVER (ORDER BY id) FROM w1")[0][-1] == \
+        "Using temporary"
+    got = explain(session, "SELECT * FROM (SELECT id, lead(id) OVER (ORDER BY id) n FROM w1 "
+                  "ORDER BY id) a")
+    assert got[1][-1] == "Using temporary; Using filesort"
+    # an empty MyISAM table: the inner table of an outer join is a const table without
+    # its row; in an inner join no row can come out
+    session.execute("CREATE TABLE e2 (c INT) ENGINE=MyISAM")
+    got, _note = extended(session, "SELECT v FROM w1 LEFT JOIN e2 ON e2.c = id "
+                                   "WHERE id IS NULL ORDER BY v")
+    assert got == [
+        (1, "SIMPLE", "e2", "system", None, None, None, None, "0", Decimal("0.00"),
+         "Const row not found"),
+        (1, "SIMPLE", "w1", "ALL", None, None, None, None, "3", Decimal("100.00"),
+         "Using where; Using filesort")]
+    assert explain(session, "SELECT v FROM w1 JOIN e2 ON e2.c = id")[0][-1] == \
+        "Impossible WHERE noticed after reading const tables"

@@ -258,6 +258,8 @@ class _Row:
     not_null: set[str] = field(default_factory=set)  # tables a lookup tests NOT NULL
     outer_inner: bool = False  # the inner table of an outer join
     sorts: bool = False        # read in no useful order: its select's ORDER BY sorts
+    order_temp: bool = False   # a temporary table for sorting a join by ORDER BY
+    zero_filtered: bool = False  # filtered 0.00 (an empty const table)
 
     def values(self, extended: bool, partitions: bool = False) -> tuple[Any, ...]:
         head: tuple[Any, ...] = (
@@ -268,6 +270,8 @@ class _Row:
         extra = None if self.null_extra else "; ".join(self.extra)
         if extended:
             filtered = Decimal("100.00") if self.filtered and self.table is not None else None
+            if self.zero_filtered:
+                filtered = Decimal("0.00")
             return (*head, filtered, extra)
         return (*head, extra)
 
@@ -515,6 +519,7 @@ def _rows(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
                               if r.table is not None and r.id == select_id) > 1
                 if several and "Using temporary" not in target.extra:
                     target.extra.append("Using temporary")
+                    target.order_temp = True
                 # (sorting for window functions: MariaDB's temporary table)
                 word = "Using temporary" if inner and windowed else "Using filesort"
                 if word not in target.extra:
@@ -537,6 +542,8 @@ def _rows(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
 
     walk(0, 1, "PRIMARY" if has_sub else "SIMPLE")
     out.sort(key=lambda row: (row.id is None, row.id or 0))
+    if windowed:
+        _windows(out, tables)
     for row in out:  # a derived table's rows: what its query's tables may give (MariaDB's
         # estimate, the product of their rows)
         m = re.match(r"<derived(\d+)>$", row.table or "")
@@ -554,6 +561,29 @@ def _rows(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
         top.select_type = "PRIMARY"
         out.insert(0, top)
     return out
+
+
+def _windows(rows: list[_Row], tables: list[_Table]) -> None:
+    """A select computing window functions does it in a temporary table (`Using
+    temporary`, however SQLite sorts for them); its own ORDER BY / GROUP BY sorts again
+    (`Using filesort`). On the select's first table (a name several selects read is known
+    to be the first select's only)."""
+    seen: set[int | None] = set()
+    for row in rows:
+        if row.id in seen or row.source is None or row.source.select is None:
+            continue
+        seen.add(row.id)
+        shown = row.source.shown.lower()
+        if row.id != 1 and sum(1 for t in tables if t.shown.lower() == shown) > 1:
+            continue
+        select = row.source.select
+        if not any(w.find_ancestor(exp.Select) is select for w in select.find_all(exp.Window)):
+            continue
+        words = ["Using temporary"]
+        if select.args.get("order") or select.args.get("group"):
+            words.append("Using filesort")
+        row.extra = [w for w in row.extra if w not in ("Using temporary", "Using filesort")] \
+            + words
 
 
 def _write_rows(s: SqliteSession, tree: exp.Expression, tables: list[_Table],
@@ -765,13 +795,17 @@ def _access(s: SqliteSession, m: re.Match[str], tables: list[_Table],
     row.key_len = str(key_length(tdef, idx, max(used, 1)))
     if row.key not in possible:
         row.possible_keys = ",".join([*possible, row.key])
+    # index condition pushdown: not of MEMORY's indexes, nor of an outer join's inner
+    # table (its ON is guarded by a trigger MariaDB does not push), nor when switched off
+    icp = not row.outer_inner and tdef.engine.upper() not in ("MEMORY", "HEAP") and \
+        explain_join.switch(s, "index_condition_pushdown")
     if ranged:
         row.type = "range"
         row.rows = max(1, _matching(s, t, mine, idx.columns[:max(used, 1)]) or 0)
         if covering:
             row.extra.append("Using where; Using index")
         else:
-            row.extra.append("Using index condition")
+            row.extra.append("Using index condition" if icp else "Using where")
         return row
     # IS NULL finds every NULL of a unique key: not one row
     unique = (idx.unique or idx.name == "") and used >= len(idx.columns) and not any(
@@ -795,7 +829,7 @@ def _access(s: SqliteSession, m: re.Match[str], tables: list[_Table],
         # what the lookup does not settle is checked on the row, or on the index entry
         # first (index condition pushdown) when it reads only the key's columns
         keyed = {x.lower() for x in idx.columns}
-        pushed = not covering and all(_columns_of(c) <= keyed for c in rest)
+        pushed = icp and not covering and all(_columns_of(c) <= keyed for c in rest)
         row.extra.append("Using index condition" if pushed else "Using where")
     if covering:
         row.extra.append("Using index")
@@ -1072,19 +1106,65 @@ def _run(s: SqliteSession, text: str) -> list[tuple[Any, ...]] | None:
 
 def _system_tables(s: SqliteSession, rows: list[_Row]) -> list[_Row]:
     """In a statement of several tables, one of an exact-count engine holding one row is a
-    `system` table, read first, so listed first in its select."""
+    `system` table, read first, so listed first in its select (not the inner table of an
+    outer join: that one depends on the tables before it). An empty one is `system` too
+    as an outer join's inner table (`Const row not found`, filtered 0.00), and in an inner
+    join of several makes its select `Impossible WHERE noticed after reading const
+    tables`. Temporary table and filesort are then the first other table's."""
+    impossible: set[int | None] = set()
+    per_select: dict[int | None, int] = {}
+    for row in rows:
+        if row.table is not None:
+            per_select[row.id] = per_select.get(row.id, 0) + 1
     for row in rows:
         t = row.source
         if t is None or t.tdef is None or t.tdef.engine.upper() not in EXACT_COUNT_ENGINES:
             continue
-        if (row.rows if row.type in ("ALL", "index") else _count(s, t)) == 1:
+        count = row.rows if row.type in ("ALL", "index") else _count(s, t)
+        if count == 1 and not row.outer_inner or count == 0 and row.outer_inner:
             row.type, row.possible_keys, row.key, row.key_len, row.ref = \
                 "system", None, None, None, None
-            row.rows = 1
+            row.rows = count
             row.extra = [w for w in row.extra if w in ("Using temporary", "Using filesort")]
-    first = {id(r): k for k, r in enumerate(rows)}
-    return sorted(rows, key=lambda r: (r.id is None, r.id or 0, r.type != "system",
-                                       first[id(r)]))
+            if count == 0:
+                row.extra.insert(0, "Const row not found")
+                row.zero_filtered = True
+        elif count == 0 and per_select.get(row.id, 0) > 1:
+            impossible.add(row.id)
+    out: list[_Row] = []
+    for row in rows:
+        if row.id in impossible and row.id is not None:
+            if not any(r.id == row.id for r in out):
+                out.append(_Row(row.id, row.select_type, None, filtered=False, extra=[
+                    "Impossible WHERE noticed after reading const tables"]))
+            continue
+        out.append(row)
+    first = {id(r): k for k, r in enumerate(out)}
+    out.sort(key=lambda r: (r.id is None, r.id or 0, r.type != "system", first[id(r)]))
+    _sorting_after_const(out)
+    return out
+
+
+def _sorting_after_const(rows: list[_Row]) -> None:
+    """Temporary table and filesort belong to a select's first table that is not read
+    before planning; with one such table left, sorting by the ORDER BY needs no temporary
+    table."""
+    words = ("Using temporary", "Using filesort")
+    ids = dict.fromkeys(r.id for r in rows if r.table is not None)
+    for select_id in ids:
+        mine = [r for r in rows if r.id == select_id and r.table is not None]
+        const = [r for r in mine if r.type in ("system", "const")]
+        rest = [r for r in mine if r.type not in ("system", "const")]
+        if not const or not rest:
+            continue
+        moved = [w for r in const for w in r.extra if w in words]
+        for r in const:
+            r.extra = [w for w in r.extra if w not in words]
+        head = rest[0]
+        head.extra = [w for w in head.extra if w not in words] + \
+            [w for w in words if w in moved or w in head.extra]
+        if len(rest) == 1 and head.order_temp and "Using temporary" in head.extra:
+            head.extra.remove("Using temporary")
 
 
 def _const_tables(s: SqliteSession, tree: exp.Select, t: _Table, rows: list[_Row]) -> list[_Row]:

@@ -8,8 +8,9 @@ Rules (MariaDB 10.11, sql_select.cc):
   `(incremental, BNL join)` when the table before it buffered too (level 1, or
   optimizer_switch join_cache_incremental=off: always flat). Not for the tables of a
   multi-table UPDATE / DELETE (SELECT_NO_JOIN_CACHE), nor for the inner tables of an outer
-  join under outer_join_with_cache=off. Key lookups (`ref`, `eq_ref`) are buffered only from
-  level 3 (hashed / BKA joins), which is not said here.
+  join under outer_join_with_cache=off. From level 3 on MariaDB hashes equi-joins
+  (`hash_ALL`, BNLH) and buffers key lookups (BKA), which is not said here: no join buffer
+  is shown at those levels.
 - NOT NULL of a key lookup (add_not_null_conds): a `ref` / `eq_ref` whose key part is
   compared with `=` to a NULL-able column of another table of the join can skip the rows
   where that column is NULL: the test `col IS NOT NULL` is added to that table's condition
@@ -72,12 +73,13 @@ def not_null_tests(rows: list[Any]) -> None:
 
 def join_buffers(s: SqliteSession, rows: list[Any]) -> None:
     """`Using join buffer (...)` on the rows MariaDB joins through a buffer."""
+    value = _variable(s, "join_cache_level")
     try:
-        level = int(_variable(s, "join_cache_level") or 0)
+        level = 2 if value is None else int(value)  # (2: MariaDB's default)
     except (TypeError, ValueError):
         level = 2
-    if level < 1:
-        return
+    if level < 1 or level > 2:
+        return  # from level 3 equi-joins are hashed (BNLH, BKA): not said here
     incremental = level >= 2 and switch(s, "join_cache_incremental")
     outer = switch(s, "outer_join_with_cache")
     previous: dict[int | None, bool] = {}   # per select: did the last table buffer?
