@@ -392,3 +392,11 @@ def test_window_functions_and_empty_const_tables(session: SqliteSession) -> None
          "Using where; Using filesort")]
     assert explain(session, "SELECT v FROM w1 JOIN e2 ON e2.c = id")[0][-1] == \
         "Impossible WHERE noticed after reading const tables"
+
+
+def test_an_empty_outer_joined_table_leaves_note_1003(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE e1 (a INT, b INT) ENGINE=MyISAM")
+    session.execute("INSERT INTO e1 VALUES (1, 1), (2, 2)")
+    session.execute("CREATE TABLE e2 (c INT) ENGINE=MyISAM")
+    _got, note = extended(session, "SELECT b, e2.c FROM e1 LEFT JOIN e2 ON e2.c = a")
+    assert note == "select `db`.`e1`.`b` AS `b`,NULL AS `c` from `db`.`e1`"

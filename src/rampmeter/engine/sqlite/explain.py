@@ -342,8 +342,9 @@ def explain(s: SqliteSession, r: Reader) -> Result:
                 count = _count(s, t)
                 const = (t, t.tdef is not None and count is not None and count <= 1 and
                          t.tdef.engine.upper() in EXACT_COUNT_ENGINES, True)
+        empty = [t for t in tables if any(r.zero_filtered and r.source is t for r in rows)]
         note = _note(s, inner, plan, bound, database, const,
-                     impossible=impossible == "Impossible WHERE")
+                     impossible=impossible == "Impossible WHERE", empty=empty)
         if note is not None:
             result.warnings.append(Warning_("Note", errors.ER_YES, note))
     return result
@@ -1201,11 +1202,12 @@ def _const_tables(s: SqliteSession, tree: exp.Select, t: _Table, rows: list[_Row
 
 def _note(s: SqliteSession, inner: Statement, plan: Any, bound: dict[str, Any],
           database: str, const: tuple[_Table, bool, bool] | None = None, *,
-          impossible: bool = False) -> str | None:
+          impossible: bool = False, empty: list[_Table] | None = None) -> str | None:
     """Note 1003: the statement as MariaDB prints it after parsing; with a table read
     before planning (`const`: the table, is it a system table, was no row found), its
     columns are the row's values, the WHERE it decided 1 (0), and a system table is
-    `dual`."""
+    `dual`; an outer join's inner table read before planning and found empty (`empty`)
+    is left out, its columns NULL."""
     from rampmeter.engine.sqlite import sqltext
     if inner.kind not in ("SELECT", "WITH") or plan.outputs is None:
         return None
@@ -1219,6 +1221,8 @@ def _note(s: SqliteSession, inner: Statement, plan: Any, bound: dict[str, Any],
         elif impossible:  # a constant WHERE found false: printed as 0
             tree = sqltext._parse(inner.text, inner)
             tree.set("where", exp.Where(this=exp.Literal.number(0)))
+        elif empty:
+            tree = _without(sqltext._parse(inner.text, inner), empty)
         text = sqltext.query_text(s, inner, database, names, tree)
         if "ANSI_QUOTES" in s.sql_mode().upper().split(","):
             from rampmeter.engine.sqlite.showmode import ansi_quoted
@@ -1226,6 +1230,29 @@ def _note(s: SqliteSession, inner: Statement, plan: Any, bound: dict[str, Any],
         return text
     except Exception:  # noqa: BLE001 - text the printer cannot read: no note
         return None
+
+
+def _without(tree: exp.Expression, empty: list[_Table]) -> exp.Expression | None:
+    """The query without the LEFT JOINs of `empty` tables, their columns NULL (None: a
+    shape this does not rewrite)."""
+    if not isinstance(tree, exp.Select) or any(True for _ in tree.find_all(exp.Star)):
+        return None
+    names = {t.shown.lower() for t in empty}
+    joins = tree.args.get("joins") or []
+    kept = [j for j in joins if not (
+        isinstance(j.this, exp.Table) and j.this.alias_or_name.lower() in names and
+        str(j.args.get("side") or "").upper() == "LEFT")]
+    if len(kept) == len(joins):
+        return None
+    tree = tree.copy()
+    tree.set("joins", [j.copy() for j in kept])
+    for col in list(tree.find_all(exp.Column)):
+        if col.table and col.table.lower() in names:
+            col.replace(exp.Null())
+        elif not col.table and any(t.tdef is not None and t.tdef.column(col.name) is not None
+                                   for t in empty):
+            return None  # (whose column it is: not settled here)
+    return tree
 
 
 def _substituted(s: SqliteSession, tree: exp.Expression, t: _Table, system: bool,
