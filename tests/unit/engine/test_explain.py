@@ -400,3 +400,24 @@ def test_an_empty_outer_joined_table_leaves_note_1003(session: SqliteSession) ->
     session.execute("CREATE TABLE e2 (c INT) ENGINE=MyISAM")
     _got, note = extended(session, "SELECT b, e2.c FROM e1 LEFT JOIN e2 ON e2.c = a")
     assert note == "select `db`.`e1`.`b` AS `b`,NULL AS `c` from `db`.`e1`"
+
+
+def test_keyread_is_mariadbs_and_select_options_are_read(session: SqliteSession) -> None:
+    # SQLite's secondary index holds the rowid (here the primary key): MariaDB's (MyISAM)
+    # does not, so reading the key's column with the primary key's is a table scan
+    session.execute("CREATE TABLE f1 (id SMALLINT UNSIGNED NOT NULL AUTO_INCREMENT, "
+                    "kid SMALLINT UNSIGNED NOT NULL DEFAULT 0, PRIMARY KEY (id), KEY (kid)) "
+                    "ENGINE=MyISAM")
+    session.execute("CREATE TABLE f2 (id SMALLINT UNSIGNED NOT NULL AUTO_INCREMENT, "
+                    "email VARCHAR(50) NOT NULL DEFAULT '', PRIMARY KEY (id), "
+                    "UNIQUE KEY e (email)) ENGINE=MyISAM")
+    session.execute("INSERT INTO f2 (email) VALUES ('b'), ('d')")
+    assert explain(session, "SELECT email, id FROM f2 ORDER BY email")[0][3:] == \
+        ("ALL", None, None, None, None, "2", "Using filesort")
+    # (measured) SQL_CALC_FOUND_ROWS does not hide the query: f1 is empty, const
+    got = explain(session, "SELECT SQL_CALC_FOUND_ROWS DISTINCT email FROM f2 LEFT JOIN f1 "
+                  "ON kid = f2.id WHERE f1.id IS NULL LIMIT 10")
+    assert got == [
+        (1, "SIMPLE", "f1", "system", "PRIMARY,kid", None, None, None, "0",
+         "Const row not found; Using temporary"),
+        (1, "SIMPLE", "f2", "ALL", None, None, None, None, "2", "")]

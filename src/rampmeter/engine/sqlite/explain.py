@@ -407,13 +407,14 @@ def _joined_write(stmt: Statement, outer: Statement) -> Statement | None:
 
 
 def _tree(stmt: Statement) -> exp.Expression | None:
-    from rampmeter.engine.sqlite import defaultfn, dialect, odbc
+    from rampmeter.engine.sqlite import defaultfn, dialect, modifiers, odbc
     text = stmt.text
     if stmt.kind == "REPLACE":  # read as the INSERT it is planned as
         at = text.upper().find("REPLACE")
         text = text[:at] + "INSERT" + text[at + len("REPLACE"):]
     try:
         text = odbc.rewrite(text, stmt)  # {d '..'}, {fn f(..)}: what they stand for
+        text = modifiers.strip(stmt.kind, text)[0]  # SQL_CALC_FOUND_ROWS, HIGH_PRIORITY...
         return dialect.parse(defaultfn.rewrite_text(text), stmt.dialect.pipes_as_concat,
                              stmt.dialect.high_not)
     except Exception:  # noqa: BLE001 - planned already: only the words are missing
@@ -535,8 +536,15 @@ def _rows(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
             elif detail.startswith("CORRELATED SCALAR") or detail.startswith("SCALAR"):
                 pass
         for row in out[first:]:
-            if row.sorts and "Using filesort" not in row.extra:
-                row.extra.append("Using filesort")
+            if row.sorts and row.source is not None and row.source.select is not None:
+                # SQLite's index order MariaDB does not have: the select's clauses sort
+                head = next(r for r in out[first:] if r.id == row.id and r.table is not None)
+                select = row.source.select
+                words = (["Using filesort"] if select.args.get("order") else []) + \
+                    (["Using temporary", "Using filesort"] if select.args.get("group") else
+                     ["Using temporary"] if select.args.get("distinct") else [])
+                head.extra += [w for w in dict.fromkeys(words) if w not in head.extra]
+        for row in out[first:]:
             # MariaDB orders a select's Extra: temporary and filesort come last
             row.extra.sort(key=lambda w: (w in ("Using temporary", "Using filesort"),
                                           w == "Using filesort"))
@@ -757,7 +765,11 @@ def _access(s: SqliteSession, m: re.Match[str], tables: list[_Table],
     possible = _possible_keys(tdef, mine)
     row.possible_keys = ",".join(possible) if possible else None
     idx = _index(tdef, using, index)
-    covering = bool(using) and "COVERING" in using or idx is not None and _covers(t, idx)
+    # (MariaDB's keyread: SQLite's indexes hold the rowid too, MariaDB's do not)
+    covering = idx is not None and _covers(t, idx)
+    if verb == "SCAN" and idx is not None and "COVERING" in (using or "") and not covering:
+        idx = None  # SQLite's covering scan, not MariaDB's: the table's, in its order
+        row.sorts = True
     parts = []
     if cond:
         parts = [p.strip() for p in cond.split(" AND ")]
@@ -768,7 +780,7 @@ def _access(s: SqliteSession, m: re.Match[str], tables: list[_Table],
         # SQLite walks the index for the ORDER BY that MariaDB was told not to use it
         # for: MariaDB scans the table and sorts
         idx = None
-        row.sorts = t.select is not None and bool(t.select.args.get("order"))
+        row.sorts = True
     if verb == "SCAN" or idx is None:
         cover = _covering_key(t) if idx is None else None
         if idx is not None or cover is not None:
@@ -1123,8 +1135,7 @@ def _system_tables(s: SqliteSession, rows: list[_Row]) -> list[_Row]:
             continue
         count = row.rows if row.type in ("ALL", "index") else _count(s, t)
         if count == 1 and not row.outer_inner or count == 0 and row.outer_inner:
-            row.type, row.possible_keys, row.key, row.key_len, row.ref = \
-                "system", None, None, None, None
+            row.type, row.key, row.key_len, row.ref = "system", None, None, None
             row.rows = count
             row.extra = [w for w in row.extra if w in ("Using temporary", "Using filesort")]
             if count == 0:
@@ -1147,25 +1158,25 @@ def _system_tables(s: SqliteSession, rows: list[_Row]) -> list[_Row]:
 
 
 def _sorting_after_const(rows: list[_Row]) -> None:
-    """Temporary table and filesort belong to a select's first table that is not read
-    before planning; with one such table left, sorting by the ORDER BY needs no temporary
+    """With tables read before planning, a select's temporary table is said on its first
+    table (a const one too), with the filesort of it; a filesort alone sorts the first
+    table that is not const. Sorting one such table by the ORDER BY needs no temporary
     table."""
     words = ("Using temporary", "Using filesort")
     ids = dict.fromkeys(r.id for r in rows if r.table is not None)
     for select_id in ids:
         mine = [r for r in rows if r.id == select_id and r.table is not None]
-        const = [r for r in mine if r.type in ("system", "const")]
         rest = [r for r in mine if r.type not in ("system", "const")]
-        if not const or not rest:
+        if len(rest) == len(mine) or not rest:
             continue
-        moved = [w for r in const for w in r.extra if w in words]
-        for r in const:
+        moved = {w for r in mine for w in r.extra if w in words}
+        order_temp = any(r.order_temp for r in mine)
+        for r in mine:
             r.extra = [w for w in r.extra if w not in words]
-        head = rest[0]
-        head.extra = [w for w in head.extra if w not in words] + \
-            [w for w in words if w in moved or w in head.extra]
-        if len(rest) == 1 and head.order_temp and "Using temporary" in head.extra:
-            head.extra.remove("Using temporary")
+        if len(rest) == 1 and order_temp:
+            moved.discard("Using temporary")
+        head = mine[0] if "Using temporary" in moved else rest[0]
+        head.extra += [w for w in words if w in moved]
 
 
 def _const_tables(s: SqliteSession, tree: exp.Select, t: _Table, rows: list[_Row]) -> list[_Row]:
