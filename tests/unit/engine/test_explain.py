@@ -421,3 +421,16 @@ def test_keyread_is_mariadbs_and_select_options_are_read(session: SqliteSession)
         (1, "SIMPLE", "f1", "system", "PRIMARY,kid", None, None, None, "0",
          "Const row not found; Using temporary"),
         (1, "SIMPLE", "f2", "ALL", None, None, None, None, "2", "")]
+
+
+def test_is_null_of_a_not_null_column_in_a_join(session: SqliteSession) -> None:
+    # MariaDB folds ISNULL(col) of a NOT NULL column to 0, in a join too (not for an outer
+    # join's inner table, whose columns the join makes NULL)
+    session.execute("CREATE TABLE t1 (a BIGINT UNSIGNED)")
+    session.execute("CREATE TABLE t2 (a BIGINT UNSIGNED NOT NULL PRIMARY KEY, d INT)")
+    session.execute("INSERT INTO t1 VALUES (1), (2)")
+    session.execute("INSERT INTO t2 VALUES (1, 1), (4, 4)")
+    assert explain(session, "SELECT * FROM t1, t2 WHERE t1.a = t2.a AND isnull(t2.a) = 1") \
+        == [(1, "SIMPLE", None, None, None, None, None, None, None, "Impossible WHERE")]
+    got = explain(session, "SELECT * FROM t1 LEFT JOIN t2 ON t1.a = t2.a WHERE isnull(t2.a)")
+    assert [r[2] for r in got] == ["t1", "t2"]

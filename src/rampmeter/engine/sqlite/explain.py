@@ -682,26 +682,62 @@ def _impossible(s: SqliteSession, tree: exp.Expression | None) -> str | None:
 
 
 def _never_null(s: SqliteSession, tree: exp.Select, cond: exp.Expression) -> bool:
-    """`col IS NULL` of a NOT NULL column of the one table read: MariaDB's Item_func_isnull
-    is the constant FALSE then (not for a DATE / DATETIME, which it compares with zero, nor
-    for the AUTO_INCREMENT column under sql_auto_is_null)."""
-    if not isinstance(cond, exp.Is) or not isinstance(cond.expression, exp.Null) or \
-            not isinstance(cond.this, exp.Column) or tree.args.get("joins"):
+    """A conjunct false once every `col IS NULL` (ISNULL(col)) of a NOT NULL column is
+    the constant 0 it is for MariaDB's Item_func_isnull (not for a DATE / DATETIME, which
+    it compares with zero, nor for the AUTO_INCREMENT column under sql_auto_is_null, nor
+    for a column of an outer join's inner table)."""
+    if not any(isinstance(n, exp.Is) and isinstance(n.expression, exp.Null)
+               for n in cond.walk()):
         return False
+    sources = _from_tables(s, tree)
+    if not sources:
+        return False
+
+    def fold(node: exp.Expression) -> exp.Expression:
+        if isinstance(node, exp.Is) and isinstance(node.expression, exp.Null) and \
+                isinstance(node.this, exp.Column) and _not_null_column(s, sources, node.this):
+            return exp.Literal.number(0)
+        return node
+
+    folded = cond.copy().transform(fold)
+    return _constant(folded) and _false(s, folded)
+
+
+def _from_tables(s: SqliteSession, tree: exp.Select) -> list[tuple[str, Any, bool]]:
+    """The select's tables: (shown name, definition, is it an outer join's inner table)."""
+    out: list[tuple[str, Any, bool]] = []
     source = tree.args.get("from_") or tree.args.get("from")
-    table = source.this if source is not None else None
-    if not isinstance(table, exp.Table) or \
-            cond.this.table and cond.this.table.lower() != table.alias_or_name.lower():
+    items = [(source.this, False)] if source is not None else []
+    for j in tree.args.get("joins") or []:
+        side = str(j.args.get("side") or "").upper()
+        if side == "RIGHT":
+            items = [(node, True) for node, _inner in items]
+        items.append((j.this, side == "LEFT"))
+    for node, inner in items:
+        if not isinstance(node, exp.Table):
+            return []  # a derived table or a nest: not read here
+        try:
+            tdef = s.table_def(node.db or s.database or "", node.name)
+        except ServerError:
+            return []
+        if tdef is None or tdef.view is not None:
+            return []
+        out.append((node.alias_or_name.lower(), tdef, inner))
+    return out
+
+
+def _not_null_column(s: SqliteSession, sources: list[tuple[str, Any, bool]],
+                     col: exp.Column) -> bool:
+    owners = [(tdef, inner) for shown, tdef, inner in sources
+              if (not col.table or col.table.lower() == shown) and
+              tdef.column(col.name) is not None]
+    if len(owners) != 1 or owners[0][1]:
         return False
-    try:
-        tdef = s.table_def(table.db or s.database or "", table.name)
-    except ServerError:
-        return False
-    col = tdef.column(cond.this.name) if tdef is not None and tdef.view is None else None
-    if col is None or col.nullable or col.type.name in ("date", "datetime"):
+    c = owners[0][0].column(col.name)
+    if c.nullable or c.type.name in ("date", "datetime"):
         return False
     from rampmeter.engine.sqlite.autoisnull import enabled
-    return not (col.auto_increment and enabled(s))
+    return not (c.auto_increment and enabled(s))
 
 
 def _no_tables(s: SqliteSession, tree: exp.Expression | None) -> _Row:
