@@ -434,3 +434,27 @@ def test_is_null_of_a_not_null_column_in_a_join(session: SqliteSession) -> None:
         == [(1, "SIMPLE", None, None, None, None, None, None, None, "Impossible WHERE")]
     got = explain(session, "SELECT * FROM t1 LEFT JOIN t2 ON t1.a = t2.a WHERE isnull(t2.a)")
     assert [r[2] for r in got] == ["t1", "t2"]
+
+
+def test_min_max_answered_from_keys(session: SqliteSession) -> None:
+    # measured (func_group): MIN / MAX by a key, over a join too, before reading rows
+    session.execute("CREATE TABLE t1 (a1 INT, a2 CHAR(3), KEY k1 (a1), KEY k2 (a2))")
+    session.execute("CREATE TABLE t2 (a1 CHAR(3), a2 INT, a3 REAL, KEY k1 (a1), "
+                    "KEY k2 (a2, a1))")
+    session.execute("INSERT INTO t1 VALUES (10, 'aaa'), (11, 'bbb')")
+    away = [(1, "SIMPLE", None, None, None, None, None, None, None,
+             "Select tables optimized away")]
+    assert explain(session, "SELECT min(a2) FROM t1") == away
+    assert explain(session, "SELECT max(t1.a1), max(t2.a2) FROM t1, t2")[0][-1] == \
+        "No matching min/max row"
+    session.execute("INSERT INTO t2 VALUES ('AAA', 10, 0.5), ('BBB', 20, 1.0)")
+    assert explain(session, "SELECT max(t1.a1), max(t2.a2) FROM t1, t2") == away
+    assert explain(session, "SELECT min(a1) FROM t2 WHERE a2 = 10") == away
+    assert explain(session, "SELECT min(a1) FROM t2 WHERE a2 IS NULL")[0][-1] == \
+        "No matching min/max row"
+    # a condition on another column, or a string longer than the column: rows are read
+    assert explain(session, "SELECT min(a1) FROM t2 WHERE a3 = 1")[0][2] == "t2"
+    assert explain(session, "SELECT max(a2) FROM t1 WHERE a2 = 'abcd'")[0][2] == "t1"
+    # constant propagation: a = 2 makes a IS NULL false
+    assert explain(session, "SELECT * FROM t2 WHERE a3 = 2 AND a3 IS NULL")[0][-1] == \
+        "Impossible WHERE"

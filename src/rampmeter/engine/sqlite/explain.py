@@ -35,9 +35,9 @@ from sqlglot import exp
 
 from rampmeter import errors
 from rampmeter.engine.base import Result, ResultSet
-from rampmeter.engine.sqlite import explain_join
+from rampmeter.engine.sqlite import explain_join, explain_minmax
 from rampmeter.engine.sqlite.catalog import ColumnDef, IndexDef, TableDef
-from rampmeter.errors import ServerError, Warning_
+from rampmeter.errors import Warning_
 from rampmeter.protocol.columns import Column, decimal_column, int_column, text_column
 from rampmeter.sql import charsets
 from rampmeter.sql.reader import Reader
@@ -363,9 +363,10 @@ def _answer(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
     impossible = _impossible(s, tree)
     if impossible is None and _zero_limit(tree):
         impossible = "Zero limit"  # MariaDB reads no table at all, const ones neither
-    if impossible is None and _optimized_away(tree, tables):
-        rows = [_Row(1, "SIMPLE", None, filtered=False,
-                     extra=["Select tables optimized away"])]
+    away = explain_minmax.min_max(s, tree) if impossible is None else None
+    if away is not None:
+        rows = [_Row(1, rows[0].select_type if rows else "SIMPLE", None, filtered=False,
+                     extra=[away]), *(r for r in rows if r.id != 1)]
     elif impossible is not None:  # the first select's tables are never read
         first = next((r.select_type for r in rows if r.id == 1), "SIMPLE")
         rows = [_Row(1, first, None, filtered=False, extra=[impossible]),
@@ -623,41 +624,6 @@ def _write_rows(s: SqliteSession, tree: exp.Expression, tables: list[_Table],
     return rows
 
 
-def _optimized_away(tree: exp.Expression | None, tables: list[_Table]) -> bool:
-    """MariaDB answers a select of one table, without WHERE or GROUP BY, whose items are
-    COUNT(*) of an exact-count engine's table and MIN / MAX of an index's first column
-    before reading a row: `Select tables optimized away`."""
-    if not isinstance(tree, exp.Select) or len(tables) != 1 or tables[0].tdef is None or \
-            any(tree.args.get(k) for k in ("where", "group", "having", "joins")):
-        return False
-    tdef = tables[0].tdef
-    firsts = {i.columns[0].lower() for i in tdef.indexes if i.columns and not i.kind}
-    if tdef.primary:
-        firsts.add(tdef.primary[0].lower())
-    exact = tdef.engine.upper() in EXACT_COUNT_ENGINES
-    found = False
-    for item in tree.expressions:
-        for node in (item.this if isinstance(item, exp.Alias) else item).walk():
-            if isinstance(node, exp.Count):
-                inner = node.this
-                col = tdef.column(inner.name) if isinstance(inner, exp.Column) else None
-                if not exact or not (isinstance(inner, exp.Star) or
-                                     col is not None and not col.nullable):
-                    return False
-                found = True
-            elif isinstance(node, (exp.Min, exp.Max)):
-                if not isinstance(node.this, exp.Column) or node.this.name.lower() not in firsts:
-                    return False
-                found = True
-            elif isinstance(node, exp.Column) and \
-                    not isinstance(node.parent, (exp.Count, exp.Min, exp.Max)):
-                return False
-            elif isinstance(node, (exp.AggFunc, exp.Subquery)) and \
-                    not isinstance(node, (exp.Count, exp.Min, exp.Max)):
-                return False
-    return found
-
-
 def _impossible(s: SqliteSession, tree: exp.Expression | None) -> str | None:
     """`Impossible WHERE` / `Impossible HAVING`: a condition of the outer select with a
     constant part that is false, which MariaDB evaluates once before planning."""
@@ -675,10 +641,39 @@ def _impossible(s: SqliteSession, tree: exp.Expression | None) -> str | None:
                 lambda n: aliases[n.name.lower()].copy()
                 if isinstance(n, exp.Column) and not n.table and n.name.lower() in aliases
                 else n)
+        conjuncts = _conjuncts(whole)
         if any(_constant(c) and _false(s, c) or key == "where" and _never_null(s, tree, c)
-               for c in _conjuncts(whole)):
+               for c in conjuncts) or key == "where" and _propagated(s, conjuncts):
             return word
     return None
+
+
+def _propagated(s: SqliteSession, conjuncts: list[exp.Expression]) -> bool:
+    """MariaDB's constant propagation: `col = constant` in the WHERE's AND makes every other
+    condition on that column alone a constant; one of them false is `Impossible WHERE`
+    (`a = 2 AND a IS NULL`, `a = 'MIN' AND a >= 'SEA'`)."""
+    values: dict[tuple[str, str], exp.Expression] = {}
+    for c in conjuncts:
+        if isinstance(c, exp.EQ):
+            for side, other in ((c.this, c.expression), (c.expression, c.this)):
+                if isinstance(side, exp.Column) and isinstance(other, (exp.Literal, exp.Neg)) \
+                        and _constant(other):
+                    values.setdefault((side.table.lower(), side.name.lower()), other)
+    if not values:
+        return False
+    for c in conjuncts:
+        cols = list(c.find_all(exp.Column))
+        keys = {(x.table.lower(), x.name.lower()) for x in cols}
+        if len(keys) != 1 or any(True for _ in c.find_all(exp.Subquery)):
+            continue
+        key = next(iter(keys))
+        if key not in values or isinstance(c, exp.EQ) and values[key] in (c.this, c.expression):
+            continue
+        folded = c.copy().transform(
+            lambda n, v=values[key]: v.copy() if isinstance(n, exp.Column) else n)
+        if _constant(folded) and _false(s, folded):
+            return True
+    return False
 
 
 def _never_null(s: SqliteSession, tree: exp.Select, cond: exp.Expression) -> bool:
@@ -689,7 +684,7 @@ def _never_null(s: SqliteSession, tree: exp.Select, cond: exp.Expression) -> boo
     if not any(isinstance(n, exp.Is) and isinstance(n.expression, exp.Null)
                for n in cond.walk()):
         return False
-    sources = _from_tables(s, tree)
+    sources = explain_minmax.from_tables(s, tree)
     if not sources:
         return False
 
@@ -701,29 +696,6 @@ def _never_null(s: SqliteSession, tree: exp.Select, cond: exp.Expression) -> boo
 
     folded = cond.copy().transform(fold)
     return _constant(folded) and _false(s, folded)
-
-
-def _from_tables(s: SqliteSession, tree: exp.Select) -> list[tuple[str, Any, bool]]:
-    """The select's tables: (shown name, definition, is it an outer join's inner table)."""
-    out: list[tuple[str, Any, bool]] = []
-    source = tree.args.get("from_") or tree.args.get("from")
-    items = [(source.this, False)] if source is not None else []
-    for j in tree.args.get("joins") or []:
-        side = str(j.args.get("side") or "").upper()
-        if side == "RIGHT":
-            items = [(node, True) for node, _inner in items]
-        items.append((j.this, side == "LEFT"))
-    for node, inner in items:
-        if not isinstance(node, exp.Table):
-            return []  # a derived table or a nest: not read here
-        try:
-            tdef = s.table_def(node.db or s.database or "", node.name)
-        except ServerError:
-            return []
-        if tdef is None or tdef.view is not None:
-            return []
-        out.append((node.alias_or_name.lower(), tdef, inner))
-    return out
 
 
 def _not_null_column(s: SqliteSession, sources: list[tuple[str, Any, bool]],
