@@ -458,3 +458,17 @@ def test_min_max_answered_from_keys(session: SqliteSession) -> None:
     # constant propagation: a = 2 makes a IS NULL false
     assert explain(session, "SELECT * FROM t2 WHERE a3 = 2 AND a3 IS NULL")[0][-1] == \
         "Impossible WHERE"
+
+
+def test_fulltext_access(session: SqliteSession) -> None:
+    # measured (fulltext, fulltext_order_by): MATCH ... AGAINST of a FULLTEXT key
+    session.execute("CREATE TABLE t1 (a VARCHAR(200), b TEXT, m VARCHAR(20), "
+                    "FULLTEXT (a, b), KEY (m)) ENGINE=MyISAM")
+    session.execute("INSERT INTO t1 VALUES ('MySQL has now support', 'for full-text', 'x')")
+    row = (1, "SIMPLE", "t1", "fulltext", "a", "a", "0", "", "1", "Using where")
+    assert explain(session, "SELECT * FROM t1 WHERE MATCH (a, b) AGAINST ('support')") == [row]
+    assert explain(session, "SELECT * FROM t1 WHERE 1 <= MATCH (a, b) AGAINST ('x')") == [row]
+    assert explain(session, "SELECT * FROM t1 WHERE MATCH (a, b) AGAINST ('x') >= 0")[0][3] \
+        == "ALL"
+    assert explain(session, "SELECT m FROM t1 WHERE MATCH (a, b) AGAINST ('x') "
+                   "ORDER BY m")[0][-1] == "Using where; Using filesort"

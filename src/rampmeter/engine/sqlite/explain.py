@@ -772,6 +772,19 @@ def _access(s: SqliteSession, m: re.Match[str], tables: list[_Table],
             mine.append(c)
     possible = _possible_keys(tdef, mine)
     row.possible_keys = ",".join(possible) if possible else None
+    text_key = _fulltext_key(tdef, mine)
+    if text_key is not None:
+        # MATCH ... AGAINST of a FULLTEXT key's columns needing a relevance above 0:
+        # MariaDB reads the key's matches (type fulltext, no key length, an empty ref)
+        row.type, row.key, row.key_len, row.ref, row.rows = \
+            "fulltext", text_key.name, "0", "", 1
+        row.possible_keys = ",".join([*possible, text_key.name])
+        row.extra.append("Using where")
+        # (its rows come by relevance: sorted for any other ORDER BY, GROUP BY, DISTINCT)
+        order = t.select.args.get("order") if t.select is not None else None
+        row.sorts = not (order and all(isinstance(o.this, exp.MatchAgainst)
+                                       for o in order.expressions))
+        return row
     idx = _index(tdef, using, index)
     # (MariaDB's keyread: SQLite's indexes hold the rowid too, MariaDB's do not)
     covering = idx is not None and _covers(t, idx)
@@ -932,6 +945,48 @@ def _wanted(t: _Table) -> set[str]:
     tdef = t.tdef
     return {c.name.lower() for c in tdef.columns} if t.all_columns and tdef is not None \
         else t.columns
+
+
+def _searched(t: _Table) -> bool:
+    """Does a MATCH ... AGAINST of the table's select read its columns (MariaDB's
+    fulltext_searched: such a table is never read as a const table)?"""
+    if t.select is None or t.tdef is None:
+        return False
+    for match in t.select.find_all(exp.MatchAgainst):
+        for col in match.expressions:
+            if isinstance(col, exp.Column) and t.tdef.column(col.name) is not None and \
+                    (not col.table or col.table.lower() == t.shown.lower()):
+                return True
+    return False
+
+
+def _fulltext_key(tdef: TableDef, conds: list[exp.Expression]) -> IndexDef | None:
+    """The FULLTEXT key a condition's MATCH (its columns) AGAINST (...) reads: the MATCH
+    alone, or compared so that only rows of a relevance above 0 qualify (`> 0`, `>= 1`,
+    not `>= 0`)."""
+    for c in conds:
+        match = None
+        if isinstance(c, exp.MatchAgainst):
+            match = c
+        elif isinstance(c, (exp.GT, exp.GTE, exp.LT, exp.LTE)):
+            left, right = c.this, c.expression
+            if isinstance(right, exp.MatchAgainst):  # 0 < MATCH: MATCH > 0
+                left, right = right, left
+                c = {exp.LT: exp.GT, exp.LTE: exp.GTE, exp.GT: exp.LT,
+                     exp.GTE: exp.LTE}[type(c)](this=left, expression=right)
+            if isinstance(left, exp.MatchAgainst) and isinstance(right, exp.Literal) and \
+                    not right.is_string:
+                bound = float(right.this)
+                if isinstance(c, exp.GT) and bound >= 0 or isinstance(c, exp.GTE) and bound > 0:
+                    match = left
+        if match is None:
+            continue
+        names = [x.name.lower() for x in match.expressions if isinstance(x, exp.Column)]
+        for idx in tdef.indexes:
+            if idx.kind == "FULLTEXT" and sorted(c.lower() for c in idx.columns) == \
+                    sorted(names):
+                return idx
+    return None
 
 
 def _ignored_for_order(t: _Table, idx: IndexDef) -> bool:
@@ -1139,7 +1194,8 @@ def _system_tables(s: SqliteSession, rows: list[_Row]) -> list[_Row]:
             per_select[row.id] = per_select.get(row.id, 0) + 1
     for row in rows:
         t = row.source
-        if t is None or t.tdef is None or t.tdef.engine.upper() not in EXACT_COUNT_ENGINES:
+        if t is None or t.tdef is None or t.tdef.engine.upper() not in EXACT_COUNT_ENGINES \
+                or _searched(t):
             continue
         count = row.rows if row.type in ("ALL", "index") else _count(s, t)
         if count == 1 and not row.outer_inner or count == 0 and row.outer_inner:
@@ -1194,6 +1250,8 @@ def _const_tables(s: SqliteSession, tree: exp.Select, t: _Table, rows: list[_Row
     if len(main) != 1 or t.tdef is None:
         return rows
     row = main[0]
+    if _searched(t):
+        return rows  # a table MATCH ... AGAINST searches is never a const table
     count = row.rows if row.type in ("ALL", "index") else _count(s, t)
     system = t.tdef.engine.upper() in EXACT_COUNT_ENGINES and count is not None and count <= 1
     if not system and row.type != "const":
