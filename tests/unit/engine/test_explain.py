@@ -127,8 +127,9 @@ def test_joins_subqueries_and_unions(session: SqliteSession) -> None:
     session.execute("CREATE TABLE t2 (id INT AUTO_INCREMENT PRIMARY KEY, v INT)")
     session.execute("INSERT INTO t1 VALUES (1, 1), (2, 2)")
     session.execute("INSERT INTO t2 (v) VALUES (1), (2), (3)")
+    # t1.a may be NULL: MariaDB tests `t1.a IS NOT NULL` on t1 before the lookup
     assert explain(session, "SELECT * FROM t1 JOIN t2 ON t2.id = t1.a") == [
-        (1, "SIMPLE", "t1", "ALL", None, None, None, None, "2", ""),
+        (1, "SIMPLE", "t1", "ALL", None, None, None, None, "2", "Using where"),
         (1, "SIMPLE", "t2", "eq_ref", "PRIMARY", "PRIMARY", "4", "db.t1.a", "1", "")]
     got = explain(session, "SELECT a, (SELECT max(v) FROM t2 WHERE t2.v = t1.b) FROM t1")
     assert [r[:4] for r in got] == [(1, "PRIMARY", "t1", "ALL"),
@@ -309,3 +310,165 @@ def test_a_binary_key_compared_with_a_constant_keeps_its_test(session: SqliteSes
     assert explain(session, "SELECT HEX(a) FROM bk WHERE a = UNHEX('01020304')") == [
         (1, "SIMPLE", "bk", "ref", "idx", "idx", "4", "const", "1",
          "Using where; Using index")]
+
+
+def test_join_buffers_and_not_null_tests(session: SqliteSession) -> None:
+    # measured on MariaDB 10.11 (join_cache_level=2): a scanned table after the first is
+    # joined through a buffer, flat after a table that did not buffer, else incremental
+    session.execute("CREATE TABLE a1 (x INT, y INT)")
+    session.execute("CREATE TABLE a2 (x INT, y INT)")
+    session.execute("CREATE TABLE a3 (x INT, y INT)")
+    session.execute("INSERT INTO a1 VALUES (1, 1), (2, 2), (3, 3)")
+    session.execute("INSERT INTO a2 VALUES (1, 1), (2, 2), (3, 3), (4, 4)")
+    session.execute("INSERT INTO a3 VALUES (1, 1), (2, 2), (3, 3), (4, 4), (5, 5)")
+    got = explain(session, "SELECT * FROM a1, a2, a3 WHERE a1.x = a2.x AND a2.y = a3.y")
+    assert [r[-1] for r in got] == [
+        "", "Using where; Using join buffer (flat, BNL join)",
+        "Using where; Using join buffer (incremental, BNL join)"]
+    got = explain(session, "SELECT * FROM a1 JOIN a2 ON a1.x = a2.x ORDER BY a2.y LIMIT 2")
+    assert [r[-1] for r in got] == ["Using temporary; Using filesort",
+                                    "Using where; Using join buffer (flat, BNL join)"]
+    # the join of a multi-table UPDATE is read without buffers
+    assert [r[-1] for r in explain(session, "UPDATE a1, a2 SET a1.y = 1 WHERE a1.x = a2.x")] \
+        == ["", "Using where"]
+    session.context.variables["join_cache_level"] = 1   # (always flat)
+    got = explain(session, "SELECT * FROM a1, a2, a3 WHERE a1.x = a2.x AND a2.y = a3.y")
+    assert got[2][-1] == "Using where; Using join buffer (flat, BNL join)"
+    session.context.variables["optimizer_switch"] = "outer_join_with_cache=off"
+    got = explain(session, "SELECT * FROM a1 LEFT JOIN a2 ON a1.x = a2.x")
+    assert got[1][-1] == "Using where"
+    # a key lookup by a NULL-able column: MariaDB tests it IS NOT NULL first, on that
+    # column's table in an inner join, on the looked-up table in an outer join
+    session.execute("CREATE TABLE t4 (a INT PRIMARY KEY, b INT)")
+    session.execute("INSERT INTO t4 VALUES (1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (6, 6)")
+    got = explain(session, "SELECT a1.x, t4.b FROM a1 STRAIGHT_JOIN t4 ON t4.a = a1.x")
+    assert [(r[3], r[-1]) for r in got] == [("ALL", "Using where"), ("eq_ref", "")]
+    got = explain(session, "SELECT a1.x, t4.b FROM a1 LEFT JOIN t4 ON t4.a = a1.x")
+    assert [(r[3], r[-1]) for r in got] == [("ALL", ""), ("eq_ref", "Using where")]
+
+
+def test_table_elimination_off_and_covering_scans(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE t1 (a INT)")
+    session.execute("INSERT INTO t1 VALUES (0), (1), (2), (3)")
+    session.execute("CREATE TABLE t2 (a INT PRIMARY KEY, b INT)")
+    session.execute("INSERT INTO t2 VALUES (1, 1), (2, 2)")
+    sql = "SELECT t1.a FROM t1 LEFT JOIN t2 ON t2.a = t1.a"
+    assert len(explain(session, sql)) == 1  # eliminated: nothing reads t2
+    session.context.variables["optimizer_switch"] = "table_elimination=off"
+    assert explain(session, sql)[1] == (1, "SIMPLE", "t2", "eq_ref", "PRIMARY", "PRIMARY", "4",
+                                        "db.t1.a", "1", "Using where; Using index")
+    # a scan of a table whose columns one key holds reads that key (the shortest one)
+    session.execute("CREATE TABLE c1 (pk INT PRIMARY KEY) ENGINE=MyISAM")
+    session.execute("INSERT INTO c1 VALUES (1), (2)")
+    assert explain(session, "SELECT * FROM c1 ORDER BY 'foo', CONVERT(pk, CHAR(0)) LIMIT 2") \
+        == [(1, "SIMPLE", "c1", "index", None, "PRIMARY", "4", None, "2",
+             "Using index; Using filesort")]
+    session.execute("CREATE TABLE c2 (a INT, b INT, c VARCHAR(10), KEY (a, b), KEY (b)) "
+                    "ENGINE=InnoDB")
+    session.execute("INSERT INTO c2 VALUES (1, 1, 'a'), (2, 2, 'b')")
+    assert explain(session, "SELECT b FROM c2")[0][3:] == \
+        ("index", None, "b", "5", None, "2", "Using index")
+    assert explain(session, "SELECT a FROM c2")[0][3:] == \
+        ("index", None, "a", "10", None, "2", "Using index")
+
+
+def test_window_functions_and_empty_const_tables(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE w1 (id INT, v INT) ENGINE=MyISAM")
+    session.execute("INSERT INTO w1 VALUES (1, 1), (2, 2), (3, 3)")
+    assert explain(session, "SELECT id, lead(id) OVER (ORDER BY id) FROM w1")[0][-1] == \
+        "Using temporary"
+    got = explain(session, "SELECT * FROM (SELECT id, lead(id) OVER (ORDER BY id) n FROM w1 "
+                  "ORDER BY id) a")
+    assert got[1][-1] == "Using temporary; Using filesort"
+    # an empty MyISAM table: the inner table of an outer join is a const table without
+    # its row; in an inner join no row can come out
+    session.execute("CREATE TABLE e2 (c INT) ENGINE=MyISAM")
+    got, _note = extended(session, "SELECT v FROM w1 LEFT JOIN e2 ON e2.c = id "
+                                   "WHERE id IS NULL ORDER BY v")
+    assert got == [
+        (1, "SIMPLE", "e2", "system", None, None, None, None, "0", Decimal("0.00"),
+         "Const row not found"),
+        (1, "SIMPLE", "w1", "ALL", None, None, None, None, "3", Decimal("100.00"),
+         "Using where; Using filesort")]
+    assert explain(session, "SELECT v FROM w1 JOIN e2 ON e2.c = id")[0][-1] == \
+        "Impossible WHERE noticed after reading const tables"
+
+
+def test_an_empty_outer_joined_table_leaves_note_1003(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE e1 (a INT, b INT) ENGINE=MyISAM")
+    session.execute("INSERT INTO e1 VALUES (1, 1), (2, 2)")
+    session.execute("CREATE TABLE e2 (c INT) ENGINE=MyISAM")
+    _got, note = extended(session, "SELECT b, e2.c FROM e1 LEFT JOIN e2 ON e2.c = a")
+    assert note == "select `db`.`e1`.`b` AS `b`,NULL AS `c` from `db`.`e1`"
+
+
+def test_keyread_is_mariadbs_and_select_options_are_read(session: SqliteSession) -> None:
+    # SQLite's secondary index holds the rowid (here the primary key): MariaDB's (MyISAM)
+    # does not, so reading the key's column with the primary key's is a table scan
+    session.execute("CREATE TABLE f1 (id SMALLINT UNSIGNED NOT NULL AUTO_INCREMENT, "
+                    "kid SMALLINT UNSIGNED NOT NULL DEFAULT 0, PRIMARY KEY (id), KEY (kid)) "
+                    "ENGINE=MyISAM")
+    session.execute("CREATE TABLE f2 (id SMALLINT UNSIGNED NOT NULL AUTO_INCREMENT, "
+                    "email VARCHAR(50) NOT NULL DEFAULT '', PRIMARY KEY (id), "
+                    "UNIQUE KEY e (email)) ENGINE=MyISAM")
+    session.execute("INSERT INTO f2 (email) VALUES ('b'), ('d')")
+    assert explain(session, "SELECT email, id FROM f2 ORDER BY email")[0][3:] == \
+        ("ALL", None, None, None, None, "2", "Using filesort")
+    # (measured) SQL_CALC_FOUND_ROWS does not hide the query: f1 is empty, const
+    got = explain(session, "SELECT SQL_CALC_FOUND_ROWS DISTINCT email FROM f2 LEFT JOIN f1 "
+                  "ON kid = f2.id WHERE f1.id IS NULL LIMIT 10")
+    assert got == [
+        (1, "SIMPLE", "f1", "system", "PRIMARY,kid", None, None, None, "0",
+         "Const row not found; Using temporary"),
+        (1, "SIMPLE", "f2", "ALL", None, None, None, None, "2", "")]
+
+
+def test_is_null_of_a_not_null_column_in_a_join(session: SqliteSession) -> None:
+    # MariaDB folds ISNULL(col) of a NOT NULL column to 0, in a join too (not for an outer
+    # join's inner table, whose columns the join makes NULL)
+    session.execute("CREATE TABLE t1 (a BIGINT UNSIGNED)")
+    session.execute("CREATE TABLE t2 (a BIGINT UNSIGNED NOT NULL PRIMARY KEY, d INT)")
+    session.execute("INSERT INTO t1 VALUES (1), (2)")
+    session.execute("INSERT INTO t2 VALUES (1, 1), (4, 4)")
+    assert explain(session, "SELECT * FROM t1, t2 WHERE t1.a = t2.a AND isnull(t2.a) = 1") \
+        == [(1, "SIMPLE", None, None, None, None, None, None, None, "Impossible WHERE")]
+    got = explain(session, "SELECT * FROM t1 LEFT JOIN t2 ON t1.a = t2.a WHERE isnull(t2.a)")
+    assert [r[2] for r in got] == ["t1", "t2"]
+
+
+def test_min_max_answered_from_keys(session: SqliteSession) -> None:
+    # measured (func_group): MIN / MAX by a key, over a join too, before reading rows
+    session.execute("CREATE TABLE t1 (a1 INT, a2 CHAR(3), KEY k1 (a1), KEY k2 (a2))")
+    session.execute("CREATE TABLE t2 (a1 CHAR(3), a2 INT, a3 REAL, KEY k1 (a1), "
+                    "KEY k2 (a2, a1))")
+    session.execute("INSERT INTO t1 VALUES (10, 'aaa'), (11, 'bbb')")
+    away = [(1, "SIMPLE", None, None, None, None, None, None, None,
+             "Select tables optimized away")]
+    assert explain(session, "SELECT min(a2) FROM t1") == away
+    assert explain(session, "SELECT max(t1.a1), max(t2.a2) FROM t1, t2")[0][-1] == \
+        "No matching min/max row"
+    session.execute("INSERT INTO t2 VALUES ('AAA', 10, 0.5), ('BBB', 20, 1.0)")
+    assert explain(session, "SELECT max(t1.a1), max(t2.a2) FROM t1, t2") == away
+    assert explain(session, "SELECT min(a1) FROM t2 WHERE a2 = 10") == away
+    assert explain(session, "SELECT min(a1) FROM t2 WHERE a2 IS NULL")[0][-1] == \
+        "No matching min/max row"
+    # a condition on another column, or a string longer than the column: rows are read
+    assert explain(session, "SELECT min(a1) FROM t2 WHERE a3 = 1")[0][2] == "t2"
+    assert explain(session, "SELECT max(a2) FROM t1 WHERE a2 = 'abcd'")[0][2] == "t1"
+    # constant propagation: a = 2 makes a IS NULL false
+    assert explain(session, "SELECT * FROM t2 WHERE a3 = 2 AND a3 IS NULL")[0][-1] == \
+        "Impossible WHERE"
+
+
+def test_fulltext_access(session: SqliteSession) -> None:
+    # measured (fulltext, fulltext_order_by): MATCH ... AGAINST of a FULLTEXT key
+    session.execute("CREATE TABLE t1 (a VARCHAR(200), b TEXT, m VARCHAR(20), "
+                    "FULLTEXT (a, b), KEY (m)) ENGINE=MyISAM")
+    session.execute("INSERT INTO t1 VALUES ('MySQL has now support', 'for full-text', 'x')")
+    row = (1, "SIMPLE", "t1", "fulltext", "a", "a", "0", "", "1", "Using where")
+    assert explain(session, "SELECT * FROM t1 WHERE MATCH (a, b) AGAINST ('support')") == [row]
+    assert explain(session, "SELECT * FROM t1 WHERE 1 <= MATCH (a, b) AGAINST ('x')") == [row]
+    assert explain(session, "SELECT * FROM t1 WHERE MATCH (a, b) AGAINST ('x') >= 0")[0][3] \
+        == "ALL"
+    assert explain(session, "SELECT m FROM t1 WHERE MATCH (a, b) AGAINST ('x') "
+                   "ORDER BY m")[0][-1] == "Using where; Using filesort"

@@ -35,8 +35,9 @@ from sqlglot import exp
 
 from rampmeter import errors
 from rampmeter.engine.base import Result, ResultSet
+from rampmeter.engine.sqlite import explain_join, explain_minmax
 from rampmeter.engine.sqlite.catalog import ColumnDef, IndexDef, TableDef
-from rampmeter.errors import ServerError, Warning_
+from rampmeter.errors import Warning_
 from rampmeter.protocol.columns import Column, decimal_column, int_column, text_column
 from rampmeter.sql import charsets
 from rampmeter.sql.reader import Reader
@@ -115,6 +116,7 @@ class _Table:
     columns: set[str] = field(default_factory=set)   # lower-case columns the statement reads
     all_columns: bool = False
     select: exp.Expression | None = None              # the SELECT naming it in its FROM
+    node: exp.Table | None = None                     # its name in the statement (hints)
 
 
 def _tables(s: SqliteSession, tree: exp.Expression, database: str) -> list[_Table]:
@@ -128,7 +130,7 @@ def _tables(s: SqliteSession, tree: exp.Expression, database: str) -> list[_Tabl
         except Exception:  # noqa: BLE001 - a missing database: SQLite's error came first
             tdef = None
         out.append(_Table(node.alias or node.name, db, node.name, tdef,
-                          select=node.find_ancestor(exp.Select)))
+                          select=node.find_ancestor(exp.Select), node=node))
     for col in tree.find_all(exp.Column):
         if isinstance(col.this, exp.Star):
             for t in out:
@@ -253,6 +255,11 @@ class _Row:
     filtered: bool = True
     null_extra: bool = False   # Extra is NULL (INSERT's row)
     source: _Table | None = None
+    not_null: set[str] = field(default_factory=set)  # tables a lookup tests NOT NULL
+    outer_inner: bool = False  # the inner table of an outer join
+    sorts: bool = False        # read in no useful order: its select's ORDER BY sorts
+    order_temp: bool = False   # a temporary table for sorting a join by ORDER BY
+    zero_filtered: bool = False  # filtered 0.00 (an empty const table)
 
     def values(self, extended: bool, partitions: bool = False) -> tuple[Any, ...]:
         head: tuple[Any, ...] = (
@@ -263,6 +270,8 @@ class _Row:
         extra = None if self.null_extra else "; ".join(self.extra)
         if extended:
             filtered = Decimal("100.00") if self.filtered and self.table is not None else None
+            if self.zero_filtered:
+                filtered = Decimal("0.00")
             return (*head, filtered, extra)
         return (*head, extra)
 
@@ -286,8 +295,8 @@ def explain(s: SqliteSession, r: Reader) -> Result:
             if text[:m.start()].count("(") == text[:m.start()].count(")"):
                 inner = scan(text[:m.start()] + text[m.end():], r.stmt.dialect, r.stmt.charset)
                 break
-    if inner.kind in ("UPDATE", "DELETE"):
-        inner = _joined_write(inner, r.stmt) or inner
+    joined = _joined_write(inner, r.stmt) if inner.kind in ("UPDATE", "DELETE") else None
+    inner = joined or inner
     plan = s.plan(inner)
     s.make_visible(plan)
     from rampmeter.engine.sqlite.dml import bind
@@ -302,8 +311,9 @@ def explain(s: SqliteSession, r: Reader) -> Result:
     tree = _tree(inner)
     database = s.database or ""
     tables = _tables(s, tree, database) if tree is not None else []
+    found = explain_join.uneliminated(s, tables, found)
     try:
-        rows, impossible = _answer(s, tree, tables, found)
+        rows, impossible = _answer(s, tree, tables, found, joined_write=joined is not None)
     except Exception:  # noqa: BLE001 - a plan this module cannot read: SQLite's own words
         rows = [_Row(1, "SIMPLE", None, extra=[str(d)]) for _n, _p, _u, d in found]
         impossible = None
@@ -332,16 +342,20 @@ def explain(s: SqliteSession, r: Reader) -> Result:
                 count = _count(s, t)
                 const = (t, t.tdef is not None and count is not None and count <= 1 and
                          t.tdef.engine.upper() in EXACT_COUNT_ENGINES, True)
+        empty = [t for t in tables if any(r.zero_filtered and r.source is t for r in rows)]
         note = _note(s, inner, plan, bound, database, const,
-                     impossible=impossible == "Impossible WHERE")
+                     impossible=impossible == "Impossible WHERE", empty=empty)
         if note is not None:
             result.warnings.append(Warning_("Note", errors.ER_YES, note))
     return result
 
 
 def _answer(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
-            found: list[tuple[Any, ...]]) -> tuple[list[_Row], str | None]:
-    """The rows of the answer, and the Impossible WHERE / HAVING decided, if any."""
+            found: list[tuple[Any, ...]], *,
+            joined_write: bool = False) -> tuple[list[_Row], str | None]:
+    """The rows of the answer, and the Impossible WHERE / HAVING decided, if any
+    (`joined_write`: the join of a multi-table UPDATE / DELETE, read without join
+    buffers)."""
     if isinstance(tree, (exp.Insert, exp.Update, exp.Delete)):
         rows = _write_rows(s, tree, tables, found)
     else:
@@ -349,9 +363,10 @@ def _answer(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
     impossible = _impossible(s, tree)
     if impossible is None and _zero_limit(tree):
         impossible = "Zero limit"  # MariaDB reads no table at all, const ones neither
-    if impossible is None and _optimized_away(tree, tables):
-        rows = [_Row(1, "SIMPLE", None, filtered=False,
-                     extra=["Select tables optimized away"])]
+    away = explain_minmax.min_max(s, tree) if impossible is None else None
+    if away is not None:
+        rows = [_Row(1, rows[0].select_type if rows else "SIMPLE", None, filtered=False,
+                     extra=[away]), *(r for r in rows if r.id != 1)]
     elif impossible is not None:  # the first select's tables are never read
         first = next((r.select_type for r in rows if r.id == 1), "SIMPLE")
         rows = [_Row(1, first, None, filtered=False, extra=[impossible]),
@@ -360,6 +375,10 @@ def _answer(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
         rows = _const_tables(s, tree, tables[0], rows)
     elif isinstance(tree, (exp.Select, exp.Union)):
         rows = _system_tables(s, rows)
+    if impossible is None:
+        explain_join.not_null_tests(rows)
+        if not joined_write:
+            explain_join.join_buffers(s, rows)
     return rows, impossible
 
 
@@ -389,13 +408,14 @@ def _joined_write(stmt: Statement, outer: Statement) -> Statement | None:
 
 
 def _tree(stmt: Statement) -> exp.Expression | None:
-    from rampmeter.engine.sqlite import defaultfn, dialect, odbc
+    from rampmeter.engine.sqlite import defaultfn, dialect, modifiers, odbc
     text = stmt.text
     if stmt.kind == "REPLACE":  # read as the INSERT it is planned as
         at = text.upper().find("REPLACE")
         text = text[:at] + "INSERT" + text[at + len("REPLACE"):]
     try:
         text = odbc.rewrite(text, stmt)  # {d '..'}, {fn f(..)}: what they stand for
+        text = modifiers.strip(stmt.kind, text)[0]  # SQL_CALC_FOUND_ROWS, HIGH_PRIORITY...
         return dialect.parse(defaultfn.rewrite_text(text), stmt.dialect.pipes_as_concat,
                              stmt.dialect.high_not)
     except Exception:  # noqa: BLE001 - planned already: only the words are missing
@@ -416,6 +436,9 @@ def _rows(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
     where = _conditions(tree)
     joined = len(tables) > 1
     derived: dict[str, int] = {}
+    # a select MariaDB does not sort: an ORDER BY in SQLite's plan is rampmeter's own
+    unordered = isinstance(tree, exp.Select) and not any(
+        tree.args.get(k) for k in ("order", "group", "distinct")) and not windowed
 
     def walk(parent: int, select_id: int, kind: str, inner: bool = False) -> None:
         first = len(out)
@@ -489,12 +512,17 @@ def _rows(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
             target = next((r for r in out[first:] if r.id == select_id), None)
             if target is None:
                 continue
-            if detail.startswith("USE TEMP B-TREE FOR ORDER BY") or \
+            if detail.startswith(("USE TEMP B-TREE FOR ORDER BY",
+                                  "USE TEMP B-TREE FOR RIGHT PART OF ORDER BY")) and \
+                    select_id == 1 and unordered:
+                pass  # the order of a covering index's scan (covering.py), not a sort
+            elif detail.startswith("USE TEMP B-TREE FOR ORDER BY") or \
                     detail.startswith("USE TEMP B-TREE FOR RIGHT PART OF ORDER BY"):
                 several = sum(1 for r in out[first:]
                               if r.table is not None and r.id == select_id) > 1
                 if several and "Using temporary" not in target.extra:
                     target.extra.append("Using temporary")
+                    target.order_temp = True
                 # (sorting for window functions: MariaDB's temporary table)
                 word = "Using temporary" if inner and windowed else "Using filesort"
                 if word not in target.extra:
@@ -509,12 +537,23 @@ def _rows(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
             elif detail.startswith("CORRELATED SCALAR") or detail.startswith("SCALAR"):
                 pass
         for row in out[first:]:
+            if row.sorts and row.source is not None and row.source.select is not None:
+                # SQLite's index order MariaDB does not have: the select's clauses sort
+                head = next(r for r in out[first:] if r.id == row.id and r.table is not None)
+                select = row.source.select
+                words = (["Using filesort"] if select.args.get("order") else []) + \
+                    (["Using temporary", "Using filesort"] if select.args.get("group") else
+                     ["Using temporary"] if select.args.get("distinct") else [])
+                head.extra += [w for w in dict.fromkeys(words) if w not in head.extra]
+        for row in out[first:]:
             # MariaDB orders a select's Extra: temporary and filesort come last
             row.extra.sort(key=lambda w: (w in ("Using temporary", "Using filesort"),
                                           w == "Using filesort"))
 
     walk(0, 1, "PRIMARY" if has_sub else "SIMPLE")
     out.sort(key=lambda row: (row.id is None, row.id or 0))
+    if windowed:
+        _windows(out, tables)
     for row in out:  # a derived table's rows: what its query's tables may give (MariaDB's
         # estimate, the product of their rows)
         m = re.match(r"<derived(\d+)>$", row.table or "")
@@ -532,6 +571,29 @@ def _rows(s: SqliteSession, tree: exp.Expression | None, tables: list[_Table],
         top.select_type = "PRIMARY"
         out.insert(0, top)
     return out
+
+
+def _windows(rows: list[_Row], tables: list[_Table]) -> None:
+    """A select computing window functions does it in a temporary table (`Using
+    temporary`, however SQLite sorts for them); its own ORDER BY / GROUP BY sorts again
+    (`Using filesort`). On the select's first table (a name several selects read is known
+    to be the first select's only)."""
+    seen: set[int | None] = set()
+    for row in rows:
+        if row.id in seen or row.source is None or row.source.select is None:
+            continue
+        seen.add(row.id)
+        shown = row.source.shown.lower()
+        if row.id != 1 and sum(1 for t in tables if t.shown.lower() == shown) > 1:
+            continue
+        select = row.source.select
+        if not any(w.find_ancestor(exp.Select) is select for w in select.find_all(exp.Window)):
+            continue
+        words = ["Using temporary"]
+        if select.args.get("order") or select.args.get("group"):
+            words.append("Using filesort")
+        row.extra = [w for w in row.extra if w not in ("Using temporary", "Using filesort")] \
+            + words
 
 
 def _write_rows(s: SqliteSession, tree: exp.Expression, tables: list[_Table],
@@ -562,41 +624,6 @@ def _write_rows(s: SqliteSession, tree: exp.Expression, tables: list[_Table],
     return rows
 
 
-def _optimized_away(tree: exp.Expression | None, tables: list[_Table]) -> bool:
-    """MariaDB answers a select of one table, without WHERE or GROUP BY, whose items are
-    COUNT(*) of an exact-count engine's table and MIN / MAX of an index's first column
-    before reading a row: `Select tables optimized away`."""
-    if not isinstance(tree, exp.Select) or len(tables) != 1 or tables[0].tdef is None or \
-            any(tree.args.get(k) for k in ("where", "group", "having", "joins")):
-        return False
-    tdef = tables[0].tdef
-    firsts = {i.columns[0].lower() for i in tdef.indexes if i.columns and not i.kind}
-    if tdef.primary:
-        firsts.add(tdef.primary[0].lower())
-    exact = tdef.engine.upper() in EXACT_COUNT_ENGINES
-    found = False
-    for item in tree.expressions:
-        for node in (item.this if isinstance(item, exp.Alias) else item).walk():
-            if isinstance(node, exp.Count):
-                inner = node.this
-                col = tdef.column(inner.name) if isinstance(inner, exp.Column) else None
-                if not exact or not (isinstance(inner, exp.Star) or
-                                     col is not None and not col.nullable):
-                    return False
-                found = True
-            elif isinstance(node, (exp.Min, exp.Max)):
-                if not isinstance(node.this, exp.Column) or node.this.name.lower() not in firsts:
-                    return False
-                found = True
-            elif isinstance(node, exp.Column) and \
-                    not isinstance(node.parent, (exp.Count, exp.Min, exp.Max)):
-                return False
-            elif isinstance(node, (exp.AggFunc, exp.Subquery)) and \
-                    not isinstance(node, (exp.Count, exp.Min, exp.Max)):
-                return False
-    return found
-
-
 def _impossible(s: SqliteSession, tree: exp.Expression | None) -> str | None:
     """`Impossible WHERE` / `Impossible HAVING`: a condition of the outer select with a
     constant part that is false, which MariaDB evaluates once before planning."""
@@ -614,33 +641,75 @@ def _impossible(s: SqliteSession, tree: exp.Expression | None) -> str | None:
                 lambda n: aliases[n.name.lower()].copy()
                 if isinstance(n, exp.Column) and not n.table and n.name.lower() in aliases
                 else n)
+        conjuncts = _conjuncts(whole)
         if any(_constant(c) and _false(s, c) or key == "where" and _never_null(s, tree, c)
-               for c in _conjuncts(whole)):
+               for c in conjuncts) or key == "where" and _propagated(s, conjuncts):
             return word
     return None
 
 
+def _propagated(s: SqliteSession, conjuncts: list[exp.Expression]) -> bool:
+    """MariaDB's constant propagation: `col = constant` in the WHERE's AND makes every other
+    condition on that column alone a constant; one of them false is `Impossible WHERE`
+    (`a = 2 AND a IS NULL`, `a = 'MIN' AND a >= 'SEA'`)."""
+    values: dict[tuple[str, str], exp.Expression] = {}
+    for c in conjuncts:
+        if isinstance(c, exp.EQ):
+            for side, other in ((c.this, c.expression), (c.expression, c.this)):
+                if isinstance(side, exp.Column) and isinstance(other, (exp.Literal, exp.Neg)) \
+                        and _constant(other):
+                    values.setdefault((side.table.lower(), side.name.lower()), other)
+    if not values:
+        return False
+    for c in conjuncts:
+        cols = list(c.find_all(exp.Column))
+        keys = {(x.table.lower(), x.name.lower()) for x in cols}
+        if len(keys) != 1 or any(True for _ in c.find_all(exp.Subquery)):
+            continue
+        key = next(iter(keys))
+        if key not in values or isinstance(c, exp.EQ) and values[key] in (c.this, c.expression):
+            continue
+        folded = c.copy().transform(
+            lambda n, v=values[key]: v.copy() if isinstance(n, exp.Column) else n)
+        if _constant(folded) and _false(s, folded):
+            return True
+    return False
+
+
 def _never_null(s: SqliteSession, tree: exp.Select, cond: exp.Expression) -> bool:
-    """`col IS NULL` of a NOT NULL column of the one table read: MariaDB's Item_func_isnull
-    is the constant FALSE then (not for a DATE / DATETIME, which it compares with zero, nor
-    for the AUTO_INCREMENT column under sql_auto_is_null)."""
-    if not isinstance(cond, exp.Is) or not isinstance(cond.expression, exp.Null) or \
-            not isinstance(cond.this, exp.Column) or tree.args.get("joins"):
+    """A conjunct false once every `col IS NULL` (ISNULL(col)) of a NOT NULL column is
+    the constant 0 it is for MariaDB's Item_func_isnull (not for a DATE / DATETIME, which
+    it compares with zero, nor for the AUTO_INCREMENT column under sql_auto_is_null, nor
+    for a column of an outer join's inner table)."""
+    if not any(isinstance(n, exp.Is) and isinstance(n.expression, exp.Null)
+               for n in cond.walk()):
         return False
-    source = tree.args.get("from_") or tree.args.get("from")
-    table = source.this if source is not None else None
-    if not isinstance(table, exp.Table) or \
-            cond.this.table and cond.this.table.lower() != table.alias_or_name.lower():
+    sources = explain_minmax.from_tables(s, tree)
+    if not sources:
         return False
-    try:
-        tdef = s.table_def(table.db or s.database or "", table.name)
-    except ServerError:
+
+    def fold(node: exp.Expression) -> exp.Expression:
+        if isinstance(node, exp.Is) and isinstance(node.expression, exp.Null) and \
+                isinstance(node.this, exp.Column) and _not_null_column(s, sources, node.this):
+            return exp.Literal.number(0)
+        return node
+
+    folded = cond.copy().transform(fold)
+    return _constant(folded) and _false(s, folded)
+
+
+def _not_null_column(s: SqliteSession, sources: list[tuple[str, Any, bool]],
+                     col: exp.Column) -> bool:
+    owners = [(tdef, inner) for shown, tdef, inner in sources
+              if (not col.table or col.table.lower() == shown) and
+              tdef.column(col.name) is not None]
+    if len(owners) != 1 or owners[0][1]:
         return False
-    col = tdef.column(cond.this.name) if tdef is not None and tdef.view is None else None
-    if col is None or col.nullable or col.type.name in ("date", "datetime"):
+    c = owners[0][0].column(col.name)
+    if c.nullable or c.type.name in ("date", "datetime"):
         return False
     from rampmeter.engine.sqlite.autoisnull import enabled
-    return not (col.auto_increment and enabled(s))
+    return not (c.auto_increment and enabled(s))
 
 
 def _no_tables(s: SqliteSession, tree: exp.Expression | None) -> _Row:
@@ -695,6 +764,7 @@ def _access(s: SqliteSession, m: re.Match[str], tables: list[_Table],
         local = tables
     names = {x.shown.lower() for x in local}
     where = [c for c, _owner in conditions]
+    row.outer_inner = any(owner == me for _c, owner in conditions)
     mine = []
     for c, owner in conditions:
         named = _tables_of(c, local) if joined else ({me} if _refers(c, t, True) else set())
@@ -702,17 +772,40 @@ def _access(s: SqliteSession, m: re.Match[str], tables: list[_Table],
             mine.append(c)
     possible = _possible_keys(tdef, mine)
     row.possible_keys = ",".join(possible) if possible else None
+    text_key = _fulltext_key(tdef, mine)
+    if text_key is not None:
+        # MATCH ... AGAINST of a FULLTEXT key's columns needing a relevance above 0:
+        # MariaDB reads the key's matches (type fulltext, no key length, an empty ref)
+        row.type, row.key, row.key_len, row.ref, row.rows = \
+            "fulltext", text_key.name, "0", "", 1
+        row.possible_keys = ",".join([*possible, text_key.name])
+        row.extra.append("Using where")
+        # (its rows come by relevance: sorted for any other ORDER BY, GROUP BY, DISTINCT)
+        order = t.select.args.get("order") if t.select is not None else None
+        row.sorts = not (order and all(isinstance(o.this, exp.MatchAgainst)
+                                       for o in order.expressions))
+        return row
     idx = _index(tdef, using, index)
-    covering = bool(using) and "COVERING" in using
+    # (MariaDB's keyread: SQLite's indexes hold the rowid too, MariaDB's do not)
+    covering = idx is not None and _covers(t, idx)
+    if verb == "SCAN" and idx is not None and "COVERING" in (using or "") and not covering:
+        idx = None  # SQLite's covering scan, not MariaDB's: the table's, in its order
+        row.sorts = True
     parts = []
     if cond:
         parts = [p.strip() for p in cond.split(" AND ")]
     eq = [p.split("=", 1)[0] for p in parts if re.match(r"^\w+=\?$", p)]
     bounded = [p for p in parts if not re.match(r"^\w+=\?$", p)]
     count = _count(s, t)
+    if verb == "SCAN" and idx is not None and not covering and _ignored_for_order(t, idx):
+        # SQLite walks the index for the ORDER BY that MariaDB was told not to use it
+        # for: MariaDB scans the table and sorts
+        idx = None
+        row.sorts = True
     if verb == "SCAN" or idx is None:
-        if idx is not None or _rowid_covering(t):
-            key = idx if idx is not None else _primary(tdef)
+        cover = _covering_key(t) if idx is None else None
+        if idx is not None or cover is not None:
+            key = idx if idx is not None else cover
             if key is not None:
                 row.type = "index"
                 row.key = key.name if key.name else "PRIMARY"
@@ -736,13 +829,17 @@ def _access(s: SqliteSession, m: re.Match[str], tables: list[_Table],
     row.key_len = str(key_length(tdef, idx, max(used, 1)))
     if row.key not in possible:
         row.possible_keys = ",".join([*possible, row.key])
+    # index condition pushdown: not of MEMORY's indexes, nor of an outer join's inner
+    # table (its ON is guarded by a trigger MariaDB does not push), nor when switched off
+    icp = not row.outer_inner and tdef.engine.upper() not in ("MEMORY", "HEAP") and \
+        explain_join.switch(s, "index_condition_pushdown")
     if ranged:
         row.type = "range"
         row.rows = max(1, _matching(s, t, mine, idx.columns[:max(used, 1)]) or 0)
         if covering:
             row.extra.append("Using where; Using index")
         else:
-            row.extra.append("Using index condition")
+            row.extra.append("Using index condition" if icp else "Using where")
         return row
     # IS NULL finds every NULL of a unique key: not one row
     unique = (idx.unique or idx.name == "") and used >= len(idx.columns) and not any(
@@ -750,6 +847,7 @@ def _access(s: SqliteSession, m: re.Match[str], tables: list[_Table],
         c.this.name.lower() in {x.lower() for x in idx.columns} for c in mine)
     refs = _refs(t, where, idx.columns[:used], joined)
     row.ref = ",".join(refs)
+    row.not_null = _nullable_refs(t, where, idx.columns[:used], local)
     if unique and all(x == "const" for x in refs):
         row.type = "const"
         row.rows = 1
@@ -765,7 +863,7 @@ def _access(s: SqliteSession, m: re.Match[str], tables: list[_Table],
         # what the lookup does not settle is checked on the row, or on the index entry
         # first (index condition pushdown) when it reads only the key's columns
         keyed = {x.lower() for x in idx.columns}
-        pushed = not covering and all(_columns_of(c) <= keyed for c in rest)
+        pushed = icp and not covering and all(_columns_of(c) <= keyed for c in rest)
         row.extra.append("Using index condition" if pushed else "Using where")
     if covering:
         row.extra.append("Using index")
@@ -842,15 +940,116 @@ def _index(tdef: TableDef, using: str | None, name: str | None) -> IndexDef | No
     return None
 
 
-def _rowid_covering(t: _Table) -> bool:
-    """A scan of an INTEGER PRIMARY KEY table reading only the key's column reads only
-    the primary key: MariaDB's covering scan of PRIMARY."""
+def _wanted(t: _Table) -> set[str]:
+    """The columns (lower case) the statement reads of a table."""
     tdef = t.tdef
-    if tdef is None or t.all_columns or not tdef.primary or len(tdef.primary) != 1:
+    return {c.name.lower() for c in tdef.columns} if t.all_columns and tdef is not None \
+        else t.columns
+
+
+def _searched(t: _Table) -> bool:
+    """Does a MATCH ... AGAINST of the table's select read its columns (MariaDB's
+    fulltext_searched: such a table is never read as a const table)?"""
+    if t.select is None or t.tdef is None:
         return False
-    auto = tdef.auto_column  # the only INTEGER PRIMARY KEY catalog.py makes
-    rowid = auto is not None and auto.name == tdef.primary[0]
-    return rowid and t.columns <= {tdef.primary[0].lower()}
+    for match in t.select.find_all(exp.MatchAgainst):
+        for col in match.expressions:
+            if isinstance(col, exp.Column) and t.tdef.column(col.name) is not None and \
+                    (not col.table or col.table.lower() == t.shown.lower()):
+                return True
+    return False
+
+
+def _fulltext_key(tdef: TableDef, conds: list[exp.Expression]) -> IndexDef | None:
+    """The FULLTEXT key a condition's MATCH (its columns) AGAINST (...) reads: the MATCH
+    alone, or compared so that only rows of a relevance above 0 qualify (`> 0`, `>= 1`,
+    not `>= 0`)."""
+    for c in conds:
+        match = None
+        if isinstance(c, exp.MatchAgainst):
+            match = c
+        elif isinstance(c, (exp.GT, exp.GTE, exp.LT, exp.LTE)):
+            left, right = c.this, c.expression
+            if isinstance(right, exp.MatchAgainst):  # 0 < MATCH: MATCH > 0
+                left, right = right, left
+                c = {exp.LT: exp.GT, exp.LTE: exp.GTE, exp.GT: exp.LT,
+                     exp.GTE: exp.LTE}[type(c)](this=left, expression=right)
+            if isinstance(left, exp.MatchAgainst) and isinstance(right, exp.Literal) and \
+                    not right.is_string:
+                bound = float(right.this)
+                if isinstance(c, exp.GT) and bound >= 0 or isinstance(c, exp.GTE) and bound > 0:
+                    match = left
+        if match is None:
+            continue
+        names = [x.name.lower() for x in match.expressions if isinstance(x, exp.Column)]
+        for idx in tdef.indexes:
+            if idx.kind == "FULLTEXT" and sorted(c.lower() for c in idx.columns) == \
+                    sorted(names):
+                return idx
+    return None
+
+
+def _ignored_for_order(t: _Table, idx: IndexDef) -> bool:
+    """Do the table's index hints take `idx` away from ORDER BY (`IGNORE INDEX [FOR ORDER
+    BY] (idx)`, or `USE` / `FORCE INDEX [FOR ORDER BY]` of other indexes)?"""
+    name = idx.name.lower() or "primary"
+    for hint in (t.node.args.get("hints") or []) if t.node is not None else []:
+        if not isinstance(hint, exp.IndexTableHint):
+            continue
+        target = str(hint.args.get("target") or "").upper()
+        if target and target != "ORDER BY":
+            continue
+        names = {e.name.lower() for e in hint.expressions}
+        if (name in names) == (str(hint.this).upper() == "IGNORE"):
+            return True
+    return False
+
+
+def _covers(t: _Table, idx: IndexDef) -> bool:
+    """Does MariaDB read the statement's columns of `t` from `idx` alone (keyread)? A
+    secondary key of InnoDB holds the primary key's columns too."""
+    tdef = t.tdef
+    if tdef is None or idx.kind or any(p is not None for p in idx.prefixes):
+        return False
+    from rampmeter.engine.sqlite import keyinfo
+    if idx.name and keyinfo.is_hash(tdef, idx) or idx.name == "" and keyinfo.is_memory(tdef):
+        return False
+    held = {c.lower() for c in idx.columns}
+    if tdef.engine.upper() == "INNODB":
+        held |= {c.lower() for c in tdef.primary}
+    return _wanted(t) <= held
+
+
+def _covering_key(t: _Table) -> IndexDef | None:
+    """A table scan where a key holds every column the statement reads is MariaDB's scan
+    of that key (`index`, keyread): the shortest such key, the first of equal ones in
+    MariaDB's key order (find_shortest_key). Not a prefix part, a FULLTEXT / SPATIAL key
+    or a MEMORY table's hash key, which hold no whole value."""
+    from rampmeter.engine.sqlite import keyinfo
+    tdef = t.tdef
+    if tdef is None or tdef.view is not None:
+        return None
+    from rampmeter.engine.sqlite.covering import _allowed
+    allowed = _allowed(t.node) if t.node is not None else (lambda name: True)
+    keys = ([_primary(tdef)] if tdef.primary else []) + \
+        sorted(tdef.indexes, key=lambda i: keyinfo.sort_key(tdef, i))
+    # InnoDB: the clustered primary key is scanned only when no other key covers
+    clustered = tdef.engine.upper() == "INNODB" and bool(tdef.primary)
+    best: IndexDef | None = None
+    length = 0
+    primary: IndexDef | None = None
+    for idx in keys:
+        if idx is None or not allowed(idx.name.lower() or "primary") or not _covers(t, idx):
+            continue
+        if clustered and idx.name == "":
+            primary = idx
+            continue
+        n = key_length(tdef, idx)
+        if best is None or n < length:
+            best, length = idx, n
+    if primary is not None and (best is None or len(best.columns) >= len(tdef.columns)):
+        return primary
+    return best
 
 
 def _possible_keys(tdef: TableDef, conds: list[exp.Expression]) -> list[str]:
@@ -919,6 +1118,29 @@ def _refs(t: _Table, where: list[exp.Expression], columns: list[str],
     return out
 
 
+def _nullable_refs(t: _Table, where: list[exp.Expression], columns: list[str],
+                   tables: list[_Table]) -> set[str]:
+    """The other tables (shown names, lower case) whose NULL-able columns a key part is
+    compared with by `=` (not `<=>`): MariaDB's null_rejecting key parts."""
+    low = {c.lower() for c in columns}
+    out: set[str] = set()
+    for c in where:
+        if not isinstance(c, exp.EQ):
+            continue
+        for side, other in ((c.this, c.expression), (c.expression, c.this)):
+            if not (isinstance(side, exp.Column) and side.name.lower() in low and
+                    (not side.table or side.table.lower() == t.shown.lower()) and
+                    isinstance(other, exp.Column) and other.table and
+                    other.table.lower() != t.shown.lower()):
+                continue
+            source = _find(tables, other.table)
+            col = source.tdef.column(other.name) \
+                if source is not None and source.tdef is not None else None
+            if col is not None and col.nullable:
+                out.add(source.shown.lower())
+    return out
+
+
 def _count(s: SqliteSession, t: _Table) -> int | None:
     try:
         schema = s.schema(t.db)
@@ -960,19 +1182,65 @@ def _run(s: SqliteSession, text: str) -> list[tuple[Any, ...]] | None:
 
 def _system_tables(s: SqliteSession, rows: list[_Row]) -> list[_Row]:
     """In a statement of several tables, one of an exact-count engine holding one row is a
-    `system` table, read first, so listed first in its select."""
+    `system` table, read first, so listed first in its select (not the inner table of an
+    outer join: that one depends on the tables before it). An empty one is `system` too
+    as an outer join's inner table (`Const row not found`, filtered 0.00), and in an inner
+    join of several makes its select `Impossible WHERE noticed after reading const
+    tables`. Temporary table and filesort are then the first other table's."""
+    impossible: set[int | None] = set()
+    per_select: dict[int | None, int] = {}
+    for row in rows:
+        if row.table is not None:
+            per_select[row.id] = per_select.get(row.id, 0) + 1
     for row in rows:
         t = row.source
-        if t is None or t.tdef is None or t.tdef.engine.upper() not in EXACT_COUNT_ENGINES:
+        if t is None or t.tdef is None or t.tdef.engine.upper() not in EXACT_COUNT_ENGINES \
+                or _searched(t):
             continue
-        if (row.rows if row.type in ("ALL", "index") else _count(s, t)) == 1:
-            row.type, row.possible_keys, row.key, row.key_len, row.ref = \
-                "system", None, None, None, None
-            row.rows = 1
+        count = row.rows if row.type in ("ALL", "index") else _count(s, t)
+        if count == 1 and not row.outer_inner or count == 0 and row.outer_inner:
+            row.type, row.key, row.key_len, row.ref = "system", None, None, None
+            row.rows = count
             row.extra = [w for w in row.extra if w in ("Using temporary", "Using filesort")]
-    first = {id(r): k for k, r in enumerate(rows)}
-    return sorted(rows, key=lambda r: (r.id is None, r.id or 0, r.type != "system",
-                                       first[id(r)]))
+            if count == 0:
+                row.extra.insert(0, "Const row not found")
+                row.zero_filtered = True
+        elif count == 0 and per_select.get(row.id, 0) > 1:
+            impossible.add(row.id)
+    out: list[_Row] = []
+    for row in rows:
+        if row.id in impossible and row.id is not None:
+            if not any(r.id == row.id for r in out):
+                out.append(_Row(row.id, row.select_type, None, filtered=False, extra=[
+                    "Impossible WHERE noticed after reading const tables"]))
+            continue
+        out.append(row)
+    first = {id(r): k for k, r in enumerate(out)}
+    out.sort(key=lambda r: (r.id is None, r.id or 0, r.type != "system", first[id(r)]))
+    _sorting_after_const(out)
+    return out
+
+
+def _sorting_after_const(rows: list[_Row]) -> None:
+    """With tables read before planning, a select's temporary table is said on its first
+    table (a const one too), with the filesort of it; a filesort alone sorts the first
+    table that is not const. Sorting one such table by the ORDER BY needs no temporary
+    table."""
+    words = ("Using temporary", "Using filesort")
+    ids = dict.fromkeys(r.id for r in rows if r.table is not None)
+    for select_id in ids:
+        mine = [r for r in rows if r.id == select_id and r.table is not None]
+        rest = [r for r in mine if r.type not in ("system", "const")]
+        if len(rest) == len(mine) or not rest:
+            continue
+        moved = {w for r in mine for w in r.extra if w in words}
+        order_temp = any(r.order_temp for r in mine)
+        for r in mine:
+            r.extra = [w for w in r.extra if w not in words]
+        if len(rest) == 1 and order_temp:
+            moved.discard("Using temporary")
+        head = mine[0] if "Using temporary" in moved else rest[0]
+        head.extra += [w for w in words if w in moved]
 
 
 def _const_tables(s: SqliteSession, tree: exp.Select, t: _Table, rows: list[_Row]) -> list[_Row]:
@@ -982,6 +1250,8 @@ def _const_tables(s: SqliteSession, tree: exp.Select, t: _Table, rows: list[_Row
     if len(main) != 1 or t.tdef is None:
         return rows
     row = main[0]
+    if _searched(t):
+        return rows  # a table MATCH ... AGAINST searches is never a const table
     count = row.rows if row.type in ("ALL", "index") else _count(s, t)
     system = t.tdef.engine.upper() in EXACT_COUNT_ENGINES and count is not None and count <= 1
     if not system and row.type != "const":
@@ -1009,11 +1279,12 @@ def _const_tables(s: SqliteSession, tree: exp.Select, t: _Table, rows: list[_Row
 
 def _note(s: SqliteSession, inner: Statement, plan: Any, bound: dict[str, Any],
           database: str, const: tuple[_Table, bool, bool] | None = None, *,
-          impossible: bool = False) -> str | None:
+          impossible: bool = False, empty: list[_Table] | None = None) -> str | None:
     """Note 1003: the statement as MariaDB prints it after parsing; with a table read
     before planning (`const`: the table, is it a system table, was no row found), its
     columns are the row's values, the WHERE it decided 1 (0), and a system table is
-    `dual`."""
+    `dual`; an outer join's inner table read before planning and found empty (`empty`)
+    is left out, its columns NULL."""
     from rampmeter.engine.sqlite import sqltext
     if inner.kind not in ("SELECT", "WITH") or plan.outputs is None:
         return None
@@ -1027,6 +1298,8 @@ def _note(s: SqliteSession, inner: Statement, plan: Any, bound: dict[str, Any],
         elif impossible:  # a constant WHERE found false: printed as 0
             tree = sqltext._parse(inner.text, inner)
             tree.set("where", exp.Where(this=exp.Literal.number(0)))
+        elif empty:
+            tree = _without(sqltext._parse(inner.text, inner), empty)
         text = sqltext.query_text(s, inner, database, names, tree)
         if "ANSI_QUOTES" in s.sql_mode().upper().split(","):
             from rampmeter.engine.sqlite.showmode import ansi_quoted
@@ -1034,6 +1307,29 @@ def _note(s: SqliteSession, inner: Statement, plan: Any, bound: dict[str, Any],
         return text
     except Exception:  # noqa: BLE001 - text the printer cannot read: no note
         return None
+
+
+def _without(tree: exp.Expression, empty: list[_Table]) -> exp.Expression | None:
+    """The query without the LEFT JOINs of `empty` tables, their columns NULL (None: a
+    shape this does not rewrite)."""
+    if not isinstance(tree, exp.Select) or any(True for _ in tree.find_all(exp.Star)):
+        return None
+    names = {t.shown.lower() for t in empty}
+    joins = tree.args.get("joins") or []
+    kept = [j for j in joins if not (
+        isinstance(j.this, exp.Table) and j.this.alias_or_name.lower() in names and
+        str(j.args.get("side") or "").upper() == "LEFT")]
+    if len(kept) == len(joins):
+        return None
+    tree = tree.copy()
+    tree.set("joins", [j.copy() for j in kept])
+    for col in list(tree.find_all(exp.Column)):
+        if col.table and col.table.lower() in names:
+            col.replace(exp.Null())
+        elif not col.table and any(t.tdef is not None and t.tdef.column(col.name) is not None
+                                   for t in empty):
+            return None  # (whose column it is: not settled here)
+    return tree
 
 
 def _substituted(s: SqliteSession, tree: exp.Expression, t: _Table, system: bool,
