@@ -33,6 +33,7 @@ from rampmeter.engine.sqlite import (
     bitconv,
     collations,
     cycle,
+    exactdec,
     funclib,
     functions_cast,
     jsontable,
@@ -653,6 +654,7 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         handle.create_function(name, nargs, fn)
     handle.create_function("rm_u64s", 1, bigunsigned.u64_text, deterministic=True)
     functions_cast.register(handle, host, guarded)
+    exactdec.install(handle.conn)
     funclib.install(handle, host)
 
 

@@ -258,6 +258,8 @@ class Typer:
             return T.BIGINT
         if isinstance(e, exp.Null):
             return T.NULL
+        if isinstance(e, exp.Distinct) and len(e.expressions) == 1:  # SUM(DISTINCT x): x's
+            return self._infer(e.expressions[0])
         if isinstance(e, exp.Boolean):
             return _BOOL
         if isinstance(e, exp.Neg):

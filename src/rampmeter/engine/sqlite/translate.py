@@ -48,6 +48,7 @@ from rampmeter.engine.sqlite import (
     derived,
     dialect,
     eager,
+    exactdec,
     funcmap,
     havingnames,
     inlist,
@@ -773,7 +774,12 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
         if isinstance(node, _ARITHMETIC) and not isinstance(node.this, exp.Interval) and \
                 not isinstance(node.expression, exp.Interval):
             _temporal_operands(node, typer)
-        if isinstance(node, (exp.Add, exp.Sub, exp.Mul, exp.IntDiv)) and not isinstance(
+        exact = _exact_decimal(node, typer)
+        if exact is not None:  # DECIMAL arithmetic, comparison, SUM: exactly (exactdec.py)
+            node.replace(exact)
+            if isinstance(node, (exp.Div, exp.Mod)):
+                divisions.append(exact)
+        elif isinstance(node, (exp.Add, exp.Sub, exp.Mul, exp.IntDiv)) and not isinstance(
                 node.this, exp.Interval) and not isinstance(node.expression, exp.Interval) \
                 and _unsigned_math(typer.infer(node.this), typer.infer(node.expression)):
             # (d + INTERVAL n unit is DATE_ADD: funcmap.py)
@@ -875,6 +881,16 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
                                     true=_call("rm_div0"))])
         node.replace(case)
         case.set("default", node)
+
+
+def _exact_decimal(node: exp.Expression, typer: Typer) -> exp.Expression | None:
+    if isinstance(node, (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Mod, exp.Neg)):
+        return exactdec.arithmetic(node, typer)
+    if isinstance(node, (exp.Sum, exp.Avg)):
+        return exactdec.total(node, typer)
+    if isinstance(node, (exp.Abs, exp.Ceil, exp.Floor)):
+        return exactdec.function(node, typer)
+    return exactdec.comparison(node, typer)
 
 
 _BYTE_FUNCTIONS = (exp.MD5, exp.SHA, exp.SHA2, exp.Compress, exp.ToBase64)

@@ -1,0 +1,269 @@
+"""Exact DECIMAL arithmetic, comparison and SUM, where SQLite would compute with doubles.
+
+A DECIMAL column holds its exact digits as text (values.py); a long DECIMAL literal is bound as
+text (dml.sqlite_value). SQLite's + - * / and SUM read both as doubles (15 digits), and compare
+a text with a number as different types. MariaDB computes DECIMALs exactly (decimal.c, 65
+digits). Rules:
+
+- `a op b` (+ - * / MOD) whose MySQL type (infer.py) is DECIMAL and whose operands are integers
+  or DECIMALs becomes rm_dec(a, b, op, scale): the exact result, as text at the type's scale
+  (MOD keeps the dividend's sign). A quotient keeps what decimal_div computes: the operands'
+  fraction digits plus div_precision_increment, in whole words of 9 digits, truncated (1/3
+  is 0.333333333: stored in a CHAR it shows so); the result's scale rounds it where it is
+  shown (values.decimal_loader, a DECIMAL column's store).
+  Division by zero is still translate.py's CASE (rm_div0), which finds the divisor second.
+- A unary minus of such a DECIMAL, not of a literal, is rm_dec(0, a, '-', scale).
+- A comparison of integers and DECIMALs with at least one DECIMAL, where neither side is a
+  column (a DECIMAL column compares by its rm_decimal collation, and keeps its index) nor are
+  both plain literals, becomes rm_dcmp(a, b) op 0: both read as exact numbers.
+- ABS / CEILING / FLOOR of a DECIMAL (a column, an expression, a literal of more than 15
+  digits) are rm_dfn(name, x): exact.
+- SUM(x) of a DECIMAL x (not a window's) is rm_dsum(x): an exact sum, as text; AVG(x) is
+  rm_davg(x, scale): that sum over the count, rounded half up to AVG's scale.
+- Values read: NULL, integers, doubles (their shortest repr: a REAL literal's digits), text
+  (a DECIMAL's digits; a '~' BIGINT UNSIGNED past 2^63; anything else by its leading number).
+- Statements without DECIMAL arithmetic are untouched (one type look-up per operator).
+"""
+
+from __future__ import annotations
+
+from decimal import (
+    ROUND_CEILING,
+    ROUND_DOWN,
+    ROUND_FLOOR,
+    ROUND_HALF_UP,
+    Context,
+    Decimal,
+    DivisionByZero,
+    InvalidOperation,
+    localcontext,
+)
+from typing import TYPE_CHECKING, Any
+
+from sqlglot import exp
+
+if TYPE_CHECKING:
+    from rampmeter.engine.sqlite.infer import Typer
+    from rampmeter.engine.types import SqlType
+
+_WIDE = Context(prec=130)  # two 65-digit operands multiplied, exactly
+_OPS = {exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.Div: "/", exp.Mod: "%"}
+_COMPARISONS = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.NullSafeEQ)
+_MAX_SCALE = 38  # DECIMAL_MAX_SCALE
+_INT_LIMIT = 2**63
+
+
+# --- translation -----------------------------------------------------------------------------
+def _exact(t: SqlType | None) -> bool:
+    return t is not None and (t.is_decimal or t.is_integer)
+
+
+def arithmetic(node: exp.Expression, typer: Typer) -> exp.Expression | None:
+    """The rm_dec call standing for `node` (+ - * / MOD or unary minus), or None."""
+    op = _OPS.get(type(node))
+    if op is None and not isinstance(node, exp.Neg):
+        return None
+    t = typer.infer(node)
+    if t is None or not t.is_decimal:
+        return None
+    if isinstance(node, exp.Neg):  # -1.5 stays a literal (ROUND(-1.5) and co. read it so)
+        if _literal(node.this) or not _exact(typer.infer(node.this)):
+            return None
+        return _call("rm_dec", exp.Literal.number(0), node.this, exp.Literal.string("-"),
+                     exp.Literal.number(min(t.scale or 0, _MAX_SCALE)))
+    left, right = node.this, node.expression
+    if isinstance(left, exp.Interval) or isinstance(right, exp.Interval) or \
+            not _exact(typer.infer(left)) or not _exact(typer.infer(right)):
+        return None
+    last = typer.div_precision if op == "/" else min(t.scale or 0, _MAX_SCALE)
+    return _call("rm_dec", left, right, exp.Literal.string(op), exp.Literal.number(last))
+
+
+_FUNCTIONS = {exp.Abs: "abs", exp.Ceil: "ceil", exp.Floor: "floor"}
+
+
+def function(node: exp.Expression, typer: Typer) -> exp.Expression | None:
+    """rm_dfn(name, x) for ABS / CEILING / FLOOR of a DECIMAL, or None."""
+    name = _FUNCTIONS.get(type(node))
+    arg = node.this
+    if name is None or not isinstance(arg, exp.Expression) or \
+            any(v is not None for k, v in node.args.items() if k != "this"):
+        return None
+    t = typer.infer(arg)
+    if t is None or not t.is_decimal or _literal(arg) and not (t.width or 0) > 15:
+        return None
+    return _call("rm_dfn", exp.Literal.string(name), arg)
+
+
+def comparison(node: exp.Expression, typer: Typer) -> exp.Expression | None:
+    """`rm_dcmp(a, b) op 0` for a comparison of exact numbers SQLite would get wrong."""
+    if not isinstance(node, _COMPARISONS):
+        return None
+    left, right = node.this, node.expression
+    if left is None or right is None or _plain(left) or _plain(right):
+        return None
+    lt, rt = typer.infer(left), typer.infer(right)
+    if not (_exact(lt) and _exact(rt)) or not (lt.is_decimal or rt.is_decimal):  # type: ignore[union-attr]
+        return None
+    if _literal(left) and _literal(right):
+        return None
+    cmp = _call("rm_dcmp", left, right)
+    if isinstance(node, exp.NullSafeEQ):
+        return exp.NullSafeEQ(this=cmp, expression=exp.Literal.number(0))
+    return type(node)(this=cmp, expression=exp.Literal.number(0))
+
+
+def total(node: exp.Expression, typer: Typer) -> exp.Expression | None:
+    """rm_dsum(x) for SUM(x) of a DECIMAL, rm_davg(x, scale) for its AVG (DISTINCT kept), or
+    None."""
+    if not isinstance(node, (exp.Sum, exp.Avg)) or isinstance(node.parent, exp.Window):
+        return None
+    arg = node.this
+    inner = arg.this if isinstance(arg, exp.Distinct) else arg
+    if isinstance(arg, exp.Distinct) and len(arg.expressions) == 1:
+        inner = arg.expressions[0]
+    t = typer.infer(inner) if isinstance(inner, exp.Expression) else None
+    if t is None or not t.is_decimal:
+        return None
+    if isinstance(node, exp.Avg):
+        avg = typer.infer(node)
+        if avg is None or not avg.is_decimal:
+            return None
+        return _call("rm_davg", arg, exp.Literal.number(min(avg.scale or 0, _MAX_SCALE)))
+    return _call("rm_dsum", arg)
+
+
+def _plain(e: exp.Expression) -> bool:
+    while isinstance(e, exp.Paren):
+        e = e.this
+    return isinstance(e, exp.Column)
+
+
+def _literal(e: exp.Expression) -> bool:
+    while isinstance(e, (exp.Paren, exp.Neg)):
+        e = e.this
+    return isinstance(e, (exp.Literal, exp.Placeholder, exp.Null))
+
+
+def _call(name: str, *args: exp.Expression) -> exp.Anonymous:
+    return exp.Anonymous(this=name, expressions=list(args))
+
+
+# --- run time --------------------------------------------------------------------------------
+def number(v: Any) -> Decimal | None:
+    """A value as an exact number (module rules), None for NULL."""
+    if v is None:
+        return None
+    t = type(v)
+    if t is int:
+        return Decimal(v)
+    if t is float:
+        return Decimal(repr(v)) if v == v and v not in (float("inf"), float("-inf")) \
+            else Decimal(0)
+    if t is str:
+        text = v[1:] if v[:1] == "~" else v
+        try:
+            return Decimal(text)
+        except InvalidOperation:
+            pass
+    from rampmeter.engine import values
+    d, _problem = values._to_decimal(v)
+    return d if d is not None else Decimal(0)
+
+
+def text(d: Decimal) -> str:
+    """A DECIMAL's digits as MariaDB prints them: no exponent, no negative zero."""
+    out = format(d, "f")
+    return out[1:] if out[:1] == "-" and not d else out
+
+
+def dec(a: Any, b: Any, op: str, scale: int) -> str | None:
+    x, y = number(a), number(b)
+    if x is None or y is None:
+        return None
+    quantum = Decimal(1).scaleb(-int(scale))
+    with localcontext(_WIDE):
+        try:
+            if op == "+":
+                r = x + y
+            elif op == "-":
+                r = x - y
+            elif op == "*":
+                r = x * y
+            elif op == "/":  # `scale` is div_precision_increment here
+                if not y:
+                    return None
+                digits = -x.as_tuple().exponent - y.as_tuple().exponent + int(scale)  # type: ignore[operator]
+                whole = Decimal(1).scaleb(-9 * max(-(-digits // 9), 0))
+                return text((x / y).quantize(whole, ROUND_DOWN))
+            else:
+                if not y:
+                    return None
+                r = x % y
+            if r.as_tuple().exponent < -int(scale):  # type: ignore[operator]
+                r = r.quantize(quantum, ROUND_HALF_UP)
+        except (InvalidOperation, DivisionByZero):
+            return None
+    return text(r)
+
+
+def dfn(name: str, a: Any) -> str | None:
+    x = number(a)
+    if x is None:
+        return None
+    with localcontext(_WIDE):
+        if name == "abs":
+            return text(abs(x))
+        n = int(x.to_integral_value(ROUND_CEILING if name == "ceil" else ROUND_FLOOR))
+    return n if -_INT_LIMIT <= n < _INT_LIMIT else str(n)  # SQLite's integer when it is one
+
+
+def dcmp(a: Any, b: Any) -> int | None:
+    x, y = number(a), number(b)
+    if x is None or y is None:
+        return None
+    return (x > y) - (x < y)
+
+
+class DecimalSum:
+    """SUM of DECIMALs, exactly; NULL when no row had a value."""
+
+    def __init__(self) -> None:
+        self.sum: Decimal | None = None
+
+    def step(self, v: Any) -> None:
+        d = number(v)
+        if d is not None:
+            with localcontext(_WIDE):
+                self.sum = d if self.sum is None else self.sum + d
+
+    def finalize(self) -> str | None:
+        return None if self.sum is None else text(self.sum)
+
+
+class DecimalAvg(DecimalSum):
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+        self.scale = 0
+
+    def step(self, v: Any, scale: Any = 0) -> None:  # type: ignore[override]
+        if v is not None:
+            self.count += 1
+            self.scale = int(scale)
+        super().step(v)
+
+    def finalize(self) -> str | None:
+        if self.sum is None or not self.count:
+            return None
+        with localcontext(_WIDE):
+            q = (self.sum / self.count).quantize(Decimal(1).scaleb(-self.scale), ROUND_HALF_UP)
+        return text(q)
+
+
+def install(conn: Any) -> None:
+    conn.create_function("rm_dec", 4, dec, deterministic=True)
+    conn.create_function("rm_dcmp", 2, dcmp, deterministic=True)
+    conn.create_function("rm_dfn", 2, dfn, deterministic=True)
+    conn.create_aggregate("rm_dsum", 1, DecimalSum)
+    conn.create_aggregate("rm_davg", 2, DecimalAvg)
