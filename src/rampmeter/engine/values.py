@@ -202,7 +202,7 @@ def _store_decimal(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
         problem = Problem(errors.WARN_DATA_TRUNCATED, note=True)
     if t.unsigned and q < 0:
         return _decimal_stored(_decimal_zero(t)), Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
-    if abs(q) > top:
+    if q.copy_abs() > top:  # abs() would round to the context's 28 digits
         return _decimal_stored(top if q > 0 else -top), Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
     return _decimal_stored(q), problem
 

@@ -216,6 +216,10 @@ def uarith(op: str, a: Any, b: Any, text: str) -> Any:
         r = x - y
     elif op == "*":
         r = x * y
+    elif op == "%":  # MOD: the dividend's sign
+        if y == 0:
+            return None
+        r = abs(x) % abs(y) * (1 if x >= 0 else -1)
     else:
         if y == 0:
             return None

@@ -24,7 +24,7 @@ from typing import Any
 
 from rampmeter import errors
 from rampmeter.engine import strtime, values
-from rampmeter.engine.sqlite import temporal
+from rampmeter.engine.sqlite import exactdec, temporal
 from rampmeter.engine.sqlite import temporal as tm
 from rampmeter.engine.types import SqlType
 from rampmeter.engine.values import parse_number
@@ -104,12 +104,17 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
     def to_number(v: Any, kind: str) -> Any:
         if v is None or isinstance(v, (int, float)):
             return v
-        num = text_number(v, kind)
+        unsigned = kind == "UDECIMAL"  # compared with a BIGINT UNSIGNED (compare.py)
+        num = text_number(v, "DECIMAL" if unsigned else kind)
         if num is None:
             return 0
         if isinstance(num, Decimal):
-            return int(num) if num == num.to_integral_value() and abs(num) < 2**63 \
-                else float(num)
+            if num == num.to_integral_value():
+                if num.copy_abs() < 2**63:
+                    return int(num)
+                if unsigned and 0 < num < 2**64:
+                    return values.big_unsigned(int(num))  # the column's stored form
+            return float(num)
         return num
 
     def cast_temporal(v: Any, kind: str, fsp: int) -> Any:
@@ -181,7 +186,7 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
         top = values._decimal_max(t)
         with localcontext(Context(prec=100)):
             q = d.quantize(Decimal(1).scaleb(-int(scale)), ROUND_HALF_UP)
-        if abs(q) > top:
+        if q.copy_abs() > top:
             host.warn(errors.ER_WARN_DATA_OUT_OF_RANGE, "Out of range value for column "
                       f"'{_show(v)}' at row 1")
             q = top if q > 0 else -top
@@ -233,6 +238,8 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
             n = int.from_bytes(v[-8:], "big")
         elif isinstance(v, str) and v[:1] == "~" or kind == "i":
             n = _signed_int(v)
+        elif kind == "d" and isinstance(v, str):  # a DECIMAL's digits (values.py)
+            return decimal_integer(v, False)
         elif kind in ("d", "f") and isinstance(v, (int, float)):
             if isinstance(v, float) and not -9.3e18 < v < 9.3e18:
                 host.warn(1916, f"Got overflow when converting '{double_text(v)}' to "
@@ -244,6 +251,20 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
             n = _text_integer(v)
         n &= _U64
         return n - (1 << 64) if n >= 2**63 else n
+
+    def decimal_integer(v: Any, unsigned: bool) -> int | str:
+        """A DECIMAL cast to SIGNED / UNSIGNED: rounded half away from zero; past the type's
+        range its end, with MariaDB's 1916 (a negative one to UNSIGNED is 0)."""
+        d = exactdec.number(v)
+        if d is None:
+            return 0
+        n = int(d.to_integral_value(ROUND_HALF_UP))
+        lo, hi = (0, _U64) if unsigned else (-2**63, 2**63 - 1)
+        if n < lo or n > hi:
+            host.warn(1916, f"Got overflow when converting '{_show(v)}' to "
+                      f"{'UNSIGNED INT' if unsigned else 'INT'}. Value truncated")
+            n = lo if n < lo else hi
+        return _as_sqlite_int(n) if unsigned else n
 
     def _text_integer(v: Any) -> int:
         text = _show(v)
@@ -260,6 +281,8 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
             return None
         if kind == "x" and isinstance(v, bytes):  # a hex literal: its bytes (as cast_signed)
             n = int.from_bytes(v[-8:], "big")
+        elif kind == "d" and (isinstance(v, float) or isinstance(v, str) and v[:1] != "~"):
+            return decimal_integer(v, True)
         elif isinstance(v, (str, bytes)) and not (isinstance(v, str) and v[:1] == "~"):
             n = _text_integer(v)
         else:

@@ -779,12 +779,14 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
             node.replace(exact)
             if isinstance(node, (exp.Div, exp.Mod)):
                 divisions.append(exact)
-        elif isinstance(node, (exp.Add, exp.Sub, exp.Mul, exp.IntDiv)) and not isinstance(
-                node.this, exp.Interval) and not isinstance(node.expression, exp.Interval) \
+        elif isinstance(node, (exp.Add, exp.Sub, exp.Mul, exp.IntDiv, exp.Mod)) and not \
+                isinstance(node.this, exp.Interval) and not isinstance(node.expression,
+                                                                       exp.Interval) \
                 and _unsigned_math(typer.infer(node.this), typer.infer(node.expression)):
             # (d + INTERVAL n unit is DATE_ADD: funcmap.py)
             # unsigned 64-bit arithmetic, which SQLite's signed integers cannot do
-            op = {exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.IntDiv: "DIV"}[type(node)]
+            op = {exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.IntDiv: "DIV",
+                  exp.Mod: "%"}[type(node)]
             text = exp.Literal.string(node.sql("mysql")[:64])
             node.replace(_call("rm_uarith", exp.Literal.string(op), node.this,
                                node.expression, text))
@@ -2214,7 +2216,7 @@ def literal_type(value: Any, text: bool = False, charset: str | None = None) -> 
     if isinstance(value, int):
         digits = len(str(abs(value))) + (value < 0)
         if value > 2**63 - 1:
-            return SqlType("bigint", 20, unsigned=True)
+            return SqlType("bigint", digits, unsigned=True)  # as long as its digits
         return SqlType("int" if digits < 10 else "bigint", digits)
     if isinstance(value, float):
         return SqlType("double", None, None)
