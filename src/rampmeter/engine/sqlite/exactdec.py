@@ -15,7 +15,10 @@ digits). Rules:
 - A unary minus of such a DECIMAL, not of a literal, is rm_dec(0, a, '-', scale).
 - A comparison of integers and DECIMALs with at least one DECIMAL, where neither side is a
   column (a DECIMAL column compares by its rm_decimal collation, and keeps its index) nor are
-  both plain literals, becomes rm_dcmp(a, b) op 0: both read as exact numbers.
+  both plain literals, becomes rm_dcmp(a, b) op 0: both read as exact numbers. A select
+  list's alias (HAVING total > 1) is no column here.
+- Each rm_d* call is given COLLATE rm_decimal (translate.py), so its text sorts, groups, and
+  takes MIN / MAX as a number (ORDER BY a + 1).
 - ABS / CEILING / FLOOR of a DECIMAL (a column, an expression, a literal of more than 15
   digits) are rm_dfn(name, x): exact.
 - SUM(x) of a DECIMAL x (not a window's) is rm_dsum(x): an exact sum, as text; AVG(x) is
@@ -51,6 +54,7 @@ _OPS = {exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.Div: "/", exp.Mod: "%"}
 _COMPARISONS = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.NullSafeEQ)
 _MAX_SCALE = 38  # DECIMAL_MAX_SCALE
 _INT_LIMIT = 2**63
+_DECIMAL_CALLS = frozenset({"rm_dec", "rm_dsum", "rm_davg", "rm_dfn"})
 
 
 # --- translation -----------------------------------------------------------------------------
@@ -102,7 +106,7 @@ def comparison(node: exp.Expression, typer: Typer) -> exp.Expression | None:
     left, right = node.this, node.expression
     if left is None or right is None or _plain(left) or _plain(right):
         return None
-    lt, rt = typer.infer(left), typer.infer(right)
+    lt, rt = _side_type(left, typer), _side_type(right, typer)
     if not (_exact(lt) and _exact(rt)) or not (lt.is_decimal or rt.is_decimal):  # type: ignore[union-attr]
         return None
     if _literal(left) and _literal(right):
@@ -116,7 +120,8 @@ def comparison(node: exp.Expression, typer: Typer) -> exp.Expression | None:
 def total(node: exp.Expression, typer: Typer) -> exp.Expression | None:
     """rm_dsum(x) for SUM(x) of a DECIMAL, rm_davg(x, scale) for its AVG (DISTINCT kept), or
     None."""
-    if not isinstance(node, (exp.Sum, exp.Avg)) or isinstance(node.parent, exp.Window):
+    if not isinstance(node, (exp.Sum, exp.Avg)) or isinstance(node.parent, exp.Window) or \
+            node.find(exp.Window) is not None:  # SUM(SUM(i) OVER ()) is windows.py's 4074
         return None
     arg = node.this
     inner = arg.this if isinstance(arg, exp.Distinct) else arg
@@ -133,10 +138,41 @@ def total(node: exp.Expression, typer: Typer) -> exp.Expression | None:
     return _call("rm_dsum", arg)
 
 
+def _side_type(e: exp.Expression, typer: Typer) -> SqlType | None:
+    """A comparison side's type; a select list alias's (in HAVING) is its expression's."""
+    t = typer.infer(e)
+    if t is None and isinstance(e, exp.Column) and not e.table:
+        item = _aliased(e)
+        if isinstance(item, exp.Collate):
+            item = item.this
+        if isinstance(item, exp.Anonymous) and item.name.lower() in _DECIMAL_CALLS:
+            from rampmeter.engine.types import SqlType
+            return SqlType("decimal", 65, 0)  # rewritten already (the walk is top-down)
+        if item is not None:
+            t = typer.infer(item)
+    return t
+
+
+def _aliased(e: exp.Column) -> exp.Expression | None:
+    select = e.find_ancestor(exp.Select)
+    name = e.name.lower()
+    for item in select.expressions if select is not None else ():
+        if isinstance(item, exp.Alias) and item.alias.lower() == name:
+            return item.this
+    return None
+
+
 def _plain(e: exp.Expression) -> bool:
+    """A table's column (its values are the column's stored form), not a select list's alias
+    (HAVING total > 1 with `SUM(a) + 0 AS total`)."""
     while isinstance(e, exp.Paren):
         e = e.this
-    return isinstance(e, exp.Column)
+    if not isinstance(e, exp.Column):
+        return False
+    if e.table:
+        return True
+    item = _aliased(e)
+    return item is None or isinstance(item, exp.Column)
 
 
 def _literal(e: exp.Expression) -> bool:

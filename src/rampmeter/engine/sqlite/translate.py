@@ -777,6 +777,10 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
         exact = _exact_decimal(node, typer)
         if exact is not None:  # DECIMAL arithmetic, comparison, SUM: exactly (exactdec.py)
             node.replace(exact)
+            if isinstance(exact, exp.Anonymous):  # its text orders as a number
+                hole = exp.Null()
+                exact.replace(hole)
+                hole.replace(exp.Collate(this=exact, expression=exp.var("rm_decimal")))
             if isinstance(node, (exp.Div, exp.Mod)):
                 divisions.append(exact)
         elif isinstance(node, (exp.Add, exp.Sub, exp.Mul, exp.IntDiv, exp.Mod)) and not \
@@ -2072,7 +2076,8 @@ def _flatten(tree: exp.Expression) -> None:
                 value = sel.expressions[0]
                 if isinstance(value, exp.Alias):
                     value = value.this
-                node.replace(exp.Paren(this=value))  # (SELECT x) without FROM is x
+                if value.find(exp.AggFunc) is None:  # (SELECT COUNT(*)) counts its own row
+                    node.replace(exp.Paren(this=value))  # (SELECT x) without FROM is x
 
 
 def _balance(node: exp.Expression) -> None:
