@@ -17,6 +17,8 @@ digits). Rules:
   column (a DECIMAL column compares by its rm_decimal collation, and keeps its index) nor are
   both plain literals, becomes rm_dcmp(a, b) op 0: both read as exact numbers. A select
   list's alias (HAVING total > 1) is no column here.
+- `x IN (list)` of exact numbers with a DECIMAL, x not a column, compares the texts of x and
+  of each item (rm_dtext) by rm_decimal.
 - Each rm_d* call is given COLLATE rm_decimal (translate.py), so its text sorts, groups, and
   takes MIN / MAX as a number (ORDER BY a + 1).
 - ABS / CEILING / FLOOR of a DECIMAL (a column, an expression, a literal of more than 15
@@ -115,6 +117,22 @@ def comparison(node: exp.Expression, typer: Typer) -> exp.Expression | None:
     if isinstance(node, exp.NullSafeEQ):
         return exp.NullSafeEQ(this=cmp, expression=exp.Literal.number(0))
     return type(node)(this=cmp, expression=exp.Literal.number(0))
+
+
+def in_list(node: exp.In, typer: Typer) -> None:
+    """`x IN (list)` of exact numbers with a DECIMAL among them, x no column: x and the items
+    become their exact text (rm_dtext), x's COLLATE rm_decimal, so each item is compared with
+    it as a number (SQLite would compare 0.1 with a DECIMAL column's '0.100' as text)."""
+    left = node.this
+    if not node.expressions or node.args.get("query") is not None or left is None or \
+            _plain(left):
+        return
+    types = [_side_type(left, typer)] + [_side_type(i, typer) for i in node.expressions]
+    if not all(_exact(t) for t in types) or not any(t.is_decimal for t in types):  # type: ignore[union-attr]
+        return
+    node.set("this", exp.Collate(this=_call("rm_dtext", left),
+                                 expression=exp.var("rm_decimal")))
+    node.set("expressions", [_call("rm_dtext", i) for i in node.expressions])
 
 
 def total(node: exp.Expression, typer: Typer) -> exp.Expression | None:
@@ -254,6 +272,11 @@ def dfn(name: str, a: Any) -> str | None:
     return n if -_INT_LIMIT <= n < _INT_LIMIT else str(n)  # SQLite's integer when it is one
 
 
+def dtext(a: Any) -> str | None:
+    x = number(a)
+    return None if x is None else text(x)
+
+
 def dcmp(a: Any, b: Any) -> int | None:
     x, y = number(a), number(b)
     if x is None or y is None:
@@ -301,5 +324,6 @@ def install(conn: Any) -> None:
     conn.create_function("rm_dec", 4, dec, deterministic=True)
     conn.create_function("rm_dcmp", 2, dcmp, deterministic=True)
     conn.create_function("rm_dfn", 2, dfn, deterministic=True)
+    conn.create_function("rm_dtext", 1, dtext, deterministic=True)
     conn.create_aggregate("rm_dsum", 1, DecimalSum)
     conn.create_aggregate("rm_davg", 2, DecimalAvg)

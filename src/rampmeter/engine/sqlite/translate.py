@@ -896,6 +896,9 @@ def _exact_decimal(node: exp.Expression, typer: Typer) -> exp.Expression | None:
         return exactdec.total(node, typer)
     if isinstance(node, (exp.Abs, exp.Ceil, exp.Floor)):
         return exactdec.function(node, typer)
+    if isinstance(node, exp.In):
+        exactdec.in_list(node, typer)  # in place: inlist.py keeps its lists
+        return None
     return exactdec.comparison(node, typer)
 
 
