@@ -9,6 +9,7 @@ from decimal import Decimal
 import pytest
 
 from rampmeter.engine.sqlite import SqliteSession, exactdec
+from rampmeter.errors import ServerError
 
 from .conftest import rows
 
@@ -60,3 +61,18 @@ def test_runtime_helpers() -> None:
     assert exactdec.dcmp(None, 1) is None
     assert exactdec.dfn("floor", "-1.5") == -2
     assert exactdec.dfn("ceil", "99999999999999999999.5") == "100000000000000000000"
+
+
+def test_in_lists_and_cast_limits(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE t (a DECIMAL(6,3))")
+    session.execute("INSERT INTO t VALUES (1.0), (NULL), (0.1)")
+    assert rows(session.execute("SELECT 0.1 IN (1.2, a, 0.5) FROM t")) == [(0,), (None,), (1,)]
+    assert rows(session.execute("SELECT CAST(19999999999999999999 AS SIGNED), "
+                                "CAST(-1.5 AS UNSIGNED), CAST(a AS SIGNED) FROM t "
+                                "WHERE a = 1")) == [(2**63 - 1, 0, 1)]
+    with pytest.raises(ServerError) as e:
+        session.execute("SELECT CAST(1 AS DECIMAL(66,10))")
+    assert e.value.code == 1426
+    with pytest.raises(ServerError) as e:
+        session.execute("SELECT CAST(1 AS DECIMAL(65,39))")
+    assert e.value.code == 1425

@@ -28,6 +28,7 @@ from rampmeter.engine.sqlite import exactdec, temporal
 from rampmeter.engine.sqlite import temporal as tm
 from rampmeter.engine.types import SqlType
 from rampmeter.engine.values import parse_number
+from rampmeter.errors import ServerError
 from rampmeter.protocol.results import format_float
 
 _U64 = (1 << 64) - 1
@@ -171,7 +172,16 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
         text = temporal.time_text(rest * 10**6 + us % 10**6, digits)
         return ("-" if read[0] < 0 else "") + (f"{days} " if days else "") + text
 
+    def limits(v: Any, prec: int, scale: int) -> None:
+        """DECIMAL(M,D) / DOUBLE(M,D) past 65 / 38 digits: 1426 / 1425, naming the argument
+        (MariaDB refuses it when parsing; here the first row's value stands for it)."""
+        if int(prec) > 65:
+            raise ServerError(errors.ER_TOO_BIG_PRECISION, _show(v), 65)
+        if int(scale) > 38:
+            raise ServerError(errors.ER_TOO_BIG_SCALE, _show(v), 38)
+
     def cast_decimal(v: Any, prec: int, scale: int) -> Any:
+        limits(v, prec, scale)
         if v is None:
             return None
         t = SqlType("decimal", int(prec), int(scale))
@@ -184,7 +194,7 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
             d, _problem = values._to_decimal(v)
             d = d if d is not None else Decimal(0)
         top = values._decimal_max(t)
-        with localcontext(Context(prec=100)):
+        with localcontext(Context(prec=200)):  # 81 digits and a scale of 30 fit
             q = d.quantize(Decimal(1).scaleb(-int(scale)), ROUND_HALF_UP)
         if q.copy_abs() > top:
             host.warn(errors.ER_WARN_DATA_OUT_OF_RANGE, "Out of range value for column "
@@ -203,6 +213,7 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
     def cast_double_fixed(v: Any, prec: int, scale: int) -> Any:
         """CAST(v AS DOUBLE(M,D)): rounded half up to D decimals; past M digits the
         largest value of the type with a Note 1264, as MariaDB's Item_double_typecast."""
+        limits(v, prec, scale)
         f = cast_double(v)
         if f is None or not math.isfinite(f):
             return f
