@@ -57,6 +57,7 @@ class Problem(NamedTuple):
     shown: str = ""      # the offending value as the message quotes it
     note: bool = False   # a Note (DECIMAL rounding), never an error
     cut: str = ""        # a temporal read from text: 'after' text after it, 'digits' past 6
+    twice: bool = False  # said twice: out of 64 bits (or of a double), then of the field
 
 
 def _num_text(v: Any) -> str:
@@ -133,7 +134,13 @@ def _store_int(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
         return 0, Problem(errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD, "integer", str(v))
     lo, hi = t.int_range
     if n < lo or n > hi:
-        return _int_stored(lo if n < lo else hi), Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
+        # a DECIMAL past 64 bits is clamped to them first (convert_decimal2longlong, 1264),
+        # then to a narrower field (1264 again), as MariaDB's Field_num::store_decimal
+        wide_lo, wide_hi = (0, 2**64 - 1) if t.unsigned else (-2**63, _INT_MAX)
+        twice = isinstance(v, Decimal) and (n > wide_hi and hi < wide_hi or
+                                            n < wide_lo and lo > wide_lo)
+        return _int_stored(lo if n < lo else hi), Problem(errors.ER_WARN_DATA_OUT_OF_RANGE,
+                                                          twice=twice)
     return _int_stored(n), problem
 
 
@@ -272,14 +279,17 @@ def _store_float(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
         return 0.0, Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
     if math.isinf(f):  # '1e1000': the largest double of its sign
         f = math.copysign(sys.float_info.max, f)
-        problem = Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
+        # a FLOAT says it again for that double (Field_float::store(str) then store(double))
+        problem = Problem(errors.ER_WARN_DATA_OUT_OF_RANGE,
+                          twice=t.name == "float" and isinstance(v, (str, bytes)))
     if t.width is not None and t.scale is not None:
         f = round(f, t.scale)
         top = 10.0 ** (t.width - t.scale) - 10.0 ** -t.scale
         if abs(f) > top:
             return math.copysign(top, f), Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
     if t.name == "float" and abs(f) > 3.402823466e38:
-        return math.copysign(3.402823466e38, f), Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
+        return math.copysign(3.402823466e38, f), problem if problem is not None and \
+            problem.twice else Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
     if t.name == "float":  # a FLOAT holds a single-precision number: 1e-50 is 0 there
         f = struct.unpack("f", struct.pack("f", f))[0]
     if t.unsigned and f < 0:

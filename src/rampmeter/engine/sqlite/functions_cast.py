@@ -96,7 +96,11 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
         when only spaces follow it)."""
         text = v.decode("latin-1") if isinstance(v, bytes) else str(v)
         num, whole = parse_number(text)
-        if num is None or not whole:
+        if isinstance(num, float) and math.isinf(num):  # '1e1000': past a double
+            if kind == "DECIMAL":  # MariaDB's str2my_decimal overflow, then the 1292
+                host.warn(1916, "Got overflow when converting '' to DECIMAL. Value truncated")
+            truncated(kind, v)
+        elif num is None or not whole:
             truncated(kind, v)
         elif text[-1:].isspace():
             truncated(kind, v, "Note")
