@@ -24,7 +24,8 @@ digits). Rules:
 - ABS / CEILING / FLOOR of a DECIMAL (a column, an expression, a literal of more than 15
   digits) are rm_dfn(name, x): exact.
 - SUM(x) of a DECIMAL x (not a window's) is rm_dsum(x): an exact sum, as text; AVG(x) is
-  rm_davg(x, scale): that sum over the count, rounded half up to AVG's scale.
+  rm_davg<scale>(x) (one argument, as AVG(DISTINCT x) needs): that sum over the count,
+  rounded half up to AVG's scale.
 - Values read: NULL, integers, doubles (their shortest repr: a REAL literal's digits), text
   (a DECIMAL's digits; a '~' BIGINT UNSIGNED past 2^63; anything else by its leading number).
 - Statements without DECIMAL arithmetic are untouched (one type look-up per operator).
@@ -56,7 +57,8 @@ _OPS = {exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.Div: "/", exp.Mod: "%"}
 _COMPARISONS = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.NullSafeEQ)
 _MAX_SCALE = 38  # DECIMAL_MAX_SCALE
 _INT_LIMIT = 2**63
-_DECIMAL_CALLS = frozenset({"rm_dec", "rm_dsum", "rm_davg", "rm_dfn"})
+_DECIMAL_CALLS = frozenset({"rm_dec", "rm_dsum", "rm_dfn",
+                            *(f"rm_davg{k}" for k in range(_MAX_SCALE + 1))})
 
 
 # --- translation -----------------------------------------------------------------------------
@@ -136,7 +138,7 @@ def in_list(node: exp.In, typer: Typer) -> None:
 
 
 def total(node: exp.Expression, typer: Typer) -> exp.Expression | None:
-    """rm_dsum(x) for SUM(x) of a DECIMAL, rm_davg(x, scale) for its AVG (DISTINCT kept), or
+    """rm_dsum(x) for SUM(x) of a DECIMAL, rm_davg<scale>(x) for its AVG (DISTINCT kept), or
     None."""
     if not isinstance(node, (exp.Sum, exp.Avg)) or isinstance(node.parent, exp.Window) or \
             node.find(exp.Window) is not None:  # SUM(SUM(i) OVER ()) is windows.py's 4074
@@ -152,7 +154,7 @@ def total(node: exp.Expression, typer: Typer) -> exp.Expression | None:
         avg = typer.infer(node)
         if avg is None or not avg.is_decimal:
             return None
-        return _call("rm_davg", arg, exp.Literal.number(min(avg.scale or 0, _MAX_SCALE)))
+        return _call(f"rm_davg{min(avg.scale or 0, _MAX_SCALE)}", arg)  # DISTINCT: one argument
     return _call("rm_dsum", arg)
 
 
@@ -301,15 +303,15 @@ class DecimalSum:
 
 
 class DecimalAvg(DecimalSum):
+    scale = 0  # a subclass per scale: rm_davg0 .. rm_davg38
+
     def __init__(self) -> None:
         super().__init__()
         self.count = 0
-        self.scale = 0
 
-    def step(self, v: Any, scale: Any = 0) -> None:  # type: ignore[override]
+    def step(self, v: Any) -> None:
         if v is not None:
             self.count += 1
-            self.scale = int(scale)
         super().step(v)
 
     def finalize(self) -> str | None:
@@ -320,10 +322,14 @@ class DecimalAvg(DecimalSum):
         return text(q)
 
 
+_AVERAGES = [type(f"DecimalAvg{k}", (DecimalAvg,), {"scale": k}) for k in range(_MAX_SCALE + 1)]
+
+
 def install(conn: Any) -> None:
     conn.create_function("rm_dec", 4, dec, deterministic=True)
     conn.create_function("rm_dcmp", 2, dcmp, deterministic=True)
     conn.create_function("rm_dfn", 2, dfn, deterministic=True)
     conn.create_function("rm_dtext", 1, dtext, deterministic=True)
     conn.create_aggregate("rm_dsum", 1, DecimalSum)
-    conn.create_aggregate("rm_davg", 2, DecimalAvg)
+    for scale, cls in enumerate(_AVERAGES):
+        conn.create_aggregate(f"rm_davg{scale}", 1, cls)
