@@ -76,3 +76,12 @@ def test_in_lists_and_cast_limits(session: SqliteSession) -> None:
     with pytest.raises(ServerError) as e:
         session.execute("SELECT CAST(1 AS DECIMAL(65,39))")
     assert e.value.code == 1425
+
+
+def test_greatest_least_and_json(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE t (a DECIMAL(10,2), b INT)")
+    session.execute("INSERT INTO t VALUES (1.5, 2), (-12.25, 3)")
+    assert rows(session.execute("SELECT GREATEST(a, b), LEAST(a, 0.5), JSON_ARRAY(a) "
+                                "FROM t ORDER BY b")) == [
+        (Decimal("2.00"), Decimal("0.50"), "[1.50]"),
+        (Decimal("3.00"), Decimal("-12.25"), "[-12.25]")]

@@ -17,6 +17,8 @@ digits). Rules:
   column (a DECIMAL column compares by its rm_decimal collation, and keeps its index) nor are
   both plain literals, becomes rm_dcmp(a, b) op 0: both read as exact numbers. A select
   list's alias (HAVING total > 1) is no column here.
+- GREATEST / LEAST of exact numbers giving a DECIMAL are rm_dext('max' | 'min', ...); a
+  DECIMAL in JSON_ARRAY / JSON_OBJECT is json(x), a JSON number of its digits.
 - `x IN (list)` of exact numbers with a DECIMAL, x not a column, compares the texts of x and
   of each item (rm_dtext) by rm_decimal.
 - Each rm_d* call is given COLLATE rm_decimal (translate.py), so its text sorts, groups, and
@@ -57,7 +59,7 @@ _OPS = {exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.Div: "/", exp.Mod: "%"}
 _COMPARISONS = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.NullSafeEQ)
 _MAX_SCALE = 38  # DECIMAL_MAX_SCALE
 _INT_LIMIT = 2**63
-_DECIMAL_CALLS = frozenset({"rm_dec", "rm_dsum", "rm_dfn",
+_DECIMAL_CALLS = frozenset({"rm_dec", "rm_dsum", "rm_dfn", "rm_dext",
                             *(f"rm_davg{k}" for k in range(_MAX_SCALE + 1))})
 
 
@@ -119,6 +121,33 @@ def comparison(node: exp.Expression, typer: Typer) -> exp.Expression | None:
     if isinstance(node, exp.NullSafeEQ):
         return exp.NullSafeEQ(this=cmp, expression=exp.Literal.number(0))
     return type(node)(this=cmp, expression=exp.Literal.number(0))
+
+
+def extreme(node: exp.Expression, typer: Typer) -> exp.Expression | None:
+    """rm_dext('max' | 'min', args...) for GREATEST / LEAST of exact numbers giving a DECIMAL
+    (SQLite's MAX(a, b) would take a DECIMAL's text over any number)."""
+    args = [node.this, *node.expressions]
+    t = typer.infer(node)
+    if t is None or not t.is_decimal or not all(_exact(_side_type(a, typer)) for a in args):
+        return None
+    kind = "max" if isinstance(node, exp.Greatest) else "min"
+    return _call("rm_dext", exp.Literal.string(kind), *args)
+
+
+def json_values(node: exp.Expression, typer: Typer) -> None:
+    """A DECIMAL given to JSON_ARRAY / JSON_OBJECT is a JSON number of its digits ([1.50]):
+    json(x), since SQLite's would quote the text a DECIMAL column holds."""
+    name = node.name.upper() if isinstance(node, exp.Anonymous) else ""
+    if name not in ("JSON_ARRAY", "JSON_OBJECT"):
+        return
+    values = node.expressions if name == "JSON_ARRAY" else node.expressions[1::2]
+    for v in values:
+        if isinstance(v, exp.Expression) and not _literal(v):
+            t = typer.infer(v)
+            if t is not None and t.is_decimal:
+                hole = exp.Null()
+                v.replace(hole)
+                hole.replace(_call("json", v))
 
 
 def in_list(node: exp.In, typer: Typer) -> None:
@@ -279,6 +308,13 @@ def dtext(a: Any) -> str | None:
     return None if x is None else text(x)
 
 
+def dext(kind: str, *args: Any) -> str | None:
+    xs = [number(a) for a in args]
+    if not xs or any(x is None for x in xs):
+        return None
+    return text(max(xs) if kind == "max" else min(xs))  # type: ignore[type-var]
+
+
 def dcmp(a: Any, b: Any) -> int | None:
     x, y = number(a), number(b)
     if x is None or y is None:
@@ -330,6 +366,7 @@ def install(conn: Any) -> None:
     conn.create_function("rm_dcmp", 2, dcmp, deterministic=True)
     conn.create_function("rm_dfn", 2, dfn, deterministic=True)
     conn.create_function("rm_dtext", 1, dtext, deterministic=True)
+    conn.create_function("rm_dext", -1, dext, deterministic=True)
     conn.create_aggregate("rm_dsum", 1, DecimalSum)
     for scale, cls in enumerate(_AVERAGES):
         conn.create_aggregate(f"rm_davg{scale}", 1, cls)

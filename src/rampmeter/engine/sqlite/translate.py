@@ -792,8 +792,10 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
             op = {exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.IntDiv: "DIV",
                   exp.Mod: "%"}[type(node)]
             text = exp.Literal.string(node.sql("mysql")[:64])
-            node.replace(_call("rm_uarith", exp.Literal.string(op), node.this,
-                               node.expression, text))
+            call = _call("rm_uarith", exp.Literal.string(op), node.this, node.expression, text)
+            node.replace(call)
+            if op == "%":
+                divisions.append(call)  # x MOD 0: NULL and 1365, as below
         elif isinstance(node, exp.Subquery) and _scalar_position(node):
             _check_one_row(node)
         elif isinstance(node, (exp.Div, exp.IntDiv, exp.Mod)):
@@ -881,7 +883,8 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
                 _wrap(node, lambda c: exp.Cast(this=c, to=exp.DataType.build("BLOB")))
     for node in divisions:  # x / 0 is NULL with MariaDB's warning (rm_div0)
         # the divisor as rewritten by the walk (MOD of a fraction is mod(a, b): its second)
-        divisor = node.expression if isinstance(node, exp.Binary) else node.expressions[1]
+        divisor = node.expression if isinstance(node, exp.Binary) else \
+            node.expressions[2 if node.name == "rm_uarith" else 1]
         case = exp.Case(ifs=[exp.If(this=exp.EQ(this=divisor.copy(),
                                                 expression=exp.Literal.number(0)),
                                     true=_call("rm_div0"))])
@@ -898,6 +901,11 @@ def _exact_decimal(node: exp.Expression, typer: Typer) -> exp.Expression | None:
         return exactdec.function(node, typer)
     if isinstance(node, exp.In):
         exactdec.in_list(node, typer)  # in place: inlist.py keeps its lists
+        return None
+    if isinstance(node, (exp.Greatest, exp.Least)):
+        return exactdec.extreme(node, typer)
+    if isinstance(node, exp.Anonymous) and node.name[:5].upper() == "JSON_":
+        exactdec.json_values(node, typer)
         return None
     return exactdec.comparison(node, typer)
 
