@@ -15,8 +15,9 @@ Rules:
   types report the connection's result character set, with a length of characters times its
   maximum bytes per character.
 - `affinity` is the SQLite declared type that stores the values (values.py says in what form):
-  INT for integers, YEAR and BIT; REAL for DECIMAL, FLOAT and DOUBLE; TEXT for text, temporal,
-  ENUM, SET and JSON; BLOB for binary strings.
+  INT for integers, YEAR and BIT; REAL for FLOAT and DOUBLE; TEXT for text, temporal, ENUM,
+  SET, JSON and DECIMAL (exact digits, ordered by the rm_decimal collation: catalog.py);
+  BLOB for binary strings.
 """
 
 from __future__ import annotations
@@ -177,7 +178,7 @@ class SqlType:
     def affinity(self) -> str:
         if self.name in INTEGERS or self.name in ("year", "bit"):
             return "INT"
-        if self.name in ("decimal", "float", "double"):
+        if self.name in ("float", "double"):
             return "REAL"
         if self.name in BINARIES or self.name in GEOMETRIES:
             return "BLOB"

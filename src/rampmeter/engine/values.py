@@ -13,8 +13,10 @@ Rules:
   integers as INTEGER, except BIGINT UNSIGNED values above 2^63-1, which SQLite cannot hold:
   they are TEXT '~' + 20 digits, so they sort after every integer and among themselves, compare
   equal to the same literal, and read back exactly (arithmetic on them is not exact);
-  DECIMAL as INTEGER when integral and within 64 bits, else REAL (exact to 15 significant
-  digits), read back quantized to the column's scale; FLOAT / DOUBLE as REAL; text, ENUM, SET,
+  DECIMAL as TEXT, its exact digits at the column's scale ('12.50'), which the column's
+  rm_decimal collation orders and compares as numbers (a number compared with the column is
+  made text by SQLite's affinity rules, then compared by that collation), read back as a
+  Decimal quantized to the column's scale; FLOAT / DOUBLE as REAL; text, ENUM, SET,
   JSON as TEXT; DATE 'YYYY-MM-DD', DATETIME / TIMESTAMP 'YYYY-MM-DD HH:MM:SS' plus exactly fsp
   fraction digits (so text order is time order), TIME '[-]HH:MM:SS[.f]'; YEAR and BIT as
   INTEGER; binary strings as BLOB (BINARY(n) padded with 0x00 to n bytes, as MariaDB does).
@@ -45,6 +47,7 @@ from rampmeter.sql import charsets
 _WIDE = Context(prec=100)  # DECIMAL(65, 30) needs more than Python's default 28 digits
 _NUMBER = re.compile(r"[ \t\n\r\f\v]*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)")
 _INT_MAX = 2**63 - 1
+_EXACT = re.compile(r"-?\d+(?:\.\d+)?")
 BIG_UNSIGNED = "~"
 
 
@@ -54,6 +57,7 @@ class Problem(NamedTuple):
     shown: str = ""      # the offending value as the message quotes it
     note: bool = False   # a Note (DECIMAL rounding), never an error
     cut: str = ""        # a temporal read from text: 'after' text after it, 'digits' past 6
+    twice: bool = False  # said twice: out of 64 bits (or of a double), then of the field
 
 
 def _num_text(v: Any) -> str:
@@ -130,7 +134,13 @@ def _store_int(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
         return 0, Problem(errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD, "integer", str(v))
     lo, hi = t.int_range
     if n < lo or n > hi:
-        return _int_stored(lo if n < lo else hi), Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
+        # a DECIMAL past 64 bits is clamped to them first (convert_decimal2longlong, 1264),
+        # then to a narrower field (1264 again), as MariaDB's Field_num::store_decimal
+        wide_lo, wide_hi = (0, 2**64 - 1) if t.unsigned else (-2**63, _INT_MAX)
+        twice = isinstance(v, Decimal) and (n > wide_hi and hi < wide_hi or
+                                            n < wide_lo and lo > wide_lo)
+        return _int_stored(lo if n < lo else hi), Problem(errors.ER_WARN_DATA_OUT_OF_RANGE,
+                                                          twice=twice)
     return _int_stored(n), problem
 
 
@@ -184,22 +194,22 @@ def _store_decimal(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
             top = _decimal_max(t)
             negative = _num_text(v).lstrip().startswith("-") if isinstance(v, (str, bytes)) \
                 else v < 0
-            return _decimal_stored(Decimal(0) if negative and t.unsigned else -top if negative
-                                   else top), problem
-        return 0, problem
+            return _decimal_stored(_decimal_zero(t) if negative and t.unsigned else -top
+                                   if negative else top), problem
+        return _decimal_stored(_decimal_zero(t)), problem
     scale = t.scale or 0
     top = _decimal_max(t)
     with localcontext(_WIDE):
         try:
             q = d.quantize(Decimal(1).scaleb(-scale), ROUND_HALF_UP)
         except InvalidOperation:  # more digits than the context holds (1e200): out of range
-            return _decimal_stored(Decimal(0) if d < 0 and t.unsigned else -top if d < 0
+            return _decimal_stored(_decimal_zero(t) if d < 0 and t.unsigned else -top if d < 0
                                    else top), Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
     if problem is None and q != d:
         problem = Problem(errors.WARN_DATA_TRUNCATED, note=True)
     if t.unsigned and q < 0:
-        return 0, Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
-    if abs(q) > top:
+        return _decimal_stored(_decimal_zero(t)), Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
+    if q.copy_abs() > top:  # abs() would round to the context's 28 digits
         return _decimal_stored(top if q > 0 else -top), Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
     return _decimal_stored(q), problem
 
@@ -209,10 +219,14 @@ def _decimal_max(t: SqlType) -> Decimal:
     return Decimal("9" * (prec - scale) + ("." + "9" * scale if scale else "") or "0")
 
 
-def _decimal_stored(d: Decimal) -> int | float:
-    if d == d.to_integral_value() and abs(d) <= _INT_MAX:
-        return int(d)
-    return float(d)
+def _decimal_zero(t: SqlType) -> Decimal:
+    return Decimal(0).scaleb(-(t.scale or 0))
+
+
+def _decimal_stored(d: Decimal) -> str:
+    """The exact digits, as the column's TEXT affinity keeps them ('-0.00' is '0.00')."""
+    text = format(d, "f")
+    return text[1:] if text[:1] == "-" and not d else text
 
 
 def decimal_loader(scale: int) -> Callable[[Any], Any]:
@@ -231,6 +245,8 @@ def decimal_loader(scale: int) -> Callable[[Any], Any]:
             d = v
         elif type(v) is str and v[:1] == BIG_UNSIGNED and v[1:].isdigit():
             d = Decimal(v[1:])  # an unsigned BIGINT past 2^63 (a CASE of it and a BIGINT)
+        elif type(v) is str and _EXACT.fullmatch(v):
+            d = Decimal(v)  # a DECIMAL column's stored digits
         else:
             d, _p = _to_decimal(v)
             if d is None:
@@ -263,14 +279,17 @@ def _store_float(t: SqlType, v: Any) -> tuple[Any, Problem | None]:
         return 0.0, Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
     if math.isinf(f):  # '1e1000': the largest double of its sign
         f = math.copysign(sys.float_info.max, f)
-        problem = Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
+        # a FLOAT says it again for that double (Field_float::store(str) then store(double))
+        problem = Problem(errors.ER_WARN_DATA_OUT_OF_RANGE,
+                          twice=t.name == "float" and isinstance(v, (str, bytes)))
     if t.width is not None and t.scale is not None:
         f = round(f, t.scale)
         top = 10.0 ** (t.width - t.scale) - 10.0 ** -t.scale
         if abs(f) > top:
             return math.copysign(top, f), Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
     if t.name == "float" and abs(f) > 3.402823466e38:
-        return math.copysign(3.402823466e38, f), Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
+        return math.copysign(3.402823466e38, f), problem if problem is not None and \
+            problem.twice else Problem(errors.ER_WARN_DATA_OUT_OF_RANGE)
     if t.name == "float":  # a FLOAT holds a single-precision number: 1e-50 is 0 there
         f = struct.unpack("f", struct.pack("f", f))[0]
     if t.unsigned and f < 0:

@@ -210,7 +210,10 @@ def auto_key_ok(tdef: TableDef, column: str) -> bool:
 # --- SQLite DDL for a TableDef ---------------------------------------------------------------
 def _collate(t: SqlType) -> str:
     """A text column compares by its MariaDB collation (collations.py): case-insensitive ones,
-    and the PAD SPACE _bin ones ('a' = 'a '); binary, json and _nopad_bin stay BINARY."""
+    and the PAD SPACE _bin ones ('a' = 'a '); binary, json and _nopad_bin stay BINARY. A
+    DECIMAL column's exact text (values.py) compares as numbers: rm_decimal (funclib.py)."""
+    if t.name == "decimal":
+        return " COLLATE rm_decimal"
     coll = t.collation or ""
     if t.is_text and t.name != "json" and coll.endswith("_bin") and "_nopad_" not in coll:
         return f" COLLATE {coll}"

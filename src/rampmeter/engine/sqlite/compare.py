@@ -60,7 +60,7 @@ def rewrite(tree: exp.Expression, typer: Typer, backslash_escapes: bool = True) 
                     _num(i, _kind(left)) if _number_vs_string(left, typer.infer(i)) == "right"
                     else i for i in items])
             elif _is_string(left) and all(_is_number(typer.infer(i)) for i in items):
-                exact = all(_kind(typer.infer(i)) == "DECIMAL" for i in items)
+                exact = all(_kind(typer.infer(i)) in ("DECIMAL", "UDECIMAL") for i in items)
                 node.set("this", _num(node.this, "DECIMAL" if exact else "DOUBLE"))
             else:
                 _in_by_column_collation(typer, node, left, items)
@@ -534,6 +534,8 @@ def _number_vs_string(a: SqlType | None, b: SqlType | None) -> str:
 def _kind(t: SqlType | None) -> str:
     """A string compared with a number is read as DECIMAL against an exact number (an
     integer or a DECIMAL), as DOUBLE against an approximate one (MariaDB 10.11)."""
+    if t is not None and t.name == "bigint" and t.unsigned:
+        return "UDECIMAL"  # rm_num gives a value past 2^63 - 1 in the column's '~' form
     return "DECIMAL" if t is not None and (t.is_decimal or t.is_integer) else "DOUBLE"
 
 

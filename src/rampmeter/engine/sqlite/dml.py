@@ -150,6 +150,8 @@ class Execution:
                 errors.WARN_DATA_TRUNCATED
             message = values.problem_message(values.Problem(code), col.name, max(row, 1))
         self.warnings.append(Warning_("Warning", code, message))
+        if problem.twice:  # MariaDB's field says it a second time (values.Problem)
+            self.warnings.append(Warning_("Warning", code, message))
         return stored
 
     def _timestamp_problem(self, col: ColumnDef, value: Any, row: int, said: str,

@@ -31,6 +31,7 @@ import collections
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from rampmeter import errors
@@ -157,6 +158,7 @@ def install(handle: Any, host: Any) -> None:
     conn = handle.conn
     conn.create_collation("rm_ci", _compare_ci)
     conn.create_collation("rm_pad", _compare_pad)
+    conn.create_collation("rm_decimal", _compare_decimal)
     packs: dict[int, tuple[Any, ...]] = {}
     counter = iter(range(1, 1 << 62))
 
@@ -230,6 +232,30 @@ def _compare_ci(a: str, b: str) -> int:
 def _compare_pad(a: str, b: str) -> int:
     """MariaDB's _bin collations: code points, trailing spaces ignored (PAD SPACE)."""
     return _padded(a.rstrip(" "), b.rstrip(" "))
+
+
+def _compare_decimal(a: str, b: str) -> int:
+    """A DECIMAL column's order (values.py stores its values as exact text): by number. Text
+    that is no number (none is stored; a '~' big unsigned is read as its digits) sorts after
+    the numbers, as text."""
+    if a == b:
+        return 0
+    try:
+        x = Decimal(a[1:] if a[:1] == "~" else a)
+        y = Decimal(b[1:] if b[:1] == "~" else b)
+        return (x > y) - (x < y)
+    except (InvalidOperation, ValueError):
+        x_num, y_num = _is_decimal(a), _is_decimal(b)
+        if x_num != y_num:
+            return -1 if x_num else 1
+        return (a > b) - (a < b)
+
+
+def _is_decimal(text: str) -> bool:
+    try:
+        return Decimal(text).is_finite()
+    except (InvalidOperation, ValueError):
+        return False
 
 
 def _padded(x: str, y: str) -> int:

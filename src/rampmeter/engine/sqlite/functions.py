@@ -33,6 +33,7 @@ from rampmeter.engine.sqlite import (
     bitconv,
     collations,
     cycle,
+    exactdec,
     funclib,
     functions_cast,
     jsontable,
@@ -215,6 +216,10 @@ def uarith(op: str, a: Any, b: Any, text: str) -> Any:
         r = x - y
     elif op == "*":
         r = x * y
+    elif op == "%":  # MOD: the dividend's sign
+        if y == 0:
+            return None
+        r = abs(x) % abs(y) * (1 if x >= 0 else -1)
     else:
         if y == 0:
             return None
@@ -695,6 +700,7 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         handle.create_function(name, nargs, fn)
     handle.create_function("rm_u64s", 1, bigunsigned.u64_text, deterministic=True)
     functions_cast.register(handle, host, guarded)
+    exactdec.install(handle.conn)
     funclib.install(handle, host)
 
 

@@ -24,10 +24,11 @@ from typing import Any
 
 from rampmeter import errors
 from rampmeter.engine import strtime, values
-from rampmeter.engine.sqlite import temporal
+from rampmeter.engine.sqlite import exactdec, temporal
 from rampmeter.engine.sqlite import temporal as tm
 from rampmeter.engine.types import SqlType
 from rampmeter.engine.values import parse_number
+from rampmeter.errors import ServerError
 from rampmeter.protocol.results import format_float
 
 _U64 = (1 << 64) - 1
@@ -96,7 +97,11 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
         when only spaces follow it)."""
         text = v.decode("latin-1") if isinstance(v, bytes) else str(v)
         num, whole = parse_number(text)
-        if num is None or not whole:
+        if isinstance(num, float) and math.isinf(num):  # '1e1000': past a double
+            if kind == "DECIMAL":  # MariaDB's str2my_decimal overflow, then the 1292
+                host.warn(1916, "Got overflow when converting '' to DECIMAL. Value truncated")
+            truncated(kind, v)
+        elif num is None or not whole:
             truncated(kind, v)
         elif text[-1:].isspace():
             truncated(kind, v, "Note")
@@ -105,12 +110,17 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
     def to_number(v: Any, kind: str) -> Any:
         if v is None or isinstance(v, (int, float)):
             return v
-        num = text_number(v, kind)
+        unsigned = kind == "UDECIMAL"  # compared with a BIGINT UNSIGNED (compare.py)
+        num = text_number(v, "DECIMAL" if unsigned else kind)
         if num is None:
             return 0
         if isinstance(num, Decimal):
-            return int(num) if num == num.to_integral_value() and abs(num) < 2**63 \
-                else float(num)
+            if num == num.to_integral_value():
+                if num.copy_abs() < 2**63:
+                    return int(num)
+                if unsigned and 0 < num < 2**64:
+                    return values.big_unsigned(int(num))  # the column's stored form
+            return float(num)
         return num
 
     def cast_temporal(v: Any, kind: str, fsp: int) -> Any:
@@ -167,7 +177,16 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
         text = temporal.time_text(rest * 10**6 + us % 10**6, digits)
         return ("-" if read[0] < 0 else "") + (f"{days} " if days else "") + text
 
+    def limits(v: Any, prec: int, scale: int) -> None:
+        """DECIMAL(M,D) / DOUBLE(M,D) past 65 / 38 digits: 1426 / 1425, naming the argument
+        (MariaDB refuses it when parsing; here the first row's value stands for it)."""
+        if int(prec) > 65:
+            raise ServerError(errors.ER_TOO_BIG_PRECISION, _show(v), 65)
+        if int(scale) > 38:
+            raise ServerError(errors.ER_TOO_BIG_SCALE, _show(v), 38)
+
     def cast_decimal(v: Any, prec: int, scale: int) -> Any:
+        limits(v, prec, scale)
         if v is None:
             return None
         t = SqlType("decimal", int(prec), int(scale))
@@ -180,9 +199,9 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
             d, _problem = values._to_decimal(v)
             d = d if d is not None else Decimal(0)
         top = values._decimal_max(t)
-        with localcontext(Context(prec=100)):
+        with localcontext(Context(prec=200)):  # 81 digits and a scale of 30 fit
             q = d.quantize(Decimal(1).scaleb(-int(scale)), ROUND_HALF_UP)
-        if abs(q) > top:
+        if q.copy_abs() > top:
             host.warn(errors.ER_WARN_DATA_OUT_OF_RANGE, "Out of range value for column "
                       f"'{_show(v)}' at row 1")
             q = top if q > 0 else -top
@@ -199,6 +218,7 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
     def cast_double_fixed(v: Any, prec: int, scale: int) -> Any:
         """CAST(v AS DOUBLE(M,D)): rounded half up to D decimals; past M digits the
         largest value of the type with a Note 1264, as MariaDB's Item_double_typecast."""
+        limits(v, prec, scale)
         f = cast_double(v)
         if f is None or not math.isfinite(f):
             return f
@@ -234,6 +254,8 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
             n = int.from_bytes(v[-8:], "big")
         elif isinstance(v, str) and v[:1] == "~" or kind == "i":
             n = _signed_int(v)
+        elif kind == "d" and isinstance(v, str):  # a DECIMAL's digits (values.py)
+            return decimal_integer(v, False)
         elif kind in ("d", "f") and isinstance(v, (int, float)):
             if isinstance(v, float) and not -9.3e18 < v < 9.3e18:
                 host.warn(1916, f"Got overflow when converting '{double_text(v)}' to "
@@ -245,6 +267,20 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
             n = _text_integer(v)
         n &= _U64
         return n - (1 << 64) if n >= 2**63 else n
+
+    def decimal_integer(v: Any, unsigned: bool) -> int | str:
+        """A DECIMAL cast to SIGNED / UNSIGNED: rounded half away from zero; past the type's
+        range its end, with MariaDB's 1916 (a negative one to UNSIGNED is 0)."""
+        d = exactdec.number(v)
+        if d is None:
+            return 0
+        n = int(d.to_integral_value(ROUND_HALF_UP))
+        lo, hi = (0, _U64) if unsigned else (-2**63, 2**63 - 1)
+        if n < lo or n > hi:
+            host.warn(1916, f"Got overflow when converting '{_show(v)}' to "
+                      f"{'UNSIGNED INT' if unsigned else 'INT'}. Value truncated")
+            n = lo if n < lo else hi
+        return _as_sqlite_int(n) if unsigned else n
 
     def _text_integer(v: Any) -> int:
         text = _show(v)
@@ -261,6 +297,8 @@ def register(handle: Any, host: Any, guarded: Callable[[Callable[..., Any]],
             return None
         if kind == "x" and isinstance(v, bytes):  # a hex literal: its bytes (as cast_signed)
             n = int.from_bytes(v[-8:], "big")
+        elif kind == "d" and (isinstance(v, float) or isinstance(v, str) and v[:1] != "~"):
+            return decimal_integer(v, True)
         elif isinstance(v, (str, bytes)) and not (isinstance(v, str) and v[:1] == "~"):
             n = _text_integer(v)
         else:

@@ -226,8 +226,9 @@ class Typer:
             t = _placeholder_type(e.name)
             if self.values is not None and t is not None and (t.is_integer or t.is_decimal):
                 v = self.values.get(e.name)
-                if type(v) is int:
-                    return _int_of_length(len(str(v)), False) if -2**63 <= v < 2**63 else t
+                if type(v) is int:  # an unsigned literal too is as long as its digits
+                    return _int_of_length(len(str(v)), False) if -2**63 <= v < 2**63 else \
+                        _int_of_length(len(str(v)), True) if t.unsigned else t
                 if isinstance(v, Decimal):
                     digits = v.as_tuple()
                     scale = -digits.exponent if isinstance(digits.exponent, int) and \
@@ -258,6 +259,8 @@ class Typer:
             return T.BIGINT
         if isinstance(e, exp.Null):
             return T.NULL
+        if isinstance(e, exp.Distinct) and len(e.expressions) == 1:  # SUM(DISTINCT x): x's
+            return self._infer(e.expressions[0])
         if isinstance(e, exp.Boolean):
             return _BOOL
         if isinstance(e, exp.Neg):

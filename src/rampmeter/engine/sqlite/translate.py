@@ -48,6 +48,7 @@ from rampmeter.engine.sqlite import (
     derived,
     dialect,
     eager,
+    exactdec,
     funcmap,
     havingnames,
     inlist,
@@ -843,15 +844,28 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
         if isinstance(node, _ARITHMETIC) and not isinstance(node.this, exp.Interval) and \
                 not isinstance(node.expression, exp.Interval):
             _temporal_operands(node, typer)
-        if isinstance(node, (exp.Add, exp.Sub, exp.Mul, exp.IntDiv)) and not isinstance(
-                node.this, exp.Interval) and not isinstance(node.expression, exp.Interval) \
+        exact = _exact_decimal(node, typer)
+        if exact is not None:  # DECIMAL arithmetic, comparison, SUM: exactly (exactdec.py)
+            node.replace(exact)
+            if isinstance(exact, exp.Anonymous):  # its text orders as a number
+                hole = exp.Null()
+                exact.replace(hole)
+                hole.replace(exp.Collate(this=exact, expression=exp.var("rm_decimal")))
+            if isinstance(node, (exp.Div, exp.Mod)):
+                divisions.append(exact)
+        elif isinstance(node, (exp.Add, exp.Sub, exp.Mul, exp.IntDiv, exp.Mod)) and not \
+                isinstance(node.this, exp.Interval) and not isinstance(node.expression,
+                                                                       exp.Interval) \
                 and _unsigned_math(typer.infer(node.this), typer.infer(node.expression)):
             # (d + INTERVAL n unit is DATE_ADD: funcmap.py)
             # unsigned 64-bit arithmetic, which SQLite's signed integers cannot do
-            op = {exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.IntDiv: "DIV"}[type(node)]
+            op = {exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.IntDiv: "DIV",
+                  exp.Mod: "%"}[type(node)]
             text = exp.Literal.string(node.sql("mysql")[:64])
-            node.replace(_call("rm_uarith", exp.Literal.string(op), node.this,
-                               node.expression, text))
+            call = _call("rm_uarith", exp.Literal.string(op), node.this, node.expression, text)
+            node.replace(call)
+            if op == "%":
+                divisions.append(call)  # x MOD 0: NULL and 1365, as below
         elif isinstance(node, exp.Subquery) and _scalar_position(node):
             _check_one_row(node)
         elif isinstance(node, (exp.Div, exp.IntDiv, exp.Mod)):
@@ -939,12 +953,31 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
                 _wrap(node, lambda c: exp.Cast(this=c, to=exp.DataType.build("BLOB")))
     for node in divisions:  # x / 0 is NULL with MariaDB's warning (rm_div0)
         # the divisor as rewritten by the walk (MOD of a fraction is mod(a, b): its second)
-        divisor = node.expression if isinstance(node, exp.Binary) else node.expressions[1]
+        divisor = node.expression if isinstance(node, exp.Binary) else \
+            node.expressions[2 if node.name == "rm_uarith" else 1]
         case = exp.Case(ifs=[exp.If(this=exp.EQ(this=divisor.copy(),
                                                 expression=exp.Literal.number(0)),
                                     true=_call("rm_div0"))])
         node.replace(case)
         case.set("default", node)
+
+
+def _exact_decimal(node: exp.Expression, typer: Typer) -> exp.Expression | None:
+    if isinstance(node, (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Mod, exp.Neg)):
+        return exactdec.arithmetic(node, typer)
+    if isinstance(node, (exp.Sum, exp.Avg)):
+        return exactdec.total(node, typer)
+    if isinstance(node, (exp.Abs, exp.Ceil, exp.Floor)):
+        return exactdec.function(node, typer)
+    if isinstance(node, exp.In):
+        exactdec.in_list(node, typer)  # in place: inlist.py keeps its lists
+        return None
+    if isinstance(node, (exp.Greatest, exp.Least)):
+        return exactdec.extreme(node, typer)
+    if isinstance(node, exp.Anonymous) and node.name[:5].upper() == "JSON_":
+        exactdec.json_values(node, typer)
+        return None
+    return exactdec.comparison(node, typer)
 
 
 _BYTE_FUNCTIONS = (exp.MD5, exp.SHA, exp.SHA2, exp.Compress, exp.ToBase64)
@@ -2131,7 +2164,8 @@ def _flatten(tree: exp.Expression) -> None:
                 value = sel.expressions[0]
                 if isinstance(value, exp.Alias):
                     value = value.this
-                node.replace(exp.Paren(this=value))  # (SELECT x) without FROM is x
+                if value.find(exp.AggFunc) is None:  # (SELECT COUNT(*)) counts its own row
+                    node.replace(exp.Paren(this=value))  # (SELECT x) without FROM is x
 
 
 def _balance(node: exp.Expression) -> None:
@@ -2275,7 +2309,7 @@ def literal_type(value: Any, text: bool = False, charset: str | None = None) -> 
     if isinstance(value, int):
         digits = len(str(abs(value))) + (value < 0)
         if value > 2**63 - 1:
-            return SqlType("bigint", 20, unsigned=True)
+            return SqlType("bigint", digits, unsigned=True)  # as long as its digits
         return SqlType("int" if digits < 10 else "bigint", digits)
     if isinstance(value, float):
         return SqlType("double", None, None)
