@@ -226,3 +226,12 @@ def test_readers_paths_and_warnings(session: SqliteSession, sql: str, expected: 
                                     warning: int | None) -> None:
     assert scalar(session, "SELECT " + sql) == expected
     assert [w.code for w in session.warnings] == ([warning] if warning else [])
+
+
+def test_decimal_columns_embed_as_numbers(session: SqliteSession) -> None:
+    s = session
+    s.execute("CREATE TABLE td (d DECIMAL(6,2))")
+    s.execute("INSERT INTO td VALUES (1.5), (NULL)")
+    assert rows(s.execute("SELECT JSON_ARRAYAGG(d), JSON_OBJECTAGG('k', d),"
+                          " JSON_SET('{}', '$.d', MAX(d)) FROM td")) == \
+        [('[1.50,null]', '{"k":1.50, "k":null}', '{"d": 1.50}')]

@@ -123,9 +123,9 @@ class RampMySQL(MySQL):
         # reads it as SQL:2016's JSON_OBJECT(KEY k VALUE v ...), whose key must be a column
         # or literal, so the placeholders a statement's literals become (`:p0`, `?`) were a
         # syntax error (1064 for SELECT JSON_OBJECT('a', 1)); read as a function call, it is
-        # SQLite's json_object with the same arguments.
+        # the library's JSON_OBJECT with the same arguments. JSON_OBJECTAGG(k, v) likewise.
         FUNCTION_PARSERS = {**{name: parse for name, parse in MySQL.Parser.FUNCTION_PARSERS.items()
-                               if name != "JSON_OBJECT"},
+                               if name not in ("JSON_OBJECT", "JSON_OBJECTAGG")},
                             "WEIGHT_STRING": lambda self: _weight_string(self),
                             "CAST": lambda self: _cast(self)}
         NO_PAREN_FUNCTION_PARSERS = {**MySQL.Parser.NO_PAREN_FUNCTION_PARSERS,

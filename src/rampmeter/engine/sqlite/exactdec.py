@@ -136,7 +136,8 @@ def extreme(node: exp.Expression, typer: Typer) -> exp.Expression | None:
 
 def json_values(node: exp.Expression, typer: Typer) -> None:
     """A DECIMAL given to JSON_ARRAY / JSON_OBJECT is a JSON number of its digits ([1.50]):
-    json(x), since SQLite's would quote the text a DECIMAL column holds."""
+    rm_json_arg(x), JSON to the library's JSON functions (functions_jsondoc.py), which would
+    quote the text a DECIMAL column holds."""
     name = node.name.upper() if isinstance(node, exp.Anonymous) else ""
     if name not in ("JSON_ARRAY", "JSON_OBJECT"):
         return
@@ -147,7 +148,7 @@ def json_values(node: exp.Expression, typer: Typer) -> None:
             if t is not None and t.is_decimal:
                 hole = exp.Null()
                 v.replace(hole)
-                hole.replace(_call("json", v))
+                hole.replace(_call("rm_json_arg", v))
 
 
 def in_list(node: exp.In, typer: Typer) -> None:

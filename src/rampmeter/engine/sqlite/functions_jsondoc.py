@@ -498,21 +498,22 @@ def json_detailed(host: Any, doc: Any, tab: Any = 4) -> Any:
 
 # --- aggregates -------------------------------------------------------------------------------
 # JSON_ARRAYAGG([DISTINCT] v [ORDER BY k [DESC], ...]) is RM_JSON_ARRAYAGG(v, distinct, k1,
-# desc1, ...) and JSON_OBJECTAGG(k, v) RM_JSON_OBJECTAGG(k, v) (translate.py). MariaDB builds
+# desc1, ...) and JSON_OBJECTAGG(k, v) RM_JSON_OBJECTAGG(k, v) (translate.py); the MariaDB
+# names are aliases so that the query forms know them as aggregates before that rewrite. MariaDB builds
 # them as GROUP_CONCAT does: elements joined by `,`, members by `, ` with `:` after the key,
 # and a value that is JSON as its own text. NULL is null (not skipped, unlike GROUP_CONCAT);
 # a NULL key is skipped; no rows (or only NULL keys) is NULL. DISTINCT keeps one of equal
 # values, in the order of the values (MariaDB's distinct tree); ORDER BY sorts as
 # GROUP_CONCAT's (functions_groupconcat.py), rows with equal keys in the order they came.
 
-@sqlaggregate("RM_JSON_ARRAYAGG", (2, -1), T.longtext())
+@sqlaggregate("RM_JSON_ARRAYAGG", (1, -1), T.longtext(), aliases=("JSON_ARRAYAGG",))
 class JsonArrayAgg:
     def __init__(self) -> None:
         self.rows: list[tuple[tuple[Any, ...], Any]] = []
         self.distinct = False
         self.desc: tuple[bool, ...] = ()
 
-    def step(self, value: Any, distinct: Any, *keys: Any) -> None:
+    def step(self, value: Any, distinct: Any = 0, *keys: Any) -> None:
         from rampmeter.engine.sqlite.functions_groupconcat import _key
         self.distinct = bool(distinct)
         self.desc = tuple(bool(d) for d in keys[1::2])
@@ -545,7 +546,7 @@ def _cmp_keys(a: Any, b: Any) -> int:
         return -1 if str(a) < str(b) else 1
 
 
-@sqlaggregate("RM_JSON_OBJECTAGG", 2, T.longtext())
+@sqlaggregate("RM_JSON_OBJECTAGG", 2, T.longtext(), aliases=("JSON_OBJECTAGG",))
 class JsonObjectAgg:
     def __init__(self) -> None:
         self.members: list[str] = []

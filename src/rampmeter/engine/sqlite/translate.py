@@ -673,6 +673,11 @@ def _json_arguments(tree: exp.Expression, typer: Typer) -> None:
         if name == "JSON_ARRAYAGG" and len(call.expressions) == 1:
             call.replace(_json_arrayagg(call.expressions[0], typer))
             continue
+        if name == "JSON_OBJECTAGG" and len(call.expressions) == 2:
+            key, value = call.expressions
+            call.replace(exp.Anonymous(this="RM_JSON_OBJECTAGG", expressions=[
+                key, _json_value(value, typer) or value]))
+            continue
         if name == "JSON_ARRAY":
             values = list(call.expressions)
         elif name == "JSON_OBJECT":
@@ -713,6 +718,10 @@ def _json_value(arg: exp.Expression, typer: Typer) -> exp.Expression | None:
             exp.Literal.string("true" if arg.this else "false")])
     if isinstance(arg, _TRUTHS):
         return exp.Anonymous(this="rm_json_bool", expressions=[arg.copy()])
+    if not isinstance(arg, (exp.Literal, exp.Placeholder, exp.Anonymous)):
+        t = typer.infer(arg)
+        if t is not None and t.is_decimal:  # its exact digits (exactdec.py): a JSON number
+            return exp.Anonymous(this="rm_json_arg", expressions=[arg.copy()])
     slot = arg.this if isinstance(arg, exp.Neg) else arg
     if isinstance(slot, exp.Placeholder) and slot.name[:1] == "n":  # a decimal literal's slot
         scale = int(slot.name.rpartition("_")[2] or 0)
