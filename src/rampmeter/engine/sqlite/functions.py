@@ -498,8 +498,9 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         owner.user_locks = 0
         return freed
 
-    def div0() -> None:
-        host.division_by_zero()
+    def div0(dividend: Any = 0) -> None:
+        if dividend is not None:  # NULL / 0 is NULL without a warning (MariaDB's real_op)
+            host.division_by_zero()
         return None
 
     utf8 = charsets.charset("utf8mb4")
@@ -613,7 +614,7 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         ("concat_ws", -1, _concat_ws),
         ("benchmark", 2, lambda n, v: 0),
         ("rm_cv", 2, guarded(lambda v, i: host.cast(i, v))),
-        ("rm_div0", 0, guarded(div0)),
+        ("rm_div0", 0, guarded(div0)), ("rm_div0", 1, guarded(div0)),
         ("rm_setvar", 2, setvar),
         ("rm_setvar_dec", 3, setvar_dec),
         ("rm_setvar_cs", 3, setvar_cs),

@@ -870,9 +870,12 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
     for node in divisions:  # x / 0 is NULL with MariaDB's warning (rm_div0)
         # the divisor as rewritten by the walk (MOD of a fraction is mod(a, b): its second)
         divisor = node.expression if isinstance(node, exp.Binary) else node.expressions[1]
+        dividend = node.this if isinstance(node, exp.Binary) else node.expressions[0]
+        warn = _call("rm_div0") if isinstance(dividend, exp.Literal) else \
+            _call("rm_div0", dividend.copy())  # NULL / 0: no warning
         case = exp.Case(ifs=[exp.If(this=exp.EQ(this=divisor.copy(),
                                                 expression=exp.Literal.number(0)),
-                                    true=_call("rm_div0"))])
+                                    true=warn)])
         node.replace(case)
         case.set("default", node)
 
