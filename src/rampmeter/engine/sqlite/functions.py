@@ -527,26 +527,27 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         text = _show(v)
         return cs.decode(cs.encode(text)) if cs.name not in ("utf8mb4", "utf8mb3") else text
 
-    def cast_char(v: Any, length: int, source: str) -> Any:
-        """CAST(v AS CHAR[(n)]): text in the connection's character set, n characters at most
-        (warning 1292 past them)."""
+    def cast_char(v: Any, length: int, source: str, target: str = "utf8mb4") -> Any:
+        """CAST(v AS CHAR[(n)]): text in the connection's character set (`target`), n
+        characters at most (warning 1292 past them)."""
         if v is None:
             return None
+        into = charsets.charset(target) or utf8
         if isinstance(v, bytes) and 0 <= length:
             # bytes past the n characters kept are not read (MariaDB's 1300 only for an
             # invalid one among them); 1292 quotes the binary value, bytes outside printable
             # ASCII as \xHH (ErrConvString)
-            whole = utf8.decode(v)
+            whole = into.decode(v)
             if len(whole) > length:
                 text = whole[:length]
                 if not charsets.is_valid(text):
-                    invalid_string(v, utf8)
+                    invalid_string(v, into)
                     text = "".join("?" if 0xDC80 <= ord(c) <= 0xDCFF else c for c in text)
                 quoted = "".join(chr(b) if 0x20 <= b < 0x7F else f"\\x{b:02X}" for b in v)
                 host.warn(errors.ER_TRUNCATED_WRONG_VALUE,
                           f"Truncated incorrect CHAR({length}) value: '{quoted}'")
                 return text
-        text = to_charset(v, "utf8mb4", source)
+        text = to_charset(v, into.name, source)
         if 0 <= length < len(text):
             host.warn(errors.ER_TRUNCATED_WRONG_VALUE,
                       f"Truncated incorrect CHAR({length}) value: '{text}'")
@@ -634,7 +635,7 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         ("rm_like_nul", 1, like_nul),
         ("rm_like_coll", 4, like_coll),
         ("rm_collkey", 2, collations.collation_key),
-        ("rm_cast_char", 3, cast_char),
+        ("rm_cast_char", 3, cast_char), ("rm_cast_char", 4, cast_char),
         ("rm_cast_binary", 3, cast_binary),
         ("rm_encode", 2, encode_as),
         ("rm_hex", 2, hex_of),

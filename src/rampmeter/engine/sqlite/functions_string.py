@@ -263,6 +263,8 @@ def field(s: Any, *items: Any) -> Any:
             if item is not None and float(item) == float(s):
                 return k
         return 0
+    if isinstance(s, bytes) and all(isinstance(i, bytes) or i is None for i in items):
+        return next((k for k, item in enumerate(items, 1) if item == s), 0)  # weights
     key = fold(_text(s))
     for k, item in enumerate(items, 1):
         if item is not None and fold(_text(item)) == key:

@@ -322,6 +322,10 @@ class Typer:
             return extract_type(e.this.name, self._infer(e.expression))
         if isinstance(e, exp.Cast):
             t = cast_type(e.to)
+            if t is not None and t.name == "varchar" and isinstance(e.to, exp.DataType) and \
+                    e.to.this in _CONNECTION_CHAR and t.charset != self.text.charset:
+                from dataclasses import replace  # CAST AS CHAR: the connection's set
+                t = replace(t, charset=self.text.charset, collation=self.text.collation)
             if t is not None and t.name in ("time", "datetime") and \
                     isinstance(e.this, exp.Literal) and e.this.is_string:
                 return SqlType(t.name, None, _literal_fsp(t.name, e.this.name))
@@ -446,6 +450,12 @@ class Typer:
                 return T.DOUBLE
             if name in ("RM_SETVAR_CS", "RM_SETVAR_DEC") and len(e.expressions) >= 2:
                 return self._infer(e.expressions[1])  # @v := expr (translate.py): expr's
+            if name == "RM_CAST_CHAR" and len(e.expressions) >= 3:  # a rewritten CAST AS CHAR
+                n = self._int_value(e.expressions[1])
+                target = e.expressions[3] if len(e.expressions) == 4 else None
+                cs = target.name if isinstance(target, exp.Literal) else "utf8mb4"
+                coll = self.text.collation if cs == self.text.charset else None
+                return T.varchar(n if n is not None and n >= 0 else 255, cs, coll)
             if name == "RM_CAST_TEMPORAL" and len(e.expressions) == 3:  # a rewritten CAST
                 kind, fsp = e.expressions[1], e.expressions[2]
                 if isinstance(kind, exp.Literal) and isinstance(fsp, exp.Literal):
@@ -1162,6 +1172,9 @@ def charset_of(t: SqlType | None) -> str | None:
             return c.charset if c is not None else None
         return "utf8mb4"
     return None
+
+
+_CONNECTION_CHAR = (exp.DataType.Type.CHAR, exp.DataType.Type.VARCHAR, exp.DataType.Type.TEXT)
 
 
 def cast_type(to: exp.Expression | None) -> SqlType | None:

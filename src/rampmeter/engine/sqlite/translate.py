@@ -1187,7 +1187,12 @@ def _rewrite_cast(node: exp.Cast, typer: Typer) -> None:
         if t is not None and t.is_decimal:
             node.set("this", _decimal_text(node.this, t.scale or 0))
         source = charset_of(t)
-        if nums or source not in _UTF8:  # a length to cut at, or bytes to read as text
+        target = typer.text.charset or "utf8mb4"  # the connection's character set
+        if target not in _UTF8 and dtype != D.NCHAR:
+            node.replace(_call("rm_cast_char", node.this, exp.Literal.number(
+                nums[0] if nums else -1), exp.Literal.string(source or "utf8mb4"),
+                exp.Literal.string(target)))
+        elif nums or source not in _UTF8:  # a length to cut at, or bytes to read as text
             node.replace(_call("rm_cast_char", node.this, exp.Literal.number(
                 nums[0] if nums else -1), exp.Literal.string(source or "utf8mb4")))
     elif dtype == D.CHARACTER_SET:
