@@ -56,3 +56,14 @@ def test_null_divided_by_zero_warns_nothing(session: SqliteSession) -> None:
     result = session.execute("SELECT NULL / 0, NULL MOD 0, NULL DIV 0")
     assert rows(result) == [(None, None, None)] and result.warnings == []
     assert [w.code for w in session.execute("SELECT 1 / 0, 1 MOD 0").warnings] == [1365, 1365]
+
+
+def test_numbers_as_string_arguments_and_nul_members(session: SqliteSession) -> None:
+    """Internal errors (1105) no more: a number where a string piece goes, an empty string as
+    MAKETIME's seconds, a NUL in an ENUM member sorted by its number."""
+    assert rows(session.execute("SELECT INSERT(1133, 3, 0, 22), SUBSTRING_INDEX(1121, 2, 1), "
+                                "MAKETIME(1, 2, ''), MAKETIME(1, 2, '3.5x')")) == [
+        ("112233", "11", "01:02:00.000000", "01:02:03.500000")]
+    session.execute("CREATE TABLE e (a ENUM('a', 0x0061))")
+    session.execute("INSERT INTO e VALUES (2), (1)")
+    assert rows(session.execute("SELECT HEX(a) FROM e ORDER BY a")) == [("61",), ("0061",)]

@@ -381,12 +381,19 @@ def _clip_time(host: Any, us: int, fsp: int, shown: Any) -> str:
 def maketime(host: Any, h: Any, mi: Any, s: Any) -> Any:
     if h is None or mi is None or s is None:
         return None
-    hh, mm, ss = int(_num(h)), int(_num(mi)), Decimal(tm.text_of(s))
+    hh, mm = int(_num(h)), int(_num(mi))
+    if isinstance(s, (bytes, str)):  # a string's number: '' is 0, '12x' is 12
+        found, _whole = parse_number(tm.text_of(s))
+        ss = Decimal(str(found)) if found is not None else Decimal(0)
+    else:
+        ss = Decimal(tm.text_of(s))
     if not 0 <= mm <= 59 or not 0 <= ss < 60:
         return None
     us = (abs(hh) * 3600 + mm * 60) * 1_000_000 + int(ss * 1_000_000)
     exponent = ss.as_tuple().exponent  # MariaDB: the seconds' decimals
     fsp = min(-exponent, 6) if isinstance(exponent, int) and exponent < 0 else 0
+    if isinstance(s, (bytes, str)):
+        fsp = 6  # a string's decimals are unknown: MariaDB shows 6
     return _clip_time(host, -us if hh < 0 else us, fsp, f"{hh}:{mm:02d}:{s}")
 
 
