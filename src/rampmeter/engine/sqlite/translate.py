@@ -495,6 +495,10 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
     typer = Typer(tables.column_type, settings[0], settings[1], values)
     typer.virtual_column = tables.virtual_column
     typer.tables = tables
+    # the lookup is a session's table_def: that session also knows its stored functions'
+    # RETURNS types (CHARSET(f()), COLLATION(f()); a CREATE / DROP FUNCTION is a schema
+    # change, so a plan cached with them goes)
+    typer.routine_type = getattr(getattr(lookup, "__self__", None), "routine_type", None)
     plan.collations = collagg.check(tree, typer, stmt.shape)  # 1267 & co.
     compare.mark_like_collations(tree, typer)  # while CONVERT & co. are still themselves
     if "(" in stmt.shape:
@@ -684,6 +688,10 @@ def _sql_rewrites(tree: exp.Expression, typer: Typer, stmt: Statement) -> None:
         fulltext.rewrite(tree, typer.tables, typer)  # MATCH ... AGAINST
     funcmap.rewrite(tree, typer)
     compare.rewrite(tree, typer, stmt.dialect.backslash_escapes)
+    if "RM_LOCAL_" in stmt.shape.upper():  # a routine's variable: its type was all it said
+        for call in list(tree.find_all(exp.Anonymous)):
+            if call.name.upper().startswith("RM_LOCAL_") and len(call.expressions) == 1:
+                call.replace(call.expressions[0])
 
 
 def _count_without_limit(tree: exp.Expression) -> str:

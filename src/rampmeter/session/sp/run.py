@@ -44,6 +44,7 @@ from rampmeter.session.sp.vartypes import (
     result_type,
     variable_column_type,
 )
+from rampmeter.sql import charsets
 from rampmeter.sql.literal import literal
 from rampmeter.sql.statement import Statement
 
@@ -82,6 +83,11 @@ _INT_BITS = {"tiny": 8, "small": 16, "medium": 24, None: 32, "big": 64}
 
 
 _LEADING_NUMBER = re.compile(r"\s*[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+_TEXT_TYPE = re.compile(r"\s*(?:NATIONAL\s+)?(?:VAR)?CHAR(?:ACTER)?\b|\s*N(?:VAR)?CHAR\b|"
+                        r"\s*(?:TINY|MEDIUM|LONG)?TEXT\b", re.I)
+_DECLARED_COLLATE = re.compile(r"\bCOLLATE\s+([`'\"]?\w+)", re.I)
 
 
 def coerce(vtype: str, value: Any, name: str = "", strict: bool = False,
@@ -490,9 +496,13 @@ class Frame:
         return f"{shown}@{here}[{at}]"
 
     def _charset_params(self, node: P.Sql) -> P.Sql:
-        """A variable declared with a character set other than the connection's is that
-        character set's string in the statement (CHARSET(v), HEX(v) as MariaDB shows them):
-        its `?` becomes CONVERT(? USING cs)."""
+        """A string variable is a string of its declared character set and collation in the
+        statement (CHARSET(v), COLLATION(v), HEX(v) as MariaDB shows them; IMPLICIT, as a
+        column): its `?` becomes CONVERT(? USING cs) when the set is not the connection's,
+        wrapped in rm_local_<collation>(..) when the collation is not the set's default
+        (translate.py reads the name and drops the call; a literal argument would be a
+        statement's value, unknown to a cached plan). A
+        text type without a character set has the routine's database's."""
         wrap: dict[int, str] = {}
         conn = str(self.s.system_variable("character_set_connection") or "").lower()
         for k, name in enumerate(node.vars):
@@ -500,12 +510,15 @@ class Frame:
                 vtype = self._slot(name)[1]
             except ServerError:
                 continue
-            m = DECLARED_CHARSET.search(vtype) if vtype else None
-            if m is not None:
-                cs = m.group(1).lower().strip("`'\"")
-                cs = "utf8mb3" if cs == "utf8" else cs
-                if cs != conn and cs != "binary":
-                    wrap[k] = cs
+            shown = self._declared_collation(vtype) if vtype else None
+            if shown is None:
+                continue
+            cs, coll = shown
+            piece = f"CONVERT(? USING {cs})" if cs != conn else "?"
+            if coll != charsets.default_collation(cs).name or self._slot(name)[0] is None:
+                piece = f"rm_local_{coll}({piece})"  # (NULL too: a NULL `?` has no set)
+            if piece != "?":
+                wrap[k] = piece
         if not wrap:
             return node
         from rampmeter.sql.lexer import tokens
@@ -514,12 +527,48 @@ class Frame:
             if t.kind != "param":
                 continue
             if k in wrap:
-                pieces += [node.text[pos:t.start], f"CONVERT(? USING {wrap[k]})"]
+                pieces += [node.text[pos:t.start], wrap[k]]
                 pos = t.end
             k += 1
         pieces.append(node.text[pos:])
         return P.Sql("".join(pieces), node.vars, node.into, node.names, node.line,
                      source=node.source, spelled=node.spelled)
+
+    def _declared_collation(self, vtype: str) -> tuple[str, str] | None:
+        """(character set, collation) of a variable of a text type (None for another type,
+        or binary)."""
+        if not _TEXT_TYPE.match(vtype):
+            return None
+        m = DECLARED_CHARSET.search(vtype)
+        c = _DECLARED_COLLATE.search(vtype)
+        coll = charsets.collation(c.group(1).strip("`'\"")) if c is not None else None
+        words = vtype.upper().split()
+        if m is not None:
+            cs = charsets.charset(m.group(1).strip("`'\""))
+        elif coll is not None:
+            cs = charsets.charset(coll.charset)
+        elif words[0].startswith(("NATIONAL", "NCHAR", "NVARCHAR")):
+            cs = charsets.charset("utf8mb3")
+        elif "UNICODE" in words or "ASCII" in words:  # VARCHAR(n) UNICODE: ucs2, ASCII: latin1
+            cs = charsets.charset("ucs2" if "UNICODE" in words else "latin1")
+        else:  # the database the routine runs in (its current one): its default set
+            cs = self._database_charset()
+        if cs is None or cs.is_binary:
+            return None
+        if coll is None or coll.charset != cs.name:
+            coll = charsets.collation(cs.name + "_bin") if "BINARY" in words[1:] else None
+            coll = coll or charsets.default_collation(cs.name)
+        return cs.name, coll.name
+
+    def _database_charset(self) -> charsets.Charset | None:
+        found = getattr(self, "_db_charset", False)
+        if found is False:
+            from rampmeter.session.sp.ddl import _db_collation
+            db = self.s.database
+            coll = charsets.collation(_db_collation(self.s, db)) if db else None
+            found = charsets.charset(coll.charset) if coll is not None else None
+            self._db_charset = found
+        return found  # type: ignore[return-value]
 
     def _row_fields(self, spec: str) -> list[tuple[str, str]]:
         """The fields of a ROW variable: ROW(name type, ...), ROW TYPE OF [db.]table (its
