@@ -689,6 +689,12 @@ def like_coll(value: Any, pattern: Any, escape: Any, collation: Any) -> Any:
     character as it weighs them (collations.like_fold), then matched as they are."""
     if value is None or pattern is None:
         return None
+    cs = charsets.charset(str(collation).split("_", 1)[0])
+    if cs is not None and cs.codec and cs.codec != "utf-8":
+        # a binary string matched by a text's collation is text of its character set
+        # (big5 column LIKE CONCAT(0xF1F2, '%'))
+        value = cs.decode(value) if isinstance(value, bytes) else value
+        pattern = cs.decode(pattern) if isinstance(pattern, bytes) else pattern
     text, pat, esc = _like_args(value, pattern, escape)
     fold = collations.like_fold(str(collation))
     if fold is not None:
