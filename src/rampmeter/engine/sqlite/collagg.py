@@ -209,11 +209,19 @@ def _converts(arg: DT, to: DT) -> bool:
 
 def aggregate(op: str, args: list[DT], compare: bool, connection: str = "") -> DT:
     cur = args[0]
+    unknown = False
     for dt in args[1:]:
         got = _aggregate(cur, dt)
+        if got is None and cur.charset != dt.charset:
+            # agg_item_collations: two sets that do not mix leave binary / NONE, which a
+            # later EXPLICIT operand may still win over (LEAST(_latin1'a', _latin2'b',
+            # _latin5'c' COLLATE latin5_turkish_ci) is latin5)
+            got, unknown = DT("binary", NONE, cur.ascii and dt.ascii), True
         if got is None:
             raise _mix_error(op, args)
         cur = got
+    if unknown and cur.derivation != EXPLICIT:
+        raise _mix_error(op, args)
     if not compare and cur.derivation == NUMERIC:  # all numbers: @@collation_connection
         cur = DT(connection or cur.collation, COERCIBLE, True)
     if compare and cur.derivation == NONE:
