@@ -67,3 +67,16 @@ def test_load_data_missing_fields_for_variables_are_null(server):
             cur.execute("LOAD DATA INFILE '../short.txt' INTO TABLE l FIELDS TERMINATED BY ';' "
                         "(a, b)")
         assert e.value.args[0] == 1261
+
+
+def test_set_character_set_takes_the_database_set_for_the_connection(server):
+    """SET CHARACTER SET cs: client and results are cs, the connection is the database's
+    (measured on MariaDB 10.11: mtr ctype_collate)."""
+    conn = server.connect(charset="utf8mb4")
+    with conn.cursor() as cur:
+        cur.execute("CREATE DATABASE csl DEFAULT CHARACTER SET latin1")
+        cur.execute("USE csl")
+        cur.execute("SET CHARACTER SET koi8r")
+        cur.execute("SELECT @@character_set_client, @@character_set_results, "
+                    "@@collation_connection, CHARSET('a')")
+        assert cur.fetchone() == ("koi8r", "koi8r", "latin1_swedish_ci", "latin1")

@@ -369,7 +369,9 @@ def _store_text(t: SqlType, v: Any, client: charsets.Charset) -> tuple[Any, Prob
     if t.charset not in (None, "utf8mb4", "utf8mb3", "binary") and not text.isascii():
         cs = charsets.charset(t.charset)
         if cs is not None and cs.codec:
-            fitted = cs.encode(text).decode(cs.codec, "replace")
+            fitted = cs.decode(cs.encode(text))  # (a multi-byte set's unmapped: a hole)
+            if not charsets.is_valid(fitted):
+                fitted = "".join("?" if "\udc80" <= ch <= "\udcff" else ch for ch in fitted)
             if fitted != text:
                 problem = problem or Problem(errors.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD,
                                              "string", _lost(text, fitted, client))

@@ -131,9 +131,14 @@ def lenenc_bytes(data: bytes) -> bytes:
 def _fallback(e: UnicodeError) -> tuple[bytes | str, int]:
     """Encoding error handler 'rampmeter': a lone surrogate (a byte that arrived invalid and was
     kept by surrogateescape) becomes that byte again; a character the target character set
-    cannot hold becomes '?', as MariaDB converts it."""
+    cannot hold becomes '?', as MariaDB converts it; once the SQL layer registered
+    "rampmeter-mb", a hole becomes its bytes again in a multi-byte set."""
     if not isinstance(e, UnicodeEncodeError):
         raise e
+    try:  # a multi-byte set's unmapped character held as a hole (sql/mbstructure.py)
+        return codecs.lookup_error("rampmeter-mb")(e)  # type: ignore[no-any-return]
+    except LookupError:
+        pass
     out = bytearray()
     for ch in e.object[e.start:e.end]:
         code = ord(ch)

@@ -80,7 +80,7 @@ def set_statement(s: Session, stmt: Statement) -> UpdateCount:
         elif head in ("CHARSET", "CHARACTER") and part[0].kind in _NAME:
             rest = part[2:] if head == "CHARACTER" else part[1:]
             value = None if rest and rest[0].upper == "DEFAULT" else _literal_text(sql, rest)
-            sysvars.set_names(s, value)
+            sysvars.set_character_set(s, value)
         elif head == "TRANSACTION" and part[0].kind in _NAME:
             warnings += _set_transaction(s, sql, scope, part[1:])
         elif part[0].kind == "uservar":

@@ -265,6 +265,25 @@ def _charset(value: Any, *, client: bool = False, variable: str = "character_set
     return cs.name
 
 
+def set_character_set(s: Session, charset: str | None) -> None:
+    """SET CHARACTER SET cs: the client's and the results' set is cs, the connection's is the
+    database's (character_set_database, collation_database), as MariaDB's does."""
+    set_names(s, charset)
+    if s.database:  # the current database's own default (its options in the engine)
+        from rampmeter.session.sp.ddl import _db_collation
+        db_coll = charsets.collation(_db_collation(s, s.database))
+        db_cs = charsets.charset(db_coll.charset) if db_coll is not None else None
+    else:
+        db_cs = charsets.charset(str(read(s, "character_set_database", None) or ""))
+        db_coll = charsets.collation(str(read(s, "collation_database", None) or ""))
+    if db_cs is None or db_cs.is_binary or db_cs.name in ("ucs2", "utf16", "utf16le", "utf32"):
+        return
+    s.vars["character_set_connection"] = db_cs.name
+    s.vars["collation_connection"] = db_coll.name if db_coll is not None and \
+        db_coll.charset == db_cs.name else db_cs.default_collation
+    s.charsets_changed = True
+
+
 def set_names(s: Session, charset: str | None, collation: str | None = None) -> None:
     name = "utf8mb4" if charset is None else _charset(charset, client=True)
     coll = charsets.default_collation(name).name

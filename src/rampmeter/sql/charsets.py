@@ -77,6 +77,8 @@ _NOT_CLIENT = frozenset({"ucs2", "utf16", "utf16le", "utf32", "filename"})
 # `filename` (its collation is `filename`, id 17)
 UNLISTED = frozenset({"filename"})
 _UNIT = {"utf-16-be": 2, "utf-16-le": 2, "utf-32-be": 4}
+# the multi-byte Asian codecs: MariaDB's structure decides what a character is (mbstructure.py)
+_STRUCTURED = frozenset({"big5", "shift_jis", "cp932", "euc_jp", "euc_kr", "gbk", "gb2312"})
 # bytes 0x80-0xff as surrogateescape spells them (0x00-0x7f stay themselves)
 _HIGH_TO_SURROGATE = {b: 0xDC00 + b for b in range(0x80, 0x100)}
 ALIASES = {"utf8": "utf8mb3", "utf-8": "utf8mb4"}
@@ -243,6 +245,7 @@ def _search(name: str) -> codecs.CodecInfo | None:
 
 
 codecs.register(_search)
+from rampmeter.sql import mbstructure  # noqa: E402,F401 - registers "rampmeter-mb"
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,8 +289,9 @@ class Charset:
         unit = _UNIT.get(codec, 1)
         if len(data) % unit:
             data = bytes(unit - len(data) % unit) + data
-        try:
-            return data.decode(codec, "surrogateescape")
+        try:  # a well-formed multi-byte character the set does not map: a hole
+            return data.decode(codec, "rampmeter-mb" if codec in _STRUCTURED else
+                               "surrogateescape")
         except UnicodeDecodeError:  # a codec that cannot escape some sequence: the raw bytes
             return data.decode("latin-1").translate(_HIGH_TO_SURROGATE)
 
@@ -295,7 +299,8 @@ class Charset:
         """Text -> bytes in this character set; lone surrogates turn back into their bytes and
         characters the set cannot hold become '?', as MariaDB converts them."""
         try:
-            return text.encode(self.codec or "latin-1", "surrogateescape")
+            return text.encode(self.codec or "latin-1", "rampmeter-mb" if self.codec in
+                               _STRUCTURED else "surrogateescape")
         except UnicodeEncodeError:
             return "".join(_encodable(self, ch) for ch in text).encode(
                 self.codec or "latin-1", "surrogateescape")

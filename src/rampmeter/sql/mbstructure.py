@@ -11,9 +11,19 @@ Rules:
   sequence's trail bytes are characters by themselves (cp932 0xAD), its 1300 quotes the
   identifier up to the sequence's first byte only (measured on 10.11: 'a.' 0x81AD quotes
   '\\x81'; big5 'a.' 0xA3C0 quotes '\\xA3\\xC0').
+- In a value, such a sequence is a character all the same: MariaDB stores it (big5 0xA3C2,
+  sjis 0x878A: no 1366) and converts it to '?'. Text holds it as a "hole", a character of
+  plane 16's private use area standing for the sequence's bytes: U+100000 + the two bytes
+  (U+108100..U+10FEFF), or U+100000 + a row-cell number for EUC's three bytes 0x8F xx yy
+  (U+100000..U+102283). The codec error handler "rampmeter-mb" makes and unmakes holes (and
+  keeps invalid bytes as surrogateescape does); a hole encoded to a set without structure
+  is '?'. Differs: a hole converted to a Unicode set stays that private character (MariaDB:
+  '?'), and one moved to another multi-byte set keeps its bytes.
 """
 
 from __future__ import annotations
+
+import codecs
 
 # charset -> list of (lead range, trail ranges...) per structure; ranges are inclusive pairs.
 _R = tuple[int, int]
@@ -86,3 +96,52 @@ def _decodes(data: bytes, codec: str) -> bool:
     except UnicodeDecodeError:
         return False
     return True
+
+
+# --- holes --------------------------------------------------------------------------------------
+_HOLE = 0x100000
+# Python's codec names (as their errors report them) -> the MariaDB set whose structure applies
+_CODEC_SETS = {"big5": "big5", "shift_jis": "sjis", "cp932": "cp932", "euc_jp": "ujis",
+               "euc_kr": "euckr", "gbk": "gbk", "gb2312": "gb2312"}
+
+
+def hole(seq: bytes) -> str:
+    if len(seq) == 3:  # EUC-JP's 0x8F xx yy
+        return chr(_HOLE + (seq[1] - 0xA1) * 94 + (seq[2] - 0xA1))
+    return chr(_HOLE + (seq[0] << 8 | seq[1]))
+
+
+def hole_bytes(ch: str) -> bytes | None:
+    """The bytes a hole stands for (None: `ch` is no hole)."""
+    n = ord(ch) - _HOLE
+    if not 0 <= n <= 0xFEFF:
+        return None
+    if n >= 0x8100:
+        return bytes((n >> 8, n & 0xFF))
+    if n < 94 * 94:
+        return bytes((0x8F, 0xA1 + n // 94, 0xA1 + n % 94))
+    return None
+
+
+def _handler(e: UnicodeError) -> tuple[str | bytes, int]:
+    charset = _CODEC_SETS.get((e.encoding or "").replace("-", "_").lower())
+    if isinstance(e, UnicodeDecodeError):
+        data = bytes(e.object)
+        n = char_length(charset, data, e.start) if charset is not None else 0
+        if n >= 2:
+            return hole(data[e.start:e.start + n]), e.start + n
+        return chr(0xDC00 + data[e.start]), e.start + 1
+    if isinstance(e, UnicodeEncodeError):
+        out = bytearray()
+        for ch in e.object[e.start:e.end]:
+            code = ord(ch)
+            if 0xDC80 <= code <= 0xDCFF:
+                out.append(code - 0xDC00)  # an invalid byte kept: itself again
+                continue
+            found = hole_bytes(ch) if charset is not None else None
+            out += found if found is not None else b"?"
+        return bytes(out), e.end
+    raise e
+
+
+codecs.register_error("rampmeter-mb", _handler)

@@ -458,8 +458,10 @@ def _scan(text: str, dialect: Dialect, cs: Charset, client_params: bool,  # noqa
                 end = m.end()
                 tok = text[start:end]
                 if not tok.isascii() and not identifier_valid(tok):
-                    raise ServerError(errors.ER_INVALID_CHARACTER_STRING, _ident_cs(cs),
-                                      shown_identifier(tok))
+                    # (a multi-byte set's unmapped character, held as a hole: its bytes)
+                    unmapped = _unmapped_identifier(text, start, cs) if cs.maxlen > 1 else None
+                    raise unmapped or ServerError(errors.ER_INVALID_CHARACTER_STRING,
+                                                  _ident_cs(cs), shown_identifier(tok))
                 upper = tok.upper()
                 if words_open:
                     if not words:

@@ -535,3 +535,13 @@ def test_latin1_german2_expands_umlauts(session: SqliteSession) -> None:
     assert rows(session.execute(
         "SELECT HEX(WEIGHT_STRING(_latin1 X'61C462DF' COLLATE latin1_german2_ci))")) == [
         ("414145425353",)]
+
+
+def test_an_explicit_collation_wins_over_sets_that_do_not_mix(session: SqliteSession) -> None:
+    """agg_item_collations: latin1 and latin2 literals leave binary / NONE, which a later
+    EXPLICIT operand wins over (mtr ctype_collate); without one it is 1267."""
+    assert rows(session.execute(
+        "SELECT LEAST(_latin1'a', _latin2'b', _latin5'c' COLLATE latin5_turkish_ci), "
+        "COLLATION(CONCAT(_latin1'a', _latin2'b', _latin5'c' COLLATE latin5_turkish_ci))")) == [
+        ("a", "latin5_turkish_ci")]
+    fails(session, "SELECT CONCAT(_latin1'a', _latin2'b')", 1267)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from rampmeter.sql import charsets
 from rampmeter.sql.charsets import charset
 from rampmeter.sql.statement import scan
 
@@ -31,3 +32,21 @@ def test_decode_pads_to_a_whole_unit_and_escapes_the_rest(name, data, text):
                                  "SELECT _ucs2 X'44'", "SELECT _utf16 0xD800"])
 def test_introduced_hex_literals_scan(sql):
     assert scan(sql).kind == "SELECT"
+
+
+def test_unmapped_multibyte_characters_are_kept_as_holes() -> None:
+    """A sequence with MariaDB's structure that Python's codec does not map (big5 0xA3C2,
+    sjis 0x878A, EUC-JP 0xA2AF and 0x8FA1A1) is a character: its bytes come back, it counts
+    as one character, and it is valid text; a byte that starts no character stays invalid."""
+    big5 = charsets.charset("big5")
+    assert big5 is not None
+    text = big5.decode(b"a\xa3\xc2b")
+    assert len(text) == 3 and charsets.is_valid(text)
+    assert big5.encode(text) == b"a\xa3\xc2b"
+    assert charsets.charset("latin1").encode(text) == b"a?b"  # no such character there
+    assert not charsets.is_valid(big5.decode(b"\xff"))
+    ujis = charsets.charset("ujis")
+    assert ujis is not None
+    for raw in (b"\xa2\xaf", b"\x8f\xa1\xa1"):
+        held = ujis.decode(raw)
+        assert len(held) == 1 and ujis.encode(held) == raw

@@ -176,10 +176,13 @@ def run(s: SqliteSession, stmt: Statement, params: Any) -> UpdateCount | ResultS
     for number, row in enumerate(b.rows, 1):
         bound = dict(shared)
         hexes = set()
+        intros: dict[str, str] = {}
         for name, k in zip(names, row, strict=True):
             bound[name] = None if k is None else values[k]
             if k is not None and stmt.names[k][:1] == "x":
                 hexes.add(name)  # a hex / bit literal: a number in a number column
+            elif k is not None and stmt.names[k][:1] == "c":
+                intros[name] = stmt.names[k]  # _cs'...': its bytes into a binary column
         for slot, col, fast in stores:
             v = bound.get(slot)
             if v is None:
@@ -187,7 +190,9 @@ def run(s: SqliteSession, stmt: Statement, params: Any) -> UpdateCount | ResultS
                     bound[slot] = dml.sqlite_value(ex.null_into(col, number, multi=True))
                 continue
             source = None
-            if slot in hexes and type(v) is bytes:  # as dml.convert_row does for one row
+            if slot in intros and type(v) is str and col.type.is_binary_string:
+                source = dml._introduced(intros[slot])
+            elif slot in hexes and type(v) is bytes:  # as dml.convert_row does for one row
                 if col.type.is_numeric:
                     v = int.from_bytes(v, "big")
                 elif col.type.is_text and col.type.charset not in (None, "binary"):

@@ -209,11 +209,19 @@ def _converts(arg: DT, to: DT) -> bool:
 
 def aggregate(op: str, args: list[DT], compare: bool, connection: str = "") -> DT:
     cur = args[0]
+    unknown = False
     for dt in args[1:]:
         got = _aggregate(cur, dt)
+        if got is None and cur.charset != dt.charset:
+            # agg_item_collations: two sets that do not mix leave binary / NONE, which a
+            # later EXPLICIT operand may still win over (LEAST(_latin1'a', _latin2'b',
+            # _latin5'c' COLLATE latin5_turkish_ci) is latin5)
+            got, unknown = DT("binary", NONE, cur.ascii and dt.ascii), True
         if got is None:
             raise _mix_error(op, args)
         cur = got
+    if unknown and cur.derivation != EXPLICIT:
+        raise _mix_error(op, args)
     if not compare and cur.derivation == NUMERIC:  # all numbers: @@collation_connection
         cur = DT(connection or cur.collation, COERCIBLE, True)
     if compare and cur.derivation == NONE:
@@ -345,6 +353,13 @@ class _Builder:
             return self.term(e.this.expressions[0])
         if isinstance(e, exp.Anonymous) and e.name.upper() in _SYSTEM_FUNCTIONS:
             return Fixed(DT("utf8mb3_general_ci", SYSCONST, False))
+        if isinstance(e, exp.Anonymous) and e.name.upper().startswith("RM_LOCAL_") and \
+                len(e.expressions) == 1:
+            # a routine's variable (sp/run.py): its declared collation, IMPLICIT
+            inner = self.term(e.expressions[0])
+            coll = e.name[9:].lower()
+            return Recast(inner, coll, IMPLICIT) if inner is not None else \
+                Fixed(DT(coll, IMPLICIT, False))
         if isinstance(e, exp.Anonymous):
             return self.function(e)
         if isinstance(e, exp.Hex):
@@ -361,6 +376,12 @@ class _Builder:
         from rampmeter.engine.sqlite.infer import library_type
         name = e.name.upper()
         t = library_type(self.typer, name, list(e.expressions))
+        if t is None and self.typer.routine_type is not None:
+            # a stored function: its RETURNS type's collation, COERCIBLE (MariaDB 10.11)
+            t = self.typer.routine_type(str(e.this))
+            if t is not None and t.is_text and t.collation:
+                return Fixed(DT(t.collation, COERCIBLE, False))
+            return None
         if t is None:
             return None
         if t.is_numeric or t.is_temporal:

@@ -34,6 +34,7 @@ from sqlglot import exp
 
 from rampmeter.engine.sqlite.infer import HEX, Typer, charset_of
 from rampmeter.engine.types import SqlType
+from rampmeter.sql import charsets
 
 _COMPARISONS = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.NullSafeEQ)
 _ARITHMETIC = (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Mod, exp.IntDiv)
@@ -87,6 +88,7 @@ def rewrite(tree: exp.Expression, typer: Typer, backslash_escapes: bool = True) 
         elif isinstance(node, exp.Like) and node.meta.get("like_collation"):
             _like_by_collation(node, backslash_escapes, node.meta["like_collation"])
         elif isinstance(node, exp.Like) and _exact_like(typer, node):
+            _like_text_as_bytes(typer, node)
             _like_exact(node, backslash_escapes)
         elif isinstance(node, (exp.Like, exp.ILike)) and backslash_escapes and \
                 not isinstance(node.parent, exp.Escape):
@@ -267,7 +269,7 @@ def _between(typer: Typer, node: exp.Between) -> None:
         # three texts, none a column: by their collation ('B' BETWEEN 'a' AND 'c' is 1)
         colls = [t.collation or "" for t in types.values() if t is not None]
         node.set("this", exp.Collate(this=node.args["this"], expression=exp.var(
-            "rm_pad" if any(c.endswith("_bin") for c in colls) else "rm_ci")))
+            _constant_collation(colls))))
         return
     if not strings or not any(_is_number(types[k]) for k in keys):
         return
@@ -307,7 +309,7 @@ def _in_by_column_collation(typer: Typer, node: exp.In, left: SqlType | None,
         # text that is no column on either side: by its collation ('a' IN ('A') is 1 under
         # a _ci one), as the other comparisons of constants (_text_collation)
         colls = [t.collation or "" for t in [left, *types]]
-        name = "rm_pad" if any(c.endswith("_bin") for c in colls) else "rm_ci"
+        name = _constant_collation(colls)
         node.set("this", exp.Collate(this=node.this, expression=exp.var(name)))
 
 
@@ -331,7 +333,7 @@ def _simple_case(typer: Typer, node: exp.Case) -> None:
             any(isinstance(w, (exp.Column, exp.Collate)) for w in whens):
         return
     colls = [t.collation or "" for t in types if t is not None]
-    collation = "rm_pad" if any(c.endswith("_bin") for c in colls) else "rm_ci"
+    collation = _constant_collation(colls)
     node.set("this", exp.Collate(this=node.this, expression=exp.var(collation)))
 
 
@@ -432,6 +434,18 @@ def _nul_escape(node: exp.Escape) -> None:
             owner.set(key, exp.Anonymous(this="rm_like_nul", expressions=[arg]))
 
 
+def _like_text_as_bytes(typer: Typer, node: exp.Like) -> None:
+    """x LIKE BINARY p: MariaDB matches bytes, so text of an 8-bit or multi-byte set is
+    matched as its own bytes (a latin1 'É' is C9, as the latin1 client's pattern is)."""
+    types = [typer.infer(node.args[k]) for k in ("this", "expression")]
+    if not any(t is not None and t.is_binary_string for t in types):
+        return
+    for key, t in zip(("this", "expression"), types, strict=True):
+        if t is not None and t.is_text and charset_of(t) not in (None, "utf8mb4", "utf8mb3",
+                                                                 "ascii", "binary"):
+            node.set(key, _as_bytes(node.args[key], t))
+
+
 def _like_exact(node: exp.Like, backslash_escapes: bool) -> None:
     """x LIKE p [ESCAPE e] -> rm_like_bin(x, p, e), matched case-sensitively (functions.py)."""
     target: exp.Expression = node
@@ -494,7 +508,23 @@ def _text_collation(left: exp.Expression, right: exp.Expression, lt: SqlType | N
     if any(isinstance(x, (exp.Column, exp.Collate)) for x in (left, right)):
         return ""
     colls = [(t.collation or "") for t in (lt, rt)]
-    return "rm_pad" if any(c.endswith("_bin") for c in colls) else "rm_ci"
+    return _constant_collation(colls)
+
+
+def _constant_collation(colls: list[str]) -> str:
+    """The SQLite collation constants (no column among them) compare by: the one collation
+    they share when it is neither a default nor a _bin one (latin1_german2_ci's 'ä' = 'ae',
+    registered by its name in collations.py); else rm_pad for a _bin one, rm_ci for the
+    others (the _general_ci weights)."""
+    from rampmeter.engine.sqlite import collations
+    if any(c.endswith("_bin") for c in colls):
+        return "rm_pad"
+    named = {c for c in colls if c}
+    if len(named) == 1:
+        coll = charsets.collation(named.pop())
+        if coll is not None and coll.name not in collations.FAST_DEFAULTS:
+            return coll.name
+    return "rm_ci"
 
 
 def _virtual(typer: Typer, e: exp.Expression) -> bool:

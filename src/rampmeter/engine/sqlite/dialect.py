@@ -164,6 +164,21 @@ class RampMySQL(MySQL):
             this = self._parse_bitwise()
             return self._parse_interval_span(this, parse_function_unit=parse_function_unit)
 
+        def _parse_type(self, parse_interval: bool = True,
+                        fallback_to_identifier: bool = False) -> Any:
+            """BINARY(x) in an expression is the BINARY operator on (x), as `BINARY x` is
+            (sqlglot reads it as a call of a function `binary`)."""
+            if self._curr is not None and self._curr.token_type == TokenType.BINARY and \
+                    self._next is not None and self._next.token_type == TokenType.L_PAREN:
+                self._advance()
+                operand = self._parse_unary()
+                if isinstance(operand, exp.Paren):
+                    operand = operand.this
+                return self.expression(exp.Cast(
+                    this=operand, to=exp.DataType(this=exp.DataType.Type.BINARY)))
+            return super()._parse_type(parse_interval=parse_interval,
+                                       fallback_to_identifier=fallback_to_identifier)
+
         def _parse_escape(self, this: Any) -> Any:
             """LIKE ... ESCAPE DATE'..' (TIME'..', TIMESTAMP'..'): MariaDB's 1210 "Incorrect
             arguments to ESCAPE", not a syntax error."""

@@ -376,6 +376,13 @@ def execution(s: SqliteSession, plan: Plan, stmt: Statement) -> Execution:
     return ex
 
 
+def _introduced(slot: str) -> charsets.Charset | None:
+    """The character set of a literal with an introducer: its bytes are what a binary
+    column stores (_utf8'é' is C3A9 in a BLOB whatever the client's set)."""
+    name = slot_charset(slot)
+    return charsets.charset(name) if name else None
+
+
 def convert_row(plan: Plan, ex: Execution, raw: dict[str, Any], bound: dict[str, Any],
                 row: int | None, *, multi: bool) -> None:
     """Convert the values the plan stores (`raw`, as the client sent them) into `bound`;
@@ -399,6 +406,9 @@ def convert_row(plan: Plan, ex: Execution, raw: dict[str, Any], bound: dict[str,
                 # a hexadecimal literal's bytes are in the column's character set (a binary
                 # string converts to text by copying): 0xE9 into latin1 is 'é'
                 source = charsets.charset(t.charset)
+        elif store.slot[0] == "c" and type(value) is str and \
+                store.column.type.is_binary_string:
+            source = _introduced(store.slot)
         bound[store.slot] = sqlite_value(ex.convert(store.column, value, at, source))
     bound.update(plan.fixed)
     for slot, (col, at) in plan.null_slots.items():

@@ -118,6 +118,15 @@ def _library_call(node: exp.Anonymous, typer: Typer) -> None:
             isinstance(node.expressions[1], exp.Interval):
         args.append(_interval_kind(node.expressions[1], typer, node.expressions[0]))
     named = _named_collation(args[:2]) if name == "STRCMP" else None
+    if name == "STRCMP" and named is None and len(args) == 2:
+        named = _aggregated_collation(args, typer)
+    if name == "FIELD" and len(args) >= 2 and all(
+            t is not None and t.is_text for t in map(typer.infer, args)):
+        coll = _named_collation(args) or _aggregated_collation(args, typer)
+        if coll is not None and collations.byte_key(coll) is not None:
+            # FIELD('ue', s1) of a latin1_german2_ci s1: matched by the collation's weights
+            args = [exp.Anonymous(this="rm_collkey", expressions=[a, _text(coll)])
+                    for a in args]
     if named is not None:  # STRCMP(a COLLATE c, b): c's own comparison (NO PAD included)
         args.append(_text(named))
     elif name in ("STRCMP", "INSTR", "LOCATE", "POSITION") and \
@@ -332,6 +341,22 @@ def _named_collation(args: list[exp.Expression]) -> str | None:
             coll = charsets.collation(arg.expression.name)
             return coll.name if coll is not None else None
     return None
+
+
+def _aggregated_collation(args: list[exp.Expression], typer: Typer) -> str | None:
+    """The collation two strings compare by when it has weights of its own that STRCMP's
+    default folding lacks (latin1_german2_ci's 'ä' = 'ae'): not a default, not a _bin one."""
+    from rampmeter.engine.sqlite import collagg, collations
+    from rampmeter.errors import ServerError
+    try:
+        dt = collagg.resolve(collagg._Builder(typer, "").agg("strcmp", args, True), {})
+    except ServerError:
+        return None
+    if dt is None or dt.collation == "binary" or dt.collation.endswith("_bin") or \
+            dt.collation in collations.FAST_DEFAULTS:
+        return None
+    coll = charsets.collation(dt.collation)
+    return coll.name if coll is not None else None
 
 
 def _exact_collation(args: list[exp.Expression], typer: Typer) -> bool:

@@ -543,8 +543,9 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         owner.user_locks = 0
         return freed
 
-    def div0() -> None:
-        host.division_by_zero()
+    def div0(dividend: Any = 0) -> None:
+        if dividend is not None:  # NULL / 0 is NULL without a warning (MariaDB's real_op)
+            host.division_by_zero()
         return None
 
     utf8 = charsets.charset("utf8mb4")
@@ -571,26 +572,27 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         text = _show(v)
         return cs.decode(cs.encode(text)) if cs.name not in ("utf8mb4", "utf8mb3") else text
 
-    def cast_char(v: Any, length: int, source: str) -> Any:
-        """CAST(v AS CHAR[(n)]): text in the connection's character set, n characters at most
-        (warning 1292 past them)."""
+    def cast_char(v: Any, length: int, source: str, target: str = "utf8mb4") -> Any:
+        """CAST(v AS CHAR[(n)]): text in the connection's character set (`target`), n
+        characters at most (warning 1292 past them)."""
         if v is None:
             return None
+        into = charsets.charset(target) or utf8
         if isinstance(v, bytes) and 0 <= length:
             # bytes past the n characters kept are not read (MariaDB's 1300 only for an
             # invalid one among them); 1292 quotes the binary value, bytes outside printable
             # ASCII as \xHH (ErrConvString)
-            whole = utf8.decode(v)
+            whole = into.decode(v)
             if len(whole) > length:
                 text = whole[:length]
                 if not charsets.is_valid(text):
-                    invalid_string(v, utf8)
+                    invalid_string(v, into)
                     text = "".join("?" if 0xDC80 <= ord(c) <= 0xDCFF else c for c in text)
                 quoted = "".join(chr(b) if 0x20 <= b < 0x7F else f"\\x{b:02X}" for b in v)
                 host.warn(errors.ER_TRUNCATED_WRONG_VALUE,
                           f"Truncated incorrect CHAR({length}) value: '{quoted}'")
                 return text
-        text = to_charset(v, "utf8mb4", source)
+        text = to_charset(v, into.name, source)
         if 0 <= length < len(text):
             host.warn(errors.ER_TRUNCATED_WRONG_VALUE,
                       f"Truncated incorrect CHAR({length}) value: '{text}'")
@@ -658,7 +660,7 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         ("concat_ws", -1, _concat_ws),
         ("benchmark", 2, lambda n, v: 0),
         ("rm_cv", 2, guarded(lambda v, i: host.cast(i, v))),
-        ("rm_div0", 0, guarded(div0)),
+        ("rm_div0", 0, guarded(div0)), ("rm_div0", 1, guarded(div0)),
         ("rm_setvar", 2, setvar),
         ("rm_setvar_dec", 3, setvar_dec),
         ("rm_setvar_cs", 3, setvar_cs),
@@ -680,7 +682,7 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         ("rm_like_nul", 1, like_nul),
         ("rm_like_coll", 4, like_coll),
         ("rm_collkey", 2, collations.collation_key),
-        ("rm_cast_char", 3, cast_char),
+        ("rm_cast_char", 3, cast_char), ("rm_cast_char", 4, cast_char),
         ("rm_cast_binary", 3, cast_binary),
         ("rm_encode", 2, encode_as),
         ("rm_hex", 2, hex_of),
@@ -735,6 +737,12 @@ def like_coll(value: Any, pattern: Any, escape: Any, collation: Any) -> Any:
     character as it weighs them (collations.like_fold), then matched as they are."""
     if value is None or pattern is None:
         return None
+    cs = charsets.charset(str(collation).split("_", 1)[0])
+    if cs is not None and cs.codec and cs.codec != "utf-8":
+        # a binary string matched by a text's collation is text of its character set
+        # (big5 column LIKE CONCAT(0xF1F2, '%'))
+        value = cs.decode(value) if isinstance(value, bytes) else value
+        pattern = cs.decode(pattern) if isinstance(pattern, bytes) else pattern
     text, pat, esc = _like_args(value, pattern, escape)
     fold = collations.like_fold(str(collation))
     if fold is not None:

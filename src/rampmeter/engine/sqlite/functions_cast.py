@@ -16,6 +16,7 @@ Rules (MariaDB 10.11, measured with the mariadb-test client):
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable
@@ -71,12 +72,19 @@ def time_key(v: Any) -> Any:
     return -us if r.neg else us
 
 
+@functools.lru_cache(maxsize=64)
+def _member_names(members: str) -> list[str]:
+    """The members as ordercoll.py passes them: 0x1F-separated, hex-coded UTF-8 (a member
+    may hold a NUL, which SQLite refuses in a statement's text)."""
+    return bytes.fromhex(members).decode("utf-8", "surrogateescape").split("\x1f")
+
+
 def member_rank(v: Any, kind: str, members: str) -> Any:
     """An ENUM value's position among its members (0 for ''), a SET value's bits: the
     number MariaDB sorts them by (ordercoll.py)."""
     if v is None:
         return None
-    names = members.split("\x1f")
+    names = _member_names(members)
     text = _show(v)
     if kind == "e":
         return names.index(text) + 1 if text in names else 0

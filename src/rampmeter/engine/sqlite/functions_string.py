@@ -188,7 +188,8 @@ def substring_index(s: Any, delim: Any, count: Any) -> Any:
     if s is None or delim is None or count is None:
         return None
     s = _chars(s)
-    d = delim if isinstance(s, bytes) == isinstance(delim, bytes) else _piece(s, _text(delim))
+    d = delim if isinstance(s, bytes) and isinstance(delim, bytes) else \
+        _piece(s, _text(delim))  # a number is its text: SUBSTRING_INDEX(111, 1, 1)
     if isinstance(s, bytes) and not isinstance(d, bytes):
         d = _text(d).encode()
     n = _int(count)
@@ -206,7 +207,8 @@ def insert(s: Any, pos: Any, length: Any, new: Any) -> Any:
     p, n = _int(pos), _int(length)
     if p < 1 or p > len(s):
         return s
-    new = new if isinstance(s, bytes) == isinstance(new, bytes) else _piece(s, _text(new))
+    new = new if isinstance(s, bytes) and isinstance(new, bytes) else \
+        _piece(s, _text(new))  # a number is its text: INSERT(1133, 3, 0, 22)
     end = len(s) if n < 0 or p - 1 + n > len(s) else p - 1 + n
     return s[:p - 1] + new + s[end:]
 
@@ -263,6 +265,8 @@ def field(s: Any, *items: Any) -> Any:
             if item is not None and float(item) == float(s):
                 return k
         return 0
+    if isinstance(s, bytes) and all(isinstance(i, bytes) or i is None for i in items):
+        return next((k for k, item in enumerate(items, 1) if item == s), 0)  # weights
     key = fold(_text(s))
     for k, item in enumerate(items, 1):
         if item is not None and fold(_text(item)) == key:

@@ -444,6 +444,8 @@ def maketime(host: Any, h: Any, mi: Any, s: Any) -> Any:
     us = (abs(hh) * 3600 + mm * 60) * 1_000_000 + int(ss * 1_000_000)
     exponent = ss.as_tuple().exponent  # MariaDB: the seconds' decimals
     fsp = min(-exponent, 6) if isinstance(exponent, int) and exponent < 0 else 0
+    if isinstance(s, (bytes, str)):
+        fsp = 6  # a string's decimals are unknown: MariaDB shows 6
     return _clip_time(host, -us if hh < 0 else us, fsp, f"{hh}:{mm:02d}:{s}")
 
 

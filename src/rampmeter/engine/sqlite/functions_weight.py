@@ -119,8 +119,13 @@ def result_type(t: SqlType | None, length: int | None = None, binary: bool = Fal
     if chars is None:
         return T.LONGBLOB
     cs, coll = charset_of(t) or "binary", (t.collation or "") if t is not None else ""
-    if binary or cs in ("binary", "latin1"):
+    if binary or cs == "binary":
         per = 1
+    elif not cs.startswith(("utf", "ucs2")):
+        # an 8-bit or multi-byte set: its collation's strxfrm_multiply (COLLATIONS' sortlen:
+        # latin1_german2_ci weighs Ä as AE, 2; tis620_thai_ci 4)
+        found = charsets.collation(coll) if coll else None
+        per = found.sortlen if found is not None else 1
     else:
         per = 3 if cs == "utf8mb4" and coll.endswith("_bin") else \
             2 if cs.startswith(("utf8", "ucs2")) else 1
@@ -171,6 +176,8 @@ def _weight(host: Any, value: Any, collation: Any, kind: Any, length: Any) -> An
         # PAD SPACE pads the string with spaces; a NO PAD collation pads the weights with 0x00
         text = text[:n] + ("" if nopad else " " * (n - len(text)))
     result = _weights(text, _bytes(text, charset), charset, str(collation))
+    if kind == "CHAR" and collation == "latin1_german2_ci":
+        result = result[:n]  # n weights: Ä's AE counts as two (my_strnxfrm_latin1_de)
     if kind == "CHAR" and nopad and uca.version_of(str(collation)) and charset in _UNICODE:
         result += b"\x02\x00" * (n - len(text))  # MariaDB's NO PAD UCA fills with 0x0200
     elif kind == "CHAR" and nopad:

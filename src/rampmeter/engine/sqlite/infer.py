@@ -188,6 +188,8 @@ class Typer:
         # (qualifier, name) -> is it a column of a server-provided table (translate.py)
         self.virtual_column: Callable[[str | None, str], bool] | None = None
         self.tables: object = None  # the statement's tables (translate._Tables)
+        # name -> the declared RETURNS type of that stored function, or None (translate.py)
+        self.routine_type: Callable[[str], SqlType | None] | None = None
         self._known: dict[int, tuple[exp.Expression, SqlType | None]] = {}
 
     def forget(self) -> None:
@@ -325,6 +327,10 @@ class Typer:
             return extract_type(e.this.name, self._infer(e.expression))
         if isinstance(e, exp.Cast):
             t = cast_type(e.to)
+            if t is not None and t.name == "varchar" and isinstance(e.to, exp.DataType) and \
+                    e.to.this in _CONNECTION_CHAR and t.charset != self.text.charset:
+                from dataclasses import replace  # CAST AS CHAR: the connection's set
+                t = replace(t, charset=self.text.charset, collation=self.text.collation)
             if t is not None and t.name in ("time", "datetime") and \
                     isinstance(e.this, exp.Literal) and e.this.is_string:
                 return SqlType(t.name, None, _literal_fsp(t.name, e.this.name))
@@ -449,6 +455,20 @@ class Typer:
                 return T.DOUBLE
             if name in ("RM_SETVAR_CS", "RM_SETVAR_DEC") and len(e.expressions) >= 2:
                 return self._infer(e.expressions[1])  # @v := expr (translate.py): expr's
+            if name == "RM_CAST_CHAR" and len(e.expressions) >= 3:  # a rewritten CAST AS CHAR
+                n = self._int_value(e.expressions[1])
+                target = e.expressions[3] if len(e.expressions) == 4 else None
+                cs = target.name if isinstance(target, exp.Literal) else "utf8mb4"
+                coll = self.text.collation if cs == self.text.charset else None
+                return T.varchar(n if n is not None and n >= 0 else 255, cs, coll)
+            if name.startswith("RM_LOCAL_"):  # a routine's variable (sp/run.py)
+                coll = charsets.collation(name[9:])
+                if coll is not None:
+                    return T.varchar(255, coll.charset, coll.name)
+            if name == "RM_TO_CHARSET" and len(e.expressions) == 3 and \
+                    isinstance(e.expressions[1], exp.Literal):  # a rewritten CONVERT(x USING cs)
+                cs = e.expressions[1].name
+                return T.varbinary(255) if cs == "binary" else T.varchar(255, cs)
             if name == "RM_CAST_TEMPORAL" and len(e.expressions) == 3:  # a rewritten CAST
                 kind, fsp = e.expressions[1], e.expressions[2]
                 if isinstance(kind, exp.Literal) and isinstance(fsp, exp.Literal):
@@ -476,7 +496,10 @@ class Typer:
             known = _anonymous(name)
             if known is not None:
                 return known
-            return self._aggregated(e, library_type(self, name, list(e.expressions)))
+            found = library_type(self, name, list(e.expressions))
+            if found is None and self.routine_type is not None:
+                return self.routine_type(str(e.this))  # a stored function: its RETURNS
+            return self._aggregated(e, found)
         if isinstance(e, exp.Chr):
             cs = e.args.get("charset")
             return _char_type(cs.name if isinstance(cs, exp.Expression) else "",
@@ -1192,6 +1215,9 @@ def charset_of(t: SqlType | None) -> str | None:
             return c.charset if c is not None else None
         return "utf8mb4"
     return None
+
+
+_CONNECTION_CHAR = (exp.DataType.Type.CHAR, exp.DataType.Type.VARCHAR, exp.DataType.Type.TEXT)
 
 
 def cast_type(to: exp.Expression | None) -> SqlType | None:

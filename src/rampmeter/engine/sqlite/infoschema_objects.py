@@ -15,12 +15,14 @@ Rules:
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from rampmeter.engine.sqlite import infoschema, routines, triggers
 from rampmeter.protocol.columns import Column, int_column, text_column
 from rampmeter.protocol.constants import CHARSET_BINARY, ColumnFlag, ColumnType
+from rampmeter.sql import charsets
 
 if TYPE_CHECKING:
     from rampmeter.engine.sqlite.session import SqliteSession
@@ -78,6 +80,27 @@ def _empty(names: str, ints: str = "") -> Callable[[SqliteSession], tuple[list[C
     return build
 
 
+_CHARSET_CLAUSE = re.compile(r"\s+(?:CHARACTER\s+SET|CHARSET)\s+[`'\"]?(\w+)[`'\"]?"
+                             r"(?:\s+COLLATE\s+[`'\"]?(\w+)[`'\"]?)?\s*$", re.I)
+
+
+def _dtd(text: str | None) -> tuple[str | None, str | None, str | None]:
+    """(DTD_IDENTIFIER, CHARACTER_SET_NAME, COLLATION_NAME) of a routine's type as stored
+    (`varchar(10) CHARSET ucs2 COLLATE ucs2_bin`): MariaDB's DTD_IDENTIFIER is the type
+    without its character set, which has columns of its own."""
+    if not text:
+        return text, None, None
+    m = _CHARSET_CLAUSE.search(text)
+    if m is None:
+        return text, None, None
+    cs = m.group(1).lower()
+    coll = (m.group(2) or "").lower() or None
+    if coll is None:
+        found = charsets.charset(cs)
+        coll = found.default_collation if found is not None else None
+    return text[:m.start()], cs, coll
+
+
 def _data_type(text: str) -> str:
     word = text.strip().split("(")[0].split()[0] if text.strip() else ""
     return word.lower()
@@ -98,9 +121,10 @@ def _routines(names: str, ints: str) -> Callable[[SqliteSession], tuple[list[Col
     def build(s: SqliteSession) -> tuple[list[Column], Rows]:
         rows: Rows = []
         for db, r, c, fn in _stored_routines(s):
+            dtd, cs, coll = _dtd(r["returns"]) if fn else (None, None, None)
             rows.append((r["name"], "def", db, r["name"], r["type"],
                          _data_type(r["returns"]) if fn else "", None, None, None, None,
-                         None, None, None, r["returns"] if fn else None, "SQL", r["body"],
+                         None, cs, coll, dtd, "SQL", r["body"],
                          None, None, "SQL", c.get("deterministic", "NO"),
                          c.get("data_access", "CONTAINS SQL"), None,
                          c.get("security", "DEFINER"), r["created"], r["modified"],
@@ -198,9 +222,9 @@ def _parameters(names: str, ints: str) -> Callable[[SqliteSession], tuple[list[C
                     continue
                 fn = r["type"] == "FUNCTION"
                 if fn:
+                    dtd, cs, coll = _dtd(r["returns"])
                     rows.append(("def", db, r["name"], 0, None, None, _data_type(r["returns"]),
-                                 None, None, None, None, None, None, None, r["returns"],
-                                 r["type"]))
+                                 None, None, None, None, None, cs, coll, dtd, r["type"]))
                 for k, (mode, pname, ptype) in enumerate(r.get("param_list", []), 1):
                     rows.append(("def", db, r["name"], k, mode, pname,
                                  _data_type(ptype), None, None, None, None, None, None, None,

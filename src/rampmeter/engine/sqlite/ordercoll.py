@@ -103,7 +103,8 @@ def _member_rank(key: exp.Expression, aliases: dict[str, exp.Expression],
     if t is None or t.name not in ("enum", "set") or not t.members:
         return None
     return exp.Anonymous(this="rm_member_rank", expressions=[
-        key, exp.Literal.string(t.name[0]), exp.Literal.string("\x1f".join(t.members))])
+        key, exp.Literal.string(t.name[0]), exp.Literal.string(
+            "\x1f".join(t.members).encode("utf-8", "surrogateescape").hex())])
 
 
 def _sort_rule(key: exp.Expression, aliases: dict[str, exp.Expression],

@@ -279,7 +279,9 @@ def _having_as_where(select: exp.Select) -> None:
     for col in list(cond.find_all(exp.Column)):
         target = aliases.get(col.name.lower())
         if target is not None and not col.table:
-            col.replace(target.copy())
+            # an operator keeps its own operands: `t > 0` of `a = b AS t` is (a = b) > 0
+            col.replace(exp.Paren(this=target.copy()) if isinstance(
+                target, (exp.Binary, exp.Unary, exp.Between, exp.In, exp.Is)) else target.copy())
     select.set("having", None)
     select.where(cond, copy=False)
 

@@ -92,6 +92,7 @@ from rampmeter.engine.sqlite.translate import (
     virtual_key,
 )
 from rampmeter.engine.sqlite.txn import Transactions
+from rampmeter.engine.types import SqlType, parse_type
 from rampmeter.errors import ServerError, Warning_
 from rampmeter.protocol.columns import Column, text_column
 from rampmeter.sql import charsets
@@ -710,6 +711,21 @@ class SqliteSession(EngineSession):
     # --- stored routines (routines.py keeps them; session/sp/ reads and runs them) -----------
     def routine_load(self, database: str, kind: str, name: str) -> dict[str, Any] | None:
         return routines.load(self, database, kind, name)
+
+    def routine_type(self, name: str) -> SqlType | None:
+        """The declared RETURNS type of stored function `name` (of the current database, or
+        db.f's spelled by sfnames), for the statement's types (infer.py); None if none."""
+        if name[:3].lower() in ("rm_", "mf_") and not name.lower().startswith(sfnames.PREFIX):
+            return None
+        found = sfnames.split(name)
+        db, fname = found if found is not None else (self._db, name)
+        if db is None:
+            return None
+        try:
+            spec = self.routine_load(db, "FUNCTION", fname)
+            return parse_type(spec["returns"]) if spec and spec.get("returns") else None
+        except (ServerError, ValueError, KeyError, sqlite3.Error):
+            return None
 
     def routine_list(self, database: str) -> list[dict[str, Any]]:
         return routines.listing(self, database)

@@ -583,9 +583,38 @@ class _Printer:
                 return "count(distinct " + ",".join(self.expr(x) for x in inner.expressions) \
                     + ")"
             return f"count({self.expr(inner)})"
+        if isinstance(e, exp.Introducer):
+            return self._introduced(e)
+        if isinstance(e, exp.Collate):
+            name = e.expression.name if isinstance(e.expression, (exp.Var, exp.Column,
+                                                                  exp.Identifier)) \
+                else self.expr(e.expression).strip("'`")
+            return f"{self._operand(e.this, _HIGHEST)} collate {name.lower()}"
         if isinstance(e, (exp.Func, exp.Anonymous)):
             return self._function(e)
         return e.sql("mysql")
+
+    def _introduced(self, e: exp.Introducer) -> str:
+        """_cs'...' as MariaDB's Item_string::print writes a literal with an introducer: no
+        space, the value's bytes in that character set, each non-ASCII byte as \\xHH and
+        nothing escaped (the bytes must reach the client unchanged)."""
+        from rampmeter.sql import charsets
+        name = e.this if isinstance(e.this, str) else e.this.name
+        cs = charsets.charset(name.lstrip("_"))
+        value = e.expression
+        if cs is None or not isinstance(value, (exp.Literal, exp.HexString, exp.BitString)):
+            return e.sql("mysql")
+        if isinstance(value, exp.HexString):
+            digits = value.this if len(value.this) % 2 == 0 else "0" + value.this
+            data = bytes.fromhex(digits)
+        elif isinstance(value, exp.BitString):
+            bits = int(value.this or "0", 2)
+            data = bits.to_bytes((bits.bit_length() + 7) // 8, "big")
+        else:
+            client = self.stmt.charset if self.stmt is not None else charsets.UTF8MB4
+            data = client.encode(value.this)
+        shown = "".join(chr(b) if b < 0x80 else f"\\x{b:02X}" for b in data)
+        return f"_{cs.name}'{shown}'"
 
     def _cast_type(self, to: exp.Expression) -> str | None:
         """CAST's target as MariaDB prints it: signed, unsigned, char(n) charset cs (the

@@ -497,6 +497,10 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
     typer = Typer(tables.column_type, settings[0], settings[1], values)
     typer.virtual_column = tables.virtual_column
     typer.tables = tables
+    # the lookup is a session's table_def: that session also knows its stored functions'
+    # RETURNS types (CHARSET(f()), COLLATION(f()); a CREATE / DROP FUNCTION is a schema
+    # change, so a plan cached with them goes)
+    typer.routine_type = getattr(getattr(lookup, "__self__", None), "routine_type", None)
     plan.collations = collagg.check(tree, typer, stmt.shape)  # 1267 & co.
     compare.mark_like_collations(tree, typer)  # while CONVERT & co. are still themselves
     if "(" in stmt.shape:
@@ -764,6 +768,10 @@ def _sql_rewrites(tree: exp.Expression, typer: Typer, stmt: Statement) -> None:
         fulltext.rewrite(tree, typer.tables, typer)  # MATCH ... AGAINST
     funcmap.rewrite(tree, typer)
     compare.rewrite(tree, typer, stmt.dialect.backslash_escapes)
+    if "RM_LOCAL_" in stmt.shape.upper():  # a routine's variable: its type was all it said
+        for call in list(tree.find_all(exp.Anonymous)):
+            if call.name.upper().startswith("RM_LOCAL_") and len(call.expressions) == 1:
+                call.replace(call.expressions[0])
 
 
 def _count_without_limit(tree: exp.Expression) -> str:
@@ -962,11 +970,17 @@ def _typed_rewrites(tree: exp.Expression, typer: Typer) -> None:
                 _wrap(node, lambda c: exp.Cast(this=c, to=exp.DataType.build("BLOB")))
     for node in divisions:  # x / 0 is NULL with MariaDB's warning (rm_div0)
         # the divisor as rewritten by the walk (MOD of a fraction is mod(a, b): its second)
-        divisor = node.expression if isinstance(node, exp.Binary) else \
-            node.expressions[2 if node.name == "rm_uarith" else 1]
+        if isinstance(node, exp.Binary):
+            divisor, dividend = node.expression, node.this
+        elif node.name == "rm_uarith":  # rm_uarith(op, a, b, kinds)
+            divisor, dividend = node.expressions[2], node.expressions[1]
+        else:
+            divisor, dividend = node.expressions[1], node.expressions[0]
+        warn = _call("rm_div0") if isinstance(dividend, exp.Literal) else \
+            _call("rm_div0", dividend.copy())  # NULL / 0: no warning
         case = exp.Case(ifs=[exp.If(this=exp.EQ(this=divisor.copy(),
                                                 expression=exp.Literal.number(0)),
-                                    true=_call("rm_div0"))])
+                                    true=warn)])
         node.replace(case)
         case.set("default", node)
 
@@ -1296,7 +1310,12 @@ def _rewrite_cast(node: exp.Cast, typer: Typer) -> None:
         if t is not None and t.is_decimal:
             node.set("this", _decimal_text(node.this, t.scale or 0))
         source = charset_of(t)
-        if nums or source not in _UTF8:  # a length to cut at, or bytes to read as text
+        target = typer.text.charset or "utf8mb4"  # the connection's character set
+        if target not in _UTF8 and dtype != D.NCHAR:
+            node.replace(_call("rm_cast_char", node.this, exp.Literal.number(
+                nums[0] if nums else -1), exp.Literal.string(source or "utf8mb4"),
+                exp.Literal.string(target)))
+        elif nums or source not in _UTF8:  # a length to cut at, or bytes to read as text
             node.replace(_call("rm_cast_char", node.this, exp.Literal.number(
                 nums[0] if nums else -1), exp.Literal.string(source or "utf8mb4")))
     elif dtype == D.CHARACTER_SET:

@@ -26,6 +26,7 @@ Rules:
 from __future__ import annotations
 
 import decimal
+import functools
 import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
@@ -44,6 +45,7 @@ from rampmeter.session.sp.vartypes import (
     result_type,
     variable_column_type,
 )
+from rampmeter.sql import charsets
 from rampmeter.sql.literal import literal
 from rampmeter.sql.statement import Statement
 
@@ -82,6 +84,41 @@ _INT_BITS = {"tiny": 8, "small": 16, "medium": 24, None: 32, "big": 64}
 
 
 _LEADING_NUMBER = re.compile(r"\s*[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+_TEXT_TYPE = re.compile(r"\s*(?:NATIONAL\s+)?(?:VAR)?CHAR(?:ACTER)?\b|\s*N(?:VAR)?CHAR\b|"
+                        r"\s*(?:TINY|MEDIUM|LONG)?TEXT\b", re.I)
+_DECLARED_COLLATE = re.compile(r"\bCOLLATE\s+([`'\"]?\w+)", re.I)
+
+
+@functools.lru_cache(maxsize=512)
+def _text_collation(vtype: str) -> tuple[str | None, str | None]:
+    """(set, collation) a text type declares; ("", None) when it declares no set (the
+    database's applies); (None, None) for a type that is not text, or binary."""
+    if not _TEXT_TYPE.match(vtype):
+        return None, None
+    m = DECLARED_CHARSET.search(vtype)
+    c = _DECLARED_COLLATE.search(vtype)
+    coll = charsets.collation(c.group(1).strip("`'\"")) if c is not None else None
+    words = vtype.upper().split()
+    if m is not None:
+        cs = charsets.charset(m.group(1).strip("`'\""))
+    elif coll is not None:
+        cs = charsets.charset(coll.charset)
+    elif words[0].startswith(("NATIONAL", "NCHAR", "NVARCHAR")):
+        cs = charsets.charset("utf8mb3")
+    elif "UNICODE" in words or "ASCII" in words:  # VARCHAR(n) UNICODE: ucs2, ASCII: latin1
+        cs = charsets.charset("ucs2" if "UNICODE" in words else "latin1")
+    elif "BINARY" in words[1:]:
+        return None, None  # VARCHAR(n) BINARY of the database's set: left as it was
+    else:
+        return "", None
+    if cs is None or cs.is_binary:
+        return None, None
+    if coll is None or coll.charset != cs.name:
+        coll = charsets.collation(cs.name + "_bin") if "BINARY" in words[1:] else None
+        coll = coll or charsets.default_collation(cs.name)
+    return cs.name, coll.name
 
 
 def coerce(vtype: str, value: Any, name: str = "", strict: bool = False,
@@ -490,22 +527,30 @@ class Frame:
         return f"{shown}@{here}[{at}]"
 
     def _charset_params(self, node: P.Sql) -> P.Sql:
-        """A variable declared with a character set other than the connection's is that
-        character set's string in the statement (CHARSET(v), HEX(v) as MariaDB shows them):
-        its `?` becomes CONVERT(? USING cs)."""
+        """A string variable is a string of its declared character set and collation in the
+        statement (CHARSET(v), COLLATION(v), HEX(v) as MariaDB shows them; IMPLICIT, as a
+        column): its `?` becomes CONVERT(? USING cs) when the set is not the connection's,
+        wrapped in rm_local_<collation>(..) when the collation is not the set's default
+        (translate.py reads the name and drops the call; a literal argument would be a
+        statement's value, unknown to a cached plan). A
+        text type without a character set has the routine's database's."""
         wrap: dict[int, str] = {}
         conn = str(self.s.system_variable("character_set_connection") or "").lower()
         for k, name in enumerate(node.vars):
             try:
-                vtype = self._slot(name)[1]
+                slot = self._slot(name)
             except ServerError:
                 continue
-            m = DECLARED_CHARSET.search(vtype) if vtype else None
-            if m is not None:
-                cs = m.group(1).lower().strip("`'\"")
-                cs = "utf8mb3" if cs == "utf8" else cs
-                if cs != conn and cs != "binary":
-                    wrap[k] = cs
+            vtype = slot[1]
+            shown = self._declared_collation(vtype) if vtype and vtype != "ROW" else None
+            if shown is None:
+                continue
+            cs, coll = shown
+            piece = f"CONVERT(? USING {cs})" if cs != conn else "?"
+            if slot[0] is None or coll != charsets.default_collation(cs).name:
+                piece = f"rm_local_{coll}({piece})"  # (NULL too: a NULL `?` has no set)
+            if piece != "?":
+                wrap[k] = piece
         if not wrap:
             return node
         from rampmeter.sql.lexer import tokens
@@ -514,12 +559,38 @@ class Frame:
             if t.kind != "param":
                 continue
             if k in wrap:
-                pieces += [node.text[pos:t.start], f"CONVERT(? USING {wrap[k]})"]
+                pieces += [node.text[pos:t.start], wrap[k]]
                 pos = t.end
             k += 1
         pieces.append(node.text[pos:])
         return P.Sql("".join(pieces), node.vars, node.into, node.names, node.line,
                      source=node.source, spelled=node.spelled)
+
+    def _declared_collation(self, vtype: str) -> tuple[str, str] | None:
+        """(character set, collation) of a variable of a text type (None for another type,
+        or binary)."""
+        cs, coll = _text_collation(vtype)
+        if cs == "":  # no set declared: the database's
+            db_cs = self._database_charset()
+            if db_cs is None or db_cs.is_binary:
+                return None
+            return db_cs.name, db_cs.default_collation
+        return (cs, coll) if cs is not None and coll is not None else None
+
+    def _database_charset(self) -> charsets.Charset | None:
+        """The current database's default character set, kept for the session per database
+        (a routine's statements ask it for each call)."""
+        known = getattr(self.s, "sp_db_charsets", None)
+        if known is None:
+            known = self.s.sp_db_charsets = {}  # type: ignore[attr-defined]
+        db = self.s.database
+        if db not in known:
+            from rampmeter.session.sp.ddl import _db_collation
+            coll = charsets.collation(_db_collation(self.s, db)) if db else None
+            if len(known) > 64:
+                known.clear()
+            known[db] = charsets.charset(coll.charset) if coll is not None else None
+        return known[db]  # type: ignore[no-any-return]
 
     def _row_fields(self, spec: str) -> list[tuple[str, str]]:
         """The fields of a ROW variable: ROW(name type, ...), ROW TYPE OF [db.]table (its
