@@ -49,6 +49,7 @@ from rampmeter.engine.sqlite import (
     dialect,
     eager,
     funcmap,
+    geomops,
     havingnames,
     inlist,
     insertrow,
@@ -500,6 +501,8 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
     if "(" in stmt.shape:
         _row_operands(tree, stmt, typer)
         rowshape.check(tree)  # 1241 with MariaDB's width
+    if geomops.has_geometry(stmt.shape, tables):  # 4078 for a geometry beside a number
+        geomops.check(tree, lambda x: _handler_name(x, stmt, typer), tables)
     if "NULL" in stmt.shape.upper():
         zerodate.rewrite(tree, tables.find)  # NOT NULL date IS NULL: its zero dates
     steps: list[multi.Step] = []
@@ -1403,14 +1406,15 @@ def _handler_name(node: exp.Expression, stmt: Statement, typer: Typer) -> str:
         node = node.this
     if isinstance(node, exp.Tuple):
         return "row"
+    if isinstance(node, exp.Boolean):
+        return "boolean"
     if isinstance(node, exp.Placeholder) and node.name[:1] == "i":
         try:
             value = stmt.slots[stmt.names.index(node.name)]
         except (ValueError, IndexError):
             value = 0
         return "int" if isinstance(value, int) and -2**31 <= value < 2**31 else "bigint"
-    t = typer.infer(node)
-    return t.name if t is not None else "varchar"
+    return geomops.type_name(typer.infer(node))
 
 
 def _limit_values(tree: exp.Expression) -> None:
