@@ -73,6 +73,17 @@ def _cast(parser: Any) -> exp.Expression:
     return parser.expression(exp.Cast(this=this, to=to))
 
 
+# a syntax error MariaDB reports at the highlighted word (translate._syntax)
+AT_WORD = "at the word: "
+# the words MariaDB's lexer reads as a function after `@@global.` when `(` follows
+_FUNCTION_WORDS = frozenset({"SUBSTR", "SUBSTRING", "REPLACE", "TRIM"})
+
+
+def _reserved(word: str) -> bool:
+    from rampmeter.sql.reserved import is_reserved
+    return is_reserved(word)
+
+
 class RampMySQL(MySQL):
     class Parser(MySQL.Parser):
         FUNCTIONS = {name: builder for name, builder in MySQL.Parser.FUNCTIONS.items()
@@ -117,6 +128,38 @@ class RampMySQL(MySQL):
                 if high is not node.args["high"]:
                     node.set("high", exp.Paren(this=high))
             return node
+
+        def _parse_session_parameter(self) -> Any:
+            """@@name, @@global.name (MariaDB's lexer): after a scope and its dot any word
+            names a variable (`@@global.replace` is 1193, not a syntax error); without one a
+            reserved word is a syntax error at it (`@@replace`); `@@global.x(` asks the
+            variable first (1193 when unknown), except for the words the lexer reads as
+            functions there (SUBSTR, SUBSTRING, REPLACE, TRIM: a syntax error)."""
+            tok, nxt = self._curr, self._next
+            if tok is not None and nxt is not None and nxt.token_type == TokenType.DOT and \
+                    tok.text.lower() in ("global", "session", "local") and \
+                    self._index + 2 < len(self._tokens):
+                name = self._tokens[self._index + 2]
+                after = self._tokens[self._index + 3] \
+                    if self._index + 3 < len(self._tokens) else None
+                if name.token_type not in (TokenType.DOT, TokenType.L_PAREN):
+                    if after is not None and after.token_type == TokenType.L_PAREN:
+                        from rampmeter.config.options import lookup
+                        if name.text.upper() not in _FUNCTION_WORDS and \
+                                lookup(name.text) is None:
+                            from rampmeter.errors import ServerError
+                            raise ServerError(1193, name.text)
+                        self._advance(2)
+                        self.raise_error(AT_WORD + "a function word", name if
+                                         name.text.upper() in _FUNCTION_WORDS else after)
+                    self._advance(3)
+                    return self.expression(exp.SessionParameter(
+                        this=exp.var(name.text), kind=tok.text))
+            elif tok is not None and tok.token_type != TokenType.VAR and \
+                    _reserved(tok.text) and not (nxt is not None and
+                                                 nxt.token_type == TokenType.DOT):
+                self.raise_error(AT_WORD + "a reserved word", tok)
+            return super()._parse_session_parameter()
 
         def _parse_is(self, this: Any) -> Any:
             """x IS NOT TRUE is marked (meta "is_not"): MariaDB prints it so, where NOT x IS

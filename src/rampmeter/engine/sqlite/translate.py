@@ -294,6 +294,20 @@ _AFTER_STAR = frozenset(("FROM", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "
 
 def _syntax(stmt: Statement, text: str, e: sqlglot.errors.ParseError) -> ServerError:
     offset = len(stmt.shape) - len(text) if text != stmt.shape else 0
+    for err in e.errors:  # the parser's own: at its word (dialect.AT_WORD)
+        if str(err.get("description") or "").startswith(dialect.AT_WORD) and \
+                err.get("line") is not None and err.get("col") is not None:
+            lines = text.split("\n")
+            end = sum(len(x) + 1 for x in lines[:err["line"] - 1]) + err["col"]
+            pos = end - len(err.get("highlight") or "")
+            # inside one lexer token (`@@replace`): the token's place in the client's text,
+            # plus the distance into it (a variable's token is the same in both)
+            start = text.rfind("@@", 0, pos + 1)
+            if start < 0:
+                return stmt.syntax_error(max(0, pos + offset))  # type: ignore[return-value]
+            from rampmeter.sql.statement import _text_position, syntax_error
+            at = _text_position(stmt, start + offset) + pos - start
+            return syntax_error(stmt.text, at)  # type: ignore[return-value]
     star = _aliased_star(text)
     if star is not None:  # sqlglot reads `* FORM t` as `* AS FORM`, then fails at t
         return stmt.syntax_error(star + offset)  # type: ignore[return-value]
