@@ -234,3 +234,19 @@ def test_type_of_an_information_schema_column(server):
     with pytest.raises(pymysql.err.MySQLError) as e:
         _run(conn, "CALL bad()")
     assert e.value.args[0] == 1054
+
+
+def test_row_type_of_a_cursor_keeps_an_expression_s_character_set(server):
+    """CONCAT of a latin1 and a utf8 column is utf8: the ROW TYPE OF cursor field holds it so
+    on a latin1 connection (its result column, sent in latin1, does not say it), as MariaDB
+    (mtr sp-anchor-row-type-cursor)."""
+    conn = server.connect()
+    _run(conn, "SET NAMES latin1", "CREATE DATABASE rcs", "USE rcs",
+         "CREATE TABLE t (a VARCHAR(10) CHARACTER SET latin1, b VARCHAR(10) CHARACTER SET utf8)",
+         "INSERT INTO t VALUES (0xFF, 'a')",
+         "CREATE PROCEDURE p() BEGIN DECLARE c CURSOR FOR SELECT CONCAT(a, b) AS c FROM t; "
+         "BEGIN DECLARE rec ROW TYPE OF c; OPEN c; FETCH c INTO rec; CLOSE c; "
+         "SELECT HEX(rec.c); END; END")
+    with conn.cursor() as cur:
+        cur.execute("CALL p()")
+        assert cur.fetchall() == (("C3BF61",),)

@@ -440,3 +440,18 @@ def test_text_with_bytes_that_are_not_utf8_is_read_as_client_bytes(session: Sqli
     assert isinstance(ctx, FakeContext)
     ctx.user_variables["seq"] = b"\xd0"
     assert rows(session.execute("SELECT CONCAT('SET ', @seq, '=1')")) == [("SET \udcd0=1",)]
+
+
+def test_system_variable_names_as_mariadb_reads_them(session: SqliteSession) -> None:
+    """After `@@global.` any word names a variable (1193 when unknown); without a scope a
+    reserved word is a syntax error at it; `@@global.x(` is 1193 for an unknown x, a syntax
+    error at the word for SUBSTR / SUBSTRING / REPLACE / TRIM (mtr keywords)."""
+    for sql, code, near in (("SELECT @@global.replace", 1193, None),
+                            ("SELECT @@global.lpad()", 1193, None),
+                            ("SELECT @@replace", 1064, "near 'replace' at line 1"),
+                            ("SELECT 1, @@char", 1064, "near 'char' at line 1"),
+                            ("SELECT @@global.substr()", 1064, "near 'substr()' at line 1"),
+                            ("SELECT @@global.sql_mode()", 1064, "near '()' at line 1")):
+        e = fails(session, sql, code)
+        if near is not None:
+            assert str(e).endswith(near)

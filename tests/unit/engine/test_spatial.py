@@ -10,6 +10,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rampmeter.engine import spatial
+from rampmeter.engine.sqlite import SqliteSession
+from rampmeter.errors import ServerError
+
+from .conftest import rows
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -79,3 +83,21 @@ def test_envelope_and_dimension():
     assert g.envelope() == (0, 0, 3, 5)
     assert g.dimension() == 1
     assert spatial.from_wkt("MULTIPOLYGON(((0 0,1 0,1 1,0 0)))").dimension() == 2
+
+
+def test_a_geometry_beside_a_number_is_4078(session: SqliteSession) -> None:
+    """MariaDB refuses a geometry compared or computed with a number or a temporal value,
+    NATURAL / USING joins included (geomops.py; mtr bug13633383); a string is fine."""
+    session.execute("CREATE TABLE gi (a INT, b INT)")
+    session.execute("CREATE TABLE gg (a GEOMETRY, c INT)")
+    for sql, message in (
+            ("SELECT 1.5 = POINT(1, 1)", "decimal and geometry for operation '='"),
+            ("SELECT a + 1 FROM gg", "geometry and int for operation '+'"),
+            ("SELECT 1 IN (POINT(1, 1), 2)", "int and geometry for operation 'in'"),
+            ("SELECT * FROM gi NATURAL JOIN gg", "int and geometry for operation '='"),
+            ("SELECT * FROM gi JOIN gg USING (a)", "int and geometry for operation '='")):
+        with pytest.raises(ServerError) as e:
+            session.execute(sql)
+        assert e.value.code == 4078
+        assert str(e.value.message).endswith(message)
+    assert rows(session.execute("SELECT 'a' = POINT(1, 1), NULL = POINT(1, 1)")) == [(0, None)]

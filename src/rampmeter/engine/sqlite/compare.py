@@ -21,6 +21,9 @@ Rules (MariaDB's Arg_comparator, for the cases SQLite gets wrong):
   warns 1292 "Truncated incorrect datetime value: ''", as MariaDB's do.
 - Arithmetic reads a string operand as a DOUBLE the same way (rm_num), with its warning:
   `1 + 'x'` is 1, "Truncated incorrect DOUBLE value: 'x'" (SQLite reads it silently).
+- A string in a truth-value context (an operand of AND / OR / XOR / NOT, IF's and a searched
+  CASE's condition, WHERE, HAVING) is read as a DOUBLE the same way (rm_num): IF('', 1, 2)
+  is 2 with "Truncated incorrect DOUBLE value: ''", as MariaDB's val_bool.
 - A column of a server-provided table (information_schema, performance_schema) has no type
   the statement knows; compared with a number it is read as one (rm_num), as MariaDB reads
   its VARCHAR columns: `variable_value < 1024*1024*1024` compares numbers, not text. So is
@@ -81,6 +84,12 @@ def rewrite(tree: exp.Expression, typer: Typer, backslash_escapes: bool = True) 
             _simple_case(typer, node)
         elif isinstance(node, _ARITHMETIC + (exp.Neg,)):
             _numeric_operands(typer, node)
+        elif isinstance(node, _CONNECTORS):
+            _truth_operands(typer, node, ("this", "expression"))
+        elif isinstance(node, exp.If | exp.Not | exp.Where | exp.Having) and not (
+                isinstance(node.parent, exp.Case) and node.parent.this is not None):
+            # (a simple CASE's WHEN x is a value compared, not a condition)
+            _truth_operands(typer, node, ("this",))
         elif isinstance(node, exp.Escape) and isinstance(node.this, (exp.Like, exp.ILike)) and \
                 not (isinstance(node.expression, exp.Literal) and node.expression.is_string
                      and node.expression.name != "\0"):
@@ -146,6 +155,18 @@ def _numeric_operands(typer: Typer, node: exp.Expression) -> None:
         return
     for key, side in zip(keys, sides):
         if _is_string(typer.infer(side)):
+            node.set(key, _num(side, "DOUBLE"))
+
+
+_CONNECTORS = (exp.And, exp.Or, exp.Xor)
+
+
+def _truth_operands(typer: Typer, node: exp.Expression, keys: tuple[str, ...]) -> None:
+    """A string read for its truth value is read as a DOUBLE (module rules)."""
+    for key in keys:
+        side = node.args.get(key)
+        if side is not None and _is_string(typer.infer(side)) and \
+                not (isinstance(side, exp.Anonymous) and side.name.lower() == "rm_num"):
             node.set(key, _num(side, "DOUBLE"))
 
 

@@ -115,6 +115,17 @@ def _check_cast_type(parser: Any) -> None:
                           f"{word.lower()})'", sqlstate="HY000")
 
 
+# a syntax error MariaDB reports at the highlighted word (translate._syntax)
+AT_WORD = "at the word: "
+# the words MariaDB's lexer reads as a function after `@@global.` when `(` follows
+_FUNCTION_WORDS = frozenset({"SUBSTR", "SUBSTRING", "REPLACE", "TRIM"})
+
+
+def _reserved(word: str) -> bool:
+    from rampmeter.sql.reserved import is_reserved
+    return is_reserved(word)
+
+
 class RampMySQL(MySQL):
     class Parser(MySQL.Parser):
         FUNCTIONS = {name: builder for name, builder in MySQL.Parser.FUNCTIONS.items()
@@ -130,6 +141,88 @@ class RampMySQL(MySQL):
                             "CAST": lambda self: _cast(self)}
         NO_PAREN_FUNCTION_PARSERS = {**MySQL.Parser.NO_PAREN_FUNCTION_PARSERS,
                                      "CURRENT_ROLE": _current_role}
+        # MariaDB's comparisons (= <=> <> < <= > >=) are one level, left-associative:
+        # `1 = 3 >= 3` is (1 = 3) >= 3; sqlglot binds < > <= >= tighter than = (1 = (3 >= 3))
+        EQUALITY = {**MySQL.Parser.EQUALITY, **MySQL.Parser.COMPARISON}
+        COMPARISON: dict[Any, Any] = {}
+
+        # COLLATE binds tighter than any operator, unary minus included (MariaDB's
+        # COLLATE_PRECEDENCE): 2 + 3 COLLATE c is 2 + (3 COLLATE c); sqlglot reads it as + / -
+        TERM = {token: node for token, node in MySQL.Parser.TERM.items()
+                if token is not TokenType.COLLATE}
+
+        def _parse_unary(self) -> Any:
+            if self._match_set(self.UNARY_PARSERS):
+                return self.UNARY_PARSERS[self._prev.token_type](self)
+            this = self._parse_type()
+            while self._match(TokenType.COLLATE):
+                node = self.expression(exp.Collate(this=this, expression=self._parse_type()))
+                self._normalize_collate(node)
+                this = node
+            return this
+
+        def _parse_between(self, this: Any) -> Any:
+            """x BETWEEN a AND predicate (MariaDB's grammar): 2 BETWEEN 1 AND 3 IN (0,1) is
+            2 BETWEEN 1 AND (3 IN (0,1)); sqlglot's upper bound stops at IN / LIKE / ..."""
+            node = super()._parse_between(this)
+            if isinstance(node, exp.Between) and node.args.get("high") is not None:
+                high = self._parse_range(node.args["high"])
+                if high is not node.args["high"]:
+                    node.set("high", exp.Paren(this=high))
+            return node
+
+        def _parse_session_parameter(self) -> Any:
+            """@@name, @@global.name (MariaDB's lexer): after a scope and its dot any word
+            names a variable (`@@global.replace` is 1193, not a syntax error); without one a
+            reserved word is a syntax error at it (`@@replace`); `@@global.x(` asks the
+            variable first (1193 when unknown), except for the words the lexer reads as
+            functions there (SUBSTR, SUBSTRING, REPLACE, TRIM: a syntax error)."""
+            tok, nxt = self._curr, self._next
+            if tok is not None and nxt is not None and nxt.token_type == TokenType.DOT and \
+                    tok.text.lower() in ("global", "session", "local") and \
+                    self._index + 2 < len(self._tokens):
+                name = self._tokens[self._index + 2]
+                after = self._tokens[self._index + 3] \
+                    if self._index + 3 < len(self._tokens) else None
+                if name.token_type not in (TokenType.DOT, TokenType.L_PAREN):
+                    if after is not None and after.token_type == TokenType.L_PAREN:
+                        from rampmeter.config.options import lookup
+                        if name.text.upper() not in _FUNCTION_WORDS and \
+                                lookup(name.text) is None:
+                            from rampmeter.errors import ServerError
+                            raise ServerError(1193, name.text)
+                        self._advance(2)
+                        self.raise_error(AT_WORD + "a function word", name if
+                                         name.text.upper() in _FUNCTION_WORDS else after)
+                    self._advance(3)
+                    return self.expression(exp.SessionParameter(
+                        this=exp.var(name.text), kind=tok.text))
+            elif tok is not None and tok.token_type != TokenType.VAR and \
+                    _reserved(tok.text) and not (nxt is not None and
+                                                 nxt.token_type == TokenType.DOT):
+                self.raise_error(AT_WORD + "a reserved word", tok)
+            return super()._parse_session_parameter()
+
+        def _parse_is(self, this: Any) -> Any:
+            """x IS NOT TRUE is marked (meta "is_not"): MariaDB prints it so, where NOT x IS
+            TRUE, the same tree in sqlglot, is !(x is true) (sqltext.py)."""
+            node = super()._parse_is(this)
+            if isinstance(node, exp.Not):
+                node.meta["is_not"] = True
+            return node
+
+        def _parse_equality(self, parse_is: bool = True) -> Any:
+            """... and a comparison's left operand that is one keeps parentheses, which
+            SQLite (< > <= >= above = <>) needs to read it so."""
+            node = super()._parse_equality(parse_is)
+            at = node
+            kinds = tuple(self.EQUALITY.values())
+            while isinstance(at, kinds):
+                left = at.this
+                if isinstance(left, kinds):
+                    at.set("this", exp.Paren(this=left))
+                at = left
+            return node
 
         def _parse_interval_span(self, this: exp.Expression,
                                  parse_function_unit: bool = True) -> exp.Interval:

@@ -631,6 +631,13 @@ class SqliteSession(EngineSession):
     def load_table(self, schema: str, table: str) -> TableDef:
         return catalog.load_table(self.handle.conn, schema, table)
 
+    def result_types(self, stmt: Statement) -> list[Any]:
+        """The types a query's result columns have inside the server (CREATE TABLE ...
+        SELECT's): a string expression's own character set, which its wire column, in the
+        result character set, does not say (a ROW TYPE OF cursor's fields)."""
+        from rampmeter.engine.sqlite import create_select
+        return [c.type for c in create_select._result_columns(self, stmt)]
+
     def table_def(self, database: str, table: str) -> TableDef | None:
         """The definition of database.table, cached per schema version; None if absent."""
         if database.lower() in VIRTUAL_SCHEMAS:

@@ -227,6 +227,32 @@ _PRECEDENCE = {exp.Or: 2, exp.Xor: 3, exp.And: 4, exp.Not: 5,
                **dict.fromkeys((exp.Mul, exp.Div, exp.IntDiv, exp.Mod), 14),
                exp.BitwiseXor: 15, exp.Neg: 17}
 _HIGHEST = 20
+_COLLATE = 18
+
+
+def _precedence(e: exp.Expression) -> int:
+    """The precedence of `e` as printed: a NOT is printed `!x` (NEG_PRECEDENCE), or as
+    the `not in` / `not like` / `not between` / `is not` of its operand; COLLATE and `-`
+    of a number literal are their own."""
+    if isinstance(e, exp.Not):
+        inner = _bare(e.this)
+        if isinstance(inner, exp.In) and inner.args.get("query") is None and \
+                len(inner.expressions) == 1:
+            return _PRECEDENCE[exp.EQ]
+        if isinstance(inner, (exp.Like, exp.Between, exp.In)) and not (
+                isinstance(inner, exp.In) and inner.args.get("query") is not None):
+            return _PRECEDENCE[type(inner)]
+        if isinstance(inner, exp.Is) and (e.meta.get("is_not") or
+                                          isinstance(inner.expression, exp.Null)):
+            return _PRECEDENCE[exp.Is]
+        return _PRECEDENCE[exp.Neg]
+    if isinstance(e, exp.Collate):
+        return _COLLATE
+    if isinstance(e, exp.BitwiseNot):
+        return _PRECEDENCE[exp.Neg]
+    if isinstance(e, exp.In) and e.args.get("query") is None and len(e.expressions) == 1:
+        return _PRECEDENCE[exp.EQ]  # x IN (y) is printed x = y
+    return _PRECEDENCE.get(type(e), _HIGHEST)
 _FLAT = (exp.And, exp.Or, exp.Xor)  # MariaDB keeps AND / OR as one list: no parens inside
 _RENAMED = {"SUBSTRING": "substr", "RM_DEFAULT_OF": "default", "SCHEMA": "database",
             "LENGTH": "octet_length", "NOW": "current_timestamp", "CURRENTTIMESTAMP":
@@ -493,28 +519,44 @@ class _Printer:
         if isinstance(e, exp.Paren):
             return self.expr(e.this)
         if isinstance(e, exp.Neg):
+            inner = _bare(e.this)
+            if isinstance(inner, exp.Literal) and inner.is_number and \
+                    not inner.this.startswith("-") and not inner.this.strip("0."):
+                return inner.this  # the parser's -0 is the number 0
+            if isinstance(inner, exp.Literal) and inner.is_number:
+                return "-" + inner.this
             return "-" + self._operand(e.this, _PRECEDENCE[exp.Neg])
+        if isinstance(e, exp.BitwiseNot):
+            return "~" + self._operand(e.this, _PRECEDENCE[exp.Neg])
+        if isinstance(e, exp.Collate) and isinstance(e.expression, (exp.Var, exp.Identifier,
+                                                                    exp.Column)):
+            return (f"{self._operand(e.this, _COLLATE)} collate "
+                    f"{e.expression.name.lower()}")
         if isinstance(e, exp.Not):
             inner = _bare(e.this)
             negated = negate(inner)
             if not isinstance(negated, exp.Not):
                 return self.expr(negated)
             if isinstance(inner, exp.Like):
-                return f"{self.expr(inner.this)}  not like {self.expr(inner.expression)}"
+                prec = _PRECEDENCE[exp.Like]
+                return (f"{self._operand(inner.this, prec)}  not like "
+                        f"{self._operand(inner.expression, prec + 1)}")
             if isinstance(inner, exp.In) and inner.args.get("query") is not None:
                 return "!(" + self._in(inner, " in ") + ")"
             if isinstance(inner, exp.In):
                 return self._in(inner, " not in ")
             if isinstance(inner, exp.Between):
-                return (f"{self.expr(inner.this)} not between {self.expr(inner.args['low'])} "
-                        f"and {self.expr(inner.args['high'])}")
-            if isinstance(inner, exp.Is):
-                return f"{self.expr(inner.this)} is not {self._is_operand(inner.expression)}"
+                return self._between(inner, " not between ")
+            if isinstance(inner, exp.Is) and (e.meta.get("is_not") or
+                                              isinstance(inner.expression, exp.Null)):
+                # x IS NOT TRUE as written; NOT x IS NULL is x IS NOT NULL (MariaDB's parser)
+                return (f"{self._operand(inner.this, _PRECEDENCE[exp.Is])} is not "
+                        f"{self._is_operand(inner.expression)}")
             if isinstance(inner, exp.EQ):
                 return f"{self.expr(inner.this)} <> {self.expr(inner.expression)}"
             if isinstance(inner, exp.Exists):
                 return "!" + self.expr(inner)
-            return "!(" + self.expr(inner) + ")"
+            return "!" + self._operand(inner, _PRECEDENCE[exp.Neg])
         if isinstance(e, exp.DPipe):  # || under PIPES_AS_CONCAT is the function concat
             return f"concat({self.expr(e.this)},{self.expr(e.expression)})"
         if type(e) in _BINARY:
@@ -523,12 +565,12 @@ class _Printer:
             return (f"{self._operand(e.this, prec)} {_BINARY[type(e)]} "
                     f"{self._operand(e.expression, right)}")
         if isinstance(e, exp.Is):
-            return f"{self.expr(e.this)} is {self._is_operand(e.expression)}"
+            return (f"{self._operand(e.this, _PRECEDENCE[exp.Is])} is "
+                    f"{self._is_operand(e.expression)}")
         if isinstance(e, exp.In):
             return self._in(e, " in ")
         if isinstance(e, exp.Between):
-            return (f"{self.expr(e.this)} between {self.expr(e.args['low'])} and "
-                    f"{self.expr(e.args['high'])}")
+            return self._between(e, " between ")
         if isinstance(e, exp.Exists):
             inner = e.this
             text = self.query(inner if not isinstance(inner, exp.Subquery) else inner.this,
@@ -665,9 +707,14 @@ class _Printer:
         if isinstance(e, exp.Not) and not isinstance(negate(_bare(e.this)), exp.Not):
             e = negate(_bare(e.this))
         text = self.expr(e)
-        if _PRECEDENCE.get(type(e), _HIGHEST) < needs:
+        if _precedence(e) < needs:
             return "(" + text + ")"
         return text
+
+    def _between(self, e: exp.Expression, word: str) -> str:
+        prec = _PRECEDENCE[exp.Between]
+        return (f"{self._operand(e.this, prec + 1)}{word}{self._operand(e.args['low'], prec)} "
+                f"and {self._operand(e.args['high'], prec)}")
 
     def _is_operand(self, e: exp.Expression) -> str:
         """IS NULL / IS TRUE: MariaDB prints the keyword in lower case there."""
@@ -683,8 +730,10 @@ class _Printer:
             return self.expr(make(this=e.this, expression=e.expressions[0]))
         if query is not None:
             inner = query.this if isinstance(query, exp.Subquery) else query
-            return f"{self.expr(e.this)}{word}({self.query(inner, function=True)})"
-        return f"{self.expr(e.this)}{word}({','.join(self.expr(x) for x in e.expressions)})"
+            return f"{self._operand(e.this, _PRECEDENCE[exp.In])}{word}(" \
+                f"{self.query(inner, function=True)})"
+        return f"{self._operand(e.this, _PRECEDENCE[exp.In])}{word}(" \
+            f"{','.join(self.expr(x) for x in e.expressions)})"
 
     def _function(self, e: exp.Expression) -> str:
         if isinstance(e, exp.WeightString):

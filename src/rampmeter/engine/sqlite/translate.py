@@ -50,6 +50,7 @@ from rampmeter.engine.sqlite import (
     eager,
     exactdec,
     funcmap,
+    geomops,
     havingnames,
     inlist,
     insertrow,
@@ -295,6 +296,20 @@ _AFTER_STAR = frozenset(("FROM", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "
 
 def _syntax(stmt: Statement, text: str, e: sqlglot.errors.ParseError) -> ServerError:
     offset = len(stmt.shape) - len(text) if text != stmt.shape else 0
+    for err in e.errors:  # the parser's own: at its word (dialect.AT_WORD)
+        if str(err.get("description") or "").startswith(dialect.AT_WORD) and \
+                err.get("line") is not None and err.get("col") is not None:
+            lines = text.split("\n")
+            end = sum(len(x) + 1 for x in lines[:err["line"] - 1]) + err["col"]
+            pos = end - len(err.get("highlight") or "")
+            # inside one lexer token (`@@replace`): the token's place in the client's text,
+            # plus the distance into it (a variable's token is the same in both)
+            start = text.rfind("@@", 0, pos + 1)
+            if start < 0:
+                return stmt.syntax_error(max(0, pos + offset))  # type: ignore[return-value]
+            from rampmeter.sql.statement import _text_position, syntax_error
+            at = _text_position(stmt, start + offset) + pos - start
+            return syntax_error(stmt.text, at)  # type: ignore[return-value]
     star = _aliased_star(text)
     if star is not None:  # sqlglot reads `* FORM t` as `* AS FORM`, then fails at t
         return stmt.syntax_error(star + offset)  # type: ignore[return-value]
@@ -506,6 +521,8 @@ def translate(stmt: Statement, database: str | None, lookup: TableLookup,
     if "(" in stmt.shape:
         _row_operands(tree, stmt, typer)
         rowshape.check(tree)  # 1241 with MariaDB's width
+    if geomops.has_geometry(stmt.shape, tables):  # 4078 for a geometry beside a number
+        geomops.check(tree, lambda x: _handler_name(x, stmt, typer), tables)
     if "NULL" in stmt.shape.upper():
         zerodate.rewrite(tree, tables.find)  # NOT NULL date IS NULL: its zero dates
     steps: list[multi.Step] = []
@@ -1541,14 +1558,15 @@ def _handler_name(node: exp.Expression, stmt: Statement, typer: Typer) -> str:
         node = node.this
     if isinstance(node, exp.Tuple):
         return "row"
+    if isinstance(node, exp.Boolean):
+        return "boolean"
     if isinstance(node, exp.Placeholder) and node.name[:1] == "i":
         try:
             value = stmt.slots[stmt.names.index(node.name)]
         except (ValueError, IndexError):
             value = 0
         return "int" if isinstance(value, int) and -2**31 <= value < 2**31 else "bigint"
-    t = typer.infer(node)
-    return t.name if t is not None else "varchar"
+    return geomops.type_name(typer.infer(node))
 
 
 def _limit_values(tree: exp.Expression) -> None:

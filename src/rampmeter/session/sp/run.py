@@ -640,8 +640,9 @@ class Frame:
                                       sqlstate="42S21")
                 seen.add(c.name.lower())
             conn = str(self.s.system_variable("character_set_connection") or "").lower()
-            return [(c.name.lower(), self._column_type(c) or result_type(c, conn))
-                    for c in result.columns]
+            fields = [(c.name.lower(), self._column_type(c) or result_type(c, conn))
+                      for c in result.columns]
+            return self._own_charsets(query, params, fields)
         cached = (self.anchors or {}).get(("row", spec.strip().lower()))
         if cached is not None:
             return list(cached)
@@ -656,6 +657,31 @@ class Frame:
                               sqlstate="42S02")
         definer.check_anchor(self.s, db, parts[-1], [c.name for c in tdef.columns])
         return [(c.name.lower(), anchored_type(c.type)) for c in tdef.columns]
+
+    def _own_charsets(self, query: P.Sql, params: list[Any],
+                      fields: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        """A string expression's field in the character set the expression has inside the
+        server (CONCAT of a latin1 and a utf8 column is utf8), which its result column, sent
+        in the connection's, does not say; as MariaDB types the field from the item."""
+        strings = [k for k, (_n, t) in enumerate(fields)
+                   if re.match(r"(?i)(var)?char\(|(tiny|medium|long)?text\b", t) and
+                   not DECLARED_CHARSET.search(t) and " COLLATE " not in t.upper()]
+        eng: Any = self.s.engine
+        if not strings or params or query.vars or not hasattr(eng, "result_types"):
+            return fields
+        try:
+            types = eng.result_types(self.s.scan(query.text))
+        except ServerError:
+            return fields
+        if len(types) != len(fields):
+            return fields
+        conn = str(self.s.system_variable("character_set_connection") or "").lower()
+        out = list(fields)
+        for k in strings:
+            cs = getattr(types[k], "charset", None)
+            if cs and cs not in (conn, "binary") and getattr(types[k], "is_text", False):
+                out[k] = (fields[k][0], f"{fields[k][1]} CHARACTER SET {cs}")
+        return out
 
     def _column_type(self, c: Any) -> str:
         """A result column's type as a declaration spells it: its table column's, when it
