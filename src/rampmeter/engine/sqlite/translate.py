@@ -1784,6 +1784,8 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
         seen.add(col.name.lower())
         cols.append(col)
     plan.insert_columns = frozenset(c.name.lower() for c in cols)
+    if tree.args.get("returning") is not None:
+        returning_mod.source_references(tree, [c.name for c in cols], tables)
     conv = _Values(plan, tdef, typer, inserting=True)
     left_out = [c for c in tdef.columns if c.name.lower() not in seen]
     source = tree.expression
