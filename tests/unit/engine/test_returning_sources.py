@@ -37,3 +37,16 @@ def test_written_row_columns_and_unknown_columns_as_before(session: SqliteSessio
     fails(session, "REPLACE INTO t2 SELECT * FROM t1 WHERE id1 = 1 RETURNING id1", 1054)
     fails(session, "REPLACE INTO t2 SELECT * FROM t1 WHERE id1 = 1 "
           "RETURNING (SELECT nosuch FROM t2 WHERE id2 = 1)", 1054)
+
+
+def test_failing_returning_keeps_myisam_rows_written(session: SqliteSession) -> None:
+    """retkeep.py: MariaDB wrote the row before its RETURNING failed; MyISAM keeps it."""
+    session.execute("CREATE TABLE s (a INT PRIMARY KEY) ENGINE=MyISAM")
+    session.execute("INSERT INTO s VALUES (1), (2)")
+    for engine in ("MyISAM", "InnoDB"):
+        session.execute(f"CREATE TABLE w (a INT PRIMARY KEY) ENGINE={engine}")
+        fails(session, "INSERT INTO w VALUES (5), (6) RETURNING (SELECT a FROM s)", 1242)
+        fails(session, "REPLACE INTO w SELECT a + 10 FROM s RETURNING (SELECT a FROM s)", 1242)
+        got = rows(session.execute("SELECT a FROM w"))
+        assert got == ([(5,), (11,)] if engine == "MyISAM" else [])
+        session.execute("DROP TABLE w")

@@ -44,6 +44,7 @@ from rampmeter.engine.sqlite import (
     errmap,
     inlist,
     replacing,
+    retkeep,
     selectinto,
     slots,
     stream,
@@ -494,6 +495,10 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
                     checks.ensure(s, checked)
                 if plan.auto_column is not None and plan.kind in ("INSERT", "REPLACE"):
                     autoinc.before(s, plan)   # auto_increment_increment / _offset
+                sql = plan.sql
+                keeping = rows is None and retkeep.wanted(plan)
+                if keeping:  # a failing RETURNING keeps the rows before (retkeep.py)
+                    retkeep.ensure(s, plan)
                 cur: Any  # a sqlite3.Cursor, or the batch's Outcome (rowcount, skipped)
                 probing = dupvalue.probes_ignored(plan, rows)
                 if probing:  # INSERT IGNORE ... SELECT: its skipped rows' 1062 (dupvalue.py)
@@ -501,10 +506,9 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
                 try:
                     if rows is not None:
                         cur = batch.executemany(s, plan, rows)
-                    elif plan.in_place_sql:  # REPLACE in place (replacing.py)
-                        cur = s.handle.execute(replacing.statement(s, plan), bound)
-                    else:
-                        cur = s.handle.execute(plan.sql, bound)
+                    else:  # REPLACE in place has its own statement (replacing.py)
+                        sql = replacing.statement(s, plan) if plan.in_place_sql else plan.sql
+                        cur = s.handle.execute(sql, bound)
                     returned = cur.fetchall() if cur.description is not None else None
                     matched = max(cur.rowcount, 0) if plan.first_counts else 0
                     if probing and max(ex._cast_rows.values(), default=matched) > matched:
@@ -519,6 +523,8 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
                     matched += max(step.rowcount, 0) if counts else 0
             except sqlite3.Error as e:
                 err = s.sqlite_error(e, plan, bound)
+                if keeping and not isinstance(e, sqlite3.IntegrityError):
+                    retkeep.keep_written(s, sql, bound)
                 if err.code == errors.ER_DUP_ENTRY and rows is None and \
                         err.message.startswith("Duplicate entry for key"):
                     kept = s.handle.conn.total_changes - changes if plan.partial else None
