@@ -704,8 +704,9 @@ def _identical_replacements(s: SqliteSession, plan: Plan, bound: dict[str, Any],
 
 
 def _ignored_subquery_error(s: SqliteSession, plan: Plan, err: ServerError) -> UpdateCount:
-    """UPDATE / DELETE IGNORE whose scalar subquery gave several rows: MariaDB makes 1242 a
-    warning and the condition unknown, so no row is touched (SQLite undid the statement)."""
+    """UPDATE / DELETE IGNORE failing with 1242 where rm_subquery_rows could not make it a
+    warning (functions.py: it does row by row): no row is touched (SQLite undid the
+    statement), the error is a warning."""
     s.stats.row_count = 0
     warnings = [Warning_("Warning", err.code, err.message)]
     info = "Rows matched: 0  Changed: 0  Warnings: 1" if plan.kind == "UPDATE" else ""

@@ -10,8 +10,9 @@ Rules:
   Values are converted to the column's type as a single-table UPDATE converts them, and ON
   UPDATE CURRENT_TIMESTAMP columns not set are set.
 - `DELETE a[.*][, b[.*]] FROM <join> WHERE ..` and `DELETE FROM a[, b] USING <join> WHERE ..`: the
-  rowids of every target are collected first (into temp tables when there are several, so
-  deleting from one table does not change what the join finds for the next), then deleted.
+  rowids of every target are collected first, in one pass over the join (into a temp table
+  when there are several, so deleting from one table does not change what the join finds
+  for the next), then deleted.
 - Affected rows: rows matched / changed summed over the tables (UPDATE), rows deleted summed
   (DELETE), as MariaDB reports them. Tables are updated one after the other, not in one pass:
   an UPDATE that sets a column another target's join reads sees the new value (MariaDB's
@@ -219,22 +220,22 @@ def plan_delete(tree: exp.Delete, by_alias: dict[str, Entry]) -> list[Step]:
         delete.set("where", exp.Where(this=exp.In(this=exp.column("rowid"),
                                                   query=exp.Subquery(this=ids))))
         return [(delete, (db, tdef.name), True)]
-    steps: list[Step] = []
-    for k, alias in enumerate(aliases):
-        keep = exp.Create(kind="TABLE", this=exp.to_table(f"temp.rm_del_{k}"),
-                          expression=_select(source, [exp.alias_(_rowid(alias), "r")], where))
-        steps.append((_drop(k), None, False))
-        steps.append((keep, None, False))
+    # one pass over the join keeps every target's rowids: its WHERE is evaluated once per
+    # joined row, as MariaDB's (an IGNOREd 1242 warns once)
+    keep = exp.Create(kind="TABLE", this=exp.to_table("temp.rm_del_0"), expression=_select(
+        source, [exp.alias_(_rowid(alias), f"r{k}") for k, alias in enumerate(aliases)],
+        where))
+    steps: list[Step] = [(_drop(0), None, False), (keep, None, False)]
     for k, alias in enumerate(aliases):
         db, _n, tdef = by_alias[alias]
         assert tdef is not None
         delete = exp.Delete(this=_bare(nodes[alias]))
         delete.this.set("alias", None)
         delete.set("where", exp.Where(this=exp.In(
-            this=exp.column("rowid"), query=exp.Subquery(this=exp.select("r").from_(
-                f"temp.rm_del_{k}")))))
+            this=exp.column("rowid"), query=exp.Subquery(this=exp.select(f"r{k}").from_(
+                "temp.rm_del_0")))))
         steps.append((delete, (db, tdef.name), True))
-    steps += [(_drop(k), None, False) for k in range(len(aliases))]
+    steps.append((_drop(0), None, False))
     return steps
 
 
