@@ -194,8 +194,8 @@ def plan_delete(tree: exp.Delete, by_alias: dict[str, Entry]) -> list[Step]:
     targets = tree.args.get("tables") or []
     using = tree.args.get("using")
     source = tree.this
-    if using:
-        targets = [source]
+    if using:  # DELETE FROM a, b USING ...: sqlglot reads the targets as a join
+        targets = [source] + [j.this for j in source.args.get("joins") or []]
         source = using[0] if isinstance(using, list) else using
     elif not targets:
         return []
@@ -206,10 +206,15 @@ def plan_delete(tree: exp.Delete, by_alias: dict[str, Entry]) -> list[Step]:
     aliases = []
     for t in targets:
         alias = t.alias_or_name.lower()
-        if alias not in nodes or by_alias.get(alias, ("", "", None))[2] is None:
+        if alias not in nodes:
             raise ServerError(1109, message=f"Unknown table '{t.name}' in MULTI DELETE",
                               sqlstate="42S02")
-        aliases.append(alias)
+        if alias not in aliases:
+            aliases.append(alias)
+    for alias, node in nodes.items():  # the names are right: a missing table is 1146
+        entry = by_alias.get(alias)
+        if entry is not None and entry[2] is None and node.name:
+            raise ServerError(errors.ER_NO_SUCH_TABLE, entry[0], entry[1])
     if len(aliases) == 1:
         alias = aliases[0]
         db, _n, tdef = by_alias[alias]

@@ -45,6 +45,7 @@ from rampmeter.engine.sqlite import (
     covering,
     cycle,
     defaultfn,
+    deletenames,
     derived,
     dialect,
     eager,
@@ -430,6 +431,8 @@ def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
     if "against" in text.lower():
         from rampmeter.engine.sqlite import fulltext
         text = fulltext.parenthesize(text)  # MATCH a, b AGAINST: MariaDB's grammar allows it
+    if kind == "DELETE" and (pos := deletenames.aliased_target(shape)) is not None:
+        raise stmt.syntax_error(pos)  # MariaDB's targets have no alias (deletenames.py)
     if kind in ("UPDATE", "DELETE"):
         text, _ignore = multi.strip_ignore(text)
         text = multi.strip_target_stars(text)
@@ -442,6 +445,8 @@ def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
         text, collapsed = inlist.collapse(text)
         lists.update(collapsed)
     tree = parse(stmt, text)
+    if kind == "DELETE":
+        deletenames.check(tree, database)  # 1109 / 1066 for the targets
     if "HAVING" in text.upper():  # 1054 for a name MariaDB's HAVING cannot see
         havingnames.check(tree, database, lookup)
     tree = queryforms.rewrite(tree, dict(zip(stmt.names, stmt.slots)),
