@@ -36,3 +36,13 @@ def test_targets_match_aliases_or_names_in_the_current_database(
     session.execute("DELETE FROM t1, alias USING t1, t2 alias WHERE t1.a = alias.a")
     assert rows(session.execute("SELECT a FROM t1")) == [(2,)]
     assert rows(session.execute("SELECT a FROM t2")) == [(3,)]
+
+
+def test_derived_table_in_the_join_and_starred_targets_after_from(
+        session: SqliteSession) -> None:
+    _tables(session)
+    session.execute("DELETE t1 FROM (SELECT SUM(a) a FROM t1) x, t1 WHERE t1.a = 1")
+    assert rows(session.execute("SELECT a FROM t1")) == [(2,)]
+    fails(session, "DELETE x FROM (SELECT SUM(a) a FROM t1) x, t1", 1288)
+    session.execute("DELETE FROM t1.*, db.t2.* USING t1, t2")
+    assert rows(session.execute("SELECT a FROM t1 UNION ALL SELECT a FROM t2")) == []

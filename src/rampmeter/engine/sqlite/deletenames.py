@@ -63,7 +63,7 @@ def check(tree: exp.Expression, database: str | None) -> None:
     else:
         targets = tree.args.get("tables") or []
         source = tree.this
-    if not targets or not isinstance(source, exp.Table):
+    if not targets or not isinstance(source, (exp.Table, exp.Subquery)):
         return
     entries = [source] + [j.this for j in source.args.get("joins") or []]
     for t in targets:
@@ -71,9 +71,9 @@ def check(tree: exp.Expression, database: str | None) -> None:
             continue
         match = None
         for e in entries:
-            if not isinstance(e, exp.Table):
+            if not isinstance(e, (exp.Table, exp.Subquery)):
                 continue
-            if e.alias:
+            if e.alias or not isinstance(e, exp.Table):
                 if t.db or t.name.lower() != e.alias.lower():
                     continue
             elif t.name.lower() != e.name.lower() or \

@@ -49,8 +49,9 @@ def strip_ignore(text: str) -> tuple[str, bool]:
 
 
 def strip_target_stars(text: str) -> str:
-    """DELETE t1.*, t2.* FROM ... (MariaDB's spelling of the targets, sqlglot reads none): the
-    text without the `.*` of the targets, which name the same tables."""
+    """DELETE t1.*, t2.* FROM ... and DELETE FROM t1.*, t2.* USING ... (MariaDB's spelling of
+    the targets, sqlglot reads none): the text without the `.*` of the targets, which name
+    the same tables."""
     if not text[:6].upper() == "DELETE" or ".*" not in text.replace(" ", ""):
         return text
     from rampmeter.engine.sqlite.modifiers import shape_tokens
@@ -58,8 +59,13 @@ def strip_target_stars(text: str) -> str:
     if toks is None:
         return text
     cuts = []
+    leading = True  # DELETE [LOW_PRIORITY | QUICK | IGNORE] FROM a.*, b.* USING ...
     for i, t in enumerate(toks[1:], 1):
-        if t.upper in ("FROM", "USING"):
+        if leading and t.upper in ("LOW_PRIORITY", "QUICK", "IGNORE", "FROM"):
+            leading = t.upper != "FROM"
+            continue
+        leading = False
+        if t.upper in ("FROM", "USING", "WHERE"):
             break
         if t.text == "." and i + 1 < len(toks) and toks[i + 1].text == "*":
             cuts.append((t.start, toks[i + 1].end))
@@ -199,7 +205,7 @@ def plan_delete(tree: exp.Delete, by_alias: dict[str, Entry]) -> list[Step]:
         source = using[0] if isinstance(using, list) else using
     elif not targets:
         return []
-    if not isinstance(source, exp.Table):
+    if not isinstance(source, (exp.Table, exp.Subquery)):  # a derived table may lead
         raise ServerError(errors.ER_NOT_SUPPORTED_YET, "this DELETE")
     nodes = _nodes(source)
     where = (tree.args.get("where") or exp.Where()).this
@@ -209,11 +215,14 @@ def plan_delete(tree: exp.Delete, by_alias: dict[str, Entry]) -> list[Step]:
         if alias not in nodes:
             raise ServerError(1109, message=f"Unknown table '{t.name}' in MULTI DELETE",
                               sqlstate="42S02")
+        if not isinstance(nodes[alias], exp.Table):  # a derived table: MariaDB's 1288
+            raise ServerError(1288, message=f"The target table {t.name} of the DELETE is "
+                              "not updatable", sqlstate="HY000")
         if alias not in aliases:
             aliases.append(alias)
     for alias, node in nodes.items():  # the names are right: a missing table is 1146
         entry = by_alias.get(alias)
-        if entry is not None and entry[2] is None and node.name:
+        if entry is not None and entry[2] is None and isinstance(node, exp.Table):
             raise ServerError(errors.ER_NO_SUCH_TABLE, entry[0], entry[1])
     if len(aliases) == 1:
         alias = aliases[0]
