@@ -38,3 +38,14 @@ def test_single_table_delete_and_update_ignore(session: SqliteSession) -> None:
     result = update(session, f"UPDATE IGNORE t11 SET b = 99 WHERE {_CONDITION}")
     assert result.info == "Rows matched: 0  Changed: 0  Warnings: 2"
     assert rows(session.execute("SELECT * FROM t11")) == [(0, 10), (1, 11)]
+
+
+def test_multi_table_update_ignore_warns_once_per_joined_row(session: SqliteSession) -> None:
+    session.execute("CREATE TABLE t1 (a INT, b CHAR(3))")
+    session.execute("INSERT INTO t1 VALUES (1, 'foo')")
+    session.execute("CREATE TABLE t2 (c CHAR(3), d INT)")
+    session.execute("INSERT INTO t2 VALUES ('foo', 1)")
+    result = update(session, "UPDATE IGNORE t1, t2 SET b = 'bar', c = 'bar' "
+                             "WHERE a != (SELECT 1 UNION SELECT 2)")
+    assert [w.code for w in result.warnings] == [1242]
+    assert rows(session.execute("SELECT b, c FROM t1, t2")) == [("foo", "foo")]

@@ -519,8 +519,13 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
                 for sql, target, counts in plan.steps:  # multi-table (multi.py)
                     if target is not None and plan.track_changes:
                         ensure_triggers(s, plan, target)
+                    seen = len(s.warnings)
                     step = s.handle.execute(sql, bound)
                     matched += max(step.rowcount, 0) if counts else 0
+                    if plan.kind == "UPDATE" and len(s.warnings) > seen:
+                        # each table's UPDATE runs the join again: its WHERE's IGNOREd 1242
+                        # warned once per joined row in the first (MariaDB's one pass)
+                        s.warnings[seen:] = [w for w in s.warnings[seen:] if w.code != 1242]
             except sqlite3.Error as e:
                 err = s.sqlite_error(e, plan, bound)
                 if keeping and not isinstance(e, sqlite3.IntegrityError):
