@@ -35,7 +35,7 @@ from sqlglot import exp
 
 from rampmeter import errors
 from rampmeter.engine.base import Result, ResultSet
-from rampmeter.engine.sqlite.catalog import ColumnDef, IndexDef, TableDef
+from rampmeter.engine.sqlite.catalog import ColumnDef, IndexDef, TableDef, rowid_auto
 from rampmeter.errors import ServerError, Warning_
 from rampmeter.protocol.columns import Column, decimal_column, int_column, text_column
 from rampmeter.sql import charsets
@@ -849,7 +849,7 @@ def _rowid_covering(t: _Table) -> bool:
     if tdef is None or t.all_columns or not tdef.primary or len(tdef.primary) != 1:
         return False
     auto = tdef.auto_column  # the only INTEGER PRIMARY KEY catalog.py makes
-    rowid = auto is not None and auto.name == tdef.primary[0]
+    rowid = auto is not None and auto.name == tdef.primary[0] and rowid_auto(tdef, auto.name)
     return rowid and t.columns <= {tdef.primary[0].lower()}
 
 
