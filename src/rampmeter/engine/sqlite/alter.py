@@ -653,7 +653,7 @@ def _finish(a: _Alter, ignore: bool) -> Result:
                             copy=bool(a.new_foreign) and fkcheck.checks_on(s), before=dedupe)
     total, dropped = duplicates[0] if duplicates else (0, 0)
     if a.auto_increment is not None and t.auto_column is not None and \
-            not autokey.detached(t):
+            autokey.counted(t):
         checks.set_auto_increment(s, a.schema, t, a.auto_increment)
     if a.rename_to is not None and a.rename_to != t.name:
         rebuild.rename_table(s, a.schema, a.database, t.name, a.rename_to)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rampmeter.engine.sqlite.catalog import auto_keyed_alone, lit, q
+from rampmeter.engine.sqlite.catalog import lit, q, rowid_auto
 from rampmeter.engine.types import INTEGERS
 from rampmeter.errors import ServerError
 
@@ -110,7 +110,7 @@ def before(s: SqliteSession, plan: Plan) -> None:
     tdef = s.table_def(*plan.target)
     col = tdef.auto_column if tdef is not None else None
     if tdef is None or col is None or col.type.name not in INTEGERS or \
-            not auto_keyed_alone(tdef, col.name):  # not the rowid: autokey.py steps it
+            not rowid_auto(tdef, col.name):  # not the rowid: autokey.py steps it
         return
     schema, stored = tdef.location or (plan.target[0], tdef.name)
     handle = s.handle

@@ -15,7 +15,9 @@ Rules:
   reuses an id, as InnoDB does not. So it must be the whole primary key, or, in a table without
   one, have a UNIQUE key of its own (SERIAL, AUTO_INCREMENT UNIQUE): then the JSON row says the
   table has no primary key for MariaDB (`no_primary`), whatever SQLite's schema says. Any
-  other AUTO_INCREMENT column is an ordinary one filled by a trigger (autokey.py).
+  other AUTO_INCREMENT column is an ordinary one filled by a trigger (autokey.py), and so is
+  one of a MyISAM / Aria / MEMORY table (`rowid_auto`): those read their rows in the order
+  written, which the rowid gives only when it is no column's value.
 - SQLite index names are per database and MySQL's per table, so the SQLite name is
   "<table>.<index>"; SHOW INDEX prints the part after the dot.
 - Text columns with a case-insensitive collation are declared `COLLATE <its MariaDB name>`,
@@ -183,6 +185,17 @@ class TableDef:
         return next((c for c in self.columns if c.auto_increment), None)
 
 
+# Engines whose table scan reads rows in the order written, a deleted row's place reused
+# (slots.py): their AUTO_INCREMENT column is not SQLite's rowid, which would order the scan
+# by its values (autokey.py fills it).
+ORDERED_ENGINES = frozenset({"MyISAM", "Aria", "MEMORY"})
+
+
+def rowid_auto(tdef: TableDef, column: str) -> bool:
+    """Is AUTO_INCREMENT `column` SQLite's INTEGER PRIMARY KEY AUTOINCREMENT (module rules)?"""
+    return auto_keyed_alone(tdef, column) and tdef.engine not in ORDERED_ENGINES
+
+
 def auto_keyed_alone(tdef: TableDef, column: str) -> bool:
     """Can `column` be AUTO_INCREMENT here (module rules): the whole primary key, or the
     whole of a UNIQUE key in a table without a primary key."""
@@ -224,7 +237,7 @@ def _collate(t: SqlType) -> str:
 
 
 def column_sql(c: ColumnDef, tdef: TableDef) -> str:
-    if c.auto_increment and auto_keyed_alone(tdef, c.name):
+    if c.auto_increment and rowid_auto(tdef, c.name):
         return f"{q(c.name)} INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL"
     parts = [q(c.name), c.type.affinity + _collate(c.type)]
     if not c.nullable and not c.auto_increment:  # a detached one is filled after (autokey.py)
@@ -240,7 +253,8 @@ def create_sql(tdef: TableDef, schema: str, name: str | None = None, *,
     table = name or tdef.name
     body = [column_sql(c, tdef) for c in tdef.columns]
     auto = tdef.auto_column
-    if tdef.primary and not (auto is not None and tdef.primary == [auto.name]):
+    if tdef.primary and not (auto is not None and tdef.primary == [auto.name] and
+                             rowid_auto(tdef, auto.name)):
         body.append("PRIMARY KEY (" + ", ".join(q(c) for c in tdef.primary) + ")")
     out = [f"CREATE TABLE {'IF NOT EXISTS ' if if_not_exists else ''}{q(schema)}.{q(table)} "
            f"({', '.join(body)})"]

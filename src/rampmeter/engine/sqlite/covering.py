@@ -26,7 +26,7 @@ from typing import Any
 from sqlglot import exp
 
 from rampmeter.engine.sqlite import keyinfo
-from rampmeter.engine.sqlite.catalog import TableDef
+from rampmeter.engine.sqlite.catalog import TableDef, rowid_auto
 
 
 def rewrite(tree: exp.Expression, by_alias: dict[str, Any]) -> None:
@@ -122,7 +122,7 @@ def _covering(tdef: TableDef, needed: set[str], allowed: Any = None
     keys: list[tuple[list[str], list[bool]]] = []
     allowed = allowed or (lambda name: True)
     if tdef.primary and allowed("primary"):
-        if auto is not None and tdef.primary == [auto.name]:
+        if auto is not None and tdef.primary == [auto.name] and rowid_auto(tdef, auto.name):
             return None  # the rowid: the table's own order
         keys.append((list(tdef.primary), [False] * len(tdef.primary)))
     clustered = (tdef.engine or "").upper() == "INNODB"

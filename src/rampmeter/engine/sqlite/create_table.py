@@ -340,8 +340,10 @@ def make(s: SqliteSession, target: Target, tdef: TableDef) -> Result:
         rebuild.write_table(s, target.schema, tdef)
         for child in children:
             rebuild.write_spec(s, target.schema, child)
+        if tdef.auto_column is not None:  # a dropped table's counter is not this one's
+            autokey.forget_sequence(s, target.schema, tdef.name)
         if tdef.auto_increment and tdef.auto_increment > 1 and tdef.auto_column is not None \
-                and not autokey.detached(tdef):
+                and autokey.counted(tdef):
             s.handle.execute(f"INSERT INTO {q(target.schema)}.sqlite_sequence (name, seq) "
                              "VALUES (?, ?)", (tdef.name, tdef.auto_increment - 1))
     return UpdateCount(warnings=list(tdef.notes))

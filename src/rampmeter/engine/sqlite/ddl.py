@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from rampmeter import errors
 from rampmeter.engine.base import Result, ResultSet, UpdateCount
 from rampmeter.engine.sqlite import (
+    autokey,
     catalog,
     checksum,
     dbopts,
@@ -270,6 +271,7 @@ def _drop_base_tables(s: SqliteSession, schema: str, database: str, tables: list
                 failure = failure or foreign.parent_row_error()
                 continue
             s.handle.execute(f"DROP TABLE {q(schema)}.{q(table)}")
+            autokey.forget_sequence(s, schema, table)  # SQLite forgets only its own
             s.handle.execute(meta_table_ddl(schema))
             s.handle.execute(meta_delete_sql(schema), (table,))
             dropped.add(table.lower())

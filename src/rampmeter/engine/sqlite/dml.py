@@ -45,6 +45,7 @@ from rampmeter.engine.sqlite import (
     inlist,
     outfile,
     replacing,
+    retkeep,
     selectinto,
     slots,
     sortstats,
@@ -564,6 +565,10 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
                     checks.ensure(s, checked)
                 if plan.auto_column is not None and plan.kind in ("INSERT", "REPLACE"):
                     autoinc.before(s, plan)   # auto_increment_increment / _offset
+                sql = plan.sql
+                keeping = rows is None and retkeep.wanted(plan)
+                if keeping:  # a failing RETURNING keeps the rows before (retkeep.py)
+                    retkeep.ensure(s, plan)
                 cur: Any  # a sqlite3.Cursor, or the batch's Outcome (rowcount, skipped)
                 probing = dupvalue.probes_ignored(plan, rows)
                 if probing:  # INSERT IGNORE ... SELECT: its skipped rows' 1062 (dupvalue.py)
@@ -571,10 +576,9 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
                 try:
                     if rows is not None:
                         cur = batch.executemany(s, plan, rows)
-                    elif plan.in_place_sql:  # REPLACE in place (replacing.py)
-                        cur = s.handle.execute(replacing.statement(s, plan), bound)
-                    else:
-                        cur = s.handle.execute(plan.sql, bound)
+                    else:  # REPLACE in place has its own statement (replacing.py)
+                        sql = replacing.statement(s, plan) if plan.in_place_sql else plan.sql
+                        cur = s.handle.execute(sql, bound)
                     returned = cur.fetchall() if cur.description is not None else None
                     matched = max(cur.rowcount, 0) if plan.first_counts else 0
                     if probing and max(ex._cast_rows.values(), default=matched) > matched:
@@ -585,10 +589,17 @@ def _write(s: SqliteSession, stmt: Statement, plan: Plan, bound: dict[str, Any],
                 for sql, target, counts in plan.steps:  # multi-table (multi.py)
                     if target is not None and plan.track_changes:
                         ensure_triggers(s, plan, target)
+                    seen = len(s.warnings)
                     step = s.handle.execute(sql, bound)
                     matched += max(step.rowcount, 0) if counts else 0
+                    if plan.kind == "UPDATE" and len(s.warnings) > seen:
+                        # each table's UPDATE runs the join again: its WHERE's IGNOREd 1242
+                        # warned once per joined row in the first (MariaDB's one pass)
+                        s.warnings[seen:] = [w for w in s.warnings[seen:] if w.code != 1242]
             except sqlite3.Error as e:
                 err = s.sqlite_error(e, plan, bound)
+                if keeping and not isinstance(e, sqlite3.IntegrityError):
+                    retkeep.keep_written(s, sql, bound)
                 if err.code == errors.ER_DUP_ENTRY and rows is None and \
                         err.message.startswith("Duplicate entry for key"):
                     kept = s.handle.conn.total_changes - changes if plan.partial else None
@@ -768,8 +779,9 @@ def _identical_replacements(s: SqliteSession, plan: Plan, bound: dict[str, Any],
 
 
 def _ignored_subquery_error(s: SqliteSession, plan: Plan, err: ServerError) -> UpdateCount:
-    """UPDATE / DELETE IGNORE whose scalar subquery gave several rows: MariaDB makes 1242 a
-    warning and the condition unknown, so no row is touched (SQLite undid the statement)."""
+    """UPDATE / DELETE IGNORE failing with 1242 where rm_subquery_rows could not make it a
+    warning (functions.py: it does row by row): no row is touched (SQLite undid the
+    statement), the error is a warning."""
     s.stats.row_count = 0
     warnings = [Warning_("Warning", err.code, err.message)]
     info = "Rows matched: 0  Changed: 0  Warnings: 1" if plan.kind == "UPDATE" else ""

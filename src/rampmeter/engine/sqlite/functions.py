@@ -431,6 +431,18 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
                 raise
         return call
 
+    def too_many_rows() -> None:
+        """1242; UPDATE / DELETE IGNORE make it a warning and the subquery NULL, row by row,
+        as MariaDB's (mtr delete: the rows whose subquery gives one row still go)."""
+        try:
+            plan = host.current.plan
+        except AttributeError:  # no session, or no statement running
+            plan = None
+        if plan is not None and plan.ignore and plan.kind in ("UPDATE", "DELETE"):
+            host.warn(1242, "Subquery returns more than 1 row")
+            return
+        _too_many_rows()
+
     def sysvar(name: str, scope: str | None) -> Any:
         value = host.context.system_variable(name, scope)
         if isinstance(value, Decimal):  # a DOUBLE variable (typed with 6 decimals: infer.py)
@@ -672,7 +684,7 @@ def register(handle: Any, host: Host, locks: LockTable) -> None:
         ("rm_json_dec", 2, _json_decimal),
         ("rm_bitop", 4, lambda op, a, b, kinds: bitop(op, a, b, kinds, host.warn)),
         ("rm_uarith", 4, guarded(uarith)),
-        ("rm_subquery_rows", 0, guarded(_too_many_rows)),
+        ("rm_subquery_rows", 0, guarded(too_many_rows)),
         ("rm_ntile_varies", 0, guarded(_ntile_varies)),
         ("rm_limit", 2, guarded(_limit_value)),
         ("rm_bin2num", 1, lambda v: None if v is None else _as_sqlite_int(

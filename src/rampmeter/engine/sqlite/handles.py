@@ -121,6 +121,7 @@ def install_functions(handle: Handle) -> None:
         fulltext,
         functions,
         jsonfns,
+        retkeep,
         slots,
         timefns,
         triggers,
@@ -138,6 +139,7 @@ def install_functions(handle: Handle) -> None:
     updates.register(handle, host)
     triggers.register(handle, host)
     slots.register(handle, host)
+    retkeep.register(handle, host)
 
 
 class HandlePool:

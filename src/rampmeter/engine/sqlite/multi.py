@@ -10,8 +10,9 @@ Rules:
   Values are converted to the column's type as a single-table UPDATE converts them, and ON
   UPDATE CURRENT_TIMESTAMP columns not set are set.
 - `DELETE a[.*][, b[.*]] FROM <join> WHERE ..` and `DELETE FROM a[, b] USING <join> WHERE ..`: the
-  rowids of every target are collected first (into temp tables when there are several, so
-  deleting from one table does not change what the join finds for the next), then deleted.
+  rowids of every target are collected first, in one pass over the join (into a temp table
+  when there are several, so deleting from one table does not change what the join finds
+  for the next), then deleted.
 - Affected rows: rows matched / changed summed over the tables (UPDATE), rows deleted summed
   (DELETE), as MariaDB reports them. Tables are updated one after the other, not in one pass:
   an UPDATE that sets a column another target's join reads sees the new value (MariaDB's
@@ -48,8 +49,9 @@ def strip_ignore(text: str) -> tuple[str, bool]:
 
 
 def strip_target_stars(text: str) -> str:
-    """DELETE t1.*, t2.* FROM ... (MariaDB's spelling of the targets, sqlglot reads none): the
-    text without the `.*` of the targets, which name the same tables."""
+    """DELETE t1.*, t2.* FROM ... and DELETE FROM t1.*, t2.* USING ... (MariaDB's spelling of
+    the targets, sqlglot reads none): the text without the `.*` of the targets, which name
+    the same tables."""
     if not text[:6].upper() == "DELETE" or ".*" not in text.replace(" ", ""):
         return text
     from rampmeter.engine.sqlite.modifiers import shape_tokens
@@ -57,8 +59,13 @@ def strip_target_stars(text: str) -> str:
     if toks is None:
         return text
     cuts = []
+    leading = True  # DELETE [LOW_PRIORITY | QUICK | IGNORE] FROM a.*, b.* USING ...
     for i, t in enumerate(toks[1:], 1):
-        if t.upper in ("FROM", "USING"):
+        if leading and t.upper in ("LOW_PRIORITY", "QUICK", "IGNORE", "FROM"):
+            leading = t.upper != "FROM"
+            continue
+        leading = False
+        if t.upper in ("FROM", "USING", "WHERE"):
             break
         if t.text == "." and i + 1 < len(toks) and toks[i + 1].text == "*":
             cuts.append((t.start, toks[i + 1].end))
@@ -193,22 +200,30 @@ def plan_delete(tree: exp.Delete, by_alias: dict[str, Entry]) -> list[Step]:
     targets = tree.args.get("tables") or []
     using = tree.args.get("using")
     source = tree.this
-    if using:
-        targets = [source]
+    if using:  # DELETE FROM a, b USING ...: sqlglot reads the targets as a join
+        targets = [source] + [j.this for j in source.args.get("joins") or []]
         source = using[0] if isinstance(using, list) else using
     elif not targets:
         return []
-    if not isinstance(source, exp.Table):
+    if not isinstance(source, (exp.Table, exp.Subquery)):  # a derived table may lead
         raise ServerError(errors.ER_NOT_SUPPORTED_YET, "this DELETE")
     nodes = _nodes(source)
     where = (tree.args.get("where") or exp.Where()).this
     aliases = []
     for t in targets:
         alias = t.alias_or_name.lower()
-        if alias not in nodes or by_alias.get(alias, ("", "", None))[2] is None:
+        if alias not in nodes:
             raise ServerError(1109, message=f"Unknown table '{t.name}' in MULTI DELETE",
                               sqlstate="42S02")
-        aliases.append(alias)
+        if not isinstance(nodes[alias], exp.Table):  # a derived table: MariaDB's 1288
+            raise ServerError(1288, message=f"The target table {t.name} of the DELETE is "
+                              "not updatable", sqlstate="HY000")
+        if alias not in aliases:
+            aliases.append(alias)
+    for alias, node in nodes.items():  # the names are right: a missing table is 1146
+        entry = by_alias.get(alias)
+        if entry is not None and entry[2] is None and isinstance(node, exp.Table):
+            raise ServerError(errors.ER_NO_SUCH_TABLE, entry[0], entry[1])
     if len(aliases) == 1:
         alias = aliases[0]
         db, _n, tdef = by_alias[alias]
@@ -219,22 +234,22 @@ def plan_delete(tree: exp.Delete, by_alias: dict[str, Entry]) -> list[Step]:
         delete.set("where", exp.Where(this=exp.In(this=exp.column("rowid"),
                                                   query=exp.Subquery(this=ids))))
         return [(delete, (db, tdef.name), True)]
-    steps: list[Step] = []
-    for k, alias in enumerate(aliases):
-        keep = exp.Create(kind="TABLE", this=exp.to_table(f"temp.rm_del_{k}"),
-                          expression=_select(source, [exp.alias_(_rowid(alias), "r")], where))
-        steps.append((_drop(k), None, False))
-        steps.append((keep, None, False))
+    # one pass over the join keeps every target's rowids: its WHERE is evaluated once per
+    # joined row, as MariaDB's (an IGNOREd 1242 warns once)
+    keep = exp.Create(kind="TABLE", this=exp.to_table("temp.rm_del_0"), expression=_select(
+        source, [exp.alias_(_rowid(alias), f"r{k}") for k, alias in enumerate(aliases)],
+        where))
+    steps: list[Step] = [(_drop(0), None, False), (keep, None, False)]
     for k, alias in enumerate(aliases):
         db, _n, tdef = by_alias[alias]
         assert tdef is not None
         delete = exp.Delete(this=_bare(nodes[alias]))
         delete.this.set("alias", None)
         delete.set("where", exp.Where(this=exp.In(
-            this=exp.column("rowid"), query=exp.Subquery(this=exp.select("r").from_(
-                f"temp.rm_del_{k}")))))
+            this=exp.column("rowid"), query=exp.Subquery(this=exp.select(f"r{k}").from_(
+                "temp.rm_del_0")))))
         steps.append((delete, (db, tdef.name), True))
-    steps += [(_drop(k), None, False) for k in range(len(aliases))]
+    steps.append((_drop(0), None, False))
     return steps
 
 

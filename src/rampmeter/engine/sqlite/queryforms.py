@@ -22,8 +22,9 @@ Rules:
   into an outer query that orders, and take its rows after ordering.
 - A join nested without parentheses (`a LEFT JOIN b LEFT JOIN c ON x ON y`) is written
   with them, as SQLite reads it; `STRAIGHT_JOIN` between tables is a plain JOIN.
-- UPDATE / DELETE ... ORDER BY without LIMIT: the order changes nothing MariaDB shows, and
-  SQLite refuses it, so it is dropped.
+- UPDATE / DELETE ... ORDER BY without LIMIT: SQLite refuses it, so it gets LIMIT -1 (no
+  limit): its names are still checked (1054 in 'ORDER BY', as MariaDB) and the rows are
+  changed in its order, as MariaDB's.
 - A SELECT without GROUP BY whose HAVING or ORDER BY has an aggregate of its own is an
   aggregate query to MariaDB (one row), even when its select list has none; SQLite decides by
   the select list (1105 'misuse of aggregate' / 'HAVING clause on a non-aggregate query'), so
@@ -82,7 +83,7 @@ def rewrite(tree: exp.Expression, values: dict[str, Any] | None = None,
                     node.set(key, _operand(operand, node if key == "expression" else None))
     if isinstance(tree, (exp.Update, exp.Delete)) and tree.args.get("order") is not None \
             and tree.args.get("limit") is None:
-        tree.set("order", None)
+        tree.set("limit", exp.Limit(expression=exp.Literal.number(-1)))
     if isinstance(tree, exp.Insert) and isinstance(tree.expression, exp.Subquery):
         tree.set("expression", _query(tree.expression))
     return _query(tree)

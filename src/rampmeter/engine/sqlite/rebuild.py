@@ -211,11 +211,13 @@ def _rebuild(s: SqliteSession, schema: str, old: TableDef, new: TableDef, outcom
     count = _copy_rows(s, schema, old, new, tmp, outcome, database, strict, fills)
     seq = catalog.sequence_next(h.conn, schema, old.name)
     h.execute(f"DROP TABLE {q(schema)}.{q(old.name)}")
+    autokey.forget_sequence(s, schema, old.name)
     h.execute(f"ALTER TABLE {q(schema)}.{q(tmp)} RENAME TO {q(new.name)}")
     for i in new.indexes:
         if not i.kind:
             h.execute(index_sql(schema, new.name, i, new))
-    if new.auto_column is not None and not autokey.detached(new):
+    if new.auto_column is not None and autokey.counted(new):
+        autokey.sequence_table(s, schema)
         h.execute(f"DELETE FROM {q(schema)}.sqlite_sequence WHERE name = ?", (new.name,))
         top = h.execute(f"SELECT MAX({q(new.auto_column.name)}) FROM "
                         f"{q(schema)}.{q(new.name)}").fetchone()[0] or 0
@@ -255,15 +257,22 @@ def _copy_rows(s: SqliteSession, schema: str, old: TableDef, new: TableDef, tmp:
         change.add(auto.name)   # its 0s and NULLs get values, row by row (below)
     # rowids are kept (the order of rows without ORDER BY), unless the new table's
     # AUTO_INCREMENT column is its rowid: then that column's own values are
-    rowid = [] if new.auto_column is not None else ["rowid"]
+    # (a MyISAM table's is not its rowid, autokey.py: the rows keep their order, and a new
+    # AUTO_INCREMENT column numbers them in it, as MariaDB's copy does)
+    detached = auto is not None and autokey.detached(new)
+    rowid = [] if auto is not None and not detached else ["rowid"]
     cols = rowid + [q(c.name) for c, _w in kept] + [q(c.name) for c in fresh]
+    numbered = next((k for k, c in enumerate(fresh) if detached and auto is not None and
+                     c.name == auto.name), None)
     fills = [given[c.name] if c.name in given else _fill(c) for c in fresh]
     src = rowid + [q(was.name) for _c, was in kept]
     into = f"INSERT INTO {q(schema)}.{q(tmp)} ({', '.join(cols)})"
     if not change:
-        marks = "".join(", ?" for _ in fresh)
+        marks = "".join(", row_number() OVER (ORDER BY rowid)" if k == numbered else ", ?"
+                        for k in range(len(fresh)))
         cur = h.execute(f"{into} SELECT {', '.join(src)}{marks} FROM {q(schema)}."
-                        f"{q(old.name)} ORDER BY rowid", fills)
+                        f"{q(old.name)} ORDER BY rowid",
+                        [f for k, f in enumerate(fills) if k != numbered])
         return max(cur.rowcount, 0)
     convert = [(k, c, was) for k, (c, was) in enumerate(kept, len(rowid))
                if c.name in change]
@@ -286,7 +295,7 @@ def _copy_rows(s: SqliteSession, schema: str, old: TableDef, new: TableDef, tmp:
         if at is not None:
             row[at] = _resequenced(new, row[at], top, used)
             top = max(top, row[at]) if isinstance(row[at], int) else top
-        out.append(tuple(row) + tuple(fills))
+        out.append(tuple(row) + tuple(n if k == numbered else f for k, f in enumerate(fills)))
     marks = ", ".join("?" * len(cols))
     h.executemany(f"{into} VALUES ({marks})", out)
     return len(out)

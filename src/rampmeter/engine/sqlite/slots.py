@@ -8,8 +8,9 @@ Rules:
   'bb', `INSERT (2,'BB'), (2,'bb')`: a scan reads 'bb' first). `DELETE FROM t` without WHERE
   or LIMIT and TRUNCATE empty the table instead (delete_all_rows): no places are kept.
 - Here a table's row order is its SQLite rowid's. A table that can take this (`eligible`: one
-  of those engines, not temporary, no AUTO_INCREMENT column, which is its rowid and keeps its
-  own order, and no SQLite trigger of its own, which the move below would fire) gets two
+  of those engines, not temporary, no AUTO_INCREMENT column that is its rowid (catalog.py
+  makes none in those engines unless the table is an old one), and no SQLite trigger of its
+  own, which the move below would fire) gets two
   temp triggers per engine handle, made as dml.ensure_triggers' are: AFTER DELETE records
   OLD.rowid in its database's `_rampmeter_free_<hex of the database name>` table (a trigger
   body names its tables unqualified; the name is unique among the attached files), keyed by
@@ -29,7 +30,8 @@ from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
 
-from rampmeter.engine.sqlite.catalog import TableDef, lit, q
+from rampmeter.engine.sqlite.autokey import PREFIX as AUTOKEY_PREFIX
+from rampmeter.engine.sqlite.catalog import TableDef, lit, q, rowid_auto
 
 if TYPE_CHECKING:
     from rampmeter.engine.sqlite.handle import Handle
@@ -41,7 +43,7 @@ ENGINES = frozenset({"MyISAM", "Aria", "MEMORY"})
 def eligible(tdef: TableDef) -> bool:
     """Of an engine that reuses places, not temporary, no AUTO_INCREMENT (module rules)."""
     return tdef.engine in ENGINES and tdef.location is None and tdef.view is None and \
-        tdef.auto_column is None
+        (tdef.auto_column is None or not rowid_auto(tdef, tdef.auto_column.name))
 
 
 def free_table(database: str) -> str:
@@ -132,7 +134,9 @@ def forget(s: SqliteSession, db: str, table: str) -> None:
 
 
 def _has_own_triggers(s: SqliteSession, schema: str, stored: str) -> bool:
+    """Has the table SQLite triggers a move could fire? autokey.py's fire on an INSERT or
+    on an UPDATE of their column, never on a move of the rowid, and find the moved row."""
     row = s.handle.conn.execute(f"SELECT 1 FROM {q(schema)}.sqlite_master WHERE type = "
-                                "'trigger' AND tbl_name = ? COLLATE NOCASE LIMIT 1",
-                                (stored,)).fetchone()
+                                "'trigger' AND tbl_name = ? COLLATE NOCASE AND name NOT LIKE "
+                                "? LIMIT 1", (stored, AUTOKEY_PREFIX + "%")).fetchone()
     return row is not None

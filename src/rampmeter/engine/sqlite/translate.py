@@ -45,6 +45,7 @@ from rampmeter.engine.sqlite import (
     covering,
     cycle,
     defaultfn,
+    deletenames,
     derived,
     dialect,
     eager,
@@ -447,6 +448,8 @@ def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
     if "against" in text.lower():
         from rampmeter.engine.sqlite import fulltext
         text = fulltext.parenthesize(text)  # MATCH a, b AGAINST: MariaDB's grammar allows it
+    if kind == "DELETE" and (pos := deletenames.aliased_target(shape)) is not None:
+        raise stmt.syntax_error(pos)  # MariaDB's targets have no alias (deletenames.py)
     if kind in ("UPDATE", "DELETE"):
         text, _ignore = multi.strip_ignore(text)
         text = multi.strip_target_stars(text)
@@ -459,6 +462,8 @@ def qualified(stmt: Statement, database: str | None, lookup: TableLookup,
         text, collapsed = inlist.collapse(text)
         lists.update(collapsed)
     tree = parse(stmt, text)
+    if kind == "DELETE":
+        deletenames.check(tree, database)  # 1109 / 1066 for the targets
     if "HAVING" in text.upper():  # 1054 for a name MariaDB's HAVING cannot see
         havingnames.check(tree, database, lookup)
     tree = queryforms.rewrite(tree, dict(zip(stmt.names, stmt.slots)),
@@ -1940,6 +1945,8 @@ def _plan_insert(tree: exp.Insert, stmt: Statement, plan: Plan, tables: _Tables,
         seen.add(col.name.lower())
         cols.append(col)
     plan.insert_columns = frozenset(c.name.lower() for c in cols)
+    if tree.args.get("returning") is not None:
+        returning_mod.source_references(tree, [c.name for c in cols], tables)
     conv = _Values(plan, tdef, typer, inserting=True)
     left_out = [c for c in tdef.columns if c.name.lower() not in seen]
     source = tree.expression
