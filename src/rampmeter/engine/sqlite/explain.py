@@ -791,6 +791,14 @@ def _access(s: SqliteSession, m: re.Match[str], tables: list[_Table],
     if verb == "SCAN" and idx is not None and "COVERING" in (using or "") and not covering:
         idx = None  # SQLite's covering scan, not MariaDB's: the table's, in its order
         row.sorts = True
+    elif verb == "SCAN" and idx is not None and using == "INDEX" and not covering and \
+            t.select is not None and (t.select.args.get("limit") is None or
+                                      t.select.args.get("order") is None):
+        # SQLite walks a key that does not cover for an ORDER BY without LIMIT, a DISTINCT
+        # or a GROUP BY (reading each row): MariaDB scans the table and sorts (a MyISAM
+        # AUTO_INCREMENT key is no rowid here, so no secondary key holds it)
+        idx = None
+        row.sorts = True
     parts = []
     if cond:
         parts = [p.strip() for p in cond.split(" AND ")]
