@@ -752,6 +752,12 @@ def extract(host: Any, unit: Any, v: Any, *origin: Any) -> Any:
     u = str(unit).upper()
     sign = 1
     row = _row_of(host, origin) if origin and origin[4] else 0
+    if origin and origin[2] and int(origin[3]) >= 0 and isinstance(v, str):
+        # a DECIMAL column's exact text (exactdec.py): the number it is
+        try:
+            v = Decimal(v)
+        except ArithmeticError:
+            pass
     if u not in _DATE_UNITS:
         # MariaDB's Extract_source: the value is a date-time or an interval DAY TO SECOND,
         # whose hours past 24 are days (EXTRACT(DAY FROM '100:00:00') is 4)
