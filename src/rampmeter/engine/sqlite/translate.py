@@ -1665,7 +1665,10 @@ def _outputs(select: exp.Select, stmt: Statement, tables: _Tables,
                 alias_name, col, db = found
                 tdef = tables.by_alias[alias_name][2]
                 assert tdef is not None
-                outs.append(_table_output(col, alias_name, tdef, db, alias or inner.name))
+                # a view's column is named as the view names it (MariaDB's view field), a
+                # base table's as the client typed it
+                shown = alias or (col.name if tdef.view is not None else inner.name)
+                outs.append(_table_output(col, alias_name, tdef, db, shown))
                 continue
             outs.append(Output(alias or inner.name))
             continue
