@@ -234,3 +234,16 @@ def test_type_of_an_information_schema_column(server):
     with pytest.raises(pymysql.err.MySQLError) as e:
         _run(conn, "CALL bad()")
     assert e.value.args[0] == 1054
+
+
+def test_a_double_with_decimals_keeps_them(server):
+    """DOUBLE(M,D) / FLOAT(M,D) variables show D decimals, read or in CONCAT or in arithmetic
+    (MariaDB 10.11; mtr func_concat, bug #40625)."""
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE dd", "USE dd",
+         "CREATE PROCEDURE p() BEGIN DECLARE v1 DOUBLE(10,3); DECLARE v3 FLOAT(7,2); "
+         "SET v1 = 100, v3 = 2.5; SELECT v1, v3, CONCAT('x', v1), CONCAT('x', v3), v1 + 1; END")
+    with conn.cursor() as cur:
+        cur.execute("CALL p()")
+        assert [str(v) for v in cur.fetchall()[0]] == \
+            ["100.000", "2.50", "x100.000", "x2.50", "101.000"]
