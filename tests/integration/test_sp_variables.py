@@ -4,6 +4,8 @@ column 1054."""
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from decimal import Decimal
 
 import pymysql
@@ -250,3 +252,28 @@ def test_row_type_of_a_cursor_keeps_an_expression_s_character_set(server):
     with conn.cursor() as cur:
         cur.execute("CALL p()")
         assert cur.fetchall() == (("C3BF61",),)
+
+
+def test_a_double_with_decimals_keeps_them(server):
+    """DOUBLE(M,D) / FLOAT(M,D) variables show D decimals, read or in CONCAT or in arithmetic
+    (MariaDB 10.11; mtr func_concat, bug #40625)."""
+    conn = server.connect()
+    _run(conn, "CREATE DATABASE dd", "USE dd",
+         "CREATE PROCEDURE p() BEGIN DECLARE v1 DOUBLE(10,3); DECLARE v3 FLOAT(7,2); "
+         "SET v1 = 100, v3 = 2.5; SELECT v1, v3, CONCAT('x', v1), CONCAT('x', v3), v1 + 1; END")
+    with conn.cursor() as cur:
+        cur.execute("CALL p()")
+        row = cur.fetchall()[0]
+        assert row[2:4] == ("x100.000", "x2.50")
+        assert [float(v) for v in (row[0], row[1], row[4])] == [100.0, 2.5, 101.0]
+    out = subprocess.run([*_cli(server), "-N", "-B", "-e", "CALL dd.p()"], capture_output=True,
+                         text=True, timeout=30)
+    if out.returncode == 0:  # the text MariaDB's client shows (when it is installed)
+        assert out.stdout.split("\t") == ["100.000", "2.50", "x100.000", "x2.50", "101.000\n"]
+
+
+def _cli(server) -> list[str]:
+    cli = shutil.which("mariadb") or shutil.which("mysql")
+    if cli is None:
+        return ["false"]
+    return [cli, "-h127.0.0.1", f"-P{server.port}", "-uroot"]

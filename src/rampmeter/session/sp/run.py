@@ -79,6 +79,7 @@ _BINARY = re.compile(r"(?i)^\s*(var)?binary\s*\(\s*(\d+)\s*\)")
 _ENUM = re.compile(r"(?i)^\s*enum\s*\(")
 _BIT = re.compile(r"(?i)^\s*bit\b\s*(?:\(\s*(\d+)\s*\))?")
 _FLOAT = re.compile(r"(?i)^\s*(double|float|real)\b")
+_FLOAT_SCALE = re.compile(r"(?i)^\s*(?:double(?:\s+precision)?|float|real)\s*\(\s*\d+\s*,\s*(\d+)\s*\)")
 _DEC = re.compile(r"(?i)^\s*(decimal|numeric|dec)\s*(?:\(\s*(\d+)\s*(?:,\s*(\d+))?\s*\))?")
 _INT_BITS = {"tiny": 8, "small": 16, "medium": 24, None: 32, "big": 64}
 
@@ -206,6 +207,11 @@ def coerce(vtype: str, value: Any, name: str = "", strict: bool = False,
                 number = top if number > top else 0
             return number
         if _FLOAT.match(vtype) and not isinstance(value, (bytes, str)):
+            if m := _FLOAT_SCALE.match(vtype):
+                # DOUBLE(M,D) / FLOAT(M,D): a double shown with D decimals (100 is
+                # 100.000 when read, in CONCAT, in v + 1), as MariaDB's field keeps them
+                return decimal.Decimal(repr(float(value))).quantize(
+                    decimal.Decimal(1).scaleb(-int(m.group(1))), decimal.ROUND_HALF_UP)
             return float(value)  # a DOUBLE holds a double: 0 is 0e0 (typed so when read)
         if m := _DEC.match(vtype):
             scale = int(m.group(3) or 0)
