@@ -73,7 +73,7 @@ _COLUMN_SET = "set('Select','Insert','Update','References')"
 
 # The comment that marks mysql.user as the mirror's (MariaDB's view of global_priv), not a
 # table a client made in its place (usertable.py); it follows the table through a RENAME.
-USER_VIEW_COMMENT = "Users and global privileges (the view of mysql.global_priv)"
+from rampmeter.engine.sqlite.catalog import USER_VIEW_COMMENT  # noqa: E402
 
 # User, Role, Db and Table_name compare as MariaDB's grant tables (utf8mb3_bin) do: 'tester'
 # and 'Tester' are two accounts, two rows

@@ -15,3 +15,11 @@ def test_a_view_column_is_named_as_the_view_names_it(session: SqliteSession) -> 
     result = s.execute("SELECT col, expr, x.COL, col AS mine FROM v1 AS x")
     assert [c.name for c in result.columns] == ["Col", "Expr", "Col", "mine"]
     assert [c.name for c in s.execute("SELECT A FROM tv").columns] == ["A"]
+
+
+def test_the_server_mysql_user_is_named_as_mariadbs_view(session: SqliteSession) -> None:
+    from rampmeter.engine.sqlite.catalog import USER_VIEW_COMMENT
+    s = session
+    s.execute(f"CREATE TABLE u (Host CHAR(60), plugin TEXT) COMMENT='{USER_VIEW_COMMENT}'")
+    assert [c.name for c in s.execute("SELECT HOST, Plugin FROM u").columns] == \
+        ["Host", "plugin"]

@@ -143,6 +143,11 @@ class ForeignKey:
     on_update: str = ""
 
 
+# The comment that marks mysql.user as the server's (MariaDB's view of global_priv,
+# session/mysqldb.py), not a table a client made in its place; it follows a RENAME.
+USER_VIEW_COMMENT = "Users and global privileges (the view of mysql.global_priv)"
+
+
 @dataclass(slots=True)
 class TableDef:
     name: str
@@ -166,6 +171,12 @@ class TableDef:
     version: str = ""  # stamped at each write of the definition (prepared statements' check)
     # table CHECK constraints named as a column is (lower case): not that column's own
     table_named: list[str] = field(default_factory=list)
+
+    @property
+    def shown_as_view(self) -> bool:
+        """A view, or the server's mysql.user (MariaDB's view of global_priv, marked by its
+        comment): its columns are named as it names them in a result, not as typed."""
+        return self.view is not None or self.comment == USER_VIEW_COMMENT
 
     def column_check(self, name: str) -> bool:
         """Is the CHECK constraint `name` a column's own (named after its column)?"""

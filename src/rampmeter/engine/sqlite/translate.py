@@ -1667,7 +1667,7 @@ def _outputs(select: exp.Select, stmt: Statement, tables: _Tables,
                 assert tdef is not None
                 # a view's column is named as the view names it (MariaDB's view field), a
                 # base table's as the client typed it
-                shown = alias or (col.name if tdef.view is not None else inner.name)
+                shown = alias or (col.name if tdef.shown_as_view else inner.name)
                 outs.append(_table_output(col, alias_name, tdef, db, shown))
                 continue
             outs.append(Output(alias or inner.name))
