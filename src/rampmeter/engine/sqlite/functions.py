@@ -287,14 +287,8 @@ def _json_extract(host: Host, doc: Any, paths: tuple[Any, ...]) -> Any:
     from rampmeter.engine.sqlite.functions_jsonedit import _DECODER, _Obj, write
     parsed = []
     for n, path in enumerate(paths, 2):
-        wild, position = jsonpath.parse(_show(path))
+        wild = jsonpath.parse_or_warn(host, _show(path), "json_extract", n)
         if wild is None:
-            if position:
-                host.warn(4042, f"Syntax error in JSON path in argument {n} to function "
-                          f"'json_extract' at position {position}")
-            else:
-                host.warn(4041, f"Unexpected end of JSON path in argument {n} to function "
-                          "'json_extract'")
             return None
         parsed.append(wild)
     decoded = _DECODER.decode(text)

@@ -53,7 +53,7 @@ from rampmeter.engine.sqlite import jsonpath
 from rampmeter.engine.sqlite.funclib import sqlaggregate, sqlfunction
 from rampmeter.engine.sqlite.functions import JSON_TAG as TAG
 from rampmeter.engine.sqlite.functions import _json_path
-from rampmeter.engine.sqlite.functions_jsonedit import _DECODER, _Num, _Obj, _value, write
+from rampmeter.engine.sqlite.functions_jsonedit import _DECODER, _Num, _Obj, _Pair, _value, write
 from rampmeter.engine.types import SqlType
 
 _WILD = re.compile(r"\*|\[\s*last|\bto\b", re.IGNORECASE)
@@ -113,7 +113,7 @@ def _node(root: Any, steps: list[str | int]) -> tuple[Any, Any] | None:
             at = next((j for j, (k, _v) in enumerate(node) if k == step), None)
             if at is None:
                 return None
-            holder, key = _Member(node, at), 1
+            holder, key = _Pair(node, at), 1
         elif _is_array(node):
             if step >= len(node):
                 return None
@@ -121,19 +121,6 @@ def _node(root: Any, steps: list[str | int]) -> tuple[Any, Any] | None:
         elif step != 0:
             return None
     return holder, key
-
-
-class _Member:
-    """An object's member as a holder: [1] is its value."""
-
-    def __init__(self, obj: _Obj, at: int) -> None:
-        self.obj, self.at = obj, at
-
-    def __getitem__(self, i: int) -> Any:
-        return self.obj[self.at][1]
-
-    def __setitem__(self, i: int, value: Any) -> None:
-        self.obj[self.at] = (self.obj[self.at][0], value)
 
 
 def _null_on_bad(fn: Any) -> Any:
@@ -360,14 +347,8 @@ def json_search(host: Any, doc: Any, mode: Any, pattern: Any, *rest: Any) -> Any
     for n, path in enumerate(rest[1:], 5):
         if path is None:
             return None
-        steps, position = jsonpath.parse(_text(path))
+        steps = jsonpath.parse_or_warn(host, _text(path), "json_search", n)
         if steps is None:
-            if position:
-                host.warn(4042, f"Syntax error in JSON path in argument {n} to function "
-                                f"'json_search' at position {position}")
-            else:
-                host.warn(4041, f"Unexpected end of JSON path in argument {n} to function "
-                                "'json_search'")
             return None
         starts += jsonpath.located(root, steps, lambda v: isinstance(v, _Obj))
     if not rest[1:]:

@@ -82,17 +82,8 @@ def _load_warn(host: Any, doc: Any, function: str) -> Any:
 
 def _path_warn(host: Any, path: Any, function: str, argument: int) -> bool:
     """Is the path well formed? Else MariaDB's 4042 / 4041 warning, False."""
-    steps, position = _parse(path)
-    if steps is not None:
-        return True
-    if host is not None:
-        if position:
-            host.warn(4042, f"Syntax error in JSON path in argument {argument} to function "
-                      f"'{function}' at position {position}")
-        else:
-            host.warn(4041, f"Unexpected end of JSON path in argument {argument} to function "
-                      f"'{function}'")
-    return False
+    from rampmeter.engine.sqlite import jsonpath
+    return jsonpath.parse_or_warn(host, _text(path), function, argument) is not None
 
 
 def json_unquote(v: Any) -> Any:

@@ -90,6 +90,20 @@ def _bound(m: re.Match[str]) -> tuple[bool, int]:
     return (True, -n - 1) if n < 0 else (False, n)
 
 
+def parse_or_warn(host: Any, path: str, function: str, argument: int) -> list[Step] | None:
+    """parse(), or None after MariaDB's warning: 4042 "Syntax error in JSON path" at its
+    position, 4041 "Unexpected end of JSON path" for a path cut short."""
+    steps, position = parse(path)
+    if steps is None and host is not None:
+        if position:
+            host.warn(4042, f"Syntax error in JSON path in argument {argument} to function "
+                      f"'{function}' at position {position}")
+        else:
+            host.warn(4041, f"Unexpected end of JSON path in argument {argument} to function "
+                      f"'{function}'")
+    return steps
+
+
 def has_wildcards(steps: list[Step]) -> bool:
     return any(s[0] in ("key*", "idx*", "**", "range") for s in steps)
 
