@@ -172,6 +172,7 @@ class ServerProtocol:
         self._results: tuple[str, int, int] | None = None  # (codec, collation, maxlen) or UTF-8
         self.client_capabilities = Capability(0)  # as the client sent them
         self._caps = Capability.PROTOCOL_41  # client & offered: what the replies honour
+        self._extended_metadata = False  # MariaDB's column data type names / formats
         self._no_eof = False  # CLIENT_DEPRECATE_EOF agreed (a bool: asked on every reply)
         self._failed_change_user = 0  # denied COM_CHANGE_USERs (see the module rules)
 
@@ -281,6 +282,7 @@ class ServerProtocol:
             raise ProtocolViolation("a second SSLRequest", code=ER_HANDSHAKE_ERROR)
         self.client_capabilities = resp.capabilities
         self._caps = resp.capabilities & self._offered
+        self._extended_metadata = bool(self._caps & Capability.MARIADB_EXTENDED_METADATA)
         self._no_eof = bool(self._caps & Capability.DEPRECATE_EOF)
         self._charset = resp.charset
         return self._start_auth(resp.user, resp.auth_response, resp.plugin, resp.database,
@@ -398,7 +400,7 @@ class ServerProtocol:
             self._results = (codec, results_collation, results_maxlen)
 
     def _definition(self, col: Column, field_list: bool = False) -> bytes:
-        extended = bool(self._caps & Capability.MARIADB_EXTENDED_METADATA)
+        extended = self._extended_metadata
         if self._results is None:
             return pk.column_definition(col, field_list, "utf-8", extended)
         codec, collation, maxlen = self._results
