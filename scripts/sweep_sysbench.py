@@ -99,7 +99,8 @@ def main(argv: list[str] | None = None) -> int:
                         "mariadb:pool=--thread-handling=pool-of-threads]")
     p.add_argument("--before", type=Path,
                    help="also run rampmeter from this source tree (its src/ first on "
-                        "PYTHONPATH), as the target rampmeter:before")
+                        "PYTHONPATH), as the target rampmeter:before; a --target named "
+                        "rampmeter:before... runs from that tree too")
     args = p.parse_args(argv)
     counts = [int(c) for c in args.connections.split(",")]
     specs = args.target or ["rampmeter:pool=--thread-handling=pool-of-threads",
@@ -110,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for t in targets:
             saved = os.environ.get("PYTHONPATH")
-            if t.spec.label == "rampmeter:before":
+            if t.spec.label.startswith("rampmeter:before"):
                 os.environ["PYTHONPATH"] = str(args.before.resolve() / "src")
             try:
                 t.start(max(counts) + 16)

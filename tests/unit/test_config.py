@@ -137,3 +137,19 @@ def test_sql_mode_as_a_number_brings_what_its_combinations_stand_for():
     with pytest.raises(ServerError) as e:
         opt.coerce(2147483648 * 16)
     assert e.value.message == "Variable 'sql_mode' can't be set to the value of '34359738368'"
+
+
+def test_thread_pool_size_defaults_to_one_group_under_the_gil(monkeypatch):
+    # One group while Python has a GIL (a second only adds GIL hand-offs); MariaDB's CPU count
+    # when the interpreter runs without one (a free-threaded build).
+    from rampmeter.config import options
+
+    monkeypatch.delattr(options.sys, "_is_gil_enabled", raising=False)
+    assert options.default_thread_pool_size() == 1            # CPython <= 3.12: always a GIL
+    monkeypatch.setattr(options.sys, "_is_gil_enabled", lambda: True, raising=False)
+    assert options.default_thread_pool_size() == 1
+    monkeypatch.setattr(options.sys, "_is_gil_enabled", lambda: False, raising=False)
+    monkeypatch.setattr(options.os, "sched_getaffinity", lambda pid: {0, 1, 2}, raising=False)
+    assert options.default_thread_pool_size() == 3
+    assert REGISTRY["thread_pool_size"].default == 1
+    assert GlobalVariables()["thread_pool_size"] == 1

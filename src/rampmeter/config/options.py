@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import enum
 import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -283,6 +284,22 @@ def _cpu_count() -> int:
         return os.cpu_count() or 1
 
 
+def default_thread_pool_size() -> int:
+    """thread_pool_size's default. MariaDB's is the CPU count, so that each CPU has one group,
+    and so one running thread. Here only one thread at a time runs Python while the
+    interpreter has a GIL, so a second group adds no CPU for the server's own code. It does add
+    a second listener and worker that hand the GIL back and forth with the first at every
+    system call. Each hand-off costs context switches: on a two-CPU machine, 4 per point select
+    with two groups against none with one, and one group served 1.8 times (pure Python) to 2.6
+    times (compiled) the point selects at 16 connections (docs/performance.md, "One group under the GIL"). So one group
+    while the GIL is on, MariaDB's CPU count on a free-threaded build. Either way it can be set
+    like MariaDB's, at start-up or at run time."""
+    gil_enabled = getattr(sys, "_is_gil_enabled", None)
+    if gil_enabled is not None and not gil_enabled():
+        return _cpu_count()
+    return 1
+
+
 SERVER_VERSION = "10.11.99-MariaDB-rampmeter"
 
 # sql_mode members MariaDB 10.11 knows (sql/sql_class.h); we store and show them, and honour
@@ -471,7 +488,8 @@ _OPTIONS: list[Option] = [
            "innodb_flush_log_at_trx_commit=1); NORMAL may lose the last commits on power loss.",
            dynamic=False, choices=("OFF", "NORMAL", "FULL")),
     # --- the thread pool (MariaDB names unless noted) ---------------------------------------
-    Option("thread_pool_size", Kind.INT, _cpu_count(), "Thread groups. At run time at most "
+    Option("thread_pool_size", Kind.INT, default_thread_pool_size(), "Thread groups. "
+           "Default 1 while Python has a GIL (MariaDB: the CPU count). At run time at most "
            "max(128, the start-up value) (MDEV-5205).", minimum=1, maximum=100000,
            unit="groups"),
     Option("thread_pool_stall_limit", Kind.INT, 500, "Timer tick: a group that dequeued "
