@@ -139,7 +139,7 @@ def test_sql_mode_as_a_number_brings_what_its_combinations_stand_for():
     assert e.value.message == "Variable 'sql_mode' can't be set to the value of '34359738368'"
 
 
-def test_thread_pool_size_defaults_to_one_group_under_the_gil(monkeypatch):
+def test_pool_defaults_to_one_group_and_one_running_thread_under_the_gil(monkeypatch):
     # One group while Python has a GIL (a second only adds GIL hand-offs); MariaDB's CPU count
     # when the interpreter runs without one (a free-threaded build).
     from rampmeter.config import options
@@ -151,5 +151,9 @@ def test_thread_pool_size_defaults_to_one_group_under_the_gil(monkeypatch):
     monkeypatch.setattr(options.sys, "_is_gil_enabled", lambda: False, raising=False)
     monkeypatch.setattr(options.os, "sched_getaffinity", lambda pid: {0, 1, 2}, raising=False)
     assert options.default_thread_pool_size() == 3
+    assert options.default_max_active_query_threads() == 0     # MySQL's: no cap
+    monkeypatch.setattr(options.sys, "_is_gil_enabled", lambda: True, raising=False)
+    assert options.default_max_active_query_threads() == 1
     assert REGISTRY["thread_pool_size"].default == 1
+    assert REGISTRY["thread_pool_max_active_query_threads"].default == 1
     assert GlobalVariables()["thread_pool_size"] == 1

@@ -294,10 +294,28 @@ def default_thread_pool_size() -> int:
     times (compiled) the point selects at 16 connections (docs/performance.md, "One group under the GIL"). So one group
     while the GIL is on, MariaDB's CPU count on a free-threaded build. Either way it can be set
     like MariaDB's, at start-up or at run time."""
+    return 1 if _gil() else _cpu_count()
+
+
+def default_max_active_query_threads() -> int:
+    """thread_pool_max_active_query_threads' default. MySQL's is 0, no cap beyond
+    oversubscribe, so up to 1 + thread_pool_oversubscribe (4) threads of a group run statements.
+    More than one running thread in a group happens after waits: a thread that was blocked on a
+    lock wakes while the thread that took over from it is still running, and both then take
+    requests from the queue. Under the GIL they only take turns, handing the GIL over at every
+    system call. With 16 sysbench oltp_read_write clients, whose transactions queue for SQLite's
+    single writer, that was 11-13 voluntary context switches per statement. With a cap of one
+    it is 3, and the same machine serves 25-30 % more statements for the same CPU
+    (docs/performance.md, "One group under the GIL"). A woken waiter still finishes its
+    statement; it just takes no further requests while another thread runs. Waiting threads
+    are not active, and a stalled group lifts the cap, as before. So the cap is 1 while the GIL is
+    on, and MySQL's 0 on a free-threaded build."""
+    return 1 if _gil() else 0
+
+
+def _gil() -> bool:
     gil_enabled = getattr(sys, "_is_gil_enabled", None)
-    if gil_enabled is not None and not gil_enabled():
-        return _cpu_count()
-    return 1
+    return gil_enabled is None or bool(gil_enabled())
 
 
 SERVER_VERSION = "10.11.99-MariaDB-rampmeter"
@@ -519,8 +537,10 @@ _OPTIONS: list[Option] = [
     Option("thread_pool_high_priority_connection", Kind.INT, 0, "MySQL Enterprise: 1 sends "
            "every statement of the session to the high priority queue.", scope=B,
            minimum=0, maximum=1),
-    Option("thread_pool_max_active_query_threads", Kind.INT, 0, "MySQL Enterprise: active "
-           "threads allowed per group (0: no limit beyond oversubscribe).", minimum=0,
+    Option("thread_pool_max_active_query_threads", Kind.INT,
+           default_max_active_query_threads(), "MySQL Enterprise: active threads allowed per "
+           "group (0: no limit beyond oversubscribe). Default 1 while Python has a GIL "
+           "(MySQL: 0).", minimum=0,
            maximum=512),
     Option("thread_pool_max_unused_threads", Kind.INT, 0, "MySQL Enterprise: sleeping workers "
            "kept in the whole pool; more exit (0: no cap).", minimum=0, maximum=4096),
