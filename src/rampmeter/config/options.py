@@ -291,9 +291,9 @@ def default_thread_pool_size() -> int:
     a second listener and worker that hand the GIL back and forth with the first at every
     system call. Each hand-off costs context switches: on a two-CPU machine, 4 per point select
     with two groups against none with one, and one group served 1.8 times (pure Python) to 2.6
-    times (compiled) the point selects at 16 connections (docs/performance.md, "One group under the GIL"). So one group
-    while the GIL is on, MariaDB's CPU count on a free-threaded build. Either way it can be set
-    like MariaDB's, at start-up or at run time."""
+    times (compiled) the point selects at 16 connections (docs/performance.md, "One group
+    under the GIL"). So one group while the GIL is on, MariaDB's CPU count on a free-threaded
+    build. Either way it can be set like MariaDB's, at start-up or at run time."""
     return 1 if _gil() else _cpu_count()
 
 
@@ -305,8 +305,8 @@ def default_max_active_query_threads() -> int:
     requests from the queue. Under the GIL they only take turns, handing the GIL over at every
     system call. With 16 sysbench oltp_read_write clients, whose transactions queue for SQLite's
     single writer, that was 11-13 voluntary context switches per statement. With a cap of one
-    it is 3, and the same machine serves 25-30 % more statements for the same CPU
-    (docs/performance.md, "One group under the GIL"). A woken waiter still finishes its
+    it is 3, and the same machine serves 25-30 % more statements at 27-30 % less CPU per
+    statement (docs/performance.md, "One group under the GIL"). A woken waiter still finishes its
     statement; it just takes no further requests while another thread runs. Waiting threads
     are not active, and a stalled group lifts the cap, as before. So the cap is 1 while the GIL is
     on, and MySQL's 0 on a free-threaded build."""
