@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -273,18 +274,21 @@ def _patch(target: Any, patch: Any) -> Any:
              aliases=("JSON_MERGE",))
 @_null_on_bad
 def json_merge_preserve(host: Any, *docs: Any) -> Any:
-    merged = _doc(host, docs[0], "json_merge_preserve", 1)
-    for n, doc in enumerate(docs[1:], 2):
-        merged = _preserve(merged, _doc(host, doc, "json_merge_preserve", n))
-    return write(merged)
+    return _merge(host, docs, "json_merge_preserve", _preserve)
 
 
 @sqlfunction("JSON_MERGE_PATCH", (2, -1), T.longtext(), host=True)
 @_null_on_bad
 def json_merge_patch(host: Any, *docs: Any) -> Any:
-    merged = _doc(host, docs[0], "json_merge_patch", 1)
+    return _merge(host, docs, "json_merge_patch", _patch)
+
+
+def _merge(host: Any, docs: tuple[Any, ...], name: str,
+           combine: Callable[[Any, Any], Any]) -> Any:
+    """Fold the documents left to right with `combine`; a bad one is named by its position."""
+    merged = _doc(host, docs[0], name, 1)
     for n, doc in enumerate(docs[1:], 2):
-        merged = _patch(merged, _doc(host, doc, "json_merge_patch", n))
+        merged = combine(merged, _doc(host, doc, name, n))
     return write(merged)
 
 
